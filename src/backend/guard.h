@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The guard: a small child process, forked before any thread exists, that waits for ktop to
+ * die by any means (kill -9 included) and then removes ktop's instance and probe group if
+ * they are still there. A clean exit removes them first and the guard finds nothing. */
+#ifndef KTOP_GUARD_H
+#define KTOP_GUARD_H
+
+/* Forks the guard for the current pid. Returns 0, or -1 (ktop then relies on the next
+ * start's stale clean-up). */
+int guard_start(void);
+
+#endif

@@ -1,0 +1,11 @@
+# Kernel access and data: no curses here.
+src_libktop_a_SOURCES += \
+	src/backend/session.c src/backend/session.h \
+	src/backend/catalog.c src/backend/catalog.h \
+	src/backend/loss.c src/backend/loss.h \
+	src/backend/store.c src/backend/store.h \
+	src/backend/decode.c src/backend/decode.h \
+	src/backend/reader.c src/backend/reader.h \
+	src/backend/selfstat.c src/backend/selfstat.h \
+	src/backend/guard.c src/backend/guard.h \
+	src/backend/doctor.c src/backend/doctor.h

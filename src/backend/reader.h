@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The reader thread: reads whole ring-buffer pages from every CPU of the instance
+ * (tracefs_cpu, splice for full pages, read for the partial page of a quiet CPU), merges the
+ * CPUs in time order into the store, inserts loss markers where a page says events were
+ * missed, and writes one byte to the wake fd when new records arrived. */
+#ifndef KTOP_READER_H
+#define KTOP_READER_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+struct kt_session;
+struct kt_store;
+
+struct kt_reader_stats {
+	uint64_t pages;		/* sub-buffers read */
+	uint64_t events;	/* records stored */
+	uint64_t missed;	/* events the pages said were lost (counted ones) */
+	uint64_t missed_unknown; /* pages that said events were lost without a count */
+};
+
+struct kt_reader;
+
+/* Opens every CPU's trace_pipe_raw and starts the thread. wake_fd: -1 for none. */
+struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, int wake_fd,
+			       char *err, size_t errlen);
+/* The reader's thread id, to exclude its own syscalls from the trace. */
+pid_t reader_tid(const struct kt_reader *r);
+/* Stops the thread, drains what the kernel still buffers into the store, closes the files.
+ * Safe on NULL. */
+void reader_stop(struct kt_reader *r);
+void reader_stats(struct kt_reader *r, struct kt_reader_stats *out);
+
+#endif

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The event store: raw ring-buffer records kept in time order, in fixed-size chunks, within a
+ * memory budget. Records are stored as the kernel wrote them and formatted only when shown.
+ * Past the budget the oldest chunk goes, and the evicted records are counted.
+ *
+ * One writer (the reader thread) and any number of readers; all access goes through
+ * store_lock()/store_unlock(). Records are addressed by a sequence number that never changes
+ * for the life of a record and is never reused. */
+#ifndef KTOP_STORE_H
+#define KTOP_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KT_REC_LOST 0x1u /* marker: the kernel dropped events on this CPU just before */
+
+struct kt_rec {
+	uint64_t seq;	  /* position in the store, stable */
+	uint64_t ts;	  /* ns, the instance's trace clock */
+	uint32_t cpu;
+	uint32_t flags;	  /* KT_REC_* */
+	uint32_t size;	  /* bytes at data */
+	int64_t lost;	  /* KT_REC_LOST: events missed, -1 when the kernel did not count them */
+	const void *data; /* raw event payload; valid until store_unlock() */
+};
+
+struct kt_store_stats {
+	uint64_t appended; /* records ever appended, markers included */
+	uint64_t evicted;  /* records dropped past the memory budget */
+	uint64_t lost_markers;
+	size_t bytes;	   /* memory held by chunks */
+	size_t budget;
+	size_t chunks;
+};
+
+struct kt_store;
+
+/* budget: bytes of memory for records; at least two chunks are always kept. */
+struct kt_store *store_new(size_t budget);
+void store_free(struct kt_store *st);
+
+void store_lock(struct kt_store *st);
+void store_unlock(struct kt_store *st);
+
+/* Appends one record; time order is the caller's business (the reader merges CPUs).
+ * Returns the record's sequence number. Caller holds the lock. */
+uint64_t store_append(struct kt_store *st, uint64_t ts, uint32_t cpu, const void *data,
+		      uint32_t size);
+/* Appends a loss marker for cpu at ts: lost events, or -1 when the count is unknown. */
+uint64_t store_append_lost(struct kt_store *st, uint64_t ts, uint32_t cpu, int64_t lost);
+
+/* [first, end) is the range of sequence numbers currently held. Caller holds the lock. */
+uint64_t store_first(const struct kt_store *st);
+uint64_t store_end(const struct kt_store *st);
+/* Fills *out with record seq; false when it was evicted or not yet written. */
+bool store_get(const struct kt_store *st, uint64_t seq, struct kt_rec *out);
+
+void store_stats(const struct kt_store *st, struct kt_store_stats *out);
+/* Drops everything (the user's "clear"); eviction counters are kept. */
+void store_clear(struct kt_store *st);
+
+#endif

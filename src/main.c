@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ktop: options, start-up and teardown order, nothing else. */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "backend/doctor.h"
+#include "backend/guard.h"
+#include "batch.h"
+#include "log.h"
+#include "options.h"
+#include "signals.h"
+#include "ui/ui.h"
+
+int main(int argc, char **argv)
+{
+	struct kt_options opts;
+	struct kt_app app;
+	char err[512];
+	int ret, sig;
+
+	setlocale(LC_ALL, "");
+	ret = options_parse(argc, argv, &opts, err, sizeof(err));
+	if (ret > 0)
+		return KT_EXIT_OK;
+	if (ret < 0) {
+		fprintf(stderr, "ktop: %s (see ktop --help)\n", err);
+		return KT_EXIT_USAGE;
+	}
+	if (opts.verbose && log_open(opts.verbose, opts.log_path) < 0)
+		perror("ktop: cannot open the log file");
+
+	if (opts.mode == KT_MODE_DOCTOR) {
+		ret = doctor_run(stdout, opts.json);
+		goto out;
+	}
+
+	/* Before any thread exists: the guard cleans up after kill -9. */
+	guard_start();
+	ret = app_open(&app, &opts, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "ktop: %s\n", err);
+		app_close(&app);
+		goto out;
+	}
+	signals_install(app.wake_wr);
+
+	if (opts.mode == KT_MODE_BATCH)
+		ret = batch_run(&app, stdout);
+	else
+		ret = ui_run(&app);
+
+	app_close(&app);
+	sig = signals_pending();
+	if (sig && ret == KT_EXIT_OK && opts.mode == KT_MODE_INTERACTIVE)
+		ret = KT_EXIT_SIGNAL + sig;
+out:
+	options_free(&opts);
+	log_close();
+	return ret;
+}

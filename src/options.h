@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Command-line options. */
+#ifndef KTOP_OPTIONS_H
+#define KTOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* Exit codes, documented in ktop.1. */
+enum {
+	KT_EXIT_OK = 0,
+	KT_EXIT_FAILURE = 1,   /* the kernel refused something, or a runtime error */
+	KT_EXIT_USAGE = 2,     /* bad command line */
+	KT_EXIT_NOPERM = 3,    /* not allowed: not root, lockdown, no tracefs */
+	KT_EXIT_SIGNAL = 128,  /* + signal number, after a clean teardown */
+};
+
+enum kt_mode { KT_MODE_INTERACTIVE, KT_MODE_BATCH, KT_MODE_DOCTOR };
+
+struct kt_options {
+	enum kt_mode mode;
+	bool json;
+	bool no_color;	 /* -C or NO_COLOR */
+	bool ascii;	 /* -U: ASCII line drawing */
+	bool quiet;	 /* batch: summary only, no event lines */
+	int verbose;	 /* -v: debug log */
+	const char *log_path;
+	double duration; /* batch: seconds, 0 = until a signal */
+	unsigned delay_ms; /* UI tick (-d, tenths of seconds like top) */
+	unsigned long buffer_kb;   /* 0: default */
+	size_t memory_bytes;	   /* store budget */
+	const char **events;	   /* -e specs, NULL-terminated */
+	size_t n_events;
+	const char *filter;	   /* --filter for every -e event */
+	unsigned long max_events;  /* batch: stop after this many, 0 = no limit */
+};
+
+/* Parses argv into o (defaults first). Returns 0 to run, 1 when it printed --help or
+ * --version and ktop should exit 0, -1 on a usage error with the one-line reason in err. */
+int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t errlen);
+void options_free(struct kt_options *o);
+void options_usage(FILE *out);
+
+/* "256M", "1G", "512k", "1048576" -> bytes; -1 when malformed. */
+long long options_parse_size(const char *s);
+
+#endif

@@ -1,0 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+#ifndef SRC_UI_HEADER_H
+#define SRC_UI_HEADER_H
+#endif

@@ -1,0 +1,13 @@
+# The interactive front end: the only code that includes curses.
+src_libktop_a_SOURCES += \
+	src/ui/ui.h \
+	src/ui/crt.c src/ui/crt.h \
+	src/ui/layout.c src/ui/layout.h \
+	src/ui/view.h \
+	src/ui/screen.c \
+	src/ui/header.c src/ui/header.h \
+	src/ui/funcbar.c src/ui/funcbar.h \
+	src/ui/help.c src/ui/help.h \
+	src/ui/prompt.c src/ui/prompt.h \
+	src/ui/view_stream.c \
+	src/ui/view_picker.c

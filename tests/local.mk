@@ -1,0 +1,54 @@
+# Unit tests (Check), live tests (root + tracefs) and terminal tests (tmux).
+# Live and terminal tests exit 77 when they cannot run; KTOP_REQUIRE_LIVE=1 (CI) makes that
+# a failure.
+UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+UNIT_LDADD = $(KTOP_LIBS) $(CHECK_LIBS)
+
+check_PROGRAMS += tests/unit/check_store tests/unit/check_options tests/unit/check_catalog \
+	tests/unit/check_loss tests/unit/check_layout tests/unit/check_decode
+tests_unit_check_store_SOURCES = tests/unit/check_store.c
+tests_unit_check_store_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_store_LDADD = $(UNIT_LDADD)
+tests_unit_check_options_SOURCES = tests/unit/check_options.c
+tests_unit_check_options_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_options_LDADD = $(UNIT_LDADD)
+tests_unit_check_catalog_SOURCES = tests/unit/check_catalog.c
+tests_unit_check_catalog_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_catalog_LDADD = $(UNIT_LDADD)
+tests_unit_check_loss_SOURCES = tests/unit/check_loss.c
+tests_unit_check_loss_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_loss_LDADD = $(UNIT_LDADD)
+tests_unit_check_layout_SOURCES = tests/unit/check_layout.c
+tests_unit_check_layout_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_layout_LDADD = $(UNIT_LDADD)
+tests_unit_check_decode_SOURCES = tests/unit/check_decode.c
+tests_unit_check_decode_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_decode_LDADD = $(UNIT_LDADD)
+
+# Helpers the live tests and benchmarks run: a workload with a known number of syscalls.
+check_PROGRAMS += tests/helpers/workload
+tests_helpers_workload_SOURCES = tests/helpers/workload.c
+tests_helpers_workload_CFLAGS = $(AM_CFLAGS)
+
+UNIT_TESTS = tests/unit/check_store tests/unit/check_options tests/unit/check_catalog \
+	tests/unit/check_loss tests/unit/check_layout tests/unit/check_decode
+LIVE_TESTS = \
+	tests/live/enable_disable.sh \
+	tests/live/reader_exact.sh \
+	tests/live/loss_overload.sh \
+	tests/live/exit_paths.sh \
+	tests/live/stale_cleanup.sh \
+	tests/live/coexist.sh \
+	tests/live/batch_json.sh \
+	tests/live/bad_input.sh \
+	tests/live/doctor.sh
+TERM_TESTS = \
+	tests/term/stream_picker.sh \
+	tests/term/search_pause.sh \
+	tests/term/resize_layout.sh \
+	tests/term/filter_error.sh
+TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
+EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS)
+AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \
+	KTOP_WORKLOAD=$(abs_top_builddir)/tests/helpers/workload; \
+	KTOP_SRCDIR=$(abs_top_srcdir); export KTOP KTOP_WORKLOAD KTOP_SRCDIR;

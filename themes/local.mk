@@ -1,0 +1,1 @@
+dist_pkgdata_DATA += themes/default.theme
