@@ -1,2 +1,193 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "backend/catalog.h"
+#include "backend/decode.h"
+#include "backend/session.h"
+#include "log.h"
+#include "xalloc.h"
+
+unsigned long long app_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+static int exit_code_for(int err)
+{
+	return err == EACCES || err == EPERM ? KT_EXIT_NOPERM : KT_EXIT_FAILURE;
+}
+
+int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
+{
+	struct kt_session_opts sopts = { .buffer_kb = opts->buffer_kb };
+	pid_t tids[2];
+	char path[4096];
+	size_t i;
+	int fds[2];
+
+	memset(app, 0, sizeof(*app));
+	app->opts = opts;
+	app->wake_rd = app->wake_wr = -1;
+	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0) {
+		snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
+		return KT_EXIT_FAILURE;
+	}
+	app->wake_rd = fds[0];
+	app->wake_wr = fds[1];
+
+	app->tracing_dir = session_tracing_dir(err, errlen);
+	if (!app->tracing_dir)
+		return KT_EXIT_NOPERM;
+	if (session_remove_stale() > 0)
+		log_debug("%s: removed state left by dead ktop processes", __func__);
+	errno = 0;
+	app->session = session_open(&sopts, err, errlen);
+	if (!app->session)
+		return exit_code_for(errno);
+	app->ncpus = session_ncpus(app->session);
+	app->cpu_stats = xcalloc((size_t)app->ncpus, sizeof(*app->cpu_stats));
+	app->store = store_new(opts->memory_bytes);
+	if (!app->store) {
+		snprintf(err, errlen, "out of memory for the event store");
+		return KT_EXIT_FAILURE;
+	}
+	app->decoder = decoder_new(app->tracing_dir, err, errlen);
+	if (!app->decoder)
+		return KT_EXIT_FAILURE;
+	snprintf(path, sizeof(path), "%s/available_events", app->tracing_dir);
+	app->catalog = catalog_load_file(path);
+	if (!app->catalog) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return exit_code_for(errno);
+	}
+	app->reader = reader_start(app->session, app->store, app->wake_wr, err, errlen);
+	if (!app->reader)
+		return KT_EXIT_FAILURE;
+	/* ktop's own syscalls stay out of what it shows */
+	tids[0] = getpid();
+	tids[1] = reader_tid(app->reader);
+	session_exclude_tids(app->session, tids, 2);
+
+	for (i = 0; i < opts->n_events; i++)
+		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)
+			return KT_EXIT_FAILURE;
+	app->last_tick_ns = app_now_ns();
+	selfstat_sample(&app->self);
+	return KT_EXIT_OK;
+}
+
+int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen)
+{
+	const struct kt_event_desc *ev;
+	const char *filter = app->opts->filter;
+	int changed = 0;
+	size_t i;
+
+	for (i = 0; i < app->catalog->count; i++) {
+		ev = &app->catalog->events[i];
+		if (!catalog_spec_matches(spec, ev))
+			continue;
+		if (!on) {
+			if (session_disable(app->session, ev->system, ev->name, err, errlen) < 0)
+				return -1;
+			changed++;
+			continue;
+		}
+		decoder_load(app->decoder, ev->system, ev->name);
+		/* the filter goes first, so no unfiltered event slips through */
+		if (filter && *filter &&
+		    session_set_filter(app->session, ev->system, ev->name, filter, err, errlen) < 0)
+			return -1;
+		if (session_enable(app->session, ev->system, ev->name, err, errlen) < 0)
+			return -1;
+		changed++;
+	}
+	if (!changed) {
+		snprintf(err, errlen,
+			 "no event matches '%s' (events are system:event, e.g. sched:sched_switch; "
+			 "ktop --doctor lists what this kernel has)",
+			 spec);
+		return -1;
+	}
+	log_debug("%s: %s %s: %d events", __func__, on ? "enabled" : "disabled", spec, changed);
+	return changed;
+}
+
+void app_tick(struct kt_app *app)
+{
+	unsigned long long now = app_now_ns();
+	uint64_t lost = 0;
+	int cpu;
+
+	selfstat_sample(&app->self);
+	if (app->session) {
+		for (cpu = 0; cpu < app->ncpus; cpu++)
+			if (loss_read_cpu(session_instance(app->session), cpu,
+					  &app->cpu_stats[cpu]) == 0)
+				lost += loss_total(&app->cpu_stats[cpu]);
+		app->kernel_lost = lost;
+	}
+	if (app->reader)
+		reader_stats(app->reader, &app->rstats);
+	store_lock(app->store);
+	store_stats(app->store, &app->sstats);
+	store_unlock(app->store);
+	if (now > app->last_tick_ns) {
+		app->events_per_sec = (double)(app->rstats.events - app->last_events) * 1e9 /
+				      (double)(now - app->last_tick_ns);
+		app->last_events = app->rstats.events;
+		app->last_tick_ns = now;
+	}
+}
+
+void app_drain_wake(struct kt_app *app)
+{
+	char buf[256];
+
+	while (read(app->wake_rd, buf, sizeof(buf)) > 0)
+		;
+}
+
+void app_stop_capture(struct kt_app *app)
+{
+	if (app->reader) {
+		reader_stop(app->reader, &app->rstats);
+		app->reader = NULL;
+		/* the kernel's last loss figures, while the instance still exists */
+		app_tick(app);
+	}
+	if (app->session) {
+		session_close(app->session);
+		app->session = NULL;
+	}
+}
+
+void app_close(struct kt_app *app)
+{
+	app_stop_capture(app);
+	catalog_free(app->catalog);
+	app->catalog = NULL;
+	decoder_free(app->decoder);
+	app->decoder = NULL;
+	store_free(app->store);
+	app->store = NULL;
+	free(app->cpu_stats);
+	app->cpu_stats = NULL;
+	if (app->wake_rd >= 0)
+		close(app->wake_rd);
+	if (app->wake_wr >= 0)
+		close(app->wake_wr);
+	app->wake_rd = app->wake_wr = -1;
+}

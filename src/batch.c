@@ -1,2 +1,151 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Batch mode. Events are printed while the capture runs, from the store, so memory stays
+ * within --memory however long the run; the reader never waits for stdout. What the store
+ * evicted before it could be printed is counted in the summary, apart from what the kernel
+ * lost.
+ */
 #include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app.h"
+#include "backend/decode.h"
+#include "batch.h"
+#include "signals.h"
+
+#define BATCH_PRINT_CHUNK 1024
+
+struct batch {
+	struct kt_app *app;
+	FILE *out;
+	uint64_t next;	     /* next sequence number to print */
+	uint64_t printed;    /* event lines written */
+	uint64_t unprinted;  /* evicted before they could be printed */
+	bool out_closed;     /* stdout went away (EPIPE): keep capturing, stop printing */
+};
+
+static void batch_print_rec(struct batch *b, const struct kt_rec *r)
+{
+	struct kt_decoder *d = b->app->decoder;
+	char line[8192], name[128], info[4096], ts[32];
+	int pid;
+
+	if (b->app->opts->json) {
+		fputs(decoder_format_json(d, r, line, sizeof(line)), b->out);
+		fputc('\n', b->out);
+		return;
+	}
+	decoder_format_ts(r->ts, 0, ts, sizeof(ts));
+	decoder_format_info(d, r, info, sizeof(info));
+	if (r->flags & KT_REC_LOST) {
+		fprintf(b->out, "%s [%03u] %s\n", ts, r->cpu, info);
+		return;
+	}
+	pid = decoder_rec_pid(r);
+	fprintf(b->out, "%s [%03u] %16s-%-7d %s: %s\n", ts, r->cpu, decoder_comm(d, pid), pid,
+		decoder_format_name(d, r, name, sizeof(name)), info);
+}
+
+/* Prints what the store gained since the last call. */
+static void batch_print_new(struct batch *b)
+{
+	struct kt_store *st = b->app->store;
+	struct kt_rec r;
+	uint64_t end;
+	unsigned n;
+
+	for (;;) {
+		store_lock(st);
+		if (b->next < store_first(st)) {
+			b->unprinted += store_first(st) - b->next;
+			b->next = store_first(st);
+		}
+		end = store_end(st);
+		for (n = 0; b->next < end && n < BATCH_PRINT_CHUNK; n++, b->next++) {
+			if (!store_get(st, b->next, &r))
+				continue;
+			if (!(r.flags & KT_REC_LOST))
+				b->printed++;
+			if (!b->app->opts->quiet && !b->out_closed)
+				batch_print_rec(b, &r);
+		}
+		store_unlock(st);
+		if (ferror(b->out) && !b->out_closed) {
+			b->out_closed = true; /* a closed pipe: the reader need not suffer */
+			clearerr(b->out);
+		}
+		if (b->next >= end)
+			break;
+	}
+}
+
+static void batch_summary(struct batch *b, double secs)
+{
+	struct kt_app *app = b->app;
+	FILE *out = b->out;
+	uint64_t events = app->rstats.events;
+
+	if (b->out_closed)
+		return;
+	if (app->opts->json) {
+		fprintf(out,
+			"{\"summary\":{\"events\":%llu,\"printed\":%llu,\"lost\":%llu,"
+			"\"lost_marked\":%llu,\"lost_unknown_pages\":%llu,\"evicted\":%llu,"
+			"\"duration\":%.3f,\"events_per_sec\":%.0f,\"cpus\":[",
+			(unsigned long long)events, (unsigned long long)b->printed,
+			(unsigned long long)app->kernel_lost, (unsigned long long)app->rstats.missed,
+			(unsigned long long)app->rstats.missed_unknown,
+			(unsigned long long)b->unprinted, secs, secs > 0 ? (double)events / secs : 0);
+		for (int cpu = 0; cpu < app->ncpus; cpu++)
+			fprintf(out, "%s{\"cpu\":%d,\"overrun\":%llu,\"dropped\":%llu}",
+				cpu ? "," : "", cpu,
+				(unsigned long long)app->cpu_stats[cpu].overrun,
+				(unsigned long long)app->cpu_stats[cpu].dropped_events);
+		fputs("]}}\n", out);
+	} else {
+		fprintf(out,
+			"# ktop: events=%llu lost=%llu lost_marked=%llu lost_unknown_pages=%llu "
+			"evicted=%llu duration=%.3fs rate=%.0f/s\n",
+			(unsigned long long)events, (unsigned long long)app->kernel_lost,
+			(unsigned long long)app->rstats.missed,
+			(unsigned long long)app->rstats.missed_unknown,
+			(unsigned long long)b->unprinted, secs,
+			secs > 0 ? (double)events / secs : 0);
+	}
+	fflush(out);
+}
+
+int batch_run(struct kt_app *app, FILE *out)
+{
+	unsigned long long start = app_now_ns(), deadline = 0, now;
+	struct batch b = { .app = app, .out = out };
+	struct pollfd pfd = { .fd = app->wake_rd, .events = POLLIN };
+	const struct kt_options *o = app->opts;
+	int timeout;
+
+	if (o->duration > 0)
+		deadline = start + (unsigned long long)(o->duration * 1e9);
+	for (;;) {
+		now = app_now_ns();
+		if (signals_pending() || (deadline && now >= deadline))
+			break;
+		timeout = (int)o->delay_ms;
+		if (deadline && (deadline - now) / 1000000ull < (unsigned long long)timeout)
+			timeout = (int)((deadline - now) / 1000000ull) + 1;
+		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
+			break;
+		app_drain_wake(app);
+		batch_print_new(&b);
+		if (o->max_events && b.printed >= o->max_events)
+			break;
+	}
+	app_stop_capture(app);
+	batch_print_new(&b);
+	fflush(out);
+	batch_summary(&b, (double)(app_now_ns() - start) / 1e9);
+	return KT_EXIT_OK;
+}

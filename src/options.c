@@ -1,2 +1,261 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "xalloc.h"
+
+#define KT_DEFAULT_MEMORY (256ull << 20)
+#define KT_DEFAULT_DELAY_MS 1000u
+
+enum {
+	OPT_DOCTOR = 256,
+	OPT_DURATION,
+	OPT_BUFFER_KB,
+	OPT_MEMORY,
+	OPT_JSON,
+	OPT_FILTER,
+	OPT_LOG,
+	OPT_MAX_EVENTS,
+};
+
+static const struct option long_options[] = {
+	{ "batch", no_argument, NULL, 'b' },
+	{ "doctor", no_argument, NULL, OPT_DOCTOR },
+	{ "event", required_argument, NULL, 'e' },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "duration", required_argument, NULL, OPT_DURATION },
+	{ "delay", required_argument, NULL, 'd' },
+	{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
+	{ "memory", required_argument, NULL, OPT_MEMORY },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "max-events", required_argument, NULL, OPT_MAX_EVENTS },
+	{ "no-color", no_argument, NULL, 'C' },
+	{ "no-colour", no_argument, NULL, 'C' },
+	{ "ascii", no_argument, NULL, 'U' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "log", required_argument, NULL, OPT_LOG },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+void options_usage(FILE *out)
+{
+	fputs("Usage: ktop [options]\n"
+	      "Explore what the Linux kernel is doing, live.\n"
+	      "\n"
+	      "Modes:\n"
+	      "  (default)              full-screen explorer\n"
+	      "  -b, --batch            no screen: capture, then print events and a loss summary\n"
+	      "      --doctor           what this kernel and these privileges allow, and why not\n"
+	      "\n"
+	      "Capture:\n"
+	      "  -e, --event SPEC       enable system:event (globs allowed), repeatable\n"
+	      "      --filter EXPR      kernel filter for every -e event (e.g. 'common_pid == 42')\n"
+	      "      --buffer-kb N      ring buffer per CPU in KiB (default: 64 MiB, less on small machines)\n"
+	      "      --memory SIZE      event store budget (default 256M; k, M, G suffixes)\n"
+	      "\n"
+	      "Batch mode:\n"
+	      "      --duration SECS    capture this long (default: until SIGINT/SIGTERM)\n"
+	      "      --max-events N     stop after N events\n"
+	      "      --json             one JSON object per line\n"
+	      "  -q, --quiet            print only the summary\n"
+	      "\n"
+	      "Screen:\n"
+	      "  -d, --delay TENTHS     refresh interval in tenths of a second (default 10)\n"
+	      "  -C, --no-color         monochrome (also when NO_COLOR is set)\n"
+	      "  -U, --ascii            ASCII line drawing\n"
+	      "\n"
+	      "  -v, --verbose          debug log to ktop-PID.log (or --log FILE)\n"
+	      "  -h, --help             this help\n"
+	      "  -V, --version          version\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 runtime error, 2 usage error, 3 not permitted,\n"
+	      "128+N after signal N in the explorer. See ktop(1).\n",
+	      out);
+}
+
+long long options_parse_size(const char *s)
+{
+	unsigned long long v, mult = 1;
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case '\0':
+		break;
+	case 'k': case 'K':
+		mult = 1ull << 10;
+		end++;
+		break;
+	case 'm': case 'M':
+		mult = 1ull << 20;
+		end++;
+		break;
+	case 'g': case 'G':
+		mult = 1ull << 30;
+		end++;
+		break;
+	default:
+		return -1;
+	}
+	if (*end == 'B' || *end == 'b' || (*end == 'i' && end[1] == 'B' && end++))
+		end++;
+	if (*end)
+		return -1;
+	if (v > (unsigned long long)(1ll << 62) / mult)
+		return -1;
+	return (long long)(v * mult);
+}
+
+static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static void options_defaults(struct kt_options *o)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	memset(o, 0, sizeof(*o));
+	o->mode = KT_MODE_INTERACTIVE;
+	o->delay_ms = KT_DEFAULT_DELAY_MS;
+	o->memory_bytes = KT_DEFAULT_MEMORY;
+	/* https://no-color.org: any non-empty value */
+	o->no_color = nc && *nc;
+}
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
+
+int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t errlen)
+{
+	unsigned long ul;
+	long long ll;
+	char *end;
+	int c;
+
+	options_defaults(o);
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":be:d:qCUvhV", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->mode = KT_MODE_BATCH;
+			break;
+		case OPT_DOCTOR:
+			o->mode = KT_MODE_DOCTOR;
+			break;
+		case 'e':
+			if (!*optarg)
+				FAIL("-e needs an event such as sched:sched_switch");
+			o->events = xreallocarray(o->events, o->n_events + 2, sizeof(*o->events));
+			o->events[o->n_events++] = optarg;
+			o->events[o->n_events] = NULL;
+			break;
+		case OPT_FILTER:
+			o->filter = optarg;
+			break;
+		case OPT_DURATION:
+			errno = 0;
+			o->duration = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o->duration >= 0) ||
+			    o->duration > 1e7)
+				FAIL("--duration takes seconds, such as 3 or 0.5, not '%s'", optarg);
+			break;
+		case 'd':
+			if (parse_ulong(optarg, 36000, &ul) || ul == 0)
+				FAIL("-d takes tenths of a second from 1 to 36000, not '%s'", optarg);
+			o->delay_ms = (unsigned)ul * 100;
+			break;
+		case OPT_BUFFER_KB:
+			if (parse_ulong(optarg, 16ul << 20, &ul) || ul < 4)
+				FAIL("--buffer-kb takes KiB per CPU from 4 to 16777216, not '%s'",
+				     optarg);
+			o->buffer_kb = ul;
+			break;
+		case OPT_MEMORY:
+			ll = options_parse_size(optarg);
+			if (ll < (1 << 20))
+				FAIL("--memory takes a size of at least 1M, such as 256M or 2G, not '%s'",
+				     optarg);
+			o->memory_bytes = (size_t)ll;
+			break;
+		case OPT_MAX_EVENTS:
+			if (parse_ulong(optarg, (unsigned long)-1, &ul) || ul == 0)
+				FAIL("--max-events takes a positive count, not '%s'", optarg);
+			o->max_events = ul;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'C':
+			o->no_color = true;
+			break;
+		case 'U':
+			o->ascii = true;
+			break;
+		case 'v':
+			o->verbose++;
+			break;
+		case OPT_LOG:
+			o->log_path = optarg;
+			if (!o->verbose)
+				o->verbose = 1;
+			break;
+		case 'h':
+			options_usage(stdout);
+			return 1;
+		case 'V':
+			printf("ktop %s\n", PACKAGE_VERSION);
+			return 1;
+		case ':':
+			FAIL("option '%s' needs a value", argv[optind - 1]);
+		default:
+			FAIL("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		FAIL("unexpected argument '%s'", argv[optind]);
+	if (o->filter && !o->n_events)
+		FAIL("--filter applies to the -e events, and none was given");
+	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
+		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
+	if (o->json && o->mode == KT_MODE_INTERACTIVE)
+		FAIL("--json belongs to batch mode (-b) or --doctor");
+	return 0;
+fail:
+	options_free(o);
+	return -1;
+}
+
+void options_free(struct kt_options *o)
+{
+	free(o->events);
+	o->events = NULL;
+	o->n_events = 0;
+}

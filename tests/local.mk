@@ -22,7 +22,7 @@ tests_unit_check_layout_SOURCES = tests/unit/check_layout.c
 tests_unit_check_layout_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_layout_LDADD = $(UNIT_LDADD)
 tests_unit_check_decode_SOURCES = tests/unit/check_decode.c
-tests_unit_check_decode_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_decode_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
 tests_unit_check_decode_LDADD = $(UNIT_LDADD)
 
 # Helpers the live tests and benchmarks run: a workload with a known number of syscalls.
@@ -48,7 +48,7 @@ TERM_TESTS = \
 	tests/term/resize_layout.sh \
 	tests/term/filter_error.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
-EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS)
+EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \
 	KTOP_WORKLOAD=$(abs_top_builddir)/tests/helpers/workload; \
 	KTOP_SRCDIR=$(abs_top_srcdir); export KTOP KTOP_WORKLOAD KTOP_SRCDIR;

@@ -1,2 +1,405 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The reader thread.
+ *
+ * One thread serves every CPU: it splices whole pages (tracefs_cpu_buffered_read), and when a
+ * CPU has no full page but another CPU's events wait to be merged, it reads that CPU's partial
+ * page (tracefs_cpu_read). CPUs are merged by timestamp: an event is stored only once every
+ * other CPU either has a later event at hand or was found empty after that event's time. The
+ * instance runs on the "mono" trace clock, so "found empty at" is a CLOCK_MONOTONIC reading.
+ *
+ * When nothing is left to read the thread sleeps in poll() on the per-CPU files (woken when
+ * the kernel's buffer_percent watermark is crossed), its control pipe, and a short timeout
+ * so that a quiet CPU's partial page still reaches the screen within a tick.
+ */
 #include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <traceevent/kbuffer.h>
+#include <tracefs.h>
+
+#include "../log.h"
+#include "reader.h"
+#include "session.h"
+#include "store.h"
+
+/* How often a quiet CPU's partial page is collected when nothing wakes us. */
+#define READER_IDLE_MS 100
+/* An event committed just after a CPU was found empty can carry an earlier timestamp than
+ * the moment of the check; other CPUs' events wait this long to stay in order. */
+#define READER_ORDER_SLACK_NS 2000000ull
+/* Records stored per hold of the store lock, so the UI never waits long. */
+#define READER_BATCH 4096
+
+struct reader_cpu {
+	int cpu;
+	int fd;
+	struct tracefs_cpu *tcpu;
+	struct kbuffer *kbuf;
+	void *page;
+	bool have;		/* kbuf holds an unread event */
+	void *data;		/* that event */
+	unsigned long long ts;
+	unsigned long long empty_at; /* when last found empty (0: never) */
+	int64_t missed;		/* loss to mark before the current event (0: none) */
+};
+
+struct kt_reader {
+	struct kt_store *store;
+	struct reader_cpu *cpus;
+	int ncpus;
+	int subbuf_size;
+	int wake_fd;
+	int ctl[2];
+	pthread_t thread;
+	bool started;
+	pid_t tid;
+	pthread_mutex_t tid_lock;
+	pthread_cond_t tid_cond;
+	/* counted under the store lock */
+	struct kt_reader_stats stats;
+};
+
+static unsigned long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+/* Loads a page just read into the CPU's cursor. Returns true when it holds an event. */
+static bool cpu_load_page(struct kt_reader *r, struct reader_cpu *c)
+{
+	int missed;
+
+	if (kbuffer_load_subbuffer(c->kbuf, c->page) < 0)
+		return false;
+	missed = kbuffer_missed_events(c->kbuf);
+	store_lock(r->store);
+	r->stats.pages++;
+	if (missed > 0)
+		r->stats.missed += (uint64_t)missed;
+	else if (missed < 0)
+		r->stats.missed_unknown++;
+	store_unlock(r->store);
+	if (missed)
+		c->missed = missed;
+	c->data = kbuffer_read_event(c->kbuf, &c->ts);
+	c->have = c->data != NULL;
+	return c->have;
+}
+
+/*
+ * Gives c an event to merge if the kernel has one: a full page first, its partial page when
+ * partial is set. Returns 1 when c has an event, 0 when c is empty (empty_at updated), -1 when
+ * only a partial page is left and partial was not allowed.
+ */
+static int cpu_fill(struct kt_reader *r, struct reader_cpu *c, bool partial)
+{
+	unsigned long long before;
+	int n;
+
+	while (!c->have) {
+		before = mono_ns();
+		n = tracefs_cpu_buffered_read(c->tcpu, c->page, true);
+		if (n > 0) {
+			cpu_load_page(r, c);
+			continue;
+		}
+		if (!partial)
+			return -1;
+		n = tracefs_cpu_read(c->tcpu, c->page, true);
+		if (n > 0) {
+			cpu_load_page(r, c);
+			continue;
+		}
+		c->empty_at = before;
+		return 0;
+	}
+	return 1;
+}
+
+static void cpu_advance(struct reader_cpu *c)
+{
+	c->data = kbuffer_next_event(c->kbuf, &c->ts);
+	c->have = c->data != NULL;
+}
+
+/* Stores c's current event (and the loss marker before it), then moves to the next. */
+static void cpu_emit(struct kt_reader *r, struct reader_cpu *c)
+{
+	if (c->missed) {
+		store_append_lost(r->store, c->ts, (uint32_t)c->cpu, c->missed > 0 ? c->missed : -1);
+		c->missed = 0;
+	}
+	store_append(r->store, c->ts, (uint32_t)c->cpu, c->data,
+		     (uint32_t)kbuffer_event_size(c->kbuf));
+	r->stats.events++;
+	cpu_advance(c);
+}
+
+static struct reader_cpu *reader_oldest(struct kt_reader *r)
+{
+	struct reader_cpu *m = NULL;
+	int i;
+
+	for (i = 0; i < r->ncpus; i++)
+		if (r->cpus[i].have && (!m || r->cpus[i].ts < m->ts))
+			m = &r->cpus[i];
+	return m;
+}
+
+/*
+ * One merge pass. sweep: also collect partial pages (a quiet CPU's events reach the store).
+ * until: store nothing newer (the end of the capture; UINT64_MAX while it runs), and merge
+ * without slack, every CPU having been read to the end. Returns the records stored.
+ */
+static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long until)
+{
+	unsigned long long slack = until == UINT64_MAX ? READER_ORDER_SLACK_NS : 0;
+	struct reader_cpu *m, *c;
+	uint64_t stored = 0;
+	bool locked = false;
+	unsigned batch = 0;
+	int i;
+
+	for (;;) {
+		for (i = 0; i < r->ncpus; i++)
+			if (!r->cpus[i].have)
+				cpu_fill(r, &r->cpus[i], sweep);
+		m = reader_oldest(r);
+		if (!m || m->ts > until)
+			break;
+		/* m may go only if no CPU without an event can still hold an older one. */
+		for (i = 0; i < r->ncpus; i++) {
+			c = &r->cpus[i];
+			if (c->have || c->empty_at > m->ts + slack)
+				continue;
+			if (locked) {
+				store_unlock(r->store);
+				locked = false;
+			}
+			if (cpu_fill(r, c, true) == 1 || c->empty_at > m->ts + slack)
+				continue;
+			break;
+		}
+		if (i < r->ncpus)
+			break;
+		m = reader_oldest(r); /* a CPU just filled may hold an older event */
+		if (!locked) {
+			store_lock(r->store);
+			locked = true;
+		}
+		cpu_emit(r, m);
+		stored++;
+		if (++batch == READER_BATCH) {
+			store_unlock(r->store);
+			locked = false;
+			batch = 0;
+		}
+	}
+	if (locked)
+		store_unlock(r->store);
+	return stored;
+}
+
+static void reader_wake(struct kt_reader *r)
+{
+	char b = 1;
+	ssize_t n;
+
+	if (r->wake_fd < 0)
+		return;
+	n = write(r->wake_fd, &b, 1); /* a full pipe already says "wake up" */
+	(void)n;
+}
+
+static void *reader_main(void *arg)
+{
+	struct kt_reader *r = arg;
+	unsigned long long last_sweep = 0, stop_ts;
+	struct pollfd *pfd;
+	bool stop = false;
+	int i, timeout;
+
+	pthread_mutex_lock(&r->tid_lock);
+	r->tid = (pid_t)syscall(SYS_gettid);
+	pthread_cond_signal(&r->tid_cond);
+	pthread_mutex_unlock(&r->tid_lock);
+
+	pfd = calloc((size_t)r->ncpus + 1, sizeof(*pfd));
+	if (!pfd)
+		return NULL;
+	for (i = 0; i < r->ncpus; i++) {
+		pfd[i].fd = r->cpus[i].fd;
+		pfd[i].events = POLLIN;
+	}
+	pfd[r->ncpus].fd = r->ctl[0];
+	pfd[r->ncpus].events = POLLIN;
+
+	while (!stop) {
+		unsigned long long now = mono_ns();
+		bool sweep = now - last_sweep >= READER_IDLE_MS * 1000000ull;
+
+		if (sweep)
+			last_sweep = now;
+		if (reader_pump(r, sweep, UINT64_MAX)) {
+			reader_wake(r);
+			continue;
+		}
+		/* Events held back for ordering go out after the slack, not a full idle. */
+		timeout = reader_oldest(r) ? 1 + (int)(READER_ORDER_SLACK_NS / 1000000) :
+					     READER_IDLE_MS;
+		if (poll(pfd, (nfds_t)r->ncpus + 1, timeout) < 0 && errno != EINTR)
+			break;
+		if (pfd[r->ncpus].revents)
+			stop = true;
+	}
+	/* Stopped: take everything the kernel buffered up to now, in order. */
+	stop_ts = mono_ns();
+	while (reader_pump(r, true, stop_ts))
+		;
+	reader_wake(r);
+	free(pfd);
+	return NULL;
+}
+
+static int reader_subbuf_size(struct tracefs_instance *inst)
+{
+	long long kb;
+
+	if (tracefs_instance_file_read_number(inst, "buffer_subbuf_size_kb", &kb) == 0 && kb > 0)
+		return (int)(kb * 1024);
+	return getpagesize();
+}
+
+static void reader_close_cpus(struct kt_reader *r)
+{
+	int i;
+
+	for (i = 0; i < r->ncpus; i++) {
+		struct reader_cpu *c = &r->cpus[i];
+
+		if (c->tcpu)
+			tracefs_cpu_free_fd(c->tcpu);
+		if (c->fd >= 0)
+			close(c->fd);
+		if (c->kbuf)
+			kbuffer_free(c->kbuf);
+		free(c->page);
+	}
+	free(r->cpus);
+	r->cpus = NULL;
+}
+
+struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, int wake_fd,
+			       char *err, size_t errlen)
+{
+	struct tracefs_instance *inst = session_instance(s);
+	struct kt_reader *r = calloc(1, sizeof(*r));
+	char path[64];
+	int i;
+
+	if (!r) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	r->store = st;
+	r->wake_fd = wake_fd;
+	r->ctl[0] = r->ctl[1] = -1;
+	r->ncpus = session_ncpus(s);
+	r->subbuf_size = reader_subbuf_size(inst);
+	pthread_mutex_init(&r->tid_lock, NULL);
+	pthread_cond_init(&r->tid_cond, NULL);
+	r->cpus = calloc((size_t)r->ncpus, sizeof(*r->cpus));
+	if (!r->cpus || pipe2(r->ctl, O_CLOEXEC | O_NONBLOCK) < 0) {
+		snprintf(err, errlen, "cannot set up the reader: %s", strerror(errno));
+		goto fail;
+	}
+	for (i = 0; i < r->ncpus; i++) {
+		struct reader_cpu *c = &r->cpus[i];
+
+		c->cpu = i;
+		snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", i);
+		c->fd = tracefs_instance_file_open(inst, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (c->fd < 0) {
+			snprintf(err, errlen, "cannot open %s of %s: %s", path, session_name(s),
+				 strerror(errno));
+			goto fail;
+		}
+		c->tcpu = tracefs_cpu_alloc_fd(c->fd, r->subbuf_size, true);
+		c->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+					KBUFFER_ENDIAN_LITTLE);
+		c->page = malloc((size_t)r->subbuf_size);
+		if (!c->tcpu || !c->kbuf || !c->page) {
+			snprintf(err, errlen, "cannot set up the reader for CPU %d: %s", i,
+				 strerror(errno ? errno : ENOMEM));
+			goto fail;
+		}
+	}
+	errno = pthread_create(&r->thread, NULL, reader_main, r);
+	if (errno) {
+		snprintf(err, errlen, "cannot start the reader thread: %s", strerror(errno));
+		goto fail;
+	}
+	r->started = true;
+	pthread_mutex_lock(&r->tid_lock);
+	while (!r->tid)
+		pthread_cond_wait(&r->tid_cond, &r->tid_lock);
+	pthread_mutex_unlock(&r->tid_lock);
+	log_debug("%s: %d CPUs, sub-buffer %d bytes, thread %d", __func__, r->ncpus,
+		  r->subbuf_size, (int)r->tid);
+	return r;
+fail:
+	reader_stop(r, NULL);
+	return NULL;
+}
+
+pid_t reader_tid(const struct kt_reader *r)
+{
+	return r->tid;
+}
+
+void reader_stop(struct kt_reader *r, struct kt_reader_stats *final)
+{
+	char b = 1;
+
+	if (!r)
+		return;
+	if (r->started) {
+		if (write(r->ctl[1], &b, 1) < 0)
+			log_debug("%s: control pipe: %s", __func__, strerror(errno));
+		pthread_join(r->thread, NULL);
+		log_debug("%s: %llu pages, %llu events", __func__,
+			  (unsigned long long)r->stats.pages, (unsigned long long)r->stats.events);
+	}
+	if (final)
+		*final = r->stats;
+	if (r->cpus)
+		reader_close_cpus(r);
+	if (r->ctl[0] >= 0)
+		close(r->ctl[0]);
+	if (r->ctl[1] >= 0)
+		close(r->ctl[1]);
+	pthread_mutex_destroy(&r->tid_lock);
+	pthread_cond_destroy(&r->tid_cond);
+	free(r);
+}
+
+void reader_stats(struct kt_reader *r, struct kt_reader_stats *out)
+{
+	store_lock(r->store);
+	*out = r->stats;
+	store_unlock(r->store);
+}

@@ -26,9 +26,9 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, int wa
 			       char *err, size_t errlen);
 /* The reader's thread id, to exclude its own syscalls from the trace. */
 pid_t reader_tid(const struct kt_reader *r);
-/* Stops the thread, drains what the kernel still buffers into the store, closes the files.
- * Safe on NULL. */
-void reader_stop(struct kt_reader *r);
+/* Stops the thread, drains what the kernel buffered up to now into the store, closes the
+ * files and frees r; final (may be NULL) gets the last figures. Safe on NULL. */
+void reader_stop(struct kt_reader *r, struct kt_reader_stats *final);
 void reader_stats(struct kt_reader *r, struct kt_reader_stats *out);
 
 #endif

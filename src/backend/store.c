@@ -1,2 +1,253 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The event store. Records live in 1 MiB chunks appended at the tail and dropped whole at
+ * the head when the memory budget is exceeded, so eviction costs one free() however many
+ * records go. Each chunk keeps an offset per record, so a sequence number maps to its record
+ * with one binary search over the chunks and one array index.
+ */
 #include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store.h"
+
+#define CHUNK_DATA (1u << 20)
+#define REC_ALIGN 8u
+
+struct rec_hdr {
+	uint64_t ts;
+	uint32_t cpu;
+	uint32_t size;
+	uint32_t flags;
+	uint32_t pad;
+};
+
+struct chunk {
+	uint64_t first_seq;
+	uint32_t n;	  /* records */
+	uint32_t used;	  /* bytes of data */
+	uint32_t off_cap; /* entries of offs */
+	uint32_t *offs;
+	unsigned char data[];
+};
+
+struct kt_store {
+	pthread_mutex_t lock;
+	struct chunk **chunks; /* oldest first */
+	size_t nchunks, cap;
+	uint64_t next_seq;
+	size_t bytes, budget;
+	uint64_t appended, evicted, lost_markers;
+};
+
+static size_t chunk_bytes(const struct chunk *c)
+{
+	return sizeof(*c) + CHUNK_DATA + (size_t)c->off_cap * sizeof(uint32_t);
+}
+
+struct kt_store *store_new(size_t budget)
+{
+	struct kt_store *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	pthread_mutex_init(&st->lock, NULL);
+	st->budget = budget;
+	return st;
+}
+
+static void store_drop_all(struct kt_store *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nchunks; i++) {
+		free(st->chunks[i]->offs);
+		free(st->chunks[i]);
+	}
+	st->nchunks = 0;
+	st->bytes = 0;
+}
+
+void store_free(struct kt_store *st)
+{
+	if (!st)
+		return;
+	store_drop_all(st);
+	free(st->chunks);
+	pthread_mutex_destroy(&st->lock);
+	free(st);
+}
+
+void store_lock(struct kt_store *st)
+{
+	pthread_mutex_lock(&st->lock);
+}
+
+void store_unlock(struct kt_store *st)
+{
+	pthread_mutex_unlock(&st->lock);
+}
+
+static void store_evict(struct kt_store *st)
+{
+	struct chunk *old;
+
+	/* Keep two chunks so the newest records always survive. */
+	while (st->bytes > st->budget && st->nchunks > 2) {
+		old = st->chunks[0];
+		st->evicted += old->n;
+		st->bytes -= chunk_bytes(old);
+		memmove(st->chunks, st->chunks + 1, (st->nchunks - 1) * sizeof(*st->chunks));
+		st->nchunks--;
+		free(old->offs);
+		free(old);
+	}
+}
+
+static struct chunk *store_new_chunk(struct kt_store *st)
+{
+	struct chunk *c, **grown;
+
+	if (st->nchunks == st->cap) {
+		size_t cap = st->cap ? st->cap * 2 : 16;
+
+		grown = realloc(st->chunks, cap * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		st->chunks = grown;
+		st->cap = cap;
+	}
+	c = malloc(sizeof(*c) + CHUNK_DATA);
+	if (!c)
+		return NULL;
+	c->first_seq = st->next_seq;
+	c->n = 0;
+	c->used = 0;
+	c->off_cap = 0;
+	c->offs = NULL;
+	st->chunks[st->nchunks++] = c;
+	st->bytes += chunk_bytes(c);
+	store_evict(st);
+	return c;
+}
+
+/* Room for one record of size bytes at the tail, or NULL when out of memory. */
+static struct rec_hdr *store_reserve(struct kt_store *st, uint32_t size)
+{
+	uint32_t need = (uint32_t)((sizeof(struct rec_hdr) + size + REC_ALIGN - 1) &
+				   ~(size_t)(REC_ALIGN - 1));
+	struct chunk *c = st->nchunks ? st->chunks[st->nchunks - 1] : NULL;
+	uint32_t *offs;
+
+	if (need > CHUNK_DATA)
+		return NULL;
+	if (!c || c->used + need > CHUNK_DATA) {
+		c = store_new_chunk(st);
+		if (!c)
+			return NULL;
+	}
+	if (c->n == c->off_cap) {
+		uint32_t cap = c->off_cap ? c->off_cap * 2 : 1024;
+
+		offs = realloc(c->offs, cap * sizeof(*offs));
+		if (!offs)
+			return NULL;
+		st->bytes += (size_t)(cap - c->off_cap) * sizeof(*offs);
+		c->offs = offs;
+		c->off_cap = cap;
+	}
+	c->offs[c->n++] = c->used;
+	c->used += need;
+	st->next_seq++;
+	st->appended++;
+	return (struct rec_hdr *)(void *)(c->data + c->offs[c->n - 1]);
+}
+
+uint64_t store_append(struct kt_store *st, uint64_t ts, uint32_t cpu, const void *data,
+		      uint32_t size)
+{
+	struct rec_hdr *h = store_reserve(st, size);
+
+	if (!h)
+		return UINT64_MAX;
+	h->ts = ts;
+	h->cpu = cpu;
+	h->size = size;
+	h->flags = 0;
+	h->pad = 0;
+	memcpy(h + 1, data, size);
+	return st->next_seq - 1;
+}
+
+uint64_t store_append_lost(struct kt_store *st, uint64_t ts, uint32_t cpu, int64_t lost)
+{
+	struct rec_hdr *h = store_reserve(st, sizeof(lost));
+
+	if (!h)
+		return UINT64_MAX;
+	h->ts = ts;
+	h->cpu = cpu;
+	h->size = sizeof(lost);
+	h->flags = KT_REC_LOST;
+	h->pad = 0;
+	memcpy(h + 1, &lost, sizeof(lost));
+	st->lost_markers++;
+	return st->next_seq - 1;
+}
+
+uint64_t store_first(const struct kt_store *st)
+{
+	return st->nchunks ? st->chunks[0]->first_seq : st->next_seq;
+}
+
+uint64_t store_end(const struct kt_store *st)
+{
+	return st->next_seq;
+}
+
+bool store_get(const struct kt_store *st, uint64_t seq, struct kt_rec *out)
+{
+	size_t lo = 0, hi = st->nchunks, mid;
+	const struct rec_hdr *h;
+	const struct chunk *c;
+
+	if (seq < store_first(st) || seq >= st->next_seq)
+		return false;
+	/* the last chunk whose first_seq <= seq */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (st->chunks[mid]->first_seq <= seq)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	c = st->chunks[lo];
+	h = (const struct rec_hdr *)(const void *)(c->data + c->offs[seq - c->first_seq]);
+	out->seq = seq;
+	out->ts = h->ts;
+	out->cpu = h->cpu;
+	out->flags = h->flags;
+	out->size = h->size;
+	out->data = h + 1;
+	out->lost = 0;
+	if (h->flags & KT_REC_LOST)
+		memcpy(&out->lost, h + 1, sizeof(out->lost));
+	return true;
+}
+
+void store_stats(const struct kt_store *st, struct kt_store_stats *out)
+{
+	out->appended = st->appended;
+	out->evicted = st->evicted;
+	out->lost_markers = st->lost_markers;
+	out->bytes = st->bytes;
+	out->budget = st->budget;
+	out->chunks = st->nchunks;
+}
+
+void store_clear(struct kt_store *st)
+{
+	store_drop_all(st);
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+
+#include <check.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+
+static int parse(struct kt_options *o, char *err, size_t errlen, ...)
+{
+	static char prog[] = "ktop";
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+	char *a;
+
+	argv[argc++] = prog;
+	va_start(ap, errlen);
+	while ((a = va_arg(ap, char *)) && argc < 31)
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	err[0] = '\0';
+	return options_parse(argc, argv, o, err, errlen);
+}
+
+START_TEST(test_defaults)
+{
+	struct kt_options o;
+	char err[256];
+
+	unsetenv("NO_COLOR");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), NULL), 0);
+	ck_assert_int_eq(o.mode, KT_MODE_INTERACTIVE);
+	ck_assert_uint_eq(o.delay_ms, 1000);
+	ck_assert_uint_eq(o.memory_bytes, 256u << 20);
+	ck_assert_uint_eq(o.buffer_kb, 0);
+	ck_assert(!o.no_color);
+	ck_assert_uint_eq(o.n_events, 0);
+	options_free(&o);
+}
+END_TEST
+
+START_TEST(test_batch_full)
+{
+	struct kt_options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-e", "sched:sched_switch", "-e",
+			       "syscalls:sys_enter_open*", "--duration", "2.5", "--filter",
+			       "common_pid == 1", "--json", "--buffer-kb", "1024", "--memory",
+			       "1G", "-d", "5", "--max-events", "10", NULL),
+			 0);
+	ck_assert_int_eq(o.mode, KT_MODE_BATCH);
+	ck_assert_uint_eq(o.n_events, 2);
+	ck_assert_str_eq(o.events[0], "sched:sched_switch");
+	ck_assert_str_eq(o.events[1], "syscalls:sys_enter_open*");
+	ck_assert_ptr_null(o.events[2]);
+	ck_assert(o.duration > 2.49 && o.duration < 2.51);
+	ck_assert_str_eq(o.filter, "common_pid == 1");
+	ck_assert(o.json);
+	ck_assert_uint_eq(o.buffer_kb, 1024);
+	ck_assert_uint_eq(o.memory_bytes, 1ull << 30);
+	ck_assert_uint_eq(o.delay_ms, 500);
+	ck_assert_uint_eq(o.max_events, 10);
+	options_free(&o);
+}
+END_TEST
+
+START_TEST(test_no_color_env)
+{
+	struct kt_options o;
+	char err[256];
+
+	setenv("NO_COLOR", "1", 1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), NULL), 0);
+	ck_assert(o.no_color);
+	options_free(&o);
+	setenv("NO_COLOR", "", 1); /* empty means unset, per no-color.org */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), NULL), 0);
+	ck_assert(!o.no_color);
+	options_free(&o);
+	unsetenv("NO_COLOR");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-C", NULL), 0);
+	ck_assert(o.no_color);
+	options_free(&o);
+}
+END_TEST
+
+START_TEST(test_errors_name_the_cause)
+{
+	struct kt_options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--duration", "abc", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--duration"));
+	ck_assert_ptr_nonnull(strstr(err, "abc"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--memory", "1k", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--memory"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--bogus", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--bogus"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-e", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-e"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--filter", "x", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-e"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--duration", "3", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "batch"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-d", "0", NULL), -1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--buffer-kb", "-5", NULL), -1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "stray", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "stray"));
+	ck_assert_ptr_null(strchr(err, '\n'));
+}
+END_TEST
+
+START_TEST(test_parse_size)
+{
+	ck_assert_int_eq(options_parse_size("1048576"), 1048576);
+	ck_assert_int_eq(options_parse_size("512k"), 512 << 10);
+	ck_assert_int_eq(options_parse_size("256M"), 256 << 20);
+	ck_assert_int_eq(options_parse_size("2G"), 2ll << 30);
+	ck_assert_int_eq(options_parse_size("2GiB"), 2ll << 30);
+	ck_assert_int_eq(options_parse_size("64MB"), 64 << 20);
+	ck_assert_int_eq(options_parse_size(""), -1);
+	ck_assert_int_eq(options_parse_size("-1M"), -1);
+	ck_assert_int_eq(options_parse_size("12X"), -1);
+	ck_assert_int_eq(options_parse_size("99999999999999999999G"), -1);
+}
+END_TEST
+
+static Suite *options_suite(void)
+{
+	Suite *s = suite_create("options");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_defaults);
+	tcase_add_test(tc, test_batch_full);
+	tcase_add_test(tc, test_no_color_env);
+	tcase_add_test(tc, test_errors_name_the_cause);
+	tcase_add_test(tc, test_parse_size);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(options_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
