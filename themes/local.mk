@@ -1,1 +1,1 @@
-dist_pkgdata_DATA += themes/default.theme
+# Theme files are installed to $(pkgdatadir)/themes once ktop reads them (see README.md).
