@@ -66,9 +66,13 @@ struct kt_reader {
 	pid_t tid;
 	pthread_mutex_t tid_lock;
 	pthread_cond_t tid_cond;
-	/* counted under the store lock */
+	/* written by the reader thread only, read by anyone (STAT_ADD, reader_stats) */
 	struct kt_reader_stats stats;
 };
+
+/* A single writer needs no atomic read-modify-write, only untorn loads and stores. */
+#define STAT_ADD(r, field, n) \
+	__atomic_store_n(&(r)->stats.field, (r)->stats.field + (n), __ATOMIC_RELAXED)
 
 static unsigned long long mono_ns(void)
 {
@@ -86,13 +90,11 @@ static bool cpu_load_page(struct kt_reader *r, struct reader_cpu *c)
 	if (kbuffer_load_subbuffer(c->kbuf, c->page) < 0)
 		return false;
 	missed = kbuffer_missed_events(c->kbuf);
-	store_lock(r->store);
-	r->stats.pages++;
+	STAT_ADD(r, pages, 1);
 	if (missed > 0)
-		r->stats.missed += (uint64_t)missed;
+		STAT_ADD(r, missed, (uint64_t)missed);
 	else if (missed < 0)
-		r->stats.missed_unknown++;
-	store_unlock(r->store);
+		STAT_ADD(r, missed_unknown, 1);
 	if (missed)
 		c->missed = missed;
 	c->data = kbuffer_read_event(c->kbuf, &c->ts);
@@ -145,7 +147,7 @@ static void cpu_emit(struct kt_reader *r, struct reader_cpu *c)
 	}
 	store_append(r->store, c->ts, (uint32_t)c->cpu, c->data,
 		     (uint32_t)kbuffer_event_size(c->kbuf));
-	r->stats.events++;
+	STAT_ADD(r, events, 1);
 	cpu_advance(c);
 }
 
@@ -399,7 +401,8 @@ void reader_stop(struct kt_reader *r, struct kt_reader_stats *final)
 
 void reader_stats(struct kt_reader *r, struct kt_reader_stats *out)
 {
-	store_lock(r->store);
-	*out = r->stats;
-	store_unlock(r->store);
+	out->pages = __atomic_load_n(&r->stats.pages, __ATOMIC_RELAXED);
+	out->events = __atomic_load_n(&r->stats.events, __ATOMIC_RELAXED);
+	out->missed = __atomic_load_n(&r->stats.missed, __ATOMIC_RELAXED);
+	out->missed_unknown = __atomic_load_n(&r->stats.missed_unknown, __ATOMIC_RELAXED);
 }
