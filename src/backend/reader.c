@@ -40,6 +40,8 @@
 #define READER_ORDER_SLACK_NS 2000000ull
 /* Records stored per hold of the store lock, so the UI never waits long. */
 #define READER_BATCH 4096
+/* While records keep coming, the consumer is woken this often (it redraws at most 10/s). */
+#define READER_WAKE_NS 50000000ull
 
 struct reader_cpu {
 	int cpu;
@@ -64,6 +66,7 @@ struct kt_reader {
 	pthread_t thread;
 	bool started;
 	pid_t tid;
+	unsigned long long last_wake;
 	pthread_mutex_t tid_lock;
 	pthread_cond_t tid_cond;
 	/* written by the reader thread only, read by anyone (STAT_ADD, reader_stats) */
@@ -151,6 +154,25 @@ static void cpu_emit(struct kt_reader *r, struct reader_cpu *c)
 	cpu_advance(c);
 }
 
+static void reader_wake(struct kt_reader *r)
+{
+	char b = 1;
+	ssize_t n;
+
+	if (r->wake_fd < 0)
+		return;
+	r->last_wake = mono_ns();
+	n = write(r->wake_fd, &b, 1); /* a full pipe already says "wake up" */
+	(void)n;
+}
+
+/* Under a flood the merge loop never runs dry: wake the consumer on a clock instead. */
+static void reader_wake_sometimes(struct kt_reader *r)
+{
+	if (mono_ns() - r->last_wake >= READER_WAKE_NS)
+		reader_wake(r);
+}
+
 static struct reader_cpu *reader_oldest(struct kt_reader *r)
 {
 	struct reader_cpu *m = NULL;
@@ -209,6 +231,7 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 			store_unlock(r->store);
 			locked = false;
 			batch = 0;
+			reader_wake_sometimes(r);
 		}
 	}
 	if (locked)
@@ -216,16 +239,6 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 	return stored;
 }
 
-static void reader_wake(struct kt_reader *r)
-{
-	char b = 1;
-	ssize_t n;
-
-	if (r->wake_fd < 0)
-		return;
-	n = write(r->wake_fd, &b, 1); /* a full pipe already says "wake up" */
-	(void)n;
-}
 
 static void *reader_main(void *arg)
 {

@@ -1,4 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef SRC_UI_FUNCBAR_H
-#define SRC_UI_FUNCBAR_H
+/* The function-key bar on the bottom line (htop FunctionBar): key names in one colour,
+ * labels in another. Every F-key also has a letter, listed in the help. */
+#ifndef KTOP_UI_FUNCBAR_H
+#define KTOP_UI_FUNCBAR_H
+
+#include "ui/crt.h"
+
+struct funcbar_item {
+	const char *key;   /* "F1", "Spc" */
+	const char *label; /* "Help" */
+};
+
+/* The global bar: F1 Help ... F10 Quit. */
+int funcbar_default(const struct funcbar_item **items);
+/* Draws items on row 0 of win, as many as fit in w cells, the rest of the line blank. */
+void funcbar_draw(WINDOW *win, int w, const struct funcbar_item *items, int n);
+
 #endif

@@ -1,2 +1,138 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The header lines (htop Header/Meter, without the meter zoo). */
 #include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "backend/session.h"
+#include "ui/header.h"
+
+void header_refresh(struct kt_header *h, struct kt_app *app)
+{
+	char *t;
+
+	if (!app->session)
+		return;
+	t = session_current_tracer(app->session);
+	if (t) {
+		free(h->tracer);
+		h->tracer = t;
+	}
+	h->enabled = session_enabled_count(app->session);
+	h->sampled = true;
+}
+
+void header_free(struct kt_header *h)
+{
+	free(h->tracer);
+	h->tracer = NULL;
+}
+
+char *header_fmt_count(double v, char *buf, size_t len)
+{
+	if (v < 0)
+		v = 0;
+	if (v < 10000)
+		snprintf(buf, len, "%.0f", v);
+	else if (v < 1e6)
+		snprintf(buf, len, "%.1fk", v / 1e3);
+	else if (v < 1e9)
+		snprintf(buf, len, "%.1fM", v / 1e6);
+	else
+		snprintf(buf, len, "%.1fG", v / 1e9);
+	return buf;
+}
+
+char *header_fmt_bytes(double v, char *buf, size_t len)
+{
+	static const char units[] = "BKMGT";
+	int u = 0;
+
+	if (v < 0)
+		v = 0;
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, len, "%.0fB", v);
+	else
+		snprintf(buf, len, v < 10 ? "%.1f%c" : "%.0f%c", v, units[u]);
+	return buf;
+}
+
+/* Appends "label value" at *x if it fits before limit; a field that does not fit is left
+ * out whole rather than cut. */
+static void field(WINDOW *win, int y, int *x, int limit, const char *label, const char *value,
+		  enum crt_elem vattr)
+{
+	int need = (int)strlen(label) + (int)strlen(value) + 2;
+
+	if (*x + need > limit)
+		return;
+	wattrset(win, crt_attr(CRT_HEADER_LABEL));
+	*x += crt_put(win, y, *x, label, limit - *x);
+	wattrset(win, crt_attr(vattr));
+	*x += crt_put(win, y, *x, value, limit - *x);
+	wattrset(win, crt_attr(CRT_HEADER));
+	*x += crt_put(win, y, *x, "  ", limit - *x);
+}
+
+void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_app *app,
+		 const char *state, bool paused)
+{
+	char a[64], b[64], v[160];
+	const char *word = paused ? "PAUSED" : state;
+	int x = 0, y, limit = w, ww;
+	uint64_t lost;
+
+	wattrset(win, crt_attr(CRT_HEADER));
+	for (y = 0; y < lines; y++)
+		crt_fill(win, y, 0, w);
+	if (lines <= 0)
+		return;
+	/* The state word is right-aligned and never dropped. */
+	if (word) {
+		ww = (int)strlen(word);
+		if (ww + 1 < w) {
+			limit = w - ww - 1;
+			wattrset(win, crt_attr(paused ? CRT_PAUSED : CRT_HEADER_STATE));
+			crt_put(win, 0, w - ww, word, ww);
+		}
+	}
+	wattrset(win, crt_attr(CRT_HEADER_VALUE));
+	x += crt_put(win, 0, x, app->session ? session_name(app->session) : "ktop", limit);
+	x += crt_put(win, 0, x, "  ", limit - x);
+	field(win, 0, &x, limit, "tracer: ", h->tracer ? h->tracer : "?", CRT_HEADER_VALUE);
+	snprintf(v, sizeof(v), "%d", h->enabled);
+	field(win, 0, &x, limit, "enabled: ", v, CRT_HEADER_VALUE);
+	snprintf(v, sizeof(v), "%s/s", header_fmt_count(app->events_per_sec, a, sizeof(a)));
+	field(win, 0, &x, limit, "rate: ", v, CRT_HEADER_VALUE);
+
+	if (lines < 2) {
+		wattrset(win, A_NORMAL);
+		return;
+	}
+	x = 0;
+	/* The ring buffer's counters and the pages' missed-events counts describe the same
+	 * losses from two sides; the larger one is the better estimate, adding them would
+	 * count some losses twice. */
+	lost = app->kernel_lost > app->rstats.missed ? app->kernel_lost : app->rstats.missed;
+	snprintf(v, sizeof(v), "%s%s", header_fmt_count((double)lost, a, sizeof(a)),
+		 app->rstats.missed_unknown ? "+?" : "");
+	field(win, 1, &x, w, "lost: ", v,
+	      lost || app->rstats.missed_unknown ? CRT_HEADER_WARN : CRT_HEADER_VALUE);
+	header_fmt_count((double)app->sstats.evicted, v, sizeof(v));
+	field(win, 1, &x, w, "evicted: ", v,
+	      app->sstats.evicted ? CRT_HEADER_WARN : CRT_HEADER_VALUE);
+	snprintf(v, sizeof(v), "%s/%s", header_fmt_bytes((double)app->sstats.bytes, a, sizeof(a)),
+		 header_fmt_bytes((double)app->sstats.budget, b, sizeof(b)));
+	field(win, 1, &x, w, "store: ", v, CRT_HEADER_VALUE);
+	snprintf(v, sizeof(v), "%.1f%% cpu %s rss", app->self.cpu_pct,
+		 header_fmt_bytes((double)app->self.rss_kb * 1024, a, sizeof(a)));
+	field(win, 1, &x, w, "ktop: ", v, CRT_HEADER_VALUE);
+	wattrset(win, A_NORMAL);
+}

@@ -1,4 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef SRC_UI_HEADER_H
-#define SRC_UI_HEADER_H
+/* The header lines: instance, tracer, enabled events, event rate, losses (kernel and store
+ * kept apart), store memory, ktop's own cost, and the PAUSED / FOLLOW state. */
+#ifndef KTOP_UI_HEADER_H
+#define KTOP_UI_HEADER_H
+
+#include <stdbool.h>
+
+#include "ui/crt.h"
+
+struct kt_app;
+
+struct kt_header {
+	char *tracer;	 /* session_current_tracer(), refreshed on the tick */
+	int enabled;	 /* session_enabled_count(), likewise */
+	bool sampled;
+};
+
+#define KT_HEADER_LINES 2
+
+/* Re-reads the slow figures (tracefs files): once per tick and after changes. */
+void header_refresh(struct kt_header *h, struct kt_app *app);
+void header_free(struct kt_header *h);
+/* Draws lines rows of w cells; state is the focused stream's word ("FOLLOW"), may be NULL. */
+void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_app *app,
+		 const char *state, bool paused);
+
+/* Human-readable figures, exposed for the tests: "999", "12.3k", "4.0M". */
+char *header_fmt_count(double v, char *buf, size_t len);
+/* Bytes: "512B", "12.3M", "1.0G". */
+char *header_fmt_bytes(double v, char *buf, size_t len);
+
 #endif

@@ -1,4 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef SRC_UI_HELP_H
-#define SRC_UI_HELP_H
+/* The help overlay (F1, h, ?): every key, in two columns when the terminal is wide enough,
+ * scrollable when it is not. */
+#ifndef KTOP_UI_HELP_H
+#define KTOP_UI_HELP_H
+
+#include "ui/crt.h"
+
+/* Size of the overlay for a cols x lines area. */
+void help_size(int cols, int lines, int *w, int *h);
+/* Draws into win (w x h) from content line *scroll, clamping *scroll. */
+void help_draw(WINDOW *win, int w, int h, int *scroll);
+
 #endif

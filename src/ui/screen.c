@@ -1,2 +1,707 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* The screen manager (htop ScreenManager_run, tmux server_client_loop): owns the panes and
+ * the fixed regions, runs the main loop, routes keys, and redraws what is dirty, at most
+ * ten times a second and only with wnoutrefresh + doupdate, so a slow SSH link gets only
+ * what changed. */
 #include "config.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "options.h"
+#include "signals.h"
+#include "ui/crt.h"
+#include "ui/funcbar.h"
+#include "ui/header.h"
+#include "ui/help.h"
+#include "ui/layout.h"
+#include "ui/prompt.h"
+#include "ui/ui.h"
+#include "ui/view.h"
+#include "xalloc.h"
+
+#define NSEC_PER_MSEC 1000000ULL
+/* Ten redraws a second at most, however fast records arrive. */
+#define REDRAW_MIN_NS (100 * NSEC_PER_MSEC)
+#define CTRL(c) ((c) & 0x1f)
+
+struct kt_ui {
+	struct kt_app *app;
+	struct kt_view *views[KT_LAYOUT_MAX];
+	struct kt_view *stream; /* views[0], always there */
+	struct kt_view *picker; /* NULL while closed */
+	struct kt_layout lay;	/* lay.n == number of views */
+	struct kt_screen_rects rects;
+	struct kt_rect pane[KT_LAYOUT_MAX];
+	bool side;
+	int cols, lines;
+
+	WINDOW *header_win, *status_win, *fbar_win, *help_win;
+	struct kt_header header;
+	struct kt_prompt prompt;
+	struct kt_view *prompt_owner;
+	int prompt_id;
+
+	bool help;
+	int help_scroll;
+	bool paused;
+	bool quit;
+	bool cursor_on;
+
+	/* dirty flags; views carry their own */
+	bool relayout, full, header_dirty, status_dirty, fbar_dirty, help_dirty;
+	char msg[256];
+	bool msg_error;
+};
+
+bool ui_paused(const struct kt_ui *ui)
+{
+	return ui->paused;
+}
+
+void ui_message(struct kt_ui *ui, bool error, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	vsnprintf(ui->msg, sizeof(ui->msg), fmt, ap);
+	va_end(ap);
+	/* One line: a multi-line kernel message belongs in a pane's message area. */
+	for (p = ui->msg; *p; p++)
+		if (*p == '\n' || *p == '\r' || *p == '\t')
+			*p = ' ';
+	ui->msg_error = error;
+	ui->status_dirty = true;
+}
+
+void ui_prompt_open(struct kt_ui *ui, struct kt_view *owner, int id, const char *label,
+		    const char *initial)
+{
+	prompt_open(&ui->prompt, label, initial);
+	ui->prompt_owner = owner;
+	ui->prompt_id = id;
+	ui->msg[0] = '\0';
+	ui->status_dirty = true;
+	ui->fbar_dirty = true;
+}
+
+void ui_broadcast(struct kt_ui *ui, enum kt_view_event ev)
+{
+	int i;
+
+	for (i = 0; i < ui->lay.n; i++)
+		if (ui->views[i]->ops->notify)
+			ui->views[i]->ops->notify(ui->views[i], ev);
+	if (ev == KT_EV_EVENTS) {
+		header_refresh(&ui->header, ui->app);
+		ui->header_dirty = true;
+	}
+	if (ev == KT_EV_PAUSE || ev == KT_EV_RESUME)
+		ui->header_dirty = true;
+}
+
+void view_draw_title(struct kt_view *v, const char *title, const char *right)
+{
+	int rw = right ? (int)strlen(right) : 0, x;
+
+	wattrset(v->win, crt_attr(v->focused ? CRT_TITLE_FOCUS : CRT_TITLE));
+	crt_fill(v->win, 0, 0, v->w);
+	x = crt_put(v->win, 0, 1, title, v->w - 1 - (rw ? rw + 2 : 0));
+	if (rw && rw + x + 3 <= v->w)
+		crt_put(v->win, 0, v->w - rw - 1, right, rw);
+	wattrset(v->win, A_NORMAL);
+}
+
+static struct kt_view *view_new(struct kt_ui *ui, const struct kt_view_ops *ops)
+{
+	struct kt_view *v = xcalloc(1, sizeof(*v));
+
+	v->ops = ops;
+	v->ui = ui;
+	v->app = ui->app;
+	v->dirty = true;
+	ops->init(v);
+	return v;
+}
+
+static void view_delete(struct kt_view *v)
+{
+	if (v->win)
+		delwin(v->win);
+	v->ops->free(v);
+	free(v);
+}
+
+static void set_focus(struct kt_ui *ui, int idx)
+{
+	int i;
+
+	ui->lay.focus = idx;
+	layout_fix(&ui->lay);
+	for (i = 0; i < ui->lay.n; i++) {
+		bool f = i == ui->lay.focus;
+
+		if (ui->views[i]->focused != f)
+			ui->views[i]->dirty = true;
+		ui->views[i]->focused = f;
+	}
+	ui->fbar_dirty = true;
+	/* A zoomed or auto-zoomed layout shows only the focused pane. */
+	if (ui->lay.zoom || !ui->views[ui->lay.focus]->win)
+		ui->relayout = true;
+}
+
+static int view_index(struct kt_ui *ui, struct kt_view *v)
+{
+	int i;
+
+	for (i = 0; i < ui->lay.n; i++)
+		if (ui->views[i] == v)
+			return i;
+	return -1;
+}
+
+static void open_picker(struct kt_ui *ui)
+{
+	if (!ui->picker) {
+		if (ui->lay.n >= KT_LAYOUT_MAX)
+			return;
+		ui->picker = view_new(ui, &view_picker_ops);
+		ui->views[ui->lay.n++] = ui->picker;
+		ui->relayout = true;
+	}
+	set_focus(ui, view_index(ui, ui->picker));
+}
+
+static void close_view(struct kt_ui *ui, struct kt_view *v)
+{
+	int i = view_index(ui, v);
+
+	if (i <= 0) /* the stream stays */
+		return;
+	if (ui->prompt.active && ui->prompt_owner == v) {
+		prompt_close(&ui->prompt);
+		ui->prompt_owner = NULL;
+		ui->status_dirty = ui->fbar_dirty = true;
+	}
+	memmove(&ui->views[i], &ui->views[i + 1], (ui->lay.n - i - 1) * sizeof(ui->views[0]));
+	ui->lay.n--;
+	if (v == ui->picker)
+		ui->picker = NULL;
+	view_delete(v);
+	ui->relayout = true;
+	set_focus(ui, 0);
+}
+
+/* (Re)creates every window for the current terminal size and layout. */
+static void ui_layout(struct kt_ui *ui)
+{
+	int i;
+
+	getmaxyx(stdscr, ui->lines, ui->cols);
+	layout_fix(&ui->lay);
+	for (i = 0; i < ui->lay.n; i++)
+		ui->lay.want_w[i] = ui->views[i]->ops->pref_width;
+	layout_screen(ui->cols, ui->lines, KT_HEADER_LINES, &ui->rects);
+	layout_compute(&ui->lay, ui->rects.panes, ui->pane, &ui->side);
+
+#define REWIN(win, r)                                                           \
+	do {                                                                    \
+		if (win)                                                        \
+			delwin(win);                                            \
+		win = (r).w > 0 && (r).h > 0 ? newwin((r).h, (r).w, (r).y, (r).x) : NULL; \
+	} while (0)
+	REWIN(ui->header_win, ui->rects.header);
+	REWIN(ui->status_win, ui->rects.status);
+	REWIN(ui->fbar_win, ui->rects.funcbar);
+#undef REWIN
+	for (i = 0; i < ui->lay.n; i++) {
+		struct kt_view *v = ui->views[i];
+		struct kt_rect r = ui->pane[i];
+
+		if (v->win)
+			delwin(v->win);
+		v->win = NULL;
+		v->w = v->h = 0;
+		if (r.w > 0 && r.h > 0)
+			v->win = newwin(r.h, r.w, r.y, r.x);
+		if (v->win) {
+			v->w = r.w;
+			v->h = r.h;
+			v->ops->resize(v);
+		}
+		v->dirty = true;
+	}
+	if (ui->help_win)
+		delwin(ui->help_win);
+	ui->help_win = NULL;
+	ui->relayout = false;
+	ui->full = true;
+	ui->header_dirty = ui->status_dirty = ui->fbar_dirty = ui->help_dirty = true;
+}
+
+static bool ui_dirty(const struct kt_ui *ui)
+{
+	int i;
+
+	if (ui->full || ui->header_dirty || ui->status_dirty || ui->fbar_dirty || ui->help_dirty)
+		return true;
+	for (i = 0; i < ui->lay.n; i++)
+		if (ui->views[i]->win && ui->views[i]->dirty)
+			return true;
+	return false;
+}
+
+static void draw_separators(struct kt_ui *ui)
+{
+	const struct crt_glyphs *g = crt_glyphs();
+	int i, y;
+
+	/* stdscr is the backdrop under the panes: blank, plus the separator columns. */
+	werase(stdscr);
+	if (!ui->side)
+		return;
+	wattrset(stdscr, crt_attr(CRT_BORDER));
+	for (i = 0; i + 1 < ui->lay.n; i++) {
+		struct kt_rect r = ui->pane[i];
+
+		if (!r.w)
+			continue;
+		for (y = r.y; y < r.y + r.h; y++)
+			mvwaddstr(stdscr, y, r.x + r.w, g->vline);
+	}
+	wattrset(stdscr, A_NORMAL);
+}
+
+static void draw_status(struct kt_ui *ui)
+{
+	WINDOW *w = ui->status_win;
+
+	if (ui->prompt.active) {
+		prompt_draw(&ui->prompt, w, ui->cols);
+		return;
+	}
+	wattrset(w, crt_attr(ui->msg_error ? CRT_ERROR : CRT_STATUS));
+	crt_put_pad(w, 0, 0, ui->msg, ui->cols);
+	wattrset(w, A_NORMAL);
+}
+
+static const struct funcbar_item prompt_items[] = {
+	{ "Enter", "Accept" }, { "Esc", "Cancel" }, { "^U", "Clear" }, { "F10", "Quit" },
+};
+
+static void draw_funcbar(struct kt_ui *ui)
+{
+	const struct funcbar_item *items;
+	struct kt_view *f = ui->views[ui->lay.focus];
+	int n;
+
+	if (ui->prompt.active) {
+		items = prompt_items;
+		n = (int)(sizeof(prompt_items) / sizeof(prompt_items[0]));
+	} else if (f->ops->funcbar) {
+		n = f->ops->funcbar(f, &items);
+	} else {
+		n = funcbar_default(&items);
+	}
+	funcbar_draw(ui->fbar_win, ui->cols, items, n);
+}
+
+static void draw_help(struct kt_ui *ui)
+{
+	struct kt_rect a = { 0, 0, ui->cols, ui->lines - (ui->rects.funcbar.h ? 1 : 0) };
+	int w, h;
+
+	if (!ui->help_win) {
+		help_size(a.w, a.h, &w, &h);
+		if (w <= 0 || h <= 0)
+			return;
+		ui->help_win = newwin(h, w, a.y + (a.h - h) / 2, (a.w - w) / 2);
+		if (!ui->help_win)
+			return;
+	}
+	getmaxyx(ui->help_win, h, w);
+	help_draw(ui->help_win, w, h, &ui->help_scroll);
+}
+
+/* One redraw: only what is dirty is drawn and copied to the virtual screen; doupdate()
+ * sends the difference. */
+static void ui_redraw(struct kt_ui *ui)
+{
+	struct kt_view *sv = ui->stream;
+	bool any = false;
+	int i;
+
+	if (ui->full) {
+		draw_separators(ui);
+		wnoutrefresh(stdscr);
+		any = true;
+	}
+	if (ui->header_win && (ui->header_dirty || ui->full)) {
+		header_draw(&ui->header, ui->header_win, ui->cols, ui->rects.header.h, ui->app,
+			    sv->ops->state ? sv->ops->state(sv) : NULL, ui->paused);
+		wnoutrefresh(ui->header_win);
+		any = true;
+	}
+	for (i = 0; i < ui->lay.n; i++) {
+		struct kt_view *v = ui->views[i];
+
+		if (!v->win || !(v->dirty || ui->full))
+			continue;
+		werase(v->win);
+		v->ops->draw(v);
+		wnoutrefresh(v->win);
+		v->dirty = false;
+		any = true;
+	}
+	if (ui->fbar_win && (ui->fbar_dirty || ui->full)) {
+		draw_funcbar(ui);
+		wnoutrefresh(ui->fbar_win);
+		any = true;
+	}
+	/* The overlay goes over whatever was just copied below it. */
+	if (ui->help && (any || ui->help_dirty)) {
+		draw_help(ui);
+		if (ui->help_win) {
+			touchwin(ui->help_win);
+			wnoutrefresh(ui->help_win);
+		}
+	}
+	/* Last, so the terminal cursor ends up in the prompt. */
+	if (ui->status_win && (ui->status_dirty || ui->full || ui->prompt.active)) {
+		draw_status(ui);
+		wnoutrefresh(ui->status_win);
+	}
+	if (ui->cursor_on != (ui->prompt.active && !ui->help)) {
+		ui->cursor_on = !ui->cursor_on;
+		curs_set(ui->cursor_on ? 1 : 0);
+	}
+	doupdate();
+	ui->full = ui->header_dirty = ui->status_dirty = ui->fbar_dirty = ui->help_dirty = false;
+}
+
+static void toggle_pause(struct kt_ui *ui)
+{
+	ui->paused = !ui->paused;
+	ui_broadcast(ui, ui->paused ? KT_EV_PAUSE : KT_EV_RESUME);
+	ui_message(ui, false, ui->paused ? "display paused, capture goes on (p: resume)" :
+					   "display resumed");
+}
+
+static void clear_store(struct kt_ui *ui)
+{
+	store_lock(ui->app->store);
+	store_clear(ui->app->store);
+	store_unlock(ui->app->store);
+	ui_broadcast(ui, KT_EV_CLEAR);
+	ui_message(ui, false, "stored events cleared");
+}
+
+static void send_to_stream(struct kt_ui *ui, int key)
+{
+	set_focus(ui, 0);
+	ui->stream->ops->key(ui->stream, key);
+}
+
+static void edit_filter(struct kt_ui *ui)
+{
+	char spec[256];
+	bool have = false;
+
+	if (ui->views[ui->lay.focus] == ui->stream)
+		have = view_stream_selected_event(ui->stream, spec, sizeof(spec));
+	open_picker(ui);
+	if (!view_picker_edit_filter(ui->picker, have ? spec : NULL))
+		ui_message(ui, false, "pick an event, then Enter shows its fields and filter");
+}
+
+static void global_key(struct kt_ui *ui, int key)
+{
+	switch (key) {
+	case 'q':
+	case 'Q':
+	case KEY_F(10):
+		ui->quit = true;
+		break;
+	case 'h':
+	case '?':
+	case KEY_F(1):
+		ui->help = true;
+		ui->help_scroll = 0;
+		ui->help_dirty = true;
+		break;
+	case 'e':
+	case KEY_F(2):
+		if (ui->picker && ui->views[ui->lay.focus] == ui->picker)
+			close_view(ui, ui->picker);
+		else
+			open_picker(ui);
+		break;
+	case '/':
+	case KEY_F(3):
+		send_to_stream(ui, '/');
+		break;
+	case 'f':
+	case KEY_F(4):
+		edit_filter(ui);
+		break;
+	case 'o':
+	case '|':
+	case KEY_F(5):
+		ui->lay.orient = layout_toggle_orient(&ui->lay, ui->rects.panes);
+		ui->lay.zoom = false;
+		ui->relayout = true;
+		break;
+	case 'c':
+	case KEY_F(6):
+		send_to_stream(ui, 'c');
+		break;
+	case 'p':
+	case KEY_F(7):
+		toggle_pause(ui);
+		break;
+	case 'x':
+	case KEY_F(8):
+		clear_store(ui);
+		break;
+	case 'z':
+	case KEY_F(9):
+		if (ui->lay.n > 1) {
+			ui->lay.zoom = !ui->lay.zoom;
+			ui->relayout = true;
+		} else {
+			ui_message(ui, false, "only one pane: nothing to zoom");
+		}
+		break;
+	case '\t':
+		set_focus(ui, layout_focus_step(ui->lay.n, ui->lay.focus, 1));
+		break;
+	case KEY_BTAB:
+		set_focus(ui, layout_focus_step(ui->lay.n, ui->lay.focus, -1));
+		break;
+	case CTRL('l'):
+		clearok(curscr, TRUE);
+		ui->full = true;
+		break;
+	default:
+		break;
+	}
+}
+
+static void help_key(struct kt_ui *ui, int key)
+{
+	switch (key) {
+	case KEY_UP:
+	case 'k':
+		ui->help_scroll--;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		ui->help_scroll++;
+		break;
+	case KEY_PPAGE:
+		ui->help_scroll -= 10;
+		break;
+	case KEY_NPAGE:
+	case ' ':
+		ui->help_scroll += 10;
+		break;
+	case KEY_F(10):
+		ui->quit = true;
+		return;
+	default:
+		/* Any other key closes the overlay; the panes under it are redrawn. */
+		ui->help = false;
+		ui->full = true;
+		return;
+	}
+	ui->help_dirty = true;
+}
+
+static void prompt_key_event(struct kt_ui *ui, int key)
+{
+	struct kt_view *owner = ui->prompt_owner;
+	enum kt_prompt_result r = prompt_key(&ui->prompt, key);
+	char text[KT_PROMPT_MAX];
+
+	if (key == KEY_F(10)) {
+		ui->quit = true;
+		return;
+	}
+	ui->status_dirty = true;
+	snprintf(text, sizeof(text), "%s", ui->prompt.buf);
+	switch (r) {
+	case KT_PR_CHANGED:
+		if (owner && owner->ops->prompt)
+			owner->ops->prompt(owner, ui->prompt_id, text, KT_PROMPT_CHANGED);
+		break;
+	case KT_PR_ACCEPT:
+	case KT_PR_CANCEL:
+		/* Closed first: the owner may open the next prompt or leave a message. */
+		prompt_close(&ui->prompt);
+		ui->prompt_owner = NULL;
+		ui->fbar_dirty = true;
+		if (owner && owner->ops->prompt)
+			owner->ops->prompt(owner, ui->prompt_id, text,
+					   r == KT_PR_ACCEPT ? KT_PROMPT_ACCEPT : KT_PROMPT_CANCEL);
+		break;
+	default:
+		break;
+	}
+}
+
+static void ui_key(struct kt_ui *ui, int key)
+{
+	struct kt_view *v;
+	int r;
+
+	if (key == KEY_RESIZE) {
+		ui->relayout = true;
+		return;
+	}
+	if (ui->help) {
+		help_key(ui, key);
+		return;
+	}
+	if (ui->prompt.active) {
+		prompt_key_event(ui, key);
+		return;
+	}
+	if (ui->msg[0]) {
+		ui->msg[0] = '\0';
+		ui->status_dirty = true;
+	}
+	v = ui->views[ui->lay.focus];
+	r = v->ops->key(v, key);
+	if (r & KT_KEY_CLOSE)
+		close_view(ui, v);
+	if (r & (KT_KEY_HANDLED | KT_KEY_CLOSE))
+		return;
+	global_key(ui, key);
+}
+
+static void ui_tick(struct kt_ui *ui)
+{
+	int i;
+
+	app_tick(ui->app);
+	header_refresh(&ui->header, ui->app);
+	ui->header_dirty = true;
+	for (i = 0; i < ui->lay.n; i++)
+		if (ui->views[i]->ops->tick)
+			ui->views[i]->ops->tick(ui->views[i]);
+}
+
+static bool ui_work(struct kt_ui *ui)
+{
+	bool busy = false;
+	int i;
+
+	for (i = 0; i < ui->lay.n; i++)
+		if (ui->views[i]->ops->work && ui->views[i]->ops->work(ui->views[i]))
+			busy = true;
+	return busy;
+}
+
+static void ui_free(struct kt_ui *ui)
+{
+	int i;
+
+	for (i = ui->lay.n - 1; i >= 0; i--)
+		view_delete(ui->views[i]);
+	ui->lay.n = 0;
+	if (ui->header_win)
+		delwin(ui->header_win);
+	if (ui->status_win)
+		delwin(ui->status_win);
+	if (ui->fbar_win)
+		delwin(ui->fbar_win);
+	if (ui->help_win)
+		delwin(ui->help_win);
+	header_free(&ui->header);
+}
+
+static int ms_until(unsigned long long now, unsigned long long when)
+{
+	if (when <= now)
+		return 0;
+	return (int)((when - now + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC);
+}
+
+int ui_run(struct kt_app *app)
+{
+	struct kt_ui ui;
+	unsigned long long delay_ns, next_tick, last_redraw = 0, now;
+	char err[256];
+	bool busy = false;
+	int key;
+
+	memset(&ui, 0, sizeof(ui));
+	ui.app = app;
+	if (crt_init(app->opts, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ktop: %s\n", err);
+		return KT_EXIT_FAILURE;
+	}
+	delay_ns = (app->opts->delay_ms ? app->opts->delay_ms : 1000) * NSEC_PER_MSEC;
+	layout_init(&ui.lay);
+	ui.stream = view_new(&ui, &view_stream_ops);
+	ui.views[ui.lay.n++] = ui.stream;
+	set_focus(&ui, 0);
+	header_refresh(&ui.header, app);
+	ui_layout(&ui);
+	next_tick = app_now_ns() + delay_ns;
+
+	while (!ui.quit && !signals_pending()) {
+		struct pollfd pfd[2] = {
+			{ .fd = STDIN_FILENO, .events = POLLIN },
+			{ .fd = app->wake_rd, .events = POLLIN },
+		};
+		int timeout, n;
+
+		if (ui.relayout)
+			ui_layout(&ui);
+		now = app_now_ns();
+		if (ui_dirty(&ui) && now >= last_redraw + REDRAW_MIN_NS) {
+			ui_redraw(&ui);
+			last_redraw = now;
+		}
+		timeout = ms_until(now, next_tick);
+		if (ui_dirty(&ui) && ms_until(now, last_redraw + REDRAW_MIN_NS) < timeout)
+			timeout = ms_until(now, last_redraw + REDRAW_MIN_NS);
+		if (busy)
+			timeout = 0;
+		n = poll(pfd, app->wake_rd >= 0 ? 2 : 1, timeout);
+		if (n < 0 && errno != EINTR)
+			break;
+		if (n > 0 && (pfd[1].revents & POLLIN)) {
+			app_drain_wake(app);
+			ui_broadcast(&ui, KT_EV_DATA);
+		}
+		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
+		    !(pfd[0].revents & POLLIN))
+			break; /* the terminal is gone; SIGHUP will say so too */
+		/* EINTR may be SIGWINCH: curses turns it into KEY_RESIZE on the next read. */
+		if (n < 0 || (n > 0 && pfd[0].revents))
+			while ((key = getch()) != ERR && !ui.quit)
+				ui_key(&ui, key);
+		now = app_now_ns();
+		if (now >= next_tick) {
+			ui_tick(&ui);
+			next_tick += delay_ns;
+			if (next_tick <= now)
+				next_tick = now + delay_ns;
+		}
+		busy = ui_work(&ui);
+	}
+
+	ui_free(&ui);
+	crt_done();
+	return KT_EXIT_OK;
+}

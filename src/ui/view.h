@@ -1,4 +1,100 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef SRC_UI_VIEW_H
-#define SRC_UI_VIEW_H
+/* A pane kind is a const operations table (tmux window_mode, uftrace tui_window_ops); one
+ * instance is a struct kt_view with its curses window and private data. The screen owns the
+ * views, lays them out, routes keys to the focused one and redraws the dirty ones; views
+ * only set flags and draw when asked. Below the table: the services the screen offers
+ * views. */
+#ifndef KTOP_UI_VIEW_H
+#define KTOP_UI_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ui/crt.h"
+
+struct kt_app;
+struct kt_ui;
+struct kt_view;
+struct funcbar_item;
+
+/* What a key handler did (htop HandlerResult). */
+enum {
+	KT_KEY_IGNORED = 0,	 /* not this view's key: the screen tries its global bindings */
+	KT_KEY_HANDLED = 1 << 0, /* consumed */
+	KT_KEY_CLOSE = 1 << 1,	 /* the view asks to be closed */
+};
+
+/* What happened, for views that care (notify). */
+enum kt_view_event {
+	KT_EV_DATA,   /* new records in the store (wake fd) */
+	KT_EV_PAUSE,  /* the user froze the display */
+	KT_EV_RESUME,
+	KT_EV_CLEAR,  /* the store was emptied */
+	KT_EV_EVENTS, /* the set of enabled events changed */
+};
+
+/* Prompt callbacks: the text changed (incremental), was accepted (Enter) or cancelled. */
+enum kt_prompt_event { KT_PROMPT_CHANGED, KT_PROMPT_ACCEPT, KT_PROMPT_CANCEL };
+
+struct kt_view_ops {
+	const char *name;
+	/* Side by side, the width this kind is happy with (0: whatever is left). */
+	int pref_width;
+	/* Allocates v->data. */
+	void (*init)(struct kt_view *v);
+	void (*free)(struct kt_view *v);
+	/* v->win was (re)created with a new size. */
+	void (*resize)(struct kt_view *v);
+	/* Draws the whole window (title line included); the screen does the refresh. */
+	void (*draw)(struct kt_view *v);
+	/* Returns KT_KEY_* flags. */
+	int (*key)(struct kt_view *v, int key);
+	/* Once per UI tick. */
+	void (*tick)(struct kt_view *v);
+	/* Optional from here on (NULL: not interested). */
+	void (*notify)(struct kt_view *v, enum kt_view_event ev);
+	void (*prompt)(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev);
+	/* Bounded background work (a search in progress): does one step, returns true while
+	 * more remains. */
+	bool (*work)(struct kt_view *v);
+	/* Short state word for the header ("FOLLOW"), or NULL. */
+	const char *(*state)(struct kt_view *v);
+	/* Hints for the function bar while this view is focused; returns the count. */
+	int (*funcbar)(struct kt_view *v, const struct funcbar_item **items);
+};
+
+struct kt_view {
+	const struct kt_view_ops *ops;
+	struct kt_ui *ui;
+	struct kt_app *app;
+	WINDOW *win; /* NULL while not shown (another pane is zoomed) */
+	int w, h;    /* size of win */
+	bool dirty;
+	bool focused;
+	void *data;
+};
+
+extern const struct kt_view_ops view_stream_ops;
+extern const struct kt_view_ops view_picker_ops;
+
+/* Stream: "system:event" of the selected row, when a row is selected (not following). */
+bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len);
+/* Picker: select spec's event (when given) and open the field list and filter prompt for
+ * the selected event. Returns false when no event is selected. */
+bool view_picker_edit_filter(struct kt_view *v, const char *spec);
+
+/* Services of the screen (screen.c). */
+bool ui_paused(const struct kt_ui *ui);
+/* One line in the status line; error colours it. Never more than one line. */
+void ui_message(struct kt_ui *ui, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Opens the prompt on the status line for owner; its prompt op gets the events. */
+void ui_prompt_open(struct kt_ui *ui, struct kt_view *owner, int id, const char *label,
+		    const char *initial);
+/* Tells every view (the sender included) that ev happened. */
+void ui_broadcast(struct kt_ui *ui, enum kt_view_event ev);
+
+/* Draws a pane's title line: name on the left, right-aligned state text. */
+void view_draw_title(struct kt_view *v, const char *title, const char *right);
+
 #endif
