@@ -3,7 +3,9 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "signals.h"
@@ -11,6 +13,8 @@
 static volatile sig_atomic_t pending;
 static int wake = -1;
 static const char *crash_reset;
+static struct termios saved_tty; /* as found, before curses changed it */
+static bool have_tty;
 
 static void on_terminate(int sig)
 {
@@ -29,8 +33,12 @@ static void on_terminate(int sig)
  * core dump stay truthful. The guard process removes the kernel state. */
 static void on_crash(int sig)
 {
-	if (crash_reset && write(STDOUT_FILENO, crash_reset, strlen(crash_reset)) < 0)
-		crash_reset = NULL;
+	if (crash_reset && *crash_reset) {
+		if (write(STDOUT_FILENO, crash_reset, strlen(crash_reset)) < 0)
+			crash_reset = NULL;
+		if (have_tty) /* echo and line mode back */
+			tcsetattr(STDIN_FILENO, TCSANOW, &saved_tty);
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -43,6 +51,7 @@ void signals_install(int wake_fd)
 	size_t i;
 
 	wake = wake_fd;
+	have_tty = isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved_tty) == 0;
 	memset(&sa, 0, sizeof(sa));
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_terminate;
