@@ -8,5 +8,10 @@
 /* Forks the guard for the current pid. Returns 0, or -1 (ktop then relies on the next
  * start's stale clean-up). */
 int guard_start(void);
+/* Tells the guard ktop is done, so it removes whatever is left of ktop-<pid> now, and reaps
+ * it if it exits within ~200 ms (where init does not reap, an orphaned guard would stay a
+ * zombie). Registered with atexit() by guard_start(); call it earlier only after
+ * session_close(). */
+void guard_stop(void);
 
 #endif

@@ -27,16 +27,28 @@ struct kt_session;
  * libtracefs's and must not be freed. */
 const char *session_tracing_dir(char *err, size_t errlen);
 
+/* Finds where tracefs is mounted (or debugfs's tracing directory on old kernels) from
+ * /proc/mounts, without mounting anything. Returns 0 with the path in buf, or -1. */
+int session_mounted_tracing_dir(char *buf, size_t len);
+
 /* Removes instances named ktop-<pid> and dynamic events in groups ktop_<pid> whose pid is no
  * longer alive; touches nothing else. Returns how many objects were removed. */
 int session_remove_stale(void);
+
+/* Removes the instance ktop-<pid> and the dynamic events of group ktop_<pid>, whatever the
+ * state of pid (the guard calls it once its parent is gone). A busy instance is retried for
+ * up to busy_ms milliseconds. Returns how many objects were removed. */
+int session_remove_owned(pid_t pid, int busy_ms);
 
 /* A default per-CPU buffer that keeps up with a few million events per second (64 MiB per
  * CPU), reduced on small machines so all CPUs together take at most 1/16 of RAM. */
 unsigned long session_default_buffer_kb(void);
 
-/* Creates the instance ktop-<getpid()>, sets buffer size and clock. NULL with err filled
- * ("cannot create tracefs instance ktop-123: Permission denied (run as root ...)"). */
+/* Creates the instance ktop-<getpid()>, sets buffer size and clock. One session per process
+ * at a time. An instance already named after this pid was left by a dead process with the
+ * same pid, and is removed first with its probe group. NULL with err filled ("cannot create
+ * tracefs instance ktop-123: Permission denied (run ktop as root or with CAP_SYS_ADMIN)").
+ * Free with session_close(). */
 struct kt_session *session_open(const struct kt_session_opts *opts, char *err, size_t errlen);
 /* Disables everything and removes the instance. The reader must be stopped first: an open
  * trace_pipe_raw keeps the instance busy. Safe on NULL. */
@@ -48,18 +60,24 @@ unsigned long session_buffer_kb(const struct kt_session *s);
 int session_ncpus(const struct kt_session *s);
 
 /* Enables/disables system:event (either may be a glob, NULL meaning all). Returns the number
- * of events changed, or -1 with err filled (unknown event, permission). */
+ * of events changed (0 when all matching events already were), or -1 with err filled
+ * ("no such event 'foo:bar' (see ktop --list or the picker)", permission). */
 int session_enable(struct kt_session *s, const char *system, const char *event, char *err,
 		   size_t errlen);
 int session_disable(struct kt_session *s, const char *system, const char *event, char *err,
 		    size_t errlen);
+/* True when at least one event matches and every matching event is enabled. */
 bool session_is_enabled(struct kt_session *s, const char *system, const char *event);
 /* Number of events currently enabled in the instance. */
 int session_enabled_count(struct kt_session *s);
 
-/* Sets (filter NULL or "": clears) an event's filter. On rejection err holds the kernel's
- * own message from error_log with its caret line ("filter: ...\n          ^"), and the
- * previous filter stays in force. Returns 0 or -1. */
+/* Sets (filter NULL or "": clears) an event's filter; globs set it on every matching event,
+ * all or nothing. On rejection err holds the kernel's own message, the last entry of the
+ * instance's error_log without its timestamp, over three lines:
+ *   "filter rejected for sched:sched_switch: event filter parse error: error: Invalid value
+ *    (did you forget quotes)?\n  Command: prev_pid >\n                      ^"
+ * (the caret lines up under "  Command: "), and the previous filter is written back (the
+ * kernel itself would leave the event unfiltered). Returns 0 or -1. */
 int session_set_filter(struct kt_session *s, const char *system, const char *event,
 		       const char *filter, char *err, size_t errlen);
 /* Current filter text of an event, malloc'd, or NULL when none. */
