@@ -88,6 +88,35 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	return KT_EXIT_OK;
 }
 
+int app_list_events(FILE *out, const char *spec, char *err, size_t errlen)
+{
+	const char *dir = session_tracing_dir(err, errlen);
+	struct kt_catalog *cat;
+	char path[4096];
+	size_t i, n = 0;
+
+	if (!dir)
+		return KT_EXIT_NOPERM;
+	snprintf(path, sizeof(path), "%s/available_events", dir);
+	cat = catalog_load_file(path);
+	if (!cat) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return exit_code_for(errno);
+	}
+	for (i = 0; i < cat->count; i++) {
+		if (spec && !catalog_spec_matches(spec, &cat->events[i]))
+			continue;
+		fprintf(out, "%s:%s\n", cat->events[i].system, cat->events[i].name);
+		n++;
+	}
+	catalog_free(cat);
+	if (spec && !n) {
+		snprintf(err, errlen, "no event matches '%s' (ktop --list shows them all)", spec);
+		return KT_EXIT_FAILURE;
+	}
+	return KT_EXIT_OK;
+}
+
 int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen)
 {
 	const struct kt_event_desc *ev;
@@ -117,7 +146,7 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
 	if (!changed) {
 		snprintf(err, errlen,
 			 "no event matches '%s' (events are system:event, e.g. sched:sched_switch; "
-			 "ktop --doctor lists what this kernel has)",
+			 "ktop --list shows them)",
 			 spec);
 		return -1;
 	}

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "backend/loss.h"
 #include "backend/reader.h"
@@ -44,6 +45,9 @@ struct kt_app {
  * catalogue, starts the reader, enables the -e events with --filter. Returns 0, or an exit
  * code with a one-line message in err. */
 int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen);
+/* ktop --list: prints the available events matching spec (NULL: all), one "sys:event" per
+ * line. Returns an exit code, with the reason in err. */
+int app_list_events(FILE *out, const char *spec, char *err, size_t errlen);
 /* Stops the reader (draining the kernel's buffers into the store), removes the instance. */
 void app_stop_capture(struct kt_app *app);
 /* app_stop_capture() if not done, then frees everything. Safe to call twice. */

@@ -38,6 +38,12 @@ int main(int argc, char **argv)
 		ret = doctor_run(stdout, opts.json);
 		goto out;
 	}
+	if (opts.mode == KT_MODE_LIST) {
+		ret = app_list_events(stdout, opts.list_spec, err, sizeof(err));
+		if (ret)
+			fprintf(stderr, "ktop: %s\n", err);
+		goto out;
+	}
 
 	/* Before any thread exists: the guard cleans up after kill -9. */
 	guard_start();

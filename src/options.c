@@ -27,6 +27,7 @@ enum {
 static const struct option long_options[] = {
 	{ "batch", no_argument, NULL, 'b' },
 	{ "doctor", no_argument, NULL, OPT_DOCTOR },
+	{ "list", optional_argument, NULL, 'l' },
 	{ "event", required_argument, NULL, 'e' },
 	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "duration", required_argument, NULL, OPT_DURATION },
@@ -55,6 +56,7 @@ void options_usage(FILE *out)
 	      "  (default)              full-screen explorer\n"
 	      "  -b, --batch            no screen: capture, then print events and a loss summary\n"
 	      "      --doctor           what this kernel and these privileges allow, and why not\n"
+	      "  -l, --list[=SPEC]      list the available events (matching SPEC, globs allowed)\n"
 	      "\n"
 	      "Capture:\n"
 	      "  -e, --event SPEC       enable system:event (globs allowed), repeatable\n"
@@ -159,13 +161,20 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	options_defaults(o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":be:d:qCUvhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":be:d:lqCUvhV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->mode = KT_MODE_BATCH;
 			break;
 		case OPT_DOCTOR:
 			o->mode = KT_MODE_DOCTOR;
+			break;
+		case 'l':
+			o->mode = KT_MODE_LIST;
+			/* "-l sched:*" as well as "--list=sched:*" */
+			if (!optarg && optind < argc && argv[optind][0] != '-')
+				optarg = argv[optind++];
+			o->list_spec = optarg;
 			break;
 		case 'e':
 			if (!*optarg)
@@ -245,7 +254,7 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--filter applies to the -e events, and none was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
-	if (o->json && o->mode == KT_MODE_INTERACTIVE)
+	if (o->json && (o->mode == KT_MODE_INTERACTIVE || o->mode == KT_MODE_LIST))
 		FAIL("--json belongs to batch mode (-b) or --doctor");
 	return 0;
 fail:

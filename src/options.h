@@ -16,7 +16,7 @@ enum {
 	KT_EXIT_SIGNAL = 128,  /* + signal number, after a clean teardown */
 };
 
-enum kt_mode { KT_MODE_INTERACTIVE, KT_MODE_BATCH, KT_MODE_DOCTOR };
+enum kt_mode { KT_MODE_INTERACTIVE, KT_MODE_BATCH, KT_MODE_DOCTOR, KT_MODE_LIST };
 
 struct kt_options {
 	enum kt_mode mode;
@@ -33,6 +33,7 @@ struct kt_options {
 	const char **events;	   /* -e specs, NULL-terminated */
 	size_t n_events;
 	const char *filter;	   /* --filter for every -e event */
+	const char *list_spec;	   /* --list [SPEC]: NULL lists everything */
 	unsigned long max_events;  /* batch: stop after this many, 0 = no limit */
 };
 

@@ -115,6 +115,22 @@ START_TEST(test_errors_name_the_cause)
 }
 END_TEST
 
+START_TEST(test_list)
+{
+	struct kt_options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--list", NULL), 0);
+	ck_assert_int_eq(o.mode, KT_MODE_LIST);
+	ck_assert_ptr_null(o.list_spec);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-l", "sched:*", NULL), 0);
+	ck_assert_str_eq(o.list_spec, "sched:*");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--list=irq:*", NULL), 0);
+	ck_assert_str_eq(o.list_spec, "irq:*");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-l", "--json", NULL), -1);
+}
+END_TEST
+
 START_TEST(test_parse_size)
 {
 	ck_assert_int_eq(options_parse_size("1048576"), 1048576);
@@ -139,6 +155,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_batch_full);
 	tcase_add_test(tc, test_no_color_env);
 	tcase_add_test(tc, test_errors_name_the_cause);
+	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_parse_size);
 	suite_add_tcase(s, tc);
 	return s;
