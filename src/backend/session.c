@@ -819,21 +819,37 @@ bool session_is_enabled(struct kt_session *s, const char *system, const char *ev
 	return c.on > 0 && c.off == 0;
 }
 
-int session_enabled_count(struct kt_session *s)
+int session_for_each_enabled(struct kt_session *s,
+			     void (*fn)(const char *system, const char *event, void *ctx),
+			     void *ctx)
 {
-	char *text, *line, *save = NULL;
+	char *text, *line, *save = NULL, *colon;
 	int n = 0;
 
 	if (!s || !s->inst)
-		return 0;
+		return -1;
 	text = tracefs_instance_file_read(s->inst, "set_event", NULL);
 	if (!text)
-		return 0;
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
-		if (*trim(line))
-			n++;
+		return -1;
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		line = trim(line);
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		if (fn)
+			fn(line, colon + 1, ctx);
+		n++;
+	}
 	free(text);
 	return n;
+}
+
+int session_enabled_count(struct kt_session *s)
+{
+	int n = session_for_each_enabled(s, NULL, NULL);
+
+	return n < 0 ? 0 : n;
 }
 
 /* ---- filters --------------------------------------------------------------------------- */

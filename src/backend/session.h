@@ -70,6 +70,12 @@ int session_disable(struct kt_session *s, const char *system, const char *event,
 bool session_is_enabled(struct kt_session *s, const char *system, const char *event);
 /* Number of events currently enabled in the instance. */
 int session_enabled_count(struct kt_session *s);
+/* Calls fn for every event enabled in the instance, from one read of its set_event (asking
+ * event by event costs ~0.2 ms each). fn may be NULL. Returns the number of events, or -1
+ * when set_event cannot be read. */
+int session_for_each_enabled(struct kt_session *s,
+			     void (*fn)(const char *system, const char *event, void *ctx),
+			     void *ctx);
 
 /* Sets (filter NULL or "": clears) an event's filter; globs set it on every matching event,
  * all or nothing. On rejection err holds the kernel's own message, the last entry of the

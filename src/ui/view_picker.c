@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <tracefs.h>
 #include <traceevent/event-parse.h>
 
 #include "app.h"
@@ -104,30 +103,21 @@ static long find_event(struct picker *pk, const char *sys, const char *name)
 	return -1;
 }
 
-/* What is enabled, from the instance's set_event: one read, where asking event by event
- * costs ~0.2 ms each (400 ms for the whole catalogue). Read-only; session.c stays the only
- * writer. Returns false when the file cannot be read. */
+static void mark_enabled(const char *system, const char *event, void *ctx)
+{
+	struct picker *pk = ctx;
+	long i = find_event(pk, system, event);
+
+	if (i >= 0)
+		pk->enabled[i] = 1;
+}
+
+/* What is enabled, in one read of the instance's set_event. Returns false when the file
+ * cannot be read. */
 static bool read_set_event(struct kt_view *v, struct picker *pk)
 {
-	struct tracefs_instance *inst = session_instance(v->app->session);
-	char *text = inst ? tracefs_instance_file_read(inst, "set_event", NULL) : NULL;
-	char *line, *save = NULL, *colon;
-	long i;
-
-	if (!text)
-		return false;
 	memset(pk->enabled, 0, pk->cat->count * sizeof(*pk->enabled));
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		colon = strchr(line, ':');
-		if (!colon)
-			continue;
-		*colon = '\0';
-		i = find_event(pk, line, colon + 1);
-		if (i >= 0)
-			pk->enabled[i] = 1;
-	}
-	free(text);
-	return true;
+	return session_for_each_enabled(v->app->session, mark_enabled, pk) >= 0;
 }
 
 static void read_enabled(struct kt_view *v, struct picker *pk)
