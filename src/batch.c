@@ -14,6 +14,7 @@
 
 #include "app.h"
 #include "backend/decode.h"
+#include "backend/pmu.h"
 #include "batch.h"
 #include "signals.h"
 
@@ -58,6 +59,13 @@ static void batch_print_new(struct batch *b)
 	uint64_t end;
 	unsigned n;
 
+	if (b->app->opts->quiet && !b->app->opts->max_events) {
+		/* nothing to print: only the count, which the reader keeps */
+		store_lock(st);
+		b->next = store_end(st);
+		store_unlock(st);
+		return;
+	}
 	for (;;) {
 		store_lock(st);
 		if (b->next < store_first(st)) {
@@ -88,9 +96,18 @@ static void batch_summary(struct batch *b, double secs)
 	struct kt_app *app = b->app;
 	FILE *out = b->out;
 	uint64_t events = app->rstats.events;
+	/* quiet: nothing was printed, so what the store itself dropped */
+	uint64_t evicted = app->opts->quiet ? app->sstats.evicted : b->unprinted;
 
 	if (b->out_closed)
 		return;
+	/* The counters, before the summary, which stays the last line. */
+	if (app->pmu) {
+		if (app->opts->json)
+			pmu_write_json(app->pmu, out);
+		else
+			pmu_write_text(app->pmu, out);
+	}
 	if (app->opts->json) {
 		fprintf(out,
 			"{\"summary\":{\"events\":%llu,\"printed\":%llu,\"lost\":%llu,"
@@ -99,7 +116,7 @@ static void batch_summary(struct batch *b, double secs)
 			(unsigned long long)events, (unsigned long long)b->printed,
 			(unsigned long long)app->kernel_lost, (unsigned long long)app->rstats.missed,
 			(unsigned long long)app->rstats.missed_unknown,
-			(unsigned long long)b->unprinted, secs, secs > 0 ? (double)events / secs : 0);
+			(unsigned long long)evicted, secs, secs > 0 ? (double)events / secs : 0);
 		for (int cpu = 0; cpu < app->ncpus; cpu++)
 			fprintf(out, "%s{\"cpu\":%d,\"overrun\":%llu,\"dropped\":%llu}",
 				cpu ? "," : "", cpu,
@@ -113,7 +130,7 @@ static void batch_summary(struct batch *b, double secs)
 			(unsigned long long)events, (unsigned long long)app->kernel_lost,
 			(unsigned long long)app->rstats.missed,
 			(unsigned long long)app->rstats.missed_unknown,
-			(unsigned long long)b->unprinted, secs,
+			(unsigned long long)evicted, secs,
 			secs > 0 ? (double)events / secs : 0);
 	}
 	fflush(out);
@@ -143,6 +160,9 @@ int batch_run(struct kt_app *app, FILE *out)
 		if (o->max_events && b.printed >= o->max_events)
 			break;
 	}
+	/* The counters cover --duration, not the drain that follows. */
+	if (app->pmu)
+		pmu_stop(app->pmu);
 	app_stop_capture(app);
 	batch_print_new(&b);
 	fflush(out);

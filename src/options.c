@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,8 @@ enum {
 	OPT_FILTER,
 	OPT_LOG,
 	OPT_MAX_EVENTS,
+	OPT_PMU,
+	OPT_PMU_EVENT,
 };
 
 static const struct option long_options[] = {
@@ -37,6 +40,9 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "max-events", required_argument, NULL, OPT_MAX_EVENTS },
+	{ "pmu", no_argument, NULL, OPT_PMU },
+	{ "pmu-event", required_argument, NULL, OPT_PMU_EVENT },
+	{ "pid", required_argument, NULL, 'p' },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "no-colour", no_argument, NULL, 'C' },
 	{ "ascii", no_argument, NULL, 'U' },
@@ -63,6 +69,14 @@ void options_usage(FILE *out)
 	      "      --filter EXPR      kernel filter for every -e event (e.g. 'common_pid == 42')\n"
 	      "      --buffer-kb N      ring buffer per CPU in KiB (default: 64 MiB, less on small machines)\n"
 	      "      --memory SIZE      event store budget (default 256M; k, M, G suffixes)\n"
+	      "\n"
+	      "Counters (perf_event_open):\n"
+	      "      --pmu              performance counters: a pane beside the stream, or\n"
+	      "                         with -b a table (or JSON object) at the end\n"
+	      "      --pmu-event SPEC   also count SPEC as perf spells it (cache-misses, r01c2,\n"
+	      "                         cpu/event=0x3c/, msr/tsc/, sched:sched_switch); repeatable\n"
+	      "  -p, --pid PID[,PID]    count these processes' threads instead of every CPU\n"
+	      "                         (-p and --pmu-event imply --pmu)\n"
 	      "\n"
 	      "Batch mode:\n"
 	      "      --duration SECS    capture this long (default: until SIGINT/SIGTERM)\n"
@@ -137,6 +151,27 @@ static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
 	return 0;
 }
 
+/* "1234" or "1,2,3", appended to o->pids. */
+static int parse_pids(const char *s, struct kt_options *o)
+{
+	unsigned long v;
+	char *end;
+
+	for (;;) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		errno = 0;
+		v = strtoul(s, &end, 10);
+		if (errno || v == 0 || v > INT_MAX || (*end && *end != ','))
+			return -1;
+		o->pids = xreallocarray(o->pids, o->n_pids + 1, sizeof(*o->pids));
+		o->pids[o->n_pids++] = (pid_t)v;
+		if (!*end)
+			return 0;
+		s = end + 1;
+	}
+}
+
 static void options_defaults(struct kt_options *o)
 {
 	const char *nc = getenv("NO_COLOR");
@@ -161,7 +196,7 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	options_defaults(o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":be:d:lqCUvhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->mode = KT_MODE_BATCH;
@@ -206,8 +241,8 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			break;
 		case OPT_MEMORY:
 			ll = options_parse_size(optarg);
-			if (ll < (1 << 20))
-				FAIL("--memory takes a size of at least 1M, such as 256M or 2G, not '%s'",
+			if (ll < (8 << 20))
+				FAIL("--memory takes a size of at least 8M, such as 256M or 2G, not '%s'",
 				     optarg);
 			o->memory_bytes = (size_t)ll;
 			break;
@@ -215,6 +250,24 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			if (parse_ulong(optarg, (unsigned long)-1, &ul) || ul == 0)
 				FAIL("--max-events takes a positive count, not '%s'", optarg);
 			o->max_events = ul;
+			break;
+		case OPT_PMU:
+			o->pmu = true;
+			break;
+		case OPT_PMU_EVENT:
+			if (!*optarg)
+				FAIL("--pmu-event needs an event such as cache-misses or msr/tsc/");
+			o->pmu_events = xreallocarray(o->pmu_events, o->n_pmu_events + 2,
+						      sizeof(*o->pmu_events));
+			o->pmu_events[o->n_pmu_events++] = optarg;
+			o->pmu_events[o->n_pmu_events] = NULL;
+			o->pmu = true;
+			break;
+		case 'p':
+			if (parse_pids(optarg, o) < 0)
+				FAIL("-p takes a process id or a comma-separated list, not '%s'",
+				     optarg);
+			o->pmu = true;
 			break;
 		case OPT_JSON:
 			o->json = true;
@@ -254,6 +307,8 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--filter applies to the -e events, and none was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
+	if (o->pmu && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
+		FAIL("--pmu, --pmu-event and -p do not apply to --doctor or --list");
 	if (o->json && (o->mode == KT_MODE_INTERACTIVE || o->mode == KT_MODE_LIST))
 		FAIL("--json belongs to batch mode (-b) or --doctor");
 	return 0;
@@ -267,4 +322,10 @@ void options_free(struct kt_options *o)
 	free(o->events);
 	o->events = NULL;
 	o->n_events = 0;
+	free(o->pmu_events);
+	o->pmu_events = NULL;
+	o->n_pmu_events = 0;
+	free(o->pids);
+	o->pids = NULL;
+	o->n_pids = 0;
 }

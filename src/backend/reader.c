@@ -50,6 +50,7 @@ struct reader_cpu {
 	struct kbuffer *kbuf;
 	void *page;
 	bool have;		/* kbuf holds an unread event */
+	bool dry, checked;	/* this pass: had no full page; was asked for a partial one */
 	void *data;		/* that event */
 	unsigned long long ts;
 	unsigned long long empty_at; /* when last found empty (0: never) */
@@ -166,7 +167,9 @@ static void reader_wake(struct kt_reader *r)
 	(void)n;
 }
 
-/* Under a flood the merge loop never runs dry: wake the consumer on a clock instead. */
+/* The consumer redraws at most ten times a second: one wake per 50 ms is plenty, and under a
+ * flood the merge loop never runs dry, so this is also what keeps the screen moving. The
+ * first records after a quiet spell wake it at once. */
 static void reader_wake_sometimes(struct kt_reader *r)
 {
 	if (mono_ns() - r->last_wake >= READER_WAKE_NS)
@@ -188,6 +191,10 @@ static struct reader_cpu *reader_oldest(struct kt_reader *r)
  * One merge pass. sweep: also collect partial pages (a quiet CPU's events reach the store).
  * until: store nothing newer (the end of the capture; UINT64_MAX while it runs), and merge
  * without slack, every CPU having been read to the end. Returns the records stored.
+ *
+ * Syscalls are per page, never per event: a CPU found dry is not asked again in the same
+ * pass, and a CPU is asked at most once per pass whether it is empty. Events that cannot go
+ * yet stay in their page for the next pass.
  */
 static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long until)
 {
@@ -198,10 +205,14 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 	unsigned batch = 0;
 	int i;
 
+	for (i = 0; i < r->ncpus; i++)
+		r->cpus[i].dry = r->cpus[i].checked = false;
 	for (;;) {
-		for (i = 0; i < r->ncpus; i++)
-			if (!r->cpus[i].have)
-				cpu_fill(r, &r->cpus[i], sweep);
+		for (i = 0; i < r->ncpus; i++) {
+			c = &r->cpus[i];
+			if (!c->have && !c->dry && cpu_fill(r, c, sweep) != 1)
+				c->dry = true;
+		}
 		m = reader_oldest(r);
 		if (!m || m->ts > until)
 			break;
@@ -210,6 +221,9 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 			c = &r->cpus[i];
 			if (c->have || c->empty_at > m->ts + slack)
 				continue;
+			if (c->checked)
+				break;
+			c->checked = true;
 			if (locked) {
 				store_unlock(r->store);
 				locked = false;
@@ -238,7 +252,6 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 		store_unlock(r->store);
 	return stored;
 }
-
 
 static void *reader_main(void *arg)
 {
@@ -270,7 +283,7 @@ static void *reader_main(void *arg)
 		if (sweep)
 			last_sweep = now;
 		if (reader_pump(r, sweep, UINT64_MAX)) {
-			reader_wake(r);
+			reader_wake_sometimes(r);
 			continue;
 		}
 		/* Events held back for ordering go out after the slack, not a full idle. */

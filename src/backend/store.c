@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The event store. Records live in 1 MiB chunks appended at the tail and dropped whole at
- * the head when the memory budget is exceeded, so eviction costs one free() however many
+ * The event store. Records live in 2 MiB chunks appended at the tail and dropped whole at
+ * the head when the memory budget is exceeded, so eviction costs one unmap however many
  * records go. Each chunk keeps an offset per record, so a sequence number maps to its record
  * with one binary search over the chunks and one array index.
+ *
+ * Chunk data is 2 MiB aligned and marked for transparent huge pages: storing a record is a
+ * memcpy into fresh memory, and with 4 KiB pages the page faults cost more than everything
+ * else the reader does (measured: two thirds of its CPU time).
  */
 #include "config.h"
 
 #include <pthread.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store.h"
 
-#define CHUNK_DATA (1u << 20)
+#define CHUNK_DATA (2u << 20)
 #define REC_ALIGN 8u
 
 struct rec_hdr {
@@ -30,7 +36,7 @@ struct chunk {
 	uint32_t used;	  /* bytes of data */
 	uint32_t off_cap; /* entries of offs */
 	uint32_t *offs;
-	unsigned char data[];
+	unsigned char *data; /* CHUNK_DATA bytes, CHUNK_DATA aligned */
 };
 
 struct kt_store {
@@ -45,6 +51,32 @@ struct kt_store {
 static size_t chunk_bytes(const struct chunk *c)
 {
 	return sizeof(*c) + CHUNK_DATA + (size_t)c->off_cap * sizeof(uint32_t);
+}
+
+/* CHUNK_DATA bytes aligned to CHUNK_DATA, so the kernel can back them with one huge page. */
+static unsigned char *chunk_data_alloc(void)
+{
+	size_t span = 2 * (size_t)CHUNK_DATA;
+	unsigned char *p, *aligned;
+	uintptr_t head;
+
+	p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	head = (CHUNK_DATA - ((uintptr_t)p & (CHUNK_DATA - 1))) & (CHUNK_DATA - 1);
+	aligned = p + head;
+	if (head)
+		munmap(p, head);
+	munmap(aligned + CHUNK_DATA, span - head - CHUNK_DATA);
+	madvise(aligned, CHUNK_DATA, MADV_HUGEPAGE); /* a hint: fine if refused */
+	return aligned;
+}
+
+static void chunk_free(struct chunk *c)
+{
+	munmap(c->data, CHUNK_DATA);
+	free(c->offs);
+	free(c);
 }
 
 struct kt_store *store_new(size_t budget)
@@ -62,10 +94,8 @@ static void store_drop_all(struct kt_store *st)
 {
 	size_t i;
 
-	for (i = 0; i < st->nchunks; i++) {
-		free(st->chunks[i]->offs);
-		free(st->chunks[i]);
-	}
+	for (i = 0; i < st->nchunks; i++)
+		chunk_free(st->chunks[i]);
 	st->nchunks = 0;
 	st->bytes = 0;
 }
@@ -101,8 +131,7 @@ static void store_evict(struct kt_store *st)
 		st->bytes -= chunk_bytes(old);
 		memmove(st->chunks, st->chunks + 1, (st->nchunks - 1) * sizeof(*st->chunks));
 		st->nchunks--;
-		free(old->offs);
-		free(old);
+		chunk_free(old);
 	}
 }
 
@@ -119,9 +148,14 @@ static struct chunk *store_new_chunk(struct kt_store *st)
 		st->chunks = grown;
 		st->cap = cap;
 	}
-	c = malloc(sizeof(*c) + CHUNK_DATA);
+	c = malloc(sizeof(*c));
 	if (!c)
 		return NULL;
+	c->data = chunk_data_alloc();
+	if (!c->data) {
+		free(c);
+		return NULL;
+	}
 	c->first_seq = st->next_seq;
 	c->n = 0;
 	c->used = 0;

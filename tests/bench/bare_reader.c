@@ -1,2 +1,266 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-int main(void) { return 0; }
+/*
+ * bare_reader - the benchmark's yardstick: the least a reader of a tracefs instance can do.
+ *
+ *   bare_reader INSTANCE SECONDS
+ *
+ * The instance exists and its events are enabled (tests/bench/run.sh does that). For
+ * SECONDS this reads every CPU's trace_pipe_raw in whole sub-buffers through splice
+ * (tracefs_cpu_buffered_read), walks each sub-buffer with kbuffer counting records and
+ * the events the kernel reports as missed, then stops, drains the partial pages
+ * (tracefs_cpu_flush) and prints one line:
+ *
+ *   events=<n> missed=<m> pages=<p>
+ *
+ * followed by " missed_unknown_pages=<k>" when the kernel flagged lost events on a page
+ * without saying how many. Nothing is decoded or stored: what this costs per event is the
+ * floor any tracefs reader pays.
+ *
+ * One thread polls all CPUs. poll() on trace_pipe_raw wakes when the CPU's buffer is
+ * buffer_percent full; a 50 ms timeout bounds the wait when it never gets there.
+ * libtracefs 1.6 does not expose the descriptor of a tracefs_cpu_open() handle, so each
+ * trace_pipe_raw is opened here and wrapped with tracefs_cpu_alloc_fd(), which is the
+ * same object tracefs_cpu_open() builds.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+#include <traceevent/kbuffer.h>
+
+#define POLL_TIMEOUT_MS 50
+
+struct cpu_reader {
+	int cpu;
+	int fd;
+	struct tracefs_cpu *tcpu;
+};
+
+struct counts {
+	unsigned long long events;
+	unsigned long long missed;
+	unsigned long long missed_unknown_pages;
+	unsigned long long pages;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Counts the records of one sub-buffer of len bytes. */
+static void count_page(struct kbuffer *kbuf, void *page, int len, struct counts *c)
+{
+	unsigned long long ts;
+	void *rec;
+	int missed;
+
+	if (len <= 0)
+		return;
+	if (kbuffer_load_subbuffer(kbuf, page) < 0) {
+		fprintf(stderr, "bare_reader: unreadable sub-buffer (%d bytes)\n", len);
+		return;
+	}
+	c->pages++;
+	missed = kbuffer_missed_events(kbuf);
+	if (missed > 0)
+		c->missed += (unsigned long long)missed;
+	else if (missed < 0)
+		c->missed_unknown_pages++;
+	for (rec = kbuffer_read_event(kbuf, &ts); rec; rec = kbuffer_next_event(kbuf, &ts))
+		c->events++;
+}
+
+/* Reads whole sub-buffers of one CPU until none is left. Returns -1 on a read error. */
+static int drain_full_pages(struct cpu_reader *r, struct kbuffer *kbuf, void *page,
+			    struct counts *c)
+{
+	int n;
+
+	for (;;) {
+		n = tracefs_cpu_buffered_read(r->tcpu, page, true);
+		if (n > 0) {
+			count_page(kbuf, page, n, c);
+			continue;
+		}
+		if (n == 0 || errno == EAGAIN || errno == EINTR)
+			return 0;
+		fprintf(stderr, "bare_reader: cpu%d: read: %s\n", r->cpu, strerror(errno));
+		return -1;
+	}
+}
+
+/* After tracefs_cpu_stop(): reads what is left, partial sub-buffers included. */
+static void flush_cpu(struct cpu_reader *r, struct kbuffer *kbuf, void *page, struct counts *c)
+{
+	int n;
+
+	drain_full_pages(r, kbuf, page, c); /* empties libtracefs's splice pipe first */
+	while ((n = tracefs_cpu_flush(r->tcpu, page)) > 0)
+		count_page(kbuf, page, n, c);
+}
+
+static int open_cpu(struct tracefs_instance *inst, int cpu, int subbuf_size,
+		    struct cpu_reader *r)
+{
+	char file[64];
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	r->cpu = cpu;
+	r->fd = tracefs_instance_file_open(inst, file, O_RDONLY | O_NONBLOCK);
+	if (r->fd < 0)
+		return -1;
+	r->tcpu = tracefs_cpu_alloc_fd(r->fd, subbuf_size, true);
+	if (!r->tcpu) {
+		close(r->fd);
+		return -1;
+	}
+	return 0;
+}
+
+/* The sub-buffer size, as tracefs_cpu_open() works it out (from events/header_page). */
+static int subbuf_size_of(struct tracefs_instance *inst)
+{
+	struct tracefs_cpu *probe;
+	int cpu, ncpus = (int)sysconf(_SC_NPROCESSORS_CONF), size = -1;
+
+	for (cpu = 0; cpu < ncpus && size <= 0; cpu++) {
+		probe = tracefs_cpu_open(inst, cpu, true);
+		if (!probe)
+			continue;
+		size = tracefs_cpu_read_size(probe);
+		tracefs_cpu_close(probe);
+	}
+	return size;
+}
+
+int main(int argc, char **argv)
+{
+	struct tracefs_instance *inst;
+	struct cpu_reader *readers;
+	struct pollfd *pfds;
+	struct kbuffer *kbuf;
+	struct counts c = { 0 };
+	struct sigaction sa;
+	char pidbuf[32], *end;
+	double seconds, deadline;
+	int ncpus, nreaders = 0, subbuf, cpu, i, ret = 1;
+	void *page;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: bare_reader INSTANCE SECONDS\n");
+		return 2;
+	}
+	errno = 0;
+	seconds = strtod(argv[2], &end);
+	if (errno || end == argv[2] || *end || !(seconds > 0)) {
+		fprintf(stderr, "bare_reader: SECONDS must be a positive number\n");
+		return 2;
+	}
+	if (!tracefs_instance_exists(argv[1])) {
+		fprintf(stderr, "bare_reader: no tracefs instance '%s'\n", argv[1]);
+		return 1;
+	}
+	inst = tracefs_instance_alloc(NULL, argv[1]);
+	if (!inst) {
+		fprintf(stderr, "bare_reader: %s: %s\n", argv[1], strerror(errno));
+		return 1;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	/* Do not trace our own reads (the instance is ours alone; appending keeps others). */
+	snprintf(pidbuf, sizeof(pidbuf), "%d", (int)getpid());
+	if (tracefs_instance_file_append(inst, "set_event_notrace_pid", pidbuf) < 0)
+		fprintf(stderr, "bare_reader: set_event_notrace_pid: %s (reading anyway)\n",
+			strerror(errno));
+
+	subbuf = subbuf_size_of(inst);
+	ncpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	readers = calloc((size_t)ncpus, sizeof(*readers));
+	pfds = calloc((size_t)ncpus, sizeof(*pfds));
+	kbuf = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_LITTLE);
+	page = subbuf > 0 ? malloc((size_t)subbuf) : NULL;
+	if (!readers || !pfds || !kbuf || !page) {
+		fprintf(stderr, "bare_reader: cannot set up (sub-buffer size %d)\n", subbuf);
+		goto out;
+	}
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		if (open_cpu(inst, cpu, subbuf, &readers[nreaders]) < 0)
+			continue; /* an offline CPU has no buffer to read */
+		pfds[nreaders].fd = readers[nreaders].fd;
+		pfds[nreaders].events = POLLIN;
+		nreaders++;
+	}
+	if (!nreaders) {
+		fprintf(stderr, "bare_reader: no readable CPU in '%s'\n", argv[1]);
+		goto out;
+	}
+
+	ret = 0;
+	deadline = now_s() + seconds;
+	while (!stop_requested) {
+		double left = deadline - now_s();
+		int timeout;
+
+		if (left <= 0)
+			break;
+		timeout = left * 1000 < POLL_TIMEOUT_MS ? (int)(left * 1000) + 1 : POLL_TIMEOUT_MS;
+		if (poll(pfds, (nfds_t)nreaders, timeout) < 0 && errno != EINTR) {
+			perror("bare_reader: poll");
+			ret = 1;
+			break;
+		}
+		/* Whatever woke us, empty every CPU: one wake-up, as many pages as there are. */
+		for (i = 0; i < nreaders; i++)
+			if (drain_full_pages(&readers[i], kbuf, page, &c) < 0)
+				ret = 1;
+		if (ret)
+			break;
+	}
+
+	for (i = 0; i < nreaders; i++) {
+		tracefs_cpu_stop(readers[i].tcpu);
+		flush_cpu(&readers[i], kbuf, page, &c);
+	}
+
+	printf("events=%llu missed=%llu pages=%llu", c.events, c.missed, c.pages);
+	if (c.missed_unknown_pages)
+		printf(" missed_unknown_pages=%llu", c.missed_unknown_pages);
+	printf("\n");
+	fflush(stdout);
+
+out:
+	for (i = 0; i < nreaders; i++)
+		tracefs_cpu_close(readers[i].tcpu);
+	if (kbuf)
+		kbuffer_free(kbuf);
+	free(page);
+	free(pfds);
+	free(readers);
+	tracefs_instance_free(inst);
+	return ret;
+}

@@ -1,2 +1,418 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-int main(void) { return 0; }
+/*
+ * workload - a load generator whose system calls are known exactly, for the live tests
+ * and the benchmarks.
+ *
+ *   workload count N [NAME]        exactly N getppid() calls, nothing in between
+ *   workload rate R SECONDS [NAME] getppid() at about R calls/s (0: flat out) for SECONDS,
+ *                                  pinned to CPU $WORKLOAD_CPU (default 0); prints calls=<n>
+ *   workload sleep MS N [NAME]     N nanosleep()s of MS milliseconds
+ *   workload pipe N [NAME]         N ping-pong round trips between two processes
+ *   workload touch NPAGES [NAME]   writes one byte to each of NPAGES new anonymous pages
+ *                                  (no huge pages): at least NPAGES minor faults; prints
+ *                                  its pid, then faults=<its own getrusage count>
+ *
+ * Every mode first sets its comm to NAME (default "ktop-wl", at most 15 bytes kept).
+ * count, sleep and pipe then print their pid on stdout (pipe: "<parent> <child>") and
+ * flush it, so that a test can filter on common_pid. Every mode then waits, if the
+ * environment names a file in WORKLOAD_GO, until that file exists (polled every 10 ms),
+ * and only then starts the measured part. Exit status 0 on success, 1 on a failing
+ * system call, 2 on a bad command line.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DEFAULT_NAME "ktop-wl"
+#define NSEC_PER_SEC 1000000000LL
+
+static void usage(FILE *out)
+{
+	fputs("usage: workload count N [NAME]\n"
+	      "       workload rate R SECONDS [NAME]   (R calls/s, 0 = as fast as possible)\n"
+	      "       workload sleep MS N [NAME]\n"
+	      "       workload pipe N [NAME]\n"
+	      "       workload touch NPAGES [NAME]\n"
+	      "env: WORKLOAD_GO=FILE waits for FILE before starting; "
+	      "WORKLOAD_CPU=N pins rate (default 0)\n", out);
+}
+
+static _Noreturn void bad_usage(const char *why)
+{
+	fprintf(stderr, "workload: %s\n", why);
+	usage(stderr);
+	exit(2);
+}
+
+/* A whole non-negative decimal number, or exit 2. */
+static unsigned long long parse_count(const char *s, const char *what)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+')
+		goto bad;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end)
+		goto bad;
+	return v;
+bad:
+	fprintf(stderr, "workload: %s must be a non-negative integer, got '%s'\n", what,
+		s ? s : "");
+	usage(stderr);
+	exit(2);
+}
+
+/* A positive finite number of seconds, or exit 2. */
+static double parse_seconds(const char *s)
+{
+	double v;
+	char *end;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 1e6)
+		bad_usage("SECONDS must be a positive number");
+	return v;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+static void sleep_until(long long t_ns)
+{
+	struct timespec ts = { .tv_sec = t_ns / NSEC_PER_SEC, .tv_nsec = t_ns % NSEC_PER_SEC };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+		;
+}
+
+static void set_name(const char *name)
+{
+	if (prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0) < 0) {
+		perror("workload: prctl(PR_SET_NAME)");
+		exit(1);
+	}
+}
+
+static void print_pid_line(pid_t a, pid_t b)
+{
+	if (b > 0)
+		printf("%d %d\n", (int)a, (int)b);
+	else
+		printf("%d\n", (int)a);
+	if (fflush(stdout) == EOF) {
+		perror("workload: stdout");
+		exit(1);
+	}
+}
+
+/* Blocks until $WORKLOAD_GO exists, if it is set. */
+static void wait_for_go(void)
+{
+	const char *go = getenv("WORKLOAD_GO");
+	const struct timespec tick = { .tv_sec = 0, .tv_nsec = 10 * 1000 * 1000 };
+
+	if (!go || !*go)
+		return;
+	while (access(go, F_OK) != 0)
+		nanosleep(&tick, NULL);
+}
+
+static int do_count(unsigned long long n)
+{
+	unsigned long long i;
+
+	print_pid_line(getpid(), 0);
+	wait_for_go();
+	for (i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	return 0;
+}
+
+static int pin_cpu(void)
+{
+	const char *env = getenv("WORKLOAD_CPU");
+	unsigned long long cpu = 0;
+	cpu_set_t set;
+
+	if (env && *env)
+		cpu = parse_count(env, "WORKLOAD_CPU");
+	if (cpu >= CPU_SETSIZE) {
+		fprintf(stderr, "workload: WORKLOAD_CPU=%llu is out of range\n", cpu);
+		return -1;
+	}
+	CPU_ZERO(&set);
+	CPU_SET((int)cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0) {
+		fprintf(stderr, "workload: sched_setaffinity(cpu %llu): %s\n", cpu,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Calls come in batches between clock reads: 1000 flat out, or about a millisecond's
+ * worth when paced, so that a slow rate is still smooth and a fast one costs one vDSO
+ * clock read per thousand system calls.
+ */
+static int do_rate(unsigned long long rate, double seconds)
+{
+	unsigned long long calls = 0, batch, i;
+	long long start, end, now, due;
+
+	if (pin_cpu() < 0)
+		return 1;
+	wait_for_go();
+
+	if (rate == 0)
+		batch = 1000;
+	else if (rate / 1000 == 0)
+		batch = 1;
+	else if (rate / 1000 > 1000)
+		batch = 1000;
+	else
+		batch = rate / 1000;
+
+	start = now_ns();
+	end = start + (long long)(seconds * NSEC_PER_SEC);
+	for (;;) {
+		for (i = 0; i < batch; i++)
+			syscall(SYS_getppid);
+		calls += batch;
+		now = now_ns();
+		if (now >= end)
+			break;
+		if (rate) {
+			/* when the next call is due: start + calls / rate seconds */
+			due = start + (long long)((double)calls * NSEC_PER_SEC / (double)rate);
+			if (due > now)
+				sleep_until(due < end ? due : end);
+			if (due >= end)
+				break;
+		}
+	}
+	printf("calls=%llu\n", calls);
+	return fflush(stdout) == EOF ? 1 : 0;
+}
+
+static int do_sleep(unsigned long long ms, unsigned long long n)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ms / 1000),
+			       .tv_nsec = (long)(ms % 1000) * 1000000L };
+	unsigned long long i;
+
+	print_pid_line(getpid(), 0);
+	wait_for_go();
+	for (i = 0; i < n; i++) {
+		struct timespec left = ts;
+
+		/* restart after a signal with what is left, so each sleep counts once */
+		while (nanosleep(&left, &left) < 0 && errno == EINTR)
+			;
+	}
+	return 0;
+}
+
+static int xread1(int fd)
+{
+	char c;
+	ssize_t r;
+
+	do
+		r = read(fd, &c, 1);
+	while (r < 0 && errno == EINTR);
+	return r == 1 ? 0 : -1;
+}
+
+static int xwrite1(int fd)
+{
+	const char c = 'x';
+	ssize_t r;
+
+	do
+		r = write(fd, &c, 1);
+	while (r < 0 && errno == EINTR);
+	return r == 1 ? 0 : -1;
+}
+
+static int do_pipe(unsigned long long n)
+{
+	int to_child[2], to_parent[2], status, ret = 0;
+	unsigned long long i;
+	pid_t child;
+
+	if (pipe(to_child) < 0 || pipe(to_parent) < 0) {
+		perror("workload: pipe");
+		return 1;
+	}
+	/* the child inherits the comm; flush so it does not inherit buffered output */
+	fflush(stdout);
+	child = fork();
+	if (child < 0) {
+		perror("workload: fork");
+		return 1;
+	}
+	if (child == 0) {
+		close(to_child[1]);
+		close(to_parent[0]);
+		for (i = 0; i < n; i++)
+			if (xread1(to_child[0]) < 0 || xwrite1(to_parent[1]) < 0)
+				_exit(1);
+		_exit(0);
+	}
+	close(to_child[0]);
+	close(to_parent[1]);
+	print_pid_line(getpid(), child);
+	wait_for_go();
+	for (i = 0; i < n; i++) {
+		if (xwrite1(to_child[1]) < 0 || xread1(to_parent[0]) < 0) {
+			fprintf(stderr, "workload: ping-pong broke after %llu round trips\n", i);
+			ret = 1;
+			break;
+		}
+	}
+	close(to_child[1]);
+	close(to_parent[0]);
+	if (ret)
+		kill(child, SIGTERM);
+	while (waitpid(child, &status, 0) < 0)
+		if (errno != EINTR) {
+			perror("workload: waitpid");
+			return 1;
+		}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+		ret = 1;
+	return ret;
+}
+
+/* Each page's first write is one minor fault: anonymous memory has no fault-around, and
+ * MADV_NOHUGEPAGE keeps a 2 MiB-aligned stretch from arriving in one huge-page fault. */
+static int do_touch(unsigned long long npages)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	struct rusage before, after;
+	unsigned long long i;
+	size_t len;
+	char *mem;
+
+	if (page <= 0 || npages == 0 || npages > (1ULL << 40) / (unsigned long long)page) {
+		fprintf(stderr, "workload: NPAGES must be between 1 and %llu\n",
+			(1ULL << 40) / (unsigned long long)(page > 0 ? page : 4096));
+		return 2;
+	}
+	len = (size_t)(npages * (unsigned long long)page);
+	print_pid_line(getpid(), 0);
+	wait_for_go();
+	getrusage(RUSAGE_SELF, &before);
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (mem == MAP_FAILED) {
+		perror("workload: mmap");
+		return 1;
+	}
+	madvise(mem, len, MADV_NOHUGEPAGE);
+	for (i = 0; i < npages; i++)
+		((volatile char *)mem)[i * (unsigned long long)page] = 1;
+	getrusage(RUSAGE_SELF, &after);
+	munmap(mem, len);
+	printf("faults=%ld\n", after.ru_minflt - before.ru_minflt);
+	return fflush(stdout) == EOF ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *mode = argc > 1 ? argv[1] : NULL;
+	const char *name = DEFAULT_NAME;
+
+	if (!mode)
+		bad_usage("no mode given");
+	if (!strcmp(mode, "-h") || !strcmp(mode, "--help")) {
+		usage(stdout);
+		return 0;
+	}
+
+	if (!strcmp(mode, "count")) {
+		unsigned long long n;
+
+		if (argc < 3 || argc > 4)
+			bad_usage("count takes N [NAME]");
+		n = parse_count(argv[2], "N");
+		if (argc == 4)
+			name = argv[3];
+		set_name(name);
+		return do_count(n);
+	}
+	if (!strcmp(mode, "rate")) {
+		unsigned long long rate;
+		double secs;
+
+		if (argc < 4 || argc > 5)
+			bad_usage("rate takes R SECONDS [NAME]");
+		rate = parse_count(argv[2], "R");
+		secs = parse_seconds(argv[3]);
+		if (argc == 5)
+			name = argv[4];
+		set_name(name);
+		return do_rate(rate, secs);
+	}
+	if (!strcmp(mode, "sleep")) {
+		unsigned long long ms, n;
+
+		if (argc < 4 || argc > 5)
+			bad_usage("sleep takes MS N [NAME]");
+		ms = parse_count(argv[2], "MS");
+		n = parse_count(argv[3], "N");
+		if (ms > (unsigned long long)INT_MAX)
+			bad_usage("MS is too large");
+		if (argc == 5)
+			name = argv[4];
+		set_name(name);
+		return do_sleep(ms, n);
+	}
+	if (!strcmp(mode, "pipe")) {
+		unsigned long long n;
+
+		if (argc < 3 || argc > 4)
+			bad_usage("pipe takes N [NAME]");
+		n = parse_count(argv[2], "N");
+		if (argc == 4)
+			name = argv[3];
+		set_name(name);
+		return do_pipe(n);
+	}
+	if (!strcmp(mode, "touch")) {
+		unsigned long long n;
+
+		if (argc < 3 || argc > 4)
+			bad_usage("touch takes NPAGES [NAME]");
+		n = parse_count(argv[2], "NPAGES");
+		if (argc == 4)
+			name = argv[3];
+		set_name(name);
+		return do_touch(n);
+	}
+	fprintf(stderr, "workload: unknown mode '%s'\n", mode);
+	usage(stderr);
+	return 2;
+}

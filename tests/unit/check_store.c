@@ -49,15 +49,15 @@ END_TEST
 
 START_TEST(test_budget_evicts_oldest_whole_chunks)
 {
-	struct kt_store *st = store_new(4 << 20);
+	struct kt_store *st = store_new(16 << 20);
 	struct kt_store_stats s;
 	struct kt_rec r;
 	unsigned v;
 
 	store_lock(st);
-	fill(st, 200000, 200); /* ~45 MB of records into a 4 MB budget */
+	fill(st, 200000, 200); /* ~45 MB of records into a 16 MB budget */
 	store_stats(st, &s);
-	ck_assert_uint_le(s.bytes, 4 << 20);
+	ck_assert_uint_le(s.bytes, 16 << 20);
 	ck_assert_uint_gt(s.evicted, 0);
 	ck_assert_uint_eq(s.appended, 200000);
 	/* evicted + held = appended, and what is held is the newest, contiguous */
@@ -121,7 +121,7 @@ END_TEST
 START_TEST(test_oversized_record_refused)
 {
 	struct kt_store *st = store_new(8 << 20);
-	static unsigned char big[(1 << 20) + 1];
+	static unsigned char big[(2 << 20) + 1];
 
 	store_lock(st);
 	ck_assert_uint_eq(store_append(st, 1, 0, big, sizeof(big)), UINT64_MAX);
