@@ -29,6 +29,31 @@ static void on_terminate(int sig)
 	errno = saved;
 }
 
+static struct sigaction curses_winch;
+
+static void on_resize(int sig)
+{
+	int saved = errno;
+	char b = 'w';
+
+	if (curses_winch.sa_handler != SIG_DFL && curses_winch.sa_handler != SIG_IGN)
+		curses_winch.sa_handler(sig);
+	if (wake >= 0 && write(wake, &b, 1) < 0)
+		errno = saved;
+	errno = saved;
+}
+
+void signals_watch_resize(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_resize;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGWINCH, &sa, &curses_winch);
+}
+
 /* A crash: give the terminal back, then die by the same signal so the exit status and any
  * core dump stay truthful. The guard process removes the kernel state. */
 static void on_crash(int sig)

@@ -12,6 +12,9 @@
 void signals_install(int wake_fd);
 /* The terminating signal received, or 0. */
 int signals_pending(void);
+/* After curses has installed its SIGWINCH handler: also wake the main loop on a resize, so
+ * a resize that lands outside poll() is not left waiting for the next key or tick. */
+void signals_watch_resize(void);
 /* Bytes written to the terminal on a crash before dying (curses' reset sequence). */
 void signals_set_crash_reset(const char *seq);
 

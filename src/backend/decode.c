@@ -24,12 +24,12 @@
 #include "store.h"
 
 #define COMM_SLOTS 4096
-#define COMM_RETRY_NS 1000000000ull
+#define COMM_TTL_NS 1000000000ull
 
 struct comm_slot {
 	int pid; /* 0: free */
 	char comm[16];
-	unsigned long long looked_at; /* for "<...>": when to try again */
+	unsigned long long looked_at; /* when comm was last looked up */
 };
 
 struct id_entry {
@@ -320,18 +320,29 @@ static bool comm_from_saved_cmdlines(struct kt_decoder *d, int pid, char *out, s
 	return found;
 }
 
+/*
+ * A task's name changes on exec and prctl(PR_SET_NAME) (an SSH session's shell does both), so
+ * a cached name is looked up again after COMM_TTL_NS. A task that has exited is named by the
+ * kernel's saved_cmdlines (recorded when it was last switched out), else by the last name
+ * seen. Lookups happen only for rows being formatted, so this costs little.
+ */
 const char *decoder_comm(struct kt_decoder *d, int pid)
 {
 	struct comm_slot *s;
 	char path[64], *buf, *nl;
+	unsigned long long now;
 
 	if (pid == 0)
 		return "<idle>";
+	now = now_ns();
 	s = comm_slot(d, pid);
-	if (s->pid == pid && (s->comm[0] != '<' || now_ns() < s->looked_at + COMM_RETRY_NS))
+	if (s->pid == pid && now < s->looked_at + COMM_TTL_NS)
 		return s->comm;
-	s->pid = pid;
-	s->looked_at = now_ns();
+	if (s->pid != pid) {
+		s->pid = pid;
+		s->comm[0] = '\0';
+	}
+	s->looked_at = now;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
 	buf = read_text(path, NULL);
 	if (buf) {
@@ -340,7 +351,8 @@ const char *decoder_comm(struct kt_decoder *d, int pid)
 			*nl = '\0';
 		snprintf(s->comm, sizeof(s->comm), "%s", buf);
 		free(buf);
-	} else if (!comm_from_saved_cmdlines(d, pid, s->comm, sizeof(s->comm))) {
+	} else if (!comm_from_saved_cmdlines(d, pid, s->comm, sizeof(s->comm)) && !s->comm[0]) {
+		/* gone: the kernel's record of its last name, else the last one seen */
 		snprintf(s->comm, sizeof(s->comm), "<...>");
 	}
 	return s->comm;

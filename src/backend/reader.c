@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,6 +337,7 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, int wa
 {
 	struct tracefs_instance *inst = session_instance(s);
 	struct kt_reader *r = calloc(1, sizeof(*r));
+	sigset_t all, old;
 	char path[64];
 	int i;
 
@@ -376,7 +378,12 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, int wa
 			goto fail;
 		}
 	}
+	/* Signals go to the main thread: a SIGWINCH taken by the reader would never interrupt
+	 * the UI's poll(), so a resize would wait for the next key. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	errno = pthread_create(&r->thread, NULL, reader_main, r);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (errno) {
 		snprintf(err, errlen, "cannot start the reader thread: %s", strerror(errno));
 		goto fail;
