@@ -1,0 +1,516 @@
+# shellcheck shell=bash disable=SC2034 # globals are for the tests that source this
+# Shared helpers for ktop's live and terminal tests. Sourced, never run.
+#
+# Every test:
+#   . "$(dirname "$0")/../lib.sh"
+#   require_root_tracefs            # exit 77 (or fail under KTOP_REQUIRE_LIVE=1)
+#   ... start ktop with start_ktop / run_ktop, assert on kernel state and output ...
+#   assert_clean                    # nothing of ktop's left, top level unchanged
+#   pass
+#
+# Environment (set by the Makefile): KTOP (the binary), KTOP_WORKLOAD (tests/helpers/workload),
+# KTOP_SRCDIR. KTOP_REQUIRE_LIVE=1 turns a skip into a failure. KTOP_TEST_TIMEOUT bounds a
+# whole test (seconds, default 180).
+#
+# Rules the helpers keep: every wait is bounded; every process, tmux server, instance and
+# probe the test made is removed on EXIT, whatever happened; nothing outside the test's own
+# objects is ever written (the top-level buffer and other tracers' instances are only read).
+
+set -u
+
+TEST_NAME=$(basename "$0" .sh)
+TRACEFS=${KTOP_TRACEFS:-/sys/kernel/tracing}
+_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if [ -z "${KTOP:-}" ]; then
+	# Run by hand from a build tree: tests/live/x.sh lives two levels below ktop.
+	for _c in "$PWD/ktop" "$_lib_dir/../ktop" "$_lib_dir/../build/ktop"; do
+		[ -x "$_c" ] && KTOP=$_c && break
+	done
+fi
+KTOP=${KTOP:-ktop}
+if [ -z "${KTOP_WORKLOAD:-}" ]; then
+	KTOP_WORKLOAD=$(dirname "$KTOP")/tests/helpers/workload
+fi
+KTOP_SRCDIR=${KTOP_SRCDIR:-$_lib_dir/..}
+export KTOP KTOP_WORKLOAD KTOP_SRCDIR
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/ktop-$TEST_NAME.XXXXXX") || exit 99
+# ktop reads and writes its configuration (ktoprc, themes, profiles) there: each test starts
+# from none and never touches the real ~/.config.
+export XDG_CONFIG_HOME="$T/config"
+
+# The workload helper is built with the sanitizers when ktop is; LeakSanitizer's exit-time
+# tracer thread then makes getppid() calls of its own, which would count as the workload's.
+# The wrapper turns leak detection off for the helper alone (exec keeps the pid).
+KTOP_WORKLOAD_BIN=$KTOP_WORKLOAD
+cat >"$T/workload" <<EOF
+#!/bin/sh
+ASAN_OPTIONS="\${ASAN_OPTIONS:+\$ASAN_OPTIONS:}detect_leaks=0" exec "$KTOP_WORKLOAD_BIN" "\$@"
+EOF
+chmod 755 "$T/workload"
+KTOP_WORKLOAD=$T/workload
+
+KTOP_PIDS=()		# every ktop this test started (their instances must go)
+CLEANUP_PIDS=()		# other processes to end on exit (workloads, sleeps)
+CLEANUP_INSTANCES=()	# instances this test created itself (coexist-$$, fakes)
+CLEANUP_DYNEVENTS=()	# "group/event" dynamic events this test created itself
+TMUX_SOCK="ktop-test-$$"
+TMUX_USED=0
+_watchdog=
+_snapshot_done=0
+
+log() { printf '%s: %s\n' "$TEST_NAME" "$*" >&2; }
+
+fail()
+{
+	printf '%s: FAIL: %s\n' "$TEST_NAME" "$*" >&2
+	exit 1
+}
+
+# A test that cannot run here: 77 for automake, unless CI demands that it runs.
+skip()
+{
+	if [ "${KTOP_REQUIRE_LIVE:-0}" = 1 ]; then
+		fail "cannot run, and KTOP_REQUIRE_LIVE=1: $*"
+	fi
+	printf '%s: SKIP: %s\n' "$TEST_NAME" "$*" >&2
+	exit 77
+}
+
+pass()
+{
+	log "PASS"
+	exit 0
+}
+
+# ---- process helpers -------------------------------------------------------------------
+
+# True while pid is a live process (a zombie counts as dead).
+pid_alive()
+{
+	local st
+	[ -n "${1:-}" ] || return 1
+	st=$(awk '{ sub(/.*\) /, ""); print $1 }' "/proc/$1/stat" 2>/dev/null) || return 1
+	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
+}
+
+# wait_until TIMEOUT_SECONDS COMMAND [ARGS...]: polls COMMAND every 50 ms. Returns 0 as soon
+# as it succeeds, 1 when the time is up.
+wait_until()
+{
+	local limit_us deadline
+	limit_us=$(awk -v t="$1" 'BEGIN { printf "%d", t * 1000000 }')
+	shift
+	deadline=$((${EPOCHREALTIME/./} + limit_us))
+	while :; do
+		"$@" && return 0
+		[ "${EPOCHREALTIME/./}" -ge "$deadline" ] && return 1
+		sleep 0.05
+	done
+}
+
+_pid_gone() { ! pid_alive "$1"; }
+
+# wait_pid_exit PID TIMEOUT: 0 once PID, a child of this shell, has ended (reaped, its exit
+# status in WAIT_RC), 1 on time-out.
+WAIT_RC=
+wait_pid_exit()
+{
+	WAIT_RC=
+	wait_until "$2" _pid_gone "$1" || return 1
+	if wait "$1" 2>/dev/null; then WAIT_RC=0; else WAIT_RC=$?; fi
+	return 0
+}
+
+# Ends pid: sig (default TERM), then KILL after 3 s. Quiet; for clean-up.
+_end_pid()
+{
+	local pid=$1
+	pid_alive "$pid" || { wait "$pid" 2>/dev/null; return 0; }
+	kill -"${2:-TERM}" "$pid" 2>/dev/null
+	if ! wait_until 3 _pid_gone "$pid"; then
+		kill -KILL "$pid" 2>/dev/null
+		wait_until 3 _pid_gone "$pid"
+	fi
+	wait "$pid" 2>/dev/null
+	return 0
+}
+
+# ---- ktop runs -------------------------------------------------------------------------
+
+# start_ktop OUT ERR [ARGS...]: ktop in the background; its pid in KTOP_PID. Environment
+# variables may be given before through "env" in KTOP_ENV (an array), e.g.
+# KTOP_ENV=(KTOP_NO_GUARD=1).
+KTOP_PID=
+KTOP_ENV=()
+start_ktop()
+{
+	local out=$1 err=$2
+	shift 2
+	env "${KTOP_ENV[@]+"${KTOP_ENV[@]}"}" "$KTOP" "$@" >"$out" 2>"$err" </dev/null &
+	KTOP_PID=$!
+	KTOP_PIDS+=("$KTOP_PID")
+}
+
+# run_ktop TIMEOUT OUT ERR [ARGS...]: ktop in the foreground, bounded; exit status in
+# KTOP_RC, pid in KTOP_PID. A run that outlives TIMEOUT is a failure.
+KTOP_RC=
+run_ktop()
+{
+	local limit=$1 out=$2 err=$3
+	shift 3
+	start_ktop "$out" "$err" "$@"
+	if ! wait_pid_exit "$KTOP_PID" "$limit"; then
+		fail "ktop $* still running after ${limit}s"
+	fi
+	KTOP_RC=$WAIT_RC
+}
+
+# stop_ktop PID SIGNAL TIMEOUT: sends the signal, waits for the exit; status in KTOP_RC.
+stop_ktop()
+{
+	kill -"$2" "$1" 2>/dev/null || fail "ktop $1 was gone before $2"
+	wait_pid_exit "$1" "$3" || fail "ktop $1 did not exit within ${3}s of SIG$2"
+	KTOP_RC=$WAIT_RC
+}
+
+instance_dir() { printf '%s/instances/ktop-%s' "$TRACEFS" "$1"; }
+instance_exists() { [ -d "$(instance_dir "$1")" ]; }
+instance_gone() { ! instance_exists "$1"; }
+
+# event_enabled PID SYSTEM EVENT: the event is enabled in ktop-PID's instance.
+event_enabled()
+{
+	local f
+	f="$(instance_dir "$1")/events/$2/$3/enable"
+	[ -r "$f" ] && [ "$(head -c1 "$f" 2>/dev/null)" = 1 ]
+}
+
+# wait_capturing PID SYSTEM EVENT [TIMEOUT]: until ktop-PID exists with the event enabled
+# (ktop enables its events after its reader runs). Fails the test on time-out, or when ktop
+# exited first.
+wait_capturing()
+{
+	local pid=$1 sys=$2 ev=$3 limit=${4:-15}
+	if ! wait_until "$limit" _capturing_or_dead "$pid" "$sys" "$ev"; then
+		fail "ktop $pid: $sys:$ev not enabled in instance ktop-$pid within ${limit}s"
+	fi
+	pid_alive "$pid" || fail "ktop $pid exited before $sys:$ev was enabled"
+}
+_capturing_or_dead() { event_enabled "$1" "$2" "$3" || ! pid_alive "$1"; }
+
+# The loss counters of ktop-PID's per_cpu/cpuN/stats, one line per CPU in CPU order:
+# "cpu overrun commit_overrun dropped_events".
+instance_cpu_stats()
+{
+	local d cpu
+	for d in "$(instance_dir "$1")"/per_cpu/cpu*; do
+		cpu=${d##*/cpu}
+		awk -v cpu="$cpu" '
+			/^overrun:/ { o = $2 }
+			/^commit overrun:/ { c = $3 }
+			/^dropped events:/ { d = $3 }
+			END { print cpu, o + 0, c + 0, d + 0 }' "$d/stats" || return 1
+	done | sort -n
+}
+
+# ---- the kernel-state contract ---------------------------------------------------------
+
+# Takes the top-level state the test must leave as it found it. Called by the require_*.
+snapshot_top()
+{
+	cat "$TRACEFS/set_event" >"$T/top.set_event" 2>/dev/null || fail "cannot read $TRACEFS/set_event"
+	cat "$TRACEFS/current_tracer" >"$T/top.current_tracer" 2>/dev/null
+	cat "$TRACEFS/tracing_on" >"$T/top.tracing_on" 2>/dev/null
+	_list_ktop_objects >"$T/top.ktop_objects"
+	_snapshot_done=1
+}
+
+# dynamic_events lists every kind; uprobe_events only uprobes (older kernels).
+_dynevents_file()
+{
+	if [ -r "$TRACEFS/dynamic_events" ]; then echo "$TRACEFS/dynamic_events"
+	else echo "$TRACEFS/uprobe_events"; fi
+}
+
+# "instance ktop-N" and "group ktop_N" lines for what exists now.
+_list_ktop_objects()
+{
+	local d
+	for d in "$TRACEFS"/instances/ktop-*; do
+		[[ ${d##*/} =~ ^ktop-[0-9]+$ ]] && [ -d "$d" ] && echo "instance ${d##*/}"
+	done
+	sed -n 's/^[^:]*:\(ktop_[0-9][0-9]*\)\/.*/group \1/p' "$(_dynevents_file)" 2>/dev/null | sort -u
+}
+
+# Checks the contract after ktop has exited: no instance ktop-<pid> and no probe group
+# ktop_<pid> for any ktop this test started; the top-level set_event, current_tracer and
+# tracing_on as they were at the start.
+assert_clean()
+{
+	local pid name owner problems=()
+	[ "$_snapshot_done" = 1 ] || fail "assert_clean without a snapshot (call require_root_tracefs)"
+	for pid in "${KTOP_PIDS[@]+"${KTOP_PIDS[@]}"}"; do
+		if pid_alive "$pid"; then
+			problems+=("ktop $pid is still running")
+			continue
+		fi
+		instance_exists "$pid" && problems+=("instance ktop-$pid remains after ktop $pid exited")
+		if grep -q "^[^:]*:ktop_$pid/" "$(_dynevents_file)" 2>/dev/null; then
+			problems+=("dynamic event group ktop_$pid remains")
+		fi
+	done
+	# Other ktop objects that appeared meanwhile, owner dead: reported, not failed - other
+	# users of this machine run ktop too (a kill -9 test leaves one until the next start).
+	while read -r _ name; do
+		owner=${name#ktop[-_]}
+		grep -qxF "instance $name" "$T/top.ktop_objects" && continue
+		grep -qxF "group $name" "$T/top.ktop_objects" && continue
+		pid_alive "$owner" && continue
+		log "note: $name appeared during the test, its owner $owner is dead (not one of this test's ktops: ${KTOP_PIDS[*]:-none})"
+	done < <(_list_ktop_objects)
+	if ! cmp -s "$T/top.set_event" <(cat "$TRACEFS/set_event"); then
+		problems+=("top-level set_event changed: was '$(tr '\n' ' ' <"$T/top.set_event")', now '$(tr '\n' ' ' <"$TRACEFS/set_event")'")
+	fi
+	if ! cmp -s "$T/top.current_tracer" <(cat "$TRACEFS/current_tracer"); then
+		problems+=("top-level current_tracer changed: was $(cat "$T/top.current_tracer"), now $(cat "$TRACEFS/current_tracer")")
+	fi
+	if ! cmp -s "$T/top.tracing_on" <(cat "$TRACEFS/tracing_on"); then
+		problems+=("top-level tracing_on changed")
+	fi
+	if [ ${#problems[@]} -gt 0 ]; then
+		fail "kernel not clean: $(printf '%s; ' "${problems[@]}")"
+	fi
+}
+
+# The top level untouched while ktop runs (called mid-run).
+assert_top_untouched()
+{
+	cmp -s "$T/top.set_event" <(cat "$TRACEFS/set_event") ||
+		fail "top-level set_event changed while ktop ran: now '$(tr '\n' ' ' <"$TRACEFS/set_event")'"
+	cmp -s "$T/top.current_tracer" <(cat "$TRACEFS/current_tracer") ||
+		fail "top-level current_tracer changed while ktop ran"
+}
+
+# ---- requirements ----------------------------------------------------------------------
+
+require_ktop()
+{
+	[ -x "$KTOP" ] || fail "no ktop binary at '$KTOP' (set KTOP, or build first)"
+}
+
+require_workload()
+{
+	[ -x "$KTOP_WORKLOAD_BIN" ] || fail "no workload helper at '$KTOP_WORKLOAD_BIN' (make check builds it)"
+}
+
+require_root_tracefs()
+{
+	require_ktop
+	[ "$(id -u)" = 0 ] || skip "needs root (live tests read and write tracefs)"
+	[ -d "$TRACEFS/instances" ] || skip "no tracefs with instances at $TRACEFS"
+	[ -w "$TRACEFS/instances" ] || skip "$TRACEFS/instances is not writable"
+	snapshot_top
+}
+
+require_tmux()
+{
+	command -v tmux >/dev/null 2>&1 || skip "needs tmux (apt-get install tmux)"
+}
+
+require_python()
+{
+	command -v python3 >/dev/null 2>&1 || skip "needs python3 to check JSON"
+}
+
+# ---- tmux ------------------------------------------------------------------------------
+
+# A private server: its own socket directory inside $T, removed with it.
+tm() { TMUX='' TMUX_TMPDIR="$T" tmux -L "$TMUX_SOCK" "$@"; }
+
+# tmux_start COLS ROWS [ENV=VAL...] -- ARGS...: starts ktop ARGS (the binary is added) in a
+# detached session "t" of COLS x ROWS, under a small wrapper shell that records ktop's pid
+# and exit status (tmux itself does not always reap its pane's process in time to tell).
+# ktop's pid in KTOP_PID; after it exits, tmux_wait_exit gives the status.
+tmux_start()
+{
+	local cols=$1 rows=$2 envs=() e targs=()
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+	[ "${1:-}" = -- ] && shift
+	cat >"$T/tmux.conf" <<-EOF
+	set -g default-terminal "${KTOP_TEST_TERM:-tmux-256color}"
+	set -g remain-on-exit on
+	set -g status off
+	set -g history-limit 0
+	set -sg escape-time 0
+	EOF
+	cat >"$T/run-in-pane" <<-'EOF'
+	#!/bin/bash
+	# run-in-pane PIDFILE STATUSFILE COMMAND...: ktop as a child in the terminal's
+	# foreground process group, stdin kept (not /dev/null), its status recorded.
+	pidf=$1 rcf=$2
+	shift 2
+	exec 3<&0
+	"$@" <&3 3<&- &
+	echo $! >"$pidf"
+	wait $!
+	echo $? >"$rcf.tmp" && mv "$rcf.tmp" "$rcf"
+	EOF
+	chmod +x "$T/run-in-pane"
+	rm -f "$T/pane.pid" "$T/pane.rc"
+	TMUX_USED=1
+	for e in "${envs[@]+"${envs[@]}"}"; do targs+=(-e "$e"); done
+	# LANG matters: UTF-8 or ASCII line drawing. Keep the caller's, default C.UTF-8.
+	targs+=(-e "LANG=${LANG:-C.UTF-8}" -e "LC_ALL=${LC_ALL:-}" -e "NO_COLOR=${NO_COLOR:-}")
+	tm -f "$T/tmux.conf" new-session -d -s t -x "$cols" -y "$rows" "${targs[@]}" \
+		"$T/run-in-pane" "$T/pane.pid" "$T/pane.rc" "$KTOP" "$@" ||
+		fail "tmux new-session failed"
+	wait_until 5 test -s "$T/pane.pid" || fail "ktop did not start in tmux"
+	KTOP_PID=$(cat "$T/pane.pid")
+	KTOP_PIDS+=("$KTOP_PID")
+}
+
+tmux_keys() { tm send-keys -t t "$@"; }
+tmux_text() { tm send-keys -t t -l -- "$1"; }
+tmux_screen() { tm capture-pane -p -t t 2>/dev/null; }
+tmux_pane() { tm display-message -p -t t "$1" 2>/dev/null; }
+tmux_size() { tm resize-window -t t -x "$1" -y "$2"; }
+
+_screen_has() { tmux_screen | grep -Eq -- "$1"; }
+_screen_lacks() { ! tmux_screen | grep -Eq -- "$1"; }
+
+# wait_for_text PATTERN [TIMEOUT]: an extended regexp on the visible screen. On time-out
+# shows the screen and returns 1.
+wait_for_text()
+{
+	if wait_until "${2:-5}" _screen_has "$1"; then
+		return 0
+	fi
+	log "no /$1/ on the screen within ${2:-5}s; the screen:"
+	tmux_screen | sed 's/^/  | /' >&2
+	return 1
+}
+
+# wait_for_no_text PATTERN [TIMEOUT]
+wait_for_no_text()
+{
+	if wait_until "${2:-5}" _screen_lacks "$1"; then
+		return 0
+	fi
+	log "/$1/ still on the screen after ${2:-5}s; the screen:"
+	tmux_screen | sed 's/^/  | /' >&2
+	return 1
+}
+
+# expect_text PATTERN [TIMEOUT] [WHAT]: wait_for_text or fail.
+expect_text()
+{
+	wait_for_text "$1" "${2:-5}" || fail "${3:-expected /$1/ on the screen}"
+}
+
+# tmux_wait_exit TIMEOUT: until ktop in the pane has exited; its status in PANE_RC (128+N
+# when signal N killed it without a teardown).
+PANE_RC=
+tmux_wait_exit()
+{
+	PANE_RC=
+	wait_until "$1" test -s "$T/pane.rc" || return 1
+	PANE_RC=$(cat "$T/pane.rc")
+	return 0
+}
+
+_alt_off() { [ "$(tmux_pane '#{alternate_on}')" = 0 ]; }
+
+# The pane left the alternate screen (curses' rmcup ran): the terminal was restored.
+assert_terminal_restored()
+{
+	local alt
+	# ktop has exited; tmux may still be reading its last bytes.
+	wait_until 3 _alt_off
+	alt=$(tmux_pane '#{alternate_on}')
+	[ "$alt" = 0 ] || fail "the terminal is still in the alternate screen after ktop exited (alternate_on=$alt)"
+}
+
+SANITIZER_RE='(AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|runtime error:|ThreadSanitizer)'
+
+# No sanitizer report in a file (ktop's stderr).
+assert_no_sanitizer()
+{
+	! grep -Eq "$SANITIZER_RE" "$1" ||
+		fail "sanitizer report in $(basename "$1"): $(grep -Em3 "$SANITIZER_RE" "$1")"
+}
+
+# No sanitizer report on the screen (ktop prints what it held back after curses ends).
+assert_no_sanitizer_on_screen()
+{
+	! tmux_screen | grep -Eq "$SANITIZER_RE" ||
+		fail "sanitizer report on the screen: $(tmux_screen | grep -Em3 "$SANITIZER_RE")"
+}
+
+# ---- clean-up --------------------------------------------------------------------------
+
+_cleanup()
+{
+	local rc=$? pid inst ev
+	trap - EXIT INT TERM HUP
+	[ -n "$_watchdog" ] && kill "$_watchdog" 2>/dev/null && wait "$_watchdog" 2>/dev/null
+	if [ "$TMUX_USED" = 1 ]; then
+		tm kill-server 2>/dev/null
+	fi
+	for pid in "${KTOP_PIDS[@]+"${KTOP_PIDS[@]}"}" "${CLEANUP_PIDS[@]+"${CLEANUP_PIDS[@]}"}"; do
+		_end_pid "$pid"
+	done
+	# What a failed ktop left, so the next test starts clean (the failure is reported
+	# already: assert_clean ran before, or the test failed earlier).
+	for pid in "${KTOP_PIDS[@]+"${KTOP_PIDS[@]}"}"; do
+		if instance_exists "$pid"; then
+			[ "$rc" = 0 ] && { log "leftover instance ktop-$pid"; rc=1; }
+			_rm_instance "ktop-$pid"
+		fi
+	done
+	for ev in "${CLEANUP_DYNEVENTS[@]+"${CLEANUP_DYNEVENTS[@]}"}"; do
+		if grep -q "^[^:]*:$ev " "$(_dynevents_file)" 2>/dev/null; then
+			echo "-:$ev" >>"$(_dynevents_file)" 2>/dev/null
+		fi
+	done
+	for inst in "${CLEANUP_INSTANCES[@]+"${CLEANUP_INSTANCES[@]}"}"; do
+		_rm_instance "$inst"
+	done
+	rm -rf "$T"
+	exit "$rc"
+}
+
+# Removes an instance this test owns (disabling its events first keeps rmdir simple).
+_rm_instance()
+{
+	local d="$TRACEFS/instances/$1"
+	[ -d "$d" ] || return 0
+	echo 0 >"$d/events/enable" 2>/dev/null
+	for _ in 1 2 3 4 5 6 7 8 9 10; do
+		rmdir "$d" 2>/dev/null && return 0
+		[ -d "$d" ] || return 0
+		sleep 0.1
+	done
+	log "could not remove instance $1"
+}
+
+trap _cleanup EXIT
+trap 'fail "interrupted"' INT TERM HUP
+
+# A bound on the whole test, so a hang becomes a failure and the EXIT trap still cleans up.
+_start_watchdog()
+{
+	local limit=${KTOP_TEST_TIMEOUT:-180} self=$$
+	(
+		sleep "$limit" &
+		s=$!
+		trap 'kill "$s" 2>/dev/null; exit 0' TERM
+		if wait "$s"; then
+			echo "$TEST_NAME: FAIL: timed out after ${limit}s" >&2
+			kill -TERM "$self" 2>/dev/null
+		fi
+	) &
+	_watchdog=$!
+}
+_start_watchdog
