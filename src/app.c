@@ -12,6 +12,7 @@
 #include "app.h"
 #include "backend/catalog.h"
 #include "backend/decode.h"
+#include "backend/pmu.h"
 #include "backend/session.h"
 #include "log.h"
 #include "xalloc.h"
@@ -27,6 +28,16 @@ unsigned long long app_now_ns(void)
 static int exit_code_for(int err)
 {
 	return err == EACCES || err == EPERM ? KT_EXIT_NOPERM : KT_EXIT_FAILURE;
+}
+
+static bool catalog_has_match(const struct kt_catalog *cat, const char *spec)
+{
+	size_t i;
+
+	for (i = 0; i < cat->count; i++)
+		if (catalog_spec_matches(spec, &cat->events[i]))
+			return true;
+	return false;
 }
 
 int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
@@ -83,9 +94,54 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	for (i = 0; i < opts->n_events; i++)
 		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;
+	/* -P: a profile names events some kernels lack; those are skipped */
+	for (i = 0; i < opts->n_profile_events; i++) {
+		if (!catalog_has_match(app->catalog, opts->profile_events[i])) {
+			log_debug("%s: profile event %s: none here", __func__,
+				  opts->profile_events[i]);
+			continue;
+		}
+		if (app_set_events(app, opts->profile_events[i], true, err, errlen) < 0)
+			return KT_EXIT_FAILURE;
+	}
+	/* Last, so the counters cover the capture and no more. */
+	if (opts->pmu && app_pmu_open(app, err, errlen) < 0)
+		return KT_EXIT_FAILURE;
 	app->last_tick_ns = app_now_ns();
 	selfstat_sample(&app->self);
 	return KT_EXIT_OK;
+}
+
+int app_pmu_open(struct kt_app *app, char *err, size_t errlen)
+{
+	const struct kt_options *o = app->opts;
+	struct kt_pmu_config cfg = {
+		.tracing_dir = app->tracing_dir,
+		.pids = o->pids,
+		.npids = o->n_pids,
+		.events = o->pmu_events,
+		.nevents = o->n_pmu_events,
+	};
+	struct kt_pmu *p;
+
+	if (app->pmu)
+		return 0;
+	p = pmu_new(&cfg, err, errlen);
+	if (!p)
+		return -1;
+	if (pmu_open(p, err, errlen) < 0) {
+		pmu_free(p);
+		return -1;
+	}
+	app->pmu = p;
+	log_debug("%s: %zu counters", __func__, pmu_ncounters(p));
+	return 0;
+}
+
+void app_pmu_close(struct kt_app *app)
+{
+	pmu_free(app->pmu);
+	app->pmu = NULL;
 }
 
 int app_list_events(FILE *out, const char *spec, char *err, size_t errlen)
@@ -161,6 +217,8 @@ void app_tick(struct kt_app *app)
 	int cpu;
 
 	selfstat_sample(&app->self);
+	if (app->pmu)
+		pmu_read(app->pmu);
 	if (app->session) {
 		for (cpu = 0; cpu < app->ncpus; cpu++)
 			if (loss_read_cpu(session_instance(app->session), cpu,
@@ -205,6 +263,7 @@ void app_stop_capture(struct kt_app *app)
 
 void app_close(struct kt_app *app)
 {
+	app_pmu_close(app);
 	app_stop_capture(app);
 	catalog_free(app->catalog);
 	app->catalog = NULL;

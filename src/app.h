@@ -18,6 +18,7 @@
 struct kt_session;
 struct kt_decoder;
 struct kt_catalog;
+struct kt_pmu;
 
 struct kt_app {
 	const struct kt_options *opts;
@@ -27,6 +28,7 @@ struct kt_app {
 	struct kt_decoder *decoder;
 	struct kt_catalog *catalog;
 	struct kt_reader *reader;
+	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
 	int wake_rd, wake_wr; /* the reader writes a byte when records arrived */
 	int ncpus;
 
@@ -56,7 +58,13 @@ void app_close(struct kt_app *app);
 /* Enables (on) or disables every event matching spec ("sys:event", globs). Loads the
  * formats of what it enabled. Returns the number changed, or -1 with err filled. */
 int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen);
-/* Samples rates, loss counters and ktop's own cost. */
+/* Opens the counter set the options describe (default set, --pmu-event, -p) unless it is
+ * open. Returns 0, or -1 with a one-line reason in err ("-p 42: no such process"). A
+ * counter the machine cannot give is not an error: the set says why it is missing. */
+int app_pmu_open(struct kt_app *app, char *err, size_t errlen);
+/* Closes the counters (their fds). Safe when not open. */
+void app_pmu_close(struct kt_app *app);
+/* Samples rates, loss counters, ktop's own cost, and reads the counters. */
 void app_tick(struct kt_app *app);
 /* Drains the wake pipe (after poll said it is readable). */
 void app_drain_wake(struct kt_app *app);

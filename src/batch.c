@@ -51,6 +51,12 @@ static void batch_print_rec(struct batch *b, const struct kt_rec *r)
 		decoder_format_name(d, r, name, sizeof(name)), info);
 }
 
+/* --max-events reached: what came after is captured but not printed. */
+static bool batch_full(const struct batch *b)
+{
+	return b->app->opts->max_events && b->printed >= b->app->opts->max_events;
+}
+
 /* Prints what the store gained since the last call. */
 static void batch_print_new(struct batch *b)
 {
@@ -74,6 +80,8 @@ static void batch_print_new(struct batch *b)
 		}
 		end = store_end(st);
 		for (n = 0; b->next < end && n < BATCH_PRINT_CHUNK; n++, b->next++) {
+			if (batch_full(b))
+				break;
 			if (!store_get(st, b->next, &r))
 				continue;
 			if (!(r.flags & KT_REC_LOST))
@@ -86,7 +94,7 @@ static void batch_print_new(struct batch *b)
 			b->out_closed = true; /* a closed pipe: the reader need not suffer */
 			clearerr(b->out);
 		}
-		if (b->next >= end)
+		if (b->next >= end || batch_full(b))
 			break;
 	}
 }
@@ -157,7 +165,7 @@ int batch_run(struct kt_app *app, FILE *out)
 			break;
 		app_drain_wake(app);
 		batch_print_new(&b);
-		if (o->max_events && b.printed >= o->max_events)
+		if (batch_full(&b))
 			break;
 	}
 	/* The counters cover --duration, not the drain that follows. */

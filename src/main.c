@@ -11,6 +11,7 @@
 #include "backend/doctor.h"
 #include "backend/guard.h"
 #include "batch.h"
+#include "ktoprc.h"
 #include "log.h"
 #include "options.h"
 #include "signals.h"
@@ -20,6 +21,7 @@ int main(int argc, char **argv)
 {
 	struct kt_options opts;
 	struct kt_app app;
+	struct kt_config rc, prof;
 	char err[512];
 	int ret, sig;
 
@@ -30,6 +32,14 @@ int main(int argc, char **argv)
 	if (ret < 0) {
 		fprintf(stderr, "ktop: %s (see ktop --help)\n", err);
 		return KT_EXIT_USAGE;
+	}
+	/* --theme list, -P, ktoprc */
+	ret = ktoprc_startup(&opts, &rc, &prof, err, sizeof(err));
+	if (ret) {
+		if (ret < 0)
+			fprintf(stderr, "ktop: %s\n", err);
+		ret = ret < 0 ? KT_EXIT_USAGE : KT_EXIT_OK;
+		goto out;
 	}
 	if (opts.verbose && log_open(opts.verbose, opts.log_path) < 0)
 		perror("ktop: cannot open the log file");
@@ -66,6 +76,8 @@ int main(int argc, char **argv)
 		ret = KT_EXIT_SIGNAL + sig;
 out:
 	options_free(&opts);
+	config_free(&rc);
+	config_free(&prof);
 	log_close();
 	return ret;
 }

@@ -25,6 +25,7 @@ enum {
 	OPT_MAX_EVENTS,
 	OPT_PMU,
 	OPT_PMU_EVENT,
+	OPT_THEME,
 };
 
 static const struct option long_options[] = {
@@ -43,6 +44,9 @@ static const struct option long_options[] = {
 	{ "pmu", no_argument, NULL, OPT_PMU },
 	{ "pmu-event", required_argument, NULL, OPT_PMU_EVENT },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "profile", required_argument, NULL, 'P' },
+	{ "no-mouse", no_argument, NULL, 'M' },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "no-colour", no_argument, NULL, 'C' },
 	{ "ascii", no_argument, NULL, 'U' },
@@ -88,6 +92,11 @@ void options_usage(FILE *out)
 	      "  -d, --delay TENTHS     refresh interval in tenths of a second (default 10)\n"
 	      "  -C, --no-color         monochrome (also when NO_COLOR is set)\n"
 	      "  -U, --ascii            ASCII line drawing\n"
+	      "      --theme NAME       colour theme (default, light, mono, high-contrast, yours;\n"
+	      "                         --theme list shows them)\n"
+	      "  -M, --no-mouse         no mouse (clicks and the wheel go to the terminal)\n"
+	      "  -P, --profile NAME     events and layout of a profile: sched, block, syscalls,\n"
+	      "                         memory, net, or ~/.config/ktop/profiles/NAME\n"
 	      "\n"
 	      "  -v, --verbose          debug log to ktop-PID.log (or --log FILE)\n"
 	      "  -h, --help             this help\n"
@@ -196,7 +205,7 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	options_defaults(o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhVP:M", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->mode = KT_MODE_BATCH;
@@ -232,6 +241,20 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			if (parse_ulong(optarg, 36000, &ul) || ul == 0)
 				FAIL("-d takes tenths of a second from 1 to 36000, not '%s'", optarg);
 			o->delay_ms = (unsigned)ul * 100;
+			o->delay_set = true;
+			break;
+		case OPT_THEME:
+			if (!*optarg)
+				FAIL("--theme needs a name (--theme list shows them)");
+			o->theme = optarg;
+			break;
+		case 'P':
+			if (!*optarg)
+				FAIL("-P needs a profile name such as sched");
+			o->profile = optarg;
+			break;
+		case 'M':
+			o->no_mouse = true;
 			break;
 		case OPT_BUFFER_KB:
 			if (parse_ulong(optarg, 16ul << 20, &ul) || ul < 4)
@@ -303,7 +326,7 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	}
 	if (optind < argc)
 		FAIL("unexpected argument '%s'", argv[optind]);
-	if (o->filter && !o->n_events)
+	if (o->filter && !o->n_events && !o->profile)
 		FAIL("--filter applies to the -e events, and none was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
@@ -328,4 +351,7 @@ void options_free(struct kt_options *o)
 	free(o->pids);
 	o->pids = NULL;
 	o->n_pids = 0;
+	free(o->profile_events);
+	o->profile_events = NULL;
+	o->n_profile_events = 0;
 }

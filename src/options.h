@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* Exit codes, documented in ktop.1. */
 enum {
@@ -35,6 +36,23 @@ struct kt_options {
 	const char *filter;	   /* --filter for every -e event */
 	const char *list_spec;	   /* --list [SPEC]: NULL lists everything */
 	unsigned long max_events;  /* batch: stop after this many, 0 = no limit */
+	bool pmu;		   /* --pmu: counters (batch: printed; explorer: the pane) */
+	const char **pmu_events;   /* --pmu-event specs, NULL-terminated */
+	size_t n_pmu_events;
+	pid_t *pids;		   /* -p: count these processes' threads, not every CPU */
+	size_t n_pids;
+	/* themes, configuration, profiles (src/ktoprc.c, src/ui/theme.c) */
+	const char *theme;	   /* --theme NAME ("list": print them) */
+	const char *profile;	   /* -P NAME */
+	bool no_mouse;		   /* -M */
+	bool delay_set;		   /* -d given: the configuration's delay does not apply */
+	const char **profile_events; /* the profile's specs: those matching nothing are skipped */
+	size_t n_profile_events;
+	struct kt_config *config;  /* ktoprc as loaded (main.c), or NULL */
+	const struct kt_config *profile_config; /* -P's layout, or NULL */
+	bool config_bad;	   /* ktoprc failed to parse: never written over */
+	char config_path[4096];	   /* "" when there is no place for it */
+	char config_error[512];	   /* why ktoprc was not used, for the status line */
 };
 
 /* Parses argv into o (defaults first). Returns 0 to run, 1 when it printed --help or

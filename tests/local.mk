@@ -24,6 +24,19 @@ tests_unit_check_layout_LDADD = $(UNIT_LDADD)
 tests_unit_check_decode_SOURCES = tests/unit/check_decode.c
 tests_unit_check_decode_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
 tests_unit_check_decode_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/check_pmu
+tests_unit_check_pmu_SOURCES = tests/unit/check_pmu.c
+tests_unit_check_pmu_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
+tests_unit_check_pmu_LDADD = $(UNIT_LDADD)
+
+# Themes, ktoprc and profiles.
+check_PROGRAMS += tests/unit/check_theme tests/unit/check_config
+tests_unit_check_theme_SOURCES = tests/unit/check_theme.c
+tests_unit_check_theme_CFLAGS = $(UNIT_CFLAGS) -DTHEMES='"$(abs_top_srcdir)/themes"'
+tests_unit_check_theme_LDADD = $(UNIT_LDADD)
+tests_unit_check_config_SOURCES = tests/unit/check_config.c
+tests_unit_check_config_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_config_LDADD = $(UNIT_LDADD)
 
 # Helpers the live tests and benchmarks run: a workload with a known number of syscalls.
 check_PROGRAMS += tests/helpers/workload
@@ -32,6 +45,8 @@ tests_helpers_workload_CFLAGS = $(AM_CFLAGS)
 
 UNIT_TESTS = tests/unit/check_store tests/unit/check_options tests/unit/check_catalog \
 	tests/unit/check_loss tests/unit/check_layout tests/unit/check_decode
+UNIT_TESTS += tests/unit/check_pmu
+UNIT_TESTS += tests/unit/check_theme tests/unit/check_config
 LIVE_TESTS = \
 	tests/live/enable_disable.sh \
 	tests/live/reader_exact.sh \
@@ -41,12 +56,18 @@ LIVE_TESTS = \
 	tests/live/coexist.sh \
 	tests/live/batch_json.sh \
 	tests/live/bad_input.sh \
-	tests/live/doctor.sh
+	tests/live/doctor.sh \
+	tests/live/comm_exec.sh
 TERM_TESTS = \
 	tests/term/stream_picker.sh \
 	tests/term/search_pause.sh \
 	tests/term/resize_layout.sh \
 	tests/term/filter_error.sh
+# Performance counters: software counters against workloads of known size, the pane.
+LIVE_TESTS += tests/live/pmu_counters.sh
+TERM_TESTS += tests/term/pmu_pane.sh
+# Themes, ktoprc, profiles, the mouse, terminal types.
+TERM_TESTS += tests/term/themes.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
 EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \

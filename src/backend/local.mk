@@ -9,3 +9,7 @@ src_libktop_a_SOURCES += \
 	src/backend/selfstat.c src/backend/selfstat.h \
 	src/backend/guard.c src/backend/guard.h \
 	src/backend/doctor.c src/backend/doctor.h
+# Performance counters (perf_event_open) and the sysfs PMU descriptions they are named by.
+src_libktop_a_SOURCES += \
+	src/backend/pmu.c src/backend/pmu.h \
+	src/backend/pmu_sysfs.c src/backend/pmu_sysfs.h

@@ -214,7 +214,7 @@ static void read_scale_unit(const char *root, const char *pmu, const char *alias
 	}
 	snprintf(path, sizeof(path), "%s/%s/events/%s.unit", root, pmu, alias);
 	if (read_text(path, buf, sizeof(buf)) > 0)
-		snprintf(a->unit, sizeof(a->unit), "%s", buf);
+		snprintf(a->unit, sizeof(a->unit), "%.15s", buf);
 }
 
 static int encode(const char *root, const char *pmu, const char *terms, struct kt_pmu_attr *a,

@@ -14,13 +14,14 @@
 #include "options.h"
 #include "signals.h"
 #include "ui/crt.h"
+#include "ui/theme.h"
 
 /* Used when terminfo lacks a capability: leave the alternate screen, show the cursor,
  * reset attributes, leave keypad mode. */
 #define CRT_RESET_FALLBACK "\033[?1049l\033[?25h\033[0m\033[?1l\033>"
 
 static SCREEN *crt_screen;
-static bool crt_color, crt_utf8;
+static bool crt_color, crt_utf8, crt_default_colors;
 static attr_t crt_attrs[CRT_ELEM_COUNT];
 static char crt_reset[256];
 static int crt_saved_stderr = -1;
@@ -35,6 +36,11 @@ static const struct crt_glyphs glyphs_utf8 = {
 	.folded = "\xe2\x96\xb8",	    /* ▸ */
 	.unfolded = "\xe2\x96\xbe",    /* ▾ */
 	.ellipsis_w = 1,
+	/* ▁ ▂ ▃ ▄ ▅ ▆ ▇ █ */
+	.spark = { "\xe2\x96\x81", "\xe2\x96\x82", "\xe2\x96\x83", "\xe2\x96\x84",
+		   "\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88" },
+	.bar_full = "\xe2\x96\x88",  /* █ */
+	.bar_empty = "\xe2\x96\x91", /* ░ */
 };
 
 static const struct crt_glyphs glyphs_ascii = {
@@ -46,10 +52,15 @@ static const struct crt_glyphs glyphs_ascii = {
 	.folded = "+",
 	.unfolded = "-",
 	.ellipsis_w = 3,
+	.spark = { "_", ".", ":", "-", "=", "+", "*", "#" },
+	.bar_full = "#",
+	.bar_empty = ".",
 };
 
 /* The compiled-in colour scheme: foreground, background (-1: the terminal's default) and
- * extra attributes per element; theme files replace this table in a later issue. */
+ * extra attributes per element. In colour, the theme (src/ui/theme.c, themes/NAME.theme;
+ * the default one is the same as this table) decides; the mono column is what a terminal
+ * without colours, -C and NO_COLOR get. */
 struct crt_scheme_entry {
 	short fg, bg;
 	attr_t attr;
@@ -88,6 +99,11 @@ static const struct crt_scheme_entry crt_default_scheme[CRT_ELEM_COUNT] = {
 	[CRT_HELP_TITLE] = { COLOR_BLACK, COLOR_GREEN, A_BOLD, A_REVERSE | A_BOLD },
 };
 
+_Static_assert(CRT_ELEM_COUNT == KT_THEME_NELEM, "theme.c names every crt_elem");
+
+/* The theme in force (crt_set_theme); the compiled-in default until one is set. */
+static struct kt_theme crt_theme;
+
 static bool codeset_is_utf8(void)
 {
 	const char *cs = nl_langinfo(CODESET);
@@ -117,28 +133,66 @@ static void crt_set_crash_reset(void)
 	signals_set_crash_reset(crt_reset);
 }
 
-static void crt_setup_colors(bool mono)
+static attr_t theme_attrs(unsigned a)
 {
-	int i;
+	return ((a & KT_ATTR_BOLD) ? A_BOLD : 0) | ((a & KT_ATTR_REVERSE) ? A_REVERSE : 0) |
+	       ((a & KT_ATTR_UNDERLINE) ? A_UNDERLINE : 0) | ((a & KT_ATTR_DIM) ? A_DIM : 0);
+}
 
-	crt_color = !mono && has_colors();
-	if (crt_color && start_color() == OK) {
-		use_default_colors();
-		for (i = 0; i < CRT_ELEM_COUNT; i++) {
-			const struct crt_scheme_entry *e = &crt_default_scheme[i];
+/* The theme as colour pairs, each colour fitted to what the terminal has (tmux
+ * tty_check_fg); monochrome uses the compiled-in attributes. */
+static void crt_apply_theme(const struct kt_theme *t)
+{
+	int i, ncol = COLORS;
 
-			if (e->fg == -1 && e->bg == -1) {
-				crt_attrs[i] = e->attr;
-				continue;
-			}
-			init_pair((short)(i + 1), e->fg, e->bg);
-			crt_attrs[i] = COLOR_PAIR(i + 1) | e->attr;
-		}
+	if (!crt_color) {
+		for (i = 0; i < CRT_ELEM_COUNT; i++)
+			crt_attrs[i] = crt_default_scheme[i].mono;
 		return;
 	}
-	crt_color = false;
-	for (i = 0; i < CRT_ELEM_COUNT; i++)
-		crt_attrs[i] = crt_default_scheme[i].mono;
+	for (i = 0; i < CRT_ELEM_COUNT; i++) {
+		const struct kt_theme_style *st = &t->style[i];
+		bool bold = false;
+		int fg = theme_colour_fit(st->fg, ncol, &bold);
+		int bg = theme_colour_fit(st->bg, ncol, NULL);
+		attr_t a = theme_attrs(st->attrs) | (bold ? A_BOLD : 0);
+
+		if (!crt_default_colors) {
+			fg = fg < 0 ? COLOR_WHITE : fg;
+			bg = bg < 0 ? COLOR_BLACK : bg;
+		}
+		if ((fg < 0 && bg < 0) || i + 1 >= COLOR_PAIRS) {
+			crt_attrs[i] = a;
+			continue;
+		}
+		init_pair((short)(i + 1), (short)fg, (short)bg);
+		crt_attrs[i] = COLOR_PAIR(i + 1) | a;
+	}
+}
+
+static void crt_setup_colors(bool mono)
+{
+	crt_color = !mono && has_colors() && start_color() == OK && COLORS >= 8;
+	if (crt_color)
+		crt_default_colors = use_default_colors() == OK;
+	crt_apply_theme(&crt_theme);
+}
+
+void crt_set_theme(const struct kt_theme *t)
+{
+	crt_theme = *t;
+	if (crt_screen)
+		crt_apply_theme(&crt_theme);
+}
+
+const char *crt_theme_name(void)
+{
+	return crt_theme.name;
+}
+
+int crt_colors(void)
+{
+	return crt_color ? COLORS : 0;
 }
 
 /* Nothing may reach the terminal behind curses' back: stderr goes to a temporary file
@@ -195,6 +249,9 @@ int crt_init(const struct kt_options *opts, char *err, size_t errlen)
 		return -1;
 	}
 	set_term(crt_screen);
+	signals_watch_resize();
+	if (!crt_theme.name[0])
+		theme_default(&crt_theme);
 	crt_set_crash_reset();
 	crt_capture_stderr();
 	cbreak();

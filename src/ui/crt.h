@@ -55,6 +55,8 @@ struct crt_glyphs {
 	const char *up, *down; /* help arrows */
 	const char *folded, *unfolded; /* picker system headers */
 	int ellipsis_w;	      /* its width in cells */
+	const char *spark[8]; /* one-cell bar heights, lowest first (counters pane) */
+	const char *bar_full, *bar_empty; /* horizontal bar cells */
 };
 
 /* Starts curses on the terminal. Returns 0, or -1 with a one-line reason in err (no
@@ -68,6 +70,14 @@ attr_t crt_attr(enum crt_elem e);
 const struct crt_glyphs *crt_glyphs(void);
 bool crt_is_utf8(void);
 bool crt_has_color(void);
+/* Colours the terminal shows (0: monochrome, by -C, NO_COLOR or terminfo). */
+int crt_colors(void);
+
+struct kt_theme;
+/* Makes t (src/ui/theme.h) the colour scheme: before crt_init, or live (then the caller
+ * redraws everything). */
+void crt_set_theme(const struct kt_theme *t);
+const char *crt_theme_name(void);
 
 /* Writes s at (y, x) in at most w cells: control bytes and non-ASCII bytes are shown as
  * '?', so the column arithmetic of the callers holds. Returns cells written. */

@@ -27,9 +27,15 @@ static const struct help_line help_left[] = {
 	{ "F7 p", "pause display (not capture)" },
 	{ "F8 x", "clear stored events" },
 	{ "F9 z", "zoom the focused pane" },
+	{ "F11 m", "counters pane open / close" },
 	{ "F10 q", "quit (q: not in picker)" },
 	{ "Tab S-Tab", "focus next / previous pane" },
 	{ "^L", "redraw the screen" },
+	{ "t", "next colour theme" },
+	{ "S", "save settings (ktoprc)" },
+	{ "W", "save events as a profile" },
+	{ "mouse", "click: focus, toggle event" },
+	{ "wheel", "scroll the pane under it" },
 	{ "", "" },
 	{ NULL, "Prompt (search, filter)" },
 	{ "Enter Esc", "accept / cancel" },
@@ -53,6 +59,11 @@ static const struct help_line help_right[] = {
 	{ "Enter", "fields + filter prompt" },
 	{ "Left Right", "fold / unfold a system" },
 	{ "Up Dn PgUp", "move (PgDn Home End too)" },
+	{ "", "" },
+	{ NULL, "Counters" },
+	{ "Up Dn j k", "select: per-CPU bars below" },
+	{ "< >", "more CPUs / threads" },
+	{ "Esc", "close the pane" },
 };
 
 #define NLEFT ((int)(sizeof(help_left) / sizeof(help_left[0])))

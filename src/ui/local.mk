@@ -2,6 +2,8 @@
 src_libktop_a_SOURCES += \
 	src/ui/ui.h \
 	src/ui/crt.c src/ui/crt.h \
+	src/ui/theme.c src/ui/theme.h \
+	src/ui/settings.c src/ui/settings.h \
 	src/ui/layout.c src/ui/layout.h \
 	src/ui/view.h \
 	src/ui/screen.c \
@@ -10,4 +12,5 @@ src_libktop_a_SOURCES += \
 	src/ui/help.c src/ui/help.h \
 	src/ui/prompt.c src/ui/prompt.h \
 	src/ui/view_stream.c \
-	src/ui/view_picker.c
+	src/ui/view_picker.c \
+	src/ui/view_pmu.c

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "log.h"
 #include "options.h"
 #include "signals.h"
 #include "ui/crt.h"
@@ -22,6 +23,7 @@
 #include "ui/help.h"
 #include "ui/layout.h"
 #include "ui/prompt.h"
+#include "ui/settings.h"
 #include "ui/ui.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -36,6 +38,7 @@ struct kt_ui {
 	struct kt_view *views[KT_LAYOUT_MAX];
 	struct kt_view *stream; /* views[0], always there */
 	struct kt_view *picker; /* NULL while closed */
+	struct kt_view *pmu;	/* the counters pane, NULL while closed */
 	struct kt_layout lay;	/* lay.n == number of views */
 	struct kt_screen_rects rects;
 	struct kt_rect pane[KT_LAYOUT_MAX];
@@ -58,7 +61,12 @@ struct kt_ui {
 	bool relayout, full, header_dirty, status_dirty, fbar_dirty, help_dirty;
 	char msg[256];
 	bool msg_error;
+
+	struct kt_ui_settings start; /* what the session started with (settings.c) */
+	bool mouse;
 };
+
+#define UI_PROMPT_PROFILE 1 /* the screen's own prompt (no owner view): profile name */
 
 bool ui_paused(const struct kt_ui *ui)
 {
@@ -195,9 +203,25 @@ static void close_view(struct kt_ui *ui, struct kt_view *v)
 	ui->lay.n--;
 	if (v == ui->picker)
 		ui->picker = NULL;
+	if (v == ui->pmu)
+		ui->pmu = NULL;
 	view_delete(v);
 	ui->relayout = true;
 	set_focus(ui, 0);
+}
+
+/* Opens the counters pane (and the counters), focused when asked. */
+static void open_pmu(struct kt_ui *ui, bool focus)
+{
+	if (!ui->pmu) {
+		if (ui->lay.n >= KT_LAYOUT_MAX)
+			return;
+		ui->pmu = view_new(ui, &view_pmu_ops);
+		ui->views[ui->lay.n++] = ui->pmu;
+		ui->relayout = true;
+	}
+	if (focus)
+		set_focus(ui, view_index(ui, ui->pmu));
 }
 
 /* (Re)creates every window for the current terminal size and layout. */
@@ -422,9 +446,52 @@ static void edit_filter(struct kt_ui *ui)
 		ui_message(ui, false, "pick an event, then Enter shows its fields and filter");
 }
 
+/* The settings as they are now, for ktoprc and profiles. */
+static void ui_settings_now(struct kt_ui *ui, struct kt_ui_settings *s)
+{
+	*s = ui->start;
+	snprintf(s->theme, sizeof(s->theme), "%s", crt_theme_name());
+	s->orient = (int)ui->lay.orient;
+	s->zoom = ui->lay.zoom;
+	s->picker = ui->picker != NULL;
+	s->counters = ui->pmu != NULL;
+}
+
+static void settings_key(struct kt_ui *ui, int key)
+{
+	struct kt_ui_settings now;
+	bool error = false;
+	int i;
+
+	ui_settings_now(ui, &now);
+	if (key == 't') {
+		settings_next_theme(&now, ui->msg, sizeof(ui->msg), &error);
+		/* every colour changes: draw everything again */
+		clearok(curscr, TRUE);
+		ui->full = ui->header_dirty = ui->fbar_dirty = true;
+		for (i = 0; i < ui->lay.n; i++)
+			ui->views[i]->dirty = true;
+		if (ui->help)
+			ui->help_dirty = true;
+	} else if (key == 'S') {
+		settings_save(ui->app->opts, &now, ui->msg, sizeof(ui->msg), &error);
+	} else {
+		ui_prompt_open(ui, NULL, UI_PROMPT_PROFILE, "Save profile as: ", "");
+		return;
+	}
+	ui->msg_error = error;
+	ui->status_dirty = true;
+}
+
 static void global_key(struct kt_ui *ui, int key)
 {
+	key = settings_map_key(ui->app->opts, key);
 	switch (key) {
+	case 't':
+	case 'S':
+	case 'W':
+		settings_key(ui, key);
+		break;
 	case 'q':
 	case 'Q':
 	case KEY_F(10):
@@ -451,6 +518,13 @@ static void global_key(struct kt_ui *ui, int key)
 	case 'f':
 	case KEY_F(4):
 		edit_filter(ui);
+		break;
+	case 'm':
+	case KEY_F(11):
+		if (ui->pmu && ui->views[ui->lay.focus] == ui->pmu)
+			close_view(ui, ui->pmu);
+		else
+			open_pmu(ui, true);
 		break;
 	case 'o':
 	case '|':
@@ -548,12 +622,61 @@ static void prompt_key_event(struct kt_ui *ui, int key)
 		prompt_close(&ui->prompt);
 		ui->prompt_owner = NULL;
 		ui->fbar_dirty = true;
+		if (!owner && ui->prompt_id == UI_PROMPT_PROFILE && r == KT_PR_ACCEPT) {
+			struct kt_ui_settings now;
+			bool error;
+
+			ui_settings_now(ui, &now);
+			settings_save_profile(ui->app, text, &now, ui->msg, sizeof(ui->msg),
+					      &error);
+			ui->msg_error = error;
+		}
 		if (owner && owner->ops->prompt)
 			owner->ops->prompt(owner, ui->prompt_id, text,
 					   r == KT_PR_ACCEPT ? KT_PROMPT_ACCEPT : KT_PROMPT_CANCEL);
 		break;
 	default:
 		break;
+	}
+}
+
+/* A click focuses the pane under it and goes to the pane (the picker toggles the event
+ * clicked); the wheel scrolls the pane under it by three rows. */
+static void ui_mouse(struct kt_ui *ui)
+{
+	MEVENT me;
+	int i, n;
+
+	if (getmouse(&me) != OK)
+		return;
+	log_debug("%s: %d,%d %#lx", __func__, me.y, me.x, (unsigned long)me.bstate);
+	if (ui->prompt.active)
+		return;
+	if (ui->help) {
+		if (me.bstate & BUTTON1_PRESSED) {
+			ui->help = false;
+			ui->full = true;
+		}
+		return;
+	}
+	for (i = 0; i < ui->lay.n; i++) {
+		struct kt_view *v = ui->views[i];
+		int by, bx;
+
+		if (!v->win || !wenclose(v->win, me.y, me.x))
+			continue;
+		getbegyx(v->win, by, bx);
+		if (me.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+			for (n = 0; n < 3; n++)
+				v->ops->key(v, (me.bstate & BUTTON4_PRESSED) ? KEY_UP : KEY_DOWN);
+			v->dirty = true;
+		} else if (me.bstate & BUTTON1_PRESSED) {
+			if (i != ui->lay.focus)
+				set_focus(ui, i);
+			if (v->ops->click)
+				v->ops->click(v, me.y - by, me.x - bx);
+		}
+		return;
 	}
 }
 
@@ -564,6 +687,14 @@ static void ui_key(struct kt_ui *ui, int key)
 
 	if (key == KEY_RESIZE) {
 		ui->relayout = true;
+		/* The terminal may have dropped what it showed (tmux does, through a 1x1
+		 * resize, and curses cannot know when the size comes back the same): repaint
+		 * everything. */
+		clearok(curscr, TRUE);
+		return;
+	}
+	if (key == KEY_MOUSE) {
+		ui_mouse(ui);
 		return;
 	}
 	if (ui->help) {
@@ -637,6 +768,7 @@ static int ms_until(unsigned long long now, unsigned long long when)
 
 int ui_run(struct kt_app *app)
 {
+	struct kt_ui_settings end;
 	struct kt_ui ui;
 	unsigned long long delay_ns, next_tick, last_redraw = 0, now;
 	char err[256];
@@ -645,6 +777,8 @@ int ui_run(struct kt_app *app)
 
 	memset(&ui, 0, sizeof(ui));
 	ui.app = app;
+	settings_start(app->opts, &ui.start, ui.msg, sizeof(ui.msg));
+	ui.msg_error = ui.msg[0] != '\0';
 	if (crt_init(app->opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ktop: %s\n", err);
 		return KT_EXIT_FAILURE;
@@ -654,6 +788,27 @@ int ui_run(struct kt_app *app)
 	ui.stream = view_new(&ui, &view_stream_ops);
 	ui.views[ui.lay.n++] = ui.stream;
 	set_focus(&ui, 0);
+	if (ui.start.counters)
+		open_pmu(&ui, false);
+	if (ui.start.picker) {
+		open_picker(&ui);
+		set_focus(&ui, 0);
+	}
+	ui.lay.orient = (enum kt_orient)ui.start.orient;
+	ui.lay.zoom = ui.start.zoom && ui.lay.n > 1;
+	ui.start.zoom = ui.lay.zoom;
+	ui.mouse = ui.start.mouse;
+	/* The xterm mouse protocol only: on TERM=linux ncurses would load libgpm, which
+	 * leaks, and over SSH the console's mouse is not there anyway. */
+	if (ui.mouse && (!getenv("TERM") || !strncmp(getenv("TERM"), "linux", 5)))
+		ui.mouse = false;
+	if (ui.mouse) {
+		/* presses, not clicks: no wait to tell a click from a double click */
+		mouseinterval(0);
+		/* releases too: ncurses reads on, blocking, past an event not in the mask */
+		mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON4_PRESSED | BUTTON5_PRESSED,
+			  NULL);
+	}
 	header_refresh(&ui.header, app);
 	ui_layout(&ui);
 	next_tick = app_now_ns() + delay_ns;
@@ -687,8 +842,9 @@ int ui_run(struct kt_app *app)
 		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
 		    !(pfd[0].revents & POLLIN))
 			break; /* the terminal is gone; SIGHUP will say so too */
-		/* EINTR may be SIGWINCH: curses turns it into KEY_RESIZE on the next read. */
-		if (n < 0 || (n > 0 && pfd[0].revents))
+		/* A resize (SIGWINCH also writes the wake pipe) becomes KEY_RESIZE on the next
+		 * read, so read on every wake-up; nodelay makes it one cheap syscall. */
+		if (n != 0)
 			while ((key = getch()) != ERR && !ui.quit)
 				ui_key(&ui, key);
 		now = app_now_ns();
@@ -701,7 +857,10 @@ int ui_run(struct kt_app *app)
 		busy = ui_work(&ui);
 	}
 
+	ui_settings_now(&ui, &end);
 	ui_free(&ui);
 	crt_done();
+	/* after crt_done: an error reaches the terminal */
+	settings_exit(app->opts, &ui.start, &end);
 	return KT_EXIT_OK;
 }

@@ -61,6 +61,8 @@ struct kt_view_ops {
 	const char *(*state)(struct kt_view *v);
 	/* Hints for the function bar while this view is focused; returns the count. */
 	int (*funcbar)(struct kt_view *v, const struct funcbar_item **items);
+	/* A mouse click at (y, x) of the focused view's window. */
+	void (*click)(struct kt_view *v, int y, int x);
 };
 
 struct kt_view {
@@ -76,6 +78,7 @@ struct kt_view {
 
 extern const struct kt_view_ops view_stream_ops;
 extern const struct kt_view_ops view_picker_ops;
+extern const struct kt_view_ops view_pmu_ops;
 
 /* Stream: "system:event" of the selected row, when a row is selected (not following). */
 bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len);

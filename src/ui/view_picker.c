@@ -841,6 +841,23 @@ bool view_picker_edit_filter(struct kt_view *v, const char *spec)
 	return true;
 }
 
+/* A click on a row selects it: an event is toggled, a system folds or unfolds. */
+static void picker_click(struct kt_view *v, int y, int x)
+{
+	struct picker *pk = P(v);
+	int list_h = v->h - 2 - detail_height(v, pk), row = pk->top + y - 2;
+
+	(void)x;
+	if (!pk->cat || y < 2 || y - 2 >= list_h || row >= pk->nrows)
+		return;
+	pk->sel = row;
+	if (pk->rows[row].kind == PROW_SYS)
+		fold(pk, !pk->groups[pk->rows[row].group].open);
+	else
+		toggle(v, pk);
+	v->dirty = true;
+}
+
 const struct kt_view_ops view_picker_ops = {
 	.name = "picker",
 	.pref_width = 48, /* "[x] sys_enter_sched_getaffinity" and the fields beside */
@@ -852,4 +869,5 @@ const struct kt_view_ops view_picker_ops = {
 	.tick = picker_tick,
 	.prompt = picker_prompt,
 	.funcbar = picker_funcbar,
+	.click = picker_click,
 };

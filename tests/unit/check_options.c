@@ -131,6 +131,64 @@ START_TEST(test_list)
 }
 END_TEST
 
+START_TEST(test_pmu_options)
+{
+	struct kt_options o;
+	char err[256];
+
+	unsetenv("NO_COLOR");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), NULL), 0);
+	ck_assert(!o.pmu);
+	ck_assert_uint_eq(o.n_pmu_events, 0);
+	ck_assert_uint_eq(o.n_pids, 0);
+	options_free(&o);
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--pmu", "--duration", "2", "--json",
+			       NULL), 0);
+	ck_assert(o.pmu);
+	ck_assert(o.json);
+	options_free(&o);
+
+	/* -p and --pmu-event imply --pmu; both repeat; -p takes a list */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--pmu-event", "cache-misses",
+			       "--pmu-event", "cpu/event=0x3c,umask=0x1/", "-p", "42,43", "--pid",
+			       "7", NULL), 0);
+	ck_assert(o.pmu);
+	ck_assert_int_eq(o.mode, KT_MODE_INTERACTIVE);
+	ck_assert_uint_eq(o.n_pmu_events, 2);
+	ck_assert_str_eq(o.pmu_events[0], "cache-misses");
+	ck_assert_str_eq(o.pmu_events[1], "cpu/event=0x3c,umask=0x1/");
+	ck_assert_ptr_null(o.pmu_events[2]);
+	ck_assert_uint_eq(o.n_pids, 3);
+	ck_assert_int_eq(o.pids[0], 42);
+	ck_assert_int_eq(o.pids[1], 43);
+	ck_assert_int_eq(o.pids[2], 7);
+	options_free(&o);
+	ck_assert_ptr_null(o.pids);
+	ck_assert_ptr_null(o.pmu_events);
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-p", "1", NULL), 0);
+	ck_assert(o.pmu);
+	options_free(&o);
+
+	/* errors */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-p", "abc", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-p"));
+	ck_assert_ptr_nonnull(strstr(err, "abc"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-p", "0", NULL), -1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-p", "-5", NULL), -1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-p", "1,", NULL), -1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-p", ",1", NULL), -1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-p", "99999999999", NULL), -1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-p", NULL), -1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--pmu-event", "", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--pmu-event"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--doctor", "--pmu", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--doctor"));
+	ck_assert_ptr_null(strchr(err, '\n'));
+}
+END_TEST
+
 START_TEST(test_parse_size)
 {
 	ck_assert_int_eq(options_parse_size("1048576"), 1048576);
@@ -157,6 +215,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_errors_name_the_cause);
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_parse_size);
+	tcase_add_test(tc, test_pmu_options);
 	suite_add_tcase(s, tc);
 	return s;
 }
