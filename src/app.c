@@ -11,6 +11,7 @@
 
 #include "app.h"
 #include "backend/catalog.h"
+#include "backend/comms.h"
 #include "backend/decode.h"
 #include "backend/pmu.h"
 #include "backend/session.h"
@@ -83,7 +84,10 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
 		return exit_code_for(errno);
 	}
-	app->reader = reader_start(app->session, app->store, app->wake_wr, err, errlen);
+	app->comms = comms_new();
+	decoder_set_comms(app->decoder, app->comms);
+	app->reader = reader_start(app->session, app->store, app->comms, app->wake_wr, err,
+				   errlen);
 	if (!app->reader)
 		return KT_EXIT_FAILURE;
 	/* ktop's own syscalls stay out of what it shows */
@@ -269,6 +273,8 @@ void app_close(struct kt_app *app)
 	app->catalog = NULL;
 	decoder_free(app->decoder);
 	app->decoder = NULL;
+	comms_free(app->comms);
+	app->comms = NULL;
 	store_free(app->store);
 	app->store = NULL;
 	free(app->cpu_stats);

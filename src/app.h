@@ -18,6 +18,7 @@
 struct kt_session;
 struct kt_decoder;
 struct kt_catalog;
+struct kt_comms;
 struct kt_pmu;
 
 struct kt_app {
@@ -28,6 +29,7 @@ struct kt_app {
 	struct kt_decoder *decoder;
 	struct kt_catalog *catalog;
 	struct kt_reader *reader;
+	struct kt_comms *comms; /* task names over time, fed by the reader */
 	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
 	int wake_rd, wake_wr; /* the reader writes a byte when records arrived */
 	int ncpus;

@@ -47,7 +47,7 @@ static void batch_print_rec(struct batch *b, const struct kt_rec *r)
 		return;
 	}
 	pid = decoder_rec_pid(r);
-	fprintf(b->out, "%s [%03u] %16s-%-7d %s: %s\n", ts, r->cpu, decoder_comm(d, pid), pid,
+	fprintf(b->out, "%s [%03u] %16s-%-7d %s: %s\n", ts, r->cpu, decoder_comm(d, pid, r->ts), pid,
 		decoder_format_name(d, r, name, sizeof(name)), info);
 }
 

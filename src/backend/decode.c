@@ -20,11 +20,13 @@
 #include <tracefs.h>
 
 #include "../log.h"
+#include "comms.h"
 #include "decode.h"
 #include "store.h"
 
 #define COMM_SLOTS 4096
 #define COMM_TTL_NS 1000000000ull
+#define NAME_SLOTS 1024
 
 struct comm_slot {
 	int pid; /* 0: free */
@@ -45,6 +47,8 @@ struct kt_decoder {
 	size_t nids;
 	bool ids_loaded;
 	struct comm_slot comms[COMM_SLOTS];
+	struct kt_comms *history;
+	char names[NAME_SLOTS][KT_COMM_LEN]; /* interned names from the history */
 	struct trace_seq seq;
 };
 
@@ -326,14 +330,41 @@ static bool comm_from_saved_cmdlines(struct kt_decoder *d, int pid, char *out, s
  * kernel's saved_cmdlines (recorded when it was last switched out), else by the last name
  * seen. Lookups happen only for rows being formatted, so this costs little.
  */
-const char *decoder_comm(struct kt_decoder *d, int pid)
+void decoder_set_comms(struct kt_decoder *d, struct kt_comms *comms)
+{
+	d->history = comms;
+}
+
+/* A stable copy of name, for as long as d lives; NULL when the table is full. */
+static const char *intern(struct kt_decoder *d, const char *name)
+{
+	unsigned h = 5381, i;
+	const char *p;
+
+	for (p = name; *p; p++)
+		h = h * 33 + (unsigned char)*p;
+	for (i = 0; i < NAME_SLOTS; i++) {
+		char *slot = d->names[(h + i) % NAME_SLOTS];
+
+		if (!slot[0])
+			snprintf(slot, KT_COMM_LEN, "%s", name);
+		if (!strncmp(slot, name, KT_COMM_LEN - 1))
+			return slot;
+	}
+	return NULL;
+}
+
+const char *decoder_comm(struct kt_decoder *d, int pid, unsigned long long ts)
 {
 	struct comm_slot *s;
-	char path[64], *buf, *nl;
+	char path[64], *buf, *nl, name[KT_COMM_LEN];
 	unsigned long long now;
+	const char *known;
 
 	if (pid == 0)
 		return "<idle>";
+	if (comms_at(d->history, pid, ts, name) && (known = intern(d, name)))
+		return known;
 	now = now_ns();
 	s = comm_slot(d, pid);
 	if (s->pid == pid && now < s->looked_at + COMM_TTL_NS)
@@ -524,7 +555,7 @@ char *decoder_format_json(struct kt_decoder *d, const struct kt_rec *r, char *bu
 	JSON_PUT("{\"ts\":%llu,\"cpu\":%u,\"pid\":%d,\"comm\":\"", (unsigned long long)r->ts,
 		 r->cpu, pid);
 	{
-		const char *comm = decoder_comm(d, pid);
+		const char *comm = decoder_comm(d, pid, r->ts);
 
 		pos = json_escape(buf, pos, len, comm, strlen(comm));
 	}

@@ -28,8 +28,13 @@ struct tep_handle *decoder_tep(struct kt_decoder *d);
 int decoder_rec_type(const struct kt_rec *r);
 int decoder_rec_pid(const struct kt_rec *r);
 
-/* The task name of pid: saved_cmdlines, then /proc/<pid>/comm, cached; "<...>" unknown. */
-const char *decoder_comm(struct kt_decoder *d, int pid);
+struct kt_comms;
+/* Task names at a given time come from comms (the task_rename history) when it knows. */
+void decoder_set_comms(struct kt_decoder *d, struct kt_comms *comms);
+
+/* The task name of pid at ts: the rename history first, then /proc/<pid>/comm (cached for a
+ * second), then saved_cmdlines; "<...>" when unknown. The string lives as long as d. */
+const char *decoder_comm(struct kt_decoder *d, int pid, unsigned long long ts);
 
 /* The event's fields as the kernel prints them (its print fmt), into buf. A loss marker
  * prints as "*** lost N events ***". Returns buf. */

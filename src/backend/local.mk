@@ -5,6 +5,7 @@ src_libktop_a_SOURCES += \
 	src/backend/loss.c src/backend/loss.h \
 	src/backend/store.c src/backend/store.h \
 	src/backend/decode.c src/backend/decode.h \
+	src/backend/comms.c src/backend/comms.h \
 	src/backend/reader.c src/backend/reader.h \
 	src/backend/selfstat.c src/backend/selfstat.h \
 	src/backend/guard.c src/backend/guard.h \

@@ -30,6 +30,7 @@
 #include <tracefs.h>
 
 #include "../log.h"
+#include "comms.h"
 #include "reader.h"
 #include "session.h"
 #include "store.h"
@@ -60,6 +61,10 @@ struct reader_cpu {
 
 struct kt_reader {
 	struct kt_store *store;
+	struct kt_session *session;
+	struct kt_comms *comms;
+	int rename_id; /* -1: no task names from task_rename */
+	struct kt_rename_layout rename;
 	struct reader_cpu *cpus;
 	int ncpus;
 	int subbuf_size;
@@ -146,12 +151,24 @@ static void cpu_advance(struct reader_cpu *c)
 /* Stores c's current event (and the loss marker before it), then moves to the next. */
 static void cpu_emit(struct kt_reader *r, struct reader_cpu *c)
 {
+	uint32_t size = (uint32_t)kbuffer_event_size(c->kbuf);
+	unsigned short type;
+
+	if (r->rename_id >= 0 && size >= sizeof(type)) {
+		memcpy(&type, c->data, sizeof(type));
+		if (type == r->rename_id) {
+			comms_note(r->comms, &r->rename, c->ts, c->data, size);
+			if (!session_rename_shown(r->session)) {
+				cpu_advance(c); /* kept for names, not shown */
+				return;
+			}
+		}
+	}
 	if (c->missed) {
 		store_append_lost(r->store, c->ts, (uint32_t)c->cpu, c->missed > 0 ? c->missed : -1);
 		c->missed = 0;
 	}
-	store_append(r->store, c->ts, (uint32_t)c->cpu, c->data,
-		     (uint32_t)kbuffer_event_size(c->kbuf));
+	store_append(r->store, c->ts, (uint32_t)c->cpu, c->data, size);
 	STAT_ADD(r, events, 1);
 	cpu_advance(c);
 }
@@ -332,8 +349,22 @@ static void reader_close_cpus(struct kt_reader *r)
 	r->cpus = NULL;
 }
 
-struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, int wake_fd,
-			       char *err, size_t errlen)
+/* The task_rename layout, for task names; without it names come from /proc alone. */
+static void reader_setup_renames(struct kt_reader *r, struct tracefs_instance *inst)
+{
+	char *fmt;
+
+	r->rename_id = -1;
+	if (!r->comms || session_rename_id(r->session) < 0)
+		return;
+	fmt = tracefs_instance_file_read(inst, "events/task/task_rename/format", NULL);
+	if (fmt && comms_parse_format(fmt, &r->rename) == 0)
+		r->rename_id = session_rename_id(r->session);
+	free(fmt);
+}
+
+struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct kt_comms *comms,
+			       int wake_fd, char *err, size_t errlen)
 {
 	struct tracefs_instance *inst = session_instance(s);
 	struct kt_reader *r = calloc(1, sizeof(*r));
@@ -346,6 +377,9 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, int wa
 		return NULL;
 	}
 	r->store = st;
+	r->session = s;
+	r->comms = comms;
+	reader_setup_renames(r, inst);
 	r->wake_fd = wake_fd;
 	r->ctl[0] = r->ctl[1] = -1;
 	r->ncpus = session_ncpus(s);

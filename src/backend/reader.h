@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+struct kt_comms;
 struct kt_session;
 struct kt_store;
 
@@ -21,9 +22,10 @@ struct kt_reader_stats {
 
 struct kt_reader;
 
-/* Opens every CPU's trace_pipe_raw and starts the thread. wake_fd: -1 for none. */
-struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, int wake_fd,
-			       char *err, size_t errlen);
+/* Opens every CPU's trace_pipe_raw and starts the thread. wake_fd: -1 for none. comms (may
+ * be NULL) gets every task_rename record; those are stored only when the user enabled it. */
+struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct kt_comms *comms,
+			       int wake_fd, char *err, size_t errlen);
 /* The reader's thread id, to exclude its own syscalls from the trace. */
 pid_t reader_tid(const struct kt_reader *r);
 /* Stops the thread, drains what the kernel buffered up to now into the store, closes the

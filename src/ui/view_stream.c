@@ -355,7 +355,7 @@ static void resolve_comms(struct kt_view *v, struct srow *rows, int n)
 
 	for (i = 0; i < n; i++)
 		if (!(rows[i].flags & KT_REC_LOST))
-			rows[i].comm = decoder_comm(v->app->decoder, rows[i].pid);
+			rows[i].comm = decoder_comm(v->app->decoder, rows[i].pid, rows[i].ts);
 }
 
 static void draw_merged(struct kt_view *v)
@@ -668,7 +668,7 @@ static bool search_step(struct kt_view *v)
 			if (store_get(store, st->spos, &r)) {
 				fill_row(v, &r, &row);
 				if (!(row.flags & KT_REC_LOST))
-					row.comm = decoder_comm(v->app->decoder, row.pid);
+					row.comm = decoder_comm(v->app->decoder, row.pid, row.ts);
 				row_text(st, &row, RT_CPU, line, sizeof(line), NULL, NULL);
 				if (find_pat(line, st->pat, icase)) {
 					store_unlock(store);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/comms.h"
 #include "backend/decode.h"
 #include "backend/store.h"
 
@@ -164,6 +165,74 @@ START_TEST(test_bad_tracing_dir)
 }
 END_TEST
 
+static char *slurp(const char *path)
+{
+	static char buf[8192];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	ck_assert_ptr_nonnull(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* A task_rename record as the kernel lays it out. */
+static void make_rename(unsigned char *raw, const struct kt_rename_layout *l, int pid,
+			const char *from, const char *to)
+{
+	memset(raw, 0, 64);
+	memcpy(raw + l->pid, &pid, sizeof(pid));
+	strncpy((char *)raw + l->oldcomm, from, KT_COMM_LEN - 1);
+	strncpy((char *)raw + l->newcomm, to, KT_COMM_LEN - 1);
+}
+
+START_TEST(test_rename_history)
+{
+	struct kt_comms *c = comms_new();
+	struct kt_decoder *d = open_fixture();
+	struct kt_rename_layout l;
+	unsigned char raw[64];
+	char name[KT_COMM_LEN];
+
+	ck_assert_int_eq(comms_parse_format(slurp(FIXTURES "/tracing/events/task/task_rename/format"),
+					    &l), 0);
+	ck_assert_int_eq(l.pid, 8);
+	ck_assert_int_eq(l.oldcomm, 12);
+	ck_assert_int_eq(l.newcomm, 28);
+	ck_assert_int_eq(comms_parse_format("name: x\nformat:\n", &l), -1);
+	ck_assert_int_eq(comms_parse_format(slurp(FIXTURES "/tracing/events/task/task_rename/format"),
+					    &l), 0);
+
+	ck_assert(!comms_at(c, 4242, 100, name));
+	make_rename(raw, &l, 4242, "bash", "workload");	   /* exec at 100 */
+	comms_note(c, &l, 100, raw, sizeof(raw));
+	make_rename(raw, &l, 4242, "workload", "renamed-wl"); /* prctl at 200 */
+	comms_note(c, &l, 200, raw, sizeof(raw));
+	ck_assert(comms_at(c, 4242, 50, name));
+	ck_assert_str_eq(name, "bash");
+	ck_assert(comms_at(c, 4242, 100, name));
+	ck_assert_str_eq(name, "workload");
+	ck_assert(comms_at(c, 4242, 199, name));
+	ck_assert_str_eq(name, "workload");
+	ck_assert(comms_at(c, 4242, 250, name));
+	ck_assert_str_eq(name, "renamed-wl");
+	ck_assert(!comms_at(c, 4243, 250, name));
+	comms_note(c, &l, 300, raw, 10); /* short record: ignored */
+	ck_assert(comms_at(c, 4242, 350, name));
+	ck_assert_str_eq(name, "renamed-wl");
+
+	/* the decoder names rows by the history at their own time */
+	decoder_set_comms(d, c);
+	ck_assert_str_eq(decoder_comm(d, 4242, 50), "bash");
+	ck_assert_str_eq(decoder_comm(d, 4242, 150), "workload");
+	ck_assert_str_eq(decoder_comm(d, 4242, 250), "renamed-wl");
+	decoder_free(d);
+	comms_free(c);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
 	Suite *s = suite_create("decode");
@@ -176,6 +245,7 @@ static Suite *decode_suite(void)
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_ts);
 	tcase_add_test(tc, test_bad_tracing_dir);
+	tcase_add_test(tc, test_rename_history);
 	suite_add_tcase(s, tc);
 	return s;
 }

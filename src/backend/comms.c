@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "comms.h"
+
+#define COMMS_SLOTS 4096 /* pids; a collision forgets the older pid's history */
+#define COMMS_PER_PID 8	 /* renames kept per pid, the newest */
+
+struct rename {
+	uint64_t ts;
+	char oldcomm[KT_COMM_LEN], newcomm[KT_COMM_LEN];
+};
+
+struct pid_slot {
+	int pid; /* 0: free */
+	unsigned n, next; /* entries held; where the next goes (a ring) */
+	struct rename r[COMMS_PER_PID];
+};
+
+struct kt_comms {
+	pthread_mutex_t lock;
+	struct pid_slot slots[COMMS_SLOTS];
+};
+
+struct kt_comms *comms_new(void)
+{
+	struct kt_comms *c = calloc(1, sizeof(*c));
+
+	if (c)
+		pthread_mutex_init(&c->lock, NULL);
+	return c;
+}
+
+void comms_free(struct kt_comms *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+/* The offset of "field:<type> <name>[...];\toffset:N;" in a format, or -1. */
+static int field_offset(const char *format, const char *name, int *size)
+{
+	char pat[64];
+	const char *p = format, *semi;
+	int off, sz;
+
+	snprintf(pat, sizeof(pat), " %s", name);
+	while ((p = strstr(p, "field:"))) {
+		semi = strchr(p, ';');
+		if (!semi)
+			return -1;
+		/* the name ends the declaration, before ';' or '[' */
+		{
+			const char *end = memchr(p, '[', (size_t)(semi - p));
+			size_t n = strlen(pat);
+
+			if (!end)
+				end = semi;
+			if ((size_t)(end - p) >= n && !strncmp(end - n, pat, n) &&
+			    sscanf(semi, "; offset:%d; size:%d;", &off, &sz) == 2) {
+				*size = sz;
+				return off;
+			}
+		}
+		p = semi;
+	}
+	return -1;
+}
+
+int comms_parse_format(const char *format, struct kt_rename_layout *out)
+{
+	int psz, osz, nsz;
+
+	out->pid = field_offset(format, "pid", &psz);
+	out->oldcomm = field_offset(format, "oldcomm", &osz);
+	out->newcomm = field_offset(format, "newcomm", &nsz);
+	if (out->pid < 0 || out->oldcomm < 0 || out->newcomm < 0 || psz != 4 ||
+	    osz < KT_COMM_LEN || nsz < KT_COMM_LEN)
+		return -1;
+	out->size = out->pid + 4;
+	if (out->oldcomm + KT_COMM_LEN > out->size)
+		out->size = out->oldcomm + KT_COMM_LEN;
+	if (out->newcomm + KT_COMM_LEN > out->size)
+		out->size = out->newcomm + KT_COMM_LEN;
+	return 0;
+}
+
+static struct pid_slot *slot_of(struct kt_comms *c, int pid)
+{
+	return &c->slots[((unsigned)pid * 2654435761u) % COMMS_SLOTS];
+}
+
+static void copy_comm(char *dst, const char *src)
+{
+	memcpy(dst, src, KT_COMM_LEN);
+	dst[KT_COMM_LEN - 1] = '\0';
+}
+
+void comms_note(struct kt_comms *c, const struct kt_rename_layout *l, uint64_t ts,
+		const void *data, uint32_t size)
+{
+	const char *d = data;
+	struct pid_slot *s;
+	struct rename *r;
+	int pid;
+
+	if (!c || (int)size < l->size)
+		return;
+	memcpy(&pid, d + l->pid, sizeof(pid));
+	if (pid <= 0)
+		return;
+	pthread_mutex_lock(&c->lock);
+	s = slot_of(c, pid);
+	if (s->pid != pid) {
+		s->pid = pid;
+		s->n = s->next = 0;
+	}
+	r = &s->r[s->next];
+	r->ts = ts;
+	copy_comm(r->oldcomm, d + l->oldcomm);
+	copy_comm(r->newcomm, d + l->newcomm);
+	s->next = (s->next + 1) % COMMS_PER_PID;
+	if (s->n < COMMS_PER_PID)
+		s->n++;
+	pthread_mutex_unlock(&c->lock);
+}
+
+bool comms_at(struct kt_comms *c, int pid, uint64_t ts, char out[KT_COMM_LEN])
+{
+	const struct rename *r, *first = NULL, *best = NULL;
+	struct pid_slot *s;
+	unsigned i;
+
+	if (!c || pid <= 0)
+		return false;
+	pthread_mutex_lock(&c->lock);
+	s = slot_of(c, pid);
+	if (s->pid == pid) {
+		/* oldest to newest around the ring */
+		for (i = 0; i < s->n; i++) {
+			r = &s->r[(s->next + COMMS_PER_PID - s->n + i) % COMMS_PER_PID];
+			if (!first)
+				first = r;
+			if (r->ts <= ts)
+				best = r;
+		}
+		if (best)
+			memcpy(out, best->newcomm, KT_COMM_LEN);
+		else if (first) /* before the first rename seen: what it was renamed from */
+			memcpy(out, first->oldcomm, KT_COMM_LEN);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return best || first;
+}
