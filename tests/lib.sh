@@ -186,15 +186,6 @@ event_enabled()
 	[ -r "$f" ] && [ "$(head -c1 "$f" 2>/dev/null)" = 1 ]
 }
 
-# Events ktop keeps on in its own instance for itself, whatever the user picks:
-# task:task_rename gives each row the task's name at the time (see ktop.1, FILES).
-KTOP_OWN_EVENTS="task:task_rename"
-# instance_user_events DIR: the instance's set_event without ktop's own events, sorted.
-instance_user_events()
-{
-	grep -vxF -- "$KTOP_OWN_EVENTS" "$1/set_event" | sort
-}
-
 # wait_capturing PID SYSTEM EVENT [TIMEOUT]: until ktop-PID exists with the event enabled
 # (ktop enables its events after its reader runs). Fails the test on time-out, or when ktop
 # exited first.

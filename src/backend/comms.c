@@ -76,12 +76,14 @@ static int field_offset(const char *format, const char *name, int *size)
 
 int comms_parse_format(const char *format, struct kt_rename_layout *out)
 {
+	const char *id = strstr(format, "\nID: ");
 	int psz, osz, nsz;
 
+	out->id = id ? atoi(id + 5) : -1;
 	out->pid = field_offset(format, "pid", &psz);
 	out->oldcomm = field_offset(format, "oldcomm", &osz);
 	out->newcomm = field_offset(format, "newcomm", &nsz);
-	if (out->pid < 0 || out->oldcomm < 0 || out->newcomm < 0 || psz != 4 ||
+	if (out->id <= 0 || out->pid < 0 || out->oldcomm < 0 || out->newcomm < 0 || psz != 4 ||
 	    osz < KT_COMM_LEN || nsz < KT_COMM_LEN)
 		return -1;
 	out->size = out->pid + 4;

@@ -2,8 +2,10 @@
 /* Task names as they were when an event happened. A pid's name changes on exec and
  * prctl(PR_SET_NAME); /proc and saved_cmdlines only know the name now, or the name at some
  * past context switch. The kernel's task:task_rename event (it fires on exec too) says
- * exactly when and to what: the session keeps it enabled for this, the reader feeds every
- * one here, in time order, and the decoder asks for the name at a row's timestamp. */
+ * exactly when and to what: when the user enables it, the reader feeds every one here, in
+ * time order, and the decoder asks for the name at a row's timestamp. It is not enabled
+ * behind the user's back: its records would share the ring buffer, and the kernel's loss
+ * counts could no longer be told apart from the user's own events. */
 #ifndef KTOP_COMMS_H
 #define KTOP_COMMS_H
 
@@ -14,6 +16,7 @@
 
 /* Where task_rename keeps its fields, from the event's format. */
 struct kt_rename_layout {
+	int id;			   /* the event's type id */
 	int pid, oldcomm, newcomm; /* offsets */
 	int size;		   /* the smallest record that holds all three */
 };

@@ -61,9 +61,8 @@ struct reader_cpu {
 
 struct kt_reader {
 	struct kt_store *store;
-	struct kt_session *session;
 	struct kt_comms *comms;
-	int rename_id; /* -1: no task names from task_rename */
+	int rename_id; /* task:task_rename records feed comms; -1: not on this kernel */
 	struct kt_rename_layout rename;
 	struct reader_cpu *cpus;
 	int ncpus;
@@ -156,13 +155,8 @@ static void cpu_emit(struct kt_reader *r, struct reader_cpu *c)
 
 	if (r->rename_id >= 0 && size >= sizeof(type)) {
 		memcpy(&type, c->data, sizeof(type));
-		if (type == r->rename_id) {
+		if (type == r->rename_id)
 			comms_note(r->comms, &r->rename, c->ts, c->data, size);
-			if (!session_rename_shown(r->session)) {
-				cpu_advance(c); /* kept for names, not shown */
-				return;
-			}
-		}
 	}
 	if (c->missed) {
 		store_append_lost(r->store, c->ts, (uint32_t)c->cpu, c->missed > 0 ? c->missed : -1);
@@ -349,17 +343,17 @@ static void reader_close_cpus(struct kt_reader *r)
 	r->cpus = NULL;
 }
 
-/* The task_rename layout, for task names; without it names come from /proc alone. */
+/* The task_rename layout: its records, when enabled, name tasks exactly over time. */
 static void reader_setup_renames(struct kt_reader *r, struct tracefs_instance *inst)
 {
 	char *fmt;
 
 	r->rename_id = -1;
-	if (!r->comms || session_rename_id(r->session) < 0)
+	if (!r->comms)
 		return;
 	fmt = tracefs_instance_file_read(inst, "events/task/task_rename/format", NULL);
 	if (fmt && comms_parse_format(fmt, &r->rename) == 0)
-		r->rename_id = session_rename_id(r->session);
+		r->rename_id = r->rename.id;
 	free(fmt);
 }
 
@@ -377,7 +371,6 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct
 		return NULL;
 	}
 	r->store = st;
-	r->session = s;
 	r->comms = comms;
 	reader_setup_renames(r, inst);
 	r->wake_fd = wake_fd;

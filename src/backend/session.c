@@ -40,17 +40,7 @@ struct kt_session {
 	unsigned long buffer_kb;
 	int ncpus;
 	char *events_dir; /* <instance>/events, libtracefs-allocated */
-	int rename_id;	  /* task:task_rename, kept on for task names (comms.h); -1: absent */
-	bool rename_shown; /* the user enabled it too: its records are shown */
 };
-
-static int read_event_file(struct kt_session *s, const char *system, const char *event,
-			   const char *file, char *buf, size_t len);
-static int write_event_file(struct kt_session *s, const char *system, const char *event,
-			    const char *file, const char *val);
-
-#define RENAME_SYSTEM "task"
-#define RENAME_EVENT "task_rename"
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -536,13 +526,6 @@ struct kt_session *session_open(const struct kt_session_opts *opts, char *err, s
 	if (set_buffer(s, kb ? kb : session_default_buffer_kb(), err, errlen) < 0)
 		goto fail;
 	s->ncpus = count_cpus(s->inst);
-	s->rename_id = -1;
-	if (write_event_file(s, RENAME_SYSTEM, RENAME_EVENT, "enable", "1") == 0) {
-		char id[32];
-
-		if (read_event_file(s, RENAME_SYSTEM, RENAME_EVENT, "id", id, sizeof(id)) == 0)
-			s->rename_id = atoi(id);
-	}
 	open_sessions++;
 	log_debug("session: %s, %d CPUs, %lu KiB per CPU, clock %s", s->name, s->ncpus,
 		  s->buffer_kb, clock);
@@ -747,18 +730,6 @@ static void format_spec(char *buf, size_t len, const char *system, const char *e
 		snprintf(buf, len, "%s", event ? event : "*");
 }
 
-static bool matches_rename(const char *system, const char *event)
-{
-	return (!system || !fnmatch(system, RENAME_SYSTEM, 0)) &&
-	       (!event || !fnmatch(event, RENAME_EVENT, 0));
-}
-
-static bool is_hidden_rename(const struct kt_session *s, const char *system, const char *event)
-{
-	return s->rename_id >= 0 && !__atomic_load_n(&s->rename_shown, __ATOMIC_RELAXED) &&
-	       !strcmp(system, RENAME_SYSTEM) && !strcmp(event, RENAME_EVENT);
-}
-
 static int toggle(struct kt_session *s, const char *system, const char *event, bool on,
 		  char *err, size_t errlen)
 {
@@ -795,12 +766,6 @@ static int toggle(struct kt_session *s, const char *system, const char *event, b
 	if (n == 0) {
 		seterr(err, errlen, "no such event '%s' (" LIST_HINT ")", spec);
 		return -1;
-	}
-	if (s->rename_id >= 0 && matches_rename(system, event)) {
-		/* shown or not, it stays on: task names depend on it */
-		__atomic_store_n(&s->rename_shown, on, __ATOMIC_RELAXED);
-		if (!on)
-			write_event_file(s, RENAME_SYSTEM, RENAME_EVENT, "enable", "1");
 	}
 	log_debug("session: %s %s: %d of %d changed", on ? "enable" : "disable", spec, c.changed,
 		  n);
@@ -853,8 +818,6 @@ bool session_is_enabled(struct kt_session *s, const char *system, const char *ev
 		if (system[0] == '.' || event[0] == '.' || strchr(system, '/') ||
 		    strchr(event, '/'))
 			return false;
-		if (is_hidden_rename(s, system, event))
-			return false;
 		return read_event_file(s, system, event, "enable", buf, sizeof(buf)) == 0 &&
 		       buf[0] == '1';
 	}
@@ -881,8 +844,6 @@ int session_for_each_enabled(struct kt_session *s,
 		if (!colon)
 			continue;
 		*colon = '\0';
-		if (is_hidden_rename(s, line, colon + 1))
-			continue;
 		if (fn)
 			fn(line, colon + 1, ctx);
 		n++;
@@ -896,16 +857,6 @@ int session_enabled_count(struct kt_session *s)
 	int n = session_for_each_enabled(s, NULL, NULL);
 
 	return n < 0 ? 0 : n;
-}
-
-int session_rename_id(const struct kt_session *s)
-{
-	return s ? s->rename_id : -1;
-}
-
-bool session_rename_shown(const struct kt_session *s)
-{
-	return s && __atomic_load_n(&s->rename_shown, __ATOMIC_RELAXED);
 }
 
 /* ---- filters --------------------------------------------------------------------------- */

@@ -89,11 +89,6 @@ int session_set_filter(struct kt_session *s, const char *system, const char *eve
 /* Current filter text of an event, malloc'd, or NULL when none. */
 char *session_get_filter(struct kt_session *s, const char *system, const char *event);
 
-/* task:task_rename is kept enabled for task names (comms.h) whether or not the user asked for
- * it; its type id (-1: this kernel lacks it), and whether the user's own choice shows it. */
-int session_rename_id(const struct kt_session *s);
-bool session_rename_shown(const struct kt_session *s);
-
 /* Keeps these threads' own events out of the trace (set_event_notrace_pid). */
 int session_exclude_tids(struct kt_session *s, const pid_t *tids, int n);
 

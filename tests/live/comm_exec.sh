@@ -10,7 +10,10 @@ set -u
 require_root_tracefs
 require_workload
 
-start_ktop "$T/out" "$T/err" -b -e syscalls:sys_enter_getppid
+# task:task_rename (it fires on exec and prctl) gives ktop each rename at its time; without
+# it a task that execs and exits within milliseconds is named by saved_cmdlines, which may
+# hold an older name.
+start_ktop "$T/out" "$T/err" -b -e syscalls:sys_enter_getppid -e task:task_rename
 kpid=$KTOP_PID
 wait_capturing "$kpid" syscalls sys_enter_getppid
 

@@ -18,7 +18,7 @@ wait_until 10 instance_exists "$pid" || fail "no instance ktop-$pid"
 expect_text "^ktop-$pid +tracer: nop +enabled: 0" 10 "the header does not show ktop-$pid, tracer and 'enabled: 0'"
 expect_text "No events enabled: press e \(F2\) to pick events" 5 "the empty stream does not say how to start"
 expect_text "F1Help +F2Events" 5 "no function-key bar"
-[ -z "$(instance_user_events "$(instance_dir "$pid")" | tr -d '[:space:]')" ] || fail "ktop-$pid enables events nobody asked for"
+[ -z "$(tr -d '[:space:]' <"$(instance_dir "$pid")/set_event")" ] || fail "ktop-$pid enables events nobody asked for"
 
 # The picker, narrowed by typing.
 tmux_keys e
