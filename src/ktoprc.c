@@ -67,7 +67,7 @@ static const struct {
 void config_init(struct kt_config *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->orient = c->zoom = c->picker = c->counters = c->mouse = KT_UNSET;
+	c->orient = c->zoom = c->picker = c->counters = c->mouse = c->split = KT_UNSET;
 }
 
 void config_free(struct kt_config *c)
@@ -86,6 +86,7 @@ bool config_equal(const struct kt_config *a, const struct kt_config *b)
 
 	if (strcmp(a->theme, b->theme) || a->delay_ms != b->delay_ms || a->orient != b->orient ||
 	    a->zoom != b->zoom || a->picker != b->picker || a->counters != b->counters ||
+	    a->split != b->split ||
 	    a->mouse != b->mouse || a->nbinds != b->nbinds || a->nevents != b->nevents)
 		return false;
 	if (!a->filter != !b->filter || (a->filter && strcmp(a->filter, b->filter)))
@@ -192,6 +193,16 @@ static int parse_line(struct kt_config *c, char *line, bool profile, char *err, 
 			c->orient = KT_CFG_STACK;
 		else
 			BAD("orientation takes auto, side or stacked, not '%.40s'", val);
+	} else if (!strcmp(key, "split")) {
+		errno = 0;
+		ul = strtoul(val, &end, 10);
+		if (!strcmp(val, "auto"))
+			c->split = 0;
+		else if (errno || !*val || *end || *val == '-' || ul < 20 || ul > 80)
+			BAD("split takes auto or the stream pane's share in percent, 20 to 80, "
+			    "not '%.40s'", val);
+		else
+			c->split = (int)ul;
 	} else if (!strcmp(key, "zoom")) {
 		return set_bool(&c->zoom, key, val, err, errlen);
 	} else if (!strcmp(key, "picker")) {
@@ -324,6 +335,10 @@ void config_write(const struct kt_config *c, FILE *f, bool profile)
 		fprintf(f, "delay = %u\n", c->delay_ms / 100);
 	if (c->orient >= KT_CFG_AUTO && c->orient <= KT_CFG_STACK)
 		fprintf(f, "orientation = %s\n", orient[c->orient]);
+	if (c->split == 0)
+		fprintf(f, "split = auto\n");
+	else if (c->split != KT_UNSET)
+		fprintf(f, "split = %d\n", c->split);
 	if (c->zoom != KT_UNSET)
 		fprintf(f, "zoom = %s\n", yesno(c->zoom));
 	if (c->picker != KT_UNSET)

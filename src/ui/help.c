@@ -27,6 +27,7 @@ static const struct help_line help_left[] = {
 	{ "F7 p", "pause display (not capture)" },
 	{ "F8 x", "clear stored events" },
 	{ "F9 z", "zoom the focused pane" },
+	{ "[  ]", "stream pane smaller / larger" },
 	{ "F11 m", "counters pane open / close" },
 	{ "F10 q", "quit (q: not in picker)" },
 	{ "Tab S-Tab", "focus next / previous pane" },

@@ -114,6 +114,41 @@ static void apply_widths(const struct kt_layout *l, struct kt_rect area, struct 
 	}
 }
 
+int layout_step_pct(int pct, int dir)
+{
+	pct = pct ? pct + dir * KT_LAYOUT_PCT_STEP : 50;
+	if (pct < KT_LAYOUT_PCT_MIN)
+		pct = KT_LAYOUT_PCT_MIN;
+	if (pct > KT_LAYOUT_PCT_MAX)
+		pct = KT_LAYOUT_PCT_MAX;
+	return pct;
+}
+
+/* The user's size for the first pane; the others share the rest equally. Kept only when
+ * every pane still gets its minimum. */
+static void apply_first_pct(const struct kt_layout *l, struct kt_rect area, bool side,
+			    struct kt_rect *out)
+{
+	int gaps = side ? l->n - 1 : 0, total = (side ? area.w : area.h) - gaps;
+	int min = side ? l->min_w : l->min_h, first, rest, each, extra, pos, i, size;
+
+	first = total * l->first_pct / 100;
+	rest = total - first;
+	if (first < min || rest / (l->n - 1) < min)
+		return;
+	each = rest / (l->n - 1);
+	extra = rest % (l->n - 1);
+	pos = side ? area.x : area.y;
+	for (i = 0; i < l->n; i++) {
+		size = i == 0 ? first : each + (i - 1 < extra ? 1 : 0);
+		if (side)
+			out[i] = (struct kt_rect){ pos, area.y, size, area.h };
+		else
+			out[i] = (struct kt_rect){ area.x, pos, area.w, size };
+		pos += size + (side ? 1 : 0);
+	}
+}
+
 bool layout_is_side(const struct kt_layout *l, struct kt_rect area)
 {
 	switch (l->orient) {
@@ -154,7 +189,9 @@ int layout_compute(const struct kt_layout *l, struct kt_rect area, struct kt_rec
 		side = !side;
 	}
 	layout_split(area, l->n, side, side ? 1 : 0, out);
-	if (side)
+	if (l->first_pct > 0)
+		apply_first_pct(l, area, side, out);
+	else if (side)
 		apply_widths(l, area, out);
 	if (side_out)
 		*side_out = side;

@@ -28,7 +28,17 @@ struct kt_layout {
 	int auto_side_w;     /* KT_ORIENT_AUTO: side by side from this total width on */
 	int want_w[KT_LAYOUT_MAX]; /* side by side: a pane's preferred width, 0: a share of
 				    * what the others leave (the stream) */
+	int first_pct;	     /* the user's size of the first pane (the stream), in percent of
+			      * the panes' area along the split; 0: automatic */
 };
+
+#define KT_LAYOUT_PCT_MIN 20
+#define KT_LAYOUT_PCT_MAX 80
+#define KT_LAYOUT_PCT_STEP 5
+
+/* The first pane's share after growing (dir +1) or shrinking (-1) it one step; from
+ * automatic (0) the first step starts at 50. Stays within [PCT_MIN, PCT_MAX]. */
+int layout_step_pct(int pct, int dir);
 
 /* The fixed regions of a cols x lines terminal. Heights of 0 mean "not shown" (tiny
  * terminals keep the panes first). */

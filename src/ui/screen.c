@@ -453,6 +453,7 @@ static void ui_settings_now(struct kt_ui *ui, struct kt_ui_settings *s)
 	snprintf(s->theme, sizeof(s->theme), "%s", crt_theme_name());
 	s->orient = (int)ui->lay.orient;
 	s->zoom = ui->lay.zoom;
+	s->split = ui->lay.first_pct;
 	s->picker = ui->picker != NULL;
 	s->counters = ui->pmu != NULL;
 }
@@ -552,6 +553,18 @@ static void global_key(struct kt_ui *ui, int key)
 			ui->relayout = true;
 		} else {
 			ui_message(ui, false, "only one pane: nothing to zoom");
+		}
+		break;
+	case '[':
+	case ']':
+		/* the stream pane's share: ] grows it, [ gives the other panes room */
+		if (ui->lay.n > 1) {
+			ui->lay.first_pct = layout_step_pct(ui->lay.first_pct, key == ']' ? 1 : -1);
+			ui->relayout = true;
+			ui_message(ui, false, "stream pane: %d%% of the panes' area",
+				   ui->lay.first_pct);
+		} else {
+			ui_message(ui, false, "only one pane: nothing to resize");
 		}
 		break;
 	case '\t':
@@ -796,6 +809,7 @@ int ui_run(struct kt_app *app)
 	}
 	ui.lay.orient = (enum kt_orient)ui.start.orient;
 	ui.lay.zoom = ui.start.zoom && ui.lay.n > 1;
+	ui.lay.first_pct = ui.start.split;
 	ui.start.zoom = ui.lay.zoom;
 	ui.mouse = ui.start.mouse;
 	/* The xterm mouse protocol only: on TERM=linux ncurses would load libgpm, which

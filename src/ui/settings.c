@@ -33,6 +33,8 @@ static void apply_layout(struct kt_ui_settings *s, const struct kt_config *c)
 							KT_ORIENT_AUTO;
 	if (c->zoom != KT_UNSET)
 		s->zoom = c->zoom;
+	if (c->split != KT_UNSET)
+		s->split = c->split;
 	if (c->picker != KT_UNSET)
 		s->picker = c->picker;
 	if (c->counters != KT_UNSET)
@@ -134,6 +136,7 @@ static void fill(struct kt_config *c, const struct kt_ui_settings *s)
 		    s->orient == KT_ORIENT_STACK ? KT_CFG_STACK :
 						   KT_CFG_AUTO;
 	c->zoom = s->zoom;
+	c->split = s->split;
 	c->picker = s->picker;
 	c->counters = s->counters;
 	c->mouse = s->mouse;
@@ -184,13 +187,15 @@ void settings_exit(const struct kt_options *o, const struct kt_ui_settings *star
 		snprintf(c.theme, sizeof(c.theme), "%s", now->theme);
 		changed = true;
 	}
-	if (CHANGED(orient) || CHANGED(zoom) || CHANGED(picker) || CHANGED(counters)) {
+	if (CHANGED(orient) || CHANGED(zoom) || CHANGED(picker) || CHANGED(counters) ||
+	    CHANGED(split)) {
 		struct kt_config l;
 
 		config_init(&l);
 		fill(&l, now);
 		c.orient = l.orient;
 		c.zoom = l.zoom;
+		c.split = l.split;
 		c.picker = l.picker;
 		c.counters = l.counters;
 		changed = true;

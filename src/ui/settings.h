@@ -18,6 +18,7 @@ struct kt_ui_settings {
 	unsigned delay_ms;
 	int orient;		/* enum kt_orient */
 	int zoom, picker, counters, mouse; /* 0/1 */
+	int split;		/* the stream pane's share in percent, 0: automatic */
 };
 
 /* What the session starts with, and the theme set into crt (call before crt_init). A theme

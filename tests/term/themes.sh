@@ -138,9 +138,20 @@ tmux_keys e
 expect_text "Event picker" 5 "e did not open the picker"
 tmux_keys Tab t t
 expect_text "theme mono" 3 "t t did not reach mono"
+# the stream pane's share of the panes: ] grows it a step from the even split
+# Where the picker's title is, as line*1000+column: it moves down (stacked) or right (side
+# by side) when the stream pane before it grows.
+_picker_at() { tmux_screen | awk '{ i = index($0, "Event picker") } i { print NR * 1000 + i; exit }'; }
+at_before=$(_picker_at)
+[ -n "$at_before" ] || fail "no picker title on the screen"
+tmux_keys ']' ']'
+expect_text "stream pane: 55% of the panes' area" 3 "] ] did not grow the stream pane"
+_grew() { [ "$(_picker_at)" -gt "$at_before" ]; }
+wait_until 3 _grew || fail "the picker did not move after ] ] (at $(_picker_at), before $at_before)"
 tmux_keys F5
 tmux_keys S
 expect_text "saved $RC" 3 "S did not say it saved $RC"
+grep -qx 'split = 55' "$RC" || fail "saved ktoprc: no 'split = 55': $(cat "$RC")"
 capture config-saved
 grep -qx 'theme = mono' "$RC" || fail "saved ktoprc: no 'theme = mono': $(cat "$RC")"
 grep -qx 'picker = yes' "$RC" || fail "saved ktoprc: no 'picker = yes': $(cat "$RC")"
@@ -162,6 +173,7 @@ kill -INT "$KTOP_PID"
 wait_until 10 _pid_gone "$KTOP_PID" || fail "SIGINT did not end ktop"
 grep -qx 'theme = high-contrast' "$RC" || fail "Ctrl-C did not save the changed theme: $(cat "$RC")"
 grep -qx "orientation = $orient" "$RC" || fail "the orientation was lost: $(cat "$RC")"
+grep -qx 'split = 55' "$RC" || fail "the stream pane's share was lost: $(cat "$RC")"
 
 # A malformed file: one line naming its line, the defaults, the file kept.
 printf 'theme = light\nzoom = perhaps\n' >"$RC"

@@ -17,6 +17,7 @@ static const char full[] = "# my settings\n"
 			   "delay = 5\n"
 			   "orientation = stacked\n"
 			   "zoom = no\n"
+			   "split = 65\n"
 			   "picker = yes\n"
 			   "counters = off\n"
 			   "mouse = 0\n"
@@ -34,6 +35,7 @@ START_TEST(test_parse_all)
 	ck_assert_uint_eq(c.delay_ms, 500);
 	ck_assert_int_eq(c.orient, KT_CFG_STACK);
 	ck_assert_int_eq(c.zoom, 0);
+	ck_assert_int_eq(c.split, 65);
 	ck_assert_int_eq(c.picker, 1);
 	ck_assert_int_eq(c.counters, 0);
 	ck_assert_int_eq(c.mouse, 0);
@@ -66,7 +68,11 @@ START_TEST(test_round_trip)
 	ck_assert_msg(config_save(&a, path, false, err, sizeof(err)) == 0, "%s", err);
 	ck_assert_int_eq(config_load(&b, path, false, err, sizeof(err)), 0);
 	ck_assert(config_equal(&a, &b));
+	ck_assert_int_eq(b.split, 65);
 	b.zoom = 1;
+	ck_assert(!config_equal(&a, &b));
+	b.zoom = a.zoom;
+	b.split = 0;
 	ck_assert(!config_equal(&a, &b));
 	config_free(&a);
 	config_free(&b);
@@ -117,6 +123,8 @@ START_TEST(test_bad_lines)
 	bad("delay = fast\n", false, 1, "delay takes tenths");
 	bad("orientation = diagonal\n", false, 1, "orientation takes auto, side or stacked");
 	bad("\n# c\nzoom = maybe\n", false, 3, "zoom takes yes or no");
+	bad("split = 90\n", false, 1, "split takes auto or the stream pane's share");
+	bad("split = half\n", false, 1, "split takes auto or the stream pane's share");
 	bad("key.fly = x\n", false, 1, "unknown action 'fly'");
 	bad("key.quit = F13\n", false, 1, "is not a key");
 	bad("key.quit = ctrl-x\n", false, 1, "is not a key");

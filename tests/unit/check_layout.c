@@ -292,6 +292,50 @@ START_TEST(test_preferred_width)
 }
 END_TEST
 
+START_TEST(test_user_first_pane_share)
+{
+	struct kt_layout l;
+	struct kt_rect out[KT_LAYOUT_MAX], a = { 0, 2, 161, 40 };
+	bool side;
+
+	layout_init(&l);
+	l.n = 2;
+	l.want_w[1] = 48; /* the user's share wins over a pane's preference */
+	l.first_pct = 70;
+	layout_compute(&l, a, out, &side);
+	ck_assert(side);
+	ck_assert_int_eq(out[0].w, 160 * 70 / 100);
+	ck_assert_int_eq(out[1].w, 160 - 112);
+	ck_assert_int_eq(out[1].x, 113);
+	/* stacked: along the height */
+	l.orient = KT_ORIENT_STACK;
+	layout_compute(&l, a, out, &side);
+	ck_assert_int_eq(out[0].h, 28);
+	ck_assert_int_eq(out[1].h, 12);
+	ck_assert_int_eq(out[1].y, 2 + 28);
+	/* three panes: the others share the rest, every cell used */
+	l.n = 3;
+	l.first_pct = 50;
+	layout_compute(&l, a, out, &side);
+	ck_assert_int_eq(out[0].h, 20);
+	ck_assert_int_eq(out[1].h + out[2].h, 20);
+	ck_assert_int_eq(out[2].y + out[2].h, 42);
+	/* a share that would squeeze a pane below its minimum is not applied */
+	l.n = 2;
+	l.first_pct = 80;
+	a.h = 12;
+	layout_compute(&l, a, out, &side);
+	ck_assert_int_eq(out[0].h, 6);
+	ck_assert_int_eq(out[1].h, 6);
+	/* stepping */
+	ck_assert_int_eq(layout_step_pct(0, 1), 50);
+	ck_assert_int_eq(layout_step_pct(50, 1), 55);
+	ck_assert_int_eq(layout_step_pct(50, -1), 45);
+	ck_assert_int_eq(layout_step_pct(KT_LAYOUT_PCT_MAX, 1), KT_LAYOUT_PCT_MAX);
+	ck_assert_int_eq(layout_step_pct(KT_LAYOUT_PCT_MIN, -1), KT_LAYOUT_PCT_MIN);
+}
+END_TEST
+
 static Suite *layout_suite(void)
 {
 	Suite *s = suite_create("layout");
@@ -309,6 +353,7 @@ static Suite *layout_suite(void)
 	tcase_add_test(tc, test_focus_and_fix);
 	tcase_add_test(tc, test_many_panes_cover_area);
 	tcase_add_test(tc, test_preferred_width);
+	tcase_add_test(tc, test_user_first_pane_share);
 	suite_add_tcase(s, tc);
 	return s;
 }
