@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ktoprc.h"
+#include "strutil.h"
 #include "options.h"
 #include "ui/theme.h"
 
@@ -122,18 +123,6 @@ bool config_key_valid(const char *k)
 	return false;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 static int parse_bool(const char *v)
 {
 	if (!strcasecmp(v, "yes") || !strcasecmp(v, "on") || !strcasecmp(v, "true") ||
@@ -165,15 +154,15 @@ static int parse_line(struct kt_config *c, char *line, bool profile, char *err, 
 
 	/* '#' starts a comment only at the start of a line: filters may hold one */
 	line[strcspn(line, "\r\n")] = '\0';
-	line = trim(line);
+	line = str_trim(line);
 	if (!*line || *line == '#')
 		return 0;
 	eq = strchr(line, '=');
 	if (!eq)
 		BAD("expected 'key = value', not '%.60s'", line);
 	*eq = '\0';
-	key = trim(line);
-	val = trim(eq + 1);
+	key = str_trim(line);
+	val = str_trim(eq + 1);
 	if (!strcmp(key, "theme")) {
 		if (!*val || strlen(val) >= sizeof(c->theme) || strchr(val, ' '))
 			BAD("theme takes a theme name, not '%.40s'", val);

@@ -24,6 +24,7 @@
 
 #include "backend/session.h"
 #include "log.h"
+#include "strutil.h"
 
 #define TRACEFS_PATH "/sys/kernel/tracing"
 #define DEBUGFS_PATH "/sys/kernel/debug"
@@ -70,18 +71,6 @@ static const char *errno_hint(int e)
 	default:
 		return "";
 	}
-}
-
-static char *trim(char *s)
-{
-	size_t n;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	n = strlen(s);
-	while (n && isspace((unsigned char)s[n - 1]))
-		s[--n] = '\0';
-	return s;
 }
 
 /* ---- mount point ----------------------------------------------------------------------- */
@@ -446,7 +435,7 @@ static int set_clock(struct kt_session *s, const char *clock, char *err, size_t 
 	e = errno;
 	clocks = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
 	seterr(err, errlen, "cannot set trace clock '%s' in %s: %s (available: %s)", clock,
-	       s->name, strerror(e), clocks ? trim(clocks) : "unknown");
+	       s->name, strerror(e), clocks ? str_trim(clocks) : "unknown");
 	free(clocks);
 	return -1;
 }
@@ -839,7 +828,7 @@ int session_for_each_enabled(struct kt_session *s,
 	if (!text)
 		return -1;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		line = trim(line);
+		line = str_trim(line);
 		colon = strchr(line, ':');
 		if (!colon)
 			continue;
@@ -902,7 +891,7 @@ static char *read_filter(struct kt_session *s, const char *system, const char *e
 
 	if (read_event_file(s, system, event, "filter", buf, sizeof(buf)) < 0)
 		return NULL;
-	t = trim(buf);
+	t = str_trim(buf);
 	if (!*t || !strcmp(t, "none"))
 		return NULL;
 	return strdup(t);
@@ -952,7 +941,7 @@ static int filter_one(struct kt_session *s, const char *system, const char *even
 			/* No error_log (old kernel): the filter file shows the caret itself. */
 			kmsg = tracefs_event_file_read(s->inst, system, event, "filter", NULL);
 			if (kmsg)
-				memmove(kmsg, trim(kmsg), strlen(trim(kmsg)) + 1);
+				memmove(kmsg, str_trim(kmsg), strlen(str_trim(kmsg)) + 1);
 		}
 		if (kmsg)
 			seterr(c->err, c->errlen, "filter rejected for %s:%s: %s", system, event,
@@ -1050,7 +1039,7 @@ char *session_current_tracer(struct kt_session *s)
 	t = tracefs_instance_file_read(s->inst, "current_tracer", NULL);
 	if (!t)
 		return NULL;
-	r = strdup(trim(t));
+	r = strdup(str_trim(t));
 	free(t);
 	return r;
 }

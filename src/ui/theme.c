@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "strutil.h"
 #include "ui/theme.h"
 
 #ifndef KTOP_PKGDATADIR
@@ -167,18 +168,6 @@ static char *trim_start(char *s)
 	return s;
 }
 
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = '\0';
-	return s;
-}
-
 /* A comment is a line starting with '#', or "# ..." after a blank: "#ff8000" is a colour. */
 static void strip_comment(char *line)
 {
@@ -201,7 +190,7 @@ static int parse_line(struct kt_theme *t, char *line, char *err, size_t errlen)
 
 	line[strcspn(line, "\r\n")] = '\0';
 	strip_comment(line);
-	line = trim(line);
+	line = str_trim(line);
 	if (!*line)
 		return 0;
 	eq = strchr(line, '=');
@@ -210,8 +199,8 @@ static int parse_line(struct kt_theme *t, char *line, char *err, size_t errlen)
 		return -1;
 	}
 	*eq = '\0';
-	key = trim(line);
-	val = trim(eq + 1);
+	key = str_trim(line);
+	val = str_trim(eq + 1);
 	if (!strcmp(key, "name")) {
 		if (!*val || strlen(val) >= sizeof(t->name)) {
 			snprintf(err, errlen, "a theme name is 1 to %zu characters",
