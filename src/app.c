@@ -86,8 +86,11 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	}
 	app->comms = comms_new();
 	decoder_set_comms(app->decoder, app->comms);
-	app->reader = reader_start(app->session, app->store, app->comms, app->wake_wr, err,
-				   errlen);
+	/* A quiet batch run prints only the summary: the reader counts, nothing is kept. */
+	app->reader = reader_start(app->session,
+				   opts->mode == KT_MODE_BATCH && opts->quiet && !opts->max_events ?
+					   NULL : app->store,
+				   app->comms, app->wake_wr, err, errlen);
 	if (!app->reader)
 		return KT_EXIT_FAILURE;
 	/* ktop's own syscalls stay out of what it shows */

@@ -158,11 +158,11 @@ static void cpu_emit(struct kt_reader *r, struct reader_cpu *c)
 		if (type == r->rename_id)
 			comms_note(r->comms, &r->rename, c->ts, c->data, size);
 	}
-	if (c->missed) {
+	if (c->missed && r->store)
 		store_append_lost(r->store, c->ts, (uint32_t)c->cpu, c->missed > 0 ? c->missed : -1);
-		c->missed = 0;
-	}
-	store_append(r->store, c->ts, (uint32_t)c->cpu, c->data, size);
+	c->missed = 0;
+	if (r->store)
+		store_append(r->store, c->ts, (uint32_t)c->cpu, c->data, size);
 	STAT_ADD(r, events, 1);
 	cpu_advance(c);
 }
@@ -186,6 +186,18 @@ static void reader_wake_sometimes(struct kt_reader *r)
 {
 	if (mono_ns() - r->last_wake >= READER_WAKE_NS)
 		reader_wake(r);
+}
+
+static void reader_lock(struct kt_reader *r)
+{
+	if (r->store)
+		store_lock(r->store);
+}
+
+static void reader_unlock(struct kt_reader *r)
+{
+	if (r->store)
+		store_unlock(r->store);
 }
 
 static struct reader_cpu *reader_oldest(struct kt_reader *r)
@@ -237,7 +249,7 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 				break;
 			c->checked = true;
 			if (locked) {
-				store_unlock(r->store);
+				reader_unlock(r);
 				locked = false;
 			}
 			if (cpu_fill(r, c, true) == 1 || c->empty_at > m->ts + slack)
@@ -248,20 +260,20 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 			break;
 		m = reader_oldest(r); /* a CPU just filled may hold an older event */
 		if (!locked) {
-			store_lock(r->store);
+			reader_lock(r);
 			locked = true;
 		}
 		cpu_emit(r, m);
 		stored++;
 		if (++batch == READER_BATCH) {
-			store_unlock(r->store);
+			reader_unlock(r);
 			locked = false;
 			batch = 0;
 			reader_wake_sometimes(r);
 		}
 	}
 	if (locked)
-		store_unlock(r->store);
+		reader_unlock(r);
 	return stored;
 }
 

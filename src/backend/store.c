@@ -46,6 +46,7 @@ struct kt_store {
 	uint64_t next_seq;
 	size_t bytes, budget;
 	uint64_t appended, evicted, lost_markers;
+	struct chunk *spare; /* the last chunk evicted, reused: its pages are already faulted in */
 };
 
 static size_t chunk_bytes(const struct chunk *c)
@@ -105,6 +106,8 @@ void store_free(struct kt_store *st)
 	if (!st)
 		return;
 	store_drop_all(st);
+	if (st->spare)
+		chunk_free(st->spare);
 	free(st->chunks);
 	pthread_mutex_destroy(&st->lock);
 	free(st);
@@ -131,7 +134,10 @@ static void store_evict(struct kt_store *st)
 		st->bytes -= chunk_bytes(old);
 		memmove(st->chunks, st->chunks + 1, (st->nchunks - 1) * sizeof(*st->chunks));
 		st->nchunks--;
-		chunk_free(old);
+		if (st->spare)
+			chunk_free(old);
+		else
+			st->spare = old;
 	}
 }
 
@@ -148,19 +154,24 @@ static struct chunk *store_new_chunk(struct kt_store *st)
 		st->chunks = grown;
 		st->cap = cap;
 	}
-	c = malloc(sizeof(*c));
-	if (!c)
-		return NULL;
-	c->data = chunk_data_alloc();
-	if (!c->data) {
-		free(c);
-		return NULL;
+	if (st->spare) {
+		c = st->spare;
+		st->spare = NULL;
+	} else {
+		c = malloc(sizeof(*c));
+		if (!c)
+			return NULL;
+		c->data = chunk_data_alloc();
+		if (!c->data) {
+			free(c);
+			return NULL;
+		}
+		c->off_cap = 0;
+		c->offs = NULL;
 	}
 	c->first_seq = st->next_seq;
 	c->n = 0;
 	c->used = 0;
-	c->off_cap = 0;
-	c->offs = NULL;
 	st->chunks[st->nchunks++] = c;
 	st->bytes += chunk_bytes(c);
 	store_evict(st);

@@ -36,7 +36,8 @@ struct kt_store_stats {
 
 struct kt_store;
 
-/* budget: bytes of memory for records; at least two 2 MiB chunks are always kept. */
+/* budget: bytes of memory for records; at least two 2 MiB chunks are always kept, and one
+ * evicted chunk is held back for reuse. */
 struct kt_store *store_new(size_t budget);
 void store_free(struct kt_store *st);
 
