@@ -73,6 +73,7 @@ struct kt_reader {
 	bool started;
 	pid_t tid;
 	unsigned long long last_wake;
+	bool held; /* the last pass stopped at an event that must wait for ordering */
 	pthread_mutex_t tid_lock;
 	pthread_cond_t tid_cond;
 	/* written by the reader thread only, read by anyone (STAT_ADD, reader_stats) */
@@ -229,6 +230,7 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 	unsigned batch = 0;
 	int i;
 
+	r->held = false;
 	for (i = 0; i < r->ncpus; i++)
 		r->cpus[i].dry = r->cpus[i].checked = false;
 	for (;;) {
@@ -256,8 +258,10 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 				continue;
 			break;
 		}
-		if (i < r->ncpus)
+		if (i < r->ncpus) {
+			r->held = true;
 			break;
+		}
 		m = reader_oldest(r); /* a CPU just filled may hold an older event */
 		if (!locked) {
 			reader_lock(r);
@@ -308,7 +312,10 @@ static void *reader_main(void *arg)
 			last_sweep = now;
 		if (reader_pump(r, sweep, UINT64_MAX)) {
 			reader_wake_sometimes(r);
-			continue;
+			/* Stopped by the ordering slack: let records gather rather than ask the
+			 * kernel again at once for the few that aged past it meanwhile. */
+			if (!r->held)
+				continue;
 		}
 		/* Events held back for ordering go out after the slack, not a full idle. */
 		timeout = reader_oldest(r) ? 1 + (int)(READER_ORDER_SLACK_NS / 1000000) :
