@@ -308,6 +308,8 @@ require_root_tracefs()
 {
 	require_ktop
 	[ "$(id -u)" = 0 ] || skip "needs root (live tests read and write tracefs)"
+	# A fresh boot may not have tracefs mounted: ktop mounts it (tests/live/mount.sh).
+	[ -d "$TRACEFS/instances" ] || "$KTOP" --list >/dev/null 2>&1
 	[ -d "$TRACEFS/instances" ] || skip "no tracefs with instances at $TRACEFS"
 	[ -w "$TRACEFS/instances" ] || skip "$TRACEFS/instances is not writable"
 	snapshot_top

@@ -57,6 +57,7 @@ LIVE_TESTS = \
 	tests/live/batch_json.sh \
 	tests/live/bad_input.sh \
 	tests/live/doctor.sh \
+	tests/live/mount.sh \
 	tests/live/comm_exec.sh
 TERM_TESTS = \
 	tests/term/stream_picker.sh \

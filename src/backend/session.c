@@ -147,12 +147,17 @@ const char *session_tracing_dir(char *err, size_t errlen)
 			}
 		}
 		log_debug("session: mounted tracefs");
+		if (session_mounted_tracing_dir(path, sizeof(path)) < 0) {
+			seterr(err, errlen, "mounted tracefs at %s but cannot find it in "
+			       "/proc/mounts", TRACEFS_PATH);
+			return NULL;
+		}
 	}
 	/* Asked before libtracefs is: its failure paths leak, and the user wants the cause. */
 	if (faccessat(AT_FDCWD, path, R_OK | W_OK | X_OK, AT_EACCESS) < 0) {
 		e = errno;
-		seterr(err, errlen, "cannot use tracefs at %s: %s (run ktop as root or with "
-		       "CAP_SYS_ADMIN)", path, strerror(e));
+		seterr(err, errlen, "cannot use tracefs at %s: %s%s", path, strerror(e),
+		       e == EACCES || e == EPERM ? " (run ktop as root or with CAP_SYS_ADMIN)" : "");
 		return NULL;
 	}
 	dir = tracefs_tracing_dir();
