@@ -1,0 +1,238 @@
+#!/bin/bash
+# Kernel lab: boot Debian's stock kernel under qemu with a busybox initramfs holding a static
+# ktop and the lab tests (tests/lab/tests/*.sh), and report each test from the serial console.
+#
+#   tests/lab/run-vm.sh            (run from a build tree, or set LAB_BUILDDIR)
+#
+# Exit status: 0 when at least one lab test ran and every one passed; 1 on any failure, a hang
+# (outer timeout), a kernel panic or a guest that never finished (the console's last 40 lines
+# are printed); 77 when a prerequisite is missing and cannot be installed (not root).
+#
+# Environment:
+#   LAB_BUILDDIR     build tree (default: $PWD); everything the lab makes goes below it:
+#                    lab-cache/ (kernel .deb and vmlinuz), lab-build/ (static ktop),
+#                    lab-root/ + lab-initramfs.gz (guest image), lab-console.log
+#   LAB_WORKDIR      where this run's guest image and console log go (default: LAB_BUILDDIR);
+#                    the kernel cache and static ktop stay in LAB_BUILDDIR
+#   LAB_SRCDIR       source tree (default: two levels above this script)
+#   LAB_KTOP         use this static ktop instead of building one
+#   LAB_EXTRA_TEST   one more guest test script (run after the others; see harness-fails.sh)
+#   LAB_TIMEOUT      seconds the whole guest may take (default 240)
+#   LAB_TEST_TIMEOUT seconds one guest test may take (default 60)
+#   LAB_KERNEL_PKG   kernel package to fetch (default: what linux-image-amd64 depends on)
+#   LAB_VERBOSE=1    copy the console to stdout as it comes
+#   LAB_QEMU_ARGS    extra qemu arguments (word-split)
+set -u
+
+LAB_SRCDIR=${LAB_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+LAB_BUILDDIR=$(cd "${LAB_BUILDDIR:-$PWD}" && pwd) || exit 1
+LAB_TIMEOUT=${LAB_TIMEOUT:-240}
+LAB_TEST_TIMEOUT=${LAB_TEST_TIMEOUT:-60}
+cache=$LAB_BUILDDIR/lab-cache
+LAB_WORKDIR=$(mkdir -p "${LAB_WORKDIR:-$LAB_BUILDDIR}" && cd "${LAB_WORKDIR:-$LAB_BUILDDIR}" && pwd) ||
+	exit 1
+root=$LAB_WORKDIR/lab-root
+initrd=$LAB_WORKDIR/lab-initramfs.gz
+log=$LAB_WORKDIR/lab-console.log
+
+# newest FILE...: the most recently modified of the existing FILEs (empty if none).
+newest()
+{
+	local f best=
+	for f in "$@"; do
+		[ -f "$f" ] || continue
+		if [ -z "$best" ] || [ "$f" -nt "$best" ]; then best=$f; fi
+	done
+	printf '%s' "$best"
+}
+say() { printf 'lab: %s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+skip() { say "skip: $*"; exit 77; }
+
+# (a) host tools ---------------------------------------------------------------------------
+need_pkgs=()
+command -v qemu-system-x86_64 >/dev/null 2>&1 || need_pkgs+=(qemu-system-x86)
+dpkg -s busybox-static >/dev/null 2>&1 || need_pkgs+=(busybox-static)
+command -v cpio >/dev/null 2>&1 || need_pkgs+=(cpio)
+command -v dpkg-deb >/dev/null 2>&1 || die "dpkg-deb missing: the lab needs a Debian host"
+if [ ${#need_pkgs[@]} -gt 0 ]; then
+	[ "$(id -u)" = 0 ] || skip "missing ${need_pkgs[*]} and not root to install them"
+	say "installing ${need_pkgs[*]}"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+		"${need_pkgs[@]}" >"$LAB_BUILDDIR/lab-apt.log" 2>&1 ||
+		{ tail -n 20 "$LAB_BUILDDIR/lab-apt.log" >&2; die "apt-get install failed"; }
+fi
+busybox=$(dpkg -L busybox-static | grep -m1 '/busybox$')
+[ -x "$busybox" ] || die "no busybox binary in busybox-static"
+
+# (b) kernel: fetched, never installed --------------------------------------------------------
+mkdir -p "$cache" || exit 1
+pkg=${LAB_KERNEL_PKG:-$(apt-cache depends linux-image-amd64 2>/dev/null |
+	awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }')}
+deb=
+if [ -n "$pkg" ]; then
+	deb=$(newest "$cache/${pkg}"_*.deb)
+	if [ -z "$deb" ]; then
+		say "fetching $pkg"
+		# _apt cannot write to a root-owned build tree; the download is verified by apt anyway.
+		if (cd "$cache" && apt-get download -q -o APT::Sandbox::User=root "$pkg" \
+			>"$cache/download.log" 2>&1); then
+			deb=$(newest "$cache/${pkg}"_*.deb)
+		else
+			tail -n 20 "$cache/download.log" >&2
+			deb=$(newest "$cache"/linux-image-*.deb)
+			[ -n "$deb" ] || die "apt-get download $pkg failed"
+			say "apt-get download $pkg failed; using the cached ${deb##*/}"
+		fi
+	fi
+else
+	# No apt metadata (offline): whatever kernel was cached before.
+	deb=$(newest "$cache"/linux-image-*.deb)
+fi
+[ -f "$deb" ] || die "no linux-image package (apt-cache depends linux-image-amd64 failed?)"
+kdir=$cache/$(basename "$deb" .deb)
+vmlinuz=$(newest "$kdir"/boot/vmlinuz-*)
+if [ -z "$vmlinuz" ]; then
+	rm -rf "$kdir" "$kdir.tmp"
+	# Only boot/ (vmlinuz, config): the guest loads no modules, which are ~400 MB unpacked.
+	mkdir -p "$kdir.tmp" || exit 1
+	if ! dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$kdir.tmp" ./boot ||
+		! mv "$kdir.tmp" "$kdir"; then
+		die "unpacking boot/ of $deb failed"
+	fi
+	vmlinuz=$(newest "$kdir"/boot/vmlinuz-*)
+	[ -n "$vmlinuz" ] || die "no boot/vmlinuz-* in $deb"
+fi
+kver=${vmlinuz##*/vmlinuz-}
+for opt in FUNCTION_GRAPH_TRACER KPROBE_EVENTS BLK_DEV_INITRD RD_GZIP SERIAL_8250_CONSOLE; do
+	grep -q "^CONFIG_$opt=y" "$kdir/boot/config-$kver" ||
+		say "warning: $kver has no CONFIG_$opt=y"
+done
+
+# (c) static ktop ------------------------------------------------------------------------------
+is_static() { [ -x "$1" ] && ! readelf -l "$1" 2>/dev/null | grep -q INTERP; }
+if [ -n "${LAB_KTOP:-}" ]; then
+	ktop=$LAB_KTOP
+else
+	lb=$LAB_BUILDDIR/lab-build
+	mkdir -p "$lb" || exit 1
+	if [ -f "$LAB_SRCDIR/config.status" ]; then
+		# The source tree is configured in place, so no second out-of-tree build: link the
+		# build tree's own objects statically (they must be built without sanitizers).
+		make -C "$LAB_BUILDDIR" src/main.o src/libktop.a >"$lb/make.log" 2>&1 ||
+			{ tail -n 30 "$lb/make.log" >&2; die "make src/libktop.a failed"; }
+		gcc -static -pthread -o "$lb/ktop" "$LAB_BUILDDIR/src/main.o" \
+			"$LAB_BUILDDIR/src/libktop.a" -ltracefs -ltraceevent -lncursesw -ltinfo \
+			-lbpf -lelf -lz -lm >"$lb/link.log" 2>&1 ||
+			{ grep -v 'statically linked\|in function' "$lb/link.log" >&2; die "static link failed"; }
+	else
+		if [ ! -f "$lb/Makefile" ] || [ "$LAB_SRCDIR/configure" -nt "$lb/Makefile" ]; then
+			say "configuring a static ktop in $lb"
+			# libelf.a needs libz; -static makes every -lX pick the .a from the -dev packages.
+			(cd "$lb" && "$LAB_SRCDIR/configure" -q LDFLAGS=-static LIBS=-lz \
+				>"$lb/configure.log" 2>&1) ||
+				{ tail -n 30 "$lb/configure.log" >&2; die "configure (static) failed"; }
+		fi
+		make -C "$lb" -j"$(nproc)" ktop >"$lb/make.log" 2>&1 ||
+			{ grep -v 'statically linked\|in function' "$lb/make.log" | tail -n 30 >&2
+			  die "make ktop (static) failed"; }
+	fi
+	ktop=$lb/ktop
+fi
+is_static "$ktop" || die "$ktop is not a static executable"
+
+# (d) initramfs ----------------------------------------------------------------------------
+rm -rf "$root"
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,lab/tests} || exit 1
+cp "$busybox" "$root/bin/busybox" && cp "$ktop" "$root/bin/ktop" || exit 1
+n=0
+for t in "$LAB_SRCDIR"/tests/lab/tests/*.sh; do
+	[ -f "$t" ] || continue
+	cp "$t" "$root/lab/tests/" && n=$((n + 1))
+done
+if [ -n "${LAB_EXTRA_TEST:-}" ]; then
+	[ -f "$LAB_EXTRA_TEST" ] || die "LAB_EXTRA_TEST=$LAB_EXTRA_TEST: no such file"
+	# "zz-" sorts it last, after the check that nothing was left behind.
+	cp "$LAB_EXTRA_TEST" "$root/lab/tests/zz-extra-$(basename "$LAB_EXTRA_TEST" .sh).sh" &&
+		n=$((n + 1))
+fi
+[ "$n" -gt 0 ] || die "no lab tests in $LAB_SRCDIR/tests/lab/tests"
+cat >"$root/init" <<EOF
+#!/bin/busybox sh
+# Generated by tests/lab/run-vm.sh: PID 1 of the lab guest.
+/bin/busybox mount -t proc proc /proc
+/bin/busybox --install -s /bin
+export PATH=/bin HOME=/tmp TMPDIR=/tmp TERM=dumb KTOP=/bin/ktop TRACEFS=/sys/kernel/tracing
+mount -t devtmpfs dev /dev
+exec </dev/console >/dev/console 2>&1
+mount -t sysfs sys /sys
+mount -t tracefs tracefs /sys/kernel/tracing
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmp /tmp
+echo
+echo "LAB-BOOTED \$(uname -r) uptime \$(cut -d' ' -f1 /proc/uptime)"
+for t in /lab/tests/*.sh; do
+	name=\${t##*/}; name=\${name%.sh}
+	echo "LAB-START \$name"
+	timeout $LAB_TEST_TIMEOUT sh "\$t"
+	rc=\$?
+	if [ \$rc -eq 0 ]; then r=PASS; else r=FAIL; echo "LAB-INFO \$name exit status \$rc"; fi
+	echo "LAB-RESULT \$name \$r"
+done
+echo "LAB-DONE uptime \$(cut -d' ' -f1 /proc/uptime)"
+sync
+poweroff -f
+EOF
+chmod 755 "$root/init" "$root"/lab/tests/*.sh
+if ! (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1 >"$initrd.tmp") ||
+	! mv "$initrd.tmp" "$initrd"; then
+	die "cpio/gzip of $root failed"
+fi
+
+# (e) boot -------------------------------------------------------------------------------------
+say "booting $kver with $n lab test(s) (timeout ${LAB_TIMEOUT}s)"
+start=$(date +%s.%N)
+qemu_cmd=(qemu-system-x86_64 -accel tcg -smp 1 -m 1024 -nographic -no-reboot -nic none
+	-kernel "$vmlinuz" -initrd "$initrd"
+	-append "console=ttyS0 panic=-1 softlockup_panic=1 quiet")
+# shellcheck disable=SC2206 # word splitting is the point
+[ -n "${LAB_QEMU_ARGS:-}" ] && qemu_cmd+=($LAB_QEMU_ARGS)
+if [ "${LAB_VERBOSE:-0}" = 1 ]; then
+	timeout -k 10 "$LAB_TIMEOUT" "${qemu_cmd[@]}" </dev/null 2>&1 | tee "$log"
+	qrc=${PIPESTATUS[0]}
+else
+	timeout -k 10 "$LAB_TIMEOUT" "${qemu_cmd[@]}" </dev/null >"$log" 2>&1
+	qrc=$?
+fi
+secs=$(echo "$start $(date +%s.%N)" | awk '{ printf "%.1f", $2 - $1 }')
+
+# (f) verdict ------------------------------------------------------------------------------
+# Plain text: no carriage returns, no terminal escapes from the firmware.
+sed -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1b[c()][0-9A-Z]\{0,1\}//g' \
+	"$log" >"$log.txt" && mv "$log.txt" "$log"
+problems=()
+case $qrc in
+0) ;;
+124 | 137) problems+=("guest hung: killed after ${LAB_TIMEOUT}s") ;;
+*) problems+=("qemu exit status $qrc") ;;
+esac
+grep -q 'Kernel panic' "$log" && problems+=("kernel panic")
+grep -q '^LAB-BOOTED' "$log" || problems+=("the guest never ran /init")
+grep -q '^LAB-DONE' "$log" || problems+=("the guest did not finish its tests")
+pass=0 fail=0
+while read -r _ name verdict; do
+	case $verdict in
+	PASS) pass=$((pass + 1)); echo "PASS: lab/$name" ;;
+	*) fail=$((fail + 1)); echo "FAIL: lab/$name"; problems+=("lab/$name failed") ;;
+	esac
+done < <(grep '^LAB-RESULT ' "$log")
+[ $((pass + fail)) -gt 0 ] || problems+=("no lab test reported a result")
+[ $((pass + fail)) -eq "$n" ] || problems+=("$n lab tests installed, $((pass + fail)) reported")
+say "$kver: $pass passed, $fail failed, ${secs}s (console: $log)"
+if [ ${#problems[@]} -gt 0 ]; then
+	for p in "${problems[@]}"; do say "$p"; done
+	echo "---- last 40 lines of $log ----" >&2
+	tail -n 40 "$log" >&2
+	exit 1
+fi
+exit 0

@@ -1,0 +1,21 @@
+#!/bin/sh
+# After the lab tests before it, ktop left nothing in the kernel: no ktop-* instance, no
+# ktop_* dynamic event group, and the top-level tracer is still nop.
+T=${TRACEFS:-/sys/kernel/tracing}
+status=0
+for d in "$T"/instances/ktop-*; do
+	[ -d "$d" ] || continue
+	echo "instance ${d##*/} left behind"
+	status=1
+done
+if grep -q '^[a-z][0-9]*:ktop_' "$T/dynamic_events" 2>/dev/null; then
+	echo "ktop dynamic events left behind:"
+	grep '^[a-z][0-9]*:ktop_' "$T/dynamic_events"
+	status=1
+fi
+tracer=$(cat "$T/current_tracer")
+if [ "$tracer" != nop ]; then
+	echo "current_tracer is '$tracer', not nop"
+	status=1
+fi
+exit $status
