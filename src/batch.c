@@ -65,13 +65,6 @@ static void batch_print_new(struct batch *b)
 	uint64_t end;
 	unsigned n;
 
-	if (b->app->opts->quiet && !b->app->opts->max_events) {
-		/* nothing to print: only the count, which the reader keeps */
-		store_lock(st);
-		b->next = store_end(st);
-		store_unlock(st);
-		return;
-	}
 	for (;;) {
 		store_lock(st);
 		if (b->next < store_first(st)) {
@@ -104,8 +97,7 @@ static void batch_summary(struct batch *b, double secs)
 	struct kt_app *app = b->app;
 	FILE *out = b->out;
 	uint64_t events = app->rstats.events;
-	/* quiet: nothing was printed, so what the store itself dropped */
-	uint64_t evicted = app->opts->quiet ? app->sstats.evicted : b->unprinted;
+	uint64_t evicted = b->unprinted;
 
 	if (b->out_closed)
 		return;

@@ -13,48 +13,7 @@
 #include <unistd.h>
 
 #include "backend/catalog.h"
-
-/* Reads a whole file; tracefs files report size 0, so read until EOF. */
-static char *read_all(const char *path)
-{
-	size_t len = 0, cap = 64 * 1024;
-	char *buf, *nbuf;
-	ssize_t n;
-	int fd, e;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	buf = malloc(cap);
-	if (!buf)
-		goto fail;
-	for (;;) {
-		if (cap - len < 4096) {
-			nbuf = realloc(buf, cap * 2);
-			if (!nbuf)
-				goto fail;
-			buf = nbuf;
-			cap *= 2;
-		}
-		n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			goto fail;
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	buf[len] = '\0';
-	close(fd);
-	return buf;
-fail:
-	e = errno;
-	free(buf);
-	close(fd);
-	errno = e;
-	return NULL;
-}
+#include "fileio.h"
 
 struct kt_catalog *catalog_load_file(const char *path)
 {
@@ -62,7 +21,7 @@ struct kt_catalog *catalog_load_file(const char *path)
 	char *text;
 	int e;
 
-	text = read_all(path);
+	text = file_read_all(path, NULL);
 	if (!text)
 		return NULL;
 	cat = catalog_parse(text);

@@ -19,6 +19,7 @@
 #include <traceevent/trace-seq.h>
 #include <tracefs.h>
 
+#include "../fileio.h"
 #include "../log.h"
 #include "comms.h"
 #include "decode.h"
@@ -60,41 +61,6 @@ static unsigned long long now_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
-/* Reads a whole (small, procfs or tracefs) file; malloc'd, NUL-terminated. */
-static char *read_text(const char *path, size_t *len)
-{
-	size_t cap = 8192, n = 0;
-	ssize_t got;
-	char *buf, *grown;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return NULL;
-	buf = malloc(cap);
-	while (buf) {
-		got = (ssize_t)fread(buf + n, 1, cap - n - 1, f);
-		if (got <= 0)
-			break;
-		n += (size_t)got;
-		if (n + 1 == cap) {
-			cap *= 2;
-			grown = realloc(buf, cap);
-			if (!grown) {
-				free(buf);
-				buf = NULL;
-			}
-			buf = grown;
-		}
-	}
-	fclose(f);
-	if (!buf)
-		return NULL;
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-}
-
 struct kt_decoder *decoder_new(const char *tracing_dir, char *err, size_t errlen)
 {
 	struct kt_decoder *d = calloc(1, sizeof(*d));
@@ -119,7 +85,7 @@ struct kt_decoder *decoder_new(const char *tracing_dir, char *err, size_t errlen
 	tep_set_local_bigendian(d->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
 					TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	snprintf(path, sizeof(path), "%s/events/header_page", tracing_dir);
-	buf = read_text(path, &len);
+	buf = file_read_all(path, &len);
 	if (!buf || tep_parse_header_page(d->tep, buf, len, sizeof(long)) < 0) {
 		snprintf(err, errlen, "cannot parse %s: %s", path,
 			 buf ? "unexpected format" : strerror(errno));
@@ -168,7 +134,7 @@ int decoder_load(struct kt_decoder *d, const char *system, const char *event)
 	if (tep_find_event_by_name(d->tep, system, event))
 		return 0;
 	snprintf(path, sizeof(path), "%s/events/%s/%s/format", d->tracing_dir, system, event);
-	buf = read_text(path, &len);
+	buf = file_read_all(path, &len);
 	if (!buf) {
 		log_debug("%s: %s: %s", __func__, path, strerror(errno));
 		return -1;
@@ -208,7 +174,7 @@ static void decoder_load_ids(struct kt_decoder *d)
 				continue;
 			snprintf(path, sizeof(path), "%s/events/%s/%s/id", d->tracing_dir,
 				 sd->d_name, ed->d_name);
-			buf = read_text(path, NULL);
+			buf = file_read_all(path, NULL);
 			if (!buf)
 				continue;
 			grown = realloc(d->ids, (d->nids + 1) * sizeof(*d->ids));
@@ -274,12 +240,12 @@ static void decoder_load_extras(struct kt_decoder *d)
 
 	d->extras_loaded = true;
 	snprintf(path, sizeof(path), "%s/printk_formats", d->tracing_dir);
-	buf = read_text(path, NULL);
+	buf = file_read_all(path, NULL);
 	if (buf) {
 		tep_parse_printk_formats(d->tep, buf);
 		free(buf);
 	}
-	buf = read_text("/proc/kallsyms", NULL);
+	buf = file_read_all("/proc/kallsyms", NULL);
 	if (buf) {
 		tep_parse_kallsyms(d->tep, buf);
 		free(buf);
@@ -308,7 +274,7 @@ static bool comm_from_saved_cmdlines(struct kt_decoder *d, int pid, char *out, s
 	bool found = false;
 
 	snprintf(path, sizeof(path), "%s/saved_cmdlines", d->tracing_dir);
-	buf = read_text(path, NULL);
+	buf = file_read_all(path, NULL);
 	if (!buf)
 		return false;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -375,7 +341,7 @@ const char *decoder_comm(struct kt_decoder *d, int pid, unsigned long long ts)
 	}
 	s->looked_at = now;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	buf = read_text(path, NULL);
+	buf = file_read_all(path, NULL);
 	if (buf) {
 		nl = strchr(buf, '\n');
 		if (nl)

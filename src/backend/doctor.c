@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "backend/doctor.h"
+#include "fileio.h"
 #include "backend/session.h"
 
 #define CAP_SYS_ADMIN_BIT 21
@@ -85,28 +86,6 @@ static void report(struct doctor *d, bool ok, const char *name, const char *fmt,
 		fprintf(d->out, "%-5s%s: %s\n", ok ? "ok" : "no", name, detail);
 	}
 	d->nlines++;
-}
-
-/* Reads a small file into buf, trailing newline removed; -1 with errno on failure. */
-static int read_small(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd, e;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	e = errno;
-	close(fd);
-	if (n < 0) {
-		errno = e;
-		return -1;
-	}
-	buf[n] = '\0';
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return 0;
 }
 
 static bool tracing_file(struct doctor *d, const char *name, char *path, size_t len)
@@ -181,7 +160,7 @@ static void check_lockdown(struct doctor *d)
 {
 	char buf[256], *sel, *end;
 
-	if (read_small("/sys/kernel/security/lockdown", buf, sizeof(buf)) < 0) {
+	if (file_read_trimmed("/sys/kernel/security/lockdown", buf, sizeof(buf)) < 0) {
 		report(d, true, "lockdown", "no lockdown (no /sys/kernel/security/lockdown)");
 		return;
 	}
@@ -369,7 +348,7 @@ static void check_tracers(struct doctor *d)
 {
 	char path[PATH_MAX], tracers[1024] = "", buf[64];
 	bool have_function, have_graph, function_refused = false;
-	int fd, e;
+	int e;
 
 	if (!need_tracefs(d, "tracers")) {
 		need_tracefs(d, "function");
@@ -377,7 +356,7 @@ static void check_tracers(struct doctor *d)
 		return;
 	}
 	if (!tracing_file(d, "available_tracers", path, sizeof(path)) ||
-	    read_small(path, tracers, sizeof(tracers)) < 0)
+	    file_read_trimmed(path, tracers, sizeof(tracers)) < 0)
 		report(d, false, "tracers", "cannot read available_tracers: %s", strerror(errno));
 	else
 		report(d, true, "tracers", "available_tracers: %s", tracers);
@@ -389,14 +368,7 @@ static void check_tracers(struct doctor *d)
 		       "CONFIG_FUNCTION_TRACER)");
 	} else if (tracing_file(d, "available_filter_functions", path, sizeof(path))) {
 		/* Reading is harmless; a refusal here means every function hook is refused. */
-		e = 0;
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			e = errno;
-		else if (read(fd, buf, sizeof(buf)) < 0)
-			e = errno;
-		if (fd >= 0)
-			close(fd);
+		e = file_read_small(path, buf, sizeof(buf)) < 0 ? errno : 0;
 		if (!e)
 			report(d, true, "function", "function tracer available "
 			       "(available_filter_functions readable)");
@@ -533,7 +505,7 @@ static void check_bpf(struct doctor *d)
 		       "set (tp_btf and CO-RE programs cannot load)");
 
 	d->unpriv_bpf = -1;
-	if (read_small("/proc/sys/kernel/unprivileged_bpf_disabled", buf, sizeof(buf)) == 0)
+	if (file_read_trimmed("/proc/sys/kernel/unprivileged_bpf_disabled", buf, sizeof(buf)) >= 0)
 		d->unpriv_bpf = atoi(buf);
 	d->bpf_denied = !d->root && !d->bpf_cap && !d->sys_admin && d->unpriv_bpf != 0;
 	if (d->bpf_denied) {
@@ -605,7 +577,7 @@ static void check_sysctls(struct doctor *d)
 	char buf[32];
 	int v;
 
-	if (read_small("/proc/sys/kernel/unprivileged_bpf_disabled", buf, sizeof(buf)) < 0) {
+	if (file_read_trimmed("/proc/sys/kernel/unprivileged_bpf_disabled", buf, sizeof(buf)) < 0) {
 		report(d, d->root || d->bpf_cap, "unprivileged_bpf_disabled",
 		       "kernel.unprivileged_bpf_disabled unreadable: %s", strerror(errno));
 	} else {
@@ -623,7 +595,7 @@ static void check_sysctls(struct doctor *d)
 			       "as root)", v);
 	}
 
-	if (read_small("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) < 0) {
+	if (file_read_trimmed("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) < 0) {
 		report(d, false, "perf_event_paranoid", "no /proc/sys/kernel/perf_event_paranoid: "
 		       "kernel built without CONFIG_PERF_EVENTS");
 		return;

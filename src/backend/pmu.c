@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "backend/pmu.h"
+#include "fileio.h"
 
 #define READ_FORMAT                                                                \
 	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -255,8 +256,7 @@ static int resolve_tracepoint(const char *tracing_dir, const char *sys, const ch
 {
 	char path[4096], buf[32], *end;
 	unsigned long long id;
-	ssize_t n;
-	int fd;
+	int n;
 
 	if (!safe_component(sys) || !safe_component(ev)) {
 		snprintf(err, errlen, "bad tracepoint name '%s:%s'", sys, ev);
@@ -267,15 +267,12 @@ static int resolve_tracepoint(const char *tracing_dir, const char *sys, const ch
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", tracing_dir, sys, ev);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	n = file_read_small(path, buf, sizeof(buf));
+	if (n < 0) {
 		snprintf(err, errlen, "no tracepoint %s:%s in this kernel (%s; ktop --doctor, or "
 			 "the picker, lists them)", sys, ev, strerror(errno));
 		return -1;
 	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
 	errno = 0;
 	id = strtoull(buf, &end, 10);
 	if (n <= 0 || errno || end == buf || (*end && *end != '\n')) {
@@ -404,17 +401,10 @@ static bool core_pmu_present(const char *root)
 
 static int read_paranoid(void)
 {
-	char buf[16] = "";
-	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	char buf[16];
 
-	if (fd < 0)
+	if (file_read_small("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) <= 0)
 		return PARANOID_UNKNOWN;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return PARANOID_UNKNOWN;
-	buf[n] = '\0';
 	return atoi(buf);
 }
 
@@ -560,23 +550,16 @@ fail:
 static int online_cpus(int **out)
 {
 	char buf[4096];
-	ssize_t n;
 	long i, cnt;
-	int fd, *cpus;
+	int *cpus;
 
 	*out = NULL;
-	fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		n = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (n > 0) {
-			buf[n] = '\0';
-			cnt = parse_cpu_list(buf, out);
-			if (cnt > 0)
-				return (int)cnt;
-			free(*out);
-			*out = NULL;
-		}
+	if (file_read_small("/sys/devices/system/cpu/online", buf, sizeof(buf)) > 0) {
+		cnt = parse_cpu_list(buf, out);
+		if (cnt > 0)
+			return (int)cnt;
+		free(*out);
+		*out = NULL;
 	}
 	cnt = sysconf(_SC_NPROCESSORS_ONLN);
 	if (cnt < 1)

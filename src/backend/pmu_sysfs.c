@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "backend/pmu_sysfs.h"
+#include "fileio.h"
 
 #define ALIAS_DEPTH_MAX 4 /* an alias naming an alias naming ... */
 
@@ -29,33 +30,6 @@ void pmu_attr_init(struct kt_pmu_attr *a)
 static bool safe_name(const char *s)
 {
 	return s && *s && *s != '.' && !strchr(s, '/') && strlen(s) < 256;
-}
-
-/* Reads a small text file into buf with surrounding white space removed. Returns its
- * length, or -1 with errno set. */
-static int read_text(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	size_t s = 0, e;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	e = (size_t)n;
-	while (e > 0 && (buf[e - 1] == '\n' || buf[e - 1] == ' ' || buf[e - 1] == '\t'))
-		e--;
-	buf[e] = '\0';
-	while (buf[s] == ' ' || buf[s] == '\t' || buf[s] == '\n')
-		s++;
-	if (s)
-		memmove(buf, buf + s, e - s + 1);
-	return (int)(e - s);
 }
 
 bool pmu_sysfs_exists(const char *root, const char *pmu)
@@ -79,7 +53,7 @@ int pmu_sysfs_type(const char *root, const char *pmu, uint32_t *type, char *err,
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/%s/type", root, pmu);
-	if (read_text(path, buf, sizeof(buf)) < 0) {
+	if (file_read_trimmed(path, buf, sizeof(buf)) < 0) {
 		snprintf(err, errlen, "no PMU named '%s' in this kernel (%s: %s)", pmu, path,
 			 strerror(errno));
 		return -1;
@@ -207,13 +181,13 @@ static void read_scale_unit(const char *root, const char *pmu, const char *alias
 	double d;
 
 	snprintf(path, sizeof(path), "%s/%s/events/%s.scale", root, pmu, alias);
-	if (read_text(path, buf, sizeof(buf)) > 0) {
+	if (file_read_trimmed(path, buf, sizeof(buf)) > 0) {
 		d = strtod(buf, &end);
 		if (end != buf && !*end && d > 0)
 			a->scale = d;
 	}
 	snprintf(path, sizeof(path), "%s/%s/events/%s.unit", root, pmu, alias);
-	if (read_text(path, buf, sizeof(buf)) > 0)
+	if (file_read_trimmed(path, buf, sizeof(buf)) > 0)
 		snprintf(a->unit, sizeof(a->unit), "%.15s", buf);
 }
 
@@ -274,7 +248,7 @@ static int encode(const char *root, const char *pmu, const char *terms, struct k
 		if (eq && (!strcmp(name, "period") || !strcmp(name, "freq")))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/format/%s", root, pmu, name);
-		if (read_text(path, text, sizeof(text)) > 0) {
+		if (file_read_trimmed(path, text, sizeof(text)) > 0) {
 			if (pmu_sysfs_format_apply(text, eq ? value : 1, a, err, errlen) < 0) {
 				char why[256];
 
@@ -285,7 +259,7 @@ static int encode(const char *root, const char *pmu, const char *terms, struct k
 			continue;
 		}
 		snprintf(path, sizeof(path), "%s/%s/events/%s", root, pmu, name);
-		if (!eq && read_text(path, text, sizeof(text)) >= 0) {
+		if (!eq && file_read_trimmed(path, text, sizeof(text)) >= 0) {
 			if (encode(root, pmu, text, a, depth + 1, err, errlen) < 0)
 				goto out;
 			read_scale_unit(root, pmu, name, a);

@@ -23,6 +23,7 @@
 #include <tracefs.h>
 
 #include "backend/session.h"
+#include "fileio.h"
 #include "log.h"
 #include "strutil.h"
 
@@ -176,22 +177,16 @@ const char *session_tracing_dir(char *err, size_t errlen)
  * user) one line to a top-level tracefs file. */
 static int append_top_file(const char *file, const char *line)
 {
-	char *path;
-	ssize_t n;
-	int fd, e;
+	char *path = tracefs_get_tracing_file(file);
+	int ret, e;
 
-	path = tracefs_get_tracing_file(file);
 	if (!path)
 		return -1;
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
-	tracefs_put_tracing_file(path);
-	if (fd < 0)
-		return -1;
-	n = write(fd, line, strlen(line));
+	ret = file_write_str(path, line, true);
 	e = errno;
-	close(fd);
+	tracefs_put_tracing_file(path);
 	errno = e;
-	return n < 0 ? -1 : 0;
+	return ret;
 }
 
 static int parse_owner(const char *name, const char *prefix, pid_t *pid)
@@ -594,40 +589,21 @@ static int read_event_file(struct kt_session *s, const char *system, const char 
 			   const char *file, char *buf, size_t len)
 {
 	char path[PATH_MAX];
-	ssize_t n;
-	int fd;
 
 	snprintf(path, sizeof(path), "%s/%s/%s/%s", s->events_dir, system, event, file);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -1;
-	buf[n] = '\0';
-	return 0;
+	return file_read_small(path, buf, len) < 0 ? -1 : 0;
 }
 
 static int write_event_file(struct kt_session *s, const char *system, const char *event,
 			    const char *file, const char *val)
 {
 	char path[PATH_MAX];
-	ssize_t n;
-	int fd, e;
 
 	if (event)
 		snprintf(path, sizeof(path), "%s/%s/%s/%s", s->events_dir, system, event, file);
 	else
 		snprintf(path, sizeof(path), "%s/%s/%s", s->events_dir, system, file);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
-	n = write(fd, val, strlen(val));
-	e = errno;
-	close(fd);
-	errno = e;
-	return n < 0 ? -1 : 0;
+	return file_write_str(path, val, false);
 }
 
 static int is_dir(const char *dir, const char *name)
