@@ -18,8 +18,10 @@
 
 struct kt_session;
 
-/* Writes set_event_pid and (when the instance has it) set_ftrace_pid with pids, and the
- * event-fork / function-fork options when children. n == 0 clears the scope. Returns 0, or
+/* Writes set_event_pid with pids and the event-fork option when children; while a function
+ * tracer is the instance's tracer, also set_ftrace_pid and function-fork (where function
+ * tracing is refused that file is EPERM even to read, so call this again after switching
+ * tracers). n == 0 clears the scope. Returns 0, or
  * -1 with err and what was written before undone ("set_event_pid: No such process: pid 42
  * is not running"). */
 int scope_set_pids(struct kt_session *s, const pid_t *pids, size_t n, bool children,
