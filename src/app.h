@@ -33,6 +33,7 @@ struct kt_app {
 	struct kt_comms *comms; /* task names over time, fed by the reader */
 	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
+	char *event_filter; /* --filter, with --comm's common_comm test; NULL: none */
 	int wake_rd, wake_wr; /* the reader writes a byte when records arrived */
 	int ncpus;
 

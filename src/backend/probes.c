@@ -225,6 +225,9 @@ static int check_fetch(struct parser *ps, const char *p, const char *end, char *
 		if (n > 4 && !strncmp(p, "$arg", 4)) {
 			if (number_len(p + 4, end) != n - 4 || p[4] == '0')
 				return perr(ps, p, "'$arg' takes a number from 1, as in $arg1");
+			if (probe_kind_is_user(ps->kind))
+				return perr(ps, p, "uprobes cannot use $argN: name the register "
+					    "(x86-64: %%di %%si %%dx %%cx %%r8 %%r9 for arguments 1-6)");
 			return 0;
 		}
 		return perr(ps, p, "unknown variable '%.*s' ($argN, $retval, $comm, $stackN, "

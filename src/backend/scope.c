@@ -67,7 +67,7 @@ int scope_set_pids(struct kt_session *s, const pid_t *pids, size_t n, bool child
 	}
 	for (i = 0; i < n; i++) {
 		if (pids[i] <= 0 || (kill(pids[i], 0) < 0 && errno == ESRCH)) {
-			seterr(err, errlen, "pid %d is not running (scope to a live process)",
+			seterr(err, errlen, "pid %d: no such process (scope to a running one)",
 			       (int)pids[i]);
 			return -1;
 		}

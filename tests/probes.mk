@@ -1,0 +1,12 @@
+# Tracers, function lists, scoping and dynamic probes (issue #4): a uprobe target with known
+# calls, unit tests of the parsers, live tests of uprobes and of the error paths.
+check_PROGRAMS += tests/helpers/probe_target
+tests_helpers_probe_target_SOURCES = tests/helpers/probe_target.c
+# No sanitizers (ASan would answer atoi itself, and libc's would never be called); -O1 and
+# no sibling calls: the probed calls stay real calls.
+tests_helpers_probe_target_CFLAGS = $(KTOP_WARN_CFLAGS) -O1 -fno-inline \
+	-fno-optimize-sibling-calls
+tests_helpers_probe_target_LDFLAGS =
+
+AM_TESTS_ENVIRONMENT += KTOP_PROBE_TARGET=$(abs_top_builddir)/tests/helpers/probe_target; \
+	export KTOP_PROBE_TARGET;
