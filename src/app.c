@@ -44,12 +44,13 @@ static bool catalog_has_match(const struct kt_catalog *cat, const char *spec)
 	return false;
 }
 
-/* Function lists, the tracer, pid/comm scoping and the probes the options ask for, in that
- * order: lists before the tracer so it never starts unfiltered. Returns an exit code. */
+/* Function lists, the tracer and pid/comm scoping the options ask for, in that order: lists
+ * before the tracer so it never starts unfiltered; all before the reader opens the pipes,
+ * since the kernel will not switch tracers under an open trace_pipe_raw. Returns an exit
+ * code. */
 static int app_setup_tracing(struct kt_app *app, char *err, size_t errlen)
 {
 	const struct kt_options *o = app->opts;
-	char event[128];
 	pid_t *pids = NULL, *comm_pids;
 	size_t i, j, n = 0, ncomm;
 	int which, ret = KT_EXIT_OK;
@@ -79,12 +80,20 @@ static int app_setup_tracing(struct kt_app *app, char *err, size_t errlen)
 			pids[n++] = comm_pids[j];
 		}
 		free(comm_pids);
-		if (n && scope_set_pids(app->session, pids, n, o->follow_children, err, errlen) < 0)
+		if (n && app_set_scope(app, pids, n, o->follow_children, err, errlen) < 0)
 			ret = KT_EXIT_FAILURE;
 		free(pids);
-		if (ret != KT_EXIT_OK)
-			return ret;
 	}
+	return ret;
+}
+
+/* The --kprobe ... --uretprobe definitions, created and enabled. Returns an exit code. */
+static int app_setup_probes(struct kt_app *app, char *err, size_t errlen)
+{
+	const struct kt_options *o = app->opts;
+	char event[128];
+	size_t i;
+
 	for (i = 0; i < o->n_probes; i++) {
 		if (app_probe_create(app, (enum kt_probe_kind)o->probes[i].kind, o->probes[i].def,
 				     true, event, sizeof(event), err, errlen) < 0)
@@ -94,10 +103,65 @@ static int app_setup_tracing(struct kt_app *app, char *err, size_t errlen)
 	return KT_EXIT_OK;
 }
 
+static int app_start_reader(struct kt_app *app, char *err, size_t errlen)
+{
+	const struct kt_options *o = app->opts;
+	pid_t tids[2];
+
+	/* A quiet batch run prints only the summary: the reader counts, nothing is kept. */
+	app->reader = reader_start(app->session,
+				   o->mode == KT_MODE_BATCH && o->quiet && !o->max_events ? NULL :
+											     app->store,
+				   app->comms, app->wake_wr, err, errlen);
+	if (!app->reader)
+		return -1;
+	/* ktop's own syscalls stay out of what it shows */
+	tids[0] = getpid();
+	tids[1] = reader_tid(app->reader);
+	session_exclude_tids(app->session, tids, 2);
+	return 0;
+}
+
+int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children, char *err,
+		  size_t errlen)
+{
+	if (scope_set_pids(app->session, pids, n, children, err, errlen) < 0)
+		return -1;
+	app->scope_children = children;
+	return 0;
+}
+
+int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errlen)
+{
+	struct kt_reader_stats last;
+	pid_t *pids;
+	size_t n = 0;
+	int ret;
+
+	/* the kernel will not switch tracers while trace_pipe_raw is open (EBUSY): the reader
+	 * drains and closes, and a new one starts; the store and the counts go on */
+	if (app->reader) {
+		reader_stop(app->reader, &last);
+		app->reader = NULL;
+		app->rstats_base.pages += last.pages;
+		app->rstats_base.events += last.events;
+		app->rstats_base.missed += last.missed;
+		app->rstats_base.missed_unknown += last.missed_unknown;
+	}
+	ret = tracers_set(app->session, name, err, errlen);
+	/* set_ftrace_pid follows the tracer (scope.h) */
+	pids = ret == 0 ? scope_get_pids(app->session, &n) : NULL;
+	if (n)
+		scope_set_pids(app->session, pids, n, app->scope_children, NULL, 0);
+	free(pids);
+	if (app_start_reader(app, ret < 0 ? NULL : err, ret < 0 ? 0 : errlen) < 0)
+		return -1;
+	return ret;
+}
+
 int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
 {
 	struct kt_session_opts sopts = { .buffer_kb = opts->buffer_kb };
-	pid_t tids[2];
 	char path[4096];
 	size_t i;
 	int fds[2], ret;
@@ -139,24 +203,17 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	}
 	app->comms = comms_new();
 	decoder_set_comms(app->decoder, app->comms);
-	/* A quiet batch run prints only the summary: the reader counts, nothing is kept. */
-	app->reader = reader_start(app->session,
-				   opts->mode == KT_MODE_BATCH && opts->quiet && !opts->max_events ?
-					   NULL : app->store,
-				   app->comms, app->wake_wr, err, errlen);
-	if (!app->reader)
-		return KT_EXIT_FAILURE;
-	/* ktop's own syscalls stay out of what it shows */
-	tids[0] = getpid();
-	tids[1] = reader_tid(app->reader);
-	session_exclude_tids(app->session, tids, 2);
-
 	app->probes = probes_new(app->session);
 	if (!app->probes) {
 		snprintf(err, errlen, "out of memory");
 		return KT_EXIT_FAILURE;
 	}
 	ret = app_setup_tracing(app, err, errlen);
+	if (ret != KT_EXIT_OK)
+		return ret;
+	if (app_start_reader(app, err, errlen) < 0)
+		return KT_EXIT_FAILURE;
+	ret = app_setup_probes(app, err, errlen);
 	if (ret != KT_EXIT_OK)
 		return ret;
 	for (i = 0; i < opts->n_events; i++)
@@ -345,8 +402,13 @@ void app_tick(struct kt_app *app)
 				lost += loss_total(&app->cpu_stats[cpu]);
 		app->kernel_lost = lost;
 	}
-	if (app->reader)
+	if (app->reader) {
 		reader_stats(app->reader, &app->rstats);
+		app->rstats.pages += app->rstats_base.pages;
+		app->rstats.events += app->rstats_base.events;
+		app->rstats.missed += app->rstats_base.missed;
+		app->rstats.missed_unknown += app->rstats_base.missed_unknown;
+	}
 	store_lock(app->store);
 	store_stats(app->store, &app->sstats);
 	store_unlock(app->store);
@@ -371,6 +433,10 @@ void app_stop_capture(struct kt_app *app)
 	if (app->reader) {
 		reader_stop(app->reader, &app->rstats);
 		app->reader = NULL;
+		app->rstats.pages += app->rstats_base.pages;
+		app->rstats.events += app->rstats_base.events;
+		app->rstats.missed += app->rstats_base.missed;
+		app->rstats.missed_unknown += app->rstats_base.missed_unknown;
 		/* the kernel's last loss figures, while the instance still exists */
 		app_tick(app);
 	}

@@ -10,3 +10,10 @@ tests_helpers_probe_target_LDFLAGS =
 
 AM_TESTS_ENVIRONMENT += KTOP_PROBE_TARGET=$(abs_top_builddir)/tests/helpers/probe_target; \
 	export KTOP_PROBE_TARGET;
+
+check_PROGRAMS += tests/unit/check_probes
+tests_unit_check_probes_SOURCES = tests/unit/check_probes.c
+tests_unit_check_probes_CFLAGS = $(UNIT_CFLAGS) \
+	-DPROBE_TARGET='"$(abs_top_builddir)/tests/helpers/probe_target"'
+tests_unit_check_probes_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_probes

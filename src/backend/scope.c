@@ -182,9 +182,9 @@ char *scope_comm_filter(const char *comm, const char *filter, char *err, size_t 
 		return NULL;
 	}
 	if (filter && *filter)
-		r = asprintf(&out, "(%s) && common_comm == \"%s\"", filter, comm);
+		r = asprintf(&out, "(%s) && COMM == \"%s\"", filter, comm);
 	else
-		r = asprintf(&out, "common_comm == \"%s\"", comm);
+		r = asprintf(&out, "COMM == \"%s\"", comm);
 	if (r < 0) {
 		seterr(err, errlen, "out of memory");
 		return NULL;

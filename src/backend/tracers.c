@@ -76,8 +76,8 @@ static void errno_words(int e, char *buf, size_t len)
 			 "(CONFIG_FUNCTION_TRACER off)", strerror(e));
 		break;
 	case EBUSY:
-		snprintf(buf, len, "%s (EBUSY) — another user of function tracing holds it",
-			 strerror(e));
+		snprintf(buf, len, "%s (EBUSY) — the instance's trace pipes are open (stop "
+			 "reading first)", strerror(e));
 		break;
 	default:
 		snprintf(buf, len, "%s", strerror(e));
