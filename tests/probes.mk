@@ -17,3 +17,4 @@ tests_unit_check_probes_CFLAGS = $(UNIT_CFLAGS) \
 	-DPROBE_TARGET='"$(abs_top_builddir)/tests/helpers/probe_target"'
 tests_unit_check_probes_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_probes
+LIVE_TESTS += tests/live/uprobes.sh
