@@ -18,3 +18,4 @@ tests_unit_check_probes_CFLAGS = $(UNIT_CFLAGS) \
 tests_unit_check_probes_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_probes
 LIVE_TESTS += tests/live/uprobes.sh
+LIVE_TESTS += tests/live/probe_errors.sh
