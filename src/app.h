@@ -20,6 +20,7 @@ struct kt_decoder;
 struct kt_catalog;
 struct kt_comms;
 struct kt_pmu;
+struct kt_bpfhist;
 
 struct kt_app {
 	const struct kt_options *opts;
@@ -31,6 +32,8 @@ struct kt_app {
 	struct kt_reader *reader;
 	struct kt_comms *comms; /* task names over time, fed by the reader */
 	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
+	struct kt_bpfhist **hists; /* BPF histograms: --hist, then the panes' */
+	size_t n_hists;
 	int wake_rd, wake_wr; /* the reader writes a byte when records arrived */
 	int ncpus;
 
@@ -66,6 +69,13 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
 int app_pmu_open(struct kt_app *app, char *err, size_t errlen);
 /* Closes the counters (their fds). Safe when not open. */
 void app_pmu_close(struct kt_app *app);
+/* Parses spec, loads and attaches its BPF histogram, and keeps it in app->hists. Returns
+ * it, or NULL with a one-line reason in err (bad spec, no such field, the kernel's refusal
+ * with the verifier's last lines); nothing else changes then. */
+struct kt_bpfhist *app_hist_open(struct kt_app *app, const char *spec, char *err,
+				 size_t errlen);
+/* Detaches and forgets h. */
+void app_hist_close(struct kt_app *app, struct kt_bpfhist *h);
 /* Samples rates, loss counters, ktop's own cost, and reads the counters. */
 void app_tick(struct kt_app *app);
 /* Drains the wake pipe (after poll said it is readable). */

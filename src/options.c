@@ -26,6 +26,7 @@ enum {
 	OPT_PMU,
 	OPT_PMU_EVENT,
 	OPT_THEME,
+	OPT_HIST,
 };
 
 static const struct option long_options[] = {
@@ -44,6 +45,7 @@ static const struct option long_options[] = {
 	{ "pmu", no_argument, NULL, OPT_PMU },
 	{ "pmu-event", required_argument, NULL, OPT_PMU_EVENT },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "hist", required_argument, NULL, OPT_HIST },
 	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "no-mouse", no_argument, NULL, 'M' },
@@ -81,6 +83,12 @@ void options_usage(FILE *out)
 	      "                         cpu/event=0x3c/, msr/tsc/, sched:sched_switch); repeatable\n"
 	      "  -p, --pid PID[,PID]    count these processes' threads instead of every CPU\n"
 	      "                         (-p and --pmu-event imply --pmu)\n"
+	      "\n"
+	      "Histograms (BPF, aggregated in the kernel):\n"
+	      "      --hist SPEC        syscall-latency, runq-latency, offcpu, bio-latency,\n"
+	      "                         bio-size, read-size, write-size, func:FUNCTION,\n"
+	      "                         field:SYS:EVENT.FIELD, latency:SYS:EV[.F]->SYS:EV[.F];\n"
+	      "                         options ,by=KEY ,linear=STEP ,pid=PID; repeatable\n"
 	      "\n"
 	      "Batch mode:\n"
 	      "      --duration SECS    capture this long (default: until SIGINT/SIGTERM)\n"
@@ -286,6 +294,13 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			o->pmu_events[o->n_pmu_events] = NULL;
 			o->pmu = true;
 			break;
+		case OPT_HIST:
+			if (!*optarg)
+				FAIL("--hist needs a histogram such as syscall-latency");
+			o->hists = xreallocarray(o->hists, o->n_hists + 2, sizeof(*o->hists));
+			o->hists[o->n_hists++] = optarg;
+			o->hists[o->n_hists] = NULL;
+			break;
 		case 'p':
 			if (parse_pids(optarg, o) < 0)
 				FAIL("-p takes a process id or a comma-separated list, not '%s'",
@@ -330,6 +345,8 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--filter applies to the -e events, and none was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
+	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
+		FAIL("--hist does not apply to --doctor or --list");
 	if (o->pmu && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
 		FAIL("--pmu, --pmu-event and -p do not apply to --doctor or --list");
 	if (o->json && (o->mode == KT_MODE_INTERACTIVE || o->mode == KT_MODE_LIST))
@@ -348,6 +365,9 @@ void options_free(struct kt_options *o)
 	free(o->pmu_events);
 	o->pmu_events = NULL;
 	o->n_pmu_events = 0;
+	free(o->hists);
+	o->hists = NULL;
+	o->n_hists = 0;
 	free(o->pids);
 	o->pids = NULL;
 	o->n_pids = 0;
