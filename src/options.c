@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/histspec.h"
 #include "options.h"
 #include "xalloc.h"
 
@@ -294,13 +295,17 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			o->pmu_events[o->n_pmu_events] = NULL;
 			o->pmu = true;
 			break;
-		case OPT_HIST:
-			if (!*optarg)
-				FAIL("--hist needs a histogram such as syscall-latency");
+		case OPT_HIST: {
+			struct kt_hist_spec spec;
+			char why[400];
+
+			if (histspec_parse(optarg, &spec, why, sizeof(why)) < 0)
+				FAIL("--hist: %s", why);
 			o->hists = xreallocarray(o->hists, o->n_hists + 2, sizeof(*o->hists));
 			o->hists[o->n_hists++] = optarg;
 			o->hists[o->n_hists] = NULL;
 			break;
+		}
 		case 'p':
 			if (parse_pids(optarg, o) < 0)
 				FAIL("-p takes a process id or a comma-separated list, not '%s'",

@@ -89,15 +89,21 @@ static int parse_option(const char *o, size_t n, struct kt_hist_spec *s, char *e
 
 	if (!copy(buf, sizeof(buf), o, n))
 		FAIL("empty or overlong option in '%s'", s->text);
+	if (!strncmp(buf, "by=field:", 9)) {
+		/* a field named like a keyword: by=field:pid */
+		memmove(buf + 3, buf + 9, strlen(buf + 9) + 1);
+	} else if (!strncmp(buf, "by=", 3)) {
+		for (i = 0; i < sizeof(bys) / sizeof(bys[0]); i++) {
+			if (strcmp(buf + 3, bys[i].name))
+				continue;
+			if (bys[i].by == KT_BY_SYSCALL && s->kind != KT_HIST_SYSCALL)
+				FAIL("by=syscall belongs to syscall-latency");
+			s->by = bys[i].by;
+			s->by_field[0] = '\0';
+			return 0;
+		}
+	}
 	if (!strncmp(buf, "by=", 3)) {
-		for (i = 0; i < sizeof(bys) / sizeof(bys[0]); i++)
-			if (!strcmp(buf + 3, bys[i].name)) {
-				if (bys[i].by == KT_BY_SYSCALL && s->kind != KT_HIST_SYSCALL)
-					FAIL("by=syscall belongs to syscall-latency");
-				s->by = bys[i].by;
-				s->by_field[0] = '\0';
-				return 0;
-			}
 		if (s->kind == KT_HIST_SYSCALL || s->kind == KT_HIST_FUNC || !valid_name(buf + 3))
 			FAIL("by=%s: key by pid, tid, comm, cpu%s", buf + 3,
 			     s->kind == KT_HIST_SYSCALL ? " or syscall" :

@@ -6,7 +6,7 @@
  *   write-size | func:FUNCTION | field:SYSTEM:EVENT.FIELD |
  *   latency:SYSTEM:EVENT[.FIELD]->SYSTEM:EVENT[.FIELD]
  *
- * followed by options, each after a comma: by=pid|tid|comm|cpu|syscall|FIELD,
+ * followed by options, each after a comma: by=pid|tid|comm|cpu|syscall|FIELD|field:FIELD,
  * linear=STEP, pid=PID. The built-in names are shorthands for the generic forms (see
  * histspec.c); ktop.1 is the reference. No kernel access here.
  */
