@@ -18,12 +18,26 @@ prog_ids()
 	cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:[[:space:]]*\([0-9]*\)$/\1/p' | sort -un
 }
 
-# wait_progs PID N: until PID holds at least N programs (its histograms are attached).
+# wait_progs PID N: until PID holds at least N programs (loaded; see wait_attached).
 _has_progs() { [ "$(prog_ids "$1" | wc -l)" -ge "$2" ]; }
 wait_progs()
 {
 	wait_until 20 _has_progs "$1" "$2" ||
 		fail "ktop $1 holds $(prog_ids "$1" | wc -l) BPF programs after 20s, expected $2; stderr: $(head -c 300 "$T"/*.err 2>/dev/null)"
+}
+
+# wait_attached LOG N: until ktop's debug log (-v --log LOG) says N histograms are attached.
+# A program is loaded before it is attached, so its fd alone says too early.
+_attached()
+{
+	local n
+	n=$(grep -c 'bpfhist_open: .* attached via ' "$1" 2>/dev/null)
+	[ "${n:-0}" -ge "$2" ]
+}
+wait_attached()
+{
+	wait_until 20 _attached "$1" "$2" ||
+		fail "ktop did not log $2 attached histograms within 20s: $(grep -c 'attached via' "$1" 2>/dev/null) in $1"
 }
 
 # assert_progs_gone ID...: none of these programs exists any more (freed after the last fd

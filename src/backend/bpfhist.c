@@ -399,6 +399,8 @@ static int load_variants(struct kt_bpfhist *h, char *err, size_t errlen)
 
 	err[0] = '\0';
 	for (v = 0; v < n; v++) {
+		if (h->spec.via[0] && strcmp(h->spec.via, names[v]))
+			continue;
 		capture_start();
 		r = sys ? try_syslat(h, v) : try_funclat(h, v);
 		if (!r) {
@@ -409,7 +411,7 @@ static int load_variants(struct kt_bpfhist *h, char *err, size_t errlen)
 		failure_reason(-r, why, sizeof(why));
 		log_debug("%s: %s: %s: %s", __func__, h->spec.text, names[v], why);
 		used += (size_t)snprintf(err + used, used < errlen ? errlen - used : 0, "%s%s: %s",
-					 v ? "; " : "", names[v], why);
+					 used ? "; " : "", names[v], why);
 		detach(h);
 	}
 	return -1;

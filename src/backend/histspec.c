@@ -113,6 +113,22 @@ static int parse_option(const char *o, size_t n, struct kt_hist_spec *s, char *e
 		s->by = KT_BY_FIELD;
 		return 0;
 	}
+	if (!strncmp(buf, "via=", 4)) {
+		static const char *const syscall_via[] = { "tp_btf", "raw_tp", "tracepoint" };
+		static const char *const func_via[] = { "fentry", "kprobe" };
+		const char *const *names = s->kind == KT_HIST_FUNC ? func_via : syscall_via;
+		size_t nn = s->kind == KT_HIST_FUNC ? 2 : s->kind == KT_HIST_SYSCALL ? 3 : 0;
+
+		for (i = 0; i < nn; i++)
+			if (!strcmp(buf + 4, names[i])) {
+				strcpy(s->via, names[i]);
+				return 0;
+			}
+		FAIL("via=%s: %s", buf + 4,
+		     s->kind == KT_HIST_FUNC ? "function latency goes via fentry or kprobe" :
+		     s->kind == KT_HIST_SYSCALL ? "syscall-latency goes via tp_btf, raw_tp or tracepoint" :
+						  "tracepoint histograms have one way only");
+	}
 	if (!strncmp(buf, "linear=", 7) || !strncmp(buf, "pid=", 4)) {
 		const char *num = strchr(buf, '=') + 1;
 
@@ -130,7 +146,7 @@ static int parse_option(const char *o, size_t n, struct kt_hist_spec *s, char *e
 		}
 		return 0;
 	}
-	FAIL("unknown histogram option '%s' (by=KEY, linear=STEP, pid=PID)", buf);
+	FAIL("unknown histogram option '%s' (by=KEY, linear=STEP, pid=PID, via=VARIANT)", buf);
 }
 
 int histspec_parse(const char *text, struct kt_hist_spec *s, char *err, size_t errlen)

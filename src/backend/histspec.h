@@ -7,7 +7,7 @@
  *   latency:SYSTEM:EVENT[.FIELD]->SYSTEM:EVENT[.FIELD]
  *
  * followed by options, each after a comma: by=pid|tid|comm|cpu|syscall|FIELD|field:FIELD,
- * linear=STEP, pid=PID. The built-in names are shorthands for the generic forms (see
+ * linear=STEP, pid=PID, via=VARIANT (tp_btf, raw_tp, tracepoint, fentry, kprobe). The built-in names are shorthands for the generic forms (see
  * histspec.c); ktop.1 is the reference. No kernel access here.
  */
 #ifndef KTOP_BACKEND_HISTSPEC_H
@@ -42,6 +42,7 @@ struct kt_hist_spec {
 	enum kt_hist_scale scale;
 	unsigned long long step;
 	unsigned int pid; /* only this process, 0: all */
+	char via[16];	  /* only this variant (tp_btf, raw_tp, tracepoint, fentry, kprobe), "" any */
 	bool is_time;	  /* values are nanoseconds */
 };
 

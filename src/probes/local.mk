@@ -34,6 +34,8 @@ src/probes/funclat.skel.h: src/probes/funclat.bpf.o
 BUILT_SOURCES += $(BPF_SKELS)
 nodist_src_libktop_a_SOURCES += $(BPF_SKELS)
 src_libktop_a_SOURCES += src/backend/bpfhist.c
+# BUILT_SOURCES covers make all/check; these cover "make ktop" (the lab's static build)
+src/backend/bpfhist.$(OBJEXT): $(BPF_SKELS)
 else
 src_libktop_a_SOURCES += src/backend/bpfhist_stub.c
 endif
@@ -49,5 +51,8 @@ src/backend/syscall_names.h: Makefile
 BUILT_SOURCES += src/backend/syscall_names.h
 nodist_src_libktop_a_SOURCES += src/backend/syscall_names.h
 CLEANFILES += src/backend/syscall_names.h
+src/backend/histdata.$(OBJEXT): src/backend/syscall_names.h
 src_libktop_a_SOURCES += src/backend/histdata.c src/backend/histdata.h
 src_libktop_a_SOURCES += src/backend/histprint.c src/backend/histprint.h
+# The pane that shows them (src/ui/view_hist.c, behind src/ui/view.h's ops table).
+src_libktop_a_SOURCES += src/ui/view_hist.c

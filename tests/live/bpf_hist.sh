@@ -49,8 +49,8 @@ run_hist()
 	local wl=$!
 	CLEANUP_PIDS+=("$wl")
 	for a in "$@"; do args+=("${a//PID/$WPID}"); done
-	start_ktop "$T/$name.out" "$T/$name.err" -b "${args[@]}"
-	wait_progs "$KTOP_PID" "$NPROGS"
+	start_ktop "$T/$name.out" "$T/$name.err" -b -v --log "$T/$name.klog" "${args[@]}"
+	wait_attached "$T/$name.klog" "$NHIST"
 	mapfile -t PROGS < <(prog_ids "$KTOP_PID")
 	if [ "$GO" = exec ]; then echo go >"$T/$name.fifo"; else touch "$T/$name.go"; fi
 	wait "$wl" || fail "$name: the workload failed"
@@ -70,7 +70,7 @@ $(cat "$1")"
 }
 
 # ---- syscall latency: sleeps of known length ------------------------------------------------
-NPROGS=2
+NHIST=1
 run_hist sleep "$KTOP_WORKLOAD" sleep 40 10 ktop-hist-sl -- --hist 'syscall-latency,pid=PID'
 out=$T/sleep.out
 grep -q '^# hist syscall-latency,pid=[0-9]*: by=syscall unit=ns scale=log2 via=\(tp_btf\|raw_tp\|tracepoint\) ' "$out" ||
@@ -86,8 +86,16 @@ max=$(sed 's/.* max=\([0-9]*\).*/\1/' <<<"$line")
 	fail "clock_nanosleep p50=$p50 max=$max, expected p50 in [33.5 ms, max], max in [40 ms, 67 ms): $line"
 log "syscall-latency: 10 sleeps of 40 ms in the right bucket"
 
+# ---- the cheaper variants are not the only ones that count right ---------------------------
+for via in raw_tp tracepoint; do
+	run_hist "via-$via" "$KTOP_WORKLOAD" sleep 40 3 ktop-hist-v -- --hist "syscall-latency,pid=PID,via=$via"
+	grep -q "^# hist .* via=$via " "$T/via-$via.out" || fail "via=$via not used: $(head -1 "$T/via-$via.out")"
+	expect_bucket "$T/via-$via.out" clock_nanosleep 33554432 67108864 3
+done
+log "syscall-latency via raw_tp and tracepoint too"
+
 # ---- by command, per-interval reads keep working on a long run: other keys exist ------------
-NPROGS=2
+NHIST=1
 run_hist comm "$KTOP_WORKLOAD" sleep 5 4 ktop-hist-cm -- --hist 'syscall-latency,by=comm' -d 2
 hist_key_line "$T/comm.out" ktop-hist-cm | grep -q ' count=[4-9] \| count=[1-9][0-9]' ||
 	fail "by=comm: no key ktop-hist-cm with its 4 sleeps: $(head -20 "$T/comm.out")"
@@ -95,7 +103,7 @@ log "syscall-latency by comm"
 
 # ---- a field: read sizes ---------------------------------------------------------------------
 GO=env
-NPROGS=2
+NHIST=2
 run_hist reads "$KTOP_HISTWORK" read 100:50 5000:30 -- \
 	--hist 'field:syscalls:sys_exit_read.ret,pid=PID' \
 	--hist 'field:syscalls:sys_enter_read.count,pid=PID,linear=1000'
@@ -111,7 +119,7 @@ hist_key_line "$T/reads-linear.out" all | grep -q ' count=80 sum=155000 ' ||
 log "read sizes: exact counts in log2 and linear buckets"
 
 # ---- write sizes through the built-in, keyed by command, JSON --------------------------------
-NPROGS=1
+NHIST=1
 run_hist writes "$KTOP_HISTWORK" write 3000:7 -- --hist 'write-size,pid=PID' --json
 line=$(grep '^{"hist":' "$T/writes.out") || fail "no JSON hist line: $(cat "$T/writes.out")"
 python3 - "$line" <<'PY' || fail "write-size JSON wrong: $line"
@@ -126,7 +134,7 @@ log "write sizes as JSON"
 
 # ---- two events matched on the thread --------------------------------------------------------
 GO=exec
-NPROGS=2
+NHIST=1
 run_hist lat "$KTOP_WORKLOAD" sleep 40 6 ktop-hist-lt -- \
 	--hist 'latency:syscalls:sys_enter_clock_nanosleep->syscalls:sys_exit_clock_nanosleep,pid=PID'
 expect_bucket "$T/lat.out" all 33554432 67108864 6
@@ -134,7 +142,7 @@ hist_key_line "$T/lat.out" all | grep -q ' count=6 ' || fail "thread latency: co
 log "latency between two events on the thread"
 
 # ---- two events matched on a field of each: switched out -> woken, keyed by the woken pid ----
-NPROGS=2
+NHIST=1
 run_hist asleep "$KTOP_WORKLOAD" sleep 40 5 ktop-hist-as -- \
 	--hist 'latency:sched:sched_switch.prev_pid->sched:sched_wakeup.pid,by=field:pid'
 # besides its five 40 ms sleeps, the pid sleeps once, on the FIFO, from its start until ktop
@@ -144,8 +152,8 @@ log "latency between two events matched on fields"
 
 # ---- exit paths: SIGTERM and kill -9 leave no program behind --------------------------------
 for sig in TERM KILL; do
-	start_ktop "$T/x$sig.out" "$T/x$sig.err" -b --hist syscall-latency --hist runq-latency
-	wait_progs "$KTOP_PID" 4
+	start_ktop "$T/x$sig.out" "$T/x$sig.err" -b -v --log "$T/x$sig.klog" --hist syscall-latency --hist runq-latency
+	wait_attached "$T/x$sig.klog" 2
 	mapfile -t PROGS < <(prog_ids "$KTOP_PID")
 	kill -"$sig" "$KTOP_PID"
 	wait_pid_exit "$KTOP_PID" 10 || fail "ktop did not exit on SIG$sig"

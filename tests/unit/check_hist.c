@@ -46,6 +46,10 @@ START_TEST(test_builtins)
 	s = parse_ok("func:vfs_read");
 	ck_assert_int_eq(s.kind, KT_HIST_FUNC);
 	ck_assert_str_eq(s.func, "vfs_read");
+	s = parse_ok("func:vfs_read,via=kprobe");
+	ck_assert_str_eq(s.via, "kprobe");
+	s = parse_ok("syscall-latency,via=raw_tp");
+	ck_assert_str_eq(s.via, "raw_tp");
 }
 END_TEST
 
@@ -77,7 +81,8 @@ static const char *const bad[] = {
 	"latency:sched:sched_wakeup.pid", "latency:a:b.pid->c:d", "syscall-latency,by=",
 	"syscall-latency,by=prev_prio", "field:a:b.c,by=syscall", "syscall-latency,linear=0",
 	"syscall-latency,linear=-3", "syscall-latency,pid=x", "syscall-latency,colour=red",
-	"func:", "func:a b", "field:a:b.c,,",
+	"func:", "func:a b", "field:a:b.c,,", "func:f,via=raw_tp", "syscall-latency,via=kprobe",
+	"field:a:b.c,via=tracepoint",
 };
 
 START_TEST(test_bad)
