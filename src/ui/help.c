@@ -29,6 +29,7 @@ static const struct help_line help_left[] = {
 	{ "F9 z", "zoom the focused pane" },
 	{ "[  ]", "stream pane smaller / larger" },
 	{ "F11 m", "counters pane open / close" },
+	{ "F12 H", "new histogram pane (BPF)" },
 	{ "F10 q", "quit (q: not in picker)" },
 	{ "Tab S-Tab", "focus next / previous pane" },
 	{ "^L", "redraw the screen" },
@@ -65,6 +66,14 @@ static const struct help_line help_right[] = {
 	{ "Up Dn j k", "select: per-CPU bars below" },
 	{ "< >", "more CPUs / threads" },
 	{ "Esc", "close the pane" },
+	{ "", "" },
+	{ NULL, "Histogram" },
+	{ "Enter H", "build another (prompt)" },
+	{ "v", "bars / keys / heatmap" },
+	{ "i", "per tick / since start" },
+	{ "s", "sort keys: count / p99" },
+	{ "Up Dn a", "select a key / all keys" },
+	{ "F", "freeze this pane" },
 };
 
 #define NLEFT ((int)(sizeof(help_left) / sizeof(help_left[0])))
