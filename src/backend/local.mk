@@ -14,3 +14,5 @@ src_libktop_a_SOURCES += \
 src_libktop_a_SOURCES += \
 	src/backend/pmu.c src/backend/pmu.h \
 	src/backend/pmu_sysfs.c src/backend/pmu_sysfs.h
+# function_graph call trees.
+src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h
