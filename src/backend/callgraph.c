@@ -114,11 +114,11 @@ int callgraph_set_tep(struct kt_callgraph *cg, struct tep_handle *tep)
 	return 0;
 }
 
-static uint64_t rd(const struct kt_callgraph *cg, const struct tep_record *r, struct field f)
+static uint64_t rd(const struct kt_callgraph *cg, const void *data, int size, struct field f)
 {
-	if (f.offset + f.size > r->size)
+	if (f.offset + f.size > size)
 		return 0;
-	return tep_read_number(cg->tep, (const char *)r->data + f.offset, f.size);
+	return tep_read_number(cg->tep, (const char *)data + f.offset, f.size);
 }
 
 /* ---- pool ------------------------------------------------------------------------------ */
@@ -368,9 +368,10 @@ static void close_node(struct kt_callgraph *cg, struct kt_cg_node *n, uint64_t c
 	n->flags &= ~KT_CG_OPEN;
 	n->calltime = calltime;
 	n->duration = rettime > calltime ? rettime - calltime : 0;
-	if (n->parent)
+	if (n->parent) {
 		n->parent->child_time += n->duration;
-	else
+		n->parent->calls += 1 + n->calls;
+	} else
 		cg->st.trees++;
 }
 
@@ -414,6 +415,7 @@ static void exit_without_entry(struct kt_callgraph *cg, unsigned cpu, int pid, u
 			n->last_child = r;
 		n->child = r;
 		n->child_time += r->duration;
+		n->calls += 1 + r->calls;
 	}
 	/* In time order among the roots: before the first root that began after it. */
 	for (r = cg->last_root; r && r->prev && r->prev->calltime > calltime; r = r->prev)
@@ -449,26 +451,32 @@ void callgraph_exit(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t fun
 		close_node(cg, top->node, calltime, rettime);
 }
 
-bool callgraph_feed(struct kt_callgraph *cg, const struct tep_record *rec)
+bool callgraph_feed_raw(struct kt_callgraph *cg, unsigned cpu, uint64_t ts, const void *data,
+			int size)
 {
 	int type, pid;
 
-	if (!cg->tep || rec->size < cg->type.offset + cg->type.size)
+	if (!cg->tep || size < cg->type.offset + cg->type.size)
 		return false;
-	if (rec->missed_events)
-		callgraph_lost(cg, (unsigned)rec->cpu);
-	type = (int)rd(cg, rec, cg->type);
+	type = (int)rd(cg, data, size, cg->type);
 	if (type != cg->entry_id && type != cg->exit_id)
 		return false;
-	pid = (int)rd(cg, rec, cg->pid);
+	pid = (int)rd(cg, data, size, cg->pid);
 	if (type == cg->entry_id)
-		callgraph_entry(cg, (unsigned)rec->cpu, pid, rec->ts, rd(cg, rec, cg->func),
-				(int)rd(cg, rec, cg->depth));
+		callgraph_entry(cg, cpu, pid, ts, rd(cg, data, size, cg->func),
+				(int)rd(cg, data, size, cg->depth));
 	else
-		callgraph_exit(cg, (unsigned)rec->cpu, pid, rd(cg, rec, cg->e_func),
-			       (int)rd(cg, rec, cg->e_depth), rd(cg, rec, cg->calltime),
-			       rd(cg, rec, cg->rettime));
+		callgraph_exit(cg, cpu, pid, rd(cg, data, size, cg->e_func),
+			       (int)rd(cg, data, size, cg->e_depth),
+			       rd(cg, data, size, cg->calltime), rd(cg, data, size, cg->rettime));
 	return true;
+}
+
+bool callgraph_feed(struct kt_callgraph *cg, const struct tep_record *rec)
+{
+	if (rec->missed_events)
+		callgraph_lost(cg, (unsigned)rec->cpu);
+	return callgraph_feed_raw(cg, (unsigned)rec->cpu, rec->ts, rec->data, rec->size);
 }
 
 void callgraph_finish(struct kt_callgraph *cg)

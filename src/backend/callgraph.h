@@ -44,6 +44,8 @@ struct kt_cg_node {
 	int depth;	       /* the kernel's depth */
 	unsigned cpu;	       /* where it was entered (exited, for NO_ENTRY) */
 	unsigned flags;	       /* KT_CG_* */
+	uint32_t calls;	       /* finished calls below it */
+	bool expanded;	       /* the viewer's fold state (new nodes are folded) */
 };
 
 struct kt_cg_stats {
@@ -67,6 +69,9 @@ int callgraph_set_tep(struct kt_callgraph *cg, struct tep_handle *tep);
 /* Feeds one record (others are ignored); a record with missed_events set marks the loss on
  * its CPU first. Returns true when it was a funcgraph record. */
 bool callgraph_feed(struct kt_callgraph *cg, const struct tep_record *rec);
+/* The same for a raw event payload (common fields first), as the store keeps them. */
+bool callgraph_feed_raw(struct kt_callgraph *cg, unsigned cpu, uint64_t ts, const void *data,
+			int size);
 /* Events were lost on cpu (a loss marker): every call open on a task last seen there is
  * marked KT_CG_LOST. */
 void callgraph_lost(struct kt_callgraph *cg, unsigned cpu);
@@ -97,6 +102,7 @@ struct kt_cg_agg {
 	uint64_t func;
 	uint64_t count, total, self, min, max;
 	struct kt_cg_agg *parent, *child, *next; /* graph view: the call-path tree */
+	bool expanded;				  /* the viewer's fold state */
 };
 
 /* Graph view: identical call paths (from a root) merged; returns a fake root whose children

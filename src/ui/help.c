@@ -29,6 +29,7 @@ static const struct help_line help_left[] = {
 	{ "F9 z", "zoom the focused pane" },
 	{ "[  ]", "stream pane smaller / larger" },
 	{ "F11 m", "counters pane open / close" },
+	{ "T", "call-tree pane open / close" },
 	{ "F10 q", "quit (q: not in picker)" },
 	{ "Tab S-Tab", "focus next / previous pane" },
 	{ "^L", "redraw the screen" },
@@ -65,6 +66,14 @@ static const struct help_line help_right[] = {
 	{ "Up Dn j k", "select: per-CPU bars below" },
 	{ "< >", "more CPUs / threads" },
 	{ "Esc", "close the pane" },
+	{ "", "" },
+	{ NULL, "Call trees (function_graph)" },
+	{ "Enter + -", "fold toggle / unfold / fold" },
+	{ "E  C", "unfold / fold everything" },
+	{ "u  J  K", "parent, next / prev sibling" },
+	{ "L", "longest child: where time went" },
+	{ "v", "tree / merged graph / report" },
+	{ "/  n", "find a function, next match" },
 };
 
 #define NLEFT ((int)(sizeof(help_left) / sizeof(help_left[0])))

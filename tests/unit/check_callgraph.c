@@ -376,6 +376,8 @@ static Suite *callgraph_suite(void)
 	Suite *s = suite_create("callgraph");
 	TCase *tc = tcase_create("lab fixtures");
 
+	tcase_set_timeout(tc, 120); /* the irq fixture, under ASan, on a shared machine */
+
 	tcase_add_test(tc, test_normal);
 	tcase_add_test(tc, test_depth_limit);
 	tcase_add_test(tc, test_irq);
