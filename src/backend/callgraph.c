@@ -50,6 +50,7 @@ struct kt_callgraph {
 	struct context *ctx; /* open addressing on key */
 	size_t nctx, ctx_cap;
 
+	bool clock_checked; /* exit calltimes compare with entry timestamps */
 	struct kt_cg_stats st;
 };
 
@@ -329,6 +330,12 @@ void callgraph_entry(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t ts
 			n = NULL;
 			goto push;
 		}
+		/* Events were lost since the caller began: the open frame may stand for a
+		 * call that ended unseen. Its exit decides (claim_orphans). */
+		if (parent->flags & KT_CG_LOST) {
+			parent = NULL;
+			parent_known = false;
+		}
 	} else if (!parent_known && c->n) {
 		mark_lost(c); /* a gap in the depths: entries were lost */
 	}
@@ -375,13 +382,54 @@ static void close_node(struct kt_callgraph *cg, struct kt_cg_node *n, uint64_t c
 		cg->st.trees++;
 }
 
-/* An exit with no entry: a call that began before what was seen. It claims, as children, the
- * callerless roots of the same task one level deeper that lie within it in time. */
+/* n (closed, at depth d) claims, as children, the callerless roots of its task at depth d + 1
+ * that lie within it in time: calls whose caller was not known when they began (before an
+ * exit without entry, or after events were lost). They go after its other children, in the
+ * order they began. */
+static void claim_orphans(struct kt_callgraph *cg, struct kt_cg_node *n, uint64_t rettime)
+{
+	struct kt_cg_node *r, *prev, *claimed = NULL, *last = NULL;
+	int scanned = 0;
+
+	for (r = cg->last_root; r && scanned < CG_ADOPT_SCAN && r->calltime >= n->calltime;
+	     r = prev, scanned++) {
+		prev = r->prev;
+		if (r == n || r->pid != n->pid || r->depth != n->depth + 1 ||
+		    !(r->flags & KT_CG_NO_PARENT) || (r->flags & KT_CG_OPEN) ||
+		    r->calltime + r->duration > rettime)
+			continue;
+		root_unlink(cg, r);
+		cg->st.trees--;
+		cg->st.no_parent--;
+		r->flags &= ~KT_CG_NO_PARENT;
+		/* newest first here, so each goes in front */
+		r->next = claimed;
+		if (claimed)
+			claimed->prev = r;
+		else
+			last = r;
+		claimed = r;
+	}
+	if (!claimed)
+		return;
+	claimed->prev = n->last_child;
+	if (n->last_child)
+		n->last_child->next = claimed;
+	else
+		n->child = claimed;
+	n->last_child = last;
+	for (r = claimed; r; r = r->next) {
+		r->parent = n;
+		n->child_time += r->duration;
+		n->calls += 1 + r->calls;
+	}
+}
+
+/* An exit with no entry: a call that began before what was seen. */
 static void exit_without_entry(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t func,
 			       int depth, uint64_t calltime, uint64_t rettime)
 {
-	struct kt_cg_node *n = node_alloc(cg), *r, *prev;
-	int scanned = 0;
+	struct kt_cg_node *n = node_alloc(cg), *r;
 
 	cg->st.no_entry++;
 	if (!n) {
@@ -392,31 +440,11 @@ static void exit_without_entry(struct kt_callgraph *cg, unsigned cpu, int pid, u
 	n->pid = pid;
 	n->depth = depth;
 	n->cpu = cpu;
+	n->calltime = calltime;
 	n->flags = KT_CG_NO_ENTRY | (depth > 0 ? KT_CG_NO_PARENT : 0);
 	if (depth > 0)
 		cg->st.no_parent++;
-	/* Newest first; the claimed ones keep their order under n. */
-	for (r = cg->last_root; r && scanned < CG_ADOPT_SCAN && r->calltime >= calltime;
-	     r = prev, scanned++) {
-		prev = r->prev;
-		if (r->pid != pid || r->depth != depth + 1 || !(r->flags & KT_CG_NO_PARENT) ||
-		    (r->flags & KT_CG_OPEN) || r->calltime + r->duration > rettime)
-			continue;
-		root_unlink(cg, r);
-		cg->st.trees--;
-		cg->st.no_parent--;
-		r->flags &= ~KT_CG_NO_PARENT;
-		r->parent = n;
-		r->prev = NULL;
-		r->next = n->child;
-		if (n->child)
-			n->child->prev = r;
-		else
-			n->last_child = r;
-		n->child = r;
-		n->child_time += r->duration;
-		n->calls += 1 + r->calls;
-	}
+	claim_orphans(cg, n, rettime);
 	/* In time order among the roots: before the first root that began after it. */
 	for (r = cg->last_root; r && r->prev && r->prev->calltime > calltime; r = r->prev)
 		;
@@ -428,6 +456,7 @@ void callgraph_exit(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t fun
 		    uint64_t calltime, uint64_t rettime)
 {
 	struct context *c = context_get(cg, cpu, pid);
+	struct kt_cg_node *n;
 	struct frame *top;
 
 	cg->st.exits++;
@@ -438,7 +467,12 @@ void callgraph_exit(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t fun
 	while (c->n && c->stack[c->n - 1].depth > depth)
 		pop_broken(cg, c);
 	top = c->n ? &c->stack[c->n - 1] : NULL;
-	if (top && top->depth == depth && top->func != func) {
+	/* The same depth but another function, or the same function but a later call (the
+	 * kernel takes calltime before it records the entry, so a call's own exit never says it
+	 * began after its entry record): the exit of the one seen was lost. */
+	if (top && top->depth == depth &&
+	    (top->func != func ||
+	     (top->node && cg->clock_checked && calltime > top->node->calltime))) {
 		pop_broken(cg, c);
 		top = NULL;
 	}
@@ -447,8 +481,17 @@ void callgraph_exit(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t fun
 		return;
 	}
 	c->n--;
-	if (top->node)
-		close_node(cg, top->node, calltime, rettime);
+	n = top->node;
+	if (!n)
+		return;
+	/* The record and calltime clocks agree (the default local trace clock) when a first
+	 * clean pair says so; only then is the time check above made. */
+	if (!cg->clock_checked && !(n->flags & KT_CG_LOST) && calltime <= n->calltime &&
+	    n->calltime - calltime < 1000000)
+		cg->clock_checked = true;
+	close_node(cg, n, calltime, rettime);
+	if (n->flags & KT_CG_LOST)
+		claim_orphans(cg, n, rettime);
 }
 
 bool callgraph_feed_raw(struct kt_callgraph *cg, unsigned cpu, uint64_t ts, const void *data,

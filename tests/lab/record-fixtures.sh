@@ -11,6 +11,7 @@ W=/tmp/fixtures
 mkdir -p $W
 cd $W || exit 1
 fail=0
+setup=
 say() { echo "fixtures: $*"; }
 
 # names FILE.trace: the kallsyms lines of every function the kernel's text names.
@@ -46,7 +47,8 @@ save()
 
 # fixture NAME WORKLOAD START-ARGS...: trace-cmd start with START-ARGS on the pid of WORKLOAD
 # (a shell command, started first and held until tracing is on), then stop, keep the text,
-# extract the trace.dat.
+# extract the trace.dat. $setup, when set, runs after trace-cmd reset (which removes every
+# kprobe) and before the start.
 fixture()
 {
 	name=$1 work=$2
@@ -56,6 +58,7 @@ fixture()
 	pid=$!
 	trace-cmd reset >/dev/null 2>&1
 	echo 0 >$T/max_graph_depth # trace-cmd reset leaves the depth fixture's limit
+	[ -z "$setup" ] || eval "$setup" || { say "$name: $setup failed"; fail=1; }
 	trace-cmd start -P $pid -O funcgraph-proc -O funcgraph-abstime "$@" >/dev/null ||
 		{ say "$name: trace-cmd start $* failed"; fail=1; kill $pid; return; }
 	echo go >go
@@ -83,14 +86,11 @@ fixture midcall "dd if=/dev/zero of=/dev/null bs=512 count=200" \
 	-p function_graph -g vfs_read -b 8
 # kprobe: a kprobe and a kretprobe with typed fetchargs on do_filp_open (its struct filename
 # starts with the name).
-trace-cmd reset >/dev/null 2>&1
-echo 'p:ktopfx/open do_filp_open dfd=$arg1:s32 path=+0(+0($arg2)):string' >>$T/kprobe_events &&
-	echo 'r:ktopfx/open_ret do_filp_open ret=$retval:x64' >>$T/kprobe_events ||
-	{ say "kprobe_events refused the probes"; fail=1; }
+setup="echo 'p:ktopfx/open do_filp_open dfd=\$arg1:s32 path=+0(+0(\$arg2)):string' \
+	>>$T/kprobe_events && echo 'r:ktopfx/open_ret do_filp_open ret=\$retval:x64' >>$T/kprobe_events"
 fixture kprobe "cat /etc/nonexistent /proc/version /init" -e ktopfx -b 64
-trace-cmd reset >/dev/null 2>&1
-echo '-:ktopfx/open' >>$T/kprobe_events
-echo '-:ktopfx/open_ret' >>$T/kprobe_events
+setup=
+trace-cmd reset >/dev/null 2>&1 # removes the probes too
 
 # lost: streamed with trace-cmd record while the workload floods a tiny buffer, so pages are
 # lost between the ones read. The same workload as normal: its functions name kallsyms.

@@ -171,7 +171,11 @@ static void check_nesting(const struct kt_cg_node *n, int *claimed)
 			ck_assert_int_eq(n->pid, p->pid);
 			if (!(n->flags & (KT_CG_OPEN | KT_CG_BROKEN)) &&
 			    !(p->flags & (KT_CG_OPEN | KT_CG_BROKEN))) {
-				ck_assert_uint_ge(n->calltime, p->calltime);
+				ck_assert_msg(n->calltime >= p->calltime,
+					      "call at depth %d (flags %#x) began at %llu, before "
+					      "its caller (flags %#x) at %llu",
+					      n->depth, n->flags, (unsigned long long)n->calltime,
+					      p->flags, (unsigned long long)p->calltime);
 				ck_assert_uint_le(n->calltime + n->duration,
 						  p->calltime + p->duration);
 			}
@@ -301,17 +305,63 @@ START_TEST(test_midcall)
 }
 END_TEST
 
-/* Pages lost between the ones trace-cmd read: the calls open across a loss are marked,
- * and nothing is nested where it does not belong (load checks every parent). */
+/* Every duration trace-cmd report prints (one per exit record), as the kernel prints it. */
+static void report_durations(const char *path, struct lines *out)
+{
+	char buf[1024], num[32];
+	FILE *f = fopen(path, "r");
+
+	ck_assert_msg(f != NULL, "%s missing (make lab-fixtures)", path);
+	while (fgets(buf, sizeof(buf), f)) {
+		char *us = strstr(buf, " us "), *p;
+
+		if (!strstr(buf, "funcgraph_") || !us)
+			continue;
+		for (p = us; p > buf && (isdigit((unsigned char)p[-1]) || p[-1] == '.'); p--)
+			;
+		snprintf(num, sizeof(num), "%.*s", (int)(us - p), p);
+		lines_add(out, xstrdup(num));
+	}
+	fclose(f);
+}
+
+static void tree_durations(const struct kt_cg_node *n, struct lines *out)
+{
+	char b[32];
+
+	for (; n; n = n->next) {
+		if (!(n->flags & (KT_CG_OPEN | KT_CG_BROKEN))) {
+			kernel_usecs(n->duration, b, sizeof(b));
+			lines_add(out, xstrdup(b));
+		}
+		tree_durations(n->child, out);
+	}
+}
+
+/* Pages lost between the ones trace-cmd read: the calls open across a loss are marked, and
+ * nothing is nested where it does not belong (load checks every parent against the time
+ * and depth the kernel recorded); every exit still gives its call the kernel's duration. */
 START_TEST(test_lost)
 {
 	struct loaded l;
 	struct kt_cg_stats st;
+	struct lines report = { 0 }, tree = { 0 };
 
 	load(&l, "lost", 1 << 16);
 	callgraph_stats(l.cg, &st);
 	ck_assert_uint_gt(st.lost_marks, 0);
 	ck_assert_uint_gt(st.no_entry + st.no_parent + st.broken, 0);
+	report_durations(LAB_FIXTURES "/lost.report", &report);
+	tree_durations(callgraph_first_root(l.cg), &tree);
+	ck_assert_uint_eq(tree.n, st.exits);
+	qsort(report.v, report.n, sizeof(*report.v), cmp_str);
+	qsort(tree.v, tree.n, sizeof(*tree.v), cmp_str);
+	for (size_t i = 0; i < report.n && i < tree.n; i++)
+		ck_assert_msg(!strcmp(report.v[i], tree.v[i]), "lost: duration %zu: %s vs %s", i,
+			      report.v[i], tree.v[i]);
+	ck_assert_uint_eq(tree.n, report.n);
+	lines_free(&report);
+	lines_free(&tree);
 	unload(&l);
 }
 END_TEST
