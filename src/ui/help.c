@@ -30,6 +30,7 @@ static const struct help_line help_left[] = {
 	{ "[  ]", "stream pane smaller / larger" },
 	{ "F11 m", "counters pane open / close" },
 	{ "F12 H", "new histogram pane (BPF)" },
+	{ "T", "call-tree pane open / close" },
 	{ "F10 q", "quit (q: not in picker)" },
 	{ "Tab S-Tab", "focus next / previous pane" },
 	{ "^L", "redraw the screen" },
@@ -74,6 +75,13 @@ static const struct help_line help_right[] = {
 	{ "s", "sort keys: count / p99" },
 	{ "Up Dn a", "select a key / all keys" },
 	{ "F", "freeze this pane" },
+	{ NULL, "Call trees (function_graph)" },
+	{ "Enter + -", "fold toggle / unfold / fold" },
+	{ "E  C", "unfold / fold everything" },
+	{ "u  J  K", "parent, next / prev sibling" },
+	{ "L", "longest child: where time went" },
+	{ "v", "tree / merged graph / report" },
+	{ "/  n", "find a function, next match" },
 };
 
 #define NLEFT ((int)(sizeof(help_left) / sizeof(help_left[0])))

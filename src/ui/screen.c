@@ -39,6 +39,7 @@ struct kt_ui {
 	struct kt_view *stream; /* views[0], always there */
 	struct kt_view *picker; /* NULL while closed */
 	struct kt_view *pmu;	/* the counters pane, NULL while closed */
+	struct kt_view *tree;	/* the call-tree pane, NULL while closed */
 	struct kt_layout lay;	/* lay.n == number of views */
 	struct kt_screen_rects rects;
 	struct kt_rect pane[KT_LAYOUT_MAX];
@@ -205,6 +206,8 @@ static void close_view(struct kt_ui *ui, struct kt_view *v)
 		ui->picker = NULL;
 	if (v == ui->pmu)
 		ui->pmu = NULL;
+	if (v == ui->tree)
+		ui->tree = NULL;
 	view_delete(v);
 	ui->relayout = true;
 	set_focus(ui, 0);
@@ -241,6 +244,21 @@ static void open_hist(struct kt_ui *ui, struct kt_bpfhist *h)
 		view_hist_adopt(v, h);
 	else
 		view_hist_edit(v);
+}
+
+/* Opens the call-tree pane, focused. */
+static void open_tree(struct kt_ui *ui)
+{
+	if (!ui->tree) {
+		if (ui->lay.n >= KT_LAYOUT_MAX) {
+			ui_message(ui, true, "no room for another pane: close one first (Esc)");
+			return;
+		}
+		ui->tree = view_new(ui, &view_tree_ops);
+		ui->views[ui->lay.n++] = ui->tree;
+		ui->relayout = true;
+	}
+	set_focus(ui, view_index(ui, ui->tree));
 }
 
 /* (Re)creates every window for the current terminal size and layout. */
@@ -549,6 +567,12 @@ static void global_key(struct kt_ui *ui, int key)
 			close_view(ui, ui->pmu);
 		else
 			open_pmu(ui, true);
+		break;
+	case 'T':
+		if (ui->tree && ui->views[ui->lay.focus] == ui->tree)
+			close_view(ui, ui->tree);
+		else
+			open_tree(ui);
 		break;
 	case 'o':
 	case '|':
