@@ -1035,6 +1035,11 @@ int session_exclude_tids(struct kt_session *s, const pid_t *tids, int n)
 	ret = tracefs_instance_file_append(s->inst, "set_event_notrace_pid", buf);
 	if (ret < 0)
 		log_debug("session: set_event_notrace_pid '%s': %s", buf, strerror(errno));
+	/* The function tracers too: the reader's own read()s would feed it vfs_read and the
+	 * rest. Where function tracing is refused this file is as well (EPERM), harmlessly. */
+	if (tracefs_file_exists(s->inst, "set_ftrace_notrace_pid") &&
+	    tracefs_instance_file_append(s->inst, "set_ftrace_notrace_pid", buf) < 0)
+		log_debug("session: set_ftrace_notrace_pid '%s': %s", buf, strerror(errno));
 	free(buf);
 	return ret < 0 ? -1 : 0;
 }

@@ -310,10 +310,13 @@ static int write_list(struct kt_session *s, enum kt_ftrace_list which, const cha
 		      const char *line, char *err, size_t errlen)
 {
 	struct tracefs_instance *inst = session_instance(s);
-	char words[256];
+	char words[256], buf[600];
 	int e;
 
-	if (tracefs_instance_file_append(inst, list_files[which], line) >= 0)
+	/* The newline makes the kernel parse the entry within write(), so a name that matches
+	 * nothing fails here; without it the entry is parsed at close(), whose error is lost. */
+	snprintf(buf, sizeof(buf), "%s\n", line);
+	if (tracefs_instance_file_append(inst, list_files[which], buf) >= 0)
 		return 0;
 	e = errno;
 	if (e == EINVAL || e == ENOENT || e == ENODEV) {
