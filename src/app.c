@@ -234,7 +234,8 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		if (app_set_events(app, opts->profile_events[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;
 	}
-	for (i = 0; i < opts->n_hists; i++)
+	/* Batch mode stops on a refused --hist; the explorer shows the reason in its pane. */
+	for (i = 0; opts->mode == KT_MODE_BATCH && i < opts->n_hists; i++)
 		if (!app_hist_open(app, opts->hists[i], err, errlen))
 			return KT_EXIT_FAILURE;
 	/* Last, so the counters cover the capture and no more. */
