@@ -26,6 +26,7 @@ enum {
 	OPT_PMU,
 	OPT_PMU_EVENT,
 	OPT_THEME,
+	OPT_TREE,
 };
 
 static const struct option long_options[] = {
@@ -40,6 +41,7 @@ static const struct option long_options[] = {
 	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "max-events", required_argument, NULL, OPT_MAX_EVENTS },
 	{ "pmu", no_argument, NULL, OPT_PMU },
 	{ "pmu-event", required_argument, NULL, OPT_PMU_EVENT },
@@ -87,6 +89,8 @@ void options_usage(FILE *out)
 	      "      --max-events N     stop after N events\n"
 	      "      --json             one JSON object per line\n"
 	      "  -q, --quiet            print only the summary\n"
+	      "      --tree             function_graph call trees, in the kernel's layout (or\n"
+	      "                         JSON with --json), instead of event lines\n"
 	      "\n"
 	      "Screen:\n"
 	      "  -d, --delay TENTHS     refresh interval in tenths of a second (default 10)\n"
@@ -292,6 +296,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 				     optarg);
 			o->pmu = true;
 			break;
+		case OPT_TREE:
+			o->tree = true;
+			break;
 		case OPT_JSON:
 			o->json = true;
 			break;
@@ -330,6 +337,8 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--filter applies to the -e events, and none was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
+	if (o->mode != KT_MODE_BATCH && o->tree)
+		FAIL("--tree belongs to batch mode (-b); the explorer's call-tree pane is key T");
 	if (o->pmu && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
 		FAIL("--pmu, --pmu-event and -p do not apply to --doctor or --list");
 	if (o->json && (o->mode == KT_MODE_INTERACTIVE || o->mode == KT_MODE_LIST))

@@ -13,6 +13,7 @@
 #include <event-parse.h>
 
 #include "backend/callgraph.h"
+#include "fileio.h"
 #include "xalloc.h"
 
 #define CG_CHUNK 4096	     /* nodes per pool allocation */
@@ -560,6 +561,49 @@ const char *callgraph_func_name(struct kt_callgraph *cg, uint64_t func, char *bu
 		return name;
 	snprintf(buf, len, "0x%llx", (unsigned long long)func);
 	return buf;
+}
+
+char *callgraph_kernel_usecs(uint64_t ns, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%llu", (unsigned long long)(ns / 1000));
+	int digits = 7 - n < 3 ? 7 - n : 3;
+	unsigned rem = (unsigned)(ns % 1000);
+
+	if (n > 0 && n < 7 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ".%0*u", digits,
+			 digits == 3 ? rem : digits == 2 ? rem / 10 : rem / 100);
+	return buf;
+}
+
+char callgraph_mark(uint64_t ns)
+{
+	static const struct {
+		uint64_t over;
+		char mark;
+	} marks[] = {
+		{ 1000000000ull, '$' }, { 100000000ull, '@' }, { 10000000ull, '*' },
+		{ 1000000ull, '#' },	{ 100000ull, '!' },    { 10000ull, '+' },
+	};
+
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (ns > marks[i].over)
+			return marks[i].mark;
+	return ' ';
+}
+
+bool callgraph_kernel_has_graph(const char *tracing_dir, char *why, size_t len)
+{
+	char path[4096], tracers[1024] = "";
+
+	snprintf(path, sizeof(path), "%s/available_tracers", tracing_dir);
+	if (file_read_small(path, tracers, sizeof(tracers)) < 0 || strstr(tracers, "function_graph"))
+		return true;
+	snprintf(why, len,
+		 "this kernel has no function_graph tracer (it is not in available_tracers: built "
+		 "without CONFIG_FUNCTION_GRAPH_TRACER); record on a kernel that has it, e.g. "
+		 "trace-cmd record -p function_graph -g vfs_read, and open the file: ktop -i "
+		 "trace.dat");
+	return false;
 }
 
 /* ---- aggregations ---------------------------------------------------------------------- */

@@ -19,7 +19,6 @@
 #include "app.h"
 #include "backend/callgraph.h"
 #include "backend/decode.h"
-#include "fileio.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -67,18 +66,12 @@ static struct tree_view *TV(struct kt_view *v)
  * out. Returns false when the tracer is there (or this is no live session). */
 static bool live_without_graph(struct kt_view *v, char *buf, size_t len)
 {
-	char path[4096], tracers[1024] = "";
+	char why[400];
 
-	if (!v->app->session || !v->app->tracing_dir)
+	if (!v->app->session || !v->app->tracing_dir ||
+	    callgraph_kernel_has_graph(v->app->tracing_dir, why, sizeof(why)))
 		return false;
-	snprintf(path, sizeof(path), "%s/available_tracers", v->app->tracing_dir);
-	if (file_read_small(path, tracers, sizeof(tracers)) < 0 || strstr(tracers, "function_graph"))
-		return false;
-	snprintf(buf, len,
-		 "No call trees here: this kernel has no function_graph tracer (it is not in "
-		 "available_tracers, so it was built without CONFIG_FUNCTION_GRAPH_TRACER). "
-		 "Record on a kernel that has it, e.g. trace-cmd record -p function_graph -g "
-		 "vfs_read, and open the file: ktop -i trace.dat");
+	snprintf(buf, len, "No call trees here: %s", why);
 	return true;
 }
 
@@ -249,26 +242,15 @@ static void select_item(struct tree_view *tv, void *item)
 
 /* ---- drawing ---------------------------------------------------------------------------- */
 
-/* The kernel's duration marker (trace_find_mark) and the colour for it. */
+/* The kernel's duration marker and a colour for it (the theme has no elements of its own
+ * for these: warnings for ! and #, errors from * up). */
 static char dur_mark(uint64_t ns, attr_t *attr)
 {
-	static const struct {
-		uint64_t over;
-		char mark;
-		enum crt_elem elem;
-	} marks[] = {
-		{ 1000000000ull, '$', CRT_ERROR }, { 100000000ull, '@', CRT_ERROR },
-		{ 10000000ull, '*', CRT_ERROR },   { 1000000ull, '#', CRT_HEADER_WARN },
-		{ 100000ull, '!', CRT_HEADER_WARN }, { 10000ull, '+', CRT_TIME },
-	};
+	char m = callgraph_mark(ns);
 
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
-		if (ns > marks[i].over) {
-			*attr = crt_attr(marks[i].elem);
-			return marks[i].mark;
-		}
-	*attr = crt_attr(CRT_NORMAL);
-	return ' ';
+	*attr = crt_attr(m == '+' ? CRT_TIME : m == '!' || m == '#' ? CRT_HEADER_WARN
+			 : m == ' ' ? CRT_NORMAL : CRT_ERROR);
+	return m;
 }
 
 /* "123.456 us", "12.345 ms", "1.234 s", "999 ns". */

@@ -49,16 +49,9 @@ static void lines_free(struct lines *l)
 	free(l->v);
 }
 
-/* The duration as the kernel prints it (print_graph_duration): microseconds and as many
- * digits of the rest as fit in eight characters, truncated. */
 static void kernel_usecs(uint64_t ns, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%llu", (unsigned long long)(ns / 1000));
-
-	if (n < 7)
-		snprintf(buf + n, len - (size_t)n, ".%.*llu", 7 - n < 3 ? 7 - n : 3,
-			 (unsigned long long)(ns % 1000) /
-				 (7 - n >= 3 ? 1 : 7 - n == 2 ? 10 : 100));
+	callgraph_kernel_usecs(ns, buf, len);
 }
 
 /* One line per call of the kernel's text: "depth name duration caller", duration "-" for a
