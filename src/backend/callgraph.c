@@ -32,6 +32,11 @@ struct context {
 	unsigned last_cpu;
 	int n, cap;
 	struct frame *stack;
+	/* The last frame an entry at its own depth closed as broken, for its late exit (see
+	 * reunite); checked against the node's own fields, since the node may be reused. */
+	struct kt_cg_node *pending;
+	uint64_t pending_func, pending_ts;
+	int pending_depth;
 };
 
 struct field {
@@ -285,8 +290,8 @@ static void mark_lost(struct context *c)
 			c->stack[i].node->flags |= KT_CG_LOST;
 }
 
-/* Pops the top frame as one whose exit never came. */
-static void pop_broken(struct kt_callgraph *cg, struct context *c)
+/* Pops the top frame as one whose exit never came (yet). */
+static struct kt_cg_node *pop_broken_quiet(struct kt_callgraph *cg, struct context *c)
 {
 	struct kt_cg_node *n = c->stack[--c->n].node;
 
@@ -294,7 +299,14 @@ static void pop_broken(struct kt_callgraph *cg, struct context *c)
 		n->flags = (n->flags & ~KT_CG_OPEN) | KT_CG_BROKEN;
 		cg->st.broken++;
 	}
-	/* Whatever happened in between is unknown to the frames still open. */
+	return n;
+}
+
+/* The same, when the records prove something is missing: whatever happened in between is
+ * unknown to the frames still open. */
+static void pop_broken(struct kt_callgraph *cg, struct context *c)
+{
+	pop_broken_quiet(cg, c);
 	mark_lost(c);
 }
 
@@ -320,9 +332,21 @@ void callgraph_entry(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t ts
 		cg->st.dropped++;
 		return;
 	}
-	/* Frames at this depth or deeper never saw their exits. */
-	while (c->n && c->stack[c->n - 1].depth >= depth)
-		pop_broken(cg, c);
+	/* Frames at this depth or deeper have not seen their exits. An interrupt taken while
+	 * the kernel returns from a function (after it popped the return stack, before it
+	 * took rettime) records its calls at that function's depth, and the function's exit
+	 * after them: remember the frame for that exit (reunite). A lost exit shows as a loss
+	 * marker besides. */
+	while (c->n && c->stack[c->n - 1].depth >= depth) {
+		struct kt_cg_node *b = pop_broken_quiet(cg, c);
+
+		if (b && c->stack[c->n].depth == depth) {
+			c->pending = b;
+			c->pending_func = b->func;
+			c->pending_ts = b->calltime;
+			c->pending_depth = depth;
+		}
+	}
 	parent_known = depth == 0 || (c->n && c->stack[c->n - 1].depth == depth - 1);
 	if (parent_known && depth > 0) {
 		parent = c->stack[c->n - 1].node;
@@ -453,6 +477,25 @@ static void exit_without_entry(struct kt_callgraph *cg, unsigned cpu, int pid, u
 	close_node(cg, n, calltime, rettime);
 }
 
+/* The late exit of the frame an interrupt's calls closed (callgraph_entry): the same
+ * function and depth, and a calltime that matches its entry record. */
+static bool reunite(struct kt_callgraph *cg, struct context *c, uint64_t func, int depth,
+		    uint64_t calltime, uint64_t rettime)
+{
+	struct kt_cg_node *n = c->pending;
+
+	c->pending = NULL;
+	if (!n || !cg->clock_checked || c->pending_func != func || c->pending_depth != depth ||
+	    n->func != func || n->depth != depth || n->calltime != c->pending_ts ||
+	    !(n->flags & KT_CG_BROKEN) || calltime > n->calltime ||
+	    n->calltime - calltime > 1000000)
+		return false;
+	n->flags &= ~KT_CG_BROKEN;
+	cg->st.broken--;
+	close_node(cg, n, calltime, rettime);
+	return true;
+}
+
 void callgraph_exit(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t func, int depth,
 		    uint64_t calltime, uint64_t rettime)
 {
@@ -478,7 +521,8 @@ void callgraph_exit(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t fun
 		top = NULL;
 	}
 	if (!top || top->depth != depth) {
-		exit_without_entry(cg, cpu, pid, func, depth, calltime, rettime);
+		if (!reunite(cg, c, func, depth, calltime, rettime))
+			exit_without_entry(cg, cpu, pid, func, depth, calltime, rettime);
 		return;
 	}
 	c->n--;
