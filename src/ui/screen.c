@@ -227,12 +227,33 @@ static void open_pmu(struct kt_ui *ui, bool focus)
 		set_focus(ui, view_index(ui, ui->pmu));
 }
 
+/* A new histogram pane, focused: showing h, or prompting for one when h is NULL. */
+static void open_hist(struct kt_ui *ui, struct kt_bpfhist *h)
+{
+	struct kt_view *v;
+
+	if (ui->lay.n >= KT_LAYOUT_MAX) {
+		ui_message(ui, true, "no room for another pane: close one first (Esc)");
+		return;
+	}
+	v = view_new(ui, &view_hist_ops);
+	ui->views[ui->lay.n++] = v;
+	ui->relayout = true;
+	set_focus(ui, view_index(ui, v));
+	if (h)
+		view_hist_adopt(v, h);
+	else
+		view_hist_edit(v);
+}
+
 /* Opens the call-tree pane, focused. */
 static void open_tree(struct kt_ui *ui)
 {
 	if (!ui->tree) {
-		if (ui->lay.n >= KT_LAYOUT_MAX)
+		if (ui->lay.n >= KT_LAYOUT_MAX) {
+			ui_message(ui, true, "no room for another pane: close one first (Esc)");
 			return;
+		}
 		ui->tree = view_new(ui, &view_tree_ops);
 		ui->views[ui->lay.n++] = ui->tree;
 		ui->relayout = true;
@@ -536,6 +557,10 @@ static void global_key(struct kt_ui *ui, int key)
 	case KEY_F(4):
 		edit_filter(ui);
 		break;
+	case 'H':
+	case KEY_F(12):
+		open_hist(ui, NULL);
+		break;
 	case 'm':
 	case KEY_F(11):
 		if (ui->pmu && ui->views[ui->lay.focus] == ui->pmu)
@@ -808,6 +833,7 @@ int ui_run(struct kt_app *app)
 	unsigned long long delay_ns, next_tick, last_redraw = 0, now;
 	char err[256];
 	bool busy = false;
+	size_t h;
 	int key;
 
 	memset(&ui, 0, sizeof(ui));
@@ -829,6 +855,10 @@ int ui_run(struct kt_app *app)
 		open_picker(&ui);
 		set_focus(&ui, 0);
 	}
+	/* --hist: a pane for each, beside the stream */
+	for (h = 0; h < app->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++)
+		open_hist(&ui, app->hists[h]);
+	set_focus(&ui, 0);
 	ui.lay.orient = (enum kt_orient)ui.start.orient;
 	ui.lay.zoom = ui.start.zoom && ui.lay.n > 1;
 	ui.lay.first_pct = ui.start.split;
