@@ -29,3 +29,6 @@ bench-callgraph: $(CALLGRAPH_BENCH)
 		$(CALLGRAPH_BENCH) '$(abs_top_srcdir)/$(CALLGRAPH_FIXTURES)/irq.dat'; \
 	else echo "bench: no call-tree benchmark without libtracecmd"; fi
 .PHONY: bench-callgraph
+
+# The call-tree pane on a lab recording, in a real terminal.
+TERM_TESTS += tests/term/tree_pane.sh

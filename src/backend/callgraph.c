@@ -13,6 +13,7 @@
 #include <event-parse.h>
 
 #include "backend/callgraph.h"
+#include "fileio.h"
 #include "xalloc.h"
 
 #define CG_CHUNK 4096	     /* nodes per pool allocation */
@@ -31,6 +32,11 @@ struct context {
 	unsigned last_cpu;
 	int n, cap;
 	struct frame *stack;
+	/* The last frame an entry at its own depth closed as broken, for its late exit (see
+	 * reunite); checked against the node's own fields, since the node may be reused. */
+	struct kt_cg_node *pending;
+	uint64_t pending_func, pending_ts;
+	int pending_depth;
 };
 
 struct field {
@@ -284,8 +290,8 @@ static void mark_lost(struct context *c)
 			c->stack[i].node->flags |= KT_CG_LOST;
 }
 
-/* Pops the top frame as one whose exit never came. */
-static void pop_broken(struct kt_callgraph *cg, struct context *c)
+/* Pops the top frame as one whose exit never came (yet). */
+static struct kt_cg_node *pop_broken_quiet(struct kt_callgraph *cg, struct context *c)
 {
 	struct kt_cg_node *n = c->stack[--c->n].node;
 
@@ -293,7 +299,14 @@ static void pop_broken(struct kt_callgraph *cg, struct context *c)
 		n->flags = (n->flags & ~KT_CG_OPEN) | KT_CG_BROKEN;
 		cg->st.broken++;
 	}
-	/* Whatever happened in between is unknown to the frames still open. */
+	return n;
+}
+
+/* The same, when the records prove something is missing: whatever happened in between is
+ * unknown to the frames still open. */
+static void pop_broken(struct kt_callgraph *cg, struct context *c)
+{
+	pop_broken_quiet(cg, c);
 	mark_lost(c);
 }
 
@@ -319,9 +332,21 @@ void callgraph_entry(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t ts
 		cg->st.dropped++;
 		return;
 	}
-	/* Frames at this depth or deeper never saw their exits. */
-	while (c->n && c->stack[c->n - 1].depth >= depth)
-		pop_broken(cg, c);
+	/* Frames at this depth or deeper have not seen their exits. An interrupt taken while
+	 * the kernel returns from a function (after it popped the return stack, before it
+	 * took rettime) records its calls at that function's depth, and the function's exit
+	 * after them: remember the frame for that exit (reunite). A lost exit shows as a loss
+	 * marker besides. */
+	while (c->n && c->stack[c->n - 1].depth >= depth) {
+		struct kt_cg_node *b = pop_broken_quiet(cg, c);
+
+		if (b && c->stack[c->n].depth == depth) {
+			c->pending = b;
+			c->pending_func = b->func;
+			c->pending_ts = b->calltime;
+			c->pending_depth = depth;
+		}
+	}
 	parent_known = depth == 0 || (c->n && c->stack[c->n - 1].depth == depth - 1);
 	if (parent_known && depth > 0) {
 		parent = c->stack[c->n - 1].node;
@@ -452,6 +477,25 @@ static void exit_without_entry(struct kt_callgraph *cg, unsigned cpu, int pid, u
 	close_node(cg, n, calltime, rettime);
 }
 
+/* The late exit of the frame an interrupt's calls closed (callgraph_entry): the same
+ * function and depth, and a calltime that matches its entry record. */
+static bool reunite(struct kt_callgraph *cg, struct context *c, uint64_t func, int depth,
+		    uint64_t calltime, uint64_t rettime)
+{
+	struct kt_cg_node *n = c->pending;
+
+	c->pending = NULL;
+	if (!n || !cg->clock_checked || c->pending_func != func || c->pending_depth != depth ||
+	    n->func != func || n->depth != depth || n->calltime != c->pending_ts ||
+	    !(n->flags & KT_CG_BROKEN) || calltime > n->calltime ||
+	    n->calltime - calltime > 1000000)
+		return false;
+	n->flags &= ~KT_CG_BROKEN;
+	cg->st.broken--;
+	close_node(cg, n, calltime, rettime);
+	return true;
+}
+
 void callgraph_exit(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t func, int depth,
 		    uint64_t calltime, uint64_t rettime)
 {
@@ -477,7 +521,8 @@ void callgraph_exit(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t fun
 		top = NULL;
 	}
 	if (!top || top->depth != depth) {
-		exit_without_entry(cg, cpu, pid, func, depth, calltime, rettime);
+		if (!reunite(cg, c, func, depth, calltime, rettime))
+			exit_without_entry(cg, cpu, pid, func, depth, calltime, rettime);
 		return;
 	}
 	c->n--;
@@ -560,6 +605,49 @@ const char *callgraph_func_name(struct kt_callgraph *cg, uint64_t func, char *bu
 		return name;
 	snprintf(buf, len, "0x%llx", (unsigned long long)func);
 	return buf;
+}
+
+char *callgraph_kernel_usecs(uint64_t ns, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%llu", (unsigned long long)(ns / 1000));
+	int digits = 7 - n < 3 ? 7 - n : 3;
+	unsigned rem = (unsigned)(ns % 1000);
+
+	if (n > 0 && n < 7 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ".%0*u", digits,
+			 digits == 3 ? rem : digits == 2 ? rem / 10 : rem / 100);
+	return buf;
+}
+
+char callgraph_mark(uint64_t ns)
+{
+	static const struct {
+		uint64_t over;
+		char mark;
+	} marks[] = {
+		{ 1000000000ull, '$' }, { 100000000ull, '@' }, { 10000000ull, '*' },
+		{ 1000000ull, '#' },	{ 100000ull, '!' },    { 10000ull, '+' },
+	};
+
+	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+		if (ns > marks[i].over)
+			return marks[i].mark;
+	return ' ';
+}
+
+bool callgraph_kernel_has_graph(const char *tracing_dir, char *why, size_t len)
+{
+	char path[4096], tracers[1024] = "";
+
+	snprintf(path, sizeof(path), "%s/available_tracers", tracing_dir);
+	if (file_read_small(path, tracers, sizeof(tracers)) < 0 || strstr(tracers, "function_graph"))
+		return true;
+	snprintf(why, len,
+		 "this kernel has no function_graph tracer (it is not in available_tracers: built "
+		 "without CONFIG_FUNCTION_GRAPH_TRACER); record on a kernel that has it, e.g. "
+		 "trace-cmd record -p function_graph -g vfs_read, and open the file: ktop -i "
+		 "trace.dat");
+	return false;
 }
 
 /* ---- aggregations ---------------------------------------------------------------------- */

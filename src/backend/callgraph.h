@@ -91,6 +91,17 @@ void callgraph_finish(struct kt_callgraph *cg);
 /* The function's name from the tep's kallsyms, or "0x..." in buf. */
 const char *callgraph_func_name(struct kt_callgraph *cg, uint64_t func, char *buf, size_t len);
 
+/* A duration as the kernel prints it (print_graph_duration): microseconds and as many
+ * digits of the rest as fit in eight characters, truncated ("286.888", "41276.65"). */
+char *callgraph_kernel_usecs(uint64_t ns, char *buf, size_t len);
+/* The kernel's mark for a duration (trace_find_mark): '$' over 1 s, '@' 100 ms, '*' 10 ms,
+ * '#' 1 ms, '!' 100 us, '+' 10 us, else ' '. */
+char callgraph_mark(uint64_t ns);
+
+/* Whether the kernel behind tracing_dir has the function_graph tracer; when not, the reason
+ * and the way out in why. */
+bool callgraph_kernel_has_graph(const char *tracing_dir, char *why, size_t len);
+
 /* Self time: duration minus the children's. */
 static inline uint64_t kt_cg_self(const struct kt_cg_node *n)
 {

@@ -18,8 +18,8 @@
 
 #include "app.h"
 #include "backend/callgraph.h"
+#include "backend/callgraph_file.h"
 #include "backend/decode.h"
-#include "fileio.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -31,6 +31,7 @@
 #define DUR_W 13 /* "! 1234.567 us" */
 #define CALLS_W 7
 #define TREE_PROMPT_SEARCH 1
+#define TREE_PROMPT_OPEN 2
 
 enum tree_mode { MODE_TREE, MODE_GRAPH, MODE_REPORT };
 
@@ -41,7 +42,9 @@ struct row {
 };
 
 struct tree_view {
-	struct kt_callgraph *cg;
+	struct kt_callgraph *cg;	 /* the live one, or the file's */
+	struct kt_callgraph_file *file; /* a trace.dat opened with O, or NULL */
+	char file_name[256];
 	char unavailable[512]; /* why there can be no trees, or "" */
 	uint64_t next_seq;
 	bool paused;
@@ -67,18 +70,12 @@ static struct tree_view *TV(struct kt_view *v)
  * out. Returns false when the tracer is there (or this is no live session). */
 static bool live_without_graph(struct kt_view *v, char *buf, size_t len)
 {
-	char path[4096], tracers[1024] = "";
+	char why[400];
 
-	if (!v->app->session || !v->app->tracing_dir)
+	if (!v->app->session || !v->app->tracing_dir ||
+	    callgraph_kernel_has_graph(v->app->tracing_dir, why, sizeof(why)))
 		return false;
-	snprintf(path, sizeof(path), "%s/available_tracers", v->app->tracing_dir);
-	if (file_read_small(path, tracers, sizeof(tracers)) < 0 || strstr(tracers, "function_graph"))
-		return false;
-	snprintf(buf, len,
-		 "No call trees here: this kernel has no function_graph tracer (it is not in "
-		 "available_tracers, so it was built without CONFIG_FUNCTION_GRAPH_TRACER). "
-		 "Record on a kernel that has it, e.g. trace-cmd record -p function_graph -g "
-		 "vfs_read, and open the file: ktop -i trace.dat");
+	snprintf(buf, len, "No call trees here: %s (or press O here to open it).", why);
 	return true;
 }
 
@@ -107,7 +104,10 @@ static void tree_view_free(struct kt_view *v)
 {
 	struct tree_view *tv = TV(v);
 
-	callgraph_free(tv->cg);
+	if (tv->file)
+		callgraph_file_close(tv->file);
+	else
+		callgraph_free(tv->cg);
 	callgraph_agg_free(tv->graph);
 	free(tv->rank);
 	free(tv->rows);
@@ -130,7 +130,7 @@ static bool feed(struct kt_view *v)
 	struct kt_rec r;
 	bool any = false;
 
-	if (!st || tv->unavailable[0])
+	if (!st || tv->unavailable[0] || tv->file)
 		return false;
 	while (fed < TREE_FEED_TICK) {
 		unsigned n = 0;
@@ -249,26 +249,15 @@ static void select_item(struct tree_view *tv, void *item)
 
 /* ---- drawing ---------------------------------------------------------------------------- */
 
-/* The kernel's duration marker (trace_find_mark) and the colour for it. */
+/* The kernel's duration marker and a colour for it (the theme has no elements of its own
+ * for these: warnings for ! and #, errors from * up). */
 static char dur_mark(uint64_t ns, attr_t *attr)
 {
-	static const struct {
-		uint64_t over;
-		char mark;
-		enum crt_elem elem;
-	} marks[] = {
-		{ 1000000000ull, '$', CRT_ERROR }, { 100000000ull, '@', CRT_ERROR },
-		{ 10000000ull, '*', CRT_ERROR },   { 1000000ull, '#', CRT_HEADER_WARN },
-		{ 100000ull, '!', CRT_HEADER_WARN }, { 10000ull, '+', CRT_TIME },
-	};
+	char m = callgraph_mark(ns);
 
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
-		if (ns > marks[i].over) {
-			*attr = crt_attr(marks[i].elem);
-			return marks[i].mark;
-		}
-	*attr = crt_attr(CRT_NORMAL);
-	return ' ';
+	*attr = crt_attr(m == '+' ? CRT_TIME : m == '!' || m == '#' ? CRT_HEADER_WARN
+			 : m == ' ' ? CRT_NORMAL : CRT_ERROR);
+	return m;
 }
 
 /* "123.456 us", "12.345 ms", "1.234 s", "999 ns". */
@@ -303,30 +292,29 @@ static void put_dur(WINDOW *win, int y, int x, uint64_t ns, const char *instead)
 }
 
 /* Tree glyphs for a row: "│ " for ancestors with more siblings, "├─"/"└─" for itself, and
- * a fold sign. */
+ * a fold sign; two cells each (glyphs are ours, so written as they are, not via crt_put). */
 static void put_prefix(struct kt_view *v, int y, int *x, const struct row *r, bool has_child,
 		       bool expanded)
 {
 	bool utf8 = crt_is_utf8();
-	char buf[512] = "";
-	size_t off = 0;
+	const char *g;
 
-	for (int l = 0; l < r->level && off + 8 < sizeof(buf); l++) {
+	wattrset(v->win, crt_attr(CRT_BORDER));
+	for (int l = 0; l <= r->level && *x + 2 <= v->w; l++, *x += 2) {
 		bool last = l == r->level - 1;
-		bool more = l < 64 && (r->more >> l) & 1;
-		const char *g;
+		/* bit l + 1: the call at level l + 1 on the path (this one, last) has more */
+		bool more = l + 1 < 64 && (r->more >> (l + 1)) & 1;
 
-		if (last)
+		if (l == r->level)
+			g = !has_child ? " " : expanded ? crt_glyphs()->unfolded : crt_glyphs()->folded;
+		else if (last)
 			g = more ? (utf8 ? "├─" : "|-") : (utf8 ? "└─" : "`-");
 		else
 			g = more ? (utf8 ? "│ " : "| ") : "  ";
-		off += (size_t)snprintf(buf + off, sizeof(buf) - off, "%s", g);
+		mvwaddstr(v->win, y, *x, g);
+		if (l == r->level)
+			waddch(v->win, ' ');
 	}
-	if (off + 8 < sizeof(buf))
-		snprintf(buf + off, sizeof(buf) - off, "%s ",
-			 !has_child ? " " : expanded ? crt_glyphs()->unfolded : crt_glyphs()->folded);
-	wattrset(v->win, crt_attr(CRT_BORDER));
-	*x += crt_put(v->win, y, *x, buf, v->w - *x);
 	wattrset(v->win, A_NORMAL);
 }
 
@@ -408,11 +396,12 @@ static void tree_view_draw(struct kt_view *v)
 {
 	struct tree_view *tv = TV(v);
 	struct kt_cg_stats st;
-	char title[160], right[96];
+	char title[320], right[96];
 	int list_h = v->h - 2;
 
 	callgraph_stats(tv->cg, &st);
-	snprintf(title, sizeof(title), "Call %s", mode_name(tv->mode));
+	snprintf(title, sizeof(title), "Call %s%s%s", mode_name(tv->mode), tv->file ? ": " : "",
+		 tv->file ? tv->file_name : "");
 	snprintf(right, sizeof(right), "%s%llu trees%s%s", tv->paused ? "PAUSED " : "",
 		 (unsigned long long)(st.trees), st.evicted_trees ? ", oldest evicted" : "",
 		 st.lost_marks ? ", events lost" : "");
@@ -541,11 +530,46 @@ static bool search_next(struct kt_view *v, bool from_next)
 	return false;
 }
 
+/* O: the trees of a trace.dat instead of the live ones. A file that cannot be read changes
+ * nothing on screen. */
+static void open_file(struct kt_view *v, const char *path)
+{
+	struct tree_view *tv = TV(v);
+	struct kt_callgraph_file *f;
+	char err[512];
+	const char *base;
+
+	f = callgraph_file_open(path, TREE_POOL_NODES, err, sizeof(err));
+	if (!f) {
+		ui_message(v->ui, true, "open: %s", err);
+		return;
+	}
+	if (tv->file)
+		callgraph_file_close(tv->file);
+	else
+		callgraph_free(tv->cg);
+	tv->file = f;
+	tv->cg = callgraph_file_graph(f);
+	base = strrchr(path, '/');
+	snprintf(tv->file_name, sizeof(tv->file_name), "%s", base ? base + 1 : path);
+	tv->unavailable[0] = '\0';
+	tv->aggs_stale = true;
+	tv->sel = tv->top = 0;
+	tv->sel_item = NULL;
+	ui_message(v->ui, false, "call trees of %s", path);
+}
+
 static void tree_view_prompt(struct kt_view *v, int id, const char *text,
 			     enum kt_prompt_event ev)
 {
 	struct tree_view *tv = TV(v);
 
+	if (id == TREE_PROMPT_OPEN) {
+		if (ev == KT_PROMPT_ACCEPT && text[0])
+			open_file(v, text);
+		v->dirty = true;
+		return;
+	}
 	if (id != TREE_PROMPT_SEARCH)
 		return;
 	if (ev == KT_PROMPT_CANCEL)
@@ -609,6 +633,15 @@ static int tree_key_node(struct kt_view *v, int key)
 		}
 		n->expanded = true;
 		jump(tv, best);
+		if (n->duration && !(best->flags & (KT_CG_OPEN | KT_CG_BROKEN))) {
+			char b1[40], b2[40], d[32];
+
+			fmt_dur(best->duration, d, sizeof(d));
+			ui_message(v->ui, false, "longest call in %s(): %s(), %s, %.0f%% of it",
+				   callgraph_func_name(tv->cg, n->func, b1, sizeof(b1)),
+				   callgraph_func_name(tv->cg, best->func, b2, sizeof(b2)), d,
+				   100.0 * (double)best->duration / (double)n->duration);
+		}
 		break;
 	case 'E':
 		set_all(callgraph_first_root(tv->cg), true);
@@ -713,6 +746,9 @@ static int tree_view_key(struct kt_view *v, int key)
 			return KT_KEY_HANDLED;
 		}
 		ui_prompt_open(v->ui, v, TREE_PROMPT_SEARCH, "Find function: ", tv->search);
+		return KT_KEY_HANDLED;
+	case 'O':
+		ui_prompt_open(v->ui, v, TREE_PROMPT_OPEN, "Open trace.dat: ", "");
 		return KT_KEY_HANDLED;
 	case 'n':
 		if (tv->search[0] && !search_next(v, true))

@@ -64,10 +64,10 @@ fixture()
 	echo go >go
 	wait $pid
 	trace-cmd stop
-	dd if=$T/trace of=$name.trace bs=64k 2>/dev/null
-	with_small_kallsyms $name.trace trace-cmd extract -o $name.dat >/dev/null 2>&1 ||
+	dd if=$T/trace of="$name.trace" bs=64k 2>/dev/null
+	with_small_kallsyms "$name.trace" trace-cmd extract -o "$name.dat" >/dev/null 2>&1 ||
 		{ say "$name: trace-cmd extract failed"; fail=1; }
-	save $name
+	save "$name"
 }
 
 # normal: a handful of small reads, every function below vfs_read.

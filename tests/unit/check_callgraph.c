@@ -49,31 +49,36 @@ static void lines_free(struct lines *l)
 	free(l->v);
 }
 
-/* The duration as the kernel prints it (print_graph_duration): microseconds and as many
- * digits of the rest as fit in eight characters, truncated. */
 static void kernel_usecs(uint64_t ns, char *buf, size_t len)
 {
-	int n = snprintf(buf, len, "%llu", (unsigned long long)(ns / 1000));
+	callgraph_kernel_usecs(ns, buf, len);
+}
 
-	if (n < 7)
-		snprintf(buf + n, len - (size_t)n, ".%.*llu", 7 - n < 3 ? 7 - n : 3,
-			 (unsigned long long)(ns % 1000) /
-				 (7 - n >= 3 ? 1 : 7 - n == 2 ? 10 : 100));
+struct open_call {
+	char name[128];
+	size_t line; /* index in the output, to fill its duration at "}" */
+	int depth;
+};
+
+/* Pops a "name() {" the text never closed with "}", remembered by depth. */
+static void close_unseen(struct open_call *stack, int *sp, struct open_call *unclosed)
+{
+	struct open_call *o = &stack[--*sp];
+
+	if (o->depth >= 0 && o->depth < 256)
+		unclosed[o->depth] = *o;
 }
 
 /* One line per call of the kernel's text: "depth name duration caller", duration "-" for a
  * call whose end the text never shows, caller "?" when the text does not show it. */
 static void text_calls(const char *path, struct lines *out)
 {
-	struct open_call {
-		char name[128];
-		size_t line; /* index in out, to fill its duration at "}" */
-		int depth;
-	} stack[256];
+	struct open_call stack[256], unclosed[256];
 	int sp = 0;
 	char buf[1024];
 	FILE *f = fopen(path, "r");
 
+	memset(unclosed, 0, sizeof(unclosed));
 	ck_assert_msg(f != NULL, "%s missing (make lab-fixtures)", path);
 	while (fgets(buf, sizeof(buf), f)) {
 		char *bar, *p, name[128] = "", dur[32] = "-", *d;
@@ -98,16 +103,28 @@ static void text_calls(const char *path, struct lines *out)
 			spaces++;
 		depth = (spaces - 2) / 2;
 		p[strcspn(p, "\n")] = '\0';
-		if (!strncmp(p, "} /* ", 5)) { /* an exit without its entry */
+		if (!strncmp(p, "} /* ", 5)) { /* the printer lost track of the entry */
 			sscanf(p + 5, "%127[^ *]", name);
-			lines_add(out, xasprintf("%d %s %s ?", depth, name, dur));
 			while (sp && stack[sp - 1].depth >= depth)
-				sp--;
+				close_unseen(stack, &sp, unclosed);
+			/* An interrupt's calls printed at the function's own depth after its
+			 * entry (taken as the function returned): the same call. */
+			if (depth >= 0 && depth < 256 && unclosed[depth].name[0] &&
+			    !strcmp(unclosed[depth].name, name)) {
+				char *l = out->v[unclosed[depth].line];
+
+				out->v[unclosed[depth].line] =
+					xasprintf("%d %s %s %s", depth, name, dur, strrchr(l, ' ') + 1);
+				free(l);
+				unclosed[depth].name[0] = '\0';
+				continue;
+			}
+			lines_add(out, xasprintf("%d %s %s ?", depth, name, dur));
 			continue;
 		}
 		if (*p == '}') {
 			while (sp && stack[sp - 1].depth > depth)
-				sp--;
+				close_unseen(stack, &sp, unclosed);
 			if (sp && stack[sp - 1].depth == depth) {
 				char *l = out->v[stack[sp - 1].line];
 
@@ -125,7 +142,7 @@ static void text_calls(const char *path, struct lines *out)
 		memcpy(name, p, nlen);
 		name[nlen] = '\0';
 		while (sp && stack[sp - 1].depth >= depth)
-			sp--;
+			close_unseen(stack, &sp, unclosed);
 		lines_add(out, xasprintf("%d %s %s %s", depth, name, strstr(p, "{") ? "-" : dur,
 					 sp && stack[sp - 1].depth == depth - 1 ? stack[sp - 1].name
 										: "?"));
