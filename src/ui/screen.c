@@ -17,6 +17,7 @@
 #include "log.h"
 #include "options.h"
 #include "signals.h"
+#include "ui/complete.h"
 #include "ui/crt.h"
 #include "ui/funcbar.h"
 #include "ui/header.h"
@@ -98,6 +99,38 @@ void ui_prompt_open(struct kt_ui *ui, struct kt_view *owner, int id, const char 
 	ui->msg[0] = '\0';
 	ui->status_dirty = true;
 	ui->fbar_dirty = true;
+}
+
+size_t ui_prompt_complete(struct kt_ui *ui, const char *const *cands, size_t n,
+			  const char *extra, char *list, size_t listlen)
+{
+	struct kt_prompt *p = &ui->prompt;
+	size_t before = p->len, m;
+	char text[KT_PROMPT_MAX];
+
+	m = complete_word(p->buf, sizeof(p->buf), &p->len, &p->cur, extra, cands, n, list,
+			  listlen);
+	ui->status_dirty = true;
+	if (p->len != before && ui->prompt_owner && ui->prompt_owner->ops->prompt) {
+		snprintf(text, sizeof(text), "%s", p->buf);
+		ui->prompt_owner->ops->prompt(ui->prompt_owner, ui->prompt_id, text,
+					      KT_PROMPT_CHANGED);
+	}
+	return m;
+}
+
+void ui_prompt_drop(struct kt_ui *ui, struct kt_view *owner)
+{
+	if (!ui->prompt.active || ui->prompt_owner != owner)
+		return;
+	prompt_close(&ui->prompt);
+	ui->prompt_owner = NULL;
+	ui->status_dirty = ui->fbar_dirty = true;
+}
+
+size_t ui_prompt_cursor(const struct kt_ui *ui)
+{
+	return ui->prompt.cur;
 }
 
 void ui_broadcast(struct kt_ui *ui, enum kt_view_event ev)
@@ -516,6 +549,12 @@ static void global_key(struct kt_ui *ui, int key)
 	case KEY_F(3):
 		send_to_stream(ui, '/');
 		break;
+	case 'F':
+		view_stream_rowfilter_edit(ui->stream);
+		break;
+	case '-':
+		view_stream_rowfilter_clear(ui->stream);
+		break;
 	case 'f':
 	case KEY_F(4):
 		edit_filter(ui);
@@ -628,6 +667,10 @@ static void prompt_key_event(struct kt_ui *ui, int key)
 	case KT_PR_CHANGED:
 		if (owner && owner->ops->prompt)
 			owner->ops->prompt(owner, ui->prompt_id, text, KT_PROMPT_CHANGED);
+		break;
+	case KT_PR_COMPLETE:
+		if (owner && owner->ops->prompt)
+			owner->ops->prompt(owner, ui->prompt_id, text, KT_PROMPT_COMPLETE);
 		break;
 	case KT_PR_ACCEPT:
 	case KT_PR_CANCEL:
