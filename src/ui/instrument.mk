@@ -10,3 +10,5 @@ tests_unit_check_filtercheck_SOURCES = tests/unit/check_filtercheck.c
 tests_unit_check_filtercheck_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
 tests_unit_check_filtercheck_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_filtercheck
+
+TERM_TESTS += tests/term/row_filter.sh
