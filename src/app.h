@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "backend/loss.h"
 #include "backend/probes.h"
@@ -33,6 +34,9 @@ struct kt_app {
 	struct kt_comms *comms; /* task names over time, fed by the reader */
 	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
+	char *event_filter; /* --filter, with --comm's COMM test; NULL: none */
+	bool scope_children; /* the pid scope follows forks */
+	struct kt_reader_stats rstats_base; /* counts of readers before a tracer switch */
 	int wake_rd, wake_wr; /* the reader writes a byte when records arrived */
 	int ncpus;
 
@@ -70,6 +74,14 @@ int app_probe_create(struct kt_app *app, enum kt_probe_kind kind, const char *de
 		     char *event, size_t eventlen, char *err, size_t errlen);
 /* Disables and removes a probe of the session, and drops it from the catalogue. */
 int app_probe_delete(struct kt_app *app, const char *name, char *err, size_t errlen);
+/* Switches the instance's tracer (tracers_set). The kernel refuses while trace_pipe_raw is
+ * open, so the reader is stopped (draining into the store) and started again around it;
+ * counts carry on. Returns 0, or -1 with the one-line reason and the tracer unchanged. */
+int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errlen);
+/* Scopes events (and function tracers) to pids, with their children when children
+ * (scope_set_pids); n == 0 clears the scope. */
+int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children, char *err,
+		  size_t errlen);
 /* Reloads the catalogue from available_events (after dynamic events came or went). */
 int app_catalog_refresh(struct kt_app *app, char *err, size_t errlen);
 

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/probes.h"
+#include "backend/tracers.h"
 #include "options.h"
 #include "xalloc.h"
 
@@ -26,6 +28,15 @@ enum {
 	OPT_PMU,
 	OPT_PMU_EVENT,
 	OPT_THEME,
+	OPT_KPROBE,
+	OPT_KRETPROBE,
+	OPT_UPROBE,
+	OPT_URETPROBE,
+	OPT_FTRACE_FILTER,
+	OPT_FTRACE_NOTRACE,
+	OPT_GRAPH_NOTRACE,
+	OPT_FOLLOW_CHILDREN,
+	OPT_COMM,
 };
 
 static const struct option long_options[] = {
@@ -45,6 +56,17 @@ static const struct option long_options[] = {
 	{ "pmu-event", required_argument, NULL, OPT_PMU_EVENT },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "kprobe", required_argument, NULL, OPT_KPROBE },
+	{ "kretprobe", required_argument, NULL, OPT_KRETPROBE },
+	{ "uprobe", required_argument, NULL, OPT_UPROBE },
+	{ "uretprobe", required_argument, NULL, OPT_URETPROBE },
+	{ "tracer", required_argument, NULL, 't' },
+	{ "ftrace-filter", required_argument, NULL, OPT_FTRACE_FILTER },
+	{ "ftrace-notrace", required_argument, NULL, OPT_FTRACE_NOTRACE },
+	{ "graph-function", required_argument, NULL, 'g' },
+	{ "graph-notrace", required_argument, NULL, OPT_GRAPH_NOTRACE },
+	{ "follow-children", no_argument, NULL, OPT_FOLLOW_CHILDREN },
+	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "no-mouse", no_argument, NULL, 'M' },
 	{ "no-color", no_argument, NULL, 'C' },
@@ -74,12 +96,26 @@ void options_usage(FILE *out)
 	      "      --buffer-kb N      ring buffer per CPU in KiB (default: 64 MiB, less on small machines)\n"
 	      "      --memory SIZE      event store budget (default 256M; k, M, G suffixes)\n"
 	      "\n"
+	      "Tracers and dynamic probes:\n"
+	      "  -t, --tracer NAME      tracer of ktop's instance (function, function_graph, ...)\n"
+	      "      --ftrace-filter F  trace only functions F (globs, :mod:MODULE, F:traceoff)\n"
+	      "      --ftrace-notrace F never trace functions F\n"
+	      "  -g, --graph-function F function_graph from F down\n"
+	      "      --graph-notrace F  function_graph: not below F (the four repeatable)\n"
+	      "      --kprobe DEF       probe a kernel function: '[NAME=]FUNC [ARG=FETCH:TYPE...]'\n"
+	      "      --kretprobe DEF    probe its return ('do_sys_openat2 ret=$retval:s32')\n"
+	      "      --uprobe DEF       probe a user function: '[NAME=]PATH:FUNC [ARG...] [pid=N]'\n"
+	      "      --uretprobe DEF    probe its return; all four repeatable, enabled at once\n"
+	      "      --comm NAME        only events of tasks named NAME\n"
+	      "      --follow-children  -p and --comm also cover the children they fork\n"
+	      "\n"
 	      "Counters (perf_event_open):\n"
 	      "      --pmu              performance counters: a pane beside the stream, or\n"
 	      "                         with -b a table (or JSON object) at the end\n"
 	      "      --pmu-event SPEC   also count SPEC as perf spells it (cache-misses, r01c2,\n"
 	      "                         cpu/event=0x3c/, msr/tsc/, sched:sched_switch); repeatable\n"
-	      "  -p, --pid PID[,PID]    count these processes' threads instead of every CPU\n"
+	      "  -p, --pid PID[,PID]    count these processes' threads instead of every CPU,\n"
+	      "                         and trace only them (set_event_pid, set_ftrace_pid)\n"
 	      "                         (-p and --pmu-event imply --pmu)\n"
 	      "\n"
 	      "Batch mode:\n"
@@ -193,19 +229,40 @@ static void options_defaults(struct kt_options *o)
 	o->no_color = nc && *nc;
 }
 
+static void add_probe(struct kt_options *o, int kind, const char *def)
+{
+	o->probes = xreallocarray(o->probes, o->n_probes + 1, sizeof(*o->probes));
+	o->probes[o->n_probes].kind = kind;
+	o->probes[o->n_probes++].def = def;
+}
+
+static void add_list_entry(struct kt_options *o, int which, const char *entry)
+{
+	o->ftrace_lists[which] = xreallocarray(o->ftrace_lists[which],
+					       o->n_ftrace_lists[which] + 2, sizeof(char *));
+	o->ftrace_lists[which][o->n_ftrace_lists[which]++] = entry;
+	o->ftrace_lists[which][o->n_ftrace_lists[which]] = NULL;
+}
+
+static const char *const probe_option[] = { "--kprobe", "--kretprobe", "--uprobe",
+					    "--uretprobe" };
+static const char *const list_option[] = { "--ftrace-filter", "--ftrace-notrace",
+					   "--graph-function", "--graph-notrace" };
+
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
 
 int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t errlen)
 {
+	char why[512];
 	unsigned long ul;
 	long long ll;
 	char *end;
-	int c;
+	int c, kind, which, pos;
 
 	options_defaults(o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhVP:M", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhVP:Mt:g:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->mode = KT_MODE_BATCH;
@@ -292,6 +349,45 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 				     optarg);
 			o->pmu = true;
 			break;
+		case OPT_KPROBE:
+		case OPT_KRETPROBE:
+		case OPT_UPROBE:
+		case OPT_URETPROBE:
+			kind = c - OPT_KPROBE;
+			/* syntax is checked here (exit 2); the kernel's verdict comes later */
+			if (probe_parse((enum kt_probe_kind)kind, optarg, NULL, why, sizeof(why),
+					&pos) < 0)
+				FAIL("%s '%s': %s (at column %d)", probe_option[kind], optarg, why,
+				     pos + 1);
+			add_probe(o, kind, optarg);
+			break;
+		case 't':
+			if (!*optarg)
+				FAIL("-t needs a tracer name such as function or function_graph");
+			o->tracer = optarg;
+			break;
+		case OPT_FTRACE_FILTER:
+		case OPT_FTRACE_NOTRACE:
+		case 'g':
+		case OPT_GRAPH_NOTRACE:
+			which = c == OPT_FTRACE_FILTER	? KT_FTRACE_FILTER :
+				c == OPT_FTRACE_NOTRACE ? KT_FTRACE_NOTRACE :
+				c == 'g'		? KT_GRAPH_FUNCTION :
+							  KT_GRAPH_NOTRACE;
+			if (tracers_filter_check((enum kt_ftrace_list)which, optarg, why,
+						 sizeof(why), &pos) < 0)
+				FAIL("%s '%s': %s", list_option[which], optarg, why);
+			add_list_entry(o, which, optarg);
+			break;
+		case OPT_FOLLOW_CHILDREN:
+			o->follow_children = true;
+			break;
+		case OPT_COMM:
+			if (!*optarg || strlen(optarg) > 15 || strpbrk(optarg, "\"\\"))
+				FAIL("--comm takes a command name of 1 to 15 characters without "
+				     "quotes or backslashes, not '%s'", optarg);
+			o->comm = optarg;
+			break;
 		case OPT_JSON:
 			o->json = true;
 			break;
@@ -326,8 +422,16 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	}
 	if (optind < argc)
 		FAIL("unexpected argument '%s'", argv[optind]);
-	if (o->filter && !o->n_events && !o->profile)
-		FAIL("--filter applies to the -e events, and none was given");
+	if (o->filter && !o->n_events && !o->profile && !o->n_probes)
+		FAIL("--filter applies to the -e events and probes, and none was given");
+	if ((o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST) &&
+	    (o->n_probes || o->tracer || o->comm || o->follow_children ||
+	     o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
+	     o->n_ftrace_lists[3]))
+		FAIL("probes, tracers, function lists and --comm do not apply to --doctor or "
+		     "--list");
+	if (o->follow_children && !o->n_pids && !o->comm)
+		FAIL("--follow-children applies to -p or --comm, and neither was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
 	if (o->pmu && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
@@ -353,5 +457,13 @@ void options_free(struct kt_options *o)
 	o->n_pids = 0;
 	free(o->profile_events);
 	o->profile_events = NULL;
+	free(o->probes);
+	o->probes = NULL;
+	o->n_probes = 0;
+	for (size_t i = 0; i < 4; i++) {
+		free(o->ftrace_lists[i]);
+		o->ftrace_lists[i] = NULL;
+		o->n_ftrace_lists[i] = 0;
+	}
 	o->n_profile_events = 0;
 }

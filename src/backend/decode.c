@@ -131,7 +131,13 @@ int decoder_load(struct kt_decoder *d, const char *system, const char *event)
 	char *buf;
 	int ret;
 
-	if (tep_find_event_by_name(d->tep, system, event))
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", d->tracing_dir, system, event);
+	buf = file_read_all(path, NULL);
+	ret = buf ? atoi(buf) : -1;
+	free(buf);
+	/* by id: a dynamic event removed and made again has the same name and a new format */
+	if (ret > 0 ? tep_find_event(d->tep, ret) != NULL :
+		      tep_find_event_by_name(d->tep, system, event) != NULL)
 		return 0;
 	snprintf(path, sizeof(path), "%s/events/%s/%s/format", d->tracing_dir, system, event);
 	buf = file_read_all(path, &len);

@@ -831,27 +831,22 @@ int session_enabled_count(struct kt_session *s)
 
 /* ---- filters --------------------------------------------------------------------------- */
 
-/* The last entry of the instance's error_log without its timestamp:
+/* The last entry of an error_log text without its timestamp:
  *   "[  308.147597] event filter parse error: error: Invalid value (did you forget quotes)?\n"
  *   "  Command: prev_pid >\n"
  *   "                      ^\n"
  * Returns a malloc'd string or NULL. */
-static char *last_error(struct kt_session *s)
+static char *last_entry(const char *text)
 {
-	char *text, *p, *start = NULL, *ret;
+	const char *p, *start = NULL;
 	size_t n;
 
-	text = tracefs_instance_file_read(s->inst, "error_log", NULL);
-	if (!text)
-		return NULL;
 	/* Entries start with "[" at the beginning of a line. */
 	for (p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
 		if (*p == '[')
 			start = p;
-	if (!start) {
-		free(text);
+	if (!start)
 		return NULL;
-	}
 	p = strchr(start, ']');
 	if (p) {
 		start = p + 1;
@@ -861,7 +856,18 @@ static char *last_error(struct kt_session *s)
 	n = strlen(start);
 	while (n && (start[n - 1] == '\n' || start[n - 1] == ' '))
 		n--;
-	ret = strndup(start, n);
+	return strndup(start, n);
+}
+
+/* The last entry of the instance's error_log. */
+static char *last_error(struct kt_session *s)
+{
+	char *text, *ret;
+
+	text = tracefs_instance_file_read(s->inst, "error_log", NULL);
+	if (!text)
+		return NULL;
+	ret = last_entry(text);
 	free(text);
 	return ret;
 }
@@ -985,6 +991,43 @@ char *session_get_filter(struct kt_session *s, const char *system, const char *e
 	return read_filter(s, system, event);
 }
 
+/* ---- dynamic events ------------------------------------------------------------------- */
+
+int session_dynevent_command(const char *kind_file, const char *cmd, char *err, size_t errlen)
+{
+	const char *file = tracefs_file_exists(NULL, "dynamic_events") ? "dynamic_events" :
+									  kind_file;
+	char *before, *after, *kmsg = NULL;
+	int e;
+
+	/* The top-level error_log is shared: it is compared, never cleared. */
+	before = tracefs_instance_file_read(NULL, "error_log", NULL);
+	if (append_top_file(file, cmd) == 0) {
+		free(before);
+		log_debug("session: %s: %s", file, cmd);
+		return 0;
+	}
+	e = errno;
+	after = tracefs_instance_file_read(NULL, "error_log", NULL);
+	if (after && (!before || strcmp(before, after)))
+		kmsg = last_entry(after);
+	/* Only the entry our command caused: its "Command:" line quotes it. */
+	if (kmsg && !strstr(kmsg, "Command:")) {
+		free(kmsg);
+		kmsg = NULL;
+	}
+	if (kmsg)
+		seterr(err, errlen, "%s", kmsg);
+	else
+		seterr(err, errlen, "%s: %s%s", file, strerror(e), errno_hint(e));
+	log_debug("session: %s: '%s' rejected: %s", file, cmd, strerror(e));
+	free(kmsg);
+	free(before);
+	free(after);
+	errno = e;
+	return -1;
+}
+
 /* ---- misc ------------------------------------------------------------------------------ */
 
 int session_exclude_tids(struct kt_session *s, const pid_t *tids, int n)
@@ -1007,6 +1050,11 @@ int session_exclude_tids(struct kt_session *s, const pid_t *tids, int n)
 	ret = tracefs_instance_file_append(s->inst, "set_event_notrace_pid", buf);
 	if (ret < 0)
 		log_debug("session: set_event_notrace_pid '%s': %s", buf, strerror(errno));
+	/* The function tracers too: the reader's own read()s would feed it vfs_read and the
+	 * rest. Where function tracing is refused this file is as well (EPERM), harmlessly. */
+	if (tracefs_file_exists(s->inst, "set_ftrace_notrace_pid") &&
+	    tracefs_instance_file_append(s->inst, "set_ftrace_notrace_pid", buf) < 0)
+		log_debug("session: set_ftrace_notrace_pid '%s': %s", buf, strerror(errno));
 	free(buf);
 	return ret < 0 ? -1 : 0;
 }

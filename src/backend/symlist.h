@@ -28,9 +28,10 @@ static inline bool symlist_contains(const struct kt_symlist *l, const char *name
 {
 	return symlist_find(l, name) >= 0;
 }
-/* The best max matches of pattern (catalog_fuzzy_score: subsequence, case-insensitive,
- * runs and word starts score more; an exact match first), best first, as indexes into
- * l->names. An empty pattern gives the first max names. Returns how many. */
+/* The best max matches of pattern, best first, as indexes into l->names: case-insensitive;
+ * an exact match, then prefixes, then substrings (at a word start first), then scattered
+ * subsequences (runs and word starts score more); shorter names win ties. An empty pattern
+ * gives the first max names. Returns how many. */
 size_t symlist_best(const struct kt_symlist *l, const char *pattern, size_t *idx, size_t max);
 
 #endif

@@ -67,8 +67,18 @@ busybox=$(dpkg -L busybox-static | grep -m1 '/busybox$')
 
 # (b) kernel: fetched, never installed --------------------------------------------------------
 mkdir -p "$cache" || exit 1
-pkg=${LAB_KERNEL_PKG:-$(apt-cache depends linux-image-amd64 2>/dev/null |
-	awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }')}
+kernel_pkg()
+{
+	apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }'
+}
+pkg=${LAB_KERNEL_PKG:-$(kernel_pkg)}
+if [ -z "$pkg" ] && [ -z "$(newest "$cache"/linux-image-*.deb)" ] && [ "$(id -u)" = 0 ]; then
+	# A fresh machine may have no package lists yet.
+	say "apt-get update (no package lists to find the kernel package in)"
+	apt-get update -q >"$cache/update.log" 2>&1 || tail -n 20 "$cache/update.log" >&2
+	pkg=$(kernel_pkg)
+fi
 deb=
 if [ -n "$pkg" ]; then
 	deb=$(newest "$cache/${pkg}"_*.deb)
@@ -145,6 +155,7 @@ is_static "$ktop" || die "$ktop is not a static executable"
 rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,lab/tests} || exit 1
 cp "$busybox" "$root/bin/busybox" && cp "$ktop" "$root/bin/ktop" || exit 1
+cp "$LAB_SRCDIR/tests/lab/kernel-clean.sh" "$root/lab/kernel-clean.sh" || exit 1
 n=0
 for t in "$LAB_SRCDIR"/tests/lab/tests/*.sh; do
 	[ -f "$t" ] || continue
@@ -176,6 +187,11 @@ for t in /lab/tests/*.sh; do
 	echo "LAB-START \$name"
 	timeout $LAB_TEST_TIMEOUT sh "\$t"
 	rc=\$?
+	# Whatever a test did, ktop must have left the kernel as it found it.
+	if ! sh /lab/kernel-clean.sh; then
+		echo "LAB-INFO \$name left ktop state in the kernel"
+		[ \$rc -ne 0 ] || rc=90
+	fi
 	if [ \$rc -eq 0 ]; then r=PASS; else r=FAIL; echo "LAB-INFO \$name exit status \$rc"; fi
 	echo "LAB-RESULT \$name \$r"
 done
@@ -183,7 +199,7 @@ echo "LAB-DONE uptime \$(cut -d' ' -f1 /proc/uptime)"
 sync
 poweroff -f
 EOF
-chmod 755 "$root/init" "$root"/lab/tests/*.sh
+chmod 755 "$root/init" "$root"/lab/tests/*.sh "$root/lab/kernel-clean.sh"
 if ! (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1 >"$initrd.tmp") ||
 	! mv "$initrd.tmp" "$initrd"; then
 	die "cpio/gzip of $root failed"
