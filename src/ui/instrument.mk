@@ -3,7 +3,9 @@
 src_libktop_a_SOURCES += \
 	src/backend/filtercheck.c src/backend/filtercheck.h \
 	src/ui/complete.c src/ui/complete.h \
-	src/ui/rowfilter.c src/ui/rowfilter.h
+	src/ui/rowfilter.c src/ui/rowfilter.h \
+	src/ui/view_tracers.c \
+	src/ui/view_probes.c
 
 check_PROGRAMS += tests/unit/check_filtercheck
 tests_unit_check_filtercheck_SOURCES = tests/unit/check_filtercheck.c

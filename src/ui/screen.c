@@ -40,6 +40,8 @@ struct kt_ui {
 	struct kt_view *stream; /* views[0], always there */
 	struct kt_view *picker; /* NULL while closed */
 	struct kt_view *pmu;	/* the counters pane, NULL while closed */
+	struct kt_view *tracers; /* the tracer pane, NULL while closed */
+	struct kt_view *probes;	 /* the probe editor, NULL while closed */
 	struct kt_layout lay;	/* lay.n == number of views */
 	struct kt_screen_rects rects;
 	struct kt_rect pane[KT_LAYOUT_MAX];
@@ -238,6 +240,10 @@ static void close_view(struct kt_ui *ui, struct kt_view *v)
 		ui->picker = NULL;
 	if (v == ui->pmu)
 		ui->pmu = NULL;
+	if (v == ui->tracers)
+		ui->tracers = NULL;
+	if (v == ui->probes)
+		ui->probes = NULL;
 	view_delete(v);
 	ui->relayout = true;
 	set_focus(ui, 0);
@@ -255,6 +261,25 @@ static void open_pmu(struct kt_ui *ui, bool focus)
 	}
 	if (focus)
 		set_focus(ui, view_index(ui, ui->pmu));
+}
+
+/* Opens the pane in *slot focused, or closes it when it is open and focused. */
+static void toggle_pane(struct kt_ui *ui, struct kt_view **slot, const struct kt_view_ops *ops)
+{
+	if (*slot && ui->views[ui->lay.focus] == *slot) {
+		close_view(ui, *slot);
+		return;
+	}
+	if (!*slot) {
+		if (ui->lay.n >= KT_LAYOUT_MAX) {
+			ui_message(ui, true, "no room for another pane: close one first (Esc in it)");
+			return;
+		}
+		*slot = view_new(ui, ops);
+		ui->views[ui->lay.n++] = *slot;
+		ui->relayout = true;
+	}
+	set_focus(ui, view_index(ui, *slot));
 }
 
 /* (Re)creates every window for the current terminal size and layout. */
@@ -479,6 +504,13 @@ static void edit_filter(struct kt_ui *ui)
 		ui_message(ui, false, "pick an event, then Enter shows its fields and filter");
 }
 
+void ui_edit_filter(struct kt_ui *ui, const char *spec)
+{
+	open_picker(ui);
+	if (!view_picker_edit_filter(ui->picker, spec))
+		ui_message(ui, true, "%s is not in the event picker", spec);
+}
+
 /* The settings as they are now, for ktoprc and profiles. */
 static void ui_settings_now(struct kt_ui *ui, struct kt_ui_settings *s)
 {
@@ -551,6 +583,13 @@ static void global_key(struct kt_ui *ui, int key)
 		break;
 	case 'F':
 		view_stream_rowfilter_edit(ui->stream);
+		break;
+	case 'T':
+		toggle_pane(ui, &ui->tracers, &view_tracers_ops);
+		break;
+	case 'P':
+	case KEY_F(12):
+		toggle_pane(ui, &ui->probes, &view_probes_ops);
 		break;
 	case '-':
 		view_stream_rowfilter_clear(ui->stream);
@@ -767,6 +806,8 @@ static void ui_key(struct kt_ui *ui, int key)
 	}
 	v = ui->views[ui->lay.focus];
 	r = v->ops->key(v, key);
+	if (v->ops->funcbar)
+		ui->fbar_dirty = true; /* its hints may follow its mode */
 	if (r & KT_KEY_CLOSE)
 		close_view(ui, v);
 	if (r & (KT_KEY_HANDLED | KT_KEY_CLOSE))

@@ -81,6 +81,8 @@ struct kt_view {
 extern const struct kt_view_ops view_stream_ops;
 extern const struct kt_view_ops view_picker_ops;
 extern const struct kt_view_ops view_pmu_ops;
+extern const struct kt_view_ops view_tracers_ops;
+extern const struct kt_view_ops view_probes_ops;
 
 /* Stream: "system:event" of the selected row, when a row is selected (not following). */
 bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len);
@@ -109,6 +111,8 @@ size_t ui_prompt_complete(struct kt_ui *ui, const char *const *cands, size_t n,
 void ui_prompt_drop(struct kt_ui *ui, struct kt_view *owner);
 /* The prompt's cursor, a byte offset into its text. */
 size_t ui_prompt_cursor(const struct kt_ui *ui);
+/* Opens the event picker on spec ("system:event"), its fields and the filter prompt. */
+void ui_edit_filter(struct kt_ui *ui, const char *spec);
 /* Tells every view (the sender included) that ev happened. */
 void ui_broadcast(struct kt_ui *ui, enum kt_view_event ev);
 
