@@ -13,4 +13,4 @@ tests_unit_check_filtercheck_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcd
 tests_unit_check_filtercheck_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_filtercheck
 
-TERM_TESTS += tests/term/row_filter.sh tests/term/filter_check.sh
+TERM_TESTS += tests/term/row_filter.sh tests/term/filter_check.sh tests/term/probe_editor.sh

@@ -23,6 +23,7 @@
 #include "backend/probes.h"
 #include "backend/session.h"
 #include "backend/symlist.h"
+#include "log.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -108,9 +109,11 @@ static void draw_editor(struct kt_view *v, struct ppane *pp, int y)
 
 	wattrset(v->win, crt_attr(CRT_BORDER));
 	crt_fill(v->win, y, 0, v->w);
-	snprintf(buf, sizeof(buf), "new %s%s%.900s", probe_kind_name(pp->kind),
-		 probe_kind_is_user(pp->kind) && pp->path[0] ? " on " : "",
-		 probe_kind_is_user(pp->kind) ? pp->path : "");
+	if (probe_kind_is_user(pp->kind) && pp->usyms && pp->path[0])
+		snprintf(buf, sizeof(buf), "new %s (%zu functions): %.900s",
+			 probe_kind_name(pp->kind), pp->usyms->count, pp->path);
+	else
+		snprintf(buf, sizeof(buf), "new %s", probe_kind_name(pp->kind));
 	crt_put(v->win, y++, 1, buf, v->w - 2);
 	if (y >= ymax)
 		return;
@@ -133,7 +136,7 @@ static void draw_editor(struct kt_view *v, struct ppane *pp, int y)
 		}
 	} else if (y < ymax) {
 		wattrset(v->win, crt_attr(CRT_ENABLED));
-		crt_put(v->win, y++, 3, pp->editing ? "ok" : "", v->w - 4);
+		crt_put(v->win, y++, 3, pp->editing && pp->text[0] ? "ok" : "", v->w - 4);
 	}
 	if (pp->hint[0] && y < ymax) {
 		wattrset(v->win, crt_attr(CRT_DIM));
@@ -271,7 +274,7 @@ static void open_def_prompt(struct kt_view *v, struct ppane *pp, bool check)
 	if (probe_kind_is_user(pp->kind)) {
 		const char *base = strrchr(pp->path, '/');
 
-		snprintf(label, sizeof(label), "%s %.140s:", probe_kind_name(pp->kind),
+		snprintf(label, sizeof(label), "%s %.140s: ", probe_kind_name(pp->kind),
 			 base ? base + 1 : pp->path);
 	} else {
 		snprintf(label, sizeof(label), "%s [NAME=]FUNC [ARGS]> ", probe_kind_name(pp->kind));
@@ -407,9 +410,9 @@ static void binary_accepted(struct kt_view *v, struct ppane *pp, const char *tex
 		}
 	}
 	snprintf(pp->path, sizeof(pp->path), "%s", path);
-	ui_message(v->ui, false, "%zu functions in %s (%llu ms)", pp->usyms->count, path,
-		   (app_now_ns() - t0) / 1000000);
-	pp->text[0] = '\0';
+	log_debug("%s: %zu functions in %s (%llu ms)", __func__, pp->usyms->count, path,
+		  (app_now_ns() - t0) / 1000000);
+	pp->text[0] = pp->hint[0] = '\0';
 	open_def_prompt(v, pp, true);
 }
 
