@@ -19,6 +19,7 @@
 #include "backend/tracers.h"
 #include "log.h"
 #include "ui/funcbar.h"
+#include "ui/namefilter.h"
 #include "ui/view.h"
 #include "xalloc.h"
 
@@ -45,6 +46,7 @@ struct tpane {
 	bool fmode;
 	enum kt_ftrace_list which;
 	struct kt_symlist *syms;
+	struct kt_namefilter nf; /* over syms */
 	char symnote[256];
 	char **entries;
 	char entries_err[256];
@@ -176,6 +178,7 @@ static void tracers_free(struct kt_view *v)
 	struct tpane *tp = TP(v);
 
 	leave_fmode(tp);
+	namefilter_done(&tp->nf);
 	symlist_free(tp->syms);
 	free_rows(tp);
 	free(tp);
@@ -189,15 +192,39 @@ static void tracers_resize(struct kt_view *v)
 
 /* --- drawing --- */
 
-/* text wrapped into at most maxrows rows of the pane from column x; returns rows used. */
-static int put_wrapped(struct kt_view *v, int y, int ymax, int x, const char *text, int maxrows)
+/* The tracer list is drawn as lines first, then the window onto them scrolls so the
+ * selected row and the reason under it stay in view, however short the pane. */
+struct tline {
+	int row; /* the selectable row it belongs to, -1: none */
+	enum crt_elem elem;
+	bool selectable;
+	int x;
+	char text[256];
+};
+
+#define TLINES_MAX 128
+
+static int add_line(struct tline *ls, int n, int row, enum crt_elem e, bool sel, int x,
+		    const char *text)
 {
-	int room = v->w - x - 1, used = 0;
+	if (n >= TLINES_MAX)
+		return n;
+	ls[n] = (struct tline){ .row = row, .elem = e, .selectable = sel, .x = x };
+	snprintf(ls[n].text, sizeof(ls[n].text), "%s", text);
+	return n + 1;
+}
+
+/* text wrapped to room cells into lines from column x, at most maxrows of them. */
+static int add_wrapped(struct tline *ls, int n, int row, enum crt_elem e, int x, int room,
+		       const char *text, int maxrows)
+{
 	size_t l = strlen(text);
+	int used = 0;
+	char buf[256];
 
 	if (room < 8)
-		return 0;
-	while (l && used < maxrows && y + used < ymax) {
+		room = 8;
+	while (l && used < maxrows) {
 		size_t cut = l <= (size_t)room ? l : (size_t)room;
 
 		if (cut < l) {
@@ -208,12 +235,96 @@ static int put_wrapped(struct kt_view *v, int y, int ymax, int x, const char *te
 			if (text[sp] == ' ')
 				cut = sp;
 		}
-		{
-			char buf[512];
-
-			snprintf(buf, sizeof(buf), "%.*s", (int)cut, text);
-			crt_put(v->win, y + used, x, buf, room);
+		snprintf(buf, sizeof(buf), "%.*s", (int)cut, text);
+		n = add_line(ls, n, row, e, false, x, buf);
+		used++;
+		text += cut;
+		l -= cut;
+		while (l && *text == ' ') {
+			text++;
+			l--;
 		}
+	}
+	return n;
+}
+
+static void draw_tracers(struct kt_view *v, struct tpane *tp)
+{
+	attr_t cursor = crt_attr(v->focused ? CRT_CURSOR : CRT_CURSOR_DIM);
+	struct tline *ls = xcalloc(TLINES_MAX, sizeof(*ls));
+	int n = 0, i, first = -1, last = -1, h = v->h - 2, top;
+	char buf[256];
+
+	wattrset(v->win, crt_attr(CRT_DIM));
+	crt_put(v->win, 1, 1, "Enter: switch / edit list  Esc: close", v->w - 2);
+	for (i = 0; i < tp->ntr; i++) {
+		const struct trow *r = &tp->tr[i];
+		bool cur = tp->current && !strcmp(tp->current, r->name);
+
+		snprintf(buf, sizeof(buf), "%s %-15s %s", cur ? "(*)" : "( )", r->name,
+			 cur ? "current" : r->missing ? "not offered by this kernel" : "");
+		n = add_line(ls, n, i, r->missing ? CRT_DIM : cur ? CRT_ENABLED : CRT_NORMAL,
+			     true, 1, buf);
+		if (r->why)
+			n = add_wrapped(ls, n, i, CRT_ERROR, 5, v->w - 6, r->why, 4);
+	}
+	n = add_line(ls, n, -1, CRT_NORMAL, false, 1, "");
+	n = add_line(ls, n, -1, CRT_SYSTEM, false, 1, "Function lists of ktop's instance");
+	for (i = 0; i < KT_FTRACE_NLISTS; i++) {
+		n = add_line(ls, n, tp->ntr + i, CRT_NORMAL, true, 1, tracers_list_file(i));
+		n = add_wrapped(ls, n, tp->ntr + i, tp->list_bad[i] ? CRT_ERROR : CRT_DIM, 5,
+				v->w - 6, tp->list_state[i], 4);
+	}
+	for (i = 0; i < n; i++)
+		if (ls[i].row == tp->sel) {
+			if (first < 0)
+				first = i;
+			last = i;
+		}
+	top = tp->top;
+	if (last >= top + h)
+		top = last - h + 1;
+	if (first >= 0 && first < top)
+		top = first;
+	if (top < 0)
+		top = 0;
+	tp->top = top;
+	for (i = 0; i < h && top + i < n; i++) {
+		const struct tline *l = &ls[top + i];
+		bool sel = l->selectable && l->row == tp->sel;
+
+		wattrset(v->win, sel ? cursor : crt_attr(l->elem));
+		crt_put(v->win, 2 + i, l->x, l->text, v->w - l->x - 1);
+		if (sel && v->focused)
+			crt_fill(v->win, 2 + i, l->x + (int)strlen(l->text),
+				 v->w - 1 - l->x - (int)strlen(l->text));
+	}
+	wattrset(v->win, A_NORMAL);
+	free(ls);
+}
+
+/* text wrapped into at most maxrows rows of the pane from column x; returns rows used. */
+static int put_wrapped(struct kt_view *v, int y, int ymax, int x, const char *text, int maxrows)
+{
+	int room = v->w - x - 1, used = 0;
+	size_t l = strlen(text);
+
+	if (room < 8)
+		return 0;
+	while (l && used < maxrows && y + used < ymax) {
+		size_t cut = l <= (size_t)room ? l : (size_t)room;
+		char buf[512];
+
+		if (cut < l) {
+			size_t sp = cut;
+
+			while (sp > (size_t)room / 2 && text[sp] != ' ')
+				sp--;
+			if (text[sp] == ' ')
+				cut = sp;
+		}
+		snprintf(buf, sizeof(buf), "%.*s", (int)cut, text);
+		crt_put(v->win, y + used, x, buf, room);
 		used++;
 		text += cut;
 		l -= cut;
@@ -223,50 +334,6 @@ static int put_wrapped(struct kt_view *v, int y, int ymax, int x, const char *te
 		}
 	}
 	return used;
-}
-
-static void draw_tracers(struct kt_view *v, struct tpane *tp)
-{
-	attr_t cursor = crt_attr(v->focused ? CRT_CURSOR : CRT_CURSOR_DIM);
-	int y = 2, i, ymax = v->h;
-	char buf[256];
-
-	wattrset(v->win, crt_attr(CRT_DIM));
-	crt_put(v->win, 1, 1, "Enter: switch / edit list  Esc: close", v->w - 2);
-	for (i = 0; i < tp->ntr && y < ymax; i++) {
-		const struct trow *r = &tp->tr[i];
-		bool cur = tp->current && !strcmp(tp->current, r->name);
-
-		snprintf(buf, sizeof(buf), "%s %-15s %s", cur ? "(*)" : "( )", r->name,
-			 cur ? "current" : r->missing ? "not offered by this kernel" : "");
-		wattrset(v->win, tp->sel == i ? cursor :
-				 r->missing ? crt_attr(CRT_DIM) :
-				 cur ? crt_attr(CRT_ENABLED) : crt_attr(CRT_NORMAL));
-		crt_put(v->win, y, 1, buf, v->w - 2);
-		if (tp->sel == i && v->focused)
-			crt_fill(v->win, y, 1 + (int)strlen(buf), v->w - 2 - (int)strlen(buf));
-		y++;
-		if (r->why) {
-			wattrset(v->win, crt_attr(CRT_ERROR));
-			y += put_wrapped(v, y, ymax, 5, r->why, 3);
-		}
-	}
-	if (y + 1 < ymax) {
-		wattrset(v->win, crt_attr(CRT_SYSTEM));
-		crt_put(v->win, ++y, 1, "Function lists of ktop's instance", v->w - 2);
-		y++;
-	}
-	for (i = 0; i < KT_FTRACE_NLISTS && y < ymax; i++, y++) {
-		bool sel = tp->sel == tp->ntr + i;
-
-		snprintf(buf, sizeof(buf), "%-19s", tracers_list_file(i));
-		wattrset(v->win, sel ? cursor : crt_attr(CRT_NORMAL));
-		crt_put(v->win, y, 1, buf, v->w - 2);
-		wattrset(v->win, crt_attr(tp->list_bad[i] ? CRT_ERROR : CRT_DIM));
-		if (v->w > 22)
-			y += put_wrapped(v, y, ymax, 21, tp->list_state[i], 3) - 1;
-	}
-	wattrset(v->win, A_NORMAL);
 }
 
 static void draw_fmode(struct kt_view *v, struct tpane *tp)
@@ -377,7 +444,7 @@ static void narrow(struct tpane *tp)
 	unsigned long long t0 = app_now_ns();
 
 	snprintf(pat, sizeof(pat), "%.*s", (int)strcspn(p, ":"), p);
-	tp->nbest = tp->syms ? symlist_best(tp->syms, pat, tp->best, BEST_MAX) : 0;
+	tp->nbest = tp->syms ? namefilter_best(&tp->nf, pat, tp->best, BEST_MAX) : 0;
 	tp->fsel = tp->ftop = 0;
 	log_debug("%s: '%s' over %zu names: %zu shown in %llu us", __func__, pat,
 		  tp->syms ? tp->syms->count : 0, tp->nbest, (app_now_ns() - t0) / 1000);
@@ -417,6 +484,11 @@ static void enter_fmode(struct kt_view *v, struct tpane *tp, enum kt_ftrace_list
 		tp->symnote[0] = '\0';
 		tp->syms = ksyms_load(KT_KSYMS_FILTER_FUNCTIONS, tp->symnote, sizeof(tp->symnote),
 				      err, sizeof(err));
+		if (tp->syms && namefilter_init(&tp->nf, tp->syms) < 0) {
+			symlist_free(tp->syms);
+			tp->syms = NULL;
+			snprintf(err, sizeof(err), "out of memory");
+		}
 		if (!tp->syms)
 			snprintf(tp->symnote, sizeof(tp->symnote), "no function names: %s", err);
 		log_debug("%s: %zu function names in %llu ms", __func__,
