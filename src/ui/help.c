@@ -29,6 +29,10 @@ static const struct help_line help_left[] = {
 	{ "F9 z", "zoom the focused pane" },
 	{ "[  ]", "stream pane smaller / larger" },
 	{ "F11 m", "counters pane open / close" },
+	{ "F12 P", "probe editor open / close" },
+	{ "T", "tracer pane, function lists" },
+	{ "F", "row filter: pid= comm= cpu=" },
+	{ "-", "row filter off" },
 	{ "F10 q", "quit (q: not in picker)" },
 	{ "Tab S-Tab", "focus next / previous pane" },
 	{ "^L", "redraw the screen" },
@@ -41,6 +45,7 @@ static const struct help_line help_left[] = {
 	{ NULL, "Prompt (search, filter)" },
 	{ "Enter Esc", "accept / cancel" },
 	{ "^U ^W", "kill line / word" },
+	{ "Tab", "complete field, function" },
 };
 
 static const struct help_line help_right[] = {
@@ -51,6 +56,7 @@ static const struct help_line help_right[] = {
 	{ "End G", "newest, follow the tail" },
 	{ "Left Right", "scroll sideways" },
 	{ "< >", "per CPU: more CPU columns" },
+	{ "=", "only the selected row's pid" },
 	{ "", "" },
 	{ NULL, "Event picker" },
 	{ "type", "fuzzy-narrow the list" },
@@ -65,6 +71,18 @@ static const struct help_line help_right[] = {
 	{ "Up Dn j k", "select: per-CPU bars below" },
 	{ "< >", "more CPUs / threads" },
 	{ "Esc", "close the pane" },
+	{ "", "" },
+	{ NULL, "Tracers (T)" },
+	{ "Enter", "switch tracer / edit list" },
+	{ "type Tab", "narrow / take a function" },
+	{ "Enter !NAME", "add / remove an entry" },
+	{ "^K", "empty the function list" },
+	{ "", "" },
+	{ NULL, "Probes (P)" },
+	{ "k K", "new kprobe / kretprobe" },
+	{ "u U", "new uprobe / uretprobe" },
+	{ "Space d", "on/off, delete" },
+	{ "Enter", "filter in the picker" },
 };
 
 #define NLEFT ((int)(sizeof(help_left) / sizeof(help_left[0])))
