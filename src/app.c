@@ -12,6 +12,7 @@
 #include "app.h"
 #include "backend/catalog.h"
 #include "backend/comms.h"
+#include "backend/bpfhist.h"
 #include "backend/decode.h"
 #include "backend/pmu.h"
 #include "backend/probes.h"
@@ -229,6 +230,9 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		if (app_set_events(app, opts->profile_events[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;
 	}
+	for (i = 0; i < opts->n_hists; i++)
+		if (!app_hist_open(app, opts->hists[i], err, errlen))
+			return KT_EXIT_FAILURE;
 	/* Last, so the counters cover the capture and no more. */
 	if (opts->pmu && app_pmu_open(app, err, errlen) < 0)
 		return KT_EXIT_FAILURE;
@@ -261,6 +265,37 @@ int app_pmu_open(struct kt_app *app, char *err, size_t errlen)
 	app->pmu = p;
 	log_debug("%s: %zu counters", __func__, pmu_ncounters(p));
 	return 0;
+}
+
+struct kt_bpfhist *app_hist_open(struct kt_app *app, const char *text, char *err,
+				 size_t errlen)
+{
+	struct kt_hist_spec spec;
+	struct kt_bpfhist *h;
+
+	if (histspec_parse(text, &spec, err, errlen) < 0)
+		return NULL;
+	h = bpfhist_open(&spec, err, errlen);
+	if (!h)
+		return NULL;
+	app->hists = xreallocarray(app->hists, app->n_hists + 1, sizeof(*app->hists));
+	app->hists[app->n_hists++] = h;
+	return h;
+}
+
+void app_hist_close(struct kt_app *app, struct kt_bpfhist *h)
+{
+	size_t i;
+
+	for (i = 0; i < app->n_hists; i++) {
+		if (app->hists[i] != h)
+			continue;
+		memmove(&app->hists[i], &app->hists[i + 1],
+			(app->n_hists - i - 1) * sizeof(*app->hists));
+		app->n_hists--;
+		bpfhist_free(h);
+		return;
+	}
 }
 
 void app_pmu_close(struct kt_app *app)
@@ -390,11 +425,16 @@ void app_tick(struct kt_app *app)
 {
 	unsigned long long now = app_now_ns();
 	uint64_t lost = 0;
+	char err[512];
+	size_t i;
 	int cpu;
 
 	selfstat_sample(&app->self);
 	if (app->pmu)
 		pmu_read(app->pmu);
+	for (i = 0; i < app->n_hists; i++)
+		if (bpfhist_read(app->hists[i], err, sizeof(err)) < 0)
+			log_debug("%s: %s", __func__, err);
 	if (app->session) {
 		for (cpu = 0; cpu < app->ncpus; cpu++)
 			if (loss_read_cpu(session_instance(app->session), cpu,
@@ -452,6 +492,10 @@ void app_stop_capture(struct kt_app *app)
 void app_close(struct kt_app *app)
 {
 	app_pmu_close(app);
+	while (app->n_hists)
+		app_hist_close(app, app->hists[app->n_hists - 1]);
+	free(app->hists);
+	app->hists = NULL;
 	app_stop_capture(app);
 	catalog_free(app->catalog);
 	app->catalog = NULL;

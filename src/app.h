@@ -22,6 +22,7 @@ struct kt_decoder;
 struct kt_catalog;
 struct kt_comms;
 struct kt_pmu;
+struct kt_bpfhist;
 
 struct kt_app {
 	const struct kt_options *opts;
@@ -37,6 +38,8 @@ struct kt_app {
 	char *event_filter; /* --filter, with --comm's COMM test; NULL: none */
 	bool scope_children; /* the pid scope follows forks */
 	struct kt_reader_stats rstats_base; /* counts of readers before a tracer switch */
+	struct kt_bpfhist **hists; /* BPF histograms: --hist, then the panes' */
+	size_t n_hists;
 	int wake_rd, wake_wr; /* the reader writes a byte when records arrived */
 	int ncpus;
 
@@ -91,6 +94,13 @@ int app_catalog_refresh(struct kt_app *app, char *err, size_t errlen);
 int app_pmu_open(struct kt_app *app, char *err, size_t errlen);
 /* Closes the counters (their fds). Safe when not open. */
 void app_pmu_close(struct kt_app *app);
+/* Parses spec, loads and attaches its BPF histogram, and keeps it in app->hists. Returns
+ * it, or NULL with a one-line reason in err (bad spec, no such field, the kernel's refusal
+ * with the verifier's last lines); nothing else changes then. */
+struct kt_bpfhist *app_hist_open(struct kt_app *app, const char *spec, char *err,
+				 size_t errlen);
+/* Detaches and forgets h. */
+void app_hist_close(struct kt_app *app, struct kt_bpfhist *h);
 /* Samples rates, loss counters, ktop's own cost, and reads the counters. */
 void app_tick(struct kt_app *app);
 /* Drains the wake pipe (after poll said it is readable). */

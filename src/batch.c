@@ -14,6 +14,7 @@
 
 #include "app.h"
 #include "backend/decode.h"
+#include "backend/histprint.h"
 #include "backend/pmu.h"
 #include "batch.h"
 #include "signals.h"
@@ -101,7 +102,13 @@ static void batch_summary(struct batch *b, double secs)
 
 	if (b->out_closed)
 		return;
-	/* The counters, before the summary, which stays the last line. */
+	/* Histograms and counters, before the summary, which stays the last line. */
+	for (size_t i = 0; i < app->n_hists; i++) {
+		if (app->opts->json)
+			histprint_json(app->hists[i], out);
+		else
+			histprint_text(app->hists[i], out);
+	}
 	if (app->pmu) {
 		if (app->opts->json)
 			pmu_write_json(app->pmu, out);

@@ -10,6 +10,7 @@
 
 #include "backend/probes.h"
 #include "backend/tracers.h"
+#include "backend/histspec.h"
 #include "options.h"
 #include "xalloc.h"
 
@@ -37,6 +38,7 @@ enum {
 	OPT_GRAPH_NOTRACE,
 	OPT_FOLLOW_CHILDREN,
 	OPT_COMM,
+	OPT_HIST,
 };
 
 static const struct option long_options[] = {
@@ -55,6 +57,7 @@ static const struct option long_options[] = {
 	{ "pmu", no_argument, NULL, OPT_PMU },
 	{ "pmu-event", required_argument, NULL, OPT_PMU_EVENT },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "hist", required_argument, NULL, OPT_HIST },
 	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "kprobe", required_argument, NULL, OPT_KPROBE },
 	{ "kretprobe", required_argument, NULL, OPT_KRETPROBE },
@@ -117,6 +120,12 @@ void options_usage(FILE *out)
 	      "  -p, --pid PID[,PID]    count these processes' threads instead of every CPU,\n"
 	      "                         and trace only them (set_event_pid, set_ftrace_pid)\n"
 	      "                         (-p and --pmu-event imply --pmu)\n"
+	      "\n"
+	      "Histograms (BPF, aggregated in the kernel):\n"
+	      "      --hist SPEC        syscall-latency, runq-latency, offcpu, bio-latency,\n"
+	      "                         bio-size, read-size, write-size, func:FUNCTION,\n"
+	      "                         field:SYS:EVENT.FIELD, latency:SYS:EV[.F]->SYS:EV[.F];\n"
+	      "                         options ,by=KEY ,linear=STEP ,pid=PID; repeatable\n"
 	      "\n"
 	      "Batch mode:\n"
 	      "      --duration SECS    capture this long (default: until SIGINT/SIGTERM)\n"
@@ -343,6 +352,17 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			o->pmu_events[o->n_pmu_events] = NULL;
 			o->pmu = true;
 			break;
+		case OPT_HIST: {
+			struct kt_hist_spec spec;
+			char bad[400];
+
+			if (histspec_parse(optarg, &spec, bad, sizeof(bad)) < 0)
+				FAIL("--hist: %s", bad);
+			o->hists = xreallocarray(o->hists, o->n_hists + 2, sizeof(*o->hists));
+			o->hists[o->n_hists++] = optarg;
+			o->hists[o->n_hists] = NULL;
+			break;
+		}
 		case 'p':
 			if (parse_pids(optarg, o) < 0)
 				FAIL("-p takes a process id or a comma-separated list, not '%s'",
@@ -434,6 +454,8 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--follow-children applies to -p or --comm, and neither was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
+	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
+		FAIL("--hist does not apply to --doctor or --list");
 	if (o->pmu && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
 		FAIL("--pmu, --pmu-event and -p do not apply to --doctor or --list");
 	if (o->json && (o->mode == KT_MODE_INTERACTIVE || o->mode == KT_MODE_LIST))
@@ -452,6 +474,9 @@ void options_free(struct kt_options *o)
 	free(o->pmu_events);
 	o->pmu_events = NULL;
 	o->n_pmu_events = 0;
+	free(o->hists);
+	o->hists = NULL;
+	o->n_hists = 0;
 	free(o->pids);
 	o->pids = NULL;
 	o->n_pids = 0;

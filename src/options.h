@@ -39,6 +39,8 @@ struct kt_options {
 	bool pmu;		   /* --pmu: counters (batch: printed; explorer: the pane) */
 	const char **pmu_events;   /* --pmu-event specs, NULL-terminated */
 	size_t n_pmu_events;
+	const char **hists;	   /* --hist specs (src/backend/histspec.h), NULL-terminated */
+	size_t n_hists;
 	pid_t *pids;		   /* -p: count these processes' threads, not every CPU, and
 				    * scope events and function tracers to them */
 	size_t n_pids;

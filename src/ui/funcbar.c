@@ -11,8 +11,8 @@ static const struct funcbar_item funcbar_global[] = {
 	{ "F1", "Help" },   { "F2", "Events" }, { "F3", "Search" }, { "F4", "Filter" },
 	{ "F5", "Layout" }, { "F6", "CPUs" },	{ "F7", "Pause" },  { "F8", "Clear" },
 	{ "F9", "Zoom" },   { "F10", "Quit" },
-	/* Past 80 columns: the letters (m, P) are in the help. */
-	{ "F11", "Counters" }, { "F12", "Probes" },
+	/* Past 80 columns: the letter (m) is in the help. */
+	{ "F11", "Counters" },
 };
 
 int funcbar_default(const struct funcbar_item **items)

@@ -42,6 +42,7 @@ struct kt_ui {
 	struct kt_view *pmu;	/* the counters pane, NULL while closed */
 	struct kt_view *tracers; /* the tracer pane, NULL while closed */
 	struct kt_view *probes;	 /* the probe editor, NULL while closed */
+	struct kt_view *tree;	/* the call-tree pane, NULL while closed */
 	struct kt_layout lay;	/* lay.n == number of views */
 	struct kt_screen_rects rects;
 	struct kt_rect pane[KT_LAYOUT_MAX];
@@ -244,6 +245,8 @@ static void close_view(struct kt_ui *ui, struct kt_view *v)
 		ui->tracers = NULL;
 	if (v == ui->probes)
 		ui->probes = NULL;
+	if (v == ui->tree)
+		ui->tree = NULL;
 	view_delete(v);
 	ui->relayout = true;
 	set_focus(ui, 0);
@@ -280,6 +283,40 @@ static void toggle_pane(struct kt_ui *ui, struct kt_view **slot, const struct kt
 		ui->relayout = true;
 	}
 	set_focus(ui, view_index(ui, *slot));
+}
+
+/* A new histogram pane, focused: showing h, or prompting for one when h is NULL. */
+static void open_hist(struct kt_ui *ui, struct kt_bpfhist *h)
+{
+	struct kt_view *v;
+
+	if (ui->lay.n >= KT_LAYOUT_MAX) {
+		ui_message(ui, true, "no room for another pane: close one first (Esc)");
+		return;
+	}
+	v = view_new(ui, &view_hist_ops);
+	ui->views[ui->lay.n++] = v;
+	ui->relayout = true;
+	set_focus(ui, view_index(ui, v));
+	if (h)
+		view_hist_adopt(v, h);
+	else
+		view_hist_edit(v);
+}
+
+/* Opens the call-tree pane, focused. */
+static void open_tree(struct kt_ui *ui)
+{
+	if (!ui->tree) {
+		if (ui->lay.n >= KT_LAYOUT_MAX) {
+			ui_message(ui, true, "no room for another pane: close one first (Esc)");
+			return;
+		}
+		ui->tree = view_new(ui, &view_tree_ops);
+		ui->views[ui->lay.n++] = ui->tree;
+		ui->relayout = true;
+	}
+	set_focus(ui, view_index(ui, ui->tree));
 }
 
 /* (Re)creates every window for the current terminal size and layout. */
@@ -584,11 +621,10 @@ static void global_key(struct kt_ui *ui, int key)
 	case 'F':
 		view_stream_rowfilter_edit(ui->stream);
 		break;
-	case 'T':
+	case 'R':
 		toggle_pane(ui, &ui->tracers, &view_tracers_ops);
 		break;
 	case 'P':
-	case KEY_F(12):
 		toggle_pane(ui, &ui->probes, &view_probes_ops);
 		break;
 	case '-':
@@ -598,12 +634,22 @@ static void global_key(struct kt_ui *ui, int key)
 	case KEY_F(4):
 		edit_filter(ui);
 		break;
+	case 'H':
+	case KEY_F(12):
+		open_hist(ui, NULL);
+		break;
 	case 'm':
 	case KEY_F(11):
 		if (ui->pmu && ui->views[ui->lay.focus] == ui->pmu)
 			close_view(ui, ui->pmu);
 		else
 			open_pmu(ui, true);
+		break;
+	case 'T':
+		if (ui->tree && ui->views[ui->lay.focus] == ui->tree)
+			close_view(ui, ui->tree);
+		else
+			open_tree(ui);
 		break;
 	case 'o':
 	case '|':
@@ -870,6 +916,7 @@ int ui_run(struct kt_app *app)
 	unsigned long long delay_ns, next_tick, last_redraw = 0, now;
 	char err[256];
 	bool busy = false;
+	size_t h;
 	int key;
 
 	memset(&ui, 0, sizeof(ui));
@@ -891,6 +938,10 @@ int ui_run(struct kt_app *app)
 		open_picker(&ui);
 		set_focus(&ui, 0);
 	}
+	/* --hist: a pane for each, beside the stream */
+	for (h = 0; h < app->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++)
+		open_hist(&ui, app->hists[h]);
+	set_focus(&ui, 0);
 	ui.lay.orient = (enum kt_orient)ui.start.orient;
 	ui.lay.zoom = ui.start.zoom && ui.lay.n > 1;
 	ui.lay.first_pct = ui.start.split;

@@ -83,6 +83,8 @@ extern const struct kt_view_ops view_picker_ops;
 extern const struct kt_view_ops view_pmu_ops;
 extern const struct kt_view_ops view_tracers_ops;
 extern const struct kt_view_ops view_probes_ops;
+extern const struct kt_view_ops view_hist_ops;
+extern const struct kt_view_ops view_tree_ops;
 
 /* Stream: "system:event" of the selected row, when a row is selected (not following). */
 bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len);
@@ -92,6 +94,12 @@ void view_stream_rowfilter_clear(struct kt_view *v);
 /* Picker: select spec's event (when given) and open the field list and filter prompt for
  * the selected event. Returns false when no event is selected. */
 bool view_picker_edit_filter(struct kt_view *v, const char *spec);
+
+/* Histogram pane: show h (already open in app->hists; the pane closes it), or open the
+ * prompt that builds one. */
+struct kt_bpfhist;
+void view_hist_adopt(struct kt_view *v, struct kt_bpfhist *h);
+void view_hist_edit(struct kt_view *v);
 
 /* Services of the screen (screen.c). */
 bool ui_paused(const struct kt_ui *ui);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The probe editor (P, F12): ktop's dynamic probes (group ktop_<pid>) with their on/off
+/* The probe editor (P): ktop's dynamic probes (group ktop_<pid>) with their on/off
  * state; k, K, u, U start a kprobe, kretprobe, uprobe, uretprobe. A kernel probe is one
  * definition on the prompt, "[NAME=]FUNC [ARG...]", Tab completing the function from the
  * kernel's names and the fetchargs' variables and types; a user probe asks for the binary

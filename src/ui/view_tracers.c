@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The tracer pane (T): the tracers ktop's instance offers, the current one marked, Enter
+/* The tracer pane (R): the tracers ktop's instance offers, the current one marked, Enter
  * switches to the selected one; a tracer the kernel lacks or refuses keeps its reason under
  * its row and nothing else changes. Below, the four function lists (set_ftrace_filter,
  * set_ftrace_notrace, set_graph_function, set_graph_notrace); Enter on one opens the

@@ -1,6 +1,6 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # helpers called through wait_until
-# The tracer pane (80x24): T lists the tracers of ktop's instance with the current one (nop)
+# The tracer pane (80x24): R lists the tracers of ktop's instance with the current one (nop)
 # marked; Enter on function, which this host refuses (EPERM), shows the kernel's reason
 # under its row and in the status line, and nothing else changes: the instance still
 # traces with nop, the header says so, the enabled event keeps arriving. The function-list
@@ -20,8 +20,8 @@ pid=$KTOP_PID
 wait_capturing "$pid" sched sched_switch
 tracer() { cat "$(instance_dir "$pid")/current_tracer"; }
 
-tmux_keys T
-expect_text "Tracers +current: nop" 5 "T did not open the tracer pane"
+tmux_keys R
+expect_text "Tracers +current: nop" 5 "R did not open the tracer pane"
 expect_text "\(\*\) nop +current" 5 "nop is not marked current"
 expect_text "\( \) function *$" 5 "function is not listed"
 grep -qw function_graph "$TRACEFS/available_tracers" ||
