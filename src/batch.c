@@ -30,6 +30,7 @@ struct batch {
 	uint64_t unprinted;  /* evicted before they could be printed */
 	bool out_closed;     /* stdout went away (EPIPE): keep capturing, stop printing */
 	struct kt_batch_tree *tree; /* --tree: records become call trees, printed at the end */
+	bool draining;	     /* capture stopped: print everything left, signals or not */
 };
 
 static void batch_print_rec(struct batch *b, const struct kt_rec *r)
@@ -93,6 +94,10 @@ static void batch_print_new(struct batch *b)
 			clearerr(b->out);
 		}
 		if (b->next >= end || batch_full(b))
+			break;
+		/* Events may arrive faster than they print (a slow terminal, a loaded machine):
+		 * a signal must end the capture now, not once printing has caught up. */
+		if (!b->draining && signals_pending())
 			break;
 	}
 }
@@ -181,6 +186,7 @@ int batch_run(struct kt_app *app, FILE *out)
 	if (app->pmu)
 		pmu_stop(app->pmu);
 	app_stop_capture(app);
+	b.draining = true;
 	batch_print_new(&b);
 	if (b.tree) {
 		if (!o->quiet && !b.out_closed)
