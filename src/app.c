@@ -166,6 +166,7 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	char path[4096];
 	size_t i;
 	int fds[2], ret;
+	pid_t self;
 
 	memset(app, 0, sizeof(*app));
 	app->opts = opts;
@@ -204,6 +205,9 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	}
 	app->comms = comms_new();
 	decoder_set_comms(app->decoder, app->comms);
+	/* before a tracer starts: ktop's own file reads stay out of the function tracers */
+	self = getpid();
+	session_exclude_tids(app->session, &self, 1);
 	app->probes = probes_new(app->session);
 	if (!app->probes) {
 		snprintf(err, errlen, "out of memory");

@@ -17,6 +17,7 @@
 #include "backend/histprint.h"
 #include "backend/pmu.h"
 #include "batch.h"
+#include "batch_tree.h"
 #include "signals.h"
 
 #define BATCH_PRINT_CHUNK 1024
@@ -28,6 +29,7 @@ struct batch {
 	uint64_t printed;    /* event lines written */
 	uint64_t unprinted;  /* evicted before they could be printed */
 	bool out_closed;     /* stdout went away (EPIPE): keep capturing, stop printing */
+	struct kt_batch_tree *tree; /* --tree: records become call trees, printed at the end */
 };
 
 static void batch_print_rec(struct batch *b, const struct kt_rec *r)
@@ -80,7 +82,9 @@ static void batch_print_new(struct batch *b)
 				continue;
 			if (!(r.flags & KT_REC_LOST))
 				b->printed++;
-			if (!b->app->opts->quiet && !b->out_closed)
+			if (b->tree)
+				batch_tree_feed(b->tree, &r);
+			else if (!b->app->opts->quiet && !b->out_closed)
 				batch_print_rec(b, &r);
 		}
 		store_unlock(st);
@@ -150,7 +154,13 @@ int batch_run(struct kt_app *app, FILE *out)
 	struct pollfd pfd = { .fd = app->wake_rd, .events = POLLIN };
 	const struct kt_options *o = app->opts;
 	int timeout;
+	char err[512];
 
+	if (o->tree && !(b.tree = batch_tree_new(app, err, sizeof(err)))) {
+		fprintf(stderr, "ktop: %s\n", err);
+		app_stop_capture(app);
+		return KT_EXIT_FAILURE;
+	}
 	if (o->duration > 0)
 		deadline = start + (unsigned long long)(o->duration * 1e9);
 	for (;;) {
@@ -172,6 +182,11 @@ int batch_run(struct kt_app *app, FILE *out)
 		pmu_stop(app->pmu);
 	app_stop_capture(app);
 	batch_print_new(&b);
+	if (b.tree) {
+		if (!o->quiet && !b.out_closed)
+			batch_tree_print(b.tree, out, o->json);
+		batch_tree_free(b.tree);
+	}
 	fflush(out);
 	batch_summary(&b, (double)(app_now_ns() - start) / 1e9);
 	return KT_EXIT_OK;

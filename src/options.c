@@ -39,6 +39,7 @@ enum {
 	OPT_FOLLOW_CHILDREN,
 	OPT_COMM,
 	OPT_HIST,
+	OPT_TREE,
 };
 
 static const struct option long_options[] = {
@@ -53,6 +54,7 @@ static const struct option long_options[] = {
 	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "max-events", required_argument, NULL, OPT_MAX_EVENTS },
 	{ "pmu", no_argument, NULL, OPT_PMU },
 	{ "pmu-event", required_argument, NULL, OPT_PMU_EVENT },
@@ -132,6 +134,8 @@ void options_usage(FILE *out)
 	      "      --max-events N     stop after N events\n"
 	      "      --json             one JSON object per line\n"
 	      "  -q, --quiet            print only the summary\n"
+	      "      --tree             function_graph call trees, in the kernel's layout (or\n"
+	      "                         JSON with --json), instead of event lines\n"
 	      "\n"
 	      "Screen:\n"
 	      "  -d, --delay TENTHS     refresh interval in tenths of a second (default 10)\n"
@@ -369,6 +373,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 				     optarg);
 			o->pmu = true;
 			break;
+		case OPT_TREE:
+			o->tree = true;
+			break;
 		case OPT_KPROBE:
 		case OPT_KRETPROBE:
 		case OPT_UPROBE:
@@ -454,6 +461,8 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--follow-children applies to -p or --comm, and neither was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
+	if (o->mode != KT_MODE_BATCH && o->tree)
+		FAIL("--tree belongs to batch mode (-b); the explorer's call-tree pane is key T");
 	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
 		FAIL("--hist does not apply to --doctor or --list");
 	if (o->pmu && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))

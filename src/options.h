@@ -25,6 +25,7 @@ struct kt_options {
 	bool no_color;	 /* -C or NO_COLOR */
 	bool ascii;	 /* -U: ASCII line drawing */
 	bool quiet;	 /* batch: summary only, no event lines */
+	bool tree;	 /* batch --tree: function_graph call trees instead of event lines */
 	int verbose;	 /* -v: debug log */
 	const char *log_path;
 	double duration; /* batch: seconds, 0 = until a signal */

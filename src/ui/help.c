@@ -30,6 +30,11 @@ static const struct help_line help_left[] = {
 	{ "[  ]", "stream pane smaller / larger" },
 	{ "F11 m", "counters pane open / close" },
 	{ "F12 H", "new histogram pane (BPF)" },
+	{ "T", "call-tree pane open / close" },
+	{ "P", "probe editor open / close" },
+	{ "R", "tracer pane, function lists" },
+	{ "F", "row filter: pid= comm= cpu=" },
+	{ "-", "row filter off" },
 	{ "F10 q", "quit (q: not in picker)" },
 	{ "Tab S-Tab", "focus next / previous pane" },
 	{ "^L", "redraw the screen" },
@@ -42,6 +47,7 @@ static const struct help_line help_left[] = {
 	{ NULL, "Prompt (search, filter)" },
 	{ "Enter Esc", "accept / cancel" },
 	{ "^U ^W", "kill line / word" },
+	{ "Tab", "complete field, function" },
 };
 
 static const struct help_line help_right[] = {
@@ -52,6 +58,7 @@ static const struct help_line help_right[] = {
 	{ "End G", "newest, follow the tail" },
 	{ "Left Right", "scroll sideways" },
 	{ "< >", "per CPU: more CPU columns" },
+	{ "=", "only the selected row's pid" },
 	{ "", "" },
 	{ NULL, "Event picker" },
 	{ "type", "fuzzy-narrow the list" },
@@ -74,6 +81,25 @@ static const struct help_line help_right[] = {
 	{ "s", "sort keys: count / p99" },
 	{ "Up Dn a", "select a key / all keys" },
 	{ "F", "freeze this pane" },
+	{ NULL, "Call trees (function_graph)" },
+	{ "Enter + -", "fold toggle / unfold / fold" },
+	{ "E  C", "unfold / fold everything" },
+	{ "u  J  K", "parent, next / prev sibling" },
+	{ "L", "longest child: where time went" },
+	{ "v", "tree / merged graph / report" },
+	{ "/  n", "find a function, next match" },
+	{ "", "" },
+	{ NULL, "Tracers (R)" },
+	{ "Enter", "switch tracer / edit list" },
+	{ "type Tab", "narrow / take a function" },
+	{ "Enter !NAME", "add / remove an entry" },
+	{ "^K", "empty the function list" },
+	{ "", "" },
+	{ NULL, "Probes (P)" },
+	{ "k K", "new kprobe / kretprobe" },
+	{ "u U", "new uprobe / uretprobe" },
+	{ "Space d", "on/off, delete" },
+	{ "Enter", "filter in the picker" },
 };
 
 #define NLEFT ((int)(sizeof(help_left) / sizeof(help_left[0])))

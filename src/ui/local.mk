@@ -14,3 +14,5 @@ src_libktop_a_SOURCES += \
 	src/ui/view_stream.c \
 	src/ui/view_picker.c \
 	src/ui/view_pmu.c
+# The call-tree pane (function_graph).
+src_libktop_a_SOURCES += src/ui/view_tree.c
