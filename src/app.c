@@ -166,6 +166,7 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	char path[4096];
 	size_t i;
 	int fds[2], ret;
+	pid_t self;
 
 	memset(app, 0, sizeof(*app));
 	app->opts = opts;
@@ -204,6 +205,9 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	}
 	app->comms = comms_new();
 	decoder_set_comms(app->decoder, app->comms);
+	/* before a tracer starts: ktop's own file reads stay out of the function tracers */
+	self = getpid();
+	session_exclude_tids(app->session, &self, 1);
 	app->probes = probes_new(app->session);
 	if (!app->probes) {
 		snprintf(err, errlen, "out of memory");
@@ -230,7 +234,8 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		if (app_set_events(app, opts->profile_events[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;
 	}
-	for (i = 0; i < opts->n_hists; i++)
+	/* Batch mode stops on a refused --hist; the explorer shows the reason in its pane. */
+	for (i = 0; opts->mode == KT_MODE_BATCH && i < opts->n_hists; i++)
 		if (!app_hist_open(app, opts->hists[i], err, errlen))
 			return KT_EXIT_FAILURE;
 	/* Last, so the counters cover the capture and no more. */

@@ -172,7 +172,7 @@ static void decoder_load_ids(struct kt_decoder *d)
 	char path[4096];
 	struct dirent *sd, *ed;
 	DIR *sdir, *edir;
-	char *buf, *grown;
+	char *buf, *grown, *id_line;
 
 	d->ids_loaded = true;
 	snprintf(path, sizeof(path), "%s/events", d->tracing_dir);
@@ -192,6 +192,18 @@ static void decoder_load_ids(struct kt_decoder *d)
 			snprintf(path, sizeof(path), "%s/events/%s/%s/id", d->tracing_dir,
 				 sd->d_name, ed->d_name);
 			buf = file_read_all(path, NULL);
+			/* ftrace's own events (funcgraph_entry, ...) may have no id file: the
+			 * format's "ID:" line says it */
+			if (!buf && !strcmp(sd->d_name, "ftrace")) {
+				snprintf(path, sizeof(path), "%s/events/%s/%s/format",
+					 d->tracing_dir, sd->d_name, ed->d_name);
+				buf = file_read_all(path, NULL);
+				id_line = buf ? strstr(buf, "\nID: ") : NULL;
+				if (id_line)
+					memmove(buf, id_line + 5, strlen(id_line + 5) + 1);
+				else if (buf)
+					buf[0] = '\0';
+			}
 			if (!buf)
 				continue;
 			grown = realloc(d->ids, (d->nids + 1) * sizeof(*d->ids));

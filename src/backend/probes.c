@@ -22,6 +22,7 @@
 #include "backend/probes.h"
 #include "backend/session.h"
 #include "log.h"
+#include "strutil.h"
 
 #define MAX_ARGS 128 /* the kernel's MAX_TRACE_ARGS */
 
@@ -571,32 +572,18 @@ struct kt_probes {
 	size_t n;
 };
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 bool probes_supported(enum kt_probe_kind kind, char *why, size_t whylen)
 {
 	if (probe_kind_is_user(kind)) {
 		if (tracefs_file_exists(NULL, "uprobe_events"))
 			return true;
-		seterr(why, whylen, "this kernel has no uprobe events (CONFIG_UPROBE_EVENTS is "
+		str_seterr(why, whylen, "this kernel has no uprobe events (CONFIG_UPROBE_EVENTS is "
 		       "off): use tracepoints (-e) instead");
 		return false;
 	}
 	if (tracefs_file_exists(NULL, "kprobe_events"))
 		return true;
-	seterr(why, whylen, "this kernel has no kprobe events (CONFIG_KPROBE_EVENTS is off): "
+	str_seterr(why, whylen, "this kernel has no kprobe events (CONFIG_KPROBE_EVENTS is off): "
 	       "probe user space with --uprobe, use tracepoints (-e), or a kernel with kprobes");
 	return false;
 }
@@ -750,7 +737,7 @@ int probes_create(struct kt_probes *p, enum kt_probe_kind kind, const char *text
 	int pos, has;
 
 	if (probe_parse(kind, text, &def, kmsg, sizeof(kmsg), &pos) < 0) {
-		seterr(err, errlen, "bad %s '%s': %s (at column %d)", probe_kind_name(kind), text,
+		str_seterr(err, errlen, "bad %s '%s': %s (at column %d)", probe_kind_name(kind), text,
 		       kmsg, pos + 1);
 		return -1;
 	}
@@ -770,7 +757,7 @@ int probes_create(struct kt_probes *p, enum kt_probe_kind kind, const char *text
 			 def.module ? ":" : "", def.func);
 		has = ksyms_has_function(name);
 		if (has == 0) {
-			seterr(err, errlen, "no kernel function '%s' (/proc/kallsyms has no such "
+			str_seterr(err, errlen, "no kernel function '%s' (/proc/kallsyms has no such "
 			       "text symbol; check the spelling, the probe editor completes names)",
 			       name);
 			goto fail;
@@ -778,7 +765,7 @@ int probes_create(struct kt_probes *p, enum kt_probe_kind kind, const char *text
 	}
 	if (def.name) {
 		if (event_exists(p, def.name)) {
-			seterr(err, errlen, "probe %s:%s exists already (delete it or pick another "
+			str_seterr(err, errlen, "probe %s:%s exists already (delete it or pick another "
 			       "NAME=)", p->group, def.name);
 			goto fail;
 		}
@@ -788,11 +775,11 @@ int probes_create(struct kt_probes *p, enum kt_probe_kind kind, const char *text
 	}
 	cmd = build_command(p, &def, name, path, file_offset);
 	if (!cmd) {
-		seterr(err, errlen, "out of memory");
+		str_seterr(err, errlen, "out of memory");
 		goto fail;
 	}
 	if (session_dynevent_command(kind_file(kind), cmd, kmsg, sizeof(kmsg)) < 0) {
-		seterr(err, errlen, "%s rejected by the kernel: %s", probe_kind_name(kind), kmsg);
+		str_seterr(err, errlen, "%s rejected by the kernel: %s", probe_kind_name(kind), kmsg);
 		goto fail;
 	}
 	if (def.pid) {
@@ -805,7 +792,7 @@ int probes_create(struct kt_probes *p, enum kt_probe_kind kind, const char *text
 	grown = realloc(p->v, (p->n + 1) * sizeof(*p->v));
 	if (!grown) {
 		remove_event(p, kind, name, NULL, 0);
-		seterr(err, errlen, "out of memory");
+		str_seterr(err, errlen, "out of memory");
 		goto fail;
 	}
 	p->v = grown;
@@ -835,7 +822,7 @@ int probes_delete(struct kt_probes *p, const char *name, char *err, size_t errle
 	long i = p ? find_index(p, name) : -1;
 
 	if (i < 0) {
-		seterr(err, errlen, "no probe '%s' in %s", name, p ? p->group : "this session");
+		str_seterr(err, errlen, "no probe '%s' in %s", name, p ? p->group : "this session");
 		return -1;
 	}
 	pr = &p->v[i];
@@ -843,7 +830,7 @@ int probes_delete(struct kt_probes *p, const char *name, char *err, size_t errle
 	if (p->session && session_is_enabled(p->session, pr->system, pr->event))
 		session_disable(p->session, pr->system, pr->event, NULL, 0);
 	if (remove_event(p, pr->kind, pr->event, kmsg, sizeof(kmsg)) < 0) {
-		seterr(err, errlen, "cannot remove probe %s:%s: %s%s", pr->system, pr->event, kmsg,
+		str_seterr(err, errlen, "cannot remove probe %s:%s: %s%s", pr->system, pr->event, kmsg,
 		       errno == EBUSY ? " (in use: enabled in another instance or a BPF program "
 					"is attached)" : "");
 		return -1;

@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +17,9 @@
 #include "backend/session.h"
 #include "fileio.h"
 #include "log.h"
+#include "strutil.h"
 
 #define COMM_MAX 15 /* TASK_COMM_LEN - 1 */
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static bool function_tracer_on(struct kt_session *s)
 {
@@ -62,19 +48,19 @@ int scope_set_pids(struct kt_session *s, const pid_t *pids, size_t n, bool child
 	int e;
 
 	if (!inst) {
-		seterr(err, errlen, "no tracing session");
+		str_seterr(err, errlen, "no tracing session");
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
 		if (pids[i] <= 0 || (kill(pids[i], 0) < 0 && errno == ESRCH)) {
-			seterr(err, errlen, "pid %d: no such process (scope to a running one)",
+			str_seterr(err, errlen, "pid %d: no such process (scope to a running one)",
 			       (int)pids[i]);
 			return -1;
 		}
 	}
 	buf = malloc(len);
 	if (!buf) {
-		seterr(err, errlen, "out of memory");
+		str_seterr(err, errlen, "out of memory");
 		return -1;
 	}
 	buf[0] = '\0';
@@ -83,7 +69,7 @@ int scope_set_pids(struct kt_session *s, const pid_t *pids, size_t n, bool child
 	/* an empty write through O_TRUNC clears the list */
 	if (tracefs_instance_file_write(inst, "set_event_pid", buf) < 0 && n) {
 		e = errno;
-		seterr(err, errlen, "cannot scope events to pid %s: set_event_pid: %s", buf,
+		str_seterr(err, errlen, "cannot scope events to pid %s: set_event_pid: %s", buf,
 		       strerror(e));
 		free(buf);
 		return -1;
@@ -94,7 +80,7 @@ int scope_set_pids(struct kt_session *s, const pid_t *pids, size_t n, bool child
 	if (functions && tracefs_file_exists(inst, "set_ftrace_pid")) {
 		if (tracefs_instance_file_write(inst, "set_ftrace_pid", buf) < 0 && n) {
 			e = errno;
-			seterr(err, errlen, "cannot scope the function tracer to pid %s: "
+			str_seterr(err, errlen, "cannot scope the function tracer to pid %s: "
 			       "set_ftrace_pid: %s", buf, strerror(e));
 			tracefs_instance_file_write(inst, "set_event_pid", "");
 			set_option(inst, "event-fork", false);
@@ -169,16 +155,16 @@ char *scope_comm_filter(const char *comm, const char *filter, char *err, size_t 
 	int r;
 
 	if (!comm || !*comm) {
-		seterr(err, errlen, "--comm needs a command name such as bash");
+		str_seterr(err, errlen, "--comm needs a command name such as bash");
 		return NULL;
 	}
 	if (strlen(comm) > COMM_MAX) {
-		seterr(err, errlen, "command name '%s' is longer than the kernel's %d characters "
+		str_seterr(err, errlen, "command name '%s' is longer than the kernel's %d characters "
 		       "(give the first %d)", comm, COMM_MAX, COMM_MAX);
 		return NULL;
 	}
 	if (strpbrk(comm, "\"\\")) {
-		seterr(err, errlen, "command name '%s' cannot hold '\"' or '\\' in a filter", comm);
+		str_seterr(err, errlen, "command name '%s' cannot hold '\"' or '\\' in a filter", comm);
 		return NULL;
 	}
 	if (filter && *filter)
@@ -186,7 +172,7 @@ char *scope_comm_filter(const char *comm, const char *filter, char *err, size_t 
 	else
 		r = asprintf(&out, "COMM == \"%s\"", comm);
 	if (r < 0) {
-		seterr(err, errlen, "out of memory");
+		str_seterr(err, errlen, "out of memory");
 		return NULL;
 	}
 	return out;

@@ -89,7 +89,8 @@ int session_set_filter(struct kt_session *s, const char *system, const char *eve
 /* Current filter text of an event, malloc'd, or NULL when none. */
 char *session_get_filter(struct kt_session *s, const char *system, const char *event);
 
-/* Keeps these threads' own events out of the trace (set_event_notrace_pid). */
+/* Keeps these threads' own events and functions out of the trace (set_event_notrace_pid,
+ * and set_ftrace_notrace_pid where the kernel has it). */
 int session_exclude_tids(struct kt_session *s, const pid_t *tids, int n);
 
 /* Appends one command to dynamic_events (uprobe_events or kprobe_events on kernels without

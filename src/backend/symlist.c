@@ -4,7 +4,6 @@
  * functions per key), so the picker stays interactive. */
 #include "config.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +24,8 @@ void symlist_free(struct kt_symlist *l)
 	for (i = 0; i < l->count; i++)
 		free(l->names[i]);
 	free(l->names);
+	free(l->folded);
+	free(l->folded_at);
 	free(l);
 }
 
@@ -58,9 +59,15 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static char fold(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
 void symlist_finish(struct kt_symlist *l)
 {
-	size_t i, out = 0;
+	size_t i, out = 0, total = 0, len;
+	char *p;
 
 	if (!l->count)
 		return;
@@ -71,8 +78,28 @@ void symlist_finish(struct kt_symlist *l)
 			continue;
 		}
 		l->names[out++] = l->names[i];
+		total += strlen(l->names[i]) + 1;
 	}
 	l->count = out;
+	/* lower-cased once, so a key's matching is plain strstr() and byte compares */
+	free(l->folded);
+	free(l->folded_at);
+	l->folded = malloc(total);
+	l->folded_at = malloc(l->count * sizeof(*l->folded_at));
+	if (!l->folded || !l->folded_at) {
+		free(l->folded);
+		free(l->folded_at);
+		l->folded = NULL;
+		l->folded_at = NULL;
+		return;
+	}
+	for (p = l->folded, i = 0; i < l->count; i++) {
+		l->folded_at[i] = (size_t)(p - l->folded);
+		len = strlen(l->names[i]);
+		for (size_t k = 0; k <= len; k++)
+			p[k] = fold(l->names[i][k]);
+		p += len + 1;
+	}
 }
 
 long symlist_find(const struct kt_symlist *l, const char *name)
@@ -90,18 +117,19 @@ static bool word_start(const char *text, const char *p)
 	return p == text || p[-1] == '_' || p[-1] == '.' || p[-1] == ':' || p[-1] == '/';
 }
 
-/* A linear-time score, no allocation: an exact match beats a prefix, a prefix beats a
- * substring, a substring beats a scattered subsequence; among subsequences, consecutive runs
- * and word starts count, and shorter names win ties. -1 when pat is not a subsequence. */
-static int quick_score(const char *pat, const char *text)
+/* A linear-time score, no allocation, over a lower-cased name and pattern: an exact match
+ * beats a prefix, a prefix beats a substring, a substring beats a scattered subsequence;
+ * among subsequences, consecutive runs and word starts count; shorter names win ties. -1
+ * when pat is not a subsequence. */
+static int quick_score(const char *pat, size_t m, const char *text)
 {
-	size_t m = strlen(pat), n = strlen(text);
-	const char *t = text, *hit;
+	size_t n = strlen(text);
+	const char *t = text, *hit, *prev;
 	int score = 0, run = 0;
 
 	if (m > n)
 		return -1;
-	hit = strcasestr(text, pat);
+	hit = strstr(text, pat);
 	if (hit) {
 		if (hit == text)
 			return (m == n ? 1 << 24 : 1 << 22) - (int)n;
@@ -109,12 +137,9 @@ static int quick_score(const char *pat, const char *text)
 		       (int)n;
 	}
 	for (; *pat; pat++) {
-		int c = tolower((unsigned char)*pat);
-		const char *prev = t;
-
-		while (*t && tolower((unsigned char)*t) != c)
-			t++;
-		if (!*t)
+		prev = t;
+		t = strchr(t, *pat);
+		if (!t)
 			return -1;
 		run = t == prev && t != text ? run + 1 : 0;
 		score += 16 + run * 8 + (word_start(text, t) ? 24 : 0);
@@ -125,22 +150,26 @@ static int quick_score(const char *pat, const char *text)
 
 size_t symlist_best(const struct kt_symlist *l, const char *pattern, size_t *idx, size_t max)
 {
+	char pat[256];
 	int *scores;
-	size_t i, n = 0, j;
+	size_t i, n = 0, j, m;
 	int sc;
 
 	if (!l || !max)
 		return 0;
-	if (!pattern || !*pattern) {
+	if (!pattern || !*pattern || !l->folded) {
 		for (i = 0; i < l->count && n < max; i++)
 			idx[n++] = i;
 		return n;
 	}
+	for (m = 0; pattern[m] && m < sizeof(pat) - 1; m++)
+		pat[m] = fold(pattern[m]);
+	pat[m] = '\0';
 	scores = malloc(max * sizeof(*scores));
 	if (!scores)
 		return 0;
 	for (i = 0; i < l->count; i++) {
-		sc = quick_score(pattern, l->names[i]);
+		sc = quick_score(pat, m, l->folded + l->folded_at[i]);
 		if (sc < 0 || (n == max && sc <= scores[n - 1]))
 			continue;
 		/* insertion into the sorted top-max; ties keep name order (i ascending) */

@@ -12,6 +12,8 @@ struct kt_symlist {
 	char **names; /* sorted (strcmp), unique */
 	size_t count;
 	size_t alloc;
+	char *folded; /* symlist_finish: the names lower-cased, each NUL-terminated, in order */
+	size_t *folded_at; /* offset of names[i] in folded */
 };
 
 struct kt_symlist *symlist_new(void);

@@ -30,20 +30,6 @@ static const char *const triggers[] = {
 	"traceon", "traceoff", "stacktrace", "snapshot", "dump", "cpudump", NULL,
 };
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 const char *tracers_list_file(enum kt_ftrace_list which)
 {
 	return (unsigned)which < KT_FTRACE_NLISTS ? list_files[which] : "?";
@@ -89,7 +75,7 @@ static struct tracefs_instance *inst_of(struct kt_session *s, char *err, size_t 
 	struct tracefs_instance *inst = session_instance(s);
 
 	if (!inst)
-		seterr(err, errlen, "no tracing session");
+		str_seterr(err, errlen, "no tracing session");
 	return inst;
 }
 
@@ -137,14 +123,14 @@ char **tracers_available(struct kt_session *s, char *err, size_t errlen)
 		return NULL;
 	text = tracefs_instance_file_read(inst, "available_tracers", NULL);
 	if (!text) {
-		seterr(err, errlen, "cannot read available_tracers of %s: %s", session_name(s),
+		str_seterr(err, errlen, "cannot read available_tracers of %s: %s", session_name(s),
 		       strerror(errno));
 		return NULL;
 	}
 	v = split_words(text);
 	free(text);
 	if (!v)
-		seterr(err, errlen, "out of memory");
+		str_seterr(err, errlen, "out of memory");
 	return v;
 }
 
@@ -164,7 +150,7 @@ int tracers_set(struct kt_session *s, const char *name, char *err, size_t errlen
 	if (!inst)
 		return -1;
 	if (!name || !*name) {
-		seterr(err, errlen, "no tracer given (nop, function, function_graph, ...)");
+		str_seterr(err, errlen, "no tracer given (nop, function, function_graph, ...)");
 		return -1;
 	}
 	avail = tracers_available(s, err, errlen);
@@ -179,7 +165,7 @@ int tracers_set(struct kt_session *s, const char *name, char *err, size_t errlen
 	}
 	tracers_free_names(avail);
 	if (!found) {
-		seterr(err, errlen, "no tracer '%s' in ktop's instance (available: %s)%s", name,
+		str_seterr(err, errlen, "no tracer '%s' in ktop's instance (available: %s)%s", name,
 		       list, !strncmp(name, "function", 8) ?
 				     "; the kernel lacks it or does not allow it in instances" :
 				     "");
@@ -188,7 +174,7 @@ int tracers_set(struct kt_session *s, const char *name, char *err, size_t errlen
 	if (tracefs_instance_file_write(inst, "current_tracer", name) < 0) {
 		e = errno;
 		errno_words(e, words, sizeof(words));
-		seterr(err, errlen, "%s tracer refused by the kernel: current_tracer: %s",
+		str_seterr(err, errlen, "%s tracer refused by the kernel: current_tracer: %s",
 		       !strcmp(name, "function") ? "function" : name, words);
 		/* a refused switch leaves the old tracer, but make sure */
 		log_debug("tracers: %s refused: %s", name, strerror(e));
@@ -297,7 +283,7 @@ static int list_missing(struct kt_session *s, enum kt_ftrace_list which, char *e
 {
 	if (tracers_filter_exists(s, which))
 		return 0;
-	seterr(err, errlen, "%s is not in ktop's instance on this kernel (%s)",
+	str_seterr(err, errlen, "%s is not in ktop's instance on this kernel (%s)",
 	       list_files[which],
 	       which >= KT_GRAPH_FUNCTION ? "graph function lists exist only at the top level "
 					    "here, which ktop does not change" :
@@ -324,19 +310,22 @@ static int write_list(struct kt_session *s, enum kt_ftrace_list which, const cha
 		      const char *line, char *err, size_t errlen)
 {
 	struct tracefs_instance *inst = session_instance(s);
-	char words[256];
+	char words[256], buf[600];
 	int e;
 
-	if (tracefs_instance_file_append(inst, list_files[which], line) >= 0)
+	/* The newline makes the kernel parse the entry within write(), so a name that matches
+	 * nothing fails here; without it the entry is parsed at close(), whose error is lost. */
+	snprintf(buf, sizeof(buf), "%s\n", line);
+	if (tracefs_instance_file_append(inst, list_files[which], buf) >= 0)
 		return 0;
 	e = errno;
 	if (e == EINVAL || e == ENOENT || e == ENODEV) {
 		/* the kernel's way of saying "matched nothing" */
-		seterr(err, errlen, "no function matches '%s' (%s unchanged; available_filter_"
+		str_seterr(err, errlen, "no function matches '%s' (%s unchanged; available_filter_"
 		       "functions has the names)", what, list_files[which]);
 	} else {
 		errno_words(e, words, sizeof(words));
-		seterr(err, errlen, "%s is not writable in ktop's instance: %s", list_files[which],
+		str_seterr(err, errlen, "%s is not writable in ktop's instance: %s", list_files[which],
 		       words);
 	}
 	log_debug("tracers: %s '%s': %s", list_files[which], line, strerror(e));
@@ -352,7 +341,7 @@ int tracers_filter_add(struct kt_session *s, enum kt_ftrace_list which, const ch
 	if (!inst_of(s, err, errlen))
 		return -1;
 	if (tracers_filter_check(which, entry, msg, sizeof(msg), &pos) < 0) {
-		seterr(err, errlen, "bad %s entry '%s': %s", list_files[which], entry, msg);
+		str_seterr(err, errlen, "bad %s entry '%s': %s", list_files[which], entry, msg);
 		return -1;
 	}
 	if (list_missing(s, which, err, errlen) < 0)
@@ -403,7 +392,7 @@ int tracers_filter_clear(struct kt_session *s, enum kt_ftrace_list which, char *
 	if (tracefs_instance_file_clear(inst, list_files[which]) < 0) {
 		e = errno;
 		errno_words(e, words, sizeof(words));
-		seterr(err, errlen, "cannot clear %s: %s", list_files[which], words);
+		str_seterr(err, errlen, "cannot clear %s: %s", list_files[which], words);
 		return -1;
 	}
 	return 0;
@@ -423,7 +412,7 @@ char **tracers_filter_get(struct kt_session *s, enum kt_ftrace_list which, char 
 	if (!text) {
 		e = errno;
 		errno_words(e, words, sizeof(words));
-		seterr(err, errlen, "cannot read %s: %s", list_files[which], words);
+		str_seterr(err, errlen, "cannot read %s: %s", list_files[which], words);
 		return NULL;
 	}
 	v = calloc(1, sizeof(*v));
@@ -443,6 +432,6 @@ char **tracers_filter_get(struct kt_session *s, enum kt_ftrace_list which, char 
 	}
 	free(text);
 	if (!v)
-		seterr(err, errlen, "out of memory");
+		str_seterr(err, errlen, "out of memory");
 	return v;
 }

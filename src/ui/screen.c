@@ -227,8 +227,8 @@ static void open_pmu(struct kt_ui *ui, bool focus)
 		set_focus(ui, view_index(ui, ui->pmu));
 }
 
-/* A new histogram pane, focused: showing h, or prompting for one when h is NULL. */
-static void open_hist(struct kt_ui *ui, struct kt_bpfhist *h)
+/* A new histogram pane, focused: building spec, or prompting for one when spec is NULL. */
+static void open_hist(struct kt_ui *ui, const char *spec)
 {
 	struct kt_view *v;
 
@@ -240,8 +240,8 @@ static void open_hist(struct kt_ui *ui, struct kt_bpfhist *h)
 	ui->views[ui->lay.n++] = v;
 	ui->relayout = true;
 	set_focus(ui, view_index(ui, v));
-	if (h)
-		view_hist_adopt(v, h);
+	if (spec)
+		view_hist_build(v, spec);
 	else
 		view_hist_edit(v);
 }
@@ -856,8 +856,8 @@ int ui_run(struct kt_app *app)
 		set_focus(&ui, 0);
 	}
 	/* --hist: a pane for each, beside the stream */
-	for (h = 0; h < app->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++)
-		open_hist(&ui, app->hists[h]);
+	for (h = 0; h < app->opts->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++)
+		open_hist(&ui, app->opts->hists[h]);
 	set_focus(&ui, 0);
 	ui.lay.orient = (enum kt_orient)ui.start.orient;
 	ui.lay.zoom = ui.start.zoom && ui.lay.n > 1;

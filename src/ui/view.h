@@ -88,10 +88,9 @@ bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len);
  * the selected event. Returns false when no event is selected. */
 bool view_picker_edit_filter(struct kt_view *v, const char *spec);
 
-/* Histogram pane: show h (already open in app->hists; the pane closes it), or open the
- * prompt that builds one. */
-struct kt_bpfhist;
-void view_hist_adopt(struct kt_view *v, struct kt_bpfhist *h);
+/* Histogram pane: build spec's histogram in it (a refusal is shown in the pane and on the
+ * status line, and what the pane showed stays), or open the prompt that asks for one. */
+void view_hist_build(struct kt_view *v, const char *spec);
 void view_hist_edit(struct kt_view *v);
 
 /* Services of the screen (screen.c). */

@@ -187,7 +187,7 @@ static void hist_view_resize(struct kt_view *v)
 	v->dirty = true;
 }
 
-void view_hist_adopt(struct kt_view *v, struct kt_bpfhist *h)
+static void adopt(struct kt_view *v, struct kt_bpfhist *h)
 {
 	struct hist_view *hv = HV(v);
 
@@ -208,14 +208,12 @@ void view_hist_edit(struct kt_view *v)
 		       hv->h ? spec_of(hv)->text : "syscall-latency");
 }
 
-static void hist_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
+void view_hist_build(struct kt_view *v, const char *text)
 {
 	struct hist_view *hv = HV(v);
 	struct kt_bpfhist *h;
 	char err[512];
 
-	if (id != PROMPT_SPEC || ev != KT_PROMPT_ACCEPT)
-		return;
 	h = app_hist_open(v->app, text, err, sizeof(err));
 	if (!h) {
 		/* the histogram on screen keeps running; the reason stays in the pane too */
@@ -224,8 +222,14 @@ static void hist_prompt(struct kt_view *v, int id, const char *text, enum kt_pro
 		v->dirty = true;
 		return;
 	}
-	view_hist_adopt(v, h);
+	adopt(v, h);
 	ui_message(v->ui, false, "histogram %s via %s", text, bpfhist_variant(h));
+}
+
+static void hist_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
+{
+	if (id == PROMPT_SPEC && ev == KT_PROMPT_ACCEPT)
+		view_hist_build(v, text);
 }
 
 /* Attribute and glyph for a heat level 0..4. */
@@ -424,15 +428,18 @@ static void hist_view_draw(struct kt_view *v)
 	char title[320], right[64];
 
 	if (!hv->h) {
+		int y = 1, len = (int)strlen(hv->err), off, w = v->w - 2 > 8 ? v->w - 2 : 8;
+
 		view_draw_title(v, "Histogram", NULL);
-		if (hv->err[0]) {
-			wattrset(v->win, crt_attr(CRT_ERROR));
-			crt_put(v->win, 1, 1, hv->err, v->w - 1);
-		}
+		/* the whole reason, wrapped: the kernel's words are what the user needs */
+		wattrset(v->win, crt_attr(CRT_ERROR));
+		for (off = 0; off < len && y < v->h - 1; off += w, y++)
+			mvwaddnstr(v->win, y, 1, hv->err + off, w);
 		wattrset(v->win, crt_attr(CRT_DIM));
-		crt_put(v->win, 2, 1, "Enter: build a histogram (syscall-latency, field:SYS:EV.F...)",
+		crt_put(v->win, y, 1, "Enter: build a histogram (syscall-latency, field:SYS:EV.F...)",
 			v->w - 1);
-		crt_put(v->win, 3, 1, "Esc: close this pane", v->w - 1);
+		if (y + 1 < v->h)
+			crt_put(v->win, y + 1, 1, "Esc: close this pane", v->w - 1);
 		wattrset(v->win, A_NORMAL);
 		return;
 	}

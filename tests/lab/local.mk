@@ -9,7 +9,9 @@ LAB_TEST_FILES = \
 	tests/lab/tests/10-doctor.sh \
 	tests/lab/tests/20-batch-sched-switch.sh \
 	tests/lab/tests/30-func-latency.sh \
-	tests/lab/tests/40-call-trees.sh
+	tests/lab/tests/35-function-filter.sh \
+	tests/lab/tests/40-kprobe-kretprobe.sh \
+	tests/lab/tests/50-call-trees.sh
 LAB_CHECKS = tests/lab/kernel-lab.tap tests/lab/harness-fails.sh
 EXTRA_DIST += tests/lab/run-vm.sh tests/lab/kernel-clean.sh tests/lab/README.md \
 	$(LAB_CHECKS) $(LAB_TEST_FILES)

@@ -9,7 +9,8 @@
 #    call atoi too);
 #  - automatic names (function, function_ret) and NAME=;
 #  - the probe group ktop_<pid> exists while ktop runs and is gone after it, on a clean
-#    exit, on SIGTERM, and after kill -9 (the guard removes it).
+#    exit, on SIGTERM, and after kill -9 (the guard removes it; without the guard, the next
+#    ktop's start does).
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -118,4 +119,21 @@ wait_until 10 group_gone "$pid" || fail "group ktop_$pid left 10 s after kill -9
 wait_until 10 instance_gone "$pid" || fail "instance ktop-$pid left after kill -9"
 assert_clean
 log "SIGTERM and kill -9: group ktop_<pid> removed"
+
+# ---- without the guard, the next ktop's start removes a dead ktop's uprobes --------------------
+KTOP_ENV=(KTOP_NO_GUARD=1)
+start_ktop "$T/ng.out" "$T/ng.err" -b -q --uprobe "$KTOP_PROBE_TARGET:ktop_probe_target"
+dead=$KTOP_PID
+wait_capturing "$dead" "ktop_$dead" ktop_probe_target
+kill -KILL "$dead"
+wait_pid_exit "$dead" 10 || fail "ktop survived kill -9"
+sleep 0.3
+group_exists "$dead" || fail "group ktop_$dead vanished without a guard: the test proves nothing"
+KTOP_ENV=()
+run_ktop 20 "$T/next.out" "$T/next.err" -b -q --duration 0.1 -e sched:sched_switch
+[ "$KTOP_RC" = 0 ] || fail "the next ktop exited $KTOP_RC: $(cat "$T/next.err")"
+group_gone "$dead" || fail "the next ktop left the dead ktop's group ktop_$dead"
+instance_gone "$dead" || fail "the next ktop left the dead ktop's instance"
+assert_clean
+log "a dead ktop's uprobe group is removed by the next start"
 pass

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "backend/elfsyms.h"
+#include "backend/ksyms.h"
 #include "backend/probes.h"
 #include "backend/scope.h"
 #include "backend/symlist.h"
@@ -289,6 +290,36 @@ START_TEST(test_elf_library)
 }
 END_TEST
 
+/* This machine's kernel functions: available_filter_functions where readable, else
+ * /proc/kallsyms (with a note saying so); loading and one key's matching both quick. */
+START_TEST(test_ksyms)
+{
+	struct kt_symlist *l;
+	char note[256];
+	size_t idx[20], n;
+	double t0, load_ms, match_ms;
+
+	t0 = now_ms();
+	l = ksyms_load(KT_KSYMS_FILTER_FUNCTIONS, note, sizeof(note), err, sizeof(err));
+	load_ms = now_ms() - t0;
+	ck_assert_msg(l != NULL, "%s", err);
+	ck_assert_uint_gt(l->count, 1000);
+	ck_assert_int_ge(symlist_find(l, "schedule"), 0);
+	t0 = now_ms();
+	n = symlist_best(l, "sched", idx, 20);
+	match_ms = now_ms() - t0;
+	ck_assert_uint_eq(n, 20);
+	/* prefixes first, the shortest first: "schedule" leads */
+	ck_assert_str_eq(l->names[idx[0]], "schedule");
+	fprintf(stderr, "ksyms: %zu names in %.1f ms, best 20 of 'sched' in %.2f ms%s%s\n",
+		l->count, load_ms, match_ms, note[0] ? "; " : "", note);
+	ck_assert_msg(match_ms < 100, "matching took %.1f ms", match_ms);
+	ck_assert_int_eq(ksyms_has_function("schedule"), 1);
+	ck_assert_int_eq(ksyms_has_function("no_such_kernel_function_xyz"), 0);
+	symlist_free(l);
+}
+END_TEST
+
 START_TEST(test_comm_filter)
 {
 	char *f;
@@ -320,6 +351,7 @@ static Suite *probes_suite(void)
 	tcase_add_test(tc, test_symlist_fast);
 	tcase_add_test(tc, test_elf_target);
 	tcase_add_test(tc, test_elf_library);
+	tcase_add_test(tc, test_ksyms);
 	tcase_add_test(tc, test_comm_filter);
 	suite_add_tcase(s, tc);
 	return s;
