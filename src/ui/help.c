@@ -31,6 +31,10 @@ static const struct help_line help_left[] = {
 	{ "F11 m", "counters pane open / close" },
 	{ "F12 H", "new histogram pane (BPF)" },
 	{ "T", "call-tree pane open / close" },
+	{ "P", "probe editor open / close" },
+	{ "R", "tracer pane, function lists" },
+	{ "F", "row filter: pid= comm= cpu=" },
+	{ "-", "row filter off" },
 	{ "F10 q", "quit (q: not in picker)" },
 	{ "Tab S-Tab", "focus next / previous pane" },
 	{ "^L", "redraw the screen" },
@@ -43,6 +47,7 @@ static const struct help_line help_left[] = {
 	{ NULL, "Prompt (search, filter)" },
 	{ "Enter Esc", "accept / cancel" },
 	{ "^U ^W", "kill line / word" },
+	{ "Tab", "complete field, function" },
 };
 
 static const struct help_line help_right[] = {
@@ -53,6 +58,7 @@ static const struct help_line help_right[] = {
 	{ "End G", "newest, follow the tail" },
 	{ "Left Right", "scroll sideways" },
 	{ "< >", "per CPU: more CPU columns" },
+	{ "=", "only the selected row's pid" },
 	{ "", "" },
 	{ NULL, "Event picker" },
 	{ "type", "fuzzy-narrow the list" },
@@ -82,6 +88,18 @@ static const struct help_line help_right[] = {
 	{ "L", "longest child: where time went" },
 	{ "v", "tree / merged graph / report" },
 	{ "/  n", "find a function, next match" },
+	{ "", "" },
+	{ NULL, "Tracers (R)" },
+	{ "Enter", "switch tracer / edit list" },
+	{ "type Tab", "narrow / take a function" },
+	{ "Enter !NAME", "add / remove an entry" },
+	{ "^K", "empty the function list" },
+	{ "", "" },
+	{ NULL, "Probes (P)" },
+	{ "k K", "new kprobe / kretprobe" },
+	{ "u U", "new uprobe / uretprobe" },
+	{ "Space d", "on/off, delete" },
+	{ "Enter", "filter in the picker" },
 };
 
 #define NLEFT ((int)(sizeof(help_left) / sizeof(help_left[0])))
