@@ -91,7 +91,7 @@ static void tree_view_init(struct kt_view *v)
 		return;
 	if (!d || decoder_load(d, "ftrace", "funcgraph_entry") < 0 ||
 	    decoder_load(d, "ftrace", "funcgraph_exit") < 0 ||
-	    callgraph_set_tep(tv->cg, decoder_tep(d)) < 0)
+	    callgraph_set_tep(tv->cg, decoder_tep_with_symbols(d)) < 0)
 		snprintf(tv->unavailable, sizeof(tv->unavailable),
 			 "No call trees: the funcgraph_entry / funcgraph_exit event formats are "
 			 "missing (no ftrace events in %s).",
