@@ -29,6 +29,7 @@
 #define COMM_SLOTS 4096
 #define COMM_TTL_NS 1000000000ull
 #define NAME_SLOTS 1024
+#define CMDLINES_MIN_AGE_NS 100000000ull
 
 struct comm_slot {
 	int pid; /* 0: free */
@@ -61,6 +62,7 @@ struct kt_decoder {
 	struct cmdline *cmdlines; /* sorted by pid */
 	size_t ncmdlines;
 	unsigned long long cmdlines_read_at; /* 0: never */
+	unsigned long long cmdlines_cost_ns;  /* how long that read took */
 	struct trace_seq seq;
 };
 
@@ -372,23 +374,30 @@ static void cmdlines_load(struct kt_decoder *d)
 }
 
 /*
- * The kernel's last name for pid from saved_cmdlines. The file is read at most once per
- * COMM_TTL_NS, not once per unknown pid: it holds thousands of lines when a tracer raised
- * saved_cmdlines_size, and a burst of short-lived tasks (a build) would read it thousands of
- * times (seen: 34 ms a read, a 10 s stall at exit).
+ * The kernel's last name for pid from saved_cmdlines. The file is parsed into a table, not
+ * read once per unknown pid: it holds thousands of lines when a tracer raised
+ * saved_cmdlines_size, and a burst of short-lived tasks (a build) read it thousands of times
+ * (seen: 34 ms a read, a 10 s stall at exit). A pid the table lacks (a task that exited after
+ * the last read) re-reads it, but no sooner than ten times the last read took, and at least
+ * CMDLINES_MIN_AGE_NS after it: at most a tenth of a core, whatever the file's size.
  */
 static bool comm_from_saved_cmdlines(struct kt_decoder *d, int pid, unsigned long long now,
 				     char *out, size_t len)
 {
-	struct cmdline key = { .pid = pid }, *hit;
+	struct cmdline key = { .pid = pid }, *hit = NULL;
+	unsigned long long gap = 10 * d->cmdlines_cost_ns;
 
-	if (!d->cmdlines_read_at || now >= d->cmdlines_read_at + COMM_TTL_NS) {
+	if (gap < CMDLINES_MIN_AGE_NS)
+		gap = CMDLINES_MIN_AGE_NS;
+	if (d->ncmdlines)
+		hit = bsearch(&key, d->cmdlines, d->ncmdlines, sizeof(*hit), cmdline_cmp);
+	if (!hit && (!d->cmdlines_read_at || now >= d->cmdlines_read_at + gap)) {
 		cmdlines_load(d);
 		d->cmdlines_read_at = now;
+		d->cmdlines_cost_ns = now_ns() - now;
+		if (d->ncmdlines)
+			hit = bsearch(&key, d->cmdlines, d->ncmdlines, sizeof(*hit), cmdline_cmp);
 	}
-	if (!d->ncmdlines)
-		return false;
-	hit = bsearch(&key, d->cmdlines, d->ncmdlines, sizeof(*hit), cmdline_cmp);
 	if (!hit)
 		return false;
 	snprintf(out, len, "%s", hit->comm);
