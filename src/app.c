@@ -16,6 +16,7 @@
 #include "backend/pmu.h"
 #include "backend/session.h"
 #include "log.h"
+#include "record/recording.h"
 #include "xalloc.h"
 
 unsigned long long app_now_ns(void)
@@ -88,7 +89,8 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	decoder_set_comms(app->decoder, app->comms);
 	/* A quiet batch run prints only the summary: the reader counts, nothing is kept. */
 	app->reader = reader_start(app->session,
-				   opts->mode == KT_MODE_BATCH && opts->quiet && !opts->max_events ?
+				   opts->mode == KT_MODE_BATCH && opts->quiet && !opts->max_events &&
+					!opts->record_path ?
 					   NULL : app->store,
 				   app->comms, app->wake_wr, err, errlen);
 	if (!app->reader)
@@ -217,6 +219,19 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
 	return changed;
 }
 
+/* A recording's figures in the live ones' places: what the file's pages and the kernel's
+ * counters (as recorded) say was lost, and the records indexed so far. */
+static void app_recording_figures(struct kt_app *app)
+{
+	struct kt_recording_info info;
+
+	recording_info(app->recording, &info);
+	app->rstats.events = info.events;
+	app->rstats.missed = info.lost_marked;
+	app->rstats.missed_unknown = info.lost_unknown;
+	app->kernel_lost = info.file.kernel_lost;
+}
+
 void app_tick(struct kt_app *app)
 {
 	unsigned long long now = app_now_ns();
@@ -235,6 +250,8 @@ void app_tick(struct kt_app *app)
 	}
 	if (app->reader)
 		reader_stats(app->reader, &app->rstats);
+	if (app->recording)
+		app_recording_figures(app);
 	store_lock(app->store);
 	store_stats(app->store, &app->sstats);
 	store_unlock(app->store);
@@ -272,6 +289,8 @@ void app_close(struct kt_app *app)
 {
 	app_pmu_close(app);
 	app_stop_capture(app);
+	recording_close(app->recording); /* before the store it pages */
+	app->recording = NULL;
 	catalog_free(app->catalog);
 	app->catalog = NULL;
 	decoder_free(app->decoder);

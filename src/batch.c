@@ -16,6 +16,8 @@
 #include "backend/decode.h"
 #include "backend/pmu.h"
 #include "batch.h"
+#include "record/recorder.h"
+#include "record/recording.h"
 #include "signals.h"
 
 #define BATCH_PRINT_CHUNK 1024
@@ -27,6 +29,8 @@ struct batch {
 	uint64_t printed;    /* event lines written */
 	uint64_t unprinted;  /* evicted before they could be printed */
 	bool out_closed;     /* stdout went away (EPIPE): keep capturing, stop printing */
+	struct kt_recorder *rec; /* -o: the capture also goes to a trace.dat */
+	char rec_err[512];
 };
 
 static void batch_print_rec(struct batch *b, const struct kt_rec *r)
@@ -136,6 +140,45 @@ static void batch_summary(struct batch *b, double secs)
 	fflush(out);
 }
 
+/* -o: the file is written once the kernel's loss counters are final. */
+static int batch_finish_recording(struct batch *b)
+{
+	unsigned long long events, missed;
+	int ret = b->rec_err[0] ? -1 : recorder_pump(b->rec, b->rec_err, sizeof(b->rec_err));
+
+	events = recorder_events(b->rec);
+	missed = recorder_missed(b->rec);
+	if (ret)
+		recorder_abort(b->rec);
+	else
+		ret = recorder_finish(b->rec, b->rec_err, sizeof(b->rec_err));
+	b->rec = NULL;
+	if (ret) {
+		fprintf(stderr, "ktop: %s\n", b->rec_err);
+		return KT_EXIT_FAILURE;
+	}
+	fprintf(stderr, "ktop: recorded %llu events to %s", events, b->app->opts->record_path);
+	if (missed)
+		fprintf(stderr, " (%llu evicted from --memory before they were written)", missed);
+	fputc('\n', stderr);
+	return KT_EXIT_OK;
+}
+
+/* -i: the whole recording, once the index has reached its end; the duration is the
+ * recording's own. */
+static int batch_recording(struct batch *b)
+{
+	struct kt_recording_info info;
+
+	recording_wait_indexed(b->app->recording);
+	app_tick(b->app);
+	batch_print_new(b);
+	fflush(b->out);
+	recording_info(b->app->recording, &info);
+	batch_summary(b, (double)(info.last_ts - info.first_ts) / 1e9);
+	return KT_EXIT_OK;
+}
+
 int batch_run(struct kt_app *app, FILE *out)
 {
 	unsigned long long start = app_now_ns(), deadline = 0, now;
@@ -144,6 +187,15 @@ int batch_run(struct kt_app *app, FILE *out)
 	const struct kt_options *o = app->opts;
 	int timeout;
 
+	if (app->recording)
+		return batch_recording(&b);
+	if (o->record_path) {
+		b.rec = recorder_start(app, o->record_path, 0, b.rec_err, sizeof(b.rec_err));
+		if (!b.rec) {
+			fprintf(stderr, "ktop: %s\n", b.rec_err);
+			return KT_EXIT_FAILURE;
+		}
+	}
 	if (o->duration > 0)
 		deadline = start + (unsigned long long)(o->duration * 1e9);
 	for (;;) {
@@ -156,6 +208,8 @@ int batch_run(struct kt_app *app, FILE *out)
 		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
 			break;
 		app_drain_wake(app);
+		if (b.rec && recorder_pump(b.rec, b.rec_err, sizeof(b.rec_err)) < 0)
+			break;
 		batch_print_new(&b);
 		if (batch_full(&b))
 			break;
@@ -167,5 +221,5 @@ int batch_run(struct kt_app *app, FILE *out)
 	batch_print_new(&b);
 	fflush(out);
 	batch_summary(&b, (double)(app_now_ns() - start) / 1e9);
-	return KT_EXIT_OK;
+	return b.rec ? batch_finish_recording(&b) : KT_EXIT_OK;
 }

@@ -47,6 +47,9 @@ struct kt_store {
 	size_t bytes, budget;
 	uint64_t appended, evicted, lost_markers;
 	struct chunk *spare; /* the last chunk evicted, reused: its pages are already faulted in */
+	kt_store_pager pager; /* NULL: everything appended is all there is */
+	void *pager_ctx;
+	uint64_t span;	      /* paged: records [0, span) exist */
 };
 
 static size_t chunk_bytes(const struct chunk *c)
@@ -242,14 +245,42 @@ uint64_t store_append_lost(struct kt_store *st, uint64_t ts, uint32_t cpu, int64
 	return st->next_seq - 1;
 }
 
-uint64_t store_first(const struct kt_store *st)
+static uint64_t held_first(const struct kt_store *st)
 {
 	return st->nchunks ? st->chunks[0]->first_seq : st->next_seq;
 }
 
+uint64_t store_first(const struct kt_store *st)
+{
+	return st->pager ? 0 : held_first(st);
+}
+
 uint64_t store_end(const struct kt_store *st)
 {
-	return st->next_seq;
+	return st->pager ? st->span : st->next_seq;
+}
+
+void store_held(const struct kt_store *st, uint64_t *first, uint64_t *end)
+{
+	*first = held_first(st);
+	*end = st->next_seq;
+}
+
+void store_set_pager(struct kt_store *st, kt_store_pager pager, void *ctx)
+{
+	st->pager = pager;
+	st->pager_ctx = ctx;
+}
+
+void store_set_span(struct kt_store *st, uint64_t end)
+{
+	st->span = end;
+}
+
+void store_restart(struct kt_store *st, uint64_t first)
+{
+	store_drop_all(st);
+	st->next_seq = first;
 }
 
 bool store_get(const struct kt_store *st, uint64_t seq, struct kt_rec *out)
@@ -258,7 +289,10 @@ bool store_get(const struct kt_store *st, uint64_t seq, struct kt_rec *out)
 	const struct rec_hdr *h;
 	const struct chunk *c;
 
-	if (seq < store_first(st) || seq >= st->next_seq)
+	/* Paged: the window moves, the records do not change (hence the const). */
+	if (st->pager && seq < st->span && (seq < held_first(st) || seq >= st->next_seq))
+		st->pager(st->pager_ctx, (struct kt_store *)(uintptr_t)st, seq);
+	if (seq < held_first(st) || seq >= st->next_seq)
 		return false;
 	/* the last chunk whose first_seq <= seq */
 	while (hi - lo > 1) {

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reading a trace.dat through libtracecmd into the paged store. Two libtracecmd handles on
+ * the same file: the index thread's and the pager's (the UI thread's), because a handle
+ * keeps per-CPU read positions and is not thread safe.
+ *
+ * Both walk the file with the same merge: the CPU whose next record is oldest goes first
+ * (ties to the lower CPU), and a record whose page says events were missed is preceded by a
+ * loss marker. A record and its marker form one step; checkpoints fall between steps.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include "../backend/store.h"
+#include "recording.h"
+
+#define RECORDING_CHECKPOINT 16384 /* records between checkpoints */
+#define RECORDING_PUBLISH 65536	   /* records indexed between updates of the span */
+#define RECORDING_FILL_AHEAD 16384 /* records the pager reads past the one asked for */
+
+/* One libtracecmd handle and the merge state over its CPUs. */
+struct walk {
+	struct tracecmd_input *top, *h; /* h: the buffer read (top or one instance) */
+	struct tep_record **peek;	/* each CPU's next record, NULL when done */
+	int ncpus;
+	uint64_t seq;			/* sequence number of the next step */
+};
+
+struct checkpoint {
+	uint64_t seq;
+	unsigned long long *offs; /* ncpus file offsets of each CPU's next record; 0: done */
+};
+
+struct kt_recording {
+	char *path;
+	struct kt_tdat_info file;
+	int buffer; /* -1: the top-level buffer, else the instance index */
+	char buffer_name[128];
+	struct walk pager, index;
+	struct kt_store *store;
+	int wake_fd;
+
+	/* under the store lock */
+	struct checkpoint *cps;
+	size_t ncps, cap;
+	struct kt_recording_info info;
+
+	uint64_t *type_counts; /* 65536, relaxed atomics */
+	pthread_t thread;
+	bool started;
+	bool stop;		/* atomic */
+	bool done;
+	pthread_mutex_t done_lock;
+	pthread_cond_t done_cond;
+};
+
+static void walk_close(struct walk *w)
+{
+	int i;
+
+	for (i = 0; w->peek && i < w->ncpus; i++)
+		if (w->peek[i])
+			tracecmd_free_record(w->peek[i]);
+	free(w->peek);
+	w->peek = NULL;
+	if (w->h && w->h != w->top)
+		tracecmd_close(w->h);
+	if (w->top)
+		tracecmd_close(w->top);
+	w->h = w->top = NULL;
+}
+
+/* Opens the file and the buffer to show: the top-level one when it has data, else the
+ * first instance that has (trace-cmd extract -B writes the instance as a buffer of its
+ * own). buffer: -2 to choose, else the one chosen before. */
+static int walk_open(struct walk *w, const char *path, int *buffer, char *name, size_t namelen)
+{
+	struct tracecmd_input *b;
+	int i, n, cpu;
+
+	memset(w, 0, sizeof(*w));
+	w->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS); /* as ktop shows live */
+	if (!w->top)
+		return -1;
+	w->h = w->top;
+	if (*buffer == -2) {
+		*buffer = -1;
+		name[0] = '\0';
+		for (cpu = 0; cpu < tep_get_cpus(tracecmd_get_tep(w->top)); cpu++) {
+			struct tep_record *r = tracecmd_read_cpu_first(w->top, cpu);
+
+			if (r) {
+				tracecmd_free_record(r);
+				break;
+			}
+		}
+		n = tracecmd_buffer_instances(w->top);
+		if (cpu == tep_get_cpus(tracecmd_get_tep(w->top)) && n > 0) {
+			*buffer = 0;
+			snprintf(name, namelen, "%s", tracecmd_buffer_instance_name(w->top, 0));
+		}
+	}
+	if (*buffer >= 0) {
+		b = tracecmd_buffer_instance_handle(w->top, *buffer);
+		if (!b)
+			return -1;
+		w->h = b;
+	}
+	w->ncpus = tep_get_cpus(tracecmd_get_tep(w->h));
+	if (w->ncpus < 0)
+		return -1;
+	w->peek = calloc((size_t)w->ncpus + 1, sizeof(*w->peek));
+	if (!w->peek)
+		return -1;
+	for (i = 0; i < w->ncpus; i++)
+		w->peek[i] = tracecmd_read_cpu_first(w->h, i);
+	return 0;
+}
+
+/* The CPU whose next record goes first, or -1 at the end. */
+static int walk_next_cpu(const struct walk *w)
+{
+	int i, m = -1;
+
+	for (i = 0; i < w->ncpus; i++)
+		if (w->peek[i] && (m < 0 || w->peek[i]->ts < w->peek[m]->ts))
+			m = i;
+	return m;
+}
+
+/* Records one step takes: the record and its loss marker. */
+static unsigned step_records(const struct tep_record *r)
+{
+	return r->missed_events ? 2 : 1;
+}
+
+static void walk_advance(struct walk *w, int cpu)
+{
+	tracecmd_free_record(w->peek[cpu]);
+	w->peek[cpu] = tracecmd_read_data(w->h, cpu);
+}
+
+/* Puts the walk where checkpoint cp was taken. */
+static void walk_restore(struct walk *w, const struct checkpoint *cp)
+{
+	int i, cpu;
+
+	for (i = 0; i < w->ncpus; i++) {
+		if (w->peek[i])
+			tracecmd_free_record(w->peek[i]);
+		w->peek[i] = NULL;
+		if (!cp->offs[i])
+			continue;
+		w->peek[i] = tracecmd_read_at(w->h, cp->offs[i], &cpu);
+		if (w->peek[i] && cpu != i) {
+			tracecmd_free_record(w->peek[i]);
+			w->peek[i] = NULL;
+		}
+	}
+	w->seq = cp->seq;
+}
+
+/* ---- the index thread ------------------------------------------------------------------- */
+
+static void wake(struct kt_recording *rec)
+{
+	char b = 1;
+	ssize_t n;
+
+	if (rec->wake_fd >= 0) {
+		n = write(rec->wake_fd, &b, 1);
+		(void)n;
+	}
+}
+
+/* Checkpoints taken since the last publish, handed over under the store lock. */
+struct pending {
+	struct checkpoint *cps;
+	size_t n, cap;
+};
+
+static void take_checkpoint(struct pending *p, const struct walk *w)
+{
+	struct checkpoint *grown, *cp;
+	int i;
+
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 8;
+		grown = realloc(p->cps, p->cap * sizeof(*grown));
+		if (!grown)
+			return;
+		p->cps = grown;
+	}
+	cp = &p->cps[p->n];
+	cp->offs = calloc((size_t)w->ncpus + 1, sizeof(*cp->offs));
+	if (!cp->offs)
+		return;
+	cp->seq = w->seq;
+	for (i = 0; i < w->ncpus; i++)
+		cp->offs[i] = w->peek[i] ? w->peek[i]->offset : 0;
+	p->n++;
+}
+
+static void publish(struct kt_recording *rec, struct pending *p, const struct kt_recording_info *in)
+{
+	struct checkpoint *grown;
+	size_t need;
+
+	store_lock(rec->store);
+	need = rec->ncps + p->n;
+	if (need > rec->cap) {
+		grown = realloc(rec->cps, (need + 64) * sizeof(*grown));
+		if (grown) {
+			rec->cps = grown;
+			rec->cap = need + 64;
+		}
+	}
+	if (need <= rec->cap) {
+		memcpy(rec->cps + rec->ncps, p->cps, p->n * sizeof(*p->cps));
+		rec->ncps = need;
+		p->n = 0;
+	}
+	rec->info.records = in->records;
+	rec->info.events = in->events;
+	rec->info.lost_marked = in->lost_marked;
+	rec->info.lost_unknown = in->lost_unknown;
+	rec->info.first_ts = in->first_ts;
+	rec->info.last_ts = in->last_ts;
+	rec->info.indexed = in->indexed;
+	store_set_span(rec->store, rec->ncps ? in->records : 0);
+	store_unlock(rec->store);
+	wake(rec);
+}
+
+static void *index_main(void *arg)
+{
+	struct kt_recording *rec = arg;
+	struct walk *w = &rec->index;
+	struct kt_recording_info in = { 0 };
+	struct pending p = { 0 };
+	uint64_t next_cp = 0, next_pub = RECORDING_PUBLISH;
+	struct tep_record *r;
+	uint16_t type;
+	int cpu;
+
+	while (!__atomic_load_n(&rec->stop, __ATOMIC_RELAXED)) {
+		cpu = walk_next_cpu(w);
+		if (cpu < 0)
+			break;
+		r = w->peek[cpu];
+		if (w->seq >= next_cp) {
+			take_checkpoint(&p, w);
+			next_cp = w->seq + RECORDING_CHECKPOINT;
+		}
+		if (r->missed_events > 0)
+			in.lost_marked += (uint64_t)r->missed_events;
+		else if (r->missed_events < 0)
+			in.lost_unknown++;
+		if (r->size >= 2) {
+			memcpy(&type, r->data, sizeof(type));
+			__atomic_fetch_add(&rec->type_counts[type], 1, __ATOMIC_RELAXED);
+		}
+		if (!in.events)
+			in.first_ts = r->ts;
+		in.last_ts = r->ts;
+		in.events++;
+		w->seq += step_records(r);
+		walk_advance(w, cpu);
+		if (w->seq >= next_pub) {
+			in.records = w->seq;
+			publish(rec, &p, &in);
+			next_pub = w->seq + RECORDING_PUBLISH;
+		}
+	}
+	in.records = w->seq;
+	in.indexed = walk_next_cpu(w) < 0;
+	publish(rec, &p, &in);
+	free(p.cps);
+	walk_close(w);
+	pthread_mutex_lock(&rec->done_lock);
+	rec->done = true;
+	pthread_cond_broadcast(&rec->done_cond);
+	pthread_mutex_unlock(&rec->done_lock);
+	return NULL;
+}
+
+/* ---- the pager -------------------------------------------------------------------------- */
+
+/* Appends one step of the pager's walk to the store. */
+static void pager_step(struct kt_store *st, struct walk *w)
+{
+	int cpu = walk_next_cpu(w);
+	struct tep_record *r = w->peek[cpu];
+
+	if (r->missed_events)
+		store_append_lost(st, r->ts, (uint32_t)cpu,
+				  r->missed_events > 0 ? r->missed_events : -1);
+	store_append(st, r->ts, (uint32_t)cpu, r->data, (uint32_t)r->size);
+	w->seq += step_records(r);
+	walk_advance(w, cpu);
+}
+
+static void pager(void *ctx, struct kt_store *st, uint64_t seq)
+{
+	struct kt_recording *rec = ctx;
+	struct walk *w = &rec->pager;
+	uint64_t first, end, limit;
+	size_t lo = 0, hi = rec->ncps, mid;
+
+	if (!rec->ncps)
+		return;
+	store_held(st, &first, &end);
+	/* Reading on from where the window ends is cheaper than a jump. */
+	if (!(first < end && w->seq == end && seq >= end && seq < end + RECORDING_CHECKPOINT)) {
+		while (hi - lo > 1) {
+			mid = lo + (hi - lo) / 2;
+			if (rec->cps[mid].seq <= seq)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		walk_restore(w, &rec->cps[lo]);
+		store_restart(st, w->seq);
+	}
+	limit = seq + RECORDING_FILL_AHEAD;
+	while (w->seq < limit && walk_next_cpu(w) >= 0)
+		pager_step(st, w);
+}
+
+/* ---- the handle ------------------------------------------------------------------------- */
+
+struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
+{
+	struct kt_recording *rec = calloc(1, sizeof(*rec));
+
+	if (!rec) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&rec->done_lock, NULL);
+	pthread_cond_init(&rec->done_cond, NULL);
+	rec->wake_fd = -1;
+	rec->path = strdup(path);
+	rec->type_counts = calloc(65536, sizeof(*rec->type_counts));
+	if (!rec->path || !rec->type_counts) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (tdat_check(path, &rec->file, err, errlen) < 0)
+		goto fail;
+	tracecmd_set_loglevel(TEP_LOG_NONE); /* nothing may print under curses */
+	rec->buffer = -2;
+	if (walk_open(&rec->pager, path, &rec->buffer, rec->buffer_name,
+		      sizeof(rec->buffer_name)) < 0) {
+		snprintf(err, errlen, "%s: libtracecmd cannot read it (%s)", path,
+			 errno ? strerror(errno) : "a section it needs is missing or corrupt");
+		goto fail;
+	}
+	rec->info.file = rec->file;
+	rec->info.ncpus = rec->pager.ncpus;
+	snprintf(rec->info.buffer, sizeof(rec->info.buffer), "%s", rec->buffer_name);
+	return rec;
+fail:
+	recording_close(rec);
+	return NULL;
+}
+
+int recording_attach(struct kt_recording *rec, struct kt_store *st, int wake_fd, char *err,
+		     size_t errlen)
+{
+	sigset_t all, old;
+	int buffer = rec->buffer;
+	char name[128];
+
+	if (walk_open(&rec->index, rec->path, &buffer, name, sizeof(name)) < 0) {
+		snprintf(err, errlen, "%s: libtracecmd cannot read it", rec->path);
+		return -1;
+	}
+	rec->store = st;
+	rec->wake_fd = wake_fd;
+	store_lock(st);
+	store_set_pager(st, pager, rec);
+	store_unlock(st);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	errno = pthread_create(&rec->thread, NULL, index_main, rec);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (errno) {
+		snprintf(err, errlen, "cannot start the index thread: %s", strerror(errno));
+		return -1;
+	}
+	rec->started = true;
+	return 0;
+}
+
+void recording_wait_indexed(struct kt_recording *rec)
+{
+	pthread_mutex_lock(&rec->done_lock);
+	while (rec->started && !rec->done)
+		pthread_cond_wait(&rec->done_cond, &rec->done_lock);
+	pthread_mutex_unlock(&rec->done_lock);
+}
+
+struct tep_handle *recording_tep(struct kt_recording *rec)
+{
+	return tracecmd_get_tep(rec->pager.h);
+}
+
+void recording_info(struct kt_recording *rec, struct kt_recording_info *out)
+{
+	if (rec->store)
+		store_lock(rec->store);
+	*out = rec->info;
+	if (rec->store)
+		store_unlock(rec->store);
+}
+
+uint64_t recording_type_count(struct kt_recording *rec, int id)
+{
+	if (id < 0 || id > 65535)
+		return 0;
+	return __atomic_load_n(&rec->type_counts[id], __ATOMIC_RELAXED);
+}
+
+void recording_close(struct kt_recording *rec)
+{
+	size_t i;
+
+	if (!rec)
+		return;
+	if (rec->started) {
+		__atomic_store_n(&rec->stop, true, __ATOMIC_RELAXED);
+		pthread_join(rec->thread, NULL);
+	}
+	if (rec->store) {
+		store_lock(rec->store);
+		store_set_pager(rec->store, NULL, NULL);
+		store_unlock(rec->store);
+	}
+	walk_close(&rec->pager);
+	walk_close(&rec->index);
+	for (i = 0; i < rec->ncps; i++)
+		free(rec->cps[i].offs);
+	free(rec->cps);
+	free(rec->type_counts);
+	free(rec->path);
+	pthread_mutex_destroy(&rec->done_lock);
+	pthread_cond_destroy(&rec->done_cond);
+	free(rec);
+}

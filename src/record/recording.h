@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A recording (trace.dat) as a record source: the same struct kt_store every pane reads in
+ * live mode, filled from the file instead of the kernel. Reading goes through libtracecmd.
+ *
+ * The file is never read into memory whole. A background thread indexes it once (k-way
+ * merge of the CPUs, a checkpoint of every CPU's file offset every RECORDING_CHECKPOINT
+ * records, event counts per type) and grows the store's span as it goes, so the first
+ * screen shows at once. The store is paged (store_set_pager): a record outside the window
+ * it holds is read from the nearest checkpoint on, in the same merge order, so a sequence
+ * number names the same record whichever way it is reached.
+ */
+#ifndef KTOP_RECORDING_H
+#define KTOP_RECORDING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tdat_check.h"
+
+struct kt_store;
+struct tep_handle;
+struct kt_recording;
+
+struct kt_recording_info {
+	struct kt_tdat_info file;   /* host, kernel, clock, version, the kernel's loss counters */
+	char buffer[128];	    /* the instance buffer shown ("" the top-level one) */
+	int ncpus;
+	bool indexed;		    /* the index reached the end of the file */
+	uint64_t records;	    /* indexed so far, loss markers included */
+	uint64_t events;	    /* of which events */
+	uint64_t lost_marked;	    /* events the pages said were lost */
+	uint64_t lost_unknown;	    /* pages that said events were lost without a count */
+	unsigned long long first_ts, last_ts;
+};
+
+/* Checks and opens path. NULL with "PATH: what is wrong" in err. */
+struct kt_recording *recording_open(const char *path, char *err, size_t errlen);
+/* Pages st from the recording and starts indexing; wake_fd gets a byte as the index grows
+ * (-1: none). Returns 0, or -1 with err filled. */
+int recording_attach(struct kt_recording *rec, struct kt_store *st, int wake_fd, char *err,
+		     size_t errlen);
+/* Waits until the index reaches the end (batch mode prints only complete files). */
+void recording_wait_indexed(struct kt_recording *rec);
+/* The event formats, printk formats, kallsyms and task names of the file. Owned by rec. */
+struct tep_handle *recording_tep(struct kt_recording *rec);
+/* A consistent copy of the figures (takes the store lock). */
+void recording_info(struct kt_recording *rec, struct kt_recording_info *out);
+/* Events of type id indexed so far. */
+uint64_t recording_type_count(struct kt_recording *rec, int id);
+/* Stops the index thread, detaches from the store, closes the file. Safe on NULL. */
+void recording_close(struct kt_recording *rec);
+
+#endif
