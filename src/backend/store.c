@@ -285,7 +285,7 @@ void store_restart(struct kt_store *st, uint64_t first)
 
 bool store_get(const struct kt_store *st, uint64_t seq, struct kt_rec *out)
 {
-	size_t lo = 0, hi = st->nchunks, mid;
+	size_t lo = 0, hi, mid;
 	const struct rec_hdr *h;
 	const struct chunk *c;
 
@@ -294,6 +294,7 @@ bool store_get(const struct kt_store *st, uint64_t seq, struct kt_rec *out)
 		st->pager(st->pager_ctx, (struct kt_store *)(uintptr_t)st, seq);
 	if (seq < held_first(st) || seq >= st->next_seq)
 		return false;
+	hi = st->nchunks;
 	/* the last chunk whose first_seq <= seq */
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;

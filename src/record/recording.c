@@ -25,6 +25,7 @@
 
 #define RECORDING_CHECKPOINT 16384 /* records between checkpoints */
 #define RECORDING_PUBLISH 65536	   /* records indexed between updates of the span */
+#define RECORDING_FIRST_PUBLISH 4096 /* ... but the first screen's worth goes at once */
 #define RECORDING_FILL_AHEAD 16384 /* records the pager reads past the one asked for */
 
 /* One libtracecmd handle and the merge state over its CPUs. */
@@ -33,6 +34,13 @@ struct walk {
 	struct tep_record **peek;	/* each CPU's next record, NULL when done */
 	int ncpus;
 	uint64_t seq;			/* sequence number of the next step */
+	struct tep_event_filter *filter; /* the user's filters, built on this handle's tep */
+	const bool *hidden;		/* event ids the user hid (the recording's) */
+};
+
+struct user_filter {
+	int id;
+	char *expr;
 };
 
 struct checkpoint {
@@ -55,6 +63,9 @@ struct kt_recording {
 	struct kt_recording_info info;
 
 	uint64_t *type_counts; /* 65536, relaxed atomics */
+	bool *hidden;	       /* 65536: event ids left out */
+	struct user_filter *filters;
+	size_t nfilters;
 	pthread_t thread;
 	bool started;
 	bool stop;		/* atomic */
@@ -72,6 +83,9 @@ static void walk_close(struct walk *w)
 			tracecmd_free_record(w->peek[i]);
 	free(w->peek);
 	w->peek = NULL;
+	if (w->filter)
+		tep_filter_free(w->filter);
+	w->filter = NULL;
 	if (w->h && w->h != w->top)
 		tracecmd_close(w->h);
 	if (w->top)
@@ -137,10 +151,26 @@ static int walk_next_cpu(const struct walk *w)
 	return m;
 }
 
-/* Records one step takes: the record and its loss marker. */
-static unsigned step_records(const struct tep_record *r)
+/* Whether the user's choices keep the record: its event not hidden, its filter matched. */
+static bool walk_shows(const struct walk *w, const struct tep_record *r)
 {
-	return r->missed_events ? 2 : 1;
+	uint16_t type;
+
+	if (r->size < 2)
+		return true;
+	memcpy(&type, r->data, sizeof(type));
+	if (w->hidden && w->hidden[type])
+		return false;
+	return !w->filter || tep_event_filtered(w->filter, type) != 1 ||
+	       tep_filter_match(w->filter, (struct tep_record *)(uintptr_t)r) ==
+		       TEP_ERRNO__FILTER_MATCH;
+}
+
+/* Records one step takes: the record if shown, and its loss marker (always: a loss is a
+ * fact about the buffer, whatever is shown). */
+static unsigned step_records(const struct walk *w, const struct tep_record *r)
+{
+	return (r->missed_events ? 1u : 0u) + (walk_shows(w, r) ? 1u : 0u);
 }
 
 static void walk_advance(struct walk *w, int cpu)
@@ -247,7 +277,7 @@ static void *index_main(void *arg)
 	struct walk *w = &rec->index;
 	struct kt_recording_info in = { 0 };
 	struct pending p = { 0 };
-	uint64_t next_cp = 0, next_pub = RECORDING_PUBLISH;
+	uint64_t next_cp = 0, next_pub = RECORDING_FIRST_PUBLISH;
 	struct tep_record *r;
 	uint16_t type;
 	int cpu;
@@ -273,7 +303,7 @@ static void *index_main(void *arg)
 			in.first_ts = r->ts;
 		in.last_ts = r->ts;
 		in.events++;
-		w->seq += step_records(r);
+		w->seq += step_records(w, r);
 		walk_advance(w, cpu);
 		if (w->seq >= next_pub) {
 			in.records = w->seq;
@@ -285,7 +315,6 @@ static void *index_main(void *arg)
 	in.indexed = walk_next_cpu(w) < 0;
 	publish(rec, &p, &in);
 	free(p.cps);
-	walk_close(w);
 	pthread_mutex_lock(&rec->done_lock);
 	rec->done = true;
 	pthread_cond_broadcast(&rec->done_cond);
@@ -304,8 +333,9 @@ static void pager_step(struct kt_store *st, struct walk *w)
 	if (r->missed_events)
 		store_append_lost(st, r->ts, (uint32_t)cpu,
 				  r->missed_events > 0 ? r->missed_events : -1);
-	store_append(st, r->ts, (uint32_t)cpu, r->data, (uint32_t)r->size);
-	w->seq += step_records(r);
+	if (walk_shows(w, r))
+		store_append(st, r->ts, (uint32_t)cpu, r->data, (uint32_t)r->size);
+	w->seq += step_records(w, r);
 	walk_advance(w, cpu);
 }
 
@@ -351,7 +381,8 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 	rec->wake_fd = -1;
 	rec->path = strdup(path);
 	rec->type_counts = calloc(65536, sizeof(*rec->type_counts));
-	if (!rec->path || !rec->type_counts) {
+	rec->hidden = calloc(65536, sizeof(*rec->hidden));
+	if (!rec->path || !rec->type_counts || !rec->hidden) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
@@ -365,6 +396,7 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 			 errno ? strerror(errno) : "a section it needs is missing or corrupt");
 		goto fail;
 	}
+	rec->pager.hidden = rec->hidden;
 	rec->info.file = rec->file;
 	rec->info.ncpus = rec->pager.ncpus;
 	snprintf(rec->info.buffer, sizeof(rec->info.buffer), "%s", rec->buffer_name);
@@ -374,10 +406,11 @@ fail:
 	return NULL;
 }
 
+static int index_start(struct kt_recording *rec, char *err, size_t errlen);
+
 int recording_attach(struct kt_recording *rec, struct kt_store *st, int wake_fd, char *err,
 		     size_t errlen)
 {
-	sigset_t all, old;
 	int buffer = rec->buffer;
 	char name[128];
 
@@ -385,11 +418,21 @@ int recording_attach(struct kt_recording *rec, struct kt_store *st, int wake_fd,
 		snprintf(err, errlen, "%s: libtracecmd cannot read it", rec->path);
 		return -1;
 	}
+	rec->index.hidden = rec->hidden;
 	rec->store = st;
 	rec->wake_fd = wake_fd;
 	store_lock(st);
 	store_set_pager(st, pager, rec);
 	store_unlock(st);
+	return index_start(rec, err, errlen);
+}
+
+static int index_start(struct kt_recording *rec, char *err, size_t errlen)
+{
+	sigset_t all, old;
+
+	rec->done = false;
+	__atomic_store_n(&rec->stop, false, __ATOMIC_RELAXED);
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	errno = pthread_create(&rec->thread, NULL, index_main, rec);
@@ -451,9 +494,148 @@ void recording_close(struct kt_recording *rec)
 	for (i = 0; i < rec->ncps; i++)
 		free(rec->cps[i].offs);
 	free(rec->cps);
+	for (i = 0; i < rec->nfilters; i++)
+		free(rec->filters[i].expr);
+	free(rec->filters);
+	free(rec->hidden);
 	free(rec->type_counts);
 	free(rec->path);
 	pthread_mutex_destroy(&rec->done_lock);
 	pthread_cond_destroy(&rec->done_cond);
 	free(rec);
+}
+
+/* ---- the user's choices ----------------------------------------------------------------- */
+
+/* A filter for w's tep from the user's expressions; NULL when there are none. */
+static int build_filter(struct kt_recording *rec, struct walk *w, char *err, size_t errlen)
+{
+	struct tep_handle *tep = tracecmd_get_tep(w->h);
+	struct tep_event_filter *f;
+	struct tep_event *ev;
+	char *spec;
+	size_t i;
+	int ret;
+
+	if (w->filter)
+		tep_filter_free(w->filter);
+	w->filter = NULL;
+	if (!rec->nfilters)
+		return 0;
+	f = tep_filter_alloc(tep);
+	if (!f)
+		return -1;
+	for (i = 0; i < rec->nfilters; i++) {
+		ev = tep_find_event(tep, rec->filters[i].id);
+		if (!ev || asprintf(&spec, "%s/%s:%s", ev->system, ev->name,
+				    rec->filters[i].expr) < 0)
+			continue;
+		ret = tep_filter_add_filter_str(f, spec);
+		free(spec);
+		if (ret < 0) {
+			if (err)
+				tep_filter_strerror(f, ret, err, errlen);
+			tep_filter_free(f);
+			return -1;
+		}
+	}
+	w->filter = f;
+	return 0;
+}
+
+/* Indexes again from the start with the user's current choices. */
+static void reindex(struct kt_recording *rec)
+{
+	char err[256];
+	size_t i;
+	int cpu;
+
+	if (rec->started) {
+		__atomic_store_n(&rec->stop, true, __ATOMIC_RELAXED);
+		pthread_join(rec->thread, NULL);
+		rec->started = false;
+	}
+	build_filter(rec, &rec->index, NULL, 0);
+	build_filter(rec, &rec->pager, NULL, 0);
+	for (cpu = 0; cpu < rec->index.ncpus; cpu++) {
+		if (rec->index.peek[cpu])
+			tracecmd_free_record(rec->index.peek[cpu]);
+		rec->index.peek[cpu] = tracecmd_read_cpu_first(rec->index.h, cpu);
+	}
+	rec->index.seq = 0;
+	memset(rec->type_counts, 0, 65536 * sizeof(*rec->type_counts));
+	store_lock(rec->store);
+	for (i = 0; i < rec->ncps; i++)
+		free(rec->cps[i].offs);
+	rec->ncps = 0;
+	store_restart(rec->store, 0);
+	store_set_span(rec->store, 0);
+	rec->pager.seq = UINT64_MAX; /* no window to read on from */
+	rec->info.records = rec->info.events = 0;
+	rec->info.indexed = false;
+	store_unlock(rec->store);
+	index_start(rec, err, sizeof(err));
+}
+
+bool recording_hidden(struct kt_recording *rec, int id)
+{
+	return id >= 0 && id < 65536 && rec->hidden[id];
+}
+
+void recording_set_hidden(struct kt_recording *rec, int id, bool hidden)
+{
+	if (id < 0 || id >= 65536 || rec->hidden[id] == hidden)
+		return;
+	rec->hidden[id] = hidden;
+	if (rec->store)
+		reindex(rec);
+}
+
+const char *recording_filter(struct kt_recording *rec, int id)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nfilters; i++)
+		if (rec->filters[i].id == id)
+			return rec->filters[i].expr;
+	return NULL;
+}
+
+int recording_set_filter(struct kt_recording *rec, int id, const char *expr, char *err,
+			 size_t errlen)
+{
+	struct user_filter *grown, saved = { .id = -1 };
+	size_t i;
+
+	for (i = 0; i < rec->nfilters; i++)
+		if (rec->filters[i].id == id)
+			break;
+	if (i < rec->nfilters) { /* taken out; put back if the new one does not parse */
+		saved = rec->filters[i];
+		rec->filters[i] = rec->filters[--rec->nfilters];
+	}
+	if (expr && *expr) {
+		grown = realloc(rec->filters, (rec->nfilters + 1) * sizeof(*grown));
+		if (!grown)
+			goto fail;
+		rec->filters = grown;
+		rec->filters[rec->nfilters].id = id;
+		rec->filters[rec->nfilters].expr = strdup(expr);
+		if (!rec->filters[rec->nfilters].expr)
+			goto fail;
+		rec->nfilters++;
+		/* parsed on the pager's tep first: a rejected filter changes nothing */
+		if (build_filter(rec, &rec->pager, err, errlen) < 0) {
+			free(rec->filters[--rec->nfilters].expr);
+			goto fail;
+		}
+	}
+	free(saved.expr);
+	reindex(rec);
+	return 0;
+fail:
+	if (saved.expr)
+		rec->filters[rec->nfilters++] = saved;
+	build_filter(rec, &rec->pager, NULL, 0);
+	return -1;
 }

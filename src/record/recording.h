@@ -49,6 +49,18 @@ struct tep_handle *recording_tep(struct kt_recording *rec);
 void recording_info(struct kt_recording *rec, struct kt_recording_info *out);
 /* Events of type id indexed so far. */
 uint64_t recording_type_count(struct kt_recording *rec, int id);
+/* What the user chose to see, as live ktop chooses what the kernel records: events of a
+ * hidden type are left out of the store's sequence, and so are records that do not match
+ * their event's filter (libtraceevent's syntax, the kernel's: "prev_pid == 0 && ..."). Either
+ * change indexes the file again from the start. Loss markers always stay. */
+bool recording_hidden(struct kt_recording *rec, int id);
+void recording_set_hidden(struct kt_recording *rec, int id, bool hidden);
+/* The filter of event id, or NULL. */
+const char *recording_filter(struct kt_recording *rec, int id);
+/* Sets (expr NULL or "": clears) the filter of event id. Returns 0, or -1 with the parser's
+ * message in err, the previous filter kept. */
+int recording_set_filter(struct kt_recording *rec, int id, const char *expr, char *err,
+			 size_t errlen);
 /* Stops the index thread, detaches from the store, closes the file. Safe on NULL. */
 void recording_close(struct kt_recording *rec);
 

@@ -42,3 +42,23 @@ uint64_t recording_type_count(struct kt_recording *rec, int id)
 void recording_close(struct kt_recording *rec)
 {
 }
+
+bool recording_hidden(struct kt_recording *rec, int id)
+{
+	return false;
+}
+
+void recording_set_hidden(struct kt_recording *rec, int id, bool hidden)
+{
+}
+
+const char *recording_filter(struct kt_recording *rec, int id)
+{
+	return NULL;
+}
+
+int recording_set_filter(struct kt_recording *rec, int id, const char *expr, char *err,
+			 size_t errlen)
+{
+	return -1;
+}

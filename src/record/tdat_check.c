@@ -378,12 +378,13 @@ static int check(struct src *s, struct kt_tdat_info *info)
 	s->section = "the magic";
 	if (s->size < TDAT_MAGIC_LEN)
 		return fail(s, "not a trace.dat file (%llu bytes, too short for the trace-cmd "
-			       "magic)", s->size);
+			       "magic; ktop -i reads trace-cmd's trace.dat)", s->size);
 	get(s, magic, sizeof(magic));
 	if (s->failed)
 		return -1;
 	if (memcmp(magic, TDAT_MAGIC, TDAT_MAGIC_LEN))
-		return fail(s, "not a trace.dat file (no trace-cmd magic at offset 0)");
+		return fail(s, "not a trace.dat file (no trace-cmd magic at offset 0; ktop -i "
+			       "reads trace-cmd's trace.dat)");
 	s->section = "the version";
 	if (get_str(s, version, sizeof(version)) < 0)
 		return -1;

@@ -558,7 +558,7 @@ int tdat_writer_close(struct kt_tdat_writer *w, const struct kt_cpu_stats *stats
 	snprintf(path, sizeof(path), "%s/events/header_event", w->meta.tracing_dir);
 	put_file(&o, path, false);
 	put_formats(w, &o);
-	put_file(&o, "/proc/kallsyms", true);
+	put_file(&o, w->meta.kallsyms ? w->meta.kallsyms : "/proc/kallsyms", true);
 	snprintf(path, sizeof(path), "%s/printk_formats", w->meta.tracing_dir);
 	put_file(&o, path, true);
 	put_cmdlines(w, &o);

@@ -13,4 +13,6 @@ src_libktop_a_SOURCES += \
 	src/ui/prompt.c src/ui/prompt.h \
 	src/ui/view_stream.c \
 	src/ui/view_picker.c \
-	src/ui/view_pmu.c
+	src/ui/view_pmu.c \
+	src/ui/view_recevents.c \
+	src/ui/ui_record.c src/ui/ui_record.h

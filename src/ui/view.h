@@ -79,6 +79,7 @@ struct kt_view {
 extern const struct kt_view_ops view_stream_ops;
 extern const struct kt_view_ops view_picker_ops;
 extern const struct kt_view_ops view_pmu_ops;
+extern const struct kt_view_ops view_recevents_ops;
 
 /* Stream: "system:event" of the selected row, when a row is selected (not following). */
 bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len);

@@ -104,7 +104,7 @@ static void stream_init(struct kt_view *v)
 {
 	struct stream *st = xcalloc(1, sizeof(*st));
 
-	st->follow = true;
+	st->follow = !v->app->recording; /* a recording opens at its first event */
 	st->sdir = -1;
 	st->enabled = v->app->session ? session_enabled_count(v->app->session) : 0;
 	reset_widths(st);
@@ -336,7 +336,9 @@ static void draw_empty(struct kt_view *v, int first_row)
 	const char *msg;
 	int y = first_row + (v->h - first_row) / 2 - 1, len;
 
-	if (st->paused)
+	if (v->app->recording)
+		msg = "No events: the recording holds none, or e hid them all";
+	else if (st->paused)
 		msg = "PAUSED: nothing left to show (p resumes)";
 	else if (st->enabled == 0)
 		msg = "No events enabled: press e (F2) to pick events";
@@ -908,7 +910,7 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 		v->dirty = true;
 		break;
 	case KT_EV_CLEAR:
-		st->follow = true;
+		st->follow = !v->app->recording;
 		st->searching = false;
 		st->top = st->cur = 0;
 		store_lock(v->app->store);
