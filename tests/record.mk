@@ -5,8 +5,17 @@ tests_unit_check_record_SOURCES = tests/unit/check_record.c
 tests_unit_check_record_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
 tests_unit_check_record_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_record
-LIVE_TESTS += tests/live/record_roundtrip.sh
+LIVE_TESTS += tests/live/record_roundtrip.sh tests/live/record_extract.sh
 EXTRA_DIST += tests/helpers/tdat_compare.py tests/lsan.supp
 # libtraceevent's own small leaks parsing some formats (see the file).
 AM_TESTS_ENVIRONMENT += LSAN_OPTIONS=suppressions=$(abs_top_srcdir)/tests/lsan.supp; \
 	export LSAN_OPTIONS;
+# A deterministic trace.dat without a kernel (fixture formats, ktop's writer).
+check_PROGRAMS += tests/helpers/mkrecording
+tests_helpers_mkrecording_SOURCES = tests/helpers/mkrecording.c
+tests_helpers_mkrecording_LDADD = $(KTOP_LIBS)
+AM_TESTS_ENVIRONMENT += KTOP_MKRECORDING=$(abs_top_builddir)/tests/helpers/mkrecording; \
+	export KTOP_MKRECORDING;
+RECORD_TESTS = tests/record/bad_files.sh
+TESTS += $(RECORD_TESTS)
+EXTRA_DIST += $(RECORD_TESTS) tests/record/bad_files.golden

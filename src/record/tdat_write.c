@@ -488,7 +488,9 @@ static void put_options(struct kt_tdat_writer *w, struct out *o,
 	int i;
 
 	put(o, "options  ", 10);
-	if (uname(&u) == 0) {
+	if (w->meta.uname) {
+		put_option_str(o, TDAT_OPT_UNAME, w->meta.uname);
+	} else if (uname(&u) == 0) {
 		snprintf(buf, sizeof(buf), "%s %s %s %s %s", u.sysname, u.nodename, u.release,
 			 u.version, u.machine);
 		put_option_str(o, TDAT_OPT_UNAME, buf);

@@ -20,6 +20,7 @@ struct kt_cpu_stats;
 struct kt_tdat_meta {
 	const char *tracing_dir; /* header_page, event formats, printk_formats, saved_cmdlines */
 	const char *kallsyms;	 /* NULL: /proc/kallsyms */
+	const char *uname;	 /* "sysname host release version machine"; NULL: this one's */
 	int ncpus;
 	const char *clock;	 /* the trace clock the timestamps are in ("mono") */
 	/* The name of pid, or NULL when unknown (then saved_cmdlines is asked). */
