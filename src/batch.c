@@ -176,6 +176,9 @@ static int batch_recording(struct batch *b)
 	fflush(b->out);
 	recording_info(b->app->recording, &info);
 	batch_summary(b, (double)(info.last_ts - info.first_ts) / 1e9);
+	if (info.corrupt)
+		fprintf(stderr, "ktop: %s: %llu corrupt records left out\n",
+			b->app->opts->input_path, (unsigned long long)info.corrupt);
 	return KT_EXIT_OK;
 }
 

@@ -19,3 +19,25 @@ AM_TESTS_ENVIRONMENT += KTOP_MKRECORDING=$(abs_top_builddir)/tests/helpers/mkrec
 RECORD_TESTS = tests/record/bad_files.sh
 TESTS += $(RECORD_TESTS)
 EXTRA_DIST += $(RECORD_TESTS) tests/record/bad_files.golden
+
+# The reader's fuzz target: libFuzzer needs clang, so it is built by its own rule from the
+# sources it exercises, not from libktop.a (gcc's sanitizer runtime differs from clang's).
+FUZZ_RECORDING_SRCS = tests/fuzz/fuzz_recording.c \
+	src/record/tdat_check.c src/record/recording.c \
+	src/backend/store.c src/backend/decode.c src/backend/comms.c src/backend/loss.c \
+	src/fileio.c src/strutil.c src/log.c
+EXTRA_DIST += tests/fuzz/fuzz_recording.c
+RECORD_TESTS += tests/fuzz/fuzz_recording.sh
+if HAVE_FUZZER
+check_DATA = tests/fuzz/fuzz_recording
+CLEANFILES += tests/fuzz/fuzz_recording
+tests/fuzz/fuzz_recording: $(FUZZ_RECORDING_SRCS)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)cd $(srcdir) && $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -I src -I $(abs_top_builddir) \
+		$(TRACECMD_CFLAGS) $(TRACEEVENT_CFLAGS) $(TRACEFS_CFLAGS) \
+		-o $(abs_top_builddir)/$@ $(FUZZ_RECORDING_SRCS) \
+		$(TRACECMD_LIBS) $(TRACEEVENT_LIBS) $(TRACEFS_LIBS) -pthread
+endif
+AM_TESTS_ENVIRONMENT += KTOP_FUZZER=$(abs_top_builddir)/tests/fuzz/fuzz_recording; \
+	export KTOP_FUZZER;

@@ -184,13 +184,13 @@ static struct chunk *store_new_chunk(struct kt_store *st)
 /* Room for one record of size bytes at the tail, or NULL when out of memory. */
 static struct rec_hdr *store_reserve(struct kt_store *st, uint32_t size)
 {
-	uint32_t need = (uint32_t)((sizeof(struct rec_hdr) + size + REC_ALIGN - 1) &
-				   ~(size_t)(REC_ALIGN - 1));
 	struct chunk *c = st->nchunks ? st->chunks[st->nchunks - 1] : NULL;
-	uint32_t *offs;
+	uint32_t need, *offs;
 
-	if (need > CHUNK_DATA)
-		return NULL;
+	if (size > CHUNK_DATA - sizeof(struct rec_hdr) - REC_ALIGN)
+		return NULL; /* no record is that large: a corrupt size, refused before it wraps */
+	need = (uint32_t)((sizeof(struct rec_hdr) + size + REC_ALIGN - 1) &
+			  ~(size_t)(REC_ALIGN - 1));
 	if (!c || c->used + need > CHUNK_DATA) {
 		c = store_new_chunk(st);
 		if (!c)

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
@@ -27,6 +28,7 @@
 #define RECORDING_PUBLISH 65536	   /* records indexed between updates of the span */
 #define RECORDING_FIRST_PUBLISH 4096 /* ... but the first screen's worth goes at once */
 #define RECORDING_FILL_AHEAD 16384 /* records the pager reads past the one asked for */
+#define RECORDING_OPEN_FLAGS TRACECMD_FL_LOAD_NO_PLUGINS /* rows as ktop shows them live */
 
 /* One libtracecmd handle and the merge state over its CPUs. */
 struct walk {
@@ -36,6 +38,7 @@ struct walk {
 	uint64_t seq;			/* sequence number of the next step */
 	struct tep_event_filter *filter; /* the user's filters, built on this handle's tep */
 	const bool *hidden;		/* event ids the user hid (the recording's) */
+	unsigned page_size;		/* the file's (libtracecmd does not tell) */
 };
 
 struct user_filter {
@@ -102,7 +105,7 @@ static int walk_open(struct walk *w, const char *path, int *buffer, char *name, 
 	int i, n, cpu;
 
 	memset(w, 0, sizeof(*w));
-	w->top = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS); /* as ktop shows live */
+	w->top = tracecmd_open(path, RECORDING_OPEN_FLAGS);
 	if (!w->top)
 		return -1;
 	w->h = w->top;
@@ -151,13 +154,21 @@ static int walk_next_cpu(const struct walk *w)
 	return m;
 }
 
+/* A record a corrupt page cannot have produced: the common fields are there and it fits
+ * in its page. Others are left out (and counted), never handed on. */
+static bool record_sane(const struct walk *w, const struct tep_record *r)
+{
+	return r->data && r->size >= 8 && w->page_size &&
+	       r->offset % w->page_size + (unsigned)r->size <= w->page_size;
+}
+
 /* Whether the user's choices keep the record: its event not hidden, its filter matched. */
 static bool walk_shows(const struct walk *w, const struct tep_record *r)
 {
 	uint16_t type;
 
-	if (r->size < 2)
-		return true;
+	if (!record_sane(w, r))
+		return false;
 	memcpy(&type, r->data, sizeof(type));
 	if (w->hidden && w->hidden[type])
 		return false;
@@ -266,6 +277,7 @@ static void publish(struct kt_recording *rec, struct pending *p, const struct kt
 	rec->info.first_ts = in->first_ts;
 	rec->info.last_ts = in->last_ts;
 	rec->info.indexed = in->indexed;
+	rec->info.corrupt = in->corrupt;
 	store_set_span(rec->store, rec->ncps ? in->records : 0);
 	store_unlock(rec->store);
 	wake(rec);
@@ -295,9 +307,11 @@ static void *index_main(void *arg)
 			in.lost_marked += (uint64_t)r->missed_events;
 		else if (r->missed_events < 0)
 			in.lost_unknown++;
-		if (r->size >= 2) {
+		if (record_sane(w, r)) {
 			memcpy(&type, r->data, sizeof(type));
 			__atomic_fetch_add(&rec->type_counts[type], 1, __ATOMIC_RELAXED);
+		} else {
+			in.corrupt++;
 		}
 		if (!in.events)
 			in.first_ts = r->ts;
@@ -368,6 +382,35 @@ static void pager(void *ctx, struct kt_store *st, uint64_t seq)
 
 /* ---- the handle ------------------------------------------------------------------------- */
 
+/*
+ * libtracecmd 3.1 crashes in its own clean-up when it refuses some corrupt files that pass
+ * the structure check (tracecmd_open_fd frees a half-built handle), so it opens the file
+ * once in a child first: a refusal or a crash there is a one-line error here. Called
+ * before any thread exists.
+ */
+static int open_in_child(const char *path, char *err, size_t errlen)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return 0; /* no child: go ahead, the structure check passed */
+	if (pid == 0)
+		_exit(tracecmd_open(path, RECORDING_OPEN_FLAGS) ? 0 : 1);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFSIGNALED(status))
+		snprintf(err, errlen, "%s: corrupt: libtracecmd crashes reading it (signal %d)",
+			 path, WTERMSIG(status));
+	else
+		snprintf(err, errlen, "%s: corrupt: libtracecmd cannot read its formats or data",
+			 path);
+	return -1;
+}
+
 struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 {
 	struct kt_recording *rec = calloc(1, sizeof(*rec));
@@ -388,7 +431,11 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 	}
 	if (tdat_check(path, &rec->file, err, errlen) < 0)
 		goto fail;
-	tracecmd_set_loglevel(TEP_LOG_NONE); /* nothing may print under curses */
+	/* nothing may print under curses, and a corrupt file makes them talk */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	if (open_in_child(path, err, errlen) < 0)
+		goto fail;
 	rec->buffer = -2;
 	if (walk_open(&rec->pager, path, &rec->buffer, rec->buffer_name,
 		      sizeof(rec->buffer_name)) < 0) {
@@ -397,6 +444,7 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	rec->pager.hidden = rec->hidden;
+	rec->pager.page_size = rec->file.page_size;
 	rec->info.file = rec->file;
 	rec->info.ncpus = rec->pager.ncpus;
 	snprintf(rec->info.buffer, sizeof(rec->info.buffer), "%s", rec->buffer_name);
@@ -419,6 +467,7 @@ int recording_attach(struct kt_recording *rec, struct kt_store *st, int wake_fd,
 		return -1;
 	}
 	rec->index.hidden = rec->hidden;
+	rec->index.page_size = rec->file.page_size;
 	rec->store = st;
 	rec->wake_fd = wake_fd;
 	store_lock(st);

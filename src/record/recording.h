@@ -32,6 +32,7 @@ struct kt_recording_info {
 	uint64_t events;	    /* of which events */
 	uint64_t lost_marked;	    /* events the pages said were lost */
 	uint64_t lost_unknown;	    /* pages that said events were lost without a count */
+	uint64_t corrupt;	    /* records a corrupt page gave, left out */
 	unsigned long long first_ts, last_ts;
 };
 

@@ -228,9 +228,37 @@ static int options_v6(struct src *s, struct kt_tdat_info *info)
 	return fail(s, "corrupt options at offset %llu: more than %u of them", s->off, MAX_COUNT);
 }
 
+/* Every page header of one CPU's data: libtracecmd trusts a page's commit size and would
+ * read past the page with a corrupt one, so a page that claims more than a page holds
+ * ends the check here. One small read per page. */
+static int pages(struct src *s, struct kt_tdat_info *info, int cpu, uint64_t off, uint64_t size)
+{
+	unsigned hdr = 8 + info->long_size;
+	unsigned char h[16];
+	uint64_t p, commit, used;
+
+	for (p = off; p < off + size; p += info->page_size) {
+		s->off = p;
+		if (get(s, h, hdr) < 0)
+			return -1;
+		commit = 0;
+		memcpy(&commit, h + 8, info->long_size);
+		used = commit & ((1ull << 27) - 1);
+		if (commit & TDAT_PAGE_MISSED_STORED)
+			used += info->long_size;
+		if (used > info->page_size - hdr)
+			return fail(s, "corrupt page at offset %llu in CPU %d's data: it says it "
+				       "holds %llu bytes, a page holds %u",
+				    (unsigned long long)p, cpu, (unsigned long long)used,
+				    info->page_size - hdr);
+	}
+	return 0;
+}
+
 /* The per-CPU data: offsets and sizes inside the file, on page boundaries. */
 static int flyrecord(struct src *s, struct kt_tdat_info *info)
 {
+	unsigned long long table = s->off;
 	uint64_t off, size;
 	int cpu;
 
@@ -250,6 +278,51 @@ static int flyrecord(struct src *s, struct kt_tdat_info *info)
 				    cpu, (unsigned long long)off, (unsigned long long)size,
 				    info->page_size);
 	}
+	for (cpu = 0; cpu < info->ncpus; cpu++) {
+		s->off = table + 16ull * (unsigned)cpu;
+		off = get_u64(s);
+		size = get_u64(s);
+		if (pages(s, info, cpu, off, size) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The header page format must describe the page layout the data check assumes (and that
+ * libtracecmd's reader takes from it): u64 timestamp at 0, the commit word at 8, data after. */
+static int header_page(struct src *s, struct kt_tdat_info *info)
+{
+	unsigned long long at = s->off;
+	uint64_t len = get_u64(s);
+	char text[1024], name[64], *line, *save = NULL;
+	unsigned off, size, want = 8 + info->long_size;
+	int seen = 0;
+
+	if (s->failed)
+		return -1;
+	if (len > s->size - s->off)
+		return fail(s, "truncated in the header page at offset %llu (its size says %llu "
+			       "bytes, the file has %llu after it)",
+			    at, (unsigned long long)len, s->size - s->off);
+	if (len >= sizeof(text))
+		return fail(s, "corrupt header page at offset %llu: %llu bytes", at,
+			    (unsigned long long)len);
+	if (get(s, text, len) < 0)
+		return -1;
+	text[len] = '\0';
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, " field: %*s %63[^;]; offset:%u; size:%u;", name, &off, &size) != 3)
+			continue;
+		if (!strcmp(name, "timestamp") && off == 0 && size == 8)
+			seen |= 1;
+		else if (!strcmp(name, "commit") && off == 8 && size == info->long_size)
+			seen |= 2;
+		else if (!strcmp(name, "data") && off == want)
+			seen |= 4;
+	}
+	if (seen != 7)
+		return fail(s, "corrupt header page at offset %llu: not the ring-buffer page "
+			       "layout (timestamp, commit, data)", at);
 	return 0;
 }
 
@@ -259,7 +332,7 @@ static int check_v6(struct src *s, struct kt_tdat_info *info)
 	uint32_t i, j, n, m;
 
 	s->section = "the header page";
-	if (expect_tag(s, "header_page") < 0 || sized_blob(s, false) < 0)
+	if (expect_tag(s, "header_page") < 0 || header_page(s, info) < 0)
 		return -1;
 	s->section = "the event header";
 	if (expect_tag(s, "header_event") < 0 || sized_blob(s, false) < 0)
@@ -396,6 +469,7 @@ static int check(struct src *s, struct kt_tdat_info *info)
 	get(s, &endian, 1);
 	get(s, &lsize, 1);
 	info->page_size = get_u32(s);
+	info->long_size = lsize;
 	if (s->failed)
 		return -1;
 	if (endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__))

@@ -14,6 +14,7 @@
 struct kt_tdat_info {
 	unsigned version;	/* 6 or 7 */
 	unsigned page_size;
+	unsigned long_size;	/* of the recording machine: 4 or 8 */
 	unsigned long long file_size;
 	int ncpus;		/* 0 when the file does not say in plain text (v7 compressed) */
 	char compression[32];	/* v7: "zstd", "none" */
