@@ -41,3 +41,4 @@ tests/fuzz/fuzz_recording: $(FUZZ_RECORDING_SRCS)
 endif
 AM_TESTS_ENVIRONMENT += KTOP_FUZZER=$(abs_top_builddir)/tests/fuzz/fuzz_recording; \
 	export KTOP_FUZZER;
+TERM_TESTS += tests/term/record_browse.sh
