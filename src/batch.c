@@ -179,6 +179,10 @@ static int batch_recording(struct batch *b)
 	if (info.corrupt)
 		fprintf(stderr, "ktop: %s: %llu corrupt records left out\n",
 			b->app->opts->input_path, (unsigned long long)info.corrupt);
+	if (info.corrupt_page[0]) {
+		fprintf(stderr, "ktop: %s (the events before it were printed)\n", info.corrupt_page);
+		return KT_EXIT_FAILURE;
+	}
 	return KT_EXIT_OK;
 }
 

@@ -42,3 +42,14 @@ endif
 AM_TESTS_ENVIRONMENT += KTOP_FUZZER=$(abs_top_builddir)/tests/fuzz/fuzz_recording; \
 	export KTOP_FUZZER;
 TERM_TESTS += tests/term/record_browse.sh
+
+# make bench also measures a 1 GB recording (tests/bench/recording.sh).
+EXTRA_DIST += tests/bench/recording.sh
+bench: bench-recording
+bench-recording: tests/helpers/mkrecording$(EXEEXT)
+	@$(MAKE) $(AM_MAKEFLAGS) ktop$(EXEEXT) && \
+	KTOP='$(abs_top_builddir)/ktop$(EXEEXT)' \
+	MKRECORDING='$(abs_top_builddir)/tests/helpers/mkrecording$(EXEEXT)' \
+	FIXTURES='$(abs_top_srcdir)/tests/unit/fixtures/tracing' \
+	bash '$(top_srcdir)/tests/bench/recording.sh'
+.PHONY: bench-recording

@@ -11,14 +11,19 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <traceevent/kbuffer.h>
 #include <trace-cmd/trace-cmd.h>
 
 #include "../backend/store.h"
@@ -28,6 +33,7 @@
 #define RECORDING_PUBLISH 65536	   /* records indexed between updates of the span */
 #define RECORDING_FIRST_PUBLISH 4096 /* ... but the first screen's worth goes at once */
 #define RECORDING_FILL_AHEAD 16384 /* records the pager reads past the one asked for */
+#define RECORDING_DROP_EVERY 65536 /* records read between releases of the file's pages */
 #define RECORDING_OPEN_FLAGS TRACECMD_FL_LOAD_NO_PLUGINS /* rows as ktop shows them live */
 
 /* One libtracecmd handle and the merge state over its CPUs. */
@@ -39,6 +45,9 @@ struct walk {
 	struct tep_event_filter *filter; /* the user's filters, built on this handle's tep */
 	const bool *hidden;		/* event ids the user hid (the recording's) */
 	unsigned page_size;		/* the file's (libtracecmd does not tell) */
+	struct kt_recording *rec;	/* for the page checks */
+	struct kbuffer *kbuf;		/* parses a page ahead of libtracecmd */
+	unsigned char *page;
 };
 
 struct user_filter {
@@ -59,12 +68,19 @@ struct kt_recording {
 	struct walk pager, index;
 	struct kt_store *store;
 	int wake_fd;
+	uint64_t pager_dropped_at; /* the pager's position when it last dropped file pages */
+	int fd;			   /* the file, for the page checks */
+	bool check_pages;	   /* v6, top-level buffer: pages checked before libtracecmd reads */
+	uint64_t *checked;	   /* per CPU: pages up to this offset are sound (atomics) */
+	char corrupt[256];	   /* the first corrupt page met (under the store lock) */
 
 	/* under the store lock */
 	struct checkpoint *cps;
 	size_t ncps, cap;
 	struct kt_recording_info info;
 
+	dev_t dev;		/* the file, to find libtracecmd's mappings of it */
+	ino_t ino;
 	uint64_t *type_counts; /* 65536, relaxed atomics */
 	bool *hidden;	       /* 65536: event ids left out */
 	struct user_filter *filters;
@@ -89,6 +105,11 @@ static void walk_close(struct walk *w)
 	if (w->filter)
 		tep_filter_free(w->filter);
 	w->filter = NULL;
+	if (w->kbuf)
+		kbuffer_free(w->kbuf);
+	w->kbuf = NULL;
+	free(w->page);
+	w->page = NULL;
 	if (w->h && w->h != w->top)
 		tracecmd_close(w->h);
 	if (w->top)
@@ -184,10 +205,69 @@ static unsigned step_records(const struct walk *w, const struct tep_record *r)
 	return (r->missed_events ? 1u : 0u) + (walk_shows(w, r) ? 1u : 0u);
 }
 
+/* Whether r is the last record of its page (the page parsed here, on a copy). */
+static bool last_in_page(struct walk *w, const struct tep_record *r, uint64_t page)
+{
+	struct kt_recording *rec = w->rec;
+	unsigned long long ts;
+	int last = -1;
+
+	if (!w->kbuf)
+		w->kbuf = kbuffer_alloc(rec->file.long_size == 4 ? KBUFFER_LSIZE_4 :
+								   KBUFFER_LSIZE_8,
+					KBUFFER_ENDIAN_LITTLE);
+	if (!w->page)
+		w->page = calloc(1, (size_t)w->page_size + 16);
+	if (!w->kbuf || !w->page ||
+	    pread(rec->fd, w->page, w->page_size, (off_t)page) != (ssize_t)w->page_size ||
+	    kbuffer_load_subbuffer(w->kbuf, w->page) < 0 || !kbuffer_read_event(w->kbuf, &ts))
+		return true;
+	do
+		last = kbuffer_curr_offset(w->kbuf);
+	while (kbuffer_next_event(w->kbuf, &ts));
+	/* libtracecmd's record offset is the page's plus kbuffer_curr_offset() too */
+	return last < 0 || r->offset >= page + (unsigned)last;
+}
+
+/*
+ * libtracecmd trusts a page's header and reads past the page with a corrupt one, so the
+ * page after r's is checked before libtracecmd may load it; when it is corrupt, the CPU
+ * ends with the last record of r's page. Every walk decides the same, so sequence numbers
+ * stay the same. Returns false when the CPU ends at r.
+ */
+static bool next_page_sound(struct walk *w, int cpu, const struct tep_record *r)
+{
+	struct kt_recording *rec = w->rec;
+	uint64_t page, next, end;
+	char err[256];
+
+	if (!rec || !rec->check_pages || cpu >= rec->file.ncpus)
+		return true;
+	page = r->offset / w->page_size * w->page_size;
+	next = page + w->page_size;
+	end = rec->file.cpus[cpu].off + rec->file.cpus[cpu].size;
+	if (next >= end || next <= __atomic_load_n(&rec->checked[cpu], __ATOMIC_RELAXED))
+		return true;
+	if (tdat_check_page(rec->fd, rec->path, &rec->file, next, cpu, err, sizeof(err)) == 0) {
+		__atomic_store_n(&rec->checked[cpu], next, __ATOMIC_RELAXED); /* idempotent */
+		return true;
+	}
+	if (!last_in_page(w, r, page))
+		return true;
+	/* not the store lock: the pager runs under it */
+	pthread_mutex_lock(&rec->done_lock);
+	if (!rec->corrupt[0])
+		snprintf(rec->corrupt, sizeof(rec->corrupt), "%s", err);
+	pthread_mutex_unlock(&rec->done_lock);
+	return false;
+}
+
 static void walk_advance(struct walk *w, int cpu)
 {
+	bool more = next_page_sound(w, cpu, w->peek[cpu]);
+
 	tracecmd_free_record(w->peek[cpu]);
-	w->peek[cpu] = tracecmd_read_data(w->h, cpu);
+	w->peek[cpu] = more ? tracecmd_read_data(w->h, cpu) : NULL;
 }
 
 /* Puts the walk where checkpoint cp was taken. */
@@ -208,6 +288,28 @@ static void walk_restore(struct walk *w, const struct checkpoint *cp)
 		}
 	}
 	w->seq = cp->seq;
+}
+
+/*
+ * libtracecmd maps the per-CPU data and never unmaps what it has read, so reading a 1 GB
+ * file through would leave 1 GB resident (clean page cache, but counted against ktop). The
+ * mappings are read-only: dropping their pages is safe at any time (a later access faults
+ * the page in again from the page cache), and keeps ktop's resident size within --memory.
+ */
+static void drop_file_pages(const struct kt_recording *rec)
+{
+	unsigned long start, end, ino;
+	unsigned maj, min;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %*s %*s %x:%x %lu", &start, &end, &maj, &min, &ino) == 5 &&
+		    ino == (unsigned long)rec->ino && makedev(maj, min) == rec->dev)
+			madvise((void *)start, end - start, MADV_DONTNEED);
+	fclose(f);
 }
 
 /* ---- the index thread ------------------------------------------------------------------- */
@@ -322,6 +424,7 @@ static void *index_main(void *arg)
 		if (w->seq >= next_pub) {
 			in.records = w->seq;
 			publish(rec, &p, &in);
+			drop_file_pages(rec);
 			next_pub = w->seq + RECORDING_PUBLISH;
 		}
 	}
@@ -378,6 +481,10 @@ static void pager(void *ctx, struct kt_store *st, uint64_t seq)
 	limit = seq + RECORDING_FILL_AHEAD;
 	while (w->seq < limit && walk_next_cpu(w) >= 0)
 		pager_step(st, w);
+	if (w->seq - rec->pager_dropped_at >= RECORDING_DROP_EVERY || w->seq < rec->pager_dropped_at) {
+		drop_file_pages(rec);
+		rec->pager_dropped_at = w->seq;
+	}
 }
 
 /* ---- the handle ------------------------------------------------------------------------- */
@@ -414,6 +521,8 @@ static int open_in_child(const char *path, char *err, size_t errlen)
 struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 {
 	struct kt_recording *rec = calloc(1, sizeof(*rec));
+	struct stat sb;
+	int i;
 
 	if (!rec) {
 		snprintf(err, errlen, "out of memory");
@@ -422,6 +531,7 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 	pthread_mutex_init(&rec->done_lock, NULL);
 	pthread_cond_init(&rec->done_cond, NULL);
 	rec->wake_fd = -1;
+	rec->fd = -1;
 	rec->path = strdup(path);
 	rec->type_counts = calloc(65536, sizeof(*rec->type_counts));
 	rec->hidden = calloc(65536, sizeof(*rec->hidden));
@@ -431,6 +541,10 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 	}
 	if (tdat_check(path, &rec->file, err, errlen) < 0)
 		goto fail;
+	if (stat(path, &sb) == 0) {
+		rec->dev = sb.st_dev;
+		rec->ino = sb.st_ino;
+	}
 	/* nothing may print under curses, and a corrupt file makes them talk */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
@@ -443,6 +557,18 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 			 errno ? strerror(errno) : "a section it needs is missing or corrupt");
 		goto fail;
 	}
+	rec->fd = open(path, O_RDONLY | O_CLOEXEC);
+	rec->check_pages = rec->fd >= 0 && rec->file.version == 6 && rec->file.cpus &&
+			   rec->buffer == -1 && rec->pager.ncpus == rec->file.ncpus;
+	rec->checked = calloc((size_t)rec->file.ncpus + 1, sizeof(*rec->checked));
+	if (!rec->checked) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < rec->file.ncpus; i++) /* what tdat_check() covered */
+		rec->checked[i] = rec->file.cpus[i].off +
+				  (uint64_t)(TDAT_CHECK_PAGES - 1) * rec->file.page_size;
+	rec->pager.rec = rec;
 	rec->pager.hidden = rec->hidden;
 	rec->pager.page_size = rec->file.page_size;
 	rec->info.file = rec->file;
@@ -467,6 +593,7 @@ int recording_attach(struct kt_recording *rec, struct kt_store *st, int wake_fd,
 		return -1;
 	}
 	rec->index.hidden = rec->hidden;
+	rec->index.rec = rec;
 	rec->index.page_size = rec->file.page_size;
 	rec->store = st;
 	rec->wake_fd = wake_fd;
@@ -514,6 +641,10 @@ void recording_info(struct kt_recording *rec, struct kt_recording_info *out)
 	*out = rec->info;
 	if (rec->store)
 		store_unlock(rec->store);
+	out->file.cpus = NULL; /* rec's own */
+	pthread_mutex_lock(&rec->done_lock);
+	snprintf(out->corrupt_page, sizeof(out->corrupt_page), "%s", rec->corrupt);
+	pthread_mutex_unlock(&rec->done_lock);
 }
 
 uint64_t recording_type_count(struct kt_recording *rec, int id)
@@ -547,6 +678,10 @@ void recording_close(struct kt_recording *rec)
 		free(rec->filters[i].expr);
 	free(rec->filters);
 	free(rec->hidden);
+	free(rec->checked);
+	if (rec->fd >= 0)
+		close(rec->fd);
+	tdat_info_free(&rec->file);
 	free(rec->type_counts);
 	free(rec->path);
 	pthread_mutex_destroy(&rec->done_lock);

@@ -33,6 +33,7 @@ struct kt_recording_info {
 	uint64_t lost_marked;	    /* events the pages said were lost */
 	uint64_t lost_unknown;	    /* pages that said events were lost without a count */
 	uint64_t corrupt;	    /* records a corrupt page gave, left out */
+	char corrupt_page[256];	    /* "PATH: corrupt page at offset ...": its CPU ends there */
 	unsigned long long first_ts, last_ts;
 };
 

@@ -231,13 +231,15 @@ static int options_v6(struct src *s, struct kt_tdat_info *info)
 /* Every page header of one CPU's data: libtracecmd trusts a page's commit size and would
  * read past the page with a corrupt one, so a page that claims more than a page holds
  * ends the check here. One small read per page. */
-static int pages(struct src *s, struct kt_tdat_info *info, int cpu, uint64_t off, uint64_t size)
+static int pages(struct src *s, const struct kt_tdat_info *info, int cpu, uint64_t off,
+		 uint64_t size)
 {
 	unsigned hdr = 8 + info->long_size;
 	unsigned char h[16];
 	uint64_t p, commit, used;
 
-	for (p = off; p < off + size; p += info->page_size) {
+	for (p = off; p < off + size && p < off + (uint64_t)TDAT_CHECK_PAGES * info->page_size;
+	     p += info->page_size) {
 		s->off = p;
 		if (get(s, h, hdr) < 0)
 			return -1;
@@ -278,10 +280,15 @@ static int flyrecord(struct src *s, struct kt_tdat_info *info)
 				    cpu, (unsigned long long)off, (unsigned long long)size,
 				    info->page_size);
 	}
+	info->cpus = calloc((size_t)info->ncpus + 1, sizeof(*info->cpus));
+	if (!info->cpus)
+		return fail(s, "out of memory");
 	for (cpu = 0; cpu < info->ncpus; cpu++) {
 		s->off = table + 16ull * (unsigned)cpu;
 		off = get_u64(s);
 		size = get_u64(s);
+		info->cpus[cpu].off = off;
+		info->cpus[cpu].size = size;
 		if (pages(s, info, cpu, off, size) < 0)
 			return -1;
 	}
@@ -487,13 +494,32 @@ static int check(struct src *s, struct kt_tdat_info *info)
 	return check_v7(s, info);
 }
 
+void tdat_info_free(struct kt_tdat_info *info)
+{
+	free(info->cpus);
+	info->cpus = NULL;
+}
+
+int tdat_check_page(int fd, const char *path, const struct kt_tdat_info *info, uint64_t off,
+		    int cpu, char *err, size_t errlen)
+{
+	struct src s = { .fd = fd, .name = path, .err = err, .errlen = errlen,
+			 .section = "a page", .size = info->file_size };
+
+	return pages(&s, info, cpu, off, info->page_size);
+}
+
 int tdat_check_mem(const unsigned char *buf, size_t len, const char *name,
 		   struct kt_tdat_info *info, char *err, size_t errlen)
 {
 	struct src s = { .mem = buf, .fd = -1, .size = len, .name = name, .err = err,
 			 .errlen = errlen, .section = "the file" };
 
-	return check(&s, info);
+	if (check(&s, info) < 0) {
+		tdat_info_free(info);
+		return -1;
+	}
+	return 0;
 }
 
 int tdat_check(const char *path, struct kt_tdat_info *info, char *err, size_t errlen)
@@ -524,5 +550,7 @@ int tdat_check(const char *path, struct kt_tdat_info *info, char *err, size_t er
 	s.size = (unsigned long long)sb.st_size;
 	ret = check(&s, info);
 	close(s.fd);
+	if (ret < 0)
+		tdat_info_free(info);
 	return ret;
 }

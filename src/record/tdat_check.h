@@ -23,10 +23,23 @@ struct kt_tdat_info {
 	char clock[32];
 	uint64_t kernel_lost;	/* overrun + commit overrun + dropped events of all CPUs */
 	bool have_stats;
+	/* v6: each CPU's data, the first TDAT_CHECK_PAGES pages of which are checked; the
+	 * reader checks the rest as it goes (tdat_check_page). malloc'd, ncpus entries. */
+	struct kt_tdat_cpu { uint64_t off, size; } *cpus;
 };
+
+/* Pages per CPU checked up front: enough for libtracecmd's start and the first screen,
+ * few enough that a 1 GB file opens at once. */
+#define TDAT_CHECK_PAGES 64
 
 /* Checks path; fills *info. Returns 0, or -1 with err holding "PATH: what is wrong". */
 int tdat_check(const char *path, struct kt_tdat_info *info, char *err, size_t errlen);
+/* Frees what tdat_check() allocated in info. */
+void tdat_info_free(struct kt_tdat_info *info);
+/* Checks the header of the page at file offset off (fd open on the file). Returns 0, or -1
+ * with "PATH: corrupt page at offset ..." in err. */
+int tdat_check_page(int fd, const char *path, const struct kt_tdat_info *info, uint64_t off,
+		    int cpu, char *err, size_t errlen);
 /* The same on a buffer (the fuzz target). name: what to call it in err. */
 int tdat_check_mem(const unsigned char *buf, size_t len, const char *name,
 		   struct kt_tdat_info *info, char *err, size_t errlen);

@@ -106,6 +106,8 @@ static void header_recording(WINDOW *win, int *x, int limit, struct kt_app *app)
 	snprintf(v, sizeof(v), "%s%s", header_fmt_count((double)info.events, a, sizeof(a)),
 		 info.indexed ? "" : " (reading...)");
 	field(win, 0, x, limit, "events: ", v, CRT_HEADER_VALUE);
+	if (info.corrupt_page[0]) /* shown up to there: say so where it cannot be missed */
+		field(win, 0, x, limit, "", "CORRUPT (see ktop -b -i)", CRT_HEADER_WARN);
 }
 
 void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_app *app,

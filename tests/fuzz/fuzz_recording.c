@@ -57,6 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (tdat_check_mem(data, size, "fuzz", &info, err, sizeof(err)) < 0)
 		return 0;
+	tdat_info_free(&info);
 	fd = memfd_create("fuzz.dat", MFD_CLOEXEC);
 	if (fd < 0 || write(fd, data, size) != (ssize_t)size) {
 		if (fd >= 0)

@@ -31,6 +31,7 @@ cd "$T" || fail "cannot enter $T"
 	-artifact_prefix="$T/" "$T/corpus" "$T/seeds" >"$T/fuzz.log" 2>&1
 rc=$?
 tail -n 15 "$T/fuzz.log" >&2
+grep -m1 -A 30 -E '==ERROR|Direct leak|runtime error' "$T/fuzz.log" >&2
 if [ "$rc" != 0 ]; then
 	for a in "$T"/crash-* "$T"/leak-* "$T"/timeout-* "$T"/oom-*; do
 		[ -f "$a" ] || continue
