@@ -12,9 +12,13 @@
 #include "app.h"
 #include "backend/catalog.h"
 #include "backend/comms.h"
+#include "backend/bpfhist.h"
 #include "backend/decode.h"
 #include "backend/pmu.h"
+#include "backend/probes.h"
+#include "backend/scope.h"
 #include "backend/session.h"
+#include "backend/tracers.h"
 #include "log.h"
 #include "record/recording.h"
 #include "xalloc.h"
@@ -42,13 +46,128 @@ static bool catalog_has_match(const struct kt_catalog *cat, const char *spec)
 	return false;
 }
 
+/* Function lists, the tracer and pid/comm scoping the options ask for, in that order: lists
+ * before the tracer so it never starts unfiltered; all before the reader opens the pipes,
+ * since the kernel will not switch tracers under an open trace_pipe_raw. Returns an exit
+ * code. */
+static int app_setup_tracing(struct kt_app *app, char *err, size_t errlen)
+{
+	const struct kt_options *o = app->opts;
+	pid_t *pids = NULL, *comm_pids;
+	size_t i, j, n = 0, ncomm;
+	int which, ret = KT_EXIT_OK;
+
+	if (o->comm) {
+		app->event_filter = scope_comm_filter(o->comm, o->filter, err, errlen);
+		if (!app->event_filter)
+			return KT_EXIT_USAGE;
+	} else if (o->filter && *o->filter) {
+		app->event_filter = xstrdup(o->filter);
+	}
+	for (which = 0; which < KT_FTRACE_NLISTS; which++)
+		for (i = 0; i < o->n_ftrace_lists[which]; i++)
+			if (tracers_filter_add(app->session, (enum kt_ftrace_list)which,
+					       o->ftrace_lists[which][i], err, errlen) < 0)
+				return KT_EXIT_FAILURE;
+	if (o->tracer && tracers_set(app->session, o->tracer, err, errlen) < 0)
+		return KT_EXIT_FAILURE;
+	/* -p, and the processes running --comm now (for the function tracers) */
+	if (o->n_pids || (o->comm && o->tracer)) {
+		pids = xcalloc(o->n_pids + 1, sizeof(*pids));
+		for (i = 0; i < o->n_pids; i++)
+			pids[n++] = o->pids[i];
+		comm_pids = o->comm && o->tracer ? scope_comm_pids(o->comm, &ncomm) : NULL;
+		for (j = 0; comm_pids && j < ncomm; j++) {
+			pids = xreallocarray(pids, n + 1, sizeof(*pids));
+			pids[n++] = comm_pids[j];
+		}
+		free(comm_pids);
+		if (n && app_set_scope(app, pids, n, o->follow_children, err, errlen) < 0)
+			ret = KT_EXIT_FAILURE;
+		free(pids);
+	}
+	return ret;
+}
+
+/* The --kprobe ... --uretprobe definitions, created and enabled. Returns an exit code. */
+static int app_setup_probes(struct kt_app *app, char *err, size_t errlen)
+{
+	const struct kt_options *o = app->opts;
+	char event[128];
+	size_t i;
+
+	for (i = 0; i < o->n_probes; i++) {
+		if (app_probe_create(app, (enum kt_probe_kind)o->probes[i].kind, o->probes[i].def,
+				     true, event, sizeof(event), err, errlen) < 0)
+			return KT_EXIT_FAILURE;
+		log_debug("%s: probe %s", __func__, event);
+	}
+	return KT_EXIT_OK;
+}
+
+static int app_start_reader(struct kt_app *app, char *err, size_t errlen)
+{
+	const struct kt_options *o = app->opts;
+	pid_t tids[2];
+
+	/* A quiet batch run prints only the summary: the reader counts, nothing is kept. */
+	app->reader = reader_start(app->session,
+				   o->mode == KT_MODE_BATCH && o->quiet && !o->max_events &&
+						   !o->record_path ? NULL : app->store,
+				   app->comms, app->wake_wr, err, errlen);
+	if (!app->reader)
+		return -1;
+	/* ktop's own syscalls stay out of what it shows */
+	tids[0] = getpid();
+	tids[1] = reader_tid(app->reader);
+	session_exclude_tids(app->session, tids, 2);
+	return 0;
+}
+
+int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children, char *err,
+		  size_t errlen)
+{
+	if (scope_set_pids(app->session, pids, n, children, err, errlen) < 0)
+		return -1;
+	app->scope_children = children;
+	return 0;
+}
+
+int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errlen)
+{
+	struct kt_reader_stats last;
+	pid_t *pids;
+	size_t n = 0;
+	int ret;
+
+	/* the kernel will not switch tracers while trace_pipe_raw is open (EBUSY): the reader
+	 * drains and closes, and a new one starts; the store and the counts go on */
+	if (app->reader) {
+		reader_stop(app->reader, &last);
+		app->reader = NULL;
+		app->rstats_base.pages += last.pages;
+		app->rstats_base.events += last.events;
+		app->rstats_base.missed += last.missed;
+		app->rstats_base.missed_unknown += last.missed_unknown;
+	}
+	ret = tracers_set(app->session, name, err, errlen);
+	/* set_ftrace_pid follows the tracer (scope.h) */
+	pids = ret == 0 ? scope_get_pids(app->session, &n) : NULL;
+	if (n)
+		scope_set_pids(app->session, pids, n, app->scope_children, NULL, 0);
+	free(pids);
+	if (app_start_reader(app, ret < 0 ? NULL : err, ret < 0 ? 0 : errlen) < 0)
+		return -1;
+	return ret;
+}
+
 int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
 {
 	struct kt_session_opts sopts = { .buffer_kb = opts->buffer_kb };
-	pid_t tids[2];
 	char path[4096];
 	size_t i;
-	int fds[2];
+	int fds[2], ret;
+	pid_t self;
 
 	memset(app, 0, sizeof(*app));
 	app->opts = opts;
@@ -87,19 +206,22 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	}
 	app->comms = comms_new();
 	decoder_set_comms(app->decoder, app->comms);
-	/* A quiet batch run prints only the summary: the reader counts, nothing is kept. */
-	app->reader = reader_start(app->session,
-				   opts->mode == KT_MODE_BATCH && opts->quiet && !opts->max_events &&
-					!opts->record_path ?
-					   NULL : app->store,
-				   app->comms, app->wake_wr, err, errlen);
-	if (!app->reader)
+	/* before a tracer starts: ktop's own file reads stay out of the function tracers */
+	self = getpid();
+	session_exclude_tids(app->session, &self, 1);
+	app->probes = probes_new(app->session);
+	if (!app->probes) {
+		snprintf(err, errlen, "out of memory");
 		return KT_EXIT_FAILURE;
-	/* ktop's own syscalls stay out of what it shows */
-	tids[0] = getpid();
-	tids[1] = reader_tid(app->reader);
-	session_exclude_tids(app->session, tids, 2);
-
+	}
+	ret = app_setup_tracing(app, err, errlen);
+	if (ret != KT_EXIT_OK)
+		return ret;
+	if (app_start_reader(app, err, errlen) < 0)
+		return KT_EXIT_FAILURE;
+	ret = app_setup_probes(app, err, errlen);
+	if (ret != KT_EXIT_OK)
+		return ret;
 	for (i = 0; i < opts->n_events; i++)
 		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;
@@ -113,6 +235,10 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		if (app_set_events(app, opts->profile_events[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;
 	}
+	/* Batch mode stops on a refused --hist; the explorer shows the reason in its pane. */
+	for (i = 0; opts->mode == KT_MODE_BATCH && i < opts->n_hists; i++)
+		if (!app_hist_open(app, opts->hists[i], err, errlen))
+			return KT_EXIT_FAILURE;
 	/* Last, so the counters cover the capture and no more. */
 	if (opts->pmu && app_pmu_open(app, err, errlen) < 0)
 		return KT_EXIT_FAILURE;
@@ -145,6 +271,37 @@ int app_pmu_open(struct kt_app *app, char *err, size_t errlen)
 	app->pmu = p;
 	log_debug("%s: %zu counters", __func__, pmu_ncounters(p));
 	return 0;
+}
+
+struct kt_bpfhist *app_hist_open(struct kt_app *app, const char *text, char *err,
+				 size_t errlen)
+{
+	struct kt_hist_spec spec;
+	struct kt_bpfhist *h;
+
+	if (histspec_parse(text, &spec, err, errlen) < 0)
+		return NULL;
+	h = bpfhist_open(&spec, err, errlen);
+	if (!h)
+		return NULL;
+	app->hists = xreallocarray(app->hists, app->n_hists + 1, sizeof(*app->hists));
+	app->hists[app->n_hists++] = h;
+	return h;
+}
+
+void app_hist_close(struct kt_app *app, struct kt_bpfhist *h)
+{
+	size_t i;
+
+	for (i = 0; i < app->n_hists; i++) {
+		if (app->hists[i] != h)
+			continue;
+		memmove(&app->hists[i], &app->hists[i + 1],
+			(app->n_hists - i - 1) * sizeof(*app->hists));
+		app->n_hists--;
+		bpfhist_free(h);
+		return;
+	}
 }
 
 void app_pmu_close(struct kt_app *app)
@@ -185,7 +342,7 @@ int app_list_events(FILE *out, const char *spec, char *err, size_t errlen)
 int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen)
 {
 	const struct kt_event_desc *ev;
-	const char *filter = app->opts->filter;
+	const char *filter = app->event_filter;
 	int changed = 0;
 	size_t i;
 
@@ -232,15 +389,71 @@ static void app_recording_figures(struct kt_app *app)
 	app->kernel_lost = info.file.kernel_lost;
 }
 
+int app_catalog_refresh(struct kt_app *app, char *err, size_t errlen)
+{
+	struct kt_catalog *cat;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/available_events", app->tracing_dir);
+	cat = catalog_load_file(path);
+	if (!cat) {
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return -1;
+	}
+	catalog_free(app->catalog);
+	app->catalog = cat;
+	return 0;
+}
+
+int app_probe_create(struct kt_app *app, enum kt_probe_kind kind, const char *def, bool enable,
+		     char *event, size_t eventlen, char *err, size_t errlen)
+{
+	char name[128], sys[64];
+	const char *ev;
+
+	if (probes_create(app->probes, kind, def, name, sizeof(name), err, errlen) < 0)
+		return -1;
+	if (event)
+		snprintf(event, eventlen, "%s", name);
+	ev = strchr(name, ':') + 1;
+	snprintf(sys, sizeof(sys), "%.*s", (int)(ev - 1 - name), name);
+	if (app_catalog_refresh(app, err, errlen) < 0)
+		goto undo;
+	if (decoder_load(app->decoder, sys, ev) < 0) {
+		snprintf(err, errlen, "cannot read the format of %s", name);
+		goto undo;
+	}
+	if (enable && app_set_events(app, name, true, err, errlen) < 0)
+		goto undo;
+	return 0;
+undo:
+	probes_delete(app->probes, name, NULL, 0);
+	app_catalog_refresh(app, NULL, 0);
+	return -1;
+}
+
+int app_probe_delete(struct kt_app *app, const char *name, char *err, size_t errlen)
+{
+	if (probes_delete(app->probes, name, err, errlen) < 0)
+		return -1;
+	app_catalog_refresh(app, NULL, 0);
+	return 0;
+}
+
 void app_tick(struct kt_app *app)
 {
 	unsigned long long now = app_now_ns();
 	uint64_t lost = 0;
+	char err[512];
+	size_t i;
 	int cpu;
 
 	selfstat_sample(&app->self);
 	if (app->pmu)
 		pmu_read(app->pmu);
+	for (i = 0; i < app->n_hists; i++)
+		if (bpfhist_read(app->hists[i], err, sizeof(err)) < 0)
+			log_debug("%s: %s", __func__, err);
 	if (app->session) {
 		for (cpu = 0; cpu < app->ncpus; cpu++)
 			if (loss_read_cpu(session_instance(app->session), cpu,
@@ -248,8 +461,13 @@ void app_tick(struct kt_app *app)
 				lost += loss_total(&app->cpu_stats[cpu]);
 		app->kernel_lost = lost;
 	}
-	if (app->reader)
+	if (app->reader) {
 		reader_stats(app->reader, &app->rstats);
+		app->rstats.pages += app->rstats_base.pages;
+		app->rstats.events += app->rstats_base.events;
+		app->rstats.missed += app->rstats_base.missed;
+		app->rstats.missed_unknown += app->rstats_base.missed_unknown;
+	}
 	if (app->recording)
 		app_recording_figures(app);
 	store_lock(app->store);
@@ -276,9 +494,16 @@ void app_stop_capture(struct kt_app *app)
 	if (app->reader) {
 		reader_stop(app->reader, &app->rstats);
 		app->reader = NULL;
+		app->rstats.pages += app->rstats_base.pages;
+		app->rstats.events += app->rstats_base.events;
+		app->rstats.missed += app->rstats_base.missed;
+		app->rstats.missed_unknown += app->rstats_base.missed_unknown;
 		/* the kernel's last loss figures, while the instance still exists */
 		app_tick(app);
 	}
+	/* before the instance goes: each probe is disabled in it, then removed */
+	probes_free(app->probes);
+	app->probes = NULL;
 	if (app->session) {
 		session_close(app->session);
 		app->session = NULL;
@@ -288,6 +513,10 @@ void app_stop_capture(struct kt_app *app)
 void app_close(struct kt_app *app)
 {
 	app_pmu_close(app);
+	while (app->n_hists)
+		app_hist_close(app, app->hists[app->n_hists - 1]);
+	free(app->hists);
+	app->hists = NULL;
 	app_stop_capture(app);
 	recording_close(app->recording); /* before the store it pages */
 	app->recording = NULL;
@@ -301,6 +530,8 @@ void app_close(struct kt_app *app)
 	app->store = NULL;
 	free(app->cpu_stats);
 	app->cpu_stats = NULL;
+	free(app->event_filter);
+	app->event_filter = NULL;
 	if (app->wake_rd >= 0)
 		close(app->wake_rd);
 	if (app->wake_wr >= 0)

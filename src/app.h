@@ -8,8 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "backend/loss.h"
+#include "backend/probes.h"
 #include "backend/reader.h"
 #include "backend/selfstat.h"
 #include "backend/store.h"
@@ -21,6 +23,7 @@ struct kt_catalog;
 struct kt_comms;
 struct kt_pmu;
 struct kt_recording;
+struct kt_bpfhist;
 
 struct kt_app {
 	const struct kt_options *opts;
@@ -33,6 +36,12 @@ struct kt_app {
 	struct kt_comms *comms; /* task names over time, fed by the reader */
 	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
 	struct kt_recording *recording; /* -i: the trace.dat explored (no session, no reader) */
+	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
+	char *event_filter; /* --filter, with --comm's COMM test; NULL: none */
+	bool scope_children; /* the pid scope follows forks */
+	struct kt_reader_stats rstats_base; /* counts of readers before a tracer switch */
+	struct kt_bpfhist **hists; /* BPF histograms: --hist, then the panes' */
+	size_t n_hists;
 	int wake_rd, wake_wr; /* the reader writes a byte when records arrived */
 	int ncpus;
 
@@ -67,12 +76,38 @@ void app_close(struct kt_app *app);
 /* Enables (on) or disables every event matching spec ("sys:event", globs). Loads the
  * formats of what it enabled. Returns the number changed, or -1 with err filled. */
 int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen);
+/* Creates a dynamic probe from a definition (probes.h), adds it to the catalogue so the
+ * picker and -e globs see it, loads its format, and with enable turns it on (with --filter
+ * and --comm scoping like -e events). Returns 0 with "ktop_<pid>:<name>" in event, or -1
+ * with a one-line reason in err and nothing changed. */
+int app_probe_create(struct kt_app *app, enum kt_probe_kind kind, const char *def, bool enable,
+		     char *event, size_t eventlen, char *err, size_t errlen);
+/* Disables and removes a probe of the session, and drops it from the catalogue. */
+int app_probe_delete(struct kt_app *app, const char *name, char *err, size_t errlen);
+/* Switches the instance's tracer (tracers_set). The kernel refuses while trace_pipe_raw is
+ * open, so the reader is stopped (draining into the store) and started again around it;
+ * counts carry on. Returns 0, or -1 with the one-line reason and the tracer unchanged. */
+int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errlen);
+/* Scopes events (and function tracers) to pids, with their children when children
+ * (scope_set_pids); n == 0 clears the scope. */
+int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children, char *err,
+		  size_t errlen);
+/* Reloads the catalogue from available_events (after dynamic events came or went). */
+int app_catalog_refresh(struct kt_app *app, char *err, size_t errlen);
+
 /* Opens the counter set the options describe (default set, --pmu-event, -p) unless it is
  * open. Returns 0, or -1 with a one-line reason in err ("-p 42: no such process"). A
  * counter the machine cannot give is not an error: the set says why it is missing. */
 int app_pmu_open(struct kt_app *app, char *err, size_t errlen);
 /* Closes the counters (their fds). Safe when not open. */
 void app_pmu_close(struct kt_app *app);
+/* Parses spec, loads and attaches its BPF histogram, and keeps it in app->hists. Returns
+ * it, or NULL with a one-line reason in err (bad spec, no such field, the kernel's refusal
+ * with the verifier's last lines); nothing else changes then. */
+struct kt_bpfhist *app_hist_open(struct kt_app *app, const char *spec, char *err,
+				 size_t errlen);
+/* Detaches and forgets h. */
+void app_hist_close(struct kt_app *app, struct kt_bpfhist *h);
 /* Samples rates, loss counters, ktop's own cost, and reads the counters. */
 void app_tick(struct kt_app *app);
 /* Drains the wake pipe (after poll said it is readable). */

@@ -14,10 +14,12 @@
 
 #include "app.h"
 #include "backend/decode.h"
+#include "backend/histprint.h"
 #include "backend/pmu.h"
 #include "batch.h"
 #include "record/recorder.h"
 #include "record/recording.h"
+#include "batch_tree.h"
 #include "signals.h"
 
 #define BATCH_PRINT_CHUNK 1024
@@ -31,6 +33,7 @@ struct batch {
 	bool out_closed;     /* stdout went away (EPIPE): keep capturing, stop printing */
 	struct kt_recorder *rec; /* -o: the capture also goes to a trace.dat */
 	char rec_err[512];
+	struct kt_batch_tree *tree; /* --tree: records become call trees, printed at the end */
 };
 
 static void batch_print_rec(struct batch *b, const struct kt_rec *r)
@@ -83,7 +86,9 @@ static void batch_print_new(struct batch *b)
 				continue;
 			if (!(r.flags & KT_REC_LOST))
 				b->printed++;
-			if (!b->app->opts->quiet && !b->out_closed)
+			if (b->tree)
+				batch_tree_feed(b->tree, &r);
+			else if (!b->app->opts->quiet && !b->out_closed)
 				batch_print_rec(b, &r);
 		}
 		store_unlock(st);
@@ -105,7 +110,13 @@ static void batch_summary(struct batch *b, double secs)
 
 	if (b->out_closed)
 		return;
-	/* The counters, before the summary, which stays the last line. */
+	/* Histograms and counters, before the summary, which stays the last line. */
+	for (size_t i = 0; i < app->n_hists; i++) {
+		if (app->opts->json)
+			histprint_json(app->hists[i], out);
+		else
+			histprint_text(app->hists[i], out);
+	}
 	if (app->pmu) {
 		if (app->opts->json)
 			pmu_write_json(app->pmu, out);
@@ -193,6 +204,7 @@ int batch_run(struct kt_app *app, FILE *out)
 	struct pollfd pfd = { .fd = app->wake_rd, .events = POLLIN };
 	const struct kt_options *o = app->opts;
 	int timeout;
+	char err[512];
 
 	if (app->recording)
 		return batch_recording(&b);
@@ -202,6 +214,11 @@ int batch_run(struct kt_app *app, FILE *out)
 			fprintf(stderr, "ktop: %s\n", b.rec_err);
 			return KT_EXIT_FAILURE;
 		}
+	}
+	if (o->tree && !(b.tree = batch_tree_new(app, err, sizeof(err)))) {
+		fprintf(stderr, "ktop: %s\n", err);
+		app_stop_capture(app);
+		return KT_EXIT_FAILURE;
 	}
 	if (o->duration > 0)
 		deadline = start + (unsigned long long)(o->duration * 1e9);
@@ -226,6 +243,11 @@ int batch_run(struct kt_app *app, FILE *out)
 		pmu_stop(app->pmu);
 	app_stop_capture(app);
 	batch_print_new(&b);
+	if (b.tree) {
+		if (!o->quiet && !b.out_closed)
+			batch_tree_print(b.tree, out, o->json);
+		batch_tree_free(b.tree);
+	}
 	fflush(out);
 	batch_summary(&b, (double)(app_now_ns() - start) / 1e9);
 	return b.rec ? batch_finish_recording(&b) : KT_EXIT_OK;

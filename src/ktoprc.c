@@ -19,7 +19,8 @@
 
 static const char *const actions[] = {
 	"help",	    "events", "search", "filter", "layout", "cpus",    "pause", "clear",
-	"zoom",	    "quit",   "counters", "theme", "save",  "profile", "redraw", NULL,
+	"zoom",	    "quit",   "counters", "theme", "save",  "profile", "redraw",
+	"rowfilter", "rowfilter-off", "tracers", "probes", NULL,
 };
 
 /* The built-in profiles. Events that this kernel lacks are skipped. */
@@ -206,7 +207,8 @@ static int parse_line(struct kt_config *c, char *line, bool profile, char *err, 
 				break;
 		if (!actions[i])
 			BAD("unknown action '%.30s' (help, events, search, filter, layout, cpus, "
-			    "pause, clear, zoom, quit, counters, theme, save, profile, redraw)",
+			    "pause, clear, zoom, quit, counters, theme, save, profile, redraw, rowfilter, "
+			    "rowfilter-off, tracers, probes)",
 			    key + 4);
 		if (!config_key_valid(val))
 			BAD("%s: '%.20s' is not a key (a character, F1-F12 or ^X)", key, val);

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/probes.h"
+#include "backend/tracers.h"
+#include "backend/histspec.h"
 #include "options.h"
 #include "xalloc.h"
 
@@ -26,6 +29,17 @@ enum {
 	OPT_PMU,
 	OPT_PMU_EVENT,
 	OPT_THEME,
+	OPT_KPROBE,
+	OPT_KRETPROBE,
+	OPT_UPROBE,
+	OPT_URETPROBE,
+	OPT_FTRACE_FILTER,
+	OPT_FTRACE_NOTRACE,
+	OPT_GRAPH_NOTRACE,
+	OPT_FOLLOW_CHILDREN,
+	OPT_COMM,
+	OPT_HIST,
+	OPT_TREE,
 };
 
 static const struct option long_options[] = {
@@ -40,11 +54,24 @@ static const struct option long_options[] = {
 	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "max-events", required_argument, NULL, OPT_MAX_EVENTS },
 	{ "pmu", no_argument, NULL, OPT_PMU },
 	{ "pmu-event", required_argument, NULL, OPT_PMU_EVENT },
 	{ "pid", required_argument, NULL, 'p' },
+	{ "hist", required_argument, NULL, OPT_HIST },
 	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "kprobe", required_argument, NULL, OPT_KPROBE },
+	{ "kretprobe", required_argument, NULL, OPT_KRETPROBE },
+	{ "uprobe", required_argument, NULL, OPT_UPROBE },
+	{ "uretprobe", required_argument, NULL, OPT_URETPROBE },
+	{ "tracer", required_argument, NULL, 't' },
+	{ "ftrace-filter", required_argument, NULL, OPT_FTRACE_FILTER },
+	{ "ftrace-notrace", required_argument, NULL, OPT_FTRACE_NOTRACE },
+	{ "graph-function", required_argument, NULL, 'g' },
+	{ "graph-notrace", required_argument, NULL, OPT_GRAPH_NOTRACE },
+	{ "follow-children", no_argument, NULL, OPT_FOLLOW_CHILDREN },
+	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "no-mouse", no_argument, NULL, 'M' },
 	{ "no-color", no_argument, NULL, 'C' },
@@ -80,19 +107,41 @@ void options_usage(FILE *out)
 	      "  -o, --output FILE      with -b: also record the capture to FILE\n"
 	      "  -i, --input FILE       explore FILE offline (with -b: print its events)\n"
 	      "\n"
+	      "Tracers and dynamic probes:\n"
+	      "  -t, --tracer NAME      tracer of ktop's instance (function, function_graph, ...)\n"
+	      "      --ftrace-filter F  trace only functions F (globs, :mod:MODULE, F:traceoff)\n"
+	      "      --ftrace-notrace F never trace functions F\n"
+	      "  -g, --graph-function F function_graph from F down\n"
+	      "      --graph-notrace F  function_graph: not below F (the four repeatable)\n"
+	      "      --kprobe DEF       probe a kernel function: '[NAME=]FUNC [ARG=FETCH:TYPE...]'\n"
+	      "      --kretprobe DEF    probe its return ('do_sys_openat2 ret=$retval:s32')\n"
+	      "      --uprobe DEF       probe a user function: '[NAME=]PATH:FUNC [ARG...] [pid=N]'\n"
+	      "      --uretprobe DEF    probe its return; all four repeatable, enabled at once\n"
+	      "      --comm NAME        only events of tasks named NAME\n"
+	      "      --follow-children  -p and --comm also cover the children they fork\n"
+	      "\n"
 	      "Counters (perf_event_open):\n"
 	      "      --pmu              performance counters: a pane beside the stream, or\n"
 	      "                         with -b a table (or JSON object) at the end\n"
 	      "      --pmu-event SPEC   also count SPEC as perf spells it (cache-misses, r01c2,\n"
 	      "                         cpu/event=0x3c/, msr/tsc/, sched:sched_switch); repeatable\n"
-	      "  -p, --pid PID[,PID]    count these processes' threads instead of every CPU\n"
+	      "  -p, --pid PID[,PID]    count these processes' threads instead of every CPU,\n"
+	      "                         and trace only them (set_event_pid, set_ftrace_pid)\n"
 	      "                         (-p and --pmu-event imply --pmu)\n"
+	      "\n"
+	      "Histograms (BPF, aggregated in the kernel):\n"
+	      "      --hist SPEC        syscall-latency, runq-latency, offcpu, bio-latency,\n"
+	      "                         bio-size, read-size, write-size, func:FUNCTION,\n"
+	      "                         field:SYS:EVENT.FIELD, latency:SYS:EV[.F]->SYS:EV[.F];\n"
+	      "                         options ,by=KEY ,linear=STEP ,pid=PID; repeatable\n"
 	      "\n"
 	      "Batch mode:\n"
 	      "      --duration SECS    capture this long (default: until SIGINT/SIGTERM)\n"
 	      "      --max-events N     stop after N events\n"
 	      "      --json             one JSON object per line\n"
 	      "  -q, --quiet            print only the summary\n"
+	      "      --tree             function_graph call trees, in the kernel's layout (or\n"
+	      "                         JSON with --json), instead of event lines\n"
 	      "\n"
 	      "Screen:\n"
 	      "  -d, --delay TENTHS     refresh interval in tenths of a second (default 10)\n"
@@ -199,19 +248,40 @@ static void options_defaults(struct kt_options *o)
 	o->no_color = nc && *nc;
 }
 
+static void add_probe(struct kt_options *o, int kind, const char *def)
+{
+	o->probes = xreallocarray(o->probes, o->n_probes + 1, sizeof(*o->probes));
+	o->probes[o->n_probes].kind = kind;
+	o->probes[o->n_probes++].def = def;
+}
+
+static void add_list_entry(struct kt_options *o, int which, const char *entry)
+{
+	o->ftrace_lists[which] = xreallocarray(o->ftrace_lists[which],
+					       o->n_ftrace_lists[which] + 2, sizeof(char *));
+	o->ftrace_lists[which][o->n_ftrace_lists[which]++] = entry;
+	o->ftrace_lists[which][o->n_ftrace_lists[which]] = NULL;
+}
+
+static const char *const probe_option[] = { "--kprobe", "--kretprobe", "--uprobe",
+					    "--uretprobe" };
+static const char *const list_option[] = { "--ftrace-filter", "--ftrace-notrace",
+					   "--graph-function", "--graph-notrace" };
+
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
 
 int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t errlen)
 {
+	char why[512];
 	unsigned long ul;
 	long long ll;
 	char *end;
-	int c;
+	int c, kind, which, pos;
 
 	options_defaults(o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhVP:Mo:i:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhVP:Mt:g:o:i:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->mode = KT_MODE_BATCH;
@@ -292,11 +362,64 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			o->pmu_events[o->n_pmu_events] = NULL;
 			o->pmu = true;
 			break;
+		case OPT_HIST: {
+			struct kt_hist_spec spec;
+			char bad[400];
+
+			if (histspec_parse(optarg, &spec, bad, sizeof(bad)) < 0)
+				FAIL("--hist: %s", bad);
+			o->hists = xreallocarray(o->hists, o->n_hists + 2, sizeof(*o->hists));
+			o->hists[o->n_hists++] = optarg;
+			o->hists[o->n_hists] = NULL;
+			break;
+		}
 		case 'p':
 			if (parse_pids(optarg, o) < 0)
 				FAIL("-p takes a process id or a comma-separated list, not '%s'",
 				     optarg);
 			o->pmu = true;
+			break;
+		case OPT_TREE:
+			o->tree = true;
+			break;
+		case OPT_KPROBE:
+		case OPT_KRETPROBE:
+		case OPT_UPROBE:
+		case OPT_URETPROBE:
+			kind = c - OPT_KPROBE;
+			/* syntax is checked here (exit 2); the kernel's verdict comes later */
+			if (probe_parse((enum kt_probe_kind)kind, optarg, NULL, why, sizeof(why),
+					&pos) < 0)
+				FAIL("%s '%s': %s (at column %d)", probe_option[kind], optarg, why,
+				     pos + 1);
+			add_probe(o, kind, optarg);
+			break;
+		case 't':
+			if (!*optarg)
+				FAIL("-t needs a tracer name such as function or function_graph");
+			o->tracer = optarg;
+			break;
+		case OPT_FTRACE_FILTER:
+		case OPT_FTRACE_NOTRACE:
+		case 'g':
+		case OPT_GRAPH_NOTRACE:
+			which = c == OPT_FTRACE_FILTER	? KT_FTRACE_FILTER :
+				c == OPT_FTRACE_NOTRACE ? KT_FTRACE_NOTRACE :
+				c == 'g'		? KT_GRAPH_FUNCTION :
+							  KT_GRAPH_NOTRACE;
+			if (tracers_filter_check((enum kt_ftrace_list)which, optarg, why,
+						 sizeof(why), &pos) < 0)
+				FAIL("%s '%s': %s", list_option[which], optarg, why);
+			add_list_entry(o, which, optarg);
+			break;
+		case OPT_FOLLOW_CHILDREN:
+			o->follow_children = true;
+			break;
+		case OPT_COMM:
+			if (!*optarg || strlen(optarg) > 15 || strpbrk(optarg, "\"\\"))
+				FAIL("--comm takes a command name of 1 to 15 characters without "
+				     "quotes or backslashes, not '%s'", optarg);
+			o->comm = optarg;
 			break;
 		case OPT_JSON:
 			o->json = true;
@@ -342,18 +465,32 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	}
 	if (optind < argc)
 		FAIL("unexpected argument '%s'", argv[optind]);
-	if (o->filter && !o->n_events && !o->profile)
-		FAIL("--filter applies to the -e events, and none was given");
+	if (o->filter && !o->n_events && !o->profile && !o->n_probes)
+		FAIL("--filter applies to the -e events and probes, and none was given");
+	if ((o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST) &&
+	    (o->n_probes || o->tracer || o->comm || o->follow_children ||
+	     o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
+	     o->n_ftrace_lists[3]))
+		FAIL("probes, tracers, function lists and --comm do not apply to --doctor or "
+		     "--list");
+	if (o->follow_children && !o->n_pids && !o->comm)
+		FAIL("--follow-children applies to -p or --comm, and neither was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
 	if (o->record_path && o->mode != KT_MODE_BATCH)
 		FAIL("-o records in batch mode (-b); in the explorer, w writes the capture");
 	if (o->input_path && (o->record_path || o->n_events || o->filter || o->pmu ||
-			      o->buffer_kb || o->profile))
-		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P and the counters "
-		     "need the live kernel");
+			      o->buffer_kb || o->profile || o->n_probes || o->tracer ||
+			      o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
+			      o->n_ftrace_lists[3] || o->n_hists || o->comm || o->tree))
+		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P, tracers, probes, "
+		     "--comm, --hist, --tree and the counters need the live kernel");
 	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
 		FAIL("-i does not apply to --doctor or --list");
+	if (o->mode != KT_MODE_BATCH && o->tree)
+		FAIL("--tree belongs to batch mode (-b); the explorer's call-tree pane is key T");
+	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
+		FAIL("--hist does not apply to --doctor or --list");
 	if (o->pmu && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
 		FAIL("--pmu, --pmu-event and -p do not apply to --doctor or --list");
 	if (o->json && (o->mode == KT_MODE_INTERACTIVE || o->mode == KT_MODE_LIST))
@@ -372,10 +509,21 @@ void options_free(struct kt_options *o)
 	free(o->pmu_events);
 	o->pmu_events = NULL;
 	o->n_pmu_events = 0;
+	free(o->hists);
+	o->hists = NULL;
+	o->n_hists = 0;
 	free(o->pids);
 	o->pids = NULL;
 	o->n_pids = 0;
 	free(o->profile_events);
 	o->profile_events = NULL;
+	free(o->probes);
+	o->probes = NULL;
+	o->n_probes = 0;
+	for (size_t i = 0; i < 4; i++) {
+		free(o->ftrace_lists[i]);
+		o->ftrace_lists[i] = NULL;
+		o->n_ftrace_lists[i] = 0;
+	}
 	o->n_profile_events = 0;
 }

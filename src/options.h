@@ -25,6 +25,7 @@ struct kt_options {
 	bool no_color;	 /* -C or NO_COLOR */
 	bool ascii;	 /* -U: ASCII line drawing */
 	bool quiet;	 /* batch: summary only, no event lines */
+	bool tree;	 /* batch --tree: function_graph call trees instead of event lines */
 	int verbose;	 /* -v: debug log */
 	const char *log_path;
 	double duration; /* batch: seconds, 0 = until a signal */
@@ -41,8 +42,23 @@ struct kt_options {
 	bool pmu;		   /* --pmu: counters (batch: printed; explorer: the pane) */
 	const char **pmu_events;   /* --pmu-event specs, NULL-terminated */
 	size_t n_pmu_events;
-	pid_t *pids;		   /* -p: count these processes' threads, not every CPU */
+	const char **hists;	   /* --hist specs (src/backend/histspec.h), NULL-terminated */
+	size_t n_hists;
+	pid_t *pids;		   /* -p: count these processes' threads, not every CPU, and
+				    * scope events and function tracers to them */
 	size_t n_pids;
+	/* tracers, dynamic probes, scoping (src/backend/tracers.c, probes.c, scope.c) */
+	struct kt_probe_opt {
+		int kind;	   /* enum kt_probe_kind */
+		const char *def;
+	} *probes;		   /* --kprobe, --kretprobe, --uprobe, --uretprobe, in order */
+	size_t n_probes;
+	const char *tracer;	   /* -t NAME */
+	const char **ftrace_lists[4]; /* --ftrace-filter, --ftrace-notrace, -g, --graph-notrace
+				       * (indexed by enum kt_ftrace_list), NULL-terminated */
+	size_t n_ftrace_lists[4];
+	bool follow_children;	   /* --follow-children: -p/--comm include their children */
+	const char *comm;	   /* --comm NAME */
 	/* themes, configuration, profiles (src/ktoprc.c, src/ui/theme.c) */
 	const char *theme;	   /* --theme NAME ("list": print them) */
 	const char *profile;	   /* -P NAME */

@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Small string helpers shared by the config, theme and tracefs parsers. */
+/* Small string helpers shared by the config, theme and tracefs parsers, and the one-line
+ * error formatter of the backend. */
 #ifndef KTOP_STRUTIL_H
 #define KTOP_STRUTIL_H
+
+#include <stddef.h>
 
 /* s without leading and trailing white space: trailing space is cut in place, the return
  * value points past the leading space. */
 char *str_trim(char *s);
+
+/* Formats a one-line error into err (of errlen bytes); does nothing when err is NULL. */
+void str_seterr(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

@@ -21,6 +21,7 @@
 
 #include "../fileio.h"
 #include "../log.h"
+#include "../xalloc.h"
 #include "comms.h"
 #include "decode.h"
 #include "store.h"
@@ -33,6 +34,12 @@ struct comm_slot {
 	int pid; /* 0: free */
 	char comm[16];
 	unsigned long long looked_at; /* when comm was last looked up */
+};
+
+/* saved_cmdlines, parsed: the kernel's names of tasks that have exited. */
+struct cmdline {
+	int pid;
+	char comm[16];
 };
 
 struct id_entry {
@@ -51,6 +58,9 @@ struct kt_decoder {
 	struct comm_slot comms[COMM_SLOTS];
 	struct kt_comms *history;
 	char names[NAME_SLOTS][KT_COMM_LEN]; /* interned names from the history */
+	struct cmdline *cmdlines; /* sorted by pid */
+	size_t ncmdlines;
+	unsigned long long cmdlines_read_at; /* 0: never */
 	struct trace_seq seq;
 };
 
@@ -126,6 +136,7 @@ void decoder_free(struct kt_decoder *d)
 		free(d->ids[i].name);
 	}
 	free(d->ids);
+	free(d->cmdlines);
 	if (d->seq.buffer)
 		trace_seq_destroy(&d->seq);
 	if (d->tep && !d->tep_borrowed)
@@ -146,7 +157,13 @@ int decoder_load(struct kt_decoder *d, const char *system, const char *event)
 	char *buf;
 	int ret;
 
-	if (tep_find_event_by_name(d->tep, system, event))
+	snprintf(path, sizeof(path), "%s/events/%s/%s/id", d->tracing_dir, system, event);
+	buf = file_read_all(path, NULL);
+	ret = buf ? atoi(buf) : -1;
+	free(buf);
+	/* by id: a dynamic event removed and made again has the same name and a new format */
+	if (ret > 0 ? tep_find_event(d->tep, ret) != NULL :
+		      tep_find_event_by_name(d->tep, system, event) != NULL)
 		return 0;
 	if (!d->tracing_dir)
 		return -1;
@@ -172,7 +189,7 @@ static void decoder_load_ids(struct kt_decoder *d)
 	char path[4096];
 	struct dirent *sd, *ed;
 	DIR *sdir, *edir;
-	char *buf, *grown;
+	char *buf, *grown, *id_line;
 
 	d->ids_loaded = true;
 	snprintf(path, sizeof(path), "%s/events", d->tracing_dir);
@@ -192,6 +209,18 @@ static void decoder_load_ids(struct kt_decoder *d)
 			snprintf(path, sizeof(path), "%s/events/%s/%s/id", d->tracing_dir,
 				 sd->d_name, ed->d_name);
 			buf = file_read_all(path, NULL);
+			/* ftrace's own events (funcgraph_entry, ...) may have no id file: the
+			 * format's "ID:" line says it */
+			if (!buf && !strcmp(sd->d_name, "ftrace")) {
+				snprintf(path, sizeof(path), "%s/events/%s/%s/format",
+					 d->tracing_dir, sd->d_name, ed->d_name);
+				buf = file_read_all(path, NULL);
+				id_line = buf ? strstr(buf, "\nID: ") : NULL;
+				if (id_line)
+					memmove(buf, id_line + 5, strlen(id_line + 5) + 1);
+				else if (buf)
+					buf[0] = '\0';
+			}
 			if (!buf)
 				continue;
 			grown = realloc(d->ids, (d->nids + 1) * sizeof(*d->ids));
@@ -285,26 +314,65 @@ static struct comm_slot *comm_slot(struct kt_decoder *d, int pid)
 	return &d->comms[h];
 }
 
-static bool comm_from_saved_cmdlines(struct kt_decoder *d, int pid, char *out, size_t len)
+static int cmdline_cmp(const void *a, const void *b)
+{
+	const struct cmdline *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Re-reads saved_cmdlines into d->cmdlines. */
+static void cmdlines_load(struct kt_decoder *d)
 {
 	char path[4096], *buf, *line, *save = NULL;
-	bool found = false;
+	size_t n = 0, cap = 0;
+	struct cmdline *tab = NULL;
 
 	snprintf(path, sizeof(path), "%s/saved_cmdlines", d->tracing_dir);
 	buf = file_read_all(path, NULL);
-	if (!buf)
-		return false;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+	for (line = buf ? strtok_r(buf, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
 		char *sp = strchr(line, ' ');
 
-		if (sp && atoi(line) == pid) {
-			snprintf(out, len, "%s", sp + 1);
-			found = true;
-			break;
+		if (!sp)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			tab = xrealloc(tab, cap * sizeof(*tab));
 		}
+		tab[n].pid = atoi(line);
+		snprintf(tab[n].comm, sizeof(tab[n].comm), "%s", sp + 1);
+		n++;
 	}
 	free(buf);
-	return found;
+	qsort(tab, n, sizeof(*tab), cmdline_cmp);
+	free(d->cmdlines);
+	d->cmdlines = tab;
+	d->ncmdlines = n;
+}
+
+/*
+ * The kernel's last name for pid from saved_cmdlines. The file is read at most once per
+ * COMM_TTL_NS, not once per unknown pid: it holds thousands of lines when a tracer raised
+ * saved_cmdlines_size, and a burst of short-lived tasks (a build) would read it thousands of
+ * times (seen: 34 ms a read, a 10 s stall at exit).
+ */
+static bool comm_from_saved_cmdlines(struct kt_decoder *d, int pid, unsigned long long now,
+				     char *out, size_t len)
+{
+	struct cmdline key = { .pid = pid }, *hit;
+
+	if (!d->cmdlines_read_at || now >= d->cmdlines_read_at + COMM_TTL_NS) {
+		cmdlines_load(d);
+		d->cmdlines_read_at = now;
+	}
+	if (!d->ncmdlines)
+		return false;
+	hit = bsearch(&key, d->cmdlines, d->ncmdlines, sizeof(*hit), cmdline_cmp);
+	if (!hit)
+		return false;
+	snprintf(out, len, "%s", hit->comm);
+	return true;
 }
 
 /*
@@ -368,7 +436,8 @@ const char *decoder_comm(struct kt_decoder *d, int pid, unsigned long long ts)
 			*nl = '\0';
 		snprintf(s->comm, sizeof(s->comm), "%s", buf);
 		free(buf);
-	} else if (!comm_from_saved_cmdlines(d, pid, s->comm, sizeof(s->comm)) && !s->comm[0]) {
+	} else if (!comm_from_saved_cmdlines(d, pid, now, s->comm, sizeof(s->comm)) &&
+		   !s->comm[0]) {
 		/* gone: the kernel's record of its last name, else the last one seen */
 		snprintf(s->comm, sizeof(s->comm), "<...>");
 	}

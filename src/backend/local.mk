@@ -14,3 +14,14 @@ src_libktop_a_SOURCES += \
 src_libktop_a_SOURCES += \
 	src/backend/pmu.c src/backend/pmu.h \
 	src/backend/pmu_sysfs.c src/backend/pmu_sysfs.h
+# Tracers, function lists, process scoping and dynamic probes (issue #4).
+src_libktop_a_SOURCES += \
+	src/backend/tracers.c src/backend/tracers.h \
+	src/backend/scope.c src/backend/scope.h \
+	src/backend/probes.c src/backend/probes.h \
+	src/backend/symlist.c src/backend/symlist.h \
+	src/backend/ksyms.c src/backend/ksyms.h \
+	src/backend/elfsyms.c src/backend/elfsyms.h
+# function_graph call trees.
+src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h \
+	src/backend/callgraph_file.c src/backend/callgraph_file.h

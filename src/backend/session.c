@@ -11,7 +11,6 @@
 #include <fnmatch.h>
 #include <limits.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,20 +42,6 @@ struct kt_session {
 	int ncpus;
 	char *events_dir; /* <instance>/events, libtracefs-allocated */
 };
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* The way out for an errno, with its leading " (" and closing ")", or "". */
 static const char *errno_hint(int e)
@@ -133,7 +118,7 @@ const char *session_tracing_dir(char *err, size_t errlen)
 
 	if (session_mounted_tracing_dir(path, sizeof(path)) < 0) {
 		if (tracefs_in_kernel() == 0) {
-			seterr(err, errlen,
+			str_seterr(err, errlen,
 			       "this kernel has no tracefs (it was built without CONFIG_TRACING; "
 			       "boot a kernel with tracing support)");
 			return NULL;
@@ -142,14 +127,14 @@ const char *session_tracing_dir(char *err, size_t errlen)
 			e = errno;
 			if (mount("nodev", DEBUGFS_PATH, "debugfs", 0, NULL) < 0 ||
 			    session_mounted_tracing_dir(path, sizeof(path)) < 0) {
-				seterr(err, errlen, "cannot mount tracefs at %s: %s%s",
+				str_seterr(err, errlen, "cannot mount tracefs at %s: %s%s",
 				       TRACEFS_PATH, strerror(e), errno_hint(e));
 				return NULL;
 			}
 		}
 		log_debug("session: mounted tracefs");
 		if (session_mounted_tracing_dir(path, sizeof(path)) < 0) {
-			seterr(err, errlen, "mounted tracefs at %s but cannot find it in "
+			str_seterr(err, errlen, "mounted tracefs at %s but cannot find it in "
 			       "/proc/mounts", TRACEFS_PATH);
 			return NULL;
 		}
@@ -157,14 +142,14 @@ const char *session_tracing_dir(char *err, size_t errlen)
 	/* Asked before libtracefs is: its failure paths leak, and the user wants the cause. */
 	if (faccessat(AT_FDCWD, path, R_OK | W_OK | X_OK, AT_EACCESS) < 0) {
 		e = errno;
-		seterr(err, errlen, "cannot use tracefs at %s: %s%s", path, strerror(e),
+		str_seterr(err, errlen, "cannot use tracefs at %s: %s%s", path, strerror(e),
 		       e == EACCES || e == EPERM ? " (run ktop as root or with CAP_SYS_ADMIN)" : "");
 		return NULL;
 	}
 	dir = tracefs_tracing_dir();
 	if (!dir) {
 		e = errno ? errno : ENOENT;
-		seterr(err, errlen, "cannot find the tracefs mount point: %s%s", strerror(e),
+		str_seterr(err, errlen, "cannot find the tracefs mount point: %s%s", strerror(e),
 		       errno_hint(e));
 		return NULL;
 	}
@@ -434,7 +419,7 @@ static int set_clock(struct kt_session *s, const char *clock, char *err, size_t 
 	}
 	e = errno;
 	clocks = tracefs_instance_file_read(s->inst, "trace_clock", NULL);
-	seterr(err, errlen, "cannot set trace clock '%s' in %s: %s (available: %s)", clock,
+	str_seterr(err, errlen, "cannot set trace clock '%s' in %s: %s (available: %s)", clock,
 	       s->name, strerror(e), clocks ? str_trim(clocks) : "unknown");
 	free(clocks);
 	return -1;
@@ -453,7 +438,7 @@ static int set_buffer(struct kt_session *s, unsigned long kb, char *err, size_t 
 			break;
 		e = errno;
 		if (e != ENOMEM || kb / 2 < MIN_BUFFER_KB) {
-			seterr(err, errlen,
+			str_seterr(err, errlen,
 			       "cannot set the ring buffer of %s to %lu KiB per CPU: %s%s",
 			       s->name, kb, strerror(e), errno_hint(e));
 			return -1;
@@ -479,12 +464,12 @@ struct kt_session *session_open(const struct kt_session_opts *opts, char *err, s
 		return NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		seterr(err, errlen, "out of memory");
+		str_seterr(err, errlen, "out of memory");
 		return NULL;
 	}
 	snprintf(s->name, sizeof(s->name), KT_INSTANCE_PREFIX "%d", (int)getpid());
 	if (open_sessions) {
-		seterr(err, errlen, "tracefs instance %s is already open in this process",
+		str_seterr(err, errlen, "tracefs instance %s is already open in this process",
 		       s->name);
 		free(s);
 		return NULL;
@@ -500,13 +485,13 @@ struct kt_session *session_open(const struct kt_session_opts *opts, char *err, s
 	s->inst = tracefs_instance_create(s->name);
 	if (!s->inst) {
 		e = errno ? errno : EIO;
-		seterr(err, errlen, "cannot create tracefs instance %s: %s%s", s->name, strerror(e),
+		str_seterr(err, errlen, "cannot create tracefs instance %s: %s%s", s->name, strerror(e),
 		       errno_hint(e));
 		goto fail;
 	}
 	s->events_dir = tracefs_instance_get_file(s->inst, "events");
 	if (!s->events_dir) {
-		seterr(err, errlen, "cannot find the events of instance %s: %s", s->name,
+		str_seterr(err, errlen, "cannot find the events of instance %s: %s", s->name,
 		       strerror(errno));
 		goto fail;
 	}
@@ -708,7 +693,7 @@ static int toggle(struct kt_session *s, const char *system, const char *event, b
 	int n;
 
 	if (!s || !s->inst) {
-		seterr(err, errlen, "no tracing session");
+		str_seterr(err, errlen, "no tracing session");
 		return -1;
 	}
 	if (event && !strcmp(event, "*"))
@@ -734,7 +719,7 @@ static int toggle(struct kt_session *s, const char *system, const char *event, b
 			goto fail;
 	}
 	if (n == 0) {
-		seterr(err, errlen, "no such event '%s' (" LIST_HINT ")", spec);
+		str_seterr(err, errlen, "no such event '%s' (" LIST_HINT ")", spec);
 		return -1;
 	}
 	log_debug("session: %s %s: %d of %d changed", on ? "enable" : "disable", spec, c.changed,
@@ -743,7 +728,7 @@ static int toggle(struct kt_session *s, const char *system, const char *event, b
 fail:
 	if (!c.err)
 		c.err = errno ? errno : EIO;
-	seterr(err, errlen, "cannot %s %s: %s%s", on ? "enable" : "disable",
+	str_seterr(err, errlen, "cannot %s %s: %s%s", on ? "enable" : "disable",
 	       c.failed[0] ? c.failed : spec, strerror(c.err), errno_hint(c.err));
 	return -1;
 }
@@ -831,27 +816,22 @@ int session_enabled_count(struct kt_session *s)
 
 /* ---- filters --------------------------------------------------------------------------- */
 
-/* The last entry of the instance's error_log without its timestamp:
+/* The last entry of an error_log text without its timestamp:
  *   "[  308.147597] event filter parse error: error: Invalid value (did you forget quotes)?\n"
  *   "  Command: prev_pid >\n"
  *   "                      ^\n"
  * Returns a malloc'd string or NULL. */
-static char *last_error(struct kt_session *s)
+static char *last_entry(const char *text)
 {
-	char *text, *p, *start = NULL, *ret;
+	const char *p, *start = NULL;
 	size_t n;
 
-	text = tracefs_instance_file_read(s->inst, "error_log", NULL);
-	if (!text)
-		return NULL;
 	/* Entries start with "[" at the beginning of a line. */
 	for (p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
 		if (*p == '[')
 			start = p;
-	if (!start) {
-		free(text);
+	if (!start)
 		return NULL;
-	}
 	p = strchr(start, ']');
 	if (p) {
 		start = p + 1;
@@ -861,7 +841,18 @@ static char *last_error(struct kt_session *s)
 	n = strlen(start);
 	while (n && (start[n - 1] == '\n' || start[n - 1] == ' '))
 		n--;
-	ret = strndup(start, n);
+	return strndup(start, n);
+}
+
+/* The last entry of the instance's error_log. */
+static char *last_error(struct kt_session *s)
+{
+	char *text, *ret;
+
+	text = tracefs_instance_file_read(s->inst, "error_log", NULL);
+	if (!text)
+		return NULL;
+	ret = last_entry(text);
 	free(text);
 	return ret;
 }
@@ -908,7 +899,7 @@ static int filter_one(struct kt_session *s, const char *system, const char *even
 	prev = read_filter(s, system, event);
 	u = realloc(c->undo, (c->nundo + 1) * sizeof(*u));
 	if (!u) {
-		seterr(c->err, c->errlen, "out of memory");
+		str_seterr(c->err, c->errlen, "out of memory");
 		free(prev);
 		return -1;
 	}
@@ -925,10 +916,10 @@ static int filter_one(struct kt_session *s, const char *system, const char *even
 				memmove(kmsg, str_trim(kmsg), strlen(str_trim(kmsg)) + 1);
 		}
 		if (kmsg)
-			seterr(c->err, c->errlen, "filter rejected for %s:%s: %s", system, event,
+			str_seterr(c->err, c->errlen, "filter rejected for %s:%s: %s", system, event,
 			       kmsg);
 		else
-			seterr(c->err, c->errlen, "cannot set the filter of %s:%s: %s%s", system,
+			str_seterr(c->err, c->errlen, "cannot set the filter of %s:%s: %s%s", system,
 			       event, strerror(e), errno_hint(e));
 		free(kmsg);
 		/* The kernel leaves an event whose new filter it rejected unfiltered, with the
@@ -952,7 +943,7 @@ int session_set_filter(struct kt_session *s, const char *system, const char *eve
 	int i, n;
 
 	if (!s || !s->inst) {
-		seterr(err, errlen, "no tracing session");
+		str_seterr(err, errlen, "no tracing session");
 		return -1;
 	}
 	format_spec(spec, sizeof(spec), system, event);
@@ -963,7 +954,7 @@ int session_set_filter(struct kt_session *s, const char *system, const char *eve
 			if (c.undo[i].system && c.undo[i].event)
 				write_filter(s, c.undo[i].system, c.undo[i].event, c.undo[i].prev);
 	} else if (n == 0) {
-		seterr(err, errlen, "no such event '%s' (" LIST_HINT ")", spec);
+		str_seterr(err, errlen, "no such event '%s' (" LIST_HINT ")", spec);
 		n = -1;
 	} else {
 		log_debug("session: filter of %s (%d events): %s", spec, n,
@@ -983,6 +974,43 @@ char *session_get_filter(struct kt_session *s, const char *system, const char *e
 	if (!s || !s->inst || !system || !event)
 		return NULL;
 	return read_filter(s, system, event);
+}
+
+/* ---- dynamic events ------------------------------------------------------------------- */
+
+int session_dynevent_command(const char *kind_file, const char *cmd, char *err, size_t errlen)
+{
+	const char *file = tracefs_file_exists(NULL, "dynamic_events") ? "dynamic_events" :
+									  kind_file;
+	char *before, *after, *kmsg = NULL;
+	int e;
+
+	/* The top-level error_log is shared: it is compared, never cleared. */
+	before = tracefs_instance_file_read(NULL, "error_log", NULL);
+	if (append_top_file(file, cmd) == 0) {
+		free(before);
+		log_debug("session: %s: %s", file, cmd);
+		return 0;
+	}
+	e = errno;
+	after = tracefs_instance_file_read(NULL, "error_log", NULL);
+	if (after && (!before || strcmp(before, after)))
+		kmsg = last_entry(after);
+	/* Only the entry our command caused: its "Command:" line quotes it. */
+	if (kmsg && !strstr(kmsg, "Command:")) {
+		free(kmsg);
+		kmsg = NULL;
+	}
+	if (kmsg)
+		str_seterr(err, errlen, "%s", kmsg);
+	else
+		str_seterr(err, errlen, "%s: %s%s", file, strerror(e), errno_hint(e));
+	log_debug("session: %s: '%s' rejected: %s", file, cmd, strerror(e));
+	free(kmsg);
+	free(before);
+	free(after);
+	errno = e;
+	return -1;
 }
 
 /* ---- misc ------------------------------------------------------------------------------ */
@@ -1007,6 +1035,11 @@ int session_exclude_tids(struct kt_session *s, const pid_t *tids, int n)
 	ret = tracefs_instance_file_append(s->inst, "set_event_notrace_pid", buf);
 	if (ret < 0)
 		log_debug("session: set_event_notrace_pid '%s': %s", buf, strerror(errno));
+	/* The function tracers too: the reader's own read()s would feed it vfs_read and the
+	 * rest. Where function tracing is refused this file is as well (EPERM), harmlessly. */
+	if (tracefs_file_exists(s->inst, "set_ftrace_notrace_pid") &&
+	    tracefs_instance_file_append(s->inst, "set_ftrace_notrace_pid", buf) < 0)
+		log_debug("session: set_ftrace_notrace_pid '%s': %s", buf, strerror(errno));
 	free(buf);
 	return ret < 0 ? -1 : 0;
 }

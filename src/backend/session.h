@@ -89,8 +89,19 @@ int session_set_filter(struct kt_session *s, const char *system, const char *eve
 /* Current filter text of an event, malloc'd, or NULL when none. */
 char *session_get_filter(struct kt_session *s, const char *system, const char *event);
 
-/* Keeps these threads' own events out of the trace (set_event_notrace_pid). */
+/* Keeps these threads' own events and functions out of the trace (set_event_notrace_pid,
+ * and set_ftrace_notrace_pid where the kernel has it). */
 int session_exclude_tids(struct kt_session *s, const pid_t *tids, int n);
+
+/* Appends one command to dynamic_events (uprobe_events or kprobe_events on kernels without
+ * it: kind_file names which), never truncating. On rejection err holds the kernel's own
+ * words, the error_log entry the command caused, over three lines with its caret under
+ * "  Command: " (what dynamic-event parsers log goes to the top-level error_log, which is
+ * read, never cleared: other tracers share it):
+ *   "trace_kprobe: error: Invalid argument type\n  Command: p:ktop_1/x f a=$arg1:u33\n
+ *                                                    ^"
+ * or, when the kernel logged nothing, the errno with a hint. Returns 0 or -1. */
+int session_dynevent_command(const char *kind_file, const char *cmd, char *err, size_t errlen);
 
 /* current_tracer of the instance, malloc'd ("nop" on a fresh instance). */
 char *session_current_tracer(struct kt_session *s);

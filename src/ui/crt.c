@@ -309,15 +309,20 @@ bool crt_has_color(void)
 int crt_put(WINDOW *win, int y, int x, const char *s, int w)
 {
 	char buf[512];
-	int n = 0;
+	int n = 0, i = 0;
 
 	if (w <= 0 || !s)
 		return 0;
 	if (wmove(win, y, x) == ERR)
 		return 0;
-	while (n < w && s[n]) {
-		unsigned char c = (unsigned char)s[n];
+	while (n < w && s[i]) {
+		unsigned char c = (unsigned char)s[i++];
 
+		/* the em dash of kernel-facing messages: one cell, drawn as '-' */
+		if (c == 0xe2 && (unsigned char)s[i] == 0x80 && (unsigned char)s[i + 1] == 0x94) {
+			c = '-';
+			i += 2;
+		}
 		buf[n % sizeof(buf)] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
 		n++;
 		if (n % sizeof(buf) == 0)

@@ -44,6 +44,8 @@ enum kt_prompt_result prompt_key(struct kt_prompt *p, int key)
 	case CTRL('c'):
 	case CTRL('g'):
 		return KT_PR_CANCEL;
+	case '\t':
+		return KT_PR_COMPLETE;
 	case KEY_BACKSPACE:
 	case 127:
 	case CTRL('h'):

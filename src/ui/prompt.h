@@ -24,6 +24,7 @@ enum kt_prompt_result {
 	KT_PR_CHANGED, /* text changed */
 	KT_PR_ACCEPT,  /* Enter */
 	KT_PR_CANCEL,  /* Esc, Ctrl-C, Ctrl-G */
+	KT_PR_COMPLETE, /* Tab: the owner completes the word under the cursor */
 };
 
 void prompt_open(struct kt_prompt *p, const char *label, const char *initial);

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "options.h"
 #include "signals.h"
+#include "ui/complete.h"
 #include "ui/crt.h"
 #include "ui/funcbar.h"
 #include "ui/header.h"
@@ -40,6 +41,9 @@ struct kt_ui {
 	struct kt_view *stream; /* views[0], always there */
 	struct kt_view *picker; /* NULL while closed */
 	struct kt_view *pmu;	/* the counters pane, NULL while closed */
+	struct kt_view *tracers; /* the tracer pane, NULL while closed */
+	struct kt_view *probes;	 /* the probe editor, NULL while closed */
+	struct kt_view *tree;	/* the call-tree pane, NULL while closed */
 	struct kt_layout lay;	/* lay.n == number of views */
 	struct kt_screen_rects rects;
 	struct kt_rect pane[KT_LAYOUT_MAX];
@@ -100,6 +104,38 @@ void ui_prompt_open(struct kt_ui *ui, struct kt_view *owner, int id, const char 
 	ui->msg[0] = '\0';
 	ui->status_dirty = true;
 	ui->fbar_dirty = true;
+}
+
+size_t ui_prompt_complete(struct kt_ui *ui, const char *const *cands, size_t n,
+			  const char *extra, char *list, size_t listlen)
+{
+	struct kt_prompt *p = &ui->prompt;
+	size_t before = p->len, m;
+	char text[KT_PROMPT_MAX];
+
+	m = complete_word(p->buf, sizeof(p->buf), &p->len, &p->cur, extra, cands, n, list,
+			  listlen);
+	ui->status_dirty = true;
+	if (p->len != before && ui->prompt_owner && ui->prompt_owner->ops->prompt) {
+		snprintf(text, sizeof(text), "%s", p->buf);
+		ui->prompt_owner->ops->prompt(ui->prompt_owner, ui->prompt_id, text,
+					      KT_PROMPT_CHANGED);
+	}
+	return m;
+}
+
+void ui_prompt_drop(struct kt_ui *ui, struct kt_view *owner)
+{
+	if (!ui->prompt.active || ui->prompt_owner != owner)
+		return;
+	prompt_close(&ui->prompt);
+	ui->prompt_owner = NULL;
+	ui->status_dirty = ui->fbar_dirty = true;
+}
+
+size_t ui_prompt_cursor(const struct kt_ui *ui)
+{
+	return ui->prompt.cur;
 }
 
 void ui_broadcast(struct kt_ui *ui, enum kt_view_event ev)
@@ -209,6 +245,12 @@ static void close_view(struct kt_ui *ui, struct kt_view *v)
 		ui->picker = NULL;
 	if (v == ui->pmu)
 		ui->pmu = NULL;
+	if (v == ui->tracers)
+		ui->tracers = NULL;
+	if (v == ui->probes)
+		ui->probes = NULL;
+	if (v == ui->tree)
+		ui->tree = NULL;
 	view_delete(v);
 	ui->relayout = true;
 	set_focus(ui, 0);
@@ -226,6 +268,44 @@ static void open_pmu(struct kt_ui *ui, bool focus)
 	}
 	if (focus)
 		set_focus(ui, view_index(ui, ui->pmu));
+}
+
+/* Opens the pane in *slot focused, or closes it when it is open and focused. */
+static void toggle_pane(struct kt_ui *ui, struct kt_view **slot, const struct kt_view_ops *ops)
+{
+	if (*slot && ui->views[ui->lay.focus] == *slot) {
+		close_view(ui, *slot);
+		return;
+	}
+	if (!*slot) {
+		if (ui->lay.n >= KT_LAYOUT_MAX) {
+			ui_message(ui, true, "no room for another pane: close one first (Esc in it)");
+			return;
+		}
+		*slot = view_new(ui, ops);
+		ui->views[ui->lay.n++] = *slot;
+		ui->relayout = true;
+	}
+	set_focus(ui, view_index(ui, *slot));
+}
+
+/* A new histogram pane, focused: building spec, or prompting for one when spec is NULL. */
+static void open_hist(struct kt_ui *ui, const char *spec)
+{
+	struct kt_view *v;
+
+	if (ui->lay.n >= KT_LAYOUT_MAX) {
+		ui_message(ui, true, "no room for another pane: close one first (Esc in it)");
+		return;
+	}
+	v = view_new(ui, &view_hist_ops);
+	ui->views[ui->lay.n++] = v;
+	ui->relayout = true;
+	set_focus(ui, view_index(ui, v));
+	if (spec)
+		view_hist_build(v, spec);
+	else
+		view_hist_edit(v);
 }
 
 /* (Re)creates every window for the current terminal size and layout. */
@@ -456,6 +536,13 @@ static void edit_filter(struct kt_ui *ui)
 		ui_message(ui, false, "pick an event, then Enter shows its fields and filter");
 }
 
+void ui_edit_filter(struct kt_ui *ui, const char *spec)
+{
+	open_picker(ui);
+	if (!view_picker_edit_filter(ui->picker, spec))
+		ui_message(ui, true, "%s is not in the event picker", spec);
+}
+
 /* The settings as they are now, for ktoprc and profiles. */
 static void ui_settings_now(struct kt_ui *ui, struct kt_ui_settings *s)
 {
@@ -530,9 +617,25 @@ static void global_key(struct kt_ui *ui, int key)
 	case KEY_F(3):
 		send_to_stream(ui, '/');
 		break;
+	case 'F':
+		view_stream_rowfilter_edit(ui->stream);
+		break;
+	case 'R':
+		toggle_pane(ui, &ui->tracers, &view_tracers_ops);
+		break;
+	case 'P':
+		toggle_pane(ui, &ui->probes, &view_probes_ops);
+		break;
+	case '-':
+		view_stream_rowfilter_clear(ui->stream);
+		break;
 	case 'f':
 	case KEY_F(4):
 		edit_filter(ui);
+		break;
+	case 'H':
+	case KEY_F(12):
+		open_hist(ui, NULL);
 		break;
 	case 'm':
 	case KEY_F(11):
@@ -540,6 +643,9 @@ static void global_key(struct kt_ui *ui, int key)
 			close_view(ui, ui->pmu);
 		else
 			open_pmu(ui, true);
+		break;
+	case 'T':
+		toggle_pane(ui, &ui->tree, &view_tree_ops);
 		break;
 	case 'o':
 	case '|':
@@ -643,6 +749,10 @@ static void prompt_key_event(struct kt_ui *ui, int key)
 		if (owner && owner->ops->prompt)
 			owner->ops->prompt(owner, ui->prompt_id, text, KT_PROMPT_CHANGED);
 		break;
+	case KT_PR_COMPLETE:
+		if (owner && owner->ops->prompt)
+			owner->ops->prompt(owner, ui->prompt_id, text, KT_PROMPT_COMPLETE);
+		break;
 	case KT_PR_ACCEPT:
 	case KT_PR_CANCEL:
 		/* Closed first: the owner may open the next prompt or leave a message. */
@@ -740,6 +850,8 @@ static void ui_key(struct kt_ui *ui, int key)
 	}
 	v = ui->views[ui->lay.focus];
 	r = v->ops->key(v, key);
+	if (v->ops->funcbar)
+		ui->fbar_dirty = true; /* its hints may follow its mode */
 	if (r & KT_KEY_CLOSE)
 		close_view(ui, v);
 	if (r & (KT_KEY_HANDLED | KT_KEY_CLOSE))
@@ -802,6 +914,7 @@ int ui_run(struct kt_app *app)
 	unsigned long long delay_ns, next_tick, last_redraw = 0, now;
 	char err[256];
 	bool busy = false, rec_ok;
+	size_t h;
 	int key;
 
 	memset(&ui, 0, sizeof(ui));
@@ -823,6 +936,10 @@ int ui_run(struct kt_app *app)
 		open_picker(&ui);
 		set_focus(&ui, 0);
 	}
+	/* --hist: a pane for each, beside the stream */
+	for (h = 0; h < app->opts->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++)
+		open_hist(&ui, app->opts->hists[h]);
+	set_focus(&ui, 0);
 	ui.lay.orient = (enum kt_orient)ui.start.orient;
 	ui.lay.zoom = ui.start.zoom && ui.lay.n > 1;
 	ui.lay.first_pct = ui.start.split;

@@ -21,6 +21,7 @@
 static const int action_keys[] = {
 	KEY_F(1), KEY_F(2), KEY_F(3), KEY_F(4), KEY_F(5), KEY_F(6), KEY_F(7), KEY_F(8),
 	KEY_F(9), KEY_F(10), KEY_F(11), 't', 'S', 'W', CTRL('l'),
+	'F', '-', 'R', 'P',
 };
 
 static void apply_layout(struct kt_ui_settings *s, const struct kt_config *c)

@@ -31,10 +31,12 @@ enum kt_view_event {
 	KT_EV_RESUME,
 	KT_EV_CLEAR,  /* the store was emptied */
 	KT_EV_EVENTS, /* the set of enabled events changed */
+	KT_EV_CATALOG, /* events came or went (dynamic probes): app->catalog was reloaded */
+	KT_EV_SCOPE,   /* the stream's own pid/comm/CPU filter changed */
 };
 
 /* Prompt callbacks: the text changed (incremental), was accepted (Enter) or cancelled. */
-enum kt_prompt_event { KT_PROMPT_CHANGED, KT_PROMPT_ACCEPT, KT_PROMPT_CANCEL };
+enum kt_prompt_event { KT_PROMPT_CHANGED, KT_PROMPT_ACCEPT, KT_PROMPT_CANCEL, KT_PROMPT_COMPLETE };
 
 struct kt_view_ops {
 	const char *name;
@@ -80,12 +82,24 @@ extern const struct kt_view_ops view_stream_ops;
 extern const struct kt_view_ops view_picker_ops;
 extern const struct kt_view_ops view_pmu_ops;
 extern const struct kt_view_ops view_recevents_ops;
+extern const struct kt_view_ops view_tracers_ops;
+extern const struct kt_view_ops view_probes_ops;
+extern const struct kt_view_ops view_hist_ops;
+extern const struct kt_view_ops view_tree_ops;
 
 /* Stream: "system:event" of the selected row, when a row is selected (not following). */
 bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len);
+/* Stream: the row filter's prompt; the row filter off. */
+void view_stream_rowfilter_edit(struct kt_view *v);
+void view_stream_rowfilter_clear(struct kt_view *v);
 /* Picker: select spec's event (when given) and open the field list and filter prompt for
  * the selected event. Returns false when no event is selected. */
 bool view_picker_edit_filter(struct kt_view *v, const char *spec);
+
+/* Histogram pane: build spec's histogram in it (a refusal is shown in the pane and on the
+ * status line, and what the pane showed stays), or open the prompt that asks for one. */
+void view_hist_build(struct kt_view *v, const char *spec);
+void view_hist_edit(struct kt_view *v);
 
 /* Services of the screen (screen.c). */
 bool ui_paused(const struct kt_ui *ui);
@@ -95,6 +109,18 @@ void ui_message(struct kt_ui *ui, bool error, const char *fmt, ...)
 /* Opens the prompt on the status line for owner; its prompt op gets the events. */
 void ui_prompt_open(struct kt_ui *ui, struct kt_view *owner, int id, const char *label,
 		    const char *initial);
+/* Tab in the prompt (KT_PROMPT_COMPLETE): completes the word under its cursor from the n
+ * names in cands (extra: characters that belong to a word beside letters, digits, '_');
+ * the owner then gets KT_PROMPT_CHANGED when the text grew. Several matches: up to listlen
+ * bytes of them into list (may be NULL). Returns how many names matched. */
+size_t ui_prompt_complete(struct kt_ui *ui, const char *const *cands, size_t n,
+			  const char *extra, char *list, size_t listlen);
+/* Closes the prompt if owner has it open (the owner's state behind it is going). */
+void ui_prompt_drop(struct kt_ui *ui, struct kt_view *owner);
+/* The prompt's cursor, a byte offset into its text. */
+size_t ui_prompt_cursor(const struct kt_ui *ui);
+/* Opens the event picker on spec ("system:event"), its fields and the filter prompt. */
+void ui_edit_filter(struct kt_ui *ui, const char *spec);
 /* Tells every view (the sender included) that ev happened. */
 void ui_broadcast(struct kt_ui *ui, enum kt_view_event ev);
 

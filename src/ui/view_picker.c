@@ -14,8 +14,10 @@
 #include "app.h"
 #include "backend/catalog.h"
 #include "backend/decode.h"
+#include "backend/filtercheck.h"
 #include "backend/session.h"
 #include "log.h"
+#include "ui/complete.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -56,7 +58,10 @@ struct picker {
 	int nfields;
 	bool no_format;
 	char *filter;  /* in force, or NULL */
-	char *error;   /* rejected filter: the kernel's lines, or NULL */
+	char *error;   /* rejected filter: the kernel's lines (or ktop's check), or NULL */
+	struct tep_event *tev; /* the event's parsed format, NULL without one */
+	const char **names;    /* what a filter may name (filter_field_names) */
+	char hint[256];	       /* Tab's candidates, while several match */
 };
 
 static struct picker *P(struct kt_view *v)
@@ -269,6 +274,10 @@ static void clear_detail(struct picker *pk)
 	pk->filter = NULL;
 	free(pk->error);
 	pk->error = NULL;
+	free(pk->names);
+	pk->names = NULL;
+	pk->tev = NULL;
+	pk->hint[0] = '\0';
 	pk->detail = false;
 	pk->no_format = false;
 }
@@ -316,7 +325,8 @@ static int detail_height(struct kt_view *v, struct picker *pk)
 	if (!pk->detail || avail < 3)
 		return 0;
 	/* separator + title + the kernel's complaint + fields (two a row, roughly) */
-	want = 2 + (pk->nfields + 1) / 2 + (pk->error ? error_rows(v, pk->error) : 0);
+	want = 2 + (pk->nfields + 1) / 2 + (pk->error ? error_rows(v, pk->error) : 0) +
+	       (pk->hint[0] != '\0');
 	/* A rejection matters more than the list: leave the list a single row then. */
 	max = pk->error ? avail - 1 : avail / 2;
 	if (want > max)
@@ -448,6 +458,11 @@ static void draw_detail(struct kt_view *v, struct picker *pk, int y0, int h)
 		wattrset(v->win, crt_attr(CRT_ERROR));
 		while (*p && y < ymax)
 			p = draw_error_line(v, &y, ymax, p);
+	}
+	if (pk->hint[0] && y < ymax) {
+		wattrset(v->win, crt_attr(CRT_DIM));
+		snprintf(buf, sizeof(buf), "Tab: %s", pk->hint);
+		crt_put(v->win, y++, 1, buf, v->w - 2);
 	}
 	wattrset(v->win, A_NORMAL);
 	if (y >= ymax)
@@ -613,9 +628,11 @@ static void load_detail(struct kt_view *v, struct picker *pk, size_t ev)
 	pk->dev = ev;
 	if (v->app->decoder && decoder_load(v->app->decoder, e->system, e->name) == 0)
 		te = tep_find_event_by_name(decoder_tep(v->app->decoder), e->system, e->name);
+	pk->tev = te;
 	if (!te) {
 		pk->no_format = true;
 	} else {
+		pk->names = filter_field_names(te);
 		for (f = te->format.fields; f; f = f->next) {
 			pk->fields = xreallocarray(pk->fields, pk->nfields + 1,
 						   sizeof(*pk->fields));
@@ -634,14 +651,69 @@ static void open_filter_prompt(struct kt_view *v, struct picker *pk)
 	ui_prompt_open(v->ui, v, PROMPT_FILTER, label, pk->filter ? pk->filter : "");
 }
 
+/* ktop's own check of text (filtercheck.h): NULL when it passes, else the reason over
+ * three lines like the kernel's (message, the expression, a caret under the offending
+ * token), malloc'd. */
+static char *check_filter(struct picker *pk, const char *text)
+{
+	char err[256];
+	int pos;
+
+	if (filter_check(pk->tev, text, err, sizeof(err), &pos) == 0)
+		return NULL;
+	return xasprintf("%s\n  Expr: %s\n  %*s^", err, text, pos + 6, "");
+}
+
+static void set_error(struct picker *pk, char *error)
+{
+	free(pk->error);
+	pk->error = error;
+}
+
 static void picker_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
 {
 	struct picker *pk = P(v);
 	const struct kt_event_desc *e;
 	char err[1024];
+	size_t n;
 
-	if (id != PROMPT_FILTER || !pk->detail || ev != KT_PROMPT_ACCEPT)
+	if (id != PROMPT_FILTER || !pk->detail)
 		return;
+	v->dirty = true;
+	switch (ev) {
+	case KT_PROMPT_CHANGED:
+		/* Checked on every key: the reason and its caret show while typing. */
+		pk->hint[0] = '\0';
+		set_error(pk, check_filter(pk, text));
+		return;
+	case KT_PROMPT_COMPLETE:
+		pk->hint[0] = '\0';
+		if (!pk->names)
+			return;
+		for (n = 0; pk->names[n]; n++)
+			;
+		n = ui_prompt_complete(v->ui, pk->names, n, NULL, pk->hint, sizeof(pk->hint));
+		if (n <= 1)
+			pk->hint[0] = '\0';
+		if (!n)
+			ui_message(v->ui, true, "no field of %s starts so (its fields are listed "
+				   "in the pane)", ev_at(pk, pk->dev)->name);
+		return;
+	case KT_PROMPT_CANCEL:
+		pk->hint[0] = '\0';
+		set_error(pk, NULL);
+		return;
+	case KT_PROMPT_ACCEPT:
+		break;
+	}
+	pk->hint[0] = '\0';
+	set_error(pk, check_filter(pk, text));
+	if (pk->error) {
+		/* Not sent: the filter in force and what is captured stay. */
+		ui_message(v->ui, true, "filter not set: %.*s (the old filter stays)",
+			   (int)strcspn(pk->error, "\n"), pk->error);
+		return;
+	}
 	e = ev_at(pk, pk->dev);
 	err[0] = '\0';
 	if (session_set_filter(v->app->session, e->system, e->name, text, err, sizeof(err)) < 0) {
@@ -793,6 +865,23 @@ static void picker_tick(struct kt_view *v)
 	free(before);
 }
 
+/* Probes came or went: the catalogue was reloaded, every index into it is stale. */
+static void picker_notify(struct kt_view *v, enum kt_view_event ev)
+{
+	char text[TEXT_MAX];
+
+	if (ev != KT_EV_CATALOG)
+		return;
+	snprintf(text, sizeof(text), "%s", P(v)->text);
+	if (v->ui && P(v)->detail)
+		ui_prompt_drop(v->ui, v);
+	picker_free(v);
+	picker_init(v);
+	if (P(v)->cat)
+		set_text(P(v), text);
+	v->dirty = true;
+}
+
 static const struct funcbar_item picker_items[] = {
 	{ "F1", "Help" }, { "Spc", "Toggle" }, { "Enter", "Filter" }, { "Esc", "Back" },
 	{ "F2", "Close" }, { "Tab", "Focus" },	{ "F9", "Zoom" },     { "F10", "Quit" },
@@ -868,6 +957,7 @@ const struct kt_view_ops view_picker_ops = {
 	.key = picker_key,
 	.tick = picker_tick,
 	.prompt = picker_prompt,
+	.notify = picker_notify,
 	.funcbar = picker_funcbar,
 	.click = picker_click,
 };

@@ -2,7 +2,9 @@
 /* The event stream pane: the store's records, formatted only for the rows on screen, all
  * CPUs merged in time order or one column per CPU. Follows the tail until the user scrolls
  * up; a pause freezes the end of what it shows while capture goes on; '/' searches the
- * formatted rows backwards, a bounded number of records per step. */
+ * formatted rows backwards, a bounded number of records per step. The row filter (F: pid,
+ * comm, CPU; -: off) hides rows already captured without touching the kernel; scrolling,
+ * follow and search step over the hidden ones. */
 #include "config.h"
 
 #include <stdint.h>
@@ -15,6 +17,7 @@
 #include "backend/session.h"
 #include "backend/store.h"
 #include "ui/layout.h"
+#include "ui/rowfilter.h"
 #include "ui/view.h"
 #include "xalloc.h"
 
@@ -29,6 +32,10 @@
 #define HSCROLL_STEP 8
 #define NARROW_W 90			/* below: shorter columns, the fields get the room */
 #define PROMPT_SEARCH 1
+#define PROMPT_ROWFILTER 2
+/* Records walked per redraw or key looking for rows the row filter shows: a filter that
+ * matches nothing in a full store costs a bounded pause, never a hang. */
+#define FILTER_SCAN_LIMIT 4000000
 
 struct srow {
 	uint64_t seq, ts;
@@ -74,6 +81,10 @@ struct stream {
 	uint64_t scanned;     /* records tested so far, for the title */
 	bool o_follow;	      /* the position when the prompt opened */
 	uint64_t o_cur, o_top;
+
+	struct kt_rowfilter rf; /* rows shown (rowfilter.h) */
+	bool rf_on;
+	uint64_t *seqs;		/* merged view under the row filter: the rows' records */
 };
 
 static struct stream *S(struct kt_view *v)
@@ -116,6 +127,7 @@ static void stream_free(struct kt_view *v)
 	struct stream *st = S(v);
 
 	free(st->rows);
+	free(st->seqs);
 	free(st);
 	v->data = NULL;
 }
@@ -129,6 +141,7 @@ static void stream_resize(struct kt_view *v)
 	n *= v->w / (SPLIT_MIN_W + 1) + 1;
 	if (n > st->nrows) {
 		st->rows = xreallocarray(st->rows, n, sizeof(*st->rows));
+		st->seqs = xreallocarray(st->seqs, n, sizeof(*st->seqs));
 		st->nrows = n;
 	}
 	reset_widths(st);
@@ -137,6 +150,43 @@ static void stream_resize(struct kt_view *v)
 static int ncpus(struct kt_view *v)
 {
 	return v->app->ncpus > 0 ? v->app->ncpus : 1;
+}
+
+/* Whether the row filter shows record r. Store lock held. */
+static bool rec_shown(struct kt_view *v, const struct kt_rec *r)
+{
+	struct stream *st = S(v);
+	const char *comm = NULL;
+	int pid;
+
+	if (!st->rf_on)
+		return true;
+	if (r->flags & KT_REC_LOST)
+		return rowfilter_match_cpu(&st->rf, r->cpu);
+	pid = decoder_rec_pid(r);
+	if (rowfilter_needs_comm(&st->rf))
+		comm = decoder_comm(v->app->decoder, pid, r->ts);
+	return rowfilter_match(&st->rf, pid, comm, r->cpu);
+}
+
+/* The first shown record from seq on (dir +1) or back (dir -1) in [first, end), walking at
+ * most *budget records. Store lock held. */
+static bool next_shown(struct kt_view *v, uint64_t seq, int dir, uint64_t first, uint64_t end,
+		       uint64_t *budget, uint64_t *out)
+{
+	struct kt_rec r;
+
+	while (seq >= first && seq < end && *budget) {
+		(*budget)--;
+		if (store_get(v->app->store, seq, &r) && rec_shown(v, &r)) {
+			*out = seq;
+			return true;
+		}
+		if (dir < 0 && seq == 0)
+			break;
+		seq += dir;
+	}
+	return false;
 }
 
 /* Copies what a row needs out of the store. Store lock held. */
@@ -338,6 +388,8 @@ static void draw_empty(struct kt_view *v, int first_row)
 
 	if (v->app->recording)
 		msg = "No events: the recording holds none, or e hid them all";
+	else if (st->rf_on)
+		msg = "No captured row matches the row filter (F: edit, -: off)";
 	else if (st->paused)
 		msg = "PAUSED: nothing left to show (p resumes)";
 	else if (st->enabled == 0)
@@ -360,16 +412,74 @@ static void resolve_comms(struct kt_view *v, struct srow *rows, int n)
 			rows[i].comm = decoder_comm(v->app->decoder, rows[i].pid, rows[i].ts);
 }
 
+/* The merged view's records under the row filter, into st->seqs, oldest first: the cursor
+ * on a shown record, the rows above it down to top, the rows below to fill the pane. Store
+ * lock held. Returns how many. */
+static int filtered_seqs(struct kt_view *v, int rows_h, uint64_t first, uint64_t end)
+{
+	struct stream *st = S(v);
+	uint64_t budget = FILTER_SCAN_LIMIT, s, cur;
+	int nb = 0, n;
+
+	if (rows_h > st->nrows)
+		rows_h = st->nrows;
+	if (end <= first || rows_h <= 0)
+		return 0;
+	if (st->follow || st->cur >= end)
+		st->cur = end - 1;
+	if (st->cur < first)
+		st->cur = first;
+	if (!next_shown(v, st->cur, -1, first, end, &budget, &cur) &&
+	    (st->follow || !next_shown(v, st->cur, 1, first, end, &budget, &cur)))
+		return 0;
+	st->cur = cur;
+	if (st->follow || st->top > cur || st->top < first)
+		st->top = st->follow ? first : cur;
+	/* Backwards from the cursor, not above top: st->seqs is filled from its end. */
+	for (s = cur; nb < rows_h && s >= st->top;) {
+		st->seqs[rows_h - 1 - nb++] = s;
+		if (s == first || !next_shown(v, s - 1, -1, st->top, end, &budget, &s))
+			break;
+	}
+	memmove(st->seqs, st->seqs + rows_h - nb, nb * sizeof(*st->seqs));
+	st->top = st->seqs[0];
+	for (n = nb, s = cur; n < rows_h && s + 1 < end; n++) {
+		if (!next_shown(v, s + 1, 1, first, end, &budget, &s))
+			break;
+		st->seqs[n] = s;
+	}
+	return n;
+}
+
 static void draw_merged(struct kt_view *v)
 {
 	struct stream *st = S(v);
 	struct kt_store *store = v->app->store;
-	int rows_h = v->h - 1, n = 0, i;
+	int rows_h = v->h - 1, n = 0, i, k;
 	uint64_t first, end;
 	struct kt_rec r;
 
 	if (rows_h <= 0)
 		return;
+	if (st->rf_on) {
+		store_lock(store);
+		view_range(st, store, &first, &end);
+		st->held = end - first;
+		k = filtered_seqs(v, rows_h, first, end);
+		for (i = 0; i < k; i++)
+			if (store_get(store, st->seqs[i], &r))
+				fill_row(v, &r, &st->rows[n++]);
+		store_unlock(store);
+		if (!n) {
+			draw_empty(v, 1);
+			return;
+		}
+		resolve_comms(v, st->rows, n);
+		for (i = 0; i < n; i++)
+			draw_row(v, 1 + i, 0, v->w, &st->rows[i],
+				 RT_CPU | (v->w < NARROW_W ? RT_SHORT : 0));
+		return;
+	}
 	/* Short hold: copy the visible rows out, format and draw after unlocking. */
 	store_lock(store);
 	view_range(st, store, &first, &end);
@@ -460,7 +570,7 @@ static void draw_split(struct kt_view *v)
 			if (!store_get(store, seq, &r))
 				continue;
 			c = (int)r.cpu - st->cpu_off;
-			if (c < 0 || c >= ncol || cnt[c] >= rows_h)
+			if (c < 0 || c >= ncol || cnt[c] >= rows_h || !rec_shown(v, &r))
 				continue;
 			/* Filled bottom-up; reversed below. */
 			fill_row(v, &r, &st->rows[c * rows_h + cnt[c]]);
@@ -504,7 +614,7 @@ static void draw_split(struct kt_view *v)
 static void stream_draw(struct kt_view *v)
 {
 	struct stream *st = S(v);
-	char title[96], right[160], held[32], scan[48];
+	char title[160], right[160], held[32], scan[48];
 	const char *state;
 
 	if (st->split)
@@ -517,6 +627,13 @@ static void stream_draw(struct kt_view *v)
 			 st->cpu_off + split_columns(v) - 1, ncpus(v));
 	else
 		snprintf(title, sizeof(title), "Events: all CPUs");
+	if (st->rf_on) {
+		char rft[64];
+		size_t tl = strlen(title);
+
+		rowfilter_text(&st->rf, rft, sizeof(rft));
+		snprintf(title + tl, sizeof(title) - tl, " | only %s", rft);
+	}
 	if (st->searching) {
 		snprintf(scan, sizeof(scan), "searching... %llu",
 			 (unsigned long long)st->scanned);
@@ -558,11 +675,50 @@ static int page_rows(struct kt_view *v)
 	return n > 0 ? n : 1;
 }
 
+/* The cursor delta shown rows on, under the row filter. A page keeps the cursor on the
+ * same screen row, as without the filter, by moving top the same number of rows. */
+static void move_filtered(struct kt_view *v, int64_t delta)
+{
+	struct stream *st = S(v);
+	uint64_t budget = FILTER_SCAN_LIMIT, first, end, s, cur, top;
+	int dir = delta < 0 ? -1 : 1;
+	bool page = delta > 1 || delta < -1;
+
+	store_lock(v->app->store);
+	view_range(st, v->app->store, &first, &end);
+	if (end <= first)
+		goto out;
+	if (st->follow) {
+		if (delta > 0)
+			goto out;
+		st->follow = false;
+		filtered_seqs(v, v->h - 1, first, end); /* where the follow view had it */
+	}
+	cur = st->cur;
+	top = st->top;
+	for (; delta; delta -= dir) {
+		if (!next_shown(v, cur + dir, dir, first, end, &budget, &s) ||
+		    (dir < 0 && cur == first))
+			break;
+		cur = s;
+		if (page && next_shown(v, top + dir, dir, first, end, &budget, &s))
+			top = s;
+	}
+	st->cur = cur;
+	st->top = page ? top : st->top;
+out:
+	store_unlock(v->app->store);
+}
+
 static void move_cursor(struct kt_view *v, int64_t delta)
 {
 	struct stream *st = S(v);
 	uint64_t first, end;
 
+	if (st->rf_on && !st->split) {
+		move_filtered(v, delta);
+		return;
+	}
 	get_range(v, &first, &end);
 	if (end <= first)
 		return;
@@ -667,7 +823,7 @@ static bool search_step(struct kt_view *v)
 				search_failed(v);
 				return false;
 			}
-			if (store_get(store, st->spos, &r)) {
+			if (store_get(store, st->spos, &r) && rec_shown(v, &r)) {
 				fill_row(v, &r, &row);
 				if (!(row.flags & KT_REC_LOST))
 					row.comm = decoder_comm(v->app->decoder, row.pid, row.ts);
@@ -759,13 +915,97 @@ static void search_again(struct kt_view *v, int dir)
 	stream_work(v);
 }
 
+static void rowfilter_changed(struct kt_view *v)
+{
+	struct stream *st = S(v);
+
+	st->rf_on = rowfilter_active(&st->rf);
+	st->searching = false;
+	reset_widths(st);
+	v->dirty = true;
+	ui_broadcast(v->ui, KT_EV_SCOPE);
+}
+
+/* The row filter's prompt, applied on Enter; a mistake changes nothing. */
+static void rowfilter_prompt(struct kt_view *v, const char *text, enum kt_prompt_event ev)
+{
+	struct stream *st = S(v);
+	struct kt_rowfilter f;
+	char err[256], now[128];
+
+	if (ev == KT_PROMPT_CANCEL || ev == KT_PROMPT_COMPLETE)
+		return;
+	if (ev != KT_PROMPT_ACCEPT)
+		return;
+	if (rowfilter_parse(&f, text, err, sizeof(err)) < 0) {
+		ui_message(v->ui, true, "row filter not changed: %s", err);
+		return;
+	}
+	st->rf = f;
+	rowfilter_changed(v);
+	rowfilter_text(&st->rf, now, sizeof(now));
+	if (st->rf_on)
+		ui_message(v->ui, false, "showing only %s, of what is captured and to come "
+			   "(-: show all)", now);
+	else
+		ui_message(v->ui, false, "row filter off: every captured row shows");
+}
+
+void view_stream_rowfilter_edit(struct kt_view *v)
+{
+	char now[128];
+
+	rowfilter_text(&S(v)->rf, now, sizeof(now));
+	ui_prompt_open(v->ui, v, PROMPT_ROWFILTER, "show only (pid= comm= cpu=): ", now);
+}
+
+void view_stream_rowfilter_clear(struct kt_view *v)
+{
+	struct stream *st = S(v);
+
+	if (!st->rf_on) {
+		ui_message(v->ui, false, "no row filter (F sets one: pid=N comm=NAME cpu=N)");
+		return;
+	}
+	memset(&st->rf, 0, sizeof(st->rf));
+	rowfilter_changed(v);
+	ui_message(v->ui, false, "row filter off: every captured row shows");
+}
+
+/* Only the selected row's task: its pid. */
+static void rowfilter_this_pid(struct kt_view *v)
+{
+	struct stream *st = S(v);
+	struct kt_rec r;
+	char text[32];
+	bool ok;
+
+	if (st->follow) {
+		ui_message(v->ui, false, "select a row first (Up), then = shows only its task");
+		return;
+	}
+	store_lock(v->app->store);
+	ok = store_get(v->app->store, st->cur, &r) && !(r.flags & KT_REC_LOST);
+	if (ok)
+		snprintf(text, sizeof(text), "pid=%d", decoder_rec_pid(&r));
+	store_unlock(v->app->store);
+	if (ok)
+		rowfilter_prompt(v, text, KT_PROMPT_ACCEPT);
+}
+
 static void stream_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
 {
 	struct stream *st = S(v);
 
+	if (id == PROMPT_ROWFILTER) {
+		rowfilter_prompt(v, text, ev);
+		return;
+	}
 	if (id != PROMPT_SEARCH)
 		return;
 	switch (ev) {
+	case KT_PROMPT_COMPLETE:
+		break;
 	case KT_PROMPT_CHANGED:
 		snprintf(st->pat, sizeof(st->pat), "%s", text);
 		search_from_origin(v);
@@ -845,6 +1085,9 @@ static int stream_key(struct kt_view *v, int key)
 	case 'n':
 		search_again(v, -1);
 		break;
+	case '=':
+		rowfilter_this_pid(v);
+		break;
 	case 'N':
 		search_again(v, 1);
 		break;
@@ -920,8 +1163,11 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 		v->dirty = true;
 		break;
 	case KT_EV_EVENTS:
+	case KT_EV_CATALOG:
 		st->enabled = v->app->session ? session_enabled_count(v->app->session) : 0;
 		v->dirty = true;
+		break;
+	case KT_EV_SCOPE:
 		break;
 	}
 }

@@ -5,7 +5,7 @@ EXTRA_PROGRAMS += tests/bench/bare_reader
 tests_bench_bare_reader_SOURCES = tests/bench/bare_reader.c
 tests_bench_bare_reader_CFLAGS = $(AM_CFLAGS)
 tests_bench_bare_reader_LDADD = $(TRACEFS_LIBS) $(TRACEEVENT_LIBS)
-EXTRA_DIST += tests/bench/run.sh tests/bench/README.md
+EXTRA_DIST += tests/bench/run.sh tests/bench/hist.sh tests/bench/README.md
 CLEANFILES += tests/bench/bare_reader$(EXEEXT)
 
 bench: tests/bench/bare_reader$(EXEEXT) tests/helpers/workload$(EXEEXT)

@@ -18,7 +18,7 @@
 # 1000000 or a third of the measured maximum when the machine cannot do three times that),
 # KTOP_BUFFER_OPT (how to give ktop a buffer size, %s standing for kB per CPU, e.g.
 # "--buffer-kb=%s"; found in ktop --help by default), KTOP_HEADER_RE (what ktop's first frame shows, default "ktop"),
-# BENCH_ONLY (a comma-separated subset of tools,idle,frame), BENCH_IDLE_SECONDS (10).
+# BENCH_ONLY (a comma-separated subset of tools,idle,frame,hist), BENCH_IDLE_SECONDS (10).
 
 set -u
 
@@ -655,8 +655,8 @@ check_ktop_leftovers() {
 
 # ---------------------------------------------------------------- main
 
-# BENCH_ONLY=tools,idle,frame picks parts (default: all).
-wants() { [[ ,${BENCH_ONLY:-tools,idle,frame}, == *,$1,* ]]; }
+# BENCH_ONLY=tools,idle,frame,hist picks parts (default: all).
+wants() { [[ ,${BENCH_ONLY:-tools,idle,frame,hist}, == *,$1,* ]]; }
 
 say "ktop bench: $EVENT, workload on CPU $WL_CPU, tools on CPU $TOOL_CPU;" \
 	"each tool runs ${DUR} s around a ${SECS} s workload"
@@ -687,6 +687,8 @@ fi
 wants idle && measure_idle
 wants idle && measure_idle_explorer
 wants frame && measure_first_frame
+# BPF histograms: the traced program's slowdown under ktop and bpftrace (hist.sh)
+wants hist && KTOP=$KTOP WORKLOAD=$WORKLOAD bash "$(dirname "$0")/hist.sh"
 
 # The kernel is left as it was found.
 check_ktop_leftovers

@@ -1,6 +1,7 @@
 #!/bin/bash
 # A test of the kernel lab harness itself: run-vm.sh must exit non-zero, never hang and never
-# pass, when a lab test fails, when the guest kernel panics and when the guest hangs.
+# pass, when a lab test fails, when a test leaves ktop state in the kernel, when the guest
+# kernel panics and when the guest hangs.
 # Same environment as run-vm.sh (LAB_BUILDDIR, LAB_SRCDIR); the kernel cache and static ktop
 # are shared with it, each case's image and console log go to a temporary directory.
 set -u
@@ -41,6 +42,8 @@ expect_failure()
 
 expect_failure failing-test 'FAIL: lab/zz-extra-failing-test' 'echo "deliberate failure"; exit 1'
 expect_failure panic 'kernel panic' 'echo c > /proc/sysrq-trigger; sleep 30'
+expect_failure leftover 'left ktop state in the kernel' \
+	'mkdir "$TRACEFS/instances/ktop-999999"; exit 0'
 expect_failure hang 'guest hung' 'sleep 100000' LAB_TIMEOUT=40 LAB_TEST_TIMEOUT=100000
 
 [ $failures -eq 0 ]

@@ -22,6 +22,13 @@
 #   LAB_KERNEL_PKG   kernel package to fetch (default: what linux-image-amd64 depends on)
 #   LAB_VERBOSE=1    copy the console to stdout as it comes
 #   LAB_QEMU_ARGS    extra qemu arguments (word-split)
+#
+# Files back from the guest: a guest test runs `lab-save FILE [NAME]`, which writes
+# `LAB-FILE NAME SIZE SHA256`, the file in base64 and `LAB-END NAME` to the second serial port
+# (ttyS1, a file on the host, so kernel messages never interleave); after the run each file
+# is decoded, checked against its size and checksum, and written to $LAB_WORKDIR/lab-out/.
+# The guest also has the host's trace-cmd (with the shared libraries ldd names and the
+# dynamic loader) so lab tests can record trace.dat files with the kernel's own tool.
 set -u
 
 LAB_SRCDIR=${LAB_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
@@ -34,6 +41,8 @@ LAB_WORKDIR=$(mkdir -p "${LAB_WORKDIR:-$LAB_BUILDDIR}" && cd "${LAB_WORKDIR:-$LA
 root=$LAB_WORKDIR/lab-root
 initrd=$LAB_WORKDIR/lab-initramfs.gz
 log=$LAB_WORKDIR/lab-console.log
+serial1=$LAB_WORKDIR/lab-serial1.log
+outdir=$LAB_WORKDIR/lab-out
 
 # newest FILE...: the most recently modified of the existing FILEs (empty if none).
 newest()
@@ -67,8 +76,18 @@ busybox=$(dpkg -L busybox-static | grep -m1 '/busybox$')
 
 # (b) kernel: fetched, never installed --------------------------------------------------------
 mkdir -p "$cache" || exit 1
-pkg=${LAB_KERNEL_PKG:-$(apt-cache depends linux-image-amd64 2>/dev/null |
-	awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }')}
+kernel_pkg()
+{
+	apt-cache depends linux-image-amd64 2>/dev/null |
+		awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }'
+}
+pkg=${LAB_KERNEL_PKG:-$(kernel_pkg)}
+if [ -z "$pkg" ] && [ -z "$(newest "$cache"/linux-image-*.deb)" ] && [ "$(id -u)" = 0 ]; then
+	# A fresh machine may have no package lists yet.
+	say "apt-get update (no package lists to find the kernel package in)"
+	apt-get update -q >"$cache/update.log" 2>&1 || tail -n 20 "$cache/update.log" >&2
+	pkg=$(kernel_pkg)
+fi
 deb=
 if [ -n "$pkg" ]; then
 	deb=$(newest "$cache/${pkg}"_*.deb)
@@ -129,7 +148,9 @@ else
 		if [ ! -f "$lb/Makefile" ] || [ "$LAB_SRCDIR/configure" -nt "$lb/Makefile" ]; then
 			say "configuring a static ktop in $lb"
 			# libelf.a needs libz; -static makes every -lX pick the .a from the -dev packages.
-			(cd "$lb" && "$LAB_SRCDIR/configure" -q LDFLAGS=-static LIBS=-lz \
+			# Debian ships no static libtracecmd: the lab's ktop cannot read trace.dat.
+			(cd "$lb" && "$LAB_SRCDIR/configure" -q --without-libtracecmd \
+				LDFLAGS=-static LIBS=-lz \
 				>"$lb/configure.log" 2>&1) ||
 				{ tail -n 30 "$lb/configure.log" >&2; die "configure (static) failed"; }
 		fi
@@ -145,6 +166,33 @@ is_static "$ktop" || die "$ktop is not a static executable"
 rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,lab/tests} || exit 1
 cp "$busybox" "$root/bin/busybox" && cp "$ktop" "$root/bin/ktop" || exit 1
+cp "$LAB_SRCDIR/tests/lab/kernel-clean.sh" "$root/lab/kernel-clean.sh" || exit 1
+# copy_with_libs BINARY: BINARY into /bin of the guest, and every shared library ldd names
+# and the dynamic loader at their host paths.
+copy_with_libs()
+{
+	local lib
+	cp "$1" "$root/bin/" || return 1
+	for lib in $(ldd "$1" | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }'); do
+		mkdir -p "$root$(dirname "$lib")" && cp -L "$lib" "$root$lib" || return 1
+	done
+}
+if command -v trace-cmd >/dev/null 2>&1; then
+	copy_with_libs "$(command -v trace-cmd)" || die "copying trace-cmd into $root failed"
+else
+	say "no trace-cmd on the host: the guest has none (apt-get install trace-cmd)"
+fi
+cat >"$root/bin/lab-save" <<'EOF'
+#!/bin/busybox sh
+# lab-save FILE [NAME]: hand FILE back to the host (see run-vm.sh, "Files back from the guest").
+f=$1 name=${2:-${1##*/}}
+[ -f "$f" ] || { echo "lab-save: no file $f"; exit 1; }
+{
+	echo "LAB-FILE $name $(wc -c <"$f") $(sha256sum "$f" | cut -d' ' -f1)"
+	base64 "$f"
+	echo "LAB-END $name"
+} >/dev/ttyS1
+EOF
 n=0
 for t in "$LAB_SRCDIR"/tests/lab/tests/*.sh; do
 	[ -f "$t" ] || continue
@@ -176,6 +224,11 @@ for t in /lab/tests/*.sh; do
 	echo "LAB-START \$name"
 	timeout $LAB_TEST_TIMEOUT sh "\$t"
 	rc=\$?
+	# Whatever a test did, ktop must have left the kernel as it found it.
+	if ! sh /lab/kernel-clean.sh; then
+		echo "LAB-INFO \$name left ktop state in the kernel"
+		[ \$rc -ne 0 ] || rc=90
+	fi
 	if [ \$rc -eq 0 ]; then r=PASS; else r=FAIL; echo "LAB-INFO \$name exit status \$rc"; fi
 	echo "LAB-RESULT \$name \$r"
 done
@@ -183,7 +236,7 @@ echo "LAB-DONE uptime \$(cut -d' ' -f1 /proc/uptime)"
 sync
 poweroff -f
 EOF
-chmod 755 "$root/init" "$root"/lab/tests/*.sh
+chmod 755 "$root/init" "$root/bin/lab-save" "$root"/lab/tests/*.sh "$root/lab/kernel-clean.sh"
 if ! (cd "$root" && find . | cpio -o -H newc --quiet | gzip -1 >"$initrd.tmp") ||
 	! mv "$initrd.tmp" "$initrd"; then
 	die "cpio/gzip of $root failed"
@@ -192,7 +245,9 @@ fi
 # (e) boot -------------------------------------------------------------------------------------
 say "booting $kver with $n lab test(s) (timeout ${LAB_TIMEOUT}s)"
 start=$(date +%s.%N)
+rm -f "$serial1"
 qemu_cmd=(qemu-system-x86_64 -accel tcg -smp 1 -m 1024 -nographic -no-reboot -nic none
+	-serial mon:stdio -serial "file:$serial1"
 	-kernel "$vmlinuz" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 softlockup_panic=1 quiet")
 # shellcheck disable=SC2206 # word splitting is the point
@@ -219,6 +274,27 @@ esac
 grep -q 'Kernel panic' "$log" && problems+=("kernel panic")
 grep -q '^LAB-BOOTED' "$log" || problems+=("the guest never ran /init")
 grep -q '^LAB-DONE' "$log" || problems+=("the guest did not finish its tests")
+# Files the guest handed back (lab-save): decoded, size and checksum checked.
+rm -rf "$outdir"
+if [ -s "$serial1" ]; then
+	mkdir -p "$outdir" || exit 1
+	sed 's/\r$//' "$serial1" | awk -v dir="$outdir" '
+		/^LAB-FILE / { name = $2; size = $3; sum = $4; b64 = dir "/" name ".b64"
+			printf "" > b64; next }
+		/^LAB-END / { close(b64); print name, size, sum; name = ""; next }
+		name != "" { print > b64 }' >"$outdir/.index"
+	while read -r name size sum; do
+		f=$outdir/$name
+		if base64 -d "$f.b64" >"$f" 2>/dev/null && [ "$(wc -c <"$f")" -eq "$size" ] &&
+			[ "$(sha256sum "$f" | cut -d' ' -f1)" = "$sum" ]; then
+			say "guest file $name ($size bytes) in $outdir"
+		else
+			problems+=("guest file $name arrived damaged")
+		fi
+		rm -f "$f.b64"
+	done <"$outdir/.index"
+	rm -f "$outdir/.index"
+fi
 pass=0 fail=0
 while read -r _ name verdict; do
 	case $verdict in

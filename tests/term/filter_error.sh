@@ -1,7 +1,8 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # helpers called through wait_until
-# A bad filter entered in the picker (80x24): the pane shows the kernel's own message with
-# its command and a caret under the offending token, the status line says the filter was
+# A filter that passes ktop's own check but the kernel rejects (an integer too large),
+# entered in the picker (80x24): the pane shows the kernel's own message with its command
+# and a caret under the offending token, the status line says the filter was
 # rejected; sched:sched_switch, enabled before, stays enabled with no filter, and its rows
 # keep arriving. Then a good filter is accepted and lands in ktop's instance; Esc closes
 # the detail; q quits; the kernel is clean.
@@ -28,11 +29,11 @@ expect_text "sched:sched_switch +filter: none" 5 "Enter did not show the event's
 expect_text "prev_pid" 5 "Enter did not list the event's fields"
 expect_text "^filter sched:sched_switch>" 5 "no filter prompt on the status line"
 
-tmux_text 'prev_pid >'
+tmux_text 'prev_pid > 99999999999999999999'
 tmux_keys Enter
 # The kernel's message, command and caret, in the pane.
-expect_text "Invalid value" 5 "the kernel's message is not shown"
-expect_text "Command: prev_pid >" 5 "the kernel's command line is not shown"
+expect_text "Illegal integer value" 5 "the kernel's message is not shown"
+expect_text "Command: prev_pid > 9+" 5 "the kernel's command line is not shown"
 screen=$(tmux_screen)
 cmd_line=$(grep -m1 'Command: prev_pid >' <<<"$screen")
 caret_line=$(grep -A1 -m1 'Command: prev_pid >' <<<"$screen" | sed -n 2p)
@@ -41,7 +42,7 @@ caret_prefix=${caret_line%%^*}
 caret_col=${#caret_prefix}
 cmd_prefix=${cmd_line%%Command: *}
 cmd_col=$((${#cmd_prefix} + 9))
-cmd_end=$((cmd_col + 10))
+cmd_end=$((cmd_col + 31))
 if [ "$caret_col" -lt "$cmd_col" ] || [ "$caret_col" -gt $((cmd_end + 2)) ]; then
 	fail "the caret (column $caret_col) is not under the command (columns $cmd_col-$cmd_end)"
 fi
@@ -65,7 +66,7 @@ tmux_text 'prev_pid >= 0'
 tmux_keys Enter
 expect_text "filter on sched:sched_switch: prev_pid >= 0" 5 "no message for the accepted filter"
 [ "$(cat "$F")" = "prev_pid >= 0" ] || fail "ktop-$pid's filter is '$(cat "$F")', expected 'prev_pid >= 0'"
-wait_for_no_text "Invalid value" 3 || fail "the old error stays after a good filter"
+wait_for_no_text "Illegal integer value" 3 || fail "the old error stays after a good filter"
 event_enabled "$pid" sched sched_switch || fail "sched:sched_switch disabled after the good filter"
 assert_top_untouched
 

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend/comms.h"
 #include "backend/decode.h"
@@ -233,6 +235,50 @@ START_TEST(test_rename_history)
 }
 END_TEST
 
+/* Names of exited tasks come from one snapshot of saved_cmdlines per second, not one read per
+ * unknown pid (a build's thousands of short-lived tasks stalled ktop for seconds). */
+START_TEST(test_saved_cmdlines_snapshot)
+{
+	char dir[] = "/tmp/check_decode.XXXXXX", path[64], err[256] = "";
+	struct kt_decoder *d;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	/* pids above the kernel's pid_max limit (2^22): never in /proc */
+	fputs("4194401 first-task\n4194403 third-task\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/events", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/events/header_page", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(slurp(FIXTURES "/tracing/events/header_page"), f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", dir);
+	d = decoder_new(dir, err, sizeof(err));
+	ck_assert_msg(d != NULL, "decoder_new: %s", err);
+	ck_assert_str_eq(decoder_comm(d, 4194403, 1), "third-task");
+	ck_assert_str_eq(decoder_comm(d, 4194401, 1), "first-task");
+
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("4194402 second-task\n", f);
+	fclose(f);
+	/* within the same second the snapshot stands: no re-read for a new pid */
+	ck_assert_str_eq(decoder_comm(d, 4194402, 1), "<...>");
+	decoder_free(d);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/events/header_page", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/events", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
 	Suite *s = suite_create("decode");
@@ -246,6 +292,7 @@ static Suite *decode_suite(void)
 	tcase_add_test(tc, test_ts);
 	tcase_add_test(tc, test_bad_tracing_dir);
 	tcase_add_test(tc, test_rename_history);
+	tcase_add_test(tc, test_saved_cmdlines_snapshot);
 	suite_add_tcase(s, tc);
 	return s;
 }

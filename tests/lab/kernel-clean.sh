@@ -1,6 +1,7 @@
 #!/bin/sh
-# After the lab tests before it, ktop left nothing in the kernel: no ktop-* instance, no
-# ktop_* dynamic event group, and the top-level tracer is still nop.
+# Run in the guest after every lab test: ktop left nothing in the kernel (no ktop-* instance,
+# no ktop_* dynamic event group) and the top-level tracer is still nop. A test after which
+# this fails is reported as failed, with what was left.
 T=${TRACEFS:-/sys/kernel/tracing}
 status=0
 for d in "$T"/instances/ktop-*; do

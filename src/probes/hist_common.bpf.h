@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The bucket arithmetic and map update every histogram program shares (bcc's bits.bpf.h
+ * and maps.bpf.h do the same for libbpf-tools). Included by *.bpf.c only. */
+#ifndef KTOP_PROBES_HIST_COMMON_BPF_H
+#define KTOP_PROBES_HIST_COMMON_BPF_H
+
+#include "hist.h"
+
+/* Set by the loader between open and load. */
+const volatile unsigned int hist_scale = KT_SCALE_LOG2;
+const volatile unsigned long long hist_step = 1;
+const volatile unsigned int hist_by = KT_BY_NONE;
+const volatile unsigned int filter_tgid = 0; /* 0: every process */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+	__uint(max_entries, KT_HIST_MAX_KEYS);
+	__type(key, struct kt_hist_key);
+	__type(value, struct kt_hist_val);
+} hist SEC(".maps");
+
+/* Bucket of v: floor(log2(v)) for log2, v / step for linear. */
+static __always_inline unsigned int hist_slot(unsigned long long v)
+{
+	unsigned int s = 0;
+
+	if (hist_scale == KT_SCALE_LINEAR) {
+		v = hist_step ? v / hist_step : v;
+		return v >= KT_HIST_SLOTS - 1 ? KT_HIST_SLOTS - 1 : (unsigned int)v;
+	}
+	if (v >> 32) { v >>= 32; s += 32; }
+	if (v >> 16) { v >>= 16; s += 16; }
+	if (v >> 8) { v >>= 8; s += 8; }
+	if (v >> 4) { v >>= 4; s += 4; }
+	if (v >> 2) { v >>= 2; s += 2; }
+	if (v >> 1) s += 1;
+	return s;
+}
+
+static __always_inline bool hist_wanted(void)
+{
+	return !filter_tgid || (bpf_get_current_pid_tgid() >> 32) == filter_tgid;
+}
+
+/* Fills the parts of the key that come from the current task or CPU. */
+static __always_inline void hist_key_current(struct kt_hist_key *k)
+{
+	switch (hist_by) {
+	case KT_BY_PID:
+		k->id = bpf_get_current_pid_tgid() >> 32;
+		break;
+	case KT_BY_TID:
+		k->id = (unsigned int)bpf_get_current_pid_tgid();
+		break;
+	case KT_BY_COMM:
+		bpf_get_current_comm(k->name, sizeof(k->name));
+		break;
+	case KT_BY_CPU:
+		k->id = bpf_get_smp_processor_id();
+		break;
+	default:
+		break;
+	}
+}
+
+static __always_inline void hist_add(const struct kt_hist_key *k, unsigned long long v)
+{
+	static const struct kt_hist_val zero;
+	struct kt_hist_val *h;
+	unsigned int s;
+
+	h = bpf_map_lookup_elem(&hist, k);
+	if (!h) {
+		bpf_map_update_elem(&hist, k, &zero, BPF_NOEXIST);
+		h = bpf_map_lookup_elem(&hist, k);
+		if (!h)
+			return;
+	}
+	/* per-CPU values: plain adds, no atomics */
+	s = hist_slot(v);
+	h->slots[s & (KT_HIST_SLOTS - 1)]++;
+	h->count++;
+	h->sum += v;
+	if (v > h->max)
+		h->max = v;
+}
+
+#endif

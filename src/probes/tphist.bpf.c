@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One generic program for every tracepoint histogram: the loader reads the field's offset,
+ * size and sign from the event's format (libtraceevent) and hands them over in .rodata, so
+ * no program is written per question.
+ *
+ *   field_hist        a numeric field of one event, bucketed
+ *   lat_start/lat_end the time between two events whose match values agree: the thread,
+ *                     or a field of each (sched_wakeup.pid -> sched_switch.next_pid)
+ *
+ * The record a tracepoint program sees is exactly the one described by the format file,
+ * so format offsets apply unchanged.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+
+#include "hist_common.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+const volatile struct kt_hist_field value_field = {};
+const volatile struct kt_hist_field key_field = {};	   /* by=FIELD (of the end event) */
+const volatile unsigned int start_match = KT_MATCH_TID;
+const volatile struct kt_hist_field start_field = {};
+const volatile unsigned int end_match = KT_MATCH_TID;
+const volatile struct kt_hist_field end_field = {};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KT_HIST_MAX_INFLIGHT);
+	__type(key, unsigned long long);
+	__type(value, unsigned long long);
+} starts SEC(".maps");
+
+/* A numeric field, sign-extended when the format says signed. */
+static __always_inline long long read_num(void *ctx, unsigned int off, unsigned int size,
+					  unsigned int is_signed)
+{
+	unsigned char *p = (unsigned char *)ctx + off;
+	long long v = 0;
+
+	switch (size) {
+	case 1: {
+		unsigned char x;
+
+		bpf_probe_read_kernel(&x, 1, p);
+		v = is_signed ? (long long)(signed char)x : (long long)x;
+		break;
+	}
+	case 2: {
+		unsigned short x;
+
+		bpf_probe_read_kernel(&x, 2, p);
+		v = is_signed ? (long long)(short)x : (long long)x;
+		break;
+	}
+	case 4: {
+		unsigned int x;
+
+		bpf_probe_read_kernel(&x, 4, p);
+		v = is_signed ? (long long)(int)x : (long long)x;
+		break;
+	}
+	default:
+		bpf_probe_read_kernel(&v, 8, p);
+		break;
+	}
+	return v;
+}
+
+static __always_inline void key_of(void *ctx, struct kt_hist_key *k)
+{
+	if (hist_by != KT_BY_FIELD) {
+		hist_key_current(k);
+		return;
+	}
+	if (key_field.is_string)
+		bpf_probe_read_kernel_str(k->name, sizeof(k->name),
+					  (unsigned char *)ctx + key_field.offset);
+	else
+		k->id = (unsigned long long)read_num(ctx, key_field.offset, key_field.size,
+						     key_field.is_signed);
+}
+
+SEC("tracepoint")
+int field_hist(void *ctx)
+{
+	struct kt_hist_key k = {};
+	long long v;
+
+	if (!hist_wanted())
+		return 0;
+	v = read_num(ctx, value_field.offset, value_field.size, value_field.is_signed);
+	if (v < 0) /* an error return: not a size */
+		return 0;
+	key_of(ctx, &k);
+	hist_add(&k, (unsigned long long)v);
+	return 0;
+}
+
+static __always_inline unsigned long long match_of(void *ctx, unsigned int how,
+						   unsigned int off, unsigned int size)
+{
+	if (how == KT_MATCH_TID)
+		return (unsigned int)bpf_get_current_pid_tgid();
+	return (unsigned long long)read_num(ctx, off, size, 0);
+}
+
+SEC("tracepoint")
+int lat_start(void *ctx)
+{
+	unsigned long long m, ts;
+
+	if (!hist_wanted())
+		return 0;
+	m = match_of(ctx, start_match, start_field.offset, start_field.size);
+	ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&starts, &m, &ts, BPF_ANY);
+	return 0;
+}
+
+SEC("tracepoint")
+int lat_end(void *ctx)
+{
+	unsigned long long m, *ts, now = bpf_ktime_get_ns();
+	struct kt_hist_key k = {};
+
+	m = match_of(ctx, end_match, end_field.offset, end_field.size);
+	ts = bpf_map_lookup_elem(&starts, &m);
+	if (!ts)
+		return 0;
+	key_of(ctx, &k);
+	if (now > *ts)
+		hist_add(&k, now - *ts);
+	bpf_map_delete_elem(&starts, &m);
+	return 0;
+}

@@ -1,0 +1,597 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The histogram pane: one BPF histogram (src/backend/bpfhist.c), aggregated in the kernel
+ * and read by app_tick() on the UI tick. Three ways to look at it:
+ *
+ *   bars     the buckets of all keys together, or of the selected key, as bars
+ *   keys     one row per key with count, average, p50, p99 and max, sorted by count or p99
+ *   heatmap  one row per tick, newest at the bottom, one column per bucket, shaded and
+ *            coloured by how many values the bucket got in that tick
+ *
+ * Counts are per tick (interval) or since the start (total). F freezes this pane; the
+ * global pause freezes them all. Enter (or H) opens a prompt to build another histogram;
+ * a spec the kernel refuses leaves the current one running and says why in one line.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "backend/bpfhist.h"
+#include "backend/histdata.h"
+#include "ui/funcbar.h"
+#include "ui/view.h"
+#include "xalloc.h"
+
+#define PROMPT_SPEC 1
+#define HEAT_ROWS 256 /* ticks of heatmap history */
+#define LABEL_W 7
+#define COUNT_W 8
+
+enum hist_mode { MODE_BARS, MODE_KEYS, MODE_HEAT, MODE_COUNT };
+
+struct hist_view {
+	struct kt_bpfhist *h; /* owned by the app (app_hist_close) */
+	char err[512];	      /* why the last spec was refused, until the next key */
+	enum hist_mode mode;
+	bool cumulative;
+	bool frozen;  /* F: this pane only */
+	bool paused;  /* the global pause */
+	bool sort_p99;
+	/* what is drawn: a copy of the last read, kept while frozen */
+	struct kt_hist_row *rows;
+	size_t nrows;
+	struct kt_hist_row total;
+	int sel;	   /* selected key row; -1: all keys together */
+	bool has_selkey;
+	struct kt_hist_key selkey; /* follows the key across re-sorts */
+	int top;
+	int list_h;
+	/* heatmap: interval buckets of the shown key set, one row per tick */
+	unsigned long long (*heat)[KT_HIST_SLOTS];
+	int heat_n, heat_head;
+};
+
+static struct hist_view *HV(struct kt_view *v)
+{
+	return v->data;
+}
+
+static const struct kt_hist_val *val_of(const struct hist_view *hv, const struct kt_hist_row *r)
+{
+	return hv->cumulative ? &r->cum : &r->iv;
+}
+
+/* The values the bars, the stats line and the heatmap describe: a key, or all of them. */
+static const struct kt_hist_row *shown_row(const struct hist_view *hv)
+{
+	if (hv->sel >= 0 && (size_t)hv->sel < hv->nrows)
+		return &hv->rows[hv->sel];
+	return &hv->total;
+}
+
+static const struct kt_hist_spec *spec_of(const struct hist_view *hv)
+{
+	return bpfhist_spec(hv->h);
+}
+
+static int sort_count_iv(const void *a, const void *b)
+{
+	const struct kt_hist_row *x = a, *y = b;
+
+	return x->iv.count == y->iv.count ? 0 : x->iv.count > y->iv.count ? -1 : 1;
+}
+
+static int sort_count_cum(const void *a, const void *b)
+{
+	const struct kt_hist_row *x = a, *y = b;
+
+	return x->cum.count == y->cum.count ? 0 : x->cum.count > y->cum.count ? -1 : 1;
+}
+
+/* p99 sorting needs the spec; qsort has no context argument, and the UI is one thread. */
+static const struct kt_hist_spec *sort_spec;
+static bool sort_cum;
+
+static int sort_p99(const void *a, const void *b)
+{
+	const struct kt_hist_row *x = a, *y = b;
+	unsigned long long px = hist_percentile(sort_spec, sort_cum ? &x->cum : &x->iv, 0.99);
+	unsigned long long py = hist_percentile(sort_spec, sort_cum ? &y->cum : &y->iv, 0.99);
+
+	return px == py ? 0 : px > py ? -1 : 1;
+}
+
+static void sort_rows(struct hist_view *hv)
+{
+	size_t i;
+
+	if (!hv->nrows || !hv->h)
+		return;
+	sort_spec = spec_of(hv);
+	sort_cum = hv->cumulative;
+	qsort(hv->rows, hv->nrows, sizeof(*hv->rows),
+	      hv->sort_p99 ? sort_p99 : hv->cumulative ? sort_count_cum : sort_count_iv);
+	if (!hv->has_selkey)
+		return;
+	hv->sel = -1;
+	for (i = 0; i < hv->nrows; i++)
+		if (!memcmp(&hv->rows[i].key, &hv->selkey, sizeof(hv->selkey)))
+			hv->sel = (int)i;
+}
+
+static void heat_push(struct hist_view *hv)
+{
+	const struct kt_hist_row *r = shown_row(hv);
+
+	hv->heat_head = (hv->heat_head + 1) % HEAT_ROWS;
+	memcpy(hv->heat[hv->heat_head], r->iv.slots, sizeof(hv->heat[0]));
+	if (hv->heat_n < HEAT_ROWS)
+		hv->heat_n++;
+}
+
+/* Copies what the last read left, unless frozen. */
+static void snapshot(struct kt_view *v)
+{
+	struct hist_view *hv = HV(v);
+	const struct kt_hist_row *rows;
+
+	if (!hv->h || hv->frozen || hv->paused)
+		return;
+	hv->nrows = bpfhist_rows(hv->h, &rows);
+	free(hv->rows);
+	hv->rows = hv->nrows ? xcalloc(hv->nrows, sizeof(*hv->rows)) : NULL;
+	if (hv->nrows)
+		memcpy(hv->rows, rows, hv->nrows * sizeof(*hv->rows));
+	hv->total = *bpfhist_total(hv->h);
+	sort_rows(hv);
+}
+
+static void reset(struct hist_view *hv)
+{
+	free(hv->rows);
+	hv->rows = NULL;
+	hv->nrows = 0;
+	memset(&hv->total, 0, sizeof(hv->total));
+	hv->sel = -1;
+	hv->has_selkey = false;
+	hv->top = 0;
+	hv->heat_n = 0;
+}
+
+static void hist_view_init(struct kt_view *v)
+{
+	struct hist_view *hv = xcalloc(1, sizeof(*hv));
+
+	v->data = hv;
+	hv->heat = xcalloc(HEAT_ROWS, sizeof(*hv->heat));
+	hv->sel = -1;
+	hv->paused = ui_paused(v->ui);
+}
+
+static void hist_view_free(struct kt_view *v)
+{
+	struct hist_view *hv = HV(v);
+
+	if (hv->h)
+		app_hist_close(v->app, hv->h);
+	free(hv->rows);
+	free(hv->heat);
+	free(hv);
+}
+
+static void hist_view_resize(struct kt_view *v)
+{
+	v->dirty = true;
+}
+
+static void adopt(struct kt_view *v, struct kt_bpfhist *h)
+{
+	struct hist_view *hv = HV(v);
+
+	if (hv->h)
+		app_hist_close(v->app, hv->h);
+	hv->h = h;
+	hv->err[0] = '\0';
+	reset(hv);
+	snapshot(v);
+	v->dirty = true;
+}
+
+void view_hist_edit(struct kt_view *v)
+{
+	struct hist_view *hv = HV(v);
+
+	ui_prompt_open(v->ui, v, PROMPT_SPEC, "histogram> ",
+		       hv->h ? spec_of(hv)->text : "syscall-latency");
+}
+
+void view_hist_build(struct kt_view *v, const char *text)
+{
+	struct hist_view *hv = HV(v);
+	struct kt_bpfhist *h;
+	char err[512];
+
+	h = app_hist_open(v->app, text, err, sizeof(err));
+	if (!h) {
+		/* the histogram on screen keeps running; the reason stays in the pane too */
+		snprintf(hv->err, sizeof(hv->err), "%s", err);
+		ui_message(v->ui, true, "%s", err);
+		v->dirty = true;
+		return;
+	}
+	adopt(v, h);
+	ui_message(v->ui, false, "histogram %s via %s", text, bpfhist_variant(h));
+}
+
+static void hist_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
+{
+	if (id == PROMPT_SPEC && ev == KT_PROMPT_ACCEPT)
+		view_hist_build(v, text);
+}
+
+/* Attribute and glyph for a heat level 0..4. */
+static void heat_cell(int level, attr_t *attr, const char **glyph)
+{
+	static const char *const utf8[] = { " ", "\u2591", "\u2592", "\u2593", "\u2588" };
+	static const char *const ascii[] = { " ", ".", ":", "*", "#" };
+	static const enum crt_elem colour[] = { CRT_NORMAL, CRT_DIM, CRT_TIME, CRT_TASK, CRT_ERROR };
+
+	*glyph = crt_is_utf8() ? utf8[level] : ascii[level];
+	*attr = crt_attr(colour[level]) | (level == 4 ? A_BOLD : 0);
+}
+
+static void draw_stats(struct kt_view *v, int y)
+{
+	struct hist_view *hv = HV(v);
+	const struct kt_hist_spec *s = spec_of(hv);
+	const struct kt_hist_val *val = val_of(hv, shown_row(hv));
+	char key[64], avg[16], p50[16], p90[16], p99[16], max[16], line[256];
+
+	if (hv->sel >= 0)
+		hist_key_label(s, &shown_row(hv)->key, key, sizeof(key));
+	else
+		snprintf(key, sizeof(key), "all %zu keys", hv->nrows);
+	hist_format_value(s, val->count ? val->sum / val->count : 0, avg, sizeof(avg));
+	hist_format_value(s, hist_percentile(s, val, 0.5), p50, sizeof(p50));
+	hist_format_value(s, hist_percentile(s, val, 0.9), p90, sizeof(p90));
+	hist_format_value(s, hist_percentile(s, val, 0.99), p99, sizeof(p99));
+	hist_format_value(s, val->max, max, sizeof(max));
+	snprintf(line, sizeof(line), "%s: n=%llu avg=%s p50=%s p90=%s p99=%s max=%s", key,
+		 val->count, avg, p50, p90, p99, max);
+	crt_put(v->win, y, 0, line, v->w);
+}
+
+/* Bucket label: its lower bound, short ("16us", "4K"). */
+static void bucket_label(const struct kt_hist_spec *s, unsigned int slot, char *buf, size_t len)
+{
+	unsigned long long lo, hi;
+
+	hist_bounds(s, slot, &lo, &hi);
+	hist_format_value(s, lo, buf, len);
+}
+
+static void draw_bars(struct kt_view *v, int y, int h)
+{
+	struct hist_view *hv = HV(v);
+	const struct kt_hist_spec *s = spec_of(hv);
+	const struct kt_hist_val *val = val_of(hv, shown_row(hv));
+	int first = -1, last = -1, i, row, barw = v->w - LABEL_W - COUNT_W - 3, n;
+	unsigned long long most = 0;
+	char label[16], count[24];
+
+	for (i = 0; i < KT_HIST_SLOTS; i++) {
+		if (!val->slots[i])
+			continue;
+		if (first < 0)
+			first = i;
+		last = i;
+		if (val->slots[i] > most)
+			most = val->slots[i];
+	}
+	if (first < 0) {
+		wattrset(v->win, crt_attr(CRT_DIM));
+		crt_put(v->win, y, 1, hv->cumulative ? "no values yet" : "no values in the last tick",
+			v->w - 1);
+		wattrset(v->win, A_NORMAL);
+		return;
+	}
+	/* more buckets than rows: the busiest stretch stays on screen */
+	while (last - first + 1 > h) {
+		if (val->slots[first] <= val->slots[last])
+			first++;
+		else
+			last--;
+	}
+	for (row = 0, i = first; i <= last && row < h; i++, row++) {
+		bucket_label(s, (unsigned int)i, label, sizeof(label));
+		mvwprintw(v->win, y + row, 0, "%*.*s ", LABEL_W, LABEL_W, label);
+		snprintf(count, sizeof(count), "%llu", val->slots[i]);
+		mvwprintw(v->win, y + row, LABEL_W + 1, "%*.*s ", COUNT_W, COUNT_W, count);
+		if (barw <= 0)
+			continue;
+		n = (int)((val->slots[i] * (unsigned long long)barw + most - 1) / most);
+		wattrset(v->win, crt_attr(CRT_TASK));
+		wmove(v->win, y + row, LABEL_W + COUNT_W + 2);
+		while (n-- > 0)
+			waddstr(v->win, crt_is_utf8() ? "\u2588" : "#");
+		wattrset(v->win, A_NORMAL);
+	}
+}
+
+static void draw_keys(struct kt_view *v, int y, int h)
+{
+	struct hist_view *hv = HV(v);
+	const struct kt_hist_spec *s = spec_of(hv);
+	char key[64], avg[16], p50[16], p99[16], max[16], line[256];
+	int i, keyw = v->w - 4 * 7 - COUNT_W - 2;
+
+	if (keyw < 6)
+		keyw = 6;
+	/* the sort column is marked with a star */
+	wattrset(v->win, crt_attr(CRT_DIM));
+	snprintf(line, sizeof(line), "%-*.*s %*s %6s %6s %6s %6s", keyw, keyw,
+		 histspec_by_name(s)[0] ? histspec_by_name(s) : "key", COUNT_W,
+		 hv->sort_p99 ? "count" : "*count", "avg", "p50", hv->sort_p99 ? "*p99" : "p99",
+		 "max");
+	crt_put(v->win, y, 0, line, v->w);
+	wattrset(v->win, A_NORMAL);
+	y++;
+	h--;
+	hv->list_h = h;
+	if (hv->sel >= 0 && hv->sel < hv->top)
+		hv->top = hv->sel;
+	if (h > 0 && hv->sel >= hv->top + h)
+		hv->top = hv->sel - h + 1;
+	for (i = 0; i < h && (size_t)(hv->top + i) < hv->nrows; i++) {
+		const struct kt_hist_row *r = &hv->rows[hv->top + i];
+		const struct kt_hist_val *val = val_of(hv, r);
+
+		hist_key_label(s, &r->key, key, sizeof(key));
+		hist_format_value(s, val->count ? val->sum / val->count : 0, avg, sizeof(avg));
+		hist_format_value(s, hist_percentile(s, val, 0.5), p50, sizeof(p50));
+		hist_format_value(s, hist_percentile(s, val, 0.99), p99, sizeof(p99));
+		hist_format_value(s, val->max, max, sizeof(max));
+		snprintf(line, sizeof(line), "%-*.*s %*llu %6s %6s %6s %6s", keyw, keyw, key,
+			 COUNT_W, val->count, avg, p50, p99, max);
+		if (hv->top + i == hv->sel)
+			wattrset(v->win, crt_attr(v->focused ? CRT_CURSOR : CRT_CURSOR_DIM));
+		crt_put_pad(v->win, y + i, 0, line, v->w);
+		wattrset(v->win, A_NORMAL);
+	}
+}
+
+static void draw_heat(struct kt_view *v, int y, int h)
+{
+	struct hist_view *hv = HV(v);
+	const struct kt_hist_spec *s = spec_of(hv);
+	int first = KT_HIST_SLOTS, last = -1, rows = h - 1, r, i, cw, idx, level, x;
+	unsigned long long most = 0, c;
+	const char *glyph;
+	char label[16];
+	attr_t attr;
+
+	if (rows > hv->heat_n)
+		rows = hv->heat_n;
+	for (r = 0; r < rows; r++) {
+		idx = (hv->heat_head - r + HEAT_ROWS) % HEAT_ROWS;
+		for (i = 0; i < KT_HIST_SLOTS; i++) {
+			if (!hv->heat[idx][i])
+				continue;
+			first = i < first ? i : first;
+			last = i > last ? i : last;
+			most = hv->heat[idx][i] > most ? hv->heat[idx][i] : most;
+		}
+	}
+	if (last < 0) {
+		wattrset(v->win, crt_attr(CRT_DIM));
+		crt_put(v->win, y, 1, "no values yet: one row per tick", v->w - 1);
+		wattrset(v->win, A_NORMAL);
+		return;
+	}
+	cw = (v->w - 1) / (last - first + 1);
+	if (cw > 6)
+		cw = 6;
+	if (cw < 1) {
+		cw = 1;
+		last = first + v->w - 2;
+	}
+	/* newest tick at the bottom, just above the bucket axis */
+	for (r = 0; r < rows; r++) {
+		idx = (hv->heat_head - r + HEAT_ROWS) % HEAT_ROWS;
+		for (i = first; i <= last; i++) {
+			c = hv->heat[idx][i];
+			level = c ? 1 + (int)((c * 3 + most - 1) / most) : 0;
+			level = level > 4 ? 4 : level;
+			heat_cell(level, &attr, &glyph);
+			wattrset(v->win, attr);
+			for (x = 0; x < cw; x++)
+				mvwaddstr(v->win, y + rows - 1 - r, 1 + (i - first) * cw + x, glyph);
+		}
+	}
+	wattrset(v->win, crt_attr(CRT_DIM));
+	for (i = first, x = 1; i <= last; i++, x += cw) {
+		bucket_label(s, (unsigned int)i, label, sizeof(label));
+		/* a label every few columns, where it fits */
+		if ((int)strlen(label) < v->w - x && (i - first) % (cw >= 6 ? 1 : 6 / cw + 1) == 0)
+			crt_put(v->win, y + rows, x, label, v->w - x);
+	}
+	wattrset(v->win, A_NORMAL);
+}
+
+static void hist_view_draw(struct kt_view *v)
+{
+	struct hist_view *hv = HV(v);
+	static const char *const mode_names[] = { "bars", "keys", "heatmap" };
+	char title[320], right[64];
+
+	if (!hv->h) {
+		int y = 1, len = (int)strlen(hv->err), off, w = v->w - 2 > 8 ? v->w - 2 : 8;
+
+		view_draw_title(v, "Histogram", NULL);
+		/* the whole reason, wrapped: the kernel's words are what the user needs */
+		wattrset(v->win, crt_attr(CRT_ERROR));
+		for (off = 0; off < len && y < v->h - 1; off += w, y++)
+			mvwaddnstr(v->win, y, 1, hv->err + off, w);
+		wattrset(v->win, crt_attr(CRT_DIM));
+		crt_put(v->win, y, 1, "Enter: build a histogram (syscall-latency, field:SYS:EV.F...)",
+			v->w - 1);
+		if (y + 1 < v->h)
+			crt_put(v->win, y + 1, 1, "Esc: close this pane", v->w - 1);
+		wattrset(v->win, A_NORMAL);
+		return;
+	}
+	snprintf(title, sizeof(title), "Hist %s [%s]", spec_of(hv)->text, bpfhist_variant(hv->h));
+	snprintf(right, sizeof(right), "%s %s%s", mode_names[hv->mode],
+		 hv->mode == MODE_HEAT ? "interval" : hv->cumulative ? "total" : "interval",
+		 hv->frozen ? " FROZEN" : hv->paused ? " PAUSED" : "");
+	view_draw_title(v, title, right);
+	if (v->h < 3)
+		return;
+	if (hv->err[0]) {
+		/* a refused spec: said once here, the running histogram below is untouched */
+		wattrset(v->win, crt_attr(CRT_ERROR));
+		crt_put(v->win, 1, 0, hv->err, v->w);
+		wattrset(v->win, A_NORMAL);
+	} else {
+		draw_stats(v, 1);
+	}
+	switch (hv->mode) {
+	case MODE_BARS:
+		draw_bars(v, 2, v->h - 2);
+		break;
+	case MODE_KEYS:
+		draw_keys(v, 2, v->h - 2);
+		break;
+	default:
+		draw_heat(v, 2, v->h - 2);
+		break;
+	}
+}
+
+static void select_row(struct hist_view *hv, int sel)
+{
+	if (sel >= (int)hv->nrows)
+		sel = (int)hv->nrows - 1;
+	if (sel < -1)
+		sel = -1;
+	hv->sel = sel;
+	hv->has_selkey = sel >= 0;
+	if (sel >= 0)
+		hv->selkey = hv->rows[sel].key;
+	/* the heatmap describes one key set: a new one starts a new history */
+	hv->heat_n = 0;
+}
+
+static int hist_view_key(struct kt_view *v, int key)
+{
+	struct hist_view *hv = HV(v);
+	int page = hv->list_h > 1 ? hv->list_h - 1 : 1;
+
+	switch (key) {
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+	case 'H':
+		view_hist_edit(v);
+		return KT_KEY_HANDLED;
+	case 27: /* Esc */
+		return KT_KEY_CLOSE;
+	}
+	if (!hv->h)
+		return KT_KEY_IGNORED;
+	hv->err[0] = '\0'; /* a refusal shown since the last key has been read */
+	switch (key) {
+	case 'v':
+		hv->mode = (hv->mode + 1) % MODE_COUNT;
+		break;
+	case 'i':
+		hv->cumulative = !hv->cumulative;
+		sort_rows(hv);
+		break;
+	case 's':
+		hv->sort_p99 = !hv->sort_p99;
+		sort_rows(hv);
+		break;
+	case 'F':
+		hv->frozen = !hv->frozen;
+		snapshot(v);
+		break;
+	case 'a':
+		select_row(hv, -1);
+		break;
+	case KEY_UP:
+	case 'k':
+		select_row(hv, hv->sel - 1);
+		break;
+	case KEY_DOWN:
+	case 'j':
+		select_row(hv, hv->sel + 1);
+		break;
+	case KEY_PPAGE:
+		select_row(hv, hv->sel - page);
+		break;
+	case KEY_NPAGE:
+		select_row(hv, hv->sel + page);
+		break;
+	default:
+		return KT_KEY_IGNORED;
+	}
+	v->dirty = true;
+	return KT_KEY_HANDLED;
+}
+
+static void hist_view_tick(struct kt_view *v)
+{
+	struct hist_view *hv = HV(v);
+
+	/* app_tick() read the map just before */
+	if (!hv->h || hv->frozen || hv->paused)
+		return;
+	snapshot(v);
+	heat_push(hv);
+	v->dirty = true;
+}
+
+static void hist_view_notify(struct kt_view *v, enum kt_view_event ev)
+{
+	struct hist_view *hv = HV(v);
+
+	if (ev == KT_EV_PAUSE || ev == KT_EV_RESUME) {
+		hv->paused = ev == KT_EV_PAUSE;
+		v->dirty = true;
+	}
+}
+
+static const char *hist_view_state(struct kt_view *v)
+{
+	return HV(v)->frozen ? "FROZEN" : NULL;
+}
+
+static const struct funcbar_item hist_items[] = {
+	{ "Enter", "Build" }, { "v", "View" },	 { "i", "Intvl" }, { "s", "Sort" },
+	{ "F", "Freeze" },    { "a", "AllKeys" }, { "Esc", "Close" },
+};
+
+static int hist_view_funcbar(struct kt_view *v, const struct funcbar_item **items)
+{
+	*items = hist_items;
+	return (int)(sizeof(hist_items) / sizeof(hist_items[0]));
+}
+
+const struct kt_view_ops view_hist_ops = {
+	.name = "histogram",
+	.pref_width = 48,
+	.init = hist_view_init,
+	.free = hist_view_free,
+	.resize = hist_view_resize,
+	.draw = hist_view_draw,
+	.key = hist_view_key,
+	.tick = hist_view_tick,
+	.notify = hist_view_notify,
+	.prompt = hist_prompt,
+	.state = hist_view_state,
+	.funcbar = hist_view_funcbar,
+};

@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The probe editor (P): ktop's dynamic probes (group ktop_<pid>) with their on/off
+ * state; k, K, u, U start a kprobe, kretprobe, uprobe, uretprobe. A kernel probe is one
+ * definition on the prompt, "[NAME=]FUNC [ARG...]", Tab completing the function from the
+ * kernel's names and the fetchargs' variables and types; a user probe asks for the binary
+ * first (Tab completes paths), then "FUNC [ARG...]" with Tab over the binary's ELF functions.
+ * Every key re-parses the definition (probe_parse) and the pane shows the reason with a caret
+ * under the offending byte; the kernel's own rejection (error_log, with its caret) replaces
+ * it after Enter, and the prompt comes back with the text to fix. A created probe is enabled,
+ * and it is in the event picker like any tracepoint; Space turns it off and on, Enter edits
+ * its filter in the picker, d deletes it. */
+#include "config.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "backend/elfsyms.h"
+#include "backend/ksyms.h"
+#include "backend/probes.h"
+#include "backend/session.h"
+#include "backend/symlist.h"
+#include "log.h"
+#include "ui/funcbar.h"
+#include "ui/view.h"
+#include "xalloc.h"
+
+#define PROMPT_BINARY 1
+#define PROMPT_DEF 2
+#define PATH_CANDS_MAX 512
+
+struct ppane {
+	int sel;
+	enum kt_probe_kind kind; /* being edited */
+	char path[4096];	 /* uprobe: the resolved binary */
+	struct kt_symlist *ksyms, *usyms;
+	char usyms_path[4096];
+	char text[512];		 /* the definition as typed (uprobe: after "PATH:") */
+	char error[1024];	 /* live check or the kernel's answer */
+	int errpos;		 /* live check: caret offset into text, -1: none */
+	char hint[256];		 /* Tab's candidates */
+	bool editing;
+};
+
+static struct ppane *PP(struct kt_view *v)
+{
+	return v->data;
+}
+
+static void probes_init(struct kt_view *v)
+{
+	struct ppane *pp = xcalloc(1, sizeof(*pp));
+
+	pp->errpos = -1;
+	v->data = pp;
+}
+
+static void probes_free_view(struct kt_view *v)
+{
+	struct ppane *pp = PP(v);
+
+	symlist_free(pp->ksyms);
+	symlist_free(pp->usyms);
+	free(pp);
+	v->data = NULL;
+}
+
+static void probes_resize(struct kt_view *v)
+{
+	(void)v;
+}
+
+static size_t nprobes(struct kt_view *v)
+{
+	return v->app->probes ? probes_count(v->app->probes) : 0;
+}
+
+/* --- drawing --- */
+
+static int draw_wrapped(struct kt_view *v, int y, int ymax, const char *text)
+{
+	int room = v->w - 2, used = 0;
+
+	if (room < 4)
+		return 0;
+	while (*text && y + used < ymax) {
+		size_t l = strcspn(text, "\n"), cut = l <= (size_t)room ? l : (size_t)room;
+		char buf[1100];
+
+		/* the kernel's command and caret lines stay verbatim, cut rather than wrapped */
+		if (*text == ' ')
+			cut = l;
+		snprintf(buf, sizeof(buf), "%.*s", (int)cut, text);
+		crt_put(v->win, y + used++, 1, buf, room);
+		text += cut;
+		if (*text == '\n')
+			text++;
+	}
+	return used;
+}
+
+static void draw_editor(struct kt_view *v, struct ppane *pp, int y)
+{
+	char buf[1100];
+	int ymax = v->h, x;
+
+	wattrset(v->win, crt_attr(CRT_BORDER));
+	crt_fill(v->win, y, 0, v->w);
+	if (probe_kind_is_user(pp->kind) && pp->usyms && pp->path[0])
+		snprintf(buf, sizeof(buf), "new %s (%zu functions): %.900s",
+			 probe_kind_name(pp->kind), pp->usyms->count, pp->path);
+	else
+		snprintf(buf, sizeof(buf), "new %s", probe_kind_name(pp->kind));
+	crt_put(v->win, y++, 1, buf, v->w - 2);
+	if (y >= ymax)
+		return;
+	wattrset(v->win, crt_attr(CRT_NORMAL));
+	snprintf(buf, sizeof(buf), "  Def: %s", pp->text);
+	crt_put(v->win, y++, 1, buf, v->w - 2);
+	if (pp->error[0] && y < ymax) {
+		wattrset(v->win, crt_attr(CRT_ERROR));
+		if (pp->errpos >= 0) {
+			x = 8 + pp->errpos;
+			if (x > v->w - 3)
+				x = v->w - 3;
+			snprintf(buf, sizeof(buf), "^ %s", pp->error);
+			crt_put(v->win, y++, x, buf, v->w - x - 1);
+			/* a long reason continues on the next row */
+			if ((int)strlen(buf) > v->w - x - 1 && y < ymax)
+				y += draw_wrapped(v, y, ymax, buf + (v->w - x - 1));
+		} else {
+			y += draw_wrapped(v, y, ymax, pp->error);
+		}
+	} else if (y < ymax) {
+		wattrset(v->win, crt_attr(CRT_ENABLED));
+		crt_put(v->win, y++, 3, pp->editing && pp->text[0] ? "ok" : "", v->w - 4);
+	}
+	if (pp->hint[0] && y < ymax) {
+		wattrset(v->win, crt_attr(CRT_DIM));
+		snprintf(buf, sizeof(buf), "Tab: %s", pp->hint);
+		crt_put(v->win, y, 1, buf, v->w - 2);
+	}
+	wattrset(v->win, A_NORMAL);
+}
+
+static void probes_draw(struct kt_view *v)
+{
+	struct ppane *pp = PP(v);
+	attr_t cursor = crt_attr(v->focused ? CRT_CURSOR : CRT_CURSOR_DIM);
+	size_t n = nprobes(v), i;
+	char title[64], right[48], buf[512];
+	int y = 2, list_h;
+
+	snprintf(title, sizeof(title), "Probes " KT_GROUP_PREFIX "%d", (int)getpid());
+	snprintf(right, sizeof(right), "%zu probe%s", n, n == 1 ? "" : "s");
+	view_draw_title(v, title, right);
+	wattrset(v->win, crt_attr(CRT_DIM));
+	crt_put(v->win, 1, 1, "new: k kprobe K kretprobe u uprobe U uretprobe", v->w - 2);
+	wattrset(v->win, A_NORMAL);
+	list_h = v->h - 2 - (pp->editing || pp->error[0] ? 6 : 1);
+	if (list_h < 1)
+		list_h = 1;
+	if (!n) {
+		wattrset(v->win, crt_attr(CRT_DIM));
+		crt_put(v->win, y, 1, "no probes yet", v->w - 2);
+	}
+	if (pp->sel >= (int)n)
+		pp->sel = n ? (int)n - 1 : 0;
+	for (i = 0; i < n && (int)i < list_h; i++) {
+		size_t k = n > (size_t)list_h && pp->sel >= list_h ? i + pp->sel - list_h + 1 : i;
+		const struct kt_probe *p = probes_get(v->app->probes, k);
+		bool on = session_is_enabled(v->app->session, p->system, p->event);
+
+		snprintf(buf, sizeof(buf), "%s %-16s %-9s %s", on ? "[x]" : "[ ]", p->event,
+			 probe_kind_name(p->kind), p->definition);
+		wattrset(v->win, (int)k == pp->sel ? cursor : crt_attr(on ? CRT_ENABLED :
+									  CRT_NORMAL));
+		crt_put(v->win, y + (int)i, 1, buf, v->w - 2);
+	}
+	if (!pp->editing && !pp->error[0]) {
+		wattrset(v->win, crt_attr(CRT_DIM));
+		crt_put(v->win, v->h - 1, 1, "Spc: on/off  Enter: filter  d: delete", v->w - 2);
+		wattrset(v->win, A_NORMAL);
+		return;
+	}
+	draw_editor(v, pp, v->h - 6 > 2 ? v->h - 6 : 2);
+}
+
+/* --- the editor --- */
+
+/* The whole definition for the backend: uprobes get "PATH:" in front. */
+static void full_def(struct ppane *pp, char *buf, size_t len, size_t *prefix)
+{
+	const char *eq = NULL, *sp;
+
+	if (!probe_kind_is_user(pp->kind)) {
+		snprintf(buf, len, "%s", pp->text);
+		*prefix = 0;
+		return;
+	}
+	/* "NAME=FUNC args" becomes "NAME=PATH:FUNC args" */
+	sp = pp->text + strcspn(pp->text, " ");
+	eq = memchr(pp->text, '=', (size_t)(sp - pp->text));
+	if (eq) {
+		snprintf(buf, len, "%.*s%s:%s", (int)(eq + 1 - pp->text), pp->text, pp->path,
+			 eq + 1);
+		*prefix = 0; /* offsets after NAME= shift; fixed below by the caller */
+	} else {
+		snprintf(buf, len, "%s:%s", pp->path, pp->text);
+		*prefix = strlen(pp->path) + 1;
+	}
+}
+
+/* Checks the text as it stands: probe_parse, then the function against the ELF list. */
+static void check_def(struct ppane *pp)
+{
+	char def[5000], err[512];
+	size_t prefix;
+	int pos = -1;
+	const char *fn;
+	size_t fl;
+
+	pp->error[0] = '\0';
+	pp->errpos = -1;
+	if (!pp->text[0])
+		return;
+	full_def(pp, def, sizeof(def), &prefix);
+	if (probe_parse(pp->kind, def, NULL, err, sizeof(err), &pos) < 0) {
+		snprintf(pp->error, sizeof(pp->error), "%s", err);
+		if (probe_kind_is_user(pp->kind) && pos >= 0) {
+			const char *eq = memchr(pp->text, '=', strcspn(pp->text, " "));
+			size_t shift = eq ? strlen(pp->path) + 1 : prefix;
+			int at = pos - (eq && pos <= (int)(eq - pp->text) ? 0 : (int)shift);
+
+			pp->errpos = at < 0 ? 0 : at;
+		} else {
+			pp->errpos = pos;
+		}
+		return;
+	}
+	if (!probe_kind_is_user(pp->kind) || !pp->usyms)
+		return;
+	/* the function must be one of the binary's: said now rather than after Enter */
+	fn = pp->text;
+	fl = strcspn(fn, " ");
+	if (memchr(fn, '=', fl)) {
+		const char *eq = memchr(fn, '=', fl);
+
+		fl -= (size_t)(eq + 1 - fn);
+		fn = eq + 1;
+	}
+	fl = strcspn(fn, " +");
+	if (fl && !(fn[0] == '0' && fn[1] == 'x')) {
+		char name[256];
+
+		snprintf(name, sizeof(name), "%.*s", (int)fl, fn);
+		if (!symlist_contains(pp->usyms, name)) {
+			snprintf(pp->error, sizeof(pp->error),
+				 "no function '%.200s' in %.500s (Tab completes its ELF functions)", name,
+				 pp->path);
+			pp->errpos = (int)(fn - pp->text);
+		}
+	}
+}
+
+/* check: the text is checked again (not after the kernel answered: that answer stays). */
+static void open_def_prompt(struct kt_view *v, struct ppane *pp, bool check)
+{
+	char label[160];
+
+	if (probe_kind_is_user(pp->kind)) {
+		const char *base = strrchr(pp->path, '/');
+
+		snprintf(label, sizeof(label), "%s %.140s: ", probe_kind_name(pp->kind),
+			 base ? base + 1 : pp->path);
+	} else {
+		snprintf(label, sizeof(label), "%s [NAME=]FUNC [ARGS]> ", probe_kind_name(pp->kind));
+	}
+	pp->editing = true;
+	ui_prompt_open(v->ui, v, PROMPT_DEF, label, pp->text);
+	if (check)
+		check_def(pp);
+}
+
+static void start(struct kt_view *v, struct ppane *pp, enum kt_probe_kind kind)
+{
+	char why[256] = "", note[256] = "", err[256] = "";
+
+	if (!v->app->probes) {
+		ui_message(v->ui, true, "no probe support in this session");
+		return;
+	}
+	if (!probes_supported(kind, why, sizeof(why))) {
+		ui_message(v->ui, true, "%s", why[0] ? why : "this kernel has no such probes");
+		return;
+	}
+	pp->kind = kind;
+	pp->text[0] = pp->error[0] = pp->hint[0] = '\0';
+	pp->errpos = -1;
+	if (probe_kind_is_user(kind)) {
+		pp->editing = true;
+		ui_prompt_open(v->ui, v, PROMPT_BINARY, "binary or library: ",
+			       pp->path[0] ? pp->path : "");
+		return;
+	}
+	if (!pp->ksyms) {
+		pp->ksyms = ksyms_load(KT_KSYMS_KALLSYMS, note, sizeof(note), err, sizeof(err));
+		if (!pp->ksyms)
+			ui_message(v->ui, true, "no kernel function names to complete: %s", err);
+	}
+	open_def_prompt(v, pp, true);
+}
+
+/* Paths for Tab on the binary prompt: the entries of the typed directory. */
+static void complete_path(struct kt_view *v, struct ppane *pp, const char *text)
+{
+	const char *slash = strrchr(text, '/');
+	char dir[4096], *names[PATH_CANDS_MAX], full[4096 + 256];
+	struct dirent *de;
+	size_t n = 0, i, dl;
+	DIR *d;
+
+	if (!slash) {
+		ui_message(v->ui, false, "Tab completes paths: start with / (names are looked up "
+			   "in $PATH on Enter)");
+		return;
+	}
+	dl = (size_t)(slash - text) + 1;
+	snprintf(dir, sizeof(dir), "%.*s", (int)dl, text);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d)) && n < PATH_CANDS_MAX) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(full, sizeof(full), "%s%s%s", dir, de->d_name,
+			 de->d_type == DT_DIR ? "/" : "");
+		names[n++] = xstrdup(full);
+	}
+	closedir(d);
+	pp->hint[0] = '\0';
+	if (ui_prompt_complete(v->ui, (const char *const *)names, n, "/.-+@", pp->hint,
+			       sizeof(pp->hint)) <= 1)
+		pp->hint[0] = '\0';
+	for (i = 0; i < n; i++)
+		free(names[i]);
+}
+
+static void complete_def(struct kt_view *v, struct ppane *pp, const char *text)
+{
+	size_t cur = ui_prompt_cursor(v->ui), first_end = strcspn(text, " "), m;
+	const char *const *cands;
+	size_t n = 0;
+	const struct kt_symlist *l = probe_kind_is_user(pp->kind) ? pp->usyms : pp->ksyms;
+	const char *extra = ".";
+
+	pp->hint[0] = '\0';
+	if (cur <= first_end) {
+		if (!l)
+			return;
+		cands = (const char *const *)l->names;
+		n = l->count;
+	} else {
+		size_t ws = cur;
+
+		while (ws > 0 && text[ws - 1] != ' ' && text[ws - 1] != '(' &&
+		       text[ws - 1] != '=')
+			ws--;
+		if (text[ws] == '$' || (ws < cur && strchr(text + ws, ':') == NULL)) {
+			cands = probe_fetch_vars;
+			extra = "$";
+		} else {
+			cands = probe_fetch_types;
+		}
+		while (cands[n])
+			n++;
+	}
+	m = ui_prompt_complete(v->ui, cands, n, extra, pp->hint, sizeof(pp->hint));
+	if (m <= 1)
+		pp->hint[0] = '\0';
+	if (!m)
+		ui_message(v->ui, true, "nothing to complete here");
+}
+
+static void binary_accepted(struct kt_view *v, struct ppane *pp, const char *text)
+{
+	char err[512] = "", path[4096];
+	unsigned long long t0 = app_now_ns();
+
+	if (elfsyms_resolve_path(text, path, sizeof(path), err, sizeof(err)) < 0) {
+		snprintf(pp->error, sizeof(pp->error), "%s", err);
+		pp->errpos = -1;
+		ui_message(v->ui, true, "%s", err);
+		pp->editing = false;
+		return;
+	}
+	if (!pp->usyms || strcmp(pp->usyms_path, path)) {
+		symlist_free(pp->usyms);
+		pp->usyms = elfsyms_functions(path, err, sizeof(err));
+		snprintf(pp->usyms_path, sizeof(pp->usyms_path), "%s", path);
+		if (!pp->usyms) {
+			snprintf(pp->error, sizeof(pp->error), "%s", err);
+			pp->errpos = -1;
+			ui_message(v->ui, true, "%s", err);
+			pp->editing = false;
+			return;
+		}
+	}
+	snprintf(pp->path, sizeof(pp->path), "%s", path);
+	log_debug("%s: %zu functions in %s (%llu ms)", __func__, pp->usyms->count, path,
+		  (app_now_ns() - t0) / 1000000);
+	pp->text[0] = pp->hint[0] = '\0';
+	open_def_prompt(v, pp, true);
+}
+
+static void def_accepted(struct kt_view *v, struct ppane *pp)
+{
+	char def[5000], event[160], err[1024] = "";
+	size_t prefix;
+
+	check_def(pp);
+	if (pp->error[0]) {
+		/* Not sent: the prompt comes back with the text to fix. */
+		open_def_prompt(v, pp, false);
+		return;
+	}
+	full_def(pp, def, sizeof(def), &prefix);
+	if (app_probe_create(v->app, pp->kind, def, true, event, sizeof(event), err,
+			     sizeof(err)) < 0) {
+		snprintf(pp->error, sizeof(pp->error), "%s", err[0] ? err : "probe refused");
+		pp->errpos = -1;
+		open_def_prompt(v, pp, false);
+		return;
+	}
+	pp->editing = false;
+	pp->text[0] = pp->error[0] = pp->hint[0] = '\0';
+	pp->sel = (int)nprobes(v) - 1;
+	ui_broadcast(v->ui, KT_EV_CATALOG);
+	ui_broadcast(v->ui, KT_EV_EVENTS);
+	ui_message(v->ui, false, "created and enabled %s (Space: off, Enter: filter)", event);
+}
+
+static void probes_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
+{
+	struct ppane *pp = PP(v);
+
+	v->dirty = true;
+	if (ev == KT_PROMPT_CANCEL) {
+		pp->editing = false;
+		pp->error[0] = pp->hint[0] = '\0';
+		return;
+	}
+	if (id == PROMPT_BINARY) {
+		if (ev == KT_PROMPT_COMPLETE)
+			complete_path(v, pp, text);
+		else if (ev == KT_PROMPT_ACCEPT)
+			binary_accepted(v, pp, text);
+		return;
+	}
+	switch (ev) {
+	case KT_PROMPT_CHANGED:
+		snprintf(pp->text, sizeof(pp->text), "%s", text);
+		pp->hint[0] = '\0';
+		check_def(pp);
+		break;
+	case KT_PROMPT_COMPLETE:
+		complete_def(v, pp, text);
+		break;
+	case KT_PROMPT_ACCEPT:
+		snprintf(pp->text, sizeof(pp->text), "%s", text);
+		def_accepted(v, pp);
+		break;
+	case KT_PROMPT_CANCEL:
+		break;
+	}
+}
+
+/* --- the list --- */
+
+static void toggle(struct kt_view *v, const struct kt_probe *p)
+{
+	char spec[160], err[512] = "";
+	bool on = !session_is_enabled(v->app->session, p->system, p->event);
+
+	snprintf(spec, sizeof(spec), "%s:%s", p->system, p->event);
+	if (app_set_events(v->app, spec, on, err, sizeof(err)) < 0)
+		ui_message(v->ui, true, "%s: %s", spec, err);
+	else
+		ui_message(v->ui, false, "%s %s", on ? "enabled" : "disabled", spec);
+	ui_broadcast(v->ui, KT_EV_EVENTS);
+}
+
+static void delete_probe(struct kt_view *v, const struct kt_probe *p)
+{
+	char name[160], err[512] = "";
+
+	snprintf(name, sizeof(name), "%s:%s", p->system, p->event);
+	if (app_probe_delete(v->app, name, err, sizeof(err)) < 0) {
+		ui_message(v->ui, true, "%s", err);
+		return;
+	}
+	ui_broadcast(v->ui, KT_EV_CATALOG);
+	ui_broadcast(v->ui, KT_EV_EVENTS);
+	ui_message(v->ui, false, "deleted %s (its captured rows stay)", name);
+}
+
+static int probes_key(struct kt_view *v, int key)
+{
+	struct ppane *pp = PP(v);
+	const struct kt_probe *p = nprobes(v) ? probes_get(v->app->probes, pp->sel) : NULL;
+	char spec[160];
+
+	switch (key) {
+	case 'k':
+		start(v, pp, KT_PROBE_KPROBE);
+		break;
+	case 'K':
+		start(v, pp, KT_PROBE_KRETPROBE);
+		break;
+	case 'u':
+		start(v, pp, KT_PROBE_UPROBE);
+		break;
+	case 'U':
+		start(v, pp, KT_PROBE_URETPROBE);
+		break;
+	case KEY_UP:
+		if (pp->sel > 0)
+			pp->sel--;
+		break;
+	case KEY_DOWN:
+		if (pp->sel + 1 < (int)nprobes(v))
+			pp->sel++;
+		break;
+	case ' ':
+		if (p)
+			toggle(v, p);
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		if (!p)
+			break;
+		snprintf(spec, sizeof(spec), "%s:%s", p->system, p->event);
+		ui_edit_filter(v->ui, spec);
+		return KT_KEY_HANDLED;
+	case 'd':
+	case KEY_DC:
+		if (p)
+			delete_probe(v, p);
+		break;
+	case 27:
+		if (pp->error[0]) {
+			pp->error[0] = '\0';
+			break;
+		}
+		return KT_KEY_CLOSE;
+	default:
+		return KT_KEY_IGNORED;
+	}
+	v->dirty = true;
+	return KT_KEY_HANDLED;
+}
+
+static void probes_tick(struct kt_view *v)
+{
+	v->dirty = true; /* on/off states set elsewhere (the picker) */
+}
+
+static const struct funcbar_item probe_items[] = {
+	{ "k/K", "Kprobe" }, { "u/U", "Uprobe" }, { "Spc", "On/off" }, { "Enter", "Filter" },
+	{ "d", "Delete" },   { "Esc", "Close" },  { "F10", "Quit" },
+};
+
+static int probes_funcbar(struct kt_view *v, const struct funcbar_item **items)
+{
+	(void)v;
+	*items = probe_items;
+	return (int)(sizeof(probe_items) / sizeof(probe_items[0]));
+}
+
+const struct kt_view_ops view_probes_ops = {
+	.name = "probes",
+	.pref_width = 52,
+	.init = probes_init,
+	.free = probes_free_view,
+	.resize = probes_resize,
+	.draw = probes_draw,
+	.key = probes_key,
+	.tick = probes_tick,
+	.prompt = probes_prompt,
+	.funcbar = probes_funcbar,
+};

@@ -1,0 +1,69 @@
+# shellcheck shell=bash
+# Helpers for the BPF histogram tests, sourced after lib.sh.
+#
+# A ktop's BPF programs are found through its own file descriptors (/proc/PID/fdinfo has a
+# prog_id line for program and link fds), so only programs that pid holds are ever looked
+# at; after it exits, each of those ids must be gone from the kernel (bpftool prog show id).
+
+KTOP_HISTWORK=${KTOP_HISTWORK:-$(dirname "$KTOP_WORKLOAD_BIN")/histwork}
+
+require_bpftool()
+{
+	command -v bpftool >/dev/null || skip "no bpftool (apt-get install bpftool)"
+}
+
+# prog_ids PID: the ids of the BPF programs PID holds, one per line, sorted.
+prog_ids()
+{
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:[[:space:]]*\([0-9]*\)$/\1/p' | sort -un
+}
+
+# wait_progs PID N: until PID holds at least N programs (loaded; see wait_attached).
+_has_progs() { [ "$(prog_ids "$1" | wc -l)" -ge "$2" ]; }
+wait_progs()
+{
+	wait_until 20 _has_progs "$1" "$2" ||
+		fail "ktop $1 holds $(prog_ids "$1" | wc -l) BPF programs after 20s, expected $2; stderr: $(head -c 300 "$T"/*.err 2>/dev/null)"
+}
+
+# wait_attached LOG N: until ktop's debug log (-v --log LOG) says N histograms are attached.
+# A program is loaded before it is attached, so its fd alone says too early.
+_attached()
+{
+	local n
+	n=$(grep -c 'bpfhist_open: .* attached via ' "$1" 2>/dev/null)
+	[ "${n:-0}" -ge "$2" ]
+}
+wait_attached()
+{
+	wait_until 20 _attached "$1" "$2" ||
+		fail "ktop did not log $2 attached histograms within 20s: $(grep -c 'attached via' "$1" 2>/dev/null) in $1"
+}
+
+# assert_progs_gone ID...: none of these programs exists any more (freed after the last fd
+# closed; the kernel frees them shortly after, hence the wait).
+_progs_gone()
+{
+	local id
+	for id in "$@"; do
+		bpftool prog show id "$id" >/dev/null 2>&1 && return 1
+	done
+	return 0
+}
+assert_progs_gone()
+{
+	[ $# -gt 0 ] || fail "assert_progs_gone: no program ids (the ktop held none?)"
+	wait_until 5 _progs_gone "$@" ||
+		fail "BPF programs of an exited ktop remain: $(for id in "$@"; do bpftool prog show id "$id" 2>/dev/null | head -1; done)"
+}
+
+# hist_key_line FILE KEY: the "key KEY count=..." line of a text histogram.
+hist_key_line() { grep -m1 "^key $2 count=" "$1"; }
+# hist_bucket FILE KEY LO HI: the count in bucket [LO, HI) of KEY (0 when absent).
+hist_bucket()
+{
+	awk -v key="key $2 " -v b="  [$3, $4) " '
+		index($0, "key ") == 1 { inkey = index($0, key) == 1; next }
+		inkey && index($0, b) == 1 { split(substr($0, length(b) + 1), f, " "); print f[1]; found = 1; exit }
+		END { if (!found) print 0 }' "$1"
+}

@@ -1,0 +1,181 @@
+#!/bin/bash
+# BPF histograms on the live kernel against workloads of known shape, through batch mode:
+#  - syscall-latency: 10 sleeps of 40 ms are 10 clock_nanosleep calls in [33.5 ms, 67 ms)
+#    (40 ms: a loaded machine may add tens of ms to a sleep, never 27)
+#  - a field: read(2) sizes from sys_enter_read.count and sys_exit_read.ret, exact counts
+#    in log2 and linear buckets
+#  - two-event latency on the thread (sys_enter -> sys_exit of clock_nanosleep), and on a
+#    field of each event (sched_switch.prev_pid -> sched_wakeup.pid: the time asleep)
+#  - JSON output
+#  - after every exit path (SIGINT, SIGTERM, kill -9) the programs the ktop held are gone
+#  - refusals are one line: an unknown field, and function latency on a kernel that has
+#    neither fentry nor kprobes (the lab proves the working case)
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../hist-lib.sh
+. "$(dirname "$0")/../hist-lib.sh"
+require_root_tracefs
+require_workload
+require_bpftool
+[ -x "$KTOP_HISTWORK" ] || fail "no histwork helper at $KTOP_HISTWORK"
+KTOP_ENV=(KTOP_NO_GUARD=1)
+
+# run_hist NAME WORKLOAD... -- KTOP-ARGS...: starts the workload held back, starts ktop with
+# the arguments (PID in them replaced by the workload's), waits until ktop's programs are
+# attached, lets the workload run, then SIGINTs ktop. Output in $T/NAME.out, the workload's
+# pid in WPID, ktop's programs in PROGS.
+# GO=exec (sleep tests): a shell blocked on a FIFO execs the workload when released, so the
+# pid sleeps once before and does nothing else but the workload. GO=env (reads and
+# writes, whose program loader would read(2) after an exec): the helper waits for a file.
+GO=exec
+run_hist()
+{
+	local name=$1 args=() a w=()
+	shift
+	while [ "$1" != -- ]; do w+=("$1"); shift; done
+	shift
+	rm -f "$T/$name.go" "$T/$name.fifo"
+	if [ "$GO" = exec ]; then
+		mkfifo "$T/$name.fifo"
+		# shellcheck disable=SC2016 # $0 and $@ belong to the inner shell
+		bash -c 'read -r _ <"$0"; exec "$@"' "$T/$name.fifo" "${w[@]}" >"$T/$name.wl" &
+		WPID=$!
+	else
+		WORKLOAD_GO=$T/$name.go "${w[@]}" >"$T/$name.wl" &
+		wait_until 5 test -s "$T/$name.wl" || fail "$name: the workload printed no pid"
+		WPID=$(head -n1 "$T/$name.wl" | cut -d' ' -f1)
+	fi
+	local wl=$!
+	CLEANUP_PIDS+=("$wl")
+	for a in "$@"; do args+=("${a//PID/$WPID}"); done
+	start_ktop "$T/$name.out" "$T/$name.err" -b -v --log "$T/$name.klog" "${args[@]}"
+	wait_attached "$T/$name.klog" "$NHIST"
+	mapfile -t PROGS < <(prog_ids "$KTOP_PID")
+	if [ "$GO" = exec ]; then echo go >"$T/$name.fifo"; else touch "$T/$name.go"; fi
+	wait "$wl" || fail "$name: the workload failed"
+	sleep 0.3 # the last exit events land before the final read
+	stop_ktop "$KTOP_PID" INT 10
+	[ "$KTOP_RC" = 0 ] || fail "$name: ktop exited $KTOP_RC; stderr: $(head -c 400 "$T/$name.err")"
+	assert_no_sanitizer "$T/$name.err"
+	assert_progs_gone "${PROGS[@]}"
+}
+
+expect_bucket() # FILE KEY LO HI COUNT
+{
+	local got
+	got=$(hist_bucket "$1" "$2" "$3" "$4")
+	[ "$got" = "$5" ] || fail "$(basename "$1" .out): key $2 bucket [$3, $4) holds $got, expected $5:
+$(cat "$1")"
+}
+
+# ---- syscall latency: sleeps of known length ------------------------------------------------
+NHIST=1
+run_hist sleep "$KTOP_WORKLOAD" sleep 40 10 ktop-hist-sl -- --hist 'syscall-latency,pid=PID'
+out=$T/sleep.out
+grep -q '^# hist syscall-latency,pid=[0-9]*: by=syscall unit=ns scale=log2 via=\(tp_btf\|raw_tp\|tracepoint\) ' "$out" ||
+	fail "no syscall-latency header: $(head -3 "$out")"
+hist_key_line "$out" clock_nanosleep | grep -q ' count=10 ' ||
+	fail "clock_nanosleep: expected count=10 exactly: $(cat "$out")"
+expect_bucket "$out" clock_nanosleep 33554432 67108864 10
+line=$(hist_key_line "$out" clock_nanosleep)
+p50=$(sed 's/.* p50=\([0-9]*\).*/\1/' <<<"$line")
+max=$(sed 's/.* max=\([0-9]*\).*/\1/' <<<"$line")
+# p50 is estimated inside its bucket; the maximum is exact
+[ "$p50" -ge 33554432 ] && [ "$p50" -le "$max" ] && [ "$max" -ge 40000000 ] && [ "$max" -lt 67108864 ] ||
+	fail "clock_nanosleep p50=$p50 max=$max, expected p50 in [33.5 ms, max], max in [40 ms, 67 ms): $line"
+log "syscall-latency: 10 sleeps of 40 ms in the right bucket"
+
+# ---- the cheaper variants are not the only ones that count right ---------------------------
+for via in raw_tp tracepoint; do
+	run_hist "via-$via" "$KTOP_WORKLOAD" sleep 40 3 ktop-hist-v -- --hist "syscall-latency,pid=PID,via=$via"
+	grep -q "^# hist .* via=$via " "$T/via-$via.out" || fail "via=$via not used: $(head -1 "$T/via-$via.out")"
+	expect_bucket "$T/via-$via.out" clock_nanosleep 33554432 67108864 3
+done
+log "syscall-latency via raw_tp and tracepoint too"
+
+# ---- by command, per-interval reads keep working on a long run: other keys exist ------------
+NHIST=1
+run_hist comm "$KTOP_WORKLOAD" sleep 5 4 ktop-hist-cm -- --hist 'syscall-latency,by=comm' -d 2
+hist_key_line "$T/comm.out" ktop-hist-cm | grep -q ' count=[4-9] \| count=[1-9][0-9]' ||
+	fail "by=comm: no key ktop-hist-cm with its 4 sleeps: $(head -20 "$T/comm.out")"
+log "syscall-latency by comm"
+
+# ---- a field: read sizes ---------------------------------------------------------------------
+GO=env
+NHIST=2
+run_hist reads "$KTOP_HISTWORK" read 100:50 5000:30 -- \
+	--hist 'field:syscalls:sys_exit_read.ret,pid=PID' \
+	--hist 'field:syscalls:sys_enter_read.count,pid=PID,linear=1000'
+out=$T/reads.out
+expect_bucket "$out" all 64 128 50
+expect_bucket "$out" all 4096 8192 30
+# the linear histogram follows; its key is "all" too: check its own section
+sed -n '/linear=1000: /,$p' "$out" >"$T/reads-linear.out"
+expect_bucket "$T/reads-linear.out" all 0 1000 50
+expect_bucket "$T/reads-linear.out" all 5000 6000 30
+hist_key_line "$T/reads-linear.out" all | grep -q ' count=80 sum=155000 ' ||
+	fail "linear read sizes: expected count=80 sum=155000: $(cat "$T/reads-linear.out")"
+log "read sizes: exact counts in log2 and linear buckets"
+
+# ---- write sizes through the built-in, keyed by command, JSON --------------------------------
+NHIST=1
+run_hist writes "$KTOP_HISTWORK" write 3000:7 -- --hist 'write-size,pid=PID' --json
+line=$(grep '^{"hist":' "$T/writes.out") || fail "no JSON hist line: $(cat "$T/writes.out")"
+python3 - "$line" <<'PY' || fail "write-size JSON wrong: $line"
+import json, sys
+h = json.loads(sys.argv[1])["hist"]
+assert h["spec"].startswith("write-size") and h["by"] == "comm" and h["via"] == "tracepoint", h
+k = [k for k in h["keys"] if k["key"] == "histwork"]
+assert len(k) == 1 and k[0]["count"] == 7 and k[0]["sum"] == 21000, k
+assert k[0]["buckets"] == [{"lo": 2048, "hi": 4096, "count": 7}], k[0]["buckets"]
+PY
+log "write sizes as JSON"
+
+# ---- two events matched on the thread --------------------------------------------------------
+GO=exec
+NHIST=1
+run_hist lat "$KTOP_WORKLOAD" sleep 40 6 ktop-hist-lt -- \
+	--hist 'latency:syscalls:sys_enter_clock_nanosleep->syscalls:sys_exit_clock_nanosleep,pid=PID'
+expect_bucket "$T/lat.out" all 33554432 67108864 6
+hist_key_line "$T/lat.out" all | grep -q ' count=6 ' || fail "thread latency: count not 6: $(cat "$T/lat.out")"
+log "latency between two events on the thread"
+
+# ---- two events matched on a field of each: switched out -> woken, keyed by the woken pid ----
+NHIST=1
+run_hist asleep "$KTOP_WORKLOAD" sleep 40 5 ktop-hist-as -- \
+	--hist 'latency:sched:sched_switch.prev_pid->sched:sched_wakeup.pid,by=field:pid'
+# besides its five 40 ms sleeps, the pid sleeps once, on the FIFO, from its start until ktop
+# is attached: far longer than 67 ms
+expect_bucket "$T/asleep.out" "$WPID" 33554432 67108864 5
+log "latency between two events matched on fields"
+
+# ---- exit paths: SIGTERM and kill -9 leave no program behind --------------------------------
+for sig in TERM KILL; do
+	start_ktop "$T/x$sig.out" "$T/x$sig.err" -b -v --log "$T/x$sig.klog" --hist syscall-latency --hist runq-latency
+	wait_attached "$T/x$sig.klog" 2
+	mapfile -t PROGS < <(prog_ids "$KTOP_PID")
+	kill -"$sig" "$KTOP_PID"
+	wait_pid_exit "$KTOP_PID" 10 || fail "ktop did not exit on SIG$sig"
+	assert_progs_gone "${PROGS[@]}"
+	log "SIG$sig: ${#PROGS[@]} programs gone"
+done
+
+# ---- refusals: one line each, nothing left -----------------------------------------------------
+run_ktop 20 "$T/nf.out" "$T/nf.err" -b --hist 'field:sched:sched_switch.no_such' --duration 1
+[ "$KTOP_RC" = 1 ] || fail "unknown field: exit $KTOP_RC, expected 1"
+[ "$(wc -l <"$T/nf.err")" = 1 ] && grep -q "sched:sched_switch has no field 'no_such'" "$T/nf.err" ||
+	fail "unknown field: not one line naming it: $(cat "$T/nf.err")"
+run_ktop 20 "$T/bad.out" "$T/bad.err" -b --hist 'field:sched' --duration 1
+[ "$KTOP_RC" = 2 ] && [ "$(wc -l <"$T/bad.err")" = 1 ] || fail "bad spec: exit $KTOP_RC (expected 2): $(cat "$T/bad.err")"
+run_ktop 30 "$T/fn.out" "$T/fn.err" -b --hist 'func:vfs_read' --duration 1
+if [ "$KTOP_RC" = 0 ]; then
+	log "func:vfs_read works on this kernel (fentry or kprobes present)"
+else
+	[ "$(wc -l <"$T/fn.err")" = 1 ] && grep -q 'fentry: .*; kprobe: ' "$T/fn.err" ||
+		fail "func:vfs_read refused without a one-line reason per variant: $(cat "$T/fn.err")"
+	grep -q ulimit "$T/fn.err" && fail "the misleading ulimit hint reached the user: $(cat "$T/fn.err")"
+	log "function latency refused in one line: $(cut -c1-160 "$T/fn.err")"
+fi
+assert_clean
+pass

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The histogram spec parser and bucket arithmetic (no kernel). */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/histdata.h"
+#include "backend/histspec.h"
+
+static struct kt_hist_spec parse_ok(const char *text)
+{
+	struct kt_hist_spec s;
+	char err[512] = "";
+
+	ck_assert_msg(histspec_parse(text, &s, err, sizeof(err)) == 0, "%s: %s", text, err);
+	return s;
+}
+
+START_TEST(test_builtins)
+{
+	struct kt_hist_spec s = parse_ok("syscall-latency");
+
+	ck_assert_int_eq(s.kind, KT_HIST_SYSCALL);
+	ck_assert_int_eq(s.by, KT_BY_SYSCALL);
+	ck_assert(s.is_time);
+	s = parse_ok("syscall-latency,by=comm,pid=42");
+	ck_assert_int_eq(s.by, KT_BY_COMM);
+	ck_assert_uint_eq(s.pid, 42);
+	s = parse_ok("runq-latency");
+	ck_assert_int_eq(s.kind, KT_HIST_LATENCY);
+	ck_assert_str_eq(s.ev.event, "sched_wakeup");
+	ck_assert_str_eq(s.ev.field, "pid");
+	ck_assert_str_eq(s.end.field, "next_pid");
+	ck_assert_str_eq(s.text, "runq-latency");
+	/* the user's options come after the expansion's and win */
+	s = parse_ok("offcpu,by=cpu");
+	ck_assert_int_eq(s.by, KT_BY_CPU);
+	s = parse_ok("read-size,linear=512");
+	ck_assert_int_eq(s.kind, KT_HIST_FIELD);
+	ck_assert_str_eq(s.ev.field, "ret");
+	ck_assert_int_eq(s.scale, KT_SCALE_LINEAR);
+	ck_assert_uint_eq(s.step, 512);
+	ck_assert(!s.is_time);
+	s = parse_ok("func:vfs_read");
+	ck_assert_int_eq(s.kind, KT_HIST_FUNC);
+	ck_assert_str_eq(s.func, "vfs_read");
+	s = parse_ok("func:vfs_read,via=kprobe");
+	ck_assert_str_eq(s.via, "kprobe");
+	s = parse_ok("syscall-latency,via=raw_tp");
+	ck_assert_str_eq(s.via, "raw_tp");
+}
+END_TEST
+
+START_TEST(test_generic)
+{
+	struct kt_hist_spec s = parse_ok("field:sched:sched_switch.prev_prio,by=next_comm");
+
+	ck_assert_str_eq(s.ev.system, "sched");
+	ck_assert_str_eq(s.ev.event, "sched_switch");
+	ck_assert_str_eq(s.ev.field, "prev_prio");
+	ck_assert_int_eq(s.by, KT_BY_FIELD);
+	ck_assert_str_eq(s.by_field, "next_comm");
+	s = parse_ok("latency:syscalls:sys_enter_read->syscalls:sys_exit_read");
+	ck_assert_str_eq(s.ev.event, "sys_enter_read");
+	ck_assert_str_eq(s.end.event, "sys_exit_read");
+	ck_assert_str_eq(s.ev.field, "");
+	s = parse_ok("latency:block:block_rq_issue.sector->block:block_rq_complete.sector,by=cpu");
+	ck_assert_str_eq(s.end.field, "sector");
+	ck_assert_int_eq(s.by, KT_BY_CPU);
+	/* a field named like a keyword */
+	s = parse_ok("latency:sched:sched_switch.prev_pid->sched:sched_wakeup.pid,by=field:pid");
+	ck_assert_int_eq(s.by, KT_BY_FIELD);
+	ck_assert_str_eq(s.by_field, "pid");
+}
+END_TEST
+
+static const char *const bad[] = {
+	"", "nope", "field:sched", "field:sched:sched_switch", "field:sched:sched_switch.",
+	"latency:sched:sched_wakeup.pid", "latency:a:b.pid->c:d", "syscall-latency,by=",
+	"syscall-latency,by=prev_prio", "field:a:b.c,by=syscall", "syscall-latency,linear=0",
+	"syscall-latency,linear=-3", "syscall-latency,pid=x", "syscall-latency,colour=red",
+	"func:", "func:a b", "field:a:b.c,,", "func:f,via=raw_tp", "syscall-latency,via=kprobe",
+	"field:a:b.c,via=tracepoint",
+};
+
+START_TEST(test_bad)
+{
+	struct kt_hist_spec s;
+	char err[512] = "";
+
+	ck_assert_msg(histspec_parse(bad[_i], &s, err, sizeof(err)) < 0, "'%s' accepted", bad[_i]);
+	ck_assert_msg(err[0] && !strchr(err, '\n'), "'%s': no one-line reason: '%s'", bad[_i],
+		      err);
+}
+END_TEST
+
+START_TEST(test_bounds)
+{
+	struct kt_hist_spec s = parse_ok("syscall-latency");
+	unsigned long long lo, hi;
+
+	hist_bounds(&s, 0, &lo, &hi);
+	ck_assert(lo == 0 && hi == 2);
+	hist_bounds(&s, 4, &lo, &hi);
+	ck_assert(lo == 16 && hi == 32);
+	hist_bounds(&s, KT_HIST_SLOTS - 1, &lo, &hi);
+	ck_assert(lo == 1ull << 63 && hi == 0);
+	s = parse_ok("syscall-latency,linear=100");
+	hist_bounds(&s, 3, &lo, &hi);
+	ck_assert(lo == 300 && hi == 400);
+	hist_bounds(&s, KT_HIST_SLOTS - 1, &lo, &hi);
+	ck_assert(lo == 6300 && hi == 0);
+}
+END_TEST
+
+START_TEST(test_percentiles)
+{
+	struct kt_hist_spec s = parse_ok("syscall-latency,linear=10");
+	struct kt_hist_val v = { 0 };
+	unsigned long long p;
+	int i;
+
+	/* 100 values 0..99: ten per bucket */
+	for (i = 0; i < 100; i++) {
+		v.slots[i / 10]++;
+		v.count++;
+		v.sum += (unsigned long long)i;
+	}
+	v.max = 99;
+	p = hist_percentile(&s, &v, 0.5);
+	ck_assert_msg(p >= 45 && p <= 50, "p50 %llu", p);
+	p = hist_percentile(&s, &v, 0.9);
+	ck_assert_msg(p >= 85 && p <= 90, "p90 %llu", p);
+	ck_assert_uint_eq(hist_percentile(&s, &v, 1.0), 99);
+	memset(&v, 0, sizeof(v));
+	ck_assert_uint_eq(hist_percentile(&s, &v, 0.5), 0);
+}
+END_TEST
+
+START_TEST(test_labels)
+{
+	struct kt_hist_spec s = parse_ok("syscall-latency");
+	struct kt_hist_key k = { .id = 0 };
+	char buf[64];
+
+	hist_key_label(&s, &k, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "read");
+	k.id = 1000000;
+	hist_key_label(&s, &k, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "syscall 1000000");
+	hist_format_value(&s, 1500000, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "1.5ms");
+	s = parse_ok("read-size");
+	hist_format_value(&s, 4096, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "4.0K");
+	strcpy(k.name, "bash");
+	hist_key_label(&s, &k, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "bash");
+}
+END_TEST
+
+static Suite *hist_suite(void)
+{
+	Suite *s = suite_create("hist");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_builtins);
+	tcase_add_test(tc, test_generic);
+	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
+	tcase_add_test(tc, test_bounds);
+	tcase_add_test(tc, test_percentiles);
+	tcase_add_test(tc, test_labels);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(hist_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
