@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The explorer's recording keys (w, R) and, with -i, the refusals of the live-only ones. */
+/* The explorer's recording keys (w, A) and, with -i, the refusals of the live-only ones. */
 #include "config.h"
 
 #include <stdio.h>
@@ -39,8 +39,18 @@ static bool refuse_offline(struct kt_ui *ui, int key)
 		why = "a recording is read-only: nothing to clear (e hides events)";
 		break;
 	case 'w':
+	case 'A':
+		why = "w and A write a live capture: this is a recording already";
+		break;
 	case 'R':
-		why = "w and R write a live capture: this is a recording already";
+		why = "tracers need a live kernel: a recording's tracer ran when it was made";
+		break;
+	case 'P':
+		why = "probes need a live kernel: a recording holds the events its probes made";
+		break;
+	case 'H':
+	case KEY_F(12):
+		why = "BPF histograms run in a live kernel: a recording has none";
 		break;
 	default:
 		return false;
@@ -61,7 +71,7 @@ bool ui_record_key(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record *r,
 		ui_prompt_open(ui, NULL, UI_PROMPT_WRITE, "Write the stored events to: ", name);
 		return true;
 	}
-	if (key != 'R')
+	if (key != 'A')
 		return false;
 	if (r->live) {
 		unsigned long long n = recorder_events(r->live);
@@ -101,7 +111,7 @@ void ui_record_prompt(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record 
 	}
 	if (id == UI_PROMPT_RECORD) {
 		r->live = rc;
-		ui_message(ui, false, "recording to %s (R stops)", text);
+		ui_message(ui, false, "recording to %s (A stops)", text);
 		return;
 	}
 	if (recorder_pump(rc, err, sizeof(err)) < 0) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The explorer's recording keys. Live: w writes what the store holds to a trace.dat, R keeps
- * writing everything captured from now on until R again (or the exit). With -i, the keys
+/* The explorer's recording keys. Live: w writes what the store holds to a trace.dat, A keeps
+ * writing everything captured from now on until A again (or the exit). With -i, the keys
  * that need a live kernel say so instead of doing nothing. */
 #ifndef KTOP_UI_RECORD_H
 #define KTOP_UI_RECORD_H
@@ -15,7 +15,7 @@ struct kt_recorder;
 #define UI_PROMPT_RECORD 3
 
 struct kt_ui_record {
-	struct kt_recorder *live; /* R: writing on, NULL while off */
+	struct kt_recorder *live; /* A: writing on, NULL while off */
 };
 
 /* Handles the recording keys, and refuses the live-only ones with -i. Returns true when
@@ -24,11 +24,11 @@ bool ui_record_key(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record *r,
 /* A file name was entered at one of the prompts above. */
 void ui_record_prompt(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record *r, int id,
 		      const char *text);
-/* New records arrived: R writes them. */
+/* New records arrived: A writes them. */
 void ui_record_pump(struct kt_ui *ui, struct kt_ui_record *r);
-/* Finishes R's file (the explorer is closing). Returns false with err when it failed. */
+/* Finishes A's file (the explorer is closing). Returns false with err when it failed. */
 bool ui_record_stop(struct kt_ui_record *r, char *err, unsigned errlen);
-/* "REC file" while R writes, else NULL. */
+/* "REC" while A writes, else NULL. */
 const char *ui_record_state(const struct kt_ui_record *r);
 
 #endif
