@@ -16,7 +16,7 @@ tests_helpers_mkrecording_SOURCES = tests/helpers/mkrecording.c
 tests_helpers_mkrecording_LDADD = $(KTOP_LIBS)
 AM_TESTS_ENVIRONMENT += KTOP_MKRECORDING=$(abs_top_builddir)/tests/helpers/mkrecording; \
 	export KTOP_MKRECORDING;
-RECORD_TESTS = tests/record/bad_files.sh
+RECORD_TESTS = tests/record/bad_files.sh tests/record/lab_fixtures.sh
 TESTS += $(RECORD_TESTS)
 EXTRA_DIST += $(RECORD_TESTS) tests/record/bad_files.golden
 
@@ -25,7 +25,7 @@ EXTRA_DIST += $(RECORD_TESTS) tests/record/bad_files.golden
 FUZZ_RECORDING_SRCS = tests/fuzz/fuzz_recording.c \
 	src/record/tdat_check.c src/record/recording.c \
 	src/backend/store.c src/backend/decode.c src/backend/comms.c src/backend/loss.c \
-	src/fileio.c src/strutil.c src/log.c
+	src/fileio.c src/strutil.c src/log.c src/xalloc.c
 EXTRA_DIST += tests/fuzz/fuzz_recording.c
 RECORD_TESTS += tests/fuzz/fuzz_recording.sh
 if HAVE_FUZZER
