@@ -5,7 +5,7 @@ tests_unit_check_record_SOURCES = tests/unit/check_record.c
 tests_unit_check_record_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
 tests_unit_check_record_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_record
-LIVE_TESTS += tests/live/record_roundtrip.sh tests/live/record_extract.sh
+LIVE_TESTS += tests/live/record_roundtrip.sh
 EXTRA_DIST += tests/helpers/tdat_compare.py tests/lsan.supp
 # libtraceevent's own small leaks parsing some formats (see the file).
 AM_TESTS_ENVIRONMENT += LSAN_OPTIONS=suppressions=$(abs_top_srcdir)/tests/lsan.supp; \

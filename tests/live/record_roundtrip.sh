@@ -32,7 +32,7 @@ record()
 	wait_capturing "$kpid" syscalls sys_enter_getppid
 	touch "$T/go"
 	wait_pid_exit "$wl" 60 || fail "workload $* did not finish within 60s"
-	stop_ktop "$kpid" INT 60
+	stop_ktop "$kpid" INT 120
 	[ "$KTOP_RC" = 0 ] || fail "ktop -o exited $KTOP_RC: $(head -c 600 "$T/$tag.err")"
 	grep -q "^ktop: recorded [0-9]* events to $T/$tag.dat$" "$T/$tag.err" ||
 		fail "no 'recorded' line: $(head -c 600 "$T/$tag.err")"
@@ -47,7 +47,7 @@ compare()
 	shift
 	trace-cmd report -N -t "$T/$tag.dat" >"$T/$tag.report" 2>"$T/$tag.report.err" ||
 		fail "trace-cmd report cannot read ktop's file: $(head -c 600 "$T/$tag.report.err")"
-	run_ktop 60 "$T/$tag.in" "$T/$tag.in.err" -b -i "$T/$tag.dat"
+	run_ktop 180 "$T/$tag.in" "$T/$tag.in.err" -b -i "$T/$tag.dat"
 	[ "$KTOP_RC" = 0 ] || fail "ktop -i exited $KTOP_RC: $(head -c 600 "$T/$tag.in.err")"
 	python3 "$COMPARE" "$T/$tag.in" "$T/$tag.report" "$@" >&2 ||
 		fail "ktop -i and trace-cmd report differ"

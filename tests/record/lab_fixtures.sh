@@ -1,5 +1,6 @@
 #!/bin/bash
-# The kernel lab's recordings (tests/fixtures/lab/*.dat: function_graph and kprobe captures
+# Interop with trace-cmd's own files: the kernel lab's recordings (tests/fixtures/lab/*.dat,
+# written by trace-cmd extract; function_graph and kprobe captures
 # made by trace-cmd on Debian's 6.1 kernel, which this machine's kernel cannot make) open in
 # ktop -i and show the same rows as trace-cmd report, field by field, losses included.
 set -u
