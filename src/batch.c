@@ -34,6 +34,7 @@ struct batch {
 	struct kt_recorder *rec; /* -o: the capture also goes to a trace.dat */
 	char rec_err[512];
 	struct kt_batch_tree *tree; /* --tree: records become call trees, printed at the end */
+	bool draining;	     /* capture stopped: print everything left, signals or not */
 };
 
 static void batch_print_rec(struct batch *b, const struct kt_rec *r)
@@ -97,6 +98,10 @@ static void batch_print_new(struct batch *b)
 			clearerr(b->out);
 		}
 		if (b->next >= end || batch_full(b))
+			break;
+		/* Events may arrive faster than they print (a slow terminal, a loaded machine):
+		 * a signal must end the capture now, not once printing has caught up. */
+		if (!b->draining && signals_pending())
 			break;
 	}
 }
@@ -242,6 +247,7 @@ int batch_run(struct kt_app *app, FILE *out)
 	if (app->pmu)
 		pmu_stop(app->pmu);
 	app_stop_capture(app);
+	b.draining = true;
 	batch_print_new(&b);
 	if (b.tree) {
 		if (!o->quiet && !b.out_closed)

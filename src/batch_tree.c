@@ -43,7 +43,7 @@ struct kt_batch_tree *batch_tree_new(struct kt_app *app, char *err, size_t errle
 	bt = xcalloc(1, sizeof(*bt));
 	bt->app = app;
 	bt->cg = callgraph_new(BATCH_TREE_NODES);
-	if (callgraph_set_tep(bt->cg, decoder_tep(app->decoder)) < 0) {
+	if (callgraph_set_tep(bt->cg, decoder_tep_with_symbols(app->decoder)) < 0) {
 		snprintf(err, errlen, "--tree: the funcgraph event formats lack their fields");
 		batch_tree_free(bt);
 		return NULL;

@@ -51,7 +51,8 @@ struct kt_decoder {
 	struct tep_handle *tep;
 	bool tep_borrowed;  /* a recording's: formats, kallsyms and names all come from it */
 	char *tracing_dir;  /* NULL for a recording */
-	bool extras_loaded; /* printk formats and kallsyms */
+	bool extras_loaded; /* printk formats */
+	bool kallsyms_loaded;
 	struct id_entry *ids; /* id -> system/name, built on the first unknown id */
 	size_t nids;
 	bool ids_loaded;
@@ -120,6 +121,7 @@ struct kt_decoder *decoder_new_offline(struct tep_handle *tep)
 	d->tep = tep;
 	d->tep_borrowed = true;
 	d->extras_loaded = true;
+	d->kallsyms_loaded = true;
 	d->ids_loaded = true;
 	trace_seq_init(&d->seq);
 	return d;
@@ -291,11 +293,47 @@ static void decoder_load_extras(struct kt_decoder *d)
 		tep_parse_printk_formats(d->tep, buf);
 		free(buf);
 	}
+}
+
+/* Whether printing ev names kernel addresses: the function tracers' events, or a print format
+ * with %pS-style symbol conversions. */
+static bool event_prints_symbols(const struct tep_event *ev)
+{
+	static const char *const conv[] = { "%ps", "%pS", "%pf", "%pF", "%pB", NULL };
+	const char *fmt = ev->print_fmt.format;
+	int i;
+
+	if (ev->system && !strcmp(ev->system, "ftrace"))
+		return true;
+	for (i = 0; fmt && conv[i]; i++)
+		if (strstr(fmt, conv[i]))
+			return true;
+	return false;
+}
+
+/*
+ * /proc/kallsyms has ~200,000 lines and parsing it costs about a second (five under the
+ * sanitizers), so it is read only once an event that prints symbols is formatted, not for
+ * every capture of sched or syscalls events.
+ */
+static void decoder_load_kallsyms(struct kt_decoder *d)
+{
+	char *buf;
+
+	if (d->kallsyms_loaded)
+		return;
+	d->kallsyms_loaded = true;
 	buf = file_read_all("/proc/kallsyms", NULL);
 	if (buf) {
 		tep_parse_kallsyms(d->tep, buf);
 		free(buf);
 	}
+}
+
+struct tep_handle *decoder_tep_with_symbols(struct kt_decoder *d)
+{
+	decoder_load_kallsyms(d);
+	return d->tep;
 }
 
 static struct comm_slot *comm_slot(struct kt_decoder *d, int pid)
@@ -473,6 +511,8 @@ char *decoder_format_info(struct kt_decoder *d, const struct kt_rec *r, char *bu
 	}
 	if (!d->extras_loaded)
 		decoder_load_extras(d);
+	if (event_prints_symbols(ev))
+		decoder_load_kallsyms(d);
 	rec_to_tep(r, &rec);
 	trace_seq_reset(&d->seq);
 	tep_print_event(d->tep, &d->seq, &rec, "%s", TEP_PRINT_INFO);

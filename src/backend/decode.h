@@ -26,6 +26,9 @@ int decoder_load(struct kt_decoder *d, const char *system, const char *event);
 /* The event of a record, loading its format on first sight; NULL when unknown. */
 struct tep_event *decoder_event(struct kt_decoder *d, const struct kt_rec *r);
 struct tep_handle *decoder_tep(struct kt_decoder *d);
+/* The same, with kernel function names (/proc/kallsyms, ~1 s to parse) loaded first: for
+ * what turns addresses into names, such as call trees. */
+struct tep_handle *decoder_tep_with_symbols(struct kt_decoder *d);
 
 /* The common_type and common_pid of a raw record (no format needed). */
 int decoder_rec_type(const struct kt_rec *r);

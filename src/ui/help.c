@@ -90,6 +90,7 @@ static const struct help_line help_right[] = {
 	{ "L", "longest child: where time went" },
 	{ "v", "tree / merged graph / report" },
 	{ "/  n", "find a function, next match" },
+	{ "O", "open a trace.dat's call trees" },
 	{ "", "" },
 	{ NULL, "Tracers (R)" },
 	{ "Enter", "switch tracer / edit list" },

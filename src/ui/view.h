@@ -32,7 +32,6 @@ enum kt_view_event {
 	KT_EV_CLEAR,  /* the store was emptied */
 	KT_EV_EVENTS, /* the set of enabled events changed */
 	KT_EV_CATALOG, /* events came or went (dynamic probes): app->catalog was reloaded */
-	KT_EV_SCOPE,   /* the stream's own pid/comm/CPU filter changed */
 };
 
 /* Prompt callbacks: the text changed (incremental), was accepted (Enter) or cancelled. */

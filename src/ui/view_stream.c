@@ -923,7 +923,6 @@ static void rowfilter_changed(struct kt_view *v)
 	st->searching = false;
 	reset_widths(st);
 	v->dirty = true;
-	ui_broadcast(v->ui, KT_EV_SCOPE);
 }
 
 /* The row filter's prompt, applied on Enter; a mistake changes nothing. */
@@ -1166,8 +1165,6 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 	case KT_EV_CATALOG:
 		st->enabled = v->app->session ? session_enabled_count(v->app->session) : 0;
 		v->dirty = true;
-		break;
-	case KT_EV_SCOPE:
 		break;
 	}
 }

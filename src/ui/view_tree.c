@@ -91,7 +91,7 @@ static void tree_view_init(struct kt_view *v)
 		return;
 	if (!d || decoder_load(d, "ftrace", "funcgraph_entry") < 0 ||
 	    decoder_load(d, "ftrace", "funcgraph_exit") < 0 ||
-	    callgraph_set_tep(tv->cg, decoder_tep(d)) < 0)
+	    callgraph_set_tep(tv->cg, decoder_tep_with_symbols(d)) < 0)
 		snprintf(tv->unavailable, sizeof(tv->unavailable),
 			 "No call trees: the funcgraph_entry / funcgraph_exit event formats are "
 			 "missing (no ftrace events in %s).",
@@ -794,6 +794,20 @@ static void tree_view_notify(struct kt_view *v, enum kt_view_event ev)
 	case KT_EV_DATA:
 		if (!tv->paused && feed(v))
 			v->dirty = true;
+		break;
+	case KT_EV_CLEAR: /* x: the live trees start over with the store */
+		if (tv->file || tv->unavailable[0])
+			break;
+		callgraph_free(tv->cg);
+		tv->cg = callgraph_new(TREE_POOL_NODES);
+		callgraph_set_tep(tv->cg, decoder_tep(v->app->decoder));
+		store_lock(v->app->store);
+		tv->next_seq = store_end(v->app->store);
+		store_unlock(v->app->store);
+		tv->aggs_stale = true;
+		tv->sel = tv->top = 0;
+		tv->sel_item = NULL;
+		v->dirty = true;
 		break;
 	default:
 		break;

@@ -134,5 +134,13 @@ n=$(grep -c ' sched:sched_switch: ' "$T/t.out")
 tail -n1 "$T/t.out" | grep -q '^# ktop: events=' || fail "text --max-events: no summary last"
 [ "$(grep -vc '^# ktop: ' "$T/t.out")" = 3 ] || fail "text --max-events 3: lines besides the 3 events and the summary"
 
+# An event whose format prints a kernel address as a symbol (%ps) shows the function's name:
+# kernel symbols are loaded for such events (only for them: parsing kallsyms costs a second).
+run_ktop 20 "$T/s.out" "$T/s.err" -b --max-events 3 -e timer:timer_start
+[ "$KTOP_RC" = 0 ] || fail "ktop -e timer:timer_start exited $KTOP_RC"
+grep -q ' timer:timer_start: .* function=[a-z_][a-z_0-9.]* ' "$T/s.out" ||
+	fail "timer_start rows name no function: $(grep -m1 timer_start "$T/s.out")"
+grep -q ' function=0x' "$T/s.out" && fail "timer_start printed a raw address: $(grep -m1 function=0x "$T/s.out")"
+
 assert_clean
 pass

@@ -1,18 +1,29 @@
 #!/bin/sh
-# ktop -b -t function_graph -g vfs_read --tree, live, while dd reads in a loop: the trees come
-# out in the kernel's function_graph layout, rooted at vfs_read, every "name() {" closed by its
-# "}", each call within its caller's duration, each duration with the kernel's own mark; and
-# --json gives one object per tree. (The host's unit tests compare the trees call by call
+# ktop -b -t function_graph --tree, live, while dd reads /dev/zero in a loop: the trees come
+# out in the kernel's function_graph layout, dd's rooted at vfs_read, every "name() {" closed
+# by its "}", each call within its caller's duration, each duration with the kernel's own
+# mark; and --json gives one object per tree. ktop traces in its own instance, and traces a few
+# functions of dd's read path (--ftrace-filter), which function_graph still nests by depth.
+# Debian's 6.1 allows function_graph only at the top level (which ktop never changes): there
+# the check is that ktop refuses in one line that names the cause, exits 1 and leaves nothing. (The host's unit tests compare the trees call by call
 # with the kernel's text of lab recordings: tests/fixtures/lab/.)
 (while :; do dd if=/dev/zero of=/dev/null bs=512 count=200 2>/dev/null; done) &
 load=$!
 status=0
-"$KTOP" -b -t function_graph -g vfs_read --duration 2 --tree >/tmp/ct.out 2>/tmp/ct.err
+set -- -t function_graph --ftrace-filter vfs_read --ftrace-filter rw_verify_area \
+	--ftrace-filter security_file_permission --ftrace-filter read_zero
+"$KTOP" -b "$@" --duration 2 --tree >/tmp/ct.out 2>/tmp/ct.err
 rc=$?
-"$KTOP" -b -t function_graph -g vfs_read --duration 1 --tree --json >/tmp/ct.json 2>>/tmp/ct.err
+"$KTOP" -b "$@" --duration 1 --tree --json >/tmp/ct.json 2>>/tmp/ct.err
 rcj=$?
 kill $load
 wait $load 2>/dev/null
+if [ $rc -eq 1 ] && [ $rcj -eq 1 ] && [ ! -s /tmp/ct.out ] &&
+	[ "$(grep -c "^ktop: no tracer 'function_graph' in ktop's instance (available: .*); the kernel lacks it or does not allow it in instances$" /tmp/ct.err)" -eq 2 ]; then
+	echo "this kernel allows function_graph only at the top level: ktop refused, as it must"
+	echo "(the live tree checks below need a kernel whose instances take function_graph)"
+	exit 0
+fi
 if [ $rc -ne 0 ] || [ $rcj -ne 0 ]; then
 	cat /tmp/ct.err
 	echo "ktop --tree exited $rc, with --json $rcj"
@@ -39,8 +50,8 @@ function bad(why) { print "line " NR ": " why ": " $0; errors++ }
 		m = substr(dur, 2, 1)
 		if (m != mark(us)) bad("mark \"" m "\" for " us " us")
 	}
-	if (depth == 0 && text ~ /^vfs_read\(\)/) roots++
-	else if (depth == 0 && text !~ /^}/) bad("a root other than vfs_read")
+	if (task ~ /^dd-/ && depth == 0 && text ~ /^vfs_read\(\)/) roots++
+	else if (task ~ /^dd-/ && depth == 0 && text !~ /^}/) bad("a root of dd other than vfs_read")
 	if (text ~ /\{/) {
 		n = ++sp[task]; open[task, n] = depth; maxkid[task, n] = 0
 	} else if (text ~ /^}/) {
@@ -61,8 +72,8 @@ END {
 	print "trees: " roots " vfs_read roots, " errors + 0 " problems"
 	exit (errors > 0 || roots < 100)
 }' /tmp/ct.out || status=1
-trees=$(grep -c '^{"tree":{"func":"vfs_read"' /tmp/ct.json)
-echo "json: $trees vfs_read trees"
+trees=$(grep -c '^{"tree":{"func":"vfs_read",.*"calls":\[{"func":"' /tmp/ct.json)
+echo "json: $trees vfs_read trees with callees"
 if [ "${trees:-0}" -lt 50 ]; then
 	head -c 2000 /tmp/ct.json
 	echo "--tree --json gave ${trees:-no} vfs_read trees"
