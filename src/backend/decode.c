@@ -50,7 +50,8 @@ struct id_entry {
 
 struct kt_decoder {
 	struct tep_handle *tep;
-	char *tracing_dir;
+	bool tep_borrowed;  /* a recording's: formats, kallsyms and names all come from it */
+	char *tracing_dir;  /* NULL for a recording */
 	bool extras_loaded; /* printk formats */
 	bool kallsyms_loaded;
 	struct id_entry *ids; /* id -> system/name, built on the first unknown id */
@@ -113,6 +114,21 @@ fail:
 	return NULL;
 }
 
+struct kt_decoder *decoder_new_offline(struct tep_handle *tep)
+{
+	struct kt_decoder *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->tep = tep;
+	d->tep_borrowed = true;
+	d->extras_loaded = true;
+	d->kallsyms_loaded = true;
+	d->ids_loaded = true;
+	trace_seq_init(&d->seq);
+	return d;
+}
+
 void decoder_free(struct kt_decoder *d)
 {
 	size_t i;
@@ -127,7 +143,7 @@ void decoder_free(struct kt_decoder *d)
 	free(d->cmdlines);
 	if (d->seq.buffer)
 		trace_seq_destroy(&d->seq);
-	if (d->tep)
+	if (d->tep && !d->tep_borrowed)
 		tep_free(d->tep);
 	free(d->tracing_dir);
 	free(d);
@@ -153,6 +169,8 @@ int decoder_load(struct kt_decoder *d, const char *system, const char *event)
 	if (ret > 0 ? tep_find_event(d->tep, ret) != NULL :
 		      tep_find_event_by_name(d->tep, system, event) != NULL)
 		return 0;
+	if (!d->tracing_dir)
+		return -1;
 	snprintf(path, sizeof(path), "%s/events/%s/%s/format", d->tracing_dir, system, event);
 	buf = file_read_all(path, &len);
 	if (!buf) {
@@ -443,6 +461,9 @@ const char *decoder_comm(struct kt_decoder *d, int pid, unsigned long long ts)
 
 	if (pid == 0)
 		return "<idle>";
+	if (d->tep_borrowed) /* a recording: the names it holds, nothing from this machine */
+		return tep_is_pid_registered(d->tep, pid) ? tep_data_comm_from_pid(d->tep, pid) :
+							    "<...>";
 	if (comms_at(d->history, pid, ts, name) && (known = intern(d, name)))
 		return known;
 	now = now_ns();
