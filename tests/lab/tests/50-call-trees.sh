@@ -1,5 +1,17 @@
 #!/bin/sh
-# ktop -b -t function_graph -g vfs_read --tree, live, while dd reads in a loop: the trees come
+# Without --top-level, ktop refuses in one line that names it (function_graph is not in
+# instances on 6.1) and leaves the top level as it was.
+T=${TRACEFS:-/sys/kernel/tracing}
+"$KTOP" -b -t function_graph -g vfs_read --duration 1 --tree >/tmp/ct.out 2>/tmp/ct.err
+rc=$?
+if [ $rc -ne 1 ] || [ "$(wc -l </tmp/ct.err)" -ne 1 ] || ! grep -q -- '--top-level' /tmp/ct.err ||
+	[ "$(cat "$T/current_tracer")" != nop ] || grep -qv '^#' "$T/set_graph_function"; then
+	cat /tmp/ct.err
+	echo "without --top-level: exit $rc, expected 1 with a one-line error naming --top-level"
+	exit 1
+fi
+echo "without --top-level: $(cat /tmp/ct.err)"
+# ktop -b -t function_graph -g vfs_read --top-level --tree, live, while dd reads in a loop: the trees come
 # out in the kernel's function_graph layout, rooted at vfs_read, every "name() {" closed by its
 # "}", each call within its caller's duration, each duration with the kernel's own mark; and
 # --json gives one object per tree. (The host's unit tests compare the trees call by call
@@ -7,9 +19,9 @@
 (while :; do dd if=/dev/zero of=/dev/null bs=512 count=200 2>/dev/null; done) &
 load=$!
 status=0
-"$KTOP" -b -t function_graph -g vfs_read --duration 2 --tree >/tmp/ct.out 2>/tmp/ct.err
+"$KTOP" -b -t function_graph -g vfs_read --top-level --duration 2 --tree >/tmp/ct.out 2>/tmp/ct.err
 rc=$?
-"$KTOP" -b -t function_graph -g vfs_read --duration 1 --tree --json >/tmp/ct.json 2>>/tmp/ct.err
+"$KTOP" -b -t function_graph -g vfs_read --top-level --duration 1 --tree --json >/tmp/ct.json 2>>/tmp/ct.err
 rcj=$?
 kill $load
 wait $load 2>/dev/null
