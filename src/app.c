@@ -510,6 +510,7 @@ void app_drain_wake(struct kt_app *app)
 
 void app_stop_capture(struct kt_app *app)
 {
+	session_stop_top_level(app->session);
 	if (app->reader) {
 		reader_stop(app->reader, &app->rstats);
 		app->reader = NULL;

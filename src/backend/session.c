@@ -558,15 +558,25 @@ bool session_top_level(const struct kt_session *s)
 	return s && s->top_level;
 }
 
+void session_stop_top_level(struct kt_session *s)
+{
+	if (s && s->top_level)
+		tracefs_instance_file_write(NULL, "tracing_on", "0");
+}
+
 void session_use_top_level(struct kt_session *s)
 {
-	char self[16];
+	char self[32];
 
 	s->top_level = true;
-	/* timestamps on CLOCK_MONOTONIC as in the instance, and the buffer on (both saved) */
+	/* timestamps on CLOCK_MONOTONIC and the buffer as large as the instance's (the
+	 * default loses most of a function_graph stream), and on; all saved */
+	snprintf(self, sizeof(self), "%lu", s->buffer_kb);
 	if (tracefs_instance_file_write(NULL, "trace_clock", "mono") < 0 ||
+	    tracefs_instance_file_write(NULL, "buffer_size_kb", self) < 0 ||
 	    tracefs_instance_file_write(NULL, "tracing_on", "1") < 0)
-		log_debug("session: top-level trace_clock/tracing_on: %s", strerror(errno));
+		log_debug("session: top-level trace_clock/buffer_size_kb/tracing_on: %s",
+			  strerror(errno));
 	/* as in the instance (app_open): ktop's own reads stay out of the top-level tracer */
 	snprintf(self, sizeof(self), "%d", (int)getpid());
 	if (tracefs_file_exists(NULL, "set_ftrace_notrace_pid") &&

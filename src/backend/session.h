@@ -63,6 +63,9 @@ bool session_top_level(const struct kt_session *s);
  * threads are kept out of it too, and session_close() restores it. Events stay in the
  * instance. */
 void session_use_top_level(struct kt_session *s);
+/* Stops the top-level buffer (tracing_on 0, restored later) so the reader's final drain does
+ * not chase a system-wide tracer. Nothing without session_use_top_level(). */
+void session_stop_top_level(struct kt_session *s);
 const char *session_name(const struct kt_session *s);
 unsigned long session_buffer_kb(const struct kt_session *s);
 int session_ncpus(const struct kt_session *s);

@@ -131,7 +131,7 @@ static const char *busy_reason(char *buf, size_t len)
 
 static int write_state(FILE *f)
 {
-	char *v, *line, *save = NULL;
+	char *v, *p, *line, *save = NULL;
 	size_t i;
 
 	fprintf(f, "set current_tracer nop\n");
@@ -153,6 +153,13 @@ static int write_state(FILE *f)
 	if (!v)
 		return -1;
 	fprintf(f, "set trace_clock %s\n", v);
+	free(v);
+	/* "7 (expanded: 1408)" before the top-level buffer was first used: 1408 */
+	v = tracefs_instance_file_read(NULL, "buffer_size_kb", NULL);
+	if (!v)
+		return -1;
+	p = strstr(v, "expanded: ");
+	fprintf(f, "set buffer_size_kb %lu\n", strtoul(p ? p + 10 : v, NULL, 10));
 	free(v);
 	v = tracefs_instance_file_read(NULL, "tracing_on", NULL);
 	if (!v)

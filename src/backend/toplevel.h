@@ -27,7 +27,7 @@ int toplevel_claim(char *err, size_t errlen);
 
 /* Replays the state file of pid, if there is one, and removes it: the tracer back to what it
  * was (retrying for busy_ms while trace pipes are still open), the function lists, pid lists,
- * clock and tracing_on, and the top-level buffer cleared. The file is removed either way (a
+ * clock, buffer size and tracing_on, and the top-level buffer cleared. The file is removed either way (a
  * second replay could undo another tracer's later set-up). Returns 1 restored, 0 no file,
  * -1 a step failed (logged). */
 int toplevel_restore(pid_t pid, int busy_ms);
