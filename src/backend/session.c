@@ -564,14 +564,19 @@ void session_stop_top_level(struct kt_session *s)
 		tracefs_instance_file_write(NULL, "tracing_on", "0");
 }
 
+/* Per-CPU buffer ktop gives the top level with --top-level, in KiB. */
+#define TOP_LEVEL_BUFFER_KB 8192
+
 void session_use_top_level(struct kt_session *s)
 {
 	char self[32];
 
 	s->top_level = true;
-	/* timestamps on CLOCK_MONOTONIC and the buffer as large as the instance's (the
-	 * default loses most of a function_graph stream), and on; all saved */
-	snprintf(self, sizeof(self), "%lu", s->buffer_kb);
+	/* timestamps on CLOCK_MONOTONIC, a buffer large enough for the reader to keep up (the
+	 * default lost most of a function_graph stream in the lab) but no larger than needed
+	 * (the top level's memory is not ktop's), and on; all saved */
+	snprintf(self, sizeof(self), "%lu",
+		 s->buffer_kb < TOP_LEVEL_BUFFER_KB ? s->buffer_kb : TOP_LEVEL_BUFFER_KB);
 	if (tracefs_instance_file_write(NULL, "trace_clock", "mono") < 0 ||
 	    tracefs_instance_file_write(NULL, "buffer_size_kb", self) < 0 ||
 	    tracefs_instance_file_write(NULL, "tracing_on", "1") < 0)

@@ -168,7 +168,9 @@ int tracers_set(struct kt_session *s, const char *name, char *err, size_t errlen
 	tracers_free_names(avail);
 	if (!found) {
 		str_seterr(err, errlen, "no tracer '%s' in ktop's instance (available: %s)%s", name,
-		       list, !strncmp(name, "function", 8) ?
+		       list, inst && tracefs_tracer_available(NULL, name) ?
+				     "; only the top level has it: start ktop with --top-level" :
+		       !strncmp(name, "function", 8) ?
 				     "; the kernel lacks it or does not allow it in instances" :
 				     "");
 		return -1;

@@ -43,7 +43,7 @@ check_restored() {
 	fi
 }
 
-(while :; do dd if=/dev/zero of=/dev/null bs=512 count=20 2>/dev/null; done) &
+(while :; do dd if=/dev/zero of=/dev/null bs=512 count=20 2>/dev/null; sleep 0.05; done) &
 load=$!
 
 "$KTOP" -b -t function_graph -g vfs_read --top-level --duration 60 -q >/dev/null 2>/tmp/k9.err &
