@@ -32,3 +32,5 @@ bench-callgraph: $(CALLGRAPH_BENCH)
 
 # The call-tree pane on a lab recording, in a real terminal.
 TERM_TESTS += tests/term/tree_pane.sh
+# ktop -b --tree against the live kernel (its refusal where function_graph is missing).
+LIVE_TESTS += tests/live/tree_batch.sh

@@ -12,6 +12,14 @@ require_bpftool()
 	command -v bpftool >/dev/null || skip "no bpftool (apt-get install bpftool)"
 }
 
+# A ktop configured with --disable-bpf has no histograms to test.
+require_bpf_hist()
+{
+	"$KTOP" -b --hist syscall-latency --duration 0.1 2>&1 | grep -q 'built without BPF' &&
+		skip "this ktop was configured with --disable-bpf"
+	return 0
+}
+
 # prog_ids PID: the ids of the BPF programs PID holds, one per line, sorted.
 prog_ids()
 {

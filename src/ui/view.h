@@ -32,7 +32,6 @@ enum kt_view_event {
 	KT_EV_CLEAR,  /* the store was emptied */
 	KT_EV_EVENTS, /* the set of enabled events changed */
 	KT_EV_CATALOG, /* events came or went (dynamic probes): app->catalog was reloaded */
-	KT_EV_SCOPE,   /* the stream's own pid/comm/CPU filter changed */
 };
 
 /* Prompt callbacks: the text changed (incremental), was accepted (Enter) or cancelled. */
@@ -81,6 +80,7 @@ struct kt_view {
 extern const struct kt_view_ops view_stream_ops;
 extern const struct kt_view_ops view_picker_ops;
 extern const struct kt_view_ops view_pmu_ops;
+extern const struct kt_view_ops view_recevents_ops;
 extern const struct kt_view_ops view_tracers_ops;
 extern const struct kt_view_ops view_probes_ops;
 extern const struct kt_view_ops view_hist_ops;

@@ -795,6 +795,20 @@ static void tree_view_notify(struct kt_view *v, enum kt_view_event ev)
 		if (!tv->paused && feed(v))
 			v->dirty = true;
 		break;
+	case KT_EV_CLEAR: /* x: the live trees start over with the store */
+		if (tv->file || tv->unavailable[0])
+			break;
+		callgraph_free(tv->cg);
+		tv->cg = callgraph_new(TREE_POOL_NODES);
+		callgraph_set_tep(tv->cg, decoder_tep(v->app->decoder));
+		store_lock(v->app->store);
+		tv->next_seq = store_end(v->app->store);
+		store_unlock(v->app->store);
+		tv->aggs_stale = true;
+		tv->sel = tv->top = 0;
+		tv->sel_item = NULL;
+		v->dirty = true;
+		break;
 	default:
 		break;
 	}

@@ -18,6 +18,7 @@ set -u
 require_root_tracefs
 require_workload
 require_bpftool
+require_bpf_hist
 [ -x "$KTOP_HISTWORK" ] || fail "no histwork helper at $KTOP_HISTWORK"
 KTOP_ENV=(KTOP_NO_GUARD=1)
 

@@ -6,6 +6,8 @@
 # and nothing left behind: no instance ktop-<pid>, no group ktop_<pid>, the top level as it
 # was - also when a second probe fails after a first was created.
 set -u
+# two dozen ktop runs: more than the default bound on a loaded machine
+KTOP_TEST_TIMEOUT=${KTOP_TEST_TIMEOUT:-480}
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root_tracefs
@@ -15,6 +17,7 @@ TGT=$(readlink -f "$KTOP_PROBE_TARGET")
 DYN=$(_dynevents_file)
 
 n=0
+# Small ring buffers: two dozen runs stay quick on a loaded machine.
 # expect STATUS 'EXPECTED STDERR' ARGS...: ktop -b with ARGS exits STATUS and prints exactly
 # EXPECTED (with @PID@ for ktop's pid; a bash pattern, so * matches what the kernel decides)
 # on stderr, nothing on stdout, and leaves nothing.
@@ -23,7 +26,7 @@ expect()
 	local want_rc=$1 want=$2 got
 	shift 2
 	n=$((n + 1))
-	run_ktop 20 "$T/$n.out" "$T/$n.err" -b -q --duration 0.2 "$@"
+	run_ktop 20 "$T/$n.out" "$T/$n.err" -b -q --duration 0.2 --buffer-kb 1024 "$@"
 	got=$(cat "$T/$n.err")
 	want=${want//@PID@/$KTOP_PID}
 	[ "$KTOP_RC" = "$want_rc" ] || fail "ktop $* exited $KTOP_RC, expected $want_rc; stderr: $got"
@@ -71,7 +74,7 @@ expect 1 "ktop: no tracer 'no_such_tracer' in ktop's instance (available: *nop*)
 
 # The kernel's own words, with its caret under the register it does not know.
 n=$((n + 1))
-run_ktop 20 "$T/reg.out" "$T/reg.err" -b -q --duration 0.2 --uprobe "$TGT:ktop_probe_target x=%nosuchreg"
+run_ktop 20 "$T/reg.out" "$T/reg.err" -b -q --duration 0.2 --buffer-kb 1024 --uprobe "$TGT:ktop_probe_target x=%nosuchreg"
 [ "$KTOP_RC" = 1 ] || fail "a register the kernel does not know: exit $KTOP_RC, expected 1"
 mapfile -t L <"$T/reg.err"
 [ "${#L[@]}" = 3 ] || fail "kernel rejection: ${#L[@]} lines, expected 3: $(cat "$T/reg.err")"

@@ -20,7 +20,7 @@ expect_text "sched_switch +prev_comm=" 10 "no sched_switch rows in the stream"
 tmux_keys e
 expect_text "Event picker" 5 "e did not open the picker"
 tmux_text sched:sched_switch
-expect_text "\[x\] +sched_switch" 5 "the picker does not show sched_switch ticked"
+expect_text "\[x\] +sched_switch" 10 "the picker does not show sched_switch ticked"
 tmux_keys Enter
 expect_text "sched:sched_switch +filter: prev_pid >= 0" 5 "the detail does not show the filter"
 expect_text "^filter sched:sched_switch> prev_pid >= 0" 5 "no filter prompt with the filter"

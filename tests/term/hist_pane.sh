@@ -15,6 +15,7 @@ require_root_tracefs
 require_tmux
 require_workload
 require_bpftool
+require_bpf_hist
 
 # Sleeps of 1 ms all along, so every tick has values, clock_nanosleep among the busiest.
 "$KTOP_WORKLOAD" sleep 1 1000000 ktop-hist-term >/dev/null &
