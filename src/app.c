@@ -18,6 +18,7 @@
 #include "backend/probes.h"
 #include "backend/scope.h"
 #include "backend/session.h"
+#include "backend/toplevel.h"
 #include "backend/tracers.h"
 #include "log.h"
 #include "record/recording.h"
@@ -46,6 +47,37 @@ static bool catalog_has_match(const struct kt_catalog *cat, const char *spec)
 	return false;
 }
 
+/* -t or -g that only tracefs's top level offers: refused without --top-level; with it, the
+ * top level is claimed (toplevel.h) and the tracer and its lists go there. Events, probes
+ * and -p/--comm stay in ktop's instance, which the reader then does not read: refused.
+ * Returns an exit code. */
+static int app_use_top_level(struct kt_app *app, char *err, size_t errlen)
+{
+	const struct kt_options *o = app->opts;
+	const char *what;
+
+	what = toplevel_needed(app->session, o->tracer,
+			       o->n_ftrace_lists[KT_GRAPH_FUNCTION] ||
+				       o->n_ftrace_lists[KT_GRAPH_NOTRACE]);
+	if (!what)
+		return KT_EXIT_OK;
+	if (!o->top_level) {
+		snprintf(err, errlen, "%s exists only at tracefs's top level on this kernel, not in "
+			 "ktop's instance: --top-level lets ktop use it while it is idle (saved and "
+			 "restored at exit)", what);
+		return KT_EXIT_FAILURE;
+	}
+	if (o->n_events || o->n_profile_events || o->n_probes || o->n_pids || o->comm) {
+		snprintf(err, errlen, "--top-level traces only the tracer: events, probes, -p and "
+			 "--comm are not combined with it (run them in a second ktop)");
+		return KT_EXIT_USAGE;
+	}
+	if (toplevel_claim(err, errlen) < 0)
+		return KT_EXIT_FAILURE;
+	session_use_top_level(app->session);
+	return KT_EXIT_OK;
+}
+
 /* Function lists, the tracer and pid/comm scoping the options ask for, in that order: lists
  * before the tracer so it never starts unfiltered; all before the reader opens the pipes,
  * since the kernel will not switch tracers under an open trace_pipe_raw. Returns an exit
@@ -64,6 +96,9 @@ static int app_setup_tracing(struct kt_app *app, char *err, size_t errlen)
 	} else if (o->filter && *o->filter) {
 		app->event_filter = xstrdup(o->filter);
 	}
+	ret = app_use_top_level(app, err, errlen);
+	if (ret != KT_EXIT_OK)
+		return ret;
 	for (which = 0; which < KT_FTRACE_NLISTS; which++)
 		for (i = 0; i < o->n_ftrace_lists[which]; i++)
 			if (tracers_filter_add(app->session, (enum kt_ftrace_list)which,
@@ -456,7 +491,7 @@ void app_tick(struct kt_app *app)
 			log_debug("%s: %s", __func__, err);
 	if (app->session) {
 		for (cpu = 0; cpu < app->ncpus; cpu++)
-			if (loss_read_cpu(session_instance(app->session), cpu,
+			if (loss_read_cpu(session_trace_instance(app->session), cpu,
 					  &app->cpu_stats[cpu]) == 0)
 				lost += loss_total(&app->cpu_stats[cpu]);
 		app->kernel_lost = lost;
@@ -491,6 +526,7 @@ void app_drain_wake(struct kt_app *app)
 
 void app_stop_capture(struct kt_app *app)
 {
+	session_stop_top_level(app->session);
 	if (app->reader) {
 		reader_stop(app->reader, &app->rstats);
 		app->reader = NULL;

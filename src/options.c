@@ -40,6 +40,7 @@ enum {
 	OPT_COMM,
 	OPT_HIST,
 	OPT_TREE,
+	OPT_TOP_LEVEL,
 };
 
 static const struct option long_options[] = {
@@ -55,6 +56,7 @@ static const struct option long_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "tree", no_argument, NULL, OPT_TREE },
+	{ "top-level", no_argument, NULL, OPT_TOP_LEVEL },
 	{ "max-events", required_argument, NULL, OPT_MAX_EVENTS },
 	{ "pmu", no_argument, NULL, OPT_PMU },
 	{ "pmu-event", required_argument, NULL, OPT_PMU_EVENT },
@@ -113,6 +115,8 @@ void options_usage(FILE *out)
 	      "      --ftrace-notrace F never trace functions F\n"
 	      "  -g, --graph-function F function_graph from F down\n"
 	      "      --graph-notrace F  function_graph: not below F (the four repeatable)\n"
+	      "      --top-level        where -t or -g exist only at tracefs's top level, use it\n"
+	      "                         (it must be idle; saved and restored at exit)\n"
 	      "      --kprobe DEF       probe a kernel function: '[NAME=]FUNC [ARG=FETCH:TYPE...]'\n"
 	      "      --kretprobe DEF    probe its return ('do_sys_openat2 ret=$retval:s32')\n"
 	      "      --uprobe DEF       probe a user function: '[NAME=]PATH:FUNC [ARG...] [pid=N]'\n"
@@ -381,6 +385,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			break;
 		case OPT_TREE:
 			o->tree = true;
+			break;
+		case OPT_TOP_LEVEL:
+			o->top_level = true;
 			break;
 		case OPT_KPROBE:
 		case OPT_KRETPROBE:

@@ -54,6 +54,7 @@ struct kt_options {
 	} *probes;		   /* --kprobe, --kretprobe, --uprobe, --uretprobe, in order */
 	size_t n_probes;
 	const char *tracer;	   /* -t NAME */
+	bool top_level;		   /* --top-level: may use tracefs's top level (toplevel.h) */
 	const char **ftrace_lists[4]; /* --ftrace-filter, --ftrace-notrace, -g, --graph-notrace
 				       * (indexed by enum kt_ftrace_list), NULL-terminated */
 	size_t n_ftrace_lists[4];

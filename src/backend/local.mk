@@ -17,6 +17,7 @@ src_libktop_a_SOURCES += \
 # Tracers, function lists, process scoping and dynamic probes (issue #4).
 src_libktop_a_SOURCES += \
 	src/backend/tracers.c src/backend/tracers.h \
+	src/backend/toplevel.c src/backend/toplevel.h \
 	src/backend/scope.c src/backend/scope.h \
 	src/backend/probes.c src/backend/probes.h \
 	src/backend/symlist.c src/backend/symlist.h \

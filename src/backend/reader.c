@@ -379,7 +379,7 @@ static void reader_setup_renames(struct kt_reader *r, struct tracefs_instance *i
 struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct kt_comms *comms,
 			       int wake_fd, char *err, size_t errlen)
 {
-	struct tracefs_instance *inst = session_instance(s);
+	struct tracefs_instance *inst = session_trace_instance(s);
 	struct kt_reader *r = calloc(1, sizeof(*r));
 	sigset_t all, old;
 	char path[64];

@@ -22,6 +22,7 @@
 #include <tracefs.h>
 
 #include "backend/session.h"
+#include "backend/toplevel.h"
 #include "fileio.h"
 #include "log.h"
 #include "strutil.h"
@@ -41,6 +42,7 @@ struct kt_session {
 	unsigned long buffer_kb;
 	int ncpus;
 	char *events_dir; /* <instance>/events, libtracefs-allocated */
+	bool top_level;	  /* the tracer runs at the top level (--top-level, toplevel.h) */
 };
 
 /* The way out for an errno, with its leading " (" and closing ")", or "". */
@@ -309,6 +311,8 @@ int session_remove_owned(pid_t pid, int busy_ms)
 	char name[64];
 	int removed = 0, ret;
 
+	if (toplevel_restore(pid, busy_ms) > 0)
+		removed++;
 	snprintf(name, sizeof(name), KT_INSTANCE_PREFIX "%d", (int)pid);
 	ret = remove_instance(name, busy_ms);
 	if (ret == 0)
@@ -343,6 +347,7 @@ int session_remove_stale(void)
 		closedir(d);
 	/* After the instances: an event enabled in one cannot be removed. */
 	removed += remove_dynevents(NULL, true);
+	removed += toplevel_restore_stale(pid_is_dead);
 	return removed;
 }
 
@@ -518,6 +523,9 @@ void session_close(struct kt_session *s)
 		return;
 	if (s->ncpus)
 		open_sessions--;
+	/* the readers are stopped: the top-level tracer can be switched back */
+	if (s->top_level)
+		toplevel_restore(getpid(), 500);
 	if (s->inst) {
 		tracefs_event_disable(s->inst, NULL, NULL);
 		tracefs_instance_file_write(s->inst, "tracing_on", "0");
@@ -538,6 +546,47 @@ void session_close(struct kt_session *s)
 struct tracefs_instance *session_instance(struct kt_session *s)
 {
 	return s ? s->inst : NULL;
+}
+
+struct tracefs_instance *session_trace_instance(struct kt_session *s)
+{
+	return s && !s->top_level ? s->inst : NULL;
+}
+
+bool session_top_level(const struct kt_session *s)
+{
+	return s && s->top_level;
+}
+
+void session_stop_top_level(struct kt_session *s)
+{
+	if (s && s->top_level)
+		tracefs_instance_file_write(NULL, "tracing_on", "0");
+}
+
+/* Per-CPU buffer ktop gives the top level with --top-level, in KiB. */
+#define TOP_LEVEL_BUFFER_KB 8192
+
+void session_use_top_level(struct kt_session *s)
+{
+	char self[32];
+
+	s->top_level = true;
+	/* timestamps on CLOCK_MONOTONIC, a buffer large enough for the reader to keep up (the
+	 * default lost most of a function_graph stream in the lab) but no larger than needed
+	 * (the top level's memory is not ktop's), and on; all saved */
+	snprintf(self, sizeof(self), "%lu",
+		 s->buffer_kb < TOP_LEVEL_BUFFER_KB ? s->buffer_kb : TOP_LEVEL_BUFFER_KB);
+	if (tracefs_instance_file_write(NULL, "trace_clock", "mono") < 0 ||
+	    tracefs_instance_file_write(NULL, "buffer_size_kb", self) < 0 ||
+	    tracefs_instance_file_write(NULL, "tracing_on", "1") < 0)
+		log_debug("session: top-level trace_clock/buffer_size_kb/tracing_on: %s",
+			  strerror(errno));
+	/* as in the instance (app_open): ktop's own reads stay out of the top-level tracer */
+	snprintf(self, sizeof(self), "%d", (int)getpid());
+	if (tracefs_file_exists(NULL, "set_ftrace_notrace_pid") &&
+	    tracefs_instance_file_append(NULL, "set_ftrace_notrace_pid", self) < 0)
+		log_debug("session: top-level set_ftrace_notrace_pid: %s", strerror(errno));
 }
 
 const char *session_name(const struct kt_session *s)
@@ -1040,6 +1089,10 @@ int session_exclude_tids(struct kt_session *s, const pid_t *tids, int n)
 	if (tracefs_file_exists(s->inst, "set_ftrace_notrace_pid") &&
 	    tracefs_instance_file_append(s->inst, "set_ftrace_notrace_pid", buf) < 0)
 		log_debug("session: set_ftrace_notrace_pid '%s': %s", buf, strerror(errno));
+	if (s->top_level && tracefs_file_exists(NULL, "set_ftrace_notrace_pid") &&
+	    tracefs_instance_file_append(NULL, "set_ftrace_notrace_pid", buf) < 0)
+		log_debug("session: top-level set_ftrace_notrace_pid '%s': %s", buf,
+			  strerror(errno));
 	free(buf);
 	return ret < 0 ? -1 : 0;
 }

@@ -2,7 +2,7 @@
 /* ktop's tracefs session: its own instance "ktop-<pid>", and the only code that writes
  * tracefs. Enables and disables events, sets filters, sizes the buffers, removes what dead
  * ktops left behind. Nothing outside the instance is written (see DESIGN.md, the
- * kernel-state contract). */
+ * kernel-state contract), except the top-level tracer the user allowed (toplevel.h). */
 #ifndef KTOP_SESSION_H
 #define KTOP_SESSION_H
 
@@ -55,6 +55,17 @@ struct kt_session *session_open(const struct kt_session_opts *opts, char *err, s
 void session_close(struct kt_session *s);
 
 struct tracefs_instance *session_instance(struct kt_session *s);
+/* Where the tracer, its function lists and the ring buffer the reader reads are: the
+ * instance, or NULL (libtracefs's top level) after session_use_top_level(). */
+struct tracefs_instance *session_trace_instance(struct kt_session *s);
+bool session_top_level(const struct kt_session *s);
+/* After toplevel_claim() succeeded: the tracer and its lists go to the top level, ktop's own
+ * threads are kept out of it too, and session_close() restores it. Events stay in the
+ * instance. */
+void session_use_top_level(struct kt_session *s);
+/* Stops the top-level buffer (tracing_on 0, restored later) so the reader's final drain does
+ * not chase a system-wide tracer. Nothing without session_use_top_level(). */
+void session_stop_top_level(struct kt_session *s);
 const char *session_name(const struct kt_session *s);
 unsigned long session_buffer_kb(const struct kt_session *s);
 int session_ncpus(const struct kt_session *s);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The instance's tracer and function lists. Every write is to ktop's own instance; a file the
- * instance lacks is reported, never looked for at the top level. */
+/* The instance's tracer and function lists. Every write is to ktop's own instance, or to the
+ * top level once the user allowed it (--top-level, toplevel.h); a file the instance lacks is
+ * reported, never looked for at the top level. */
 #include "config.h"
 
 #include <ctype.h>
@@ -70,13 +71,14 @@ static void errno_words(int e, char *buf, size_t len)
 	}
 }
 
-static struct tracefs_instance *inst_of(struct kt_session *s, char *err, size_t errlen)
+/* The tracer's files are in session_trace_instance(s): ktop's instance, or NULL for the
+ * top level the user allowed (toplevel.h). */
+static bool no_session(struct kt_session *s, char *err, size_t errlen)
 {
-	struct tracefs_instance *inst = session_instance(s);
-
-	if (!inst)
-		str_seterr(err, errlen, "no tracing session");
-	return inst;
+	if (session_instance(s))
+		return false;
+	str_seterr(err, errlen, "no tracing session");
+	return true;
 }
 
 void tracers_free_names(char **names)
@@ -116,10 +118,10 @@ static char **split_words(const char *text)
 
 char **tracers_available(struct kt_session *s, char *err, size_t errlen)
 {
-	struct tracefs_instance *inst = inst_of(s, err, errlen);
+	struct tracefs_instance *inst = session_trace_instance(s);
 	char **v, *text;
 
-	if (!inst)
+	if (no_session(s, err, errlen))
 		return NULL;
 	text = tracefs_instance_file_read(inst, "available_tracers", NULL);
 	if (!text) {
@@ -141,13 +143,13 @@ char *tracers_current(struct kt_session *s)
 
 int tracers_set(struct kt_session *s, const char *name, char *err, size_t errlen)
 {
-	struct tracefs_instance *inst = inst_of(s, err, errlen);
+	struct tracefs_instance *inst = session_trace_instance(s);
 	char **avail, words[256], list[512] = "";
 	bool found = false;
 	size_t i;
 	int e;
 
-	if (!inst)
+	if (no_session(s, err, errlen))
 		return -1;
 	if (!name || !*name) {
 		str_seterr(err, errlen, "no tracer given (nop, function, function_graph, ...)");
@@ -166,7 +168,9 @@ int tracers_set(struct kt_session *s, const char *name, char *err, size_t errlen
 	tracers_free_names(avail);
 	if (!found) {
 		str_seterr(err, errlen, "no tracer '%s' in ktop's instance (available: %s)%s", name,
-		       list, !strncmp(name, "function", 8) ?
+		       list, inst && tracefs_tracer_available(NULL, name) ?
+				     "; only the top level has it: start ktop with --top-level" :
+		       !strncmp(name, "function", 8) ?
 				     "; the kernel lacks it or does not allow it in instances" :
 				     "");
 		return -1;
@@ -272,10 +276,8 @@ int tracers_filter_check(enum kt_ftrace_list which, const char *entry, char *err
 
 bool tracers_filter_exists(struct kt_session *s, enum kt_ftrace_list which)
 {
-	struct tracefs_instance *inst = session_instance(s);
-
-	return inst && (unsigned)which < KT_FTRACE_NLISTS &&
-	       tracefs_file_exists(inst, list_files[which]);
+	return session_instance(s) && (unsigned)which < KT_FTRACE_NLISTS &&
+	       tracefs_file_exists(session_trace_instance(s), list_files[which]);
 }
 
 static int list_missing(struct kt_session *s, enum kt_ftrace_list which, char *err,
@@ -285,8 +287,10 @@ static int list_missing(struct kt_session *s, enum kt_ftrace_list which, char *e
 		return 0;
 	str_seterr(err, errlen, "%s is not in ktop's instance on this kernel (%s)",
 	       list_files[which],
-	       which >= KT_GRAPH_FUNCTION ? "graph function lists exist only at the top level "
-					    "here, which ktop does not change" :
+	       which >= KT_GRAPH_FUNCTION ?
+		       (tracefs_file_exists(NULL, list_files[which]) ?
+				"it exists only at the top level here: --top-level lets ktop use it" :
+				"the kernel has no function_graph: CONFIG_FUNCTION_GRAPH_TRACER") :
 					    "the kernel has no function tracer: CONFIG_FUNCTION_TRACER");
 	return -1;
 }
@@ -309,7 +313,7 @@ static int count_entries(struct tracefs_instance *inst, const char *file)
 static int write_list(struct kt_session *s, enum kt_ftrace_list which, const char *what,
 		      const char *line, char *err, size_t errlen)
 {
-	struct tracefs_instance *inst = session_instance(s);
+	struct tracefs_instance *inst = session_trace_instance(s);
 	char words[256], buf[600];
 	int e;
 
@@ -338,7 +342,7 @@ int tracers_filter_add(struct kt_session *s, enum kt_ftrace_list which, const ch
 	char msg[256];
 	int pos;
 
-	if (!inst_of(s, err, errlen))
+	if (no_session(s, err, errlen))
 		return -1;
 	if (tracers_filter_check(which, entry, msg, sizeof(msg), &pos) < 0) {
 		str_seterr(err, errlen, "bad %s entry '%s': %s", list_files[which], entry, msg);
@@ -348,7 +352,7 @@ int tracers_filter_add(struct kt_session *s, enum kt_ftrace_list which, const ch
 		return -1;
 	if (write_list(s, which, entry, entry, err, errlen) < 0)
 		return -1;
-	return count_entries(session_instance(s), list_files[which]);
+	return count_entries(session_trace_instance(s), list_files[which]);
 }
 
 int tracers_filter_remove(struct kt_session *s, enum kt_ftrace_list which, const char *entry,
@@ -357,7 +361,7 @@ int tracers_filter_remove(struct kt_session *s, enum kt_ftrace_list which, const
 	char line[512];
 	const char *c;
 
-	if (!inst_of(s, err, errlen) || list_missing(s, which, err, errlen) < 0)
+	if (no_session(s, err, errlen) || list_missing(s, which, err, errlen) < 0)
 		return -1;
 	/* "schedule:traceoff:unlimited" as listed is removed as "!schedule:traceoff" */
 	c = strchr(entry, ':');
@@ -371,12 +375,12 @@ int tracers_filter_remove(struct kt_session *s, enum kt_ftrace_list which, const
 int tracers_filter_clear(struct kt_session *s, enum kt_ftrace_list which, char *err,
 			 size_t errlen)
 {
-	struct tracefs_instance *inst = inst_of(s, err, errlen);
+	struct tracefs_instance *inst = session_trace_instance(s);
 	char **entries, words[256];
 	size_t i;
 	int e;
 
-	if (!inst || list_missing(s, which, err, errlen) < 0)
+	if (no_session(s, err, errlen) || list_missing(s, which, err, errlen) < 0)
 		return -1;
 	/* truncation empties the list but keeps function triggers: remove those one by one */
 	entries = tracers_filter_get(s, which, err, errlen);
@@ -401,12 +405,12 @@ int tracers_filter_clear(struct kt_session *s, enum kt_ftrace_list which, char *
 char **tracers_filter_get(struct kt_session *s, enum kt_ftrace_list which, char *err,
 			  size_t errlen)
 {
-	struct tracefs_instance *inst = inst_of(s, err, errlen);
+	struct tracefs_instance *inst = session_trace_instance(s);
 	char *text, *line, *save = NULL, **v, **grown, words[256];
 	size_t n = 0;
 	int e;
 
-	if (!inst || list_missing(s, which, err, errlen) < 0)
+	if (no_session(s, err, errlen) || list_missing(s, which, err, errlen) < 0)
 		return NULL;
 	text = tracefs_instance_file_read(inst, list_files[which], NULL);
 	if (!text) {

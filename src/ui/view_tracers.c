@@ -490,7 +490,7 @@ static void enter_fmode(struct kt_view *v, struct tpane *tp, enum kt_ftrace_list
 			snprintf(err, sizeof(err), "out of memory");
 		}
 		if (!tp->syms)
-			snprintf(tp->symnote, sizeof(tp->symnote), "no function names: %s", err);
+			snprintf(tp->symnote, sizeof(tp->symnote), "no function names: %.200s", err);
 		log_debug("%s: %zu function names in %llu ms", __func__,
 			  tp->syms ? tp->syms->count : 0, (app_now_ns() - t0) / 1000000);
 	}

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run in the guest after every lab test: ktop left nothing in the kernel (no ktop-* instance,
-# no ktop_* dynamic event group) and the top-level tracer is still nop. A test after which
+# no ktop_* dynamic event group), the top-level tracer is still nop and its function lists
+# (set_graph_function, set_ftrace_filter) are empty, and no --top-level state file is left. A test after which
 # this fails is reported as failed, with what was left.
 T=${TRACEFS:-/sys/kernel/tracing}
 status=0
@@ -19,4 +20,16 @@ if [ "$tracer" != nop ]; then
 	echo "current_tracer is '$tracer', not nop"
 	status=1
 fi
+for f in set_graph_function set_ftrace_filter; do
+	[ -f "$T/$f" ] || continue
+	if grep -qv '^#' "$T/$f"; then
+		echo "top-level $f is not empty: $(grep -v '^#' "$T/$f" | head -n 3)"
+		status=1
+	fi
+done
+for f in /run/ktop-*.toplevel; do
+	[ -f "$f" ] || continue
+	echo "$f left behind"
+	status=1
+done
 exit $status

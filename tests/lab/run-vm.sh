@@ -164,7 +164,7 @@ is_static "$ktop" || die "$ktop is not a static executable"
 
 # (d) initramfs ----------------------------------------------------------------------------
 rm -rf "$root"
-mkdir -p "$root"/{bin,dev,proc,sys,tmp,lab/tests} || exit 1
+mkdir -p "$root"/{bin,dev,proc,sys,tmp,run,lab/tests} || exit 1
 cp "$busybox" "$root/bin/busybox" && cp "$ktop" "$root/bin/ktop" || exit 1
 cp "$LAB_SRCDIR/tests/lab/kernel-clean.sh" "$root/lab/kernel-clean.sh" || exit 1
 # copy_with_libs BINARY: BINARY into /bin of the guest, and every shared library ldd names
