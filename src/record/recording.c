@@ -367,7 +367,7 @@ static void publish(struct kt_recording *rec, struct pending *p, const struct kt
 			rec->cap = need + 64;
 		}
 	}
-	if (need <= rec->cap) {
+	if (p->n && need <= rec->cap) { /* nothing new: cps may still be NULL */
 		memcpy(rec->cps + rec->ncps, p->cps, p->n * sizeof(*p->cps));
 		rec->ncps = need;
 		p->n = 0;

@@ -2,9 +2,9 @@
 # ktop -b -t function_graph --tree, live, while dd reads /dev/zero in a loop: the trees come
 # out in the kernel's function_graph layout, dd's rooted at vfs_read, every "name() {" closed
 # by its "}", each call within its caller's duration, each duration with the kernel's own
-# mark; and --json gives one object per tree. ktop traces in its own instance, and traces a few
-# functions of dd's read path (--ftrace-filter), which function_graph still nests by depth.
-# Debian's 6.1 allows function_graph only at the top level: there ktop without --top-level
+# mark; and --json gives one object per tree. set_graph_function (-g vfs_read) roots every
+# tree at vfs_read. Debian's 6.1 allows function_graph and set_graph_function only at the top
+# level: there ktop without --top-level
 # refuses in one line that names --top-level and leaves the top level as it was, and with
 # --top-level (which changes nothing where the instance has function_graph) it traces there.
 # (The host's unit tests compare the trees call by call with the kernel's text of lab
@@ -14,8 +14,7 @@
 (while :; do dd if=/dev/zero of=/dev/null bs=512 count=200 2>/dev/null; sleep 0.05; done) &
 load=$!
 status=0
-set -- -t function_graph --ftrace-filter vfs_read --ftrace-filter rw_verify_area \
-	--ftrace-filter security_file_permission --ftrace-filter read_zero
+set -- -t function_graph -g vfs_read
 T=${TRACEFS:-/sys/kernel/tracing}
 "$KTOP" -b "$@" --duration 1 --tree >/tmp/ct.out 2>/tmp/ct.err
 rc=$?
