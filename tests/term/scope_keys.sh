@@ -4,7 +4,8 @@
 # "wlbeta"); in the tracer pane (R), s then pid=<alpha> writes alpha into the instance's
 # set_event_pid, the header says "scope: pid <alpha>" and only wlalpha's rows arrive; a pid
 # that does not run and bad syntax give a one-line error and leave that scope; comm=wlbeta
-# scopes to beta; an empty scope records both again; q quits clean.
+# scopes to beta; an empty scope records both again; q quits clean. The stream shows only
+# comm=wl* (its display filter), so other processes' getppid calls do not matter.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -34,6 +35,13 @@ want() # WAIT-FN ARGS... MESSAGE
 	tmux_screen | sed 's/^/  | /' >&2
 	fail "$msg"
 }
+# Other processes call getppid too (the machine is shared): the stream's own row filter
+# shows only the workloads' rows; it is display-only, the kernel still records everyone.
+tmux_keys F
+expect_text "^show only" 5 "F did not open the row filter prompt"
+tmux_text 'comm=wl*'
+tmux_keys Enter
+expect_text "only comm=wl\\*" 5 "the row filter did not apply"
 want _both "both workloads' rows before scoping"
 [ -z "$(scoped)" ] || fail "set_event_pid is '$(scoped)' before scoping"
 
