@@ -165,6 +165,16 @@ int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children
 	if (scope_set_pids(app->session, pids, n, children, err, errlen) < 0)
 		return -1;
 	app->scope_children = children;
+	if (!n)
+		app->scope_desc[0] = '\0';
+	else if (n == 1)
+		snprintf(app->scope_desc, sizeof(app->scope_desc), "pid %d", (int)pids[0]);
+	else
+		snprintf(app->scope_desc, sizeof(app->scope_desc), "pid %d +%zu", (int)pids[0],
+			 n - 1);
+	if (n && children)
+		strncat(app->scope_desc, " +children",
+			sizeof(app->scope_desc) - strlen(app->scope_desc) - 1);
 	return 0;
 }
 

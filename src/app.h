@@ -39,6 +39,7 @@ struct kt_app {
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
 	char *event_filter; /* --filter, with --comm's COMM test; NULL: none */
 	bool scope_children; /* the pid scope follows forks */
+	char scope_desc[64]; /* "pid 1234", "comm bash"; "": not scoped (the header shows it) */
 	struct kt_reader_stats rstats_base; /* counts of readers before a tracer switch */
 	struct kt_bpfhist **hists; /* BPF histograms: --hist, then the panes' */
 	size_t n_hists;

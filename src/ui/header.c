@@ -140,6 +140,8 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 		x += crt_put(win, 0, x, "  ", limit - x);
 		field(win, 0, &x, limit, "tracer: ", h->tracer ? h->tracer : "?",
 		      CRT_HEADER_VALUE);
+		if (app->scope_desc[0]) /* the capture is limited: say so */
+			field(win, 0, &x, limit, "scope: ", app->scope_desc, CRT_HEADER_WARN);
 		snprintf(v, sizeof(v), "%d", h->enabled);
 		field(win, 0, &x, limit, "enabled: ", v, CRT_HEADER_VALUE);
 		snprintf(v, sizeof(v), "%s/s", header_fmt_count(app->events_per_sec, a, sizeof(a)));

@@ -6,7 +6,10 @@
  * function picker: typing narrows available_filter_functions (or kallsyms when that is
  * locked) fuzzily, best first; Enter adds the selected name, or the typed text when it is a
  * glob, a :mod: form or a trigger; !ENTRY removes; ^K empties the list. Every entry is
- * checked as it is typed (tracers_filter_check), with a caret. */
+ * checked as it is typed (tracers_filter_check), with a caret. On top, the scope; s opens
+ * a prompt "pid=PID[,PID] [children]" / "comm=NAME [children]" /
+ * empty that limits the instance to those processes (set_event_pid, app_set_scope); a bad
+ * scope leaves the one in force. */
 #include "config.h"
 
 #include <stdio.h>
@@ -20,11 +23,13 @@
 #include "log.h"
 #include "ui/funcbar.h"
 #include "ui/namefilter.h"
+#include "ui/scopespec.h"
 #include "ui/view.h"
 #include "xalloc.h"
 
 #define BEST_MAX 256
 #define TEXT_MAX 200
+#define PROMPT_SCOPE 1
 /* Tracers worth naming when the kernel does not offer them: their absence is news. */
 static const char *const wanted_tracers[] = { "function", "function_graph", NULL };
 
@@ -255,8 +260,14 @@ static void draw_tracers(struct kt_view *v, struct tpane *tp)
 	int n = 0, i, first = -1, last = -1, h = v->h - 2, top;
 	char buf[256];
 
+	/* The scope first: it stays in view however the list scrolls. */
+	snprintf(buf, sizeof(buf), "Scope: %s  ",
+		 v->app->scope_desc[0] ? v->app->scope_desc : "all processes");
+	wattrset(v->win, crt_attr(v->app->scope_desc[0] ? CRT_ENABLED : CRT_NORMAL));
+	i = crt_put(v->win, 1, 1, buf, v->w - 2);
 	wattrset(v->win, crt_attr(CRT_DIM));
-	crt_put(v->win, 1, 1, "Enter: switch / edit list  Esc: close", v->w - 2);
+	crt_put(v->win, 1, 1 + i, "s: scope  Enter: switch / edit list  Esc: close",
+		v->w - 2 - i);
 	for (i = 0; i < tp->ntr; i++) {
 		const struct trow *r = &tp->tr[i];
 		bool cur = tp->current && !strcmp(tp->current, r->name);
@@ -658,6 +669,44 @@ static void switch_tracer(struct kt_view *v, struct tpane *tp)
 	ui_broadcast(v->ui, KT_EV_EVENTS); /* the header names the tracer */
 }
 
+static void open_scope_prompt(struct kt_view *v)
+{
+	ui_prompt_open(v->ui, v, PROMPT_SCOPE, "scope (pid=1,2 [children] | comm=NAME | empty)> ",
+		       "");
+}
+
+static void apply_scope(struct kt_view *v, const char *text)
+{
+	struct kt_scopespec spec;
+	char err[512] = "";
+
+	if (scopespec_parse(text, &spec, err, sizeof(err)) < 0) {
+		ui_message(v->ui, true, "%s (scope left as %s)", err,
+			   v->app->scope_desc[0] ? v->app->scope_desc : "all processes");
+		return;
+	}
+	if (app_set_scope(v->app, spec.pids, spec.n, spec.children, err, sizeof(err)) < 0) {
+		ui_message(v->ui, true, "%s (scope left as %s)", err[0] ? err : "refused",
+			   v->app->scope_desc[0] ? v->app->scope_desc : "all processes");
+	} else {
+		snprintf(v->app->scope_desc, sizeof(v->app->scope_desc), "%s", spec.desc);
+		if (spec.n)
+			ui_message(v->ui, false, "ktop's instance now records only %s",
+				   spec.desc);
+		else
+			ui_message(v->ui, false, "ktop's instance records all processes again");
+	}
+	scopespec_free(&spec);
+	ui_broadcast(v->ui, KT_EV_EVENTS); /* the header shows the scope */
+	v->dirty = true;
+}
+
+static void tracers_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
+{
+	if (id == PROMPT_SCOPE && ev == KT_PROMPT_ACCEPT)
+		apply_scope(v, text);
+}
+
 static int tracers_key(struct kt_view *v, int key)
 {
 	struct tpane *tp = TP(v);
@@ -685,6 +734,9 @@ static int tracers_key(struct kt_view *v, int key)
 		else
 			enter_fmode(v, tp, tp->sel - tp->ntr);
 		break;
+	case 's':
+		open_scope_prompt(v);
+		break;
 	case 27:
 		return KT_KEY_CLOSE;
 	default:
@@ -695,7 +747,7 @@ static int tracers_key(struct kt_view *v, int key)
 }
 
 static const struct funcbar_item tracer_items[] = {
-	{ "F1", "Help" }, { "Enter", "Switch/Edit" }, { "Esc", "Back" },
+	{ "F1", "Help" }, { "Enter", "Switch/Edit" }, { "s", "Scope" }, { "Esc", "Back" },
 	{ "Tab", "Focus" }, { "F9", "Zoom" },	      { "F10", "Quit" },
 };
 
@@ -722,5 +774,6 @@ const struct kt_view_ops view_tracers_ops = {
 	.resize = tracers_resize,
 	.draw = tracers_draw,
 	.key = tracers_key,
+	.prompt = tracers_prompt,
 	.funcbar = tracers_funcbar,
 };

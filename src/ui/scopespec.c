@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend/scope.h"
+#include "ui/scopespec.h"
+#include "xalloc.h"
+
+#define SYNTAX "use pid=PID[,PID...] [children], comm=NAME [children], or empty for all"
+
+static bool pid_exists(pid_t pid)
+{
+	return kill(pid, 0) == 0 || errno == EPERM;
+}
+
+static int parse_pids(const char *list, struct kt_scopespec *out, char *err, size_t errlen)
+{
+	const char *p = list;
+
+	while (*p) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(p, &end, 10);
+		if (end == p || errno || v <= 0 || v > 0x3fffffff || (*end && *end != ',')) {
+			snprintf(err, errlen, "bad pid \"%.*s\": %s", (int)strcspn(p, ","), p,
+				 SYNTAX);
+			return -1;
+		}
+		if (!pid_exists((pid_t)v)) {
+			snprintf(err, errlen, "pid %ld is not running: type one that exists (ps -e)",
+				 v);
+			return -1;
+		}
+		out->pids = xreallocarray(out->pids, out->n + 1, sizeof(*out->pids));
+		out->pids[out->n++] = (pid_t)v;
+		p = *end ? end + 1 : end;
+	}
+	if (!out->n) {
+		snprintf(err, errlen, "pid= names no pid: %s", SYNTAX);
+		return -1;
+	}
+	if (out->n == 1)
+		snprintf(out->desc, sizeof(out->desc), "pid %d", (int)out->pids[0]);
+	else
+		snprintf(out->desc, sizeof(out->desc), "pid %d +%zu", (int)out->pids[0],
+			 out->n - 1);
+	return 0;
+}
+
+static int parse_comm(const char *name, struct kt_scopespec *out, char *err, size_t errlen)
+{
+	if (!*name || strlen(name) > 15) {
+		snprintf(err, errlen, "comm= wants a name of 1 to 15 characters: %s", SYNTAX);
+		return -1;
+	}
+	out->pids = scope_comm_pids(name, &out->n);
+	if (!out->pids || !out->n) {
+		snprintf(err, errlen, "no running process is called %s: start it first, or scope by pid=",
+			 name);
+		return -1;
+	}
+	snprintf(out->desc, sizeof(out->desc), "comm %s", name);
+	return 0;
+}
+
+int scopespec_parse(const char *text, struct kt_scopespec *out, char *err, size_t errlen)
+{
+	char buf[512], *word, *save = NULL, *what = NULL;
+	int ret = 0;
+
+	*out = (struct kt_scopespec){ 0 };
+	snprintf(buf, sizeof(buf), "%s", text);
+	for (word = strtok_r(buf, " \t", &save); word; word = strtok_r(NULL, " \t", &save)) {
+		if (!strcmp(word, "children")) {
+			out->children = true;
+		} else if (!what && (!strncmp(word, "pid=", 4) || !strncmp(word, "comm=", 5))) {
+			what = word;
+		} else {
+			snprintf(err, errlen, "unexpected \"%s\": %s", word, SYNTAX);
+			return -1;
+		}
+	}
+	if (!what) {
+		if (out->children) {
+			snprintf(err, errlen, "children of what? %s", SYNTAX);
+			return -1;
+		}
+		return 0; /* empty: all processes */
+	}
+	ret = what[0] == 'p' ? parse_pids(what + 4, out, err, errlen)
+			     : parse_comm(what + 5, out, err, errlen);
+	if (ret < 0) {
+		scopespec_free(out);
+		return -1;
+	}
+	if (out->children && strlen(out->desc) + 10 < sizeof(out->desc))
+		strcat(out->desc, " +children");
+	return 0;
+}
+
+void scopespec_free(struct kt_scopespec *s)
+{
+	free(s->pids);
+	s->pids = NULL;
+	s->n = 0;
+}
