@@ -20,6 +20,7 @@
 #include "backend/session.h"
 #include "backend/tracers.h"
 #include "log.h"
+#include "record/recording.h"
 #include "xalloc.h"
 
 unsigned long long app_now_ns(void)
@@ -111,8 +112,8 @@ static int app_start_reader(struct kt_app *app, char *err, size_t errlen)
 
 	/* A quiet batch run prints only the summary: the reader counts, nothing is kept. */
 	app->reader = reader_start(app->session,
-				   o->mode == KT_MODE_BATCH && o->quiet && !o->max_events ? NULL :
-											     app->store,
+				   o->mode == KT_MODE_BATCH && o->quiet && !o->max_events &&
+						   !o->record_path ? NULL : app->store,
 				   app->comms, app->wake_wr, err, errlen);
 	if (!app->reader)
 		return -1;
@@ -375,6 +376,19 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
 	return changed;
 }
 
+/* A recording's figures in the live ones' places: what the file's pages and the kernel's
+ * counters (as recorded) say was lost, and the records indexed so far. */
+static void app_recording_figures(struct kt_app *app)
+{
+	struct kt_recording_info info;
+
+	recording_info(app->recording, &info);
+	app->rstats.events = info.events;
+	app->rstats.missed = info.lost_marked;
+	app->rstats.missed_unknown = info.lost_unknown;
+	app->kernel_lost = info.file.kernel_lost;
+}
+
 int app_catalog_refresh(struct kt_app *app, char *err, size_t errlen)
 {
 	struct kt_catalog *cat;
@@ -454,6 +468,8 @@ void app_tick(struct kt_app *app)
 		app->rstats.missed += app->rstats_base.missed;
 		app->rstats.missed_unknown += app->rstats_base.missed_unknown;
 	}
+	if (app->recording)
+		app_recording_figures(app);
 	store_lock(app->store);
 	store_stats(app->store, &app->sstats);
 	store_unlock(app->store);
@@ -502,6 +518,8 @@ void app_close(struct kt_app *app)
 	free(app->hists);
 	app->hists = NULL;
 	app_stop_capture(app);
+	recording_close(app->recording); /* before the store it pages */
+	app->recording = NULL;
 	catalog_free(app->catalog);
 	app->catalog = NULL;
 	decoder_free(app->decoder);

@@ -22,6 +22,7 @@ struct kt_decoder;
 struct kt_catalog;
 struct kt_comms;
 struct kt_pmu;
+struct kt_recording;
 struct kt_bpfhist;
 
 struct kt_app {
@@ -34,6 +35,7 @@ struct kt_app {
 	struct kt_reader *reader;
 	struct kt_comms *comms; /* task names over time, fed by the reader */
 	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
+	struct kt_recording *recording; /* -i: the trace.dat explored (no session, no reader) */
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
 	char *event_filter; /* --filter, with --comm's COMM test; NULL: none */
 	bool scope_children; /* the pid scope follows forks */
@@ -58,6 +60,11 @@ struct kt_app {
  * catalogue, starts the reader, enables the -e events with --filter. Returns 0, or an exit
  * code with a one-line message in err. */
 int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen);
+/* -i: opens the recording instead of the kernel: store (paged from the file), decoder (the
+ * file's formats and names), catalogue (the events the file has). No tracefs is touched.
+ * Returns 0, or an exit code with "FILE: what is wrong" in err. */
+int app_open_recording(struct kt_app *app, const struct kt_options *opts, char *err,
+		       size_t errlen);
 /* ktop --list: prints the available events matching spec (NULL: all), one "sys:event" per
  * line. Returns an exit code, with the reason in err. */
 int app_list_events(FILE *out, const char *spec, char *err, size_t errlen);

@@ -17,6 +17,8 @@
 #include "backend/histprint.h"
 #include "backend/pmu.h"
 #include "batch.h"
+#include "record/recorder.h"
+#include "record/recording.h"
 #include "batch_tree.h"
 #include "signals.h"
 
@@ -29,6 +31,8 @@ struct batch {
 	uint64_t printed;    /* event lines written */
 	uint64_t unprinted;  /* evicted before they could be printed */
 	bool out_closed;     /* stdout went away (EPIPE): keep capturing, stop printing */
+	struct kt_recorder *rec; /* -o: the capture also goes to a trace.dat */
+	char rec_err[512];
 	struct kt_batch_tree *tree; /* --tree: records become call trees, printed at the end */
 	bool draining;	     /* capture stopped: print everything left, signals or not */
 };
@@ -152,6 +156,52 @@ static void batch_summary(struct batch *b, double secs)
 	fflush(out);
 }
 
+/* -o: the file is written once the kernel's loss counters are final. */
+static int batch_finish_recording(struct batch *b)
+{
+	unsigned long long events, missed;
+	int ret = b->rec_err[0] ? -1 : recorder_pump(b->rec, b->rec_err, sizeof(b->rec_err));
+
+	events = recorder_events(b->rec);
+	missed = recorder_missed(b->rec);
+	if (ret)
+		recorder_abort(b->rec);
+	else
+		ret = recorder_finish(b->rec, b->rec_err, sizeof(b->rec_err));
+	b->rec = NULL;
+	if (ret) {
+		fprintf(stderr, "ktop: %s\n", b->rec_err);
+		return KT_EXIT_FAILURE;
+	}
+	fprintf(stderr, "ktop: recorded %llu events to %s", events, b->app->opts->record_path);
+	if (missed)
+		fprintf(stderr, " (%llu evicted from --memory before they were written)", missed);
+	fputc('\n', stderr);
+	return KT_EXIT_OK;
+}
+
+/* -i: the whole recording, once the index has reached its end; the duration is the
+ * recording's own. */
+static int batch_recording(struct batch *b)
+{
+	struct kt_recording_info info;
+
+	recording_wait_indexed(b->app->recording);
+	app_tick(b->app);
+	batch_print_new(b);
+	fflush(b->out);
+	recording_info(b->app->recording, &info);
+	batch_summary(b, (double)(info.last_ts - info.first_ts) / 1e9);
+	if (info.corrupt)
+		fprintf(stderr, "ktop: %s: %llu corrupt records left out\n",
+			b->app->opts->input_path, (unsigned long long)info.corrupt);
+	if (info.corrupt_page[0]) {
+		fprintf(stderr, "ktop: %s (the events before it were printed)\n", info.corrupt_page);
+		return KT_EXIT_FAILURE;
+	}
+	return KT_EXIT_OK;
+}
+
 int batch_run(struct kt_app *app, FILE *out)
 {
 	unsigned long long start = app_now_ns(), deadline = 0, now;
@@ -161,6 +211,15 @@ int batch_run(struct kt_app *app, FILE *out)
 	int timeout;
 	char err[512];
 
+	if (app->recording)
+		return batch_recording(&b);
+	if (o->record_path) {
+		b.rec = recorder_start(app, o->record_path, 0, b.rec_err, sizeof(b.rec_err));
+		if (!b.rec) {
+			fprintf(stderr, "ktop: %s\n", b.rec_err);
+			return KT_EXIT_FAILURE;
+		}
+	}
 	if (o->tree && !(b.tree = batch_tree_new(app, err, sizeof(err)))) {
 		fprintf(stderr, "ktop: %s\n", err);
 		app_stop_capture(app);
@@ -178,6 +237,8 @@ int batch_run(struct kt_app *app, FILE *out)
 		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
 			break;
 		app_drain_wake(app);
+		if (b.rec && recorder_pump(b.rec, b.rec_err, sizeof(b.rec_err)) < 0)
+			break;
 		batch_print_new(&b);
 		if (batch_full(&b))
 			break;
@@ -195,5 +256,5 @@ int batch_run(struct kt_app *app, FILE *out)
 	}
 	fflush(out);
 	batch_summary(&b, (double)(app_now_ns() - start) / 1e9);
-	return KT_EXIT_OK;
+	return b.rec ? batch_finish_recording(&b) : KT_EXIT_OK;
 }

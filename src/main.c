@@ -55,9 +55,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	/* Before any thread exists: the guard cleans up after kill -9. */
-	guard_start();
-	ret = app_open(&app, &opts, err, sizeof(err));
+	if (opts.input_path) {
+		ret = app_open_recording(&app, &opts, err, sizeof(err));
+	} else {
+		/* Before any thread exists: the guard cleans up after kill -9. */
+		guard_start();
+		ret = app_open(&app, &opts, err, sizeof(err));
+	}
 	if (ret) {
 		fprintf(stderr, "ktop: %s\n", err);
 		app_close(&app);

@@ -79,6 +79,8 @@ static const struct option long_options[] = {
 	{ "ascii", no_argument, NULL, 'U' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "log", required_argument, NULL, OPT_LOG },
+	{ "output", required_argument, NULL, 'o' },
+	{ "input", required_argument, NULL, 'i' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -100,6 +102,10 @@ void options_usage(FILE *out)
 	      "      --filter EXPR      kernel filter for every -e event (e.g. 'common_pid == 42')\n"
 	      "      --buffer-kb N      ring buffer per CPU in KiB (default: 64 MiB, less on small machines)\n"
 	      "      --memory SIZE      event store budget (default 256M; k, M, G suffixes)\n"
+	      "\n"
+	      "Recordings (trace-cmd's trace.dat):\n"
+	      "  -o, --output FILE      with -b: also record the capture to FILE\n"
+	      "  -i, --input FILE       explore FILE offline (with -b: print its events)\n"
 	      "\n"
 	      "Tracers and dynamic probes:\n"
 	      "  -t, --tracer NAME      tracer of ktop's instance (function, function_graph, ...)\n"
@@ -275,7 +281,7 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	options_defaults(o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhVP:Mt:g:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhVP:Mt:g:o:i:", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->mode = KT_MODE_BATCH;
@@ -435,6 +441,16 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			if (!o->verbose)
 				o->verbose = 1;
 			break;
+		case 'o':
+			if (!*optarg)
+				FAIL("-o needs a file name to record to, such as trace.dat");
+			o->record_path = optarg;
+			break;
+		case 'i':
+			if (!*optarg)
+				FAIL("-i needs a trace.dat file to open");
+			o->input_path = optarg;
+			break;
 		case 'h':
 			options_usage(stdout);
 			return 1;
@@ -461,6 +477,16 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--follow-children applies to -p or --comm, and neither was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
+	if (o->record_path && o->mode != KT_MODE_BATCH)
+		FAIL("-o records in batch mode (-b); in the explorer, w writes the capture");
+	if (o->input_path && (o->record_path || o->n_events || o->filter || o->pmu ||
+			      o->buffer_kb || o->profile || o->n_probes || o->tracer ||
+			      o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
+			      o->n_ftrace_lists[3] || o->n_hists || o->comm || o->tree))
+		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P, tracers, probes, "
+		     "--comm, --hist, --tree and the counters need the live kernel");
+	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
+		FAIL("-i does not apply to --doctor or --list");
 	if (o->mode != KT_MODE_BATCH && o->tree)
 		FAIL("--tree belongs to batch mode (-b); the explorer's call-tree pane is key T");
 	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))

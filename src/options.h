@@ -36,6 +36,8 @@ struct kt_options {
 	size_t n_events;
 	const char *filter;	   /* --filter for every -e event */
 	const char *list_spec;	   /* --list [SPEC]: NULL lists everything */
+	const char *record_path;   /* -o: record the capture to this trace.dat */
+	const char *input_path;	   /* -i: explore this trace.dat instead of the kernel */
 	unsigned long max_events;  /* batch: stop after this many, 0 = no limit */
 	bool pmu;		   /* --pmu: counters (batch: printed; explorer: the pane) */
 	const char **pmu_events;   /* --pmu-event specs, NULL-terminated */

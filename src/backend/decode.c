@@ -29,6 +29,7 @@
 #define COMM_SLOTS 4096
 #define COMM_TTL_NS 1000000000ull
 #define NAME_SLOTS 1024
+#define CMDLINES_MIN_AGE_NS 100000000ull
 
 struct comm_slot {
 	int pid; /* 0: free */
@@ -49,7 +50,8 @@ struct id_entry {
 
 struct kt_decoder {
 	struct tep_handle *tep;
-	char *tracing_dir;
+	bool tep_borrowed;  /* a recording's: formats, kallsyms and names all come from it */
+	char *tracing_dir;  /* NULL for a recording */
 	bool extras_loaded; /* printk formats */
 	bool kallsyms_loaded;
 	struct id_entry *ids; /* id -> system/name, built on the first unknown id */
@@ -61,6 +63,7 @@ struct kt_decoder {
 	struct cmdline *cmdlines; /* sorted by pid */
 	size_t ncmdlines;
 	unsigned long long cmdlines_read_at; /* 0: never */
+	unsigned long long cmdlines_cost_ns;  /* how long that read took */
 	struct trace_seq seq;
 };
 
@@ -111,6 +114,21 @@ fail:
 	return NULL;
 }
 
+struct kt_decoder *decoder_new_offline(struct tep_handle *tep)
+{
+	struct kt_decoder *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->tep = tep;
+	d->tep_borrowed = true;
+	d->extras_loaded = true;
+	d->kallsyms_loaded = true;
+	d->ids_loaded = true;
+	trace_seq_init(&d->seq);
+	return d;
+}
+
 void decoder_free(struct kt_decoder *d)
 {
 	size_t i;
@@ -125,7 +143,7 @@ void decoder_free(struct kt_decoder *d)
 	free(d->cmdlines);
 	if (d->seq.buffer)
 		trace_seq_destroy(&d->seq);
-	if (d->tep)
+	if (d->tep && !d->tep_borrowed)
 		tep_free(d->tep);
 	free(d->tracing_dir);
 	free(d);
@@ -151,6 +169,8 @@ int decoder_load(struct kt_decoder *d, const char *system, const char *event)
 	if (ret > 0 ? tep_find_event(d->tep, ret) != NULL :
 		      tep_find_event_by_name(d->tep, system, event) != NULL)
 		return 0;
+	if (!d->tracing_dir)
+		return -1;
 	snprintf(path, sizeof(path), "%s/events/%s/%s/format", d->tracing_dir, system, event);
 	buf = file_read_all(path, &len);
 	if (!buf) {
@@ -372,23 +392,30 @@ static void cmdlines_load(struct kt_decoder *d)
 }
 
 /*
- * The kernel's last name for pid from saved_cmdlines. The file is read at most once per
- * COMM_TTL_NS, not once per unknown pid: it holds thousands of lines when a tracer raised
- * saved_cmdlines_size, and a burst of short-lived tasks (a build) would read it thousands of
- * times (seen: 34 ms a read, a 10 s stall at exit).
+ * The kernel's last name for pid from saved_cmdlines. The file is parsed into a table, not
+ * read once per unknown pid: it holds thousands of lines when a tracer raised
+ * saved_cmdlines_size, and a burst of short-lived tasks (a build) read it thousands of times
+ * (seen: 34 ms a read, a 10 s stall at exit). A pid the table lacks (a task that exited after
+ * the last read) re-reads it, but no sooner than ten times the last read took, and at least
+ * CMDLINES_MIN_AGE_NS after it: at most a tenth of a core, whatever the file's size.
  */
 static bool comm_from_saved_cmdlines(struct kt_decoder *d, int pid, unsigned long long now,
 				     char *out, size_t len)
 {
-	struct cmdline key = { .pid = pid }, *hit;
+	struct cmdline key = { .pid = pid }, *hit = NULL;
+	unsigned long long gap = 10 * d->cmdlines_cost_ns;
 
-	if (!d->cmdlines_read_at || now >= d->cmdlines_read_at + COMM_TTL_NS) {
+	if (gap < CMDLINES_MIN_AGE_NS)
+		gap = CMDLINES_MIN_AGE_NS;
+	if (d->ncmdlines)
+		hit = bsearch(&key, d->cmdlines, d->ncmdlines, sizeof(*hit), cmdline_cmp);
+	if (!hit && (!d->cmdlines_read_at || now >= d->cmdlines_read_at + gap)) {
 		cmdlines_load(d);
 		d->cmdlines_read_at = now;
+		d->cmdlines_cost_ns = now_ns() - now;
+		if (d->ncmdlines)
+			hit = bsearch(&key, d->cmdlines, d->ncmdlines, sizeof(*hit), cmdline_cmp);
 	}
-	if (!d->ncmdlines)
-		return false;
-	hit = bsearch(&key, d->cmdlines, d->ncmdlines, sizeof(*hit), cmdline_cmp);
 	if (!hit)
 		return false;
 	snprintf(out, len, "%s", hit->comm);
@@ -434,6 +461,9 @@ const char *decoder_comm(struct kt_decoder *d, int pid, unsigned long long ts)
 
 	if (pid == 0)
 		return "<idle>";
+	if (d->tep_borrowed) /* a recording: the names it holds, nothing from this machine */
+		return tep_is_pid_registered(d->tep, pid) ? tep_data_comm_from_pid(d->tep, pid) :
+							    "<...>";
 	if (comms_at(d->history, pid, ts, name) && (known = intern(d, name)))
 		return known;
 	now = now_ns();

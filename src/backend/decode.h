@@ -16,6 +16,9 @@ struct kt_decoder;
 
 /* tracing_dir: the tracefs mount. Parses the page header only. */
 struct kt_decoder *decoder_new(const char *tracing_dir, char *err, size_t errlen);
+/* Decodes a recording's records with its tep (formats, printk formats, kallsyms, task
+ * names), which stays the caller's. */
+struct kt_decoder *decoder_new_offline(struct tep_handle *tep);
 void decoder_free(struct kt_decoder *d);
 
 /* Makes sure the format of system:event is parsed. Returns 0, or -1 when it has no format. */

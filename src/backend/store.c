@@ -47,6 +47,9 @@ struct kt_store {
 	size_t bytes, budget;
 	uint64_t appended, evicted, lost_markers;
 	struct chunk *spare; /* the last chunk evicted, reused: its pages are already faulted in */
+	kt_store_pager pager; /* NULL: everything appended is all there is */
+	void *pager_ctx;
+	uint64_t span;	      /* paged: records [0, span) exist */
 };
 
 static size_t chunk_bytes(const struct chunk *c)
@@ -181,13 +184,13 @@ static struct chunk *store_new_chunk(struct kt_store *st)
 /* Room for one record of size bytes at the tail, or NULL when out of memory. */
 static struct rec_hdr *store_reserve(struct kt_store *st, uint32_t size)
 {
-	uint32_t need = (uint32_t)((sizeof(struct rec_hdr) + size + REC_ALIGN - 1) &
-				   ~(size_t)(REC_ALIGN - 1));
 	struct chunk *c = st->nchunks ? st->chunks[st->nchunks - 1] : NULL;
-	uint32_t *offs;
+	uint32_t need, *offs;
 
-	if (need > CHUNK_DATA)
-		return NULL;
+	if (size > CHUNK_DATA - sizeof(struct rec_hdr) - REC_ALIGN)
+		return NULL; /* no record is that large: a corrupt size, refused before it wraps */
+	need = (uint32_t)((sizeof(struct rec_hdr) + size + REC_ALIGN - 1) &
+			  ~(size_t)(REC_ALIGN - 1));
 	if (!c || c->used + need > CHUNK_DATA) {
 		c = store_new_chunk(st);
 		if (!c)
@@ -242,24 +245,56 @@ uint64_t store_append_lost(struct kt_store *st, uint64_t ts, uint32_t cpu, int64
 	return st->next_seq - 1;
 }
 
-uint64_t store_first(const struct kt_store *st)
+static uint64_t held_first(const struct kt_store *st)
 {
 	return st->nchunks ? st->chunks[0]->first_seq : st->next_seq;
 }
 
+uint64_t store_first(const struct kt_store *st)
+{
+	return st->pager ? 0 : held_first(st);
+}
+
 uint64_t store_end(const struct kt_store *st)
 {
-	return st->next_seq;
+	return st->pager ? st->span : st->next_seq;
+}
+
+void store_held(const struct kt_store *st, uint64_t *first, uint64_t *end)
+{
+	*first = held_first(st);
+	*end = st->next_seq;
+}
+
+void store_set_pager(struct kt_store *st, kt_store_pager pager, void *ctx)
+{
+	st->pager = pager;
+	st->pager_ctx = ctx;
+}
+
+void store_set_span(struct kt_store *st, uint64_t end)
+{
+	st->span = end;
+}
+
+void store_restart(struct kt_store *st, uint64_t first)
+{
+	store_drop_all(st);
+	st->next_seq = first;
 }
 
 bool store_get(const struct kt_store *st, uint64_t seq, struct kt_rec *out)
 {
-	size_t lo = 0, hi = st->nchunks, mid;
+	size_t lo = 0, hi, mid;
 	const struct rec_hdr *h;
 	const struct chunk *c;
 
-	if (seq < store_first(st) || seq >= st->next_seq)
+	/* Paged: the window moves, the records do not change (hence the const). */
+	if (st->pager && seq < st->span && (seq < held_first(st) || seq >= st->next_seq))
+		st->pager(st->pager_ctx, (struct kt_store *)(uintptr_t)st, seq);
+	if (seq < held_first(st) || seq >= st->next_seq)
 		return false;
+	hi = st->nchunks;
 	/* the last chunk whose first_seq <= seq */
 	while (hi - lo > 1) {
 		mid = lo + (hi - lo) / 2;

@@ -58,6 +58,22 @@ uint64_t store_end(const struct kt_store *st);
 bool store_get(const struct kt_store *st, uint64_t seq, struct kt_rec *out);
 
 void store_stats(const struct kt_store *st, struct kt_store_stats *out);
+
+/*
+ * Paging, for sources larger than the budget (a recording): records [0, span) exist, the
+ * store holds a window of them, and store_get() of a record outside the window calls the
+ * pager, which refills the window (store_restart() + store_append()) so that it holds seq.
+ * store_first() is then 0 and store_end() the span. The pager runs on the thread that calls
+ * store_get(), with the lock held.
+ */
+typedef void (*kt_store_pager)(void *ctx, struct kt_store *st, uint64_t seq);
+void store_set_pager(struct kt_store *st, kt_store_pager pager, void *ctx);
+/* Records [0, end) exist (a recording being indexed grows it). Caller holds the lock. */
+void store_set_span(struct kt_store *st, uint64_t end);
+/* Drops the window; the next record appended gets sequence number first. Lock held. */
+void store_restart(struct kt_store *st, uint64_t first);
+/* The window actually held, [*first, *end). Lock held. */
+void store_held(const struct kt_store *st, uint64_t *first, uint64_t *end);
 /* Drops everything (the user's "clear"); eviction counters are kept. */
 void store_clear(struct kt_store *st);
 

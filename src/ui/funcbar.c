@@ -15,6 +15,19 @@ static const struct funcbar_item funcbar_global[] = {
 	{ "F11", "Counters" },
 };
 
+/* ktop -i: what needs a live kernel is shown unavailable; pressing it says why. */
+static const struct funcbar_item funcbar_offline[] = {
+	{ "F1", "Help" },   { "F2", "Events" }, { "F3", "Search" }, { "F4", "Filter" },
+	{ "F5", "Layout" }, { "F6", "CPUs" },	{ "F7", "n/a" },    { "F8", "n/a" },
+	{ "F9", "Zoom" },   { "F10", "Quit" },	{ "F11", "n/a" },
+};
+
+int funcbar_recording(const struct funcbar_item **items)
+{
+	*items = funcbar_offline;
+	return (int)(sizeof(funcbar_offline) / sizeof(funcbar_offline[0]));
+}
+
 int funcbar_default(const struct funcbar_item **items)
 {
 	*items = funcbar_global;

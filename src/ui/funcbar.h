@@ -13,6 +13,8 @@ struct funcbar_item {
 
 /* The global bar: F1 Help ... F10 Quit. */
 int funcbar_default(const struct funcbar_item **items);
+/* The global bar with -i: Pause, Clear and Counters shown unavailable. */
+int funcbar_recording(const struct funcbar_item **items);
 /* Draws items on row 0 of win, as many as fit in w cells, the rest of the line blank. */
 void funcbar_draw(WINDOW *win, int w, const struct funcbar_item *items, int n);
 

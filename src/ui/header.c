@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "backend/session.h"
+#include "record/recording.h"
 #include "ui/header.h"
 
 void header_refresh(struct kt_header *h, struct kt_app *app)
@@ -81,6 +82,34 @@ static void field(WINDOW *win, int y, int *x, int limit, const char *label, cons
 	*x += crt_put(win, y, *x, "  ", limit - *x);
 }
 
+/* ktop -i: what the recording is (host, kernel, span, events) in place of the live
+ * session's instance, tracer and rate. */
+static void header_recording(WINDOW *win, int *x, int limit, struct kt_app *app)
+{
+	struct kt_recording_info info;
+	const char *base = strrchr(app->opts->input_path, '/');
+	char a[64], v[160];
+
+	recording_info(app->recording, &info);
+	wattrset(win, crt_attr(CRT_HEADER_STATE));
+	*x += crt_put(win, 0, *x, "RECORDING ", limit - *x);
+	wattrset(win, crt_attr(CRT_HEADER_VALUE));
+	*x += crt_put(win, 0, *x, base ? base + 1 : app->opts->input_path, limit - *x);
+	*x += crt_put(win, 0, *x, "  ", limit - *x);
+	field(win, 0, x, limit, "host: ", info.file.host[0] ? info.file.host : "?",
+	      CRT_HEADER_VALUE);
+	field(win, 0, x, limit, "kernel: ", info.file.kernel[0] ? info.file.kernel : "?",
+	      CRT_HEADER_VALUE);
+	snprintf(v, sizeof(v), "%.3fs",
+		 info.last_ts > info.first_ts ? (double)(info.last_ts - info.first_ts) / 1e9 : 0.0);
+	field(win, 0, x, limit, "duration: ", v, CRT_HEADER_VALUE);
+	snprintf(v, sizeof(v), "%s%s", header_fmt_count((double)info.events, a, sizeof(a)),
+		 info.indexed ? "" : " (reading...)");
+	field(win, 0, x, limit, "events: ", v, CRT_HEADER_VALUE);
+	if (info.corrupt_page[0]) /* shown up to there: say so where it cannot be missed */
+		field(win, 0, x, limit, "", "CORRUPT (see ktop -b -i)", CRT_HEADER_WARN);
+}
+
 void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_app *app,
 		 const char *state, bool paused)
 {
@@ -103,14 +132,19 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 			crt_put(win, 0, w - ww, word, ww);
 		}
 	}
-	wattrset(win, crt_attr(CRT_HEADER_VALUE));
-	x += crt_put(win, 0, x, app->session ? session_name(app->session) : "ktop", limit);
-	x += crt_put(win, 0, x, "  ", limit - x);
-	field(win, 0, &x, limit, "tracer: ", h->tracer ? h->tracer : "?", CRT_HEADER_VALUE);
-	snprintf(v, sizeof(v), "%d", h->enabled);
-	field(win, 0, &x, limit, "enabled: ", v, CRT_HEADER_VALUE);
-	snprintf(v, sizeof(v), "%s/s", header_fmt_count(app->events_per_sec, a, sizeof(a)));
-	field(win, 0, &x, limit, "rate: ", v, CRT_HEADER_VALUE);
+	if (app->recording) {
+		header_recording(win, &x, limit, app);
+	} else {
+		wattrset(win, crt_attr(CRT_HEADER_VALUE));
+		x += crt_put(win, 0, x, app->session ? session_name(app->session) : "ktop", limit);
+		x += crt_put(win, 0, x, "  ", limit - x);
+		field(win, 0, &x, limit, "tracer: ", h->tracer ? h->tracer : "?",
+		      CRT_HEADER_VALUE);
+		snprintf(v, sizeof(v), "%d", h->enabled);
+		field(win, 0, &x, limit, "enabled: ", v, CRT_HEADER_VALUE);
+		snprintf(v, sizeof(v), "%s/s", header_fmt_count(app->events_per_sec, a, sizeof(a)));
+		field(win, 0, &x, limit, "rate: ", v, CRT_HEADER_VALUE);
+	}
 
 	if (lines < 2) {
 		wattrset(win, A_NORMAL);
@@ -125,9 +159,12 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 		 app->rstats.missed_unknown ? "+?" : "");
 	field(win, 1, &x, w, "lost: ", v,
 	      lost || app->rstats.missed_unknown ? CRT_HEADER_WARN : CRT_HEADER_VALUE);
-	header_fmt_count((double)app->sstats.evicted, v, sizeof(v));
-	field(win, 1, &x, w, "evicted: ", v,
-	      app->sstats.evicted ? CRT_HEADER_WARN : CRT_HEADER_VALUE);
+	/* a recording's store is a window moving over the file: nothing is evicted for good */
+	if (!app->recording) {
+		header_fmt_count((double)app->sstats.evicted, v, sizeof(v));
+		field(win, 1, &x, w, "evicted: ", v,
+		      app->sstats.evicted ? CRT_HEADER_WARN : CRT_HEADER_VALUE);
+	}
 	snprintf(v, sizeof(v), "%s/%s", header_fmt_bytes((double)app->sstats.bytes, a, sizeof(a)),
 		 header_fmt_bytes((double)app->sstats.budget, b, sizeof(b)));
 	field(win, 1, &x, w, "store: ", v, CRT_HEADER_VALUE);

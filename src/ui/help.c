@@ -41,6 +41,8 @@ static const struct help_line help_left[] = {
 	{ "t", "next colour theme" },
 	{ "S", "save settings (ktoprc)" },
 	{ "W", "save events as a profile" },
+	{ "w", "write stored events (trace.dat)" },
+	{ "A", "keep writing from now on / stop" },
 	{ "mouse", "click: focus, toggle event" },
 	{ "wheel", "scroll the pane under it" },
 	{ "", "" },

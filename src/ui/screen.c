@@ -26,6 +26,7 @@
 #include "ui/prompt.h"
 #include "ui/settings.h"
 #include "ui/ui.h"
+#include "ui/ui_record.h"
 #include "ui/view.h"
 #include "xalloc.h"
 
@@ -68,6 +69,7 @@ struct kt_ui {
 
 	struct kt_ui_settings start; /* what the session started with (settings.c) */
 	bool mouse;
+	struct kt_ui_record rec; /* w, R (ui_record.c) */
 };
 
 #define UI_PROMPT_PROFILE 1 /* the screen's own prompt (no owner view): profile name */
@@ -217,7 +219,9 @@ static void open_picker(struct kt_ui *ui)
 	if (!ui->picker) {
 		if (ui->lay.n >= KT_LAYOUT_MAX)
 			return;
-		ui->picker = view_new(ui, &view_picker_ops);
+		/* a recording's events, with counts, in the picker's place */
+		ui->picker = view_new(ui, ui->app->recording ? &view_recevents_ops :
+							       &view_picker_ops);
 		ui->views[ui->lay.n++] = ui->picker;
 		ui->relayout = true;
 	}
@@ -413,7 +417,7 @@ static void draw_funcbar(struct kt_ui *ui)
 	} else if (f->ops->funcbar) {
 		n = f->ops->funcbar(f, &items);
 	} else {
-		n = funcbar_default(&items);
+		n = ui->app->recording ? funcbar_recording(&items) : funcbar_default(&items);
 	}
 	funcbar_draw(ui->fbar_win, ui->cols, items, n);
 }
@@ -450,6 +454,7 @@ static void ui_redraw(struct kt_ui *ui)
 	}
 	if (ui->header_win && (ui->header_dirty || ui->full)) {
 		header_draw(&ui->header, ui->header_win, ui->cols, ui->rects.header.h, ui->app,
+			    ui_record_state(&ui->rec) ? ui_record_state(&ui->rec) :
 			    sv->ops->state ? sv->ops->state(sv) : NULL, ui->paused);
 		wnoutrefresh(ui->header_win);
 		any = true;
@@ -519,6 +524,11 @@ static void edit_filter(struct kt_ui *ui)
 	char spec[256];
 	bool have = false;
 
+	if (ui->app->recording) {
+		open_picker(ui);
+		ui_message(ui, false, "Enter sets the selected event's filter");
+		return;
+	}
 	if (ui->views[ui->lay.focus] == ui->stream)
 		have = view_stream_selected_event(ui->stream, spec, sizeof(spec));
 	open_picker(ui);
@@ -574,6 +584,10 @@ static void settings_key(struct kt_ui *ui, int key)
 static void global_key(struct kt_ui *ui, int key)
 {
 	key = settings_map_key(ui->app->opts, key);
+	if (ui_record_key(ui, ui->app, &ui->rec, key)) {
+		ui->header_dirty = true; /* REC on or off */
+		return;
+	}
 	switch (key) {
 	case 't':
 	case 'S':
@@ -754,6 +768,8 @@ static void prompt_key_event(struct kt_ui *ui, int key)
 					      &error);
 			ui->msg_error = error;
 		}
+		if (!owner && ui->prompt_id != UI_PROMPT_PROFILE && r == KT_PR_ACCEPT)
+			ui_record_prompt(ui, ui->app, &ui->rec, ui->prompt_id, text);
 		if (owner && owner->ops->prompt)
 			owner->ops->prompt(owner, ui->prompt_id, text,
 					   r == KT_PR_ACCEPT ? KT_PROMPT_ACCEPT : KT_PROMPT_CANCEL);
@@ -897,7 +913,7 @@ int ui_run(struct kt_app *app)
 	struct kt_ui ui;
 	unsigned long long delay_ns, next_tick, last_redraw = 0, now;
 	char err[256];
-	bool busy = false;
+	bool busy = false, rec_ok;
 	size_t h;
 	int key;
 
@@ -969,6 +985,9 @@ int ui_run(struct kt_app *app)
 		if (n > 0 && (pfd[1].revents & POLLIN)) {
 			app_drain_wake(app);
 			ui_broadcast(&ui, KT_EV_DATA);
+			ui_record_pump(&ui, &ui.rec);
+			if (app->recording) /* the header counts what is read so far */
+				ui.header_dirty = true;
 		}
 		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&
 		    !(pfd[0].revents & POLLIN))
@@ -989,8 +1008,11 @@ int ui_run(struct kt_app *app)
 	}
 
 	ui_settings_now(&ui, &end);
+	rec_ok = ui_record_stop(&ui.rec, err, sizeof(err));
 	ui_free(&ui);
 	crt_done();
+	if (!rec_ok)
+		fprintf(stderr, "ktop: %s\n", err);
 	/* after crt_done: an error reaches the terminal */
 	settings_exit(app->opts, &ui.start, &end);
 	return KT_EXIT_OK;

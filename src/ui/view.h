@@ -80,6 +80,7 @@ struct kt_view {
 extern const struct kt_view_ops view_stream_ops;
 extern const struct kt_view_ops view_picker_ops;
 extern const struct kt_view_ops view_pmu_ops;
+extern const struct kt_view_ops view_recevents_ops;
 extern const struct kt_view_ops view_tracers_ops;
 extern const struct kt_view_ops view_probes_ops;
 extern const struct kt_view_ops view_hist_ops;

@@ -115,7 +115,7 @@ static void stream_init(struct kt_view *v)
 {
 	struct stream *st = xcalloc(1, sizeof(*st));
 
-	st->follow = true;
+	st->follow = !v->app->recording; /* a recording opens at its first event */
 	st->sdir = -1;
 	st->enabled = v->app->session ? session_enabled_count(v->app->session) : 0;
 	reset_widths(st);
@@ -386,7 +386,9 @@ static void draw_empty(struct kt_view *v, int first_row)
 	const char *msg;
 	int y = first_row + (v->h - first_row) / 2 - 1, len;
 
-	if (st->rf_on)
+	if (v->app->recording)
+		msg = "No events: the recording holds none, or e hid them all";
+	else if (st->rf_on)
 		msg = "No captured row matches the row filter (F: edit, -: off)";
 	else if (st->paused)
 		msg = "PAUSED: nothing left to show (p resumes)";
@@ -1150,7 +1152,7 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 		v->dirty = true;
 		break;
 	case KT_EV_CLEAR:
-		st->follow = true;
+		st->follow = !v->app->recording;
 		st->searching = false;
 		st->top = st->cur = 0;
 		store_lock(v->app->store);

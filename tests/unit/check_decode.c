@@ -235,8 +235,9 @@ START_TEST(test_rename_history)
 }
 END_TEST
 
-/* Names of exited tasks come from one snapshot of saved_cmdlines per second, not one read per
- * unknown pid (a build's thousands of short-lived tasks stalled ktop for seconds). */
+/* Names of exited tasks come from a table of saved_cmdlines, read again for a pid it lacks only
+ * after a pause, not once per unknown pid (a build's thousands of short-lived tasks stalled
+ * ktop for seconds). */
 START_TEST(test_saved_cmdlines_snapshot)
 {
 	char dir[] = "/tmp/check_decode.XXXXXX", path[64], err[256] = "";
@@ -265,10 +266,13 @@ START_TEST(test_saved_cmdlines_snapshot)
 
 	f = fopen(path, "w");
 	ck_assert_ptr_nonnull(f);
-	fputs("4194402 second-task\n", f);
+	fputs("4194402 second-task\n4194404 fourth-task\n", f);
 	fclose(f);
-	/* within the same second the snapshot stands: no re-read for a new pid */
+	/* right after a read, a pid the table lacks does not read the file again */
 	ck_assert_str_eq(decoder_comm(d, 4194402, 1), "<...>");
+	/* later, one that exited since the last read is found by a new read */
+	usleep(250 * 1000);
+	ck_assert_str_eq(decoder_comm(d, 4194404, 1), "fourth-task");
 	decoder_free(d);
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/events/header_page", dir);

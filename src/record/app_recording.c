@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ktop -i: the app wired to a recording instead of the kernel. The panes read the same
+ * store, decoder and catalogue as in a live session; what needs the kernel (session,
+ * reader, counters) stays NULL, and the panes say so. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+
+#include "../app.h"
+#include "../backend/catalog.h"
+#include "../backend/decode.h"
+#include "../xalloc.h"
+#include "recording.h"
+
+/* The catalogue of the events the file has formats for, in available_events form. */
+static struct kt_catalog *catalog_of(struct tep_handle *tep)
+{
+	struct tep_event **evs = tep_list_events(tep, TEP_EVENT_SORT_SYSTEM);
+	size_t len = 1, n = 0, i;
+	struct kt_catalog *cat;
+	char *text;
+
+	for (i = 0; evs && evs[i]; i++)
+		len += strlen(evs[i]->system) + strlen(evs[i]->name) + 2;
+	text = xmalloc(len);
+	text[0] = '\0';
+	for (i = 0; evs && evs[i]; i++)
+		n += (size_t)snprintf(text + n, len - n, "%s:%s\n", evs[i]->system, evs[i]->name);
+	cat = catalog_parse(text);
+	free(text);
+	return cat;
+}
+
+int app_open_recording(struct kt_app *app, const struct kt_options *opts, char *err,
+		       size_t errlen)
+{
+	struct kt_recording_info info;
+	int fds[2];
+
+	memset(app, 0, sizeof(*app));
+	app->opts = opts;
+	app->wake_rd = app->wake_wr = -1;
+	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0) {
+		snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
+		return KT_EXIT_FAILURE;
+	}
+	app->wake_rd = fds[0];
+	app->wake_wr = fds[1];
+	app->recording = recording_open(opts->input_path, err, errlen);
+	if (!app->recording)
+		return KT_EXIT_FAILURE;
+	recording_info(app->recording, &info);
+	app->ncpus = info.ncpus > 0 ? info.ncpus : 1;
+	app->cpu_stats = xcalloc((size_t)app->ncpus, sizeof(*app->cpu_stats));
+	app->store = store_new(opts->memory_bytes);
+	app->decoder = decoder_new_offline(recording_tep(app->recording));
+	app->catalog = catalog_of(recording_tep(app->recording));
+	if (!app->store || !app->decoder || !app->catalog) {
+		snprintf(err, errlen, "out of memory");
+		return KT_EXIT_FAILURE;
+	}
+	if (recording_attach(app->recording, app->store, app->wake_wr, err, errlen) < 0)
+		return KT_EXIT_FAILURE;
+	app->last_tick_ns = app_now_ns();
+	selfstat_sample(&app->self);
+	return KT_EXIT_OK;
+}

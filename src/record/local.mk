@@ -1,0 +1,14 @@
+# Recordings: trace-cmd's trace.dat written from the store (-o, w) and explored offline (-i).
+src_libktop_a_SOURCES += \
+	src/record/tdat.h \
+	src/record/tdat_write.c src/record/tdat_write.h \
+	src/record/recorder.c src/record/recorder.h
+src_libktop_a_SOURCES += \
+	src/record/tdat_check.c src/record/tdat_check.h \
+	src/record/recording.h \
+	src/record/app_recording.c
+if HAVE_LIBTRACECMD
+src_libktop_a_SOURCES += src/record/recording.c
+else
+src_libktop_a_SOURCES += src/record/recording_none.c
+endif

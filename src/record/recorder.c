@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Copies the store's records to a trace.dat writer, the way batch mode prints them: a
+ * bounded batch per hold of the store lock, so the reader thread never waits long. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../app.h"
+#include "../backend/decode.h"
+#include "../backend/session.h"
+#include "recorder.h"
+#include "tdat_write.h"
+
+#define RECORDER_BATCH 4096
+
+struct kt_recorder {
+	struct kt_app *app;
+	struct kt_tdat_writer *w;
+	uint64_t next;
+	unsigned long long missed;
+	char *path;
+};
+
+/* The writer asks for task names; "<...>" means ktop does not know one. */
+static const char *recorder_comm(void *ctx, int pid)
+{
+	struct kt_app *app = ctx;
+	const char *c = decoder_comm(app->decoder, pid, ULLONG_MAX);
+
+	return c && strcmp(c, "<...>") ? c : NULL;
+}
+
+struct kt_recorder *recorder_start(struct kt_app *app, const char *path, uint64_t from_seq,
+				   char *err, size_t errlen)
+{
+	struct kt_tdat_meta meta = {
+		.tracing_dir = app->tracing_dir,
+		.ncpus = app->ncpus,
+		.clock = "mono",
+		.comm = recorder_comm,
+		.comm_ctx = app,
+	};
+	struct kt_recorder *rc = calloc(1, sizeof(*rc));
+
+	if (!rc || !(rc->path = strdup(path))) {
+		free(rc);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	rc->w = tdat_writer_open(path, &meta, err, errlen);
+	if (!rc->w) {
+		free(rc->path);
+		free(rc);
+		return NULL;
+	}
+	rc->app = app;
+	rc->next = from_seq;
+	return rc;
+}
+
+int recorder_pump(struct kt_recorder *rc, char *err, size_t errlen)
+{
+	struct kt_store *st = rc->app->store;
+	struct kt_rec r;
+	uint64_t end;
+	unsigned n;
+	int ret = 0;
+
+	do {
+		store_lock(st);
+		if (rc->next < store_first(st)) {
+			rc->missed += store_first(st) - rc->next;
+			rc->next = store_first(st);
+		}
+		end = store_end(st);
+		for (n = 0; rc->next < end && n < RECORDER_BATCH && !ret; n++, rc->next++)
+			if (store_get(st, rc->next, &r))
+				ret = tdat_writer_add(rc->w, &r, err, errlen);
+		store_unlock(st);
+	} while (!ret && rc->next < end);
+	return ret;
+}
+
+unsigned long long recorder_events(const struct kt_recorder *rc)
+{
+	return tdat_writer_events(rc->w);
+}
+
+unsigned long long recorder_missed(const struct kt_recorder *rc)
+{
+	return rc->missed;
+}
+
+const char *recorder_path(const struct kt_recorder *rc)
+{
+	return rc->path;
+}
+
+int recorder_finish(struct kt_recorder *rc, char *err, size_t errlen)
+{
+	int ret = recorder_pump(rc, err, errlen);
+
+	if (ret)
+		tdat_writer_abort(rc->w);
+	else
+		ret = tdat_writer_close(rc->w, rc->app->cpu_stats, err, errlen);
+	free(rc->path);
+	free(rc);
+	return ret;
+}
+
+void recorder_abort(struct kt_recorder *rc)
+{
+	tdat_writer_abort(rc->w);
+	free(rc->path);
+	free(rc);
+}

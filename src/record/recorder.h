@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Recording the live capture to a trace.dat: the store's records from a starting point on,
+ * copied to a tdat writer by whoever owns the decoder (batch mode, the UI thread). */
+#ifndef KTOP_RECORDER_H
+#define KTOP_RECORDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct kt_app;
+struct kt_recorder;
+
+/* Starts recording app's store to path from record from_seq on (store_first() for what the
+ * store holds, store_end() for what is captured from now on). NULL with err filled. */
+struct kt_recorder *recorder_start(struct kt_app *app, const char *path, uint64_t from_seq,
+				   char *err, size_t errlen);
+/* Writes the records the store gained since the last call. Returns 0, or -1 with err. */
+int recorder_pump(struct kt_recorder *rc, char *err, size_t errlen);
+/* Events written so far; records the store evicted before they could be written. */
+unsigned long long recorder_events(const struct kt_recorder *rc);
+unsigned long long recorder_missed(const struct kt_recorder *rc);
+const char *recorder_path(const struct kt_recorder *rc);
+/* A last pump, then the file is written (with the kernel's loss counters) and rc freed.
+ * Returns 0, or -1 with err filled. */
+int recorder_finish(struct kt_recorder *rc, char *err, size_t errlen);
+
+/* Frees rc without writing the file. */
+void recorder_abort(struct kt_recorder *rc);
+
+#endif

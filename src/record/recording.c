@@ -1,0 +1,825 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Reading a trace.dat through libtracecmd into the paged store. Two libtracecmd handles on
+ * the same file: the index thread's and the pager's (the UI thread's), because a handle
+ * keeps per-CPU read positions and is not thread safe.
+ *
+ * Both walk the file with the same merge: the CPU whose next record is oldest goes first
+ * (ties to the lower CPU), and a record whose page says events were missed is preceded by a
+ * loss marker. A record and its marker form one step; checkpoints fall between steps.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <traceevent/kbuffer.h>
+#include <trace-cmd/trace-cmd.h>
+
+#include "../backend/store.h"
+#include "recording.h"
+
+#define RECORDING_CHECKPOINT 16384 /* records between checkpoints */
+#define RECORDING_PUBLISH 65536	   /* records indexed between updates of the span */
+#define RECORDING_FIRST_PUBLISH 4096 /* ... but the first screen's worth goes at once */
+#define RECORDING_FILL_AHEAD 16384 /* records the pager reads past the one asked for */
+#define RECORDING_DROP_EVERY 65536 /* records read between releases of the file's pages */
+#define RECORDING_OPEN_FLAGS TRACECMD_FL_LOAD_NO_PLUGINS /* rows as ktop shows them live */
+
+/* One libtracecmd handle and the merge state over its CPUs. */
+struct walk {
+	struct tracecmd_input *top, *h; /* h: the buffer read (top or one instance) */
+	struct tep_record **peek;	/* each CPU's next record, NULL when done */
+	int ncpus;
+	uint64_t seq;			/* sequence number of the next step */
+	struct tep_event_filter *filter; /* the user's filters, built on this handle's tep */
+	const bool *hidden;		/* event ids the user hid (the recording's) */
+	unsigned page_size;		/* the file's (libtracecmd does not tell) */
+	struct kt_recording *rec;	/* for the page checks */
+	struct kbuffer *kbuf;		/* parses a page ahead of libtracecmd */
+	unsigned char *page;
+};
+
+struct user_filter {
+	int id;
+	char *expr;
+};
+
+struct checkpoint {
+	uint64_t seq;
+	unsigned long long *offs; /* ncpus file offsets of each CPU's next record; 0: done */
+};
+
+struct kt_recording {
+	char *path;
+	struct kt_tdat_info file;
+	int buffer; /* -1: the top-level buffer, else the instance index */
+	char buffer_name[128];
+	struct walk pager, index;
+	struct kt_store *store;
+	int wake_fd;
+	uint64_t pager_dropped_at; /* the pager's position when it last dropped file pages */
+	int fd;			   /* the file, for the page checks */
+	bool check_pages;	   /* v6, top-level buffer: pages checked before libtracecmd reads */
+	uint64_t *checked;	   /* per CPU: pages up to this offset are sound (atomics) */
+	char corrupt[256];	   /* the first corrupt page met (under the store lock) */
+
+	/* under the store lock */
+	struct checkpoint *cps;
+	size_t ncps, cap;
+	struct kt_recording_info info;
+
+	dev_t dev;		/* the file, to find libtracecmd's mappings of it */
+	ino_t ino;
+	uint64_t *type_counts; /* 65536, relaxed atomics */
+	bool *hidden;	       /* 65536: event ids left out */
+	struct user_filter *filters;
+	size_t nfilters;
+	pthread_t thread;
+	bool started;
+	bool stop;		/* atomic */
+	bool done;
+	pthread_mutex_t done_lock;
+	pthread_cond_t done_cond;
+};
+
+static void walk_close(struct walk *w)
+{
+	int i;
+
+	for (i = 0; w->peek && i < w->ncpus; i++)
+		if (w->peek[i])
+			tracecmd_free_record(w->peek[i]);
+	free(w->peek);
+	w->peek = NULL;
+	if (w->filter)
+		tep_filter_free(w->filter);
+	w->filter = NULL;
+	if (w->kbuf)
+		kbuffer_free(w->kbuf);
+	w->kbuf = NULL;
+	free(w->page);
+	w->page = NULL;
+	if (w->h && w->h != w->top)
+		tracecmd_close(w->h);
+	if (w->top)
+		tracecmd_close(w->top);
+	w->h = w->top = NULL;
+}
+
+/* Opens the file and the buffer to show: the top-level one when it has data, else the
+ * first instance that has (trace-cmd extract -B writes the instance as a buffer of its
+ * own). buffer: -2 to choose, else the one chosen before. */
+static int walk_open(struct walk *w, const char *path, int *buffer, char *name, size_t namelen)
+{
+	struct tracecmd_input *b;
+	int i, n, cpu;
+
+	memset(w, 0, sizeof(*w));
+	w->top = tracecmd_open(path, RECORDING_OPEN_FLAGS);
+	if (!w->top)
+		return -1;
+	w->h = w->top;
+	if (*buffer == -2) {
+		*buffer = -1;
+		name[0] = '\0';
+		for (cpu = 0; cpu < tep_get_cpus(tracecmd_get_tep(w->top)); cpu++) {
+			struct tep_record *r = tracecmd_read_cpu_first(w->top, cpu);
+
+			if (r) {
+				tracecmd_free_record(r);
+				break;
+			}
+		}
+		n = tracecmd_buffer_instances(w->top);
+		if (cpu == tep_get_cpus(tracecmd_get_tep(w->top)) && n > 0) {
+			*buffer = 0;
+			snprintf(name, namelen, "%s", tracecmd_buffer_instance_name(w->top, 0));
+		}
+	}
+	if (*buffer >= 0) {
+		b = tracecmd_buffer_instance_handle(w->top, *buffer);
+		if (!b)
+			return -1;
+		w->h = b;
+	}
+	w->ncpus = tep_get_cpus(tracecmd_get_tep(w->h));
+	if (w->ncpus < 0)
+		return -1;
+	w->peek = calloc((size_t)w->ncpus + 1, sizeof(*w->peek));
+	if (!w->peek)
+		return -1;
+	for (i = 0; i < w->ncpus; i++)
+		w->peek[i] = tracecmd_read_cpu_first(w->h, i);
+	return 0;
+}
+
+/* The CPU whose next record goes first, or -1 at the end. */
+static int walk_next_cpu(const struct walk *w)
+{
+	int i, m = -1;
+
+	for (i = 0; i < w->ncpus; i++)
+		if (w->peek[i] && (m < 0 || w->peek[i]->ts < w->peek[m]->ts))
+			m = i;
+	return m;
+}
+
+/* A record a corrupt page cannot have produced: the common fields are there and it fits
+ * in its page. Others are left out (and counted), never handed on. */
+static bool record_sane(const struct walk *w, const struct tep_record *r)
+{
+	return r->data && r->size >= 8 && w->page_size &&
+	       r->offset % w->page_size + (unsigned)r->size <= w->page_size;
+}
+
+/* Whether the user's choices keep the record: its event not hidden, its filter matched. */
+static bool walk_shows(const struct walk *w, const struct tep_record *r)
+{
+	uint16_t type;
+
+	if (!record_sane(w, r))
+		return false;
+	memcpy(&type, r->data, sizeof(type));
+	if (w->hidden && w->hidden[type])
+		return false;
+	return !w->filter || tep_event_filtered(w->filter, type) != 1 ||
+	       tep_filter_match(w->filter, (struct tep_record *)(uintptr_t)r) ==
+		       TEP_ERRNO__FILTER_MATCH;
+}
+
+/* Records one step takes: the record if shown, and its loss marker (always: a loss is a
+ * fact about the buffer, whatever is shown). */
+static unsigned step_records(const struct walk *w, const struct tep_record *r)
+{
+	return (r->missed_events ? 1u : 0u) + (walk_shows(w, r) ? 1u : 0u);
+}
+
+/* Whether r is the last record of its page (the page parsed here, on a copy). */
+static bool last_in_page(struct walk *w, const struct tep_record *r, uint64_t page)
+{
+	struct kt_recording *rec = w->rec;
+	unsigned long long ts;
+	int last = -1;
+
+	if (!w->kbuf)
+		w->kbuf = kbuffer_alloc(rec->file.long_size == 4 ? KBUFFER_LSIZE_4 :
+								   KBUFFER_LSIZE_8,
+					KBUFFER_ENDIAN_LITTLE);
+	if (!w->page)
+		w->page = calloc(1, (size_t)w->page_size + 16);
+	if (!w->kbuf || !w->page ||
+	    pread(rec->fd, w->page, w->page_size, (off_t)page) != (ssize_t)w->page_size ||
+	    kbuffer_load_subbuffer(w->kbuf, w->page) < 0 || !kbuffer_read_event(w->kbuf, &ts))
+		return true;
+	do
+		last = kbuffer_curr_offset(w->kbuf);
+	while (kbuffer_next_event(w->kbuf, &ts));
+	/* libtracecmd's record offset is the page's plus kbuffer_curr_offset() too */
+	return last < 0 || r->offset >= page + (unsigned)last;
+}
+
+/*
+ * libtracecmd trusts a page's header and reads past the page with a corrupt one, so the
+ * page after r's is checked before libtracecmd may load it; when it is corrupt, the CPU
+ * ends with the last record of r's page. Every walk decides the same, so sequence numbers
+ * stay the same. Returns false when the CPU ends at r.
+ */
+static bool next_page_sound(struct walk *w, int cpu, const struct tep_record *r)
+{
+	struct kt_recording *rec = w->rec;
+	uint64_t page, next, end;
+	char err[256];
+
+	if (!rec || !rec->check_pages || cpu >= rec->file.ncpus)
+		return true;
+	page = r->offset / w->page_size * w->page_size;
+	next = page + w->page_size;
+	end = rec->file.cpus[cpu].off + rec->file.cpus[cpu].size;
+	if (next >= end || next <= __atomic_load_n(&rec->checked[cpu], __ATOMIC_RELAXED))
+		return true;
+	if (tdat_check_page(rec->fd, rec->path, &rec->file, next, cpu, err, sizeof(err)) == 0) {
+		__atomic_store_n(&rec->checked[cpu], next, __ATOMIC_RELAXED); /* idempotent */
+		return true;
+	}
+	if (!last_in_page(w, r, page))
+		return true;
+	/* not the store lock: the pager runs under it */
+	pthread_mutex_lock(&rec->done_lock);
+	if (!rec->corrupt[0])
+		snprintf(rec->corrupt, sizeof(rec->corrupt), "%s", err);
+	pthread_mutex_unlock(&rec->done_lock);
+	return false;
+}
+
+static void walk_advance(struct walk *w, int cpu)
+{
+	bool more = next_page_sound(w, cpu, w->peek[cpu]);
+
+	tracecmd_free_record(w->peek[cpu]);
+	w->peek[cpu] = more ? tracecmd_read_data(w->h, cpu) : NULL;
+}
+
+/* Puts the walk where checkpoint cp was taken. */
+static void walk_restore(struct walk *w, const struct checkpoint *cp)
+{
+	int i, cpu;
+
+	for (i = 0; i < w->ncpus; i++) {
+		if (w->peek[i])
+			tracecmd_free_record(w->peek[i]);
+		w->peek[i] = NULL;
+		if (!cp->offs[i])
+			continue;
+		w->peek[i] = tracecmd_read_at(w->h, cp->offs[i], &cpu);
+		if (w->peek[i] && cpu != i) {
+			tracecmd_free_record(w->peek[i]);
+			w->peek[i] = NULL;
+		}
+	}
+	w->seq = cp->seq;
+}
+
+/*
+ * libtracecmd maps the per-CPU data and never unmaps what it has read, so reading a 1 GB
+ * file through would leave 1 GB resident (clean page cache, but counted against ktop). The
+ * mappings are read-only: dropping their pages is safe at any time (a later access faults
+ * the page in again from the page cache), and keeps ktop's resident size within --memory.
+ */
+static void drop_file_pages(const struct kt_recording *rec)
+{
+	unsigned long start, end, ino;
+	unsigned maj, min;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %*s %*s %x:%x %lu", &start, &end, &maj, &min, &ino) == 5 &&
+		    ino == (unsigned long)rec->ino && makedev(maj, min) == rec->dev)
+			madvise((void *)start, end - start, MADV_DONTNEED);
+	fclose(f);
+}
+
+/* ---- the index thread ------------------------------------------------------------------- */
+
+static void wake(struct kt_recording *rec)
+{
+	char b = 1;
+	ssize_t n;
+
+	if (rec->wake_fd >= 0) {
+		n = write(rec->wake_fd, &b, 1);
+		(void)n;
+	}
+}
+
+/* Checkpoints taken since the last publish, handed over under the store lock. */
+struct pending {
+	struct checkpoint *cps;
+	size_t n, cap;
+};
+
+static void take_checkpoint(struct pending *p, const struct walk *w)
+{
+	struct checkpoint *grown, *cp;
+	int i;
+
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 8;
+		grown = realloc(p->cps, p->cap * sizeof(*grown));
+		if (!grown)
+			return;
+		p->cps = grown;
+	}
+	cp = &p->cps[p->n];
+	cp->offs = calloc((size_t)w->ncpus + 1, sizeof(*cp->offs));
+	if (!cp->offs)
+		return;
+	cp->seq = w->seq;
+	for (i = 0; i < w->ncpus; i++)
+		cp->offs[i] = w->peek[i] ? w->peek[i]->offset : 0;
+	p->n++;
+}
+
+static void publish(struct kt_recording *rec, struct pending *p, const struct kt_recording_info *in)
+{
+	struct checkpoint *grown;
+	size_t need;
+
+	store_lock(rec->store);
+	need = rec->ncps + p->n;
+	if (need > rec->cap) {
+		grown = realloc(rec->cps, (need + 64) * sizeof(*grown));
+		if (grown) {
+			rec->cps = grown;
+			rec->cap = need + 64;
+		}
+	}
+	if (need <= rec->cap) {
+		memcpy(rec->cps + rec->ncps, p->cps, p->n * sizeof(*p->cps));
+		rec->ncps = need;
+		p->n = 0;
+	}
+	rec->info.records = in->records;
+	rec->info.events = in->events;
+	rec->info.lost_marked = in->lost_marked;
+	rec->info.lost_unknown = in->lost_unknown;
+	rec->info.first_ts = in->first_ts;
+	rec->info.last_ts = in->last_ts;
+	rec->info.indexed = in->indexed;
+	rec->info.corrupt = in->corrupt;
+	store_set_span(rec->store, rec->ncps ? in->records : 0);
+	store_unlock(rec->store);
+	wake(rec);
+}
+
+static void *index_main(void *arg)
+{
+	struct kt_recording *rec = arg;
+	struct walk *w = &rec->index;
+	struct kt_recording_info in = { 0 };
+	struct pending p = { 0 };
+	uint64_t next_cp = 0, next_pub = RECORDING_FIRST_PUBLISH;
+	struct tep_record *r;
+	uint16_t type;
+	int cpu;
+
+	while (!__atomic_load_n(&rec->stop, __ATOMIC_RELAXED)) {
+		cpu = walk_next_cpu(w);
+		if (cpu < 0)
+			break;
+		r = w->peek[cpu];
+		if (w->seq >= next_cp) {
+			take_checkpoint(&p, w);
+			next_cp = w->seq + RECORDING_CHECKPOINT;
+		}
+		if (r->missed_events > 0)
+			in.lost_marked += (uint64_t)r->missed_events;
+		else if (r->missed_events < 0)
+			in.lost_unknown++;
+		if (record_sane(w, r)) {
+			memcpy(&type, r->data, sizeof(type));
+			__atomic_fetch_add(&rec->type_counts[type], 1, __ATOMIC_RELAXED);
+		} else {
+			in.corrupt++;
+		}
+		if (!in.events)
+			in.first_ts = r->ts;
+		in.last_ts = r->ts;
+		in.events++;
+		w->seq += step_records(w, r);
+		walk_advance(w, cpu);
+		if (w->seq >= next_pub) {
+			in.records = w->seq;
+			publish(rec, &p, &in);
+			drop_file_pages(rec);
+			next_pub = w->seq + RECORDING_PUBLISH;
+		}
+	}
+	in.records = w->seq;
+	in.indexed = walk_next_cpu(w) < 0;
+	publish(rec, &p, &in);
+	free(p.cps);
+	pthread_mutex_lock(&rec->done_lock);
+	rec->done = true;
+	pthread_cond_broadcast(&rec->done_cond);
+	pthread_mutex_unlock(&rec->done_lock);
+	return NULL;
+}
+
+/* ---- the pager -------------------------------------------------------------------------- */
+
+/* Appends one step of the pager's walk to the store. */
+static void pager_step(struct kt_store *st, struct walk *w)
+{
+	int cpu = walk_next_cpu(w);
+	struct tep_record *r = w->peek[cpu];
+
+	if (r->missed_events)
+		store_append_lost(st, r->ts, (uint32_t)cpu,
+				  r->missed_events > 0 ? r->missed_events : -1);
+	if (walk_shows(w, r))
+		store_append(st, r->ts, (uint32_t)cpu, r->data, (uint32_t)r->size);
+	w->seq += step_records(w, r);
+	walk_advance(w, cpu);
+}
+
+static void pager(void *ctx, struct kt_store *st, uint64_t seq)
+{
+	struct kt_recording *rec = ctx;
+	struct walk *w = &rec->pager;
+	uint64_t first, end, limit;
+	size_t lo = 0, hi = rec->ncps, mid;
+
+	if (!rec->ncps)
+		return;
+	store_held(st, &first, &end);
+	/* Reading on from where the window ends is cheaper than a jump. */
+	if (!(first < end && w->seq == end && seq >= end && seq < end + RECORDING_CHECKPOINT)) {
+		while (hi - lo > 1) {
+			mid = lo + (hi - lo) / 2;
+			if (rec->cps[mid].seq <= seq)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		walk_restore(w, &rec->cps[lo]);
+		store_restart(st, w->seq);
+	}
+	limit = seq + RECORDING_FILL_AHEAD;
+	while (w->seq < limit && walk_next_cpu(w) >= 0)
+		pager_step(st, w);
+	if (w->seq - rec->pager_dropped_at >= RECORDING_DROP_EVERY || w->seq < rec->pager_dropped_at) {
+		drop_file_pages(rec);
+		rec->pager_dropped_at = w->seq;
+	}
+}
+
+/* ---- the handle ------------------------------------------------------------------------- */
+
+/*
+ * libtracecmd 3.1 crashes in its own clean-up when it refuses some corrupt files that pass
+ * the structure check (tracecmd_open_fd frees a half-built handle), so it opens the file
+ * once in a child first: a refusal or a crash there is a one-line error here. Called
+ * before any thread exists.
+ */
+static int open_in_child(const char *path, char *err, size_t errlen)
+{
+	pid_t pid = fork();
+	int status;
+
+	if (pid < 0)
+		return 0; /* no child: go ahead, the structure check passed */
+	if (pid == 0)
+		_exit(tracecmd_open(path, RECORDING_OPEN_FLAGS) ? 0 : 1);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	if (WIFSIGNALED(status))
+		snprintf(err, errlen, "%s: corrupt: libtracecmd crashes reading it (signal %d)",
+			 path, WTERMSIG(status));
+	else
+		snprintf(err, errlen, "%s: corrupt: libtracecmd cannot read its formats or data",
+			 path);
+	return -1;
+}
+
+struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
+{
+	struct kt_recording *rec = calloc(1, sizeof(*rec));
+	struct stat sb;
+	int i;
+
+	if (!rec) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&rec->done_lock, NULL);
+	pthread_cond_init(&rec->done_cond, NULL);
+	rec->wake_fd = -1;
+	rec->fd = -1;
+	rec->path = strdup(path);
+	rec->type_counts = calloc(65536, sizeof(*rec->type_counts));
+	rec->hidden = calloc(65536, sizeof(*rec->hidden));
+	if (!rec->path || !rec->type_counts || !rec->hidden) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	if (tdat_check(path, &rec->file, err, errlen) < 0)
+		goto fail;
+	if (stat(path, &sb) == 0) {
+		rec->dev = sb.st_dev;
+		rec->ino = sb.st_ino;
+	}
+	/* nothing may print under curses, and a corrupt file makes them talk */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	if (open_in_child(path, err, errlen) < 0)
+		goto fail;
+	rec->buffer = -2;
+	if (walk_open(&rec->pager, path, &rec->buffer, rec->buffer_name,
+		      sizeof(rec->buffer_name)) < 0) {
+		snprintf(err, errlen, "%s: libtracecmd cannot read it (%s)", path,
+			 errno ? strerror(errno) : "a section it needs is missing or corrupt");
+		goto fail;
+	}
+	rec->fd = open(path, O_RDONLY | O_CLOEXEC);
+	rec->check_pages = rec->fd >= 0 && rec->file.version == 6 && rec->file.cpus &&
+			   rec->buffer == -1 && rec->pager.ncpus == rec->file.ncpus;
+	rec->checked = calloc((size_t)rec->file.ncpus + 1, sizeof(*rec->checked));
+	if (!rec->checked) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	for (i = 0; i < rec->file.ncpus; i++) /* what tdat_check() covered */
+		rec->checked[i] = rec->file.cpus[i].off +
+				  (uint64_t)(TDAT_CHECK_PAGES - 1) * rec->file.page_size;
+	rec->pager.rec = rec;
+	rec->pager.hidden = rec->hidden;
+	rec->pager.page_size = rec->file.page_size;
+	rec->info.file = rec->file;
+	rec->info.ncpus = rec->pager.ncpus;
+	snprintf(rec->info.buffer, sizeof(rec->info.buffer), "%s", rec->buffer_name);
+	return rec;
+fail:
+	recording_close(rec);
+	return NULL;
+}
+
+static int index_start(struct kt_recording *rec, char *err, size_t errlen);
+
+int recording_attach(struct kt_recording *rec, struct kt_store *st, int wake_fd, char *err,
+		     size_t errlen)
+{
+	int buffer = rec->buffer;
+	char name[128];
+
+	if (walk_open(&rec->index, rec->path, &buffer, name, sizeof(name)) < 0) {
+		snprintf(err, errlen, "%s: libtracecmd cannot read it", rec->path);
+		return -1;
+	}
+	rec->index.hidden = rec->hidden;
+	rec->index.rec = rec;
+	rec->index.page_size = rec->file.page_size;
+	rec->store = st;
+	rec->wake_fd = wake_fd;
+	store_lock(st);
+	store_set_pager(st, pager, rec);
+	store_unlock(st);
+	return index_start(rec, err, errlen);
+}
+
+static int index_start(struct kt_recording *rec, char *err, size_t errlen)
+{
+	sigset_t all, old;
+
+	rec->done = false;
+	__atomic_store_n(&rec->stop, false, __ATOMIC_RELAXED);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	errno = pthread_create(&rec->thread, NULL, index_main, rec);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (errno) {
+		snprintf(err, errlen, "cannot start the index thread: %s", strerror(errno));
+		return -1;
+	}
+	rec->started = true;
+	return 0;
+}
+
+void recording_wait_indexed(struct kt_recording *rec)
+{
+	pthread_mutex_lock(&rec->done_lock);
+	while (rec->started && !rec->done)
+		pthread_cond_wait(&rec->done_cond, &rec->done_lock);
+	pthread_mutex_unlock(&rec->done_lock);
+}
+
+struct tep_handle *recording_tep(struct kt_recording *rec)
+{
+	return tracecmd_get_tep(rec->pager.h);
+}
+
+void recording_info(struct kt_recording *rec, struct kt_recording_info *out)
+{
+	if (rec->store)
+		store_lock(rec->store);
+	*out = rec->info;
+	if (rec->store)
+		store_unlock(rec->store);
+	out->file.cpus = NULL; /* rec's own */
+	pthread_mutex_lock(&rec->done_lock);
+	snprintf(out->corrupt_page, sizeof(out->corrupt_page), "%s", rec->corrupt);
+	pthread_mutex_unlock(&rec->done_lock);
+}
+
+uint64_t recording_type_count(struct kt_recording *rec, int id)
+{
+	if (id < 0 || id > 65535)
+		return 0;
+	return __atomic_load_n(&rec->type_counts[id], __ATOMIC_RELAXED);
+}
+
+void recording_close(struct kt_recording *rec)
+{
+	size_t i;
+
+	if (!rec)
+		return;
+	if (rec->started) {
+		__atomic_store_n(&rec->stop, true, __ATOMIC_RELAXED);
+		pthread_join(rec->thread, NULL);
+	}
+	if (rec->store) {
+		store_lock(rec->store);
+		store_set_pager(rec->store, NULL, NULL);
+		store_unlock(rec->store);
+	}
+	walk_close(&rec->pager);
+	walk_close(&rec->index);
+	for (i = 0; i < rec->ncps; i++)
+		free(rec->cps[i].offs);
+	free(rec->cps);
+	for (i = 0; i < rec->nfilters; i++)
+		free(rec->filters[i].expr);
+	free(rec->filters);
+	free(rec->hidden);
+	free(rec->checked);
+	if (rec->fd >= 0)
+		close(rec->fd);
+	tdat_info_free(&rec->file);
+	free(rec->type_counts);
+	free(rec->path);
+	pthread_mutex_destroy(&rec->done_lock);
+	pthread_cond_destroy(&rec->done_cond);
+	free(rec);
+}
+
+/* ---- the user's choices ----------------------------------------------------------------- */
+
+/* A filter for w's tep from the user's expressions; NULL when there are none. */
+static int build_filter(struct kt_recording *rec, struct walk *w, char *err, size_t errlen)
+{
+	struct tep_handle *tep = tracecmd_get_tep(w->h);
+	struct tep_event_filter *f;
+	struct tep_event *ev;
+	char *spec;
+	size_t i;
+	int ret;
+
+	if (w->filter)
+		tep_filter_free(w->filter);
+	w->filter = NULL;
+	if (!rec->nfilters)
+		return 0;
+	f = tep_filter_alloc(tep);
+	if (!f)
+		return -1;
+	for (i = 0; i < rec->nfilters; i++) {
+		ev = tep_find_event(tep, rec->filters[i].id);
+		if (!ev || asprintf(&spec, "%s/%s:%s", ev->system, ev->name,
+				    rec->filters[i].expr) < 0)
+			continue;
+		ret = tep_filter_add_filter_str(f, spec);
+		free(spec);
+		if (ret < 0) {
+			if (err)
+				tep_filter_strerror(f, ret, err, errlen);
+			tep_filter_free(f);
+			return -1;
+		}
+	}
+	w->filter = f;
+	return 0;
+}
+
+/* Indexes again from the start with the user's current choices. */
+static void reindex(struct kt_recording *rec)
+{
+	char err[256];
+	size_t i;
+	int cpu;
+
+	if (rec->started) {
+		__atomic_store_n(&rec->stop, true, __ATOMIC_RELAXED);
+		pthread_join(rec->thread, NULL);
+		rec->started = false;
+	}
+	build_filter(rec, &rec->index, NULL, 0);
+	build_filter(rec, &rec->pager, NULL, 0);
+	for (cpu = 0; cpu < rec->index.ncpus; cpu++) {
+		if (rec->index.peek[cpu])
+			tracecmd_free_record(rec->index.peek[cpu]);
+		rec->index.peek[cpu] = tracecmd_read_cpu_first(rec->index.h, cpu);
+	}
+	rec->index.seq = 0;
+	memset(rec->type_counts, 0, 65536 * sizeof(*rec->type_counts));
+	store_lock(rec->store);
+	for (i = 0; i < rec->ncps; i++)
+		free(rec->cps[i].offs);
+	rec->ncps = 0;
+	store_restart(rec->store, 0);
+	store_set_span(rec->store, 0);
+	rec->pager.seq = UINT64_MAX; /* no window to read on from */
+	rec->info.records = rec->info.events = 0;
+	rec->info.indexed = false;
+	store_unlock(rec->store);
+	index_start(rec, err, sizeof(err));
+}
+
+bool recording_hidden(struct kt_recording *rec, int id)
+{
+	return id >= 0 && id < 65536 && rec->hidden[id];
+}
+
+void recording_set_hidden(struct kt_recording *rec, int id, bool hidden)
+{
+	if (id < 0 || id >= 65536 || rec->hidden[id] == hidden)
+		return;
+	rec->hidden[id] = hidden;
+	if (rec->store)
+		reindex(rec);
+}
+
+const char *recording_filter(struct kt_recording *rec, int id)
+{
+	size_t i;
+
+	for (i = 0; i < rec->nfilters; i++)
+		if (rec->filters[i].id == id)
+			return rec->filters[i].expr;
+	return NULL;
+}
+
+int recording_set_filter(struct kt_recording *rec, int id, const char *expr, char *err,
+			 size_t errlen)
+{
+	struct user_filter *grown, saved = { .id = -1 };
+	size_t i;
+
+	for (i = 0; i < rec->nfilters; i++)
+		if (rec->filters[i].id == id)
+			break;
+	if (i < rec->nfilters) { /* taken out; put back if the new one does not parse */
+		saved = rec->filters[i];
+		rec->filters[i] = rec->filters[--rec->nfilters];
+	}
+	if (expr && *expr) {
+		grown = realloc(rec->filters, (rec->nfilters + 1) * sizeof(*grown));
+		if (!grown)
+			goto fail;
+		rec->filters = grown;
+		rec->filters[rec->nfilters].id = id;
+		rec->filters[rec->nfilters].expr = strdup(expr);
+		if (!rec->filters[rec->nfilters].expr)
+			goto fail;
+		rec->nfilters++;
+		/* parsed on the pager's tep first: a rejected filter changes nothing */
+		if (build_filter(rec, &rec->pager, err, errlen) < 0) {
+			free(rec->filters[--rec->nfilters].expr);
+			goto fail;
+		}
+	}
+	free(saved.expr);
+	reindex(rec);
+	return 0;
+fail:
+	if (saved.expr)
+		rec->filters[rec->nfilters++] = saved;
+	build_filter(rec, &rec->pager, NULL, 0);
+	return -1;
+}

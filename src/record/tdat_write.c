@@ -1,0 +1,605 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The trace.dat writer. Version 6 layout (trace-cmd.dat(5)):
+ *   magic, "6", endianness, sizeof(long), page size
+ *   "header_page" size data, "header_event" size data
+ *   ftrace formats (count; size data ...), event systems (count; name count formats ...)
+ *   kallsyms (u32 size), printk formats (u32 size), saved cmdlines (u64 size)
+ *   CPU count, "options  " (id u16, size u32, data ...; DONE), "flyrecord"
+ *   per CPU: offset u64, size u64; then each CPU's pages, page aligned.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "../backend/loss.h"
+#include "../backend/store.h"
+#include "../fileio.h"
+#include "tdat.h"
+#include "tdat_write.h"
+
+#define PID_LIMIT (1u << 22) /* the kernel's largest pid_max */
+
+struct cpu_out {
+	int fd;			/* temporary file: this CPU's pages */
+	unsigned char *page;
+	uint32_t used;		/* bytes of events after the page header */
+	unsigned long long page_ts, last_ts;
+	int64_t missed;		/* loss before the next page: >0 counted, -1 unknown, 0 none */
+	unsigned long long bytes; /* written to fd */
+};
+
+struct kt_tdat_writer {
+	char *path;
+	struct kt_tdat_meta meta;
+	uint32_t page_size;
+	struct cpu_out *cpus;
+	unsigned char *types; /* bitmap of event ids seen */
+	unsigned char *pids;  /* bitmap of pids seen */
+	unsigned long long events;
+};
+
+static void bit_set(unsigned char *map, unsigned n)
+{
+	map[n / 8] |= (unsigned char)(1u << (n % 8));
+}
+
+static int bit_test(const unsigned char *map, unsigned n)
+{
+	return map[n / 8] & (1u << (n % 8));
+}
+
+/* An unnamed file in dir (O_TMPFILE), or one in /tmp when dir's file system has none. */
+static int temp_fd(const char *dir)
+{
+	char tmpl[] = "/tmp/ktop-record-XXXXXX";
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd >= 0)
+		return fd;
+	fd = mkostemp(tmpl, O_CLOEXEC);
+	if (fd >= 0)
+		unlink(tmpl);
+	return fd;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+void tdat_writer_abort(struct kt_tdat_writer *w)
+{
+	int i;
+
+	if (!w)
+		return;
+	for (i = 0; w->cpus && i < w->meta.ncpus; i++) {
+		if (w->cpus[i].fd >= 0)
+			close(w->cpus[i].fd);
+		free(w->cpus[i].page);
+	}
+	free(w->cpus);
+	free(w->types);
+	free(w->pids);
+	free(w->path);
+	free(w);
+}
+
+struct kt_tdat_writer *tdat_writer_open(const char *path, const struct kt_tdat_meta *meta,
+					char *err, size_t errlen)
+{
+	struct kt_tdat_writer *w = calloc(1, sizeof(*w));
+	char *dir = dir_of(path);
+	struct stat sb;
+	int i;
+
+	if (!w || !dir)
+		goto nomem;
+	w->meta = *meta;
+	w->page_size = (uint32_t)getpagesize();
+	w->path = strdup(path);
+	w->cpus = calloc((size_t)meta->ncpus, sizeof(*w->cpus));
+	w->types = calloc(65536 / 8, 1);
+	w->pids = calloc(PID_LIMIT / 8, 1);
+	if (!w->path || !w->cpus || !w->types || !w->pids)
+		goto nomem;
+	for (i = 0; i < meta->ncpus; i++)
+		w->cpus[i].fd = -1;
+	if (stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
+		snprintf(err, errlen, "cannot write %s: %s", path,
+			 errno ? strerror(errno) : "its directory is not a directory");
+		goto fail;
+	}
+	if (access(dir, W_OK) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	for (i = 0; i < meta->ncpus; i++) {
+		struct cpu_out *c = &w->cpus[i];
+
+		c->fd = temp_fd(dir);
+		c->page = calloc(1, w->page_size);
+		if (c->fd < 0 || !c->page) {
+			snprintf(err, errlen, "cannot write %s: temporary file: %s", path,
+				 strerror(errno));
+			goto fail;
+		}
+	}
+	free(dir);
+	return w;
+nomem:
+	snprintf(err, errlen, "out of memory");
+fail:
+	free(dir);
+	tdat_writer_abort(w);
+	return NULL;
+}
+
+static int write_all(int fd, const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Writes the page as the kernel would have: header, events, the missed count after the
+ * events when known, zeros to the end. */
+static int page_flush(struct kt_tdat_writer *w, struct cpu_out *c)
+{
+	uint64_t commit = c->used;
+	uint64_t ts = c->page_ts;
+
+	if (!c->used)
+		return 0;
+	if (c->missed) {
+		commit |= TDAT_PAGE_MISSED_EVENTS;
+		if (c->missed > 0) {
+			uint64_t n = (uint64_t)c->missed;
+
+			commit |= TDAT_PAGE_MISSED_STORED;
+			memcpy(c->page + TDAT_PAGE_HDR + c->used, &n, sizeof(n));
+		}
+		c->missed = 0;
+	}
+	memcpy(c->page, &ts, sizeof(ts));
+	memcpy(c->page + 8, &commit, sizeof(commit));
+	if (write_all(c->fd, c->page, w->page_size) < 0)
+		return -1;
+	c->bytes += w->page_size;
+	memset(c->page, 0, w->page_size);
+	c->used = 0;
+	return 0;
+}
+
+static void put_u32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+int tdat_writer_add(struct kt_tdat_writer *w, const struct kt_rec *r, char *err, size_t errlen)
+{
+	/* room after the events for the missed-events count */
+	uint32_t room = w->page_size - TDAT_PAGE_HDR - 8;
+	uint32_t dlen = (r->size + 3) & ~3u, need;
+	unsigned long long delta;
+	struct cpu_out *c;
+	unsigned char *p;
+	int pid;
+
+	if (r->cpu >= (uint32_t)w->meta.ncpus)
+		return 0;
+	c = &w->cpus[r->cpu];
+	if (r->flags & KT_REC_LOST) {
+		/* The gap sits before the next event: that event starts a page with the flag. */
+		if (page_flush(w, c) < 0)
+			goto io;
+		if (r->lost < 0 || c->missed < 0)
+			c->missed = -1;
+		else
+			c->missed += r->lost;
+		return 0;
+	}
+	if (r->size < 8 || dlen + 8 > room)
+		return 0; /* no common header, or larger than a page: not an event */
+	if (c->used && r->ts < c->last_ts && page_flush(w, c) < 0)
+		goto io;
+	delta = c->used ? r->ts - c->last_ts : 0;
+	need = 4 + (dlen > TDAT_TYPE_LEN_MAX_DATA * 4 ? 4 : 0) + dlen;
+	if (delta >> TDAT_DELTA_BITS)
+		need += 8;
+	if (c->used + need > room) {
+		if (page_flush(w, c) < 0)
+			goto io;
+		delta = 0;
+		need = 4 + (dlen > TDAT_TYPE_LEN_MAX_DATA * 4 ? 4 : 0) + dlen;
+	}
+	if (!c->used)
+		c->page_ts = r->ts;
+	p = c->page + TDAT_PAGE_HDR + c->used;
+	if (delta >> TDAT_DELTA_BITS) {
+		put_u32(p, TDAT_TYPE_TIME_EXTEND |
+			   (uint32_t)(delta & ((1u << TDAT_DELTA_BITS) - 1)) << 5);
+		put_u32(p + 4, (uint32_t)(delta >> TDAT_DELTA_BITS));
+		p += 8;
+		delta = 0;
+	}
+	if (dlen > TDAT_TYPE_LEN_MAX_DATA * 4) {
+		put_u32(p, (uint32_t)delta << 5);
+		put_u32(p + 4, dlen + 4);
+		p += 8;
+	} else {
+		put_u32(p, dlen / 4 | (uint32_t)delta << 5);
+		p += 4;
+	}
+	memcpy(p, r->data, r->size);
+	c->used += need;
+	c->last_ts = r->ts;
+
+	bit_set(w->types, *(const uint16_t *)r->data);
+	memcpy(&pid, (const unsigned char *)r->data + 4, sizeof(pid));
+	if (pid > 0 && (unsigned)pid < PID_LIMIT)
+		bit_set(w->pids, (unsigned)pid);
+	w->events++;
+	return 0;
+io:
+	snprintf(err, errlen, "cannot write %s: %s", w->path, strerror(errno));
+	return -1;
+}
+
+unsigned long long tdat_writer_events(const struct kt_tdat_writer *w)
+{
+	return w->events;
+}
+
+/* ---- assembling the file ---------------------------------------------------------------- */
+
+struct out {
+	FILE *f;
+	bool failed;
+};
+
+static void put(struct out *o, const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, o->f) != n)
+		o->failed = true;
+}
+
+static void put_u16v(struct out *o, uint16_t v)
+{
+	put(o, &v, sizeof(v));
+}
+
+static void put_u32v(struct out *o, uint32_t v)
+{
+	put(o, &v, sizeof(v));
+}
+
+static void put_u64v(struct out *o, uint64_t v)
+{
+	put(o, &v, sizeof(v));
+}
+
+static void put_str0(struct out *o, const char *s)
+{
+	put(o, s, strlen(s) + 1);
+}
+
+/* A file's contents, with a u64 size in front (or a u32 one with small). An unreadable file
+ * is written empty: a reader copes with a missing kallsyms, not with a broken layout. */
+static void put_file(struct out *o, const char *path, bool small)
+{
+	size_t len = 0;
+	char *buf = file_read_all(path, &len);
+
+	if (small)
+		put_u32v(o, (uint32_t)len);
+	else
+		put_u64v(o, len);
+	put(o, buf, len);
+	free(buf);
+}
+
+struct fmt {
+	char *system, *path;
+};
+
+static int fmt_cmp(const void *a, const void *b)
+{
+	const struct fmt *x = a, *y = b;
+
+	return strcmp(x->system, y->system);
+}
+
+/* The formats of the event ids seen, from events/<system>/<event>/{id,format}. */
+static struct fmt *formats_used(struct kt_tdat_writer *w, size_t *n)
+{
+	char path[4096], idbuf[32];
+	struct dirent *sd, *ed;
+	struct fmt *list = NULL, *grown;
+	DIR *sdir, *edir;
+	int id;
+
+	*n = 0;
+	snprintf(path, sizeof(path), "%s/events", w->meta.tracing_dir);
+	sdir = opendir(path);
+	if (!sdir)
+		return NULL;
+	while ((sd = readdir(sdir))) {
+		if (sd->d_name[0] == '.' || sd->d_type != DT_DIR)
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s", w->meta.tracing_dir, sd->d_name);
+		edir = opendir(path);
+		if (!edir)
+			continue;
+		while ((ed = readdir(edir))) {
+			if (ed->d_name[0] == '.' || ed->d_type != DT_DIR)
+				continue;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/id", w->meta.tracing_dir,
+				 sd->d_name, ed->d_name);
+			if (file_read_small(path, idbuf, sizeof(idbuf)) <= 0)
+				continue;
+			id = atoi(idbuf);
+			if (id <= 0 || id > 65535 || !bit_test(w->types, (unsigned)id))
+				continue;
+			grown = realloc(list, (*n + 1) * sizeof(*list));
+			if (!grown)
+				break;
+			list = grown;
+			snprintf(path, sizeof(path), "%s/events/%s/%s/format",
+				 w->meta.tracing_dir, sd->d_name, ed->d_name);
+			list[*n].system = strdup(sd->d_name);
+			list[*n].path = strdup(path);
+			(*n)++;
+		}
+		closedir(edir);
+	}
+	closedir(sdir);
+	qsort(list, *n, sizeof(*list), fmt_cmp);
+	return list;
+}
+
+static void put_formats(struct kt_tdat_writer *w, struct out *o)
+{
+	size_t n, i, j, nftrace = 0, nsys = 0;
+	struct fmt *f = formats_used(w, &n);
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(f[i].system, "ftrace"))
+			nftrace++;
+		else if (!i || strcmp(f[i].system, f[i - 1].system))
+			nsys++;
+	}
+	put_u32v(o, (uint32_t)nftrace);
+	for (i = 0; i < n; i++)
+		if (!strcmp(f[i].system, "ftrace"))
+			put_file(o, f[i].path, false);
+	put_u32v(o, (uint32_t)nsys);
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && !strcmp(f[j].system, f[i].system); j++)
+			;
+		if (!strcmp(f[i].system, "ftrace"))
+			continue;
+		put_str0(o, f[i].system);
+		put_u32v(o, (uint32_t)(j - i));
+		for (; i < j; i++)
+			put_file(o, f[i].path, false);
+	}
+	for (i = 0; i < n; i++) {
+		free(f[i].system);
+		free(f[i].path);
+	}
+	free(f);
+}
+
+/* "pid comm" lines: ktop's own names for the pids seen, then the kernel's saved_cmdlines
+ * for the pids ktop could not name. */
+static void put_cmdlines(struct kt_tdat_writer *w, struct out *o)
+{
+	char path[4096], *saved, *line, *save = NULL;
+	size_t cap = 4096, len = 0, need;
+	char *buf = malloc(cap), *grown;
+	const char *name;
+	unsigned pid;
+	int p;
+
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", w->meta.tracing_dir);
+	saved = file_read_all(path, NULL);
+	for (pid = 1; buf && pid < PID_LIMIT; pid++) {
+		if (!bit_test(w->pids, pid))
+			continue;
+		name = w->meta.comm ? w->meta.comm(w->meta.comm_ctx, (int)pid) : NULL;
+		if (!name) {
+			w->pids[pid / 8] &= (unsigned char)~(1u << (pid % 8)); /* unnamed */
+			continue;
+		}
+		if (len + 40 > cap) {
+			grown = realloc(buf, cap *= 2);
+			if (!grown)
+				break;
+			buf = grown;
+		}
+		len += (size_t)snprintf(buf + len, cap - len, "%u %.15s\n", pid, name);
+	}
+	for (line = saved ? strtok_r(saved, "\n", &save) : NULL; buf && line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		p = atoi(line);
+		if (p <= 0 || (unsigned)p >= PID_LIMIT || bit_test(w->pids, (unsigned)p))
+			continue;
+		need = strlen(line) + 2;
+		if (len + need > cap) {
+			grown = realloc(buf, cap = cap * 2 + need);
+			if (!grown)
+				break;
+			buf = grown;
+		}
+		len += (size_t)snprintf(buf + len, cap - len, "%s\n", line);
+	}
+	put_u64v(o, len);
+	put(o, buf, len);
+	free(buf);
+	free(saved);
+}
+
+static void put_option(struct out *o, uint16_t id, const void *data, uint32_t size)
+{
+	put_u16v(o, id);
+	put_u32v(o, size);
+	put(o, data, size);
+}
+
+static void put_option_str(struct out *o, uint16_t id, const char *s)
+{
+	put_option(o, id, s, (uint32_t)strlen(s) + 1);
+}
+
+static void put_options(struct kt_tdat_writer *w, struct out *o,
+			const struct kt_cpu_stats *stats)
+{
+	char buf[1024];
+	struct utsname u;
+	uint32_t ncpus = (uint32_t)w->meta.ncpus;
+	int i;
+
+	put(o, "options  ", 10);
+	if (w->meta.uname) {
+		put_option_str(o, TDAT_OPT_UNAME, w->meta.uname);
+	} else if (uname(&u) == 0) {
+		snprintf(buf, sizeof(buf), "%s %s %s %s %s", u.sysname, u.nodename, u.release,
+			 u.version, u.machine);
+		put_option_str(o, TDAT_OPT_UNAME, buf);
+	}
+	/* trace-cmd writes the trace_clock file, the clock in use in brackets */
+	snprintf(buf, sizeof(buf), "[%s]\n", w->meta.clock ? w->meta.clock : "mono");
+	put_option_str(o, TDAT_OPT_TRACECLOCK, buf);
+	put_option(o, TDAT_OPT_CPUCOUNT, &ncpus, sizeof(ncpus));
+	put_option_str(o, TDAT_OPT_VERSION, PACKAGE_STRING);
+	for (i = 0; stats && i < w->meta.ncpus; i++) {
+		snprintf(buf, sizeof(buf),
+			 "CPU: %d\nentries: %llu\noverrun: %llu\ncommit overrun: %llu\n"
+			 "bytes: %llu\ndropped events: %llu\nread events: %llu\n",
+			 i, (unsigned long long)stats[i].entries,
+			 (unsigned long long)stats[i].overrun,
+			 (unsigned long long)stats[i].commit_overrun,
+			 (unsigned long long)stats[i].bytes,
+			 (unsigned long long)stats[i].dropped_events,
+			 (unsigned long long)stats[i].read_events);
+		put_option_str(o, TDAT_OPT_CPUSTAT, buf);
+	}
+	put_u16v(o, TDAT_OPT_DONE);
+}
+
+static int copy_cpu(struct kt_tdat_writer *w, struct cpu_out *c, int out_fd)
+{
+	unsigned char buf[65536];
+	off_t pos = 0;
+	ssize_t n;
+
+	while ((unsigned long long)pos < c->bytes) {
+		n = pread(c->fd, buf, sizeof(buf), pos);
+		if (n <= 0)
+			return -1;
+		if (write_all(out_fd, buf, (size_t)n) < 0)
+			return -1;
+		pos += n;
+	}
+	return 0;
+}
+
+int tdat_writer_close(struct kt_tdat_writer *w, const struct kt_cpu_stats *stats, char *err,
+		      size_t errlen)
+{
+	struct out o = { 0 };
+	char path[4096];
+	unsigned long long off;
+	long pos;
+	int i, fd = -1;
+	unsigned char endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+	for (i = 0; i < w->meta.ncpus; i++)
+		if (page_flush(w, &w->cpus[i]) < 0)
+			goto io;
+	o.f = fopen(w->path, "w");
+	if (!o.f)
+		goto io;
+	put(&o, TDAT_MAGIC, TDAT_MAGIC_LEN);
+	put(&o, "6", 2);
+	put(&o, &endian, 1);
+	put(&o, (unsigned char[]){ sizeof(long) }, 1);
+	put_u32v(&o, w->page_size);
+	put_str0(&o, "header_page");
+	snprintf(path, sizeof(path), "%s/events/header_page", w->meta.tracing_dir);
+	put_file(&o, path, false);
+	put_str0(&o, "header_event");
+	snprintf(path, sizeof(path), "%s/events/header_event", w->meta.tracing_dir);
+	put_file(&o, path, false);
+	put_formats(w, &o);
+	put_file(&o, w->meta.kallsyms ? w->meta.kallsyms : "/proc/kallsyms", true);
+	snprintf(path, sizeof(path), "%s/printk_formats", w->meta.tracing_dir);
+	put_file(&o, path, true);
+	put_cmdlines(w, &o);
+	put_u32v(&o, (uint32_t)w->meta.ncpus);
+	put_options(w, &o, stats);
+	put(&o, "flyrecord", 10);
+	pos = ftell(o.f);
+	if (pos < 0)
+		goto io;
+	off = ((unsigned long long)pos + 16ull * (unsigned)w->meta.ncpus + w->page_size - 1) /
+	      w->page_size * w->page_size;
+	for (i = 0; i < w->meta.ncpus; i++) {
+		put_u64v(&o, off);
+		put_u64v(&o, w->cpus[i].bytes);
+		off += w->cpus[i].bytes;
+	}
+	pos = ftell(o.f);
+	if (pos < 0)
+		goto io;
+	while (pos++ % (long)w->page_size)
+		put(&o, "", 1);
+	if (o.failed || fflush(o.f) != 0)
+		goto io;
+	fd = fileno(o.f);
+	for (i = 0; i < w->meta.ncpus; i++)
+		if (copy_cpu(w, &w->cpus[i], fd) < 0)
+			goto io;
+	if (fclose(o.f) != 0) {
+		o.f = NULL;
+		goto io;
+	}
+	tdat_writer_abort(w);
+	return 0;
+io:
+	snprintf(err, errlen, "cannot write %s: %s", w->path, errno ? strerror(errno) : "I/O error");
+	if (o.f) {
+		fclose(o.f);
+		unlink(w->path);
+	}
+	tdat_writer_abort(w);
+	return -1;
+}

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The explorer's recording keys (w, A) and, with -i, the refusals of the live-only ones. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "app.h"
+#include "record/recorder.h"
+#include "ui/ui_record.h"
+#include "ui/view.h"
+
+static void default_name(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(buf, len, "ktop-%Y%m%d-%H%M%S.dat", &tm);
+}
+
+/* With -i: the keys that need the kernel, and why not. */
+static bool refuse_offline(struct kt_ui *ui, int key)
+{
+	const char *why;
+
+	switch (key) {
+	case 'm':
+	case KEY_F(11):
+		why = "counters need a live kernel: a recording has none";
+		break;
+	case 'p':
+	case KEY_F(7):
+		why = "a recording does not change: nothing to pause";
+		break;
+	case 'x':
+	case KEY_F(8):
+		why = "a recording is read-only: nothing to clear (e hides events)";
+		break;
+	case 'w':
+	case 'A':
+		why = "w and A write a live capture: this is a recording already";
+		break;
+	case 'R':
+		why = "tracers need a live kernel: a recording's tracer ran when it was made";
+		break;
+	case 'P':
+		why = "probes need a live kernel: a recording holds the events its probes made";
+		break;
+	case 'H':
+	case KEY_F(12):
+		why = "BPF histograms run in a live kernel: a recording has none";
+		break;
+	default:
+		return false;
+	}
+	ui_message(ui, false, "%s", why);
+	return true;
+}
+
+bool ui_record_key(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record *r, int key)
+{
+	char name[64];
+	char err[512];
+
+	if (app->recording)
+		return refuse_offline(ui, key);
+	if (key == 'w') {
+		default_name(name, sizeof(name));
+		ui_prompt_open(ui, NULL, UI_PROMPT_WRITE, "Write the stored events to: ", name);
+		return true;
+	}
+	if (key != 'A')
+		return false;
+	if (r->live) {
+		unsigned long long n = recorder_events(r->live);
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s", recorder_path(r->live));
+		if (!ui_record_stop(r, err, sizeof(err)))
+			ui_message(ui, true, "%s", err);
+		else
+			ui_message(ui, false, "recorded %llu events to %s", n, path);
+		return true;
+	}
+	default_name(name, sizeof(name));
+	ui_prompt_open(ui, NULL, UI_PROMPT_RECORD, "Record from now on to: ", name);
+	return true;
+}
+
+void ui_record_prompt(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record *r, int id,
+		      const char *text)
+{
+	struct kt_recorder *rc;
+	unsigned long long events, missed;
+	uint64_t from;
+	char err[512];
+
+	if (!*text) {
+		ui_message(ui, true, "no file name: nothing written");
+		return;
+	}
+	store_lock(app->store);
+	from = id == UI_PROMPT_WRITE ? store_first(app->store) : store_end(app->store);
+	store_unlock(app->store);
+	rc = recorder_start(app, text, from, err, sizeof(err));
+	if (!rc) {
+		ui_message(ui, true, "%s", err);
+		return;
+	}
+	if (id == UI_PROMPT_RECORD) {
+		r->live = rc;
+		ui_message(ui, false, "recording to %s (A stops)", text);
+		return;
+	}
+	if (recorder_pump(rc, err, sizeof(err)) < 0) {
+		recorder_abort(rc);
+		ui_message(ui, true, "%s", err);
+		return;
+	}
+	events = recorder_events(rc);
+	missed = recorder_missed(rc);
+	if (recorder_finish(rc, err, sizeof(err)) < 0)
+		ui_message(ui, true, "%s", err);
+	else
+		ui_message(ui, false, "wrote %llu events to %s%s", events, text,
+			   missed ? " (some were evicted while writing)" : "");
+}
+
+void ui_record_pump(struct kt_ui *ui, struct kt_ui_record *r)
+{
+	char err[512];
+
+	if (r->live && recorder_pump(r->live, err, sizeof(err)) < 0) {
+		recorder_abort(r->live);
+		r->live = NULL;
+		ui_message(ui, true, "recording stopped: %s", err);
+	}
+}
+
+bool ui_record_stop(struct kt_ui_record *r, char *err, unsigned errlen)
+{
+	int ret;
+
+	if (!r->live)
+		return true;
+	ret = recorder_finish(r->live, err, errlen);
+	r->live = NULL;
+	return ret == 0;
+}
+
+const char *ui_record_state(const struct kt_ui_record *r)
+{
+	return r->live ? "REC" : NULL;
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The events of a recording (ktop -i), in the event picker's place: every event the file
+ * has a format for, with how many records of it the file holds, most first. Space hides or
+ * shows an event in the stream, Enter sets its filter (libtraceevent's syntax, the
+ * kernel's), as enabling events and setting filters choose what live ktop records. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "app.h"
+#include "backend/decode.h"
+#include "record/recording.h"
+#include "ui/funcbar.h"
+#include "ui/header.h"
+#include "ui/view.h"
+#include "xalloc.h"
+
+#define PROMPT_FILTER 1
+#define COUNT_W 8
+
+struct recev {
+	int id;
+	char name[128];
+	uint64_t count;
+};
+
+struct recevents {
+	struct recev *evs;
+	int n;
+	int sel, top;
+	int filter_id; /* the event the filter prompt is for */
+};
+
+static struct recevents *RE(struct kt_view *v)
+{
+	return v->data;
+}
+
+static int by_count(const void *a, const void *b)
+{
+	const struct recev *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count < y->count ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* The counts grow while the file is indexed: sorted again on each tick. */
+static void recount(struct kt_view *v)
+{
+	struct recevents *re = RE(v);
+	int i, sel_id = re->n ? re->evs[re->sel].id : -1;
+
+	for (i = 0; i < re->n; i++)
+		re->evs[i].count = recording_type_count(v->app->recording, re->evs[i].id);
+	qsort(re->evs, (size_t)re->n, sizeof(*re->evs), by_count);
+	for (i = 0; i < re->n; i++)
+		if (re->evs[i].id == sel_id)
+			re->sel = i;
+}
+
+static void recevents_init(struct kt_view *v)
+{
+	struct recevents *re = xcalloc(1, sizeof(*re));
+	struct tep_event **evs = NULL;
+	int i;
+
+	v->data = re;
+	if (v->app->recording)
+		evs = tep_list_events(recording_tep(v->app->recording), TEP_EVENT_SORT_SYSTEM);
+	for (i = 0; evs && evs[i]; i++)
+		;
+	re->evs = xcalloc((size_t)i + 1, sizeof(*re->evs));
+	for (i = 0; evs && evs[i]; i++) {
+		re->evs[i].id = evs[i]->id;
+		snprintf(re->evs[i].name, sizeof(re->evs[i].name), "%s:%s", evs[i]->system,
+			 evs[i]->name);
+	}
+	re->n = i;
+	recount(v);
+}
+
+static void recevents_free(struct kt_view *v)
+{
+	free(RE(v)->evs);
+	free(v->data);
+	v->data = NULL;
+}
+
+static void recevents_resize(struct kt_view *v)
+{
+}
+
+static void recevents_draw(struct kt_view *v)
+{
+	struct recevents *re = RE(v);
+	char line[512], cnt[32], right[64];
+	const char *filter;
+	int y, i, rows = v->h - 1, shown = 0;
+	bool hidden;
+
+	if (re->sel < re->top)
+		re->top = re->sel;
+	if (rows > 0 && re->sel >= re->top + rows)
+		re->top = re->sel - rows + 1;
+	for (i = 0; i < re->n; i++)
+		shown += re->evs[i].count > 0;
+	snprintf(right, sizeof(right), "%d of %d in the file", shown, re->n);
+	view_draw_title(v, "Recorded events", right);
+	for (y = 1; y < v->h; y++) {
+		i = re->top + y - 1;
+		wattrset(v->win, crt_attr(i == re->sel && v->focused ? CRT_CURSOR : CRT_NORMAL));
+		crt_fill(v->win, y, 0, v->w);
+		if (i >= re->n)
+			continue;
+		hidden = recording_hidden(v->app->recording, re->evs[i].id);
+		filter = recording_filter(v->app->recording, re->evs[i].id);
+		header_fmt_count((double)re->evs[i].count, cnt, sizeof(cnt));
+		snprintf(line, sizeof(line), "%*s [%c] %s%s%s", COUNT_W, cnt, hidden ? ' ' : 'x',
+			 re->evs[i].name, filter ? "  if " : "", filter ? filter : "");
+		if (!re->evs[i].count && !(i == re->sel && v->focused))
+			wattrset(v->win, crt_attr(CRT_DIM));
+		crt_put(v->win, y, 0, line, v->w);
+	}
+	wattrset(v->win, A_NORMAL);
+}
+
+static int recevents_key(struct kt_view *v, int key)
+{
+	struct recevents *re = RE(v);
+	int page = v->h > 2 ? v->h - 2 : 1;
+	const char *f;
+	char label[200];
+
+	switch (key) {
+	case KEY_UP:
+	case 'k':
+		re->sel--;
+		break;
+	case KEY_DOWN:
+	case 'j':
+		re->sel++;
+		break;
+	case KEY_PPAGE:
+		re->sel -= page;
+		break;
+	case KEY_NPAGE:
+		re->sel += page;
+		break;
+	case KEY_HOME:
+		re->sel = 0;
+		break;
+	case KEY_END:
+		re->sel = re->n - 1;
+		break;
+	case ' ':
+		if (!re->n)
+			break;
+		recording_set_hidden(v->app->recording, re->evs[re->sel].id,
+				     !recording_hidden(v->app->recording, re->evs[re->sel].id));
+		ui_broadcast(v->ui, KT_EV_CLEAR);
+		ui_message(v->ui, false, "%s %s", re->evs[re->sel].name,
+			   recording_hidden(v->app->recording, re->evs[re->sel].id) ?
+				   "hidden (Space shows it again)" : "shown");
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		if (!re->n)
+			break;
+		re->filter_id = re->evs[re->sel].id;
+		f = recording_filter(v->app->recording, re->filter_id);
+		snprintf(label, sizeof(label), "filter %s: ", re->evs[re->sel].name);
+		ui_prompt_open(v->ui, v, PROMPT_FILTER, label, f ? f : "");
+		break;
+	case 27:
+		return KT_KEY_CLOSE;
+	default:
+		return KT_KEY_IGNORED;
+	}
+	if (re->sel >= re->n)
+		re->sel = re->n - 1;
+	if (re->sel < 0)
+		re->sel = 0;
+	v->dirty = true;
+	return KT_KEY_HANDLED;
+}
+
+static void recevents_prompt(struct kt_view *v, int id, const char *text,
+			     enum kt_prompt_event ev)
+{
+	struct recevents *re = RE(v);
+	char err[256] = "";
+
+	if (id != PROMPT_FILTER || ev != KT_PROMPT_ACCEPT)
+		return;
+	if (recording_set_filter(v->app->recording, re->filter_id, text, err, sizeof(err)) < 0) {
+		ui_message(v->ui, true, "filter rejected: %s", err[0] ? err : "cannot parse it");
+		return;
+	}
+	ui_broadcast(v->ui, KT_EV_CLEAR);
+	ui_message(v->ui, false, *text ? "filter set: the stream shows matching records only" :
+					 "filter cleared");
+	v->dirty = true;
+}
+
+static void recevents_tick(struct kt_view *v)
+{
+	recount(v);
+	v->dirty = true;
+}
+
+static const struct funcbar_item recevents_items[] = {
+	{ "Spc", "Show/hide" }, { "Enter", "Filter" }, { "Esc", "Close" },
+};
+
+static int recevents_funcbar(struct kt_view *v, const struct funcbar_item **items)
+{
+	*items = recevents_items;
+	return (int)(sizeof(recevents_items) / sizeof(recevents_items[0]));
+}
+
+const struct kt_view_ops view_recevents_ops = {
+	.name = "recorded events",
+	.pref_width = 56,
+	.init = recevents_init,
+	.free = recevents_free,
+	.resize = recevents_resize,
+	.draw = recevents_draw,
+	.key = recevents_key,
+	.tick = recevents_tick,
+	.prompt = recevents_prompt,
+	.funcbar = recevents_funcbar,
+};

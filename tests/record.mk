@@ -1,0 +1,55 @@
+# Recordings (trace.dat): unit tests without a kernel, live round trips against trace-cmd,
+# the explorer on a recording, bad files, and the reader's fuzz target.
+check_PROGRAMS += tests/unit/check_record
+tests_unit_check_record_SOURCES = tests/unit/check_record.c
+tests_unit_check_record_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
+tests_unit_check_record_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_record
+LIVE_TESTS += tests/live/record_roundtrip.sh
+EXTRA_DIST += tests/helpers/tdat_compare.py tests/lsan.supp
+# libtraceevent's own small leaks parsing some formats (see the file).
+AM_TESTS_ENVIRONMENT += LSAN_OPTIONS=suppressions=$(abs_top_srcdir)/tests/lsan.supp; \
+	export LSAN_OPTIONS;
+# A deterministic trace.dat without a kernel (fixture formats, ktop's writer).
+check_PROGRAMS += tests/helpers/mkrecording
+tests_helpers_mkrecording_SOURCES = tests/helpers/mkrecording.c
+tests_helpers_mkrecording_LDADD = $(KTOP_LIBS)
+AM_TESTS_ENVIRONMENT += KTOP_MKRECORDING=$(abs_top_builddir)/tests/helpers/mkrecording; \
+	export KTOP_MKRECORDING;
+RECORD_TESTS = tests/record/bad_files.sh tests/record/lab_fixtures.sh
+TESTS += $(RECORD_TESTS)
+EXTRA_DIST += $(RECORD_TESTS) tests/record/bad_files.golden
+
+# The reader's fuzz target: libFuzzer needs clang, so it is built by its own rule from the
+# sources it exercises, not from libktop.a (gcc's sanitizer runtime differs from clang's).
+FUZZ_RECORDING_SRCS = tests/fuzz/fuzz_recording.c \
+	src/record/tdat_check.c src/record/recording.c \
+	src/backend/store.c src/backend/decode.c src/backend/comms.c src/backend/loss.c \
+	src/fileio.c src/strutil.c src/log.c src/xalloc.c
+EXTRA_DIST += tests/fuzz/fuzz_recording.c
+RECORD_TESTS += tests/fuzz/fuzz_recording.sh
+if HAVE_FUZZER
+check_DATA = tests/fuzz/fuzz_recording
+CLEANFILES += tests/fuzz/fuzz_recording
+tests/fuzz/fuzz_recording: $(FUZZ_RECORDING_SRCS)
+	@$(MKDIR_P) tests/fuzz
+	$(AM_V_CCLD)cd $(srcdir) && $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=undefined -I src -I $(abs_top_builddir) \
+		$(TRACECMD_CFLAGS) $(TRACEEVENT_CFLAGS) $(TRACEFS_CFLAGS) \
+		-o $(abs_top_builddir)/$@ $(FUZZ_RECORDING_SRCS) \
+		$(TRACECMD_LIBS) $(TRACEEVENT_LIBS) $(TRACEFS_LIBS) -pthread
+endif
+AM_TESTS_ENVIRONMENT += KTOP_FUZZER=$(abs_top_builddir)/tests/fuzz/fuzz_recording; \
+	export KTOP_FUZZER;
+TERM_TESTS += tests/term/record_browse.sh
+
+# make bench also measures a 1 GB recording (tests/bench/recording.sh).
+EXTRA_DIST += tests/bench/recording.sh
+bench: bench-recording
+bench-recording: tests/helpers/mkrecording$(EXEEXT)
+	@$(MAKE) $(AM_MAKEFLAGS) ktop$(EXEEXT) && \
+	KTOP='$(abs_top_builddir)/ktop$(EXEEXT)' \
+	MKRECORDING='$(abs_top_builddir)/tests/helpers/mkrecording$(EXEEXT)' \
+	FIXTURES='$(abs_top_srcdir)/tests/unit/fixtures/tracing' \
+	bash '$(top_srcdir)/tests/bench/recording.sh'
+.PHONY: bench-recording

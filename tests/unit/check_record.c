@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Recordings without a kernel: trace.dat files written from synthetic sched_switch records
+ * with the fixture formats, read back through libtracecmd into a paged store. */
+#include "config.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend/decode.h"
+#include "backend/store.h"
+#include "record/recording.h"
+#include "record/tdat_check.h"
+#include "record/tdat_write.h"
+
+#ifndef FIXTURES
+#define FIXTURES "tests/unit/fixtures"
+#endif
+
+#define NREC 60000 /* several checkpoints and many store chunks' worth */
+
+static char dir[] = "/tmp/ktop-check-record-XXXXXX";
+static char path[256];
+
+static int switch_id(void)
+{
+	static int id;
+	char buf[32] = "";
+	FILE *f;
+
+	if (id)
+		return id;
+	f = fopen(FIXTURES "/tracing/events/sched/sched_switch/id", "r");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(buf, sizeof(buf), f));
+	fclose(f);
+	id = atoi(buf);
+	return id;
+}
+
+/* Record i: pid i + 1, on CPU i % 2; every 5000 records a 200 ms gap, which the page
+ * encodes with a time extension. */
+static void make_rec(unsigned char *raw, struct kt_rec *r, int i)
+{
+	unsigned short type = (unsigned short)switch_id();
+	int pid = i + 1;
+
+	memset(raw, 0, 64);
+	memcpy(raw, &type, 2);
+	memcpy(raw + 4, &pid, 4);
+	snprintf((char *)raw + 8, 16, "task%d", i % 1000);
+	memcpy(raw + 24, &pid, 4);
+	memset(r, 0, sizeof(*r));
+	r->seq = (uint64_t)i;
+	r->ts = 1000000000ull + (uint64_t)i * 1000 + (uint64_t)(i / 5000) * 200000000ull;
+	r->cpu = (uint32_t)(i % 2);
+	r->data = raw;
+	r->size = 64;
+}
+
+static const char *no_comm(void *ctx, int pid)
+{
+	return NULL;
+}
+
+/* NREC records, with a loss of 7 events on CPU 1 before record 30001. */
+static void write_fixture(void)
+{
+	struct kt_tdat_meta meta = { .tracing_dir = FIXTURES "/tracing", .kallsyms = "/nonexistent",
+				     .ncpus = 2, .clock = "mono", .comm = no_comm };
+	struct kt_tdat_writer *w;
+	unsigned char raw[64];
+	struct kt_rec r, lost = { .cpu = 1, .flags = KT_REC_LOST, .lost = 7 };
+	char err[256] = "";
+	int i;
+
+	w = tdat_writer_open(path, &meta, err, sizeof(err));
+	ck_assert_msg(w != NULL, "%s", err);
+	for (i = 0; i < NREC; i++) {
+		make_rec(raw, &r, i);
+		if (i == 30001) {
+			lost.ts = r.ts;
+			ck_assert_int_eq(tdat_writer_add(w, &lost, err, sizeof(err)), 0);
+		}
+		ck_assert_msg(tdat_writer_add(w, &r, err, sizeof(err)) == 0, "%s", err);
+	}
+	ck_assert_int_eq(tdat_writer_events(w), NREC);
+	ck_assert_msg(tdat_writer_close(w, NULL, err, sizeof(err)) == 0, "%s", err);
+}
+
+static void setup(void)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/fixture.dat", dir);
+	write_fixture();
+}
+
+static void teardown(void)
+{
+	unlink(path);
+	rmdir(dir);
+	strcpy(dir + strlen(dir) - 6, "XXXXXX");
+}
+
+/* Checks record seq of the store against what was written: NREC events plus one marker. */
+static void check_rec(struct kt_store *st, uint64_t seq)
+{
+	unsigned char raw[64];
+	struct kt_rec got, want;
+	int i = (int)(seq > 30001 ? seq - 1 : seq);
+
+	ck_assert_msg(store_get(st, seq, &got), "record %llu missing", (unsigned long long)seq);
+	if (seq == 30001) {
+		ck_assert_uint_eq(got.flags, KT_REC_LOST);
+		ck_assert_int_eq(got.lost, 7);
+		ck_assert_uint_eq(got.cpu, 1);
+		return;
+	}
+	make_rec(raw, &want, i);
+	ck_assert_uint_eq(got.flags, 0);
+	ck_assert_uint_eq(got.ts, want.ts);
+	ck_assert_uint_eq(got.cpu, want.cpu);
+	ck_assert_uint_eq(got.size, 64);
+	ck_assert_msg(!memcmp(got.data, raw, 64), "record %llu differs", (unsigned long long)seq);
+}
+
+START_TEST(test_round_trip_paged)
+{
+	struct kt_store *st = store_new(8u << 20); /* far less than the file */
+	struct kt_recording_info info;
+	struct kt_recording *rec;
+	char err[256] = "";
+	uint64_t seq;
+
+	rec = recording_open(path, err, sizeof(err));
+	ck_assert_msg(rec != NULL, "%s", err);
+	ck_assert_int_eq(recording_attach(rec, st, -1, err, sizeof(err)), 0);
+	recording_wait_indexed(rec);
+	recording_info(rec, &info);
+	ck_assert(info.indexed);
+	ck_assert_uint_eq(info.events, NREC);
+	ck_assert_uint_eq(info.records, NREC + 1);
+	ck_assert_uint_eq(info.lost_marked, 7);
+	ck_assert_int_eq(info.ncpus, 2);
+	ck_assert_str_eq(info.file.clock, "mono");
+	ck_assert_uint_eq(info.file.version, 6);
+	store_lock(st);
+	ck_assert_uint_eq(store_first(st), 0);
+	ck_assert_uint_eq(store_end(st), NREC + 1);
+	/* forwards, backwards, and jumps: every way reaches the same records */
+	for (seq = 0; seq < NREC + 1; seq++)
+		check_rec(st, seq);
+	for (seq = NREC + 1; seq-- > 0;)
+		if (seq % 7 == 0 || seq > NREC - 100)
+			check_rec(st, seq);
+	for (seq = 0; seq < 50; seq++)
+		check_rec(st, (seq * 7919) % (NREC + 1));
+	ck_assert(!store_get(st, NREC + 1, &(struct kt_rec){ 0 }));
+	store_unlock(st);
+	recording_close(rec);
+	store_free(st);
+}
+END_TEST
+
+START_TEST(test_decoded_like_live)
+{
+	struct kt_store *st = store_new(8u << 20);
+	struct kt_recording *rec;
+	struct kt_decoder *d;
+	struct kt_rec r;
+	char err[256] = "", name[64], info[256];
+
+	rec = recording_open(path, err, sizeof(err));
+	ck_assert_msg(rec != NULL, "%s", err);
+	ck_assert_int_eq(recording_attach(rec, st, -1, err, sizeof(err)), 0);
+	recording_wait_indexed(rec);
+	d = decoder_new_offline(recording_tep(rec));
+	store_lock(st);
+	ck_assert(store_get(st, 3, &r));
+	ck_assert_str_eq(decoder_format_name(d, &r, name, sizeof(name)), "sched:sched_switch");
+	decoder_format_info(d, &r, info, sizeof(info));
+	ck_assert_msg(strstr(info, "prev_comm=task3 prev_pid=4 "), "info: %s", info);
+	ck_assert(store_get(st, 30001, &r));
+	decoder_format_info(d, &r, info, sizeof(info));
+	ck_assert_str_eq(info, "*** CPU 1: lost 7 events ***");
+	store_unlock(st);
+	ck_assert_uint_eq(recording_type_count(rec, switch_id()), NREC);
+	decoder_free(d);
+	recording_close(rec);
+	store_free(st);
+}
+END_TEST
+
+/* Every truncation of the file's head is refused with a reason, or (past the head) opens. */
+START_TEST(test_truncations_refused)
+{
+	struct kt_tdat_info info;
+	unsigned char *buf = malloc(1 << 16);
+	char err[512];
+	size_t len, n;
+	FILE *f = fopen(path, "rb");
+
+	ck_assert_ptr_nonnull(f);
+	len = fread(buf, 1, 1 << 16, f);
+	fclose(f);
+	ck_assert_uint_gt(len, 4096);
+	for (n = 0; n < 4096; n++) {
+		err[0] = '\0';
+		ck_assert_int_eq(tdat_check_mem(buf, n, "x.dat", &info, err, sizeof(err)), -1);
+		ck_assert_msg(!strncmp(err, "x.dat: ", 7) && !strchr(err, '\n'), "%zu: %s", n, err);
+	}
+	free(buf);
+}
+END_TEST
+
+static Suite *record_suite(void)
+{
+	Suite *s = suite_create("record");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_round_trip_paged);
+	tcase_add_test(tc, test_decoded_like_live);
+	tcase_add_test(tc, test_truncations_refused);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(record_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
