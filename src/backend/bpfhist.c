@@ -28,12 +28,13 @@
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcast-qual"
 #include "src/probes/funclat.skel.h"
+#include "src/probes/schedlat.skel.h"
 #include "src/probes/syslat.skel.h"
 #include "src/probes/tphist.skel.h"
 #pragma GCC diagnostic pop
 
 #define BATCH_KEYS 256
-#define MAX_LINKS 2
+#define MAX_LINKS 3 /* runq-latency: two wakeups and the switch */
 
 struct kt_bpfhist {
 	struct kt_hist_spec spec;
@@ -41,6 +42,7 @@ struct kt_bpfhist {
 	struct ktop_syslat *syslat;
 	struct ktop_tphist *tphist;
 	struct ktop_funclat *funclat;
+	struct ktop_schedlat *schedlat;
 	struct bpf_link *links[MAX_LINKS];
 	int map_fd;
 	int ncpus;
@@ -181,6 +183,8 @@ static void detach(struct kt_bpfhist *h)
 	ktop_syslat__destroy(h->syslat);
 	ktop_tphist__destroy(h->tphist);
 	ktop_funclat__destroy(h->funclat);
+	ktop_schedlat__destroy(h->schedlat);
+	h->schedlat = NULL;
 	h->syslat = NULL;
 	h->tphist = NULL;
 	h->funclat = NULL;
@@ -250,6 +254,50 @@ static int try_funclat(struct kt_bpfhist *h, unsigned int v)
 		h->links[1] = bpf_program__attach_kprobe(k->progs.kretprobe_return, true, fn);
 		r = h->links[1] ? 0 : -errno;
 	}
+	h->map_fd = bpf_map__fd(k->maps.hist);
+	return r;
+}
+
+static bool is_sched(const struct kt_hist_spec *s)
+{
+	return !strcmp(s->builtin, "runq-latency") || !strcmp(s->builtin, "offcpu");
+}
+
+/* runq-latency and offcpu with BTF-typed hooks: v 0 is tp_btf, 1 raw_tp. */
+static int try_schedlat(struct kt_bpfhist *h, unsigned int v)
+{
+	static const char *const runq[][3] = {
+		{ "btf_wakeup", "btf_wakeup_new", "btf_switch_in" },
+		{ "raw_wakeup", "raw_wakeup_new", "raw_switch_in" },
+	};
+	static const char *const offcpu[][1] = { { "btf_switch" }, { "raw_switch" } };
+	bool rq = !strcmp(h->spec.builtin, "runq-latency");
+	struct ktop_schedlat *k;
+	int r;
+
+	k = h->schedlat = ktop_schedlat__open();
+	if (!k)
+		return -errno;
+	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
+		   &k->rodata->filter_tgid, &h->spec);
+	if (h->spec.by == KT_BY_FIELD)
+		k->rodata->key_next = strcmp(h->spec.by_field, "next_comm") ? KT_SCHED_KEY_PID :
+									      KT_SCHED_KEY_COMM;
+	if (rq)
+		autoload_only(k->obj, runq[v], 3);
+	else
+		autoload_only(k->obj, offcpu[v], 1);
+	r = ktop_schedlat__load(k);
+	if (r)
+		return r;
+	if (rq && v == 0)
+		r = attach(h, k->progs.btf_wakeup, 0) ?: attach(h, k->progs.btf_wakeup_new, 1) ?:
+		    attach(h, k->progs.btf_switch_in, 2);
+	else if (rq)
+		r = attach(h, k->progs.raw_wakeup, 0) ?: attach(h, k->progs.raw_wakeup_new, 1) ?:
+		    attach(h, k->progs.raw_switch_in, 2);
+	else
+		r = attach(h, v == 0 ? k->progs.btf_switch : k->progs.raw_switch, 0);
 	h->map_fd = bpf_map__fd(k->maps.hist);
 	return r;
 }
@@ -371,6 +419,12 @@ static int try_tphist(struct kt_bpfhist *h, char *err, size_t errlen)
 						    k->progs.lat_end, s->end.system, s->end.event) :
 					    NULL;
 		r = h->links[1] ? 0 : -errno;
+		/* runq-latency counts new tasks' first wait too, as its other variants do */
+		if (!r && !strcmp(s->builtin, "runq-latency")) {
+			h->links[2] = bpf_program__attach_tracepoint(k->progs.lat_start, "sched",
+								     "sched_wakeup_new");
+			r = h->links[2] ? 0 : -errno;
+		}
 	}
 	if (r) {
 		char why[512];
@@ -390,7 +444,7 @@ static int load_variants(struct kt_bpfhist *h, char *err, size_t errlen)
 {
 	static const char *const sys_names[] = { "tp_btf", "raw_tp", "tracepoint" };
 	static const char *const func_names[] = { "fentry", "kprobe" };
-	bool sys = h->spec.kind == KT_HIST_SYSCALL;
+	bool sched = is_sched(&h->spec), sys = h->spec.kind == KT_HIST_SYSCALL || sched;
 	const char *const *names = sys ? sys_names : func_names;
 	unsigned int v, n = sys ? 3 : 2;
 	size_t used = 0;
@@ -401,14 +455,27 @@ static int load_variants(struct kt_bpfhist *h, char *err, size_t errlen)
 	for (v = 0; v < n; v++) {
 		if (h->spec.via[0] && strcmp(h->spec.via, names[v]))
 			continue;
-		capture_start();
-		r = sys ? try_syslat(h, v) : try_funclat(h, v);
-		if (!r) {
-			capturing = false;
-			h->variant = names[v];
-			return 0;
+		if (sched && v == 2) { /* the generic program; it says why itself */
+			if (try_tphist(h, why, sizeof(why)) == 0)
+				return 0;
+			snprintf(err + used, used < errlen ? errlen - used : 0, "%s%s",
+				 used ? "; " : "", why);
+			return -1;
 		}
-		failure_reason(-r, why, sizeof(why));
+		if (sched && h->spec.by == KT_BY_FIELD && strcmp(h->spec.by_field, "next_comm") &&
+		    strcmp(h->spec.by_field, "next_pid")) {
+			snprintf(why, sizeof(why), "keys by next_comm or next_pid only, not by=%s",
+				 h->spec.by_field);
+		} else {
+			capture_start();
+			r = sched ? try_schedlat(h, v) : sys ? try_syslat(h, v) : try_funclat(h, v);
+			if (!r) {
+				capturing = false;
+				h->variant = names[v];
+				return 0;
+			}
+			failure_reason(-r, why, sizeof(why));
+		}
 		log_debug("%s: %s: %s: %s", __func__, h->spec.text, names[v], why);
 		used += (size_t)snprintf(err + used, used < errlen ? errlen - used : 0, "%s%s: %s",
 					 used ? "; " : "", names[v], why);
@@ -430,7 +497,7 @@ struct kt_bpfhist *bpfhist_open(const struct kt_hist_spec *spec, char *err, size
 		snprintf(err, errlen, "%s: cannot count the possible CPUs", spec->text);
 		goto fail;
 	}
-	if (spec->kind == KT_HIST_FIELD || spec->kind == KT_HIST_LATENCY)
+	if ((spec->kind == KT_HIST_FIELD || spec->kind == KT_HIST_LATENCY) && !is_sched(spec))
 		r = try_tphist(h, why, sizeof(why));
 	else
 		r = load_variants(h, why, sizeof(why));

@@ -117,7 +117,8 @@ static int parse_option(const char *o, size_t n, struct kt_hist_spec *s, char *e
 		static const char *const syscall_via[] = { "tp_btf", "raw_tp", "tracepoint" };
 		static const char *const func_via[] = { "fentry", "kprobe" };
 		const char *const *names = s->kind == KT_HIST_FUNC ? func_via : syscall_via;
-		size_t nn = s->kind == KT_HIST_FUNC ? 2 : s->kind == KT_HIST_SYSCALL ? 3 : 0;
+		/* generic tracepoint forms: checked once the built-in name is known */
+		size_t nn = s->kind == KT_HIST_FUNC ? 2 : 3;
 
 		for (i = 0; i < nn; i++)
 			if (!strcmp(buf + 4, names[i])) {
@@ -126,8 +127,7 @@ static int parse_option(const char *o, size_t n, struct kt_hist_spec *s, char *e
 			}
 		FAIL("via=%s: %s", buf + 4,
 		     s->kind == KT_HIST_FUNC ? "function latency goes via fentry or kprobe" :
-		     s->kind == KT_HIST_SYSCALL ? "syscall-latency goes via tp_btf, raw_tp or tracepoint" :
-						  "tracepoint histograms have one way only");
+						  "the variants are tp_btf, raw_tp and tracepoint");
 	}
 	if (!strncmp(buf, "linear=", 7) || !strncmp(buf, "pid=", 4)) {
 		const char *num = strchr(buf, '=') + 1;
@@ -149,7 +149,19 @@ static int parse_option(const char *o, size_t n, struct kt_hist_spec *s, char *e
 	FAIL("unknown histogram option '%s' (by=KEY, linear=STEP, pid=PID, via=VARIANT)", buf);
 }
 
+static int parse_generic(const char *text, struct kt_hist_spec *s, char *err, size_t errlen);
+
 int histspec_parse(const char *text, struct kt_hist_spec *s, char *err, size_t errlen)
+{
+	if (parse_generic(text, s, err, errlen) < 0)
+		return -1;
+	if (s->via[0] && !s->builtin[0] && (s->kind == KT_HIST_FIELD || s->kind == KT_HIST_LATENCY))
+		FAIL("via=%s: tracepoint histograms have one way only", s->via);
+	return 0;
+}
+
+/* Parses without the check of via= for generic forms, which the built-ins relax. */
+static int parse_generic(const char *text, struct kt_hist_spec *s, char *err, size_t errlen)
 {
 	const char *body = text, *opts, *arrow, *next;
 	size_t i, n;
@@ -179,9 +191,13 @@ int histspec_parse(const char *text, struct kt_hist_spec *s, char *err, size_t e
 			char full[512];
 
 			snprintf(full, sizeof(full), "%s%s", builtins[i].expansion, opts ? opts : "");
-			if (histspec_parse(full, &ex, err, errlen) < 0)
+			if (parse_generic(full, &ex, err, errlen) < 0)
 				return -1;
+			if (ex.via[0] && strcmp(ex.via, "tracepoint") &&
+			    strcmp(builtins[i].name, "runq-latency") && strcmp(builtins[i].name, "offcpu"))
+				FAIL("via=%s: %s goes via tracepoint only", ex.via, builtins[i].name);
 			snprintf(ex.text, sizeof(ex.text), "%s", text);
+			snprintf(ex.builtin, sizeof(ex.builtin), "%s", builtins[i].name);
 			*s = ex;
 			return 0;
 		}

@@ -43,6 +43,7 @@ struct kt_hist_spec {
 	unsigned long long step;
 	unsigned int pid; /* only this process, 0: all */
 	char via[16];	  /* only this variant (tp_btf, raw_tp, tracepoint, fentry, kprobe), "" any */
+	char builtin[24]; /* the built-in name it was written as, "" for a generic form */
 	bool is_time;	  /* values are nanoseconds */
 };
 

@@ -39,6 +39,13 @@ enum kt_hist_match {
 	KT_MATCH_FIELD,   /* a field of the record (a pid, a sector, a request pointer) */
 };
 
+/* schedlat.bpf.c's by=FIELD: a field of sched_switch's task switched to. */
+enum kt_sched_key {
+	KT_SCHED_KEY_NONE = 0, /* not by a field: the current task or CPU */
+	KT_SCHED_KEY_COMM,     /* next_comm */
+	KT_SCHED_KEY_PID,      /* next_pid */
+};
+
 struct kt_hist_key {
 	unsigned long long id;	 /* syscall, pid, cpu, or a numeric field */
 	char name[KT_HIST_COMM]; /* the command, or a string field */

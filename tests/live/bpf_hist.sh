@@ -7,6 +7,7 @@
 #  - two-event latency on the thread (sys_enter -> sys_exit of clock_nanosleep), and on a
 #    field of each event (sched_switch.prev_pid -> sched_wakeup.pid: the time asleep)
 #  - JSON output
+#  - offcpu and runq-latency pinned to tp_btf, raw_tp and tracepoint count the same
 #  - after every exit path (SIGINT, SIGTERM, kill -9) the programs the ktop held are gone
 #  - refusals are one line: an unknown field, and function latency on a kernel that has
 #    neither fentry nor kprobes (the lab proves the working case)
@@ -150,6 +151,33 @@ run_hist asleep "$KTOP_WORKLOAD" sleep 40 5 ktop-hist-as -- \
 # is attached: far longer than 67 ms
 expect_bucket "$T/asleep.out" "$WPID" 33554432 67108864 5
 log "latency between two events matched on fields"
+
+# ---- the scheduler built-ins through each variant: same buckets, same counts -----------------
+# Five sleeps of 40 ms: offcpu (by next_comm) puts exactly five in [33.5 ms, 67 ms) for the
+# workload's comm; runq-latency by next_comm counts exactly five wakeups of it (its only
+# other wakeup, off the FIFO, happens while it is still called bash). Whatever the variant.
+NHIST=2
+for via in tp_btf raw_tp tracepoint; do
+	run_hist "sched-$via" "$KTOP_WORKLOAD" sleep 40 5 ktop-hist-sc -- \
+		--hist "offcpu,via=$via" --hist "runq-latency,by=next_comm,via=$via"
+	out=$T/sched-$via.out
+	[ "$(grep -c "^# hist .* via=$via " "$out")" = 2 ] || fail "via=$via not used: $(grep '^# hist' "$out")"
+	sed -n '/^# hist offcpu/,/^# hist runq/p' "$out" >"$T/sched-$via.off"
+	sed -n '/^# hist runq/,$p' "$out" >"$T/sched-$via.rq"
+	expect_bucket "$T/sched-$via.off" ktop-hist-sc 33554432 67108864 5
+	hist_key_line "$T/sched-$via.rq" ktop-hist-sc | grep -q ' count=5 ' ||
+		fail "runq-latency via=$via: expected count=5 for ktop-hist-sc: $(cat "$T/sched-$via.rq")"
+done
+log "offcpu and runq-latency: same buckets and counts via tp_btf, raw_tp and tracepoint"
+# a key the typed hooks do not have: the variant says why in one line, the tracepoint stays
+run_ktop 20 "$T/sk.out" "$T/sk.err" -b --hist 'offcpu,by=prev_comm,via=raw_tp' --duration 1
+[ "$KTOP_RC" = 1 ] && [ "$(wc -l <"$T/sk.err")" = 1 ] &&
+	grep -q 'raw_tp: keys by next_comm or next_pid only, not by=prev_comm' "$T/sk.err" ||
+	fail "offcpu by=prev_comm via raw_tp: exit $KTOP_RC: $(cat "$T/sk.err")"
+run_ktop 20 "$T/sk2.out" "$T/sk2.err" -b -v --log "$T/sk2.klog" --hist 'offcpu,by=prev_comm' --duration 1
+[ "$KTOP_RC" = 0 ] && grep -q '^# hist offcpu,by=prev_comm: .* via=tracepoint ' "$T/sk2.out" ||
+	fail "offcpu by=prev_comm did not fall back to the tracepoint: $KTOP_RC $(cat "$T/sk2.err")"
+log "offcpu by a field of prev: refused by the typed variants, done by the tracepoint"
 
 # ---- exit paths: SIGTERM and kill -9 leave no program behind --------------------------------
 for sig in TERM KILL; do

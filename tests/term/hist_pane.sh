@@ -88,7 +88,7 @@ tm kill-server
 # ---- --hist opens panes at start; q leaves no program ------------------------------------------
 tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 5 --hist 'runq-latency' --hist 'syscall-latency,by=comm' --hist func:vfs_read
 pid=$KTOP_PID
-expect_text "Hist runq-latency \[tracepoint\]" 10 "--hist opened no runq-latency pane"
+expect_text "Hist runq-latency \[tp_btf\]" 10 "--hist opened no runq-latency pane"
 expect_text "Hist syscall-latency,by=comm" 5 "the second --hist has no pane"
 # a kernel without fentry and kprobes: the third pane says why, the others run on
 # (the reason is wrapped over the pane's rows: read them as one text)

@@ -50,6 +50,14 @@ START_TEST(test_builtins)
 	ck_assert_str_eq(s.via, "kprobe");
 	s = parse_ok("syscall-latency,via=raw_tp");
 	ck_assert_str_eq(s.via, "raw_tp");
+	/* the scheduler built-ins have typed variants; they remember their name */
+	s = parse_ok("offcpu,via=tp_btf");
+	ck_assert_str_eq(s.via, "tp_btf");
+	ck_assert_str_eq(s.builtin, "offcpu");
+	s = parse_ok("runq-latency,via=raw_tp");
+	ck_assert_str_eq(s.builtin, "runq-latency");
+	s = parse_ok("bio-size,via=tracepoint");
+	ck_assert_str_eq(s.via, "tracepoint");
 }
 END_TEST
 
@@ -82,7 +90,8 @@ static const char *const bad[] = {
 	"syscall-latency,by=prev_prio", "field:a:b.c,by=syscall", "syscall-latency,linear=0",
 	"syscall-latency,linear=-3", "syscall-latency,pid=x", "syscall-latency,colour=red",
 	"func:", "func:a b", "field:a:b.c,,", "func:f,via=raw_tp", "syscall-latency,via=kprobe",
-	"field:a:b.c,via=tracepoint",
+	"field:a:b.c,via=tracepoint", "bio-size,via=raw_tp", "offcpu,via=kprobe",
+	"latency:sched:sched_wakeup.pid->sched:sched_switch.next_pid,via=tp_btf",
 };
 
 START_TEST(test_bad)

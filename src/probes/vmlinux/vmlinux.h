@@ -68,4 +68,12 @@ struct trace_event_raw_sys_exit {
 	long ret;
 } __attribute__((preserve_access_index));
 
+/* The task fields the scheduler histograms read (schedlat.bpf.c): thread id, process id,
+ * command. Only these three; CO-RE finds them in whatever task_struct the kernel has. */
+struct task_struct {
+	int pid;
+	int tgid;
+	char comm[16];
+} __attribute__((preserve_access_index));
+
 #endif

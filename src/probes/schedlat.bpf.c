@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The scheduler histograms with BTF-typed hooks: runq-latency (sched_wakeup and
+ * sched_wakeup_new of a task -> sched_switch to it) and offcpu (sched_switch away from a
+ * task -> sched_switch back to it), matched on the thread id read from the task_struct
+ * the hook is given (CO-RE). tp_btf and raw_tp variants of the same hooks; the plain
+ * tracepoint variant is tphist.bpf.c. Keys and the pid= filter mean what they mean there,
+ * so every variant counts the same: by=pid|tid|comm|cpu is the current task or CPU, the
+ * fields next_comm and next_pid are the task switched to.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "hist_common.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* by=FIELD, resolved by the loader: which field of the task switched to */
+const volatile unsigned int key_next = KT_SCHED_KEY_NONE;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KT_HIST_MAX_INFLIGHT);
+	__type(key, unsigned long long);
+	__type(value, unsigned long long);
+} starts SEC(".maps");
+
+static __always_inline void start(struct task_struct *t)
+{
+	unsigned long long m, ts;
+
+	if (!hist_wanted())
+		return;
+	m = (unsigned int)BPF_CORE_READ(t, pid);
+	ts = bpf_ktime_get_ns();
+	bpf_map_update_elem(&starts, &m, &ts, BPF_ANY);
+}
+
+static __always_inline void end(struct task_struct *next)
+{
+	unsigned long long m, *ts, now = bpf_ktime_get_ns();
+	struct kt_hist_key k = {};
+
+	m = (unsigned int)BPF_CORE_READ(next, pid);
+	ts = bpf_map_lookup_elem(&starts, &m);
+	if (!ts)
+		return;
+	if (key_next == KT_SCHED_KEY_COMM)
+		BPF_CORE_READ_STR_INTO(&k.name, next, comm);
+	else if (key_next == KT_SCHED_KEY_PID)
+		k.id = m;
+	else
+		hist_key_current(&k);
+	if (now > *ts)
+		hist_add(&k, now - *ts);
+	bpf_map_delete_elem(&starts, &m);
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(btf_wakeup, struct task_struct *p)
+{
+	start(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup_new")
+int BPF_PROG(btf_wakeup_new, struct task_struct *p)
+{
+	start(p);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(btf_switch_in, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	end(next);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(btf_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	start(prev);
+	end(next);
+	return 0;
+}
+
+SEC("raw_tp/sched_wakeup")
+int BPF_PROG(raw_wakeup, struct task_struct *p)
+{
+	start(p);
+	return 0;
+}
+
+SEC("raw_tp/sched_wakeup_new")
+int BPF_PROG(raw_wakeup_new, struct task_struct *p)
+{
+	start(p);
+	return 0;
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(raw_switch_in, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	end(next);
+	return 0;
+}
+
+SEC("raw_tp/sched_switch")
+int BPF_PROG(raw_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	start(prev);
+	end(next);
+	return 0;
+}
