@@ -117,11 +117,7 @@ static bool word_start(const char *text, const char *p)
 	return p == text || p[-1] == '_' || p[-1] == '.' || p[-1] == ':' || p[-1] == '/';
 }
 
-/* A linear-time score, no allocation, over a lower-cased name and pattern: an exact match
- * beats a prefix, a prefix beats a substring, a substring beats a scattered subsequence;
- * among subsequences, consecutive runs and word starts count; shorter names win ties. -1
- * when pat is not a subsequence. */
-static int quick_score(const char *pat, size_t m, const char *text)
+int symlist_score(const char *pat, size_t m, const char *text)
 {
 	size_t n = strlen(text);
 	const char *t = text, *hit, *prev;
@@ -169,7 +165,7 @@ size_t symlist_best(const struct kt_symlist *l, const char *pattern, size_t *idx
 	if (!scores)
 		return 0;
 	for (i = 0; i < l->count; i++) {
-		sc = quick_score(pat, m, l->folded + l->folded_at[i]);
+		sc = symlist_score(pat, m, l->folded + l->folded_at[i]);
 		if (sc < 0 || (n == max && sc <= scores[n - 1]))
 			continue;
 		/* insertion into the sorted top-max; ties keep name order (i ascending) */

@@ -26,6 +26,12 @@ void symlist_finish(struct kt_symlist *l);
 
 /* Index of name, or -1. */
 long symlist_find(const struct kt_symlist *l, const char *name);
+/* A linear-time score, no allocation, of a lower-cased name against a lower-cased pattern of
+ * m bytes: an exact match beats a prefix, a prefix beats a substring, a substring beats a
+ * scattered subsequence; among subsequences, consecutive runs and word starts count; shorter
+ * names win ties. -1 when pat is not a subsequence. symlist_best and the UI's incremental
+ * name filter rank with it. */
+int symlist_score(const char *pat, size_t m, const char *text);
 static inline bool symlist_contains(const struct kt_symlist *l, const char *name)
 {
 	return symlist_find(l, name) >= 0;

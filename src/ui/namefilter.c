@@ -43,40 +43,6 @@ void namefilter_done(struct kt_namefilter *nf)
 	memset(nf, 0, sizeof(*nf));
 }
 
-static int word_start(const char *text, const char *p)
-{
-	return p == text || p[-1] == '_' || p[-1] == '.' || p[-1] == ':' || p[-1] == '/';
-}
-
-/* -1 when pat (lower-case) is not a subsequence of s (lower-case). */
-static int score(const char *pat, size_t m, const char *s)
-{
-	size_t n = strlen(s);
-	const char *hit, *t = s;
-	int sc = 0, run = 0;
-
-	if (m > n)
-		return -1;
-	hit = strstr(s, pat);
-	if (hit) {
-		if (hit == s)
-			return (m == n ? 1 << 24 : 1 << 22) - (int)n;
-		return (1 << 20) + (word_start(s, hit) ? 1 << 16 : 0) - (int)(hit - s) * 16 -
-		       (int)n;
-	}
-	for (; *pat; pat++) {
-		const char *prev = t;
-
-		t = strchr(t, *pat);
-		if (!t)
-			return -1;
-		run = t == prev && t != s ? run + 1 : 0;
-		sc += 16 + run * 8 + (word_start(s, t) ? 24 : 0);
-		t++;
-	}
-	return sc * 64 - (int)n;
-}
-
 size_t namefilter_best(struct kt_namefilter *nf, const char *pattern, size_t *idx, size_t max)
 {
 	char pat[sizeof(nf->pat)];
@@ -101,7 +67,7 @@ size_t namefilter_best(struct kt_namefilter *nf, const char *pattern, size_t *id
 	from = nf->have && !strncmp(pat, nf->pat, strlen(nf->pat)) ? nf->ncand : nf->list->count;
 	for (k = 0; k < from; k++) {
 		i = from == nf->ncand && nf->have ? nf->cand[k] : k;
-		sc = score(pat, m, nf->lower + nf->off[i]);
+		sc = symlist_score(pat, m, nf->lower + nf->off[i]);
 		if (sc < 0)
 			continue;
 		nf->cand[keep++] = i; /* keep <= k: writes never pass the reads */
