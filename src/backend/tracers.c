@@ -92,8 +92,9 @@ void tracers_free_names(char **names)
 	free(names);
 }
 
-/* Splits white-space separated words into a NULL-terminated array. */
-static char **split_words(const char *text)
+/* Splits text at any of delims into a NULL-terminated array (NULL when out of memory). With
+ * lines, each piece is trimmed and empty pieces and "#" comments are left out. */
+static char **split_list(const char *text, const char *delims, bool lines)
 {
 	char *copy = strdup(text), *w, *save = NULL, **v = NULL, **grown;
 	size_t n = 0;
@@ -101,7 +102,12 @@ static char **split_words(const char *text)
 	if (!copy)
 		return NULL;
 	v = calloc(1, sizeof(*v));
-	for (w = strtok_r(copy, " \t\n", &save); v && w; w = strtok_r(NULL, " \t\n", &save)) {
+	for (w = strtok_r(copy, delims, &save); v && w; w = strtok_r(NULL, delims, &save)) {
+		if (lines) {
+			w = str_trim(w);
+			if (!*w || w[0] == '#')
+				continue;
+		}
 		grown = realloc(v, (n + 2) * sizeof(*v));
 		if (!grown) {
 			tracers_free_names(v);
@@ -129,7 +135,7 @@ char **tracers_available(struct kt_session *s, char *err, size_t errlen)
 		       strerror(errno));
 		return NULL;
 	}
-	v = split_words(text);
+	v = split_list(text, " \t\n", false);
 	free(text);
 	if (!v)
 		str_seterr(err, errlen, "out of memory");
@@ -406,8 +412,7 @@ char **tracers_filter_get(struct kt_session *s, enum kt_ftrace_list which, char 
 			  size_t errlen)
 {
 	struct tracefs_instance *inst = session_trace_instance(s);
-	char *text, *line, *save = NULL, **v, **grown, words[256];
-	size_t n = 0;
+	char *text, **v, words[256];
 	int e;
 
 	if (no_session(s, err, errlen) || list_missing(s, which, err, errlen) < 0)
@@ -419,21 +424,7 @@ char **tracers_filter_get(struct kt_session *s, enum kt_ftrace_list which, char 
 		str_seterr(err, errlen, "cannot read %s: %s", list_files[which], words);
 		return NULL;
 	}
-	v = calloc(1, sizeof(*v));
-	for (line = strtok_r(text, "\n", &save); v && line; line = strtok_r(NULL, "\n", &save)) {
-		line = str_trim(line);
-		if (!*line || line[0] == '#')
-			continue;
-		grown = realloc(v, (n + 2) * sizeof(*v));
-		if (!grown) {
-			tracers_free_names(v);
-			v = NULL;
-			break;
-		}
-		v = grown;
-		v[n++] = strdup(line);
-		v[n] = NULL;
-	}
+	v = split_list(text, "\n", true);
 	free(text);
 	if (!v)
 		str_seterr(err, errlen, "out of memory");
