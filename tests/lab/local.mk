@@ -33,7 +33,7 @@ check-vm:
 clean-local: clean-lab
 clean-lab:
 	-rm -rf lab-root lab-initramfs.gz lab-initramfs.gz.tmp lab-console.log lab-serial1.log \
-		lab-out lab-build lab-fixtures tests/lab/run
+		lab-out lab-build lab-fixtures lab-fixtures-smp2 tests/lab/run
 distclean-local: clean-lab
 	-rm -rf lab-cache
 
@@ -45,6 +45,16 @@ lab-fixtures:
 		LAB_TEST_TIMEOUT=600 \
 		LAB_EXTRA_TEST='$(abs_top_srcdir)/tests/lab/record-fixtures.sh' \
 		bash '$(top_srcdir)/tests/lab/run-vm.sh'
+	$(MAKE) $(AM_MAKEFLAGS) lab-fixture-migrate
 	cp lab-fixtures/lab-out/*.dat lab-fixtures/lab-out/*.trace \
 		lab-fixtures/lab-out/*.report '$(srcdir)/tests/fixtures/lab/'
-.PHONY: lab-fixtures
+
+# The migrate capture alone, on two CPUs (a call entered on one and exited on the other).
+lab-fixture-migrate:
+	$(LAB_ENV) LAB_WORKDIR='$(abs_top_builddir)/lab-fixtures-smp2' LAB_TIMEOUT=600 \
+		LAB_TEST_TIMEOUT=400 LAB_SMP=2 LAB_ONLY_EXTRA=1 \
+		LAB_EXTRA_TEST='$(abs_top_srcdir)/tests/lab/record-fixtures.sh' \
+		bash '$(top_srcdir)/tests/lab/run-vm.sh'
+	cp lab-fixtures-smp2/lab-out/migrate.dat lab-fixtures-smp2/lab-out/migrate.trace \
+		lab-fixtures-smp2/lab-out/migrate.report '$(srcdir)/tests/fixtures/lab/'
+.PHONY: lab-fixtures lab-fixture-migrate

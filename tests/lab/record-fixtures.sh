@@ -1,6 +1,7 @@
 #!/bin/sh
 # Guest side of `make lab-fixtures` (tests/fixtures/lab/README.md): records function_graph and
-# kprobe captures with the kernel's own tool, trace-cmd, and hands each back to the host with
+# kprobe captures with the kernel's own tool, trace-cmd (on two CPUs only the migrate one, on
+# one CPU all the others), and hands each back to the host with
 # lab-save: NAME.dat (trace.dat), NAME.trace (the kernel's own text of the same events, the
 # tracefs `trace` file) and NAME.report (`trace-cmd report` of NAME.dat).
 #
@@ -69,6 +70,36 @@ fixture()
 		{ say "$name: trace-cmd extract failed"; fail=1; }
 	save "$name"
 }
+
+# migrate (on two CPUs: make lab-fixtures boots a second guest with LAB_SMP=2 for it): dd,
+# pinned to CPU 0, blocks in vfs_read on an empty fifo; its affinity moves to CPU 1 and a
+# byte arrives, so the wakeup runs it on CPU 1, where the same vfs_read (and pipe_read,
+# schedule... below it) returns: calls entered on CPU 0 and exited on CPU 1.
+if [ "$(nproc)" -ge 2 ]; then
+	rm -f go mig; mkfifo go mig
+	exec 3<>mig # a writer held open: dd's open does not wait, its read does
+	taskset 1 sh -c "read x <go; exec dd if=mig of=/dev/null bs=1 count=1" >/dev/null 2>&1 &
+	pid=$!
+	trace-cmd reset >/dev/null 2>&1
+	echo 0 >$T/max_graph_depth
+	trace-cmd start -P $pid -O funcgraph-proc -O funcgraph-abstime -p function_graph \
+		-g vfs_read -b 256 >/dev/null || { say "migrate: trace-cmd start failed"; fail=1; }
+	echo go >go
+	sleep 2 # dd is asleep in pipe_read by now
+	taskset -p 2 $pid >/dev/null || { say "migrate: taskset -p 2 $pid failed"; fail=1; }
+	echo x >&3
+	wait $pid
+	exec 3>&-
+	trace-cmd stop
+	dd if=$T/trace of=migrate.trace bs=64k 2>/dev/null
+	grep -q ' 1) *dd-' migrate.trace ||
+		{ say "migrate: dd never ran on CPU 1"; fail=1; }
+	with_small_kallsyms migrate.trace trace-cmd extract -o migrate.dat >/dev/null 2>&1 ||
+		{ say "migrate: trace-cmd extract failed"; fail=1; }
+	save migrate
+	trace-cmd reset >/dev/null 2>&1
+	exit $fail
+fi
 
 # normal: a handful of small reads, every function below vfs_read.
 fixture normal "dd if=/dev/zero of=/dev/null bs=512 count=3" \

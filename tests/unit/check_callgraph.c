@@ -322,6 +322,87 @@ START_TEST(test_midcall)
 }
 END_TEST
 
+/* The duration the kernel's text gives the exit line of name that carries the name in a
+ * comment (the kernel prints one where the entry was printed on another CPU), in buf; false
+ * when none. */
+static bool text_exit_duration(const char *path, const char *name, char *buf, size_t len)
+{
+	char line[1024], want[160];
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	ck_assert_msg(f != NULL, "%s missing (make lab-fixtures)", path);
+	snprintf(want, sizeof(want), "} /* %s */", name);
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *bar = strrchr(line, '|'), *d;
+
+		if (!bar || !strstr(bar, want))
+			continue;
+		*bar = '\0';
+		d = strrchr(line, '|');
+		while (d && *++d && !isdigit((unsigned char)*d))
+			;
+		found = d && sscanf(d, "%31[0-9.]", buf) == 1 && len > 31;
+	}
+	fclose(f);
+	return found;
+}
+
+/* A call that went to sleep on CPU 0 and returned on CPU 1 (dd blocked in pipe_read while
+ * its affinity moved): the entry on one CPU and the exit on the other are one call, entered
+ * on CPU 0, with the exit record's rettime - calltime, as the kernel's text prints it. */
+START_TEST(test_migrate)
+{
+	struct loaded l;
+	struct kt_cg_stats st;
+	struct tep_event *ev;
+	struct tep_format_field *f_func, *f_call, *f_ret;
+	unsigned long long func, calltime, rettime, dur = 0;
+	const struct kt_cg_node *r, *found = NULL;
+	char b[32], text_dur[32], ours[32];
+	int migrated = 0;
+
+	load(&l, "migrate", 1 << 16);
+	compare_with_kernel_text(&l, "migrate");
+	callgraph_stats(l.cg, &st);
+	ck_assert_uint_eq(st.no_entry + st.no_parent + st.broken + st.lost_marks, 0);
+
+	/* vfs_read's exit on CPU 1, from the records themselves */
+	ev = tep_find_event_by_name(l.dat.tep, "ftrace", "funcgraph_exit");
+	ck_assert_ptr_nonnull(ev);
+	f_func = tep_find_field(ev, "func");
+	f_call = tep_find_field(ev, "calltime");
+	f_ret = tep_find_field(ev, "rettime");
+	ck_assert(f_func && f_call && f_ret);
+	for (size_t i = 0; i < l.dat.n; i++) {
+		struct tep_record *rec = l.dat.recs[i];
+
+		if (tep_data_type(l.dat.tep, rec) != ev->id || rec->cpu != 1 ||
+		    tep_read_number_field(f_func, rec->data, &func) < 0 ||
+		    strcmp(callgraph_func_name(l.cg, func, b, sizeof(b)), "vfs_read"))
+			continue;
+		tep_read_number_field(f_call, rec->data, &calltime);
+		tep_read_number_field(f_ret, rec->data, &rettime);
+		dur = rettime - calltime;
+		migrated++;
+	}
+	ck_assert_int_eq(migrated, 1);
+	for (r = callgraph_first_root(l.cg); r; r = r->next)
+		if (r->duration == dur)
+			found = r;
+	ck_assert_msg(found != NULL, "no call of %llu ns: the entry and exit were not joined", dur);
+	ck_assert_str_eq(callgraph_func_name(l.cg, found->func, b, sizeof(b)), "vfs_read");
+	ck_assert_uint_eq(found->cpu, 0);
+	ck_assert_uint_eq(found->flags, 0);
+	ck_assert_ptr_nonnull(found->child);
+	/* the kernel printed its exit on CPU 1, with this duration and vfs_read's name */
+	ck_assert(text_exit_duration(LAB_FIXTURES "/migrate.trace", "vfs_read", text_dur,
+				     sizeof(text_dur)));
+	ck_assert_str_eq(callgraph_kernel_usecs(found->duration, ours, sizeof(ours)), text_dur);
+	unload(&l);
+}
+END_TEST
+
 /* Every duration trace-cmd report prints (one per exit record), as the kernel prints it. */
 static void report_durations(const char *path, struct lines *out)
 {
@@ -449,6 +530,7 @@ static Suite *callgraph_suite(void)
 	tcase_add_test(tc, test_depth_limit);
 	tcase_add_test(tc, test_irq);
 	tcase_add_test(tc, test_midcall);
+	tcase_add_test(tc, test_migrate);
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_bounded);
 	tcase_add_test(tc, test_aggregations);
