@@ -17,6 +17,8 @@
 #   LAB_SRCDIR       source tree (default: two levels above this script)
 #   LAB_KTOP         use this static ktop instead of building one
 #   LAB_EXTRA_TEST   one more guest test script (run after the others; see harness-fails.sh)
+#   LAB_ONLY_EXTRA=1 run LAB_EXTRA_TEST alone, without tests/lab/tests/*.sh
+#   LAB_SMP          guest CPUs (default 1; more run single-threaded TCG, see below)
 #   LAB_TIMEOUT      seconds the whole guest may take (default 240)
 #   LAB_TEST_TIMEOUT seconds one guest test may take (default 60)
 #   LAB_KERNEL_PKG   kernel package to fetch (default: what linux-image-amd64 depends on)
@@ -182,6 +184,18 @@ if command -v trace-cmd >/dev/null 2>&1; then
 else
 	say "no trace-cmd on the host: the guest has none (apt-get install trace-cmd)"
 fi
+# tmux, for lab tests of ktop's screen (a pane over a live function_graph capture), with the
+# terminfo entry of the terminal it emulates (devpts is mounted by /init)
+if command -v tmux >/dev/null 2>&1; then
+	copy_with_libs "$(command -v tmux)" || die "copying tmux into $root failed"
+	# and the C.UTF-8 locale tmux insists on (glibc loads it from /usr/lib/locale)
+	for ti in /lib/terminfo/s/screen /usr/share/terminfo/s/screen /usr/lib/locale/C.utf8; do
+		[ -e "$ti" ] || continue
+		mkdir -p "$root$(dirname "$ti")" && cp -rL "$ti" "$root$ti" || die "copying $ti failed"
+	done
+else
+	say "no tmux on the host: the guest has none (apt-get install tmux)"
+fi
 cat >"$root/bin/lab-save" <<'EOF'
 #!/bin/busybox sh
 # lab-save FILE [NAME]: hand FILE back to the host (see run-vm.sh, "Files back from the guest").
@@ -195,7 +209,7 @@ f=$1 name=${2:-${1##*/}}
 EOF
 n=0
 for t in "$LAB_SRCDIR"/tests/lab/tests/*.sh; do
-	[ -f "$t" ] || continue
+	[ -f "$t" ] && [ "${LAB_ONLY_EXTRA:-0}" != 1 ] || continue
 	cp "$t" "$root/lab/tests/" && n=$((n + 1))
 done
 if [ -n "${LAB_EXTRA_TEST:-}" ]; then
@@ -212,6 +226,7 @@ cat >"$root/init" <<EOF
 /bin/busybox --install -s /bin
 export PATH=/bin HOME=/tmp TMPDIR=/tmp TERM=dumb KTOP=/bin/ktop TRACEFS=/sys/kernel/tracing
 mount -t devtmpfs dev /dev
+mkdir -p /dev/pts && mount -t devpts devpts /dev/pts
 exec </dev/console >/dev/console 2>&1
 mount -t sysfs sys /sys
 mount -t tracefs tracefs /sys/kernel/tracing
@@ -246,7 +261,12 @@ fi
 say "booting $kver with $n lab test(s) (timeout ${LAB_TIMEOUT}s)"
 start=$(date +%s.%N)
 rm -f "$serial1"
-qemu_cmd=(qemu-system-x86_64 -accel tcg -smp 1 -m 1024 -nographic -no-reboot -nic none
+# More than one vCPU only with single-threaded TCG: two vCPUs under multi-threaded TCG can
+# deadlock while function_graph patches call sites (one host thread runs them in turn).
+smp=${LAB_SMP:-1}
+accel=tcg
+[ "$smp" -gt 1 ] && accel=tcg,thread=single
+qemu_cmd=(qemu-system-x86_64 -accel "$accel" -smp "$smp" -m 1024 -nographic -no-reboot -nic none
 	-serial mon:stdio -serial "file:$serial1"
 	-kernel "$vmlinuz" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 softlockup_panic=1 quiet")

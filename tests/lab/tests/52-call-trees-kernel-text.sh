@@ -1,0 +1,194 @@
+#!/bin/sh
+# ktop's live function_graph trees against the kernel's own text of the same events, call by
+# call: function, depth, caller, duration and its mark, exactly as the kernel prints them.
+#
+# How both see the same events: ktop (-b -t function_graph -g vfs_read --top-level --tree)
+# traces at the top level and consumes its ring buffer. Once it is tracing and idle it is
+# stopped (SIGSTOP, all its threads), dd runs its reads, and the kernel's `trace` file, which
+# reads the buffer without consuming it, gives the kernel's text of everything ktop has not
+# read yet (read with the kernel's pause-on-trace option, so that reading adds nothing): all
+# of dd's calls, since dd ran only while ktop was stopped. Then ktop continues,
+# consumes those very records and prints its trees. dd's calls must be the same list both
+# ways; other tasks' calls (ktop read part of them before the stop) are not compared.
+# The comparison is then run on two altered copies of ktop's output (one duration digit, one
+# call's depth) and must fail on each: it can tell.
+T=${TRACEFS:-/sys/kernel/tracing}
+W=/tmp/cktext
+mkdir -p $W
+
+# The calls of the kernel's function_graph text (or ktop's --tree text, the same layout) as
+# lines "depth name mark duration caller", per task, in the order they began; as the host's
+# unit test (tests/unit/check_callgraph.c) reads it: "} /* name */" (the kernel printing an
+# exit whose entry it printed as "name() {" before other calls at the same depth, e.g. an
+# interrupt's) gives that call its duration. The kernel's text names tasks only where the CPU
+# switches tasks ("sh-5 => dd-6"); before the first such line the task is the one switched
+# from, or, with none, the only one ("?"). Writes FILE.calls.PID for each task.
+cat >$W/calls.awk <<'EOF'
+BEGIN { task = "" }
+/^#/ { next }
+/=>/ {
+	if (match($0, /-[0-9]+ +=>/)) from = substr($0, RSTART + 1, RLENGTH - 1)
+	sub(/ +=>/, "", from)
+	if (match($0, /=> +[^ ]+-[0-9]+/)) { to = substr($0, RSTART, RLENGTH); sub(/.*-/, "", to) }
+	if (task == "" && n["?"] > 0) {
+		# the lines so far were the switched-from task's
+		for (i = 1; i <= n["?"]; i++) call[from, i] = call["?", i]
+		n[from] = n["?"]; delete n["?"]
+		for (i = 1; i <= sp["?"]; i++) { st[from, i] = st["?", i]; sd[from, i] = sd["?", i] }
+		sp[from] = sp["?"]; sp["?"] = 0
+	}
+	task = to
+	next
+}
+index($0, "|") == 0 || ($0 !~ /\(\)/ && $0 !~ /}/) { next }
+{
+	bar = 0
+	for (i = length($0); i > 0; i--) if (substr($0, i, 1) == "|") { bar = i; break }
+	head = substr($0, 1, bar - 1); text = substr($0, bar + 1)
+	# ktop's text names the task in each line; the kernel's only in switch lines
+	t = task == "" ? "?" : task
+	if (match(head, /-[0-9]+ +\|/)) { t = substr(head, RSTART + 1, RLENGTH - 1); sub(/ .*/, "", t) }
+	dur = "-"; mark = "-"
+	if (match(head, /[0-9]+(\.[0-9]+)? us/)) {
+		dur = substr(head, RSTART, RLENGTH - 3)
+		pre = substr(head, 1, RSTART - 1); sub(/ +$/, "", pre)
+		mark = substr(pre, length(pre), 1)
+		if (mark !~ /[-+!#*@$]/) mark = "_"
+	}
+	match(text, /^ */); depth = (RLENGTH - 2) / 2
+	text = substr(text, RLENGTH + 1)
+	if (text ~ /^} \/\* /) {
+		name = text; sub(/^} \/\* /, "", name); sub(/ .*/, "", name)
+		while (sp[t] > 0 && sd[t, sp[t]] >= depth) unclosed(t)
+		if (un[t, depth] != "" && un[t, depth] == name) {
+			fill(t, ul[t, depth], mark, dur); un[t, depth] = ""
+		} else {
+			call[t, ++n[t]] = depth " " name " " mark " " dur " ?"
+		}
+		next
+	}
+	if (text ~ /^}/) {
+		while (sp[t] > 0 && sd[t, sp[t]] > depth) unclosed(t)
+		if (sp[t] > 0 && sd[t, sp[t]] == depth) { fill(t, st[t, sp[t]], mark, dur); sp[t]-- }
+		next
+	}
+	name = text; sub(/\(.*/, "", name)
+	while (sp[t] > 0 && sd[t, sp[t]] >= depth) unclosed(t)
+	caller = "?"
+	if (sp[t] > 0 && sd[t, sp[t]] == depth - 1) caller = sn[t, sp[t]]
+	if (index(text, "{")) { mark = "-"; dur = "-" }
+	call[t, ++n[t]] = depth " " name " " mark " " dur " " caller
+	if (index(text, "{")) { sp[t]++; st[t, sp[t]] = n[t]; sd[t, sp[t]] = depth; sn[t, sp[t]] = name }
+}
+# an open call the text moved past at its depth, remembered there
+function unclosed(t) {
+	un[t, sd[t, sp[t]]] = sn[t, sp[t]]; ul[t, sd[t, sp[t]]] = st[t, sp[t]]; sp[t]--
+}
+function fill(t, i, mark, dur,   f) {
+	split(call[t, i], f, " ")
+	call[t, i] = f[1] " " f[2] " " mark " " dur " " f[5]
+}
+END {
+	for (k in n) {
+		out = FILENAME ".calls." k
+		printf "" >out
+		for (i = 1; i <= n[k]; i++) print call[k, i] >>out
+		close(out)
+	}
+}
+EOF
+
+# same KTOP_TEXT: dd's calls in ktop's text equal the kernel's, line by line.
+same()
+{
+	rm -f "$1".calls.*
+	awk -f $W/calls.awk "$1" || return 1
+	[ -s "$1.calls.$dd" ] || { echo "ktop's text has no calls of dd ($dd)"; return 1; }
+	awk 'NR == FNR { k[FNR] = $0; nk = FNR; next }
+		{ if ($0 != k[FNR]) { printf "call %d: kernel \"%s\", ktop \"%s\"\n", FNR, k[FNR], $0
+			bad = 1; exit 1 } }
+		END { if (!bad && FNR != nk) { printf "kernel %d calls, ktop %d\n", nk, FNR; exit 1 } }' \
+		"$kcalls" "$1.calls.$dd"
+}
+
+"$KTOP" -b -t function_graph -g vfs_read --top-level --duration 30 --tree \
+	>$W/ktop.txt 2>$W/ktop.err &
+k=$!
+i=0
+until [ "$(cat $T/current_tracer)" = function_graph ] && grep -q vfs_read $T/set_graph_function; do
+	i=$((i + 1))
+	if [ $i -gt 300 ] || ! kill -0 $k 2>/dev/null; then
+		cat $W/ktop.err
+		echo "ktop never traced with function_graph at the top level"
+		kill $k
+		exit 1
+	fi
+	sleep 0.1
+done
+
+pause=$(cat $T/options/pause-on-trace)
+# One command, parsed before it runs: the shell reads no more of this script meanwhile.
+window()
+{
+	sleep 1 # ktop's reader has taken what came before (it sweeps every 100 ms)
+	kill -STOP $k
+	dd if=/dev/zero of=/dev/null bs=512 count=20 2>/dev/null &
+	dd=$!
+	wait $dd
+	# Reading `trace` is itself a vfs_read, traced: without pause-on-trace (off on this
+	# kernel) the reader would chase its own events for ever. The one tracefs write of the
+	# test, a reading option, put back at once.
+	echo 1 >$T/options/pause-on-trace
+	dd if=$T/trace of=$W/kernel.txt bs=64k 2>/dev/null
+	echo "$pause" >$T/options/pause-on-trace
+	kill -CONT $k
+	kill -INT $k
+}
+window
+wait $k
+rc=$?
+if [ $rc -ne 0 ]; then
+	cat $W/ktop.err
+	echo "ktop --tree exited $rc"
+	exit 1
+fi
+
+awk -f $W/calls.awk $W/kernel.txt
+kcalls=$W/kernel.txt.calls.$dd
+[ -s "$kcalls" ] || kcalls=$W/kernel.txt.calls.?
+if [ ! -s "$kcalls" ]; then
+	head -n 20 $W/kernel.txt
+	echo "the kernel's text has no calls of dd ($dd)"
+	exit 1
+fi
+roots=$(grep -c '^0 vfs_read ' "$kcalls")
+echo "kernel text: $(wc -l <"$kcalls") calls of dd-$dd, $roots vfs_read trees;" \
+	"other tasks: $(ls $W/kernel.txt.calls.* | grep -vc "calls.$dd\$")"
+if [ "$roots" -lt 20 ]; then
+	cat "$kcalls"
+	echo "expected dd's 20 reads in the kernel's text"
+	exit 1
+fi
+if ! same $W/ktop.txt; then
+	grep -- "-$dd " $W/ktop.txt | head -n 40
+	echo "ktop's trees differ from the kernel's text"
+	exit 1
+fi
+echo "ktop: the same $(wc -l <"$kcalls") calls, depths, callers and durations"
+
+# The comparison can fail: one duration digit, then one call's depth, altered in ktop's text.
+awk -v dd="-$dd " '!done && index($0, dd) && /[0-9] us/ {
+	i = index($0, " us"); d = substr($0, i - 1, 1)
+	$0 = substr($0, 1, i - 2) ((d + 1) % 10) substr($0, i); done = 1 } 1' \
+	$W/ktop.txt >$W/dur.txt
+awk -v dd="-$dd " '!done && index($0, dd) && match($0, / [^ |]+\(\);$/) {
+	$0 = substr($0, 1, RSTART) "  " substr($0, RSTART + 1); done = 1 } 1' \
+	$W/ktop.txt >$W/depth.txt
+for f in dur depth; do
+	if same $W/$f.txt >$W/$f.why; then
+		echo "the comparison passed ktop's text with one $f altered"
+		exit 1
+	fi
+	echo "altered $f: $(cat $W/$f.why)"
+done
+exit 0
