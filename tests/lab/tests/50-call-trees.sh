@@ -62,8 +62,12 @@ function bad(why) { print "line " NR ": " why ": " $0; errors++ }
 		m = substr(dur, 2, 1)
 		if (m != mark(us)) bad("mark \"" m "\" for " us " us")
 	}
+	# (an interrupt taken as vfs_read returns can carry depth 0 in the records the kernel made: a
+	# root of its own, seen once in a lab run)
 	if (task ~ /^dd-/ && depth == 0 && text ~ /^vfs_read\(\)/) roots++
-	else if (task ~ /^dd-/ && depth == 0 && text !~ /^}/) bad("a root of dd other than vfs_read")
+	else if (task ~ /^dd-/ && depth == 0 && text !~ /^}/ &&
+		text !~ /^(irq_enter_rcu|irq_exit_rcu|__sysvec_[a-z_]*)\(\)/)
+		bad("a root of dd other than vfs_read")
 	if (text ~ /\{/) {
 		n = ++sp[task]; open[task, n] = depth; maxkid[task, n] = 0
 	} else if (text ~ /^}/) {
