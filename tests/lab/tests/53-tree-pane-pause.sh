@@ -52,7 +52,7 @@ quit()
 fail() { echo "$*"; quit; exit 1; }
 
 tm new-session -d -s t -x 120 -y 40 \
-	"$KTOP -t function_graph -g vfs_read --top-level -d 200 2>$W/err; echo \$? >$W/rc"
+	"$KTOP -t function_graph -g vfs_read --top-level -d 2 2>$W/err; echo \$? >$W/rc"
 wait_for 'rate: ' 600 || fail "ktop did not start"
 tm send-keys -t t T z
 wait_for 'Call tree' 50 || fail "T opened no call-tree pane"
@@ -73,7 +73,7 @@ sleep 0.5 # a tick or two: what the pane shows now stays
 n1=$(trees)
 rows >$W/rows1
 dd if=/dev/zero of=/dev/null bs=512 count=3000 2>/dev/null
-sleep 1.5 # several ticks (-d 200)
+sleep 1.5 # several ticks (-d 2: every 0.2 s)
 n2=$(trees) left=$(unread)
 rows >$W/rows2
 echo "paused: $n1 trees; after dd's 3000 reads: $n2 trees, $left records unread in the kernel"
