@@ -26,6 +26,12 @@ prog_ids()
 	cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:[[:space:]]*\([0-9]*\)$/\1/p' | sort -un
 }
 
+# map_ids PID: the ids of the BPF maps PID holds, likewise.
+map_ids()
+{
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^map_id:[[:space:]]*\([0-9]*\)$/\1/p' | sort -un
+}
+
 # wait_progs PID N: until PID holds at least N programs (loaded; see wait_attached).
 _has_progs() { [ "$(prog_ids "$1" | wc -l)" -ge "$2" ]; }
 wait_progs()
@@ -139,4 +145,19 @@ expect_bucket() # FILE KEY LO HI COUNT
 	got=$(hist_bucket "$1" "$2" "$3" "$4")
 	[ "$got" = "$5" ] || fail "$(basename "$1" .out): key $2 bucket [$3, $4) holds $got, expected $5:
 $(cat "$1")"
+}
+
+# The test-only object the verifier refuses (tests/helpers/verifier_reject.bpf.c), and the
+# environment that makes ktop load it in place of syscall-latency's built-in object.
+KTOP_REJECT_OBJ=${KTOP_REJECT_OBJ:-$(dirname "$KTOP_WORKLOAD_BIN")/verifier_reject.bpf.o}
+require_reject_obj()
+{
+	[ -s "$KTOP_REJECT_OBJ" ] || fail "no test object at $KTOP_REJECT_OBJ (make check builds it)"
+}
+
+# verifier_last_lines LOG: the verifier's last two lines before libbpf's "-- END PROG LOAD
+# LOG --" in ktop's -v log, the first refusal's, one per line.
+verifier_last_lines()
+{
+	grep -m1 -B2 -- '-- END PROG LOAD LOG --' "$1" | head -2 | sed 's/^libbpf: //'
 }

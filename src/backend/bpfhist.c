@@ -22,6 +22,7 @@
 #include <tracefs.h>
 
 #include "backend/bpfhist.h"
+#include "fileio.h"
 #include "log.h"
 #include "xalloc.h"
 
@@ -147,6 +148,58 @@ static void failure_reason(int err, char *out, size_t len)
 	snprintf(out, len, "%s", strerror(err));
 }
 
+/* Opens a skeleton's object as ktop_NAME__open() does. The tests alone set
+ * KTOP_TEST_BPF_OBJECT=NAME:FILE (tests/live/bpf_verifier.sh): FILE, an object with the same
+ * programs, maps and .rodata as src/probes/NAME.bpf.c, is then opened in place of the built-in
+ * one, so a program the verifier refuses goes through this very loader. */
+static int open_object(struct bpf_object_skeleton *s)
+{
+	const char *env = getenv("KTOP_TEST_BPF_OBJECT"), *name = s->name + strlen("ktop_");
+	const char *file = env ? strchr(env, ':') : NULL;
+	void *elf = NULL;
+	size_t len;
+	int r;
+
+	if (file && (size_t)(file - env) == strlen(name) && !strncmp(env, name, strlen(name))) {
+		elf = file_read_all(file + 1, &len);
+		if (!elf)
+			return -errno;
+		log_debug("%s: %s: the object of %s (KTOP_TEST_BPF_OBJECT)", __func__, name, file + 1);
+		s->data = elf;
+		s->data_sz = len;
+	}
+	r = bpf_object__open_skeleton(s, NULL);
+	s->data = NULL; /* libbpf copied what it needs */
+	free(elf);
+	return r;
+}
+
+/* open_NAME(): ktop_NAME__open() through open_object(). */
+#define DEFINE_OPEN(NAME)                                                                    \
+	static struct ktop_##NAME *open_##NAME(void)                                          \
+	{                                                                                     \
+		struct ktop_##NAME *k = calloc(1, sizeof(*k));                                \
+		int r;                                                                        \
+                                                                                              \
+		if (!k)                                                                       \
+			return NULL;                                                          \
+		r = ktop_##NAME##__create_skeleton(k);                                        \
+		if (!r)                                                                       \
+			r = open_object(k->skeleton);                                         \
+		if (r) {                                                                      \
+			ktop_##NAME##__destroy(k);                                            \
+			errno = -r;                                                           \
+			return NULL;                                                          \
+		}                                                                             \
+		return k;                                                                     \
+	}
+DEFINE_OPEN(syslat)
+DEFINE_OPEN(tphist)
+DEFINE_OPEN(funclat)
+DEFINE_OPEN(schedlat)
+DEFINE_OPEN(blockio)
+DEFINE_OPEN(rwsize)
+
 static void set_common(unsigned int *scale, unsigned long long *step, unsigned int *by,
 		       unsigned int *tgid, const struct kt_hist_spec *s)
 {
@@ -207,7 +260,7 @@ static int try_syslat(struct kt_bpfhist *h, unsigned int v)
 	struct ktop_syslat *k;
 	int r;
 
-	k = h->syslat = ktop_syslat__open();
+	k = h->syslat = open_syslat();
 	if (!k)
 		return -errno;
 	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
@@ -237,7 +290,7 @@ static int try_funclat(struct kt_bpfhist *h, unsigned int v)
 	const char *fn = h->spec.func;
 	int r;
 
-	k = h->funclat = ktop_funclat__open();
+	k = h->funclat = open_funclat();
 	if (!k)
 		return -errno;
 	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
@@ -294,7 +347,7 @@ static int try_schedlat(struct kt_bpfhist *h, unsigned int v)
 	struct ktop_schedlat *k;
 	int r;
 
-	k = h->schedlat = ktop_schedlat__open();
+	k = h->schedlat = open_schedlat();
 	if (!k)
 		return -errno;
 	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
@@ -331,7 +384,7 @@ static int try_blockio(struct kt_bpfhist *h, unsigned int v)
 	struct ktop_blockio *k;
 	int r;
 
-	k = h->blockio = ktop_blockio__open();
+	k = h->blockio = open_blockio();
 	if (!k)
 		return -errno;
 	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
@@ -360,7 +413,7 @@ static int try_rwsize(struct kt_bpfhist *h, unsigned int v)
 	struct ktop_rwsize *k;
 	int r;
 
-	k = h->rwsize = ktop_rwsize__open();
+	k = h->rwsize = open_rwsize();
 	if (!k)
 		return -errno;
 	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
@@ -481,7 +534,7 @@ static int try_tphist(struct kt_bpfhist *h, char *err, size_t errlen)
 	struct ktop_tphist *k;
 	int r;
 
-	k = h->tphist = ktop_tphist__open();
+	k = h->tphist = open_tphist();
 	if (!k) {
 		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(errno));
 		return -1;

@@ -37,7 +37,7 @@ expect_key()
 
 for via in tp_btf raw_tp tracepoint; do
 	# ---- read and write sizes ---------------------------------------------------------
-	GO=env
+	GO="env"
 	NHIST=2
 	run_hist "read-$via" "$KTOP_HISTWORK" read 100:50 5000:30 -- \
 		--hist "read-size,pid=PID,via=$via" --hist "read-size,by=pid,pid=PID,via=$via"
@@ -61,7 +61,7 @@ for via in tp_btf raw_tp tracepoint; do
 	log "via=$via: read and write sizes exact"
 
 	# ---- block requests on the test's loop device ----------------------------------------
-	GO=exec
+	GO="exec"
 	NHIST=2
 	# shellcheck disable=SC2016 # $0 belongs to the inner shell
 	run_hist "bio-$via" bash -c 'dd if="$0" of=/dev/null iflag=direct bs=4096 count=5 status=none &&
