@@ -178,12 +178,9 @@ static int open_object(struct bpf_object_skeleton *s)
 #define DEFINE_OPEN(NAME)                                                                    \
 	static struct ktop_##NAME *open_##NAME(void)                                          \
 	{                                                                                     \
-		struct ktop_##NAME *k = calloc(1, sizeof(*k));                                \
-		int r;                                                                        \
+		struct ktop_##NAME *k = xcalloc(1, sizeof(*k));                               \
+		int r = ktop_##NAME##__create_skeleton(k);                                    \
                                                                                               \
-		if (!k)                                                                       \
-			return NULL;                                                          \
-		r = ktop_##NAME##__create_skeleton(k);                                        \
 		if (!r)                                                                       \
 			r = open_object(k->skeleton);                                         \
 		if (r) {                                                                      \
