@@ -11,7 +11,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
@@ -35,6 +34,7 @@
 #define RECORDING_FIRST_PUBLISH 4096 /* ... but the first screen's worth goes at once */
 #define RECORDING_FILL_AHEAD 16384 /* records the pager reads past the one asked for */
 #define RECORDING_TAIL_PAGES 8	   /* pages per CPU the tail starts with (End's screen) */
+#define RECORDING_TAIL_MAX_PAGES 4096 /* ... and grows to: each growth reads it all again */
 #define RECORDING_DROP_EVERY 65536 /* records read between releases of the file's pages */
 #define RECORDING_OPEN_FLAGS TRACECMD_FL_LOAD_NO_PLUGINS /* rows as ktop shows them live */
 
@@ -654,7 +654,7 @@ static bool tail_reach(struct kt_recording *rec, uint64_t seq)
 	while (!rec->tail_stuck) {
 		if (rec->tail_pages)
 			pages *= 2;
-		if (!tail_build(rec, pages) || pages > UINT_MAX / 2)
+		if (pages > RECORDING_TAIL_MAX_PAGES || !tail_build(rec, pages))
 			rec->tail_stuck = rec->tail_pages != 0;
 		if (!rec->tail_pages)
 			return false;

@@ -408,7 +408,9 @@ static void draw_empty(struct kt_view *v, int first_row)
 	const char *msg;
 	int y = first_row + (v->h - first_row) / 2 - 1, len;
 
-	if (v->app->recording)
+	if (v->app->recording && st->estimated)
+		msg = "Not read yet: these rows show when the index reaches them (Home, End)";
+	else if (v->app->recording)
 		msg = "No events: the recording holds none, or e hid them all";
 	else if (st->rf_on)
 		msg = "No captured row matches the row filter (F: edit, -: off)";
