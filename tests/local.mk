@@ -58,7 +58,8 @@ LIVE_TESTS = \
 	tests/live/bad_input.sh \
 	tests/live/doctor.sh \
 	tests/live/mount.sh \
-	tests/live/comm_exec.sh
+	tests/live/comm_exec.sh \
+	tests/live/task_names.sh
 TERM_TESTS = \
 	tests/term/stream_picker.sh \
 	tests/term/search_pause.sh \

@@ -8,8 +8,10 @@
 
 #include "comms.h"
 
-#define COMMS_SLOTS 4096 /* pids; a collision forgets the older pid's history */
-#define COMMS_PER_PID 8	 /* renames kept per pid, the newest */
+/* pids; a collision forgets the older pid's history. The side band notes every fork and
+ * exec on the machine, so a build's thousands of short tasks must fit. */
+#define COMMS_SLOTS 16384
+#define COMMS_PER_PID 4 /* renames kept per pid, the newest (fork, exec, a prctl or two) */
 
 struct rename {
 	uint64_t ts;
@@ -105,19 +107,13 @@ static void copy_comm(char *dst, const char *src)
 	dst[KT_COMM_LEN - 1] = '\0';
 }
 
-void comms_note(struct kt_comms *c, const struct kt_rename_layout *l, uint64_t ts,
-		const void *data, uint32_t size)
+/* Appends one rename of pid at ts; oldcomm NULL: not known. */
+static void note(struct kt_comms *c, int pid, uint64_t ts, const char *oldcomm,
+		 const char *newcomm)
 {
-	const char *d = data;
 	struct pid_slot *s;
 	struct rename *r;
-	int pid;
 
-	if (!c || (int)size < l->size)
-		return;
-	memcpy(&pid, d + l->pid, sizeof(pid));
-	if (pid <= 0)
-		return;
 	pthread_mutex_lock(&c->lock);
 	s = slot_of(c, pid);
 	if (s->pid != pid) {
@@ -126,12 +122,34 @@ void comms_note(struct kt_comms *c, const struct kt_rename_layout *l, uint64_t t
 	}
 	r = &s->r[s->next];
 	r->ts = ts;
-	copy_comm(r->oldcomm, d + l->oldcomm);
-	copy_comm(r->newcomm, d + l->newcomm);
+	if (oldcomm)
+		copy_comm(r->oldcomm, oldcomm);
+	else
+		r->oldcomm[0] = '\0';
+	copy_comm(r->newcomm, newcomm);
 	s->next = (s->next + 1) % COMMS_PER_PID;
 	if (s->n < COMMS_PER_PID)
 		s->n++;
 	pthread_mutex_unlock(&c->lock);
+}
+
+void comms_note(struct kt_comms *c, const struct kt_rename_layout *l, uint64_t ts,
+		const void *data, uint32_t size)
+{
+	const char *d = data;
+	int pid;
+
+	if (!c || (int)size < l->size)
+		return;
+	memcpy(&pid, d + l->pid, sizeof(pid));
+	if (pid > 0)
+		note(c, pid, ts, d + l->oldcomm, d + l->newcomm);
+}
+
+void comms_set(struct kt_comms *c, int pid, uint64_t ts, const char *comm)
+{
+	if (c && pid > 0)
+		note(c, pid, ts, NULL, comm);
 }
 
 bool comms_at(struct kt_comms *c, int pid, uint64_t ts, char out[KT_COMM_LEN])
@@ -145,18 +163,22 @@ bool comms_at(struct kt_comms *c, int pid, uint64_t ts, char out[KT_COMM_LEN])
 	pthread_mutex_lock(&c->lock);
 	s = slot_of(c, pid);
 	if (s->pid == pid) {
-		/* oldest to newest around the ring */
+		/* By time, not by arrival: the side band's CPUs are drained one after another,
+		 * so a fork seen on one CPU can arrive after the exec that followed it on
+		 * another. Oldest to newest around the ring, so an equal time takes the later. */
 		for (i = 0; i < s->n; i++) {
 			r = &s->r[(s->next + COMMS_PER_PID - s->n + i) % COMMS_PER_PID];
-			if (!first)
+			if (!first || r->ts < first->ts)
 				first = r;
-			if (r->ts <= ts)
+			if (r->ts <= ts && (!best || r->ts >= best->ts))
 				best = r;
 		}
 		if (best)
 			memcpy(out, best->newcomm, KT_COMM_LEN);
-		else if (first) /* before the first rename seen: what it was renamed from */
+		else if (first && first->oldcomm[0]) /* before the first rename: its old name */
 			memcpy(out, first->oldcomm, KT_COMM_LEN);
+		else
+			best = first = NULL;
 	}
 	pthread_mutex_unlock(&c->lock);
 	return best || first;

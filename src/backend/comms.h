@@ -34,6 +34,9 @@ int comms_parse_format(const char *format, struct kt_rename_layout *out);
 void comms_note(struct kt_comms *c, const struct kt_rename_layout *l, uint64_t ts,
 		const void *data, uint32_t size);
 
+/* Records that pid was named comm from ts on (the old name unknown). Thread-safe. */
+void comms_set(struct kt_comms *c, int pid, uint64_t ts, const char *comm);
+
 /* The name pid had at ts according to the renames seen: false when none tells. */
 bool comms_at(struct kt_comms *c, int pid, uint64_t ts, char out[KT_COMM_LEN]);
 

@@ -34,6 +34,7 @@
 #include "reader.h"
 #include "session.h"
 #include "store.h"
+#include "taskwatch.h"
 
 /* How often a quiet CPU's partial page is collected when nothing wakes us. */
 #define READER_IDLE_MS 100
@@ -64,6 +65,7 @@ struct kt_reader {
 	struct kt_comms *comms;
 	int rename_id; /* task:task_rename records feed comms; -1: not on this kernel */
 	struct kt_rename_layout rename;
+	struct kt_taskwatch *names; /* every exec, rename and fork, into comms; NULL: none */
 	struct reader_cpu *cpus;
 	int ncpus;
 	int subbuf_size;
@@ -231,6 +233,8 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 	int i;
 
 	r->held = false;
+	/* names first: a rename comes before the events that carry the new name */
+	taskwatch_drain(r->names);
 	for (i = 0; i < r->ncpus; i++)
 		r->cpus[i].dry = r->cpus[i].checked = false;
 	for (;;) {
@@ -365,7 +369,7 @@ static void reader_close_cpus(struct kt_reader *r)
 /* The task_rename layout: its records, when enabled, name tasks exactly over time. */
 static void reader_setup_renames(struct kt_reader *r, struct tracefs_instance *inst)
 {
-	char *fmt;
+	char *fmt, *clock, why[256];
 
 	r->rename_id = -1;
 	if (!r->comms)
@@ -374,6 +378,13 @@ static void reader_setup_renames(struct kt_reader *r, struct tracefs_instance *i
 	if (fmt && comms_parse_format(fmt, &r->rename) == 0)
 		r->rename_id = r->rename.id;
 	free(fmt);
+	/* Without the side band, names come from /proc and saved_cmdlines, as trace-cmd's do:
+	 * a task gone before its rows are drawn may show an older name or none. */
+	clock = tracefs_get_clock(inst);
+	r->names = taskwatch_open(r->comms, clock ? clock : "local", why, sizeof(why));
+	if (!r->names)
+		log_debug("%s: no task-name side band: %s", __func__, why);
+	free(clock);
 }
 
 struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct kt_comms *comms,
@@ -469,6 +480,7 @@ void reader_stop(struct kt_reader *r, struct kt_reader_stats *final)
 		*final = r->stats;
 	if (r->cpus)
 		reader_close_cpus(r);
+	taskwatch_close(r->names);
 	if (r->ctl[0] >= 0)
 		close(r->ctl[0]);
 	if (r->ctl[1] >= 0)

@@ -23,7 +23,8 @@ struct kt_reader_stats {
 struct kt_reader;
 
 /* Opens every CPU's trace_pipe_raw and starts the thread. wake_fd: -1 for none. comms (may
- * be NULL) also gets every task:task_rename record, when the user enabled that event.
+ * be NULL) gets every task:task_rename record, when the user enabled that event, and every
+ * exec, rename and fork on the machine from perf's side band (taskwatch.h).
  * st NULL: count the records (and their losses) without keeping them. */
 struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct kt_comms *comms,
 			       int wake_fd, char *err, size_t errlen);

@@ -280,6 +280,17 @@ static int flyrecord(struct src *s, struct kt_tdat_info *info)
 				    cpu, (unsigned long long)off, (unsigned long long)size,
 				    info->page_size);
 	}
+	/* libtracecmd then reads the trace clock's text, a u64 size first, and allocates that
+	 * size plus one before it reads: a corrupt size is a 4 GiB (or a wrapped 0-byte)
+	 * buffer. trace-cmd and ktop always write it here. */
+	s->section = "the trace clock";
+	size = get_u64(s);
+	if (s->failed)
+		return -1;
+	if (size > s->size - s->off)
+		return fail(s, "corrupt trace clock at offset %llu: its size says %llu bytes, the "
+			       "file has %llu after it",
+			    s->off - 8, (unsigned long long)size, s->size - s->off);
 	info->cpus = calloc((size_t)info->ncpus + 1, sizeof(*info->cpus));
 	if (!info->cpus)
 		return fail(s, "out of memory");

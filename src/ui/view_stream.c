@@ -223,7 +223,12 @@ static void fill_row(struct kt_view *v, const struct kt_rec *r, struct srow *row
 	row->lost = r->lost;
 	row->comm = NULL;
 	if (!st->have_base) {
-		st->base_ts = r->ts;
+		/* times count from the oldest row held, not from whichever is drawn first (a
+		 * first screen of the newest rows would show every older one as 0) */
+		struct kt_rec oldest;
+
+		st->base_ts = store_get(v->app->store, store_first(v->app->store), &oldest) ?
+				      oldest.ts : r->ts;
 		st->have_base = true;
 	}
 	if (r->flags & KT_REC_LOST) {

@@ -219,6 +219,29 @@ static int add_line(struct tline *ls, int n, int row, enum crt_elem e, bool sel,
 	return n + 1;
 }
 
+/* Cuts the next line of at most room bytes off *text (l bytes left) into buf, breaking at a
+ * space in its second half when there is one, and skips the spaces after it. */
+static void wrap_take(const char **text, size_t *l, int room, char *buf, size_t buflen)
+{
+	size_t cut = *l <= (size_t)room ? *l : (size_t)room;
+
+	if (cut < *l) {
+		size_t sp = cut;
+
+		while (sp > (size_t)room / 2 && (*text)[sp] != ' ')
+			sp--;
+		if ((*text)[sp] == ' ')
+			cut = sp;
+	}
+	snprintf(buf, buflen, "%.*s", (int)cut, *text);
+	*text += cut;
+	*l -= cut;
+	while (*l && **text == ' ') {
+		(*text)++;
+		(*l)--;
+	}
+}
+
 /* text wrapped to room cells into lines from column x, at most maxrows of them. */
 static int add_wrapped(struct tline *ls, int n, int row, enum crt_elem e, int x, int room,
 		       const char *text, int maxrows)
@@ -230,25 +253,9 @@ static int add_wrapped(struct tline *ls, int n, int row, enum crt_elem e, int x,
 	if (room < 8)
 		room = 8;
 	while (l && used < maxrows) {
-		size_t cut = l <= (size_t)room ? l : (size_t)room;
-
-		if (cut < l) {
-			size_t sp = cut;
-
-			while (sp > (size_t)room / 2 && text[sp] != ' ')
-				sp--;
-			if (text[sp] == ' ')
-				cut = sp;
-		}
-		snprintf(buf, sizeof(buf), "%.*s", (int)cut, text);
+		wrap_take(&text, &l, room, buf, sizeof(buf));
 		n = add_line(ls, n, row, e, false, x, buf);
 		used++;
-		text += cut;
-		l -= cut;
-		while (l && *text == ' ') {
-			text++;
-			l--;
-		}
 	}
 	return n;
 }
@@ -323,26 +330,11 @@ static int put_wrapped(struct kt_view *v, int y, int ymax, int x, const char *te
 	if (room < 8)
 		return 0;
 	while (l && used < maxrows && y + used < ymax) {
-		size_t cut = l <= (size_t)room ? l : (size_t)room;
 		char buf[512];
 
-		if (cut < l) {
-			size_t sp = cut;
-
-			while (sp > (size_t)room / 2 && text[sp] != ' ')
-				sp--;
-			if (text[sp] == ' ')
-				cut = sp;
-		}
-		snprintf(buf, sizeof(buf), "%.*s", (int)cut, text);
+		wrap_take(&text, &l, room, buf, sizeof(buf));
 		crt_put(v->win, y + used, x, buf, room);
 		used++;
-		text += cut;
-		l -= cut;
-		while (l && *text == ' ') {
-			text++;
-			l--;
-		}
 	}
 	return used;
 }

@@ -8,11 +8,13 @@
  *                                  pinned to CPU $WORKLOAD_CPU (default 0); prints calls=<n>
  *   workload sleep MS N [NAME]     N nanosleep()s of MS milliseconds
  *   workload pipe N [NAME]         N ping-pong round trips between two processes
+ *   workload names NAME...         for each NAME in turn: renames itself NAME, then one
+ *                                  getppid() (a task whose rows carry several names)
  *   workload touch NPAGES [NAME]   writes one byte to each of NPAGES new anonymous pages
  *                                  (no huge pages): at least NPAGES minor faults; prints
  *                                  its pid, then faults=<its own getrusage count>
  *
- * Every mode first sets its comm to NAME (default "ktop-wl", at most 15 bytes kept).
+ * Every other mode first sets its comm to NAME (default "ktop-wl", at most 15 bytes kept).
  * count, sleep and pipe then print their pid on stdout (pipe: "<parent> <child>") and
  * flush it, so that a test can filter on common_pid. Every mode then waits, if the
  * environment names a file in WORKLOAD_GO, until that file exists (polled every 10 ms),
@@ -46,6 +48,7 @@ static void usage(FILE *out)
 	      "       workload rate R SECONDS [NAME]   (R calls/s, 0 = as fast as possible)\n"
 	      "       workload sleep MS N [NAME]\n"
 	      "       workload pipe N [NAME]\n"
+	      "       workload names NAME...\n"
 	      "       workload touch NPAGES [NAME]\n"
 	      "env: WORKLOAD_GO=FILE waits for FILE before starting; "
 	      "WORKLOAD_CPU=N pins rate (default 0)\n", out);
@@ -147,6 +150,19 @@ static int do_count(unsigned long long n)
 	wait_for_go();
 	for (i = 0; i < n; i++)
 		syscall(SYS_getppid);
+	return 0;
+}
+
+static int do_names(char **names, int n)
+{
+	int i;
+
+	print_pid_line(getpid(), 0);
+	wait_for_go();
+	for (i = 0; i < n; i++) {
+		set_name(names[i]);
+		syscall(SYS_getppid);
+	}
 	return 0;
 }
 
@@ -400,6 +416,11 @@ int main(int argc, char **argv)
 			name = argv[3];
 		set_name(name);
 		return do_pipe(n);
+	}
+	if (!strcmp(mode, "names")) {
+		if (argc < 3)
+			bad_usage("names takes NAME...");
+		return do_names(argv + 2, argc - 2);
 	}
 	if (!strcmp(mode, "touch")) {
 		unsigned long long n;

@@ -36,6 +36,9 @@ put("hugesize.dat", patched(hp, struct.pack("<Q", 1 << 40)))
 # "header_event" misspelt
 he = good.index(b"header_event\0")
 put("badtag.dat", patched(he, b"header_evenX"))
+# the trace clock's size, after the per-CPU table, says 4 GiB
+fly = good.index(b"flyrecord\0") + 10
+put("clocksize.dat", patched(fly + 2 * 16, struct.pack("<Q", 1 << 32)))
 for n in (5, 11, 17, 40, 300, 1500, 4000, len(good) - 4096, len(good) - 1):
     put("cut%d.dat" % n, good[:n])
 PY
@@ -69,7 +72,7 @@ try()
 }
 
 files="empty.dat garbage.dat text.dat magic.dat version5.dat bigendian.dat pagesize.dat
-hugesize.dat badtag.dat cut5.dat cut11.dat cut17.dat cut40.dat cut300.dat cut1500.dat
+hugesize.dat badtag.dat clocksize.dat cut5.dat cut11.dat cut17.dat cut40.dat cut300.dat cut1500.dat
 cut4000.dat cut16384.dat cut20479.dat adir.dat missing.dat unreadable.dat"
 for f in $files; do
 	try "$f"

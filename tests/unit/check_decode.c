@@ -235,6 +235,30 @@ START_TEST(test_rename_history)
 }
 END_TEST
 
+/* The side band's records arrive CPU by CPU, not in time order: the name at a time is the
+ * one set last before it, whatever order the records came in; before the first, unknown. */
+START_TEST(test_side_band_names_out_of_order)
+{
+	struct kt_comms *c = comms_new();
+	char name[KT_COMM_LEN];
+
+	comms_set(c, 5151, 300, "gamma");     /* prctl on CPU 1, drained first */
+	comms_set(c, 5151, 200, "workload");  /* exec on CPU 1 */
+	comms_set(c, 5151, 100, "bash");      /* fork on CPU 0, drained after */
+	ck_assert(!comms_at(c, 5151, 50, name)); /* before the fork: no name known */
+	ck_assert(comms_at(c, 5151, 150, name));
+	ck_assert_str_eq(name, "bash");
+	ck_assert(comms_at(c, 5151, 250, name));
+	ck_assert_str_eq(name, "workload");
+	ck_assert(comms_at(c, 5151, 300, name));
+	ck_assert_str_eq(name, "gamma");
+	comms_set(c, 5151, 300, "gamma-too"); /* the same time: the later record wins */
+	ck_assert(comms_at(c, 5151, 400, name));
+	ck_assert_str_eq(name, "gamma-too");
+	comms_free(c);
+}
+END_TEST
+
 /* Names of exited tasks come from a table of saved_cmdlines, read again for a pid it lacks only
  * after a pause, not once per unknown pid (a build's thousands of short-lived tasks stalled
  * ktop for seconds). */
@@ -296,6 +320,7 @@ static Suite *decode_suite(void)
 	tcase_add_test(tc, test_ts);
 	tcase_add_test(tc, test_bad_tracing_dir);
 	tcase_add_test(tc, test_rename_history);
+	tcase_add_test(tc, test_side_band_names_out_of_order);
 	tcase_add_test(tc, test_saved_cmdlines_snapshot);
 	suite_add_tcase(s, tc);
 	return s;
