@@ -263,8 +263,9 @@ static bool next_page_sound(struct walk *w, int cpu, const struct tep_record *r)
 	if (tdat_check_page(rec->fd, rec->path, &rec->file, next, cpu, err, sizeof(err)) == 0) {
 		/* only a walk that came page by page extends what is known sound (the tail's
 		 * does not: it starts far ahead of the index) */
-		page = next - w->page_size;
-		__atomic_compare_exchange_n(&rec->checked[cpu], &page, next, false,
+		uint64_t prev = next - w->page_size;
+
+		__atomic_compare_exchange_n(&rec->checked[cpu], &prev, next, false,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
 		return true;
 	}
@@ -427,7 +428,6 @@ static void publish(struct kt_recording *rec, struct pending *p, const struct kt
 		    uint64_t est)
 {
 	uint64_t span = in->records;
-
 	struct checkpoint *grown;
 	size_t need;
 
