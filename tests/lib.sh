@@ -94,6 +94,16 @@ pid_alive()
 	[ -n "$st" ] && [ "$st" != Z ] && [ "$st" != X ]
 }
 
+# perf counter fds PID holds: its perf_event fds minus the rings it maps (the task-name side
+# band maps one ring per CPU; counters are read(), never mapped).
+perf_counter_fds()
+{
+	local fds maps
+	fds=$(find "/proc/$1/fd" -lname 'anon_inode:*perf_event*' 2>/dev/null | wc -l)
+	maps=$(grep -c 'perf_event' "/proc/$1/maps" 2>/dev/null)
+	echo $((fds - ${maps:-0}))
+}
+
 # wait_until TIMEOUT_SECONDS COMMAND [ARGS...]: polls COMMAND every 50 ms. Returns 0 as soon
 # as it succeeds, 1 when the time is up.
 wait_until()

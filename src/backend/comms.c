@@ -107,7 +107,8 @@ static void copy_comm(char *dst, const char *src)
 	dst[KT_COMM_LEN - 1] = '\0';
 }
 
-/* Appends one rename of pid at ts; oldcomm NULL: not known. */
+/* Appends one rename of pid at ts: from a record (both names fixed-size fields), or with
+ * oldcomm NULL (not known) and newcomm a string. */
 static void note(struct kt_comms *c, int pid, uint64_t ts, const char *oldcomm,
 		 const char *newcomm)
 {
@@ -126,7 +127,10 @@ static void note(struct kt_comms *c, int pid, uint64_t ts, const char *oldcomm,
 		copy_comm(r->oldcomm, oldcomm);
 	else
 		r->oldcomm[0] = '\0';
-	copy_comm(r->newcomm, newcomm);
+	if (oldcomm) /* a record's fixed-size field */
+		copy_comm(r->newcomm, newcomm);
+	else /* a string */
+		snprintf(r->newcomm, sizeof(r->newcomm), "%s", newcomm);
 	s->next = (s->next + 1) % COMMS_PER_PID;
 	if (s->n < COMMS_PER_PID)
 		s->n++;

@@ -38,9 +38,8 @@ have_hw_pmu()
 	return 1
 }
 
-# perf_event fds open in PID (ktop opens its counters last, after the tracefs set-up).
-perf_fds() { find "/proc/$1/fd" -lname 'anon_inode:*perf_event*' 2>/dev/null | wc -l; }
-_counting() { [ "$(perf_fds "$1")" -gt 0 ] || ! pid_alive "$1"; }
+# ktop opens its counters last, after the tracefs set-up.
+_counting() { [ "$(perf_counter_fds "$1")" -gt 0 ] || ! pid_alive "$1"; }
 wait_counting()
 {
 	wait_until 15 _counting "$1" || fail "ktop $1 opened no perf_event fd within 15s"

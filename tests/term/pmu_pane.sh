@@ -35,8 +35,7 @@ pid=$KTOP_PID
 expect_text "Counters: system-wide, $ncpu CPUs?" 10 "--pmu did not open the counters pane"
 # Side by side: one line holds both titles.
 expect_text "Events: all CPUs.*Counters: system-wide" 3 "the stream and the counters are not side by side at 120x40"
-[ "$(find "/proc/$pid/fd" -lname 'anon_inode:*perf_event*' | wc -l)" -gt 0 ] ||
-	fail "the pane is open but ktop holds no perf_event fd"
+[ "$(perf_counter_fds "$pid")" -gt 0 ] || fail "the pane is open but ktop holds no perf counter fd"
 
 # After the first tick: value, rate, 100% (software counters never multiplex), a bar per CPU.
 row='context-switches +[0-9.]+[kMG]? +[0-9.]+[kMG]?/s +100%'
@@ -82,8 +81,8 @@ expect_text "cpu-clock per CPU" 3 "Home did not go back to the first counter"
 tmux_keys F11
 wait_for_no_text "Counters: system-wide" 3 || fail "F11 did not close the counters pane"
 expect_text "F3Search" 3 "the stream did not get the focus back"
-_no_perf() { [ "$(find "/proc/$pid/fd" -lname 'anon_inode:*perf_event*' | wc -l)" = 0 ]; }
-wait_until 3 _no_perf || fail "the pane is closed but ktop still holds perf_event fds"
+_no_perf() { [ "$(perf_counter_fds "$pid")" = 0 ]; }
+wait_until 3 _no_perf || fail "the pane is closed but ktop still holds perf counter fds"
 tmux_keys m
 expect_text "Counters: system-wide" 3 "m did not open the counters pane"
 expect_text "F11Close" 3 "m did not focus the counters pane"
