@@ -50,6 +50,7 @@ struct walk {
 	struct kt_recording *rec;	/* for the page checks */
 	struct kbuffer *kbuf;		/* parses a page ahead of libtracecmd */
 	unsigned char *page;
+	uint64_t *sound;		/* per CPU: the last page this walk checked ahead */
 };
 
 struct user_filter {
@@ -122,6 +123,8 @@ static void walk_close(struct walk *w)
 	w->kbuf = NULL;
 	free(w->page);
 	w->page = NULL;
+	free(w->sound);
+	w->sound = NULL;
 	if (w->h && w->h != w->top)
 		tracecmd_close(w->h);
 	if (w->top)
@@ -169,7 +172,8 @@ static int walk_open(struct walk *w, const char *path, int *buffer, char *name, 
 	if (w->ncpus < 0)
 		return -1;
 	w->peek = calloc((size_t)w->ncpus + 1, sizeof(*w->peek));
-	if (!w->peek)
+	w->sound = calloc((size_t)w->ncpus + 1, sizeof(*w->sound));
+	if (!w->peek || !w->sound)
 		return -1;
 	for (i = 0; i < w->ncpus; i++)
 		w->peek[i] = tracecmd_read_cpu_first(w->h, i);
@@ -258,7 +262,8 @@ static bool next_page_sound(struct walk *w, int cpu, const struct tep_record *r)
 	page = r->offset / w->page_size * w->page_size;
 	next = page + w->page_size;
 	end = rec->file.cpus[cpu].off + rec->file.cpus[cpu].size;
-	if (next >= end || next <= __atomic_load_n(&rec->checked[cpu], __ATOMIC_RELAXED))
+	if (next >= end || next <= __atomic_load_n(&rec->checked[cpu], __ATOMIC_RELAXED) ||
+	    (w->sound && w->sound[cpu] == next))
 		return true;
 	if (tdat_check_page(rec->fd, rec->path, &rec->file, next, cpu, err, sizeof(err)) == 0) {
 		/* only a walk that came page by page extends what is known sound (the tail's
@@ -267,6 +272,8 @@ static bool next_page_sound(struct walk *w, int cpu, const struct tep_record *r)
 
 		__atomic_compare_exchange_n(&rec->checked[cpu], &prev, next, false,
 					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		if (w->sound)
+			w->sound[cpu] = next;
 		return true;
 	}
 	if (!last_in_page(w, r, page))
