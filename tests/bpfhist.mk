@@ -10,3 +10,27 @@ UNIT_TESTS += tests/unit/check_hist
 LIVE_TESTS += tests/live/bpf_hist.sh
 TERM_TESTS += tests/term/hist_pane.sh
 EXTRA_DIST += tests/hist-lib.sh
+# The I/O built-ins through each variant (a loop device of the test's own for block I/O).
+LIVE_TESTS += tests/live/bpf_hist_io.sh
+
+# A verifier rejection through ktop's real loader and the real kernel: an object with
+# syslat's programs and maps that the verifier refuses, loaded in its place with
+# KTOP_TEST_BPF_OBJECT (batch: bpf_verifier.sh; the pane: hist_reject.sh).
+LIVE_TESTS += tests/live/bpf_verifier.sh
+TERM_TESTS += tests/term/hist_reject.sh
+EXTRA_DIST += tests/helpers/verifier_reject.bpf.c
+CLEANFILES += tests/helpers/verifier_reject.bpf.o tests/helpers/*.tmp
+if ENABLE_BPF
+tests/live/bpf_verifier.log tests/term/hist_reject.log: tests/helpers/verifier_reject.bpf.o
+# Its .rodata must be syslat's, byte for byte, or the loader's tunables would land elsewhere:
+# the two skeletons' .rodata structs are compared.
+tests/helpers/verifier_reject.bpf.o: tests/helpers/verifier_reject.bpf.c $(BPF_HDRS) \
+		src/probes/syslat.skel.h
+	$(AM_V_GEN)$(MKDIR_P) tests/helpers && \
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && $(LLVM_STRIP) -g $@.tmp && \
+	$(BPFTOOL) gen skeleton $@.tmp name ktop_syslat | sed -n '/rodata {/,/\*rodata;/p' \
+		>$@.ro.tmp && \
+	{ sed -n '/rodata {/,/\*rodata;/p' src/probes/syslat.skel.h | cmp -s - $@.ro.tmp || \
+	  { echo "$@: its .rodata is not syslat's" >&2; exit 1; }; } && \
+	rm -f $@.ro.tmp && mv -f $@.tmp $@
+endif

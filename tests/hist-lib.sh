@@ -26,6 +26,12 @@ prog_ids()
 	cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^prog_id:[[:space:]]*\([0-9]*\)$/\1/p' | sort -un
 }
 
+# map_ids PID: the ids of the BPF maps PID holds, likewise.
+map_ids()
+{
+	cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^map_id:[[:space:]]*\([0-9]*\)$/\1/p' | sort -un
+}
+
 # wait_progs PID N: until PID holds at least N programs (loaded; see wait_attached).
 _has_progs() { [ "$(prog_ids "$1" | wc -l)" -ge "$2" ]; }
 wait_progs()
@@ -74,4 +80,84 @@ hist_bucket()
 		index($0, "key ") == 1 { inkey = index($0, key) == 1; next }
 		inkey && index($0, b) == 1 { split(substr($0, length(b) + 1), f, " "); print f[1]; found = 1; exit }
 		END { if (!found) print 0 }' "$1"
+}
+
+# loop_attach SIZE_MB: a loop device of its own over a file in $T, for block I/O of known
+# shape that nothing else on the machine touches; its name in LOOPDEV, its dev_t as the
+# block tracepoints record it (MAJOR << 20 | MINOR) in LOOPDEVT. Detached on exit, before
+# lib.sh's clean-up removes $T.
+LOOPDEV=
+loop_attach()
+{
+	command -v losetup >/dev/null || skip "no losetup (apt-get install mount)"
+	dd if=/dev/zero of="$T/loop.img" bs=1M count="$1" status=none || fail "cannot write $T/loop.img"
+	LOOPDEV=$(losetup -f --show "$T/loop.img" 2>"$T/losetup.err") ||
+		skip "no loop device here: $(cat "$T/losetup.err")"
+	trap 'rc=$?; losetup -d "$LOOPDEV" 2>/dev/null; (exit $rc); _cleanup' EXIT
+	local mm
+	mm=$(cat "/sys/block/${LOOPDEV#/dev/}/dev") || fail "no /sys/block entry for $LOOPDEV"
+	LOOPDEVT=$(( (${mm%:*} << 20) | ${mm#*:} ))
+}
+
+# run_hist NAME WORKLOAD... -- KTOP-ARGS...: starts the workload held back, starts ktop with
+# the arguments (PID in them replaced by the workload's), waits until its NHIST histograms are
+# attached, lets the workload run, then SIGINTs ktop. Output in $T/NAME.out, the workload's
+# pid in WPID, ktop's programs in PROGS.
+# GO=exec (sleep tests): a shell blocked on a FIFO execs the workload when released, so the
+# pid sleeps once before and does nothing else but the workload. GO=env (reads and
+# writes, whose program loader would read(2) after an exec): the helper waits for a file.
+GO=exec
+run_hist()
+{
+	local name=$1 args=() a w=()
+	shift
+	while [ "$1" != -- ]; do w+=("$1"); shift; done
+	shift
+	rm -f "$T/$name.go" "$T/$name.fifo"
+	if [ "$GO" = exec ]; then
+		mkfifo "$T/$name.fifo"
+		# shellcheck disable=SC2016 # $0 and $@ belong to the inner shell
+		bash -c 'read -r _ <"$0"; exec "$@"' "$T/$name.fifo" "${w[@]}" >"$T/$name.wl" &
+		WPID=$!
+	else
+		WORKLOAD_GO=$T/$name.go "${w[@]}" >"$T/$name.wl" &
+		wait_until 5 test -s "$T/$name.wl" || fail "$name: the workload printed no pid"
+		WPID=$(head -n1 "$T/$name.wl" | cut -d' ' -f1)
+	fi
+	local wl=$!
+	CLEANUP_PIDS+=("$wl")
+	for a in "$@"; do args+=("${a//PID/$WPID}"); done
+	start_ktop "$T/$name.out" "$T/$name.err" -b -v --log "$T/$name.klog" "${args[@]}"
+	wait_attached "$T/$name.klog" "$NHIST"
+	mapfile -t PROGS < <(prog_ids "$KTOP_PID")
+	if [ "$GO" = exec ]; then echo go >"$T/$name.fifo"; else touch "$T/$name.go"; fi
+	wait "$wl" || fail "$name: the workload failed"
+	sleep 0.3 # the last exit events land before the final read
+	stop_ktop "$KTOP_PID" INT 10
+	[ "$KTOP_RC" = 0 ] || fail "$name: ktop exited $KTOP_RC; stderr: $(head -c 400 "$T/$name.err")"
+	assert_no_sanitizer "$T/$name.err"
+	assert_progs_gone "${PROGS[@]}"
+}
+
+expect_bucket() # FILE KEY LO HI COUNT
+{
+	local got
+	got=$(hist_bucket "$1" "$2" "$3" "$4")
+	[ "$got" = "$5" ] || fail "$(basename "$1" .out): key $2 bucket [$3, $4) holds $got, expected $5:
+$(cat "$1")"
+}
+
+# The test-only object the verifier refuses (tests/helpers/verifier_reject.bpf.c), and the
+# environment that makes ktop load it in place of syscall-latency's built-in object.
+KTOP_REJECT_OBJ=${KTOP_REJECT_OBJ:-$(dirname "$KTOP_WORKLOAD_BIN")/verifier_reject.bpf.o}
+require_reject_obj()
+{
+	[ -s "$KTOP_REJECT_OBJ" ] || fail "no test object at $KTOP_REJECT_OBJ (make check builds it)"
+}
+
+# verifier_last_lines LOG: the verifier's last two lines before libbpf's "-- END PROG LOAD
+# LOG --" in ktop's -v log, the first refusal's, one per line.
+verifier_last_lines()
+{
+	grep -m1 -B2 -- '-- END PROG LOAD LOG --' "$1" | head -2 | sed 's/^libbpf: //'
 }

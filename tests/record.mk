@@ -41,7 +41,7 @@ tests/fuzz/fuzz_recording: $(FUZZ_RECORDING_SRCS)
 endif
 AM_TESTS_ENVIRONMENT += KTOP_FUZZER=$(abs_top_builddir)/tests/fuzz/fuzz_recording; \
 	export KTOP_FUZZER;
-TERM_TESTS += tests/term/record_browse.sh
+TERM_TESTS += tests/term/record_browse.sh tests/term/record_tail.sh
 
 # make bench also measures a 1 GB recording (tests/bench/recording.sh).
 EXTRA_DIST += tests/bench/recording.sh

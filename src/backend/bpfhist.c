@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -21,13 +22,16 @@
 #include <tracefs.h>
 
 #include "backend/bpfhist.h"
+#include "fileio.h"
 #include "log.h"
 #include "xalloc.h"
 
 /* bpftool's generated code casts const away */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wcast-qual"
+#include "src/probes/blockio.skel.h"
 #include "src/probes/funclat.skel.h"
+#include "src/probes/rwsize.skel.h"
 #include "src/probes/schedlat.skel.h"
 #include "src/probes/syslat.skel.h"
 #include "src/probes/tphist.skel.h"
@@ -43,6 +47,8 @@ struct kt_bpfhist {
 	struct ktop_tphist *tphist;
 	struct ktop_funclat *funclat;
 	struct ktop_schedlat *schedlat;
+	struct ktop_blockio *blockio;
+	struct ktop_rwsize *rwsize;
 	struct bpf_link *links[MAX_LINKS];
 	int map_fd;
 	int ncpus;
@@ -142,6 +148,55 @@ static void failure_reason(int err, char *out, size_t len)
 	snprintf(out, len, "%s", strerror(err));
 }
 
+/* Opens a skeleton's object as ktop_NAME__open() does. The tests alone set
+ * KTOP_TEST_BPF_OBJECT=NAME:FILE (tests/live/bpf_verifier.sh): FILE, an object with the same
+ * programs, maps and .rodata as src/probes/NAME.bpf.c, is then opened in place of the built-in
+ * one, so a program the verifier refuses goes through this very loader. */
+static int open_object(struct bpf_object_skeleton *s)
+{
+	const char *env = getenv("KTOP_TEST_BPF_OBJECT"), *name = s->name + strlen("ktop_");
+	const char *file = env ? strchr(env, ':') : NULL;
+	void *elf = NULL;
+	size_t len;
+	int r;
+
+	if (file && (size_t)(file - env) == strlen(name) && !strncmp(env, name, strlen(name))) {
+		elf = file_read_all(file + 1, &len);
+		if (!elf)
+			return -errno;
+		log_debug("%s: %s: the object of %s (KTOP_TEST_BPF_OBJECT)", __func__, name, file + 1);
+		s->data = elf;
+		s->data_sz = len;
+	}
+	r = bpf_object__open_skeleton(s, NULL);
+	s->data = NULL; /* libbpf copied what it needs */
+	free(elf);
+	return r;
+}
+
+/* open_NAME(): ktop_NAME__open() through open_object(). */
+#define DEFINE_OPEN(NAME)                                                                    \
+	static struct ktop_##NAME *open_##NAME(void)                                          \
+	{                                                                                     \
+		struct ktop_##NAME *k = xcalloc(1, sizeof(*k));                               \
+		int r = ktop_##NAME##__create_skeleton(k);                                    \
+                                                                                              \
+		if (!r)                                                                       \
+			r = open_object(k->skeleton);                                         \
+		if (r) {                                                                      \
+			ktop_##NAME##__destroy(k);                                            \
+			errno = -r;                                                           \
+			return NULL;                                                          \
+		}                                                                             \
+		return k;                                                                     \
+	}
+DEFINE_OPEN(syslat)
+DEFINE_OPEN(tphist)
+DEFINE_OPEN(funclat)
+DEFINE_OPEN(schedlat)
+DEFINE_OPEN(blockio)
+DEFINE_OPEN(rwsize)
+
 static void set_common(unsigned int *scale, unsigned long long *step, unsigned int *by,
 		       unsigned int *tgid, const struct kt_hist_spec *s)
 {
@@ -184,7 +239,11 @@ static void detach(struct kt_bpfhist *h)
 	ktop_tphist__destroy(h->tphist);
 	ktop_funclat__destroy(h->funclat);
 	ktop_schedlat__destroy(h->schedlat);
+	ktop_blockio__destroy(h->blockio);
+	ktop_rwsize__destroy(h->rwsize);
 	h->schedlat = NULL;
+	h->blockio = NULL;
+	h->rwsize = NULL;
 	h->syslat = NULL;
 	h->tphist = NULL;
 	h->funclat = NULL;
@@ -198,7 +257,7 @@ static int try_syslat(struct kt_bpfhist *h, unsigned int v)
 	struct ktop_syslat *k;
 	int r;
 
-	k = h->syslat = ktop_syslat__open();
+	k = h->syslat = open_syslat();
 	if (!k)
 		return -errno;
 	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
@@ -228,7 +287,7 @@ static int try_funclat(struct kt_bpfhist *h, unsigned int v)
 	const char *fn = h->spec.func;
 	int r;
 
-	k = h->funclat = ktop_funclat__open();
+	k = h->funclat = open_funclat();
 	if (!k)
 		return -errno;
 	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
@@ -263,6 +322,16 @@ static bool is_sched(const struct kt_hist_spec *s)
 	return !strcmp(s->builtin, "runq-latency") || !strcmp(s->builtin, "offcpu");
 }
 
+static bool is_block(const struct kt_hist_spec *s)
+{
+	return !strcmp(s->builtin, "bio-latency") || !strcmp(s->builtin, "bio-size");
+}
+
+static bool is_rwsize(const struct kt_hist_spec *s)
+{
+	return !strcmp(s->builtin, "read-size") || !strcmp(s->builtin, "write-size");
+}
+
 /* runq-latency and offcpu with BTF-typed hooks: v 0 is tp_btf, 1 raw_tp. */
 static int try_schedlat(struct kt_bpfhist *h, unsigned int v)
 {
@@ -275,7 +344,7 @@ static int try_schedlat(struct kt_bpfhist *h, unsigned int v)
 	struct ktop_schedlat *k;
 	int r;
 
-	k = h->schedlat = ktop_schedlat__open();
+	k = h->schedlat = open_schedlat();
 	if (!k)
 		return -errno;
 	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
@@ -300,6 +369,80 @@ static int try_schedlat(struct kt_bpfhist *h, unsigned int v)
 		r = attach(h, v == 0 ? k->progs.btf_switch : k->progs.raw_switch, 0);
 	h->map_fd = bpf_map__fd(k->maps.hist);
 	return r;
+}
+
+/* bio-latency and bio-size with BTF-typed hooks: v 0 is tp_btf, 1 raw_tp. */
+static int try_blockio(struct kt_bpfhist *h, unsigned int v)
+{
+	static const char *const lat[][2] = { { "btf_issue", "btf_complete" },
+					      { "raw_issue", "raw_complete" } };
+	static const char *const size[][1] = { { "btf_size" }, { "raw_size" } };
+	bool is_lat = !strcmp(h->spec.builtin, "bio-latency");
+	struct ktop_blockio *k;
+	int r;
+
+	k = h->blockio = open_blockio();
+	if (!k)
+		return -errno;
+	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
+		   &k->rodata->filter_tgid, &h->spec);
+	k->rodata->key_dev = h->spec.by == KT_BY_FIELD; /* dev: the only field they key by */
+	if (is_lat)
+		autoload_only(k->obj, lat[v], 2);
+	else
+		autoload_only(k->obj, size[v], 1);
+	r = ktop_blockio__load(k);
+	if (r)
+		return r;
+	if (is_lat)
+		r = attach(h, v == 0 ? k->progs.btf_issue : k->progs.raw_issue, 0) ?:
+		    attach(h, v == 0 ? k->progs.btf_complete : k->progs.raw_complete, 1);
+	else
+		r = attach(h, v == 0 ? k->progs.btf_size : k->progs.raw_size, 0);
+	h->map_fd = bpf_map__fd(k->maps.hist);
+	return r;
+}
+
+/* read-size and write-size on raw_syscalls' sys_exit: v 0 is tp_btf, 1 raw_tp. */
+static int try_rwsize(struct kt_bpfhist *h, unsigned int v)
+{
+	static const char *const progs[][1] = { { "btf_exit" }, { "raw_exit" } };
+	struct ktop_rwsize *k;
+	int r;
+
+	k = h->rwsize = open_rwsize();
+	if (!k)
+		return -errno;
+	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
+		   &k->rodata->filter_tgid, &h->spec);
+	k->rodata->syscall_nr = strcmp(h->spec.builtin, "read-size") ? SYS_write : SYS_read;
+	autoload_only(k->obj, progs[v], 1);
+	r = ktop_rwsize__load(k);
+	if (r)
+		return r;
+	r = attach(h, v == 0 ? k->progs.btf_exit : k->progs.raw_exit, 0);
+	h->map_fd = bpf_map__fd(k->maps.hist);
+	return r;
+}
+
+/* Why the typed variants of a built-in cannot key by its by=FIELD; NULL when they can. They
+ * read the hook's arguments, not the tracepoint's record, so only the fields they compute
+ * as the record does. */
+static const char *typed_key_refusal(const struct kt_hist_spec *s, char *why, size_t len)
+{
+	const char *f = s->by_field;
+
+	if (s->by != KT_BY_FIELD)
+		return NULL;
+	if (is_sched(s) && strcmp(f, "next_comm") && strcmp(f, "next_pid"))
+		snprintf(why, len, "keys by next_comm or next_pid only, not by=%s", f);
+	else if (is_block(s) && strcmp(f, "dev"))
+		snprintf(why, len, "keys by the field dev only, not by=%s", f);
+	else if (is_rwsize(s))
+		snprintf(why, len, "keys by pid, tid, comm or cpu only, not by=%s", f);
+	else
+		return NULL;
+	return why;
 }
 
 /* A field of SYSTEM:EVENT as its format file describes it. */
@@ -388,7 +531,7 @@ static int try_tphist(struct kt_bpfhist *h, char *err, size_t errlen)
 	struct ktop_tphist *k;
 	int r;
 
-	k = h->tphist = ktop_tphist__open();
+	k = h->tphist = open_tphist();
 	if (!k) {
 		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(errno));
 		return -1;
@@ -444,7 +587,9 @@ static int load_variants(struct kt_bpfhist *h, char *err, size_t errlen)
 {
 	static const char *const sys_names[] = { "tp_btf", "raw_tp", "tracepoint" };
 	static const char *const func_names[] = { "fentry", "kprobe" };
-	bool sched = is_sched(&h->spec), sys = h->spec.kind == KT_HIST_SYSCALL || sched;
+	/* built-ins whose tracepoint variant is the generic program */
+	bool typed = is_sched(&h->spec) || is_block(&h->spec) || is_rwsize(&h->spec);
+	bool sys = h->spec.kind == KT_HIST_SYSCALL || typed;
 	const char *const *names = sys ? sys_names : func_names;
 	unsigned int v, n = sys ? 3 : 2;
 	size_t used = 0;
@@ -455,20 +600,19 @@ static int load_variants(struct kt_bpfhist *h, char *err, size_t errlen)
 	for (v = 0; v < n; v++) {
 		if (h->spec.via[0] && strcmp(h->spec.via, names[v]))
 			continue;
-		if (sched && v == 2) { /* the generic program; it says why itself */
+		if (typed && v == 2) { /* the generic program; it says why itself */
 			if (try_tphist(h, why, sizeof(why)) == 0)
 				return 0;
 			snprintf(err + used, used < errlen ? errlen - used : 0, "%s%s",
 				 used ? "; " : "", why);
 			return -1;
 		}
-		if (sched && h->spec.by == KT_BY_FIELD && strcmp(h->spec.by_field, "next_comm") &&
-		    strcmp(h->spec.by_field, "next_pid")) {
-			snprintf(why, sizeof(why), "keys by next_comm or next_pid only, not by=%s",
-				 h->spec.by_field);
-		} else {
+		if (!typed_key_refusal(&h->spec, why, sizeof(why))) {
 			capture_start();
-			r = sched ? try_schedlat(h, v) : sys ? try_syslat(h, v) : try_funclat(h, v);
+			r = is_sched(&h->spec) ? try_schedlat(h, v) :
+			    is_block(&h->spec) ? try_blockio(h, v) :
+			    is_rwsize(&h->spec) ? try_rwsize(h, v) :
+			    sys ? try_syslat(h, v) : try_funclat(h, v);
 			if (!r) {
 				capturing = false;
 				h->variant = names[v];
@@ -497,7 +641,7 @@ struct kt_bpfhist *bpfhist_open(const struct kt_hist_spec *spec, char *err, size
 		snprintf(err, errlen, "%s: cannot count the possible CPUs", spec->text);
 		goto fail;
 	}
-	if ((spec->kind == KT_HIST_FIELD || spec->kind == KT_HIST_LATENCY) && !is_sched(spec))
+	if ((spec->kind == KT_HIST_FIELD || spec->kind == KT_HIST_LATENCY) && !spec->builtin[0])
 		r = try_tphist(h, why, sizeof(why));
 	else
 		r = load_variants(h, why, sizeof(why));

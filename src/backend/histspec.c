@@ -13,6 +13,7 @@ static const struct {
 	const char *name;
 	const char *expansion;
 } builtins[] = {
+	/* every one also has tp_btf and raw_tp variants of its own (src/backend/bpfhist.c) */
 	{ "syscall-latency", NULL }, /* its own program: raw_syscalls with tp_btf/raw_tp */
 	{ "runq-latency", "latency:sched:sched_wakeup.pid->sched:sched_switch.next_pid" },
 	{ "offcpu", "latency:sched:sched_switch.prev_pid->sched:sched_switch.next_pid,by=next_comm" },
@@ -193,9 +194,6 @@ static int parse_generic(const char *text, struct kt_hist_spec *s, char *err, si
 			snprintf(full, sizeof(full), "%s%s", builtins[i].expansion, opts ? opts : "");
 			if (parse_generic(full, &ex, err, errlen) < 0)
 				return -1;
-			if (ex.via[0] && strcmp(ex.via, "tracepoint") &&
-			    strcmp(builtins[i].name, "runq-latency") && strcmp(builtins[i].name, "offcpu"))
-				FAIL("via=%s: %s goes via tracepoint only", ex.via, builtins[i].name);
 			snprintf(ex.text, sizeof(ex.text), "%s", text);
 			snprintf(ex.builtin, sizeof(ex.builtin), "%s", builtins[i].name);
 			*s = ex;

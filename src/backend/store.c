@@ -50,6 +50,9 @@ struct kt_store {
 	kt_store_pager pager; /* NULL: everything appended is all there is */
 	void *pager_ctx;
 	uint64_t span;	      /* paged: records [0, span) exist */
+	uint64_t est;	      /* paged, being indexed: records [span, est) numbered provisionally */
+	uint64_t shift_gen, shift_from;
+	int64_t shift_by;
 };
 
 static size_t chunk_bytes(const struct chunk *c)
@@ -277,6 +280,35 @@ void store_set_span(struct kt_store *st, uint64_t end)
 	st->span = end;
 }
 
+void store_set_estimate(struct kt_store *st, uint64_t est)
+{
+	st->est = est;
+}
+
+uint64_t store_browse_end(const struct kt_store *st)
+{
+	return store_estimated(st) ? st->est : store_end(st);
+}
+
+bool store_estimated(const struct kt_store *st)
+{
+	return st->pager && st->est > st->span;
+}
+
+void store_set_shift(struct kt_store *st, uint64_t from, int64_t by)
+{
+	st->shift_gen++;
+	st->shift_from = from;
+	st->shift_by = by;
+}
+
+uint64_t store_shift(const struct kt_store *st, uint64_t *from, int64_t *by)
+{
+	*from = st->shift_from;
+	*by = st->shift_by;
+	return st->shift_gen;
+}
+
 void store_restart(struct kt_store *st, uint64_t first)
 {
 	store_drop_all(st);
@@ -290,7 +322,7 @@ bool store_get(const struct kt_store *st, uint64_t seq, struct kt_rec *out)
 	const struct chunk *c;
 
 	/* Paged: the window moves, the records do not change (hence the const). */
-	if (st->pager && seq < st->span && (seq < held_first(st) || seq >= st->next_seq))
+	if (st->pager && seq < store_browse_end(st) && (seq < held_first(st) || seq >= st->next_seq))
 		st->pager(st->pager_ctx, (struct kt_store *)(uintptr_t)st, seq);
 	if (seq < held_first(st) || seq >= st->next_seq)
 		return false;

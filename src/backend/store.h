@@ -74,6 +74,23 @@ void store_set_span(struct kt_store *st, uint64_t end);
 void store_restart(struct kt_store *st, uint64_t first);
 /* The window actually held, [*first, *end). Lock held. */
 void store_held(const struct kt_store *st, uint64_t *first, uint64_t *end);
+/*
+ * A paged source still being indexed can show its tail before its middle is indexed: it
+ * numbers the tail provisionally, up to an estimated total, and its pager serves those
+ * numbers too. store_end() stays the span (exact: for readers that take every record); a
+ * browser shows up to store_browse_end(). When the real numbers are known the source shifts
+ * the provisional ones, and a browser moves what it holds of them (store_shift()).
+ */
+/* The estimated total (0: none, the span is all). Lock held. */
+void store_set_estimate(struct kt_store *st, uint64_t est);
+/* The end a browser shows: the estimate while there is one, else store_end(). */
+uint64_t store_browse_end(const struct kt_store *st);
+/* Whether store_browse_end() is an estimate. */
+bool store_estimated(const struct kt_store *st);
+/* Records from seq from on, as numbered until now, are now numbered by more. Lock held. */
+void store_set_shift(struct kt_store *st, uint64_t from, int64_t by);
+/* The last shift: its generation (0: none yet), from where and by how much. */
+uint64_t store_shift(const struct kt_store *st, uint64_t *from, int64_t *by);
 /* Drops everything (the user's "clear"); eviction counters are kept. */
 void store_clear(struct kt_store *st);
 

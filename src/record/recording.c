@@ -33,6 +33,8 @@
 #define RECORDING_PUBLISH 65536	   /* records indexed between updates of the span */
 #define RECORDING_FIRST_PUBLISH 4096 /* ... but the first screen's worth goes at once */
 #define RECORDING_FILL_AHEAD 16384 /* records the pager reads past the one asked for */
+#define RECORDING_TAIL_PAGES 8	   /* pages per CPU the tail starts with (End's screen) */
+#define RECORDING_TAIL_MAX_PAGES 4096 /* ... and grows to: each growth reads it all again */
 #define RECORDING_DROP_EVERY 65536 /* records read between releases of the file's pages */
 #define RECORDING_OPEN_FLAGS TRACECMD_FL_LOAD_NO_PLUGINS /* rows as ktop shows them live */
 
@@ -48,6 +50,7 @@ struct walk {
 	struct kt_recording *rec;	/* for the page checks */
 	struct kbuffer *kbuf;		/* parses a page ahead of libtracecmd */
 	unsigned char *page;
+	uint64_t *sound;		/* per CPU: the last page this walk checked ahead */
 };
 
 struct user_filter {
@@ -78,6 +81,16 @@ struct kt_recording {
 	struct checkpoint *cps;
 	size_t ncps, cap;
 	struct kt_recording_info info;
+	/* The tail, read before the index reaches it (recording.h): its records numbered
+	 * provisionally up to est, the estimated total, which stays put once there is a tail. */
+	uint64_t est;		  /* 0: none */
+	struct checkpoint *tcps;  /* the tail's checkpoints, provisional numbers, oldest first */
+	size_t ntcps;
+	uint64_t tail_first;	  /* provisional number of its first record */
+	unsigned tail_pages;	  /* it starts this many pages back from each CPU's last: 0 none */
+	bool tail_stuck;	  /* it cannot grow back before the index is done */
+	uint64_t *first_page, *last_page; /* per CPU of the buffer shown; last 0: no data */
+	char *gate;		  /* tests: the index holds while this file exists */
 
 	dev_t dev;		/* the file, to find libtracecmd's mappings of it */
 	ino_t ino;
@@ -110,6 +123,8 @@ static void walk_close(struct walk *w)
 	w->kbuf = NULL;
 	free(w->page);
 	w->page = NULL;
+	free(w->sound);
+	w->sound = NULL;
 	if (w->h && w->h != w->top)
 		tracecmd_close(w->h);
 	if (w->top)
@@ -157,7 +172,8 @@ static int walk_open(struct walk *w, const char *path, int *buffer, char *name, 
 	if (w->ncpus < 0)
 		return -1;
 	w->peek = calloc((size_t)w->ncpus + 1, sizeof(*w->peek));
-	if (!w->peek)
+	w->sound = calloc((size_t)w->ncpus + 1, sizeof(*w->sound));
+	if (!w->peek || !w->sound)
 		return -1;
 	for (i = 0; i < w->ncpus; i++)
 		w->peek[i] = tracecmd_read_cpu_first(w->h, i);
@@ -246,10 +262,18 @@ static bool next_page_sound(struct walk *w, int cpu, const struct tep_record *r)
 	page = r->offset / w->page_size * w->page_size;
 	next = page + w->page_size;
 	end = rec->file.cpus[cpu].off + rec->file.cpus[cpu].size;
-	if (next >= end || next <= __atomic_load_n(&rec->checked[cpu], __ATOMIC_RELAXED))
+	if (next >= end || next <= __atomic_load_n(&rec->checked[cpu], __ATOMIC_RELAXED) ||
+	    (w->sound && w->sound[cpu] == next))
 		return true;
 	if (tdat_check_page(rec->fd, rec->path, &rec->file, next, cpu, err, sizeof(err)) == 0) {
-		__atomic_store_n(&rec->checked[cpu], next, __ATOMIC_RELAXED); /* idempotent */
+		/* only a walk that came page by page extends what is known sound (the tail's
+		 * does not: it starts far ahead of the index) */
+		uint64_t prev = next - w->page_size;
+
+		__atomic_compare_exchange_n(&rec->checked[cpu], &prev, next, false,
+					    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+		if (w->sound)
+			w->sound[cpu] = next;
 		return true;
 	}
 	if (!last_in_page(w, r, page))
@@ -353,8 +377,64 @@ static void take_checkpoint(struct pending *p, const struct walk *w)
 	p->n++;
 }
 
-static void publish(struct kt_recording *rec, struct pending *p, const struct kt_recording_info *in)
+static void free_checkpoints(struct checkpoint *cps, size_t n)
 {
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(cps[i].offs);
+	free(cps);
+}
+
+/* Forgets the tail and the estimate. Lock held. */
+static void tail_free(struct kt_recording *rec)
+{
+	free_checkpoints(rec->tcps, rec->ntcps);
+	rec->tcps = NULL;
+	rec->ntcps = 0;
+	rec->tail_pages = 0;
+	rec->tail_stuck = false;
+	rec->est = 0;
+}
+
+/* The index is through: the tail's provisional numbers become the real ones, total - est
+ * away, and a browser holding them moves as much. Lock held. */
+static void tail_settle(struct kt_recording *rec, uint64_t total)
+{
+	if (rec->tail_pages) {
+		store_set_shift(rec->store, rec->tail_first, (int64_t)(total - rec->est));
+		store_restart(rec->store, 0);
+		rec->pager.seq = UINT64_MAX; /* no window to read on from */
+	}
+	tail_free(rec);
+}
+
+/* The records the buffer holds, estimated from what the index has read: its records per
+ * byte of page read, times the bytes of every CPU's pages. More than records. */
+static uint64_t estimate_total(const struct kt_recording *rec, const struct walk *w,
+			       uint64_t records)
+{
+	double total = 0, done = 0, bytes;
+	uint64_t est;
+	int i;
+
+	for (i = 0; i < w->ncpus; i++) {
+		if (!rec->last_page[i])
+			continue;
+		bytes = (double)(rec->last_page[i] + w->page_size - rec->first_page[i]);
+		total += bytes;
+		done += w->peek[i] ? (double)(w->peek[i]->offset - rec->first_page[i]) : bytes;
+	}
+	if (!total)
+		return 0; /* no tail to show, nothing to estimate for */
+	est = done > 0 ? (uint64_t)((double)records * (total / done)) : 0;
+	return est > records ? est : records + 1;
+}
+
+static void publish(struct kt_recording *rec, struct pending *p, const struct kt_recording_info *in,
+		    uint64_t est)
+{
+	uint64_t span = in->records;
 	struct checkpoint *grown;
 	size_t need;
 
@@ -380,9 +460,26 @@ static void publish(struct kt_recording *rec, struct pending *p, const struct kt
 	rec->info.last_ts = in->last_ts;
 	rec->info.indexed = in->indexed;
 	rec->info.corrupt = in->corrupt;
-	store_set_span(rec->store, rec->ncps ? in->records : 0);
+	if (in->indexed)
+		tail_settle(rec, in->records);
+	else if (!rec->tail_pages)
+		rec->est = est;
+	/* the index's numbers stop where the tail's begin, until they are settled */
+	if (rec->tail_pages && span > rec->tail_first)
+		span = rec->tail_first;
+	store_set_span(rec->store, rec->ncps ? span : 0);
+	store_set_estimate(rec->store, rec->ncps ? rec->est : 0);
 	store_unlock(rec->store);
 	wake(rec);
+}
+
+/* Tests show the tail before the index is through, whatever the machine's speed: the
+ * index holds while the file KTOP_TEST_INDEX_GATE names exists. */
+static void hold_at_gate(struct kt_recording *rec)
+{
+	while (rec->gate && access(rec->gate, F_OK) == 0 &&
+	       !__atomic_load_n(&rec->stop, __ATOMIC_RELAXED))
+		usleep(20000);
 }
 
 static void *index_main(void *arg)
@@ -423,14 +520,15 @@ static void *index_main(void *arg)
 		walk_advance(w, cpu);
 		if (w->seq >= next_pub) {
 			in.records = w->seq;
-			publish(rec, &p, &in);
+			publish(rec, &p, &in, estimate_total(rec, w, w->seq));
 			drop_file_pages(rec);
 			next_pub = w->seq + RECORDING_PUBLISH;
+			hold_at_gate(rec);
 		}
 	}
 	in.records = w->seq;
 	in.indexed = walk_next_cpu(w) < 0;
-	publish(rec, &p, &in);
+	publish(rec, &p, &in, 0);
 	free(p.cps);
 	pthread_mutex_lock(&rec->done_lock);
 	rec->done = true;
@@ -456,29 +554,160 @@ static void pager_step(struct kt_store *st, struct walk *w)
 	walk_advance(w, cpu);
 }
 
+/* ---- the tail -------------------------------------------------------------------------- */
+
+/* Puts every CPU of the pager's walk at the first record of its page pages back from its
+ * last page; the newest of those records' times in *after. false when a CPU would start in
+ * the part the index has read (the tail would not be ahead of it), or on a corrupt page. */
+static bool tail_position(struct kt_recording *rec, unsigned pages, unsigned long long *after)
+{
+	struct walk *w = &rec->pager;
+	const struct checkpoint *front = rec->ncps ? &rec->cps[rec->ncps - 1] : NULL;
+	uint64_t back, start;
+	char err[256];
+	bool any = false;
+	int i, cpu;
+
+	for (i = 0; i < w->ncpus; i++) {
+		if (w->peek[i])
+			tracecmd_free_record(w->peek[i]);
+		w->peek[i] = NULL;
+	}
+	*after = 0;
+	for (i = 0; i < w->ncpus; i++) {
+		if (!rec->last_page[i])
+			continue;
+		back = (uint64_t)(pages - 1) * w->page_size;
+		start = rec->last_page[i] - rec->first_page[i] > back ? rec->last_page[i] - back
+								       : rec->first_page[i];
+		if (front && (!front->offs[i] || start <= front->offs[i]))
+			return false;
+		if (rec->check_pages && i < rec->file.ncpus &&
+		    start > __atomic_load_n(&rec->checked[i], __ATOMIC_RELAXED) &&
+		    tdat_check_page(rec->fd, rec->path, &rec->file, start, i, err, sizeof(err)) < 0)
+			return false;
+		w->peek[i] = tracecmd_read_at(w->h, start, &cpu);
+		if (w->peek[i] && cpu != i) {
+			tracecmd_free_record(w->peek[i]);
+			w->peek[i] = NULL;
+		}
+		if (w->peek[i] && (!any || w->peek[i]->ts > *after))
+			*after = w->peek[i]->ts;
+		any |= w->peek[i] != NULL;
+	}
+	return any;
+}
+
+/*
+ * Reads the tail: the records newer than every CPU's first record pages back from its last.
+ * Records older than that all come before (each CPU's times only grow), so these are the
+ * file's last records in the order the full walk gives them, whatever the middle holds.
+ * Numbers them to end at the estimate (raised if the index's numbers would reach them),
+ * with checkpoints for the pager. false, the tail as it was, when it cannot. Lock held.
+ */
+static bool tail_build(struct kt_recording *rec, unsigned pages)
+{
+	struct walk *w = &rec->pager;
+	struct pending p = { 0 };
+	unsigned long long after;
+	uint64_t next_cp = 0, span = store_end(rec->store), est = rec->est;
+	size_t i;
+	int cpu;
+
+	w->seq = UINT64_MAX; /* the window's walk is gone whatever happens */
+	if (!tail_position(rec, pages, &after))
+		return false;
+	for (cpu = 0; cpu < w->ncpus; cpu++)
+		while (w->peek[cpu] && w->peek[cpu]->ts <= after)
+			walk_advance(w, cpu);
+	w->seq = 0;
+	while ((cpu = walk_next_cpu(w)) >= 0) {
+		if (w->seq >= next_cp) {
+			take_checkpoint(&p, w);
+			next_cp = w->seq + RECORDING_CHECKPOINT;
+		}
+		w->seq += step_records(w, w->peek[cpu]);
+		walk_advance(w, cpu);
+	}
+	if (!rec->tail_pages && est < span + w->seq)
+		est = span + w->seq;
+	if (!p.n || w->seq > est || est - w->seq < span || (rec->tail_pages && w->seq <= est -
+							     rec->tail_first)) {
+		free_checkpoints(p.cps, p.n);
+		w->seq = UINT64_MAX;
+		return false;
+	}
+	for (i = 0; i < p.n; i++)
+		p.cps[i].seq += est - w->seq;
+	free_checkpoints(rec->tcps, rec->ntcps);
+	rec->tcps = p.cps;
+	rec->ntcps = p.n;
+	rec->tail_first = est - w->seq;
+	rec->tail_pages = pages;
+	rec->est = est;
+	store_set_estimate(rec->store, est);
+	w->seq = UINT64_MAX;
+	return true;
+}
+
+/* Makes the tail reach back to seq: the first time a few pages, then twice as many each
+ * time, until it does or cannot. Lock held. */
+static bool tail_reach(struct kt_recording *rec, uint64_t seq)
+{
+	unsigned pages = rec->tail_pages ? rec->tail_pages : RECORDING_TAIL_PAGES;
+
+	if (rec->tail_pages && seq >= rec->tail_first)
+		return true;
+	while (!rec->tail_stuck) {
+		if (rec->tail_pages)
+			pages *= 2;
+		if (pages > RECORDING_TAIL_MAX_PAGES || !tail_build(rec, pages))
+			rec->tail_stuck = rec->tail_pages != 0;
+		if (!rec->tail_pages)
+			return false;
+		if (seq >= rec->tail_first)
+			return true;
+	}
+	return false;
+}
+
+/* ---- the pager -------------------------------------------------------------------------- */
+
 static void pager(void *ctx, struct kt_store *st, uint64_t seq)
 {
 	struct kt_recording *rec = ctx;
 	struct walk *w = &rec->pager;
-	uint64_t first, end, limit;
+	uint64_t first, end, limit, region = 0, region_end = store_end(st);
+	const struct checkpoint *cps = rec->cps;
 	size_t lo = 0, hi = rec->ncps, mid;
 
-	if (!rec->ncps)
+	if (seq >= region_end) { /* past the index: the tail's */
+		if (!tail_reach(rec, seq))
+			return;
+		cps = rec->tcps;
+		hi = rec->ntcps;
+		region = rec->tail_first;
+		region_end = rec->est;
+	}
+	if (!hi)
 		return;
 	store_held(st, &first, &end);
 	/* Reading on from where the window ends is cheaper than a jump. */
-	if (!(first < end && w->seq == end && seq >= end && seq < end + RECORDING_CHECKPOINT)) {
+	if (!(first < end && w->seq == end && seq >= end && end > region &&
+	      seq < end + RECORDING_CHECKPOINT)) {
 		while (hi - lo > 1) {
 			mid = lo + (hi - lo) / 2;
-			if (rec->cps[mid].seq <= seq)
+			if (cps[mid].seq <= seq)
 				lo = mid;
 			else
 				hi = mid;
 		}
-		walk_restore(w, &rec->cps[lo]);
+		walk_restore(w, &cps[lo]);
 		store_restart(st, w->seq);
 	}
 	limit = seq + RECORDING_FILL_AHEAD;
+	if (limit > region_end)
+		limit = region_end;
 	while (w->seq < limit && walk_next_cpu(w) >= 0)
 		pager_step(st, w);
 	if (w->seq - rec->pager_dropped_at >= RECORDING_DROP_EVERY || w->seq < rec->pager_dropped_at) {
@@ -517,6 +746,31 @@ static int open_in_child(const char *path, char *err, size_t errlen)
 			 path);
 	return -1;
 }
+
+/* Each CPU's first and last page, where the tail and the estimate start from: known from
+ * the file's CPU data section (v6, the top-level buffer), else left 0: no tail, End waits
+ * for the index there. */
+static int find_pages(struct kt_recording *rec)
+{
+	uint64_t page = rec->file.page_size;
+	int i;
+
+	rec->first_page = calloc((size_t)rec->pager.ncpus + 1, sizeof(*rec->first_page));
+	rec->last_page = calloc((size_t)rec->pager.ncpus + 1, sizeof(*rec->last_page));
+	if (!rec->first_page || !rec->last_page)
+		return -1;
+	if (!rec->file.cpus || !page || rec->buffer != -1 || rec->pager.ncpus != rec->file.ncpus)
+		return 0;
+	for (i = 0; i < rec->pager.ncpus; i++) {
+		if (!rec->file.cpus[i].size || rec->file.cpus[i].off % page)
+			continue;
+		rec->first_page[i] = rec->file.cpus[i].off;
+		rec->last_page[i] = rec->file.cpus[i].off + (rec->file.cpus[i].size - 1) / page * page;
+	}
+	return 0;
+}
+
+static int index_start(struct kt_recording *rec, char *err, size_t errlen);
 
 struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 {
@@ -571,6 +825,11 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 	rec->pager.rec = rec;
 	rec->pager.hidden = rec->hidden;
 	rec->pager.page_size = rec->file.page_size;
+	if (find_pages(rec) < 0) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	rec->gate = getenv("KTOP_TEST_INDEX_GATE");
 	rec->info.file = rec->file;
 	rec->info.ncpus = rec->pager.ncpus;
 	snprintf(rec->info.buffer, sizeof(rec->info.buffer), "%s", rec->buffer_name);
@@ -579,8 +838,6 @@ fail:
 	recording_close(rec);
 	return NULL;
 }
-
-static int index_start(struct kt_recording *rec, char *err, size_t errlen);
 
 int recording_attach(struct kt_recording *rec, struct kt_store *st, int wake_fd, char *err,
 		     size_t errlen)
@@ -674,6 +931,9 @@ void recording_close(struct kt_recording *rec)
 	for (i = 0; i < rec->ncps; i++)
 		free(rec->cps[i].offs);
 	free(rec->cps);
+	free_checkpoints(rec->tcps, rec->ntcps);
+	free(rec->first_page);
+	free(rec->last_page);
 	for (i = 0; i < rec->nfilters; i++)
 		free(rec->filters[i].expr);
 	free(rec->filters);
@@ -752,8 +1012,10 @@ static void reindex(struct kt_recording *rec)
 	for (i = 0; i < rec->ncps; i++)
 		free(rec->cps[i].offs);
 	rec->ncps = 0;
+	tail_free(rec);
 	store_restart(rec->store, 0);
 	store_set_span(rec->store, 0);
+	store_set_estimate(rec->store, 0);
 	rec->pager.seq = UINT64_MAX; /* no window to read on from */
 	rec->info.records = rec->info.events = 0;
 	rec->info.indexed = false;

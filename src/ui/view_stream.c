@@ -85,6 +85,8 @@ struct stream {
 	struct kt_rowfilter rf; /* rows shown (rowfilter.h) */
 	bool rf_on;
 	uint64_t *seqs;		/* merged view under the row filter: the rows' records */
+	uint64_t shift_gen;	/* the store's renumbering last applied (store_shift()) */
+	bool estimated;		/* the end shown is an estimate (a recording being indexed) */
 };
 
 static struct stream *S(struct kt_view *v)
@@ -92,12 +94,32 @@ static struct stream *S(struct kt_view *v)
 	return v->data;
 }
 
-/* [first, end) that the view may show: a pause freezes the end. Store lock held. */
+/* Moves what the view holds of records the store renumbered (a recording's tail, shown
+ * before the index reached it, once the index has). Store lock held. */
+static void follow_shift(struct stream *st, struct kt_store *store)
+{
+	uint64_t from, *pos[] = { &st->top, &st->cur, &st->spos, &st->o_cur, &st->o_top };
+	int64_t by;
+	uint64_t gen = store_shift(store, &from, &by);
+	size_t i;
+
+	if (gen == st->shift_gen)
+		return;
+	st->shift_gen = gen;
+	for (i = 0; i < sizeof(pos) / sizeof(pos[0]); i++)
+		if (*pos[i] >= from)
+			*pos[i] = (uint64_t)((int64_t)*pos[i] + by);
+}
+
+/* [first, end) that the view may show: a pause freezes the end; a recording being indexed
+ * shows up to its estimated end (its tail is there before its middle). Store lock held. */
 static void view_range(struct stream *st, struct kt_store *store, uint64_t *first,
 		       uint64_t *end)
 {
+	follow_shift(st, store);
+	st->estimated = store_estimated(store);
 	*first = store_first(store);
-	*end = store_end(store);
+	*end = store_browse_end(store);
 	if (st->paused && st->frozen_end < *end)
 		*end = st->frozen_end;
 	if (*end < *first)
@@ -391,7 +413,9 @@ static void draw_empty(struct kt_view *v, int first_row)
 	const char *msg;
 	int y = first_row + (v->h - first_row) / 2 - 1, len;
 
-	if (v->app->recording)
+	if (v->app->recording && st->estimated)
+		msg = "Not read yet: these rows show when the index reaches them (Home, End)";
+	else if (v->app->recording)
 		msg = "No events: the recording holds none, or e hid them all";
 	else if (st->rf_on)
 		msg = "No captured row matches the row filter (F: edit, -: off)";
@@ -650,7 +674,9 @@ static void stream_draw(struct kt_view *v)
 		state = "PAUSED";
 	else
 		state = st->follow ? "FOLLOW" : "SCROLL";
-	snprintf(held, sizeof(held), "%llu", (unsigned long long)st->held);
+	/* "~": row numbers are estimates until the recording's index is through */
+	snprintf(held, sizeof(held), "%s%llu", st->estimated ? "~" : "",
+		 (unsigned long long)st->held);
 	if (st->hscroll)
 		snprintf(right, sizeof(right), "%s held  col %d  %s", held, st->hscroll + 1, state);
 	else

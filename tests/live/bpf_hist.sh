@@ -23,54 +23,6 @@ require_bpf_hist
 [ -x "$KTOP_HISTWORK" ] || fail "no histwork helper at $KTOP_HISTWORK"
 KTOP_ENV=(KTOP_NO_GUARD=1)
 
-# run_hist NAME WORKLOAD... -- KTOP-ARGS...: starts the workload held back, starts ktop with
-# the arguments (PID in them replaced by the workload's), waits until ktop's programs are
-# attached, lets the workload run, then SIGINTs ktop. Output in $T/NAME.out, the workload's
-# pid in WPID, ktop's programs in PROGS.
-# GO=exec (sleep tests): a shell blocked on a FIFO execs the workload when released, so the
-# pid sleeps once before and does nothing else but the workload. GO=env (reads and
-# writes, whose program loader would read(2) after an exec): the helper waits for a file.
-GO=exec
-run_hist()
-{
-	local name=$1 args=() a w=()
-	shift
-	while [ "$1" != -- ]; do w+=("$1"); shift; done
-	shift
-	rm -f "$T/$name.go" "$T/$name.fifo"
-	if [ "$GO" = exec ]; then
-		mkfifo "$T/$name.fifo"
-		# shellcheck disable=SC2016 # $0 and $@ belong to the inner shell
-		bash -c 'read -r _ <"$0"; exec "$@"' "$T/$name.fifo" "${w[@]}" >"$T/$name.wl" &
-		WPID=$!
-	else
-		WORKLOAD_GO=$T/$name.go "${w[@]}" >"$T/$name.wl" &
-		wait_until 5 test -s "$T/$name.wl" || fail "$name: the workload printed no pid"
-		WPID=$(head -n1 "$T/$name.wl" | cut -d' ' -f1)
-	fi
-	local wl=$!
-	CLEANUP_PIDS+=("$wl")
-	for a in "$@"; do args+=("${a//PID/$WPID}"); done
-	start_ktop "$T/$name.out" "$T/$name.err" -b -v --log "$T/$name.klog" "${args[@]}"
-	wait_attached "$T/$name.klog" "$NHIST"
-	mapfile -t PROGS < <(prog_ids "$KTOP_PID")
-	if [ "$GO" = exec ]; then echo go >"$T/$name.fifo"; else touch "$T/$name.go"; fi
-	wait "$wl" || fail "$name: the workload failed"
-	sleep 0.3 # the last exit events land before the final read
-	stop_ktop "$KTOP_PID" INT 10
-	[ "$KTOP_RC" = 0 ] || fail "$name: ktop exited $KTOP_RC; stderr: $(head -c 400 "$T/$name.err")"
-	assert_no_sanitizer "$T/$name.err"
-	assert_progs_gone "${PROGS[@]}"
-}
-
-expect_bucket() # FILE KEY LO HI COUNT
-{
-	local got
-	got=$(hist_bucket "$1" "$2" "$3" "$4")
-	[ "$got" = "$5" ] || fail "$(basename "$1" .out): key $2 bucket [$3, $4) holds $got, expected $5:
-$(cat "$1")"
-}
-
 # ---- syscall latency: sleeps of known length ------------------------------------------------
 NHIST=1
 run_hist sleep "$KTOP_WORKLOAD" sleep 40 10 ktop-hist-sl -- --hist 'syscall-latency,pid=PID'
@@ -127,7 +79,7 @@ line=$(grep '^{"hist":' "$T/writes.out") || fail "no JSON hist line: $(cat "$T/w
 python3 - "$line" <<'PY' || fail "write-size JSON wrong: $line"
 import json, sys
 h = json.loads(sys.argv[1])["hist"]
-assert h["spec"].startswith("write-size") and h["by"] == "comm" and h["via"] == "tracepoint", h
+assert h["spec"].startswith("write-size") and h["by"] == "comm" and h["via"] in ("tp_btf", "raw_tp", "tracepoint"), h
 k = [k for k in h["keys"] if k["key"] == "histwork"]
 assert len(k) == 1 and k[0]["count"] == 7 and k[0]["sum"] == 21000, k
 assert k[0]["buckets"] == [{"lo": 2048, "hi": 4096, "count": 7}], k[0]["buckets"]

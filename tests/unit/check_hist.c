@@ -50,7 +50,7 @@ START_TEST(test_builtins)
 	ck_assert_str_eq(s.via, "kprobe");
 	s = parse_ok("syscall-latency,via=raw_tp");
 	ck_assert_str_eq(s.via, "raw_tp");
-	/* the scheduler built-ins have typed variants; they remember their name */
+	/* every built-in has typed variants; they remember their name */
 	s = parse_ok("offcpu,via=tp_btf");
 	ck_assert_str_eq(s.via, "tp_btf");
 	ck_assert_str_eq(s.builtin, "offcpu");
@@ -58,6 +58,15 @@ START_TEST(test_builtins)
 	ck_assert_str_eq(s.builtin, "runq-latency");
 	s = parse_ok("bio-size,via=tracepoint");
 	ck_assert_str_eq(s.via, "tracepoint");
+	s = parse_ok("bio-latency,by=dev,via=raw_tp");
+	ck_assert_str_eq(s.via, "raw_tp");
+	ck_assert_str_eq(s.builtin, "bio-latency");
+	ck_assert_str_eq(s.by_field, "dev");
+	s = parse_ok("read-size,via=tp_btf");
+	ck_assert_str_eq(s.builtin, "read-size");
+	s = parse_ok("write-size,by=pid,via=raw_tp");
+	ck_assert_str_eq(s.builtin, "write-size");
+	ck_assert_int_eq(s.by, KT_BY_PID);
 }
 END_TEST
 
@@ -90,7 +99,7 @@ static const char *const bad[] = {
 	"syscall-latency,by=prev_prio", "field:a:b.c,by=syscall", "syscall-latency,linear=0",
 	"syscall-latency,linear=-3", "syscall-latency,pid=x", "syscall-latency,colour=red",
 	"func:", "func:a b", "field:a:b.c,,", "func:f,via=raw_tp", "syscall-latency,via=kprobe",
-	"field:a:b.c,via=tracepoint", "bio-size,via=raw_tp", "offcpu,via=kprobe",
+	"field:a:b.c,via=tracepoint", "bio-size,via=fentry", "offcpu,via=kprobe", "read-size,via=kprobe",
 	"latency:sched:sched_wakeup.pid->sched:sched_switch.next_pid,via=tp_btf",
 };
 

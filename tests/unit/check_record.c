@@ -104,14 +104,15 @@ static void teardown(void)
 	strcpy(dir + strlen(dir) - 6, "XXXXXX");
 }
 
-/* Checks record seq of the store against what was written: NREC events plus one marker. */
-static void check_rec(struct kt_store *st, uint64_t seq)
+/* Checks the store's record at, numbered seq from the file's start, against what was
+ * written: NREC events plus one marker. */
+static void check_rec_at(struct kt_store *st, uint64_t at, uint64_t seq)
 {
 	unsigned char raw[64];
 	struct kt_rec got, want;
 	int i = (int)(seq > 30001 ? seq - 1 : seq);
 
-	ck_assert_msg(store_get(st, seq, &got), "record %llu missing", (unsigned long long)seq);
+	ck_assert_msg(store_get(st, at, &got), "record %llu missing", (unsigned long long)at);
 	if (seq == 30001) {
 		ck_assert_uint_eq(got.flags, KT_REC_LOST);
 		ck_assert_int_eq(got.lost, 7);
@@ -124,6 +125,11 @@ static void check_rec(struct kt_store *st, uint64_t seq)
 	ck_assert_uint_eq(got.cpu, want.cpu);
 	ck_assert_uint_eq(got.size, 64);
 	ck_assert_msg(!memcmp(got.data, raw, 64), "record %llu differs", (unsigned long long)seq);
+}
+
+static void check_rec(struct kt_store *st, uint64_t seq)
+{
+	check_rec_at(st, seq, seq);
 }
 
 START_TEST(test_round_trip_paged)
@@ -158,6 +164,64 @@ START_TEST(test_round_trip_paged)
 	for (seq = 0; seq < 50; seq++)
 		check_rec(st, (seq * 7919) % (NREC + 1));
 	ck_assert(!store_get(st, NREC + 1, &(struct kt_rec){ 0 }));
+	store_unlock(st);
+	recording_close(rec);
+	store_free(st);
+}
+END_TEST
+
+/* The tail before the index: the index held after its first records, the records up to
+ * the estimated end are the file's last ones, numbered provisionally; scrolling back grows
+ * the tail; once the index is through, the shift the store reports maps each provisional
+ * number to the real one. */
+START_TEST(test_tail_before_index)
+{
+	struct kt_store *st = store_new(8u << 20);
+	struct kt_recording *rec;
+	char err[256] = "", gate[300];
+	uint64_t est = 0, k, from, end = 0;
+	int64_t by;
+	FILE *f;
+
+	snprintf(gate, sizeof(gate), "%s/gate", dir);
+	f = fopen(gate, "w");
+	ck_assert_ptr_nonnull(f);
+	fclose(f);
+	setenv("KTOP_TEST_INDEX_GATE", gate, 1);
+	rec = recording_open(path, err, sizeof(err));
+	unsetenv("KTOP_TEST_INDEX_GATE");
+	ck_assert_msg(rec != NULL, "%s", err);
+	ck_assert_int_eq(recording_attach(rec, st, -1, err, sizeof(err)), 0);
+	for (k = 0; k < 5000 && !end; k++) { /* the first records, then the gate holds */
+		usleep(2000);
+		store_lock(st);
+		end = store_end(st);
+		est = store_browse_end(st);
+		store_unlock(st);
+	}
+	ck_assert_uint_gt(end, 0);
+	ck_assert_uint_lt(end, NREC / 2);
+	store_lock(st);
+	ck_assert(store_estimated(st));
+	ck_assert_uint_gt(est, end + 5000);
+	/* End, then up record by record: each the file's record as many from its end */
+	for (k = 1; k <= 5000; k++)
+		check_rec_at(st, est - k, NREC + 1 - k);
+	ck_assert_uint_eq(store_shift(st, &from, &by), 0);
+	ck_assert_uint_le(store_end(st), est - 5000); /* the index's numbers stop short */
+	store_unlock(st);
+	unlink(gate);
+	recording_wait_indexed(rec);
+	store_lock(st);
+	ck_assert(!store_estimated(st));
+	ck_assert_uint_eq(store_end(st), NREC + 1);
+	ck_assert_uint_eq(store_browse_end(st), NREC + 1);
+	ck_assert_uint_eq(store_shift(st, &from, &by), 1);
+	ck_assert_uint_le(from, est - 5000);
+	ck_assert_int_eq(by, (int64_t)(NREC + 1) - (int64_t)est);
+	for (k = 1; k <= 5000; k += 97)
+		check_rec(st, (uint64_t)((int64_t)(est - k) + by));
+	check_rec(st, 0);
 	store_unlock(st);
 	recording_close(rec);
 	store_free(st);
@@ -223,6 +287,7 @@ static Suite *record_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_round_trip_paged);
+	tcase_add_test(tc, test_tail_before_index);
 	tcase_add_test(tc, test_decoded_like_live);
 	tcase_add_test(tc, test_truncations_refused);
 	suite_add_tcase(s, tc);

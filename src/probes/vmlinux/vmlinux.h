@@ -68,12 +68,40 @@ struct trace_event_raw_sys_exit {
 	long ret;
 } __attribute__((preserve_access_index));
 
+/* x86's thread_info.status says whether the current syscall is a 32-bit one (TS_COMPAT),
+ * which the syscalls:* tracepoints ignore and so rwsize.bpf.c does too. */
+struct thread_info {
+	u32 status;
+} __attribute__((preserve_access_index));
+
 /* The task fields the scheduler histograms read (schedlat.bpf.c): thread id, process id,
- * command. Only these three; CO-RE finds them in whatever task_struct the kernel has. */
+ * command; and thread_info for rwsize.bpf.c. CO-RE finds them in whatever task_struct the
+ * kernel has. */
 struct task_struct {
+	struct thread_info thread_info;
 	int pid;
 	int tgid;
 	char comm[16];
+} __attribute__((preserve_access_index));
+
+/* The block request fields blockio.bpf.c reads: the disk (for dev), the operation, the
+ * start sector and the size; what the block_rq_* tracepoints record from them. */
+struct gendisk {
+	int major;
+	int first_minor;
+} __attribute__((preserve_access_index));
+
+struct request_queue {
+	struct gendisk *disk;
+} __attribute__((preserve_access_index));
+
+typedef u64 sector_t;
+
+struct request {
+	struct request_queue *q;
+	unsigned int cmd_flags;
+	unsigned int __data_len;
+	sector_t __sector;
 } __attribute__((preserve_access_index));
 
 #endif
