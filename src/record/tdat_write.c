@@ -6,7 +6,8 @@
  *   ftrace formats (count; size data ...), event systems (count; name count formats ...)
  *   kallsyms (u32 size), printk formats (u32 size), saved cmdlines (u64 size)
  *   CPU count, "options  " (id u16, size u32, data ...; DONE), "flyrecord"
- *   per CPU: offset u64, size u64; then each CPU's pages, page aligned.
+ *   per CPU: offset u64, size u64; an empty trace clock (u64 0); then each CPU's pages,
+ *   page aligned.
  */
 #include "config.h"
 
@@ -570,13 +571,17 @@ int tdat_writer_close(struct kt_tdat_writer *w, const struct kt_cpu_stats *stats
 	pos = ftell(o.f);
 	if (pos < 0)
 		goto io;
-	off = ((unsigned long long)pos + 16ull * (unsigned)w->meta.ncpus + w->page_size - 1) /
+	off = ((unsigned long long)pos + 16ull * (unsigned)w->meta.ncpus + 8 + w->page_size - 1) /
 	      w->page_size * w->page_size;
 	for (i = 0; i < w->meta.ncpus; i++) {
 		put_u64v(&o, off);
 		put_u64v(&o, w->cpus[i].bytes);
 		off += w->cpus[i].bytes;
 	}
+	/* libtracecmd reads a trace clock here whenever the file has the trace clock option.
+	 * Ours is in the option already (a second one would be parsed, and leaked, again), so
+	 * its size is 0 here, written rather than left to whatever follows the table. */
+	put_u64v(&o, 0);
 	pos = ftell(o.f);
 	if (pos < 0)
 		goto io;

@@ -23,6 +23,7 @@
 
 static char dir[] = "/tmp/ktop-check-record-XXXXXX";
 static char path[256];
+static char err_buf[512];
 
 static int switch_id(void)
 {
@@ -279,6 +280,72 @@ START_TEST(test_truncations_refused)
 }
 END_TEST
 
+/* A small file (one record per CPU) with the given uname; returns its bytes (malloc'd). */
+static unsigned char *write_small(const char *file, const char *uname, size_t *len)
+{
+	struct kt_tdat_meta meta = { .tracing_dir = FIXTURES "/tracing", .kallsyms = "/nonexistent",
+				     .uname = uname, .ncpus = 2, .clock = "mono", .comm = no_comm };
+	struct kt_tdat_writer *w = tdat_writer_open(file, &meta, err_buf, sizeof(err_buf));
+	unsigned char raw[64], *buf = malloc(1 << 16);
+	struct kt_rec r;
+	FILE *f;
+	int i;
+
+	ck_assert_msg(w != NULL, "%s", err_buf);
+	for (i = 0; i < 2; i++) {
+		make_rec(raw, &r, i);
+		ck_assert_msg(tdat_writer_add(w, &r, err_buf, sizeof(err_buf)) == 0, "%s", err_buf);
+	}
+	ck_assert_msg(tdat_writer_close(w, NULL, err_buf, sizeof(err_buf)) == 0, "%s", err_buf);
+	f = fopen(file, "rb");
+	ck_assert_ptr_nonnull(f);
+	*len = fread(buf, 1, 1 << 16, f);
+	fclose(f);
+	return buf;
+}
+
+/* Where the per-CPU table ends: libtracecmd reads a trace clock size (u64) there. */
+static size_t table_end(const unsigned char *buf, size_t len)
+{
+	const unsigned char *fly = memmem(buf, len, "flyrecord", 10);
+
+	ck_assert_ptr_nonnull(fly);
+	return (size_t)(fly - buf) + 10 + 2 * 16;
+}
+
+/* A per-CPU table that ends 4 bytes before a page boundary: the trace clock size after it is
+ * written (0), not read out of the first CPU's data (refused as corrupt, and a 4 GiB
+ * allocation in libtracecmd). */
+START_TEST(test_table_at_page_end)
+{
+	char file[300], uname[5000];
+	struct kt_tdat_info info;
+	unsigned char *buf;
+	uint64_t clock_size;
+	size_t len, end, pad;
+
+	snprintf(file, sizeof(file), "%s/page-end.dat", dir);
+	buf = write_small(file, "u", &len);
+	end = table_end(buf, len);
+	free(buf);
+	pad = (4096 + 4092 - end % 4096) % 4096;
+	memset(uname, 'u', pad + 1);
+	uname[pad + 1] = '\0';
+	buf = write_small(file, uname, &len);
+	end = table_end(buf, len);
+	ck_assert_uint_eq(end % 4096, 4092);
+	memcpy(&clock_size, buf + end, 8);
+	ck_assert_uint_eq(clock_size, 0);
+	ck_assert_msg(tdat_check(file, &info, err_buf, sizeof(err_buf)) == 0, "%s", err_buf);
+	ck_assert_int_eq(info.ncpus, 2);
+	ck_assert_uint_eq(info.cpus[0].off % 4096, 0);
+	ck_assert_uint_ge(info.cpus[0].off, end + 8);
+	tdat_info_free(&info);
+	free(buf);
+	unlink(file);
+}
+END_TEST
+
 static Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
@@ -290,6 +357,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_tail_before_index);
 	tcase_add_test(tc, test_decoded_like_live);
 	tcase_add_test(tc, test_truncations_refused);
+	tcase_add_test(tc, test_table_at_page_end);
 	suite_add_tcase(s, tc);
 	return s;
 }
