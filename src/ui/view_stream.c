@@ -480,6 +480,22 @@ static int filtered_seqs(struct kt_view *v, int rows_h, uint64_t first, uint64_t
 	return n;
 }
 
+/* Draws the n rows copied out of the store (after the lock), or the empty-pane text. */
+static void draw_copied(struct kt_view *v, int n)
+{
+	struct stream *st = S(v);
+	int i;
+
+	if (!n) {
+		draw_empty(v, 1);
+		return;
+	}
+	resolve_comms(v, st->rows, n);
+	for (i = 0; i < n; i++)
+		draw_row(v, 1 + i, 0, v->w, &st->rows[i],
+			 RT_CPU | (v->w < NARROW_W ? RT_SHORT : 0));
+}
+
 static void draw_merged(struct kt_view *v)
 {
 	struct stream *st = S(v);
@@ -499,14 +515,7 @@ static void draw_merged(struct kt_view *v)
 			if (store_get(store, st->seqs[i], &r))
 				fill_row(v, &r, &st->rows[n++]);
 		store_unlock(store);
-		if (!n) {
-			draw_empty(v, 1);
-			return;
-		}
-		resolve_comms(v, st->rows, n);
-		for (i = 0; i < n; i++)
-			draw_row(v, 1 + i, 0, v->w, &st->rows[i],
-				 RT_CPU | (v->w < NARROW_W ? RT_SHORT : 0));
+		draw_copied(v, n);
 		return;
 	}
 	/* Short hold: copy the visible rows out, format and draw after unlocking. */
@@ -534,15 +543,7 @@ static void draw_merged(struct kt_view *v)
 				fill_row(v, &r, &st->rows[n++]);
 	}
 	store_unlock(store);
-
-	if (!n) {
-		draw_empty(v, 1);
-		return;
-	}
-	resolve_comms(v, st->rows, n);
-	for (i = 0; i < n; i++)
-		draw_row(v, 1 + i, 0, v->w, &st->rows[i],
-			 RT_CPU | (v->w < NARROW_W ? RT_SHORT : 0));
+	draw_copied(v, n);
 }
 
 static int split_columns(struct kt_view *v)
