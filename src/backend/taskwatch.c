@@ -157,6 +157,9 @@ static bool name_of(struct kt_taskwatch *tw, int tid, uint64_t ts, char out[KT_C
 		*nl = '\0';
 	snprintf(out, KT_COMM_LEN, "%s", buf);
 	free(buf);
+	/* its name since before ktop (a rename since would have come as a record): a shell
+	 * that forks a thousand times is read once */
+	comms_set(tw->comms, tid, 0, out);
 	return true;
 }
 
