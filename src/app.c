@@ -206,13 +206,9 @@ int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errle
 	return ret;
 }
 
-int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
+int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
 {
-	struct kt_session_opts sopts = { .buffer_kb = opts->buffer_kb };
-	char path[4096];
-	size_t i;
-	int fds[2], ret;
-	pid_t self;
+	int fds[2];
 
 	memset(app, 0, sizeof(*app));
 	app->opts = opts;
@@ -223,6 +219,20 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	}
 	app->wake_rd = fds[0];
 	app->wake_wr = fds[1];
+	return KT_EXIT_OK;
+}
+
+int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
+{
+	struct kt_session_opts sopts = { .buffer_kb = opts->buffer_kb };
+	char path[4096];
+	size_t i;
+	int ret;
+	pid_t self;
+
+	ret = app_init(app, opts, err, errlen);
+	if (ret != KT_EXIT_OK)
+		return ret;
 
 	app->tracing_dir = session_tracing_dir(err, errlen);
 	if (!app->tracing_dir)

@@ -57,6 +57,9 @@ struct kt_app {
 	unsigned long long last_tick_ns;
 };
 
+/* Zeroes app, keeps opts and makes the pipe that wakes the main loop: what app_open and
+ * app_open_recording both start with. Returns 0, or an exit code with the reason in err. */
+int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen);
 /* Opens tracefs, removes stale ktop state, creates the instance, store, decoder and
  * catalogue, starts the reader, enables the -e events with --filter. Returns 0, or an exit
  * code with a one-line message in err. */

@@ -4,8 +4,6 @@
  * reader, counters) stays NULL, and the panes say so. */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,17 +40,10 @@ int app_open_recording(struct kt_app *app, const struct kt_options *opts, char *
 		       size_t errlen)
 {
 	struct kt_recording_info info;
-	int fds[2];
+	int ret = app_init(app, opts, err, errlen);
 
-	memset(app, 0, sizeof(*app));
-	app->opts = opts;
-	app->wake_rd = app->wake_wr = -1;
-	if (pipe2(fds, O_CLOEXEC | O_NONBLOCK) < 0) {
-		snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
-		return KT_EXIT_FAILURE;
-	}
-	app->wake_rd = fds[0];
-	app->wake_wr = fds[1];
+	if (ret != KT_EXIT_OK)
+		return ret;
 	app->recording = recording_open(opts->input_path, err, errlen);
 	if (!app->recording)
 		return KT_EXIT_FAILURE;
