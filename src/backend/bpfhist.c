@@ -60,6 +60,7 @@ struct kt_bpfhist {
 	struct kt_hist_row *prev; /* the previous read, by key */
 	size_t nrows, nprev, cap;
 	struct kt_hist_row total;
+	uint64_t missed; /* runs the kernel skipped, summed over the programs (since the start) */
 };
 
 /* libbpf's messages: always to the log; while loading, also kept to explain a failure. */
@@ -752,6 +753,48 @@ static int read_one_by_one(struct kt_bpfhist *h)
 	return errno == ENOENT ? 0 : -errno;
 }
 
+/* The object of whichever program h loaded. */
+static struct bpf_object *hist_object(const struct kt_bpfhist *h)
+{
+	return h->syslat   ? h->syslat->obj :
+	       h->tphist   ? h->tphist->obj :
+	       h->funclat  ? h->funclat->obj :
+	       h->schedlat ? h->schedlat->obj :
+	       h->blockio  ? h->blockio->obj :
+	       h->rwsize   ? h->rwsize->obj :
+			     NULL;
+}
+
+/*
+ * Runs the kernel skipped: a plain tracepoint program does not run while another BPF program
+ * or a BPF map syscall holds the CPU (ktop's own batch read, preempted, is one), and the
+ * typed ones not when they would recurse. The kernel counts each (recursion_misses); the
+ * histogram then lacks those samples, and says how many.
+ */
+static uint64_t read_missed(const struct kt_bpfhist *h)
+{
+	struct bpf_object *obj = hist_object(h);
+	struct bpf_program *p;
+	uint64_t n = 0;
+
+	bpf_object__for_each_program(p, obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+
+		int fd = bpf_program__fd(p);
+
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
+uint64_t bpfhist_missed(const struct kt_bpfhist *h)
+{
+	return h->missed;
+}
+
 int bpfhist_read(struct kt_bpfhist *h, char *err, size_t errlen)
 {
 	struct kt_hist_row *p, *tmp;
@@ -769,6 +812,8 @@ int bpfhist_read(struct kt_bpfhist *h, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: reading the histogram: %s", h->spec.text, strerror(-r));
 		return -1;
 	}
+	/* after the map: every run skipped before or during this read is counted */
+	h->missed = read_missed(h);
 	/* the interval: this read minus the previous one, key by key */
 	if (h->nrows)
 		qsort(h->rows, h->nrows, sizeof(*h->rows), key_cmp);

@@ -9,6 +9,7 @@
 #ifndef KTOP_BACKEND_BPFHIST_H
 #define KTOP_BACKEND_BPFHIST_H
 
+#include <stdint.h>
 #include <stddef.h>
 
 #include "backend/histdata.h"
@@ -28,6 +29,9 @@ const struct kt_hist_spec *bpfhist_spec(const struct kt_bpfhist *h);
 const char *bpfhist_variant(const struct kt_bpfhist *h);
 /* The keys, by cumulative count, most first; valid until the next read. */
 size_t bpfhist_rows(const struct kt_bpfhist *h, const struct kt_hist_row **rows);
+/* Runs of its programs the kernel skipped (recursion, or a BPF map syscall holding the CPU),
+ * as of the last read: samples the histogram lacks. */
+uint64_t bpfhist_missed(const struct kt_bpfhist *h);
 /* All keys together. */
 const struct kt_hist_row *bpfhist_total(const struct kt_bpfhist *h);
 

@@ -32,6 +32,12 @@ const struct kt_hist_spec *bpfhist_spec(const struct kt_bpfhist *h)
 	return NULL;
 }
 
+uint64_t bpfhist_missed(const struct kt_bpfhist *h)
+{
+	(void)h;
+	return 0;
+}
+
 const char *bpfhist_variant(const struct kt_bpfhist *h)
 {
 	(void)h;

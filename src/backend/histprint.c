@@ -36,7 +36,8 @@ void histprint_text(const struct kt_bpfhist *h, FILE *out)
 		s->scale == KT_SCALE_LINEAR ? "linear" : "log2");
 	if (s->scale == KT_SCALE_LINEAR)
 		fprintf(out, " step=%llu", s->step);
-	fprintf(out, " via=%s keys=%zu\n", bpfhist_variant(h), n);
+	fprintf(out, " via=%s keys=%zu missed=%llu\n", bpfhist_variant(h), n,
+		(unsigned long long)bpfhist_missed(h));
 	for (i = 0; i < n; i++) {
 		const struct kt_hist_val *v = &rows[i].cum;
 
@@ -94,9 +95,11 @@ void histprint_json(const struct kt_bpfhist *h, FILE *out)
 	json_string(s->text, out);
 	fputs(",\"by\":", out);
 	json_string(s->by == KT_BY_NONE ? "none" : histspec_by_name(s), out);
-	fprintf(out, ",\"unit\":\"%s\",\"scale\":\"%s\",\"step\":%llu,\"via\":\"%s\",\"keys\":[",
+	fprintf(out,
+		",\"unit\":\"%s\",\"scale\":\"%s\",\"step\":%llu,\"via\":\"%s\",\"missed\":%llu,"
+		"\"keys\":[",
 		unit_of(s), s->scale == KT_SCALE_LINEAR ? "linear" : "log2", s->step,
-		bpfhist_variant(h));
+		bpfhist_variant(h), (unsigned long long)bpfhist_missed(h));
 	for (i = 0; i < n; i++) {
 		const struct kt_hist_val *v = &rows[i].cum;
 

@@ -443,7 +443,12 @@ static void hist_view_draw(struct kt_view *v)
 		wattrset(v->win, A_NORMAL);
 		return;
 	}
-	snprintf(title, sizeof(title), "Hist %s [%s]", spec_of(hv)->text, bpfhist_variant(hv->h));
+	if (bpfhist_missed(hv->h))
+		snprintf(title, sizeof(title), "Hist %s [%s, %llu missed]", spec_of(hv)->text,
+			 bpfhist_variant(hv->h), (unsigned long long)bpfhist_missed(hv->h));
+	else
+		snprintf(title, sizeof(title), "Hist %s [%s]", spec_of(hv)->text,
+			 bpfhist_variant(hv->h));
 	snprintf(right, sizeof(right), "%s %s%s", mode_names[hv->mode],
 		 hv->mode == MODE_HEAT ? "interval" : hv->cumulative ? "total" : "interval",
 		 hv->frozen ? " FROZEN" : hv->paused ? " PAUSED" : "");

@@ -117,8 +117,7 @@ for via in tp_btf raw_tp tracepoint; do
 	sed -n '/^# hist offcpu/,/^# hist runq/p' "$out" >"$T/sched-$via.off"
 	sed -n '/^# hist runq/,$p' "$out" >"$T/sched-$via.rq"
 	expect_bucket "$T/sched-$via.off" ktop-hist-sc 33554432 67108864 5
-	hist_key_line "$T/sched-$via.rq" ktop-hist-sc | grep -q ' count=5 ' ||
-		fail "runq-latency via=$via: expected count=5 for ktop-hist-sc: $(cat "$T/sched-$via.rq")"
+	expect_key_count "$T/sched-$via.rq" ktop-hist-sc 5
 done
 log "offcpu and runq-latency: same buckets and counts via tp_btf, raw_tp and tracepoint"
 # a key the typed hooks do not have: the variant says why in one line, the tracepoint stays
