@@ -385,7 +385,23 @@ tmux_start()
 
 tmux_keys() { tm send-keys -t t "$@"; }
 tmux_text() { tm send-keys -t t -l -- "$1"; }
-tmux_screen() { tm capture-pane -p -t t 2>/dev/null; }
+# The screen as the terminal holds it once a frame has fully arrived: ktop's frame can reach
+# tmux in several reads, so a capture is repeated until two agree (a live stream that never
+# settles gives its last capture after 5 tries).
+tmux_screen()
+{
+	local prev cur i
+	# The trailing "." keeps the screen's blank last lines through $(...).
+	prev=$(tm capture-pane -p -t t 2>/dev/null && echo .) || return 1
+	cur=$prev
+	for i in 1 2 3 4 5; do
+		sleep 0.02
+		cur=$(tm capture-pane -p -t t 2>/dev/null && echo .) || return 1
+		[ "$cur" = "$prev" ] && break
+		prev=$cur
+	done
+	printf '%s' "${cur%.}"
+}
 tmux_pane() { tm display-message -p -t t "$1" 2>/dev/null; }
 tmux_size() { tm resize-window -t t -x "$1" -y "$2"; }
 
@@ -419,6 +435,17 @@ wait_for_no_text()
 expect_text()
 {
 	wait_for_text "$1" "${2:-5}" || fail "${3:-expected /$1/ on the screen}"
+}
+
+# expect_count PATTERN N TIMEOUT WHAT: until exactly N screen lines match PATTERN (the
+# terminal may show a frame half drawn, so a count is waited for, never read once).
+_screen_count_is() { [ "$(tmux_screen | grep -Ec -- "$1")" -eq "$2" ]; }
+expect_count()
+{
+	wait_until "$3" _screen_count_is "$1" "$2" && return 0
+	log "$(tmux_screen | grep -Ec -- "$1") lines match /$1/, not $2; the screen:"
+	tmux_screen | sed 's/^/  | /' >&2
+	fail "$4"
 }
 
 # tmux_wait_exit TIMEOUT: until ktop in the pane has exited; its status in PANE_RC (128+N

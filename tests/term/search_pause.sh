@@ -38,7 +38,7 @@ tmux_text needle
 expect_text "needle-$n3 " 5 "incremental search did not bring the newest needle (pid $n3) on screen"
 tmux_keys Enter
 expect_text "Events: all CPUs +[0-9]+ held +SCROLL" 3 "after a search the view should leave FOLLOW"
-_screen_lacks "needle-$n2 " || fail "needle $n2 on screen together with $n3: the filler is too short for this pane"
+wait_for_no_text "needle-$n2 " 3 || fail "needle $n2 on screen together with $n3: the filler is too short for this pane"
 # The match is highlighted: the attribute changes between "needle" and the "-pid" after it
 # (without a highlight the task column is one run of one attribute).
 tm capture-pane -p -e -t t | grep -Eq $'needle(\e\\[[0-9;]*m)+-'"$n3" ||
@@ -46,12 +46,12 @@ tm capture-pane -p -e -t t | grep -Eq $'needle(\e\\[[0-9;]*m)+-'"$n3" ||
 
 tmux_keys n
 expect_text "needle-$n2 " 5 "n did not move to the older match (needle-$n2)"
-_screen_lacks "needle-$n3 " || fail "after n, the newer match needle-$n3 is still on screen"
+wait_for_no_text "needle-$n3 " 3 || fail "after n, the newer match needle-$n3 is still on screen"
 tmux_keys n
 expect_text "needle-$n1 " 5 "n did not move to the oldest match (needle-$n1)"
 tmux_keys N
 expect_text "needle-$n2 " 5 "N did not move back to the newer match (needle-$n2)"
-_screen_lacks "needle-$n1 " || fail "after N, needle-$n1 is still on screen"
+wait_for_no_text "needle-$n1 " 3 || fail "after N, needle-$n1 is still on screen"
 
 # A pattern with no match says so and does not move the view.
 tmux_keys /

@@ -90,8 +90,7 @@ expect_text "Call tree: normal.dat +$nroots trees" 5 "the recording's $nroots tr
 # Folded roots, the first with the kernel's duration.
 row1="^. +${root_dur//./\\.} +[0-9]+ .*vfs_read\(\) +pid [0-9]+ cpu 0"
 expect_text "$row1" 3 "the first vfs_read does not show the kernel's $root_dur"
-[ "$(tmux_screen | grep -c 'vfs_read() *pid')" -eq "$nroots" ] ||
-	fail "not one folded row per vfs_read ($nroots)"
+expect_count 'vfs_read\(\) *pid' "$nroots" 3 "not one folded row per vfs_read ($nroots)"
 
 # Enter unfolds: the callees appear with tree lines; - folds again.
 tmux_keys Enter
@@ -103,7 +102,7 @@ tmux_keys E
 expect_text "(│ |[|] |  ){2}(├─|└─|[|]-|\`-)" 3 "E did not unfold all (no call three levels down)"
 tmux_keys C
 wait_for_no_text "rw_verify_area\(\)" 3 || fail "C did not fold all"
-[ "$(tmux_screen | grep -c 'vfs_read() *pid')" -eq "$nroots" ] || fail "C left other than the roots"
+expect_count 'vfs_read\(\) *pid' "$nroots" 3 "C left other than the roots"
 
 # L: the longest child, named with the kernel's duration; Enter unfolds it; u goes back.
 tmux_keys g L
