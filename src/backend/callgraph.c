@@ -24,6 +24,7 @@ struct frame {
 	struct kt_cg_node *node; /* NULL: the call was dropped, only its depth is kept */
 	uint64_t func;
 	int depth;
+	bool late; /* its entry record came after an interrupt's calls (see await) */
 };
 
 /* One task's open calls (the idle task: one per CPU). */
@@ -37,6 +38,11 @@ struct context {
 	struct kt_cg_node *pending;
 	uint64_t pending_func, pending_ts;
 	int pending_depth;
+	/* The kernel counts a call's depth before it records its entry, and interrupts stay
+	 * on in between: an interrupt taken there records its calls one level below the
+	 * callee depth, with no entry at that depth yet. await is that depth + 1 while its
+	 * late entry is awaited (0: none); then the call claims the interrupt's calls. */
+	int await;
 };
 
 struct field {
@@ -214,6 +220,24 @@ static void child_append(struct kt_cg_node *parent, struct kt_cg_node *n)
 	parent->last_child = n;
 }
 
+/* Puts n among parent's children just before before (NULL: at the end). */
+static void child_insert_before(struct kt_cg_node *parent, struct kt_cg_node *n,
+				struct kt_cg_node *before)
+{
+	if (!before) {
+		child_append(parent, n);
+		return;
+	}
+	n->parent = parent;
+	n->next = before;
+	n->prev = before->prev;
+	if (before->prev)
+		before->prev->next = n;
+	else
+		parent->child = n;
+	before->prev = n;
+}
+
 static void root_append(struct kt_callgraph *cg, struct kt_cg_node *n)
 {
 	n->parent = NULL;
@@ -320,12 +344,40 @@ void callgraph_lost(struct kt_callgraph *cg, unsigned cpu)
 
 /* ---- the two records ------------------------------------------------------------------- */
 
+/* The awaited entry did not come: the gap in the depths was a loss after all. */
+static void await_failed(struct context *c)
+{
+	c->await = 0;
+	mark_lost(c);
+}
+
+/* An entry at depth: true when it is the late entry awaited (see struct context). Starts
+ * the wait at an entry just one level too deep; ends it with a loss at anything else that
+ * is not the interrupt's. */
+static bool await_entry(struct context *c, int depth, bool parent_known)
+{
+	int top = c->n ? c->stack[c->n - 1].depth : -1;
+
+	if (c->await) {
+		if (depth == c->await - 1 && parent_known) {
+			c->await = 0;
+			return true;
+		}
+		if (depth >= c->await && top >= c->await - 2)
+			return false; /* the interrupt's calls */
+		await_failed(c);
+	}
+	if (!parent_known && depth == top + 2)
+		c->await = depth; /* waiting for depth - 1 */
+	return false;
+}
+
 void callgraph_entry(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t ts, uint64_t func,
 		     int depth)
 {
 	struct context *c = context_get(cg, cpu, pid);
 	struct kt_cg_node *parent = NULL, *n;
-	bool parent_known;
+	bool parent_known, late;
 
 	cg->st.entries++;
 	if (depth < 0 || depth >= CG_MAX_DEPTH) {
@@ -348,6 +400,7 @@ void callgraph_entry(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t ts
 		}
 	}
 	parent_known = depth == 0 || (c->n && c->stack[c->n - 1].depth == depth - 1);
+	late = await_entry(c, depth, parent_known);
 	if (parent_known && depth > 0) {
 		parent = c->stack[c->n - 1].node;
 		if (!parent) { /* a dropped caller: its callees go with it */
@@ -361,7 +414,7 @@ void callgraph_entry(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t ts
 			parent = NULL;
 			parent_known = false;
 		}
-	} else if (!parent_known && c->n) {
+	} else if (!parent_known && c->n && !c->await) {
 		mark_lost(c); /* a gap in the depths: entries were lost */
 	}
 	n = node_alloc(cg);
@@ -391,7 +444,7 @@ push:
 		c->cap = c->cap ? c->cap * 2 : 16;
 		c->stack = xrealloc(c->stack, (size_t)c->cap * sizeof(*c->stack));
 	}
-	c->stack[c->n++] = (struct frame){ .node = n, .func = func, .depth = depth };
+	c->stack[c->n++] = (struct frame){ .node = n, .func = func, .depth = depth, .late = late };
 }
 
 static void close_node(struct kt_callgraph *cg, struct kt_cg_node *n, uint64_t calltime,
@@ -409,11 +462,11 @@ static void close_node(struct kt_callgraph *cg, struct kt_cg_node *n, uint64_t c
 
 /* n (closed, at depth d) claims, as children, the callerless roots of its task at depth d + 1
  * that lie within it in time: calls whose caller was not known when they began (before an
- * exit without entry, or after events were lost). They go after its other children, in the
- * order they began. */
+ * exit without entry, after events were lost, or an interrupt's before a late entry). They
+ * go among its other children in the order all of them began. */
 static void claim_orphans(struct kt_callgraph *cg, struct kt_cg_node *n, uint64_t rettime)
 {
-	struct kt_cg_node *r, *prev, *claimed = NULL, *last = NULL;
+	struct kt_cg_node *r, *prev, *claimed = NULL;
 	int scanned = 0;
 
 	for (r = cg->last_root; r && scanned < CG_ADOPT_SCAN && r->calltime >= n->calltime;
@@ -427,26 +480,17 @@ static void claim_orphans(struct kt_callgraph *cg, struct kt_cg_node *n, uint64_
 		cg->st.trees--;
 		cg->st.no_parent--;
 		r->flags &= ~KT_CG_NO_PARENT;
-		/* newest first here, so each goes in front */
+		/* scanned newest first: put in front, they end up oldest first */
 		r->next = claimed;
-		if (claimed)
-			claimed->prev = r;
-		else
-			last = r;
 		claimed = r;
 	}
-	if (!claimed)
-		return;
-	claimed->prev = n->last_child;
-	if (n->last_child)
-		n->last_child->next = claimed;
-	else
-		n->child = claimed;
-	n->last_child = last;
-	for (r = claimed; r; r = r->next) {
-		r->parent = n;
-		n->child_time += r->duration;
-		n->calls += 1 + r->calls;
+	for (struct kt_cg_node *at = n->child; claimed; claimed = r) {
+		r = claimed->next;
+		while (at && at->calltime <= claimed->calltime)
+			at = at->next;
+		child_insert_before(n, claimed, at);
+		n->child_time += claimed->duration;
+		n->calls += 1 + claimed->calls;
 	}
 }
 
@@ -502,12 +546,15 @@ void callgraph_exit(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t fun
 	struct context *c = context_get(cg, cpu, pid);
 	struct kt_cg_node *n;
 	struct frame *top;
+	bool late;
 
 	cg->st.exits++;
 	if (depth < 0 || depth >= CG_MAX_DEPTH) {
 		cg->st.dropped++;
 		return;
 	}
+	if (c->await && depth < c->await)
+		await_failed(c); /* an exit at or above the awaited depth came first */
 	while (c->n && c->stack[c->n - 1].depth > depth)
 		pop_broken(cg, c);
 	top = c->n ? &c->stack[c->n - 1] : NULL;
@@ -529,13 +576,14 @@ void callgraph_exit(struct kt_callgraph *cg, unsigned cpu, int pid, uint64_t fun
 	n = top->node;
 	if (!n)
 		return;
+	late = top->late;
 	/* The record and calltime clocks agree (the default local trace clock) when a first
 	 * clean pair says so; only then is the time check above made. */
 	if (!cg->clock_checked && !(n->flags & KT_CG_LOST) && calltime <= n->calltime &&
 	    n->calltime - calltime < 1000000)
 		cg->clock_checked = true;
 	close_node(cg, n, calltime, rettime);
-	if (n->flags & KT_CG_LOST)
+	if ((n->flags & KT_CG_LOST) || late)
 		claim_orphans(cg, n, rettime);
 }
 

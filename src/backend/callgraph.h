@@ -5,7 +5,8 @@
  * that migrates keeps its tree. Durations are the exit record's rettime - calltime, as the
  * kernel prints them. A call's place in the tree comes from the depth the kernel recorded,
  * never from guessing: an interrupt taken inside a task's call is nested in it as the kernel
- * nests it; a call whose parent was never seen (the capture started in the middle of it, or
+ * nests it (one taken while the kernel entered a call, recorded before that call's entry,
+ * is nested in that call once its entry and exit show it lies within); a call whose parent was never seen (the capture started in the middle of it, or
  * events were lost) becomes a root marked KT_CG_NO_PARENT, until an exit at the depth above
  * that contains it in time claims it; an exit with no entry becomes a call marked
  * KT_CG_NO_ENTRY; a frame whose exit never came (lost, or the depth says the stack moved on)

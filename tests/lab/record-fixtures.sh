@@ -46,11 +46,11 @@ save()
 	say "$1: $(wc -c <"$1.dat") bytes of trace.dat, $(grep -c . "$1.trace") lines of text"
 }
 
-# fixture NAME WORKLOAD START-ARGS...: trace-cmd start with START-ARGS on the pid of WORKLOAD
+# capture NAME WORKLOAD START-ARGS...: trace-cmd start with START-ARGS on the pid of WORKLOAD
 # (a shell command, started first and held until tracing is on), then stop, keep the text,
 # extract the trace.dat. $setup, when set, runs after trace-cmd reset (which removes every
-# kprobe) and before the start.
-fixture()
+# kprobe) and before the start. fixture: the same, then save.
+capture()
 {
 	name=$1 work=$2
 	shift 2
@@ -68,7 +68,25 @@ fixture()
 	dd if=$T/trace of="$name.trace" bs=64k 2>/dev/null
 	with_small_kallsyms "$name.trace" trace-cmd extract -o "$name.dat" >/dev/null 2>&1 ||
 		{ say "$name: trace-cmd extract failed"; fail=1; }
-	save "$name"
+}
+
+fixture()
+{
+	capture "$@"
+	save "$1"
+}
+
+# entry_window FILE.trace: true when the text has an interrupt taken while the kernel entered
+# a call: its calls one level deeper than that call, printed before the call's own line
+# (any line, then a call at a depth shallower than it by more than its own nesting allows).
+entry_window()
+{
+	awk 'index($0, "|") == 0 { next }
+		{ text = $0; sub(/.*\|/, "", text); if (text !~ /([;{}]|\*\/) *$/) next
+		  match(text, /^ */); d = (RLENGTH - 2) / 2
+		  if (text ~ /(\{|;) *$/ && seen && d < prev) found = 1
+		  prev = d; seen = 1 }
+		END { exit !found }' "$1"
 }
 
 # migrate (on two CPUs: make lab-fixtures boots a second guest with LAB_SMP=2 for it): dd,
@@ -111,6 +129,19 @@ fixture depth "dd if=/dev/zero of=/dev/null bs=512 count=3" \
 # interrupts land in the middle of them and show as calls nested in the task's.
 fixture irq "dd if=/dev/zero of=/dev/null bs=65536 count=4" \
 	-p function_graph -g vfs_read -b 4096
+# irqentry: the same reads until a timer interrupt lands between the kernel counting a call's
+# depth and recording its entry: the interrupt's calls come first, one level deeper.
+tries=0
+until [ $tries -ge 12 ]; do
+	tries=$((tries + 1))
+	capture irqentry "dd if=/dev/zero of=/dev/null bs=65536 count=4" \
+		-p function_graph -g vfs_read -b 4096
+	entry_window irqentry.trace && break
+done
+entry_window irqentry.trace ||
+	{ say "irqentry: no interrupt in an entry window in $tries captures"; fail=1; }
+say "irqentry: taken from capture $tries"
+save irqentry
 # midcall: a buffer far too small for the capture; what is left starts in the middle of calls
 # (exits whose entries were overwritten).
 fixture midcall "dd if=/dev/zero of=/dev/null bs=512 count=200" \

@@ -69,12 +69,35 @@ static void close_unseen(struct open_call *stack, int *sp, struct open_call *unc
 		unclosed[o->depth] = *o;
 }
 
+/* The caller of the calls at depth in out's lines from, whose caller the text did not show:
+ * name. Returns how many it names. */
+static int name_callers(struct lines *out, size_t from, int depth, const char *name)
+{
+	int named = 0;
+
+	for (size_t i = from; i < out->n; i++) {
+		char *l = out->v[i], *caller = strrchr(l, ' ');
+
+		if (strtol(l, NULL, 10) != depth || strcmp(caller, " ?"))
+			continue;
+		*caller = '\0';
+		out->v[i] = xasprintf("%s %s", l, name);
+		free(l);
+		named++;
+	}
+	return named;
+}
+
 /* One line per call of the kernel's text: "depth name duration caller", duration "-" for a
- * call whose end the text never shows, caller "?" when the text does not show it. */
-static void text_calls(const char *path, struct lines *out)
+ * call whose end the text never shows, caller "?" when the text does not show it. An
+ * interrupt taken while the kernel entered a call prints its calls one level deeper than
+ * that call and before it: they are the call's (the builder nests them once its times show
+ * they lie within it). Returns how many such interrupts the text has. */
+static int text_calls(const char *path, struct lines *out)
 {
 	struct open_call stack[256], unclosed[256];
-	int sp = 0;
+	int sp = 0, early_depth = -1, late_entries = 0;
+	size_t early_from = 0;
 	char buf[1024];
 	FILE *f = fopen(path, "r");
 
@@ -103,6 +126,8 @@ static void text_calls(const char *path, struct lines *out)
 			spaces++;
 		depth = (spaces - 2) / 2;
 		p[strcspn(p, "\n")] = '\0';
+		if (*p == '}' && depth < early_depth)
+			early_depth = -1; /* an exit at the depth awaited came first */
 		if (!strncmp(p, "} /* ", 5)) { /* the printer lost track of the entry */
 			sscanf(p + 5, "%127[^ *]", name);
 			while (sp && stack[sp - 1].depth >= depth)
@@ -143,6 +168,16 @@ static void text_calls(const char *path, struct lines *out)
 		name[nlen] = '\0';
 		while (sp && stack[sp - 1].depth >= depth)
 			close_unseen(stack, &sp, unclosed);
+		/* calls one level too deep for the open caller: an interrupt's before a late
+		 * entry at the depth between, or entries lost */
+		if (early_depth >= 0 && depth == early_depth - 1)
+			late_entries += name_callers(out, early_from, early_depth, name) > 0;
+		if (early_depth >= 0 && depth < early_depth)
+			early_depth = -1;
+		if (early_depth < 0 && depth == (sp ? stack[sp - 1].depth : -1) + 2) {
+			early_depth = depth;
+			early_from = out->n;
+		}
 		lines_add(out, xasprintf("%d %s %s %s", depth, name, strstr(p, "{") ? "-" : dur,
 					 sp && stack[sp - 1].depth == depth - 1 ? stack[sp - 1].name
 										: "?"));
@@ -154,6 +189,7 @@ static void text_calls(const char *path, struct lines *out)
 		}
 	}
 	fclose(f);
+	return late_entries;
 }
 
 /* The same lines from the builder's trees. A caller the builder knows only from an exit
@@ -231,14 +267,16 @@ static void unload(struct loaded *l)
 	fixture_dat_close(&l->dat);
 }
 
-/* The builder's calls equal the kernel text's, as sorted lists. */
-static void compare_with_kernel_text(struct loaded *l, const char *name)
+/* The builder's calls equal the kernel text's, as sorted lists. Returns the text's count of
+ * interrupts taken while a call was entered (text_calls). */
+static int compare_with_kernel_text(struct loaded *l, const char *name)
 {
 	struct lines text = { 0 }, tree = { 0 };
 	char path[512];
+	int late_entries;
 
 	snprintf(path, sizeof(path), LAB_FIXTURES "/%s.trace", name);
-	text_calls(path, &text);
+	late_entries = text_calls(path, &text);
 	tree_calls(l->cg, callgraph_first_root(l->cg), &tree);
 	ck_assert_uint_gt(text.n, 0);
 	qsort(text.v, text.n, sizeof(*text.v), cmp_str);
@@ -249,6 +287,7 @@ static void compare_with_kernel_text(struct loaded *l, const char *name)
 	ck_assert_uint_eq(tree.n, text.n);
 	lines_free(&text);
 	lines_free(&tree);
+	return late_entries;
 }
 
 START_TEST(test_normal)
@@ -302,6 +341,34 @@ START_TEST(test_irq)
 			irq = true;
 	ck_assert_msg(irq, "no timer interrupt nested in a call of the irq fixture");
 	lines_free(&tree);
+	unload(&l);
+}
+END_TEST
+
+/* The calls in n's trees (n and its siblings) whose flags have any of mask. */
+static int count_flagged(const struct kt_cg_node *n, unsigned mask)
+{
+	int count = 0;
+
+	for (; n; n = n->next)
+		count += ((n->flags & mask) != 0) + count_flagged(n->child, mask);
+	return count;
+}
+
+/* A timer interrupt taken while the kernel entered a call (it counts the depth, then records
+ * the entry): the interrupt's calls come first, one level deeper than the call. They are
+ * nested in the call, never taken for lost entries. */
+START_TEST(test_irq_entry)
+{
+	struct loaded l;
+	struct kt_cg_stats st;
+
+	load(&l, "irqentry", 1 << 16);
+	ck_assert_int_gt(compare_with_kernel_text(&l, "irqentry"), 0);
+	callgraph_stats(l.cg, &st);
+	ck_assert_uint_eq(st.no_parent + st.no_entry, 0);
+	ck_assert_int_eq(count_flagged(callgraph_first_root(l.cg), KT_CG_LOST | KT_CG_NO_PARENT),
+			 0);
 	unload(&l);
 }
 END_TEST
@@ -529,6 +596,7 @@ static Suite *callgraph_suite(void)
 	tcase_add_test(tc, test_normal);
 	tcase_add_test(tc, test_depth_limit);
 	tcase_add_test(tc, test_irq);
+	tcase_add_test(tc, test_irq_entry);
 	tcase_add_test(tc, test_midcall);
 	tcase_add_test(tc, test_migrate);
 	tcase_add_test(tc, test_lost);
