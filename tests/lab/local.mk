@@ -17,7 +17,8 @@ LAB_TEST_FILES = \
 	tests/lab/tests/53-tree-pane-pause.sh \
 	tests/lab/tests/55-top-level-kill9.sh
 LAB_CHECKS = tests/lab/kernel-lab.tap tests/lab/harness-fails.sh
-EXTRA_DIST += tests/lab/run-vm.sh tests/lab/kernel-clean.sh tests/lab/README.md \
+EXTRA_DIST += tests/lab/run-vm.sh tests/lab/kernel-clean.sh tests/lab/calltext.awk \
+	tests/lab/README.md \
 	$(LAB_CHECKS) $(LAB_TEST_FILES)
 
 LAB_ENV = LAB_SRCDIR='$(abs_top_srcdir)' LAB_BUILDDIR='$(abs_top_builddir)'

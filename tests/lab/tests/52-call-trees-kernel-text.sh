@@ -16,93 +16,14 @@ T=${TRACEFS:-/sys/kernel/tracing}
 W=/tmp/cktext
 mkdir -p $W
 
-# The calls of the kernel's function_graph text (or ktop's --tree text, the same layout) as
-# lines "depth name mark duration caller", per task, in the order they began; as the host's
-# unit test (tests/unit/check_callgraph.c) reads it: "} /* name */" (the kernel printing an
-# exit whose entry it printed as "name() {" before other calls at the same depth, e.g. an
-# interrupt's) gives that call its duration. The kernel's text names tasks only where the CPU
-# switches tasks ("sh-5 => dd-6"); before the first such line the task is the one switched
-# from, or, with none, the only one ("?"). Writes FILE.calls.PID for each task.
-cat >$W/calls.awk <<'EOF'
-BEGIN { task = "" }
-/^#/ { next }
-/=>/ {
-	if (match($0, /-[0-9]+ +=>/)) from = substr($0, RSTART + 1, RLENGTH - 1)
-	sub(/ +=>/, "", from)
-	if (match($0, /=> +[^ ]+-[0-9]+/)) { to = substr($0, RSTART, RLENGTH); sub(/.*-/, "", to) }
-	if (task == "" && n["?"] > 0) {
-		# the lines so far were the switched-from task's
-		for (i = 1; i <= n["?"]; i++) call[from, i] = call["?", i]
-		n[from] = n["?"]; delete n["?"]
-		for (i = 1; i <= sp["?"]; i++) { st[from, i] = st["?", i]; sd[from, i] = sd["?", i] }
-		sp[from] = sp["?"]; sp["?"] = 0
-	}
-	task = to
-	next
-}
-index($0, "|") == 0 || ($0 !~ /\(\)/ && $0 !~ /}/) { next }
-{
-	bar = 0
-	for (i = length($0); i > 0; i--) if (substr($0, i, 1) == "|") { bar = i; break }
-	head = substr($0, 1, bar - 1); text = substr($0, bar + 1)
-	# ktop's text names the task in each line; the kernel's only in switch lines
-	t = task == "" ? "?" : task
-	if (match(head, /-[0-9]+ +\|/)) { t = substr(head, RSTART + 1, RLENGTH - 1); sub(/ .*/, "", t) }
-	dur = "-"; mark = "-"
-	if (match(head, /[0-9]+(\.[0-9]+)? us/)) {
-		dur = substr(head, RSTART, RLENGTH - 3)
-		pre = substr(head, 1, RSTART - 1); sub(/ +$/, "", pre)
-		mark = substr(pre, length(pre), 1)
-		if (mark !~ /[-+!#*@$]/) mark = "_"
-	}
-	match(text, /^ */); depth = (RLENGTH - 2) / 2
-	text = substr(text, RLENGTH + 1)
-	if (text ~ /^} \/\* /) {
-		name = text; sub(/^} \/\* /, "", name); sub(/ .*/, "", name)
-		while (sp[t] > 0 && sd[t, sp[t]] >= depth) unclosed(t)
-		if (un[t, depth] != "" && un[t, depth] == name) {
-			fill(t, ul[t, depth], mark, dur); un[t, depth] = ""
-		} else {
-			call[t, ++n[t]] = depth " " name " " mark " " dur " ?"
-		}
-		next
-	}
-	if (text ~ /^}/) {
-		while (sp[t] > 0 && sd[t, sp[t]] > depth) unclosed(t)
-		if (sp[t] > 0 && sd[t, sp[t]] == depth) { fill(t, st[t, sp[t]], mark, dur); sp[t]-- }
-		next
-	}
-	name = text; sub(/\(.*/, "", name)
-	while (sp[t] > 0 && sd[t, sp[t]] >= depth) unclosed(t)
-	caller = "?"
-	if (sp[t] > 0 && sd[t, sp[t]] == depth - 1) caller = sn[t, sp[t]]
-	if (index(text, "{")) { mark = "-"; dur = "-" }
-	call[t, ++n[t]] = depth " " name " " mark " " dur " " caller
-	if (index(text, "{")) { sp[t]++; st[t, sp[t]] = n[t]; sd[t, sp[t]] = depth; sn[t, sp[t]] = name }
-}
-# an open call the text moved past at its depth, remembered there
-function unclosed(t) {
-	un[t, sd[t, sp[t]]] = sn[t, sp[t]]; ul[t, sd[t, sp[t]]] = st[t, sp[t]]; sp[t]--
-}
-function fill(t, i, mark, dur,   f) {
-	split(call[t, i], f, " ")
-	call[t, i] = f[1] " " f[2] " " mark " " dur " " f[5]
-}
-END {
-	for (k in n) {
-		out = FILENAME ".calls." k
-		printf "" >out
-		for (i = 1; i <= n[k]; i++) print call[k, i] >>out
-		close(out)
-	}
-}
-EOF
+# The kernel's text and ktop's, read the same way: /lab/calltext.awk (tests/lab/calltext.awk)
+# writes FILE.calls.PID for each task.
 
 # same KTOP_TEXT: dd's calls in ktop's text equal the kernel's, line by line.
 same()
 {
 	rm -f "$1".calls.*
-	awk -f $W/calls.awk "$1" || return 1
+	awk -f /lab/calltext.awk "$1" || return 1
 	[ -s "$1.calls.$dd" ] || { echo "ktop's text has no calls of dd ($dd)"; return 1; }
 	awk 'NR == FNR { k[FNR] = $0; nk = FNR; next }
 		{ if ($0 != k[FNR]) { printf "call %d: kernel \"%s\", ktop \"%s\"\n", FNR, k[FNR], $0
@@ -157,7 +78,7 @@ capture()
 	fi
 
 	rm -f $W/kernel.txt.calls.*
-	awk -f $W/calls.awk $W/kernel.txt
+	awk -f /lab/calltext.awk $W/kernel.txt
 	kcalls=$W/kernel.txt.calls.$dd
 	[ -s "$kcalls" ] || kcalls=$W/kernel.txt.calls.?
 	if [ ! -s "$kcalls" ]; then
@@ -175,10 +96,11 @@ capture()
 	fi
 	if ! same $W/ktop.txt >$W/same.why; then
 		cat $W/same.why
-		# An interrupt inside dd's reads: once in CI the kernel's text had it (depth 3) before
-		# the leaf call it hit, where this reading of the text and ktop's tree part ways (the
-		# host's irq fixtures match; this case is not yet understood). Such a capture is
-		# retried, at most three times; a capture without one must match exactly.
+		# An interrupt inside dd's reads. One taken as the kernel entered a call is read
+		# above as ktop builds it (the irqentry fixture proves the builder on one), but
+		# when it came before the kernel took the call's calltime the call does not hold
+		# it, and ktop leaves its calls callerless: the text cannot show which. Such a
+		# capture is retried, at most three times; one without an interrupt must match.
 		if grep -Eq '^[0-9]+ [^ ]*(irq|sysvec|softirq)' "$kcalls"; then
 			echo "an interrupt landed in dd's calls: capturing again"
 			return 2
