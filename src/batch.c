@@ -184,11 +184,22 @@ static int batch_finish_recording(struct batch *b)
  * recording's own. */
 static int batch_recording(struct batch *b)
 {
+	const struct kt_options *o = b->app->opts;
 	struct kt_recording_info info;
+	char err[512];
 
+	if (o->tree && !(b->tree = batch_tree_new(b->app, err, sizeof(err)))) {
+		fprintf(stderr, "ktop: %s: %s\n", o->input_path, err);
+		return KT_EXIT_FAILURE;
+	}
 	recording_wait_indexed(b->app->recording);
 	app_tick(b->app);
 	batch_print_new(b);
+	if (b->tree) {
+		if (!o->quiet)
+			batch_tree_print(b->tree, b->out, o->json);
+		batch_tree_free(b->tree);
+	}
 	fflush(b->out);
 	recording_info(b->app->recording, &info);
 	batch_summary(b, (double)(info.last_ts - info.first_ts) / 1e9);

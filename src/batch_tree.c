@@ -37,7 +37,8 @@ struct kt_batch_tree *batch_tree_new(struct kt_app *app, char *err, size_t errle
 	}
 	if (!app->decoder || decoder_load(app->decoder, "ftrace", "funcgraph_entry") < 0 ||
 	    decoder_load(app->decoder, "ftrace", "funcgraph_exit") < 0) {
-		snprintf(err, errlen, "--tree: no funcgraph_entry/funcgraph_exit event formats");
+		snprintf(err, errlen, "--tree: no funcgraph_entry/funcgraph_exit event formats "
+				      "(a capture with -t function_graph has them)");
 		return NULL;
 	}
 	bt = xcalloc(1, sizeof(*bt));

@@ -490,9 +490,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	if (o->input_path && (o->record_path || o->n_events || o->filter || o->pmu ||
 			      o->buffer_kb || o->profile || o->n_probes || o->tracer ||
 			      o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
-			      o->n_ftrace_lists[3] || o->n_hists || o->comm || o->tree))
+			      o->n_ftrace_lists[3] || o->n_hists || o->comm))
 		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P, tracers, probes, "
-		     "--comm, --hist, --tree and the counters need the live kernel");
+		     "--comm, --hist and the counters need the live kernel");
 	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
 		FAIL("-i does not apply to --doctor or --list");
 	if (o->mode != KT_MODE_BATCH && o->tree)
