@@ -39,9 +39,9 @@ struct context {
 	uint64_t pending_func, pending_ts;
 	int pending_depth;
 	/* The kernel counts a call's depth before it records its entry, and interrupts stay
-	 * on in between: an interrupt taken there records its calls one level below the
-	 * callee depth, with no entry at that depth yet. await is that depth + 1 while its
-	 * late entry is awaited (0: none); then the call claims the interrupt's calls. */
+	 * on in between: an interrupt taken there records its calls at the call's depth + 1
+	 * before the call's own entry. await is that depth + 1 while the call's late entry
+	 * is awaited (0: none); the call then claims the interrupt's calls. */
 	int await;
 };
 
