@@ -387,16 +387,16 @@ tmux_keys() { tm send-keys -t t "$@"; }
 tmux_text() { tm send-keys -t t -l -- "$1"; }
 # The screen as the terminal holds it once a frame has fully arrived: ktop's frame can reach
 # tmux in several reads, so a capture is repeated until two agree (a live stream that never
-# settles gives its last capture after 5 tries).
+# settles gives its last capture after 5 tries). tmux_screen -e: with the colours (SGR).
 tmux_screen()
 {
 	local prev cur i
 	# The trailing "." keeps the screen's blank last lines through $(...).
-	prev=$(tm capture-pane -p -t t 2>/dev/null && echo .) || return 1
+	prev=$(tm capture-pane -p "$@" -t t 2>/dev/null && echo .) || return 1
 	cur=$prev
 	for i in 1 2 3 4 5; do
 		sleep 0.02
-		cur=$(tm capture-pane -p -t t 2>/dev/null && echo .) || return 1
+		cur=$(tm capture-pane -p "$@" -t t 2>/dev/null && echo .) || return 1
 		[ "$cur" = "$prev" ] && break
 		prev=$cur
 	done

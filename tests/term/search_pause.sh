@@ -41,7 +41,7 @@ expect_text "Events: all CPUs +[0-9]+ held +SCROLL" 3 "after a search the view s
 wait_for_no_text "needle-$n2 " 3 || fail "needle $n2 on screen together with $n3: the filler is too short for this pane"
 # The match is highlighted: the attribute changes between "needle" and the "-pid" after it
 # (without a highlight the task column is one run of one attribute).
-tm capture-pane -p -e -t t | grep -Eq $'needle(\e\\[[0-9;]*m)+-'"$n3" ||
+tmux_screen -e | grep -Eq $'needle(\e\\[[0-9;]*m)+-'"$n3" ||
 	fail "the match 'needle' is not highlighted on needle-$n3's row"
 
 tmux_keys n

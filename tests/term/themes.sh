@@ -44,7 +44,7 @@ quit_ok()
 	assert_no_sanitizer_on_screen
 }
 
-screen_sgr() { tm capture-pane -p -e -t t 2>/dev/null; }
+screen_sgr() { tmux_screen -e; }
 # Colour SGR parameters (not the 39/49 resets tmux writes).
 COLOUR_RE=$'\e\\[([0-9;]*;)?(3[0-8]|4[0-8]|9[0-7]|10[0-7])[;m]'
 has_colour() { screen_sgr | grep -Eq "$COLOUR_RE"; }
