@@ -18,19 +18,31 @@ LIVE_TESTS += tests/live/bpf_hist_io.sh
 # KTOP_TEST_BPF_OBJECT (batch: bpf_verifier.sh; the pane: hist_reject.sh).
 LIVE_TESTS += tests/live/bpf_verifier.sh
 TERM_TESTS += tests/term/hist_reject.sh
-EXTRA_DIST += tests/helpers/verifier_reject.bpf.c
-CLEANFILES += tests/helpers/verifier_reject.bpf.o tests/helpers/*.tmp
+#
+# Runs the kernel skips, made on purpose: the generic histogram's object with a hook that
+# makes a second histogram recurse (tests/helpers/tphist_recurse.bpf.c, bpf_missed.sh).
+LIVE_TESTS += tests/live/bpf_missed.sh
+EXTRA_DIST += tests/helpers/verifier_reject.bpf.c tests/helpers/tphist_recurse.bpf.c
+CLEANFILES += tests/helpers/verifier_reject.bpf.o tests/helpers/tphist_recurse.bpf.o \
+	tests/helpers/*.tmp
 if ENABLE_BPF
 tests/live/bpf_verifier.log tests/term/hist_reject.log: tests/helpers/verifier_reject.bpf.o
-# Its .rodata must be syslat's, byte for byte, or the loader's tunables would land elsewhere:
+tests/live/bpf_missed.log: tests/helpers/tphist_recurse.bpf.o
+# A test object stands in for the built-in NAME its header names (KTOP_TEST_BPF_OBJECT=NAME:).
+# Its .rodata must be NAME's, byte for byte, or the loader's tunables would land elsewhere:
 # the two skeletons' .rodata structs are compared.
+BPF_TEST_OBJECT = $(AM_V_GEN)$(MKDIR_P) tests/helpers && \
+	name=`sed -n 's/.*KTOP_TEST_BPF_OBJECT=\([a-z]*\):.*/\1/p' $< | sed -n 1p` && \
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && $(LLVM_STRIP) -g $@.tmp && \
+	$(BPFTOOL) gen skeleton $@.tmp name ktop_$$name | sed -n '/rodata {/,/\*rodata;/p' \
+		>$@.ro.tmp && \
+	{ sed -n '/rodata {/,/\*rodata;/p' src/probes/$$name.skel.h | cmp -s - $@.ro.tmp || \
+	  { echo "$@: its .rodata is not $$name's" >&2; exit 1; }; } && \
+	rm -f $@.ro.tmp && mv -f $@.tmp $@
 tests/helpers/verifier_reject.bpf.o: tests/helpers/verifier_reject.bpf.c $(BPF_HDRS) \
 		src/probes/syslat.skel.h
-	$(AM_V_GEN)$(MKDIR_P) tests/helpers && \
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && $(LLVM_STRIP) -g $@.tmp && \
-	$(BPFTOOL) gen skeleton $@.tmp name ktop_syslat | sed -n '/rodata {/,/\*rodata;/p' \
-		>$@.ro.tmp && \
-	{ sed -n '/rodata {/,/\*rodata;/p' src/probes/syslat.skel.h | cmp -s - $@.ro.tmp || \
-	  { echo "$@: its .rodata is not syslat's" >&2; exit 1; }; } && \
-	rm -f $@.ro.tmp && mv -f $@.tmp $@
+	$(BPF_TEST_OBJECT)
+tests/helpers/tphist_recurse.bpf.o: tests/helpers/tphist_recurse.bpf.c src/probes/tphist.bpf.c \
+		$(BPF_HDRS) src/probes/tphist.skel.h
+	$(BPF_TEST_OBJECT)
 endif

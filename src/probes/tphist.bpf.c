@@ -32,6 +32,12 @@ struct {
 	__type(value, unsigned long long);
 } starts SEC(".maps");
 
+/* What field_hist also does on every run it counts: nothing, but for the tests
+ * (tests/helpers/tphist_recurse.bpf.c sends a signal, so a run can be made to recurse). */
+#ifndef KT_TPHIST_ON_RUN
+#define KT_TPHIST_ON_RUN()
+#endif
+
 /* A numeric field, sign-extended when the format says signed. */
 static __always_inline long long read_num(void *ctx, unsigned int off, unsigned int size,
 					  unsigned int is_signed)
@@ -90,6 +96,7 @@ int field_hist(void *ctx)
 
 	if (!hist_wanted())
 		return 0;
+	KT_TPHIST_ON_RUN();
 	v = read_num(ctx, value_field.offset, value_field.size, value_field.is_signed);
 	if (v < 0) /* an error return: not a size */
 		return 0;
