@@ -6,7 +6,8 @@
  *   workload count N [NAME]        exactly N getppid() calls, nothing in between
  *   workload rate R SECONDS [NAME] getppid() at about R calls/s (0: flat out) for SECONDS,
  *                                  pinned to CPU $WORKLOAD_CPU (default 0); prints calls=<n>
- *   workload sleep MS N [NAME]     N nanosleep()s of MS milliseconds
+ *   workload sleep MS N [NAME]     N nanosleep()s of MS milliseconds; then prints
+ *                                  nivcsw=<its involuntary context switches (getrusage)>
  *   workload pipe N [NAME]         N ping-pong round trips between two processes
  *   workload names NAME...         for each NAME in turn: renames itself NAME, then one
  *                                  getppid() (a task whose rows carry several names)
@@ -237,6 +238,7 @@ static int do_sleep(unsigned long long ms, unsigned long long n)
 {
 	struct timespec ts = { .tv_sec = (time_t)(ms / 1000),
 			       .tv_nsec = (long)(ms % 1000) * 1000000L };
+	struct rusage ru;
 	unsigned long long i;
 
 	print_pid_line(getpid(), 0);
@@ -248,7 +250,10 @@ static int do_sleep(unsigned long long ms, unsigned long long n)
 		while (nanosleep(&left, &left) < 0 && errno == EINTR)
 			;
 	}
-	return 0;
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 1;
+	printf("nivcsw=%ld\n", ru.ru_nivcsw);
+	return fflush(stdout) == 0 ? 0 : 1;
 }
 
 static int xread1(int fd)
