@@ -208,64 +208,46 @@ static struct kt_cg_node *node_alloc(struct kt_callgraph *cg)
 
 /* ---- tree links ------------------------------------------------------------------------ */
 
-static void child_append(struct kt_cg_node *parent, struct kt_cg_node *n)
+/* Links n into the list from *first to *last, before before (NULL: at the end), under
+ * parent (NULL: the roots). */
+static void list_insert(struct kt_cg_node **first, struct kt_cg_node **last,
+			struct kt_cg_node *parent, struct kt_cg_node *n, struct kt_cg_node *before)
 {
 	n->parent = parent;
-	n->next = NULL;
-	n->prev = parent->last_child;
-	if (parent->last_child)
-		parent->last_child->next = n;
+	n->next = before;
+	n->prev = before ? before->prev : *last;
+	if (n->prev)
+		n->prev->next = n;
 	else
-		parent->child = n;
-	parent->last_child = n;
+		*first = n;
+	if (before)
+		before->prev = n;
+	else
+		*last = n;
+}
+
+static void child_append(struct kt_cg_node *parent, struct kt_cg_node *n)
+{
+	list_insert(&parent->child, &parent->last_child, parent, n, NULL);
 }
 
 /* Puts n among parent's children just before before (NULL: at the end). */
 static void child_insert_before(struct kt_cg_node *parent, struct kt_cg_node *n,
 				struct kt_cg_node *before)
 {
-	if (!before) {
-		child_append(parent, n);
-		return;
-	}
-	n->parent = parent;
-	n->next = before;
-	n->prev = before->prev;
-	if (before->prev)
-		before->prev->next = n;
-	else
-		parent->child = n;
-	before->prev = n;
+	list_insert(&parent->child, &parent->last_child, parent, n, before);
 }
 
 static void root_append(struct kt_callgraph *cg, struct kt_cg_node *n)
 {
-	n->parent = NULL;
-	n->next = NULL;
-	n->prev = cg->last_root;
-	if (cg->last_root)
-		cg->last_root->next = n;
-	else
-		cg->roots = n;
-	cg->last_root = n;
+	list_insert(&cg->roots, &cg->last_root, NULL, n, NULL);
 }
 
 /* Puts n in the roots list just before before (NULL: at the end). */
 static void root_insert_before(struct kt_callgraph *cg, struct kt_cg_node *n,
 			       struct kt_cg_node *before)
 {
-	if (!before) {
-		root_append(cg, n);
-		return;
-	}
-	n->parent = NULL;
-	n->next = before;
-	n->prev = before->prev;
-	if (before->prev)
-		before->prev->next = n;
-	else
-		cg->roots = n;
-	before->prev = n;
+	list_insert(&cg->roots, &cg->last_root, NULL, n, before);
 }
 
 /* ---- contexts -------------------------------------------------------------------------- */
