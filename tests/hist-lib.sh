@@ -12,6 +12,14 @@ require_bpftool()
 	command -v bpftool >/dev/null || skip "no bpftool (apt-get install bpftool)"
 }
 
+# Every histogram test against the live kernel: root and tracefs, bpftool, a ktop with BPF.
+require_live_hist()
+{
+	require_root_tracefs
+	require_bpftool
+	require_bpf_hist
+}
+
 # A ktop configured with --disable-bpf has no histograms to test.
 require_bpf_hist()
 {
@@ -180,8 +188,16 @@ expect_key_count() # FILE KEY COUNT [EXTRA]
 $(cat "$1")"
 }
 
-# The test-only object the verifier refuses (tests/helpers/verifier_reject.bpf.c), and the
-# environment that makes ktop load it in place of syscall-latency's built-in object.
+# A test-only BPF object, tests/helpers/NAME.bpf.o, that ktop loads in place of a built-in
+# one (KTOP_TEST_BPF_OBJECT): its path in TEST_OBJ.
+require_test_object() # NAME
+{
+	TEST_OBJ=$(dirname "$KTOP_WORKLOAD_BIN")/$1.bpf.o
+	[ -s "$TEST_OBJ" ] || fail "no test object at $TEST_OBJ (make check builds it)"
+}
+
+# The object the verifier refuses (tests/helpers/verifier_reject.bpf.c), in place of
+# syscall-latency's.
 KTOP_REJECT_OBJ=${KTOP_REJECT_OBJ:-$(dirname "$KTOP_WORKLOAD_BIN")/verifier_reject.bpf.o}
 require_reject_obj()
 {

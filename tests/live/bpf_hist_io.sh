@@ -14,9 +14,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source-path=SCRIPTDIR source=../hist-lib.sh
 . "$(dirname "$0")/../hist-lib.sh"
-require_root_tracefs
-require_bpftool
-require_bpf_hist
+require_live_hist
 [ -x "$KTOP_HISTWORK" ] || fail "no histwork helper at $KTOP_HISTWORK"
 KTOP_ENV=(KTOP_NO_GUARD=1)
 loop_attach 8

@@ -15,9 +15,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source-path=SCRIPTDIR source=../hist-lib.sh
 . "$(dirname "$0")/../hist-lib.sh"
-require_root_tracefs
-require_bpftool
-require_bpf_hist
+require_live_hist
 require_reject_obj
 KTOP_ENV=(KTOP_NO_GUARD=1 "KTOP_TEST_BPF_OBJECT=syslat:$KTOP_REJECT_OBJ")
 

@@ -11,11 +11,9 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source-path=SCRIPTDIR source=../hist-lib.sh
 . "$(dirname "$0")/../hist-lib.sh"
-require_root_tracefs
+require_live_hist
 require_tmux
 require_workload
-require_bpftool
-require_bpf_hist
 
 # Sleeps of 1 ms all along, so every tick has values, clock_nanosleep among the busiest.
 "$KTOP_WORKLOAD" sleep 1 1000000 ktop-hist-term >/dev/null &

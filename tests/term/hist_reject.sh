@@ -13,11 +13,9 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source-path=SCRIPTDIR source=../hist-lib.sh
 . "$(dirname "$0")/../hist-lib.sh"
-require_root_tracefs
+require_live_hist
 require_tmux
 require_workload
-require_bpftool
-require_bpf_hist
 require_reject_obj
 require_python
 SPEC='syscall-latency,via=tp_btf'
