@@ -137,29 +137,30 @@ if [ -n "${LAB_KTOP:-}" ]; then
 else
 	lb=$LAB_BUILDDIR/lab-build
 	mkdir -p "$lb" || exit 1
+	src=$LAB_SRCDIR
 	if [ -f "$LAB_SRCDIR/config.status" ]; then
-		# The source tree is configured in place, so no second out-of-tree build: link the
-		# build tree's own objects statically (they must be built without sanitizers).
-		make -C "$LAB_BUILDDIR" src/main.o src/libktop.a >"$lb/make.log" 2>&1 ||
-			{ tail -n 30 "$lb/make.log" >&2; die "make src/libktop.a failed"; }
-		gcc -static -pthread -o "$lb/ktop" "$LAB_BUILDDIR/src/main.o" \
-			"$LAB_BUILDDIR/src/libktop.a" -ltracefs -ltraceevent -lncursesw -ltinfo \
-			-lbpf -lelf -lz -lm >"$lb/link.log" 2>&1 ||
-			{ grep -v 'statically linked\|in function' "$lb/link.log" >&2; die "static link failed"; }
-	else
-		if [ ! -f "$lb/Makefile" ] || [ "$LAB_SRCDIR/configure" -nt "$lb/Makefile" ]; then
-			say "configuring a static ktop in $lb"
-			# libelf.a needs libz; -static makes every -lX pick the .a from the -dev packages.
-			# Debian ships no static libtracecmd: the lab's ktop cannot read trace.dat.
-			(cd "$lb" && "$LAB_SRCDIR/configure" -q --without-libtracecmd \
-				LDFLAGS=-static LIBS=-lz \
-				>"$lb/configure.log" 2>&1) ||
-				{ tail -n 30 "$lb/configure.log" >&2; die "configure (static) failed"; }
-		fi
-		make -C "$lb" -j"$(nproc)" ktop >"$lb/make.log" 2>&1 ||
-			{ grep -v 'statically linked\|in function' "$lb/make.log" | tail -n 30 >&2
-			  die "make ktop (static) failed"; }
+		# The source tree is configured in place, which forbids a second build from it, and
+		# its own objects want libtracecmd, which has no static archive. So the static ktop
+		# is configured from a copy of the distributed sources (make distdir, which keeps
+		# timestamps: only what changed is rebuilt).
+		src=$lb/src
+		make -C "$LAB_BUILDDIR" distdir distdir="$src" >"$lb/distdir.log" 2>&1 ||
+			{ tail -n 30 "$lb/distdir.log" >&2; die "make distdir failed"; }
+		lb=$lb/build
+		mkdir -p "$lb" || exit 1
 	fi
+	if [ ! -f "$lb/Makefile" ] || [ "$src/configure" -nt "$lb/Makefile" ]; then
+		say "configuring a static ktop in $lb"
+		# libelf.a needs libz; -static makes every -lX pick the .a from the -dev packages.
+		# Debian ships no static libtracecmd: the lab's ktop cannot read trace.dat.
+		(cd "$lb" && "$src/configure" -q --without-libtracecmd \
+			LDFLAGS=-static LIBS=-lz \
+			>"$lb/configure.log" 2>&1) ||
+			{ tail -n 30 "$lb/configure.log" >&2; die "configure (static) failed"; }
+	fi
+	make -C "$lb" -j"$(nproc)" ktop >"$lb/make.log" 2>&1 ||
+		{ grep -v 'statically linked\|in function' "$lb/make.log" | tail -n 30 >&2
+		  die "make ktop (static) failed"; }
 	ktop=$lb/ktop
 fi
 is_static "$ktop" || die "$ktop is not a static executable"

@@ -1,0 +1,80 @@
+#!/bin/bash
+# ./dev fresh: the README's test command on a machine that has nothing but a minimal
+# Debian 12. A clean clone on a developer's machine is not that: packages preinstalled there
+# (the sanitizer and fuzzer runtimes, once) hide missing install steps.
+#
+# 1. debootstrap --variant=minbase bookworm into KTOP_FRESH_DIR (default /var/tmp/ktop-fresh);
+#    the pristine root is kept as base.tar and reused (KTOP_FRESH_NEW=1 makes it anew).
+# 2. A new root from that tarball, `git archive HEAD` of this repository in /ktop.
+# 3. In a private mount namespace (so nothing stays mounted, whatever happens): /proc, /sys,
+#    /dev, tracefs; then `chroot ROOT env -i ... ./dev check`, with CI=true and nothing of
+#    this shell's environment.
+# The root is removed afterwards unless KTOP_FRESH_KEEP=1. Needs root and the Debian archive.
+set -eu
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+dir=${KTOP_FRESH_DIR:-/var/tmp/ktop-fresh}
+mirror=${KTOP_FRESH_MIRROR:-http://deb.debian.org/debian}
+say() { printf 'fresh: %s\n' "$*" >&2; }
+die() { say "$*"; exit 1; }
+
+[ "$(id -u)" = 0 ] || die "needs root (debootstrap, chroot, mounts)"
+git -C "$top" rev-parse --verify -q HEAD >/dev/null || die "$top is not a git checkout"
+if ! command -v debootstrap >/dev/null; then
+	say "installing debootstrap"
+	apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends debootstrap
+fi
+mkdir -p "$dir"
+
+base=$dir/base.tar
+if [ ! -s "$base" ] || [ "${KTOP_FRESH_NEW:-}" ]; then
+	say "debootstrap --variant=minbase bookworm (a few minutes)"
+	rm -rf "$dir/base"
+	debootstrap --variant=minbase bookworm "$dir/base" "$mirror" >"$dir/debootstrap.log" 2>&1 ||
+		{ tail -n 20 "$dir/debootstrap.log" >&2; die "debootstrap failed (log: $dir/debootstrap.log)"; }
+	# The same suites as a Debian 12 install: updates and security beside the release.
+	cat >"$dir/base/etc/apt/sources.list" <<EOF
+deb $mirror bookworm main
+deb $mirror bookworm-updates main
+deb ${mirror%/debian}/debian-security bookworm-security main
+EOF
+	tar -C "$dir/base" -cf "$base.new" . && mv -f "$base.new" "$base"
+	rm -rf "$dir/base"
+fi
+
+root=$dir/root.$$
+cleanup() {
+	[ "${KTOP_FRESH_KEEP:-}" ] && { say "root kept in $root"; return; }
+	rm -rf --one-file-system "$root"
+}
+trap cleanup EXIT
+mkdir -p "$root"
+tar -C "$root" -xf "$base"
+cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+mkdir -p "$root/ktop"
+git -C "$top" archive HEAD | tar -C "$root/ktop" -xf -
+say "$(git -C "$top" log -1 --format='HEAD %h %s') in $root"
+
+# unshare -m makes every mount below private to this command: they vanish with it.
+set -o pipefail
+status=0
+unshare -m --propagation private sh -eu -c '
+	root=$1
+	mount -t proc proc "$root/proc"
+	mount --rbind /sys "$root/sys"
+	mount --rbind /dev "$root/dev"
+	mount -t tmpfs tmpfs "$root/tmp"
+	mount -t tmpfs tmpfs "$root/run"
+	[ -d "$root/sys/kernel/tracing/events" ] ||
+		mount -t tracefs tracefs "$root/sys/kernel/tracing"
+	exec chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LANG=C.UTF-8 TERM=xterm-256color CI=true \
+		/bin/bash -c "cd /ktop && ./dev check"
+' fresh "$root" 2>&1 | tee "$dir/check.log" || status=$?
+if [ "$status" = 0 ]; then
+	say "passed: $(grep -E '^ktop: [0-9]+ passed' "$dir/check.log" | tail -n 1) (log: $dir/check.log)"
+else
+	say "FAILED with status $status (log: $dir/check.log)"
+fi
+exit "$status"
