@@ -46,6 +46,10 @@ unsigned long long hist_percentile(const struct kt_hist_spec *s, const struct kt
 			continue;
 		if (seen + v->slots[i] >= want) {
 			hist_bounds(s, i, &lo, &hi);
+			/* No estimate outside what was seen: a bucket holding one value
+			 * repeated gives that value, not a point inside the bucket. */
+			if (lo < v->min)
+				lo = v->min;
 			if (!hi || hi > v->max + 1)
 				hi = v->max + 1;
 			if (hi <= lo)
@@ -63,6 +67,8 @@ void hist_val_add(struct kt_hist_val *dst, const struct kt_hist_val *src)
 {
 	unsigned int i;
 
+	if (src->count && (!dst->count || src->min < dst->min))
+		dst->min = src->min;
 	dst->count += src->count;
 	dst->sum += src->sum;
 	if (src->max > dst->max)
@@ -78,6 +84,7 @@ void hist_val_diff(struct kt_hist_val *dst, const struct kt_hist_val *a,
 
 	dst->count = a->count - b->count;
 	dst->sum = a->sum - b->sum;
+	dst->min = a->min;
 	dst->max = a->max;
 	for (i = 0; i < KT_HIST_SLOTS; i++)
 		dst->slots[i] = a->slots[i] - b->slots[i];

@@ -23,7 +23,7 @@ void hist_bounds(const struct kt_hist_spec *s, unsigned int slot, unsigned long 
 unsigned long long hist_percentile(const struct kt_hist_spec *s, const struct kt_hist_val *v,
 				   double q);
 void hist_val_add(struct kt_hist_val *dst, const struct kt_hist_val *src);
-/* dst = a - b bucket by bucket; max stays a's (a maximum cannot be subtracted). */
+/* dst = a - b bucket by bucket; min and max stay a's (neither can be subtracted). */
 void hist_val_diff(struct kt_hist_val *dst, const struct kt_hist_val *a,
 		   const struct kt_hist_val *b);
 /* "nanosleep", "bash", "pid 42", "cpu 1", "123", "all". */

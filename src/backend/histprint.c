@@ -16,8 +16,8 @@ static const char *unit_of(const struct kt_hist_spec *s)
 
 static void print_stats(const struct kt_hist_spec *s, const struct kt_hist_val *v, FILE *out)
 {
-	fprintf(out, "count=%llu sum=%llu avg=%llu p50=%llu p90=%llu p99=%llu max=%llu\n",
-		v->count, v->sum, v->count ? v->sum / v->count : 0,
+	fprintf(out, "count=%llu sum=%llu avg=%llu min=%llu p50=%llu p90=%llu p99=%llu max=%llu\n",
+		v->count, v->sum, v->count ? v->sum / v->count : 0, v->count ? v->min : 0,
 		hist_percentile(s, v, 0.50), hist_percentile(s, v, 0.90),
 		hist_percentile(s, v, 0.99), v->max);
 }
@@ -107,10 +107,10 @@ void histprint_json(const struct kt_bpfhist *h, FILE *out)
 		fprintf(out, "%s{\"key\":", i ? "," : "");
 		json_string(label, out);
 		fprintf(out,
-			",\"id\":%llu,\"count\":%llu,\"sum\":%llu,\"avg\":%llu,\"p50\":%llu,"
-			"\"p90\":%llu,\"p99\":%llu,\"max\":%llu,\"buckets\":[",
+			",\"id\":%llu,\"count\":%llu,\"sum\":%llu,\"avg\":%llu,\"min\":%llu,"
+			"\"p50\":%llu,\"p90\":%llu,\"p99\":%llu,\"max\":%llu,\"buckets\":[",
 			rows[i].key.id, v->count, v->sum, v->count ? v->sum / v->count : 0,
-			hist_percentile(s, v, 0.50), hist_percentile(s, v, 0.90),
+			v->count ? v->min : 0, hist_percentile(s, v, 0.50), hist_percentile(s, v, 0.90),
 			hist_percentile(s, v, 0.99), v->max);
 		first = true;
 		for (b = 0; b < KT_HIST_SLOTS; b++) {

@@ -54,6 +54,7 @@ struct kt_hist_key {
 struct kt_hist_val {
 	unsigned long long count;
 	unsigned long long sum;
+	unsigned long long min;	/* valid when count > 0 */
 	unsigned long long max;
 	unsigned long long slots[KT_HIST_SLOTS];
 };

@@ -79,6 +79,8 @@ static __always_inline void hist_add(const struct kt_hist_key *k, unsigned long 
 	/* per-CPU values: plain adds, no atomics */
 	s = hist_slot(v);
 	h->slots[s & (KT_HIST_SLOTS - 1)]++;
+	if (!h->count || v < h->min)
+		h->min = v;
 	h->count++;
 	h->sum += v;
 	if (v > h->max)

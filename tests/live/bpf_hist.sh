@@ -81,8 +81,10 @@ assert h["spec"].startswith("write-size") and h["by"] == "comm" and h["via"] in 
 k = [k for k in h["keys"] if k["key"] == "histwork"]
 assert len(k) == 1 and k[0]["count"] == 7 and k[0]["sum"] == 21000, k
 assert k[0]["buckets"] == [{"lo": 2048, "hi": 4096, "count": 7}], k[0]["buckets"]
+# one size written: every percentile is that size, never a point below it in its bucket
+assert (k[0]["min"], k[0]["p50"], k[0]["p90"], k[0]["p99"], k[0]["max"]) == (3000,) * 5, k[0]
 PY
-log "write sizes as JSON"
+log "write sizes as JSON, percentiles within the values seen"
 
 # ---- two events matched on the thread --------------------------------------------------------
 GO=exec

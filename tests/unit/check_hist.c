@@ -157,6 +157,43 @@ START_TEST(test_percentiles)
 }
 END_TEST
 
+/* A log2 bucket [64, 128) holding one value: every percentile is that value, not a point
+ * interpolated below the smallest value seen (p50 was 87 for a constant 110). */
+START_TEST(test_percentiles_clamped)
+{
+	struct kt_hist_spec s = parse_ok("syscall-latency");
+	struct kt_hist_val v = { 0 }, one = { 0 }, sum = { 0 }, iv;
+
+	one.slots[6] = 1;
+	one.count = 1;
+	one.sum = one.min = one.max = 110;
+	for (int i = 0; i < 100; i++)
+		hist_val_add(&v, &one);
+	ck_assert_uint_eq(v.min, 110);
+	ck_assert_uint_eq(hist_percentile(&s, &v, 0.5), 110);
+	ck_assert_uint_eq(hist_percentile(&s, &v, 0.9), 110);
+	ck_assert_uint_eq(hist_percentile(&s, &v, 0.99), 110);
+
+	/* Between the smallest and the largest value seen, whatever the bucket's bounds. */
+	one.sum = one.min = one.max = 100;
+	hist_val_add(&sum, &one);
+	one.sum = one.min = one.max = 120;
+	hist_val_add(&sum, &one);
+	ck_assert_uint_eq(sum.min, 100);
+	ck_assert_uint_ge(hist_percentile(&s, &sum, 0.5), 100);
+	ck_assert_uint_le(hist_percentile(&s, &sum, 0.5), 120);
+
+	/* An empty per-CPU value adds nothing, its zero minimum included. */
+	memset(&one, 0, sizeof(one));
+	hist_val_add(&sum, &one);
+	ck_assert_uint_eq(sum.min, 100);
+
+	/* An interval keeps the cumulative minimum: still a bound of its values. */
+	hist_val_diff(&iv, &v, &sum);
+	ck_assert_uint_eq(iv.min, 110);
+}
+END_TEST
+
 START_TEST(test_labels)
 {
 	struct kt_hist_spec s = parse_ok("syscall-latency");
@@ -189,6 +226,7 @@ static Suite *hist_suite(void)
 	tcase_add_loop_test(tc, test_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(tc, test_bounds);
 	tcase_add_test(tc, test_percentiles);
+	tcase_add_test(tc, test_percentiles_clamped);
 	tcase_add_test(tc, test_labels);
 	suite_add_tcase(s, tc);
 	return s;
