@@ -61,6 +61,9 @@ set -o pipefail
 status=0
 unshare -m --propagation private sh -eu -c '
 	root=$1
+	# The root a mount point, as on a real machine: unshare -m in the tests makes / private,
+	# which fails (EINVAL) on a directory that is not one.
+	mount --bind "$root" "$root"
 	mount -t proc proc "$root/proc"
 	mount --rbind /sys "$root/sys"
 	mount --rbind /dev "$root/dev"

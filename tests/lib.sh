@@ -383,6 +383,19 @@ tmux_start()
 	KTOP_PIDS+=("$KTOP_PID")
 }
 
+# tmux_kill_server: ends this test's tmux server and waits until its process is gone.
+# kill-server returns while the server is still exiting, and its socket file stays: a
+# tmux_start in that window connects to the dying server and fails with "server exited
+# unexpectedly".
+tmux_kill_server()
+{
+	local pid
+	pid=$(tm display-message -p '#{pid}' 2>/dev/null)
+	tm kill-server 2>/dev/null
+	[ -n "$pid" ] && wait_until 10 eval '! kill -0 "$pid" 2>/dev/null'
+	rm -f "$T/tmux-$(id -u)/$TMUX_SOCK"
+}
+
 tmux_keys() { tm send-keys -t t "$@"; }
 tmux_text() { tm send-keys -t t -l -- "$1"; }
 # The screen as the terminal holds it once a frame has fully arrived: ktop's frame can reach
@@ -495,7 +508,7 @@ _cleanup()
 	trap - EXIT INT TERM HUP
 	[ -n "$_watchdog" ] && kill "$_watchdog" 2>/dev/null && wait "$_watchdog" 2>/dev/null
 	if [ "$TMUX_USED" = 1 ]; then
-		tm kill-server 2>/dev/null
+		tmux_kill_server
 	fi
 	for pid in "${KTOP_PIDS[@]+"${KTOP_PIDS[@]}"}" "${CLEANUP_PIDS[@]+"${CLEANUP_PIDS[@]}"}"; do
 		_end_pid "$pid"

@@ -13,7 +13,10 @@ require_workload
 # task:task_rename (it fires on exec and prctl) gives ktop each rename at its time; without
 # it a task that execs and exits within milliseconds is named by saved_cmdlines, which may
 # hold an older name.
-start_ktop "$T/out" "$T/err" -b -e syscalls:sys_enter_getppid -e task:task_rename
+# Scoped to this script and what it forks: another process's getppid storm on a shared
+# machine would otherwise fill the output and the buffers, and ktop's drain at SIGINT with it.
+start_ktop "$T/out" "$T/err" -b -p $$ --follow-children -e syscalls:sys_enter_getppid \
+	-e task:task_rename
 kpid=$KTOP_PID
 wait_capturing "$kpid" syscalls sys_enter_getppid
 

@@ -81,7 +81,7 @@ tmux_keys q
 tmux_wait_exit 10 || fail "ktop did not quit on q"
 [ "$PANE_RC" = 0 ] || fail "ktop exited $PANE_RC"
 assert_terminal_restored
-tm kill-server
+tmux_kill_server
 
 # ---- --hist opens panes at start; q leaves no program ------------------------------------------
 tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 5 --hist 'runq-latency' --hist 'syscall-latency,by=comm' --hist func:vfs_read

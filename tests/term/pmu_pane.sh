@@ -110,7 +110,7 @@ tmux_wait_exit 10 || fail "q did not quit within 10s"
 [ "$PANE_RC" = 0 ] || fail "ktop exited $PANE_RC after q"
 assert_terminal_restored
 assert_no_sanitizer_on_screen
-tm kill-server
+tmux_kill_server
 
 # ---- -p: one process, a bar per thread ----------------------------------------------------
 "$KTOP_WORKLOAD" sleep 100 300 ktop-pmu-term >"$T/wl" &

@@ -48,7 +48,7 @@ expect_text "^ *[0-9.]+ \[001\] +task1049-1049 " 10 "End: not the tiny recording
 base_kb=$(hwm)
 tmux_keys q
 tmux_wait_exit 10 || fail "ktop did not exit on q"
-tm kill-server 2>/dev/null
+tmux_kill_server
 
 # ---- the big one, its index held after the first screen ------------------------------------
 touch "$T/gate"
