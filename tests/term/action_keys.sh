@@ -32,9 +32,7 @@ quit_ok()
 tmux_start 120 30 "XDG_CONFIG_HOME=$CFG" -- -e sched:sched_switch
 expect_text "^ktop-$KTOP_PID +tracer" 10 "no header"
 expect_text "F1Help" 5 "no function bar"
-if tmux_screen | grep -q "ktoprc"; then
-	fail "ktoprc was not taken: $(tmux_screen | grep ktoprc)"
-fi
+_screen_lacks "ktoprc" || fail "ktoprc was not taken (its line is named on the status line)"
 tmux_keys 1
 expect_text "Write the stored events to: " 3 "key.write = 1: 1 opened no write prompt"
 tmux_keys Escape
