@@ -15,13 +15,8 @@
 #include "ktoprc.h"
 #include "strutil.h"
 #include "options.h"
+#include "ui/action.h"
 #include "ui/theme.h"
-
-static const char *const actions[] = {
-	"help",	    "events", "search", "filter", "layout", "cpus",    "pause", "clear",
-	"zoom",	    "quit",   "counters", "theme", "save",  "profile", "redraw",
-	"rowfilter", "rowfilter-off", "tracers", "probes", NULL,
-};
 
 /* The built-in profiles. Events that this kernel lacks are skipped. */
 static const struct {
@@ -103,11 +98,6 @@ bool config_equal(const struct kt_config *a, const struct kt_config *b)
 	return true;
 }
 
-const char *const *config_actions(void)
-{
-	return actions;
-}
-
 bool config_key_valid(const char *k)
 {
 	char *end;
@@ -147,11 +137,25 @@ static int set_bool(int *dst, const char *key, const char *v, char *err, size_t 
 	return 0;
 }
 
+/* "unknown action 'NAME' (help, events, ...)": every action named. */
+static int unknown_action(const char *name, char *err, size_t errlen)
+{
+	const struct kt_action *a;
+	size_t n;
+	int i;
+
+	n = (size_t)snprintf(err, errlen, "unknown action '%.30s' (", name);
+	for (i = 0; (a = action_at(i)) && n < errlen; i++)
+		n += (size_t)snprintf(err + n, errlen - n, "%s%s", i ? ", " : "", a->name);
+	if (n < errlen)
+		snprintf(err + n, errlen - n, ")");
+	return -1;
+}
+
 static int parse_line(struct kt_config *c, char *line, bool profile, char *err, size_t errlen)
 {
 	char *eq, *key, *val, *end;
 	unsigned long ul;
-	size_t i;
 
 	/* '#' starts a comment only at the start of a line: filters may hold one */
 	line[strcspn(line, "\r\n")] = '\0';
@@ -202,14 +206,8 @@ static int parse_line(struct kt_config *c, char *line, bool profile, char *err, 
 	} else if (!strcmp(key, "mouse")) {
 		return set_bool(&c->mouse, key, val, err, errlen);
 	} else if (!strncmp(key, "key.", 4)) {
-		for (i = 0; actions[i]; i++)
-			if (!strcmp(actions[i], key + 4))
-				break;
-		if (!actions[i])
-			BAD("unknown action '%.30s' (help, events, search, filter, layout, cpus, "
-			    "pause, clear, zoom, quit, counters, theme, save, profile, redraw, rowfilter, "
-			    "rowfilter-off, tracers, probes)",
-			    key + 4);
+		if (!action_find(key + 4))
+			return unknown_action(key + 4, err, errlen);
 		if (!config_key_valid(val))
 			BAD("%s: '%.20s' is not a key (a character, F1-F12 or ^X)", key, val);
 		if (c->nbinds >= KT_CONFIG_MAX_BINDS)
@@ -235,7 +233,7 @@ static int parse_line(struct kt_config *c, char *line, bool profile, char *err, 
 int config_parse(struct kt_config *c, const char *text, const char *file, bool profile,
 		 char *err, size_t errlen)
 {
-	char buf[1024], why[256];
+	char buf[1024], why[512];
 	const char *p = text;
 	int lineno = 0;
 

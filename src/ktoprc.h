@@ -17,7 +17,7 @@
 enum kt_cfg_orient { KT_CFG_AUTO, KT_CFG_SIDE, KT_CFG_STACK };
 
 struct kt_binding {
-	char action[24]; /* "quit": one of config_actions() */
+	char action[24]; /* "quit": an action's name (ui/action.h) */
 	char key[16];	 /* "Q", "F10", "^X" */
 };
 
@@ -59,8 +59,6 @@ int config_save(const struct kt_config *c, const char *path, bool profile, char 
  * neither variable is set. */
 int config_path(char *buf, size_t len, const char *rel);
 
-/* Key-binding actions, NULL-terminated. */
-const char *const *config_actions(void);
 /* "q", "F10", "^L": a key a binding may name. */
 bool config_key_valid(const char *key);
 

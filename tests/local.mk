@@ -37,6 +37,11 @@ tests_unit_check_theme_LDADD = $(UNIT_LDADD)
 tests_unit_check_config_SOURCES = tests/unit/check_config.c
 tests_unit_check_config_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_config_LDADD = $(UNIT_LDADD)
+# The action table: key dispatch, help, function bar and ktoprc bindings derived from it.
+check_PROGRAMS += tests/unit/check_actions
+tests_unit_check_actions_SOURCES = tests/unit/check_actions.c
+tests_unit_check_actions_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_actions_LDADD = $(UNIT_LDADD)
 
 # Helpers the live tests and benchmarks run: a workload with a known number of syscalls.
 check_PROGRAMS += tests/helpers/workload
@@ -46,7 +51,7 @@ tests_helpers_workload_CFLAGS = $(AM_CFLAGS)
 UNIT_TESTS = tests/unit/check_store tests/unit/check_options tests/unit/check_catalog \
 	tests/unit/check_loss tests/unit/check_layout tests/unit/check_decode
 UNIT_TESTS += tests/unit/check_pmu
-UNIT_TESTS += tests/unit/check_theme tests/unit/check_config
+UNIT_TESTS += tests/unit/check_theme tests/unit/check_config tests/unit/check_actions
 LIVE_TESTS = \
 	tests/live/enable_disable.sh \
 	tests/live/reader_exact.sh \
@@ -70,6 +75,8 @@ LIVE_TESTS += tests/live/pmu_counters.sh
 TERM_TESTS += tests/term/pmu_pane.sh
 # Themes, ktoprc, profiles, the mouse, terminal types.
 TERM_TESTS += tests/term/themes.sh
+# Every action rebindable, the refusals on a recording through a rebound key.
+TERM_TESTS += tests/term/action_keys.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
 EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \

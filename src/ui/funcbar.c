@@ -4,34 +4,26 @@
 
 #include <string.h>
 
+#include "ui/action.h"
 #include "ui/funcbar.h"
 
-/* Fits 80 columns: the letters are in the help (F1/h). */
-static const struct funcbar_item funcbar_global[] = {
-	{ "F1", "Help" },   { "F2", "Events" }, { "F3", "Search" }, { "F4", "Filter" },
-	{ "F5", "Layout" }, { "F6", "CPUs" },	{ "F7", "Pause" },  { "F8", "Clear" },
-	{ "F9", "Zoom" },   { "F10", "Quit" },
-	/* Past 80 columns: the letter (m) is in the help. */
-	{ "F11", "Counters" },
-};
-
-/* ktop -i: what needs a live kernel is shown unavailable; pressing it says why. */
-static const struct funcbar_item funcbar_offline[] = {
-	{ "F1", "Help" },   { "F2", "Events" }, { "F3", "Search" }, { "F4", "Filter" },
-	{ "F5", "Layout" }, { "F6", "CPUs" },	{ "F7", "n/a" },    { "F8", "n/a" },
-	{ "F9", "Zoom" },   { "F10", "Quit" },	{ "F11", "n/a" },
-};
-
-int funcbar_recording(const struct funcbar_item **items)
+int funcbar_actions(bool recording, const struct funcbar_item **items)
 {
-	*items = funcbar_offline;
-	return (int)(sizeof(funcbar_offline) / sizeof(funcbar_offline[0]));
-}
+	static const char *const fkeys[] = { "F1", "F2", "F3", "F4",  "F5",  "F6",
+					     "F7", "F8", "F9", "F10", "F11", "F12" };
+	static struct funcbar_item bar[12];
+	const struct kt_action *a;
+	int f, i, n = 0;
 
-int funcbar_default(const struct funcbar_item **items)
-{
-	*items = funcbar_global;
-	return (int)(sizeof(funcbar_global) / sizeof(funcbar_global[0]));
+	for (f = 1; f <= 12; f++)
+		for (i = 0; (a = action_at(i)); i++)
+			if (a->bar && action_fkey(a) == f) {
+				bar[n].key = fkeys[f - 1];
+				/* what needs a live kernel is shown unavailable; pressing it says why */
+				bar[n++].label = recording && a->offline ? "n/a" : a->bar;
+			}
+	*items = bar;
+	return n;
 }
 
 void funcbar_draw(WINDOW *win, int w, const struct funcbar_item *items, int n)

@@ -4,6 +4,8 @@
 #ifndef KTOP_UI_FUNCBAR_H
 #define KTOP_UI_FUNCBAR_H
 
+#include <stdbool.h>
+
 #include "ui/crt.h"
 
 struct funcbar_item {
@@ -11,10 +13,9 @@ struct funcbar_item {
 	const char *label; /* "Help" */
 };
 
-/* The global bar: F1 Help ... F10 Quit. */
-int funcbar_default(const struct funcbar_item **items);
-/* The global bar with -i: Pause, Clear and Counters shown unavailable. */
-int funcbar_recording(const struct funcbar_item **items);
+/* The global bar, from the actions' F-keys and labels (action.c): F1 Help ... F10 Quit, F11
+ * Counters; with a recording (-i) the live-only ones say n/a. Valid until the next call. */
+int funcbar_actions(bool recording, const struct funcbar_item **items);
 /* Draws items on row 0 of win, as many as fit in w cells, the rest of the line blank. */
 void funcbar_draw(WINDOW *win, int w, const struct funcbar_item *items, int n);
 

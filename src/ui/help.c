@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The help overlay: the key list is data, so the two column layouts share it. */
+/* The help overlay: the key list is data, so the two column layouts share it; the global
+ * keys are the actions' (action.c). */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/action.h"
 #include "ui/help.h"
 
 struct help_line {
@@ -15,34 +17,8 @@ struct help_line {
 #define HELP_KEYS_W 11
 #define HELP_COL_W 39
 
-static const struct help_line help_left[] = {
-	{ NULL, "Global keys" },
-	{ "F1 h ?", "this help" },
-	{ "F2 e", "event picker open / close" },
-	{ "F3 /", "search stream backwards" },
-	{ "n  N", "next older / newer match" },
-	{ "F4 f", "filter of selected event" },
-	{ "F5 o |", "side by side / stacked" },
-	{ "F6 c", "all CPUs / one per CPU" },
-	{ "F7 p", "pause display (not capture)" },
-	{ "F8 x", "clear stored events" },
-	{ "F9 z", "zoom the focused pane" },
-	{ "[  ]", "stream pane smaller / larger" },
-	{ "F11 m", "counters pane open / close" },
-	{ "F12 H", "new histogram pane (BPF)" },
-	{ "T", "call-tree pane open / close" },
-	{ "P", "probe editor open / close" },
-	{ "R", "tracer pane, function lists" },
-	{ "F", "row filter: pid= comm= cpu=" },
-	{ "-", "row filter off" },
-	{ "F10 q", "quit (q: not in picker)" },
-	{ "Tab S-Tab", "focus next / previous pane" },
-	{ "^L", "redraw the screen" },
-	{ "t", "next colour theme" },
-	{ "S", "save settings (ktoprc)" },
-	{ "W", "save events as a profile" },
-	{ "w", "write stored events (trace.dat)" },
-	{ "A", "keep writing from now on / stop" },
+/* The left column: "Global keys", a line per action (action.c), then these. */
+static const struct help_line help_left_tail[] = {
 	{ "mouse", "click: focus, toggle event" },
 	{ "wheel", "scroll the pane under it" },
 	{ "", "" },
@@ -55,6 +31,7 @@ static const struct help_line help_left[] = {
 static const struct help_line help_right[] = {
 	{ NULL, "Event stream" },
 	{ "Up Dn j k", "one row (leaves follow)" },
+	{ "n  N", "next older / newer match" },
 	{ "PgUp PgDn", "one page" },
 	{ "Home g", "oldest event" },
 	{ "End G", "newest, follow the tail" },
@@ -106,12 +83,56 @@ static const struct help_line help_right[] = {
 	{ "Enter", "filter in the picker" },
 };
 
-#define NLEFT ((int)(sizeof(help_left) / sizeof(help_left[0])))
+#define NTAIL ((int)(sizeof(help_left_tail) / sizeof(help_left_tail[0])))
 #define NRIGHT ((int)(sizeof(help_right) / sizeof(help_right[0])))
+
+static int nactions(void)
+{
+	int n = 0;
+
+	while (action_at(n))
+		n++;
+	return n;
+}
+
+static int nleft(void)
+{
+	return 1 + nactions() + NTAIL;
+}
+
+/* Line i of the left column into *l; false past its end. */
+static bool left_line(int i, struct help_line *l)
+{
+	const struct kt_action *a;
+
+	if (i == 0) {
+		l->keys = NULL;
+		l->desc = "Global keys";
+		return true;
+	}
+	a = action_at(i - 1);
+	if (a) {
+		l->keys = a->keys;
+		l->desc = a->help;
+		return true;
+	}
+	i -= 1 + nactions();
+	if (i < 0 || i >= NTAIL)
+		return false;
+	*l = help_left_tail[i];
+	return true;
+}
 
 static int two_columns(int w)
 {
 	return w >= 2 * HELP_COL_W + 2;
+}
+
+static int total_rows(int twocol)
+{
+	int nl = nleft();
+
+	return twocol ? (nl > NRIGHT ? nl : NRIGHT) : nl + 1 + NRIGHT;
 }
 
 void help_size(int cols, int lines, int *w, int *h)
@@ -120,42 +141,63 @@ void help_size(int cols, int lines, int *w, int *h)
 
 	if (cols < want_w)
 		want_w = cols;
-	rows = two_columns(want_w) ? (NLEFT > NRIGHT ? NLEFT : NRIGHT) : NLEFT + 1 + NRIGHT;
 	/* title + content + bottom hint */
-	rows += 2;
+	rows = total_rows(two_columns(want_w)) + 2;
 	*w = want_w;
 	*h = rows < lines ? rows : lines;
 }
 
-static const struct help_line *line_at(int i, int col, int twocol)
+/* Row i of column col (two columns), or of the one column (the left one, a blank row, the
+ * right one) into *l; false for nothing there. */
+static bool line_at(int i, int col, int twocol, struct help_line *l)
 {
-	if (twocol) {
-		if (col == 0)
-			return i < NLEFT ? &help_left[i] : NULL;
-		return i < NRIGHT ? &help_right[i] : NULL;
+	int nl = nleft();
+
+	if (twocol && col == 1) {
+		if (i >= NRIGHT)
+			return false;
+		*l = help_right[i];
+		return true;
 	}
-	if (i < NLEFT)
-		return &help_left[i];
-	if (i == NLEFT)
-		return NULL;
-	i -= NLEFT + 1;
-	return i < NRIGHT ? &help_right[i] : NULL;
+	if (twocol || i < nl)
+		return left_line(i, l);
+	if (i == nl)
+		return false;
+	i -= nl + 1;
+	if (i >= NRIGHT)
+		return false;
+	*l = help_right[i];
+	return true;
 }
 
-static void draw_line(WINDOW *win, int y, int x, int w, const struct help_line *l)
+bool help_line(int i, const char **keys, const char **desc)
 {
-	if (!l || w <= 0)
+	struct help_line l = { "", "" };
+
+	if (i < 0 || i >= total_rows(0))
+		return false;
+	line_at(i, 0, 0, &l);
+	*keys = l.keys;
+	*desc = l.desc;
+	return true;
+}
+
+static void draw_line(WINDOW *win, int y, int x, int w, int i, int col, int twocol)
+{
+	struct help_line l;
+
+	if (w <= 0 || !line_at(i, col, twocol, &l))
 		return;
-	if (!l->keys) {
+	if (!l.keys) {
 		wattrset(win, crt_attr(CRT_SYSTEM));
-		crt_put(win, y, x, l->desc, w);
+		crt_put(win, y, x, l.desc, w);
 		return;
 	}
 	wattrset(win, crt_attr(CRT_HELP_KEY));
-	crt_put(win, y, x + 1, l->keys, HELP_KEYS_W - 1 < w - 1 ? HELP_KEYS_W - 1 : w - 1);
+	crt_put(win, y, x + 1, l.keys, HELP_KEYS_W - 1 < w - 1 ? HELP_KEYS_W - 1 : w - 1);
 	wattrset(win, crt_attr(CRT_HELP));
 	if (w > HELP_KEYS_W + 1)
-		crt_put(win, y, x + HELP_KEYS_W + 1, l->desc, w - HELP_KEYS_W - 1);
+		crt_put(win, y, x + HELP_KEYS_W + 1, l.desc, w - HELP_KEYS_W - 1);
 }
 
 void help_draw(WINDOW *win, int w, int h, int *scroll)
@@ -163,7 +205,7 @@ void help_draw(WINDOW *win, int w, int h, int *scroll)
 	int twocol = two_columns(w), total, rows = h - 2, i;
 	const char *title = " ktop Help - keys ";
 
-	total = twocol ? (NLEFT > NRIGHT ? NLEFT : NRIGHT) : NLEFT + 1 + NRIGHT;
+	total = total_rows(twocol);
 	if (rows < 1)
 		rows = 1;
 	if (*scroll > total - rows)
@@ -181,11 +223,10 @@ void help_draw(WINDOW *win, int w, int h, int *scroll)
 		int li = *scroll + i;
 
 		if (twocol) {
-			draw_line(win, 1 + i, 0, HELP_COL_W, line_at(li, 0, 1));
-			draw_line(win, 1 + i, HELP_COL_W + 2, w - HELP_COL_W - 2,
-				  line_at(li, 1, 1));
+			draw_line(win, 1 + i, 0, HELP_COL_W, li, 0, 1);
+			draw_line(win, 1 + i, HELP_COL_W + 2, w - HELP_COL_W - 2, li, 1, 1);
 		} else {
-			draw_line(win, 1 + i, 0, w, line_at(li, 0, 0));
+			draw_line(win, 1 + i, 0, w, li, 0, 0);
 		}
 	}
 	if (h >= 2) {

@@ -6,7 +6,8 @@ src_libktop_a_SOURCES += \
 	src/ui/settings.c src/ui/settings.h \
 	src/ui/layout.c src/ui/layout.h \
 	src/ui/view.h \
-	src/ui/screen.c \
+	src/ui/screen.c src/ui/screen.h \
+	src/ui/action.c src/ui/action.h \
 	src/ui/header.c src/ui/header.h \
 	src/ui/funcbar.c src/ui/funcbar.h \
 	src/ui/help.c src/ui/help.h \

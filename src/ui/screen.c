@@ -17,62 +17,18 @@
 #include "log.h"
 #include "options.h"
 #include "signals.h"
+#include "ui/action.h"
 #include "ui/complete.h"
-#include "ui/crt.h"
 #include "ui/funcbar.h"
-#include "ui/header.h"
 #include "ui/help.h"
-#include "ui/layout.h"
-#include "ui/prompt.h"
-#include "ui/settings.h"
+#include "ui/screen.h"
 #include "ui/ui.h"
-#include "ui/ui_record.h"
 #include "ui/view.h"
 #include "xalloc.h"
 
 #define NSEC_PER_MSEC 1000000ULL
 /* Ten redraws a second at most, however fast records arrive. */
 #define REDRAW_MIN_NS (100 * NSEC_PER_MSEC)
-#define CTRL(c) ((c) & 0x1f)
-
-struct kt_ui {
-	struct kt_app *app;
-	struct kt_view *views[KT_LAYOUT_MAX];
-	struct kt_view *stream; /* views[0], always there */
-	struct kt_view *picker; /* NULL while closed */
-	struct kt_view *pmu;	/* the counters pane, NULL while closed */
-	struct kt_view *tracers; /* the tracer pane, NULL while closed */
-	struct kt_view *probes;	 /* the probe editor, NULL while closed */
-	struct kt_view *tree;	/* the call-tree pane, NULL while closed */
-	struct kt_layout lay;	/* lay.n == number of views */
-	struct kt_screen_rects rects;
-	struct kt_rect pane[KT_LAYOUT_MAX];
-	bool side;
-	int cols, lines;
-
-	WINDOW *header_win, *status_win, *fbar_win, *help_win;
-	struct kt_header header;
-	struct kt_prompt prompt;
-	struct kt_view *prompt_owner;
-	int prompt_id;
-
-	bool help;
-	int help_scroll;
-	bool paused;
-	bool quit;
-	bool cursor_on;
-
-	/* dirty flags; views carry their own */
-	bool relayout, full, header_dirty, status_dirty, fbar_dirty, help_dirty;
-	char msg[256];
-	bool msg_error;
-
-	struct kt_ui_settings start; /* what the session started with (settings.c) */
-	bool mouse;
-	struct kt_ui_record rec; /* w, R (ui_record.c) */
-};
-
-#define UI_PROMPT_PROFILE 1 /* the screen's own prompt (no owner view): profile name */
 
 bool ui_paused(const struct kt_ui *ui)
 {
@@ -185,7 +141,7 @@ static void view_delete(struct kt_view *v)
 	free(v);
 }
 
-static void set_focus(struct kt_ui *ui, int idx)
+void screen_focus(struct kt_ui *ui, int idx)
 {
 	int i;
 
@@ -214,7 +170,7 @@ static int view_index(struct kt_ui *ui, struct kt_view *v)
 	return -1;
 }
 
-static void open_picker(struct kt_ui *ui)
+void screen_open_picker(struct kt_ui *ui)
 {
 	if (!ui->picker) {
 		if (ui->lay.n >= KT_LAYOUT_MAX)
@@ -225,10 +181,10 @@ static void open_picker(struct kt_ui *ui)
 		ui->views[ui->lay.n++] = ui->picker;
 		ui->relayout = true;
 	}
-	set_focus(ui, view_index(ui, ui->picker));
+	screen_focus(ui, view_index(ui, ui->picker));
 }
 
-static void close_view(struct kt_ui *ui, struct kt_view *v)
+void screen_close_view(struct kt_ui *ui, struct kt_view *v)
 {
 	int i = view_index(ui, v);
 
@@ -253,11 +209,11 @@ static void close_view(struct kt_ui *ui, struct kt_view *v)
 		ui->tree = NULL;
 	view_delete(v);
 	ui->relayout = true;
-	set_focus(ui, 0);
+	screen_focus(ui, 0);
 }
 
 /* Opens the counters pane (and the counters), focused when asked. */
-static void open_pmu(struct kt_ui *ui, bool focus)
+void screen_open_pmu(struct kt_ui *ui, bool focus)
 {
 	if (!ui->pmu) {
 		if (ui->lay.n >= KT_LAYOUT_MAX)
@@ -267,14 +223,14 @@ static void open_pmu(struct kt_ui *ui, bool focus)
 		ui->relayout = true;
 	}
 	if (focus)
-		set_focus(ui, view_index(ui, ui->pmu));
+		screen_focus(ui, view_index(ui, ui->pmu));
 }
 
 /* Opens the pane in *slot focused, or closes it when it is open and focused. */
-static void toggle_pane(struct kt_ui *ui, struct kt_view **slot, const struct kt_view_ops *ops)
+void screen_toggle_pane(struct kt_ui *ui, struct kt_view **slot, const struct kt_view_ops *ops)
 {
 	if (*slot && ui->views[ui->lay.focus] == *slot) {
-		close_view(ui, *slot);
+		screen_close_view(ui, *slot);
 		return;
 	}
 	if (!*slot) {
@@ -286,11 +242,11 @@ static void toggle_pane(struct kt_ui *ui, struct kt_view **slot, const struct kt
 		ui->views[ui->lay.n++] = *slot;
 		ui->relayout = true;
 	}
-	set_focus(ui, view_index(ui, *slot));
+	screen_focus(ui, view_index(ui, *slot));
 }
 
 /* A new histogram pane, focused: building spec, or prompting for one when spec is NULL. */
-static void open_hist(struct kt_ui *ui, const char *spec)
+void screen_open_hist(struct kt_ui *ui, const char *spec)
 {
 	struct kt_view *v;
 
@@ -301,7 +257,7 @@ static void open_hist(struct kt_ui *ui, const char *spec)
 	v = view_new(ui, &view_hist_ops);
 	ui->views[ui->lay.n++] = v;
 	ui->relayout = true;
-	set_focus(ui, view_index(ui, v));
+	screen_focus(ui, view_index(ui, v));
 	if (spec)
 		view_hist_build(v, spec);
 	else
@@ -417,7 +373,7 @@ static void draw_funcbar(struct kt_ui *ui)
 	} else if (f->ops->funcbar) {
 		n = f->ops->funcbar(f, &items);
 	} else {
-		n = ui->app->recording ? funcbar_recording(&items) : funcbar_default(&items);
+		n = funcbar_actions(ui->app->recording != NULL, &items);
 	}
 	funcbar_draw(ui->fbar_win, ui->cols, items, n);
 }
@@ -496,55 +452,15 @@ static void ui_redraw(struct kt_ui *ui)
 	ui->full = ui->header_dirty = ui->status_dirty = ui->fbar_dirty = ui->help_dirty = false;
 }
 
-static void toggle_pause(struct kt_ui *ui)
-{
-	ui->paused = !ui->paused;
-	ui_broadcast(ui, ui->paused ? KT_EV_PAUSE : KT_EV_RESUME);
-	ui_message(ui, false, ui->paused ? "display paused, capture goes on (p: resume)" :
-					   "display resumed");
-}
-
-static void clear_store(struct kt_ui *ui)
-{
-	store_lock(ui->app->store);
-	store_clear(ui->app->store);
-	store_unlock(ui->app->store);
-	ui_broadcast(ui, KT_EV_CLEAR);
-	ui_message(ui, false, "stored events cleared");
-}
-
-static void send_to_stream(struct kt_ui *ui, int key)
-{
-	set_focus(ui, 0);
-	ui->stream->ops->key(ui->stream, key);
-}
-
-static void edit_filter(struct kt_ui *ui)
-{
-	char spec[256];
-	bool have = false;
-
-	if (ui->app->recording) {
-		open_picker(ui);
-		ui_message(ui, false, "Enter sets the selected event's filter");
-		return;
-	}
-	if (ui->views[ui->lay.focus] == ui->stream)
-		have = view_stream_selected_event(ui->stream, spec, sizeof(spec));
-	open_picker(ui);
-	if (!view_picker_edit_filter(ui->picker, have ? spec : NULL))
-		ui_message(ui, false, "pick an event, then Enter shows its fields and filter");
-}
-
 void ui_edit_filter(struct kt_ui *ui, const char *spec)
 {
-	open_picker(ui);
+	screen_open_picker(ui);
 	if (!view_picker_edit_filter(ui->picker, spec))
 		ui_message(ui, true, "%s is not in the event picker", spec);
 }
 
 /* The settings as they are now, for ktoprc and profiles. */
-static void ui_settings_now(struct kt_ui *ui, struct kt_ui_settings *s)
+void screen_settings_now(struct kt_ui *ui, struct kt_ui_settings *s)
 {
 	*s = ui->start;
 	snprintf(s->theme, sizeof(s->theme), "%s", crt_theme_name());
@@ -553,153 +469,6 @@ static void ui_settings_now(struct kt_ui *ui, struct kt_ui_settings *s)
 	s->split = ui->lay.first_pct;
 	s->picker = ui->picker != NULL;
 	s->counters = ui->pmu != NULL;
-}
-
-static void settings_key(struct kt_ui *ui, int key)
-{
-	struct kt_ui_settings now;
-	bool error = false;
-	int i;
-
-	ui_settings_now(ui, &now);
-	if (key == 't') {
-		settings_next_theme(&now, ui->msg, sizeof(ui->msg), &error);
-		/* every colour changes: draw everything again */
-		clearok(curscr, TRUE);
-		ui->full = ui->header_dirty = ui->fbar_dirty = true;
-		for (i = 0; i < ui->lay.n; i++)
-			ui->views[i]->dirty = true;
-		if (ui->help)
-			ui->help_dirty = true;
-	} else if (key == 'S') {
-		settings_save(ui->app->opts, &now, ui->msg, sizeof(ui->msg), &error);
-	} else {
-		ui_prompt_open(ui, NULL, UI_PROMPT_PROFILE, "Save profile as: ", "");
-		return;
-	}
-	ui->msg_error = error;
-	ui->status_dirty = true;
-}
-
-static void global_key(struct kt_ui *ui, int key)
-{
-	key = settings_map_key(ui->app->opts, key);
-	if (ui_record_key(ui, ui->app, &ui->rec, key)) {
-		ui->header_dirty = true; /* REC on or off */
-		return;
-	}
-	switch (key) {
-	case 't':
-	case 'S':
-	case 'W':
-		settings_key(ui, key);
-		break;
-	case 'q':
-	case 'Q':
-	case KEY_F(10):
-		ui->quit = true;
-		break;
-	case 'h':
-	case '?':
-	case KEY_F(1):
-		ui->help = true;
-		ui->help_scroll = 0;
-		ui->help_dirty = true;
-		break;
-	case 'e':
-	case KEY_F(2):
-		if (ui->picker && ui->views[ui->lay.focus] == ui->picker)
-			close_view(ui, ui->picker);
-		else
-			open_picker(ui);
-		break;
-	case '/':
-	case KEY_F(3):
-		send_to_stream(ui, '/');
-		break;
-	case 'F':
-		view_stream_rowfilter_edit(ui->stream);
-		break;
-	case 'R':
-		toggle_pane(ui, &ui->tracers, &view_tracers_ops);
-		break;
-	case 'P':
-		toggle_pane(ui, &ui->probes, &view_probes_ops);
-		break;
-	case '-':
-		view_stream_rowfilter_clear(ui->stream);
-		break;
-	case 'f':
-	case KEY_F(4):
-		edit_filter(ui);
-		break;
-	case 'H':
-	case KEY_F(12):
-		open_hist(ui, NULL);
-		break;
-	case 'm':
-	case KEY_F(11):
-		if (ui->pmu && ui->views[ui->lay.focus] == ui->pmu)
-			close_view(ui, ui->pmu);
-		else
-			open_pmu(ui, true);
-		break;
-	case 'T':
-		toggle_pane(ui, &ui->tree, &view_tree_ops);
-		break;
-	case 'o':
-	case '|':
-	case KEY_F(5):
-		ui->lay.orient = layout_toggle_orient(&ui->lay, ui->rects.panes);
-		ui->lay.zoom = false;
-		ui->relayout = true;
-		break;
-	case 'c':
-	case KEY_F(6):
-		send_to_stream(ui, 'c');
-		break;
-	case 'p':
-	case KEY_F(7):
-		toggle_pause(ui);
-		break;
-	case 'x':
-	case KEY_F(8):
-		clear_store(ui);
-		break;
-	case 'z':
-	case KEY_F(9):
-		if (ui->lay.n > 1) {
-			ui->lay.zoom = !ui->lay.zoom;
-			ui->relayout = true;
-		} else {
-			ui_message(ui, false, "only one pane: nothing to zoom");
-		}
-		break;
-	case '[':
-	case ']':
-		/* the stream pane's share: ] grows it, [ gives the other panes room */
-		if (ui->lay.n > 1) {
-			ui->lay.first_pct = layout_step_pct(ui->lay.first_pct, key == ']' ? 1 : -1);
-			ui->relayout = true;
-			ui_message(ui, false, "stream pane: %d%% of the panes' area",
-				   ui->lay.first_pct);
-		} else {
-			ui_message(ui, false, "only one pane: nothing to resize");
-		}
-		break;
-	case '\t':
-		set_focus(ui, layout_focus_step(ui->lay.n, ui->lay.focus, 1));
-		break;
-	case KEY_BTAB:
-		set_focus(ui, layout_focus_step(ui->lay.n, ui->lay.focus, -1));
-		break;
-	case CTRL('l'):
-		clearok(curscr, TRUE);
-		ui->full = true;
-		break;
-	default:
-		break;
-	}
 }
 
 static void help_key(struct kt_ui *ui, int key)
@@ -763,7 +532,7 @@ static void prompt_key_event(struct kt_ui *ui, int key)
 			struct kt_ui_settings now;
 			bool error;
 
-			ui_settings_now(ui, &now);
+			screen_settings_now(ui, &now);
 			settings_save_profile(ui->app, text, &now, ui->msg, sizeof(ui->msg),
 					      &error);
 			ui->msg_error = error;
@@ -811,7 +580,7 @@ static void ui_mouse(struct kt_ui *ui)
 			v->dirty = true;
 		} else if (me.bstate & BUTTON1_PRESSED) {
 			if (i != ui->lay.focus)
-				set_focus(ui, i);
+				screen_focus(ui, i);
 			if (v->ops->click)
 				v->ops->click(v, me.y - by, me.x - bx);
 		}
@@ -853,10 +622,10 @@ static void ui_key(struct kt_ui *ui, int key)
 	if (v->ops->funcbar)
 		ui->fbar_dirty = true; /* its hints may follow its mode */
 	if (r & KT_KEY_CLOSE)
-		close_view(ui, v);
+		screen_close_view(ui, v);
 	if (r & (KT_KEY_HANDLED | KT_KEY_CLOSE))
 		return;
-	global_key(ui, key);
+	action_key(ui, key);
 }
 
 static void ui_tick(struct kt_ui *ui)
@@ -929,17 +698,17 @@ int ui_run(struct kt_app *app)
 	layout_init(&ui.lay);
 	ui.stream = view_new(&ui, &view_stream_ops);
 	ui.views[ui.lay.n++] = ui.stream;
-	set_focus(&ui, 0);
+	screen_focus(&ui, 0);
 	if (ui.start.counters)
-		open_pmu(&ui, false);
+		screen_open_pmu(&ui, false);
 	if (ui.start.picker) {
-		open_picker(&ui);
-		set_focus(&ui, 0);
+		screen_open_picker(&ui);
+		screen_focus(&ui, 0);
 	}
 	/* --hist: a pane for each, beside the stream */
 	for (h = 0; h < app->opts->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++)
-		open_hist(&ui, app->opts->hists[h]);
-	set_focus(&ui, 0);
+		screen_open_hist(&ui, app->opts->hists[h]);
+	screen_focus(&ui, 0);
 	ui.lay.orient = (enum kt_orient)ui.start.orient;
 	ui.lay.zoom = ui.start.zoom && ui.lay.n > 1;
 	ui.lay.first_pct = ui.start.split;
@@ -1007,7 +776,7 @@ int ui_run(struct kt_app *app)
 		busy = ui_work(&ui);
 	}
 
-	ui_settings_now(&ui, &end);
+	screen_settings_now(&ui, &end);
 	rec_ok = ui_record_stop(&ui.rec, err, sizeof(err));
 	ui_free(&ui);
 	crt_done();

@@ -3,7 +3,6 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
@@ -14,15 +13,6 @@
 #include "ui/layout.h"
 #include "ui/settings.h"
 #include "ui/theme.h"
-
-#define CTRL(c) ((c) & 0x1f)
-
-/* Each action's own key, in config_actions() order. */
-static const int action_keys[] = {
-	KEY_F(1), KEY_F(2), KEY_F(3), KEY_F(4), KEY_F(5), KEY_F(6), KEY_F(7), KEY_F(8),
-	KEY_F(9), KEY_F(10), KEY_F(11), 't', 'S', 'W', CTRL('l'),
-	'F', '-', 'R', 'P',
-};
 
 static void apply_layout(struct kt_ui_settings *s, const struct kt_config *c)
 {
@@ -75,33 +65,6 @@ void settings_start(const struct kt_options *o, struct kt_ui_settings *s, char *
 		snprintf(s->theme, sizeof(s->theme), "default");
 	}
 	crt_set_theme(&t);
-}
-
-int settings_map_key(const struct kt_options *o, int key)
-{
-	const char *const *acts = config_actions();
-	const struct kt_config *c = o->config;
-	int i, a, code;
-
-	if (!c || o->config_bad)
-		return key;
-	for (i = 0; i < c->nbinds; i++) {
-		const char *k = c->binds[i].key;
-
-		if (k[0] == '^')
-			code = CTRL(k[1]);
-		else if (k[0] == 'F' && k[1])
-			code = KEY_F(atoi(k + 1));
-		else
-			code = (unsigned char)k[0];
-		if (code != key)
-			continue;
-		for (a = 0; acts[a]; a++)
-			if (!strcmp(acts[a], c->binds[i].action) &&
-			    a < (int)(sizeof(action_keys) / sizeof(action_keys[0])))
-				return action_keys[a];
-	}
-	return key;
 }
 
 void settings_next_theme(struct kt_ui_settings *s, char *msg, size_t msglen, bool *error)

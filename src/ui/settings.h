@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The explorer's side of themes, ktoprc and profiles: the starting theme and layout (from
- * --theme, -P, ktoprc, in that order), the theme key, key bindings, saving the
+ * --theme, -P, ktoprc, in that order), the next theme, saving the
  * configuration (by key and, when something changed, on the way out) and saving a profile.
  * The screen (screen.c) owns the layout; it hands its state over as a struct
  * kt_ui_settings. */
@@ -26,9 +26,6 @@ struct kt_ui_settings {
  * that did not parse. */
 void settings_start(const struct kt_options *o, struct kt_ui_settings *s, char *msg,
 		    size_t msglen);
-/* A key as the user bound it (key.ACTION = KEY in ktoprc) -> the action's own key (F1..F11,
- * t, S, W, ^L); other keys unchanged. */
-int settings_map_key(const struct kt_options *o, int key);
 /* The next theme (theme_list order), live. The caller redraws. msg says which, or why not. */
 void settings_next_theme(struct kt_ui_settings *s, char *msg, size_t msglen, bool *error);
 /* Writes ktoprc with now's settings (refused when the file did not parse). */

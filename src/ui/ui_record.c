@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The explorer's recording keys (w, A) and, with -i, the refusals of the live-only ones. */
+/* The explorer's recording keys (w, A). */
 #include "config.h"
 
 #include <stdio.h>
@@ -20,52 +20,11 @@ static void default_name(char *buf, size_t len)
 	strftime(buf, len, "ktop-%Y%m%d-%H%M%S.dat", &tm);
 }
 
-/* With -i: the keys that need the kernel, and why not. */
-static bool refuse_offline(struct kt_ui *ui, int key)
-{
-	const char *why;
-
-	switch (key) {
-	case 'm':
-	case KEY_F(11):
-		why = "counters need a live kernel: a recording has none";
-		break;
-	case 'p':
-	case KEY_F(7):
-		why = "a recording does not change: nothing to pause";
-		break;
-	case 'x':
-	case KEY_F(8):
-		why = "a recording is read-only: nothing to clear (e hides events)";
-		break;
-	case 'w':
-	case 'A':
-		why = "w and A write a live capture: this is a recording already";
-		break;
-	case 'R':
-		why = "tracers need a live kernel: a recording's tracer ran when it was made";
-		break;
-	case 'P':
-		why = "probes need a live kernel: a recording holds the events its probes made";
-		break;
-	case 'H':
-	case KEY_F(12):
-		why = "BPF histograms run in a live kernel: a recording has none";
-		break;
-	default:
-		return false;
-	}
-	ui_message(ui, false, "%s", why);
-	return true;
-}
-
 bool ui_record_key(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record *r, int key)
 {
 	char name[64];
 	char err[512];
 
-	if (app->recording)
-		return refuse_offline(ui, key);
 	if (key == 'w') {
 		default_name(name, sizeof(name));
 		ui_prompt_open(ui, NULL, UI_PROMPT_WRITE, "Write the stored events to: ", name);

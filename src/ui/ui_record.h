@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The explorer's recording keys. Live: w writes what the store holds to a trace.dat, A keeps
- * writing everything captured from now on until A again (or the exit). With -i, the keys
- * that need a live kernel say so instead of doing nothing. */
+ * writing everything captured from now on until A again (or the exit). Their actions
+ * (action.c: write, record) call here, on a live capture only. */
 #ifndef KTOP_UI_RECORD_H
 #define KTOP_UI_RECORD_H
 
@@ -18,8 +18,7 @@ struct kt_ui_record {
 	struct kt_recorder *live; /* A: writing on, NULL while off */
 };
 
-/* Handles the recording keys, and refuses the live-only ones with -i. Returns true when
- * the key was taken. */
+/* Handles the recording keys: w or A. Returns true when the key was taken. */
 bool ui_record_key(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record *r, int key);
 /* A file name was entered at one of the prompts above. */
 void ui_record_prompt(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record *r, int id,

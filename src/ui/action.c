@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The explorer's global actions: their handlers and the one table (see action.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "ktoprc.h"
+#include "options.h"
+#include "ui/action.h"
+#include "ui/screen.h"
+#include "ui/view.h"
+
+#define CTRL(c) ((c) & 0x1f)
+
+static void send_to_stream(struct kt_ui *ui, int key)
+{
+	screen_focus(ui, 0);
+	ui->stream->ops->key(ui->stream, key);
+}
+
+static void act_help(struct kt_ui *ui)
+{
+	ui->help = true;
+	ui->help_scroll = 0;
+	ui->help_dirty = true;
+}
+
+static void act_events(struct kt_ui *ui)
+{
+	if (ui->picker && ui->views[ui->lay.focus] == ui->picker)
+		screen_close_view(ui, ui->picker);
+	else
+		screen_open_picker(ui);
+}
+
+static void act_search(struct kt_ui *ui)
+{
+	send_to_stream(ui, '/');
+}
+
+static void act_filter(struct kt_ui *ui)
+{
+	char spec[256];
+	bool have = false;
+
+	if (ui->app->recording) {
+		screen_open_picker(ui);
+		ui_message(ui, false, "Enter sets the selected event's filter");
+		return;
+	}
+	if (ui->views[ui->lay.focus] == ui->stream)
+		have = view_stream_selected_event(ui->stream, spec, sizeof(spec));
+	screen_open_picker(ui);
+	if (!view_picker_edit_filter(ui->picker, have ? spec : NULL))
+		ui_message(ui, false, "pick an event, then Enter shows its fields and filter");
+}
+
+static void act_layout(struct kt_ui *ui)
+{
+	ui->lay.orient = layout_toggle_orient(&ui->lay, ui->rects.panes);
+	ui->lay.zoom = false;
+	ui->relayout = true;
+}
+
+static void act_cpus(struct kt_ui *ui)
+{
+	send_to_stream(ui, 'c');
+}
+
+static void act_pause(struct kt_ui *ui)
+{
+	ui->paused = !ui->paused;
+	ui_broadcast(ui, ui->paused ? KT_EV_PAUSE : KT_EV_RESUME);
+	ui_message(ui, false, ui->paused ? "display paused, capture goes on (p: resume)" :
+					   "display resumed");
+}
+
+static void act_clear(struct kt_ui *ui)
+{
+	store_lock(ui->app->store);
+	store_clear(ui->app->store);
+	store_unlock(ui->app->store);
+	ui_broadcast(ui, KT_EV_CLEAR);
+	ui_message(ui, false, "stored events cleared");
+}
+
+static void act_zoom(struct kt_ui *ui)
+{
+	if (ui->lay.n > 1) {
+		ui->lay.zoom = !ui->lay.zoom;
+		ui->relayout = true;
+	} else {
+		ui_message(ui, false, "only one pane: nothing to zoom");
+	}
+}
+
+/* The stream pane's share: ] grows it, [ gives the other panes room. */
+static void resize_stream(struct kt_ui *ui, int step)
+{
+	if (ui->lay.n > 1) {
+		ui->lay.first_pct = layout_step_pct(ui->lay.first_pct, step);
+		ui->relayout = true;
+		ui_message(ui, false, "stream pane: %d%% of the panes' area", ui->lay.first_pct);
+	} else {
+		ui_message(ui, false, "only one pane: nothing to resize");
+	}
+}
+
+static void act_stream_smaller(struct kt_ui *ui)
+{
+	resize_stream(ui, -1);
+}
+
+static void act_stream_larger(struct kt_ui *ui)
+{
+	resize_stream(ui, 1);
+}
+
+static void act_counters(struct kt_ui *ui)
+{
+	if (ui->pmu && ui->views[ui->lay.focus] == ui->pmu)
+		screen_close_view(ui, ui->pmu);
+	else
+		screen_open_pmu(ui, true);
+}
+
+static void act_hist(struct kt_ui *ui)
+{
+	screen_open_hist(ui, NULL);
+}
+
+static void act_tree(struct kt_ui *ui)
+{
+	screen_toggle_pane(ui, &ui->tree, &view_tree_ops);
+}
+
+static void act_probes(struct kt_ui *ui)
+{
+	screen_toggle_pane(ui, &ui->probes, &view_probes_ops);
+}
+
+static void act_tracers(struct kt_ui *ui)
+{
+	screen_toggle_pane(ui, &ui->tracers, &view_tracers_ops);
+}
+
+static void act_rowfilter(struct kt_ui *ui)
+{
+	view_stream_rowfilter_edit(ui->stream);
+}
+
+static void act_rowfilter_off(struct kt_ui *ui)
+{
+	view_stream_rowfilter_clear(ui->stream);
+}
+
+static void act_quit(struct kt_ui *ui)
+{
+	ui->quit = true;
+}
+
+static void act_focus_next(struct kt_ui *ui)
+{
+	screen_focus(ui, layout_focus_step(ui->lay.n, ui->lay.focus, 1));
+}
+
+static void act_focus_prev(struct kt_ui *ui)
+{
+	screen_focus(ui, layout_focus_step(ui->lay.n, ui->lay.focus, -1));
+}
+
+static void act_redraw(struct kt_ui *ui)
+{
+	clearok(curscr, TRUE);
+	ui->full = true;
+}
+
+static void act_theme(struct kt_ui *ui)
+{
+	struct kt_ui_settings now;
+	int i;
+
+	screen_settings_now(ui, &now);
+	settings_next_theme(&now, ui->msg, sizeof(ui->msg), &ui->msg_error);
+	ui->status_dirty = true;
+	/* every colour changes: draw everything again */
+	clearok(curscr, TRUE);
+	ui->full = ui->header_dirty = ui->fbar_dirty = true;
+	for (i = 0; i < ui->lay.n; i++)
+		ui->views[i]->dirty = true;
+	if (ui->help)
+		ui->help_dirty = true;
+}
+
+static void act_save(struct kt_ui *ui)
+{
+	struct kt_ui_settings now;
+
+	screen_settings_now(ui, &now);
+	settings_save(ui->app->opts, &now, ui->msg, sizeof(ui->msg), &ui->msg_error);
+	ui->status_dirty = true;
+}
+
+static void act_profile(struct kt_ui *ui)
+{
+	ui_prompt_open(ui, NULL, UI_PROMPT_PROFILE, "Save profile as: ", "");
+}
+
+static void act_write(struct kt_ui *ui)
+{
+	ui_record_key(ui, ui->app, &ui->rec, 'w');
+}
+
+static void act_record(struct kt_ui *ui)
+{
+	ui_record_key(ui, ui->app, &ui->rec, 'A');
+	ui->header_dirty = true; /* REC on or off */
+}
+
+/* In help order. A new action is one row here and its handler above. */
+static const struct kt_action actions[] = {
+	{ "help", "F1 h ?", "Help", "this help", NULL, act_help },
+	{ "events", "F2 e", "Events", "event picker open / close", NULL, act_events },
+	{ "search", "F3 /", "Search", "search stream backwards", NULL, act_search },
+	{ "filter", "F4 f", "Filter", "filter of selected event", NULL, act_filter },
+	{ "layout", "F5 o |", "Layout", "side by side / stacked", NULL, act_layout },
+	{ "cpus", "F6 c", "CPUs", "all CPUs / one per CPU", NULL, act_cpus },
+	{ "pause", "F7 p", "Pause", "pause display (not capture)",
+	  "a recording does not change: nothing to pause", act_pause },
+	{ "clear", "F8 x", "Clear", "clear stored events",
+	  "a recording is read-only: nothing to clear (e hides events)", act_clear },
+	{ "zoom", "F9 z", "Zoom", "zoom the focused pane", NULL, act_zoom },
+	{ "stream-smaller", "[", NULL, "stream pane smaller", NULL, act_stream_smaller },
+	{ "stream-larger", "]", NULL, "stream pane larger", NULL, act_stream_larger },
+	{ "counters", "F11 m", "Counters", "counters pane open / close",
+	  "counters need a live kernel: a recording has none", act_counters },
+	/* F12 stays off the bar: it fits 80 columns up to F10, F11 just past them */
+	{ "hist", "F12 H", NULL, "new histogram pane (BPF)",
+	  "BPF histograms run in a live kernel: a recording has none", act_hist },
+	{ "tree", "T", NULL, "call-tree pane open / close", NULL, act_tree },
+	{ "probes", "P", NULL, "probe editor open / close",
+	  "probes need a live kernel: a recording holds the events its probes made", act_probes },
+	{ "tracers", "R", NULL, "tracer pane, function lists",
+	  "tracers need a live kernel: a recording's tracer ran when it was made", act_tracers },
+	{ "rowfilter", "F", NULL, "row filter: pid= comm= cpu=", NULL, act_rowfilter },
+	{ "rowfilter-off", "-", NULL, "row filter off", NULL, act_rowfilter_off },
+	{ "quit", "F10 q Q", "Quit", "quit (q: not in picker)", NULL, act_quit },
+	{ "focus-next", "Tab", NULL, "focus next pane", NULL, act_focus_next },
+	{ "focus-prev", "S-Tab", NULL, "focus previous pane", NULL, act_focus_prev },
+	{ "redraw", "^L", NULL, "redraw the screen", NULL, act_redraw },
+	{ "theme", "t", NULL, "next colour theme", NULL, act_theme },
+	{ "save", "S", NULL, "save settings (ktoprc)", NULL, act_save },
+	{ "profile", "W", NULL, "save events as a profile", NULL, act_profile },
+	{ "write", "w", NULL, "write stored events (trace.dat)",
+	  "w and A write a live capture: this is a recording already", act_write },
+	{ "record", "A", NULL, "keep writing from now on / stop",
+	  "w and A write a live capture: this is a recording already", act_record },
+};
+
+#define NACTIONS ((int)(sizeof(actions) / sizeof(actions[0])))
+
+const struct kt_action *action_at(int i)
+{
+	return i >= 0 && i < NACTIONS ? &actions[i] : NULL;
+}
+
+const struct kt_action *action_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < NACTIONS; i++)
+		if (!strcmp(actions[i].name, name))
+			return &actions[i];
+	return NULL;
+}
+
+int action_key_code(const char *k)
+{
+	char *end;
+	long n;
+
+	if (k[0] && !k[1])
+		return (unsigned char)k[0];
+	if (k[0] == '^' && k[1] && !k[2])
+		return CTRL(k[1]);
+	if (k[0] == 'F' && k[1] >= '0' && k[1] <= '9') {
+		n = strtol(k + 1, &end, 10);
+		return !*end && n >= 1 && n <= 12 ? KEY_F(n) : -1;
+	}
+	if (!strcmp(k, "Tab"))
+		return '\t';
+	if (!strcmp(k, "S-Tab"))
+		return KEY_BTAB;
+	return -1;
+}
+
+/* The i-th of a's own keys, as a curses code; -1 past the last. */
+static int own_key(const struct kt_action *a, int i)
+{
+	const char *p = a->keys;
+	char name[16];
+	size_t n;
+
+	for (;;) {
+		p += strspn(p, " ");
+		n = strcspn(p, " ");
+		if (!n)
+			return -1;
+		if (!i--) {
+			snprintf(name, sizeof(name), "%.*s", (int)n, p);
+			return action_key_code(name);
+		}
+		p += n;
+	}
+}
+
+int action_fkey(const struct kt_action *a)
+{
+	int i, k;
+
+	for (i = 0; (k = own_key(a, i)) >= 0; i++)
+		if (k >= KEY_F(1) && k <= KEY_F(12))
+			return k - KEY_F0;
+	return 0;
+}
+
+const struct kt_action *action_for_key(const struct kt_options *o, int key)
+{
+	const struct kt_config *c = o->config;
+	int i, j, k;
+
+	if (c && !o->config_bad)
+		for (i = 0; i < c->nbinds; i++)
+			if (action_key_code(c->binds[i].key) == key)
+				return action_find(c->binds[i].action);
+	for (i = 0; i < NACTIONS; i++)
+		for (j = 0; (k = own_key(&actions[i], j)) >= 0; j++)
+			if (k == key)
+				return &actions[i];
+	return NULL;
+}
+
+void action_key(struct kt_ui *ui, int key)
+{
+	const struct kt_action *a = action_for_key(ui->app->opts, key);
+
+	if (!a)
+		return;
+	if (ui->app->recording && a->offline) {
+		ui_message(ui, false, "%s", a->offline);
+		return;
+	}
+	a->run(ui);
+}
