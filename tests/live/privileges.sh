@@ -1,5 +1,6 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # helpers called through wait_until
+# shellcheck disable=SC2016 # 'exec "$0" "$@"' is for the shell capsh starts
 # The privilege matrix (ktop.1, PRIVILEGES): with fewer privileges ktop does what it still
 # can, and refuses the rest in one line that names the missing privilege, capability or
 # sysctl and the way out, with exit status 3 and nothing on stdout:
@@ -50,6 +51,7 @@ KTOP=$NB/ktop
 AS_NOBODY=(XDG_CONFIG_HOME="$NB/config" PATH=/usr/local/bin:/usr/bin:/bin setpriv "--reuid=$NOBODY" "--regid=$NOBODY"
 	--clear-groups --inh-caps=-all)
 # root (uid 0) with no capability but these two: the kernel gives root no others at exec
+# shellcheck disable=SC2054 # the commas are capsh's
 ONLY_BPF_PERFMON=(capsh --secbits=0x2f '--caps=cap_bpf,cap_perfmon+eip'
 	--addamb=cap_bpf,cap_perfmon -- -c 'exec "$0" "$@"')
 without() { WITHOUT=(capsh "--drop=$1" -- -c 'exec "$0" "$@"'); }
@@ -119,8 +121,8 @@ check_own()
 	[ -s "$err" ] && fail "$what: stderr: $(head -c 600 "$err")"
 	tc=$(value "$out" task-clock:u)
 	mf=$(value "$out" minor-faults:u)
-	[[ $tc =~ ^[0-9]+$ ]] && [ "$tc" -gt 0 ] || fail "$what: task-clock:u is '$tc': $(head -8 "$out")"
-	[[ $mf =~ ^[0-9]+$ ]] && [ "$mf" -ge "$PAGES" ] ||
+	{ [[ $tc =~ ^[0-9]+$ ]] && [ "$tc" -gt 0 ]; } || fail "$what: task-clock:u is '$tc': $(head -8 "$out")"
+	{ [[ $mf =~ ^[0-9]+$ ]] && [ "$mf" -ge "$PAGES" ]; } ||
 		fail "$what: minor-faults:u '$mf' < $PAGES pages touched: $(line "$out" minor-faults:u)"
 	[[ $(line "$out" context-switches) == *"n/a  counted only in the kernel, which kernel.perf_event_paranoid=$4 hides from users without CAP_PERFMON"* ]] ||
 		fail "$what: context-switches: '$(line "$out" context-switches)'"
@@ -189,7 +191,7 @@ rc=$?
 [ "$rc" = 3 ] || fail "nobody's explorer exited $rc, expected 3: $(head -c 400 "$T/ui.raw")"
 grep -q $'\e\\[?1049h' "$T/ui.raw" && fail "nobody's explorer switched to the alternate screen before refusing"
 tr -d '\r' <"$T/ui.raw" >"$T/ui.txt"
-[ "$(wc -l <"$T/ui.txt")" = 1 ] && grep -qF "ktop: $NO_TRACEFS" "$T/ui.txt" ||
+{ [ "$(wc -l <"$T/ui.txt")" = 1 ] && grep -qF "ktop: $NO_TRACEFS" "$T/ui.txt"; } ||
 	fail "nobody's explorer: '$(cat "$T/ui.txt")'"
 log "nobody, explorer: exit 3 before curses"
 
@@ -254,14 +256,15 @@ for who in only_bpf_perfmon no_sys_admin; do
 		fail "$who: not events=$CALLS: $(tail -n1 "$T/$who.out")"
 	missed=$(sed -n 's/^# hist syscall-latency.* missed=\([0-9]*\).*/\1/p' "$T/$who.out")
 	n=$(sed -n 's/^key getppid count=\([0-9]*\) .*/\1/p' "$T/$who.out")
-	[[ $n =~ ^[0-9]+$ ]] && [ "$n" -le "$CALLS" ] && [ "$n" -ge $((CALLS - ${missed:-0})) ] ||
+	{ [[ $n =~ ^[0-9]+$ ]] && [ "$n" -le "$CALLS" ] && [ "$n" -ge $((CALLS - ${missed:-0})) ]; } ||
 		fail "$who: getppid count '$n' of $CALLS (missed=${missed:-?}): $(grep -m3 '^# hist\|^key' "$T/$who.out")"
 	tc=$(value "$T/$who.out" task-clock)
-	[[ $tc =~ ^[0-9]+$ ]] && [ "$tc" -gt 0 ] || fail "$who: task-clock '$tc'"
+	{ [[ $tc =~ ^[0-9]+$ ]] && [ "$tc" -gt 0 ]; } || fail "$who: task-clock '$tc'"
 	log "$who (CapEff $caps): events=$CALLS, getppid latencies $n (missed ${missed:-0}), task-clock=$tc"
 done
 
 # ---- nobody with CAP_BPF and CAP_PERFMON: no tracefs, but histograms and counters --------
+# shellcheck disable=SC2054 # the commas are capsh's
 NB_BPF_PERFMON=(capsh '--caps=cap_bpf,cap_perfmon+eip cap_setpcap,cap_setuid,cap_setgid+ep'
 	--keep=1 --user=nobody --addamb=cap_bpf,cap_perfmon -- -c 'exec "$0" "$@"')
 rm -f "$T/go"
@@ -283,10 +286,10 @@ stop_ktop "$kp" INT 15
 [ -s "$T/nbcap.err" ] && fail "nobody with CAP_BPF, CAP_PERFMON: stderr: $(head -c 600 "$T/nbcap.err")"
 missed=$(sed -n 's/^# hist syscall-latency.* missed=\([0-9]*\).*/\1/p' "$T/nbcap.out")
 n=$(sed -n 's/^key getppid count=\([0-9]*\) .*/\1/p' "$T/nbcap.out")
-[[ $n =~ ^[0-9]+$ ]] && [ "$n" -le "$CALLS" ] && [ "$n" -ge $((CALLS - ${missed:-0})) ] ||
+{ [[ $n =~ ^[0-9]+$ ]] && [ "$n" -le "$CALLS" ] && [ "$n" -ge $((CALLS - ${missed:-0})) ]; } ||
 	fail "nobody with CAP_BPF, CAP_PERFMON: getppid count '$n' of $CALLS (missed=${missed:-?})"
 tc=$(value "$T/nbcap.out" task-clock)
-[[ $tc =~ ^[0-9]+$ ]] && [ "$tc" -gt 0 ] || fail "nobody with CAP_BPF, CAP_PERFMON: task-clock '$tc'"
+{ [[ $tc =~ ^[0-9]+$ ]] && [ "$tc" -gt 0 ]; } || fail "nobody with CAP_BPF, CAP_PERFMON: task-clock '$tc'"
 log "nobody with CAP_BPF, CAP_PERFMON: getppid latencies $n (missed ${missed:-0}), task-clock=$tc (kernel included)"
 
 # ---- root without CAP_BPF or without CAP_PERFMON: histograms refused ----------------------
