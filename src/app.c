@@ -15,6 +15,7 @@
 #include "backend/bpfhist.h"
 #include "backend/decode.h"
 #include "backend/pmu.h"
+#include "backend/privs.h"
 #include "backend/probes.h"
 #include "backend/scope.h"
 #include "backend/session.h"
@@ -206,6 +207,55 @@ int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errle
 	return ret;
 }
 
+/* Whether the options ask for anything that needs tracefs. A batch run of counters and
+ * built-in BPF histograms alone does not (their tracepoint variants and field histograms
+ * do, and say so when they fail), so it runs where tracefs cannot be used. */
+static bool app_needs_tracefs(const struct kt_options *o)
+{
+	struct kt_hist_spec spec;
+	size_t i;
+
+	if (o->mode != KT_MODE_BATCH || (!o->pmu && !o->n_hists) || o->n_events ||
+	    o->n_profile_events || o->n_probes || o->tracer || o->top_level || o->comm ||
+	    (o->filter && *o->filter) || o->record_path || o->tree)
+		return true;
+	for (i = 0; i < KT_FTRACE_NLISTS; i++)
+		if (o->n_ftrace_lists[i])
+			return true;
+	for (i = 0; i < o->n_hists; i++)
+		if (histspec_parse(o->hists[i], &spec, NULL, 0) == 0 && !spec.builtin[0] &&
+		    (spec.kind == KT_HIST_FIELD || spec.kind == KT_HIST_LATENCY))
+			return true;
+	return false;
+}
+
+/* The --hist histograms (batch mode) and the --pmu counters, last so that the counters
+ * cover the capture and no more. Returns an exit code: 3 when privilege is what is
+ * missing. */
+static int app_open_counting(struct kt_app *app, char *err, size_t errlen)
+{
+	const struct kt_options *opts = app->opts;
+	struct kt_privs pv;
+	char why[256];
+	size_t i;
+
+	/* Batch mode stops on a refused --hist; the explorer shows the reason in its pane. */
+	for (i = 0; opts->mode == KT_MODE_BATCH && i < opts->n_hists; i++) {
+		if (app_hist_open(app, opts->hists[i], err, errlen))
+			continue;
+		privs_read(&pv);
+		return privs_bpf_refusal(&pv, why, sizeof(why)) ? KT_EXIT_NOPERM : KT_EXIT_FAILURE;
+	}
+	if (opts->pmu && app_pmu_open(app, err, errlen) < 0)
+		return KT_EXIT_FAILURE;
+	/* Batch mode asked for counters and nothing may be counted: say why and stop. */
+	if (opts->pmu && opts->mode == KT_MODE_BATCH && pmu_refused(app->pmu, err, errlen))
+		return KT_EXIT_NOPERM;
+	app->last_tick_ns = app_now_ns();
+	selfstat_sample(&app->self);
+	return KT_EXIT_OK;
+}
+
 int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
 {
 	int fds[2];
@@ -235,8 +285,22 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		return ret;
 
 	app->tracing_dir = session_tracing_dir(err, errlen);
-	if (!app->tracing_dir)
+	if (!app->tracing_dir && app_needs_tracefs(opts)) {
+		if (geteuid() != 0)
+			snprintf(err + strlen(err), errlen - strlen(err), "; without root, ktop "
+				 "counts your own processes (ktop -b --pmu -p PID) and reads "
+				 "recordings (ktop -i FILE)");
 		return KT_EXIT_NOPERM;
+	}
+	if (!app->tracing_dir) {
+		log_debug("%s: %s: counting without tracefs", __func__, err);
+		app->store = store_new(opts->memory_bytes);
+		if (!app->store) {
+			snprintf(err, errlen, "out of memory for the event store");
+			return KT_EXIT_FAILURE;
+		}
+		return app_open_counting(app, err, errlen);
+	}
 	if (session_remove_stale() > 0)
 		log_debug("%s: removed state left by dead ktop processes", __func__);
 	errno = 0;
@@ -290,16 +354,7 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		if (app_set_events(app, opts->profile_events[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;
 	}
-	/* Batch mode stops on a refused --hist; the explorer shows the reason in its pane. */
-	for (i = 0; opts->mode == KT_MODE_BATCH && i < opts->n_hists; i++)
-		if (!app_hist_open(app, opts->hists[i], err, errlen))
-			return KT_EXIT_FAILURE;
-	/* Last, so the counters cover the capture and no more. */
-	if (opts->pmu && app_pmu_open(app, err, errlen) < 0)
-		return KT_EXIT_FAILURE;
-	app->last_tick_ns = app_now_ns();
-	selfstat_sample(&app->self);
-	return KT_EXIT_OK;
+	return app_open_counting(app, err, errlen);
 }
 
 int app_pmu_open(struct kt_app *app, char *err, size_t errlen)
@@ -333,9 +388,16 @@ struct kt_bpfhist *app_hist_open(struct kt_app *app, const char *text, char *err
 {
 	struct kt_hist_spec spec;
 	struct kt_bpfhist *h;
+	struct kt_privs pv;
+	char why[256];
 
 	if (histspec_parse(text, &spec, err, errlen) < 0)
 		return NULL;
+	privs_read(&pv);
+	if (privs_bpf_refusal(&pv, why, sizeof(why))) {
+		snprintf(err, errlen, "%s: %s", spec.text, why);
+		return NULL;
+	}
 	h = bpfhist_open(&spec, err, errlen);
 	if (!h)
 		return NULL;

@@ -61,8 +61,10 @@ struct kt_app {
  * app_open_recording both start with. Returns 0, or an exit code with the reason in err. */
 int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen);
 /* Opens tracefs, removes stale ktop state, creates the instance, store, decoder and
- * catalogue, starts the reader, enables the -e events with --filter. Returns 0, or an exit
- * code with a one-line message in err. */
+ * catalogue, starts the reader, enables the -e events with --filter. Where tracefs cannot
+ * be used (not root), a batch run of --pmu and built-in --hist alone goes on without it:
+ * no session, reader, decoder or catalogue, an empty store. Returns 0, or an exit code
+ * with a one-line message in err: 3 when privilege is what is missing. */
 int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen);
 /* -i: opens the recording instead of the kernel: store (paged from the file), decoder (the
  * file's formats and names), catalogue (the events the file has). No tracefs is touched.

@@ -257,6 +257,9 @@ int batch_run(struct kt_app *app, FILE *out)
 	/* The counters cover --duration, not the drain that follows. */
 	if (app->pmu)
 		pmu_stop(app->pmu);
+	/* Without tracefs there is no capture whose stop reads the histograms a last time. */
+	if (!app->session)
+		app_tick(app);
 	app_stop_capture(app);
 	b.draining = true;
 	batch_print_new(&b);

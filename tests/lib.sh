@@ -54,6 +54,7 @@ KTOP_PIDS=()		# every ktop this test started (their instances must go)
 CLEANUP_PIDS=()		# other processes to end on exit (workloads, sleeps)
 CLEANUP_INSTANCES=()	# instances this test created itself (coexist-$$, fakes)
 CLEANUP_DYNEVENTS=()	# "group/event" dynamic events this test created itself
+CLEANUP_SYSCTLS=()	# "FILE=VALUE": sysctls this test changed, with their first values
 TMUX_SOCK="ktop-test-$$"
 TMUX_USED=0
 _watchdog=
@@ -500,12 +501,37 @@ assert_no_sanitizer_on_screen()
 		fail "sanitizer report on the screen: $(tmux_screen | grep -Em3 "$SANITIZER_RE")"
 }
 
+# ---- sysctls ---------------------------------------------------------------------------
+
+# set_sysctl NAME VALUE: writes kernel.perf_event_paranoid and the like. The value it had is
+# put back by restore_sysctls, and by the clean-up on every exit path. A sysctl is shared
+# by everything on the machine: restore it as soon as the runs that need it are done.
+set_sysctl()
+{
+	local f=/proc/sys/${1//.//}
+	[ -w "$f" ] || fail "no writable $f"
+	CLEANUP_SYSCTLS+=("$f=$(cat "$f")")
+	echo "$2" >"$f" || fail "cannot set $1=$2"
+}
+
+# Puts back every sysctl set_sysctl changed, newest first.
+restore_sysctls()
+{
+	local i e
+	for ((i = ${#CLEANUP_SYSCTLS[@]} - 1; i >= 0; i--)); do
+		e=${CLEANUP_SYSCTLS[i]}
+		echo "${e#*=}" >"${e%%=*}" || log "could not put back ${e%%=*}=${e#*=}"
+	done
+	CLEANUP_SYSCTLS=()
+}
+
 # ---- clean-up --------------------------------------------------------------------------
 
 _cleanup()
 {
 	local rc=$? pid inst ev
 	trap - EXIT INT TERM HUP
+	restore_sysctls
 	[ -n "$_watchdog" ] && kill "$_watchdog" 2>/dev/null && wait "$_watchdog" 2>/dev/null
 	if [ "$TMUX_USED" = 1 ]; then
 		tmux_kill_server

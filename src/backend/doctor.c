@@ -26,12 +26,9 @@
 #include <bpf/libbpf.h>
 
 #include "backend/doctor.h"
+#include "backend/privs.h"
 #include "fileio.h"
 #include "backend/session.h"
-
-#define CAP_SYS_ADMIN_BIT 21
-#define CAP_PERFMON_BIT 38
-#define CAP_BPF_BIT 39
 
 struct doctor {
 	FILE *out;
@@ -120,31 +117,24 @@ static bool word_in(const char *list, const char *word)
 
 static void check_privileges(struct doctor *d)
 {
-	unsigned long long eff = 0;
-	char line[256];
-	FILE *f;
+	struct kt_privs pv;
 
-	d->root = geteuid() == 0;
-	f = fopen("/proc/self/status", "re");
-	if (f) {
-		while (fgets(line, sizeof(line), f))
-			if (sscanf(line, "CapEff: %llx", &eff) == 1)
-				break;
-		fclose(f);
-	}
-	d->sys_admin = eff & (1ULL << CAP_SYS_ADMIN_BIT);
-	d->bpf_cap = eff & (1ULL << CAP_BPF_BIT);
-	d->perfmon = eff & (1ULL << CAP_PERFMON_BIT);
+	privs_read(&pv);
+	d->root = pv.root;
+	d->sys_admin = pv.sys_admin;
+	d->bpf_cap = pv.bpf;
+	d->perfmon = pv.perfmon;
 
 	if (d->root)
 		report(d, true, "root", "running as root (euid 0)");
 	else
-		report(d, d->sys_admin, "root", "euid %d%s", (int)geteuid(),
-		       d->sys_admin ? ", but CAP_SYS_ADMIN is enough for tracefs"
-				    : " (run ktop as root, e.g. with sudo)");
+		report(d, false, "root", "euid %d: tracefs is root's, no capability but "
+		       "CAP_DAC_OVERRIDE opens it (run ktop as root, e.g. with sudo)",
+		       (int)geteuid());
 	report(d, d->sys_admin, "cap_sys_admin", "%s", d->sys_admin
-	       ? "CAP_SYS_ADMIN in CapEff: tracefs instances and events may be written"
-	       : "CAP_SYS_ADMIN missing from CapEff (run ktop as root or with CAP_SYS_ADMIN)");
+	       ? "CAP_SYS_ADMIN in CapEff: tracefs may be mounted"
+	       : "CAP_SYS_ADMIN missing from CapEff: tracefs cannot be mounted if it is not "
+		 "(run ktop as root or with CAP_SYS_ADMIN)");
 	report(d, d->bpf_cap || d->sys_admin, "cap_bpf", "%s", d->bpf_cap
 	       ? "CAP_BPF in CapEff: BPF programs and maps may be loaded"
 	       : d->sys_admin ? "CAP_BPF missing, CAP_SYS_ADMIN stands in for it"

@@ -28,6 +28,7 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -829,6 +830,79 @@ static unsigned long long mono_ns(void)
 	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
+/* Software events the kernel counts only in its own context (the scheduler's), so that
+ * with exclude_kernel they would always read 0. */
+static bool kernel_only(const struct kt_pmu_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES ||
+						 a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
+/* Opens c in slot sl. A task's counter that may not count the kernel (EACCES or EPERM:
+ * kernel.perf_event_paranoid >= 2 without CAP_PERFMON) counts user space only from then
+ * on and is named NAME:u, as perf stat falls back; a counter that only the kernel's
+ * context moves is left refused rather than shown as a 0. Returns the fd, or -1 with
+ * errno. */
+static int open_counter(const struct kt_pmu *p, struct kt_pmu_counter *c,
+			const struct pmu_slot *sl, int group_fd, struct perf_event_attr *attr)
+{
+	size_t n;
+	int fd;
+
+	fill_attr(p, c, group_fd < 0, attr);
+	fd = perf_event_open(attr, p->per_task ? sl->tid : -1, sl->cpu, group_fd);
+	if (fd >= 0 || (errno != EACCES && errno != EPERM) || !p->per_task ||
+	    c->attr.exclude_kernel || kernel_only(&c->attr))
+		return fd;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+	fd = perf_event_open(attr, sl->tid, sl->cpu, group_fd);
+	if (fd < 0)
+		return -1;
+	c->attr.exclude_kernel = c->attr.exclude_hv = true;
+	n = strlen(c->name);
+	if (n + 2 < sizeof(c->name))
+		memcpy(c->name + n, ":u", 3);
+	return fd;
+}
+
+/* The reason a task's counter was refused for want of privilege, when it is not
+ * pmu_reason's: another user's process, a count only the kernel makes while user space
+ * counts (others opened: navail), or nothing at all at kernel.perf_event_paranoid=3
+ * (Debian's kernels forbid users perf_event_open then). Returns whether it filled
+ * c->reason. */
+static bool task_refusal(const struct kt_pmu *p, struct kt_pmu_counter *c, int navail)
+{
+	char path[64];
+	struct stat st;
+	int paranoid;
+
+	if (!p->per_task || (c->err != EACCES && c->err != EPERM))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d", (int)p->slots[0].tid);
+	if (geteuid() != 0 && stat(path, &st) == 0 && st.st_uid != geteuid()) {
+		snprintf(c->reason, sizeof(c->reason), "not permitted: pid %d is not this user's "
+			 "(perf counts another user's process only with CAP_PERFMON; run ktop as "
+			 "its owner or as root)", (int)p->slots[0].tid);
+		return true;
+	}
+	paranoid = read_paranoid();
+	if (paranoid >= 2 && navail && kernel_only(&c->attr)) {
+		snprintf(c->reason, sizeof(c->reason), "counted only in the kernel, which "
+			 "kernel.perf_event_paranoid=%d hides from users without CAP_PERFMON "
+			 "(sysctl kernel.perf_event_paranoid=1, or run ktop as root)", paranoid);
+		return true;
+	}
+	if (paranoid >= 3 && !navail) {
+		snprintf(c->reason, sizeof(c->reason), "not permitted: kernel.perf_event_paranoid"
+			 "=%d forbids perf_event_open to users without CAP_PERFMON (sysctl "
+			 "kernel.perf_event_paranoid=2 lets users count their own processes, or "
+			 "run ktop as root)", paranoid);
+		return true;
+	}
+	return false;
+}
+
 int pmu_open(struct kt_pmu *p, char *err, size_t errlen)
 {
 	struct perf_event_attr attr;
@@ -855,9 +929,7 @@ int pmu_open(struct kt_pmu *p, char *err, size_t errlen)
 			for (k = 0; k < gr->n; k++) {
 				struct kt_pmu_counter *c = &p->counters[gr->counters[k]];
 
-				fill_attr(p, c, sg->n == 0, &attr);
-				fd = perf_event_open(&attr, p->per_task ? sl->tid : -1, sl->cpu,
-						     sg->n ? sg->fds[0] : -1);
+				fd = open_counter(p, c, sl, sg->n ? sg->fds[0] : -1, &attr);
 				if (fd < 0 && errno == ESRCH && p->per_task) {
 					sl->gone = true; /* the thread ended meanwhile */
 					break;
@@ -905,9 +977,14 @@ int pmu_open(struct kt_pmu *p, char *err, size_t errlen)
 			navail++;
 		} else {
 			c->err = first_err[i] ? first_err[i] : ESRCH;
+		}
+	}
+	for (i = 0; i < p->ncounters; i++) {
+		struct kt_pmu_counter *c = &p->counters[i];
+
+		if (c->resolved && !c->available && !task_refusal(p, c, navail))
 			pmu_reason(c->err, &c->attr, p->sysfs_root, p->per_task, c->reason,
 				   sizeof(c->reason));
-		}
 	}
 	free(first_err);
 	if (p->per_task && !alive) {
@@ -1111,6 +1188,25 @@ void pmu_free(struct kt_pmu *p)
 }
 
 /* ---- what the front ends read ------------------------------------------------------------ */
+
+bool pmu_refused(const struct kt_pmu *p, char *why, size_t len)
+{
+	const struct kt_pmu_counter *refused = NULL;
+	size_t i;
+
+	for (i = 0; i < p->ncounters; i++) {
+		const struct kt_pmu_counter *c = &p->counters[i];
+
+		if (c->available)
+			return false;
+		if (!refused && (c->err == EACCES || c->err == EPERM))
+			refused = c;
+	}
+	if (!refused)
+		return false;
+	snprintf(why, len, "--pmu: %s", refused->reason);
+	return true;
+}
 
 size_t pmu_ncounters(const struct kt_pmu *p)
 {

@@ -15,6 +15,8 @@
  * A counter the machine cannot give (no PMU driver, perf_event_paranoid, a capability, an
  * encoding the PMU rejects, an unknown name) is unavailable with a one-line reason that
  * names the cause and the way out; it never reads as zero, and the rest of the set works.
+ * A task's counter refused for its kernel part (kernel.perf_event_paranoid >= 2 without
+ * CAP_PERFMON) counts user space only and is named NAME:u, as perf stat falls back.
  *
  * No curses, no tracefs writes: tracepoint counters only read an event's id. Every fd is
  * closed by pmu_free(), and by process exit on any other path.
@@ -110,6 +112,10 @@ struct kt_pmu *pmu_new(const struct kt_pmu_config *cfg, char *err, size_t errlen
  * an error: the set still says why each is missing), or -1 with err filled when every
  * -p thread was gone. */
 int pmu_open(struct kt_pmu *p, char *err, size_t errlen);
+/* After pmu_open(): true when no counter opened and privilege is why (each counter was
+ * refused, at least one with EACCES or EPERM); why is then one line with the reason and
+ * the way out. */
+bool pmu_refused(const struct kt_pmu *p, char *why, size_t len);
 /* Reads every group (one read() each) and updates values, rates and ratios. */
 void pmu_read(struct kt_pmu *p);
 /* Reads a last time and stops counting: later pmu_read() calls change nothing (batch mode

@@ -115,6 +115,7 @@ static int tracefs_in_kernel(void)
 const char *session_tracing_dir(char *err, size_t errlen)
 {
 	char path[PATH_MAX];
+	struct stat st;
 	const char *dir;
 	int e;
 
@@ -144,8 +145,13 @@ const char *session_tracing_dir(char *err, size_t errlen)
 	/* Asked before libtracefs is: its failure paths leak, and the user wants the cause. */
 	if (faccessat(AT_FDCWD, path, R_OK | W_OK | X_OK, AT_EACCESS) < 0) {
 		e = errno;
-		str_seterr(err, errlen, "cannot use tracefs at %s: %s%s", path, strerror(e),
-		       e == EACCES || e == EPERM ? " (run ktop as root or with CAP_SYS_ADMIN)" : "");
+		if ((e == EACCES || e == EPERM) && stat(path, &st) == 0)
+			str_seterr(err, errlen, "cannot use tracefs at %s: %s (its owner is uid "
+				   "%u, mode %04o, and no capability but CAP_DAC_OVERRIDE opens "
+				   "it: run ktop as root)", path, strerror(e), (unsigned)st.st_uid,
+				   (unsigned)(st.st_mode & 07777));
+		else
+			str_seterr(err, errlen, "cannot use tracefs at %s: %s", path, strerror(e));
 		return NULL;
 	}
 	dir = tracefs_tracing_dir();
