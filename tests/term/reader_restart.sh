@@ -65,10 +65,6 @@ h1=$(held)
 _more() { [ "$(held)" -gt "$h1" ]; }
 wait_until 5 _more || fail "no events arrive from the restarted reader"
 
-tmux_keys q
-tmux_wait_exit 10 || fail "q did not quit"
-[ "$PANE_RC" = 0 ] || fail "ktop exited $PANE_RC"
-assert_terminal_restored
-assert_no_sanitizer_on_screen
+tmux_quit_clean
 assert_clean
 pass

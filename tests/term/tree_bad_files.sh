@@ -48,9 +48,5 @@ tmux_keys Enter
 expect_text "open: good.dat: no function_graph records" 5 "good.dat: no reason for the missing call trees"
 log "$n bad files refused by O with ktop -i's line"
 
-tmux_keys q
-tmux_wait_exit 10 || fail "q did not quit"
-[ "$PANE_RC" = 0 ] || fail "ktop exited $PANE_RC"
-assert_terminal_restored
-assert_no_sanitizer_on_screen
+tmux_quit_clean
 pass
