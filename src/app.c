@@ -182,6 +182,7 @@ int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children
 int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errlen)
 {
 	struct kt_reader_stats last;
+	char rerr[256], why[256];
 	pid_t *pids;
 	size_t n = 0;
 	int ret;
@@ -202,8 +203,13 @@ int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errle
 	if (n)
 		scope_set_pids(app->session, pids, n, app->scope_children, NULL, 0);
 	free(pids);
-	if (app_start_reader(app, ret < 0 ? NULL : err, ret < 0 ? 0 : errlen) < 0)
+	if (app_start_reader(app, rerr, sizeof(rerr)) < 0) {
+		/* the capture stopped: that matters more than a tracer the kernel refused */
+		snprintf(why, sizeof(why), "%s", ret < 0 ? err : "");
+		snprintf(err, errlen, "the capture stopped: %s%s%s", rerr, ret < 0 ? "; " : "",
+			 why);
 		return -1;
+	}
 	return ret;
 }
 

@@ -92,7 +92,9 @@ int app_probe_create(struct kt_app *app, enum kt_probe_kind kind, const char *de
 int app_probe_delete(struct kt_app *app, const char *name, char *err, size_t errlen);
 /* Switches the instance's tracer (tracers_set). The kernel refuses while trace_pipe_raw is
  * open, so the reader is stopped (draining into the store) and started again around it;
- * counts carry on. Returns 0, or -1 with the one-line reason and the tracer unchanged. */
+ * counts carry on. Returns 0, or -1 with the one-line reason: the tracer unchanged, or the
+ * reader could not start again and the capture stopped (a later switch, to the same tracer
+ * too, starts it again). */
 int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errlen);
 /* Scopes events (and function tracers) to pids, with their children when children
  * (scope_set_pids); n == 0 clears the scope. */

@@ -156,22 +156,21 @@ static void batch_summary(struct batch *b, double secs)
 	fflush(out);
 }
 
-/* -o: the file is written once the kernel's loss counters are final. */
+/* -o: the file is written once the kernel's loss counters are final, or as soon as a page
+ * cannot be written (then the capture goes on, and the exit status says it). */
 static int batch_finish_recording(struct batch *b)
 {
 	unsigned long long events, missed;
-	int ret = b->rec_err[0] ? -1 : recorder_pump(b->rec, b->rec_err, sizeof(b->rec_err));
+	int ret;
 
+	recorder_pump(b->rec, b->rec_err, sizeof(b->rec_err));
 	events = recorder_events(b->rec);
 	missed = recorder_missed(b->rec);
-	if (ret)
-		recorder_abort(b->rec);
-	else
-		ret = recorder_finish(b->rec, b->rec_err, sizeof(b->rec_err));
+	ret = recorder_finish(b->rec, b->rec_err, sizeof(b->rec_err));
 	b->rec = NULL;
 	if (ret) {
 		fprintf(stderr, "ktop: %s\n", b->rec_err);
-		return KT_EXIT_FAILURE;
+		return KT_EXIT_RECORDING;
 	}
 	fprintf(stderr, "ktop: recorded %llu events to %s", events, b->app->opts->record_path);
 	if (missed)
@@ -219,7 +218,7 @@ int batch_run(struct kt_app *app, FILE *out)
 	struct batch b = { .app = app, .out = out };
 	struct pollfd pfd = { .fd = app->wake_rd, .events = POLLIN };
 	const struct kt_options *o = app->opts;
-	int timeout;
+	int timeout, rec_status = KT_EXIT_OK;
 	char err[512];
 
 	if (app->recording)
@@ -249,7 +248,7 @@ int batch_run(struct kt_app *app, FILE *out)
 			break;
 		app_drain_wake(app);
 		if (b.rec && recorder_pump(b.rec, b.rec_err, sizeof(b.rec_err)) < 0)
-			break;
+			rec_status = batch_finish_recording(&b);
 		batch_print_new(&b);
 		if (batch_full(&b))
 			break;
@@ -270,5 +269,5 @@ int batch_run(struct kt_app *app, FILE *out)
 	}
 	fflush(out);
 	batch_summary(&b, (double)(app_now_ns() - start) / 1e9);
-	return b.rec ? batch_finish_recording(&b) : KT_EXIT_OK;
+	return b.rec ? batch_finish_recording(&b) : rec_status;
 }

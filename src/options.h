@@ -14,6 +14,7 @@ enum {
 	KT_EXIT_FAILURE = 1,   /* the kernel refused something, or a runtime error */
 	KT_EXIT_USAGE = 2,     /* bad command line */
 	KT_EXIT_NOPERM = 3,    /* not allowed: not root, lockdown, no tracefs */
+	KT_EXIT_RECORDING = 4, /* -b -o: the file stopped early or is missing; the capture ran */
 	KT_EXIT_SIGNAL = 128,  /* + signal number, after a clean teardown */
 };
 

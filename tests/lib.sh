@@ -34,6 +34,14 @@ fi
 KTOP_SRCDIR=${KTOP_SRCDIR:-$_lib_dir/..}
 export KTOP KTOP_WORKLOAD KTOP_SRCDIR
 
+# A test that sets KTOP_PRIVATE_MOUNTS=${KTOP_PRIVATE_MOUNTS:-1} before sourcing this runs
+# in a mount namespace of its own (unshare -m: private propagation): what it mounts under $T
+# goes with it, whatever happens (mount_record_disks). Not root: it runs as it is, and skips
+# on its own.
+if [ "${KTOP_PRIVATE_MOUNTS:-}" = 1 ] && [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
+	KTOP_PRIVATE_MOUNTS=inside exec unshare -m "$0" "$@"
+fi
+
 T=$(mktemp -d "${TMPDIR:-/tmp}/ktop-$TEST_NAME.XXXXXX") || exit 99
 # ktop reads and writes its configuration (ktoprc, themes, profiles) there: each test starts
 # from none and never touches the real ~/.config.
@@ -475,6 +483,34 @@ tmux_wait_exit()
 
 _alt_off() { [ "$(tmux_pane '#{alternate_on}')" = 0 ]; }
 
+# tmux_quit_clean: q quits ktop in the pane, with exit status 0, the terminal restored and no
+# sanitizer report on it.
+tmux_quit_clean()
+{
+	tmux_keys q
+	tmux_wait_exit 10 || fail "q did not quit"
+	[ "$PANE_RC" = 0 ] || fail "ktop exited $PANE_RC"
+	assert_terminal_restored
+	assert_no_sanitizer_on_screen
+}
+
+# mount_record_disks: in a private mount namespace (KTOP_PRIVATE_MOUNTS), two tmpfs for
+# ktop's recordings: $T/ro, read-only, and $T/small with room for what ktop sets aside for a
+# trace.dat's header (kallsyms, printk formats, saved_cmdlines twice and 1 MiB: tdat_write.c)
+# and 2 MiB of pages; its size in SMALL_KB.
+SMALL_KB=
+mount_record_disks()
+{
+	local header
+	[ "${KTOP_PRIVATE_MOUNTS:-}" = inside ] || skip "needs unshare (util-linux) for a mount namespace"
+	mkdir "$T/ro" "$T/small" || fail "cannot make the mount points"
+	mount -t tmpfs -o ro,size=64k tmpfs "$T/ro" || fail "cannot mount a read-only tmpfs"
+	header=$(( $(wc -c </proc/kallsyms) + $(wc -c <"$TRACEFS/printk_formats") +
+		2 * $(wc -c <"$TRACEFS/saved_cmdlines") + 1048576 ))
+	SMALL_KB=$(( header / 1024 + 2048 ))
+	mount -t tmpfs -o size=${SMALL_KB}k tmpfs "$T/small" || fail "cannot mount a ${SMALL_KB}k tmpfs"
+}
+
 # The pane left the alternate screen (curses' rmcup ran): the terminal was restored.
 assert_terminal_restored()
 {
@@ -555,6 +591,9 @@ _cleanup()
 	for inst in "${CLEANUP_INSTANCES[@]+"${CLEANUP_INSTANCES[@]}"}"; do
 		_rm_instance "$inst"
 	done
+	[ "${KTOP_PRIVATE_MOUNTS:-}" = inside ] &&
+		awk -v t="$T/" 'index($2, t) == 1 { print $2 }' /proc/self/mounts | sort -r |
+		xargs -r -n1 umount -l
 	rm -rf "$T"
 	exit "$rc"
 }

@@ -385,7 +385,8 @@ static void cmdlines_load(struct kt_decoder *d)
 		n++;
 	}
 	free(buf);
-	qsort(tab, n, sizeof(*tab), cmdline_cmp);
+	if (n) /* none read (the file could not be opened): tab is NULL, which qsort may not get */
+		qsort(tab, n, sizeof(*tab), cmdline_cmp);
 	free(d->cmdlines);
 	d->cmdlines = tab;
 	d->ncmdlines = n;

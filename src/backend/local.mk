@@ -26,5 +26,4 @@ src_libktop_a_SOURCES += \
 	src/backend/ksyms.c src/backend/ksyms.h \
 	src/backend/elfsyms.c src/backend/elfsyms.h
 # function_graph call trees.
-src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h \
-	src/backend/callgraph_file.c src/backend/callgraph_file.h
+src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h

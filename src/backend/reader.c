@@ -414,6 +414,9 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct
 		snprintf(err, errlen, "cannot set up the reader: %s", strerror(errno));
 		goto fail;
 	}
+	/* A start that fails part way closes only what it opened: 0 is stdin (the keyboard). */
+	for (i = 0; i < r->ncpus; i++)
+		r->cpus[i].fd = -1;
 	for (i = 0; i < r->ncpus; i++) {
 		struct reader_cpu *c = &r->cpus[i];
 

@@ -1,4 +1,5 @@
-# Recordings: trace-cmd's trace.dat written from the store (-o, w) and explored offline (-i).
+# Recordings: trace-cmd's trace.dat written from the store (-o, w), explored offline (-i), read
+# into call trees (the call-tree pane's O).
 src_libktop_a_SOURCES += \
 	src/record/tdat.h \
 	src/record/tdat_write.c src/record/tdat_write.h \
@@ -6,9 +7,11 @@ src_libktop_a_SOURCES += \
 src_libktop_a_SOURCES += \
 	src/record/tdat_check.c src/record/tdat_check.h \
 	src/record/recording.h \
-	src/record/app_recording.c
+	src/record/app_recording.c \
+	src/record/callgraph_file.c src/record/callgraph_file.h
 if HAVE_LIBTRACECMD
-src_libktop_a_SOURCES += src/record/recording.c
+src_libktop_a_SOURCES += src/record/recording.c \
+	src/record/tdat_open.c src/record/tdat_open.h
 else
 src_libktop_a_SOURCES += src/record/recording_none.c
 endif

@@ -100,20 +100,12 @@ const char *recorder_path(const struct kt_recorder *rc)
 
 int recorder_finish(struct kt_recorder *rc, char *err, size_t errlen)
 {
-	int ret = recorder_pump(rc, err, errlen);
+	int ret;
 
-	if (ret)
-		tdat_writer_abort(rc->w);
-	else
-		ret = tdat_writer_close(rc->w, rc->app->cpu_stats, err, errlen);
+	/* a page that cannot be written stops the writer; its close says so */
+	recorder_pump(rc, err, errlen);
+	ret = tdat_writer_close(rc->w, rc->app->cpu_stats, err, errlen);
 	free(rc->path);
 	free(rc);
 	return ret;
-}
-
-void recorder_abort(struct kt_recorder *rc)
-{
-	tdat_writer_abort(rc->w);
-	free(rc->path);
-	free(rc);
 }

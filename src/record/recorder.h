@@ -14,17 +14,18 @@ struct kt_recorder;
  * store holds, store_end() for what is captured from now on). NULL with err filled. */
 struct kt_recorder *recorder_start(struct kt_app *app, const char *path, uint64_t from_seq,
 				   char *err, size_t errlen);
-/* Writes the records the store gained since the last call. Returns 0, or -1 with err. */
+/* Writes the records the store gained since the last call. Returns 0, or -1 with err: a
+ * page could not be written (a full disk, an I/O error) and nothing more will be; finish rc
+ * then, and the file holds what was written before. */
 int recorder_pump(struct kt_recorder *rc, char *err, size_t errlen);
 /* Events written so far; records the store evicted before they could be written. */
 unsigned long long recorder_events(const struct kt_recorder *rc);
 unsigned long long recorder_missed(const struct kt_recorder *rc);
 const char *recorder_path(const struct kt_recorder *rc);
 /* A last pump, then the file is written (with the kernel's loss counters) and rc freed.
- * Returns 0, or -1 with err filled. */
+ * Returns 0; 1 when it stopped early, err saying why and how many events the file holds (a
+ * trace.dat all the same); -1 when the file could not be written, err saying why and that
+ * it was removed. */
 int recorder_finish(struct kt_recorder *rc, char *err, size_t errlen);
-
-/* Frees rc without writing the file. */
-void recorder_abort(struct kt_recorder *rc);
 
 #endif

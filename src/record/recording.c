@@ -17,10 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <traceevent/kbuffer.h>
@@ -28,6 +24,7 @@
 
 #include "../backend/store.h"
 #include "recording.h"
+#include "tdat_open.h"
 
 #define RECORDING_CHECKPOINT 16384 /* records between checkpoints */
 #define RECORDING_PUBLISH 65536	   /* records indexed between updates of the span */
@@ -36,7 +33,6 @@
 #define RECORDING_TAIL_PAGES 8	   /* pages per CPU the tail starts with (End's screen) */
 #define RECORDING_TAIL_MAX_PAGES 4096 /* ... and grows to: each growth reads it all again */
 #define RECORDING_DROP_EVERY 65536 /* records read between releases of the file's pages */
-#define RECORDING_OPEN_FLAGS TRACECMD_FL_LOAD_NO_PLUGINS /* rows as ktop shows them live */
 
 /* One libtracecmd handle and the merge state over its CPUs. */
 struct walk {
@@ -65,7 +61,7 @@ struct checkpoint {
 
 struct kt_recording {
 	char *path;
-	struct kt_tdat_info file;
+	struct kt_tdat_file file; /* checked, with what tdat_check() found */
 	int buffer; /* -1: the top-level buffer, else the instance index */
 	char buffer_name[128];
 	struct walk pager, index;
@@ -92,8 +88,6 @@ struct kt_recording {
 	uint64_t *first_page, *last_page; /* per CPU of the buffer shown; last 0: no data */
 	char *gate;		  /* tests: the index holds while this file exists */
 
-	dev_t dev;		/* the file, to find libtracecmd's mappings of it */
-	ino_t ino;
 	uint64_t *type_counts; /* 65536, relaxed atomics */
 	bool *hidden;	       /* 65536: event ids left out */
 	struct user_filter *filters;
@@ -141,7 +135,7 @@ static int walk_open(struct walk *w, const char *path, int *buffer, char *name, 
 	int i, n, cpu;
 
 	memset(w, 0, sizeof(*w));
-	w->top = tracecmd_open(path, RECORDING_OPEN_FLAGS);
+	w->top = tracecmd_open(path, TDAT_OPEN_FLAGS);
 	if (!w->top)
 		return -1;
 	w->h = w->top;
@@ -229,7 +223,7 @@ static bool last_in_page(struct walk *w, const struct tep_record *r, uint64_t pa
 	int last = -1;
 
 	if (!w->kbuf)
-		w->kbuf = kbuffer_alloc(rec->file.long_size == 4 ? KBUFFER_LSIZE_4 :
+		w->kbuf = kbuffer_alloc(rec->file.info.long_size == 4 ? KBUFFER_LSIZE_4 :
 								   KBUFFER_LSIZE_8,
 					KBUFFER_ENDIAN_LITTLE);
 	if (!w->page)
@@ -257,15 +251,15 @@ static bool next_page_sound(struct walk *w, int cpu, const struct tep_record *r)
 	uint64_t page, next, end;
 	char err[256];
 
-	if (!rec || !rec->check_pages || cpu >= rec->file.ncpus)
+	if (!rec || !rec->check_pages || cpu >= rec->file.info.ncpus)
 		return true;
 	page = r->offset / w->page_size * w->page_size;
 	next = page + w->page_size;
-	end = rec->file.cpus[cpu].off + rec->file.cpus[cpu].size;
+	end = rec->file.info.cpus[cpu].off + rec->file.info.cpus[cpu].size;
 	if (next >= end || next <= __atomic_load_n(&rec->checked[cpu], __ATOMIC_RELAXED) ||
 	    (w->sound && w->sound[cpu] == next))
 		return true;
-	if (tdat_check_page(rec->fd, rec->path, &rec->file, next, cpu, err, sizeof(err)) == 0) {
+	if (tdat_check_page(rec->fd, rec->path, &rec->file.info, next, cpu, err, sizeof(err)) == 0) {
 		/* only a walk that came page by page extends what is known sound (the tail's
 		 * does not: it starts far ahead of the index) */
 		uint64_t prev = next - w->page_size;
@@ -312,28 +306,6 @@ static void walk_restore(struct walk *w, const struct checkpoint *cp)
 		}
 	}
 	w->seq = cp->seq;
-}
-
-/*
- * libtracecmd maps the per-CPU data and never unmaps what it has read, so reading a 1 GB
- * file through would leave 1 GB resident (clean page cache, but counted against ktop). The
- * mappings are read-only: dropping their pages is safe at any time (a later access faults
- * the page in again from the page cache), and keeps ktop's resident size within --memory.
- */
-static void drop_file_pages(const struct kt_recording *rec)
-{
-	unsigned long start, end, ino;
-	unsigned maj, min;
-	char line[512];
-	FILE *f = fopen("/proc/self/maps", "re");
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%lx-%lx %*s %*s %x:%x %lu", &start, &end, &maj, &min, &ino) == 5 &&
-		    ino == (unsigned long)rec->ino && makedev(maj, min) == rec->dev)
-			madvise((void *)start, end - start, MADV_DONTNEED);
-	fclose(f);
 }
 
 /* ---- the index thread ------------------------------------------------------------------- */
@@ -521,7 +493,7 @@ static void *index_main(void *arg)
 		if (w->seq >= next_pub) {
 			in.records = w->seq;
 			publish(rec, &p, &in, estimate_total(rec, w, w->seq));
-			drop_file_pages(rec);
+			tdat_drop_pages(&rec->file);
 			next_pub = w->seq + RECORDING_PUBLISH;
 			hold_at_gate(rec);
 		}
@@ -582,9 +554,9 @@ static bool tail_position(struct kt_recording *rec, unsigned pages, unsigned lon
 								       : rec->first_page[i];
 		if (front && (!front->offs[i] || start <= front->offs[i]))
 			return false;
-		if (rec->check_pages && i < rec->file.ncpus &&
+		if (rec->check_pages && i < rec->file.info.ncpus &&
 		    start > __atomic_load_n(&rec->checked[i], __ATOMIC_RELAXED) &&
-		    tdat_check_page(rec->fd, rec->path, &rec->file, start, i, err, sizeof(err)) < 0)
+		    tdat_check_page(rec->fd, rec->path, &rec->file.info, start, i, err, sizeof(err)) < 0)
 			return false;
 		w->peek[i] = tracecmd_read_at(w->h, start, &cpu);
 		if (w->peek[i] && cpu != i) {
@@ -711,61 +683,33 @@ static void pager(void *ctx, struct kt_store *st, uint64_t seq)
 	while (w->seq < limit && walk_next_cpu(w) >= 0)
 		pager_step(st, w);
 	if (w->seq - rec->pager_dropped_at >= RECORDING_DROP_EVERY || w->seq < rec->pager_dropped_at) {
-		drop_file_pages(rec);
+		tdat_drop_pages(&rec->file);
 		rec->pager_dropped_at = w->seq;
 	}
 }
 
 /* ---- the handle ------------------------------------------------------------------------- */
 
-/*
- * libtracecmd 3.1 crashes in its own clean-up when it refuses some corrupt files that pass
- * the structure check (tracecmd_open_fd frees a half-built handle), so it opens the file
- * once in a child first: a refusal or a crash there is a one-line error here. Called
- * before any thread exists.
- */
-static int open_in_child(const char *path, char *err, size_t errlen)
-{
-	pid_t pid = fork();
-	int status;
-
-	if (pid < 0)
-		return 0; /* no child: go ahead, the structure check passed */
-	if (pid == 0)
-		_exit(tracecmd_open(path, RECORDING_OPEN_FLAGS) ? 0 : 1);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-		return 0;
-	if (WIFSIGNALED(status))
-		snprintf(err, errlen, "%s: corrupt: libtracecmd crashes reading it (signal %d)",
-			 path, WTERMSIG(status));
-	else
-		snprintf(err, errlen, "%s: corrupt: libtracecmd cannot read its formats or data",
-			 path);
-	return -1;
-}
-
 /* Each CPU's first and last page, where the tail and the estimate start from: known from
  * the file's CPU data section (v6, the top-level buffer), else left 0: no tail, End waits
  * for the index there. */
 static int find_pages(struct kt_recording *rec)
 {
-	uint64_t page = rec->file.page_size;
+	const struct kt_tdat_info *fi = &rec->file.info;
+	uint64_t page = fi->page_size;
 	int i;
 
 	rec->first_page = calloc((size_t)rec->pager.ncpus + 1, sizeof(*rec->first_page));
 	rec->last_page = calloc((size_t)rec->pager.ncpus + 1, sizeof(*rec->last_page));
 	if (!rec->first_page || !rec->last_page)
 		return -1;
-	if (!rec->file.cpus || !page || rec->buffer != -1 || rec->pager.ncpus != rec->file.ncpus)
+	if (!fi->cpus || !page || rec->buffer != -1 || rec->pager.ncpus != fi->ncpus)
 		return 0;
 	for (i = 0; i < rec->pager.ncpus; i++) {
-		if (!rec->file.cpus[i].size || rec->file.cpus[i].off % page)
+		if (!fi->cpus[i].size || fi->cpus[i].off % page)
 			continue;
-		rec->first_page[i] = rec->file.cpus[i].off;
-		rec->last_page[i] = rec->file.cpus[i].off + (rec->file.cpus[i].size - 1) / page * page;
+		rec->first_page[i] = fi->cpus[i].off;
+		rec->last_page[i] = fi->cpus[i].off + (fi->cpus[i].size - 1) / page * page;
 	}
 	return 0;
 }
@@ -775,7 +719,6 @@ static int index_start(struct kt_recording *rec, char *err, size_t errlen);
 struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 {
 	struct kt_recording *rec = calloc(1, sizeof(*rec));
-	struct stat sb;
 	int i;
 
 	if (!rec) {
@@ -793,16 +736,7 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	if (tdat_check(path, &rec->file, err, errlen) < 0)
-		goto fail;
-	if (stat(path, &sb) == 0) {
-		rec->dev = sb.st_dev;
-		rec->ino = sb.st_ino;
-	}
-	/* nothing may print under curses, and a corrupt file makes them talk */
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	tep_set_loglevel(TEP_LOG_NONE);
-	if (open_in_child(path, err, errlen) < 0)
+	if (tdat_open_check(path, &rec->file, err, errlen) < 0)
 		goto fail;
 	rec->buffer = -2;
 	if (walk_open(&rec->pager, path, &rec->buffer, rec->buffer_name,
@@ -812,25 +746,25 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	rec->fd = open(path, O_RDONLY | O_CLOEXEC);
-	rec->check_pages = rec->fd >= 0 && rec->file.version == 6 && rec->file.cpus &&
-			   rec->buffer == -1 && rec->pager.ncpus == rec->file.ncpus;
-	rec->checked = calloc((size_t)rec->file.ncpus + 1, sizeof(*rec->checked));
+	rec->check_pages = rec->fd >= 0 && rec->file.info.version == 6 && rec->file.info.cpus &&
+			   rec->buffer == -1 && rec->pager.ncpus == rec->file.info.ncpus;
+	rec->checked = calloc((size_t)rec->file.info.ncpus + 1, sizeof(*rec->checked));
 	if (!rec->checked) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	for (i = 0; i < rec->file.ncpus; i++) /* what tdat_check() covered */
-		rec->checked[i] = rec->file.cpus[i].off +
-				  (uint64_t)(TDAT_CHECK_PAGES - 1) * rec->file.page_size;
+	for (i = 0; i < rec->file.info.ncpus; i++) /* what tdat_check() covered */
+		rec->checked[i] = rec->file.info.cpus[i].off +
+				  (uint64_t)(TDAT_CHECK_PAGES - 1) * rec->file.info.page_size;
 	rec->pager.rec = rec;
 	rec->pager.hidden = rec->hidden;
-	rec->pager.page_size = rec->file.page_size;
+	rec->pager.page_size = rec->file.info.page_size;
 	if (find_pages(rec) < 0) {
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
 	rec->gate = getenv("KTOP_TEST_INDEX_GATE");
-	rec->info.file = rec->file;
+	rec->info.file = rec->file.info;
 	rec->info.ncpus = rec->pager.ncpus;
 	snprintf(rec->info.buffer, sizeof(rec->info.buffer), "%s", rec->buffer_name);
 	return rec;
@@ -851,7 +785,7 @@ int recording_attach(struct kt_recording *rec, struct kt_store *st, int wake_fd,
 	}
 	rec->index.hidden = rec->hidden;
 	rec->index.rec = rec;
-	rec->index.page_size = rec->file.page_size;
+	rec->index.page_size = rec->file.info.page_size;
 	rec->store = st;
 	rec->wake_fd = wake_fd;
 	store_lock(st);
@@ -941,7 +875,7 @@ void recording_close(struct kt_recording *rec)
 	free(rec->checked);
 	if (rec->fd >= 0)
 		close(rec->fd);
-	tdat_info_free(&rec->file);
+	tdat_info_free(&rec->file.info);
 	free(rec->type_counts);
 	free(rec->path);
 	pthread_mutex_destroy(&rec->done_lock);

@@ -14,6 +14,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/falloc.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,7 @@ struct cpu_out {
 	int fd;			/* temporary file: this CPU's pages */
 	unsigned char *page;
 	uint32_t used;		/* bytes of events after the page header */
+	unsigned page_events;	/* events in page */
 	unsigned long long page_ts, last_ts;
 	int64_t missed;		/* loss before the next page: >0 counted, -1 unknown, 0 none */
 	unsigned long long bytes; /* written to fd */
@@ -42,12 +44,16 @@ struct cpu_out {
 
 struct kt_tdat_writer {
 	char *path;
+	int fd;		      /* path, opened at the start: an unwritable path fails at once */
+	bool created;	      /* by us: removed when nothing is written */
+	off_t reserved;	      /* bytes allocated up front for the sections before the pages */
+	int failed;	      /* errno of the first page that could not be written; 0: none */
 	struct kt_tdat_meta meta;
 	uint32_t page_size;
 	struct cpu_out *cpus;
 	unsigned char *types; /* bitmap of event ids seen */
 	unsigned char *pids;  /* bitmap of pids seen */
-	unsigned long long events;
+	unsigned long long events; /* in pages written, or in the pages being filled */
 };
 
 static void bit_set(unsigned char *map, unsigned n)
@@ -97,10 +103,50 @@ void tdat_writer_abort(struct kt_tdat_writer *w)
 		free(w->cpus[i].page);
 	}
 	free(w->cpus);
+	if (w->fd >= 0) {
+		close(w->fd);
+		if (w->created)
+			unlink(w->path);
+	}
 	free(w->types);
 	free(w->pids);
 	free(w->path);
 	free(w);
+}
+
+/* The bytes of path, read through (procfs and tracefs files report size 0). */
+static size_t file_bytes(const char *path)
+{
+	size_t len = 0;
+	char *buf = file_read_all(path, &len);
+
+	free(buf);
+	return buf ? len : 0;
+}
+
+/*
+ * The sections before the pages are written last, when the pages have taken the disk: their
+ * room is allocated now. kallsyms and printk formats as they are now, saved_cmdlines twice
+ * (ktop's own names come first), and 1 MiB for the event formats and the options.
+ */
+static int reserve_header(struct kt_tdat_writer *w)
+{
+	char path[4096];
+	off_t size = 1 << 20;
+	int ret;
+
+	size += (off_t)file_bytes(w->meta.kallsyms ? w->meta.kallsyms : "/proc/kallsyms");
+	snprintf(path, sizeof(path), "%s/printk_formats", w->meta.tracing_dir);
+	size += (off_t)file_bytes(path);
+	snprintf(path, sizeof(path), "%s/saved_cmdlines", w->meta.tracing_dir);
+	size += 2 * (off_t)file_bytes(path);
+	w->reserved = size;
+	ret = fallocate(w->fd, FALLOC_FL_KEEP_SIZE, 0, size);
+	if (ret < 0 && errno == EOPNOTSUPP) {
+		w->reserved = 0; /* a file system without it: a full disk may then lose the file */
+		return 0;
+	}
+	return ret;
 }
 
 struct kt_tdat_writer *tdat_writer_open(const char *path, const struct kt_tdat_meta *meta,
@@ -121,6 +167,7 @@ struct kt_tdat_writer *tdat_writer_open(const char *path, const struct kt_tdat_m
 	w->pids = calloc(PID_LIMIT / 8, 1);
 	if (!w->path || !w->cpus || !w->types || !w->pids)
 		goto nomem;
+	w->fd = -1;
 	for (i = 0; i < meta->ncpus; i++)
 		w->cpus[i].fd = -1;
 	if (stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
@@ -128,8 +175,18 @@ struct kt_tdat_writer *tdat_writer_open(const char *path, const struct kt_tdat_m
 			 errno ? strerror(errno) : "its directory is not a directory");
 		goto fail;
 	}
-	if (access(dir, W_OK) < 0) {
+	/* an existing file keeps its contents until the new ones are written over them */
+	w->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	w->created = w->fd >= 0;
+	if (w->fd < 0 && errno == EEXIST)
+		w->fd = open(path, O_RDWR | O_CLOEXEC);
+	if (w->fd < 0) {
 		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (reserve_header(w) < 0) {
+		snprintf(err, errlen, "cannot write %s: %s (its header needs %lld MiB)", path,
+			 strerror(errno), (long long)(w->reserved >> 20) + 1);
 		goto fail;
 	}
 	for (i = 0; i < meta->ncpus; i++) {
@@ -170,6 +227,30 @@ static int write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+/*
+ * A page could not be written (a full disk, an I/O error): nothing more is appended, and the
+ * file is made of the pages written so far. The pages being filled are dropped, with their
+ * events, and so is whatever part of a page reached a temporary file.
+ */
+static void writer_stop(struct kt_tdat_writer *w, int err)
+{
+	int i;
+
+	w->failed = err;
+	for (i = 0; i < w->meta.ncpus; i++) {
+		struct cpu_out *c = &w->cpus[i];
+
+		/* its space back; should that fail, the copy reads only the whole pages anyway */
+		int r = ftruncate(c->fd, (off_t)c->bytes);
+
+		(void)r;
+		w->events -= c->page_events;
+		c->page_events = 0;
+		c->used = 0;
+		c->missed = 0;
+	}
+}
+
 /* Writes the page as the kernel would have: header, events, the missed count after the
  * events when known, zeros to the end. */
 static int page_flush(struct kt_tdat_writer *w, struct cpu_out *c)
@@ -191,11 +272,14 @@ static int page_flush(struct kt_tdat_writer *w, struct cpu_out *c)
 	}
 	memcpy(c->page, &ts, sizeof(ts));
 	memcpy(c->page + 8, &commit, sizeof(commit));
-	if (write_all(c->fd, c->page, w->page_size) < 0)
+	if (write_all(c->fd, c->page, w->page_size) < 0) {
+		writer_stop(w, errno ? errno : EIO);
 		return -1;
+	}
 	c->bytes += w->page_size;
 	memset(c->page, 0, w->page_size);
 	c->used = 0;
+	c->page_events = 0;
 	return 0;
 }
 
@@ -214,6 +298,10 @@ int tdat_writer_add(struct kt_tdat_writer *w, const struct kt_rec *r, char *err,
 	unsigned char *p;
 	int pid;
 
+	if (w->failed) {
+		errno = w->failed;
+		goto io;
+	}
 	if (r->cpu >= (uint32_t)w->meta.ncpus)
 		return 0;
 	c = &w->cpus[r->cpu];
@@ -261,6 +349,7 @@ int tdat_writer_add(struct kt_tdat_writer *w, const struct kt_rec *r, char *err,
 	}
 	memcpy(p, r->data, r->size);
 	c->used += need;
+	c->page_events++;
 	c->last_ts = r->ts;
 
 	bit_set(w->types, *(const uint16_t *)r->data);
@@ -284,12 +373,15 @@ unsigned long long tdat_writer_events(const struct kt_tdat_writer *w)
 struct out {
 	FILE *f;
 	bool failed;
+	int err; /* errno of the first failure */
 };
 
 static void put(struct out *o, const void *p, size_t n)
 {
-	if (n && fwrite(p, 1, n, o->f) != n)
+	if (n && fwrite(p, 1, n, o->f) != n && !o->failed) {
 		o->failed = true;
+		o->err = errno;
+	}
 }
 
 static void put_u16v(struct out *o, uint16_t v)
@@ -516,23 +608,29 @@ static void put_options(struct kt_tdat_writer *w, struct out *o,
 	put_u16v(o, TDAT_OPT_DONE);
 }
 
+/* Appends c's pages to out_fd. Each piece's room in the temporary file is given back before
+ * the piece is written out: a full disk holds the pages once, not twice. */
 static int copy_cpu(struct kt_tdat_writer *w, struct cpu_out *c, int out_fd)
 {
 	unsigned char buf[65536];
 	off_t pos = 0;
 	ssize_t n;
+	size_t len;
 
 	while ((unsigned long long)pos < c->bytes) {
-		n = pread(c->fd, buf, sizeof(buf), pos);
+		len = c->bytes - (unsigned long long)pos < sizeof(buf) ?
+			      (size_t)(c->bytes - (unsigned long long)pos) : sizeof(buf);
+		n = pread(c->fd, buf, len, pos);
 		if (n <= 0)
 			return -1;
+		/* where punching holes is not supported the copy needs room of its own */
+		(void)fallocate(c->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, pos, n);
 		if (write_all(out_fd, buf, (size_t)n) < 0)
 			return -1;
 		pos += n;
 	}
 	return 0;
 }
-
 int tdat_writer_close(struct kt_tdat_writer *w, const struct kt_cpu_stats *stats, char *err,
 		      size_t errlen)
 {
@@ -540,15 +638,21 @@ int tdat_writer_close(struct kt_tdat_writer *w, const struct kt_cpu_stats *stats
 	char path[4096];
 	unsigned long long off;
 	long pos;
-	int i, fd = -1;
+	int i, fd;
+	int ret = 0;
 	unsigned char endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 
-	for (i = 0; i < w->meta.ncpus; i++)
-		if (page_flush(w, &w->cpus[i]) < 0)
-			goto io;
-	o.f = fopen(w->path, "w");
+	for (i = 0; i < w->meta.ncpus && !w->failed; i++)
+		page_flush(w, &w->cpus[i]);
+	ret = w->failed ? 1 : 0;
+	errno = 0;
+	if (lseek(w->fd, 0, SEEK_SET) < 0)
+		goto io;
+	o.f = fdopen(w->fd, "w");
 	if (!o.f)
 		goto io;
+	fd = w->fd;
+	w->fd = -1; /* o.f's now */
 	put(&o, TDAT_MAGIC, TDAT_MAGIC_LEN);
 	put(&o, "6", 2);
 	put(&o, &endian, 1);
@@ -589,22 +693,33 @@ int tdat_writer_close(struct kt_tdat_writer *w, const struct kt_cpu_stats *stats
 		put(&o, "", 1);
 	if (o.failed || fflush(o.f) != 0)
 		goto io;
-	fd = fileno(o.f);
 	for (i = 0; i < w->meta.ncpus; i++)
 		if (copy_cpu(w, &w->cpus[i], fd) < 0)
 			goto io;
+	/* an older, longer file's end goes, and the room reserved past ours */
+	if (ftruncate(fd, (off_t)off) < 0)
+		goto io;
+	if (w->reserved > (off_t)off)
+		(void)fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off,
+				w->reserved - (off_t)off);
 	if (fclose(o.f) != 0) {
 		o.f = NULL;
 		goto io;
 	}
+	if (ret)
+		snprintf(err, errlen, "cannot write %s: %s; the file holds the first %llu events",
+			 w->path, strerror(w->failed), w->events);
+	w->created = false;
 	tdat_writer_abort(w);
-	return 0;
+	return ret;
 io:
-	snprintf(err, errlen, "cannot write %s: %s", w->path, errno ? strerror(errno) : "I/O error");
-	if (o.f) {
+	i = o.err ? o.err : errno ? errno : w->failed ? w->failed : EIO;
+	snprintf(err, errlen, "cannot write %s: %s; the file could not be finished and was removed",
+		 w->path, strerror(i));
+	if (o.f)
 		fclose(o.f);
-		unlink(w->path);
-	}
+	unlink(w->path); /* a file trace-cmd cannot read is worse than none */
+	w->created = false;
 	tdat_writer_abort(w);
 	return -1;
 }

@@ -8,7 +8,8 @@
  * Records are re-encoded into pages as the kernel lays them out; a loss marker becomes the
  * "missed events" flag and count of the page that follows the gap, exactly where the kernel
  * put it. Records go to one temporary file per CPU while the capture runs (memory stays
- * flat), and the file is assembled by tdat_writer_close(). */
+ * flat), and the file is assembled by tdat_writer_close(), each temporary file's room given
+ * back as its pages are copied. */
 #ifndef KTOP_TDAT_WRITE_H
 #define KTOP_TDAT_WRITE_H
 
@@ -30,20 +31,27 @@ struct kt_tdat_meta {
 
 struct kt_tdat_writer;
 
-/* Creates the writer for path (created, or truncated, only at tdat_writer_close()). The temporary
- * files are made in path's directory. NULL with a one-line reason in err. */
+/* Creates the writer for path: the file is opened (created when missing) at once, so an
+ * unwritable path fails here, and the room its sections before the pages need is allocated
+ * (kallsyms alone is megabytes): a disk that fills during the capture still takes them. An
+ * existing file is overwritten only at tdat_writer_close(). The temporary files are made in
+ * path's directory. NULL with a one-line reason in err. */
 struct kt_tdat_writer *tdat_writer_open(const char *path, const struct kt_tdat_meta *meta,
 					char *err, size_t errlen);
 /* Adds one record (an event or a loss marker); records must come in time order per CPU.
- * Returns 0, or -1 with err filled (a full disk). */
+ * Returns 0, or -1 with err filled: a page could not be written (a full disk, an I/O error).
+ * From then on nothing more is added (every call returns -1 again), and the file will hold
+ * the pages written before; the events of the pages being filled are dropped. */
 int tdat_writer_add(struct kt_tdat_writer *w, const struct kt_rec *r, char *err, size_t errlen);
-/* Events added so far (loss markers not counted). */
+/* Events the file will hold so far (loss markers not counted). */
 unsigned long long tdat_writer_events(const struct kt_tdat_writer *w);
 /* Writes the file and frees w. stats: ncpus per-CPU kernel loss counters, or NULL. Returns
- * 0, or -1 with err filled (the partial file is removed). */
+ * 0; 1 when a page could not be written (tdat_writer_add() said so, or the last pages here):
+ * the file holds the pages written before, and err says why it stopped; -1 with err filled
+ * when the file itself could not be written: it is removed. */
 int tdat_writer_close(struct kt_tdat_writer *w, const struct kt_cpu_stats *stats, char *err,
 		      size_t errlen);
-/* Frees w without writing anything. Safe on NULL. */
+/* Frees w without writing anything (the file goes if the writer created it). Safe on NULL. */
 void tdat_writer_abort(struct kt_tdat_writer *w);
 
 #endif

@@ -73,14 +73,11 @@ void ui_record_prompt(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record 
 		ui_message(ui, false, "recording to %s (A stops)", text);
 		return;
 	}
-	if (recorder_pump(rc, err, sizeof(err)) < 0) {
-		recorder_abort(rc);
-		ui_message(ui, true, "%s", err);
-		return;
-	}
+	/* a page that cannot be written stops it: finishing says what the file holds */
+	recorder_pump(rc, err, sizeof(err));
 	events = recorder_events(rc);
 	missed = recorder_missed(rc);
-	if (recorder_finish(rc, err, sizeof(err)) < 0)
+	if (recorder_finish(rc, err, sizeof(err)) != 0)
 		ui_message(ui, true, "%s", err);
 	else
 		ui_message(ui, false, "wrote %llu events to %s%s", events, text,
@@ -91,8 +88,10 @@ void ui_record_pump(struct kt_ui *ui, struct kt_ui_record *r)
 {
 	char err[512];
 
+	/* The disk is full, or the file cannot be written: the file gets what was written
+	 * before, and the capture goes on. */
 	if (r->live && recorder_pump(r->live, err, sizeof(err)) < 0) {
-		recorder_abort(r->live);
+		recorder_finish(r->live, err, sizeof(err));
 		r->live = NULL;
 		ui_message(ui, true, "recording stopped: %s", err);
 	}

@@ -643,21 +643,23 @@ static void switch_tracer(struct kt_view *v, struct tpane *tp)
 	struct trow *r = &tp->tr[tp->sel];
 	char err[512] = "";
 
-	if (tp->current && !strcmp(tp->current, r->name)) {
+	/* the current one again restarts a capture that stopped (a reader that could not start) */
+	if (tp->current && !strcmp(tp->current, r->name) && v->app->reader) {
 		ui_message(v->ui, false, "%s is the current tracer already", r->name);
 		return;
 	}
 	if (app_set_tracer(v->app, r->name, err, sizeof(err)) < 0) {
 		free(r->why);
 		r->why = xstrdup(err[0] ? err : "refused");
-		ui_message(v->ui, true, "%s (tracer left as %s)", r->why,
-			   tp->current ? tp->current : "it was");
+		load(v, tp); /* the tracer as it is now */
+		ui_message(v->ui, true, "%s (tracer: %s)", err[0] ? err : "refused",
+			   tp->current ? tp->current : "unknown");
 	} else {
 		free(r->why);
 		r->why = NULL;
 		ui_message(v->ui, false, "ktop's instance now traces with %s", r->name);
+		load(v, tp);
 	}
-	load(v, tp);
 	ui_broadcast(v->ui, KT_EV_EVENTS); /* the header names the tracer */
 }
 

@@ -18,8 +18,8 @@
 
 #include "app.h"
 #include "backend/callgraph.h"
-#include "backend/callgraph_file.h"
 #include "backend/decode.h"
+#include "record/callgraph_file.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -530,6 +530,14 @@ static bool search_next(struct kt_view *v, bool from_next)
 	return false;
 }
 
+/* The nodes a recording's trees may take: within --memory, as ktop -i's store. */
+static size_t file_nodes(const struct kt_app *app)
+{
+	size_t n = app->opts->memory_bytes / sizeof(struct kt_cg_node);
+
+	return n < TREE_POOL_NODES ? n : TREE_POOL_NODES;
+}
+
 /* O: the trees of a trace.dat instead of the live ones. A file that cannot be read changes
  * nothing on screen. */
 static void open_file(struct kt_view *v, const char *path)
@@ -539,7 +547,7 @@ static void open_file(struct kt_view *v, const char *path)
 	char err[512];
 	const char *base;
 
-	f = callgraph_file_open(path, TREE_POOL_NODES, err, sizeof(err));
+	f = callgraph_file_open(path, file_nodes(v->app), err, sizeof(err));
 	if (!f) {
 		ui_message(v->ui, true, "open: %s", err);
 		return;

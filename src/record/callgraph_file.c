@@ -2,33 +2,41 @@
 /* trace.dat into a call-tree builder (callgraph_file.h). */
 #include "config.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #ifdef HAVE_LIBTRACECMD
-#include <trace-cmd.h>
+#include <trace-cmd/trace-cmd.h>
+
+#include "record/tdat_open.h"
 #endif
 
 #include "backend/callgraph.h"
-#include "backend/callgraph_file.h"
+#include "record/callgraph_file.h"
 #include "xalloc.h"
+
+/* Records read between releases of the file's mapped pages (as ktop -i's reader does). */
+#define CALLGRAPH_FILE_DROP_EVERY 65536
 
 struct kt_callgraph_file {
 	struct kt_callgraph *cg;
 #ifdef HAVE_LIBTRACECMD
 	struct tracecmd_input *handle;
+	struct kt_tdat_file file;
+	unsigned long long fed;
 #endif
 };
 
 #ifdef HAVE_LIBTRACECMD
 static int feed_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
 {
+	struct kt_callgraph_file *f = data;
+
 	(void)h;
 	(void)cpu;
-	callgraph_feed(data, rec);
+	callgraph_feed(f->cg, rec);
+	if (++f->fed % CALLGRAPH_FILE_DROP_EVERY == 0)
+		tdat_drop_pages(&f->file);
 	return 0;
 }
 #endif
@@ -37,18 +45,16 @@ struct kt_callgraph_file *callgraph_file_open(const char *path, size_t max_nodes
 					      size_t errlen)
 {
 #ifdef HAVE_LIBTRACECMD
-	struct kt_callgraph_file *f;
+	struct kt_callgraph_file *f = xcalloc(1, sizeof(*f));
 
-	if (access(path, R_OK) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (tdat_open_check(path, &f->file, err, errlen) < 0) {
+		free(f);
 		return NULL;
 	}
-	f = xcalloc(1, sizeof(*f));
-	f->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	f->handle = tracecmd_open(path, TDAT_OPEN_FLAGS);
 	if (!f->handle) {
-		snprintf(err, errlen, "%s: not a trace.dat file (trace-cmd record writes them)",
-			 path);
-		free(f);
+		snprintf(err, errlen, "%s: libtracecmd cannot read it", path);
+		callgraph_file_close(f);
 		return NULL;
 	}
 	f->cg = callgraph_new(max_nodes);
@@ -58,12 +64,13 @@ struct kt_callgraph_file *callgraph_file_open(const char *path, size_t max_nodes
 		callgraph_file_close(f);
 		return NULL;
 	}
-	if (tracecmd_iterate_events(f->handle, NULL, 0, feed_record, f->cg) < 0) {
+	if (tracecmd_iterate_events(f->handle, NULL, 0, feed_record, f) < 0) {
 		snprintf(err, errlen, "%s: reading its records failed", path);
 		callgraph_file_close(f);
 		return NULL;
 	}
 	callgraph_finish(f->cg);
+	tdat_drop_pages(&f->file);
 	return f;
 #else
 	(void)max_nodes;
@@ -86,6 +93,7 @@ void callgraph_file_close(struct kt_callgraph_file *f)
 #ifdef HAVE_LIBTRACECMD
 	if (f->handle)
 		tracecmd_close(f->handle);
+	tdat_info_free(&f->file.info);
 #endif
 	free(f);
 }
