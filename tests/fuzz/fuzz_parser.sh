@@ -42,5 +42,5 @@ fi
 assert_no_sanitizer "$T/fuzz.log"
 runs=$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$T/fuzz.log")
 [ -n "$runs" ] || fail "the fuzzer did not run to its time limit"
-log "$runs inputs in ${SECS}s, $(ls "$T/corpus" | wc -l) new in the corpus"
+log "$runs inputs in ${SECS}s, $(find "$T/corpus" -type f | wc -l) new in the corpus"
 pass
