@@ -25,6 +25,7 @@
 #include "strutil.h"
 
 #define MAX_ARGS 128 /* the kernel's MAX_TRACE_ARGS */
+#define KT_PID_MAX 4194304 /* the kernel's PID_MAX_LIMIT on 64-bit */
 
 const char *const probe_fetch_types[] = {
 	"u8", "u16", "u32", "u64", "s8", "s16", "s32", "s64", "x8", "x16", "x32", "x64",
@@ -428,7 +429,13 @@ static int parse_target(struct parser *ps, const char *p, const char *end,
 		n = number_len(plus + 1, end);
 		if (!n || plus + 1 + n != end)
 			return perr(ps, plus, "offset after '+' must be a number");
-		def->offset = strtoull(plus + 1, &endn, 0);
+		/* as number_len reads it: "010" is ten, not the octal strtoull's base 0 makes
+		 * of it ("08" would be 0) */
+		errno = 0;
+		def->offset = strtoull(plus + 1, &endn,
+				       plus[1] == '0' && (plus[2] == 'x' || plus[2] == 'X') ? 16 : 10);
+		if (errno)
+			return perr(ps, plus, "offset after '+' is too large");
 		if (probe_kind_is_return(ps->kind) && def->offset)
 			return perr(ps, plus, "return probes take no offset (probe the function "
 				    "itself)");
@@ -483,6 +490,7 @@ int probe_parse(enum kt_probe_kind kind, const char *text, struct kt_probe_def *
 	size_t n, argslen = 0;
 	int nargs = 0;
 	char *args = NULL;
+	long pid;
 
 	if (errpos)
 		*errpos = 0;
@@ -530,11 +538,13 @@ int probe_parse(enum kt_probe_kind kind, const char *text, struct kt_probe_def *
 				     "--filter 'common_pid == N'");
 				goto fail;
 			}
-			def.pid = (pid_t)strtol(p + 4, NULL, 10);
-			if (def.pid <= 0) {
-				perr(&ps, p + 4, "pid must be positive");
+			errno = 0;
+			pid = strtol(p + 4, NULL, 10);
+			if (errno || pid <= 0 || pid > KT_PID_MAX) {
+				perr(&ps, p + 4, "pid must be from 1 to %d", KT_PID_MAX);
 				goto fail;
 			}
+			def.pid = (pid_t)pid;
 			continue;
 		}
 		if (nargs == MAX_ARGS) {

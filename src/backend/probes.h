@@ -6,12 +6,14 @@
  *   [NAME=]TARGET [ARG...]
  *     kprobe/kretprobe TARGET:  FUNC | FUNC+OFFSET | MODULE:FUNC
  *     uprobe/uretprobe TARGET:  PATH:FUNC | PATH:FUNC+OFFSET | PATH:0xFILEOFFSET
- *                               (PATH without '/' is looked up in $PATH)
+ *                               (PATH without '/' is looked up in $PATH; OFFSET is
+ *                               decimal or 0x hex)
  *     ARG:  [ANAME=]FETCHARG[:TYPE]   FETCHARG: $argN $retval $comm $stackN $stack %REG
  *           @ADDR @SYM[+-OFF] @+FILEOFF \IMM +|-[u]OFF(FETCHARG)
  *           TYPE: u8..u64 s8..s64 x8..x64 char string ustring symbol symstr
  *                 b<width>@<offset>/<size>, and any of them with [N] (array)
- *     pid=PID (uprobes only): only hits of this process count (a common_pid filter)
+ *     pid=PID (uprobes only, 1 to 4194304): only hits of this process count (a common_pid
+ *     filter)
  *
  * e.g. "do_sys_openat2 path=+0($arg2):string", "ret=$retval:s32" on a kretprobe,
  * "/usr/bin/bash:readline", "opens=/lib/x86_64-linux-gnu/libc.so.6:open file=+0($arg1):ustring".

@@ -197,4 +197,12 @@ void rowfilter_text(const struct kt_rowfilter *f, char *buf, size_t len)
 		}
 	}
 #undef PUT
+	/* cut: end at a value with a word no filter has, so the text is never read as a smaller
+	 * filter (the prompt that edits it refuses it instead) */
+	if (n >= len && len >= 5) {
+		n = len - 5;
+		while (n && buf[n] != ',' && buf[n] != ' ')
+			n--;
+		snprintf(buf + n, len - n, " ...");
+	}
 }

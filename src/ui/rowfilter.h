@@ -33,7 +33,9 @@ bool rowfilter_match(const struct kt_rowfilter *f, int pid, const char *comm, un
 bool rowfilter_match_cpu(const struct kt_rowfilter *f, unsigned cpu);
 /* Whether the filter needs the task's name (decoding it costs a look-up). */
 bool rowfilter_needs_comm(const struct kt_rowfilter *f);
-/* The canonical text ("pid=1,2 comm=bash cpu=0-3"), "" when none. */
+/* The canonical text ("pid=1,2 comm=bash cpu=0-3"), "" when none. When it does not fit in
+ * len it is cut after a value and ends with " ..." ("pid=1,2 ..."), which rowfilter_parse
+ * refuses: a cut text is never read as another filter. */
 void rowfilter_text(const struct kt_rowfilter *f, char *buf, size_t len);
 
 #endif

@@ -267,40 +267,49 @@ const char *theme_default_text(void)
 	return default_text;
 }
 
+/* Lines from text or f, each at most sizeof(buf) - 1 characters: a longer one is refused
+ * whole, from text and from a file alike. */
 static int parse_lines(struct kt_theme *t, FILE *f, const char *text, const char *file,
 		       char *err, size_t errlen)
 {
-	char buf[1024], why[256];
-	const char *p = text;
-	int lineno = 0;
+	char buf[1024], why[256], *fline = NULL;
+	const char *line, *p = text;
+	size_t cap = 0, n;
+	int lineno = 0, r = 0;
 
 	set_defaults(t);
 	for (;;) {
 		if (f) {
-			if (!fgets(buf, sizeof(buf), f))
+			if (getline(&fline, &cap, f) < 0)
 				break;
+			line = fline;
 		} else {
-			size_t n;
-
 			if (!*p)
 				break;
-			n = strcspn(p, "\n");
-			if (n >= sizeof(buf))
-				n = sizeof(buf) - 1;
-			memcpy(buf, p, n);
-			buf[n] = '\0';
+			line = p;
 			p += strcspn(p, "\n");
 			if (*p)
 				p++;
 		}
 		lineno++;
-		if (parse_line(t, buf, why, sizeof(why)) < 0) {
+		n = strcspn(line, "\n");
+		if (n >= sizeof(buf)) {
+			snprintf(why, sizeof(why), "line too long (at most %zu characters)",
+				 sizeof(buf) - 1);
+			r = -1;
+		} else {
+			memcpy(buf, line, n);
+			buf[n] = '\0';
+			r = parse_line(t, buf, why, sizeof(why));
+		}
+		if (r < 0) {
 			snprintf(err, errlen, "%s:%d: %s", file, lineno, why);
 			set_defaults(t);
-			return -1;
+			break;
 		}
 	}
-	return 0;
+	free(fline);
+	return r;
 }
 
 int theme_parse(struct kt_theme *t, const char *text, const char *file, char *err,

@@ -17,6 +17,7 @@
 #include "backend/session.h"
 #include "backend/store.h"
 #include "ui/layout.h"
+#include "ui/prompt.h"
 #include "ui/rowfilter.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -962,7 +963,7 @@ static void rowfilter_prompt(struct kt_view *v, const char *text, enum kt_prompt
 {
 	struct stream *st = S(v);
 	struct kt_rowfilter f;
-	char err[256], now[128];
+	char err[256], now[KT_PROMPT_MAX];
 
 	if (ev == KT_PROMPT_CANCEL || ev == KT_PROMPT_COMPLETE)
 		return;
@@ -984,7 +985,7 @@ static void rowfilter_prompt(struct kt_view *v, const char *text, enum kt_prompt
 
 void view_stream_rowfilter_edit(struct kt_view *v)
 {
-	char now[128];
+	char now[KT_PROMPT_MAX]; /* the whole text of any filter the prompt takes */
 
 	rowfilter_text(&S(v)->rf, now, sizeof(now));
 	ui_prompt_open(v->ui, v, PROMPT_ROWFILTER, "show only (pid= comm= cpu=): ", now);

@@ -51,6 +51,16 @@ START_TEST(test_parse_kprobe)
 	ck_assert_int_eq(parse(KT_PROBE_KRETPROBE, "do_sys_openat2 ret=$retval:s32", &d), 0);
 	probe_def_free(&d);
 	ck_assert_int_eq(parse(KT_PROBE_KPROBE, "vfs_read $arg1 $arg2:u64", NULL), 0);
+	/* offsets are decimal or 0x hex, whatever their leading zeros */
+	ck_assert_int_eq(parse(KT_PROBE_KPROBE, "vfs_read+08", &d), 0);
+	ck_assert_uint_eq(d.offset, 8);
+	probe_def_free(&d);
+	ck_assert_int_eq(parse(KT_PROBE_KPROBE, "vfs_read+010", &d), 0);
+	ck_assert_uint_eq(d.offset, 10);
+	probe_def_free(&d);
+	ck_assert_int_eq(parse(KT_PROBE_UPROBE, "/bin/x:f+0x10", &d), 0);
+	ck_assert_uint_eq(d.offset, 16);
+	probe_def_free(&d);
 }
 END_TEST
 
@@ -111,6 +121,9 @@ static const struct {
 	{ KT_PROBE_KPROBE, "f x=@+0x10", "'@+OFFSET' (a file offset) is for uprobes", 4 },
 	{ KT_PROBE_KPROBE, "f x=$arg1:u32[", "array type needs a size", 13 },
 	{ KT_PROBE_KPROBE, "f x=$arg1:b4@2", "bitfield type is b<width>@<offset>/<size>", 10 },
+	{ KT_PROBE_UPROBE, "/bin/x:f pid=4294967297", "pid must be from 1 to 4194304", 13 },
+	{ KT_PROBE_UPROBE, "/bin/x:f pid=0", "pid must be from 1 to 4194304", 13 },
+	{ KT_PROBE_KPROBE, "f+18446744073709551616", "offset after '+' is too large", 1 },
 };
 
 START_TEST(test_parse_errors)

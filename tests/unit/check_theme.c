@@ -104,20 +104,33 @@ START_TEST(test_parse_good)
 }
 END_TEST
 
-/* Each bad line: -1, "file:line: reason", and the theme is the default again. */
+/* Each bad line: -1, "file:line: reason", and the theme is the default again; read from
+ * text and from a file (as theme_load reads it) alike. */
 static void bad(const char *text, int line, const char *reason)
 {
 	struct kt_theme t, d;
-	char err[256] = "", want[64];
+	char err[256] = "", want[64], *copy = strdup(text);
+	FILE *f;
+	int from_file;
 
-	ck_assert_int_eq(theme_parse(&t, text, "x.theme", err, sizeof(err)), -1);
-	snprintf(want, sizeof(want), "x.theme:%d: ", line);
-	ck_assert_msg(!strncmp(err, want, strlen(want)), "'%s' does not start with '%s'", err,
-		      want);
-	ck_assert_msg(strstr(err, reason), "'%s' lacks '%s'", err, reason);
-	ck_assert_ptr_null(strchr(err, '\n'));
 	theme_default(&d);
-	ck_assert_mem_eq(&t, &d, sizeof(t));
+	snprintf(want, sizeof(want), "x.theme:%d: ", line);
+	for (from_file = 0; from_file < 2; from_file++) {
+		if (from_file) {
+			f = fmemopen(copy, strlen(copy), "r");
+			ck_assert_ptr_nonnull(f);
+			ck_assert_int_eq(theme_parse_file(&t, f, "x.theme", err, sizeof(err)), -1);
+			fclose(f);
+		} else {
+			ck_assert_int_eq(theme_parse(&t, text, "x.theme", err, sizeof(err)), -1);
+		}
+		ck_assert_msg(!strncmp(err, want, strlen(want)), "'%s' does not start with '%s'",
+			      err, want);
+		ck_assert_msg(strstr(err, reason), "'%s' lacks '%s'", err, reason);
+		ck_assert_ptr_null(strchr(err, '\n'));
+		ck_assert_mem_eq(&t, &d, sizeof(t));
+	}
+	free(copy);
 }
 
 START_TEST(test_parse_bad)
@@ -130,6 +143,13 @@ START_TEST(test_parse_bad)
 	bad("cursor red blue\n", 1, "expected 'element = fg bg");
 	bad("name =\n", 1, "theme name");
 	bad("cursor = 300 0\n", 1, "bad colour '300'");
+	{
+		/* a line longer than the reader's buffer: refused whole, not cut or split */
+		char text[1200];
+
+		snprintf(text, sizeof(text), "cursor = red blue\nnormal = red blue%1100s\n", "bold");
+		bad(text, 2, "line too long");
+	}
 }
 END_TEST
 

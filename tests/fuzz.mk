@@ -1,0 +1,56 @@
+# The parsers' fuzz targets: one libFuzzer binary per parser of user input, tests/fuzz/fuzz_NAME
+# from tests/fuzz/fuzz_NAME.c and the sources the parser needs. Like the reader's target
+# (tests/record.mk) they are built by clang, not linked with libktop.a: gcc's objects link,
+# but without clang's coverage the fuzzer would be blind.
+# make check runs each through tests/fuzz/fuzz_parser.sh for KTOP_FUZZ_SECS (default 20)
+# from its seeds in tests/fuzz/corpus/NAME and its libFuzzer dictionary tests/fuzz/NAME.dict,
+# which names the test.
+FUZZ_FILTER_SRCS = tests/fuzz/fuzz_filter.c src/backend/filtercheck.c
+FUZZ_PROBE_SRCS = tests/fuzz/fuzz_probe.c src/backend/probes.c src/backend/session.c \
+	src/backend/toplevel.c src/backend/elfsyms.c src/backend/ksyms.c src/backend/symlist.c \
+	src/fileio.c src/log.c src/strutil.c
+FUZZ_HISTSPEC_SRCS = tests/fuzz/fuzz_histspec.c src/backend/histspec.c
+FUZZ_KTOPRC_SRCS = tests/fuzz/fuzz_ktoprc.c src/ktoprc.c src/ui/theme.c src/strutil.c
+FUZZ_THEME_SRCS = tests/fuzz/fuzz_theme.c src/ui/theme.c src/strutil.c
+FUZZ_ROWFILTER_SRCS = tests/fuzz/fuzz_rowfilter.c src/ui/rowfilter.c
+FUZZ_PARSER_TESTS = tests/fuzz/filter.dict tests/fuzz/probe.dict tests/fuzz/histspec.dict \
+	tests/fuzz/ktoprc.dict tests/fuzz/theme.dict tests/fuzz/rowfilter.dict
+TEST_EXTENSIONS += .dict
+DICT_LOG_COMPILER = bash $(top_srcdir)/tests/fuzz/fuzz_parser.sh
+TESTS += $(FUZZ_PARSER_TESTS)
+EXTRA_DIST += $(FUZZ_PARSER_TESTS) tests/fuzz/fuzz_parser.sh tests/fuzz/fuzz_parser.h \
+	tests/fuzz/fuzz_filter.c tests/fuzz/fuzz_probe.c tests/fuzz/fuzz_histspec.c \
+	tests/fuzz/fuzz_ktoprc.c tests/fuzz/fuzz_theme.c tests/fuzz/fuzz_rowfilter.c \
+	tests/fuzz/corpus
+FUZZ_PARSER_BINS = tests/fuzz/fuzz_filter tests/fuzz/fuzz_probe tests/fuzz/fuzz_histspec \
+	tests/fuzz/fuzz_ktoprc tests/fuzz/fuzz_theme tests/fuzz/fuzz_rowfilter
+if HAVE_FUZZER
+check_DATA += $(FUZZ_PARSER_BINS)
+CLEANFILES += $(FUZZ_PARSER_BINS)
+# Every prerequisite but the shared header is a source to compile.
+FUZZ_PARSER_LINK = $(AM_V_CCLD)$(MKDIR_P) tests/fuzz && \
+	srcs= && for f in $^; do case $$f in *.c) srcs="$$srcs $$f";; esac; done && \
+	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-I$(top_srcdir)/src -I$(top_srcdir) -I$(top_builddir) \
+	-DKTOP_FIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"' \
+	$(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS) $(LIBELF_CFLAGS) \
+	-o $@ $$srcs $(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(LIBELF_LIBS) -pthread
+$(FUZZ_PARSER_BINS): tests/fuzz/fuzz_parser.h
+tests/fuzz/fuzz_filter: $(FUZZ_FILTER_SRCS)
+	$(FUZZ_PARSER_LINK)
+tests/fuzz/fuzz_probe: $(FUZZ_PROBE_SRCS)
+	$(FUZZ_PARSER_LINK)
+tests/fuzz/fuzz_histspec: $(FUZZ_HISTSPEC_SRCS)
+	$(FUZZ_PARSER_LINK)
+tests/fuzz/fuzz_ktoprc: $(FUZZ_KTOPRC_SRCS)
+	$(FUZZ_PARSER_LINK)
+tests/fuzz/fuzz_theme: $(FUZZ_THEME_SRCS)
+	$(FUZZ_PARSER_LINK)
+tests/fuzz/fuzz_rowfilter: $(FUZZ_ROWFILTER_SRCS)
+	$(FUZZ_PARSER_LINK)
+endif
+# A failing input is kept whole in tests/fuzz/failed/NAME/ (and printed in the test's log).
+clean-local: clean-fuzz-failed
+clean-fuzz-failed:
+	rm -rf tests/fuzz/failed
+.PHONY: clean-fuzz-failed
