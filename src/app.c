@@ -502,9 +502,9 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
 	}
 	if (refused)
 		snprintf(err, errlen,
-			 "%d of the %d events matching '%s' refused (ktop -v logs each), the other %d "
-			 "are %s; the first: %s",
-			 refused, done + refused, spec, done, on ? "on" : "off", first);
+			 "%s (refused: %d of the %d events matching '%s', ktop -v logs each; the "
+			 "other %d are %s)",
+			 first, refused, done + refused, spec, done, on ? "on" : "off");
 	else if (errlen)
 		err[0] = '\0';
 	return done;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Every event of the kernel at once (~2,300 here), in batch (-e '*:*') and in the explorer
-# (the picker's glob row: type *:*, Space on, Space off), with two events planted first:
+# (-e '*:*', then the picker's glob row: type *:*, Space off, on, off), with two events
+# planted first:
 #   - alltest_$$:beyond_eof, a uprobe past the end of its file: the kernel accepts its
 #     definition and refuses to enable it (EINVAL). ktop says so in one line naming it and
 #     how many others are on, and goes on with them;
@@ -61,7 +62,7 @@ grep -q "^ktop_$$:" "$inst/set_event" && fail "-e '*:*' enabled ktop_$$:other, a
 [ "$on" = $((total - 1)) ] || fail "$on events enabled in ktop-$kpid, expected $((total - 1)) (all but the refused one)"
 wait_pid_exit "$kpid" 60 || fail "ktop -b -e '*:*' --duration 3 still running after 60 s"
 [ "$WAIT_RC" = 0 ] || fail "ktop -b -e '*:*' exited $WAIT_RC: $(head -c 600 "$T/batch.err")"
-want="ktop: 1 of the $total events matching '\*:\*' refused .*the other $((total - 1)) are on; the first: cannot enable alltest_$$:beyond_eof: Invalid argument"
+want="^ktop: cannot enable alltest_$$:beyond_eof: Invalid argument \(refused: 1 of the $total events matching '\*:\*', ktop -v logs each; the other $((total - 1)) are on\)$"
 grep -Eq "$want" "$T/batch.err" || fail "no one-line refusal /$want/ on stderr: $(head -c 600 "$T/batch.err")"
 [[ $(tail -n1 "$T/batch.out") =~ ^#\ ktop:\ events=([0-9]+)\  ]] || fail "no summary: $(tail -n1 "$T/batch.out")"
 [ "${BASH_REMATCH[1]}" -gt 0 ] || fail "no event arrived with every event enabled"
@@ -72,25 +73,30 @@ tracefs_state >"$T/state.batch"
 diff "$T/state.before" "$T/state.batch" >"$T/diff" ||
 	fail "tracefs differs after the batch run: $(head -20 "$T/diff")"
 
-# --- the explorer: the picker's glob row ---------------------------------------------------
-tmux_start 120 40 -- -v --log "$T/ui.log"
+# --- the explorer: -e '*:*', then the picker's glob row off, on, off -------------------------
+tmux_start 120 40 -- -v --log "$T/ui.log" -e '*:*'
 kpid=$KTOP_PID
 inst=$(instance_dir "$kpid")
-expect_text "^ktop-$kpid +tracer: nop +enabled: 0" 10 "no header with nothing enabled"
+expect_text "^ktop-$kpid +tracer: nop +enabled: $((total - 1)) " 60 "-e '*:*' did not enable all but the refused event"
+expect_text "cannot enable alltest_$$:beyond_eof: Invalid argument \(refused: 1 of the $total " 5 \
+	"no message in the status line about the refused event"
+expect_text "events: [1-9]" 10 "no event arrived with every event enabled"
 tmux_keys e
 expect_text "Event picker" 5 "the picker did not open"
 tmux_text '*:*'
-expect_text "\[ \] all $total events matching \*:\*" 10 "no row for all the glob's matches"
-tmux_keys Space
-expect_text "enabled: $((total - 1)) " 60 "the glob row did not enable all but the refused event"
-expect_text "1 of the $total events matching '\*:\*' refused" 5 "no message about the refused event"
-expect_text "\[-\] all $total events matching" 5 "the glob row does not show some on"
-grep -q "^ktop_$$:" "$inst/set_event" && fail "the glob row enabled ktop_$$:other, another ktop's probe"
-expect_text "events: [1-9]" 10 "no event arrived with every event enabled"
+expect_text "\[-\] all $total events matching \*:\*" 10 "no row for all the glob's matches, some on"
 tmux_keys Space
 expect_text "enabled: 0 " 60 "the glob row did not disable them all"
 expect_text "\[ \] all $total events matching" 5 "the glob row does not show them off"
 [ "$(grep -c . "$inst/set_event")" = 0 ] || fail "events still enabled in ktop-$kpid: $(head -3 "$inst/set_event")"
+tmux_keys Space
+expect_text "enabled: $((total - 1)) " 60 "the glob row did not enable all but the refused event"
+expect_text "cannot enable alltest_$$:beyond_eof: Invalid argument \(refused: 1 of the $total " 5 \
+	"no message about the refused event"
+expect_text "\[-\] all $total events matching" 5 "the glob row does not show some on"
+grep -q "^ktop_$$:" "$inst/set_event" && fail "the glob row enabled ktop_$$:other, another ktop's probe"
+tmux_keys Space
+expect_text "enabled: 0 " 60 "the glob row did not disable them all"
 log "explorer: $(grep -o '[a-z]*abled \*:\*: .*' "$T/ui.log" | tr '\n' ';')"
 tmux_keys Escape Escape q
 tmux_wait_exit 30 || fail "the explorer did not quit"
