@@ -145,11 +145,12 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 			field(win, 0, &x, limit, "scope: ", app->scope_desc, CRT_HEADER_WARN);
 		snprintf(v, sizeof(v), "%d", h->enabled);
 		field(win, 0, &x, limit, "enabled: ", v, CRT_HEADER_VALUE);
-		/* exact, like lost: the two add up to what the kernel wrote */
-		snprintf(v, sizeof(v), "%llu", (unsigned long long)app->rstats.events);
-		field(win, 0, &x, limit, "events: ", v, CRT_HEADER_VALUE);
 		snprintf(v, sizeof(v), "%s/s", header_fmt_count(app->events_per_sec, a, sizeof(a)));
 		field(win, 0, &x, limit, "rate: ", v, CRT_HEADER_VALUE);
+		/* exact, like lost: the two add up to what the kernel wrote; last, the first
+		 * field a narrow terminal leaves out */
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)app->rstats.events);
+		field(win, 0, &x, limit, "events: ", v, CRT_HEADER_VALUE);
 	}
 
 	if (lines < 2) {
