@@ -278,6 +278,17 @@ int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	return KT_EXIT_OK;
 }
 
+/* -e and -P at start-up: a refusal of part of a glob is kept to be shown once the capture
+ * runs (the first one). */
+static int app_start_events(struct kt_app *app, const char *spec, char *err, size_t errlen)
+{
+	int n = app_set_events(app, spec, true, err, errlen);
+
+	if (n >= 0 && err[0] && !app->start_warning[0])
+		snprintf(app->start_warning, sizeof(app->start_warning), "%s", err);
+	return n;
+}
+
 int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
 {
 	struct kt_session_opts sopts = { .buffer_kb = opts->buffer_kb };
@@ -348,7 +359,7 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	if (ret != KT_EXIT_OK)
 		return ret;
 	for (i = 0; i < opts->n_events; i++)
-		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)
+		if (app_start_events(app, opts->events[i], err, errlen) < 0)
 			return KT_EXIT_FAILURE;
 	/* -P: a profile names events some kernels lack; those are skipped */
 	for (i = 0; i < opts->n_profile_events; i++) {
@@ -357,7 +368,7 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 				  opts->profile_events[i]);
 			continue;
 		}
-		if (app_set_events(app, opts->profile_events[i], true, err, errlen) < 0)
+		if (app_start_events(app, opts->profile_events[i], err, errlen) < 0)
 			return KT_EXIT_FAILURE;
 	}
 	return app_open_counting(app, err, errlen);
@@ -462,41 +473,109 @@ int app_list_events(FILE *out, const char *spec, char *err, size_t errlen)
 	return KT_EXIT_OK;
 }
 
+/* Another ktop's probe group, ktop_<pid> of another pid: a glob never takes it in, since an
+ * event enabled in this instance keeps that ktop from removing its probe. */
+static bool foreign_probe_group(const char *system)
+{
+	const char *p = system + strlen(KT_GROUP_PREFIX);
+
+	if (strncmp(system, KT_GROUP_PREFIX, strlen(KT_GROUP_PREFIX)) || !*p ||
+	    strspn(p, "0123456789") != strlen(p))
+		return false;
+	return strtol(p, NULL, 10) != (long)getpid();
+}
+
+static bool selected(const char *spec, bool glob, const struct kt_event_desc *ev)
+{
+	return catalog_spec_matches(spec, ev) && !(glob && foreign_probe_group(ev->system));
+}
+
+bool app_spec_selects(const char *spec, const struct kt_event_desc *ev)
+{
+	return selected(spec, catalog_spec_is_glob(spec), ev);
+}
+
+/* One event on or off; on: its format loaded and --filter set first, so no unfiltered
+ * event slips through. */
+static int set_one(struct kt_app *app, const struct kt_event_desc *ev, bool on, char *err,
+		   size_t errlen)
+{
+	const char *filter = app->event_filter;
+
+	if (!on)
+		return session_disable(app->session, ev->system, ev->name, err, errlen);
+	decoder_load(app->decoder, ev->system, ev->name);
+	if (filter && *filter &&
+	    session_set_filter(app->session, ev->system, ev->name, filter, err, errlen) < 0)
+		return -1;
+	return session_enable(app->session, ev->system, ev->name, err, errlen);
+}
+
 int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen)
 {
-	const struct kt_event_desc *ev;
+	const struct kt_catalog *cat = app->catalog;
 	const char *filter = app->event_filter;
-	int changed = 0;
-	size_t i;
+	bool glob = catalog_spec_is_glob(spec);
+	unsigned long long t0 = app_now_ns();
+	int done = 0, refused = 0;
+	char first[512] = "", one[512];
+	size_t i, j, k, m;
 
-	for (i = 0; i < app->catalog->count; i++) {
-		ev = &app->catalog->events[i];
-		if (!catalog_spec_matches(spec, ev))
+	/* The catalogue is sorted by system: one system at a time. */
+	for (i = 0; i < cat->count; i = j) {
+		const char *sys = cat->events[i].system;
+
+		for (j = i, m = 0; j < cat->count && !strcmp(cat->events[j].system, sys); j++)
+			m += selected(spec, glob, &cat->events[j]);
+		if (!m)
 			continue;
-		if (!on) {
-			if (session_disable(app->session, ev->system, ev->name, err, errlen) < 0)
-				return -1;
-			changed++;
-			continue;
+		/* All of a system and no filter to set first: one write to its enable file; the
+		 * formats load on the first record of each event (decode.c), not all ahead. */
+		if (m == j - i && !(on && filter && *filter)) {
+			if ((on ? session_enable : session_disable)(app->session, sys, NULL, one,
+								    sizeof(one)) >= 0) {
+				done += (int)m;
+				continue;
+			}
+			/* the kernel refused some: one by one, to name them and do the rest */
 		}
-		decoder_load(app->decoder, ev->system, ev->name);
-		/* the filter goes first, so no unfiltered event slips through */
-		if (filter && *filter &&
-		    session_set_filter(app->session, ev->system, ev->name, filter, err, errlen) < 0)
-			return -1;
-		if (session_enable(app->session, ev->system, ev->name, err, errlen) < 0)
-			return -1;
-		changed++;
+		for (k = i; k < j; k++) {
+			if (!selected(spec, glob, &cat->events[k]))
+				continue;
+			if (set_one(app, &cat->events[k], on, one, sizeof(one)) >= 0) {
+				done++;
+				continue;
+			}
+			log_debug("%s: %s", __func__, one);
+			if (!refused++)
+				snprintf(first, sizeof(first), "%s", one);
+		}
 	}
-	if (!changed) {
+	log_debug("%s: %s %s: %d events, %d refused, %llu ms", __func__,
+		  on ? "enabled" : "disabled", spec, done, refused, (app_now_ns() - t0) / 1000000);
+	if (!done && !refused) {
 		snprintf(err, errlen,
 			 "no event matches '%s' (events are system:event, e.g. sched:sched_switch; "
 			 "ktop --list shows them)",
 			 spec);
 		return -1;
 	}
-	log_debug("%s: %s %s: %d events", __func__, on ? "enabled" : "disabled", spec, changed);
-	return changed;
+	if (refused && (!glob || !done)) {
+		if (glob)
+			snprintf(err, errlen, "the kernel refused all %d events matching '%s'; the first: %s",
+				 refused, spec, first);
+		else
+			snprintf(err, errlen, "%s", first);
+		return -1;
+	}
+	if (refused)
+		snprintf(err, errlen,
+			 "%s (refused: %d of the %d events matching '%s', ktop -v logs each; the "
+			 "other %d are %s)",
+			 first, refused, done + refused, spec, done, on ? "on" : "off");
+	else if (errlen)
+		err[0] = '\0';
+	return done;
 }
 
 /* A recording's figures in the live ones' places: what the file's pages and the kernel's

@@ -20,6 +20,7 @@
 struct kt_session;
 struct kt_decoder;
 struct kt_catalog;
+struct kt_event_desc;
 struct kt_comms;
 struct kt_pmu;
 struct kt_recording;
@@ -40,6 +41,7 @@ struct kt_app {
 	char *event_filter; /* --filter, with --comm's COMM test; NULL: none */
 	bool scope_children; /* the pid scope follows forks */
 	char scope_desc[64]; /* "pid 1234", "comm bash"; "": not scoped (the header shows it) */
+	char start_warning[512]; /* app_open: events of -e/-P the kernel refused ("": none) */
 	struct kt_reader_stats rstats_base; /* counts of readers before a tracer switch */
 	struct kt_bpfhist **hists; /* BPF histograms: --hist, then the panes' */
 	size_t n_hists;
@@ -79,9 +81,16 @@ void app_stop_capture(struct kt_app *app);
 /* app_stop_capture() if not done, then frees everything. Safe to call twice. */
 void app_close(struct kt_app *app);
 
-/* Enables (on) or disables every event matching spec ("sys:event", globs). Loads the
- * formats of what it enabled. Returns the number changed, or -1 with err filled. */
+/* Enables (on) or disables every event matching spec ("sys:event", globs). A whole system
+ * is one write to its enable file, its formats loaded on their first record; single events'
+ * formats are loaded at once. A glob never
+ * takes in another ktop's probe group. Returns the number of matching events now in the
+ * state asked for, with err "" or, when the kernel refused some of a glob's events, a
+ * one-line warning naming how many and the first; -1 with err filled when nothing matches,
+ * the one event named is refused, or all of a glob's are. */
 int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen);
+/* True when app_set_events(spec) acts on ev. */
+bool app_spec_selects(const char *spec, const struct kt_event_desc *ev);
 /* Creates a dynamic probe from a definition (probes.h), adds it to the catalogue so the
  * picker and -e globs see it, loads its format, and with enable turns it on (with --filter
  * and --comm scoping like -e events). Returns 0 with "ktop_<pid>:<name>" in event, or -1

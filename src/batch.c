@@ -35,6 +35,7 @@ struct batch {
 	char rec_err[512];
 	struct kt_batch_tree *tree; /* --tree: records become call trees, printed at the end */
 	bool draining;	     /* capture stopped: print everything left, signals or not */
+	unsigned long long deadline; /* --duration's end (app_now_ns()), 0: none */
 };
 
 static void batch_print_rec(struct batch *b, const struct kt_rec *r)
@@ -100,8 +101,10 @@ static void batch_print_new(struct batch *b)
 		if (b->next >= end || batch_full(b))
 			break;
 		/* Events may arrive faster than they print (a slow terminal, a loaded machine):
-		 * a signal must end the capture now, not once printing has caught up. */
-		if (!b->draining && signals_pending())
+		 * a signal or --duration's end must end the capture now, not once printing has
+		 * caught up. */
+		if (!b->draining &&
+		    (signals_pending() || (b->deadline && app_now_ns() >= b->deadline)))
 			break;
 	}
 }
@@ -237,6 +240,7 @@ int batch_run(struct kt_app *app, FILE *out)
 	}
 	if (o->duration > 0)
 		deadline = start + (unsigned long long)(o->duration * 1e9);
+	b.deadline = deadline;
 	for (;;) {
 		now = app_now_ns();
 		if (signals_pending() || (deadline && now >= deadline))

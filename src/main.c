@@ -68,6 +68,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	signals_install(app.wake_wr);
+	/* the explorer shows it in its status line */
+	if (app.start_warning[0] && opts.mode == KT_MODE_BATCH)
+		fprintf(stderr, "ktop: %s\n", app.start_warning);
 
 	if (opts.mode == KT_MODE_BATCH)
 		ret = batch_run(&app, stdout);

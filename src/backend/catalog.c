@@ -168,6 +168,19 @@ bool catalog_spec_matches(const char *spec, const struct kt_event_desc *ev)
 	return ok;
 }
 
+bool catalog_spec_is_glob(const char *spec)
+{
+	char *sys, *name;
+	bool glob;
+
+	if (catalog_split_spec(spec, &sys, &name) < 0)
+		return false;
+	glob = !sys || strpbrk(sys, "*?[") || strpbrk(name, "*?[");
+	free(sys);
+	free(name);
+	return glob;
+}
+
 /* Fuzzy scoring in the manner of fzf: every matched character scores, a character at a word
  * start scores a bonus, a run of consecutive matches carries the bonus of the run's first
  * character, and gaps between matches cost. The best alignment is found by dynamic

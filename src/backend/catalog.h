@@ -30,6 +30,8 @@ void catalog_free(struct kt_catalog *cat);
 int catalog_split_spec(const char *spec, char **system, char **event);
 /* Glob match of a -e spec against one event (fnmatch). */
 bool catalog_spec_matches(const char *spec, const struct kt_event_desc *ev);
+/* True when spec may name more than one event: a glob in either part, or no system. */
+bool catalog_spec_is_glob(const char *spec);
 
 /* Fuzzy subsequence score of pattern in text, case-insensitive: higher is better, -1 for
  * no match. Consecutive runs and matches at word starts ('_', ':', start) score more. */

@@ -655,6 +655,26 @@ static int is_dir(const char *dir, const char *name)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Names that stay inside the events directory. */
+static bool plain_names(const char *system, const char *event)
+{
+	return system[0] != '.' && event[0] != '.' && !strchr(system, '/') && !strchr(event, '/');
+}
+
+/* 1 when the instance has system/event with an enable file (ftrace's own events, such as
+ * function and print, have none and cannot be enabled), else 0. */
+static int event_exists(struct kt_session *s, const char *system, const char *event)
+{
+	char path[PATH_MAX];
+
+	if (!plain_names(system, event))
+		return 0;
+	if (snprintf(path, sizeof(path), "%s/%s/%s/enable", s->events_dir, system, event) >=
+	    (int)sizeof(path))
+		return 0;
+	return access(path, F_OK) == 0;
+}
+
 /* Calls fn for every event of the instance that has an enable file and matches the globs
  * (NULL: any), in directory order. Stops at the first negative return. Returns the number
  * of matches, or the negative return. */
@@ -755,8 +775,14 @@ static int toggle(struct kt_session *s, const char *system, const char *event, b
 		event = NULL;
 	format_spec(spec, sizeof(spec), system, event);
 
-	/* A whole, named system: one write to its enable file instead of one per event. */
-	if (system && !is_glob(system) && !event && is_dir(s->events_dir, system)) {
+	/* One named event: its own file, without walking the others (~2,300 events: a glob
+	 * that enables them one by one would otherwise walk them all for each). */
+	if (system && event && !is_glob(system) && !is_glob(event)) {
+		n = event_exists(s, system, event);
+		if (n && toggle_one(s, system, event, &c) < 0)
+			goto fail;
+	} else if (system && !is_glob(system) && !event && is_dir(s->events_dir, system)) {
+		/* A whole, named system: one write to its enable file instead of one per event. */
 		c.dry = true;
 		n = for_each_event(s, system, NULL, toggle_one, &c);
 		if (n < 0)
@@ -825,8 +851,7 @@ bool session_is_enabled(struct kt_session *s, const char *system, const char *ev
 		return false;
 	/* One named event (the picker asks for each row it draws): one read. */
 	if (system && event && !is_glob(system) && !is_glob(event)) {
-		if (system[0] == '.' || event[0] == '.' || strchr(system, '/') ||
-		    strchr(event, '/'))
+		if (!plain_names(system, event))
 			return false;
 		return read_event_file(s, system, event, "enable", buf, sizeof(buf)) == 0 &&
 		       buf[0] == '1';

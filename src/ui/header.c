@@ -117,6 +117,7 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 	const char *word = paused ? "PAUSED" : state;
 	int x = 0, y, limit = w, ww;
 	uint64_t lost;
+	bool unknown;
 
 	wattrset(win, crt_attr(CRT_HEADER));
 	for (y = 0; y < lines; y++)
@@ -146,6 +147,10 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 		field(win, 0, &x, limit, "enabled: ", v, CRT_HEADER_VALUE);
 		snprintf(v, sizeof(v), "%s/s", header_fmt_count(app->events_per_sec, a, sizeof(a)));
 		field(win, 0, &x, limit, "rate: ", v, CRT_HEADER_VALUE);
+		/* exact, like lost: the two add up to what the kernel wrote; last, the first
+		 * field a narrow terminal leaves out */
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)app->rstats.events);
+		field(win, 0, &x, limit, "events: ", v, CRT_HEADER_VALUE);
 	}
 
 	if (lines < 2) {
@@ -155,12 +160,13 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 	x = 0;
 	/* The ring buffer's counters and the pages' missed-events counts describe the same
 	 * losses from two sides; the larger one is the better estimate, adding them would
-	 * count some losses twice. */
+	 * count some losses twice. The kernel's counters are complete (every page that says
+	 * it missed events missed at least one): shown exact, "+?" only when they are not
+	 * there (a recording without them) and a page did not say how many it missed. */
 	lost = app->kernel_lost > app->rstats.missed ? app->kernel_lost : app->rstats.missed;
-	snprintf(v, sizeof(v), "%s%s", header_fmt_count((double)lost, a, sizeof(a)),
-		 app->rstats.missed_unknown ? "+?" : "");
-	field(win, 1, &x, w, "lost: ", v,
-	      lost || app->rstats.missed_unknown ? CRT_HEADER_WARN : CRT_HEADER_VALUE);
+	unknown = app->kernel_lost < app->rstats.missed + app->rstats.missed_unknown;
+	snprintf(v, sizeof(v), "%llu%s", (unsigned long long)lost, unknown ? "+?" : "");
+	field(win, 1, &x, w, "lost: ", v, lost || unknown ? CRT_HEADER_WARN : CRT_HEADER_VALUE);
 	/* a recording's store is a window moving over the file: nothing is evicted for good */
 	if (!app->recording) {
 		header_fmt_count((double)app->sstats.evicted, v, sizeof(v));

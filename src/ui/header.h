@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The header lines: instance, tracer, enabled events, event rate, losses (kernel and store
- * kept apart), store memory, ktop's own cost, and the PAUSED / FOLLOW state. */
+/* The header lines: instance, tracer, enabled events, events received and lost (both exact:
+ * together what the kernel wrote), event rate, store evictions kept apart, store memory,
+ * ktop's own cost, and the PAUSED / FOLLOW state. */
 #ifndef KTOP_UI_HEADER_H
 #define KTOP_UI_HEADER_H
 

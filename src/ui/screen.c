@@ -690,6 +690,8 @@ int ui_run(struct kt_app *app)
 	ui.app = app;
 	settings_start(app->opts, &ui.start, ui.msg, sizeof(ui.msg));
 	ui.msg_error = ui.msg[0] != '\0';
+	if (!ui.msg[0] && app->start_warning[0])
+		ui_message(&ui, true, "%s", app->start_warning);
 	if (crt_init(app->opts, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ktop: %s\n", err);
 		return KT_EXIT_FAILURE;

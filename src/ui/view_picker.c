@@ -32,7 +32,9 @@ struct pgroup {
 	int best, nmatch;    /* narrowing: best score, matching events */
 };
 
-enum prow_kind { PROW_SYS, PROW_EVENT };
+/* PROW_ALL: while the typed text is a glob (*:*, sched:sched_*), the first row, standing
+ * for every event it matches: Space turns them all on or off at once. */
+enum prow_kind { PROW_SYS, PROW_EVENT, PROW_ALL };
 
 struct prow {
 	enum prow_kind kind;
@@ -180,8 +182,29 @@ static int cmp_event(const void *a, const void *b)
 	return ia < ib ? -1 : ia > ib;
 }
 
+static bool text_is_glob(const struct picker *pk)
+{
+	return strpbrk(pk->text, "*?[") != NULL;
+}
+
+/* How many events the typed text selects; the state of all of them like group_state(). */
+static int glob_state(struct picker *pk, int *count)
+{
+	size_t i, n = 0, on = 0;
+
+	for (i = 0; i < pk->cat->count; i++) {
+		if (pk->score[i] < 0)
+			continue;
+		n++;
+		on += pk->enabled[i] == 1;
+	}
+	*count = (int)n;
+	return on == n ? 1 : on ? -1 : 0;
+}
+
 /* The visible rows: every system, unfolded ones with their events; while narrowing, only
- * systems with matches, best first, and their matching events best first. */
+ * systems with matches, best first, and their matching events best first. A glob matches
+ * like -e does (every match scores the same) and puts the PROW_ALL row first. */
 static void rebuild(struct picker *pk)
 {
 	char full[256];
@@ -209,7 +232,10 @@ static void rebuild(struct picker *pk)
 		for (i = gr->first; i < gr->first + gr->count; i++) {
 			snprintf(full, sizeof(full), "%s:%s", ev_at(pk, i)->system,
 				 ev_at(pk, i)->name);
-			pk->score[i] = catalog_fuzzy_score(pk->text, full);
+			if (text_is_glob(pk))
+				pk->score[i] = app_spec_selects(pk->text, ev_at(pk, i)) ? 0 : -1;
+			else
+				pk->score[i] = catalog_fuzzy_score(pk->text, full);
 			if (pk->score[i] < 0)
 				continue;
 			gr->nmatch++;
@@ -222,6 +248,8 @@ static void rebuild(struct picker *pk)
 	sort_groups_base = pk->groups;
 	sort_score = pk->score;
 	qsort(order, k, sizeof(*order), cmp_group);
+	if (k && text_is_glob(pk))
+		add_row(pk, PROW_ALL, 0, 0);
 	for (j = 0; j < (size_t)k; j++) {
 		struct pgroup *gr = &pk->groups[order[j]];
 		size_t n = 0;
@@ -350,7 +378,14 @@ static void draw_row(struct kt_view *v, struct picker *pk, int y, const struct p
 	char buf[256];
 	int x;
 
-	if (r->kind == PROW_SYS) {
+	if (r->kind == PROW_ALL) {
+		int n, state = glob_state(pk, &n);
+
+		draw_mark(v, y, 1, state);
+		snprintf(buf, sizeof(buf), "all %d events matching %s", n, pk->text);
+		wattrset(v->win, sel ? cursor : crt_attr(CRT_SYSTEM));
+		x = 5 + crt_put(v->win, y, 5, buf, v->w - 5);
+	} else if (r->kind == PROW_SYS) {
 		const struct pgroup *g = &pk->groups[r->group];
 		bool open = pk->text[0] || g->open;
 
@@ -571,8 +606,8 @@ static void set_text(struct picker *pk, const char *text)
 	if (text != pk->text)
 		snprintf(pk->text, sizeof(pk->text), "%s", text);
 	rebuild(pk);
-	/* The best match is the first event row. */
-	pk->sel = pk->nrows > 1 && pk->text[0] ? 1 : 0;
+	/* The best match is the first event row; a glob's is the row for all its matches. */
+	pk->sel = pk->nrows > 1 && pk->text[0] && !text_is_glob(pk) ? 1 : 0;
 	pk->top = 0;
 }
 
@@ -587,7 +622,11 @@ static void toggle(struct kt_view *v, struct picker *pk)
 	if (!pk->nrows)
 		return;
 	r = &pk->rows[pk->sel];
-	if (r->kind == PROW_SYS) {
+	if (r->kind == PROW_ALL) {
+		/* all off while any is on: a glob may take in an event the kernel refuses */
+		on = glob_state(pk, &n) == 0;
+		snprintf(spec, sizeof(spec), "%s", pk->text);
+	} else if (r->kind == PROW_SYS) {
 		struct pgroup *g = &pk->groups[r->group];
 
 		on = group_state(pk, g) != 1;
@@ -599,12 +638,14 @@ static void toggle(struct kt_view *v, struct picker *pk)
 	}
 	err[0] = '\0';
 	n = app_set_events(v->app, spec, on, err, sizeof(err));
-	if (n < 0) {
+	if (n < 0 || err[0]) {
 		ui_message(v->ui, true, "%s: %s", spec, err[0] ? err : "failed");
 		/* Some may have changed before the failure: ask the kernel. */
 		read_enabled(v, pk);
 	} else {
-		if (r->kind == PROW_SYS) {
+		if (r->kind == PROW_ALL) {
+			read_enabled(v, pk);
+		} else if (r->kind == PROW_SYS) {
 			const struct pgroup *g = &pk->groups[r->group];
 
 			for (i = g->first; i < g->first + g->count; i++)
@@ -803,7 +844,7 @@ static int picker_key(struct kt_view *v, int key)
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		if (!pk->nrows)
+		if (!pk->nrows || pk->rows[pk->sel].kind == PROW_ALL)
 			break;
 		if (pk->rows[pk->sel].kind == PROW_SYS) {
 			fold(pk, !pk->groups[pk->rows[pk->sel].group].open);

@@ -5,7 +5,8 @@
  *
  *   workload count N [NAME]        exactly N getppid() calls, nothing in between
  *   workload rate R SECONDS [NAME] getppid() at about R calls/s (0: flat out) for SECONDS,
- *                                  pinned to CPU $WORKLOAD_CPU (default 0); prints calls=<n>
+ *                                  pinned to CPU $WORKLOAD_CPU (default 0; "any": not
+ *                                  pinned); prints calls=<n>
  *   workload sleep MS N [NAME]     N nanosleep()s of MS milliseconds; then prints
  *                                  nivcsw=<its involuntary context switches (getrusage)>
  *   workload pipe N [NAME]         N ping-pong round trips between two processes
@@ -52,7 +53,7 @@ static void usage(FILE *out)
 	      "       workload names NAME...\n"
 	      "       workload touch NPAGES [NAME]\n"
 	      "env: WORKLOAD_GO=FILE waits for FILE before starting; "
-	      "WORKLOAD_CPU=N pins rate (default 0)\n", out);
+	      "WORKLOAD_CPU=N pins rate (default 0, any: not pinned)\n", out);
 }
 
 static _Noreturn void bad_usage(const char *why)
@@ -173,6 +174,8 @@ static int pin_cpu(void)
 	unsigned long long cpu = 0;
 	cpu_set_t set;
 
+	if (env && !strcmp(env, "any"))
+		return 0; /* the scheduler's choice: it shares the CPUs like everyone else */
 	if (env && *env)
 		cpu = parse_count(env, "WORKLOAD_CPU");
 	if (cpu >= CPU_SETSIZE) {

@@ -177,6 +177,22 @@ START_TEST(test_spec_matches)
 }
 END_TEST
 
+/* What app_set_events treats as a glob: it may name more than one event. */
+START_TEST(test_spec_is_glob)
+{
+	ck_assert(catalog_spec_is_glob("*:*"));
+	ck_assert(catalog_spec_is_glob("syscalls:sys_enter_open*"));
+	ck_assert(catalog_spec_is_glob("sched:sched_wak?ng"));
+	ck_assert(catalog_spec_is_glob("ktop_*:probe"));
+	ck_assert(catalog_spec_is_glob("sched/[a-z]*"));
+	ck_assert(catalog_spec_is_glob("sched_switch")); /* any system */
+	ck_assert(!catalog_spec_is_glob("sched:sched_switch"));
+	ck_assert(!catalog_spec_is_glob("sched/sched_switch"));
+	ck_assert(!catalog_spec_is_glob(""));
+	ck_assert(!catalog_spec_is_glob("a:b:c"));
+}
+END_TEST
+
 START_TEST(test_fuzzy_basics)
 {
 	ck_assert_int_eq(catalog_fuzzy_score("", "sched:sched_switch"), 0);
@@ -238,6 +254,7 @@ static Suite *catalog_suite(void)
 	tcase_add_test(tc, test_load_file);
 	tcase_add_test(tc, test_split_spec);
 	tcase_add_test(tc, test_spec_matches);
+	tcase_add_test(tc, test_spec_is_glob);
 	tcase_add_test(tc, test_fuzzy_basics);
 	tcase_add_test(tc, test_fuzzy_ordering);
 	tcase_add_test(tc, test_fuzzy_picks_best_alignment);
