@@ -76,6 +76,7 @@ struct kt_reader {
 	pid_t tid;
 	unsigned long long last_wake;
 	bool held; /* the last pass stopped at an event that must wait for ordering */
+	bool stopping; /* reader_stop asked; read and written with __atomic */
 	pthread_mutex_t tid_lock;
 	pthread_cond_t tid_cond;
 	/* written by the reader thread only, read by anyone (STAT_ADD, reader_stats) */
@@ -226,6 +227,9 @@ static struct reader_cpu *reader_oldest(struct kt_reader *r)
 static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long until)
 {
 	unsigned long long slack = until == UINT64_MAX ? READER_ORDER_SLACK_NS : 0;
+	/* A pass takes what the kernel held when it began: under a storm faster than the
+	 * reader, newer records would keep it here forever, deaf to reader_stop. */
+	unsigned long long pass_end = until == UINT64_MAX ? mono_ns() + slack : until;
 	struct reader_cpu *m, *c;
 	uint64_t stored = 0;
 	bool locked = false;
@@ -244,7 +248,7 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 				c->dry = true;
 		}
 		m = reader_oldest(r);
-		if (!m || m->ts > until)
+		if (!m || m->ts > pass_end)
 			break;
 		/* m may go only if no CPU without an event can still hold an older one. */
 		for (i = 0; i < r->ncpus; i++) {
@@ -308,7 +312,7 @@ static void *reader_main(void *arg)
 	pfd[r->ncpus].fd = r->ctl[0];
 	pfd[r->ncpus].events = POLLIN;
 
-	while (!stop) {
+	while (!stop && !__atomic_load_n(&r->stopping, __ATOMIC_ACQUIRE)) {
 		unsigned long long now = mono_ns();
 		bool sweep = now - last_sweep >= READER_IDLE_MS * 1000000ull;
 
@@ -473,6 +477,8 @@ void reader_stop(struct kt_reader *r, struct kt_reader_stats *final)
 	if (!r)
 		return;
 	if (r->started) {
+		/* The flag for a reader too busy to poll; the pipe for one asleep in poll. */
+		__atomic_store_n(&r->stopping, true, __ATOMIC_RELEASE);
 		if (write(r->ctl[1], &b, 1) < 0)
 			log_debug("%s: control pipe: %s", __func__, strerror(errno));
 		pthread_join(r->thread, NULL);
