@@ -5,7 +5,7 @@
 #  - a field: read(2) sizes from sys_enter_read.count and sys_exit_read.ret, exact counts
 #    in log2 and linear buckets
 #  - two-event latency on the thread (sys_enter -> sys_exit of clock_nanosleep), and on a
-#    field of each event (sched_switch.prev_pid -> sched_wakeup.pid: the time asleep)
+#    field of each event (sched_switch.prev_pid -> sched_wakeup.pid: the time blocked)
 #  - JSON output
 #  - offcpu and runq-latency pinned to tp_btf, raw_tp and tracepoint count the same
 #  - after every exit path (SIGINT, SIGTERM, kill -9) the programs the ktop held are gone
@@ -95,23 +95,27 @@ log "latency between two events on the thread"
 
 # ---- two events matched on a field of each: switched out -> woken, keyed by the woken pid ----
 NHIST=1
-run_hist asleep "$KTOP_WORKLOAD" sleep 40 5 ktop-hist-as -- \
+# workload block, not sleep: a task sleeping in a timer may still be on the CPU, stalled,
+# when the timer fires, and then its time switched out is short; a blocked read answered
+# 40 ms after the reader was seen off the CPU keeps it off for 40 ms at least
+run_hist asleep "$KTOP_WORKLOAD" block 40 5 ktop-hist-as -- \
 	--hist 'latency:sched:sched_switch.prev_pid->sched:sched_wakeup.pid,by=field:pid'
-# besides its five 40 ms sleeps, the pid sleeps once, on the FIFO, from before ktop attached:
-# no start was seen for that one
+# besides its five blocked reads, the pid sleeps once, on the FIFO, from before ktop
+# attached: no start was seen for that one
 expect_from "$T/asleep.out" "$WPID" 33554432 5
 log "latency between two events matched on fields"
 
 # ---- the scheduler built-ins through each variant: same buckets, same counts -----------------
-# Five sleeps of 40 ms: offcpu (by next_comm) puts exactly five in [33.5 ms, 67 ms) or above
-# for the workload's comm (SCHED_FIFO: no normal task preempts it, so only its sleeps keep it
-# off the CPU that long); runq-latency by next_comm counts five wakeups of it (its only other
-# wakeup, off the FIFO, happens while it is still called bash). Whatever the variant. On a
+# Five reads blocked for 40 ms at least (workload block, as above): offcpu (by next_comm) puts
+# exactly five in [33.5 ms, 67 ms) or above for the workload's comm (SCHED_FIFO: no normal
+# task preempts it, so only those reads keep it off the CPU that long); runq-latency by
+# next_comm counts five wakeups of it (its only other wakeup, off the FIFO, happens while it
+# is still called bash; its waker child has a name of its own). Whatever the variant. On a
 # loaded machine a wakeup that found the task still running waits for its next switch-in,
 # which only a preemption brings: up to one more per involuntary switch it reports.
 NHIST=2
 for via in tp_btf raw_tp tracepoint; do
-	run_hist "sched-$via" "$KTOP_WORKLOAD" sleep 40 5 ktop-hist-sc -- \
+	run_hist "sched-$via" "$KTOP_WORKLOAD" block 40 5 ktop-hist-sc -- \
 		--hist "offcpu,via=$via" --hist "runq-latency,by=next_comm,via=$via"
 	out=$T/sched-$via.out
 	[ "$(grep -c "^# hist .* via=$via " "$out")" = 2 ] || fail "via=$via not used: $(grep '^# hist' "$out")"
