@@ -32,6 +32,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,11 +240,21 @@ static int do_rate(unsigned long long rate, double seconds)
 	return fflush(stdout) == EOF ? 1 : 0;
 }
 
+/* sleep and block end with their involuntary context switches: 0, or 1 if stdout fails. */
+static int print_nivcsw(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 1;
+	printf("nivcsw=%ld\n", ru.ru_nivcsw);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
 static int do_sleep(unsigned long long ms, unsigned long long n)
 {
 	struct timespec ts = { .tv_sec = (time_t)(ms / 1000),
 			       .tv_nsec = (long)(ms % 1000) * 1000000L };
-	struct rusage ru;
 	unsigned long long i;
 
 	print_pid_line(getpid(), 0);
@@ -255,10 +266,7 @@ static int do_sleep(unsigned long long ms, unsigned long long n)
 		while (nanosleep(&left, &left) < 0 && errno == EINTR)
 			;
 	}
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
-		return 1;
-	printf("nivcsw=%ld\n", ru.ru_nivcsw);
-	return fflush(stdout) == 0 ? 0 : 1;
+	return print_nivcsw();
 }
 
 static int xread1(int fd)
@@ -281,6 +289,23 @@ static int xwrite1(int fd)
 		r = write(fd, &c, 1);
 	while (r < 0 && errno == EINTR);
 	return r == 1 ? 0 : -1;
+}
+
+/* Two pipes, then a child (stdout flushed first, so it does not inherit buffered output):
+ * fork()'s result, or -1 with the reason on stderr. */
+static pid_t fork_with_pipes(int a[2], int b[2])
+{
+	pid_t child;
+
+	if (pipe(a) < 0 || pipe(b) < 0) {
+		perror("workload: pipe");
+		return -1;
+	}
+	fflush(stdout);
+	child = fork();
+	if (child < 0)
+		perror("workload: fork");
+	return child;
 }
 
 /*
@@ -323,18 +348,10 @@ static int do_block(unsigned long long ms, unsigned long long n, const char *nam
 	pid_t reader = getpid(), child;
 	int down[2], up[2];
 	unsigned long long i;
-	struct rusage ru;
 
-	if (pipe(down) < 0 || pipe(up) < 0) {
-		perror("workload: pipe");
+	child = fork_with_pipes(down, up);
+	if (child < 0)
 		return 1;
-	}
-	fflush(stdout);
-	child = fork();
-	if (child < 0) {
-		perror("workload: fork");
-		return 1;
-	}
 	if (child == 0) {
 		set_name("wl-waker");
 		close(down[0]);
@@ -363,10 +380,7 @@ static int do_block(unsigned long long ms, unsigned long long n, const char *nam
 			fprintf(stderr, "workload: the waker failed after %llu reads\n", i);
 			return 1;
 		}
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
-		return 1;
-	printf("nivcsw=%ld\n", ru.ru_nivcsw);
-	return fflush(stdout) == 0 ? 0 : 1;
+	return print_nivcsw();
 }
 
 static int do_pipe(unsigned long long n)
@@ -375,17 +389,10 @@ static int do_pipe(unsigned long long n)
 	unsigned long long i;
 	pid_t child;
 
-	if (pipe(to_child) < 0 || pipe(to_parent) < 0) {
-		perror("workload: pipe");
+	/* the child inherits the comm */
+	child = fork_with_pipes(to_child, to_parent);
+	if (child < 0)
 		return 1;
-	}
-	/* the child inherits the comm; flush so it does not inherit buffered output */
-	fflush(stdout);
-	child = fork();
-	if (child < 0) {
-		perror("workload: fork");
-		return 1;
-	}
 	if (child == 0) {
 		close(to_child[1]);
 		close(to_parent[0]);
@@ -488,32 +495,22 @@ int main(int argc, char **argv)
 		set_name(name);
 		return do_rate(rate, secs);
 	}
-	if (!strcmp(mode, "sleep")) {
+	if (!strcmp(mode, "sleep") || !strcmp(mode, "block")) {
+		bool timer = !strcmp(mode, "sleep");
 		unsigned long long ms, n;
 
 		if (argc < 4 || argc > 5)
-			bad_usage("sleep takes MS N [NAME]");
+			bad_usage(timer ? "sleep takes MS N [NAME]" : "block takes MS N [NAME]");
 		ms = parse_count(argv[2], "MS");
 		n = parse_count(argv[3], "N");
 		if (ms > (unsigned long long)INT_MAX)
 			bad_usage("MS is too large");
 		if (argc == 5)
 			name = argv[4];
+		if (!timer)
+			return do_block(ms, n, name);
 		set_name(name);
 		return do_sleep(ms, n);
-	}
-	if (!strcmp(mode, "block")) {
-		unsigned long long ms, n;
-
-		if (argc < 4 || argc > 5)
-			bad_usage("block takes MS N [NAME]");
-		ms = parse_count(argv[2], "MS");
-		n = parse_count(argv[3], "N");
-		if (ms > (unsigned long long)INT_MAX)
-			bad_usage("MS is too large");
-		if (argc == 5)
-			name = argv[4];
-		return do_block(ms, n, name);
 	}
 	if (!strcmp(mode, "pipe")) {
 		unsigned long long n;
