@@ -90,6 +90,15 @@ hist_bucket()
 		END { if (!found) print 0 }' "$1"
 }
 
+# hist_from FILE KEY LO: the count in every bucket of KEY from LO up (0 when none).
+hist_from()
+{
+	awk -v key="key $2 " -v lo="$3" '
+		index($0, "key ") == 1 { inkey = index($0, key) == 1; next }
+		inkey && index($0, "  [") == 1 { if (substr($1, 2) + 0 >= lo) n += $3 }
+		END { print n + 0 }' "$1"
+}
+
 # loop_attach SIZE_MB: a loop device of its own over a file in $T, for block I/O of known
 # shape that nothing else on the machine touches; its name in LOOPDEV, its dev_t as the
 # block tracepoints record it (MAJOR << 20 | MINOR) in LOOPDEVT. Detached on exit, before
@@ -112,7 +121,9 @@ loop_attach()
 # attached, lets the workload run, then SIGINTs ktop. Output in $T/NAME.out, the workload's
 # pid in WPID, ktop's programs in PROGS.
 # GO=exec (sleep tests): a shell blocked on a FIFO execs the workload when released, so the
-# pid sleeps once before and does nothing else but the workload. GO=env (reads and
+# pid sleeps once before and does nothing else but the workload. It runs SCHED_FIFO: no
+# normal task can preempt it, so each of its sleeps is one stretch off the CPU, and the
+# only others are the ones it makes itself. GO=env (reads and
 # writes, whose program loader would read(2) after an exec): the helper waits for a file.
 GO=exec
 run_hist()
@@ -125,7 +136,7 @@ run_hist()
 	if [ "$GO" = exec ]; then
 		mkfifo "$T/$name.fifo"
 		# shellcheck disable=SC2016 # $0 and $@ belong to the inner shell
-		bash -c 'read -r _ <"$0"; exec "$@"' "$T/$name.fifo" "${w[@]}" >"$T/$name.wl" &
+		chrt -f 1 bash -c 'read -r _ <"$0"; exec "$@"' "$T/$name.fifo" "${w[@]}" >"$T/$name.wl" &
 		WPID=$!
 	else
 		WORKLOAD_GO=$T/$name.go "${w[@]}" >"$T/$name.wl" &
@@ -165,13 +176,23 @@ _accounted() # GOT EXPECTED FILE WHAT
 	log "$4: $1 of $2, the kernel skipped $missed runs (reported)"
 }
 
+_expect_count() # GOT EXPECTED FILE WHAT
+{
+	_accounted "$1" "$2" "$3" "$4" || fail "$(basename "$3" .out): $4 holds $1, expected $2:
+$(cat "$3")"
+}
+
 expect_bucket() # FILE KEY LO HI COUNT
 {
-	local got
-	got=$(hist_bucket "$1" "$2" "$3" "$4")
-	_accounted "$got" "$5" "$1" "key $2 bucket [$3, $4)" ||
-		fail "$(basename "$1" .out): key $2 bucket [$3, $4) holds $got, expected $5:
-$(cat "$1")"
+	_expect_count "$(hist_bucket "$1" "$2" "$3" "$4")" "$5" "$1" "key $2 bucket [$3, $4)"
+}
+
+# A time that has a floor and no ceiling: a sleep of 40 ms is 40 ms off the CPU at least,
+# but nothing bounds how long its task then waits for a CPU (on a loaded machine, tens of ms
+# for a normal task; with a kernel that does not preempt, over 100 ms even for SCHED_FIFO).
+expect_from() # FILE KEY LO COUNT
+{
+	_expect_count "$(hist_from "$1" "$2" "$3")" "$4" "$1" "key $2 from $3 up"
 }
 
 # EXTRA: up to that many more are right too (see bpf_hist.sh's runq-latency).

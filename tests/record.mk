@@ -26,7 +26,7 @@ FUZZ_RECORDING_SRCS = tests/fuzz/fuzz_recording.c \
 	src/record/tdat_check.c src/record/tdat_open.c src/record/recording.c \
 	src/backend/store.c src/backend/decode.c src/backend/comms.c src/backend/loss.c \
 	src/fileio.c src/strutil.c src/log.c src/xalloc.c
-EXTRA_DIST += tests/fuzz/fuzz_recording.c
+EXTRA_DIST += tests/fuzz/fuzz_recording.c tests/fuzz/run-fuzzer.sh
 RECORD_TESTS += tests/fuzz/fuzz_recording.sh
 if HAVE_FUZZER
 check_DATA = tests/fuzz/fuzz_recording
@@ -41,6 +41,10 @@ tests/fuzz/fuzz_recording: $(FUZZ_RECORDING_SRCS)
 endif
 AM_TESTS_ENVIRONMENT += KTOP_FUZZER=$(abs_top_builddir)/tests/fuzz/fuzz_recording; \
 	export KTOP_FUZZER;
+# the failing inputs every fuzz target keeps (tests/fuzz/run-fuzzer.sh)
+clean-local: clean-fuzz-artifacts
+clean-fuzz-artifacts:
+	-rm -rf tests/fuzz/artifacts
 TERM_TESTS += tests/term/record_browse.sh tests/term/record_tail.sh
 
 # make bench also measures a 1 GB recording (tests/bench/recording.sh).

@@ -10,14 +10,18 @@
  *   workload sleep MS N [NAME]     N nanosleep()s of MS milliseconds; then prints
  *                                  nivcsw=<its involuntary context switches (getrusage)>
  *   workload pipe N [NAME]         N ping-pong round trips between two processes
+ *   workload block MS N [NAME]     N blocking reads of a pipe, each answered MS milliseconds
+ *                                  after the reader is off the CPU (so each keeps it off
+ *                                  for MS ms at least); then prints nivcsw= as sleep does
  *   workload names NAME...         for each NAME in turn: renames itself NAME, then one
  *                                  getppid() (a task whose rows carry several names)
  *   workload touch NPAGES [NAME]   writes one byte to each of NPAGES new anonymous pages
  *                                  (no huge pages): at least NPAGES minor faults; prints
  *                                  its pid, then faults=<its own getrusage count>
  *
- * Every other mode first sets its comm to NAME (default "ktop-wl", at most 15 bytes kept).
- * count, sleep and pipe then print their pid on stdout (pipe: "<parent> <child>") and
+ * Every other mode first sets its comm to NAME (default "ktop-wl", at most 15 bytes kept;
+ * block once its child is forked). count, sleep, block and pipe then print their pid on
+ * stdout (pipe: "<parent> <child>"; block: the reader's only) and
  * flush it, so that a test can filter on common_pid. Every mode then waits, if the
  * environment names a file in WORKLOAD_GO, until that file exists (polled every 10 ms),
  * and only then starts the measured part. Exit status 0 on success, 1 on a failing
@@ -29,6 +33,7 @@
 #include <limits.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +55,7 @@ static void usage(FILE *out)
 	      "       workload rate R SECONDS [NAME]   (R calls/s, 0 = as fast as possible)\n"
 	      "       workload sleep MS N [NAME]\n"
 	      "       workload pipe N [NAME]\n"
+	      "       workload block MS N [NAME]\n"
 	      "       workload names NAME...\n"
 	      "       workload touch NPAGES [NAME]\n"
 	      "env: WORKLOAD_GO=FILE waits for FILE before starting; "
@@ -237,11 +243,21 @@ static int do_rate(unsigned long long rate, double seconds)
 	return fflush(stdout) == EOF ? 1 : 0;
 }
 
+/* sleep and block end with their involuntary context switches: 0, or 1 if stdout fails. */
+static int print_nivcsw(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 1;
+	printf("nivcsw=%ld\n", ru.ru_nivcsw);
+	return fflush(stdout) == 0 ? 0 : 1;
+}
+
 static int do_sleep(unsigned long long ms, unsigned long long n)
 {
 	struct timespec ts = { .tv_sec = (time_t)(ms / 1000),
 			       .tv_nsec = (long)(ms % 1000) * 1000000L };
-	struct rusage ru;
 	unsigned long long i;
 
 	print_pid_line(getpid(), 0);
@@ -253,10 +269,7 @@ static int do_sleep(unsigned long long ms, unsigned long long n)
 		while (nanosleep(&left, &left) < 0 && errno == EINTR)
 			;
 	}
-	if (getrusage(RUSAGE_SELF, &ru) < 0)
-		return 1;
-	printf("nivcsw=%ld\n", ru.ru_nivcsw);
-	return fflush(stdout) == 0 ? 0 : 1;
+	return print_nivcsw();
 }
 
 static int xread1(int fd)
@@ -281,23 +294,108 @@ static int xwrite1(int fd)
 	return r == 1 ? 0 : -1;
 }
 
+/* Two pipes, then a child (stdout flushed first, so it does not inherit buffered output):
+ * fork()'s result, or -1 with the reason on stderr. */
+static pid_t fork_with_pipes(int a[2], int b[2])
+{
+	pid_t child;
+
+	if (pipe(a) < 0 || pipe(b) < 0) {
+		perror("workload: pipe");
+		return -1;
+	}
+	fflush(stdout);
+	child = fork();
+	if (child < 0)
+		perror("workload: fork");
+	return child;
+}
+
+/*
+ * Until pid is off the CPU, blocked in read(2): /proc/PID/syscall names the system call
+ * only of a task the kernel has switched out ("running" otherwise). 0, or -1 if it cannot
+ * be read.
+ */
+static int wait_blocked_in_read(pid_t pid)
+{
+	const struct timespec poll = { .tv_nsec = 1000000L };
+	char path[64];
+	long nr;
+	FILE *f;
+	int got;
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	for (;;) {
+		f = fopen(path, "r");
+		if (!f)
+			return -1;
+		got = fscanf(f, "%ld", &nr);
+		fclose(f);
+		if (got == 1 && nr == SYS_read)
+			return 0;
+		nanosleep(&poll, NULL);
+	}
+}
+
+/*
+ * block: this process reads a byte N times; a child (named wl-waker) answers each read MS
+ * ms after seeing this process off the CPU in it, and is told by a byte back that the read
+ * returned, so the next read it waits for is the next one. Sleeping in a timer instead
+ * does not keep a task off the CPU for the whole sleep: on a loaded machine it may still
+ * be on it, stalled, when the timer fires.
+ */
+static int do_block(unsigned long long ms, unsigned long long n, const char *name)
+{
+	const struct timespec delay = { .tv_sec = (time_t)(ms / 1000),
+					.tv_nsec = (long)(ms % 1000) * 1000000L };
+	pid_t reader = getpid(), child;
+	int down[2], up[2];
+	unsigned long long i;
+
+	child = fork_with_pipes(down, up);
+	if (child < 0)
+		return 1;
+	if (child == 0) {
+		set_name("wl-waker");
+		close(down[0]);
+		close(up[1]);
+		for (i = 0; i < n; i++) {
+			if (wait_blocked_in_read(reader) < 0) {
+				perror("workload: /proc/PID/syscall");
+				_exit(1);
+			}
+			nanosleep(&delay, NULL);
+			if (xwrite1(down[1]) < 0 || xread1(up[0]) < 0)
+				_exit(1);
+		}
+		_exit(0);
+	}
+	close(down[1]);
+	close(up[0]);
+	/* named once the child exists: the child's first run is not counted as NAME's */
+	set_name(name);
+	print_pid_line(reader, 0);
+	wait_for_go();
+	/* no wait for the child at the end: its exit would wake this process once more; a
+	 * child that fails closes the pipe, and the read here fails */
+	for (i = 0; i < n; i++)
+		if (xread1(down[0]) < 0 || xwrite1(up[1]) < 0) {
+			fprintf(stderr, "workload: the waker failed after %llu reads\n", i);
+			return 1;
+		}
+	return print_nivcsw();
+}
+
 static int do_pipe(unsigned long long n)
 {
 	int to_child[2], to_parent[2], status, ret = 0;
 	unsigned long long i;
 	pid_t child;
 
-	if (pipe(to_child) < 0 || pipe(to_parent) < 0) {
-		perror("workload: pipe");
+	/* the child inherits the comm */
+	child = fork_with_pipes(to_child, to_parent);
+	if (child < 0)
 		return 1;
-	}
-	/* the child inherits the comm; flush so it does not inherit buffered output */
-	fflush(stdout);
-	child = fork();
-	if (child < 0) {
-		perror("workload: fork");
-		return 1;
-	}
 	if (child == 0) {
 		close(to_child[1]);
 		close(to_parent[0]);
@@ -400,17 +498,20 @@ int main(int argc, char **argv)
 		set_name(name);
 		return do_rate(rate, secs);
 	}
-	if (!strcmp(mode, "sleep")) {
+	if (!strcmp(mode, "sleep") || !strcmp(mode, "block")) {
+		bool timer = !strcmp(mode, "sleep");
 		unsigned long long ms, n;
 
 		if (argc < 4 || argc > 5)
-			bad_usage("sleep takes MS N [NAME]");
+			bad_usage(timer ? "sleep takes MS N [NAME]" : "block takes MS N [NAME]");
 		ms = parse_count(argv[2], "MS");
 		n = parse_count(argv[3], "N");
 		if (ms > (unsigned long long)INT_MAX)
 			bad_usage("MS is too large");
 		if (argc == 5)
 			name = argv[4];
+		if (!timer)
+			return do_block(ms, n, name);
 		set_name(name);
 		return do_sleep(ms, n);
 	}
