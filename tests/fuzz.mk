@@ -52,8 +52,3 @@ tests/fuzz/fuzz_theme: $(FUZZ_THEME_SRCS)
 tests/fuzz/fuzz_rowfilter: $(FUZZ_ROWFILTER_SRCS)
 	$(FUZZ_PARSER_LINK)
 endif
-# A failing input is kept whole in tests/fuzz/failed/NAME/ (and printed in the test's log).
-clean-local: clean-fuzz-failed
-clean-fuzz-failed:
-	rm -rf tests/fuzz/failed
-.PHONY: clean-fuzz-failed
