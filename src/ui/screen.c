@@ -555,8 +555,10 @@ static void ui_mouse(struct kt_ui *ui)
 	MEVENT me;
 	int i, n;
 
-	if (getmouse(&me) != OK)
+	if (getmouse(&me) != OK) {
+		log_debug("%s: KEY_MOUSE with no event", __func__);
 		return;
+	}
 	log_debug("%s: %d,%d %#lx", __func__, me.y, me.x, (unsigned long)me.bstate);
 	if (ui->prompt.active)
 		return;
@@ -593,6 +595,7 @@ static void ui_key(struct kt_ui *ui, int key)
 	struct kt_view *v;
 	int r;
 
+	log_debug("%s: %d", __func__, key);
 	if (key == KEY_RESIZE) {
 		ui->relayout = true;
 		/* The terminal may have dropped what it showed (tmux does, through a 1x1

@@ -30,7 +30,7 @@ run_in()
 {
 	local term=$1
 	shift
-	tm kill-server 2>/dev/null
+	tmux_kill_server
 	KTOP_TEST_TERM=$term tmux_start 80 24 "${ENVS[@]}" "$@"
 }
 
@@ -261,7 +261,13 @@ quit_ok "-P mine"
 
 # ---- the mouse --------------------------------------------------------------------------------
 click() { tmux_text $'\e[<0;'"$1;$2"'M'; tmux_text $'\e[<0;'"$1;$2"'m'; }
-run_in xterm-256color -- -e sched:sched_switch
+# The keys and mouse events ktop read, from its -v log, when a click goes unanswered.
+expect_click()
+{
+	wait_for_text "$1" 3 && return 0
+	fail "$2 (click at column $col, line $line); ktop read: $(grep -E 'ui_key|ui_mouse' "$T/mouse.klog" | tail -n 20 | tr '\n' ';')"
+}
+run_in xterm-256color -- -v --log "$T/mouse.klog" -e sched:sched_switch
 expect_text "^ktop-$KTOP_PID +tracer" 10 "no header"
 tmux_keys e
 expect_text "Event picker" 5 "e did not open the picker"
@@ -273,12 +279,13 @@ line=$(tmux_screen | grep -n '\[ \] alarmtimer_start' | head -1 | cut -d: -f1)
 col=$(tmux_screen | grep '\[ \] alarmtimer_start' | head -1 | awk '{ print index($0, "alarmtimer_start") }')
 [ -n "$line" ] || fail "no alarmtimer_start row"
 click "$col" "$line"
-expect_text "\\[x\\] alarmtimer_start" 3 "a click on the event did not enable it"
+expect_click "\\[x\\] alarmtimer_start" "a click on the event did not enable it"
 expect_text "Spc *Toggle" 3 "the click did not focus the picker"
 wait_capturing "$KTOP_PID" alarmtimer alarmtimer_start 3
 # a click in the stream focuses it; the wheel scrolls it (leaves FOLLOW)
-click 5 10
-expect_text "F3Search" 3 "a click in the stream did not focus it"
+col=5 line=10
+click "$col" "$line"
+expect_click "F3Search" "a click in the stream did not focus it"
 tmux_text $'\e[<64;5;10M'
 expect_text "SCROLL" 3 "the wheel did not scroll the stream"
 quit_ok "mouse"
