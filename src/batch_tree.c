@@ -157,14 +157,6 @@ unsigned long long batch_tree_print(struct kt_batch_tree *bt, FILE *out, bool js
 	return trees;
 }
 
-unsigned long long batch_tree_evicted(const struct kt_batch_tree *bt)
-{
-	struct kt_cg_stats st;
-
-	callgraph_stats(bt->cg, &st);
-	return st.evicted_nodes + st.dropped;
-}
-
 void batch_tree_free(struct kt_batch_tree *bt)
 {
 	if (!bt)

@@ -18,8 +18,6 @@ struct kt_batch_tree *batch_tree_new(struct kt_app *app, char *err, size_t errle
 void batch_tree_feed(struct kt_batch_tree *bt, const struct kt_rec *r);
 /* Prints every tree; returns how many. */
 unsigned long long batch_tree_print(struct kt_batch_tree *bt, FILE *out, bool json);
-/* Calls dropped or evicted for the memory bound (for the summary). */
-unsigned long long batch_tree_evicted(const struct kt_batch_tree *bt);
 void batch_tree_free(struct kt_batch_tree *bt);
 
 #endif

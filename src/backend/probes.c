@@ -652,13 +652,6 @@ static long find_index(const struct kt_probes *p, const char *name)
 	return -1;
 }
 
-const struct kt_probe *probes_find(const struct kt_probes *p, const char *name)
-{
-	long i = p ? find_index(p, name) : -1;
-
-	return i < 0 ? NULL : &p->v[i];
-}
-
 static bool event_exists(const struct kt_probes *p, const char *name)
 {
 	char path[PATH_MAX];

@@ -120,8 +120,6 @@ int probes_delete_all(struct kt_probes *p);
 size_t probes_count(const struct kt_probes *p);
 /* The i-th probe in creation order, NULL past the end. Valid until the next create/delete. */
 const struct kt_probe *probes_get(const struct kt_probes *p, size_t i);
-/* The probe with that name (either form above), or NULL. */
-const struct kt_probe *probes_find(const struct kt_probes *p, const char *name);
 
 /* Which dynamic-event kinds this kernel takes: false with a one-line reason in why (may be
  * NULL) naming the missing config option. */

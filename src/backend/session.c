@@ -559,11 +559,6 @@ struct tracefs_instance *session_trace_instance(struct kt_session *s)
 	return s && !s->top_level ? s->inst : NULL;
 }
 
-bool session_top_level(const struct kt_session *s)
-{
-	return s && s->top_level;
-}
-
 void session_stop_top_level(struct kt_session *s)
 {
 	if (s && s->top_level)
@@ -598,11 +593,6 @@ void session_use_top_level(struct kt_session *s)
 const char *session_name(const struct kt_session *s)
 {
 	return s ? s->name : NULL;
-}
-
-unsigned long session_buffer_kb(const struct kt_session *s)
-{
-	return s ? s->buffer_kb : 0;
 }
 
 int session_ncpus(const struct kt_session *s)

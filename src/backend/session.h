@@ -58,7 +58,6 @@ struct tracefs_instance *session_instance(struct kt_session *s);
 /* Where the tracer, its function lists and the ring buffer the reader reads are: the
  * instance, or NULL (libtracefs's top level) after session_use_top_level(). */
 struct tracefs_instance *session_trace_instance(struct kt_session *s);
-bool session_top_level(const struct kt_session *s);
 /* After toplevel_claim() succeeded: the tracer and its lists go to the top level, ktop's own
  * threads are kept out of it too, and session_close() restores it. Events stay in the
  * instance. */
@@ -67,7 +66,6 @@ void session_use_top_level(struct kt_session *s);
  * not chase a system-wide tracer. Nothing without session_use_top_level(). */
 void session_stop_top_level(struct kt_session *s);
 const char *session_name(const struct kt_session *s);
-unsigned long session_buffer_kb(const struct kt_session *s);
 int session_ncpus(const struct kt_session *s);
 
 /* Enables/disables system:event (either may be a glob, NULL meaning all). Returns the number

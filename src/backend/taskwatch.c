@@ -244,11 +244,6 @@ unsigned taskwatch_drain(struct kt_taskwatch *tw)
 	return learned;
 }
 
-uint64_t taskwatch_lost(const struct kt_taskwatch *tw)
-{
-	return tw ? tw->lost : 0;
-}
-
 void taskwatch_close(struct kt_taskwatch *tw)
 {
 	int i;

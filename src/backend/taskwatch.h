@@ -22,9 +22,6 @@ struct kt_taskwatch *taskwatch_open(struct kt_comms *comms, const char *trace_cl
 /* Moves every record waiting into comms. Returns how many names it learned. */
 unsigned taskwatch_drain(struct kt_taskwatch *tw);
 
-/* Records the kernel dropped because a ring was full (names then fall back to /proc and
- * saved_cmdlines). */
-uint64_t taskwatch_lost(const struct kt_taskwatch *tw);
 
 void taskwatch_close(struct kt_taskwatch *tw);
 

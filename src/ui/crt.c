@@ -301,11 +301,6 @@ bool crt_is_utf8(void)
 	return crt_utf8;
 }
 
-bool crt_has_color(void)
-{
-	return crt_color;
-}
-
 int crt_put(WINDOW *win, int y, int x, const char *s, int w)
 {
 	char buf[512];

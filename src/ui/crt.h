@@ -69,7 +69,6 @@ void crt_done(void);
 attr_t crt_attr(enum crt_elem e);
 const struct crt_glyphs *crt_glyphs(void);
 bool crt_is_utf8(void);
-bool crt_has_color(void);
 /* Colours the terminal shows (0: monochrome, by -C, NO_COLOR or terminfo). */
 int crt_colors(void);
 

@@ -262,11 +262,6 @@ void theme_default(struct kt_theme *t)
 	set_defaults(t);
 }
 
-const char *theme_default_text(void)
-{
-	return default_text;
-}
-
 /* Lines from text or f, each at most sizeof(buf) - 1 characters: a longer one is refused
  * whole, from text and from a file alike. */
 static int parse_lines(struct kt_theme *t, FILE *f, const char *text, const char *file,

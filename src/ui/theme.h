@@ -50,7 +50,6 @@ int theme_parse_attr(const char *s, unsigned *out);
 
 /* The compiled-in default (the same text as themes/default.theme). */
 void theme_default(struct kt_theme *t);
-const char *theme_default_text(void);
 
 /* Parses a whole theme from text. Elements not named keep the default's style. Returns 0;
  * or -1 with "FILE:LINE: reason" in err, and *t reset to the default. */
