@@ -16,6 +16,7 @@
 #include "backend/decode.h"
 #include "backend/store.h"
 #include "batch_tree.h"
+#include "json.h"
 #include "xalloc.h"
 
 #define BATCH_TREE_NODES (1u << 22) /* ~400 MB at most */
@@ -111,9 +112,10 @@ static void print_json(struct kt_batch_tree *bt, FILE *out, const struct kt_cg_n
 {
 	char b[40];
 
-	fprintf(out, "{\"func\":\"%s\",\"pid\":%d,\"cpu\":%u,\"depth\":%d,\"calltime\":%llu",
-		callgraph_func_name(bt->cg, n->func, b, sizeof(b)), n->pid, n->cpu, n->depth,
-		(unsigned long long)n->calltime);
+	fputs("{\"func\":", out);
+	json_string(out, callgraph_func_name(bt->cg, n->func, b, sizeof(b)));
+	fprintf(out, ",\"pid\":%d,\"cpu\":%u,\"depth\":%d,\"calltime\":%llu", n->pid, n->cpu,
+		n->depth, (unsigned long long)n->calltime);
 	if (!(n->flags & (KT_CG_OPEN | KT_CG_BROKEN)))
 		fprintf(out, ",\"duration_ns\":%llu,\"self_ns\":%llu",
 			(unsigned long long)n->duration, (unsigned long long)kt_cg_self(n));

@@ -29,6 +29,12 @@ tests_unit_check_pmu_SOURCES = tests/unit/check_pmu.c
 tests_unit_check_pmu_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
 tests_unit_check_pmu_LDADD = $(UNIT_LDADD)
 
+# The JSON string writer every JSON output shares.
+check_PROGRAMS += tests/unit/check_json
+tests_unit_check_json_SOURCES = tests/unit/check_json.c
+tests_unit_check_json_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_json_LDADD = $(UNIT_LDADD)
+
 # Themes, ktoprc and profiles.
 check_PROGRAMS += tests/unit/check_theme tests/unit/check_config
 tests_unit_check_theme_SOURCES = tests/unit/check_theme.c
@@ -50,7 +56,7 @@ tests_helpers_workload_CFLAGS = $(AM_CFLAGS)
 
 UNIT_TESTS = tests/unit/check_store tests/unit/check_options tests/unit/check_catalog \
 	tests/unit/check_loss tests/unit/check_layout tests/unit/check_decode
-UNIT_TESTS += tests/unit/check_pmu
+UNIT_TESTS += tests/unit/check_pmu tests/unit/check_json
 UNIT_TESTS += tests/unit/check_theme tests/unit/check_config tests/unit/check_actions
 LIVE_TESTS = \
 	tests/live/enable_disable.sh \

@@ -20,6 +20,7 @@
 #include <tracefs.h>
 
 #include "../fileio.h"
+#include "../json.h"
 #include "../log.h"
 #include "../xalloc.h"
 #include "comms.h"
@@ -553,27 +554,6 @@ char *decoder_format_ts(unsigned long long ts, unsigned long long base, char *bu
 
 	snprintf(buf, len, "%llu.%06llu", t / 1000000000ull, (t % 1000000000ull) / 1000ull);
 	return buf;
-}
-
-/* Appends s to out as a JSON string body; returns the new position. */
-static size_t json_escape(char *out, size_t pos, size_t len, const char *s, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n && s[i] && pos + 7 < len; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\') {
-			out[pos++] = '\\';
-			out[pos++] = (char)c;
-		} else if (c < 0x20) {
-			pos += (size_t)snprintf(out + pos, len - pos, "\\u%04x", c);
-		} else {
-			out[pos++] = (char)c;
-		}
-	}
-	out[pos] = '\0';
-	return pos;
 }
 
 #define JSON_PUT(...)                                                                    \

@@ -27,6 +27,7 @@
 
 #include "backend/doctor.h"
 #include "backend/privs.h"
+#include "json.h"
 #include "fileio.h"
 #include "backend/session.h"
 
@@ -40,26 +41,6 @@ struct doctor {
 	bool bpf_denied;	/* no CAP_BPF and unprivileged BPF disabled */
 	int unpriv_bpf;		/* kernel.unprivileged_bpf_disabled, -1 unknown */
 };
-
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
 
 static void report(struct doctor *d, bool ok, const char *name, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));

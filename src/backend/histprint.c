@@ -6,6 +6,7 @@
 
 #include "backend/bpfhist.h"
 #include "backend/histprint.h"
+#include "json.h"
 
 #define BAR_WIDTH 40
 
@@ -65,22 +66,6 @@ void histprint_text(const struct kt_bpfhist *h, FILE *out)
 	}
 }
 
-static void json_string(const char *str, FILE *out)
-{
-	fputc('"', out);
-	for (; *str; str++) {
-		unsigned char c = (unsigned char)*str;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 void histprint_json(const struct kt_bpfhist *h, FILE *out)
 {
 	const struct kt_hist_spec *s = bpfhist_spec(h);
@@ -92,9 +77,9 @@ void histprint_json(const struct kt_bpfhist *h, FILE *out)
 	bool first;
 
 	fputs("{\"hist\":{\"spec\":", out);
-	json_string(s->text, out);
+	json_string(out, s->text);
 	fputs(",\"by\":", out);
-	json_string(s->by == KT_BY_NONE ? "none" : histspec_by_name(s), out);
+	json_string(out, s->by == KT_BY_NONE ? "none" : histspec_by_name(s));
 	fprintf(out,
 		",\"unit\":\"%s\",\"scale\":\"%s\",\"step\":%llu,\"via\":\"%s\",\"missed\":%llu,"
 		"\"keys\":[",
@@ -105,7 +90,7 @@ void histprint_json(const struct kt_bpfhist *h, FILE *out)
 
 		hist_key_label(s, &rows[i].key, label, sizeof(label));
 		fprintf(out, "%s{\"key\":", i ? "," : "");
-		json_string(label, out);
+		json_string(out, label);
 		fprintf(out,
 			",\"id\":%llu,\"count\":%llu,\"sum\":%llu,\"avg\":%llu,\"min\":%llu,"
 			"\"p50\":%llu,\"p90\":%llu,\"p99\":%llu,\"max\":%llu,\"buckets\":[",

@@ -35,6 +35,7 @@
 
 #include "backend/pmu.h"
 #include "fileio.h"
+#include "json.h"
 
 #define READ_FORMAT                                                                \
 	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -1365,22 +1366,6 @@ void pmu_ratios(const struct kt_pmu *p, struct kt_pmu_ratio out[KT_PMU_NRATIOS])
 }
 
 /* ---- batch output ------------------------------------------------------------------------ */
-
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
 
 static void json_number(FILE *out, double v)
 {
