@@ -24,14 +24,7 @@
 #include "log.h"
 #include "record/recording.h"
 #include "xalloc.h"
-
-unsigned long long app_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
+#include "clock.h"
 
 static int exit_code_for(int err)
 {
@@ -257,7 +250,7 @@ static int app_open_counting(struct kt_app *app, char *err, size_t errlen)
 	/* Batch mode asked for counters and nothing may be counted: say why and stop. */
 	if (opts->pmu && opts->mode == KT_MODE_BATCH && pmu_refused(app->pmu, err, errlen))
 		return KT_EXIT_NOPERM;
-	app->last_tick_ns = app_now_ns();
+	app->last_tick_ns = clock_mono_ns();
 	selfstat_sample(&app->self);
 	return KT_EXIT_OK;
 }
@@ -516,7 +509,7 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
 	const struct kt_catalog *cat = app->catalog;
 	const char *filter = app->event_filter;
 	bool glob = catalog_spec_is_glob(spec);
-	unsigned long long t0 = app_now_ns();
+	unsigned long long t0 = clock_mono_ns();
 	int done = 0, refused = 0;
 	char first[512] = "", one[512];
 	size_t i, j, k, m;
@@ -552,7 +545,7 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
 		}
 	}
 	log_debug("%s: %s %s: %d events, %d refused, %llu ms", __func__,
-		  on ? "enabled" : "disabled", spec, done, refused, (app_now_ns() - t0) / 1000000);
+		  on ? "enabled" : "disabled", spec, done, refused, (clock_mono_ns() - t0) / 1000000);
 	if (!done && !refused) {
 		snprintf(err, errlen,
 			 "no event matches '%s' (events are system:event, e.g. sched:sched_switch; "
@@ -644,7 +637,7 @@ int app_probe_delete(struct kt_app *app, const char *name, char *err, size_t err
 
 void app_tick(struct kt_app *app)
 {
-	unsigned long long now = app_now_ns();
+	unsigned long long now = clock_mono_ns();
 	uint64_t lost = 0;
 	char err[512];
 	size_t i;

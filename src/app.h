@@ -130,6 +130,4 @@ void app_tick(struct kt_app *app);
 /* Drains the wake pipe (after poll said it is readable). */
 void app_drain_wake(struct kt_app *app);
 
-unsigned long long app_now_ns(void);
-
 #endif

@@ -21,6 +21,7 @@
 #include "record/recording.h"
 #include "batch_tree.h"
 #include "signals.h"
+#include "clock.h"
 
 #define BATCH_PRINT_CHUNK 1024
 
@@ -35,7 +36,7 @@ struct batch {
 	char rec_err[512];
 	struct kt_batch_tree *tree; /* --tree: records become call trees, printed at the end */
 	bool draining;	     /* capture stopped: print everything left, signals or not */
-	unsigned long long deadline; /* --duration's end (app_now_ns()), 0: none */
+	unsigned long long deadline; /* --duration's end (clock_mono_ns()), 0: none */
 };
 
 static void batch_print_rec(struct batch *b, const struct kt_rec *r)
@@ -104,7 +105,7 @@ static void batch_print_new(struct batch *b)
 		 * a signal or --duration's end must end the capture now, not once printing has
 		 * caught up. */
 		if (!b->draining &&
-		    (signals_pending() || (b->deadline && app_now_ns() >= b->deadline)))
+		    (signals_pending() || (b->deadline && clock_mono_ns() >= b->deadline)))
 			break;
 	}
 }
@@ -217,7 +218,7 @@ static int batch_recording(struct batch *b)
 
 int batch_run(struct kt_app *app, FILE *out)
 {
-	unsigned long long start = app_now_ns(), deadline = 0, now;
+	unsigned long long start = clock_mono_ns(), deadline = 0, now;
 	struct batch b = { .app = app, .out = out };
 	struct pollfd pfd = { .fd = app->wake_rd, .events = POLLIN };
 	const struct kt_options *o = app->opts;
@@ -242,7 +243,7 @@ int batch_run(struct kt_app *app, FILE *out)
 		deadline = start + (unsigned long long)(o->duration * 1e9);
 	b.deadline = deadline;
 	for (;;) {
-		now = app_now_ns();
+		now = clock_mono_ns();
 		if (signals_pending() || (deadline && now >= deadline))
 			break;
 		timeout = (int)o->delay_ms;
@@ -272,6 +273,6 @@ int batch_run(struct kt_app *app, FILE *out)
 		batch_tree_free(b.tree);
 	}
 	fflush(out);
-	batch_summary(&b, (double)(app_now_ns() - start) / 1e9);
+	batch_summary(&b, (double)(clock_mono_ns() - start) / 1e9);
 	return b.rec ? batch_finish_recording(&b) : rec_status;
 }

@@ -25,7 +25,7 @@ EXTRA_DIST += $(RECORD_TESTS) tests/record/bad_files.golden
 FUZZ_RECORDING_SRCS = tests/fuzz/fuzz_recording.c \
 	src/record/tdat_check.c src/record/tdat_open.c src/record/recording.c \
 	src/backend/store.c src/backend/decode.c src/backend/comms.c src/backend/loss.c \
-	src/fileio.c src/strutil.c src/json.c src/log.c src/xalloc.c
+	src/fileio.c src/strutil.c src/json.c src/clock.c src/log.c src/xalloc.c
 EXTRA_DIST += tests/fuzz/fuzz_recording.c tests/fuzz/run-fuzzer.sh
 RECORD_TESTS += tests/fuzz/fuzz_recording.sh
 if HAVE_FUZZER

@@ -26,6 +26,7 @@
 #include "comms.h"
 #include "decode.h"
 #include "store.h"
+#include "../clock.h"
 
 #define COMM_SLOTS 4096
 #define COMM_TTL_NS 1000000000ull
@@ -67,14 +68,6 @@ struct kt_decoder {
 	unsigned long long cmdlines_cost_ns;  /* how long that read took */
 	struct trace_seq seq;
 };
-
-static unsigned long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
 
 struct kt_decoder *decoder_new(const char *tracing_dir, char *err, size_t errlen)
 {
@@ -414,7 +407,7 @@ static bool comm_from_saved_cmdlines(struct kt_decoder *d, int pid, unsigned lon
 	if (!hit && (!d->cmdlines_read_at || now >= d->cmdlines_read_at + gap)) {
 		cmdlines_load(d);
 		d->cmdlines_read_at = now;
-		d->cmdlines_cost_ns = now_ns() - now;
+		d->cmdlines_cost_ns = clock_mono_ns() - now;
 		if (d->ncmdlines)
 			hit = bsearch(&key, d->cmdlines, d->ncmdlines, sizeof(*hit), cmdline_cmp);
 	}
@@ -468,7 +461,7 @@ const char *decoder_comm(struct kt_decoder *d, int pid, unsigned long long ts)
 							    "<...>";
 	if (comms_at(d->history, pid, ts, name) && (known = intern(d, name)))
 		return known;
-	now = now_ns();
+	now = clock_mono_ns();
 	s = comm_slot(d, pid);
 	if (s->pid == pid && now < s->looked_at + COMM_TTL_NS)
 		return s->comm;

@@ -36,6 +36,7 @@
 #include "backend/pmu.h"
 #include "fileio.h"
 #include "json.h"
+#include "clock.h"
 
 #define READ_FORMAT                                                                \
 	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
@@ -823,14 +824,6 @@ static void close_slot(struct kt_pmu *p, int slot)
 	}
 }
 
-static unsigned long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
 /* Software events the kernel counts only in its own context (the scheduler's), so that
  * with exclude_kernel they would always read 0. */
 static bool kernel_only(const struct kt_pmu_attr *a)
@@ -959,7 +952,7 @@ int pmu_open(struct kt_pmu *p, char *err, size_t errlen)
 				ioctl(sg->fds[0], PERF_EVENT_IOC_ENABLE, 0);
 		}
 	}
-	pmu_set_start(p, mono_ns());
+	pmu_set_start(p, clock_mono_ns());
 
 	for (i = 0; i < p->ncounters; i++) {
 		struct kt_pmu_counter *c = &p->counters[i];
@@ -1149,7 +1142,7 @@ void pmu_read(struct kt_pmu *p)
 			if (n > 0)
 				pmu_feed(p, s, g, buf, (size_t)n);
 		}
-	pmu_update(p, mono_ns());
+	pmu_update(p, clock_mono_ns());
 }
 
 void pmu_stop(struct kt_pmu *p)

@@ -35,6 +35,7 @@
 #include "session.h"
 #include "store.h"
 #include "taskwatch.h"
+#include "clock.h"
 
 /* How often a quiet CPU's partial page is collected when nothing wakes us. */
 #define READER_IDLE_MS 100
@@ -87,14 +88,6 @@ struct kt_reader {
 #define STAT_ADD(r, field, n) \
 	__atomic_store_n(&(r)->stats.field, (r)->stats.field + (n), __ATOMIC_RELAXED)
 
-static unsigned long long mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
-}
-
 /* Loads a page just read into the CPU's cursor. Returns true when it holds an event. */
 static bool cpu_load_page(struct kt_reader *r, struct reader_cpu *c)
 {
@@ -126,7 +119,7 @@ static int cpu_fill(struct kt_reader *r, struct reader_cpu *c, bool partial)
 	int n;
 
 	while (!c->have) {
-		before = mono_ns();
+		before = clock_mono_ns();
 		n = tracefs_cpu_buffered_read(c->tcpu, c->page, true);
 		if (n > 0) {
 			cpu_load_page(r, c);
@@ -178,7 +171,7 @@ static void reader_wake(struct kt_reader *r)
 
 	if (r->wake_fd < 0)
 		return;
-	r->last_wake = mono_ns();
+	r->last_wake = clock_mono_ns();
 	n = write(r->wake_fd, &b, 1); /* a full pipe already says "wake up" */
 	(void)n;
 }
@@ -188,7 +181,7 @@ static void reader_wake(struct kt_reader *r)
  * first records after a quiet spell wake it at once. */
 static void reader_wake_sometimes(struct kt_reader *r)
 {
-	if (mono_ns() - r->last_wake >= READER_WAKE_NS)
+	if (clock_mono_ns() - r->last_wake >= READER_WAKE_NS)
 		reader_wake(r);
 }
 
@@ -229,7 +222,7 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 	unsigned long long slack = until == UINT64_MAX ? READER_ORDER_SLACK_NS : 0;
 	/* A pass takes what the kernel held when it began: under a storm faster than the
 	 * reader, newer records would keep it here forever, deaf to reader_stop. */
-	unsigned long long pass_end = until == UINT64_MAX ? mono_ns() + slack : until;
+	unsigned long long pass_end = until == UINT64_MAX ? clock_mono_ns() + slack : until;
 	struct reader_cpu *m, *c;
 	uint64_t stored = 0;
 	bool locked = false;
@@ -313,7 +306,7 @@ static void *reader_main(void *arg)
 	pfd[r->ncpus].events = POLLIN;
 
 	while (!stop && !__atomic_load_n(&r->stopping, __ATOMIC_ACQUIRE)) {
-		unsigned long long now = mono_ns();
+		unsigned long long now = clock_mono_ns();
 		bool sweep = now - last_sweep >= READER_IDLE_MS * 1000000ull;
 
 		if (sweep)
@@ -334,7 +327,7 @@ static void *reader_main(void *arg)
 			stop = true;
 	}
 	/* Stopped: take everything the kernel buffered up to now, in order. */
-	stop_ts = mono_ns();
+	stop_ts = clock_mono_ns();
 	while (reader_pump(r, true, stop_ts))
 		;
 	reader_wake(r);

@@ -6,15 +6,7 @@
 #include <time.h>
 
 #include "backend/selfstat.h"
-
-static unsigned long long clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	if (clock_gettime(id, &ts) < 0)
-		return 0;
-	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
-}
+#include "clock.h"
 
 /* VmRSS and VmHWM from /proc/self/status, in kB. */
 static void read_status(unsigned long *rss, unsigned long *hwm)

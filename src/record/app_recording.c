@@ -16,6 +16,7 @@
 #include "../backend/decode.h"
 #include "../xalloc.h"
 #include "recording.h"
+#include "clock.h"
 
 /* The catalogue of the events the file has formats for, in available_events form. */
 static struct kt_catalog *catalog_of(struct tep_handle *tep)
@@ -59,7 +60,7 @@ int app_open_recording(struct kt_app *app, const struct kt_options *opts, char *
 	}
 	if (recording_attach(app->recording, app->store, app->wake_wr, err, errlen) < 0)
 		return KT_EXIT_FAILURE;
-	app->last_tick_ns = app_now_ns();
+	app->last_tick_ns = clock_mono_ns();
 	selfstat_sample(&app->self);
 	return KT_EXIT_OK;
 }

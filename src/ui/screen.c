@@ -25,6 +25,7 @@
 #include "ui/ui.h"
 #include "ui/view.h"
 #include "xalloc.h"
+#include "clock.h"
 
 #define NSEC_PER_MSEC 1000000ULL
 /* Ten redraws a second at most, however fast records arrive. */
@@ -732,7 +733,7 @@ int ui_run(struct kt_app *app)
 	}
 	header_refresh(&ui.header, app);
 	ui_layout(&ui);
-	next_tick = app_now_ns() + delay_ns;
+	next_tick = clock_mono_ns() + delay_ns;
 
 	while (!ui.quit && !signals_pending()) {
 		struct pollfd pfd[2] = {
@@ -743,7 +744,7 @@ int ui_run(struct kt_app *app)
 
 		if (ui.relayout)
 			ui_layout(&ui);
-		now = app_now_ns();
+		now = clock_mono_ns();
 		if (ui_dirty(&ui) && now >= last_redraw + REDRAW_MIN_NS) {
 			ui_redraw(&ui);
 			last_redraw = now;
@@ -771,7 +772,7 @@ int ui_run(struct kt_app *app)
 		if (n != 0)
 			while ((key = getch()) != ERR && !ui.quit)
 				ui_key(&ui, key);
-		now = app_now_ns();
+		now = clock_mono_ns();
 		if (now >= next_tick) {
 			ui_tick(&ui);
 			next_tick += delay_ns;

@@ -21,6 +21,7 @@
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
+#include "clock.h"
 
 #define PROMPT_FILTER 1
 #define TEXT_MAX 128
@@ -282,10 +283,10 @@ static void picker_init(struct kt_view *v)
 	build_groups(pk);
 	/* A row per event plus one per system at most. */
 	pk->rows = xcalloc(n + pk->ngroups + 1, sizeof(*pk->rows));
-	t0 = app_now_ns();
+	t0 = clock_mono_ns();
 	read_enabled(v, pk);
 	log_debug("%s: enable states of %zu events read in %llu us", __func__, pk->cat->count,
-		  (app_now_ns() - t0) / 1000);
+		  (clock_mono_ns() - t0) / 1000);
 	rebuild(pk);
 }
 

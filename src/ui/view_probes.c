@@ -27,6 +27,7 @@
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
+#include "clock.h"
 
 #define PROMPT_BINARY 1
 #define PROMPT_DEF 2
@@ -388,7 +389,7 @@ static void complete_def(struct kt_view *v, struct ppane *pp, const char *text)
 static void binary_accepted(struct kt_view *v, struct ppane *pp, const char *text)
 {
 	char err[512] = "", path[4096];
-	unsigned long long t0 = app_now_ns();
+	unsigned long long t0 = clock_mono_ns();
 
 	if (elfsyms_resolve_path(text, path, sizeof(path), err, sizeof(err)) < 0) {
 		snprintf(pp->error, sizeof(pp->error), "%s", err);
@@ -411,7 +412,7 @@ static void binary_accepted(struct kt_view *v, struct ppane *pp, const char *tex
 	}
 	snprintf(pp->path, sizeof(pp->path), "%s", path);
 	log_debug("%s: %zu functions in %s (%llu ms)", __func__, pp->usyms->count, path,
-		  (app_now_ns() - t0) / 1000000);
+		  (clock_mono_ns() - t0) / 1000000);
 	pp->text[0] = pp->hint[0] = '\0';
 	open_def_prompt(v, pp, true);
 }

@@ -21,6 +21,7 @@
 #include "ui/rowfilter.h"
 #include "ui/view.h"
 #include "xalloc.h"
+#include "clock.h"
 
 #define NAME_MAX_LEN 96
 #define INFO_MAX_LEN 512
@@ -837,7 +838,7 @@ static bool search_step(struct kt_view *v)
 {
 	struct stream *st = S(v);
 	struct kt_store *store = v->app->store;
-	unsigned long long deadline = app_now_ns() + SEARCH_STEP_NS;
+	unsigned long long deadline = clock_mono_ns() + SEARCH_STEP_NS;
 	bool icase = !pat_has_upper(st->pat);
 	uint64_t done = 0, first, end;
 	char line[LINE_MAX_LEN];
@@ -845,7 +846,7 @@ static bool search_step(struct kt_view *v)
 	struct kt_rec r;
 	int i;
 
-	while (done < SEARCH_STEP_RECORDS && app_now_ns() < deadline) {
+	while (done < SEARCH_STEP_RECORDS && clock_mono_ns() < deadline) {
 		store_lock(store);
 		view_range(st, store, &first, &end);
 		if (st->sdir > 0 && st->spos < first)

@@ -26,6 +26,7 @@
 #include "ui/scopespec.h"
 #include "ui/view.h"
 #include "xalloc.h"
+#include "clock.h"
 
 #define BEST_MAX 256
 #define TEXT_MAX 200
@@ -444,13 +445,13 @@ static void narrow(struct tpane *tp)
 {
 	char pat[TEXT_MAX];
 	const char *p = tp->text[0] == '!' ? tp->text + 1 : tp->text;
-	unsigned long long t0 = app_now_ns();
+	unsigned long long t0 = clock_mono_ns();
 
 	snprintf(pat, sizeof(pat), "%.*s", (int)strcspn(p, ":"), p);
 	tp->nbest = tp->syms ? namefilter_best(&tp->nf, pat, tp->best, BEST_MAX) : 0;
 	tp->fsel = tp->ftop = 0;
 	log_debug("%s: '%s' over %zu names: %zu shown in %llu us", __func__, pat,
-		  tp->syms ? tp->syms->count : 0, tp->nbest, (app_now_ns() - t0) / 1000);
+		  tp->syms ? tp->syms->count : 0, tp->nbest, (clock_mono_ns() - t0) / 1000);
 }
 
 static void check_text(struct tpane *tp)
@@ -482,7 +483,7 @@ static void enter_fmode(struct kt_view *v, struct tpane *tp, enum kt_ftrace_list
 	tp->which = which;
 	tp->text[0] = tp->check[0] = tp->last[0] = '\0';
 	if (!tp->syms) {
-		unsigned long long t0 = app_now_ns();
+		unsigned long long t0 = clock_mono_ns();
 
 		tp->symnote[0] = '\0';
 		tp->syms = ksyms_load(KT_KSYMS_FILTER_FUNCTIONS, tp->symnote, sizeof(tp->symnote),
@@ -495,7 +496,7 @@ static void enter_fmode(struct kt_view *v, struct tpane *tp, enum kt_ftrace_list
 		if (!tp->syms)
 			snprintf(tp->symnote, sizeof(tp->symnote), "no function names: %.200s", err);
 		log_debug("%s: %zu function names in %llu ms", __func__,
-			  tp->syms ? tp->syms->count : 0, (app_now_ns() - t0) / 1000000);
+			  tp->syms ? tp->syms->count : 0, (clock_mono_ns() - t0) / 1000000);
 	}
 	reload_entries(v, tp);
 	if (!tp->entries)
