@@ -234,7 +234,9 @@ without cap_sys_admin
 for who in only_bpf_perfmon no_sys_admin; do
 	if [ "$who" = only_bpf_perfmon ]; then KTOP_ENV=("${ONLY_BPF_PERFMON[@]}")
 	else KTOP_ENV=("${WITHOUT[@]}"); fi
-	rm -f "$T/go"
+	# cnt.wl too: the shell truncates it in the child, maybe after the wait below has read
+	# the last run's pid from it
+	rm -f "$T/go" "$T/cnt.wl"
 	WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" count "$CALLS" ktop-priv-cnt >"$T/cnt.wl" &
 	CLEANUP_PIDS+=("$!")
 	wait_until 5 test -s "$T/cnt.wl" || fail "workload count printed no pid"
@@ -267,7 +269,7 @@ done
 # shellcheck disable=SC2054 # the commas are capsh's
 NB_BPF_PERFMON=(capsh '--caps=cap_bpf,cap_perfmon+eip cap_setpcap,cap_setuid,cap_setgid+ep'
 	--keep=1 --user=nobody --addamb=cap_bpf,cap_perfmon -- -c 'exec "$0" "$@"')
-rm -f "$T/go"
+rm -f "$T/go" "$T/cnt.wl"
 WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" count "$CALLS" ktop-priv-cnt >"$T/cnt.wl" &
 CLEANUP_PIDS+=("$!")
 wait_until 5 test -s "$T/cnt.wl" || fail "workload count printed no pid"
