@@ -308,6 +308,61 @@ static bool event_prints_symbols(const struct tep_event *ev)
 }
 
 /*
+ * libtraceevent evaluates a print format's '/' and '%' without looking at the divisor, and
+ * divides by zero (SIGFPE, the process dies) when a record's field says 0. No kernel format
+ * divides by a field; a corrupt or crafted recording can (found by the recording fuzzer).
+ * Such a format is not evaluated: its rows show their fields instead.
+ */
+static bool print_arg_divides_safely(const struct tep_print_arg *a)
+{
+	for (; a; a = a->next) {
+		bool ok = true;
+
+		switch (a->type) {
+		case TEP_PRINT_OP:
+			if (a->op.op && (!strcmp(a->op.op, "/") || !strcmp(a->op.op, "%")) &&
+			    !(a->op.right && a->op.right->type == TEP_PRINT_ATOM &&
+			      a->op.right->atom.atom && strtoull(a->op.right->atom.atom, NULL, 0)))
+				return false;
+			ok = print_arg_divides_safely(a->op.left) &&
+			     print_arg_divides_safely(a->op.right);
+			break;
+		case TEP_PRINT_TYPE:
+			ok = print_arg_divides_safely(a->typecast.item);
+			break;
+		case TEP_PRINT_FLAGS:
+			ok = print_arg_divides_safely(a->flags.field);
+			break;
+		case TEP_PRINT_SYMBOL:
+			ok = print_arg_divides_safely(a->symbol.field);
+			break;
+		case TEP_PRINT_HEX:
+		case TEP_PRINT_HEX_STR:
+			ok = print_arg_divides_safely(a->hex.field) &&
+			     print_arg_divides_safely(a->hex.size);
+			break;
+		case TEP_PRINT_INT_ARRAY:
+			ok = print_arg_divides_safely(a->int_array.field) &&
+			     print_arg_divides_safely(a->int_array.count) &&
+			     print_arg_divides_safely(a->int_array.el_size);
+			break;
+		case TEP_PRINT_FUNC:
+			ok = print_arg_divides_safely(a->func.args);
+			break;
+		case TEP_PRINT_DYNAMIC_ARRAY:
+		case TEP_PRINT_DYNAMIC_ARRAY_LEN:
+			ok = print_arg_divides_safely(a->dynarray.index);
+			break;
+		default:
+			break;
+		}
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/*
  * /proc/kallsyms has ~200,000 lines and parsing it costs about a second (five under the
  * sanitizers), so it is read only once an event that prints symbols is formatted, not for
  * every capture of sched or syscalls events.
@@ -519,7 +574,12 @@ char *decoder_format_info(struct kt_decoder *d, const struct kt_rec *r, char *bu
 		decoder_load_kallsyms(d);
 	rec_to_tep(r, &rec);
 	trace_seq_reset(&d->seq);
-	tep_print_event(d->tep, &d->seq, &rec, "%s", TEP_PRINT_INFO);
+	if (print_arg_divides_safely(ev->print_fmt.args)) {
+		tep_print_event(d->tep, &d->seq, &rec, "%s", TEP_PRINT_INFO);
+	} else {
+		trace_seq_puts(&d->seq, "[print format divides by a field: fields shown] ");
+		tep_print_fields(&d->seq, rec.data, rec.size, ev);
+	}
 	trace_seq_terminate(&d->seq);
 	snprintf(buf, len, "%s", d->seq.buffer ? d->seq.buffer : "");
 	return buf;

@@ -36,7 +36,9 @@ done
 # symbolize=0: libtracecmd first reads each file in a child (recording.c), and a child it
 # crashes prints its stack under the fuzzer's handlers; symbolizing that takes seconds
 # under load, counted against the parent's input. A failing input is kept and printed
-# whole (run-fuzzer.sh), to be replayed with symbols.
+# whole (run-fuzzer.sh), to be replayed with symbols. Inputs that once failed are seeds too
+# (tests/fuzz/corpus/recording: a print format dividing by a field that is 0).
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:symbolize=0" \
-	run_fuzzer "$FUZZER" "$T/seeds" "$SECS" -timeout=60 -rss_limit_mb=2048 -detect_leaks=0
+	run_fuzzer "$FUZZER" "$T/seeds" "$SECS" -timeout=60 -rss_limit_mb=2048 -detect_leaks=0 \
+	"$KTOP_SRCDIR/tests/fuzz/corpus/recording"
 pass
