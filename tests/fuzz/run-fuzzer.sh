@@ -17,14 +17,19 @@ FUZZ_REPLAY_SECS=${FUZZ_REPLAY_SECS:-20}
 
 run_fuzzer()
 {
-	local fuzzer=$1 seeds=$2 secs=$3 name art rc a n=0
+	local fuzzer=$1 seeds=$2 secs=$3 name art rc a n=0 opts=() dirs=()
 	shift 3
+	# libFuzzer writes its finds into the first directory named: the test's own corpus,
+	# never a seed directory of the source tree.
+	for a in "$@"; do
+		case $a in -*) opts+=("$a") ;; *) dirs+=("$a") ;; esac
+	done
 	name=$(basename "$fuzzer")
 	art=$(cd "$(dirname "$fuzzer")" && pwd)/artifacts/$name
 	mkdir -p "$art" "$T/corpus-$name" || fail "cannot make $art"
 	touch "$T/$name.start"
-	"$fuzzer" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$art/" "$@" \
-		"$T/corpus-$name" "$seeds" >"$T/$name.log" 2>&1
+	"$fuzzer" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$art/" \
+		"${opts[@]}" "$T/corpus-$name" "$seeds" "${dirs[@]}" >"$T/$name.log" 2>&1
 	rc=$?
 	tail -n 15 "$T/$name.log" >&2
 	grep -m1 -A 30 -E '==ERROR|Direct leak|runtime error' "$T/$name.log" >&2
