@@ -25,10 +25,12 @@ wait_traced() {
 	return 1
 }
 
-# $1: what restored it; checks the top level is back as it was
+# $1: what restored it; checks the top level is back as it was. The restorer replays the
+# saved file line by line and unlinks it last, so the file's going is the sign it finished
+# (current_tracer turns nop first, before trace_clock is back).
 check_restored() {
 	i=0
-	while [ "$(cat "$T/current_tracer")" != nop ] && [ $i -lt 100 ]; do
+	while ls /run/ktop-*.toplevel >/dev/null 2>&1 && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
