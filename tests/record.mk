@@ -45,7 +45,8 @@ AM_TESTS_ENVIRONMENT += KTOP_FUZZER=$(abs_top_builddir)/tests/fuzz/fuzz_recordin
 clean-local: clean-fuzz-artifacts
 clean-fuzz-artifacts:
 	-rm -rf tests/fuzz/artifacts
-TERM_TESTS += tests/term/record_browse.sh tests/term/record_tail.sh
+TERM_TESTS += tests/term/record_browse.sh tests/term/record_tail.sh \
+	tests/term/record_first_screen.sh
 
 # make bench also measures a 1 GB recording (tests/bench/recording.sh).
 EXTRA_DIST += tests/bench/recording.sh

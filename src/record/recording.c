@@ -87,6 +87,7 @@ struct kt_recording {
 	bool tail_stuck;	  /* it cannot grow back before the index is done */
 	uint64_t *first_page, *last_page; /* per CPU of the buffer shown; last 0: no data */
 	char *gate;		  /* tests: the index holds while this file exists */
+	char *start_gate;	  /* tests: ... and does not begin while this one exists */
 
 	uint64_t *type_counts; /* 65536, relaxed atomics */
 	bool *hidden;	       /* 65536: event ids left out */
@@ -445,12 +446,13 @@ static void publish(struct kt_recording *rec, struct pending *p, const struct kt
 	wake(rec);
 }
 
-/* Tests show the tail before the index is through, whatever the machine's speed: the
- * index holds while the file KTOP_TEST_INDEX_GATE names exists. */
-static void hold_at_gate(struct kt_recording *rec)
+/* Tests hold the index while the file gate names exists: after its first screen
+ * (KTOP_TEST_INDEX_GATE), to show the tail before the index is through whatever the
+ * machine's speed; before its first record (KTOP_TEST_INDEX_START_GATE), to show the first
+ * screen is drawn when the first records arrive, not at the next tick. */
+static void hold_at_gate(struct kt_recording *rec, const char *gate)
 {
-	while (rec->gate && access(rec->gate, F_OK) == 0 &&
-	       !__atomic_load_n(&rec->stop, __ATOMIC_RELAXED))
+	while (gate && access(gate, F_OK) == 0 && !__atomic_load_n(&rec->stop, __ATOMIC_RELAXED))
 		usleep(20000);
 }
 
@@ -465,6 +467,7 @@ static void *index_main(void *arg)
 	uint16_t type;
 	int cpu;
 
+	hold_at_gate(rec, rec->start_gate);
 	while (!__atomic_load_n(&rec->stop, __ATOMIC_RELAXED)) {
 		cpu = walk_next_cpu(w);
 		if (cpu < 0)
@@ -495,7 +498,7 @@ static void *index_main(void *arg)
 			publish(rec, &p, &in, estimate_total(rec, w, w->seq));
 			tdat_drop_pages(&rec->file);
 			next_pub = w->seq + RECORDING_PUBLISH;
-			hold_at_gate(rec);
+			hold_at_gate(rec, rec->gate);
 		}
 	}
 	in.records = w->seq;
@@ -764,6 +767,7 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	rec->gate = getenv("KTOP_TEST_INDEX_GATE");
+	rec->start_gate = getenv("KTOP_TEST_INDEX_START_GATE");
 	rec->info.file = rec->file.info;
 	rec->info.ncpus = rec->pager.ncpus;
 	snprintf(rec->info.buffer, sizeof(rec->info.buffer), "%s", rec->buffer_name);

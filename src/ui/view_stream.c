@@ -61,6 +61,7 @@ struct stream {
 	uint64_t frozen_end; /* paused: store_end() when the pause began */
 	uint64_t top, cur;   /* merged: first row shown and the cursor; split: cur is the bottom */
 	uint64_t held;	     /* records in view range, for the title */
+	bool page_short;     /* the last frame had room for more rows than it drew */
 	uint64_t split_span; /* split: records between the oldest row shown and the bottom */
 	unsigned long long base_ts;
 	bool have_base;
@@ -488,6 +489,7 @@ static void draw_copied(struct kt_view *v, int n)
 	struct stream *st = S(v);
 	int i;
 
+	st->page_short = n < v->h - 1;
 	if (!n) {
 		draw_empty(v, 1);
 		return;
@@ -614,6 +616,7 @@ static void draw_split(struct kt_view *v)
 	}
 	store_unlock(store);
 	st->split_span = oldest != UINT64_MAX ? st->cur - oldest : 0;
+	st->page_short = total < rows_h * ncol;
 
 	for (c = 0; c < ncol; c++) {
 		struct srow *base = &st->rows[c * rows_h];
@@ -1169,9 +1172,12 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 			v->dirty = true;
 			break;
 		}
-		/* Scrolled back or paused: only an eviction under the rows shown matters. */
+		/* Scrolled back or paused: an eviction under the rows shown matters, and so do
+		 * new rows when the last frame had room for them (a recording opens at its
+		 * first row while its index reads on: its first screen must not wait for the
+		 * next tick). */
 		get_range(v, &first, &end);
-		if (first > (st->split ? st->cur : st->top))
+		if (first > (st->split ? st->cur : st->top) || (st->page_short && !st->paused))
 			v->dirty = true;
 		break;
 	case KT_EV_PAUSE:
