@@ -230,8 +230,16 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 	int i;
 
 	r->held = false;
-	/* names first: a rename comes before the events that carry the new name */
-	taskwatch_drain(r->names);
+	/* Names first: a rename comes before the events that carry the new name. Only events
+	 * older than the drain are sure to find theirs (perf writes a rename's record as it
+	 * happens); a newer one waits for the next pass, which drains again. */
+	if (r->names) {
+		unsigned long long drained = clock_mono_ns();
+
+		taskwatch_drain(r->names);
+		if (pass_end > drained)
+			pass_end = drained;
+	}
 	for (i = 0; i < r->ncpus; i++)
 		r->cpus[i].dry = r->cpus[i].checked = false;
 	for (;;) {
