@@ -8,9 +8,10 @@
 #   - ktop_$$:other, in a group named like another ktop's (this shell's pid, alive): a glob
 #     must not enable it, or that ktop could not remove its probe while this one runs.
 # Events arrive, and afterwards tracefs is exactly as before: the top-level set_event and
-# every events/*/*/enable, the instances and dynamic events (other ktops' own come and go
-# on a shared machine and are left out), current_tracer, trace_clock, tracing_on, the
-# top-level pid lists. Enable/disable times come from ktop's -v log.
+# every events/*/*/enable, current_tracer, trace_clock, tracing_on, the top-level pid lists,
+# and what this test planted beside ktop: the two dynamic events and an instance
+# alltest-$$ (other tracers' instances and dynamic events come and go on a shared machine
+# and are left out). Enable/disable times come from ktop's -v log.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -29,10 +30,9 @@ tracefs_state()
 	echo "== events/*/*/enable"
 	grep -H . "$TRACEFS"/events/*/*/enable
 	echo "== instances"
-	find "$TRACEFS/instances" -mindepth 1 -maxdepth 1 -printf '%f\n' |
-		grep -Ev '^ktop-[0-9]+$' | sort
+	find "$TRACEFS/instances" -mindepth 1 -maxdepth 1 -name "alltest-$$" -printf '%f\n'
 	echo "== dynamic_events"
-	grep -Ev '^[^:]*:ktop_[0-9]+/' "$(_dynevents_file)" | grep -v "ktop_$$/" | sort
+	grep -E "^[^:]*:(alltest|ktop)_$$/" "$(_dynevents_file)" | sort
 }
 
 # The events a glob may take in: the catalogue without other ktops' probe groups.
@@ -47,6 +47,8 @@ CLEANUP_DYNEVENTS+=("alltest_$$/beyond_eof")
 echo "p:ktop_$$/other $KTOP_WORKLOAD_BIN:0x0" >>"$(_dynevents_file)" ||
 	fail "cannot create the uprobe ktop_$$/other"
 CLEANUP_DYNEVENTS+=("ktop_$$/other")
+mkdir "$TRACEFS/instances/alltest-$$" || fail "cannot create the instance alltest-$$"
+CLEANUP_INSTANCES+=("alltest-$$")
 tracefs_state >"$T/state.before"
 total=$(available)
 log "$total events a glob takes in ($(wc -l <"$TRACEFS/available_events") available)"
