@@ -672,6 +672,21 @@ int app_probe_delete(struct kt_app *app, const char *name, char *err, size_t err
 	return 0;
 }
 
+void app_follow_cgroup(struct kt_app *app)
+{
+	unsigned long long now = clock_mono_ns();
+	char err[256];
+
+	/* tasks moved into the cgroup since the last tick (its forks come by event-fork); at
+	 * most once per -d, however often records wake batch mode */
+	if (now - app->cgroup_synced_ns < app->opts->delay_ms * 1000000ull)
+		return;
+	app->cgroup_synced_ns = now;
+	if (app->cgroup && app->session && app->reader &&
+	    scope_sync_cgroup(app->session, app->cgroup, err, sizeof(err)) < 0)
+		log_debug("%s: %s", __func__, err);
+}
+
 void app_tick(struct kt_app *app)
 {
 	unsigned long long now = clock_mono_ns();
@@ -681,10 +696,7 @@ void app_tick(struct kt_app *app)
 	int cpu;
 
 	selfstat_sample(&app->self);
-	/* tasks moved into the cgroup since the last tick (its forks come by event-fork) */
-	if (app->cgroup && app->session && app->reader &&
-	    scope_sync_cgroup(app->session, app->cgroup, err, sizeof(err)) < 0)
-		log_debug("%s: %s", __func__, err);
+	app_follow_cgroup(app);
 	if (app->pmu)
 		pmu_read(app->pmu);
 	for (i = 0; i < app->n_hists; i++)

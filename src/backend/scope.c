@@ -203,6 +203,15 @@ static bool has_pid(const pid_t *v, size_t n, pid_t pid)
 	return n && bsearch(&pid, v, n, sizeof(*v), cmp_pid);
 }
 
+/* A thread of ktop: the empty cgroup's stand-in, and the threads event-fork added to it. */
+static bool own_thread(pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
+	return access(path, F_OK) == 0;
+}
+
 int scope_sync_cgroup(struct kt_session *s, const struct kt_cgroup *cg, char *err,
 		      size_t errlen)
 {
@@ -234,7 +243,8 @@ int scope_sync_cgroup(struct kt_session *s, const struct kt_cgroup *cg, char *er
 		if (!has_pid(have, nhave, want[i]))
 			add[nadd++] = want[i];
 	for (i = 0; i < nhave && !removed; i++)
-		removed = !has_pid(want, nwant, have[i]);
+		removed = !has_pid(want, nwant, have[i]) && (nwant > 1 || want[0] != self ||
+							      !own_thread(have[i]));
 	ret = 0;
 	if (!nadd && !removed)
 		goto out;
