@@ -1490,6 +1490,11 @@ void pmu_write_json(const struct kt_pmu *p, FILE *out)
 
 	fprintf(out, "{\"pmu\":{\"target\":\"%s\",",
 		p->per_task ? "pid" : p->cgroup_fd >= 0 ? "cgroup" : "system");
+	if (p->cgroup_fd >= 0) {
+		fputs("\"cgroup\":", out);
+		json_string(out, p->cgroup_dir);
+		fputc(',', out);
+	}
 	if (p->per_task) {
 		fputs("\"pids\":[", out);
 		for (i = 0; i < p->npids; i++)
