@@ -2,7 +2,8 @@
 # shellcheck disable=SC2317 # helpers called through wait_until
 # --cgroup on the real kernel's cgroup v2, with a throwaway cgroup removed on every exit:
 #  - a workload of exactly N getppid() calls inside the cgroup is seen exactly N times, an
-#    identical one outside not at all, in the event stream and in a BPF field histogram
+#    identical one outside not at all, in the event stream (a tracepoint, and a uprobe on
+#    libc's syscall(), which the workload calls once per getppid) and in a BPF field histogram
 #    (filtered in the kernel), whose by=cgroup key is the cgroup's path;
 #  - without --cgroup, by=cgroup keys the same calls by their cgroup's path;
 #  - a task moved into the cgroup after ktop started is seen once set_event_pid has it
@@ -54,8 +55,8 @@ finish()
 	instance_gone "$kpid" || fail "instance ktop-$kpid left after exit"
 }
 
-# rows OUT PID: the getppid rows of PID in a --json capture.
-rows() { grep -c "\"pid\":$2,.*\"event\":\"syscalls:sys_enter_getppid\"" "$1"; }
+# rows OUT PID [EVENT]: the rows of EVENT (getppid's tracepoint) of PID in a --json capture.
+rows() { grep -c "\"pid\":$2,.*\"event\":\"${3:-syscalls:sys_enter_getppid}\"" "$1"; }
 # hist_count OUT KEY: the histogram's count for KEY ("" when absent); all keys on stderr.
 hist_count()
 {
@@ -78,8 +79,10 @@ spawn inside "$CG"
 in_pid=$wl_pid
 spawn outside
 out_pid=$wl_pid
+LIBC=$(ldd "$KTOP_WORKLOAD_BIN" | awk '$1 ~ /^libc\.so/ { print $3 }')
+[ -f "$LIBC" ] || fail "no libc in ldd $KTOP_WORKLOAD_BIN"
 start_ktop "$T/out" "$T/err" -b --json --cgroup "$CGNAME" -e syscalls:sys_enter_getppid \
-	--hist "$HIST"
+	--hist "$HIST" --uprobe "cgsys=$LIBC:syscall"
 kpid=$KTOP_PID
 wait_capturing "$kpid" syscalls sys_enter_getppid
 pid_scoped "$kpid" "$in_pid" || fail "set_event_pid lacks the inside workload $in_pid: $(cat "$(instance_dir "$kpid")/set_event_pid")"
@@ -91,10 +94,13 @@ grep -q '"lost":0,"lost_marked":0' "$T/out" || fail "the kernel lost events: $(t
 got_in=$(rows "$T/out" "$in_pid") got_out=$(rows "$T/out" "$out_pid")
 [ "$got_in" = "$N" ] || fail "events: inside workload seen $got_in times, it made $N calls"
 [ "$got_out" = 0 ] || fail "events: outside workload seen $got_out times, it is not in $CGNAME"
+up_in=$(rows "$T/out" "$in_pid" "ktop_$kpid:cgsys") up_out=$(rows "$T/out" "$out_pid" "ktop_$kpid:cgsys")
+[ "$up_in" = "$N" ] || fail "uprobe: inside workload hit $up_in times, it called syscall() $N times"
+[ "$up_out" = 0 ] || fail "uprobe: outside workload hit $up_out times, it is not in $CGNAME"
 h=$(hist_count "$T/out" "$CGNAME") || fail "no histogram in the output"
 [ "$h" = "$N" ] || fail "histogram by=cgroup: '$CGNAME' counted '$h', expected $N"
 [ "$(grep -o '"key":' "$T/out" | wc -l)" = 1 ] || fail "the histogram has keys besides $CGNAME"
-log "--cgroup: inside $got_in of $N, outside $got_out; histogram $CGNAME=$h"
+log "--cgroup: inside $got_in of $N, outside $got_out; uprobe $up_in and $up_out; histogram $CGNAME=$h"
 
 # ---- by=cgroup without --cgroup: keyed by each task's cgroup path ------------------------
 rm -f "$T/go"
