@@ -120,7 +120,9 @@ h=$(hist_count "$T/all" "$CGNAME")
 [ "$h" = "$N" ] || fail "by=cgroup without --cgroup: '$CGNAME' counted '$h', expected $N"
 outside_cg=$(awk -F: '$1 == "0" { print $3 }' "/proc/self/cgroup")
 h=$(hist_count "$T/all" "$outside_cg")
-[ -n "$h" ] && [ "$h" -ge "$N" ] || fail "by=cgroup: the outside cgroup '$outside_cg' counted '$h', at least $N"
+if [ -z "$h" ] || [ "$h" -lt "$N" ]; then
+	fail "by=cgroup: the outside cgroup '$outside_cg' counted '$h', at least $N"
+fi
 
 # ---- joining and leaving after ktop started ----------------------------------------------
 rm -f "$T/go"
@@ -159,7 +161,9 @@ finish "$in_pid" "$out_pid"
 grep -q "^# pmu: cgroup $CG, " "$T/pmu" || fail "the counters do not say they count $CG: $(grep '^# pmu:' "$T/pmu")"
 cs=$(awk '$1 == "context-switches" { print $2 }' "$T/pmu")
 tc=$(awk '$1 == "task-clock" { print $2 }' "$T/pmu")
-[[ $cs =~ ^[0-9]+$ ]] && [[ $tc =~ ^[0-9]+$ ]] || fail "context-switches '$cs', task-clock '$tc'"
+if ! [[ $cs =~ ^[0-9]+$ ]] || ! [[ $tc =~ ^[0-9]+$ ]]; then
+	fail "context-switches '$cs', task-clock '$tc'"
+fi
 [ "$cs" -ge "$SLEEPS" ] || fail "cgroup mode: context-switches=$cs < the inside workload's $SLEEPS sleeps"
 [ "$cs" -lt $((SLEEPS * 10)) ] || fail "cgroup mode: context-switches=$cs counts the outside workload's $((SLEEPS * 10)) sleeps"
 [ "$tc" -gt 0 ] || fail "cgroup mode: task-clock is 0"
