@@ -342,11 +342,11 @@ require_cgroup2()
 	[ -n "$CGROUP2" ] || skip "no cgroup v2 mount in /proc/mounts"
 }
 
-# make_cgroup NAME: an empty cgroup below the v2 mount (require_cgroup2 first), removed on
-# exit whatever happens; its directory in CGROUP_DIR.
+# make_cgroup NAME [PARENT]: an empty cgroup below PARENT (default the v2 mount:
+# require_cgroup2 first), removed on exit whatever happens; its directory in CGROUP_DIR.
 make_cgroup()
 {
-	CGROUP_DIR=$CGROUP2/ktop-test-$$-$1
+	CGROUP_DIR=${2:-$CGROUP2}/ktop-test-$$-$1
 	mkdir "$CGROUP_DIR" || fail "cannot create cgroup $CGROUP_DIR"
 	CLEANUP_CGROUPS+=("$CGROUP_DIR")
 }

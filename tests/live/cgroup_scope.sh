@@ -8,6 +8,7 @@
 #  - without --cgroup, by=cgroup keys the same calls by their cgroup's path;
 #  - a task moved into the cgroup after ktop started is seen once set_event_pid has it
 #    (the next tick), and one moved out is no longer seen;
+#  - a v1 hierarchy's cgroup (where one is mounted) scopes events the same way;
 #  - --pmu --cgroup (perf's cgroup mode) counts the inside workload's context switches and
 #    task-clock, not the outside one's;
 #  - bad paths, a v1 cgroup for BPF or for counters: one-line errors, exit 2 or 1;
@@ -146,6 +147,28 @@ got_in=$(rows "$T/join" "$join_pid") got_out=$(rows "$T/join" "$leave_pid")
 [ "$got_in" = "$N" ] || fail "a task that joined was seen $got_in times, it made $N calls"
 [ "$got_out" = 0 ] || fail "a task that left was seen $got_out times"
 log "joined: $got_in of $N; left: $got_out"
+
+# ---- a v1 hierarchy's cgroup: events scoped the same way (its tasks file) ---------------
+v1=$(awk '$3 == "cgroup" { print $2; exit }' /proc/mounts)
+if [ -n "$v1" ]; then
+	make_cgroup v1 "$v1"
+	rm -f "$T/go"
+	spawn v1in "$CGROUP_DIR"
+	in_pid=$wl_pid
+	spawn v1out
+	out_pid=$wl_pid
+	start_ktop "$T/v1" "$T/err" -b --json --cgroup "$CGROUP_DIR" -e syscalls:sys_enter_getppid
+	kpid=$KTOP_PID
+	wait_capturing "$kpid" syscalls sys_enter_getppid
+	touch "$T/go"
+	finish "$in_pid" "$out_pid"
+	got_in=$(rows "$T/v1" "$in_pid") got_out=$(rows "$T/v1" "$out_pid")
+	[ "$got_in" = "$N" ] || fail "v1 $CGROUP_DIR: inside workload seen $got_in times, not $N"
+	[ "$got_out" = 0 ] || fail "v1 $CGROUP_DIR: outside workload seen $got_out times"
+	log "v1 $CGROUP_DIR: inside $got_in of $N, outside $got_out"
+else
+	log "no cgroup v1 hierarchy mounted: v1 scoping is not exercised here"
+fi
 
 # ---- counters in perf's cgroup mode ------------------------------------------------------
 SLEEPS=100
