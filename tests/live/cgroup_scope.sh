@@ -44,6 +44,17 @@ spawn()
 	[ "$(head -n1 "$T/$tag.wl")" = "$wl_pid" ] || fail "workload $tag is not pid $wl_pid"
 }
 
+# pair TAG DIR: an N-call workload TAGin inside cgroup DIR and TAGout outside, both waiting
+# for $T/go; their pids in in_pid and out_pid.
+pair()
+{
+	rm -f "$T/go"
+	spawn "$1in" "$2"
+	in_pid=$wl_pid
+	spawn "$1out"
+	out_pid=$wl_pid
+}
+
 finish()
 {
 	local p
@@ -58,6 +69,15 @@ finish()
 
 # rows OUT PID [EVENT]: the rows of EVENT (getppid's tracepoint) of PID in a --json capture.
 rows() { grep -c "\"pid\":$2,.*\"event\":\"${3:-syscalls:sys_enter_getppid}\"" "$1"; }
+# exact OUT IN OUT WHAT [EVENT]: IN's rows are exactly N, OUT's none.
+exact()
+{
+	local a b
+	a=$(rows "$1" "$2" "${5:-}") b=$(rows "$1" "$3" "${5:-}")
+	[ "$a" = "$N" ] || fail "$4: the task inside was seen $a times, it made $N calls"
+	[ "$b" = 0 ] || fail "$4: the task outside was seen $b times"
+	log "$4: inside $a of $N, outside $b"
+}
 # hist_count OUT KEY: the histogram's count for KEY ("" when absent); all keys on stderr.
 hist_count()
 {
@@ -75,11 +95,7 @@ _counting() { [ "$(perf_counter_fds "$1")" -gt 0 ] || ! pid_alive "$1"; }
 pid_scoped() { grep -qw "$2" "$(instance_dir "$1")/set_event_pid"; }
 
 # ---- inside counted exactly, outside not at all: events and a BPF histogram ---------------
-rm -f "$T/go"
-spawn inside "$CG"
-in_pid=$wl_pid
-spawn outside
-out_pid=$wl_pid
+pair ev "$CG"
 LIBC=$(ldd "$KTOP_WORKLOAD_BIN" | awk '$1 ~ /^libc\.so/ { print $3 }')
 [ -f "$LIBC" ] || fail "no libc in ldd $KTOP_WORKLOAD_BIN"
 start_ktop "$T/out" "$T/err" -b --json --cgroup "$CGNAME" -e syscalls:sys_enter_getppid \
@@ -92,23 +108,15 @@ pid_scoped "$kpid" "$in_pid" || fail "set_event_pid lacks the inside workload $i
 touch "$T/go"
 finish "$in_pid" "$out_pid"
 grep -q '"lost":0,"lost_marked":0' "$T/out" || fail "the kernel lost events: $(tail -n1 "$T/out")"
-got_in=$(rows "$T/out" "$in_pid") got_out=$(rows "$T/out" "$out_pid")
-[ "$got_in" = "$N" ] || fail "events: inside workload seen $got_in times, it made $N calls"
-[ "$got_out" = 0 ] || fail "events: outside workload seen $got_out times, it is not in $CGNAME"
-up_in=$(rows "$T/out" "$in_pid" "ktop_$kpid:cgsys") up_out=$(rows "$T/out" "$out_pid" "ktop_$kpid:cgsys")
-[ "$up_in" = "$N" ] || fail "uprobe: inside workload hit $up_in times, it called syscall() $N times"
-[ "$up_out" = 0 ] || fail "uprobe: outside workload hit $up_out times, it is not in $CGNAME"
+exact "$T/out" "$in_pid" "$out_pid" "--cgroup $CGNAME, tracepoint"
+exact "$T/out" "$in_pid" "$out_pid" "--cgroup $CGNAME, uprobe" "ktop_$kpid:cgsys"
 h=$(hist_count "$T/out" "$CGNAME") || fail "no histogram in the output"
 [ "$h" = "$N" ] || fail "histogram by=cgroup: '$CGNAME' counted '$h', expected $N"
 [ "$(grep -o '"key":' "$T/out" | wc -l)" = 1 ] || fail "the histogram has keys besides $CGNAME"
-log "--cgroup: inside $got_in of $N, outside $got_out; uprobe $up_in and $up_out; histogram $CGNAME=$h"
+log "--cgroup $CGNAME, BPF histogram: $h"
 
 # ---- by=cgroup without --cgroup: keyed by each task's cgroup path ------------------------
-rm -f "$T/go"
-spawn inside2 "$CG"
-in_pid=$wl_pid
-spawn outside2
-out_pid=$wl_pid
+pair all "$CG"
 start_ktop "$T/all" "$T/err" -b --json -q --hist "$HIST"
 kpid=$KTOP_PID
 # a tracepoint program is attached through a perf event (the task-name side band's are
@@ -143,29 +151,19 @@ _left() { ! pid_scoped "$1" "$2"; }
 wait_until 5 _left "$kpid" "$leave_pid" || fail "set_event_pid kept $leave_pid, which left $CGNAME"
 touch "$T/go"
 finish "$join_pid" "$leave_pid"
-got_in=$(rows "$T/join" "$join_pid") got_out=$(rows "$T/join" "$leave_pid")
-[ "$got_in" = "$N" ] || fail "a task that joined was seen $got_in times, it made $N calls"
-[ "$got_out" = 0 ] || fail "a task that left was seen $got_out times"
-log "joined: $got_in of $N; left: $got_out"
+exact "$T/join" "$join_pid" "$leave_pid" "joined and left after the start"
 
 # ---- a v1 hierarchy's cgroup: events scoped the same way (its tasks file) ---------------
 v1=$(awk '$3 == "cgroup" { print $2; exit }' /proc/mounts)
 if [ -n "$v1" ]; then
 	make_cgroup v1 "$v1"
-	rm -f "$T/go"
-	spawn v1in "$CGROUP_DIR"
-	in_pid=$wl_pid
-	spawn v1out
-	out_pid=$wl_pid
+	pair v1 "$CGROUP_DIR"
 	start_ktop "$T/v1" "$T/err" -b --json --cgroup "$CGROUP_DIR" -e syscalls:sys_enter_getppid
 	kpid=$KTOP_PID
 	wait_capturing "$kpid" syscalls sys_enter_getppid
 	touch "$T/go"
 	finish "$in_pid" "$out_pid"
-	got_in=$(rows "$T/v1" "$in_pid") got_out=$(rows "$T/v1" "$out_pid")
-	[ "$got_in" = "$N" ] || fail "v1 $CGROUP_DIR: inside workload seen $got_in times, not $N"
-	[ "$got_out" = 0 ] || fail "v1 $CGROUP_DIR: outside workload seen $got_out times"
-	log "v1 $CGROUP_DIR: inside $got_in of $N, outside $got_out"
+	exact "$T/v1" "$in_pid" "$out_pid" "v1 $CGROUP_DIR"
 else
 	log "no cgroup v1 hierarchy mounted: v1 scoping is not exercised here"
 fi
