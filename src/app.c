@@ -13,6 +13,7 @@
 #include "backend/catalog.h"
 #include "backend/comms.h"
 #include "backend/bpfhist.h"
+#include "backend/cgroup.h"
 #include "backend/decode.h"
 #include "backend/pmu.h"
 #include "backend/privs.h"
@@ -61,9 +62,10 @@ static int app_use_top_level(struct kt_app *app, char *err, size_t errlen)
 			 "restored at exit)", what);
 		return KT_EXIT_FAILURE;
 	}
-	if (o->n_events || o->n_profile_events || o->n_probes || o->n_pids || o->comm) {
-		snprintf(err, errlen, "--top-level traces only the tracer: events, probes, -p and "
-			 "--comm are not combined with it (run them in a second ktop)");
+	if (o->n_events || o->n_profile_events || o->n_probes || o->n_pids || o->comm ||
+	    o->cgroup) {
+		snprintf(err, errlen, "--top-level traces only the tracer: events, probes, -p, "
+			 "--comm and --cgroup are not combined with it (run them in a second ktop)");
 		return KT_EXIT_USAGE;
 	}
 	if (toplevel_claim(err, errlen) < 0)
@@ -115,6 +117,8 @@ static int app_setup_tracing(struct kt_app *app, char *err, size_t errlen)
 			ret = KT_EXIT_FAILURE;
 		free(pids);
 	}
+	if (app->cgroup && scope_sync_cgroup(app->session, app->cgroup, err, errlen) < 0)
+		ret = KT_EXIT_FAILURE;
 	return ret;
 }
 
@@ -158,6 +162,8 @@ int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children
 {
 	if (scope_set_pids(app->session, pids, n, children, err, errlen) < 0)
 		return -1;
+	free(app->cgroup);
+	app->cgroup = NULL;
 	app->scope_children = children;
 	if (!n)
 		app->scope_desc[0] = '\0';
@@ -169,6 +175,23 @@ int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children
 	if (n && children)
 		strncat(app->scope_desc, " +children",
 			sizeof(app->scope_desc) - strlen(app->scope_desc) - 1);
+	return 0;
+}
+
+int app_set_cgroup(struct kt_app *app, const char *path, char *err, size_t errlen)
+{
+	struct kt_cgroup *cg = xcalloc(1, sizeof(*cg));
+
+	if (cgroup_resolve(path, cg, err, errlen) < 0 ||
+	    (app->session && scope_sync_cgroup(app->session, cg, err, errlen) < 0)) {
+		free(cg);
+		return -1;
+	}
+	free(app->cgroup);
+	app->cgroup = cg;
+	app->scope_children = true;
+	snprintf(app->scope_desc, sizeof(app->scope_desc), "cgroup %.*s",
+		 (int)sizeof(app->scope_desc) - 8, cg->name);
 	return 0;
 }
 
@@ -293,6 +316,9 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	ret = app_init(app, opts, err, errlen);
 	if (ret != KT_EXIT_OK)
 		return ret;
+	/* the session is not open yet: app_setup_tracing scopes the events to it */
+	if (opts->cgroup && app_set_cgroup(app, opts->cgroup, err, errlen) < 0)
+		return KT_EXIT_USAGE;
 
 	app->tracing_dir = session_tracing_dir(err, errlen);
 	if (!app->tracing_dir && app_needs_tracefs(opts)) {
@@ -374,6 +400,7 @@ int app_pmu_open(struct kt_app *app, char *err, size_t errlen)
 		.tracing_dir = app->tracing_dir,
 		.pids = o->pids,
 		.npids = o->n_pids,
+		.cgroup_dir = app->cgroup ? app->cgroup->dir : NULL,
 		.events = o->pmu_events,
 		.nevents = o->n_pmu_events,
 	};
@@ -403,6 +430,16 @@ struct kt_bpfhist *app_hist_open(struct kt_app *app, const char *text, char *err
 
 	if (histspec_parse(text, &spec, err, errlen) < 0)
 		return NULL;
+	if (app->cgroup && !app->cgroup->v2) {
+		snprintf(err, errlen, "%s: BPF filters by cgroup v2 ids only, and %s is a v1 "
+			 "cgroup: give its path below the cgroup v2 mount", spec.text,
+			 app->cgroup->dir);
+		return NULL;
+	}
+	if (app->cgroup) {
+		spec.cgroup_id = app->cgroup->id;
+		spec.cgroup_level = app->cgroup->level;
+	}
 	privs_read(&pv);
 	if (privs_bpf_refusal(&pv, why, sizeof(why))) {
 		snprintf(err, errlen, "%s: %s", spec.text, why);
@@ -635,6 +672,21 @@ int app_probe_delete(struct kt_app *app, const char *name, char *err, size_t err
 	return 0;
 }
 
+void app_follow_cgroup(struct kt_app *app)
+{
+	unsigned long long now = clock_mono_ns();
+	char err[256];
+
+	/* tasks moved into the cgroup since the last tick (its forks come by event-fork); at
+	 * most once per -d, however often records wake batch mode */
+	if (now - app->cgroup_synced_ns < app->opts->delay_ms * 1000000ull)
+		return;
+	app->cgroup_synced_ns = now;
+	if (app->cgroup && app->session && app->reader &&
+	    scope_sync_cgroup(app->session, app->cgroup, err, sizeof(err)) < 0)
+		log_debug("%s: %s", __func__, err);
+}
+
 void app_tick(struct kt_app *app)
 {
 	unsigned long long now = clock_mono_ns();
@@ -644,6 +696,7 @@ void app_tick(struct kt_app *app)
 	int cpu;
 
 	selfstat_sample(&app->self);
+	app_follow_cgroup(app);
 	if (app->pmu)
 		pmu_read(app->pmu);
 	for (i = 0; i < app->n_hists; i++)
@@ -728,6 +781,8 @@ void app_close(struct kt_app *app)
 	app->cpu_stats = NULL;
 	free(app->event_filter);
 	app->event_filter = NULL;
+	free(app->cgroup);
+	app->cgroup = NULL;
 	if (app->wake_rd >= 0)
 		close(app->wake_rd);
 	if (app->wake_wr >= 0)

@@ -25,6 +25,7 @@ struct kt_comms;
 struct kt_pmu;
 struct kt_recording;
 struct kt_bpfhist;
+struct kt_cgroup;
 
 struct kt_app {
 	const struct kt_options *opts;
@@ -40,7 +41,9 @@ struct kt_app {
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
 	char *event_filter; /* --filter, with --comm's COMM test; NULL: none */
 	bool scope_children; /* the pid scope follows forks */
-	char scope_desc[64]; /* "pid 1234", "comm bash"; "": not scoped (the header shows it) */
+	struct kt_cgroup *cgroup; /* --cgroup or the scope key's cgroup=, NULL: none */
+	unsigned long long cgroup_synced_ns; /* when its members were last read */
+	char scope_desc[64]; /* "pid 1234", "comm bash", "cgroup /a/b"; "": not scoped (the header shows it) */
 	char start_warning[512]; /* app_open: events of -e/-P the kernel refused ("": none) */
 	struct kt_reader_stats rstats_base; /* counts of readers before a tracer switch */
 	struct kt_bpfhist **hists; /* BPF histograms: --hist, then the panes' */
@@ -109,6 +112,14 @@ int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errle
  * (scope_set_pids); n == 0 clears the scope. */
 int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children, char *err,
 		  size_t errlen);
+/* Scopes events and probes to the cgroup path names (cgroup.h), kept current on every tick
+ * (scope_sync_cgroup), and histograms and counters opened from then on; replaces a pid
+ * scope. Before the session is open it only resolves. Returns 0, or -1 with a one-line
+ * reason and the scope unchanged. app_set_scope() drops it. */
+int app_set_cgroup(struct kt_app *app, const char *path, char *err, size_t errlen);
+/* Brings the --cgroup scope up to date with the cgroup's members (app_tick does; batch mode
+ * on each of its -d waits). */
+void app_follow_cgroup(struct kt_app *app);
 /* Reloads the catalogue from available_events (after dynamic events came or went). */
 int app_catalog_refresh(struct kt_app *app, char *err, size_t errlen);
 

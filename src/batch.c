@@ -252,6 +252,7 @@ int batch_run(struct kt_app *app, FILE *out)
 		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
 			break;
 		app_drain_wake(app);
+		app_follow_cgroup(app);
 		if (b.rec && recorder_pump(b.rec, b.rec_err, sizeof(b.rec_err)) < 0)
 			rec_status = batch_finish_recording(&b);
 		batch_print_new(&b);

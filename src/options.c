@@ -38,6 +38,7 @@ enum {
 	OPT_GRAPH_NOTRACE,
 	OPT_FOLLOW_CHILDREN,
 	OPT_COMM,
+	OPT_CGROUP,
 	OPT_HIST,
 	OPT_TREE,
 	OPT_TOP_LEVEL,
@@ -74,6 +75,7 @@ static const struct option long_options[] = {
 	{ "graph-notrace", required_argument, NULL, OPT_GRAPH_NOTRACE },
 	{ "follow-children", no_argument, NULL, OPT_FOLLOW_CHILDREN },
 	{ "comm", required_argument, NULL, OPT_COMM },
+	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "no-mouse", no_argument, NULL, 'M' },
 	{ "no-color", no_argument, NULL, 'C' },
@@ -123,6 +125,8 @@ void options_usage(FILE *out)
 	      "      --uretprobe DEF    probe its return; all four repeatable, enabled at once\n"
 	      "      --comm NAME        only events of tasks named NAME\n"
 	      "      --follow-children  -p and --comm also cover the children they fork\n"
+	      "      --cgroup PATH      only tasks in cgroup PATH and below (v2, relative to its\n"
+	      "                         mount, or a v1 directory): events, probes, --hist, --pmu\n"
 	      "\n"
 	      "Counters (perf_event_open):\n"
 	      "      --pmu              performance counters: a pane beside the stream, or\n"
@@ -429,6 +433,12 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 				     "quotes or backslashes, not '%s'", optarg);
 			o->comm = optarg;
 			break;
+		case OPT_CGROUP:
+			if (!*optarg)
+				FAIL("--cgroup needs a cgroup directory such as "
+				     "/system.slice/cron.service");
+			o->cgroup = optarg;
+			break;
 		case OPT_JSON:
 			o->json = true;
 			break;
@@ -481,6 +491,10 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	     o->n_ftrace_lists[3]))
 		FAIL("probes, tracers, function lists and --comm do not apply to --doctor or "
 		     "--list");
+	if (o->cgroup && (o->n_pids || o->comm))
+		FAIL("--cgroup, -p and --comm each scope what is traced: give one of them");
+	if (o->cgroup && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST || o->input_path))
+		FAIL("--cgroup scopes a live capture: it does not apply to --doctor, --list or -i");
 	if (o->follow_children && !o->n_pids && !o->comm)
 		FAIL("--follow-children applies to -p or --comm, and neither was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))

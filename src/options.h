@@ -61,6 +61,7 @@ struct kt_options {
 	size_t n_ftrace_lists[4];
 	bool follow_children;	   /* --follow-children: -p/--comm include their children */
 	const char *comm;	   /* --comm NAME */
+	const char *cgroup;	   /* --cgroup PATH (src/backend/cgroup.h) */
 	/* themes, configuration, profiles (src/ktoprc.c, src/ui/theme.c) */
 	const char *theme;	   /* --theme NAME ("list": print them) */
 	const char *profile;	   /* -P NAME */

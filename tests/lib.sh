@@ -63,6 +63,7 @@ CLEANUP_PIDS=()		# other processes to end on exit (workloads, sleeps)
 CLEANUP_INSTANCES=()	# instances this test created itself (coexist-$$, fakes)
 CLEANUP_DYNEVENTS=()	# "group/event" dynamic events this test created itself
 CLEANUP_SYSCTLS=()	# "FILE=VALUE": sysctls this test changed, with their first values
+CLEANUP_CGROUPS=()	# cgroup directories this test made (make_cgroup), removed last
 TMUX_SOCK="ktop-test-$$"
 TMUX_USED=0
 _watchdog=
@@ -334,6 +335,32 @@ require_root_tracefs()
 	snapshot_top
 }
 
+# require_cgroup2: skips without a cgroup v2 mount; its path in CGROUP2.
+require_cgroup2()
+{
+	CGROUP2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+	[ -n "$CGROUP2" ] || skip "no cgroup v2 mount in /proc/mounts"
+}
+
+# make_cgroup NAME [PARENT]: an empty cgroup below PARENT (default the v2 mount:
+# require_cgroup2 first), removed on exit whatever happens; its directory in CGROUP_DIR.
+make_cgroup()
+{
+	CGROUP_DIR=${2:-$CGROUP2}/ktop-test-$$-$1
+	mkdir "$CGROUP_DIR" || fail "cannot create cgroup $CGROUP_DIR"
+	CLEANUP_CGROUPS+=("$CGROUP_DIR")
+}
+
+# in_cgroup DIR CMD [ARGS...]: starts CMD in the background, moved into cgroup DIR before it
+# runs (a shell writes its pid to cgroup.procs, then execs CMD under that pid); the pid in
+# IN_CGROUP_PID, ended on exit.
+in_cgroup()
+{
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$@" &
+	IN_CGROUP_PID=$!
+	CLEANUP_PIDS+=("$IN_CGROUP_PID")
+}
+
 require_tmux()
 {
 	command -v tmux >/dev/null 2>&1 || skip "needs tmux (apt-get install tmux)"
@@ -582,6 +609,10 @@ _cleanup()
 			[ "$rc" = 0 ] && { log "leftover instance ktop-$pid"; rc=1; }
 			_rm_instance "ktop-$pid"
 		fi
+	done
+	# its processes are ended above, so each is empty (a zombie leaving takes a moment)
+	for inst in "${CLEANUP_CGROUPS[@]+"${CLEANUP_CGROUPS[@]}"}"; do
+		wait_until 3 rmdir "$inst" 2>/dev/null || log "could not remove cgroup $inst"
 	done
 	for ev in "${CLEANUP_DYNEVENTS[@]+"${CLEANUP_DYNEVENTS[@]}"}"; do
 		if grep -q "^[^:]*:$ev " "$(_dynevents_file)" 2>/dev/null; then

@@ -199,13 +199,21 @@ DEFINE_OPEN(blockio)
 DEFINE_OPEN(rwsize)
 
 static void set_common(unsigned int *scale, unsigned long long *step, unsigned int *by,
-		       unsigned int *tgid, const struct kt_hist_spec *s)
+		       unsigned int *tgid, unsigned long long *cgroup, int *cgroup_level,
+		       const struct kt_hist_spec *s)
 {
 	*scale = s->scale;
 	*step = s->step ? s->step : 1;
 	*by = s->by;
 	*tgid = s->pid;
+	*cgroup = s->cgroup_id;
+	*cgroup_level = s->cgroup_level;
 }
+/* The tunables of hist_common.bpf.h, which every skeleton k has. */
+#define SET_COMMON(k, s)                                                                   \
+	set_common(&(k)->rodata->hist_scale, &(k)->rodata->hist_step, &(k)->rodata->hist_by, \
+		   &(k)->rodata->filter_tgid, &(k)->rodata->filter_cgroup,                  \
+		   &(k)->rodata->filter_cgroup_level, s)
 
 /* Every program of obj loads only when named in want. */
 static void autoload_only(struct bpf_object *obj, const char *const want[], size_t n)
@@ -261,8 +269,7 @@ static int try_syslat(struct kt_bpfhist *h, unsigned int v)
 	k = h->syslat = open_syslat();
 	if (!k)
 		return -errno;
-	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
-		   &k->rodata->filter_tgid, &h->spec);
+	SET_COMMON(k, &h->spec);
 	autoload_only(k->obj, progs[v], 2);
 	r = ktop_syslat__load(k);
 	if (r)
@@ -291,8 +298,7 @@ static int try_funclat(struct kt_bpfhist *h, unsigned int v)
 	k = h->funclat = open_funclat();
 	if (!k)
 		return -errno;
-	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
-		   &k->rodata->filter_tgid, &h->spec);
+	SET_COMMON(k, &h->spec);
 	if (v == 0) {
 		static const char *const progs[] = { "fentry_entry", "fexit_return" };
 
@@ -348,8 +354,7 @@ static int try_schedlat(struct kt_bpfhist *h, unsigned int v)
 	k = h->schedlat = open_schedlat();
 	if (!k)
 		return -errno;
-	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
-		   &k->rodata->filter_tgid, &h->spec);
+	SET_COMMON(k, &h->spec);
 	if (h->spec.by == KT_BY_FIELD)
 		k->rodata->key_next = strcmp(h->spec.by_field, "next_comm") ? KT_SCHED_KEY_PID :
 									      KT_SCHED_KEY_COMM;
@@ -385,8 +390,7 @@ static int try_blockio(struct kt_bpfhist *h, unsigned int v)
 	k = h->blockio = open_blockio();
 	if (!k)
 		return -errno;
-	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
-		   &k->rodata->filter_tgid, &h->spec);
+	SET_COMMON(k, &h->spec);
 	k->rodata->key_dev = h->spec.by == KT_BY_FIELD; /* dev: the only field they key by */
 	if (is_lat)
 		autoload_only(k->obj, lat[v], 2);
@@ -414,8 +418,7 @@ static int try_rwsize(struct kt_bpfhist *h, unsigned int v)
 	k = h->rwsize = open_rwsize();
 	if (!k)
 		return -errno;
-	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
-		   &k->rodata->filter_tgid, &h->spec);
+	SET_COMMON(k, &h->spec);
 	k->rodata->syscall_nr = strcmp(h->spec.builtin, "read-size") ? SYS_write : SYS_read;
 	autoload_only(k->obj, progs[v], 1);
 	r = ktop_rwsize__load(k);
@@ -537,8 +540,7 @@ static int try_tphist(struct kt_bpfhist *h, char *err, size_t errlen)
 		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(errno));
 		return -1;
 	}
-	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
-		   &k->rodata->filter_tgid, s);
+	SET_COMMON(k, s);
 	if (tphist_fields(s, k->rodata, err, errlen) < 0)
 		return -1;
 	if (s->kind == KT_HIST_FIELD) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backend/cgroup.h"
 #include "backend/histdata.h"
 
 /* [nr] = "name", generated from <sys/syscall.h> at build time (src/probes/local.mk) */
@@ -115,6 +116,9 @@ void hist_key_label(const struct kt_hist_spec *s, const struct kt_hist_key *k, c
 		break;
 	case KT_BY_CPU:
 		snprintf(buf, len, "cpu %llu", k->id);
+		break;
+	case KT_BY_CGROUP:
+		cgroup_path_of_id(k->id, buf, len);
 		break;
 	case KT_BY_FIELD:
 		if (k->name[0])

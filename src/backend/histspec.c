@@ -83,6 +83,7 @@ static int parse_option(const char *o, size_t n, struct kt_hist_spec *s, char *e
 	} bys[] = {
 		{ "pid", KT_BY_PID }, { "tid", KT_BY_TID },	    { "comm", KT_BY_COMM },
 		{ "cpu", KT_BY_CPU }, { "syscall", KT_BY_SYSCALL }, { "none", KT_BY_NONE },
+		{ "cgroup", KT_BY_CGROUP },
 	};
 	char buf[128], *end;
 	unsigned long long v;
@@ -106,7 +107,7 @@ static int parse_option(const char *o, size_t n, struct kt_hist_spec *s, char *e
 	}
 	if (!strncmp(buf, "by=", 3)) {
 		if (s->kind == KT_HIST_SYSCALL || s->kind == KT_HIST_FUNC || !valid_name(buf + 3))
-			FAIL("by=%s: key by pid, tid, comm, cpu%s", buf + 3,
+			FAIL("by=%s: key by pid, tid, comm, cpu, cgroup%s", buf + 3,
 			     s->kind == KT_HIST_SYSCALL ? " or syscall" :
 			     s->kind == KT_HIST_FUNC ? "" : " or a field of the event");
 		if (!copy(s->by_field, sizeof(s->by_field), buf + 3, strlen(buf + 3)))
@@ -249,6 +250,7 @@ const char *histspec_by_name(const struct kt_hist_spec *s)
 	case KT_BY_TID: return "tid";
 	case KT_BY_COMM: return "comm";
 	case KT_BY_CPU: return "cpu";
+	case KT_BY_CGROUP: return "cgroup";
 	case KT_BY_SYSCALL: return "syscall";
 	case KT_BY_FIELD: return s->by_field;
 	default: return "";

@@ -6,7 +6,7 @@
  *   write-size | func:FUNCTION | field:SYSTEM:EVENT.FIELD |
  *   latency:SYSTEM:EVENT[.FIELD]->SYSTEM:EVENT[.FIELD]
  *
- * followed by options, each after a comma: by=pid|tid|comm|cpu|syscall|FIELD|field:FIELD,
+ * followed by options, each after a comma: by=pid|tid|comm|cpu|cgroup|syscall|FIELD|field:FIELD,
  * linear=STEP, pid=PID, via=VARIANT (tp_btf, raw_tp, tracepoint, fentry, kprobe). The built-in names are shorthands for the generic forms (see
  * histspec.c); ktop.1 is the reference. No kernel access here.
  */
@@ -42,6 +42,8 @@ struct kt_hist_spec {
 	enum kt_hist_scale scale;
 	unsigned long long step;
 	unsigned int pid; /* only this process, 0: all */
+	unsigned long long cgroup_id; /* only this cgroup v2 and below (cgroup.h), 0: all */
+	int cgroup_level;	      /* its depth below the root */
 	char via[16];	  /* only this variant (tp_btf, raw_tp, tracepoint, fentry, kprobe), "" any */
 	char builtin[24]; /* the built-in name it was written as, "" for a generic form */
 	bool is_time;	  /* values are nanoseconds */

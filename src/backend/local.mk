@@ -21,6 +21,7 @@ src_libktop_a_SOURCES += \
 	src/backend/tracers.c src/backend/tracers.h \
 	src/backend/toplevel.c src/backend/toplevel.h \
 	src/backend/scope.c src/backend/scope.h \
+	src/backend/cgroup.c src/backend/cgroup.h \
 	src/backend/probes.c src/backend/probes.h \
 	src/backend/symlist.c src/backend/symlist.h \
 	src/backend/ksyms.c src/backend/ksyms.h \

@@ -77,6 +77,8 @@ struct kt_pmu {
 	bool per_task;
 	pid_t *pids;
 	size_t npids;
+	int cgroup_fd;	  /* --cgroup: its directory, the "pid" of every counter; -1: none */
+	char *cgroup_dir;
 	struct kt_pmu_counter *counters;
 	size_t ncounters;
 	struct pmu_group *groups;
@@ -655,11 +657,22 @@ struct kt_pmu *pmu_new(const struct kt_pmu_config *cfg, char *err, size_t errlen
 
 	if (!p)
 		goto oom;
+	p->cgroup_fd = -1;
 	p->sysfs_root = strdup(cfg->sysfs_root ? cfg->sysfs_root : KT_PMU_SYSFS_ROOT);
 	p->tracing_dir = cfg->tracing_dir ? strdup(cfg->tracing_dir) : NULL;
 	if (!p->sysfs_root || (cfg->tracing_dir && !p->tracing_dir))
 		goto oom;
 	p->per_task = cfg->npids > 0 || cfg->ntids > 0;
+	if (cfg->cgroup_dir) {
+		p->cgroup_dir = strdup(cfg->cgroup_dir);
+		if (!p->cgroup_dir)
+			goto oom;
+		p->cgroup_fd = open(cfg->cgroup_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (p->cgroup_fd < 0) {
+			snprintf(err, errlen, "--cgroup %s: %s", cfg->cgroup_dir, strerror(errno));
+			goto fail;
+		}
+	}
 
 	/* Slots. */
 	if (cfg->ntids) {
@@ -771,9 +784,11 @@ fail:
 
 /* ---- opening and reading ---------------------------------------------------------------- */
 
-static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd)
+static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			   unsigned long flags)
 {
-	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group_fd,
+			    PERF_FLAG_FD_CLOEXEC | flags);
 }
 
 static void fill_attr(const struct kt_pmu *p, const struct kt_pmu_counter *c, bool leader,
@@ -844,13 +859,16 @@ static int open_counter(const struct kt_pmu *p, struct kt_pmu_counter *c,
 	int fd;
 
 	fill_attr(p, c, group_fd < 0, attr);
-	fd = perf_event_open(attr, p->per_task ? sl->tid : -1, sl->cpu, group_fd);
+	if (p->cgroup_fd >= 0)
+		return perf_event_open(attr, p->cgroup_fd, sl->cpu, group_fd,
+				       PERF_FLAG_PID_CGROUP);
+	fd = perf_event_open(attr, p->per_task ? sl->tid : -1, sl->cpu, group_fd, 0);
 	if (fd >= 0 || (errno != EACCES && errno != EPERM) || !p->per_task ||
 	    c->attr.exclude_kernel || kernel_only(&c->attr))
 		return fd;
 	attr->exclude_kernel = 1;
 	attr->exclude_hv = 1;
-	fd = perf_event_open(attr, sl->tid, sl->cpu, group_fd);
+	fd = perf_event_open(attr, sl->tid, sl->cpu, group_fd, 0);
 	if (fd < 0)
 		return -1;
 	c->attr.exclude_kernel = c->attr.exclude_hv = true;
@@ -895,6 +913,18 @@ static bool task_refusal(const struct kt_pmu *p, struct kt_pmu_counter *c, int n
 		return true;
 	}
 	return false;
+}
+
+/* perf_cgroup_connect's answer when the hierarchy lacks the perf_event controller (ENOENT)
+ * or the fd is no cgroup (EBADF), given by every counter. */
+static bool cgroup_refused(const int *first_err, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (first_err[i] && first_err[i] != ENOENT && first_err[i] != EBADF)
+			return false;
+	return n > 0;
 }
 
 int pmu_open(struct kt_pmu *p, char *err, size_t errlen)
@@ -979,6 +1009,14 @@ int pmu_open(struct kt_pmu *p, char *err, size_t errlen)
 		if (c->resolved && !c->available && !task_refusal(p, c, navail))
 			pmu_reason(c->err, &c->attr, p->sysfs_root, p->per_task, c->reason,
 				   sizeof(c->reason));
+	}
+	if (p->cgroup_fd >= 0 && !navail && cgroup_refused(first_err, p->ncounters)) {
+		free(first_err);
+		snprintf(err, errlen, "--pmu --cgroup %s: the kernel has no perf_event controller "
+			 "on that cgroup's hierarchy (give the cgroup's path below the cgroup v2 "
+			 "mount or a v1 perf_event hierarchy, or count its processes with -p)",
+			 p->cgroup_dir);
+		return -1;
 	}
 	free(first_err);
 	if (p->per_task && !alive) {
@@ -1176,6 +1214,9 @@ void pmu_free(struct kt_pmu *p)
 	free(p->sg);
 	free(p->acc);
 	free(p->pids);
+	if (p->cgroup_fd >= 0)
+		close(p->cgroup_fd);
+	free(p->cgroup_dir);
 	free(p->sysfs_root);
 	free(p->tracing_dir);
 	free(p);
@@ -1241,6 +1282,11 @@ const char *pmu_target_text(const struct kt_pmu *p, char *buf, size_t len)
 	size_t i;
 	int n;
 
+	if (p->cgroup_fd >= 0) {
+		snprintf(buf, len, "cgroup %s, %d CPU%s", p->cgroup_dir, p->nslots,
+			 p->nslots == 1 ? "" : "s");
+		return buf;
+	}
 	if (!p->per_task) {
 		snprintf(buf, len, "system-wide, %d CPU%s", p->nslots, p->nslots == 1 ? "" : "s");
 		return buf;
@@ -1442,7 +1488,13 @@ void pmu_write_json(const struct kt_pmu *p, FILE *out)
 	size_t i;
 	int s;
 
-	fprintf(out, "{\"pmu\":{\"target\":\"%s\",", p->per_task ? "pid" : "system");
+	fprintf(out, "{\"pmu\":{\"target\":\"%s\",",
+		p->per_task ? "pid" : p->cgroup_fd >= 0 ? "cgroup" : "system");
+	if (p->cgroup_fd >= 0) {
+		fputs("\"cgroup\":", out);
+		json_string(out, p->cgroup_dir);
+		fputc(',', out);
+	}
 	if (p->per_task) {
 		fputs("\"pids\":[", out);
 		for (i = 0; i < p->npids; i++)

@@ -2,8 +2,9 @@
 /*
  * Performance counters with perf_event_open(2): a counter set, read on the tick.
  *
- * Slots are where counting happens: every online CPU (system-wide, pid -1), or with -p
- * every thread of the named processes (cpu -1). In each slot the counters form groups,
+ * Slots are where counting happens: every online CPU (system-wide, pid -1; with --cgroup
+ * the cgroup's directory fd and PERF_FLAG_PID_CGROUP), or with -p every thread of the
+ * named processes (cpu -1). In each slot the counters form groups,
  * each led by its first member that opened and read in one read() with PERF_FORMAT_GROUP
  * | TOTAL_TIME_ENABLED | TOTAL_TIME_RUNNING: the pairs a ratio is made of share a group
  * (cycles + instructions, cache references + misses, branches + misses), so the ratio
@@ -93,6 +94,8 @@ struct kt_pmu_config {
 	const char *tracing_dir; /* for sys:event ids; NULL: tracepoint counters unavailable */
 	const pid_t *pids;	 /* -p: count these processes' threads; npids 0: system-wide */
 	size_t npids;
+	const char *cgroup_dir;	 /* --cgroup: count on every CPU only while a task of this
+				  * cgroup (or below) runs, perf's cgroup mode; NULL: none */
 	const char *const *events; /* --pmu-event specs, added to the default set */
 	size_t nevents;
 	bool no_defaults;	 /* only the named events (tests) */
@@ -110,7 +113,7 @@ struct kt_pmu *pmu_new(const struct kt_pmu_config *cfg, char *err, size_t errlen
 /* Opens and enables every group in every slot; a counter that cannot be opened anywhere
  * becomes unavailable with its reason. Returns the number of counters available (0 is not
  * an error: the set still says why each is missing), or -1 with err filled when every
- * -p thread was gone. */
+ * -p thread was gone or the cgroup's hierarchy has no perf_event controller. */
 int pmu_open(struct kt_pmu *p, char *err, size_t errlen);
 /* After pmu_open(): true when no counter opened and privilege is why (each counter was
  * refused, at least one with EACCES or EPERM); why is then one line with the reason and

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tracefs.h>
 
+#include "backend/cgroup.h"
 #include "backend/scope.h"
 #include "backend/session.h"
 #include "fileio.h"
@@ -38,13 +40,27 @@ static int set_option(struct tracefs_instance *inst, const char *opt, bool on)
 	return tracefs_instance_file_write(inst, path, on ? "1" : "0") < 0 ? -1 : 0;
 }
 
+/* "1 2 3", malloc'd; "" for none. */
+static char *join_pids(const pid_t *pids, size_t n)
+{
+	size_t i, off = 0, len = n * 12 + 2;
+	char *buf = malloc(len);
+
+	if (!buf)
+		return NULL;
+	buf[0] = '\0';
+	for (i = 0; i < n; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%d", i ? " " : "", (int)pids[i]);
+	return buf;
+}
+
 int scope_set_pids(struct kt_session *s, const pid_t *pids, size_t n, bool children,
 		   char *err, size_t errlen)
 {
 	struct tracefs_instance *inst = session_instance(s);
 	bool functions = function_tracer_on(s);
 	char *buf;
-	size_t i, off = 0, len = n * 12 + 2;
+	size_t i;
 	int e;
 
 	if (!inst) {
@@ -58,14 +74,11 @@ int scope_set_pids(struct kt_session *s, const pid_t *pids, size_t n, bool child
 			return -1;
 		}
 	}
-	buf = malloc(len);
+	buf = join_pids(pids, n);
 	if (!buf) {
 		str_seterr(err, errlen, "out of memory");
 		return -1;
 	}
-	buf[0] = '\0';
-	for (i = 0; i < n; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%d", i ? " " : "", (int)pids[i]);
 	/* an empty write through O_TRUNC clears the list */
 	if (tracefs_instance_file_write(inst, "set_event_pid", buf) < 0 && n) {
 		e = errno;
@@ -176,4 +189,95 @@ char *scope_comm_filter(const char *comm, const char *filter, char *err, size_t 
 		return NULL;
 	}
 	return out;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static bool has_pid(const pid_t *v, size_t n, pid_t pid)
+{
+	return n && bsearch(&pid, v, n, sizeof(*v), cmp_pid);
+}
+
+/* A thread of ktop: the empty cgroup's stand-in, and the threads event-fork added to it. */
+static bool own_thread(pid_t tid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/task/%d", (int)tid);
+	return access(path, F_OK) == 0;
+}
+
+int scope_sync_cgroup(struct kt_session *s, const struct kt_cgroup *cg, char *err,
+		      size_t errlen)
+{
+	struct tracefs_instance *inst = session_instance(s);
+	size_t i, nwant, nhave, nadd = 0;
+	pid_t *want, *have, *add, self = getpid();
+	bool removed = false, functions, was_on;
+	char *buf = NULL;
+	int ret = -1;
+
+	if (!inst) {
+		str_seterr(err, errlen, "no tracing session");
+		return -1;
+	}
+	want = cgroup_tasks(cg, &nwant);
+	have = scope_get_pids(s, &nhave);
+	add = want ? malloc((nwant + 1) * sizeof(*add)) : NULL;
+	if (!add) {
+		str_seterr(err, errlen, "out of memory");
+		goto out;
+	}
+	/* an empty cgroup: ktop's own pid, which set_event_notrace_pid keeps out, so that
+	 * nothing passes (an empty list would let everything through) */
+	if (!nwant)
+		want[nwant++] = self;
+	if (have)
+		qsort(have, nhave, sizeof(*have), cmp_pid);
+	for (i = 0; i < nwant; i++)
+		if (!has_pid(have, nhave, want[i]))
+			add[nadd++] = want[i];
+	for (i = 0; i < nhave && !removed; i++)
+		removed = !has_pid(want, nwant, have[i]) && (nwant > 1 || want[0] != self ||
+							      !own_thread(have[i]));
+	ret = 0;
+	if (!nadd && !removed)
+		goto out;
+	ret = -1;
+	functions = function_tracer_on(s);
+	/* opening set_event_pid to truncate it clears the list at once, before the new one is
+	 * written: with tracing off meanwhile, that moment loses events instead of letting
+	 * everyone's through */
+	was_on = (removed || functions) && tracefs_trace_is_on(inst) == 1;
+	if (was_on)
+		tracefs_trace_off(inst);
+	buf = removed || functions ? join_pids(want, nwant) : join_pids(add, nadd);
+	if (buf && (removed || functions ?
+			    tracefs_instance_file_write(inst, "set_event_pid", buf) :
+			    tracefs_instance_file_append(inst, "set_event_pid", buf)) >= 0 &&
+	    set_option(inst, "event-fork", true) == 0)
+		ret = 0;
+	if (!ret && functions && tracefs_file_exists(inst, "set_ftrace_pid") &&
+	    (tracefs_instance_file_write(inst, "set_ftrace_pid", buf) < 0 ||
+	     set_option(inst, "function-fork", true) < 0))
+		ret = -1;
+	if (ret)
+		str_seterr(err, errlen, "cannot scope to cgroup %s: set_event_pid: %s", cg->name,
+			   buf ? strerror(errno) : "out of memory");
+	if (was_on)
+		tracefs_trace_on(inst);
+	log_debug("scope: cgroup %s: %zu thread(s), %zu new%s", cg->name, nwant, nadd,
+		  removed ? ", some left" : "");
+	ret = ret ? -1 : 1;
+out:
+	free(buf);
+	free(add);
+	free(have);
+	free(want);
+	return ret;
 }

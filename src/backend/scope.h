@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 struct kt_session;
+struct kt_cgroup;
 
 /* Writes set_event_pid with pids and the event-fork option when children; while a function
  * tracer is the instance's tracer, also set_ftrace_pid and function-fork (where function
@@ -38,5 +39,15 @@ pid_t *scope_comm_pids(const char *comm, size_t *n);
  * "COMM == \"bash\"" or "(prev_pid > 0) && COMM == \"bash\"". malloc'd; NULL
  * with err when comm cannot be quoted (a '"' or '\\' in it) or is too long. */
 char *scope_comm_filter(const char *comm, const char *filter, char *err, size_t errlen);
+
+/* Scoping to a cgroup (cgroup.h), which ftrace cannot filter events by: set_event_pid is made
+ * the threads in the cgroup and below it now, and event-fork adds what they fork from then
+ * on (set_ftrace_pid and function-fork too while a function tracer runs). Called again (on
+ * every tick), it adds threads that joined (appended: nothing else changes) and drops those
+ * that left (a rewrite, with the instance's tracing_on off for its few microseconds). An empty
+ * cgroup scopes to ktop's own pid, whose events are never traced. Returns 1 when it
+ * wrote, 0 when the list was already right, -1 with err. */
+int scope_sync_cgroup(struct kt_session *s, const struct kt_cgroup *cg, char *err,
+		      size_t errlen);
 
 #endif

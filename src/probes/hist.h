@@ -31,6 +31,7 @@ enum kt_hist_by {
 	KT_BY_CPU,
 	KT_BY_SYSCALL, /* syscall-latency: the syscall number */
 	KT_BY_FIELD,   /* a field of the event: a number, or a string kept as a name */
+	KT_BY_CGROUP,  /* the task's cgroup v2 id (the loader shows its path) */
 };
 
 /* How the two events of a latency histogram are matched. */

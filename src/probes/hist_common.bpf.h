@@ -11,6 +11,10 @@ const volatile unsigned int hist_scale = KT_SCALE_LOG2;
 const volatile unsigned long long hist_step = 1;
 const volatile unsigned int hist_by = KT_BY_NONE;
 const volatile unsigned int filter_tgid = 0; /* 0: every process */
+/* --cgroup: only tasks in this cgroup v2 id or below it, the cgroup being filter_cgroup_level
+ * deep; 0: every cgroup */
+const volatile unsigned long long filter_cgroup = 0;
+const volatile int filter_cgroup_level = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
@@ -37,9 +41,13 @@ static __always_inline unsigned int hist_slot(unsigned long long v)
 	return s;
 }
 
+/* The one filter every program applies before it records anything. */
 static __always_inline bool hist_wanted(void)
 {
-	return !filter_tgid || (bpf_get_current_pid_tgid() >> 32) == filter_tgid;
+	if (filter_tgid && (bpf_get_current_pid_tgid() >> 32) != filter_tgid)
+		return false;
+	return !filter_cgroup ||
+	       bpf_get_current_ancestor_cgroup_id(filter_cgroup_level) == filter_cgroup;
 }
 
 /* Fills the parts of the key that come from the current task or CPU. */
@@ -57,6 +65,9 @@ static __always_inline void hist_key_current(struct kt_hist_key *k)
 		break;
 	case KT_BY_CPU:
 		k->id = bpf_get_smp_processor_id();
+		break;
+	case KT_BY_CGROUP:
+		k->id = bpf_get_current_cgroup_id();
 		break;
 	default:
 		break;

@@ -74,7 +74,7 @@ static const struct help_line help_right[] = {
 	{ "type Tab", "narrow / take a function" },
 	{ "Enter !NAME", "add / remove an entry" },
 	{ "^K", "empty the function list" },
-	{ "s", "scope: pid=1,2 [children] comm=NAME" },
+	{ "s", "scope: pid=1,2 [children] comm=NAME cgroup=PATH" },
 	{ "", "" },
 	{ NULL, "Probes (P)" },
 	{ "k K", "new kprobe / kretprobe" },

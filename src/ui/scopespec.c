@@ -11,7 +11,8 @@
 #include "ui/scopespec.h"
 #include "xalloc.h"
 
-#define SYNTAX "use pid=PID[,PID...] [children], comm=NAME [children], or empty for all"
+#define SYNTAX "use pid=PID[,PID...] [children], comm=NAME [children], cgroup=PATH, or empty " \
+	       "for all"
 
 static bool pid_exists(pid_t pid)
 {
@@ -80,7 +81,8 @@ int scopespec_parse(const char *text, struct kt_scopespec *out, char *err, size_
 	for (word = strtok_r(buf, " \t", &save); word; word = strtok_r(NULL, " \t", &save)) {
 		if (!strcmp(word, "children")) {
 			out->children = true;
-		} else if (!what && (!strncmp(word, "pid=", 4) || !strncmp(word, "comm=", 5))) {
+		} else if (!what && (!strncmp(word, "pid=", 4) || !strncmp(word, "comm=", 5) ||
+				     !strncmp(word, "cgroup=", 7))) {
 			what = word;
 		} else {
 			snprintf(err, errlen, "unexpected \"%s\": %s", word, SYNTAX);
@@ -93,6 +95,15 @@ int scopespec_parse(const char *text, struct kt_scopespec *out, char *err, size_
 			return -1;
 		}
 		return 0; /* empty: all processes */
+	}
+	if (what[1] == 'g') {
+		if (out->children || !what[7]) {
+			snprintf(err, errlen, "cgroup= takes a path and no more (its tasks' children "
+				 "are in it): %s", SYNTAX);
+			return -1;
+		}
+		snprintf(out->cgroup, sizeof(out->cgroup), "%s", what + 7);
+		return 0;
 	}
 	ret = what[0] == 'p' ? parse_pids(what + 4, out, err, errlen)
 			     : parse_comm(what + 5, out, err, errlen);

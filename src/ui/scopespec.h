@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The scope typed in the tracer pane: "pid=1234,5678 [children]", "comm=NAME [children]"
- * or "" (all processes), resolved to the pids to write into set_event_pid. */
+/* The scope typed in the tracer pane: "pid=1234,5678 [children]", "comm=NAME [children]",
+ * "cgroup=PATH" or "" (all processes), resolved to the pids to write into set_event_pid (a
+ * cgroup is resolved and followed by app_set_cgroup). */
 #ifndef KTOP_UI_SCOPESPEC_H
 #define KTOP_UI_SCOPESPEC_H
 
@@ -12,6 +13,7 @@ struct kt_scopespec {
 	pid_t *pids; /* malloc'd; NULL with n == 0: clear the scope */
 	size_t n;
 	bool children;
+	char cgroup[4096]; /* cgroup=PATH as typed; "": a pid scope */
 	char desc[64]; /* for the header and the pane: "pid 1234", "comm bash (2 pids)" */
 };
 

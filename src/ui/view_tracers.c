@@ -666,8 +666,8 @@ static void switch_tracer(struct kt_view *v, struct tpane *tp)
 
 static void open_scope_prompt(struct kt_view *v)
 {
-	ui_prompt_open(v->ui, v, PROMPT_SCOPE, "scope (pid=1,2 [children] | comm=NAME | empty)> ",
-		       "");
+	ui_prompt_open(v->ui, v, PROMPT_SCOPE,
+		       "scope (pid=1,2 [children] | comm=NAME | cgroup=PATH | empty)> ", "");
 }
 
 static void apply_scope(struct kt_view *v, const char *text)
@@ -680,7 +680,15 @@ static void apply_scope(struct kt_view *v, const char *text)
 			   v->app->scope_desc[0] ? v->app->scope_desc : "all processes");
 		return;
 	}
-	if (app_set_scope(v->app, spec.pids, spec.n, spec.children, err, sizeof(err)) < 0) {
+	if (spec.cgroup[0]) {
+		if (app_set_cgroup(v->app, spec.cgroup, err, sizeof(err)) < 0)
+			ui_message(v->ui, true, "%s (scope left as %s)", err,
+				   v->app->scope_desc[0] ? v->app->scope_desc : "all processes");
+		else
+			ui_message(v->ui, false, "ktop's instance now records only %s and its "
+				   "forks (histograms and counters opened from now on too)",
+				   v->app->scope_desc);
+	} else if (app_set_scope(v->app, spec.pids, spec.n, spec.children, err, sizeof(err)) < 0) {
 		ui_message(v->ui, true, "%s (scope left as %s)", err[0] ? err : "refused",
 			   v->app->scope_desc[0] ? v->app->scope_desc : "all processes");
 	} else {

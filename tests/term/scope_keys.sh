@@ -4,8 +4,10 @@
 # "wlbeta"); in the tracer pane (R), s then pid=<alpha> writes alpha into the instance's
 # set_event_pid, the header says "scope: pid <alpha>" and only wlalpha's rows arrive; a pid
 # that does not run and bad syntax give a one-line error and leave that scope; comm=wlbeta
-# scopes to beta; an empty scope records both again; q quits clean. The stream shows only
-# comm=wl* (its display filter), so other processes' getppid calls do not matter.
+# scopes to beta; with wlalpha moved into a throwaway cgroup v2 (removed on every exit),
+# cgroup=<its path below the v2 mount> scopes to alpha again, and a path that is no cgroup
+# is refused in one line; an empty scope records both again; q quits clean. The stream shows
+# only comm=wl* (its display filter), so other processes' getppid calls do not matter.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -83,6 +85,27 @@ expect_text "records only comm wlbeta" 5 "no message for the comm scope"
 expect_text "scope: comm wlbeta" 3 "the header does not show the comm scope"
 tmux_keys Escape
 want _only wlbeta wlalpha "wlalpha's rows still arrive under comm=wlbeta"
+
+# cgroup=PATH: the cgroup's tasks, kept current (wlalpha joined before the scope was set).
+if grep -q " cgroup2 " /proc/mounts; then
+	require_cgroup2
+	make_cgroup key
+	CGNAME=${CGROUP_DIR#"$CGROUP2"}
+	echo "$alpha" >"$CGROUP_DIR/cgroup.procs" || fail "cannot move $alpha into $CGROUP_DIR"
+	scope "cgroup=$CGNAME"
+	expect_text "records only cgroup $CGNAME" 5 "no message for the cgroup scope"
+	[ "$(scoped)" = "$alpha" ] || fail "set_event_pid is '$(scoped)', expected $alpha (the cgroup's task)"
+	expect_text "scope: cgroup $CGNAME" 3 "the header does not show the cgroup scope"
+	tmux_keys Escape
+	want _only wlalpha wlbeta "wlbeta's rows still arrive under cgroup=$CGNAME"
+	scope "cgroup=$T"
+	expect_text "is not a cgroup: give a directory" 5 "no error for a path that is not a cgroup"
+	[ "$(scoped)" = "$alpha" ] || fail "a bad path changed set_event_pid to '$(scoped)'"
+	expect_text "scope: cgroup $CGNAME" 3 "a bad path changed the header"
+	tmux_keys Escape
+else
+	log "no cgroup v2 mount: cgroup= is not exercised here"
+fi
 
 scope ""
 expect_text "records all processes again" 5 "no message for clearing the scope"

@@ -37,6 +37,10 @@ START_TEST(test_builtins)
 	/* the user's options come after the expansion's and win */
 	s = parse_ok("offcpu,by=cpu");
 	ck_assert_int_eq(s.by, KT_BY_CPU);
+	s = parse_ok("syscall-latency,by=cgroup");
+	ck_assert_int_eq(s.by, KT_BY_CGROUP);
+	ck_assert_str_eq(histspec_by_name(&s), "cgroup");
+	ck_assert_uint_eq(s.cgroup_id, 0); /* --cgroup, not the spec, sets the filter */
 	s = parse_ok("read-size,linear=512");
 	ck_assert_int_eq(s.kind, KT_HIST_FIELD);
 	ck_assert_str_eq(s.ev.field, "ret");
