@@ -25,6 +25,7 @@ struct kt_comms;
 struct kt_pmu;
 struct kt_recording;
 struct kt_bpfhist;
+struct kt_stopwhen;
 
 struct kt_app {
 	const struct kt_options *opts;
@@ -38,6 +39,7 @@ struct kt_app {
 	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
 	struct kt_recording *recording; /* -i: the trace.dat explored (no session, no reader) */
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
+	struct kt_stopwhen *stop; /* --stop-when (stopwhen.h), NULL: none */
 	char *event_filter; /* --filter, with --comm's COMM test; NULL: none */
 	bool scope_children; /* the pid scope follows forks */
 	char scope_desc[64]; /* "pid 1234", "comm bash"; "": not scoped (the header shows it) */
@@ -63,7 +65,8 @@ struct kt_app {
  * app_open_recording both start with. Returns 0, or an exit code with the reason in err. */
 int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen);
 /* Opens tracefs, removes stale ktop state, creates the instance, store, decoder and
- * catalogue, starts the reader, enables the -e events with --filter. Where tracefs cannot
+ * catalogue, starts the reader, enables the -e events with --filter, adds --trigger's
+ * triggers and arms --stop-when. Where tracefs cannot
  * be used (not root), a batch run of --pmu and built-in --hist alone goes on without it:
  * no session, reader, decoder or catalogue, an empty store. Returns 0, or an exit code
  * with a one-line message in err: 3 when privilege is what is missing. */

@@ -21,7 +21,9 @@
 #include "record/recording.h"
 #include "batch_tree.h"
 #include "signals.h"
+#include "stopwhen.h"
 #include "clock.h"
+#include "json.h"
 
 #define BATCH_PRINT_CHUNK 1024
 
@@ -110,6 +112,30 @@ static void batch_print_new(struct batch *b)
 	}
 }
 
+/* --stop-when: whether it fired, and the matching event's time. */
+static void batch_stop_line(struct batch *b)
+{
+	struct kt_stopwhen *sw = b->app->stop;
+	char ts[32];
+
+	if (stopwhen_check(b->app) && stopwhen_locate(b->app))
+		decoder_format_ts(sw->ts, 0, ts, sizeof(ts));
+	if (b->app->opts->json) {
+		fputs("{\"stop_when\":{\"spec\":", b->out);
+		json_string(b->out, sw->desc);
+		fprintf(b->out, ",\"fired\":%s", sw->fired ? "true" : "false");
+		if (sw->located)
+			fprintf(b->out, ",\"ts\":\"%s\",\"seq\":%llu", ts,
+				(unsigned long long)sw->seq);
+		fputs("}}\n", b->out);
+	} else if (sw->located) {
+		fprintf(b->out, "# ktop: stopped by %s at %s\n", sw->desc, ts);
+	} else {
+		fprintf(b->out, "# ktop: %s %s\n", sw->desc,
+			sw->fired ? "fired (its event was evicted from the store)" : "did not fire");
+	}
+}
+
 static void batch_summary(struct batch *b, double secs)
 {
 	struct kt_app *app = b->app;
@@ -132,6 +158,8 @@ static void batch_summary(struct batch *b, double secs)
 		else
 			pmu_write_text(app->pmu, out);
 	}
+	if (app->stop)
+		batch_stop_line(b);
 	if (app->opts->json) {
 		fprintf(out,
 			"{\"summary\":{\"events\":%llu,\"printed\":%llu,\"lost\":%llu,"
@@ -255,7 +283,7 @@ int batch_run(struct kt_app *app, FILE *out)
 		if (b.rec && recorder_pump(b.rec, b.rec_err, sizeof(b.rec_err)) < 0)
 			rec_status = batch_finish_recording(&b);
 		batch_print_new(&b);
-		if (batch_full(&b))
+		if (batch_full(&b) || stopwhen_check(app))
 			break;
 	}
 	/* The counters cover --duration, not the drain that follows. */
