@@ -16,6 +16,14 @@
 #include "stopwhen.h"
 #include "xalloc.h"
 
+/* The event's parsed format, for ktop's check of a trigger's condition; NULL without one. */
+static struct tep_event *format_of(struct kt_app *app, const struct kt_trigger *t)
+{
+	if (!app->decoder || decoder_load(app->decoder, t->system, t->event) < 0)
+		return NULL;
+	return tep_find_event_by_name(decoder_tep(app->decoder), t->system, t->event);
+}
+
 int stopwhen_start(struct kt_app *app, char *err, size_t errlen)
 {
 	const struct kt_options *o = app->opts;
@@ -27,7 +35,7 @@ int stopwhen_start(struct kt_app *app, char *err, size_t errlen)
 		struct kt_trigger t;
 
 		if (trigger_parse(o->triggers[i], true, &t, err, errlen) < 0 ||
-		    trigger_add(app->session, app->decoder, &t, err, errlen) < 0)
+		    trigger_add(app->session, format_of(app, &t), &t, err, errlen) < 0)
 			return -1;
 	}
 	if (!o->stop_when)
@@ -39,7 +47,7 @@ int stopwhen_start(struct kt_app *app, char *err, size_t errlen)
 	snprintf(sw->desc, sizeof(sw->desc), "%s:%s%s%s", sw->trig.system, sw->trig.event,
 		 sw->trig.filter[0] ? " if " : "", sw->trig.filter);
 	/* the trigger first: its checks name a bad event or condition best */
-	if (trigger_add(app->session, app->decoder, &sw->trig, err, errlen) < 0)
+	if (trigger_add(app->session, format_of(app, &sw->trig), &sw->trig, err, errlen) < 0)
 		return -1;
 	snprintf(spec, sizeof(spec), "%s:%s", sw->trig.system, sw->trig.event);
 	if (app_set_events(app, spec, true, err, errlen) < 0)

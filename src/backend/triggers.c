@@ -16,10 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <traceevent/event-parse.h>
 #include <tracefs.h>
 
-#include "backend/decode.h"
 #include "backend/filtercheck.h"
 #include "backend/session.h"
 #include "backend/triggers.h"
@@ -177,11 +175,10 @@ static bool listed(const char *names, const char *name)
 }
 
 /* Checks t against what the kernel and ktop know, before writing it. */
-static int check(struct kt_session *s, struct kt_decoder *d, const char *dir,
-		 const struct kt_trigger *t, char *err, size_t errlen)
+static int check(struct tep_event *te, const char *dir, const struct kt_trigger *t, char *err,
+		 size_t errlen)
 {
 	char path[PATH_MAX], name[64], names[256], ferr[256], tsys[64], tev[128];
-	struct tep_event *te = NULL;
 	char *text;
 	int pos;
 
@@ -208,20 +205,15 @@ static int check(struct kt_session *s, struct kt_decoder *d, const char *dir,
 			   name, tsys, tev);
 		return -1;
 	}
-	if (!t->filter[0])
-		return 0;
-	if (d && decoder_load(d, t->system, t->event) == 0)
-		te = tep_find_event_by_name(decoder_tep(d), t->system, t->event);
-	if (te && filter_check(te, t->filter, ferr, sizeof(ferr), &pos) < 0) {
+	if (t->filter[0] && te && filter_check(te, t->filter, ferr, sizeof(ferr), &pos) < 0) {
 		str_seterr(err, errlen, "condition of %s on %s:%s: %s", name, t->system, t->event,
 			   ferr);
 		return -1;
 	}
-	(void)s;
 	return 0;
 }
 
-int trigger_add(struct kt_session *s, struct kt_decoder *d, const struct kt_trigger *t,
+int trigger_add(struct kt_session *s, struct tep_event *te, const struct kt_trigger *t,
 		char *err, size_t errlen)
 {
 	struct tracefs_instance *inst = session_instance(s);
@@ -237,7 +229,7 @@ int trigger_add(struct kt_session *s, struct kt_decoder *d, const struct kt_trig
 		str_seterr(err, errlen, "cannot find the instance's directory");
 		return -1;
 	}
-	if (check(s, d, dir, t, err, errlen) < 0)
+	if (check(te, dir, t, err, errlen) < 0)
 		goto out;
 	trigger_format(t, line, sizeof(line));
 	event_path(path, sizeof(path), dir, t->system, t->event, "trigger");
@@ -251,7 +243,8 @@ int trigger_add(struct kt_session *s, struct kt_decoder *d, const struct kt_trig
 		else
 			str_seterr(err, errlen, "trigger '%s' rejected for %s:%s: %s", line,
 				   t->system, t->event,
-				   e == EEXIST ? "the event already has it (remove it first)"
+				   e == EEXIST ? "it has one of this kind already (traceon and "
+						 "traceoff count as one; remove it first)"
 					       : strerror(e));
 		free(kmsg);
 		goto out;

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 struct kt_session;
-struct kt_decoder;
+struct tep_event;
 
 #define KT_TRIGGER_MAX 512
 
@@ -40,10 +40,11 @@ char *trigger_format(const struct kt_trigger *t, char *buf, size_t len);
 
 /* Adds t in the session's instance. Checked before the kernel sees it: the event (and an
  * enable_event's target) must exist, the trigger name be one this kernel lists, the filter
- * pass ktop's check against the event's format (filtercheck.h, through d). A refusal the
+ * pass ktop's check against te, the event's parsed format (filtercheck.h; NULL: the kernel
+ * alone checks it). A refusal the
  * kernel still makes comes back as its own error_log entry. Returns 0, or -1 with one line:
  *   "unknown trigger 'traceof' (this kernel has: traceon traceoff stacktrace ...)" */
-int trigger_add(struct kt_session *s, struct kt_decoder *d, const struct kt_trigger *t,
+int trigger_add(struct kt_session *s, struct tep_event *te, const struct kt_trigger *t,
 		char *err, size_t errlen);
 /* Removes every trigger of system:event in the instance. Returns how many, or -1 with err. */
 int trigger_remove_all(struct kt_session *s, const char *system, const char *event, char *err,
