@@ -5,12 +5,14 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <traceevent/event-parse.h>
 
 #include "app.h"
 #include "backend/decode.h"
+#include "backend/session.h"
 #include "backend/triggers.h"
 #include "log.h"
 #include "stopwhen.h"
@@ -24,11 +26,49 @@ static struct tep_event *format_of(struct kt_app *app, const struct kt_trigger *
 	return tep_find_event_by_name(decoder_tep(app->decoder), t->system, t->event);
 }
 
+int stopwhen_arm(struct kt_app *app, const char *spec, char *err, size_t errlen)
+{
+	struct kt_stopwhen *sw;
+	char ev[300];
+
+	if (app->stop) {
+		snprintf(err, errlen, "a stop is set already, on %s (Ctrl-R on that event in the "
+			 "picker removes it)", app->stop->desc);
+		return -1;
+	}
+	sw = xcalloc(1, sizeof(*sw));
+	if (trigger_parse_stop(spec, &sw->trig, err, errlen) < 0 ||
+	    trigger_add(app->session, format_of(app, &sw->trig), &sw->trig, err, errlen) < 0) {
+		free(sw);
+		return -1;
+	}
+	snprintf(sw->desc, sizeof(sw->desc), "%s:%s%s%s", sw->trig.system, sw->trig.event,
+		 sw->trig.filter[0] ? " if " : "", sw->trig.filter);
+	app->stop = sw;
+	/* recorded, so the moment is in the stream */
+	snprintf(ev, sizeof(ev), "%s:%s", sw->trig.system, sw->trig.event);
+	if (app_set_events(app, ev, true, err, errlen) < 0)
+		return -1;
+	err[0] = '\0';
+	log_debug("stopwhen: armed on %s", sw->desc);
+	return 0;
+}
+
+void stopwhen_disarm(struct kt_app *app)
+{
+	if (!app->stop)
+		return;
+	if (app->stop->fired)
+		session_tracing_on(app->session, true);
+	log_debug("stopwhen: %s removed%s", app->stop->desc,
+		  app->stop->fired ? ", capture on again" : "");
+	free(app->stop);
+	app->stop = NULL;
+}
+
 int stopwhen_start(struct kt_app *app, char *err, size_t errlen)
 {
 	const struct kt_options *o = app->opts;
-	struct kt_stopwhen *sw;
-	char spec[300];
 	size_t i;
 
 	for (i = 0; i < o->n_triggers; i++) {
@@ -38,22 +78,7 @@ int stopwhen_start(struct kt_app *app, char *err, size_t errlen)
 		    trigger_add(app->session, format_of(app, &t), &t, err, errlen) < 0)
 			return -1;
 	}
-	if (!o->stop_when)
-		return 0;
-	sw = xcalloc(1, sizeof(*sw));
-	app->stop = sw;
-	if (trigger_parse_stop(o->stop_when, &sw->trig, err, errlen) < 0)
-		return -1;
-	snprintf(sw->desc, sizeof(sw->desc), "%s:%s%s%s", sw->trig.system, sw->trig.event,
-		 sw->trig.filter[0] ? " if " : "", sw->trig.filter);
-	/* the trigger first: its checks name a bad event or condition best */
-	if (trigger_add(app->session, format_of(app, &sw->trig), &sw->trig, err, errlen) < 0)
-		return -1;
-	snprintf(spec, sizeof(spec), "%s:%s", sw->trig.system, sw->trig.event);
-	if (app_set_events(app, spec, true, err, errlen) < 0)
-		return -1;
-	log_debug("stopwhen: armed on %s", sw->desc);
-	return 0;
+	return o->stop_when ? stopwhen_arm(app, o->stop_when, err, errlen) : 0;
 }
 
 bool stopwhen_check(struct kt_app *app)

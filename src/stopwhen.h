@@ -27,6 +27,10 @@ struct kt_stopwhen {
 /* Adds the --trigger triggers and arms --stop-when (app->opts), after the -e events. Returns
  * 0, or -1 with the one-line reason (bad event, trigger or condition; the kernel's error). */
 int stopwhen_start(struct kt_app *app, char *err, size_t errlen);
+/* Arms the stop on "SYS:EV [if FILTER]" (one at a time). Returns 0, or -1 with one line. */
+int stopwhen_arm(struct kt_app *app, const char *spec, char *err, size_t errlen);
+/* Forgets the stop (its trigger already removed); when it had fired, capture goes on again. */
+void stopwhen_disarm(struct kt_app *app);
 /* True once the stop trigger has fired (its count reached 0); cheap (one tracefs read). */
 bool stopwhen_check(struct kt_app *app);
 /* Finds the last record of the stop event in the store (the capture is stopped or has

@@ -918,6 +918,13 @@ static char *last_entry(const char *text)
 	return strndup(start, n);
 }
 
+int session_tracing_on(struct kt_session *s, bool on)
+{
+	if (!s || !s->inst)
+		return -1;
+	return tracefs_instance_file_write(s->inst, "tracing_on", on ? "1" : "0") < 0 ? -1 : 0;
+}
+
 /* The last entry of the instance's error_log. */
 char *session_last_error(struct kt_session *s)
 {

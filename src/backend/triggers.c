@@ -367,7 +367,10 @@ bool trigger_spent(struct kt_session *s, const char *system, const char *event,
 	return spent;
 }
 
-int triggers_clear_instance(const char *name)
+/* Calls fn for every event of the instance tracing/instances/<name> that has triggers, with
+ * the path of its trigger file. Returns the sum of what fn returned. */
+static int walk(const char *name, int (*fn)(const char *path, const char *system,
+					     const char *event, void *ctx), void *ctx)
 {
 	char path[PATH_MAX], *events;
 	struct dirent *sd, *ed;
@@ -396,14 +399,53 @@ int triggers_clear_instance(const char *name)
 				continue;
 			/* one byte: '#' is the empty file's header */
 			if (file_read_small(tpath, first, sizeof(first)) > 0 && first[0] != '#')
-				n += clear_file(tpath);
+				n += fn(tpath, sd->d_name, ed->d_name, ctx);
 		}
 		if (evs)
 			closedir(evs);
 	}
 	if (sys)
 		closedir(sys);
+	return n;
+}
+
+static int clear_one(const char *path, const char *system, const char *event, void *ctx)
+{
+	(void)system;
+	(void)event;
+	(void)ctx;
+	return clear_file(path);
+}
+
+int triggers_clear_instance(const char *name)
+{
+	int n = walk(name, clear_one, NULL);
+
 	if (n)
 		log_debug("triggers: %d removed from instance %s", n, name);
 	return n;
+}
+
+struct each_ctx {
+	void (*fn)(const char *system, const char *event, void *ctx);
+	void *ctx;
+};
+
+static int each_one(const char *path, const char *system, const char *event, void *p)
+{
+	struct each_ctx *c = p;
+
+	(void)path;
+	c->fn(system, event, c->ctx);
+	return 1;
+}
+
+int triggers_for_each(struct kt_session *s,
+		      void (*fn)(const char *system, const char *event, void *ctx), void *ctx)
+{
+	struct each_ctx c = { fn, ctx };
+
+	if (!session_instance(s))
+		return 0;
+	return walk(session_name(s), each_one, &c);
 }

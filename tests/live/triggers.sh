@@ -37,6 +37,22 @@ wait_trigger()
 rows_of() { grep -Ec -- " ktt-[a-z]+-$2 +syscalls:sys_enter_getppid" "$1"; }
 workload() { "$KTOP_WORKLOAD" count "$1" "$2"; }
 
+# finish WHAT EXPECTED PID...: ends the run, then the getppid rows of each PID must read
+# EXPECTED ("11 0 33").
+finish()
+{
+	local what=$1 want=$2 got="" p
+	shift 2
+	"$KTOP_WORKLOAD" count 300 ktt-filler >/dev/null
+	stop_ktop "$kpid" INT 20
+	[ "$KTOP_RC" = 0 ] || fail "$what run exited $KTOP_RC: $(cat "$T/run.err")"
+	for p in "$@"; do got+="${got:+ }$(rows_of "$T/run.out" "$p")"; done
+	[ "$got" = "$want" ] || fail "getppid rows $what: $got, expected $want"
+	assert_no_sanitizer "$T/run.err"
+	assert_clean
+	log "$what: rows $got"
+}
+
 start()
 {
 	start_ktop "$T/run.out" "$T/run.err" "$@"
@@ -55,15 +71,7 @@ p1=$(workload 11 ktt-a)
 p2=$(workload 22 ktt-b)
 "$T/ktt_on"
 p3=$(workload 33 ktt-c)
-"$KTOP_WORKLOAD" count 300 ktt-filler >/dev/null
-stop_ktop "$kpid" INT 20
-[ "$KTOP_RC" = 0 ] || fail "traceoff/traceon run exited $KTOP_RC: $(cat "$T/run.err")"
-got="$(rows_of "$T/run.out" "$p1") $(rows_of "$T/run.out" "$p2") $(rows_of "$T/run.out" "$p3")"
-[ "$got" = "11 0 33" ] ||
-	fail "getppid rows before traceoff / while off / after traceon: $got, expected 11 0 33"
-assert_no_sanitizer "$T/run.err"
-assert_clean
-log "traceoff/traceon: rows $got"
+finish "before traceoff / while off / after traceon" "11 0 33" "$p1" "$p2" "$p3"
 
 # ---- 2. enable_event:1 and disable_event ------------------------------------------------------
 start -b -e sched:sched_process_exec --filter 'filename ~ "*/ktt_*"' \
@@ -82,15 +90,8 @@ p2=$(workload 250 ktt-b)
 p3=$(workload 60 ktt-c)
 "$T/ktt_enable" # count spent: must not enable it again
 p4=$(workload 70 ktt-d)
-"$KTOP_WORKLOAD" count 300 ktt-filler >/dev/null
-stop_ktop "$kpid" INT 20
-[ "$KTOP_RC" = 0 ] || fail "enable_event run exited $KTOP_RC: $(cat "$T/run.err")"
-got="$(rows_of "$T/run.out" "$p1") $(rows_of "$T/run.out" "$p2") $(rows_of "$T/run.out" "$p3") $(rows_of "$T/run.out" "$p4")"
-[ "$got" = "0 250 0 0" ] ||
-	fail "getppid rows before enable_event / between / after disable_event / after a spent enable_event:1: $got, expected 0 250 0 0"
-assert_no_sanitizer "$T/run.err"
-assert_clean
-log "enable_event:1/disable_event: rows $got"
+finish "before enable_event:1 / between / after disable_event / after the spent enable_event:1" \
+	"0 250 0 0" "$p1" "$p2" "$p3" "$p4"
 
 # ---- 3. stacktrace:3 ----------------------------------------------------------------------
 start -b -e syscalls:sys_enter_getppid --filter 'comm == "ktt-stack"' \
