@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
@@ -24,6 +25,8 @@
 #include "stopwhen.h"
 #include "clock.h"
 #include "json.h"
+#include "xalloc.h"
+#include "backend/triggers.h"
 
 #define BATCH_PRINT_CHUNK 1024
 
@@ -39,7 +42,49 @@ struct batch {
 	struct kt_batch_tree *tree; /* --tree: records become call trees, printed at the end */
 	bool draining;	     /* capture stopped: print everything left, signals or not */
 	unsigned long long deadline; /* --duration's end (clock_mono_ns()), 0: none */
+	char **trig_text;    /* --trigger hist or snapshot: what it made (trigger_output()),
+			      * read before the instance goes; NULL entries: nothing */
 };
+
+/* What --trigger's hist and snapshot triggers made, read while the instance exists. */
+static void batch_read_trigger_output(struct batch *b)
+{
+	const struct kt_options *o = b->app->opts;
+	struct kt_trigger t;
+	char err[256];
+
+	if (!o->n_triggers)
+		return;
+	b->trig_text = xcalloc(o->n_triggers, sizeof(*b->trig_text));
+	for (size_t i = 0; i < o->n_triggers; i++)
+		if (trigger_parse(o->triggers[i], true, &t, err, sizeof(err)) == 0)
+			b->trig_text[i] = trigger_output(b->app->session, &t);
+}
+
+static void batch_print_trigger_output(struct batch *b)
+{
+	const struct kt_options *o = b->app->opts;
+
+	for (size_t i = 0; b->trig_text && i < o->n_triggers; i++) {
+		if (!b->trig_text[i] || b->out_closed) {
+			free(b->trig_text[i]);
+			continue;
+		}
+		if (o->json) {
+			fputs("{\"trigger_output\":{\"trigger\":", b->out);
+			json_string(b->out, o->triggers[i]);
+			fputs(",\"text\":", b->out);
+			json_string(b->out, b->trig_text[i]);
+			fputs("}}\n", b->out);
+		} else {
+			fprintf(b->out, "# ktop: trigger %s made:\n%s", o->triggers[i],
+				b->trig_text[i]);
+		}
+		free(b->trig_text[i]);
+	}
+	free(b->trig_text);
+	b->trig_text = NULL;
+}
 
 static void batch_print_rec(struct batch *b, const struct kt_rec *r)
 {
@@ -143,6 +188,7 @@ static void batch_summary(struct batch *b, double secs)
 	uint64_t events = app->rstats.events;
 	uint64_t evicted = b->unprinted;
 
+	batch_print_trigger_output(b);
 	if (b->out_closed)
 		return;
 	/* Histograms and counters, before the summary, which stays the last line. */
@@ -292,6 +338,7 @@ int batch_run(struct kt_app *app, FILE *out)
 	/* Without tracefs there is no capture whose stop reads the histograms a last time. */
 	if (!app->session)
 		app_tick(app);
+	batch_read_trigger_output(&b);
 	app_stop_capture(app);
 	b.draining = true;
 	batch_print_new(&b);

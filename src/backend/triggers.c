@@ -352,6 +352,24 @@ char *trigger_list(struct kt_session *s, const char *system, const char *event)
 	return out;
 }
 
+char *trigger_output(struct kt_session *s, const struct kt_trigger *t)
+{
+	char path[PATH_MAX], *dir;
+	bool hist = !strncmp(t->cmd, "hist", 4), snap = !strcmp(t->cmd, "snapshot");
+
+	if (!session_instance(s) || !plain(t->system) || !plain(t->event) || (!hist && !snap))
+		return NULL;
+	dir = tracefs_instance_get_dir(session_instance(s));
+	if (!dir)
+		return NULL;
+	if (hist)
+		event_path(path, sizeof(path), dir, t->system, t->event, "hist");
+	else
+		snprintf(path, sizeof(path), "%s/snapshot", dir);
+	tracefs_put_tracing_file(dir);
+	return file_read_all(path, NULL);
+}
+
 bool trigger_spent(struct kt_session *s, const char *system, const char *event,
 		   const char *cmd)
 {

@@ -52,6 +52,11 @@ int trigger_remove_all(struct kt_session *s, const char *system, const char *eve
 /* The event's triggers as the kernel shows them, one per line ("traceoff:count=0 if ..."),
  * count as the kernel has decremented it; malloc'd, NULL when there are none. */
 char *trigger_list(struct kt_session *s, const char *system, const char *event);
+/* What a trigger produced that is not in the stream, as the kernel prints it, malloc'd:
+ * for hist, the event's hist file (the aggregation); for snapshot, the instance's snapshot
+ * file (the buffer as it was swapped out when it fired: those events never reach the
+ * reader). NULL for the other triggers or when there is no such file. */
+char *trigger_output(struct kt_session *s, const struct kt_trigger *t);
 /* True when the event has a counted trigger cmd ("traceoff") whose count reached 0: it has
  * done all it was asked to. */
 bool trigger_spent(struct kt_session *s, const char *system, const char *event,
