@@ -668,6 +668,8 @@ static void stream_draw(struct kt_view *v)
 		rowfilter_text(&st->rf, rft, sizeof(rft));
 		snprintf(title + tl, sizeof(title) - tl, " | only %s", rft);
 	}
+	if (!v->app->stop)
+		st->stop_shown = false; /* removed in the picker: capture goes on */
 	if (st->stop_shown) {
 		size_t tl = strlen(title);
 
@@ -1166,11 +1168,7 @@ static void show_stop(struct kt_view *v)
 	struct kt_stopwhen *sw = v->app->stop;
 	char ts[32];
 
-	if (!sw) {
-		st->stop_shown = false;
-		return;
-	}
-	if (st->stop_shown || !stopwhen_check(v->app) || !stopwhen_locate(v->app))
+	if (!sw || st->stop_shown || !stopwhen_check(v->app) || !stopwhen_locate(v->app))
 		return;
 	st->stop_shown = true;
 	search_found(v, sw->seq);

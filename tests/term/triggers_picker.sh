@@ -6,13 +6,14 @@
 # its count going down as it fires; Ctrl-R removes it. Then the stop-when recipe typed in
 # the same prompt ("stop if ..."): the exec of a marker program stops the capture, the stream
 # says so in its title and puts the cursor on that exec's row; execs after it never show.
+# Ctrl-R on the event removes the stop, and capture goes on.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root_tracefs
 require_tmux
 
-for m in one two stop after; do
+for m in one two stop after resume; do
 	ln -s /bin/true "$T/ktt_$m"
 done
 
@@ -84,6 +85,20 @@ cursor_row=$(grep -n 'filename=.*/ktt_stop ' <<<"$screen" | head -n1)
 [ -n "$cursor_row" ] || fail "the matching exec is not on screen"
 [[ $cursor_row == *$'\e['*7m* || $cursor_row == *$'\e['*4[0-9]m* || $cursor_row == *$'\e['*48\;* ]] ||
 	fail "the cursor is not on the matching exec's row: $cursor_row"
+
+# ---- Ctrl-R on the stop's event: the stop goes and capture goes on ---------------------------
+tmux_keys e
+expect_text "Event picker" 5 "e did not open the picker again"
+tmux_text sched:sched_process_exec
+expect_text 'sched_process_exec \{traceoff:count=0' 5 "the spent stop trigger is not shown"
+tmux_keys C-r
+expect_text "1 trigger removed from sched:sched_process_exec" 5 "Ctrl-R did not remove the stop"
+[ "$(cat "$(instance_dir "$pid")/tracing_on")" = 1 ] || fail "capture did not go on after the stop was removed"
+tmux_keys Escape Escape
+expect_text "^ Events: all CPUs" 5 "the picker did not close"
+wait_for_no_text "STOPPED" 5 || fail "the stream still says STOPPED after the stop was removed"
+"$T/ktt_resume"
+expect_text 'filename=.*/ktt_resume ' 10 "an exec after the stop was removed does not show"
 tmux_quit_clean
 [ -e "$TRIG" ] && fail "the trigger file remains after q"
 assert_clean
