@@ -99,6 +99,11 @@ int trigger_parse(const char *text, bool with_event, struct kt_trigger *t, char 
 			   "stacktrace, enable_event:SYS:EV, disable_event:SYS:EV)", text);
 		return -1;
 	}
+	if (strpbrk(head, " \t")) {
+		str_seterr(err, errlen, "trigger '%s': a space in '%s' (a condition is "
+			   "TRIGGER[:COUNT] if FILTER)", text, head);
+		return -1;
+	}
 	if (cond && !t->filter[0]) {
 		str_seterr(err, errlen, "trigger '%s': 'if' needs a condition after it", text);
 		return -1;
