@@ -24,6 +24,7 @@
 #include "backend/tracers.h"
 #include "log.h"
 #include "record/recording.h"
+#include "stopwhen.h"
 #include "xalloc.h"
 #include "clock.h"
 
@@ -239,7 +240,8 @@ static bool app_needs_tracefs(const struct kt_options *o)
 
 	if (o->mode != KT_MODE_BATCH || (!o->pmu && !o->n_hists) || o->n_events ||
 	    o->n_profile_events || o->n_probes || o->tracer || o->top_level || o->comm ||
-	    (o->filter && *o->filter) || o->record_path || o->tree)
+	    (o->filter && *o->filter) || o->record_path || o->tree || o->n_triggers ||
+	    o->stop_when)
 		return true;
 	for (i = 0; i < KT_FTRACE_NLISTS; i++)
 		if (o->n_ftrace_lists[i])
@@ -390,6 +392,8 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		if (app_start_events(app, opts->profile_events[i], err, errlen) < 0)
 			return KT_EXIT_FAILURE;
 	}
+	if (stopwhen_start(app, err, errlen) < 0)
+		return KT_EXIT_FAILURE;
 	return app_open_counting(app, err, errlen);
 }
 
@@ -777,6 +781,8 @@ void app_close(struct kt_app *app)
 	app->comms = NULL;
 	store_free(app->store);
 	app->store = NULL;
+	free(app->stop);
+	app->stop = NULL;
 	free(app->cpu_stats);
 	app->cpu_stats = NULL;
 	free(app->event_filter);

@@ -26,6 +26,7 @@ struct kt_pmu;
 struct kt_recording;
 struct kt_bpfhist;
 struct kt_cgroup;
+struct kt_stopwhen;
 
 struct kt_app {
 	const struct kt_options *opts;
@@ -39,6 +40,7 @@ struct kt_app {
 	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
 	struct kt_recording *recording; /* -i: the trace.dat explored (no session, no reader) */
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
+	struct kt_stopwhen *stop; /* --stop-when (stopwhen.h), NULL: none */
 	char *event_filter; /* --filter, with --comm's COMM test; NULL: none */
 	bool scope_children; /* the pid scope follows forks */
 	struct kt_cgroup *cgroup; /* --cgroup or the scope key's cgroup=, NULL: none */
@@ -66,7 +68,8 @@ struct kt_app {
  * app_open_recording both start with. Returns 0, or an exit code with the reason in err. */
 int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen);
 /* Opens tracefs, removes stale ktop state, creates the instance, store, decoder and
- * catalogue, starts the reader, enables the -e events with --filter. Where tracefs cannot
+ * catalogue, starts the reader, enables the -e events with --filter, adds --trigger's
+ * triggers and arms --stop-when. Where tracefs cannot
  * be used (not root), a batch run of --pmu and built-in --hist alone goes on without it:
  * no session, reader, decoder or catalogue, an empty store. Returns 0, or an exit code
  * with a one-line message in err: 3 when privilege is what is missing. */

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
@@ -21,7 +22,11 @@
 #include "record/recording.h"
 #include "batch_tree.h"
 #include "signals.h"
+#include "stopwhen.h"
 #include "clock.h"
+#include "json.h"
+#include "xalloc.h"
+#include "backend/triggers.h"
 
 #define BATCH_PRINT_CHUNK 1024
 
@@ -37,7 +42,49 @@ struct batch {
 	struct kt_batch_tree *tree; /* --tree: records become call trees, printed at the end */
 	bool draining;	     /* capture stopped: print everything left, signals or not */
 	unsigned long long deadline; /* --duration's end (clock_mono_ns()), 0: none */
+	char **trig_text;    /* --trigger hist or snapshot: what it made (trigger_output()),
+			      * read before the instance goes; NULL entries: nothing */
 };
+
+/* What --trigger's hist and snapshot triggers made, read while the instance exists. */
+static void batch_read_trigger_output(struct batch *b)
+{
+	const struct kt_options *o = b->app->opts;
+	struct kt_trigger t;
+	char err[256];
+
+	if (!o->n_triggers)
+		return;
+	b->trig_text = xcalloc(o->n_triggers, sizeof(*b->trig_text));
+	for (size_t i = 0; i < o->n_triggers; i++)
+		if (trigger_parse(o->triggers[i], true, &t, err, sizeof(err)) == 0)
+			b->trig_text[i] = trigger_output(b->app->session, &t);
+}
+
+static void batch_print_trigger_output(struct batch *b)
+{
+	const struct kt_options *o = b->app->opts;
+
+	for (size_t i = 0; b->trig_text && i < o->n_triggers; i++) {
+		if (!b->trig_text[i] || b->out_closed) {
+			free(b->trig_text[i]);
+			continue;
+		}
+		if (o->json) {
+			fputs("{\"trigger_output\":{\"trigger\":", b->out);
+			json_string(b->out, o->triggers[i]);
+			fputs(",\"text\":", b->out);
+			json_string(b->out, b->trig_text[i]);
+			fputs("}}\n", b->out);
+		} else {
+			fprintf(b->out, "# ktop: trigger %s made:\n%s", o->triggers[i],
+				b->trig_text[i]);
+		}
+		free(b->trig_text[i]);
+	}
+	free(b->trig_text);
+	b->trig_text = NULL;
+}
 
 static void batch_print_rec(struct batch *b, const struct kt_rec *r)
 {
@@ -110,6 +157,30 @@ static void batch_print_new(struct batch *b)
 	}
 }
 
+/* --stop-when: whether it fired, and the matching event's time. */
+static void batch_stop_line(struct batch *b)
+{
+	struct kt_stopwhen *sw = b->app->stop;
+	char ts[32];
+
+	if (stopwhen_check(b->app) && stopwhen_locate(b->app))
+		decoder_format_ts(sw->ts, 0, ts, sizeof(ts));
+	if (b->app->opts->json) {
+		fputs("{\"stop_when\":{\"spec\":", b->out);
+		json_string(b->out, sw->desc);
+		fprintf(b->out, ",\"fired\":%s", sw->fired ? "true" : "false");
+		if (sw->located)
+			fprintf(b->out, ",\"ts\":\"%s\",\"seq\":%llu", ts,
+				(unsigned long long)sw->seq);
+		fputs("}}\n", b->out);
+	} else if (sw->located) {
+		fprintf(b->out, "# ktop: stopped by %s at %s\n", sw->desc, ts);
+	} else {
+		fprintf(b->out, "# ktop: %s %s\n", sw->desc,
+			sw->fired ? "fired (its event was evicted from the store)" : "did not fire");
+	}
+}
+
 static void batch_summary(struct batch *b, double secs)
 {
 	struct kt_app *app = b->app;
@@ -117,6 +188,7 @@ static void batch_summary(struct batch *b, double secs)
 	uint64_t events = app->rstats.events;
 	uint64_t evicted = b->unprinted;
 
+	batch_print_trigger_output(b);
 	if (b->out_closed)
 		return;
 	/* Histograms and counters, before the summary, which stays the last line. */
@@ -132,6 +204,8 @@ static void batch_summary(struct batch *b, double secs)
 		else
 			pmu_write_text(app->pmu, out);
 	}
+	if (app->stop)
+		batch_stop_line(b);
 	if (app->opts->json) {
 		fprintf(out,
 			"{\"summary\":{\"events\":%llu,\"printed\":%llu,\"lost\":%llu,"
@@ -256,7 +330,7 @@ int batch_run(struct kt_app *app, FILE *out)
 		if (b.rec && recorder_pump(b.rec, b.rec_err, sizeof(b.rec_err)) < 0)
 			rec_status = batch_finish_recording(&b);
 		batch_print_new(&b);
-		if (batch_full(&b))
+		if (batch_full(&b) || stopwhen_check(app))
 			break;
 	}
 	/* The counters cover --duration, not the drain that follows. */
@@ -265,6 +339,7 @@ int batch_run(struct kt_app *app, FILE *out)
 	/* Without tracefs there is no capture whose stop reads the histograms a last time. */
 	if (!app->session)
 		app_tick(app);
+	batch_read_trigger_output(&b);
 	app_stop_capture(app);
 	b.draining = true;
 	batch_print_new(&b);

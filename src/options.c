@@ -11,6 +11,7 @@
 #include "backend/probes.h"
 #include "backend/tracers.h"
 #include "backend/histspec.h"
+#include "backend/triggers.h"
 #include "options.h"
 #include "xalloc.h"
 
@@ -42,6 +43,8 @@ enum {
 	OPT_HIST,
 	OPT_TREE,
 	OPT_TOP_LEVEL,
+	OPT_TRIGGER,
+	OPT_STOP_WHEN,
 };
 
 static const struct option long_options[] = {
@@ -76,6 +79,8 @@ static const struct option long_options[] = {
 	{ "follow-children", no_argument, NULL, OPT_FOLLOW_CHILDREN },
 	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
+	{ "trigger", required_argument, NULL, OPT_TRIGGER },
+	{ "stop-when", required_argument, NULL, OPT_STOP_WHEN },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "no-mouse", no_argument, NULL, 'M' },
 	{ "no-color", no_argument, NULL, 'C' },
@@ -127,6 +132,11 @@ void options_usage(FILE *out)
 	      "      --follow-children  -p and --comm also cover the children they fork\n"
 	      "      --cgroup PATH      only tasks in cgroup PATH and below (v2, relative to its\n"
 	      "                         mount, or a v1 directory): events, probes, --hist, --pmu\n"
+	      "      --trigger SPEC     event trigger 'SYS:EV:TRIGGER[:COUNT] [if FILTER]'\n"
+	      "                         (traceon, traceoff, stacktrace, enable_event:SYS:EV,\n"
+	      "                         disable_event:SYS:EV, ...); repeatable\n"
+	      "      --stop-when SPEC   stop capturing when 'SYS:EV [if FILTER]' fires (with -b:\n"
+	      "                         end the run there)\n"
 	      "\n"
 	      "Counters (perf_event_open):\n"
 	      "      --pmu              performance counters: a pane beside the stream, or\n"
@@ -371,6 +381,27 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			o->pmu_events[o->n_pmu_events] = NULL;
 			o->pmu = true;
 			break;
+		case OPT_TRIGGER: {
+			struct kt_trigger t;
+			char bad[400];
+
+			if (trigger_parse(optarg, true, &t, bad, sizeof(bad)) < 0)
+				FAIL("--trigger: %s", bad);
+			o->triggers = xreallocarray(o->triggers, o->n_triggers + 2,
+						    sizeof(*o->triggers));
+			o->triggers[o->n_triggers++] = optarg;
+			o->triggers[o->n_triggers] = NULL;
+			break;
+		}
+		case OPT_STOP_WHEN: {
+			struct kt_trigger t;
+			char bad[400];
+
+			if (trigger_parse_stop(optarg, &t, bad, sizeof(bad)) < 0)
+				FAIL("--stop-when: %s", bad);
+			o->stop_when = optarg;
+			break;
+		}
 		case OPT_HIST: {
 			struct kt_hist_spec spec;
 			char bad[400];
@@ -504,9 +535,10 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	if (o->input_path && (o->record_path || o->n_events || o->filter || o->pmu ||
 			      o->buffer_kb || o->profile || o->n_probes || o->tracer ||
 			      o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
-			      o->n_ftrace_lists[3] || o->n_hists || o->comm))
+			      o->n_ftrace_lists[3] || o->n_hists || o->comm || o->n_triggers ||
+			      o->stop_when))
 		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P, tracers, probes, "
-		     "--comm, --hist and the counters need the live kernel");
+		     "--comm, --hist, triggers and the counters need the live kernel");
 	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
 		FAIL("-i does not apply to --doctor or --list");
 	if (o->mode != KT_MODE_BATCH && o->tree)
@@ -534,6 +566,9 @@ void options_free(struct kt_options *o)
 	free(o->hists);
 	o->hists = NULL;
 	o->n_hists = 0;
+	free(o->triggers);
+	o->triggers = NULL;
+	o->n_triggers = 0;
 	free(o->pids);
 	o->pids = NULL;
 	o->n_pids = 0;

@@ -62,6 +62,9 @@ struct kt_options {
 	bool follow_children;	   /* --follow-children: -p/--comm include their children */
 	const char *comm;	   /* --comm NAME */
 	const char *cgroup;	   /* --cgroup PATH (src/backend/cgroup.h) */
+	const char **triggers;	   /* --trigger 'SYS:EV:TRIGGER[:COUNT] [if FILTER]', NULL-term. */
+	size_t n_triggers;
+	const char *stop_when;	   /* --stop-when 'SYS:EV [if FILTER]': traceoff there */
 	/* themes, configuration, profiles (src/ktoprc.c, src/ui/theme.c) */
 	const char *theme;	   /* --theme NAME ("list": print them) */
 	const char *profile;	   /* -P NAME */

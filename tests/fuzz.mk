@@ -8,7 +8,7 @@
 FUZZ_FILTER_SRCS = tests/fuzz/fuzz_filter.c src/backend/filtercheck.c
 FUZZ_PROBE_SRCS = tests/fuzz/fuzz_probe.c src/backend/probes.c src/backend/session.c \
 	src/backend/toplevel.c src/backend/elfsyms.c src/backend/ksyms.c src/backend/symlist.c \
-	src/fileio.c src/log.c src/strutil.c
+	src/backend/triggers.c src/backend/filtercheck.c src/fileio.c src/log.c src/strutil.c
 FUZZ_HISTSPEC_SRCS = tests/fuzz/fuzz_histspec.c src/backend/histspec.c
 FUZZ_KTOPRC_SRCS = tests/fuzz/fuzz_ktoprc.c src/ktoprc.c src/ui/theme.c src/strutil.c
 FUZZ_THEME_SRCS = tests/fuzz/fuzz_theme.c src/ui/theme.c src/strutil.c

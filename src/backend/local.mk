@@ -10,6 +10,7 @@ src_libktop_a_SOURCES += \
 	src/backend/reader.c src/backend/reader.h \
 	src/backend/selfstat.c src/backend/selfstat.h \
 	src/backend/guard.c src/backend/guard.h \
+	src/backend/triggers.c src/backend/triggers.h \
 	src/backend/doctor.c src/backend/doctor.h \
 	src/backend/privs.c src/backend/privs.h
 # Performance counters (perf_event_open) and the sysfs PMU descriptions they are named by.

@@ -23,6 +23,7 @@
 
 #include "backend/session.h"
 #include "backend/toplevel.h"
+#include "backend/triggers.h"
 #include "fileio.h"
 #include "log.h"
 #include "strutil.h"
@@ -295,6 +296,8 @@ static int remove_instance(const char *name, int busy_ms)
 	inst = tracefs_instance_alloc(NULL, name);
 	if (!inst)
 		return -1;
+	/* A trigger naming another event (enable_event) can keep the instance busy. */
+	triggers_clear_instance(name);
 	for (;;) {
 		ret = tracefs_instance_destroy(inst);
 		if (!ret || errno != EBUSY || waited >= busy_ms)
@@ -535,6 +538,7 @@ void session_close(struct kt_session *s)
 	if (s->inst) {
 		tracefs_event_disable(s->inst, NULL, NULL);
 		tracefs_instance_file_write(s->inst, "tracing_on", "0");
+		triggers_clear_instance(s->name);
 		for (i = 0; i < 25; i++) {
 			ret = tracefs_instance_destroy(s->inst);
 			if (!ret || errno != EBUSY)
@@ -914,8 +918,15 @@ static char *last_entry(const char *text)
 	return strndup(start, n);
 }
 
+int session_tracing_on(struct kt_session *s, bool on)
+{
+	if (!s || !s->inst)
+		return -1;
+	return tracefs_instance_file_write(s->inst, "tracing_on", on ? "1" : "0") < 0 ? -1 : 0;
+}
+
 /* The last entry of the instance's error_log. */
-static char *last_error(struct kt_session *s)
+char *session_last_error(struct kt_session *s)
 {
 	char *text, *ret;
 
@@ -978,7 +989,7 @@ static int filter_one(struct kt_session *s, const char *system, const char *even
 	if (write_filter(s, system, event, c->filter) < 0) {
 		e = errno;
 		/* Parse errors come as EINVAL, but also others (ESRCH for a missing quote). */
-		kmsg = last_error(s);
+		kmsg = session_last_error(s);
 		if (!kmsg && e == EINVAL) {
 			/* No error_log (old kernel): the filter file shows the caret itself. */
 			kmsg = tracefs_event_file_read(s->inst, system, event, "filter", NULL);

@@ -95,6 +95,11 @@ int session_for_each_enabled(struct kt_session *s,
  * kernel itself would leave the event unfiltered). Returns 0 or -1. */
 int session_set_filter(struct kt_session *s, const char *system, const char *event,
 		       const char *filter, char *err, size_t errlen);
+/* The instance's tracing_on (a traceoff trigger turns it off; the stop it made is undone
+ * with on). Returns 0 or -1. */
+int session_tracing_on(struct kt_session *s, bool on);
+/* The last entry of the instance's error_log without its timestamp, malloc'd, or NULL. */
+char *session_last_error(struct kt_session *s);
 /* Current filter text of an event, malloc'd, or NULL when none. */
 char *session_get_filter(struct kt_session *s, const char *system, const char *event);
 

@@ -45,6 +45,8 @@ static const struct help_line help_right[] = {
 	{ "Esc", "clear text, then close" },
 	{ "Space", "toggle event or system" },
 	{ "Enter", "fields + filter prompt" },
+	{ "^T", "trigger (or stop if ...)" },
+	{ "^R", "remove the event's triggers" },
 	{ "Left Right", "fold / unfold a system" },
 	{ "Up Dn PgUp", "move (PgDn Home End too)" },
 	{ "", "" },

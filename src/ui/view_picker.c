@@ -2,7 +2,9 @@
 /* The event picker pane: every available event, grouped by system under foldable headers,
  * narrowed by fuzzy typing (best first). Space enables or disables an event (or a whole
  * system) live; Enter shows the event's fields and asks for a filter expression, and a
- * rejected filter shows the kernel's own message, caret included, in the pane. */
+ * rejected filter shows the kernel's own message, caret included, in the pane. Ctrl-T asks
+ * for a trigger on the event ("traceoff:1 if prev_pid == 1", or "stop [if FILTER]" for the
+ * stop-when recipe), Ctrl-R removes its triggers; an event's triggers show beside it. */
 #include "config.h"
 
 #include <stdio.h>
@@ -16,7 +18,9 @@
 #include "backend/decode.h"
 #include "backend/filtercheck.h"
 #include "backend/session.h"
+#include "backend/triggers.h"
 #include "log.h"
+#include "stopwhen.h"
 #include "ui/complete.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
@@ -24,6 +28,7 @@
 #include "clock.h"
 
 #define PROMPT_FILTER 1
+#define PROMPT_TRIGGER 2
 #define TEXT_MAX 128
 
 struct pgroup {
@@ -48,6 +53,9 @@ struct picker {
 	struct pgroup *groups;
 	int ngroups;
 	signed char *enabled; /* per catalog event: 1, 0, or -1 unknown */
+	char **trig;	      /* per catalog event: its triggers as the kernel lists them, joined
+			       * by "; ", or NULL (only ktop writes its instance: read at start,
+			       * then where ktop adds or removes, counts on the tick) */
 	int *score;	      /* per catalog event while narrowing; -1 no match */
 	struct prow *rows;
 	int nrows;
@@ -267,6 +275,26 @@ static void rebuild(struct picker *pk)
 	free(evs);
 }
 
+/* The triggers of event i, read again from the kernel (counts go down as they fire). */
+static void read_trigger(struct kt_view *v, struct picker *pk, size_t i)
+{
+	char *t = trigger_list(v->app->session, ev_at(pk, i)->system, ev_at(pk, i)->name), *p;
+
+	for (p = t; p && (p = strchr(p, '\n')); )
+		*p = ';'; /* one line beside the event */
+	free(pk->trig[i]);
+	pk->trig[i] = t;
+}
+
+static void mark_triggers(const char *system, const char *event, void *ctx)
+{
+	struct kt_view *v = ctx;
+	long i = find_event(P(v), system, event);
+
+	if (i >= 0)
+		read_trigger(v, P(v), (size_t)i);
+}
+
 static void picker_init(struct kt_view *v)
 {
 	struct picker *pk = xcalloc(1, sizeof(*pk));
@@ -283,10 +311,12 @@ static void picker_init(struct kt_view *v)
 	build_groups(pk);
 	/* A row per event plus one per system at most. */
 	pk->rows = xcalloc(n + pk->ngroups + 1, sizeof(*pk->rows));
+	pk->trig = xcalloc(n, sizeof(*pk->trig));
 	t0 = clock_mono_ns();
 	read_enabled(v, pk);
-	log_debug("%s: enable states of %zu events read in %llu us", __func__, pk->cat->count,
-		  (clock_mono_ns() - t0) / 1000);
+	triggers_for_each(v->app->session, mark_triggers, v);
+	log_debug("%s: enable states and triggers of %zu events read in %llu us", __func__,
+		  pk->cat->count, (clock_mono_ns() - t0) / 1000);
 	rebuild(pk);
 }
 
@@ -316,6 +346,9 @@ static void picker_free(struct kt_view *v)
 	struct picker *pk = P(v);
 
 	clear_detail(pk);
+	for (size_t i = 0; pk->trig && i < pk->cat->count; i++)
+		free(pk->trig[i]);
+	free(pk->trig);
 	free(pk->groups);
 	free(pk->enabled);
 	free(pk->score);
@@ -355,7 +388,7 @@ static int detail_height(struct kt_view *v, struct picker *pk)
 		return 0;
 	/* separator + title + the kernel's complaint + fields (two a row, roughly) */
 	want = 2 + (pk->nfields + 1) / 2 + (pk->error ? error_rows(v, pk->error) : 0) +
-	       (pk->hint[0] != '\0');
+	       (pk->hint[0] != '\0') + (pk->trig[pk->dev] != NULL);
 	/* A rejection matters more than the list: leave the list a single row then. */
 	max = pk->error ? avail - 1 : avail / 2;
 	if (want > max)
@@ -404,6 +437,11 @@ static void draw_row(struct kt_view *v, struct picker *pk, int y, const struct p
 		draw_mark(v, y, 3, pk->enabled[r->ev]);
 		wattrset(v->win, sel ? cursor : crt_attr(CRT_NORMAL));
 		x = 7 + crt_put(v->win, y, 7, ev_at(pk, r->ev)->name, v->w - 7);
+		if (pk->trig[r->ev] && x + 2 < v->w) {
+			snprintf(buf, sizeof(buf), "{%s}", pk->trig[r->ev]);
+			wattrset(v->win, sel ? cursor : crt_attr(CRT_ENABLED));
+			x += 1 + crt_put(v->win, y, x + 1, buf, v->w - x - 1);
+		}
 	}
 	if (sel && v->focused)
 		crt_fill(v->win, y, x, v->w - x);
@@ -488,6 +526,11 @@ static void draw_detail(struct kt_view *v, struct picker *pk, int y0, int h)
 		 pk->filter ? pk->filter : "none");
 	wattrset(v->win, crt_attr(CRT_SYSTEM));
 	crt_put(v->win, y++, 1, buf, v->w - 2);
+	if (pk->trig[pk->dev] && y < ymax) {
+		snprintf(buf, sizeof(buf), "triggers: %s", pk->trig[pk->dev]);
+		wattrset(v->win, crt_attr(CRT_ENABLED));
+		crt_put(v->win, y++, 1, buf, v->w - 2);
+	}
 	if (pk->error && y < ymax) {
 		const char *p = pk->error;
 
@@ -547,7 +590,7 @@ static void picker_draw(struct kt_view *v)
 		crt_put(v->win, 1, 3, pk->text, v->w - 4);
 	} else {
 		wattrset(v->win, crt_attr(CRT_DIM));
-		crt_put(v->win, 1, 1, "type: narrow  Space: on/off  Enter: filter",
+		crt_put(v->win, 1, 1, "type: narrow  Space: on/off  Enter: filter  ^T ^R: trigger",
 			v->w - 2);
 	}
 	wattrset(v->win, A_NORMAL);
@@ -712,6 +755,118 @@ static void set_error(struct picker *pk, char *error)
 	pk->error = error;
 }
 
+static void open_trigger_prompt(struct kt_view *v, struct picker *pk)
+{
+	const struct kt_event_desc *e = ev_at(pk, pk->dev);
+	char label[256];
+
+	snprintf(label, sizeof(label), "trigger %s:%s> ", e->system, e->name);
+	ui_prompt_open(v->ui, v, PROMPT_TRIGGER, label, "");
+}
+
+/* "stop" or "stop if FILTER": the stop-when recipe on the event; *cond gets the FILTER. */
+static bool is_stop(const char *text, const char **cond)
+{
+	while (*text == ' ')
+		text++;
+	if (strncmp(text, "stop", 4) || (text[4] && text[4] != ' '))
+		return false;
+	*cond = strstr(text, " if ");
+	return true;
+}
+
+/* ktop's checks of a trigger as typed: NULL, or the reason (malloc'd). */
+static char *check_trigger(struct picker *pk, const char *text, struct kt_trigger *t)
+{
+	const struct kt_event_desc *e = ev_at(pk, pk->dev);
+	const char *cond;
+	char err[512];
+
+	snprintf(t->system, sizeof(t->system), "%s", e->system);
+	snprintf(t->event, sizeof(t->event), "%s", e->name);
+	if (is_stop(text, &cond))
+		return cond ? check_filter(pk, cond + 4) : NULL;
+	if (trigger_parse(text, false, t, err, sizeof(err)) < 0)
+		return xstrdup(err);
+	return t->filter[0] ? check_filter(pk, t->filter) : NULL;
+}
+
+static void trigger_accept(struct kt_view *v, struct picker *pk, const char *text)
+{
+	const struct kt_event_desc *e = ev_at(pk, pk->dev);
+	struct kt_trigger t;
+	const char *cond;
+	char err[1024], spec[KT_TRIGGER_MAX + 256];
+	int ret;
+
+	set_error(pk, check_trigger(pk, text, &t));
+	if (pk->error) {
+		ui_message(v->ui, true, "trigger not set: %.*s", (int)strcspn(pk->error, "\n"),
+			   pk->error);
+		return;
+	}
+	err[0] = '\0';
+	if (is_stop(text, &cond)) {
+		snprintf(spec, sizeof(spec), "%s:%s%s", e->system, e->name, cond ? cond : "");
+		ret = stopwhen_arm(v->app, spec, err, sizeof(err));
+	} else {
+		ret = trigger_add(v->app->session, pk->tev, &t, err, sizeof(err));
+	}
+	read_trigger(v, pk, pk->dev);
+	if (ret < 0) {
+		set_error(pk, xstrdup(err[0] ? err : "trigger rejected"));
+		ui_message(v->ui, true, "%.*s", (int)strcspn(pk->error, "\n"), pk->error);
+		return;
+	}
+	if (v->app->stop && is_stop(text, &cond))
+		ui_message(v->ui, false, "capture stops when %s fires", v->app->stop->desc);
+	else
+		ui_message(v->ui, false, "trigger on %s:%s: %s", e->system, e->name, text);
+	ui_broadcast(v->ui, KT_EV_EVENTS);
+}
+
+static void trigger_prompt(struct kt_view *v, struct picker *pk, const char *text,
+			   enum kt_prompt_event ev)
+{
+	struct kt_trigger t;
+
+	switch (ev) {
+	case KT_PROMPT_CHANGED:
+		set_error(pk, text[0] ? check_trigger(pk, text, &t) : NULL);
+		return;
+	case KT_PROMPT_COMPLETE:
+		return;
+	case KT_PROMPT_CANCEL:
+		set_error(pk, NULL);
+		return;
+	case KT_PROMPT_ACCEPT:
+		trigger_accept(v, pk, text);
+		return;
+	}
+}
+
+/* Ctrl-R: every trigger of the selected event goes (a stop on it too). */
+static void remove_triggers(struct kt_view *v, struct picker *pk, size_t i)
+{
+	const struct kt_event_desc *e = ev_at(pk, i);
+	char err[256];
+	int n = trigger_remove_all(v->app->session, e->system, e->name, err, sizeof(err));
+
+	if (n < 0) {
+		ui_message(v->ui, true, "%s", err);
+		return;
+	}
+	if (v->app->stop && !strcmp(v->app->stop->trig.system, e->system) &&
+	    !strcmp(v->app->stop->trig.event, e->name))
+		stopwhen_disarm(v->app);
+	read_trigger(v, pk, i);
+	if (n)
+		ui_message(v->ui, false, "%d trigger%s removed from %s:%s", n, n == 1 ? "" : "s",
+			   e->system, e->name);
+	else
+		ui_message(v->ui, true, "%s:%s has no trigger to remove", e->system, e->name);
+}
+
 static void picker_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
 {
 	struct picker *pk = P(v);
@@ -719,9 +874,15 @@ static void picker_prompt(struct kt_view *v, int id, const char *text, enum kt_p
 	char err[1024];
 	size_t n;
 
-	if (id != PROMPT_FILTER || !pk->detail)
+	if (!pk->detail)
 		return;
 	v->dirty = true;
+	if (id == PROMPT_TRIGGER) {
+		trigger_prompt(v, pk, text, ev);
+		return;
+	}
+	if (id != PROMPT_FILTER)
+		return;
 	switch (ev) {
 	case KT_PROMPT_CHANGED:
 		/* Checked on every key: the reason and its caret show while typing. */
@@ -874,6 +1035,23 @@ static int picker_key(struct kt_view *v, int key)
 	case 'U' & 0x1f:
 		set_text(pk, "");
 		break;
+	case 'T' & 0x1f:
+	case 'R' & 0x1f:
+		if (!pk->nrows || pk->rows[pk->sel].kind != PROW_EVENT) {
+			ui_message(v->ui, true, "triggers belong to one event: select an event");
+			break;
+		}
+		if (v->app->recording) {
+			ui_message(v->ui, true, "triggers act in a live kernel: a recording has none");
+			break;
+		}
+		if (key == ('R' & 0x1f)) {
+			remove_triggers(v, pk, pk->rows[pk->sel].ev);
+			break;
+		}
+		load_detail(v, pk, pk->rows[pk->sel].ev);
+		open_trigger_prompt(v, pk);
+		break;
 	default:
 		/* Every printable key narrows the list: the picker is a search box first. */
 		if (key > ' ' && key < 0x7f) {
@@ -905,6 +1083,12 @@ static void picker_tick(struct kt_view *v)
 	    memcmp(before, pk->enabled, pk->cat->count * sizeof(*before)))
 		v->dirty = true;
 	free(before);
+	/* the counts the kernel decrements */
+	for (size_t i = 0; i < pk->cat->count; i++)
+		if (pk->trig[i]) {
+			read_trigger(v, pk, i);
+			v->dirty = true;
+		}
 }
 
 /* Probes came or went: the catalogue was reloaded, every index into it is stale. */

@@ -16,6 +16,7 @@
 #include "backend/decode.h"
 #include "backend/session.h"
 #include "backend/store.h"
+#include "stopwhen.h"
 #include "ui/layout.h"
 #include "ui/prompt.h"
 #include "ui/rowfilter.h"
@@ -90,6 +91,7 @@ struct stream {
 	uint64_t *seqs;		/* merged view under the row filter: the rows' records */
 	uint64_t shift_gen;	/* the store's renumbering last applied (store_shift()) */
 	bool estimated;		/* the end shown is an estimate (a recording being indexed) */
+	bool stop_shown;	/* --stop-when fired: the cursor was put on its event once */
 };
 
 static struct stream *S(struct kt_view *v)
@@ -669,6 +671,13 @@ static void stream_draw(struct kt_view *v)
 		rowfilter_text(&st->rf, rft, sizeof(rft));
 		snprintf(title + tl, sizeof(title) - tl, " | only %s", rft);
 	}
+	if (!v->app->stop)
+		st->stop_shown = false; /* removed in the picker: capture goes on */
+	if (st->stop_shown) {
+		size_t tl = strlen(title);
+
+		snprintf(title + tl, sizeof(title) - tl, " | stopped by %.100s", v->app->stop->desc);
+	}
 	if (st->searching) {
 		snprintf(scan, sizeof(scan), "searching... %llu",
 			 (unsigned long long)st->scanned);
@@ -676,6 +685,8 @@ static void stream_draw(struct kt_view *v)
 	}
 	else if (st->prompting && st->not_found)
 		state = "no match";
+	else if (st->stop_shown)
+		state = "STOPPED";
 	else if (st->paused)
 		state = "PAUSED";
 	else
@@ -1152,9 +1163,28 @@ static int stream_key(struct kt_view *v, int key)
 	return KT_KEY_HANDLED;
 }
 
+/* The stop-when recipe fired (stopwhen.h): the cursor goes to the matching event, once,
+ * as soon as the reader has stored it. */
+static void show_stop(struct kt_view *v)
+{
+	struct stream *st = S(v);
+	struct kt_stopwhen *sw = v->app->stop;
+	char ts[32];
+
+	if (!sw || st->stop_shown || !stopwhen_check(v->app) || !stopwhen_locate(v->app))
+		return;
+	st->stop_shown = true;
+	search_found(v, sw->seq);
+	decoder_format_ts(sw->ts, 0, ts, sizeof(ts));
+	ui_message(v->ui, false, "capture stopped by %s at %s (the cursor is on it)", sw->desc,
+		   ts);
+}
+
 static void stream_tick(struct kt_view *v)
 {
 	struct stream *st = S(v);
+
+	show_stop(v);
 
 	st->enabled = v->app->session ? session_enabled_count(v->app->session) : 0;
 	/* Counts in the title, evictions under a paused view. */

@@ -15,7 +15,8 @@ LAB_TEST_FILES = \
 	tests/lab/tests/50-call-trees.sh \
 	tests/lab/tests/52-call-trees-kernel-text.sh \
 	tests/lab/tests/53-tree-pane-pause.sh \
-	tests/lab/tests/55-top-level-kill9.sh
+	tests/lab/tests/55-top-level-kill9.sh \
+	tests/lab/tests/60-triggers-snapshot-hist.sh
 LAB_CHECKS = tests/lab/kernel-lab.tap tests/lab/harness-fails.sh
 EXTRA_DIST += tests/lab/run-vm.sh tests/lab/kernel-clean.sh tests/lab/calltext.awk \
 	tests/lab/README.md \
