@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend/probes.h"
+#include "backend/usdt.h"
 #include "backend/tracers.h"
 #include "backend/histspec.h"
 #include "options.h"
@@ -33,6 +34,8 @@ enum {
 	OPT_KRETPROBE,
 	OPT_UPROBE,
 	OPT_URETPROBE,
+	OPT_USDT,
+	OPT_LIST_USDT,
 	OPT_FTRACE_FILTER,
 	OPT_FTRACE_NOTRACE,
 	OPT_GRAPH_NOTRACE,
@@ -67,6 +70,8 @@ static const struct option long_options[] = {
 	{ "kretprobe", required_argument, NULL, OPT_KRETPROBE },
 	{ "uprobe", required_argument, NULL, OPT_UPROBE },
 	{ "uretprobe", required_argument, NULL, OPT_URETPROBE },
+	{ "usdt", required_argument, NULL, OPT_USDT },
+	{ "list-usdt", required_argument, NULL, OPT_LIST_USDT },
 	{ "tracer", required_argument, NULL, 't' },
 	{ "ftrace-filter", required_argument, NULL, OPT_FTRACE_FILTER },
 	{ "ftrace-notrace", required_argument, NULL, OPT_FTRACE_NOTRACE },
@@ -98,6 +103,7 @@ void options_usage(FILE *out)
 	      "  -b, --batch            no screen: capture, then print events and a loss summary\n"
 	      "      --doctor           what this kernel and these privileges allow, and why not\n"
 	      "  -l, --list[=SPEC]      list the available events (matching SPEC, globs allowed)\n"
+	      "      --list-usdt PATH|PID  list a binary's or a process's USDT probes\n"
 	      "\n"
 	      "Capture:\n"
 	      "  -e, --event SPEC       enable system:event (globs allowed), repeatable\n"
@@ -121,6 +127,8 @@ void options_usage(FILE *out)
 	      "      --kretprobe DEF    probe its return ('do_sys_openat2 ret=$retval:s32')\n"
 	      "      --uprobe DEF       probe a user function: '[NAME=]PATH:FUNC [ARG...] [pid=N]'\n"
 	      "      --uretprobe DEF    probe its return; all four repeatable, enabled at once\n"
+	      "      --usdt DEF         a USDT probe: '[NAME=]PATH:PROVIDER:PROBE [argN:string...]\n"
+	      "                         [pid=N]', its arguments typed from the note; repeatable\n"
 	      "      --comm NAME        only events of tasks named NAME\n"
 	      "      --follow-children  -p and --comm also cover the children they fork\n"
 	      "\n"
@@ -253,10 +261,11 @@ static void options_defaults(struct kt_options *o)
 	o->no_color = nc && *nc;
 }
 
-static void add_probe(struct kt_options *o, int kind, const char *def)
+static void add_probe(struct kt_options *o, int kind, bool usdt, const char *def)
 {
 	o->probes = xreallocarray(o->probes, o->n_probes + 1, sizeof(*o->probes));
 	o->probes[o->n_probes].kind = kind;
+	o->probes[o->n_probes].usdt = usdt;
 	o->probes[o->n_probes++].def = def;
 }
 
@@ -400,7 +409,18 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 					&pos) < 0)
 				FAIL("%s '%s': %s (at column %d)", probe_option[kind], optarg, why,
 				     pos + 1);
-			add_probe(o, kind, optarg);
+			add_probe(o, kind, false, optarg);
+			break;
+		case OPT_USDT:
+			if (usdt_parse(optarg, NULL, why, sizeof(why)) < 0)
+				FAIL("--usdt '%s': %s", optarg, why);
+			add_probe(o, KT_PROBE_UPROBE, true, optarg);
+			break;
+		case OPT_LIST_USDT:
+			if (!*optarg)
+				FAIL("--list-usdt needs a binary, a library or a process id");
+			o->mode = KT_MODE_LIST_USDT;
+			o->list_spec = optarg;
 			break;
 		case 't':
 			if (!*optarg)
@@ -475,12 +495,13 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("unexpected argument '%s'", argv[optind]);
 	if (o->filter && !o->n_events && !o->profile && !o->n_probes)
 		FAIL("--filter applies to the -e events and probes, and none was given");
-	if ((o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST) &&
+	if ((o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+	     o->mode == KT_MODE_LIST_USDT) &&
 	    (o->n_probes || o->tracer || o->comm || o->follow_children ||
 	     o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
 	     o->n_ftrace_lists[3]))
-		FAIL("probes, tracers, function lists and --comm do not apply to --doctor or "
-		     "--list");
+		FAIL("probes, tracers, function lists and --comm do not apply to --doctor, "
+		     "--list or --list-usdt");
 	if (o->follow_children && !o->n_pids && !o->comm)
 		FAIL("--follow-children applies to -p or --comm, and neither was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
@@ -493,15 +514,19 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			      o->n_ftrace_lists[3] || o->n_hists || o->comm))
 		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P, tracers, probes, "
 		     "--comm, --hist and the counters need the live kernel");
-	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
-		FAIL("-i does not apply to --doctor or --list");
+	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+			      o->mode == KT_MODE_LIST_USDT))
+		FAIL("-i does not apply to --doctor, --list or --list-usdt");
 	if (o->mode != KT_MODE_BATCH && o->tree)
 		FAIL("--tree belongs to batch mode (-b); the explorer's call-tree pane is key T");
-	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
-		FAIL("--hist does not apply to --doctor or --list");
-	if (o->pmu && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
-		FAIL("--pmu, --pmu-event and -p do not apply to --doctor or --list");
-	if (o->json && (o->mode == KT_MODE_INTERACTIVE || o->mode == KT_MODE_LIST))
+	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+			   o->mode == KT_MODE_LIST_USDT))
+		FAIL("--hist does not apply to --doctor, --list or --list-usdt");
+	if (o->pmu && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+		       o->mode == KT_MODE_LIST_USDT))
+		FAIL("--pmu, --pmu-event and -p do not apply to --doctor, --list or --list-usdt");
+	if (o->json && (o->mode == KT_MODE_INTERACTIVE || o->mode == KT_MODE_LIST ||
+			o->mode == KT_MODE_LIST_USDT))
 		FAIL("--json belongs to batch mode (-b) or --doctor");
 	return 0;
 fail:
