@@ -1,0 +1,20 @@
+# USDT probes (issue 16): a target with a semaphore-guarded <sys/sdt.h> probe, unit tests of
+# the note reader and of the argument specs, live tests against it and python3.11, the
+# probe editor's USDT prompt.
+check_PROGRAMS += tests/helpers/usdt_target
+tests_helpers_usdt_target_SOURCES = tests/helpers/usdt_target.c
+# No sanitizers: the probe site stays plain.
+tests_helpers_usdt_target_CFLAGS = $(KTOP_WARN_CFLAGS)
+tests_helpers_usdt_target_LDFLAGS =
+
+AM_TESTS_ENVIRONMENT += KTOP_USDT_TARGET=$(abs_top_builddir)/tests/helpers/usdt_target; \
+	export KTOP_USDT_TARGET;
+
+check_PROGRAMS += tests/unit/check_usdt
+tests_unit_check_usdt_SOURCES = tests/unit/check_usdt.c
+tests_unit_check_usdt_CFLAGS = $(UNIT_CFLAGS) \
+	-DUSDT_TARGET='"$(abs_top_builddir)/tests/helpers/usdt_target"'
+tests_unit_check_usdt_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_usdt
+LIVE_TESTS += tests/live/usdt.sh
+TERM_TESTS += tests/term/usdt_editor.sh
