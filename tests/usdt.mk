@@ -16,5 +16,5 @@ tests_unit_check_usdt_CFLAGS = $(UNIT_CFLAGS) \
 	-DUSDT_TARGET='"$(abs_top_builddir)/tests/helpers/usdt_target"'
 tests_unit_check_usdt_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_usdt
-LIVE_TESTS += tests/live/usdt.sh
+LIVE_TESTS += tests/live/usdt.sh tests/live/usdt_hist.sh
 TERM_TESTS += tests/term/usdt_editor.sh

@@ -347,6 +347,7 @@ int usdt_fetcharg(const char *spec, int argn, const char *type, uint64_t delta,
 	char fetch[256], deftype[8], sym[256];
 	bool is_signed = false, deref;
 	long size = 8, disp = 0;
+	long long imm;
 	uint64_t addr;
 	char *end;
 	size_t n;
@@ -379,10 +380,10 @@ int usdt_fetcharg(const char *spec, int argn, const char *type, uint64_t delta,
 		if (deref)
 			return arg_err(&a, "a constant is not a char pointer");
 		errno = 0;
-		(void)strtoll(op + 1, &end, 0);
+		imm = strtoll(op + 1, &end, 0);
 		if (errno || end == op + 1 || *end)
 			return arg_err(&a, "a constant must be a number");
-		snprintf(fetch, sizeof(fetch), "\\%s", op + 1);
+		snprintf(fetch, sizeof(fetch), "\\%lld", imm);
 	} else {
 		/* [disp|sym[+-off]](%reg[,%index,scale]) or a bare symbol */
 		open = strchr(op, '(');

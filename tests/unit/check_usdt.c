@@ -54,6 +54,7 @@ START_TEST(test_fetchargs)
 	one("4@(%rbx)", NULL, "+0(%bx):u32", NULL);
 	one("-4@$5", NULL, "\\5:s32", NULL);
 	one("8@$-1", NULL, "\\-1:u64", NULL);
+	one("2@$+5", NULL, "\\5:u16", NULL); /* as the kernel writes it: fuzz_usdt found it */
 	one("8@counter(%rip)", NULL, "@+0x4010:u64", NULL);
 	one("4@counter+8(%rip)", NULL, "@+0x4018:u32", NULL);
 	/* char pointers read as strings */
