@@ -17,4 +17,4 @@ tests_unit_check_usdt_CFLAGS = $(UNIT_CFLAGS) \
 tests_unit_check_usdt_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_usdt
 LIVE_TESTS += tests/live/usdt.sh tests/live/usdt_hist.sh
-TERM_TESTS += tests/term/usdt_editor.sh
+TERM_TESTS += tests/term/usdt_editor.sh tests/term/usdt_hist_pane.sh
