@@ -103,12 +103,10 @@ static int parse_note(struct kt_usdt_list *l, const char *path, Elf *elf, const 
 		if (i < 2 && p >= end)
 			return 0;
 	}
-	/* prelink moved the file: .stapsdt.base says by how much */
-	if (has_base && a[1]) {
+	/* prelink moved the file: .stapsdt.base says by how much (the address only, as libbpf
+	 * does: the semaphore is taken as written) */
+	if (has_base && a[1])
 		a[0] += base_addr - a[1];
-		if (a[2])
-			a[2] += base_addr - a[1];
-	}
 	return add_note(l, path, s[0], s[1], s[2], a[0], a[1], a[2], elf);
 }
 

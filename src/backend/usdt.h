@@ -6,9 +6,9 @@
  * A note (section .note.stapsdt, owner "stapsdt", type 3) holds the probe's address, the
  * link-time address of .stapsdt.base, the semaphore's address (0: none), then
  * "provider\0name\0args\0". The address is moved by the difference between .stapsdt.base's
- * address and the note's base (prelink, as systemtap and libbpf do), then turned into a file
- * offset through its PT_LOAD segment; so is the semaphore, which the kernel counts up while
- * the probe is enabled (uprobe_events' "PATH:0xOFFSET(0xREF_CTR_OFFSET)").
+ * address and the note's base (prelink, as libbpf does), then turned into a file offset
+ * through its PT_LOAD segment; so is the semaphore (as written), which the kernel counts up
+ * while the probe is enabled (uprobe_events' "PATH:0xOFFSET(0xREF_CTR_OFFSET)").
  *
  * A definition is written as the user types it:
  *

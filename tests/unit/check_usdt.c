@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* USDT (issue 16): argument specs into fetchargs, definitions parsed, the notes of our
- * semaphore-guarded target read from its ELF file, and the uprobe definitions made of them. */
+ * semaphore-guarded target read from its ELF file (and from a copy made to look prelinked),
+ * and the uprobe definitions made of them. */
 #include "config.h"
 
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend/probes.h"
 #include "backend/usdt.h"
@@ -150,6 +152,53 @@ START_TEST(test_target_notes)
 }
 END_TEST
 
+/* A prelinked file: its notes' base is where .stapsdt.base was at link time, and the
+ * section has moved since. Simulated by moving the note's base back by 0x10 in a copy of the
+ * target: the probe must move forward by as much, as libbpf reads it. */
+START_TEST(test_prelink)
+{
+	struct kt_usdt_list l = { 0 }, m = { 0 };
+	char path[] = "/tmp/ktop-check-usdt-XXXXXX", *buf, *at;
+	uint64_t pair[2];
+	size_t len;
+	FILE *f;
+	int fd;
+
+	ck_assert_int_eq(usdt_read_file(USDT_TARGET, &l, err, sizeof(err)), 0);
+	ck_assert_uint_eq(l.n, 1);
+	f = fopen(USDT_TARGET, "rb");
+	ck_assert_ptr_nonnull(f);
+	fseek(f, 0, SEEK_END);
+	len = (size_t)ftell(f);
+	rewind(f);
+	buf = malloc(len);
+	ck_assert_uint_eq(fread(buf, 1, len, f), len);
+	fclose(f);
+	/* the note's descriptor: pc, then base */
+	pair[0] = l.v[0].pc;
+	pair[1] = l.v[0].base;
+	at = memmem(buf, len, pair, sizeof(pair));
+	ck_assert_ptr_nonnull(at);
+	pair[1] -= 0x10;
+	memcpy(at, pair, sizeof(pair));
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	free(buf);
+	ck_assert_int_eq(usdt_read_file(path, &m, err, sizeof(err)), 0);
+	unlink(path);
+	ck_assert_uint_eq(m.n, 1);
+	ck_assert_uint_eq(m.v[0].pc, l.v[0].pc + 0x10);
+	ck_assert_uint_eq(m.v[0].offset, l.v[0].offset + 0x10);
+	/* the semaphore as written, as libbpf takes it */
+	ck_assert_uint_eq(m.v[0].semaphore, l.v[0].semaphore);
+	ck_assert_uint_eq(m.v[0].sema_offset, l.v[0].sema_offset);
+	usdt_list_free(&l);
+	usdt_list_free(&m);
+}
+END_TEST
+
 START_TEST(test_ref_ctr_syntax)
 {
 	struct kt_probe_def d;
@@ -175,6 +224,7 @@ static Suite *usdt_suite(void)
 	tcase_add_test(tc, test_fetchargs);
 	tcase_add_test(tc, test_parse);
 	tcase_add_test(tc, test_target_notes);
+	tcase_add_test(tc, test_prelink);
 	tcase_add_test(tc, test_ref_ctr_syntax);
 	suite_add_tcase(s, tc);
 	return s;
