@@ -8,7 +8,8 @@
  * prints its pid, waits until GO_FILE exists (when given), then for i = 0..N-1 fires
  * ktop_test:hit(i * 7 - 3, 1000000000000 + i, "ktop-usdt-<i>") when its semaphore says a
  * tracer is attached (KTOP_TEST_HIT_ENABLED()), and prints how many times the guard was
- * open and the semaphore's value at the end.
+ * open and the semaphore's value at the end. Last, ktop_test:twice (no semaphore) fires at
+ * its two sites, with 1 and 2 (usdt_twice.c, in libktop_usdt_twice.so).
  */
 #include "config.h"
 
@@ -23,6 +24,9 @@
 __extension__ unsigned short ktop_test_hit_semaphore __attribute__((unused))
 	__attribute__((section(".probes")));
 #define KTOP_TEST_HIT_ENABLED() __builtin_expect(ktop_test_hit_semaphore, 0)
+
+/* usdt_twice.c, a shared library: ktop_test:twice, without a semaphore */
+void ktop_usdt_twice(void);
 
 int main(int argc, char **argv)
 {
@@ -49,6 +53,7 @@ int main(int argc, char **argv)
 			STAP_PROBE3(ktop_test, hit, a, b, text);
 		}
 	}
+	ktop_usdt_twice();
 	printf("guard %d semaphore %u\n", open, (unsigned)ktop_test_hit_semaphore);
 	return 0;
 }

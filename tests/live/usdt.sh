@@ -4,7 +4,9 @@
 # (i * 7 - 3, 1000000000000 + i, "ktop-usdt-<i>")) and against the real /usr/bin/python3.11
 # (python:function__entry, semaphore-guarded too). Asserted:
 #  - --list-usdt lists a file's probes and a running process's (its shared libraries too);
-#  - exactly N hits with the int, the long and the string as the target passed them; the
+#  - exactly N hits with the int, the long and the string as the target passed them, and
+#    ktop_test:twice of its shared library (no semaphore, two sites, constants) as two
+#    uprobes twice and twice_2 with one hit each, 1 and 2, after them; the
 #    target's guard was open N times (the kernel counted the semaphore up through the
 #    probe's ref_ctr_offset) and is closed again once ktop is gone;
 #  - python3.11: exactly K function__entry hits naming our function, file and line (3.11
@@ -21,6 +23,7 @@ KTOP_USDT_TARGET=${KTOP_USDT_TARGET:-$(dirname "$KTOP")/tests/helpers/usdt_targe
 [ -x "$KTOP_USDT_TARGET" ] || fail "no USDT target at '$KTOP_USDT_TARGET' (make check builds it)"
 [ -e "$TRACEFS/uprobe_events" ] || skip "this kernel has no uprobe events"
 TGT=$(readlink -f "$KTOP_USDT_TARGET")
+LIB=$(dirname "$TGT")/libktop_usdt_twice.so
 PY=/usr/bin/python3.11
 DYN=$(_dynevents_file)
 N=41
@@ -33,6 +36,11 @@ run_ktop 20 "$T/list.out" "$T/list.err" --list-usdt "$TGT"
 grep -Eq "^$TGT:ktop_test:hit  0x[0-9a-f]+  semaphore 0x[0-9a-f]+  -4@[^ ]+ -8@[^ ]+ 8@[^ ]+\$" \
 	"$T/list.out" || fail "--list-usdt $TGT: $(cat "$T/list.out")"
 [ "$(wc -l <"$T/list.out")" = 1 ] || fail "--list-usdt $TGT: more than one probe"
+run_ktop 20 "$T/llist.out" "$T/llist.err" --list-usdt "$LIB"
+[ "$KTOP_RC" = 0 ] || fail "--list-usdt $LIB exited $KTOP_RC: $(cat "$T/llist.err")"
+grep -Eq "^$LIB:ktop_test:twice  0x[0-9a-f]+  semaphore -  -4@\\\$1\$" "$T/llist.out" ||
+	fail "--list-usdt $LIB: no first site of ktop_test:twice: $(cat "$T/llist.out")"
+[ "$(wc -l <"$T/llist.out")" = 2 ] || fail "--list-usdt $LIB: not 2 sites: $(cat "$T/llist.out")"
 
 # ---- our target: values, counts, the semaphore --------------------------------------------------
 rm -f "$T/go"
@@ -43,13 +51,17 @@ wait_until 10 test -s "$T/target.out" || fail "usdt target printed no pid"
 # a running process: its program and its libraries
 run_ktop 20 "$T/plist.out" "$T/plist.err" --list-usdt "$tgt"
 [ "$KTOP_RC" = 0 ] || fail "--list-usdt $tgt exited $KTOP_RC: $(cat "$T/plist.err")"
-grep -q "^$TGT:ktop_test:hit " "$T/plist.out" || fail "--list-usdt $tgt: $(cat "$T/plist.out")"
+grep -q "^$TGT:ktop_test:hit " "$T/plist.out" && [ "$(grep -c "^$LIB:ktop_test:twice " "$T/plist.out")" = 2 ] ||
+	fail "--list-usdt $tgt: $(cat "$T/plist.out")"
 
-start_ktop "$T/run.out" "$T/run.err" -b --json --usdt "$TGT:ktop_test:hit arg3:string pid=$tgt"
+start_ktop "$T/run.out" "$T/run.err" -b --json --usdt "$TGT:ktop_test:hit arg3:string pid=$tgt" \
+	--usdt "$LIB:ktop_test:twice pid=$tgt"
 pid=$KTOP_PID
 wait_capturing "$pid" "ktop_$pid" hit
 grep -Eq "^p:ktop_$pid/hit $TGT:0x[0-9a-f]+\(0x[0-9a-f]+\) arg1=[^ ]+:s32 arg2=[^ ]+:s64 arg3=\+0\([^ ]+\):string\$" \
 	"$TRACEFS/uprobe_events" || fail "uprobe_events: $(grep "ktop_$pid/" "$TRACEFS/uprobe_events")"
+grep -Eq "^p:ktop_$pid/twice_2 $LIB:0x[0-9a-f]+ arg1=\\\\2:s32\$" "$TRACEFS/uprobe_events" ||
+	fail "uprobe_events: $(grep "ktop_$pid/" "$TRACEFS/uprobe_events")"
 touch "$T/go"
 wait_pid_exit "$tgt" 10 || fail "usdt target did not finish"
 [ "$WAIT_RC" = 0 ] || fail "usdt target exited $WAIT_RC"
@@ -66,8 +78,9 @@ path, kpid, tgt, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]
 rows = [json.loads(l) for l in open(path) if l.strip()]
 summary = rows.pop()["summary"]
 hits = [r for r in rows if r["event"] == f"ktop_{kpid}:hit"]
+twice = [(r["event"], r["fields"]["arg1"]) for r in rows if r["event"] != f"ktop_{kpid}:hit"]
 errors = []
-if len(hits) != len(rows): errors.append(f"other events: {set(r['event'] for r in rows)}")
+if twice != [(f"ktop_{kpid}:twice", 1), (f"ktop_{kpid}:twice_2", 2)]: errors.append(f"the two sites of twice: {twice}")
 if len(hits) != n: errors.append(f"{len(hits)} hits, expected {n}")
 if [r["fields"]["arg1"] for r in hits] != [i * 7 - 3 for i in range(n)]: errors.append(f"int args {[r['fields']['arg1'] for r in hits][:6]}...")
 if [r["fields"]["arg2"] for r in hits] != [10**12 + i for i in range(n)]: errors.append(f"long args {[r['fields']['arg2'] for r in hits][:6]}...")

@@ -39,6 +39,7 @@ tmux_keys Enter
 expect_text "^usdt usdt_target: ktop_test:miss" 5 "the prompt did not come back to fix"
 [ "$(dynevents)" = 0 ] || fail "a probe was created from an unknown name"
 tmux_keys BSpace BSpace BSpace BSpace
+tmux_text 'h'
 tmux_keys Tab
 expect_text "^usdt usdt_target: ktop_test:hit *$" 5 "Tab did not complete the probe"
 tmux_text ' arg3:str'
@@ -80,7 +81,7 @@ tmux_text "$tgt"
 tmux_keys Enter
 expect_text "^usdt pid $tgt:" 5 "no probe prompt after the pid"
 expect_text "new USDT probe \([0-9]+ in the process\)" 5 "the process's notes were not read"
-tmux_text "${target%_target}_t"
+tmux_text "$target:ktop_test:h"
 tmux_keys Tab
 expect_text "^usdt pid $tgt: .*usdt_target:ktop_test:hit *$" 5 "Tab did not complete PATH:PROVIDER:PROBE"
 tmux_keys Enter

@@ -139,7 +139,6 @@ START_TEST(test_target_notes)
 	ck_assert_uint_eq(pd.offset, l.v[0].offset);
 	probe_def_free(&pd);
 	usdt_defs_free(defs, n);
-	usdt_list_free(&l);
 
 	ck_assert_int_eq(usdt_uprobe_defs(USDT_TARGET ":ktop_test:miss", &defs, err,
 					  sizeof(err)), -1);
@@ -149,6 +148,23 @@ START_TEST(test_target_notes)
 	ck_assert_int_eq(usdt_uprobe_defs(USDT_TARGET ":ktop_test:hit arg4:string", &defs, err,
 					  sizeof(err)), -1);
 	ck_assert_str_eq(err, "ktop_test:hit has 3 arguments; there is no arg4");
+
+	usdt_list_free(&l);
+
+	/* a shared library's probe with two sites and no semaphore: two uprobes, the second
+	 * named _2 */
+	ck_assert_int_eq(usdt_read_file(USDT_LIB, &l, err, sizeof(err)), 0);
+	ck_assert_uint_eq(l.n, 2);
+	n = usdt_uprobe_defs(USDT_LIB ":ktop_test:twice", &defs, err, sizeof(err));
+	ck_assert_msg(n == 2, "%d: %s", n, err);
+	snprintf(want, sizeof(want), "twice=%s:0x%llx arg1=\\1:s32", USDT_LIB,
+		 (unsigned long long)l.v[0].offset);
+	ck_assert_str_eq(defs[0], want);
+	snprintf(want, sizeof(want), "twice_2=%s:0x%llx arg1=\\2:s32", USDT_LIB,
+		 (unsigned long long)l.v[1].offset);
+	ck_assert_str_eq(defs[1], want);
+	usdt_defs_free(defs, n);
+	usdt_list_free(&l);
 }
 END_TEST
 
