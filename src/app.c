@@ -18,6 +18,7 @@
 #include "backend/pmu.h"
 #include "backend/privs.h"
 #include "backend/probes.h"
+#include "backend/usdt.h"
 #include "backend/scope.h"
 #include "backend/session.h"
 #include "backend/toplevel.h"
@@ -131,8 +132,11 @@ static int app_setup_probes(struct kt_app *app, char *err, size_t errlen)
 	size_t i;
 
 	for (i = 0; i < o->n_probes; i++) {
-		if (app_probe_create(app, (enum kt_probe_kind)o->probes[i].kind, o->probes[i].def,
-				     true, event, sizeof(event), err, errlen) < 0)
+		if (o->probes[i].usdt ? app_usdt_create(app, o->probes[i].def, true, event,
+							sizeof(event), err, errlen) < 0 :
+					app_probe_create(app, (enum kt_probe_kind)o->probes[i].kind,
+							 o->probes[i].def, true, event,
+							 sizeof(event), err, errlen) < 0)
 			return KT_EXIT_FAILURE;
 		log_debug("%s: probe %s", __func__, event);
 	}
@@ -666,6 +670,37 @@ undo:
 	probes_delete(app->probes, name, NULL, 0);
 	app_catalog_refresh(app, NULL, 0);
 	return -1;
+}
+
+int app_usdt_create(struct kt_app *app, const char *def, bool enable, char *event,
+		    size_t eventlen, char *err, size_t errlen)
+{
+	char **defs, name[128];
+	int n, count, i, k;
+
+	n = count = usdt_uprobe_defs(def, &defs, err, errlen);
+	if (n < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (app_probe_create(app, KT_PROBE_UPROBE, defs[i], enable, name, sizeof(name), err,
+				     errlen) < 0)
+			break;
+		log_debug("%s: %s: %s", __func__, name, defs[i]);
+		if (!i && event)
+			snprintf(event, eventlen, "%s", name);
+	}
+	if (i < n) {
+		/* all sites or none: the ones made so far go */
+		for (k = i; k-- > 0;) {
+			const struct kt_probe *pr = probes_get(app->probes, probes_count(app->probes) -
+									     1);
+
+			app_probe_delete(app, pr->event, NULL, 0);
+		}
+		n = -1;
+	}
+	usdt_defs_free(defs, count);
+	return n;
 }
 
 int app_probe_delete(struct kt_app *app, const char *name, char *err, size_t errlen)

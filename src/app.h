@@ -103,6 +103,11 @@ bool app_spec_selects(const char *spec, const struct kt_event_desc *ev);
  * with a one-line reason in err and nothing changed. */
 int app_probe_create(struct kt_app *app, enum kt_probe_kind kind, const char *def, bool enable,
 		     char *event, size_t eventlen, char *err, size_t errlen);
+/* Creates a USDT probe (usdt.h's definition) as one uprobe per site of the probe, each as
+ * app_probe_create does. Returns how many, with the first's "ktop_<pid>:<name>" in event,
+ * or -1 with a one-line reason in err and nothing created. */
+int app_usdt_create(struct kt_app *app, const char *def, bool enable, char *event,
+		    size_t eventlen, char *err, size_t errlen);
 /* Disables and removes a probe of the session, and drops it from the catalogue. */
 int app_probe_delete(struct kt_app *app, const char *name, char *err, size_t errlen);
 /* Switches the instance's tracer (tracers_set). The kernel refuses while trace_pipe_raw is

@@ -10,6 +10,7 @@
 #include "app.h"
 #include "backend/doctor.h"
 #include "backend/guard.h"
+#include "backend/usdt.h"
 #include "batch.h"
 #include "ktoprc.h"
 #include "log.h"
@@ -50,6 +51,13 @@ int main(int argc, char **argv)
 	}
 	if (opts.mode == KT_MODE_LIST) {
 		ret = app_list_events(stdout, opts.list_spec, err, sizeof(err));
+		if (ret)
+			fprintf(stderr, "ktop: %s\n", err);
+		goto out;
+	}
+
+	if (opts.mode == KT_MODE_LIST_USDT) {
+		ret = usdt_print(stdout, opts.list_spec, err, sizeof(err));
 		if (ret)
 			fprintf(stderr, "ktop: %s\n", err);
 		goto out;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "backend/probes.h"
+#include "backend/usdt.h"
 #include "backend/tracers.h"
 #include "backend/histspec.h"
 #include "backend/triggers.h"
@@ -34,6 +35,8 @@ enum {
 	OPT_KRETPROBE,
 	OPT_UPROBE,
 	OPT_URETPROBE,
+	OPT_USDT,
+	OPT_LIST_USDT,
 	OPT_FTRACE_FILTER,
 	OPT_FTRACE_NOTRACE,
 	OPT_GRAPH_NOTRACE,
@@ -71,6 +74,8 @@ static const struct option long_options[] = {
 	{ "kretprobe", required_argument, NULL, OPT_KRETPROBE },
 	{ "uprobe", required_argument, NULL, OPT_UPROBE },
 	{ "uretprobe", required_argument, NULL, OPT_URETPROBE },
+	{ "usdt", required_argument, NULL, OPT_USDT },
+	{ "list-usdt", required_argument, NULL, OPT_LIST_USDT },
 	{ "tracer", required_argument, NULL, 't' },
 	{ "ftrace-filter", required_argument, NULL, OPT_FTRACE_FILTER },
 	{ "ftrace-notrace", required_argument, NULL, OPT_FTRACE_NOTRACE },
@@ -105,6 +110,7 @@ void options_usage(FILE *out)
 	      "  -b, --batch            no screen: capture, then print events and a loss summary\n"
 	      "      --doctor           what this kernel and these privileges allow, and why not\n"
 	      "  -l, --list[=SPEC]      list the available events (matching SPEC, globs allowed)\n"
+	      "      --list-usdt PATH|PID  list a binary's or a process's USDT probes\n"
 	      "\n"
 	      "Capture:\n"
 	      "  -e, --event SPEC       enable system:event (globs allowed), repeatable\n"
@@ -128,6 +134,8 @@ void options_usage(FILE *out)
 	      "      --kretprobe DEF    probe its return ('do_sys_openat2 ret=$retval:s32')\n"
 	      "      --uprobe DEF       probe a user function: '[NAME=]PATH:FUNC [ARG...] [pid=N]'\n"
 	      "      --uretprobe DEF    probe its return; all four repeatable, enabled at once\n"
+	      "      --usdt DEF         a USDT probe: '[NAME=]PATH:PROVIDER:PROBE [argN:string...]\n"
+	      "                         [pid=N]', its arguments typed from the note; repeatable\n"
 	      "      --comm NAME        only events of tasks named NAME\n"
 	      "      --follow-children  -p and --comm also cover the children they fork\n"
 	      "      --cgroup PATH      only tasks in cgroup PATH and below (v2, relative to its\n"
@@ -150,7 +158,8 @@ void options_usage(FILE *out)
 	      "Histograms (BPF, aggregated in the kernel):\n"
 	      "      --hist SPEC        syscall-latency, runq-latency, offcpu, bio-latency,\n"
 	      "                         bio-size, read-size, write-size, func:FUNCTION,\n"
-	      "                         field:SYS:EVENT.FIELD, latency:SYS:EV[.F]->SYS:EV[.F];\n"
+	      "                         field:SYS:EVENT.FIELD, latency:SYS:EV[.F]->SYS:EV[.F],\n"
+	      "                         usdt:PATH:PROVIDER:PROBE[.argN];\n"
 	      "                         options ,by=KEY ,linear=STEP ,pid=PID\n"
 	      "                         ,via=tp_btf|raw_tp|tracepoint|fentry|kprobe; repeatable\n"
 	      "\n"
@@ -267,10 +276,11 @@ static void options_defaults(struct kt_options *o)
 	o->no_color = nc && *nc;
 }
 
-static void add_probe(struct kt_options *o, int kind, const char *def)
+static void add_probe(struct kt_options *o, int kind, bool usdt, const char *def)
 {
 	o->probes = xreallocarray(o->probes, o->n_probes + 1, sizeof(*o->probes));
 	o->probes[o->n_probes].kind = kind;
+	o->probes[o->n_probes].usdt = usdt;
 	o->probes[o->n_probes++].def = def;
 }
 
@@ -435,7 +445,18 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 					&pos) < 0)
 				FAIL("%s '%s': %s (at column %d)", probe_option[kind], optarg, why,
 				     pos + 1);
-			add_probe(o, kind, optarg);
+			add_probe(o, kind, false, optarg);
+			break;
+		case OPT_USDT:
+			if (usdt_parse(optarg, NULL, why, sizeof(why)) < 0)
+				FAIL("--usdt '%s': %s", optarg, why);
+			add_probe(o, KT_PROBE_UPROBE, true, optarg);
+			break;
+		case OPT_LIST_USDT:
+			if (!*optarg)
+				FAIL("--list-usdt needs a binary, a library or a process id");
+			o->mode = KT_MODE_LIST_USDT;
+			o->list_spec = optarg;
 			break;
 		case 't':
 			if (!*optarg)
@@ -516,16 +537,19 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("unexpected argument '%s'", argv[optind]);
 	if (o->filter && !o->n_events && !o->profile && !o->n_probes)
 		FAIL("--filter applies to the -e events and probes, and none was given");
-	if ((o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST) &&
+	if ((o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+	     o->mode == KT_MODE_LIST_USDT) &&
 	    (o->n_probes || o->tracer || o->comm || o->follow_children ||
 	     o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
 	     o->n_ftrace_lists[3]))
-		FAIL("probes, tracers, function lists and --comm do not apply to --doctor or "
-		     "--list");
+		FAIL("probes, tracers, function lists and --comm do not apply to --doctor, "
+		     "--list or --list-usdt");
 	if (o->cgroup && (o->n_pids || o->comm))
 		FAIL("--cgroup, -p and --comm each scope what is traced: give one of them");
-	if (o->cgroup && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST || o->input_path))
-		FAIL("--cgroup scopes a live capture: it does not apply to --doctor, --list or -i");
+	if (o->cgroup && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+			  o->mode == KT_MODE_LIST_USDT || o->input_path))
+		FAIL("--cgroup scopes a live capture: it does not apply to --doctor, --list, "
+		     "--list-usdt or -i");
 	if (o->follow_children && !o->n_pids && !o->comm)
 		FAIL("--follow-children applies to -p or --comm, and neither was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
@@ -539,15 +563,19 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			      o->stop_when))
 		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P, tracers, probes, "
 		     "--comm, --hist, triggers and the counters need the live kernel");
-	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
-		FAIL("-i does not apply to --doctor or --list");
+	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+			      o->mode == KT_MODE_LIST_USDT))
+		FAIL("-i does not apply to --doctor, --list or --list-usdt");
 	if (o->mode != KT_MODE_BATCH && o->tree)
 		FAIL("--tree belongs to batch mode (-b); the explorer's call-tree pane is key T");
-	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
-		FAIL("--hist does not apply to --doctor or --list");
-	if (o->pmu && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST))
-		FAIL("--pmu, --pmu-event and -p do not apply to --doctor or --list");
-	if (o->json && (o->mode == KT_MODE_INTERACTIVE || o->mode == KT_MODE_LIST))
+	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+			   o->mode == KT_MODE_LIST_USDT))
+		FAIL("--hist does not apply to --doctor, --list or --list-usdt");
+	if (o->pmu && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+		       o->mode == KT_MODE_LIST_USDT))
+		FAIL("--pmu, --pmu-event and -p do not apply to --doctor, --list or --list-usdt");
+	if (o->json && (o->mode == KT_MODE_INTERACTIVE || o->mode == KT_MODE_LIST ||
+			o->mode == KT_MODE_LIST_USDT))
 		FAIL("--json belongs to batch mode (-b) or --doctor");
 	return 0;
 fail:

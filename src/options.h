@@ -18,7 +18,8 @@ enum {
 	KT_EXIT_SIGNAL = 128,  /* + signal number, after a clean teardown */
 };
 
-enum kt_mode { KT_MODE_INTERACTIVE, KT_MODE_BATCH, KT_MODE_DOCTOR, KT_MODE_LIST };
+enum kt_mode { KT_MODE_INTERACTIVE, KT_MODE_BATCH, KT_MODE_DOCTOR, KT_MODE_LIST,
+	       KT_MODE_LIST_USDT };
 
 struct kt_options {
 	enum kt_mode mode;
@@ -36,7 +37,8 @@ struct kt_options {
 	const char **events;	   /* -e specs, NULL-terminated */
 	size_t n_events;
 	const char *filter;	   /* --filter for every -e event */
-	const char *list_spec;	   /* --list [SPEC]: NULL lists everything */
+	const char *list_spec;	   /* --list [SPEC]: NULL lists everything; --list-usdt's
+				    * PATH or PID */
 	const char *record_path;   /* -o: record the capture to this trace.dat */
 	const char *input_path;	   /* -i: explore this trace.dat instead of the kernel */
 	unsigned long max_events;  /* batch: stop after this many, 0 = no limit */
@@ -51,8 +53,10 @@ struct kt_options {
 	/* tracers, dynamic probes, scoping (src/backend/tracers.c, probes.c, scope.c) */
 	struct kt_probe_opt {
 		int kind;	   /* enum kt_probe_kind */
+		bool usdt;	   /* --usdt: def is usdt.h's, made into uprobes */
 		const char *def;
-	} *probes;		   /* --kprobe, --kretprobe, --uprobe, --uretprobe, in order */
+	} *probes;		   /* --kprobe, --kretprobe, --uprobe, --uretprobe, --usdt, in
+				    * order */
 	size_t n_probes;
 	const char *tracer;	   /* -t NAME */
 	bool top_level;		   /* --top-level: may use tracefs's top level (toplevel.h) */

@@ -6,24 +6,28 @@
 # from its seeds in tests/fuzz/corpus/NAME and its libFuzzer dictionary tests/fuzz/NAME.dict,
 # which names the test.
 FUZZ_FILTER_SRCS = tests/fuzz/fuzz_filter.c src/backend/filtercheck.c
-FUZZ_PROBE_SRCS = tests/fuzz/fuzz_probe.c src/backend/probes.c src/backend/session.c \
-	src/backend/toplevel.c src/backend/elfsyms.c src/backend/ksyms.c src/backend/symlist.c \
-	src/backend/triggers.c src/backend/filtercheck.c src/fileio.c src/log.c src/strutil.c
-FUZZ_HISTSPEC_SRCS = tests/fuzz/fuzz_histspec.c src/backend/histspec.c
+# probes.c and what it needs (session.c clears triggers before an instance goes)
+FUZZ_PROBES_LIB = src/backend/probes.c src/backend/session.c src/backend/toplevel.c \
+	src/backend/elfsyms.c src/backend/ksyms.c src/backend/symlist.c src/backend/triggers.c \
+	src/backend/filtercheck.c src/fileio.c src/log.c src/strutil.c
+FUZZ_PROBE_SRCS = tests/fuzz/fuzz_probe.c $(FUZZ_PROBES_LIB)
+FUZZ_HISTSPEC_SRCS = tests/fuzz/fuzz_histspec.c src/backend/histspec.c src/backend/usdt.c \
+	src/backend/elfsyms.c src/backend/symlist.c src/strutil.c
+FUZZ_USDT_SRCS = tests/fuzz/fuzz_usdt.c $(FUZZ_PROBES_LIB) src/backend/usdt.c
 FUZZ_KTOPRC_SRCS = tests/fuzz/fuzz_ktoprc.c src/ktoprc.c src/ui/theme.c src/strutil.c
 FUZZ_THEME_SRCS = tests/fuzz/fuzz_theme.c src/ui/theme.c src/strutil.c
 FUZZ_ROWFILTER_SRCS = tests/fuzz/fuzz_rowfilter.c src/ui/rowfilter.c
 FUZZ_PARSER_TESTS = tests/fuzz/filter.dict tests/fuzz/probe.dict tests/fuzz/histspec.dict \
-	tests/fuzz/ktoprc.dict tests/fuzz/theme.dict tests/fuzz/rowfilter.dict
+	tests/fuzz/ktoprc.dict tests/fuzz/theme.dict tests/fuzz/rowfilter.dict tests/fuzz/usdt.dict
 TEST_EXTENSIONS += .dict
 DICT_LOG_COMPILER = bash $(top_srcdir)/tests/fuzz/fuzz_parser.sh
 TESTS += $(FUZZ_PARSER_TESTS)
 EXTRA_DIST += $(FUZZ_PARSER_TESTS) tests/fuzz/fuzz_parser.sh tests/fuzz/fuzz_parser.h \
 	tests/fuzz/fuzz_filter.c tests/fuzz/fuzz_probe.c tests/fuzz/fuzz_histspec.c \
 	tests/fuzz/fuzz_ktoprc.c tests/fuzz/fuzz_theme.c tests/fuzz/fuzz_rowfilter.c \
-	tests/fuzz/corpus
+	tests/fuzz/fuzz_usdt.c tests/fuzz/corpus
 FUZZ_PARSER_BINS = tests/fuzz/fuzz_filter tests/fuzz/fuzz_probe tests/fuzz/fuzz_histspec \
-	tests/fuzz/fuzz_ktoprc tests/fuzz/fuzz_theme tests/fuzz/fuzz_rowfilter
+	tests/fuzz/fuzz_ktoprc tests/fuzz/fuzz_theme tests/fuzz/fuzz_rowfilter tests/fuzz/fuzz_usdt
 if HAVE_FUZZER
 check_DATA += $(FUZZ_PARSER_BINS)
 CLEANFILES += $(FUZZ_PARSER_BINS)
@@ -41,6 +45,8 @@ tests/fuzz/fuzz_filter: $(FUZZ_FILTER_SRCS)
 tests/fuzz/fuzz_probe: $(FUZZ_PROBE_SRCS)
 	$(FUZZ_PARSER_LINK)
 tests/fuzz/fuzz_histspec: $(FUZZ_HISTSPEC_SRCS)
+	$(FUZZ_PARSER_LINK)
+tests/fuzz/fuzz_usdt: $(FUZZ_USDT_SRCS)
 	$(FUZZ_PARSER_LINK)
 # ktoprc names the explorer's actions from their table (src/ui/action.c), whose handlers
 # reach the whole screen: the parser is compiled for coverage, the rest comes from the

@@ -22,6 +22,8 @@
 #include <tracefs.h>
 
 #include "backend/bpfhist.h"
+#include "backend/elfsyms.h"
+#include "backend/usdt.h"
 #include "fileio.h"
 #include "log.h"
 #include "xalloc.h"
@@ -35,6 +37,7 @@
 #include "src/probes/schedlat.skel.h"
 #include "src/probes/syslat.skel.h"
 #include "src/probes/tphist.skel.h"
+#include "src/probes/usdthist.skel.h"
 #pragma GCC diagnostic pop
 
 #define BATCH_KEYS 256
@@ -49,6 +52,7 @@ struct kt_bpfhist {
 	struct ktop_schedlat *schedlat;
 	struct ktop_blockio *blockio;
 	struct ktop_rwsize *rwsize;
+	struct ktop_usdthist *usdthist;
 	struct bpf_link *links[MAX_LINKS];
 	int map_fd;
 	int ncpus;
@@ -197,6 +201,7 @@ DEFINE_OPEN(funclat)
 DEFINE_OPEN(schedlat)
 DEFINE_OPEN(blockio)
 DEFINE_OPEN(rwsize)
+DEFINE_OPEN(usdthist)
 
 static void set_common(unsigned int *scale, unsigned long long *step, unsigned int *by,
 		       unsigned int *tgid, unsigned long long *cgroup, int *cgroup_level,
@@ -250,6 +255,8 @@ static void detach(struct kt_bpfhist *h)
 	ktop_schedlat__destroy(h->schedlat);
 	ktop_blockio__destroy(h->blockio);
 	ktop_rwsize__destroy(h->rwsize);
+	ktop_usdthist__destroy(h->usdthist);
+	h->usdthist = NULL;
 	h->schedlat = NULL;
 	h->blockio = NULL;
 	h->rwsize = NULL;
@@ -585,6 +592,64 @@ static int try_tphist(struct kt_bpfhist *h, char *err, size_t errlen)
 	return 0;
 }
 
+/* usdt:PATH:PROVIDER:PROBE: libbpf finds the sites and their argument specs in the notes
+ * and attaches to each, in every process (or pid=). */
+static int try_usdthist(struct kt_bpfhist *h, char *err, size_t errlen)
+{
+	const struct kt_hist_spec *s = &h->spec;
+	struct kt_usdt_def def;
+	struct ktop_usdthist *k;
+	char path[4096], why[512], check[sizeof(s->usdt) + 32];
+	char **defs;
+	int n, r;
+
+	/* the probe and its arguments must exist: said as --usdt says it, before libbpf */
+	n = snprintf(check, sizeof(check), "%s", s->usdt);
+	if (s->usdt_value)
+		n += snprintf(check + n, sizeof(check) - (size_t)n, " arg%u", s->usdt_value);
+	if (s->usdt_key)
+		snprintf(check + n, sizeof(check) - (size_t)n, " k=arg%u", s->usdt_key);
+	n = usdt_uprobe_defs(check, &defs, err, errlen);
+	if (n < 0)
+		return -1;
+	usdt_defs_free(defs, n);
+	if (usdt_parse(s->usdt, &def, err, errlen) < 0)
+		return -1;
+	if (elfsyms_resolve_path(def.path, path, sizeof(path), err, errlen) < 0) {
+		usdt_def_free(&def);
+		return -1;
+	}
+	k = h->usdthist = open_usdthist();
+	if (!k) {
+		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(errno));
+		usdt_def_free(&def);
+		return -1;
+	}
+	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
+		   &k->rodata->filter_tgid, s);
+	k->rodata->value_arg = s->usdt_value;
+	k->rodata->key_arg = s->usdt_key;
+	k->rodata->key_string = s->usdt_key_string;
+	capture_start();
+	r = ktop_usdthist__load(k);
+	if (!r) {
+		h->links[0] = bpf_program__attach_usdt(k->progs.usdt_hist, s->pid ? (pid_t)s->pid :
+								   -1, path, def.provider,
+						       def.probe, NULL);
+		r = h->links[0] ? 0 : -errno;
+	}
+	usdt_def_free(&def);
+	if (r) {
+		failure_reason(-r, why, sizeof(why));
+		snprintf(err, errlen, "usdt: %.480s", why);
+		return -1;
+	}
+	capturing = false;
+	h->variant = "usdt";
+	h->map_fd = bpf_map__fd(k->maps.hist);
+	return 0;
+}
+
 /* Tries each variant in turn; the first that loads and attaches stays. */
 static int load_variants(struct kt_bpfhist *h, char *err, size_t errlen)
 {
@@ -646,6 +711,8 @@ struct kt_bpfhist *bpfhist_open(const struct kt_hist_spec *spec, char *err, size
 	}
 	if ((spec->kind == KT_HIST_FIELD || spec->kind == KT_HIST_LATENCY) && !spec->builtin[0])
 		r = try_tphist(h, why, sizeof(why));
+	else if (spec->kind == KT_HIST_USDT)
+		r = try_usdthist(h, why, sizeof(why));
 	else
 		r = load_variants(h, why, sizeof(why));
 	if (r < 0) {
@@ -764,6 +831,7 @@ static struct bpf_object *hist_object(const struct kt_bpfhist *h)
 	       h->schedlat ? h->schedlat->obj :
 	       h->blockio  ? h->blockio->obj :
 	       h->rwsize   ? h->rwsize->obj :
+	       h->usdthist ? h->usdthist->obj :
 			     NULL;
 }
 

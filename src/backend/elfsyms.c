@@ -74,12 +74,7 @@ int elfsyms_resolve_path(const char *name, char *path, size_t pathlen, char *err
 	return -1;
 }
 
-struct elf_file {
-	int fd;
-	Elf *elf;
-};
-
-static int elf_open_file(const char *path, struct elf_file *ef, char *err, size_t errlen)
+int elfsyms_open(const char *path, struct kt_elf *ef, char *err, size_t errlen)
 {
 	ef->elf = NULL;
 	if (elf_version(EV_CURRENT) == EV_NONE) {
@@ -104,7 +99,7 @@ static int elf_open_file(const char *path, struct elf_file *ef, char *err, size_
 	return 0;
 }
 
-static void elf_close_file(struct elf_file *ef)
+void elfsyms_close(struct kt_elf *ef)
 {
 	if (!ef->elf)
 		return;
@@ -121,11 +116,16 @@ static bool is_function(const GElf_Sym *sym)
 	       sym->st_shndx != SHN_UNDEF;
 }
 
-/* Calls fn for each defined function symbol of .symtab and .dynsym, the name without a
- * version suffix; stops when fn returns non-zero and returns that. */
-static int for_each_function(Elf *elf, int (*fn)(const char *name, size_t len,
-						 const GElf_Sym *sym, void *ctx),
-			     void *ctx)
+static bool is_defined(const GElf_Sym *sym)
+{
+	return sym->st_value != 0 && sym->st_shndx != SHN_UNDEF;
+}
+
+/* Calls fn for each defined symbol of .symtab and .dynsym that keep() takes, the name
+ * without a version suffix; stops when fn returns non-zero and returns that. */
+static int for_each_symbol(Elf *elf, bool (*keep)(const GElf_Sym *sym),
+			   int (*fn)(const char *name, size_t len, const GElf_Sym *sym, void *ctx),
+			   void *ctx)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -143,7 +143,7 @@ static int for_each_function(Elf *elf, int (*fn)(const char *name, size_t len,
 			continue;
 		n = sh.sh_size / sh.sh_entsize;
 		for (i = 0; i < n; i++) {
-			if (!gelf_getsym(data, (int)i, &sym) || !is_function(&sym))
+			if (!gelf_getsym(data, (int)i, &sym) || !keep(&sym))
 				continue;
 			name = elf_strptr(elf, sh.sh_link, sym.st_name);
 			if (!name || !*name)
@@ -164,19 +164,19 @@ static int add_name(const char *name, size_t len, const GElf_Sym *sym, void *ctx
 
 struct kt_symlist *elfsyms_functions(const char *path, char *err, size_t errlen)
 {
-	struct elf_file ef;
+	struct kt_elf ef;
 	struct kt_symlist *l;
 
-	if (elf_open_file(path, &ef, err, errlen) < 0)
+	if (elfsyms_open(path, &ef, err, errlen) < 0)
 		return NULL;
 	l = symlist_new();
-	if (!l || for_each_function(ef.elf, add_name, l) < 0) {
+	if (!l || for_each_symbol(ef.elf, is_function, add_name, l) < 0) {
 		snprintf(err, errlen, "out of memory");
 		symlist_free(l);
-		elf_close_file(&ef);
+		elfsyms_close(&ef);
 		return NULL;
 	}
-	elf_close_file(&ef);
+	elfsyms_close(&ef);
 	symlist_finish(l);
 	return l;
 }
@@ -201,8 +201,7 @@ static int find_one(const char *name, size_t len, const GElf_Sym *sym, void *p)
 	return GELF_ST_BIND(sym->st_info) == STB_LOCAL ? 0 : 1;
 }
 
-/* The file offset of virtual address addr: from the PT_LOAD segment holding it. */
-static int vaddr_to_offset(Elf *elf, uint64_t addr, uint64_t *off)
+int elfsyms_vaddr_offset(Elf *elf, uint64_t addr, uint64_t *off)
 {
 	GElf_Phdr ph;
 	size_t i, n;
@@ -224,24 +223,35 @@ int elfsyms_lookup(const char *path, const char *func, uint64_t off, uint64_t *f
 		   char *err, size_t errlen)
 {
 	struct find_ctx c = { .func = func };
-	struct elf_file ef;
+	struct kt_elf ef;
 	int ret = -1;
 
-	if (elf_open_file(path, &ef, err, errlen) < 0)
+	if (elfsyms_open(path, &ef, err, errlen) < 0)
 		return -1;
-	for_each_function(ef.elf, find_one, &c);
+	for_each_symbol(ef.elf, is_function, find_one, &c);
 	if (!c.found) {
 		snprintf(err, errlen, "no function '%s' in %s (neither .symtab nor .dynsym has it; "
 			 "the probe editor lists the ones there are)", func, path);
 	} else if (c.sym.st_size && off >= c.sym.st_size) {
 		snprintf(err, errlen, "offset +%" PRIu64 " is past the end of %s (%" PRIu64
 			 " bytes)", off, func, (uint64_t)c.sym.st_size);
-	} else if (vaddr_to_offset(ef.elf, c.sym.st_value + off, file_offset) < 0) {
+	} else if (elfsyms_vaddr_offset(ef.elf, c.sym.st_value + off, file_offset) < 0) {
 		snprintf(err, errlen, "%s in %s is at 0x%" PRIx64 ", in no loadable segment", func,
 			 path, (uint64_t)c.sym.st_value);
 	} else {
 		ret = 0;
 	}
-	elf_close_file(&ef);
+	elfsyms_close(&ef);
 	return ret;
+}
+
+int elfsyms_address(Elf *elf, const char *name, uint64_t *addr)
+{
+	struct find_ctx c = { .func = name };
+
+	for_each_symbol(elf, is_defined, find_one, &c);
+	if (!c.found)
+		return -1;
+	*addr = c.sym.st_value;
+	return 0;
 }

@@ -7,6 +7,7 @@
 #ifndef KTOP_ELFSYMS_H
 #define KTOP_ELFSYMS_H
 
+#include <libelf.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,5 +28,21 @@ struct kt_symlist *elfsyms_functions(const char *path, char *err, size_t errlen)
  * or -1 with err ("no function 'readlin' in /usr/bin/bash"). */
 int elfsyms_lookup(const char *path, const char *func, uint64_t off, uint64_t *file_offset,
 		   char *err, size_t errlen);
+
+/* An ELF file open for reading (elfsyms_open), for the readers of other parts of it
+ * (usdt.c's notes). */
+struct kt_elf {
+	int fd;
+	Elf *elf;
+};
+
+/* Opens path. Returns 0, or -1 with err ("/etc/passwd is not an ELF file ..."). */
+int elfsyms_open(const char *path, struct kt_elf *ef, char *err, size_t errlen);
+void elfsyms_close(struct kt_elf *ef);
+/* The file offset of virtual address addr, from the PT_LOAD segment holding it. Returns 0,
+ * or -1 when no segment has it in the file. */
+int elfsyms_vaddr_offset(Elf *elf, uint64_t addr, uint64_t *off);
+/* The address of the defined symbol name (any type; a global one wins). Returns 0, or -1. */
+int elfsyms_address(Elf *elf, const char *name, uint64_t *addr);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backend/histspec.h"
+#include "backend/usdt.h"
 
 /* Built-in histograms, written in the generic syntax they stand for. */
 static const struct {
@@ -74,6 +75,37 @@ static int parse_point(const char *s, size_t n, bool need_field, struct kt_hist_
 	return 0;
 }
 
+/* "argN" at s (n bytes, N from 1 to 12): N, or 0. */
+static unsigned int arg_index(const char *s, size_t n)
+{
+	unsigned int v = 0;
+	size_t i;
+
+	if (n < 4 || n > 5 || strncmp(s, "arg", 3) || s[3] == '0')
+		return 0;
+	for (i = 3; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return 0;
+		v = v * 10 + (unsigned int)(s[i] - '0');
+	}
+	return v <= 12 ? v : 0;
+}
+
+/* usdt's by=argN[:string] (by=pid ... already taken). */
+static int usdt_by(const char *key, struct kt_hist_spec *s, char *err, size_t errlen)
+{
+	const char *colon = strchr(key, ':');
+	size_t n = colon ? (size_t)(colon - key) : strlen(key);
+
+	s->usdt_key = arg_index(key, n);
+	if (!s->usdt_key || (colon && strcmp(colon, ":string")))
+		FAIL("by=%s: key a USDT histogram by pid, tid, comm, cpu, argN or argN:string", key);
+	s->usdt_key_string = colon != NULL;
+	snprintf(s->by_field, sizeof(s->by_field), "%.*s", (int)n, key);
+	s->by = KT_BY_FIELD;
+	return 0;
+}
+
 static int parse_option(const char *o, size_t n, struct kt_hist_spec *s, char *err,
 			size_t errlen)
 {
@@ -105,6 +137,8 @@ static int parse_option(const char *o, size_t n, struct kt_hist_spec *s, char *e
 			return 0;
 		}
 	}
+	if (!strncmp(buf, "by=", 3) && s->kind == KT_HIST_USDT)
+		return usdt_by(buf + 3, s, err, errlen);
 	if (!strncmp(buf, "by=", 3)) {
 		if (s->kind == KT_HIST_SYSCALL || s->kind == KT_HIST_FUNC || !valid_name(buf + 3))
 			FAIL("by=%s: key by pid, tid, comm, cpu, cgroup%s", buf + 3,
@@ -159,6 +193,8 @@ int histspec_parse(const char *text, struct kt_hist_spec *s, char *err, size_t e
 		return -1;
 	if (s->via[0] && !s->builtin[0] && (s->kind == KT_HIST_FIELD || s->kind == KT_HIST_LATENCY))
 		FAIL("via=%s: tracepoint histograms have one way only", s->via);
+	if (s->via[0] && s->kind == KT_HIST_USDT)
+		FAIL("via=%s: USDT histograms have one way only", s->via);
 	return 0;
 }
 
@@ -212,6 +248,27 @@ static int parse_generic(const char *text, struct kt_hist_spec *s, char *err, si
 		if (parse_point(body, (size_t)(text + n - body), true, &s->ev, "field", err,
 				errlen) < 0)
 			return -1;
+	} else if (!strncmp(text, "usdt:", 5)) {
+		const char *colon = NULL, *dot, *p;
+		char why[256];
+
+		s->kind = KT_HIST_USDT;
+		body = text + 5;
+		for (p = body; p < text + n; p++)
+			if (*p == ':')
+				colon = p;
+		dot = colon ? memchr(colon, '.', (size_t)(text + n - colon)) : NULL;
+		if (dot) {
+			s->usdt_value = arg_index(dot + 1, (size_t)(text + n - dot - 1));
+			if (!s->usdt_value)
+				FAIL("usdt: '%.*s' is not an argument: the value is .argN, N from 1 to "
+				     "12 (or none, to count hits)", (int)(text + n - dot - 1), dot + 1);
+		}
+		if (!copy(s->usdt, sizeof(s->usdt), body, (size_t)((dot ? dot : text + n) - body)))
+			FAIL("usdt: needs PATH:PROVIDER:PROBE, as in "
+			     "usdt:/usr/bin/python3.11:python:gc__start.arg1");
+		if (usdt_parse(s->usdt, NULL, why, sizeof(why)) < 0)
+			FAIL("usdt: %s", why);
 	} else if (!strncmp(text, "latency:", 8)) {
 		s->kind = KT_HIST_LATENCY;
 		s->is_time = true;
@@ -229,7 +286,7 @@ static int parse_generic(const char *text, struct kt_hist_spec *s, char *err, si
 	} else {
 		FAIL("unknown histogram '%.*s' (built in: syscall-latency, runq-latency, offcpu, "
 		     "bio-latency, bio-size, read-size, write-size, func:F; or field:SYS:EV.FIELD, "
-		     "latency:SYS:EV->SYS:EV)",
+		     "latency:SYS:EV->SYS:EV, usdt:PATH:PROVIDER:PROBE[.argN])",
 		     (int)n, text);
 	}
 options:

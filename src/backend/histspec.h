@@ -4,9 +4,10 @@
  *
  *   syscall-latency | runq-latency | offcpu | bio-latency | bio-size | read-size |
  *   write-size | func:FUNCTION | field:SYSTEM:EVENT.FIELD |
- *   latency:SYSTEM:EVENT[.FIELD]->SYSTEM:EVENT[.FIELD]
+ *   latency:SYSTEM:EVENT[.FIELD]->SYSTEM:EVENT[.FIELD] | usdt:PATH:PROVIDER:PROBE[.argN]
  *
- * followed by options, each after a comma: by=pid|tid|comm|cpu|cgroup|syscall|FIELD|field:FIELD,
+ * followed by options, each after a comma: by=pid|tid|comm|cpu|cgroup|syscall|FIELD|field:FIELD
+ * (usdt: by=argN or argN:string),
  * linear=STEP, pid=PID, via=VARIANT (tp_btf, raw_tp, tracepoint, fentry, kprobe). The built-in names are shorthands for the generic forms (see
  * histspec.c); ktop.1 is the reference. No kernel access here.
  */
@@ -23,6 +24,7 @@ enum kt_hist_kind {
 	KT_HIST_FIELD,	 /* a numeric field of one tracepoint */
 	KT_HIST_LATENCY, /* time between two tracepoints */
 	KT_HIST_FUNC,	 /* entry -> return of a kernel function */
+	KT_HIST_USDT,	 /* a USDT probe's argument, or its hits (usdt.h) */
 };
 
 struct kt_hist_point {
@@ -46,6 +48,10 @@ struct kt_hist_spec {
 	int cgroup_level;	      /* its depth below the root */
 	char via[16];	  /* only this variant (tp_btf, raw_tp, tracepoint, fentry, kprobe), "" any */
 	char builtin[24]; /* the built-in name it was written as, "" for a generic form */
+	char usdt[256];	  /* usdt: PATH:PROVIDER:PROBE */
+	unsigned int usdt_value; /* usdt: the argument bucketed (from 1), 0: hits only */
+	unsigned int usdt_key;	 /* usdt by=argN: N */
+	bool usdt_key_string;	 /* usdt by=argN:string: the text its char pointer points to */
 	bool is_time;	  /* values are nanoseconds */
 };
 

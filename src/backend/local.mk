@@ -26,6 +26,7 @@ src_libktop_a_SOURCES += \
 	src/backend/probes.c src/backend/probes.h \
 	src/backend/symlist.c src/backend/symlist.h \
 	src/backend/ksyms.c src/backend/ksyms.h \
-	src/backend/elfsyms.c src/backend/elfsyms.h
+	src/backend/elfsyms.c src/backend/elfsyms.h \
+	src/backend/usdt.c src/backend/usdt.h
 # function_graph call trees.
 src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h

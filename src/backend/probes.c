@@ -373,6 +373,20 @@ static bool is_symbol_char(char c)
 	return is_ident_char(c) || c == '.' || c == '$';
 }
 
+/* "(0xREF_CTR_OFFSET)" at [p, end): the file offset of the semaphore the kernel counts up
+ * while the uprobe is enabled (USDT probes, usdt.h). */
+static int parse_ref_ctr(struct parser *ps, const char *p, const char *end,
+			 struct kt_probe_def *def)
+{
+	size_t n = number_len(p + 1, end);
+
+	if (!n || p[1] != '0' || (p[2] != 'x' && p[2] != 'X') || p + 1 + n != end - 1 ||
+	    end[-1] != ')')
+		return perr(ps, p, "reference counter is (0xFILEOFFSET), as in 0x4f20a1(0xa84260)");
+	def->ref_ctr_offset = strtoull(p + 1, NULL, 16);
+	return 0;
+}
+
 /* TARGET at [p, end) into def. */
 static int parse_target(struct parser *ps, const char *p, const char *end,
 			struct kt_probe_def *def)
@@ -397,9 +411,11 @@ static int parse_target(struct parser *ps, const char *p, const char *end,
 				    "PATH:0xOFFSET)");
 		if (f[0] == '0' && f + 1 < end && (f[1] == 'x' || f[1] == 'X')) {
 			n = number_len(f, end);
+			def->offset = strtoull(f, &endn, 16);
+			if (f + n < end && f[n] == '(')
+				return parse_ref_ctr(ps, f + n, end, def);
 			if (f + n != end)
 				return perr(ps, f + n, "file offset must be a hex number");
-			def->offset = strtoull(f, &endn, 16);
 			return 0;
 		}
 	} else {
@@ -702,7 +718,10 @@ static char *build_command(const struct kt_probes *p, const struct kt_probe_def 
 	char target[PATH_MAX + 64];
 	int r;
 
-	if (probe_kind_is_user(def->kind))
+	if (probe_kind_is_user(def->kind) && def->ref_ctr_offset)
+		snprintf(target, sizeof(target), "%s:0x%" PRIx64 "(0x%" PRIx64 ")", path,
+			 file_offset, def->ref_ctr_offset);
+	else if (probe_kind_is_user(def->kind))
 		snprintf(target, sizeof(target), "%s:0x%" PRIx64, path, file_offset);
 	else if (def->offset)
 		snprintf(target, sizeof(target), "%s%s%s+%" PRIu64, def->module ? def->module : "",

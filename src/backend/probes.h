@@ -6,6 +6,8 @@
  *   [NAME=]TARGET [ARG...]
  *     kprobe/kretprobe TARGET:  FUNC | FUNC+OFFSET | MODULE:FUNC
  *     uprobe/uretprobe TARGET:  PATH:FUNC | PATH:FUNC+OFFSET | PATH:0xFILEOFFSET
+ *                               | PATH:0xFILEOFFSET(0xREFCTROFFSET) (a semaphore the kernel
+ *                               counts up while the probe is on: USDT, usdt.h)
  *                               (PATH without '/' is looked up in $PATH; OFFSET is
  *                               decimal or 0x hex)
  *     ARG:  [ANAME=]FETCHARG[:TYPE]   FETCHARG: $argN $retval $comm $stackN $stack %REG
@@ -52,6 +54,8 @@ struct kt_probe_def {
 	char *func;	/* function name, or NULL for a uprobe at 0xFILEOFFSET */
 	uint64_t offset; /* kprobe: +OFFSET into func; uprobe: +OFFSET into func, or the file
 			  * offset when func is NULL */
+	uint64_t ref_ctr_offset; /* uprobe at 0xFILEOFFSET(0xREF): the semaphore's file
+				  * offset, 0 for none */
 	char *args;	/* the ARG tokens, space-separated as the kernel takes them, or "" */
 	pid_t pid;	/* uprobe pid=PID, 0 for every process */
 };

@@ -81,6 +81,7 @@ static const struct help_line help_right[] = {
 	{ NULL, "Probes (P)" },
 	{ "k K", "new kprobe / kretprobe" },
 	{ "u U", "new uprobe / uretprobe" },
+	{ "s", "new USDT probe: binary or pid" },
 	{ "Space d", "on/off, delete" },
 	{ "Enter", "filter in the picker" },
 };

@@ -8,7 +8,9 @@
  * under the offending byte; the kernel's own rejection (error_log, with its caret) replaces
  * it after Enter, and the prompt comes back with the text to fix. A created probe is enabled,
  * and it is in the event picker like any tracepoint; Space turns it off and on, Enter edits
- * its filter in the picker, d deletes it. */
+ * its filter in the picker, d deletes it. s starts a USDT probe (usdt.h): a binary, library
+ * or pid first, then "PROVIDER:PROBE [argN:TYPE...]" (a pid's: "PATH:PROVIDER:PROBE ...")
+ * with Tab over its notes; it becomes one uprobe per site. */
 #include "config.h"
 
 #include <dirent.h>
@@ -23,7 +25,9 @@
 #include "backend/probes.h"
 #include "backend/session.h"
 #include "backend/symlist.h"
+#include "backend/usdt.h"
 #include "log.h"
+#include "ui/complete.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -44,6 +48,15 @@ struct ppane {
 	int errpos;		 /* live check: caret offset into text, -1: none */
 	char hint[256];		 /* Tab's candidates */
 	bool editing;
+	bool usdt;		 /* a USDT probe is being edited (kind is KT_PROBE_UPROBE) */
+	pid_t usdt_pid;		 /* its process, 0 when a file was given */
+	struct kt_symlist *notes; /* its probes: "PROVIDER:PROBE" (a pid's: with "PATH:") */
+};
+
+/* What the arguments of a USDT definition complete from. */
+static const char *const usdt_arg_words[] = {
+	"arg1", "arg2", "arg3", "arg4", "arg5", "arg6", "arg7", "arg8", "arg9", "arg10",
+	"arg11", "arg12", NULL,
 };
 
 static struct ppane *PP(struct kt_view *v)
@@ -65,6 +78,7 @@ static void probes_free_view(struct kt_view *v)
 
 	symlist_free(pp->ksyms);
 	symlist_free(pp->usyms);
+	symlist_free(pp->notes);
 	free(pp);
 	v->data = NULL;
 }
@@ -110,7 +124,11 @@ static void draw_editor(struct kt_view *v, struct ppane *pp, int y)
 
 	wattrset(v->win, crt_attr(CRT_BORDER));
 	crt_fill(v->win, y, 0, v->w);
-	if (probe_kind_is_user(pp->kind) && pp->usyms && pp->path[0])
+	if (pp->usdt && pp->notes)
+		snprintf(buf, sizeof(buf), "new USDT probe (%zu in %s): %.900s", pp->notes->count,
+			 pp->usdt_pid ? "the process" : "the file", pp->path[0] ? pp->path :
+										   "its files");
+	else if (probe_kind_is_user(pp->kind) && pp->usyms && pp->path[0])
 		snprintf(buf, sizeof(buf), "new %s (%zu functions): %.900s",
 			 probe_kind_name(pp->kind), pp->usyms->count, pp->path);
 	else
@@ -159,7 +177,7 @@ static void probes_draw(struct kt_view *v)
 	snprintf(right, sizeof(right), "%zu probe%s", n, n == 1 ? "" : "s");
 	view_draw_title(v, title, right);
 	wattrset(v->win, crt_attr(CRT_DIM));
-	crt_put(v->win, 1, 1, "new: k kprobe K kretprobe u uprobe U uretprobe", v->w - 2);
+	crt_put(v->win, 1, 1, "new: k kprobe K kret u uprobe U uret s USDT", v->w - 2);
 	wattrset(v->win, A_NORMAL);
 	list_h = v->h - 2 - (pp->editing || pp->error[0] ? 6 : 1);
 	if (list_h < 1)
@@ -197,7 +215,7 @@ static void full_def(struct ppane *pp, char *buf, size_t len, size_t *prefix)
 {
 	const char *eq = NULL, *sp;
 
-	if (!probe_kind_is_user(pp->kind)) {
+	if (!probe_kind_is_user(pp->kind) || !pp->path[0]) {
 		snprintf(buf, len, "%s", pp->text);
 		*prefix = 0;
 		return;
@@ -215,6 +233,29 @@ static void full_def(struct ppane *pp, char *buf, size_t len, size_t *prefix)
 	}
 }
 
+/* A USDT definition as it stands: usdt_parse, then the probe against the notes read. */
+static void check_usdt(struct ppane *pp, const char *def)
+{
+	char err[512], probe[512];
+	const char *t = pp->text;
+	size_t n = strcspn(t, " "), eq = strcspn(t, "=");
+
+	if (usdt_parse(def, NULL, err, sizeof(err)) < 0) {
+		snprintf(pp->error, sizeof(pp->error), "%s", err);
+		return;
+	}
+	if (eq < n) {
+		t += eq + 1;
+		n -= eq + 1;
+	}
+	snprintf(probe, sizeof(probe), "%.*s", (int)n, t);
+	if (pp->notes && !symlist_contains(pp->notes, probe)) {
+		snprintf(pp->error, sizeof(pp->error), "no USDT probe '%.200s' in %.300s (Tab "
+			 "completes the ones there are)", probe, pp->path[0] ? pp->path : "its files");
+		pp->errpos = (int)(t - pp->text);
+	}
+}
+
 /* Checks the text as it stands: probe_parse, then the function against the ELF list. */
 static void check_def(struct ppane *pp)
 {
@@ -229,6 +270,10 @@ static void check_def(struct ppane *pp)
 	if (!pp->text[0])
 		return;
 	full_def(pp, def, sizeof(def), &prefix);
+	if (pp->usdt) {
+		check_usdt(pp, def);
+		return;
+	}
 	if (probe_parse(pp->kind, def, NULL, err, sizeof(err), &pos) < 0) {
 		snprintf(pp->error, sizeof(pp->error), "%s", err);
 		if (probe_kind_is_user(pp->kind) && pos >= 0) {
@@ -272,11 +317,13 @@ static void open_def_prompt(struct kt_view *v, struct ppane *pp, bool check)
 {
 	char label[160];
 
-	if (probe_kind_is_user(pp->kind)) {
+	if (pp->usdt && pp->usdt_pid) {
+		snprintf(label, sizeof(label), "usdt pid %d: ", (int)pp->usdt_pid);
+	} else if (probe_kind_is_user(pp->kind)) {
 		const char *base = strrchr(pp->path, '/');
 
-		snprintf(label, sizeof(label), "%s %.140s: ", probe_kind_name(pp->kind),
-			 base ? base + 1 : pp->path);
+		snprintf(label, sizeof(label), "%s %.140s: ", pp->usdt ? "usdt" :
+			 probe_kind_name(pp->kind), base ? base + 1 : pp->path);
 	} else {
 		snprintf(label, sizeof(label), "%s [NAME=]FUNC [ARGS]> ", probe_kind_name(pp->kind));
 	}
@@ -303,8 +350,8 @@ static void start(struct kt_view *v, struct ppane *pp, enum kt_probe_kind kind)
 	pp->errpos = -1;
 	if (probe_kind_is_user(kind)) {
 		pp->editing = true;
-		ui_prompt_open(v->ui, v, PROMPT_BINARY, "binary or library: ",
-			       pp->path[0] ? pp->path : "");
+		ui_prompt_open(v->ui, v, PROMPT_BINARY, pp->usdt ? "USDT in binary, library or "
+				       "pid: " : "binary or library: ", pp->path[0] ? pp->path : "");
 		return;
 	}
 	if (!pp->ksyms) {
@@ -355,8 +402,9 @@ static void complete_def(struct kt_view *v, struct ppane *pp, const char *text)
 	size_t cur = ui_prompt_cursor(v->ui), first_end = strcspn(text, " "), m;
 	const char *const *cands;
 	size_t n = 0;
-	const struct kt_symlist *l = probe_kind_is_user(pp->kind) ? pp->usyms : pp->ksyms;
-	const char *extra = ".";
+	const struct kt_symlist *l = pp->usdt ? pp->notes :
+				     probe_kind_is_user(pp->kind) ? pp->usyms : pp->ksyms;
+	const char *extra = pp->usdt ? ":./-+" : ".";
 
 	pp->hint[0] = '\0';
 	if (cur <= first_end) {
@@ -364,6 +412,13 @@ static void complete_def(struct kt_view *v, struct ppane *pp, const char *text)
 			return;
 		cands = (const char *const *)l->names;
 		n = l->count;
+	} else if (pp->usdt) {
+		size_t ws = complete_word_start(text, cur, "");
+
+		cands = ws > 0 && text[ws - 1] == ':' ? probe_fetch_types : usdt_arg_words;
+		extra = "";
+		while (cands[n])
+			n++;
 	} else {
 		size_t ws = cur;
 
@@ -384,6 +439,47 @@ static void complete_def(struct kt_view *v, struct ppane *pp, const char *text)
 		pp->hint[0] = '\0';
 	if (!m)
 		ui_message(v->ui, true, "nothing to complete here");
+}
+
+/* The USDT prompt's answer: a file's notes, or a process's (its libraries too). */
+static void usdt_accepted(struct kt_view *v, struct ppane *pp, const char *text)
+{
+	struct kt_usdt_list l = { 0 };
+	char err[512] = "", name[4096 + 512];
+	size_t i;
+	int r;
+
+	pp->usdt_pid = 0;
+	pp->path[0] = '\0';
+	if (text[0] && strspn(text, "0123456789") == strlen(text)) {
+		pp->usdt_pid = (pid_t)atoi(text);
+		r = usdt_read_pid(pp->usdt_pid, &l, err, sizeof(err));
+	} else {
+		r = elfsyms_resolve_path(text, pp->path, sizeof(pp->path), err, sizeof(err));
+		if (r == 0)
+			r = usdt_read_file(pp->path, &l, err, sizeof(err));
+	}
+	if (r == 0 && !l.n)
+		snprintf(err, sizeof(err), "%.400s has no USDT probes (no .note.stapsdt notes)",
+			 pp->usdt_pid ? "the process" : pp->path);
+	symlist_free(pp->notes);
+	pp->notes = r == 0 && l.n ? symlist_new() : NULL;
+	for (i = 0; pp->notes && i < l.n; i++) {
+		snprintf(name, sizeof(name), "%s%s%s:%s", pp->usdt_pid ? l.v[i].path : "",
+			 pp->usdt_pid ? ":" : "", l.v[i].provider, l.v[i].name);
+		symlist_add(pp->notes, name);
+	}
+	usdt_list_free(&l);
+	if (!pp->notes) {
+		snprintf(pp->error, sizeof(pp->error), "%s", err[0] ? err : "out of memory");
+		pp->errpos = -1;
+		ui_message(v->ui, true, "%s", pp->error);
+		pp->editing = false;
+		return;
+	}
+	symlist_finish(pp->notes);
+	pp->text[0] = pp->hint[0] = '\0';
+	open_def_prompt(v, pp, true);
 }
 
 static void binary_accepted(struct kt_view *v, struct ppane *pp, const char *text)
@@ -429,8 +525,10 @@ static void def_accepted(struct kt_view *v, struct ppane *pp)
 		return;
 	}
 	full_def(pp, def, sizeof(def), &prefix);
-	if (app_probe_create(v->app, pp->kind, def, true, event, sizeof(event), err,
-			     sizeof(err)) < 0) {
+	if (pp->usdt ? app_usdt_create(v->app, def, true, event, sizeof(event), err,
+				       sizeof(err)) < 0 :
+		       app_probe_create(v->app, pp->kind, def, true, event, sizeof(event), err,
+					sizeof(err)) < 0) {
 		snprintf(pp->error, sizeof(pp->error), "%s", err[0] ? err : "probe refused");
 		pp->errpos = -1;
 		open_def_prompt(v, pp, false);
@@ -457,6 +555,8 @@ static void probes_prompt(struct kt_view *v, int id, const char *text, enum kt_p
 	if (id == PROMPT_BINARY) {
 		if (ev == KT_PROMPT_COMPLETE)
 			complete_path(v, pp, text);
+		else if (ev == KT_PROMPT_ACCEPT && pp->usdt)
+			usdt_accepted(v, pp, text);
 		else if (ev == KT_PROMPT_ACCEPT)
 			binary_accepted(v, pp, text);
 		return;
@@ -516,16 +616,13 @@ static int probes_key(struct kt_view *v, int key)
 
 	switch (key) {
 	case 'k':
-		start(v, pp, KT_PROBE_KPROBE);
-		break;
 	case 'K':
-		start(v, pp, KT_PROBE_KRETPROBE);
-		break;
 	case 'u':
-		start(v, pp, KT_PROBE_UPROBE);
-		break;
 	case 'U':
-		start(v, pp, KT_PROBE_URETPROBE);
+	case 's':
+		pp->usdt = key == 's';
+		start(v, pp, key == 'k' ? KT_PROBE_KPROBE : key == 'K' ? KT_PROBE_KRETPROBE :
+			     key == 'U' ? KT_PROBE_URETPROBE : KT_PROBE_UPROBE);
 		break;
 	case KEY_UP:
 		if (pp->sel > 0)
@@ -571,7 +668,8 @@ static void probes_tick(struct kt_view *v)
 }
 
 static const struct funcbar_item probe_items[] = {
-	{ "k/K", "Kprobe" }, { "u/U", "Uprobe" }, { "Spc", "On/off" }, { "Enter", "Filter" },
+	{ "k/K", "Kprobe" }, { "u/U", "Uprobe" }, { "s", "USDT" }, { "Spc", "On/off" },
+	{ "Enter", "Filter" },
 	{ "d", "Delete" },   { "Esc", "Close" },  { "F10", "Quit" },
 };
 

@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_check_reason(text, err);
 	} else {
 		FUZZ_ASSERT(!strcmp(s.text, text), "text '%s' kept as '%s'", text, s.text);
-		FUZZ_ASSERT(s.kind >= KT_HIST_SYSCALL && s.kind <= KT_HIST_FUNC, "kind %d",
+		FUZZ_ASSERT(s.kind >= KT_HIST_SYSCALL && s.kind <= KT_HIST_USDT, "kind %d",
 			    (int)s.kind);
 		FUZZ_ASSERT(histspec_by_name(&s) != NULL, "no key name");
 		FUZZ_ASSERT(s.step > 0, "a step of 0");

@@ -17,14 +17,17 @@ static bool same(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* [NAME=][MODULE:|PATH:]FUNC[+0xOFF] or PATH:0xOFF, [ARG...] [pid=PID], from def. */
+/* [NAME=][MODULE:|PATH:]FUNC[+0xOFF] or PATH:0xOFF[(0xREF)], [ARG...] [pid=PID], from def. */
 static char *canonical(const struct kt_probe_def *d)
 {
-	char *s = NULL, off[32] = "", pid[32] = "";
+	char *s = NULL, off[64] = "", pid[32] = "";
 	int r;
 
 	if (d->offset || !d->func)
 		snprintf(off, sizeof(off), "%s0x%" PRIx64, d->func ? "+" : "", d->offset);
+	if (d->ref_ctr_offset)
+		snprintf(off + strlen(off), sizeof(off) - strlen(off), "(0x%" PRIx64 ")",
+			 d->ref_ctr_offset);
 	if (d->pid)
 		snprintf(pid, sizeof(pid), " pid=%d", (int)d->pid);
 	r = asprintf(&s, "%s%s%s%s%s%s%s%s%s%s%s", d->name ? d->name : "", d->name ? "=" : "",
@@ -57,6 +60,7 @@ static void check(enum kt_probe_kind kind, const char *text)
 	FUZZ_ASSERT(same(def.name, again.name) && same(def.module, again.module) &&
 			    same(def.path, again.path) && same(def.func, again.func) &&
 			    def.offset == again.offset && same(def.args, again.args) &&
+			    def.ref_ctr_offset == again.ref_ctr_offset &&
 			    def.pid == again.pid,
 		    "'%s' written back as '%s' parses differently", text, back);
 	probe_def_free(&again);
