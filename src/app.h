@@ -38,6 +38,9 @@ struct kt_app {
 	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
 	struct kt_recording *recording; /* -i: the trace.dat explored (no session, no reader) */
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
+	struct kt_probe_report *probe_reports; /* the kernel probes' last health, taken as they
+						 * go (app_stop_capture) */
+	size_t n_probe_reports;
 	char *event_filter; /* --filter, with --comm's COMM test; NULL: none */
 	bool scope_children; /* the pid scope follows forks */
 	char scope_desc[64]; /* "pid 1234", "comm bash"; "": not scoped (the header shows it) */
