@@ -31,6 +31,7 @@
 #pragma GCC diagnostic ignored "-Wcast-qual"
 #include "src/probes/blockio.skel.h"
 #include "src/probes/funclat.skel.h"
+#include "src/probes/lockcont.skel.h"
 #include "src/probes/rwsize.skel.h"
 #include "src/probes/schedlat.skel.h"
 #include "src/probes/syslat.skel.h"
@@ -49,6 +50,7 @@ struct kt_bpfhist {
 	struct ktop_schedlat *schedlat;
 	struct ktop_blockio *blockio;
 	struct ktop_rwsize *rwsize;
+	struct ktop_lockcont *lockcont;
 	struct bpf_link *links[MAX_LINKS];
 	int map_fd;
 	int ncpus;
@@ -197,6 +199,7 @@ DEFINE_OPEN(funclat)
 DEFINE_OPEN(schedlat)
 DEFINE_OPEN(blockio)
 DEFINE_OPEN(rwsize)
+DEFINE_OPEN(lockcont)
 
 static void set_common(unsigned int *scale, unsigned long long *step, unsigned int *by,
 		       unsigned int *tgid, const struct kt_hist_spec *s)
@@ -242,6 +245,8 @@ static void detach(struct kt_bpfhist *h)
 	ktop_schedlat__destroy(h->schedlat);
 	ktop_blockio__destroy(h->blockio);
 	ktop_rwsize__destroy(h->rwsize);
+	ktop_lockcont__destroy(h->lockcont);
+	h->lockcont = NULL;
 	h->schedlat = NULL;
 	h->blockio = NULL;
 	h->rwsize = NULL;
@@ -331,6 +336,47 @@ static bool is_block(const struct kt_hist_spec *s)
 static bool is_rwsize(const struct kt_hist_spec *s)
 {
 	return !strcmp(s->builtin, "read-size") || !strcmp(s->builtin, "write-size");
+}
+
+static bool is_lock(const struct kt_hist_spec *s)
+{
+	return !strcmp(s->builtin, "lock-contention");
+}
+
+/* lock-contention: v 0 is tp_btf, 1 raw_tp, 2 the plain tracepoints, one program for all. */
+static int try_lockcont(struct kt_bpfhist *h, unsigned int v)
+{
+	static const char *const progs[][2] = {
+		{ "btf_begin", "btf_end" }, { "raw_begin", "raw_end" }, { "tp_begin", "tp_end" },
+	};
+	struct ktop_lockcont *k;
+	int r;
+
+	k = h->lockcont = open_lockcont();
+	if (!k)
+		return -errno;
+	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
+		   &k->rodata->filter_tgid, &h->spec);
+	if (h->spec.by == KT_BY_FIELD)
+		k->rodata->key_field = strcmp(h->spec.by_field, "flags") ? KT_LOCK_KEY_ADDR :
+									   KT_LOCK_KEY_FLAGS;
+	autoload_only(k->obj, progs[v], 2);
+	r = ktop_lockcont__load(k);
+	if (r)
+		return r;
+	switch (v) {
+	case 0:
+		r = attach(h, k->progs.btf_begin, 0) ?: attach(h, k->progs.btf_end, 1);
+		break;
+	case 1:
+		r = attach(h, k->progs.raw_begin, 0) ?: attach(h, k->progs.raw_end, 1);
+		break;
+	default:
+		r = attach(h, k->progs.tp_begin, 0) ?: attach(h, k->progs.tp_end, 1);
+		break;
+	}
+	h->map_fd = bpf_map__fd(k->maps.hist);
+	return r;
 }
 
 /* runq-latency and offcpu with BTF-typed hooks: v 0 is tp_btf, 1 raw_tp. */
@@ -441,6 +487,9 @@ static const char *typed_key_refusal(const struct kt_hist_spec *s, char *why, si
 		snprintf(why, len, "keys by the field dev only, not by=%s", f);
 	else if (is_rwsize(s))
 		snprintf(why, len, "keys by pid, tid, comm or cpu only, not by=%s", f);
+	else if (is_lock(s) && strcmp(f, "flags") && strcmp(f, "lock_addr"))
+		snprintf(why, len, "keys by pid, tid, comm, cpu, flags or lock_addr only, not by=%s",
+			 f);
 	else
 		return NULL;
 	return why;
@@ -590,7 +639,7 @@ static int load_variants(struct kt_bpfhist *h, char *err, size_t errlen)
 	static const char *const func_names[] = { "fentry", "kprobe" };
 	/* built-ins whose tracepoint variant is the generic program */
 	bool typed = is_sched(&h->spec) || is_block(&h->spec) || is_rwsize(&h->spec);
-	bool sys = h->spec.kind == KT_HIST_SYSCALL || typed;
+	bool sys = h->spec.kind == KT_HIST_SYSCALL || typed || is_lock(&h->spec);
 	const char *const *names = sys ? sys_names : func_names;
 	unsigned int v, n = sys ? 3 : 2;
 	size_t used = 0;
@@ -610,7 +659,8 @@ static int load_variants(struct kt_bpfhist *h, char *err, size_t errlen)
 		}
 		if (!typed_key_refusal(&h->spec, why, sizeof(why))) {
 			capture_start();
-			r = is_sched(&h->spec) ? try_schedlat(h, v) :
+			r = is_lock(&h->spec) ? try_lockcont(h, v) :
+			    is_sched(&h->spec) ? try_schedlat(h, v) :
 			    is_block(&h->spec) ? try_blockio(h, v) :
 			    is_rwsize(&h->spec) ? try_rwsize(h, v) :
 			    sys ? try_syslat(h, v) : try_funclat(h, v);
@@ -640,6 +690,12 @@ struct kt_bpfhist *bpfhist_open(const struct kt_hist_spec *spec, char *err, size
 	h->ncpus = libbpf_num_possible_cpus();
 	if (h->ncpus <= 0) {
 		snprintf(err, errlen, "%s: cannot count the possible CPUs", spec->text);
+		goto fail;
+	}
+	if (is_lock(spec) && !tracefs_event_file_exists(NULL, "lock", "contention_end", "format")) {
+		snprintf(err, errlen, "%s: this kernel has no lock:contention_begin/contention_end "
+			 "tracepoints (Linux 5.19 added them): lock contention cannot be timed here",
+			 spec->text);
 		goto fail;
 	}
 	if ((spec->kind == KT_HIST_FIELD || spec->kind == KT_HIST_LATENCY) && !spec->builtin[0])
@@ -762,6 +818,7 @@ static struct bpf_object *hist_object(const struct kt_bpfhist *h)
 	       h->schedlat ? h->schedlat->obj :
 	       h->blockio  ? h->blockio->obj :
 	       h->rwsize   ? h->rwsize->obj :
+	       h->lockcont ? h->lockcont->obj :
 			     NULL;
 }
 
@@ -769,7 +826,8 @@ static struct bpf_object *hist_object(const struct kt_bpfhist *h)
  * Runs the kernel skipped: a plain tracepoint program does not run while another BPF program
  * or a BPF map syscall holds the CPU (ktop's own batch read, preempted, is one), and the
  * typed ones not when they would recurse. The kernel counts each (recursion_misses); the
- * histogram then lacks those samples, and says how many.
+ * histogram then lacks those samples, and says how many. lock-contention adds the waits it
+ * could not time, begun inside its own map updates (lockcont.bpf.c's untimed).
  */
 static uint64_t read_missed(const struct kt_bpfhist *h)
 {
@@ -787,6 +845,8 @@ static uint64_t read_missed(const struct kt_bpfhist *h)
 		if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
 			n += info.recursion_misses;
 	}
+	if (h->lockcont) /* waits inside its own map updates, which it could not time */
+		n += __atomic_load_n(&h->lockcont->bss->untimed, __ATOMIC_RELAXED);
 	return n;
 }
 
