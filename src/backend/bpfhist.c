@@ -590,6 +590,11 @@ static int try_tphist(struct kt_bpfhist *h, char *err, size_t errlen)
 		   &k->rodata->filter_tgid, s);
 	if (tphist_fields(s, k->rodata, err, errlen) < 0)
 		return -1;
+	/* offcpu keeps no start for a task's last switch, as its typed variants do */
+	if (!strcmp(s->builtin, "offcpu") &&
+	    resolve_field("sched", "sched_switch", "prev_state", true, &k->rodata->dying_field,
+			  err, errlen) < 0)
+		return -1;
 	if (s->kind == KT_HIST_FIELD) {
 		static const char *const progs[] = { "field_hist" };
 
