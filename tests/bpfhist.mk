@@ -18,8 +18,8 @@ check_PROGRAMS += tests/helpers/lockwork
 tests_helpers_lockwork_SOURCES = tests/helpers/lockwork.c
 tests_helpers_lockwork_CFLAGS = $(AM_CFLAGS)
 LIVE_TESTS += tests/live/bpf_hist_lock.sh
-# offcpu forgets the tasks that exit (its start map would fill with the dead).
-LIVE_TESTS += tests/live/bpf_hist_offcpu_exit.sh
+# offcpu and syscall-latency forget the tasks that exit (their start maps would fill).
+LIVE_TESTS += tests/live/bpf_hist_exit.sh
 
 # A verifier rejection through ktop's real loader and the real kernel: an object with
 # syslat's programs and maps that the verifier refuses, loaded in its place with

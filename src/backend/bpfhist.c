@@ -268,6 +268,8 @@ static int try_syslat(struct kt_bpfhist *h, unsigned int v)
 		return -errno;
 	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
 		   &k->rodata->filter_tgid, &h->spec);
+	k->rodata->nr_exit = SYS_exit;
+	k->rodata->nr_exit_group = SYS_exit_group;
 	autoload_only(k->obj, progs[v], 2);
 	r = ktop_syslat__load(k);
 	if (r)
