@@ -3,15 +3,17 @@
 # hrtimer_nanosleep, where 8 `sleep 1` run at once. With maxactive=1 only one call can be in
 # flight with its return seen: the others are misses, and ktop's summary says so with the way
 # out (raise maxactive). With maxactive=64 every sleep returns into an event and nothing misses.
-# ktop's hits must be the events it recorded; the kernel's own line must match ktop's counts.
+# ktop's hits must be the events it recorded. --json says the same as one object.
 T=${TRACEFS:-/sys/kernel/tracing}
 out=/tmp/health.out
 err=/tmp/health.err
 fail() { echo "$1"; grep '^# ' "$out"; grep -c _ret: "$out"; cat "$err"; cat "$T/kprobe_profile"; exit 1; }
 
-# run MAXACTIVE: ktop on hrtimer_nanosleep's return while 8 sleepers overlap; sets kp
+# run MAXACTIVE [ARG...]: ktop on hrtimer_nanosleep's return while 8 sleepers overlap; sets kp
 run() {
-	"$KTOP" -b --kretprobe "naps=hrtimer_nanosleep maxactive=$1" >"$out" 2>"$err" &
+	ma=$1
+	shift
+	"$KTOP" -b "$@" --kretprobe "naps=hrtimer_nanosleep maxactive=$ma" >"$out" 2>"$err" &
 	kp=$!
 	i=0
 	while [ "$(cat "$T/instances/ktop-$kp/events/ktop_$kp/naps/enable" 2>/dev/null)" != 1 ]; do
@@ -19,8 +21,8 @@ run() {
 		[ $i -le 300 ] && kill -0 $kp 2>/dev/null || fail "ktop did not enable its kretprobe"
 		sleep 0.1
 	done
-	grep -q "^r$1:ktop_$kp/naps hrtimer_nanosleep" "$T/dynamic_events" ||
-		fail "no 'r$1:ktop_$kp/naps' in dynamic_events: $(cat "$T/dynamic_events")"
+	grep -q "^r$ma:ktop_$kp/naps hrtimer_nanosleep" "$T/dynamic_events" ||
+		fail "no 'r$ma:ktop_$kp/naps' in dynamic_events: $(cat "$T/dynamic_events")"
 	pids=
 	i=0
 	while [ $i -lt 8 ]; do
@@ -34,7 +36,7 @@ run() {
 	kill -INT $kp
 	wait $kp
 	rc=$?
-	[ $rc -eq 0 ] || fail "ktop -b --kretprobe maxactive=$1 exited $rc"
+	[ $rc -eq 0 ] || fail "ktop -b --kretprobe maxactive=$ma exited $rc"
 }
 
 # field N of ktop's "# probe ktop_N:naps kretprobe hits=H misses=M maxactive=A[: why]" line
@@ -79,4 +81,11 @@ measure 64
 case "$line" in
 *": "*) fail "an explanation without misses: $line" ;;
 esac
+
+# --json: the same counts as one object before the summary, the reason with the misses
+run 1 --json
+line=$(grep '^{"probe":' "$out")
+echo "maxactive=1 --json: $line"
+echo "$line" | grep -q "^{\"probe\":{\"event\":\"ktop_$kp:naps\",\"kind\":\"kretprobe\",\"maxactive\":1,\"hits\":[0-9]*,\"misses\":[1-9][0-9]*,\"miss_reason\":\"more calls were in flight at once than the kretprobe has instances (maxactive): their returns went unseen; raise maxactive=N (up to 4096)\"}}$" ||
+	fail "no probe object with misses and their reason in the JSON output"
 exit 0
