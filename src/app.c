@@ -789,6 +789,11 @@ void app_stop_capture(struct kt_app *app)
 		/* the kernel's last loss figures, while the instance still exists */
 		app_tick(app);
 	}
+	/* the kernel's last hit and miss counts, while the probes still exist */
+	if (app->probes) {
+		free(app->probe_reports);
+		app->probe_reports = probes_report(app->probes, &app->n_probe_reports);
+	}
 	/* before the instance goes: each probe is disabled in it, then removed */
 	probes_free(app->probes);
 	app->probes = NULL;
@@ -824,6 +829,9 @@ void app_close(struct kt_app *app)
 	app->event_filter = NULL;
 	free(app->cgroup);
 	app->cgroup = NULL;
+	free(app->probe_reports);
+	app->probe_reports = NULL;
+	app->n_probe_reports = 0;
 	if (app->wake_rd >= 0)
 		close(app->wake_rd);
 	if (app->wake_wr >= 0)

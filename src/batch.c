@@ -17,6 +17,8 @@
 #include "backend/decode.h"
 #include "backend/histprint.h"
 #include "backend/pmu.h"
+#include "backend/probes.h"
+#include "json.h"
 #include "batch.h"
 #include "record/recorder.h"
 #include "record/recording.h"
@@ -181,6 +183,38 @@ static void batch_stop_line(struct batch *b)
 	}
 }
 
+/* Each kernel probe's hits and misses (kprobe_profile) as the capture ended, the reason with
+ * the misses. */
+static void batch_probe_health(struct kt_app *app, FILE *out)
+{
+	const struct kt_probe_report *r;
+
+	for (size_t i = 0; i < app->n_probe_reports; i++) {
+		r = &app->probe_reports[i];
+		if (app->opts->json) {
+			fprintf(out, "{\"probe\":{\"event\":\"%s\",\"kind\":\"%s\","
+				"\"maxactive\":%u,\"hits\":%llu,\"misses\":%llu", r->event,
+				probe_kind_name(r->kind), r->maxactive,
+				(unsigned long long)r->health.hits,
+				(unsigned long long)r->health.misses);
+			if (r->health.misses) {
+				fputs(",\"miss_reason\":", out);
+				json_string(out, probe_miss_reason(r->kind));
+			}
+			fputs("}}\n", out);
+			continue;
+		}
+		fprintf(out, "# probe %s %s hits=%llu misses=%llu", r->event,
+			probe_kind_name(r->kind), (unsigned long long)r->health.hits,
+			(unsigned long long)r->health.misses);
+		if (r->maxactive)
+			fprintf(out, " maxactive=%u", r->maxactive);
+		if (r->health.misses)
+			fprintf(out, ": %s", probe_miss_reason(r->kind));
+		fputc('\n', out);
+	}
+}
+
 static void batch_summary(struct batch *b, double secs)
 {
 	struct kt_app *app = b->app;
@@ -206,6 +240,7 @@ static void batch_summary(struct batch *b, double secs)
 	}
 	if (app->stop)
 		batch_stop_line(b);
+	batch_probe_health(app, out);
 	if (app->opts->json) {
 		fprintf(out,
 			"{\"summary\":{\"events\":%llu,\"printed\":%llu,\"lost\":%llu,"

@@ -12,6 +12,14 @@ TERM_TESTS += tests/term/hist_pane.sh
 EXTRA_DIST += tests/hist-lib.sh
 # The I/O built-ins through each variant (a loop device of the test's own for block I/O).
 LIVE_TESTS += tests/live/bpf_hist_io.sh
+# lock-contention through each variant against kernel lock contention of our own making,
+# counted against the kernel's own instance.
+check_PROGRAMS += tests/helpers/lockwork
+tests_helpers_lockwork_SOURCES = tests/helpers/lockwork.c
+tests_helpers_lockwork_CFLAGS = $(AM_CFLAGS)
+LIVE_TESTS += tests/live/bpf_hist_lock.sh
+# offcpu and syscall-latency forget the tasks that exit (their start maps would fill).
+LIVE_TESTS += tests/live/bpf_hist_exit.sh
 
 # A verifier rejection through ktop's real loader and the real kernel: an object with
 # syslat's programs and maps that the verifier refuses, loaded in its place with

@@ -40,6 +40,22 @@ map_ids()
 	cat /proc/"$1"/fdinfo/* 2>/dev/null | sed -n 's/^map_id:[[:space:]]*\([0-9]*\)$/\1/p' | sort -un
 }
 
+# map_named PID NAME: the id of the BPF map called NAME that PID holds.
+map_named()
+{
+	local id
+	for id in $(map_ids "$1"); do
+		bpftool map show id "$id" 2>/dev/null | grep -q " name $2 " && { echo "$id"; return; }
+	done
+}
+
+# map_keys ID: the keys of map ID as its BTF formats them, one per line.
+map_keys()
+{
+	bpftool map dump id "$1" -j |
+		python3 -c 'import json, sys; [print(e["formatted"]["key"]) for e in json.load(sys.stdin)]'
+}
+
 # wait_progs PID N: until PID holds at least N programs (loaded; see wait_attached).
 _has_progs() { [ "$(prog_ids "$1" | wc -l)" -ge "$2" ]; }
 wait_progs()

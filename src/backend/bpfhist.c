@@ -33,6 +33,7 @@
 #pragma GCC diagnostic ignored "-Wcast-qual"
 #include "src/probes/blockio.skel.h"
 #include "src/probes/funclat.skel.h"
+#include "src/probes/lockcont.skel.h"
 #include "src/probes/rwsize.skel.h"
 #include "src/probes/schedlat.skel.h"
 #include "src/probes/syslat.skel.h"
@@ -53,6 +54,7 @@ struct kt_bpfhist {
 	struct ktop_blockio *blockio;
 	struct ktop_rwsize *rwsize;
 	struct ktop_usdthist *usdthist;
+	struct ktop_lockcont *lockcont;
 	struct bpf_link *links[MAX_LINKS];
 	int map_fd;
 	int ncpus;
@@ -202,6 +204,7 @@ DEFINE_OPEN(schedlat)
 DEFINE_OPEN(blockio)
 DEFINE_OPEN(rwsize)
 DEFINE_OPEN(usdthist)
+DEFINE_OPEN(lockcont)
 
 static void set_common(unsigned int *scale, unsigned long long *step, unsigned int *by,
 		       unsigned int *tgid, unsigned long long *cgroup, int *cgroup_level,
@@ -257,6 +260,8 @@ static void detach(struct kt_bpfhist *h)
 	ktop_rwsize__destroy(h->rwsize);
 	ktop_usdthist__destroy(h->usdthist);
 	h->usdthist = NULL;
+	ktop_lockcont__destroy(h->lockcont);
+	h->lockcont = NULL;
 	h->schedlat = NULL;
 	h->blockio = NULL;
 	h->rwsize = NULL;
@@ -277,6 +282,8 @@ static int try_syslat(struct kt_bpfhist *h, unsigned int v)
 	if (!k)
 		return -errno;
 	SET_COMMON(k, &h->spec);
+	k->rodata->nr_exit = SYS_exit;
+	k->rodata->nr_exit_group = SYS_exit_group;
 	autoload_only(k->obj, progs[v], 2);
 	r = ktop_syslat__load(k);
 	if (r)
@@ -344,6 +351,46 @@ static bool is_block(const struct kt_hist_spec *s)
 static bool is_rwsize(const struct kt_hist_spec *s)
 {
 	return !strcmp(s->builtin, "read-size") || !strcmp(s->builtin, "write-size");
+}
+
+static bool is_lock(const struct kt_hist_spec *s)
+{
+	return !strcmp(s->builtin, "lock-contention");
+}
+
+/* lock-contention: v 0 is tp_btf, 1 raw_tp, 2 the plain tracepoints, one program for all. */
+static int try_lockcont(struct kt_bpfhist *h, unsigned int v)
+{
+	static const char *const progs[][2] = {
+		{ "btf_begin", "btf_end" }, { "raw_begin", "raw_end" }, { "tp_begin", "tp_end" },
+	};
+	struct ktop_lockcont *k;
+	int r;
+
+	k = h->lockcont = open_lockcont();
+	if (!k)
+		return -errno;
+	SET_COMMON(k, &h->spec);
+	if (h->spec.by == KT_BY_FIELD)
+		k->rodata->key_field = strcmp(h->spec.by_field, "flags") ? KT_LOCK_KEY_ADDR :
+									   KT_LOCK_KEY_FLAGS;
+	autoload_only(k->obj, progs[v], 2);
+	r = ktop_lockcont__load(k);
+	if (r)
+		return r;
+	switch (v) {
+	case 0:
+		r = attach(h, k->progs.btf_begin, 0) ?: attach(h, k->progs.btf_end, 1);
+		break;
+	case 1:
+		r = attach(h, k->progs.raw_begin, 0) ?: attach(h, k->progs.raw_end, 1);
+		break;
+	default:
+		r = attach(h, k->progs.tp_begin, 0) ?: attach(h, k->progs.tp_end, 1);
+		break;
+	}
+	h->map_fd = bpf_map__fd(k->maps.hist);
+	return r;
 }
 
 /* runq-latency and offcpu with BTF-typed hooks: v 0 is tp_btf, 1 raw_tp. */
@@ -451,6 +498,9 @@ static const char *typed_key_refusal(const struct kt_hist_spec *s, char *why, si
 		snprintf(why, len, "keys by the field dev only, not by=%s", f);
 	else if (is_rwsize(s))
 		snprintf(why, len, "keys by pid, tid, comm or cpu only, not by=%s", f);
+	else if (is_lock(s) && strcmp(f, "flags") && strcmp(f, "lock_addr"))
+		snprintf(why, len, "keys by pid, tid, comm, cpu, flags or lock_addr only, not by=%s",
+			 f);
 	else
 		return NULL;
 	return why;
@@ -550,6 +600,11 @@ static int try_tphist(struct kt_bpfhist *h, char *err, size_t errlen)
 	SET_COMMON(k, s);
 	if (tphist_fields(s, k->rodata, err, errlen) < 0)
 		return -1;
+	/* offcpu keeps no start for a task's last switch, as its typed variants do */
+	if (!strcmp(s->builtin, "offcpu") &&
+	    resolve_field("sched", "sched_switch", "prev_state", true, &k->rodata->dying_field,
+			  err, errlen) < 0)
+		return -1;
 	if (s->kind == KT_HIST_FIELD) {
 		static const char *const progs[] = { "field_hist" };
 
@@ -625,8 +680,7 @@ static int try_usdthist(struct kt_bpfhist *h, char *err, size_t errlen)
 		usdt_def_free(&def);
 		return -1;
 	}
-	set_common(&k->rodata->hist_scale, &k->rodata->hist_step, &k->rodata->hist_by,
-		   &k->rodata->filter_tgid, s);
+	SET_COMMON(k, s);
 	k->rodata->value_arg = s->usdt_value;
 	k->rodata->key_arg = s->usdt_key;
 	k->rodata->key_string = s->usdt_key_string;
@@ -657,7 +711,7 @@ static int load_variants(struct kt_bpfhist *h, char *err, size_t errlen)
 	static const char *const func_names[] = { "fentry", "kprobe" };
 	/* built-ins whose tracepoint variant is the generic program */
 	bool typed = is_sched(&h->spec) || is_block(&h->spec) || is_rwsize(&h->spec);
-	bool sys = h->spec.kind == KT_HIST_SYSCALL || typed;
+	bool sys = h->spec.kind == KT_HIST_SYSCALL || typed || is_lock(&h->spec);
 	const char *const *names = sys ? sys_names : func_names;
 	unsigned int v, n = sys ? 3 : 2;
 	size_t used = 0;
@@ -677,7 +731,8 @@ static int load_variants(struct kt_bpfhist *h, char *err, size_t errlen)
 		}
 		if (!typed_key_refusal(&h->spec, why, sizeof(why))) {
 			capture_start();
-			r = is_sched(&h->spec) ? try_schedlat(h, v) :
+			r = is_lock(&h->spec) ? try_lockcont(h, v) :
+			    is_sched(&h->spec) ? try_schedlat(h, v) :
 			    is_block(&h->spec) ? try_blockio(h, v) :
 			    is_rwsize(&h->spec) ? try_rwsize(h, v) :
 			    sys ? try_syslat(h, v) : try_funclat(h, v);
@@ -707,6 +762,12 @@ struct kt_bpfhist *bpfhist_open(const struct kt_hist_spec *spec, char *err, size
 	h->ncpus = libbpf_num_possible_cpus();
 	if (h->ncpus <= 0) {
 		snprintf(err, errlen, "%s: cannot count the possible CPUs", spec->text);
+		goto fail;
+	}
+	if (is_lock(spec) && !tracefs_event_file_exists(NULL, "lock", "contention_end", "format")) {
+		snprintf(err, errlen, "%s: this kernel has no lock:contention_begin/contention_end "
+			 "tracepoints (Linux 5.19 added them): lock contention cannot be timed here",
+			 spec->text);
 		goto fail;
 	}
 	if ((spec->kind == KT_HIST_FIELD || spec->kind == KT_HIST_LATENCY) && !spec->builtin[0])
@@ -832,6 +893,7 @@ static struct bpf_object *hist_object(const struct kt_bpfhist *h)
 	       h->blockio  ? h->blockio->obj :
 	       h->rwsize   ? h->rwsize->obj :
 	       h->usdthist ? h->usdthist->obj :
+	       h->lockcont ? h->lockcont->obj :
 			     NULL;
 }
 
@@ -839,7 +901,8 @@ static struct bpf_object *hist_object(const struct kt_bpfhist *h)
  * Runs the kernel skipped: a plain tracepoint program does not run while another BPF program
  * or a BPF map syscall holds the CPU (ktop's own batch read, preempted, is one), and the
  * typed ones not when they would recurse. The kernel counts each (recursion_misses); the
- * histogram then lacks those samples, and says how many.
+ * histogram then lacks those samples, and says how many. lock-contention adds the waits it
+ * could not time, begun inside its own map updates (lockcont.bpf.c's untimed).
  */
 static uint64_t read_missed(const struct kt_bpfhist *h)
 {
@@ -857,6 +920,8 @@ static uint64_t read_missed(const struct kt_bpfhist *h)
 		if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
 			n += info.recursion_misses;
 	}
+	if (h->lockcont) /* waits inside its own map updates, which it could not time */
+		n += __atomic_load_n(&h->lockcont->bss->untimed, __ATOMIC_RELAXED);
 	return n;
 }
 

@@ -30,7 +30,8 @@ const char *bpfhist_variant(const struct kt_bpfhist *h);
 /* The keys, by cumulative count, most first; valid until the next read. */
 size_t bpfhist_rows(const struct kt_bpfhist *h, const struct kt_hist_row **rows);
 /* Runs of its programs the kernel skipped (recursion, or a BPF map syscall holding the CPU),
- * as of the last read: samples the histogram lacks. */
+ * and lock-contention's waits inside its own map updates, as of the last read: samples the
+ * histogram lacks. */
 uint64_t bpfhist_missed(const struct kt_bpfhist *h);
 /* All keys together. */
 const struct kt_hist_row *bpfhist_total(const struct kt_bpfhist *h);

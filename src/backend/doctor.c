@@ -279,6 +279,20 @@ static int check_tracepoints(struct doctor *d)
 	return nev;
 }
 
+/* The tracepoints --hist lock-contention times; the kernel has them from Linux 5.19. */
+static void check_lock_events(struct doctor *d)
+{
+	if (!need_tracefs(d, "lock_contention"))
+		return;
+	if (tracing_exists(d, "events/lock/contention_begin") &&
+	    tracing_exists(d, "events/lock/contention_end"))
+		report(d, true, "lock_contention", "lock:contention_begin/contention_end present "
+		       "(--hist lock-contention)");
+	else
+		report(d, false, "lock_contention", "no lock:contention_begin/contention_end "
+		       "tracepoints (Linux 5.19 added them): --hist lock-contention cannot run");
+}
+
 static void check_instances(struct doctor *d)
 {
 	char path[PATH_MAX], names[512] = "";
@@ -669,6 +683,7 @@ int doctor_run(FILE *out, int json)
 	check_lockdown(&d);
 	mounted = check_tracefs(&d);
 	ntp = check_tracepoints(&d);
+	check_lock_events(&d);
 	check_instances(&d);
 	check_tracers(&d);
 	check_dynamic(&d);

@@ -91,6 +91,27 @@ void hist_val_diff(struct kt_hist_val *dst, const struct kt_hist_val *a,
 		dst->slots[i] = a->slots[i] - b->slots[i];
 }
 
+/* lock-contention's by=flags as the kernel prints them (LCB_F_*, "MUTEX|SPIN"), by=lock_addr
+ * in hex. */
+static void lock_key(const struct kt_hist_spec *s, unsigned long long id, char *buf,
+		     size_t len)
+{
+	static const char *const names[] = { "SPIN", "READ", "WRITE", "RT", "PERCPU", "MUTEX" };
+	size_t used = 0, i;
+
+	if (strcmp(s->by_field, "flags")) {
+		snprintf(buf, len, "0x%llx", id);
+		return;
+	}
+	buf[0] = '\0';
+	for (i = sizeof(names) / sizeof(names[0]); i-- > 0;)
+		if (id & (1ull << i) && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? "|" : "",
+						 names[i]);
+	if (!used)
+		snprintf(buf, len, "%llu", id);
+}
+
 void hist_key_label(const struct kt_hist_spec *s, const struct kt_hist_key *k, char *buf,
 		    size_t len)
 {
@@ -123,6 +144,8 @@ void hist_key_label(const struct kt_hist_spec *s, const struct kt_hist_key *k, c
 	case KT_BY_FIELD:
 		if (k->name[0])
 			snprintf(buf, len, "%.*s", KT_HIST_COMM, k->name);
+		else if (!strcmp(s->builtin, "lock-contention"))
+			lock_key(s, k->id, buf, len);
 		else
 			snprintf(buf, len, "%lld", (long long)k->id);
 		break;

@@ -22,11 +22,13 @@ static const struct {
 	{ "bio-size", "field:block:block_rq_issue.bytes" },
 	{ "read-size", "field:syscalls:sys_exit_read.ret,by=comm" },
 	{ "write-size", "field:syscalls:sys_exit_write.ret,by=comm" },
+	/* its own program in every variant: waits nest, matched on thread and lock */
+	{ "lock-contention", "latency:lock:contention_begin->lock:contention_end,by=comm" },
 };
 
 const char *const histspec_builtins[] = {
 	"syscall-latency", "runq-latency", "offcpu", "bio-latency", "bio-size",
-	"read-size", "write-size", "func:FUNCTION", NULL,
+	"read-size", "write-size", "lock-contention", "func:FUNCTION", NULL,
 };
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
@@ -285,8 +287,8 @@ static int parse_generic(const char *text, struct kt_hist_spec *s, char *err, si
 			FAIL("latency: match both events on a field, or neither (then on the thread)");
 	} else {
 		FAIL("unknown histogram '%.*s' (built in: syscall-latency, runq-latency, offcpu, "
-		     "bio-latency, bio-size, read-size, write-size, func:F; or field:SYS:EV.FIELD, "
-		     "latency:SYS:EV->SYS:EV, usdt:PATH:PROVIDER:PROBE[.argN])",
+		     "bio-latency, bio-size, read-size, write-size, lock-contention, func:F; or "
+		     "field:SYS:EV.FIELD, latency:SYS:EV->SYS:EV, usdt:PATH:PROVIDER:PROBE[.argN])",
 		     (int)n, text);
 	}
 options:

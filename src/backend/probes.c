@@ -563,6 +563,24 @@ int probe_parse(enum kt_probe_kind kind, const char *text, struct kt_probe_def *
 			def.pid = (pid_t)pid;
 			continue;
 		}
+		if (!strncmp(p, "maxactive=", 10)) {
+			if (!probe_kind_is_return(kind) || probe_kind_is_user(kind)) {
+				perr(&ps, p, "maxactive= is for kretprobes (how many calls may be "
+				     "in flight at once)");
+				goto fail;
+			}
+			n = number_len(p + 10, end);
+			errno = 0;
+			pid = n && n == (size_t)(end - p - 10) ?
+				      strtol(p + 10, NULL, p[11] == 'x' || p[11] == 'X' ? 16 : 10) : 0;
+			if (errno || pid < 1 || pid > KT_PROBE_MAXACTIVE_MAX) {
+				perr(&ps, p + 10, "maxactive must be a number from 1 to %d",
+				     KT_PROBE_MAXACTIVE_MAX);
+				goto fail;
+			}
+			def.maxactive = (unsigned)pid;
+			continue;
+		}
 		if (nargs == MAX_ARGS) {
 			perr(&ps, p, "more than %d arguments", MAX_ARGS);
 			goto fail;
@@ -729,8 +747,12 @@ static char *build_command(const struct kt_probes *p, const struct kt_probe_def 
 	else
 		snprintf(target, sizeof(target), "%s%s%s", def->module ? def->module : "",
 			 def->module ? ":" : "", def->func);
-	r = asprintf(&cmd, "%c:%s/%s %s%s%s", probe_kind_is_return(def->kind) ? 'r' : 'p',
-		     p->group, name, target, args ? " " : "", args ? args : "");
+	if (def->maxactive)
+		r = asprintf(&cmd, "r%u:%s/%s %s%s%s", def->maxactive, p->group, name, target,
+			     args ? " " : "", args ? args : "");
+	else
+		r = asprintf(&cmd, "%c:%s/%s %s%s%s", probe_kind_is_return(def->kind) ? 'r' : 'p',
+			     p->group, name, target, args ? " " : "", args ? args : "");
 	return r < 0 ? NULL : cmd;
 }
 
@@ -826,6 +848,7 @@ int probes_create(struct kt_probes *p, enum kt_probe_kind kind, const char *text
 	pr->definition = strdup(text);
 	pr->command = cmd;
 	pr->pid = def.pid;
+	pr->maxactive = def.maxactive;
 	if (event)
 		snprintf(event, eventlen, "%s:%s", p->group, name);
 	log_debug("probes: created %s:%s: %s", p->group, name, cmd);
@@ -876,4 +899,70 @@ int probes_delete_all(struct kt_probes *p)
 		if (probes_delete(p, p->v[i].event, NULL, 0) == 0)
 			removed++;
 	return removed;
+}
+
+/* ---- health ------------------------------------------------------------------------------ */
+
+int probes_health(const struct kt_probes *p, size_t i, struct kt_probe_health *h)
+{
+	const struct kt_probe *pr = probes_get(p, i);
+	char path[PATH_MAX], line[512], name[KT_PROBE_NAME_MAX + 40], ev[sizeof(line)];
+	const char *dir = tracefs_tracing_dir();
+	unsigned long long hits, misses;
+	int found = 0, bare = 0;
+	FILE *f;
+
+	if (!pr || probe_kind_is_user(pr->kind))
+		return -1;
+	snprintf(path, sizeof(path), "%s/kprobe_profile", dir ? dir : "");
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	/* "  EVENT HITS MISSES", EVENT "group/name" on recent kernels and the bare name on older
+	 * ones, where a name another group also uses leaves the counts unknown */
+	snprintf(name, sizeof(name), "%s/%s", pr->system, pr->event);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%511s %llu %llu", ev, &hits, &misses) != 3)
+			continue;
+		if (!strcmp(ev, name) || (!strchr(ev, '/') && !strcmp(ev, pr->event))) {
+			if (!strchr(ev, '/'))
+				bare++;
+			h->hits = hits;
+			h->misses = misses;
+			found++;
+		}
+	}
+	fclose(f);
+	return found == 1 || (found && !bare) ? 0 : -1;
+}
+
+struct kt_probe_report *probes_report(const struct kt_probes *p, size_t *n)
+{
+	struct kt_probe_report *r = NULL, *grown;
+	struct kt_probe_health h;
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < probes_count(p); i++) {
+		if (probes_health(p, i, &h) < 0)
+			continue;
+		grown = realloc(r, (*n + 1) * sizeof(*r));
+		if (!grown)
+			break;
+		r = grown;
+		snprintf(r[*n].event, sizeof(r[*n].event), "%s:%s", p->v[i].system, p->v[i].event);
+		r[*n].kind = p->v[i].kind;
+		r[*n].maxactive = p->v[i].maxactive;
+		r[(*n)++].health = h;
+	}
+	return r;
+}
+
+const char *probe_miss_reason(enum kt_probe_kind kind)
+{
+	if (kind == KT_PROBE_KRETPROBE)
+		return "more calls were in flight at once than the kretprobe has instances "
+		       "(maxactive): their returns went unseen; raise maxactive=N (up to 4096)";
+	return "the kernel skipped the probe while another probe handler ran (recursion, or a "
+	       "probe on a function that probe handlers call): probe a caller instead";
 }

@@ -16,6 +16,9 @@
  *                 b<width>@<offset>/<size>, and any of them with [N] (array)
  *     pid=PID (uprobes only, 1 to 4194304): only hits of this process count (a common_pid
  *     filter)
+ *     maxactive=N (kretprobes only, 1 to 4096): how many calls of the function may be in
+ *     flight at once and still have their return seen (the kernel's "r[MAXACTIVE]:" prefix;
+ *     without it the kernel picks max(10, 2 * CPUs))
  *
  * e.g. "do_sys_openat2 path=+0($arg2):string", "ret=$retval:s32" on a kretprobe,
  * "/usr/bin/bash:readline", "opens=/lib/x86_64-linux-gnu/libc.so.6:open file=+0($arg1):ustring".
@@ -58,7 +61,10 @@ struct kt_probe_def {
 				  * offset, 0 for none */
 	char *args;	/* the ARG tokens, space-separated as the kernel takes them, or "" */
 	pid_t pid;	/* uprobe pid=PID, 0 for every process */
+	unsigned maxactive; /* kretprobe maxactive=N, 0 for the kernel's default */
 };
+
+#define KT_PROBE_MAXACTIVE_MAX 4096 /* the kernel's KRETPROBE_MAXACTIVE_MAX */
 
 /* "kprobe", "kretprobe", "uprobe", "uretprobe". */
 const char *probe_kind_name(enum kt_probe_kind kind);
@@ -95,6 +101,7 @@ struct kt_probe {
 	char *definition; /* the text it was created from */
 	char *command;	  /* the line written to dynamic_events */
 	pid_t pid;	  /* uprobe pid=, 0 for all */
+	unsigned maxactive; /* kretprobe maxactive=, 0 for the kernel's default */
 };
 
 /* The session's probes. */
@@ -124,6 +131,31 @@ int probes_delete_all(struct kt_probes *p);
 size_t probes_count(const struct kt_probes *p);
 /* The i-th probe in creation order, NULL past the end. Valid until the next create/delete. */
 const struct kt_probe *probes_get(const struct kt_probes *p, size_t i);
+
+/* A kernel probe's health from the kernel's kprobe_profile: hits (the handler ran; a
+ * kretprobe's at the return) and misses (the kernel skipped it). */
+struct kt_probe_health {
+	uint64_t hits;
+	uint64_t misses;
+};
+
+/* Reads the health of the i-th probe. Returns 0, or -1 when it is a uprobe (the kernel keeps
+ * no such counts for them), kprobe_profile cannot be read, or it has no line for the probe. */
+int probes_health(const struct kt_probes *p, size_t i, struct kt_probe_health *h);
+
+/* One kernel probe's last health, kept once the probe is gone (batch mode's summary). */
+struct kt_probe_report {
+	char event[KT_PROBE_NAME_MAX + 40]; /* "ktop_<pid>:<name>" */
+	enum kt_probe_kind kind;
+	unsigned maxactive;
+	struct kt_probe_health health;
+};
+
+/* The health of every kernel probe whose counts can be read, in creation order, into a
+ * malloc'd array (the caller frees it; NULL when there is none) and its length in *n. */
+struct kt_probe_report *probes_report(const struct kt_probes *p, size_t *n);
+/* One line saying why a probe of this kind misses and the way out, for when misses > 0. */
+const char *probe_miss_reason(enum kt_probe_kind kind);
 
 /* Which dynamic-event kinds this kernel takes: false with a one-line reason in why (may be
  * NULL) naming the missing config option. */

@@ -47,6 +47,13 @@ enum kt_sched_key {
 	KT_SCHED_KEY_PID,      /* next_pid */
 };
 
+/* lockcont.bpf.c's by=FIELD: a field of the wait rather than the current task. */
+enum kt_lock_key {
+	KT_LOCK_KEY_NONE = 0, /* the current task or CPU */
+	KT_LOCK_KEY_FLAGS,    /* contention_begin's flags: the LCB_F_* kind of lock and wait */
+	KT_LOCK_KEY_ADDR,     /* the lock's address */
+};
+
 struct kt_hist_key {
 	unsigned long long id;	 /* syscall, pid, cpu, or a numeric field */
 	char name[KT_HIST_COMM]; /* the command, or a string field */

@@ -1,15 +1,15 @@
 # BPF histograms: each src/probes/<p>.bpf.c becomes a CO-RE object and a skeleton header in
 # the build tree (never in git), which src/backend/bpfhist.c includes. --disable-bpf leaves
 # all of it out and builds the stub instead.
-BPF_PROGS = syslat tphist funclat schedlat blockio rwsize usdthist
+BPF_PROGS = syslat tphist funclat schedlat blockio rwsize usdthist lockcont
 BPF_SRC = src/probes/syslat.bpf.c src/probes/tphist.bpf.c src/probes/funclat.bpf.c \
 	src/probes/schedlat.bpf.c src/probes/blockio.bpf.c src/probes/rwsize.bpf.c \
-	src/probes/usdthist.bpf.c
+	src/probes/usdthist.bpf.c src/probes/lockcont.bpf.c
 BPF_HDRS = src/probes/hist.h src/probes/hist_common.bpf.h src/probes/vmlinux/vmlinux.h \
 	src/probes/vmlinux/linux/errno.h
 BPF_SKELS = src/probes/syslat.skel.h src/probes/tphist.skel.h src/probes/funclat.skel.h \
 	src/probes/schedlat.skel.h src/probes/blockio.skel.h src/probes/rwsize.skel.h \
-	src/probes/usdthist.skel.h
+	src/probes/usdthist.skel.h src/probes/lockcont.skel.h
 BUILT_SOURCES =
 nodist_src_libktop_a_SOURCES =
 EXTRA_DIST += $(BPF_SRC) $(BPF_HDRS) src/probes/README.md
@@ -37,6 +37,10 @@ src/probes/rwsize.bpf.o: src/probes/rwsize.bpf.c $(BPF_HDRS)
 	$(BPF_BUILD)
 src/probes/usdthist.bpf.o: src/probes/usdthist.bpf.c $(BPF_HDRS)
 	$(BPF_BUILD)
+src/probes/lockcont.bpf.o: src/probes/lockcont.bpf.c $(BPF_HDRS)
+	$(BPF_BUILD)
+src/probes/lockcont.skel.h: src/probes/lockcont.bpf.o
+	$(BPF_SKEL) ktop_lockcont > $@.tmp && mv -f $@.tmp $@
 src/probes/blockio.skel.h: src/probes/blockio.bpf.o
 	$(BPF_SKEL) ktop_blockio > $@.tmp && mv -f $@.tmp $@
 src/probes/rwsize.skel.h: src/probes/rwsize.bpf.o

@@ -38,6 +38,26 @@ static __always_inline void start(struct task_struct *t)
 	bpf_map_update_elem(&starts, &m, &ts, BPF_ANY);
 }
 
+#define TASK_DEAD 0x80
+
+/* offcpu: a task's last switch, as it dies: it never comes back, so no start is kept and any
+ * left from a missed switch-in goes (one per exited task would fill the map); the tracepoint
+ * variant does the same on the switches whose prev_state the kernel reports as X or Z. */
+static __always_inline bool last_switch(struct task_struct *t)
+{
+	if (bpf_core_field_exists(t->__state))
+		return BPF_CORE_READ(t, __state) & TASK_DEAD;
+	return BPF_CORE_READ((struct task_struct___pre514 *)t, state) & TASK_DEAD;
+}
+
+/* Its start, if a switch back in was skipped (a run the kernel missed). */
+static __always_inline void forget(struct task_struct *t)
+{
+	unsigned long long m = (unsigned int)BPF_CORE_READ(t, pid);
+
+	bpf_map_delete_elem(&starts, &m);
+}
+
 static __always_inline void end(struct task_struct *next)
 {
 	unsigned long long m, *ts, now = bpf_ktime_get_ns();
@@ -82,7 +102,10 @@ int BPF_PROG(btf_switch_in, bool preempt, struct task_struct *prev, struct task_
 SEC("tp_btf/sched_switch")
 int BPF_PROG(btf_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	start(prev);
+	if (last_switch(prev))
+		forget(prev);
+	else
+		start(prev);
 	end(next);
 	return 0;
 }
@@ -111,7 +134,10 @@ int BPF_PROG(raw_switch_in, bool preempt, struct task_struct *prev, struct task_
 SEC("raw_tp/sched_switch")
 int BPF_PROG(raw_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	start(prev);
+	if (last_switch(prev))
+		forget(prev);
+	else
+		start(prev);
 	end(next);
 	return 0;
 }

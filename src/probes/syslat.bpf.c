@@ -25,12 +25,17 @@ struct {
 	__type(value, struct start);
 } starts SEC(".maps");
 
+/* exit(2) and exit_group(2), set by the loader: they never return, so a start kept for them
+ * would stay for good, one per exited thread, until the map filled. */
+const volatile long nr_exit = -1;
+const volatile long nr_exit_group = -1;
+
 static __always_inline int on_enter(long id)
 {
 	unsigned int tid = (unsigned int)bpf_get_current_pid_tgid();
 	struct start s;
 
-	if (!hist_wanted())
+	if (!hist_wanted() || id == nr_exit || id == nr_exit_group)
 		return 0;
 	s.ts = bpf_ktime_get_ns();
 	s.id = id;

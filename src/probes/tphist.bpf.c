@@ -113,14 +113,30 @@ static __always_inline unsigned long long match_of(void *ctx, unsigned int how,
 	return (unsigned long long)read_num(ctx, off, size, 0);
 }
 
+/* offcpu: where sched_switch's prev_state is (0: not offcpu). A task's last switch, as it
+ * dies, reports X or Z there; it never comes back, so no start is kept and any left by a
+ * missed switch-in goes (one per exited task would fill the map), as the typed variants do. */
+const volatile struct kt_hist_field dying_field = {};
+
+#define KT_STATE_DEAD 0x10   /* X: EXIT_DEAD */
+#define KT_STATE_ZOMBIE 0x20 /* Z: EXIT_ZOMBIE */
+
 SEC("tracepoint")
 int lat_start(void *ctx)
 {
 	unsigned long long m, ts;
+	long long state;
 
 	if (!hist_wanted())
 		return 0;
 	m = match_of(ctx, start_match, start_field.offset, start_field.size);
+	if (dying_field.size) {
+		state = read_num(ctx, dying_field.offset, dying_field.size, 0);
+		if (state == KT_STATE_DEAD || state == KT_STATE_ZOMBIE) {
+			bpf_map_delete_elem(&starts, &m); /* left by a missed switch-in */
+			return 0;
+		}
+	}
 	ts = bpf_ktime_get_ns();
 	bpf_map_update_elem(&starts, &m, &ts, BPF_ANY);
 	return 0;

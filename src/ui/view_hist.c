@@ -35,6 +35,7 @@ enum hist_mode { MODE_BARS, MODE_KEYS, MODE_HEAT, MODE_COUNT };
 struct hist_view {
 	struct kt_bpfhist *h; /* owned by the app (app_hist_close) */
 	char err[512];	      /* why the last spec was refused, until the next key */
+	char hint[256];	      /* Tab's matching built-ins while the prompt is open */
 	enum hist_mode mode;
 	bool cumulative;
 	bool frozen;  /* F: this pane only */
@@ -228,8 +229,25 @@ void view_hist_build(struct kt_view *v, const char *text)
 
 static void hist_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
 {
-	if (id == PROMPT_SPEC && ev == KT_PROMPT_ACCEPT)
+	struct hist_view *hv = HV(v);
+	char list[sizeof(hv->hint)];
+	size_t n = 0;
+
+	if (id != PROMPT_SPEC)
+		return;
+	hv->hint[0] = '\0';
+	v->dirty = true;
+	if (ev == KT_PROMPT_ACCEPT) {
 		view_hist_build(v, text);
+	} else if (ev == KT_PROMPT_COMPLETE) {
+		/* Tab: the built-ins; several matching are listed in the pane */
+		while (histspec_builtins[n])
+			n++;
+		/* into a copy: the text growing calls back here (KT_PROMPT_CHANGED) */
+		list[0] = '\0';
+		if (ui_prompt_complete(v->ui, histspec_builtins, n, "-:", list, sizeof(list)) > 1)
+			snprintf(hv->hint, sizeof(hv->hint), "%s", list);
+	}
 }
 
 /* Attribute and glyph for a heat level 0..4. */
@@ -436,10 +454,13 @@ static void hist_view_draw(struct kt_view *v)
 		for (off = 0; off < len && y < v->h - 1; off += w, y++)
 			mvwaddnstr(v->win, y, 1, hv->err + off, w);
 		wattrset(v->win, crt_attr(CRT_DIM));
-		crt_put(v->win, y, 1, "Enter: build a histogram (syscall-latency, field:SYS:EV.F...)",
+		crt_put(v->win, y, 1, "Enter: build a histogram (Tab lists the built-ins)",
 			v->w - 1);
 		if (y + 1 < v->h)
 			crt_put(v->win, y + 1, 1, "Esc: close this pane", v->w - 1);
+		len = (int)strlen(hv->hint);
+		for (off = 0, y += 2; off < len && y < v->h; off += w, y++)
+			mvwaddnstr(v->win, y, 1, hv->hint + off, w);
 		wattrset(v->win, A_NORMAL);
 		return;
 	}
@@ -459,6 +480,11 @@ static void hist_view_draw(struct kt_view *v)
 		/* a refused spec: said once here, the running histogram below is untouched */
 		wattrset(v->win, crt_attr(CRT_ERROR));
 		crt_put(v->win, 1, 0, hv->err, v->w);
+		wattrset(v->win, A_NORMAL);
+	} else if (hv->hint[0]) {
+		/* Tab's matches in place of the stats while the prompt is open */
+		wattrset(v->win, crt_attr(CRT_DIM));
+		crt_put(v->win, 1, 0, hv->hint, v->w);
 		wattrset(v->win, A_NORMAL);
 	} else {
 		draw_stats(v, 1);

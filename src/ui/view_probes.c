@@ -8,9 +8,11 @@
  * under the offending byte; the kernel's own rejection (error_log, with its caret) replaces
  * it after Enter, and the prompt comes back with the text to fix. A created probe is enabled,
  * and it is in the event picker like any tracepoint; Space turns it off and on, Enter edits
- * its filter in the picker, d deletes it. s starts a USDT probe (usdt.h): a binary, library
- * or pid first, then "PROVIDER:PROBE [argN:TYPE...]" (a pid's: "PATH:PROVIDER:PROBE ...")
- * with Tab over its notes; it becomes one uprobe per site. */
+ * its filter in the picker, d deletes it. Kernel probes show the kernel's hit and miss counts
+ * (kprobe_profile); when the selected one misses, the bottom line says why and what to do.
+ * s starts a USDT probe (usdt.h): a binary, library or pid first, then
+ * "PROVIDER:PROBE [argN:TYPE...]" (a pid's: "PATH:PROVIDER:PROBE ...") with Tab over its
+ * notes; it becomes one uprobe per site. */
 #include "config.h"
 
 #include <dirent.h>
@@ -171,6 +173,7 @@ static void probes_draw(struct kt_view *v)
 	attr_t cursor = crt_attr(v->focused ? CRT_CURSOR : CRT_CURSOR_DIM);
 	size_t n = nprobes(v), i;
 	char title[64], right[48], buf[512];
+	const struct kt_probe *miss = NULL;
 	int y = 2, list_h;
 
 	snprintf(title, sizeof(title), "Probes " KT_GROUP_PREFIX "%d", (int)getpid());
@@ -192,16 +195,29 @@ static void probes_draw(struct kt_view *v)
 		size_t k = n > (size_t)list_h && pp->sel >= list_h ? i + pp->sel - list_h + 1 : i;
 		const struct kt_probe *p = probes_get(v->app->probes, k);
 		bool on = session_is_enabled(v->app->session, p->system, p->event);
+		struct kt_probe_health h;
+		char health[64] = "";
 
-		snprintf(buf, sizeof(buf), "%s %-16s %-9s %s", on ? "[x]" : "[ ]", p->event,
-			 probe_kind_name(p->kind), p->definition);
+		/* kernel probes: the kernel's hit and miss counts (kprobe_profile) */
+		if (probes_health(v->app->probes, k, &h) == 0) {
+			snprintf(health, sizeof(health), " hits=%llu misses=%llu",
+				 (unsigned long long)h.hits, (unsigned long long)h.misses);
+			if (h.misses && (int)k == pp->sel)
+				miss = p;
+		}
+		snprintf(buf, sizeof(buf), "%s %-16s %-9s%s %s", on ? "[x]" : "[ ]", p->event,
+			 probe_kind_name(p->kind), health, p->definition);
 		wattrset(v->win, (int)k == pp->sel ? cursor : crt_attr(on ? CRT_ENABLED :
 									  CRT_NORMAL));
 		crt_put(v->win, y + (int)i, 1, buf, v->w - 2);
 	}
 	if (!pp->editing && !pp->error[0]) {
-		wattrset(v->win, crt_attr(CRT_DIM));
-		crt_put(v->win, v->h - 1, 1, "Spc: on/off  Enter: filter  d: delete", v->w - 2);
+		/* the selected probe misses: why, and the way out, in place of the key hints */
+		if (miss)
+			snprintf(buf, sizeof(buf), "misses: %s", probe_miss_reason(miss->kind));
+		wattrset(v->win, crt_attr(miss ? CRT_ERROR : CRT_DIM));
+		crt_put(v->win, v->h - 1, 1, miss ? buf : "Spc: on/off  Enter: filter  d: delete",
+			v->w - 2);
 		wattrset(v->win, A_NORMAL);
 		return;
 	}

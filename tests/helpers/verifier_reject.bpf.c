@@ -14,6 +14,10 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
+/* syslat.bpf.c's own tunables, so the .rodata is the same */
+const volatile long nr_exit = -1;
+const volatile long nr_exit_group = -1;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, KT_HIST_MAX_INFLIGHT);

@@ -28,7 +28,7 @@ dyn_groups=$(sed -n 's/^[^:]*:\([^/]*\)\/.*/\1/p' "$(_dynevents_file)" 2>/dev/nu
 n_tp=$(awk -F: -v dyn=" $dyn_groups" 'index(dyn, " " $1 " ") == 0 { n++ } END { print n + 0 }' "$TRACEFS/available_events")
 
 python3 - "$T/doc.out" "$T/json.out" "$TRACEFS" "$have_kprobe" "$have_uprobe" "$have_hwpmu" "$n_tp" <<'EOF' || fail "doctor report check failed (see above)"
-import json, re, sys
+import json, os, re, sys
 
 text_path, json_path, tracefs = sys.argv[1:4]
 have_kprobe, have_uprobe, have_hwpmu, n_tp = (int(x) for x in sys.argv[4:8])
@@ -72,6 +72,12 @@ for name, (ok, detail) in find(r"^kprobe", "kprobe").items():
 for name, (ok, detail) in find(r"^uprobe", "uprobe").items():
     if ok != bool(have_uprobe):
         errors.append(f"{name}: says {'ok' if ok else 'no'}, but uprobe_events {'exists' if have_uprobe else 'does not exist'}")
+have_lock = all(os.path.isdir(f"{tracefs}/events/lock/contention_{e}") for e in ("begin", "end"))
+for name, (ok, detail) in find(r"^lock_contention$", "lock-contention").items():
+    if ok != have_lock:
+        errors.append(f"{name}: says {'ok' if ok else 'no'}, but lock:contention_begin/end {'exist' if have_lock else 'do not exist'}")
+    if not have_lock and "--hist lock-contention cannot run" not in detail:
+        errors.append(f"{name}: absent without saying what cannot run: {detail!r}")
 find(r"bpf", "BPF")
 pmu = find(r"pmu", "PMU")
 hw = {k: v for k, v in pmu.items() if re.search(r"hard|hw", k, re.I)}

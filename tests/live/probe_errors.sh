@@ -48,6 +48,10 @@ expect 2 "ktop: --uprobe '$TGT:ktop_probe_target n=\$arg1': uprobes cannot use \
 	--uprobe "$TGT:ktop_probe_target n=\$arg1"
 expect 2 "ktop: --uretprobe '$TGT:ktop_probe_target r=\$retval:u33': unknown type 'u33' (u8..u64, s8..s64, x8..x64, char, string, ustring, symbol, symstr) (at column $(( ${#TGT} + 30 ))) (see ktop --help)" \
 	--uretprobe "$TGT:ktop_probe_target r=\$retval:u33"
+expect 2 "ktop: --kretprobe 'do_nanosleep maxactive=5000': maxactive must be a number from 1 to 4096 (at column 24) (see ktop --help)" \
+	--kretprobe 'do_nanosleep maxactive=5000'
+expect 2 "ktop: --kprobe 'do_nanosleep maxactive=8': maxactive= is for kretprobes (how many calls may be in flight at once) (at column 14) (see ktop --help)" \
+	--kprobe 'do_nanosleep maxactive=8'
 expect 2 "ktop: --uprobe '/usr/bin/bash': uprobe target is PATH:FUNCTION, as in /usr/bin/bash:readline (at column 14) (see ktop --help)" \
 	--uprobe /usr/bin/bash
 expect 2 "ktop: --ftrace-filter 'vfs_read:bogus': unknown command 'bogus' (mod, traceon, traceoff, stacktrace, snapshot, dump, cpudump) (see ktop --help)" \

@@ -1,7 +1,8 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # helpers called through wait_until
 # The histogram pane, built from the keyboard at 80x24: H opens a prompt, a bad spec is
-# refused in one line and nothing else changes, syscall-latency builds a pane beside the
+# refused in one line and nothing else changes, Tab lists and completes the built-ins
+# (lock-contention among them), syscall-latency builds a pane beside the
 # stream; its bars fill with the workload's sleeps; v shows the keys (the workload's
 # clock_nanosleep among them) and the heatmap; i switches interval / total; F freezes;
 # Esc closes the pane and its BPF programs go; --hist opens a pane at start, one the kernel
@@ -37,6 +38,12 @@ expect_text "sched:sched_switch has no field 'no_su" 5 "a bad field was not refu
 # ---- syscall latency from the keyboard ---------------------------------------------------------
 tmux_keys Enter
 expect_text "histogram> " 3 "Enter in the pane opened no prompt"
+# Tab on an empty prompt lists the built-ins in the pane; on "loc" it completes the one
+tmux_keys C-u Tab
+expect_text "lock-contention" 5 "Tab did not list the built-ins"
+tmux_text "loc"
+tmux_keys Tab
+expect_text "histogram> lock-contention" 5 "Tab did not complete lock-contention"
 tmux_keys C-u
 tmux_text "syscall-latency"
 tmux_keys Enter

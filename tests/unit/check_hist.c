@@ -71,6 +71,18 @@ START_TEST(test_builtins)
 	s = parse_ok("write-size,by=pid,via=raw_tp");
 	ck_assert_str_eq(s.builtin, "write-size");
 	ck_assert_int_eq(s.by, KT_BY_PID);
+	/* lock-contention: by comm unless told, a field of the wait, any of the three ways */
+	s = parse_ok("lock-contention");
+	ck_assert_str_eq(s.builtin, "lock-contention");
+	ck_assert_int_eq(s.kind, KT_HIST_LATENCY);
+	ck_assert_str_eq(s.ev.event, "contention_begin");
+	ck_assert_str_eq(s.end.event, "contention_end");
+	ck_assert_int_eq(s.by, KT_BY_COMM);
+	ck_assert(s.is_time);
+	s = parse_ok("lock-contention,by=flags,via=tracepoint");
+	ck_assert_int_eq(s.by, KT_BY_FIELD);
+	ck_assert_str_eq(s.by_field, "flags");
+	ck_assert_str_eq(s.via, "tracepoint");
 }
 END_TEST
 
@@ -217,6 +229,19 @@ START_TEST(test_labels)
 	strcpy(k.name, "bash");
 	hist_key_label(&s, &k, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "bash");
+	/* lock-contention's flags read as the kernel prints them, a lock's address in hex */
+	s = parse_ok("lock-contention,by=flags");
+	k.name[0] = '\0';
+	k.id = 32 | 1;
+	hist_key_label(&s, &k, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "MUTEX|SPIN");
+	k.id = 4;
+	hist_key_label(&s, &k, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "WRITE");
+	s = parse_ok("lock-contention,by=lock_addr");
+	k.id = 0xffff888627d2fcc0ull;
+	hist_key_label(&s, &k, buf, sizeof(buf));
+	ck_assert_str_eq(buf, "0xffff888627d2fcc0");
 }
 END_TEST
 

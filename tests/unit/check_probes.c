@@ -89,6 +89,25 @@ START_TEST(test_parse_uprobe)
 }
 END_TEST
 
+/* maxactive=N is the kretprobe's, not an argument: the kernel gets it as "rN:". */
+START_TEST(test_parse_maxactive)
+{
+	struct kt_probe_def d;
+
+	ck_assert_int_eq(parse(KT_PROBE_KRETPROBE, "do_nanosleep maxactive=64 r=$retval:s32", &d),
+			 0);
+	ck_assert_uint_eq(d.maxactive, 64);
+	ck_assert_str_eq(d.args, "r=$retval:s32");
+	probe_def_free(&d);
+	ck_assert_int_eq(parse(KT_PROBE_KRETPROBE, "do_nanosleep maxactive=0x1000", &d), 0);
+	ck_assert_uint_eq(d.maxactive, 4096);
+	probe_def_free(&d);
+	ck_assert_int_eq(parse(KT_PROBE_KRETPROBE, "do_nanosleep", &d), 0);
+	ck_assert_uint_eq(d.maxactive, 0);
+	probe_def_free(&d);
+}
+END_TEST
+
 /* Each bad definition: the message names the cause, the caret points at it. */
 static const struct {
 	enum kt_probe_kind kind;
@@ -124,6 +143,12 @@ static const struct {
 	{ KT_PROBE_UPROBE, "/bin/x:f pid=4294967297", "pid must be from 1 to 4194304", 13 },
 	{ KT_PROBE_UPROBE, "/bin/x:f pid=0", "pid must be from 1 to 4194304", 13 },
 	{ KT_PROBE_KPROBE, "f+18446744073709551616", "offset after '+' is too large", 1 },
+	{ KT_PROBE_KRETPROBE, "f maxactive=0", "maxactive must be a number from 1 to 4096", 12 },
+	{ KT_PROBE_KRETPROBE, "f maxactive=4097", "maxactive must be a number from 1 to 4096", 12 },
+	{ KT_PROBE_KRETPROBE, "f maxactive=lots", "maxactive must be a number from 1 to 4096", 12 },
+	{ KT_PROBE_KRETPROBE, "f maxactive=", "maxactive must be a number from 1 to 4096", 12 },
+	{ KT_PROBE_KPROBE, "f maxactive=8", "maxactive= is for kretprobes", 2 },
+	{ KT_PROBE_URETPROBE, "/bin/x:f maxactive=8", "maxactive= is for kretprobes", 9 },
 };
 
 START_TEST(test_parse_errors)
@@ -357,6 +382,7 @@ static Suite *probes_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_parse_kprobe);
 	tcase_add_test(tc, test_parse_uprobe);
+	tcase_add_test(tc, test_parse_maxactive);
 	tcase_add_test(tc, test_parse_errors);
 	tcase_add_test(tc, test_kind_names);
 	tcase_add_test(tc, test_filter_entries);

@@ -79,9 +79,15 @@ struct thread_info {
  * kernel has. */
 struct task_struct {
 	struct thread_info thread_info;
+	unsigned int __state;
 	int pid;
 	int tgid;
 	char comm[16];
+} __attribute__((preserve_access_index));
+
+/* Before Linux 5.14 the task's state was "long state". */
+struct task_struct___pre514 {
+	long state;
 } __attribute__((preserve_access_index));
 
 /* The block request fields blockio.bpf.c reads: the disk (for dev), the operation, the
