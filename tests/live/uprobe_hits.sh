@@ -14,8 +14,7 @@ set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root_tracefs
-KTOP_PROBE_TARGET=${KTOP_PROBE_TARGET:-$(dirname "$KTOP")/tests/helpers/probe_target}
-[ -x "$KTOP_PROBE_TARGET" ] || fail "no probe target at '$KTOP_PROBE_TARGET' (make check builds it)"
+require_probe_target
 target=$T/probe_target
 cp "$KTOP_PROBE_TARGET" "$target" || fail "cannot copy the probe target to $T"
 N1=11 N2=7 N3=5

@@ -10,21 +10,12 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 require_root_tracefs
 require_tmux
-KTOP_PROBE_TARGET=${KTOP_PROBE_TARGET:-$(dirname "$KTOP")/tests/helpers/probe_target}
-[ -x "$KTOP_PROBE_TARGET" ] || fail "no probe target at '$KTOP_PROBE_TARGET' (make check builds it)"
+require_probe_target
 target=$T/probe_target
 cp "$KTOP_PROBE_TARGET" "$target" || fail "cannot copy the probe target to $T"
 N=23
 
-tmux_start 80 24 -- -d 1
-pid=$KTOP_PID
-wait_until 10 instance_exists "$pid" || fail "no instance ktop-$pid"
-expect_text "No events enabled" 10 "ktop did not start"
-group=ktop_$pid
-dynevents() { grep -c "^[pr]:$group/" "$(_dynevents_file)"; }
-
-tmux_keys P
-expect_text "Probes $group" 5 "P did not open the probe editor"
+probe_editor_start 80 24 -- -d 1
 tmux_keys u
 expect_text "^binary or library:" 5 "u did not ask for the binary"
 tmux_text "$target"
@@ -32,7 +23,7 @@ tmux_keys Enter
 expect_text "^uprobe probe_target:" 5 "no function prompt after the binary"
 tmux_text 'ktop_probe_target'
 tmux_keys Enter
-expect_text "created and enabled $group:ktop_probe_target" 5 "the probe was not created"
+expect_text "created and enabled $PROBE_GROUP:ktop_probe_target" 5 "the probe was not created"
 row='\[x\] ktop_probe_target +uprobe +hits='
 expect_text "${row}0 " 5 "the new uprobe's row does not show hits=0"
 
@@ -42,6 +33,6 @@ _screen_lacks 'misses' || fail "a uprobe's row shows misses: $(tmux_screen | gre
 log "probe editor: hits=0, then hits=$N after $N calls, no misses"
 
 tmux_quit_clean
-[ "$(dynevents)" = 0 ] || fail "ktop left its probe behind"
+[ "$(probe_count)" = 0 ] || fail "ktop left its probe behind"
 assert_clean
 pass
