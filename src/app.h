@@ -41,7 +41,7 @@ struct kt_app {
 	struct kt_recording *recording; /* -i: the trace.dat explored (no session, no reader) */
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
 	struct kt_stopwhen *stop; /* --stop-when (stopwhen.h), NULL: none */
-	struct kt_probe_report *probe_reports; /* the kernel probes' last health, taken as they
+	struct kt_probe_report *probe_reports; /* the probes' last health, taken as they
 						 * go (app_stop_capture) */
 	size_t n_probe_reports;
 	char *event_filter; /* --filter, with --comm's COMM test; NULL: none */

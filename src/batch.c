@@ -183,20 +183,22 @@ static void batch_stop_line(struct batch *b)
 	}
 }
 
-/* Each kernel probe's hits and misses (kprobe_profile) as the capture ended, the reason with
- * the misses. */
+/* Each probe's hits, and a kernel probe's misses (kprobe_profile, uprobe_profile), as the
+ * capture ended, the reason with the misses. */
 static void batch_probe_health(struct kt_app *app, FILE *out)
 {
 	const struct kt_probe_report *r;
+	bool user;
 
 	for (size_t i = 0; i < app->n_probe_reports; i++) {
 		r = &app->probe_reports[i];
+		user = probe_kind_is_user(r->kind);
 		if (app->opts->json) {
 			fprintf(out, "{\"probe\":{\"event\":\"%s\",\"kind\":\"%s\","
-				"\"maxactive\":%u,\"hits\":%llu,\"misses\":%llu", r->event,
-				probe_kind_name(r->kind), r->maxactive,
-				(unsigned long long)r->health.hits,
-				(unsigned long long)r->health.misses);
+				"\"maxactive\":%u,\"hits\":%llu", r->event, probe_kind_name(r->kind),
+				r->maxactive, (unsigned long long)r->health.hits);
+			if (!user)
+				fprintf(out, ",\"misses\":%llu", (unsigned long long)r->health.misses);
 			if (r->health.misses) {
 				fputs(",\"miss_reason\":", out);
 				json_string(out, probe_miss_reason(r->kind));
@@ -204,9 +206,10 @@ static void batch_probe_health(struct kt_app *app, FILE *out)
 			fputs("}}\n", out);
 			continue;
 		}
-		fprintf(out, "# probe %s %s hits=%llu misses=%llu", r->event,
-			probe_kind_name(r->kind), (unsigned long long)r->health.hits,
-			(unsigned long long)r->health.misses);
+		fprintf(out, "# probe %s %s hits=%llu", r->event, probe_kind_name(r->kind),
+			(unsigned long long)r->health.hits);
+		if (!user)
+			fprintf(out, " misses=%llu", (unsigned long long)r->health.misses);
 		if (r->maxactive)
 			fprintf(out, " maxactive=%u", r->maxactive);
 		if (r->health.misses)

@@ -366,6 +366,14 @@ require_tmux()
 	command -v tmux >/dev/null 2>&1 || skip "needs tmux (apt-get install tmux)"
 }
 
+# require_probe_target: KTOP_PROBE_TARGET, tests/helpers/probe_target (make check builds it).
+require_probe_target()
+{
+	KTOP_PROBE_TARGET=${KTOP_PROBE_TARGET:-$(dirname "$KTOP")/tests/helpers/probe_target}
+	[ -x "$KTOP_PROBE_TARGET" ] ||
+		fail "no probe target at '$KTOP_PROBE_TARGET' (make check builds it)"
+}
+
 require_python()
 {
 	command -v python3 >/dev/null 2>&1 || skip "needs python3 to check JSON"
@@ -453,6 +461,21 @@ tmux_screen()
 }
 tmux_pane() { tm display-message -p -t t "$1" 2>/dev/null; }
 tmux_size() { tm resize-window -t t -x "$1" -y "$2"; }
+
+# probe_editor_start COLS ROWS [ENV...] [-- ARGS...]: tmux_start, then ktop's probe editor (P)
+# open; ktop's probe group (ktop_<pid>) in PROBE_GROUP. probe_count: the group's dynamic
+# events.
+PROBE_GROUP=
+probe_editor_start()
+{
+	tmux_start "$@"
+	wait_until 10 instance_exists "$KTOP_PID" || fail "no instance ktop-$KTOP_PID"
+	expect_text "No events enabled" 10 "ktop did not start"
+	PROBE_GROUP=ktop_$KTOP_PID
+	tmux_keys P
+	expect_text "Probes $PROBE_GROUP" 5 "P did not open the probe editor"
+}
+probe_count() { grep -c "^[pr]:$PROBE_GROUP/" "$(_dynevents_file)"; }
 
 _screen_has() { tmux_screen | grep -Eq -- "$1"; }
 _screen_lacks() { ! tmux_screen | grep -Eq -- "$1"; }

@@ -19,3 +19,6 @@ tests_unit_check_probes_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_probes
 LIVE_TESTS += tests/live/uprobes.sh
 LIVE_TESTS += tests/live/probe_errors.sh
+# uprobes' hit counts (uprobe_profile): batch's `# probe` lines, the probe editor's rows
+LIVE_TESTS += tests/live/uprobe_hits.sh
+TERM_TESTS += tests/term/uprobe_hits.sh

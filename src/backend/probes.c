@@ -903,37 +903,144 @@ int probes_delete_all(struct kt_probes *p)
 
 /* ---- health ------------------------------------------------------------------------------ */
 
-int probes_health(const struct kt_probes *p, size_t i, struct kt_probe_health *h)
-{
-	const struct kt_probe *pr = probes_get(p, i);
-	char path[PATH_MAX], line[512], name[KT_PROBE_NAME_MAX + 40], ev[sizeof(line)];
-	const char *dir = tracefs_tracing_dir();
+/* One line of a top-level profile file: kprobe_profile's "  EVENT HITS MISSES" or
+ * uprobe_profile's "  PATH EVENT HITS" (EVENT the bare name there: no group). */
+struct profile_line {
+	char path[PATH_MAX];
+	char event[KT_PROBE_NAME_MAX + 40];
 	unsigned long long hits, misses;
-	int found = 0, bare = 0;
-	FILE *f;
+};
 
-	if (!pr || probe_kind_is_user(pr->kind))
-		return -1;
-	snprintf(path, sizeof(path), "%s/kprobe_profile", dir ? dir : "");
-	f = fopen(path, "re");
+static FILE *open_top(const char *file)
+{
+	const char *dir = tracefs_tracing_dir();
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir ? dir : "", file);
+	return fopen(path, "re");
+}
+
+/* The next line of a kprobe_profile (user false) or uprobe_profile (user true) into l, its
+ * misses 0 for uprobes; false at the end. *line and *cap are getline's buffer. */
+static bool profile_next(FILE *f, bool user, char **line, size_t *cap, struct profile_line *l)
+{
+	while (getline(line, cap, f) > 0) {
+		l->misses = 0;
+		if (user ? sscanf(*line, "%4095s %103s %llu", l->path, l->event, &l->hits) == 3 :
+			   sscanf(*line, "%103s %llu %llu", l->event, &l->hits, &l->misses) == 3)
+			return true;
+	}
+	return false;
+}
+
+/* A kprobe's counts. EVENT is "group/name" on recent kernels and the bare name on older
+ * ones, where a name another group also uses leaves the counts unknown. */
+static int kprobe_health(const struct kt_probe *pr, struct kt_probe_health *h)
+{
+	char name[KT_PROBE_NAME_MAX + 40], *line = NULL;
+	struct profile_line l;
+	int found = 0, bare = 0;
+	size_t cap = 0;
+	FILE *f = open_top("kprobe_profile");
+
 	if (!f)
 		return -1;
-	/* "  EVENT HITS MISSES", EVENT "group/name" on recent kernels and the bare name on older
-	 * ones, where a name another group also uses leaves the counts unknown */
 	snprintf(name, sizeof(name), "%s/%s", pr->system, pr->event);
-	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%511s %llu %llu", ev, &hits, &misses) != 3)
-			continue;
-		if (!strcmp(ev, name) || (!strchr(ev, '/') && !strcmp(ev, pr->event))) {
-			if (!strchr(ev, '/'))
+	while (profile_next(f, false, &line, &cap, &l)) {
+		if (!strcmp(l.event, name) || (!strchr(l.event, '/') && !strcmp(l.event, pr->event))) {
+			if (!strchr(l.event, '/'))
 				bare++;
-			h->hits = hits;
-			h->misses = misses;
+			h->hits = l.hits;
+			h->misses = l.misses;
 			found++;
 		}
 	}
+	free(line);
 	fclose(f);
 	return found == 1 || (found && !bare) ? 0 : -1;
+}
+
+/* Where the uprobe stands among uprobe_events' lines "p:GROUP/NAME PATH:0xOFF..." with its
+ * PATH (from its own command: the kernel keeps the path as written) and bare NAME: its rank
+ * in *nth and how many there are in *count. -1 when it is not listed. */
+static int uprobe_rank(const struct kt_probe *pr, const char *path, size_t *nth, size_t *count)
+{
+	char ev[KT_PROBE_NAME_MAX + 40], target[PATH_MAX + 64], own[sizeof(ev)], *line = NULL;
+	const char *name, *colon;
+	size_t cap = 0;
+	int found = -1;
+	FILE *f = open_top("uprobe_events");
+
+	if (!f)
+		return -1;
+	snprintf(own, sizeof(own), "%s/%s", pr->system, pr->event);
+	*count = 0;
+	while (getline(&line, &cap, f) > 0) {
+		if (sscanf(line, "%*[^:]:%103s %4159s", ev, target) != 2)
+			continue;
+		name = strchr(ev, '/');
+		colon = strrchr(target, ':');
+		if (!name || strcmp(name + 1, pr->event) || !colon ||
+		    strncmp(target, path, (size_t)(colon - target)) || path[colon - target])
+			continue;
+		if (!strcmp(ev, own)) {
+			*nth = *count;
+			found = 0;
+		}
+		(*count)++;
+	}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+/* A uprobe's hits. uprobe_profile names no group: the kernel lists it in uprobe_events'
+ * order, so among the lines with the probe's path and name the one at its rank is its own
+ * (ranked before and after the read, so a probe of that name coming or going in between
+ * leaves the counts unknown rather than wrong). */
+static int uprobe_health(const struct kt_probe *pr, struct kt_probe_health *h)
+{
+	size_t nth, count, nth2, count2, seen = 0;
+	char path[PATH_MAX], *line = NULL;
+	const char *t = strchr(pr->command, ' '), *colon;
+	struct profile_line l;
+	size_t cap = 0;
+	int found = 0;
+	FILE *f;
+
+	t = t ? t + 1 : "";
+	colon = memrchr(t, ':', strcspn(t, " "));
+	if (!colon)
+		return -1;
+	snprintf(path, sizeof(path), "%.*s", (int)(colon - t), t);
+	if (uprobe_rank(pr, path, &nth, &count) < 0)
+		return -1;
+	f = open_top("uprobe_profile");
+	if (!f)
+		return -1;
+	while (profile_next(f, true, &line, &cap, &l)) {
+		if (strcmp(l.path, path) || strcmp(l.event, pr->event))
+			continue;
+		if (seen++ == nth) {
+			h->hits = l.hits;
+			h->misses = 0;
+			found = 1;
+		}
+	}
+	free(line);
+	fclose(f);
+	if (uprobe_rank(pr, path, &nth2, &count2) < 0 || nth2 != nth || count2 != count)
+		return -1;
+	return found && seen == count ? 0 : -1;
+}
+
+int probes_health(const struct kt_probes *p, size_t i, struct kt_probe_health *h)
+{
+	const struct kt_probe *pr = probes_get(p, i);
+
+	if (!pr)
+		return -1;
+	return probe_kind_is_user(pr->kind) ? uprobe_health(pr, h) : kprobe_health(pr, h);
 }
 
 struct kt_probe_report *probes_report(const struct kt_probes *p, size_t *n)

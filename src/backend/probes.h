@@ -132,18 +132,21 @@ size_t probes_count(const struct kt_probes *p);
 /* The i-th probe in creation order, NULL past the end. Valid until the next create/delete. */
 const struct kt_probe *probes_get(const struct kt_probes *p, size_t i);
 
-/* A kernel probe's health from the kernel's kprobe_profile: hits (the handler ran; a
- * kretprobe's at the return) and misses (the kernel skipped it). */
+/* A probe's health from the kernel's kprobe_profile or uprobe_profile: hits (the handler
+ * ran; a return probe's at the return) and misses (the kernel skipped it; kernel probes
+ * only, always 0 for uprobes, whose profile has no such count). */
 struct kt_probe_health {
 	uint64_t hits;
 	uint64_t misses;
 };
 
-/* Reads the health of the i-th probe. Returns 0, or -1 when it is a uprobe (the kernel keeps
- * no such counts for them), kprobe_profile cannot be read, or it has no line for the probe. */
+/* Reads the health of the i-th probe. Returns 0, or -1 when the profile cannot be read or
+ * does not tell its line apart (kprobe_profile on older kernels names no group, and
+ * uprobe_profile never does: a probe of the same name on the same file coming or going while
+ * it is read, or a kprobe of the same name in another group, leaves the counts unknown). */
 int probes_health(const struct kt_probes *p, size_t i, struct kt_probe_health *h);
 
-/* One kernel probe's last health, kept once the probe is gone (batch mode's summary). */
+/* One probe's last health, kept once the probe is gone (batch mode's summary). */
 struct kt_probe_report {
 	char event[KT_PROBE_NAME_MAX + 40]; /* "ktop_<pid>:<name>" */
 	enum kt_probe_kind kind;
@@ -151,8 +154,8 @@ struct kt_probe_report {
 	struct kt_probe_health health;
 };
 
-/* The health of every kernel probe whose counts can be read, in creation order, into a
- * malloc'd array (the caller frees it; NULL when there is none) and its length in *n. */
+/* The health of every probe whose counts can be read, in creation order, into a malloc'd
+ * array (the caller frees it; NULL when there is none) and its length in *n. */
 struct kt_probe_report *probes_report(const struct kt_probes *p, size_t *n);
 /* One line saying why a probe of this kind misses and the way out, for when misses > 0. */
 const char *probe_miss_reason(enum kt_probe_kind kind);

@@ -8,8 +8,9 @@
  * under the offending byte; the kernel's own rejection (error_log, with its caret) replaces
  * it after Enter, and the prompt comes back with the text to fix. A created probe is enabled,
  * and it is in the event picker like any tracepoint; Space turns it off and on, Enter edits
- * its filter in the picker, d deletes it. Kernel probes show the kernel's hit and miss counts
- * (kprobe_profile); when the selected one misses, the bottom line says why and what to do.
+ * its filter in the picker, d deletes it. Probes show the kernel's hit counts, kernel probes
+ * their misses too (kprobe_profile, uprobe_profile); when the selected one misses, the bottom
+ * line says why and what to do.
  * s starts a USDT probe (usdt.h): a binary, library or pid first, then
  * "PROVIDER:PROBE [argN:TYPE...]" (a pid's: "PATH:PROVIDER:PROBE ...") with Tab over its
  * notes; it becomes one uprobe per site. */
@@ -198,10 +199,14 @@ static void probes_draw(struct kt_view *v)
 		struct kt_probe_health h;
 		char health[64] = "";
 
-		/* kernel probes: the kernel's hit and miss counts (kprobe_profile) */
+		/* the kernel's hit and miss counts (kprobe_profile); uprobes count no misses */
 		if (probes_health(v->app->probes, k, &h) == 0) {
-			snprintf(health, sizeof(health), " hits=%llu misses=%llu",
-				 (unsigned long long)h.hits, (unsigned long long)h.misses);
+			size_t len = (size_t)snprintf(health, sizeof(health), " hits=%llu",
+						      (unsigned long long)h.hits);
+
+			if (!probe_kind_is_user(p->kind))
+				snprintf(health + len, sizeof(health) - len, " misses=%llu",
+					 (unsigned long long)h.misses);
 			if (h.misses && (int)k == pp->sel)
 				miss = p;
 		}

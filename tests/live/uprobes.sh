@@ -68,6 +68,9 @@ path, kpid, tgt, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]
 g = f"ktop_{kpid}:"
 rows = [json.loads(l) for l in open(path) if l.strip()]
 summary = rows.pop()["summary"]
+# the probes' hit counts ({"probe":...}, tests/live/uprobe_hits.sh) come before the summary
+reported = {r.pop("probe")["event"] for r in rows if "probe" in r}
+rows = [r for r in rows if r]
 by = {}
 for r in rows:
     by.setdefault(r["event"], []).append(r)
@@ -92,6 +95,7 @@ check(all(r["pid"] == tgt for r in la + lr), "atoi hits from another pid despite
 seq = [r["event"].split(":")[1] for r in rows if r["event"].startswith(g + "ktop_probe")]
 check(seq == ["ktop_probe_target", "ktop_probe_target_ret"] * n, "entries and returns not interleaved")
 check(set(by) <= {g + e for e in ("ktop_probe_target", "ktop_probe_target_ret", "libatoi", "atoi_ret")}, f"unexpected events {set(by)}")
+check(reported == set(by), f"hit counts reported for {reported}, not {set(by)}")
 check(summary["lost"] == 0, f"lost {summary['lost']}")
 for e in errors:
     print("uprobes:", e)

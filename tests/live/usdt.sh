@@ -77,6 +77,7 @@ import json, sys
 path, kpid, tgt, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 rows = [json.loads(l) for l in open(path) if l.strip()]
 summary = rows.pop()["summary"]
+rows = [r for r in rows if "event" in r]  # not the probes' hit counts ({"probe":...})
 hits = [r for r in rows if r["event"] == f"ktop_{kpid}:hit"]
 twice = [(r["event"], r["fields"]["arg1"]) for r in rows if r["event"] != f"ktop_{kpid}:hit"]
 errors = []
@@ -130,7 +131,7 @@ assert_clean
 python3 - "$T/py.json" "$pid" "$K" "$T/calls.py" <<'PYEOF' || fail "python function__entry hits wrong"
 import json, sys
 path, kpid, k, script = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-rows = [json.loads(l) for l in open(path) if l.strip()][:-1]
+rows = [r for r in map(json.loads, open(path)) if "event" in r]
 ours = [r for r in rows if r["event"] == f"ktop_{kpid}:function__entry" and r["fields"]["arg2"] == "ktop_usdt_gen"]
 ok = len(ours) == k and all(r["fields"]["arg1"] == script and r["fields"]["arg3"] == 3 for r in ours)
 if not ok:

@@ -11,19 +11,12 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 require_root_tracefs
 require_tmux
-KTOP_PROBE_TARGET=${KTOP_PROBE_TARGET:-$(dirname "$KTOP")/tests/helpers/probe_target}
-[ -x "$KTOP_PROBE_TARGET" ] || fail "no probe target at '$KTOP_PROBE_TARGET' (make check builds it)"
+require_probe_target
 target=$(readlink -f "$KTOP_PROBE_TARGET")
 
-tmux_start 80 24 -- -d 1
+probe_editor_start 80 24 -- -d 1
 pid=$KTOP_PID
-wait_until 10 instance_exists "$pid" || fail "no instance ktop-$pid"
-expect_text "No events enabled" 10 "ktop did not start"
-group=ktop_$pid
-dynevents() { grep -c "^[pr]:$group/" "$TRACEFS/dynamic_events"; }
-
-tmux_keys P
-expect_text "Probes $group" 5 "P did not open the probe editor"
+group=$PROBE_GROUP
 tmux_keys u
 expect_text "^binary or library:" 5 "u did not ask for the binary"
 tmux_text "${target%_target}_t"
@@ -48,14 +41,14 @@ caret_prefix=${caret_line%%^*}
 	fail "the caret (column ${#caret_prefix}) is not under 'strng' (column ${#type_prefix})"
 tmux_keys Enter
 expect_text "^uprobe probe_target: ktop_probe_target s=" 5 "the prompt did not come back to fix"
-[ "$(dynevents)" = 0 ] || fail "a probe was created from a bad definition"
+[ "$(probe_count)" = 0 ] || fail "a probe was created from a bad definition"
 
 tmux_keys BSpace BSpace BSpace BSpace BSpace
 tmux_text 'string'
 wait_for_no_text "\^ .*strng" 3 || fail "the reason stays after the fix"
 tmux_keys Enter
 expect_text "created and enabled $group:ktop_probe_target" 5 "the probe was not created"
-[ "$(dynevents)" = 1 ] || fail "$(dynevents) probes in $group, expected 1"
+[ "$(probe_count)" = 1 ] || fail "$(probe_count) probes in $group, expected 1"
 event_enabled "$pid" "$group" ktop_probe_target || fail "the probe is not enabled"
 expect_text "\[x\] ktop_probe_target +uprobe" 5 "the pane does not list the probe as on"
 
@@ -78,7 +71,7 @@ tmux_keys P
 expect_text "Probes $group" 5 "P did not reopen the probe editor"
 tmux_keys d
 expect_text "deleted $group:ktop_probe_target" 5 "d did not delete the probe"
-[ "$(dynevents)" = 0 ] || fail "the probe is still in dynamic_events"
+[ "$(probe_count)" = 0 ] || fail "the probe is still in dynamic_events"
 
 # Another one, left for the exit to remove.
 tmux_keys u
@@ -91,7 +84,7 @@ expect_text "created and enabled $group:ktop_probe_target" 5 "the second probe w
 tmux_keys q
 tmux_wait_exit 10 || fail "q did not quit within 10s"
 [ "$PANE_RC" = 0 ] || fail "ktop exited $PANE_RC"
-[ "$(dynevents)" = 0 ] || fail "ktop left its probe behind"
+[ "$(probe_count)" = 0 ] || fail "ktop left its probe behind"
 assert_terminal_restored
 assert_no_sanitizer_on_screen
 assert_clean

@@ -16,15 +16,8 @@ KTOP_USDT_TARGET=${KTOP_USDT_TARGET:-$(dirname "$KTOP")/tests/helpers/usdt_targe
 [ -x "$KTOP_USDT_TARGET" ] || fail "no USDT target at '$KTOP_USDT_TARGET' (make check builds it)"
 target=$(readlink -f "$KTOP_USDT_TARGET")
 
-tmux_start 120 24 -- -d 1
-pid=$KTOP_PID
-wait_until 10 instance_exists "$pid" || fail "no instance ktop-$pid"
-expect_text "No events enabled" 10 "ktop did not start"
-group=ktop_$pid
-dynevents() { grep -c "^[pr]:$group/" "$TRACEFS/dynamic_events"; }
-
-tmux_keys P
-expect_text "Probes $group" 5 "P did not open the probe editor"
+probe_editor_start 120 24 -- -d 1
+group=$PROBE_GROUP
 expect_text "U uret s USDT" 5 "the editor does not offer s for USDT"
 tmux_keys s
 expect_text "^USDT in binary, library or pid:" 5 "s did not ask for the binary"
@@ -37,7 +30,7 @@ tmux_text 'ktop_test:miss'
 expect_text "\^ no USDT probe 'ktop_test:miss'" 5 "an unknown probe is not named while typing"
 tmux_keys Enter
 expect_text "^usdt usdt_target: ktop_test:miss" 5 "the prompt did not come back to fix"
-[ "$(dynevents)" = 0 ] || fail "a probe was created from an unknown name"
+[ "$(probe_count)" = 0 ] || fail "a probe was created from an unknown name"
 tmux_keys BSpace BSpace BSpace BSpace
 tmux_text 'h'
 tmux_keys Tab
@@ -48,7 +41,7 @@ expect_text "^usdt usdt_target: ktop_test:hit arg3:string *$" 5 "Tab did not com
 wait_for_no_text "\^ no USDT" 3 || fail "the reason stays after the fix"
 tmux_keys Enter
 expect_text "created and enabled $group:hit" 5 "the probe was not created"
-[ "$(dynevents)" = 1 ] || fail "$(dynevents) probes in $group, expected 1"
+[ "$(probe_count)" = 1 ] || fail "$(probe_count) probes in $group, expected 1"
 grep -Eq "^p:$group/hit $target:0x[0-9a-f]+\(0x[0-9a-f]+\) .*arg3=\+0\([^ ]+\):string\$" \
 	"$TRACEFS/uprobe_events" || fail "uprobe_events: $(grep "$group/" "$TRACEFS/uprobe_events")"
 expect_text "\[x\] hit +uprobe" 5 "the pane does not list the probe as on"
@@ -66,7 +59,7 @@ tmux_keys P
 expect_text "Probes $group" 5 "P did not reopen the probe editor"
 tmux_keys d
 expect_text "deleted $group:hit" 5 "d did not delete the probe"
-[ "$(dynevents)" = 0 ] || fail "the probe is still in dynamic_events"
+[ "$(probe_count)" = 0 ] || fail "the probe is still in dynamic_events"
 
 # By pid: the running process's probes, its libraries' too, as PATH:PROVIDER:PROBE.
 rm -f "$T/go"
@@ -93,7 +86,7 @@ wait_pid_exit "$tgt" 10 || fail "usdt target did not finish"
 tmux_keys q
 tmux_wait_exit 10 || fail "q did not quit within 10s"
 [ "$PANE_RC" = 0 ] || fail "ktop exited $PANE_RC"
-[ "$(dynevents)" = 0 ] || fail "ktop left its probe behind"
+[ "$(probe_count)" = 0 ] || fail "ktop left its probe behind"
 assert_terminal_restored
 assert_no_sanitizer_on_screen
 assert_clean
