@@ -284,6 +284,24 @@ static int app_open_counting(struct kt_app *app, char *err, size_t errlen)
 	return KT_EXIT_OK;
 }
 
+/* The kernel's events, from dir's available_events. NULL with "cannot read PATH: why" in
+ * err and errno kept for exit_code_for(). */
+static struct kt_catalog *kernel_catalog(const char *dir, char *err, size_t errlen)
+{
+	struct kt_catalog *cat;
+	char path[4096];
+	int e;
+
+	snprintf(path, sizeof(path), "%s/available_events", dir);
+	cat = catalog_load_file(path);
+	if (!cat) {
+		e = errno;
+		snprintf(err, errlen, "cannot read %s: %s", path, strerror(e));
+		errno = e;
+	}
+	return cat;
+}
+
 int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
 {
 	int fds[2];
@@ -314,7 +332,6 @@ static int app_start_events(struct kt_app *app, const char *spec, char *err, siz
 int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
 {
 	struct kt_session_opts sopts = { .buffer_kb = opts->buffer_kb };
-	char path[4096];
 	size_t i;
 	int ret;
 	pid_t self;
@@ -359,12 +376,9 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	app->decoder = decoder_new(app->tracing_dir, err, errlen);
 	if (!app->decoder)
 		return KT_EXIT_FAILURE;
-	snprintf(path, sizeof(path), "%s/available_events", app->tracing_dir);
-	app->catalog = catalog_load_file(path);
-	if (!app->catalog) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	app->catalog = kernel_catalog(app->tracing_dir, err, errlen);
+	if (!app->catalog)
 		return exit_code_for(errno);
-	}
 	app->comms = comms_new();
 	decoder_set_comms(app->decoder, app->comms);
 	/* before a tracer starts: ktop's own file reads stay out of the function tracers */
@@ -486,17 +500,13 @@ int app_list_events(FILE *out, const char *spec, char *err, size_t errlen)
 {
 	const char *dir = session_tracing_dir(err, errlen);
 	struct kt_catalog *cat;
-	char path[4096];
 	size_t i, n = 0;
 
 	if (!dir)
 		return KT_EXIT_NOPERM;
-	snprintf(path, sizeof(path), "%s/available_events", dir);
-	cat = catalog_load_file(path);
-	if (!cat) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	cat = kernel_catalog(dir, err, errlen);
+	if (!cat)
 		return exit_code_for(errno);
-	}
 	for (i = 0; i < cat->count; i++) {
 		if (spec && !catalog_spec_matches(spec, &cat->events[i]))
 			continue;
@@ -631,15 +641,10 @@ static void app_recording_figures(struct kt_app *app)
 
 int app_catalog_refresh(struct kt_app *app, char *err, size_t errlen)
 {
-	struct kt_catalog *cat;
-	char path[4096];
+	struct kt_catalog *cat = kernel_catalog(app->tracing_dir, err, errlen);
 
-	snprintf(path, sizeof(path), "%s/available_events", app->tracing_dir);
-	cat = catalog_load_file(path);
-	if (!cat) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	if (!cat)
 		return -1;
-	}
 	catalog_free(app->catalog);
 	app->catalog = cat;
 	return 0;
