@@ -141,7 +141,29 @@ loop_attach()
 # normal task can preempt it, so each of its sleeps is one stretch off the CPU, and the
 # only others are the ones it makes itself. GO=env (reads and
 # writes, whose program loader would read(2) after an exec): the helper waits for a file.
+# SWITCH_LOG=1: an instance of the test's own also records the workload's sched_switch and
+# sched_wakeup while it runs, into $T/NAME.switches, for a failure message to show what the
+# kernel did when a count comes out wrong (a rare one has been seen, not yet explained).
 GO=exec
+SWITCH_LOG=
+_switch_log_start() # NAME
+{
+	local I=$TRACEFS/instances/histsw-$$
+	mkdir "$I" || fail "cannot create instance histsw-$$"
+	CLEANUP_INSTANCES+=("histsw-$$")
+	echo "prev_pid == $WPID || next_pid == $WPID" >"$I/events/sched/sched_switch/filter" &&
+		echo "pid == $WPID" >"$I/events/sched/sched_wakeup/filter" &&
+		echo 1 >"$I/events/sched/sched_switch/enable" &&
+		echo 1 >"$I/events/sched/sched_wakeup/enable" ||
+		fail "cannot record the workload's switches in instance histsw-$$"
+}
+_switch_log_stop() # NAME
+{
+	local I=$TRACEFS/instances/histsw-$$
+	echo 0 >"$I/tracing_on"
+	grep -v '^#' "$I/trace" >"$T/$1.switches"
+	_rm_instance "histsw-$$"
+}
 run_hist()
 {
 	local name=$1 args=() a w=()
@@ -165,8 +187,10 @@ run_hist()
 	start_ktop "$T/$name.out" "$T/$name.err" -b -v --log "$T/$name.klog" "${args[@]}"
 	wait_attached "$T/$name.klog" "$NHIST"
 	mapfile -t PROGS < <(prog_ids "$KTOP_PID")
+	[ -n "$SWITCH_LOG" ] && _switch_log_start "$name"
 	if [ "$GO" = exec ]; then echo go >"$T/$name.fifo"; else touch "$T/$name.go"; fi
 	wait "$wl" || fail "$name: the workload failed"
+	[ -n "$SWITCH_LOG" ] && _switch_log_stop "$name"
 	sleep 0.3 # the last exit events land before the final read
 	stop_ktop "$KTOP_PID" INT 10
 	[ "$KTOP_RC" = 0 ] || fail "$name: ktop exited $KTOP_RC; stderr: $(head -c 400 "$T/$name.err")"

@@ -116,6 +116,7 @@ log "latency between two events matched on fields"
 # loaded machine a wakeup that found the task still running waits for its next switch-in,
 # which only a preemption brings: up to one more per involuntary switch it reports.
 NHIST=2
+SWITCH_LOG=1
 for via in tp_btf raw_tp tracepoint; do
 	run_hist "sched-$via" "$KTOP_WORKLOAD" block 40 5 ktop-hist-sc -- \
 		--hist "offcpu,via=$via" --hist "runq-latency,by=next_comm,via=$via"
@@ -123,9 +124,16 @@ for via in tp_btf raw_tp tracepoint; do
 	[ "$(grep -c "^# hist .* via=$via " "$out")" = 2 ] || fail "via=$via not used: $(grep '^# hist' "$out")"
 	sed -n '/^# hist offcpu/,/^# hist runq/p' "$out" >"$T/sched-$via.off"
 	sed -n '/^# hist runq/,$p' "$out" >"$T/sched-$via.rq"
+	if [ "$(hist_from "$T/sched-$via.off" ktop-hist-sc 33554432)" != 5 ]; then
+		log "via=$via: the workload's switches and wakeups, as an instance of the test's own saw them:"
+		cat "$T/sched-$via.switches" >&2
+		log "the runq-latency histogram of the same run:"
+		cat "$T/sched-$via.rq" >&2
+	fi
 	expect_from "$T/sched-$via.off" ktop-hist-sc 33554432 5
 	expect_key_count "$T/sched-$via.rq" ktop-hist-sc 5 "$(sed -n 's/^nivcsw=//p' "$T/sched-$via.wl")"
 done
+SWITCH_LOG=
 log "offcpu and runq-latency: same buckets and counts via tp_btf, raw_tp and tracepoint"
 # a key the typed hooks do not have: the variant says why in one line, the tracepoint stays
 run_ktop 20 "$T/sk.out" "$T/sk.err" -b --hist 'offcpu,by=prev_comm,via=raw_tp' --duration 1
