@@ -26,10 +26,19 @@ static const struct {
 	{ "lock-contention", "latency:lock:contention_begin->lock:contention_end,by=comm" },
 };
 
-const char *const histspec_builtins[] = {
-	"syscall-latency", "runq-latency", "offcpu", "bio-latency", "bio-size",
-	"read-size", "write-size", "lock-contention", "func:FUNCTION", NULL,
-};
+const char *const *histspec_builtins(size_t *n)
+{
+	static const char *names[sizeof(builtins) / sizeof(builtins[0]) + 2];
+	size_t i;
+
+	if (!names[0]) {
+		for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+			names[i] = builtins[i].name;
+		names[i] = "func:FUNCTION";
+	}
+	*n = sizeof(names) / sizeof(names[0]) - 1;
+	return names;
+}
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 

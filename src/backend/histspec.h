@@ -59,7 +59,7 @@ struct kt_hist_spec {
 int histspec_parse(const char *text, struct kt_hist_spec *s, char *err, size_t errlen);
 /* The name of "by" ("syscall", "comm", the field name...), "" for none. */
 const char *histspec_by_name(const struct kt_hist_spec *s);
-/* The built-in names, NULL-terminated, for help and completion. */
-extern const char *const histspec_builtins[];
+/* The built-in names and func:FUNCTION, for completion: n of them, then NULL. */
+const char *const *histspec_builtins(size_t *n);
 
 #endif
