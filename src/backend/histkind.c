@@ -282,6 +282,11 @@ static const struct kt_hist_kind_row rows[] = {
 	  .needs_why = "this kernel has no lock:contention_begin/contention_end tracepoints "
 		       "(Linux 5.19 added them): lock contention cannot be timed here",
 	  .untimed_counter = "untimed" },
+	{ .name = "tcp-connect-latency", .by_name_only = true, .object = "tcpconn",
+	  .variants = { { "tp_btf", { "btf_state" } }, { "raw_tp", { "raw_state" } },
+			{ "tracepoint", { "tp_state" } } },
+	  .keys = { { "dport", { "key_dport", 1 } } },
+	  .key_refusal = "keys by pid, tid, comm, cpu, cgroup or dport only" },
 	/* the generic forms */
 	{ .kind = KT_HIST_FIELD, .object = "tphist",
 	  .variants = { { "tracepoint", { "field_hist" } } },

@@ -3,7 +3,7 @@
  * What a histogram measures, as the user writes it (--hist, the pane's prompt):
  *
  *   syscall-latency | runq-latency | offcpu | bio-latency | bio-size | read-size |
- *   write-size | lock-contention | func:FUNCTION | field:SYSTEM:EVENT.FIELD |
+ *   write-size | lock-contention | tcp-connect-latency | func:FUNCTION | field:SYSTEM:EVENT.FIELD |
  *   latency:SYSTEM:EVENT[.FIELD]->SYSTEM:EVENT[.FIELD] | usdt:PATH:PROVIDER:PROBE[.argN]
  *
  * followed by options, each after a comma: by=pid|tid|comm|cpu|cgroup|syscall|FIELD|field:FIELD

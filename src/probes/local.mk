@@ -3,7 +3,7 @@
 # in a table by name, which src/backend/bpfobj.c opens (src/backend/histkind.c's rows name
 # them). A new program: its .bpf.c and its name here. --disable-bpf leaves all of it out and
 # builds the stub instead.
-BPF_PROGS = syslat tphist funclat schedlat blockio rwsize usdthist lockcont
+BPF_PROGS = syslat tphist funclat schedlat blockio rwsize usdthist lockcont tcpconn
 BPF_SRC = $(BPF_PROGS:%=src/probes/%.bpf.c)
 BPF_HDRS = src/probes/hist.h src/probes/hist_common.bpf.h src/probes/vmlinux/vmlinux.h \
 	src/probes/vmlinux/linux/errno.h
