@@ -159,7 +159,7 @@ void options_usage(FILE *out)
 	      "Histograms (BPF, aggregated in the kernel):\n"
 	      "      --hist SPEC        syscall-latency, runq-latency, offcpu, bio-latency,\n"
 	      "                         bio-size, read-size, write-size, lock-contention,\n"
-	      "                         func:FUNCTION, field:SYS:EVENT.FIELD,\n"
+	      "                         tcp-connect-latency, func:FUNCTION, field:SYS:EVENT.FIELD,\n"
 	      "                         latency:SYS:EV[.F]->SYS:EV[.F], usdt:PATH:PROVIDER:PROBE[.argN];\n"
 	      "                         options ,by=KEY ,linear=STEP ,pid=PID\n"
 	      "                         ,via=tp_btf|raw_tp|tracepoint|fentry|kprobe; repeatable\n"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The BPF histogram loader. Each histogram is one skeleton instance (its own maps and
- * .rodata), opened, tuned, loaded and attached here; the variants of a program are tried in
- * order of cost (tp_btf, raw_tp, tracepoint; fentry/fexit, kprobe/kretprobe) and the first
- * the kernel accepts stays. Maps are per-CPU hashes that the kernel only adds to; a read
+ * The BPF histogram loader, with no code per kind: the row of its kind (histkind.h) names
+ * the object (bpfobj.h), the tunables and the variants, tried in order of cost (tp_btf,
+ * raw_tp, tracepoint; fentry/fexit, kprobe/kretprobe); the first the kernel accepts stays.
+ * Each histogram is its own object instance (its own maps and .rodata). Maps are per-CPU hashes that the kernel only adds to; a read
  * sums the CPUs and subtracts the previous read, so nothing is deleted under the program.
  */
 #include "config.h"
@@ -14,48 +14,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include <traceevent/event-parse.h>
 #include <tracefs.h>
 
 #include "backend/bpfhist.h"
-#include "backend/elfsyms.h"
-#include "backend/usdt.h"
-#include "fileio.h"
+#include "backend/bpfobj.h"
+#include "backend/histkind.h"
 #include "log.h"
 #include "xalloc.h"
 
-/* bpftool's generated code casts const away */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wcast-qual"
-#include "src/probes/blockio.skel.h"
-#include "src/probes/funclat.skel.h"
-#include "src/probes/lockcont.skel.h"
-#include "src/probes/rwsize.skel.h"
-#include "src/probes/schedlat.skel.h"
-#include "src/probes/syslat.skel.h"
-#include "src/probes/tphist.skel.h"
-#include "src/probes/usdthist.skel.h"
-#pragma GCC diagnostic pop
-
 #define BATCH_KEYS 256
-#define MAX_LINKS 3 /* runq-latency: two wakeups and the switch */
 
 struct kt_bpfhist {
 	struct kt_hist_spec spec;
 	const char *variant;
-	struct ktop_syslat *syslat;
-	struct ktop_tphist *tphist;
-	struct ktop_funclat *funclat;
-	struct ktop_schedlat *schedlat;
-	struct ktop_blockio *blockio;
-	struct ktop_rwsize *rwsize;
-	struct ktop_usdthist *usdthist;
-	struct ktop_lockcont *lockcont;
-	struct bpf_link *links[MAX_LINKS];
+	struct kt_hist_load load; /* its object and links */
+	const char *untimed_counter; /* a .bss count of runs it could not time, NULL: none */
 	int map_fd;
 	int ncpus;
 	bool no_batch; /* the kernel has no batch lookup for this map: key by key */
@@ -155,627 +131,182 @@ static void failure_reason(int err, char *out, size_t len)
 	snprintf(out, len, "%s", strerror(err));
 }
 
-/* Opens a skeleton's object as ktop_NAME__open() does. The tests alone set
- * KTOP_TEST_BPF_OBJECT=NAME:FILE (tests/live/bpf_verifier.sh): FILE, an object with the same
- * programs, maps and .rodata as src/probes/NAME.bpf.c, is then opened in place of the built-in
- * one, so a program the verifier refuses goes through this very loader. */
-static int open_object(struct bpf_object_skeleton *s)
+/* Sets the tunables of hist_common.bpf.h, which every object has, and the row's own. */
+static int set_tunables(struct bpf_object *obj, const struct kt_hist_kind_row *row,
+			const struct kt_hist_spec *s, char *err, size_t errlen)
 {
-	const char *env = getenv("KTOP_TEST_BPF_OBJECT"), *name = s->name + strlen("ktop_");
-	const char *file = env ? strchr(env, ':') : NULL;
-	void *elf = NULL;
-	size_t len;
-	int r;
-
-	if (file && (size_t)(file - env) == strlen(name) && !strncmp(env, name, strlen(name))) {
-		elf = file_read_all(file + 1, &len);
-		if (!elf)
-			return -errno;
-		log_debug("%s: %s: the object of %s (KTOP_TEST_BPF_OBJECT)", __func__, name, file + 1);
-		s->data = elf;
-		s->data_sz = len;
-	}
-	r = bpf_object__open_skeleton(s, NULL);
-	s->data = NULL; /* libbpf copied what it needs */
-	free(elf);
-	return r;
-}
-
-/* open_NAME(): ktop_NAME__open() through open_object(). */
-#define DEFINE_OPEN(NAME)                                                                    \
-	static struct ktop_##NAME *open_##NAME(void)                                          \
-	{                                                                                     \
-		struct ktop_##NAME *k = xcalloc(1, sizeof(*k));                               \
-		int r = ktop_##NAME##__create_skeleton(k);                                    \
-                                                                                              \
-		if (!r)                                                                       \
-			r = open_object(k->skeleton);                                         \
-		if (r) {                                                                      \
-			ktop_##NAME##__destroy(k);                                            \
-			errno = -r;                                                           \
-			return NULL;                                                          \
-		}                                                                             \
-		return k;                                                                     \
-	}
-DEFINE_OPEN(syslat)
-DEFINE_OPEN(tphist)
-DEFINE_OPEN(funclat)
-DEFINE_OPEN(schedlat)
-DEFINE_OPEN(blockio)
-DEFINE_OPEN(rwsize)
-DEFINE_OPEN(usdthist)
-DEFINE_OPEN(lockcont)
-
-static void set_common(unsigned int *scale, unsigned long long *step, unsigned int *by,
-		       unsigned int *tgid, unsigned long long *cgroup, int *cgroup_level,
-		       const struct kt_hist_spec *s)
-{
-	*scale = s->scale;
-	*step = s->step ? s->step : 1;
-	*by = s->by;
-	*tgid = s->pid;
-	*cgroup = s->cgroup_id;
-	*cgroup_level = s->cgroup_level;
-}
-/* The tunables of hist_common.bpf.h, which every skeleton k has. */
-#define SET_COMMON(k, s)                                                                   \
-	set_common(&(k)->rodata->hist_scale, &(k)->rodata->hist_step, &(k)->rodata->hist_by, \
-		   &(k)->rodata->filter_tgid, &(k)->rodata->filter_cgroup,                  \
-		   &(k)->rodata->filter_cgroup_level, s)
-
-/* Every program of obj loads only when named in want. */
-static void autoload_only(struct bpf_object *obj, const char *const want[], size_t n)
-{
-	struct bpf_program *p;
+	const struct kt_hist_setting common[] = {
+		{ "hist_scale", s->scale },
+		{ "hist_step", s->step ? s->step : 1 },
+		{ "hist_by", s->by },
+		{ "filter_tgid", s->pid },
+		{ "filter_cgroup", s->cgroup_id },
+		{ "filter_cgroup_level", (unsigned long long)s->cgroup_level },
+	};
 	size_t i;
-	bool on;
 
-	bpf_object__for_each_program(p, obj) {
-		on = false;
-		for (i = 0; i < n; i++)
-			on |= !strcmp(bpf_program__name(p), want[i]);
-		bpf_program__set_autoload(p, on);
-	}
-}
-
-static int attach(struct kt_bpfhist *h, struct bpf_program *p, int slot)
-{
-	h->links[slot] = bpf_program__attach(p);
-	return h->links[slot] ? 0 : -errno;
-}
-
-static void detach(struct kt_bpfhist *h)
-{
-	int i;
-
-	for (i = 0; i < MAX_LINKS; i++) {
-		bpf_link__destroy(h->links[i]);
-		h->links[i] = NULL;
-	}
-	ktop_syslat__destroy(h->syslat);
-	ktop_tphist__destroy(h->tphist);
-	ktop_funclat__destroy(h->funclat);
-	ktop_schedlat__destroy(h->schedlat);
-	ktop_blockio__destroy(h->blockio);
-	ktop_rwsize__destroy(h->rwsize);
-	ktop_usdthist__destroy(h->usdthist);
-	h->usdthist = NULL;
-	ktop_lockcont__destroy(h->lockcont);
-	h->lockcont = NULL;
-	h->schedlat = NULL;
-	h->blockio = NULL;
-	h->rwsize = NULL;
-	h->syslat = NULL;
-	h->tphist = NULL;
-	h->funclat = NULL;
-}
-
-static int try_syslat(struct kt_bpfhist *h, unsigned int v)
-{
-	static const char *const progs[][2] = {
-		{ "btf_enter", "btf_exit" }, { "raw_enter", "raw_exit" }, { "tp_enter", "tp_exit" },
-	};
-	struct ktop_syslat *k;
-	int r;
-
-	k = h->syslat = open_syslat();
-	if (!k)
-		return -errno;
-	SET_COMMON(k, &h->spec);
-	k->rodata->nr_exit = SYS_exit;
-	k->rodata->nr_exit_group = SYS_exit_group;
-	autoload_only(k->obj, progs[v], 2);
-	r = ktop_syslat__load(k);
-	if (r)
-		return r;
-	switch (v) {
-	case 0:
-		r = attach(h, k->progs.btf_enter, 0) ?: attach(h, k->progs.btf_exit, 1);
-		break;
-	case 1:
-		r = attach(h, k->progs.raw_enter, 0) ?: attach(h, k->progs.raw_exit, 1);
-		break;
-	default:
-		r = attach(h, k->progs.tp_enter, 0) ?: attach(h, k->progs.tp_exit, 1);
-		break;
-	}
-	h->map_fd = bpf_map__fd(k->maps.hist);
-	return r;
-}
-
-static int try_funclat(struct kt_bpfhist *h, unsigned int v)
-{
-	struct ktop_funclat *k;
-	const char *fn = h->spec.func;
-	int r;
-
-	k = h->funclat = open_funclat();
-	if (!k)
-		return -errno;
-	SET_COMMON(k, &h->spec);
-	if (v == 0) {
-		static const char *const progs[] = { "fentry_entry", "fexit_return" };
-
-		autoload_only(k->obj, progs, 2);
-		if ((r = bpf_program__set_attach_target(k->progs.fentry_entry, 0, fn)) ||
-		    (r = bpf_program__set_attach_target(k->progs.fexit_return, 0, fn)) ||
-		    (r = ktop_funclat__load(k)))
-			return r;
-		r = attach(h, k->progs.fentry_entry, 0) ?: attach(h, k->progs.fexit_return, 1);
-	} else {
-		static const char *const progs[] = { "kprobe_entry", "kretprobe_return" };
-
-		autoload_only(k->obj, progs, 2);
-		if ((r = ktop_funclat__load(k)))
-			return r;
-		h->links[0] = bpf_program__attach_kprobe(k->progs.kprobe_entry, false, fn);
-		if (!h->links[0])
-			return -errno;
-		h->links[1] = bpf_program__attach_kprobe(k->progs.kretprobe_return, true, fn);
-		r = h->links[1] ? 0 : -errno;
-	}
-	h->map_fd = bpf_map__fd(k->maps.hist);
-	return r;
-}
-
-static bool is_sched(const struct kt_hist_spec *s)
-{
-	return !strcmp(s->builtin, "runq-latency") || !strcmp(s->builtin, "offcpu");
-}
-
-static bool is_block(const struct kt_hist_spec *s)
-{
-	return !strcmp(s->builtin, "bio-latency") || !strcmp(s->builtin, "bio-size");
-}
-
-static bool is_rwsize(const struct kt_hist_spec *s)
-{
-	return !strcmp(s->builtin, "read-size") || !strcmp(s->builtin, "write-size");
-}
-
-static bool is_lock(const struct kt_hist_spec *s)
-{
-	return !strcmp(s->builtin, "lock-contention");
-}
-
-/* lock-contention: v 0 is tp_btf, 1 raw_tp, 2 the plain tracepoints, one program for all. */
-static int try_lockcont(struct kt_bpfhist *h, unsigned int v)
-{
-	static const char *const progs[][2] = {
-		{ "btf_begin", "btf_end" }, { "raw_begin", "raw_end" }, { "tp_begin", "tp_end" },
-	};
-	struct ktop_lockcont *k;
-	int r;
-
-	k = h->lockcont = open_lockcont();
-	if (!k)
-		return -errno;
-	SET_COMMON(k, &h->spec);
-	if (h->spec.by == KT_BY_FIELD)
-		k->rodata->key_field = strcmp(h->spec.by_field, "flags") ? KT_LOCK_KEY_ADDR :
-									   KT_LOCK_KEY_FLAGS;
-	autoload_only(k->obj, progs[v], 2);
-	r = ktop_lockcont__load(k);
-	if (r)
-		return r;
-	switch (v) {
-	case 0:
-		r = attach(h, k->progs.btf_begin, 0) ?: attach(h, k->progs.btf_end, 1);
-		break;
-	case 1:
-		r = attach(h, k->progs.raw_begin, 0) ?: attach(h, k->progs.raw_end, 1);
-		break;
-	default:
-		r = attach(h, k->progs.tp_begin, 0) ?: attach(h, k->progs.tp_end, 1);
-		break;
-	}
-	h->map_fd = bpf_map__fd(k->maps.hist);
-	return r;
-}
-
-/* runq-latency and offcpu with BTF-typed hooks: v 0 is tp_btf, 1 raw_tp. */
-static int try_schedlat(struct kt_bpfhist *h, unsigned int v)
-{
-	static const char *const runq[][3] = {
-		{ "btf_wakeup", "btf_wakeup_new", "btf_switch_in" },
-		{ "raw_wakeup", "raw_wakeup_new", "raw_switch_in" },
-	};
-	static const char *const offcpu[][1] = { { "btf_switch" }, { "raw_switch" } };
-	bool rq = !strcmp(h->spec.builtin, "runq-latency");
-	struct ktop_schedlat *k;
-	int r;
-
-	k = h->schedlat = open_schedlat();
-	if (!k)
-		return -errno;
-	SET_COMMON(k, &h->spec);
-	if (h->spec.by == KT_BY_FIELD)
-		k->rodata->key_next = strcmp(h->spec.by_field, "next_comm") ? KT_SCHED_KEY_PID :
-									      KT_SCHED_KEY_COMM;
-	if (rq)
-		autoload_only(k->obj, runq[v], 3);
-	else
-		autoload_only(k->obj, offcpu[v], 1);
-	r = ktop_schedlat__load(k);
-	if (r)
-		return r;
-	if (rq && v == 0)
-		r = attach(h, k->progs.btf_wakeup, 0) ?: attach(h, k->progs.btf_wakeup_new, 1) ?:
-		    attach(h, k->progs.btf_switch_in, 2);
-	else if (rq)
-		r = attach(h, k->progs.raw_wakeup, 0) ?: attach(h, k->progs.raw_wakeup_new, 1) ?:
-		    attach(h, k->progs.raw_switch_in, 2);
-	else
-		r = attach(h, v == 0 ? k->progs.btf_switch : k->progs.raw_switch, 0);
-	h->map_fd = bpf_map__fd(k->maps.hist);
-	return r;
-}
-
-/* bio-latency and bio-size with BTF-typed hooks: v 0 is tp_btf, 1 raw_tp. */
-static int try_blockio(struct kt_bpfhist *h, unsigned int v)
-{
-	static const char *const lat[][2] = { { "btf_issue", "btf_complete" },
-					      { "raw_issue", "raw_complete" } };
-	static const char *const size[][1] = { { "btf_size" }, { "raw_size" } };
-	bool is_lat = !strcmp(h->spec.builtin, "bio-latency");
-	struct ktop_blockio *k;
-	int r;
-
-	k = h->blockio = open_blockio();
-	if (!k)
-		return -errno;
-	SET_COMMON(k, &h->spec);
-	k->rodata->key_dev = h->spec.by == KT_BY_FIELD; /* dev: the only field they key by */
-	if (is_lat)
-		autoload_only(k->obj, lat[v], 2);
-	else
-		autoload_only(k->obj, size[v], 1);
-	r = ktop_blockio__load(k);
-	if (r)
-		return r;
-	if (is_lat)
-		r = attach(h, v == 0 ? k->progs.btf_issue : k->progs.raw_issue, 0) ?:
-		    attach(h, v == 0 ? k->progs.btf_complete : k->progs.raw_complete, 1);
-	else
-		r = attach(h, v == 0 ? k->progs.btf_size : k->progs.raw_size, 0);
-	h->map_fd = bpf_map__fd(k->maps.hist);
-	return r;
-}
-
-/* read-size and write-size on raw_syscalls' sys_exit: v 0 is tp_btf, 1 raw_tp. */
-static int try_rwsize(struct kt_bpfhist *h, unsigned int v)
-{
-	static const char *const progs[][1] = { { "btf_exit" }, { "raw_exit" } };
-	struct ktop_rwsize *k;
-	int r;
-
-	k = h->rwsize = open_rwsize();
-	if (!k)
-		return -errno;
-	SET_COMMON(k, &h->spec);
-	k->rodata->syscall_nr = strcmp(h->spec.builtin, "read-size") ? SYS_write : SYS_read;
-	autoload_only(k->obj, progs[v], 1);
-	r = ktop_rwsize__load(k);
-	if (r)
-		return r;
-	r = attach(h, v == 0 ? k->progs.btf_exit : k->progs.raw_exit, 0);
-	h->map_fd = bpf_map__fd(k->maps.hist);
-	return r;
-}
-
-/* Why the typed variants of a built-in cannot key by its by=FIELD; NULL when they can. They
- * read the hook's arguments, not the tracepoint's record, so only the fields they compute
- * as the record does. */
-static const char *typed_key_refusal(const struct kt_hist_spec *s, char *why, size_t len)
-{
-	const char *f = s->by_field;
-
+	for (i = 0; i < sizeof(common) / sizeof(common[0]); i++)
+		if (bpfobj_set_int(obj, common[i].var, common[i].value, err, errlen) < 0)
+			return -1;
+	for (i = 0; i < sizeof(row->settings) / sizeof(row->settings[0]); i++)
+		if (row->settings[i].var &&
+		    bpfobj_set_int(obj, row->settings[i].var, row->settings[i].value, err, errlen) < 0)
+			return -1;
 	if (s->by != KT_BY_FIELD)
+		return 0;
+	for (i = 0; i < sizeof(row->keys) / sizeof(row->keys[0]); i++)
+		if (row->keys[i].field && !strcmp(row->keys[i].field, s->by_field))
+			return bpfobj_set_int(obj, row->keys[i].set.var, row->keys[i].set.value, err,
+					      errlen);
+	return 0;
+}
+
+/* Why row's own programs cannot key by its by=FIELD; NULL when they can. They read the
+ * hook's arguments, not the tracepoint's record, so only the fields they compute. */
+static const char *key_refusal(const struct kt_hist_kind_row *row, const struct kt_hist_spec *s,
+			       char *why, size_t len)
+{
+	size_t i;
+
+	if (s->by != KT_BY_FIELD || !row->key_refusal)
 		return NULL;
-	if (is_sched(s) && strcmp(f, "next_comm") && strcmp(f, "next_pid"))
-		snprintf(why, len, "keys by next_comm or next_pid only, not by=%s", f);
-	else if (is_block(s) && strcmp(f, "dev"))
-		snprintf(why, len, "keys by the field dev only, not by=%s", f);
-	else if (is_rwsize(s))
-		snprintf(why, len, "keys by pid, tid, comm or cpu only, not by=%s", f);
-	else if (is_lock(s) && strcmp(f, "flags") && strcmp(f, "lock_addr"))
-		snprintf(why, len, "keys by pid, tid, comm, cpu, flags or lock_addr only, not by=%s",
-			 f);
-	else
-		return NULL;
+	for (i = 0; i < sizeof(row->keys) / sizeof(row->keys[0]); i++)
+		if (row->keys[i].field && !strcmp(row->keys[i].field, s->by_field))
+			return NULL;
+	snprintf(why, len, "%s, not by=%s", row->key_refusal, s->by_field);
 	return why;
 }
 
-/* A field of SYSTEM:EVENT as its format file describes it. */
-static int resolve_field(const char *sys, const char *ev, const char *name, bool numeric,
-			 struct kt_hist_field *f, char *err, size_t errlen)
+static void unload(struct kt_bpfhist *h)
 {
-	struct tep_handle *tep = tep_alloc();
-	struct tep_event *event = NULL;
-	struct tep_format_field *ff;
-	char *fmt;
-	int size, r = -1;
+	int i;
 
-	fmt = tracefs_event_file_read(NULL, sys, ev, "format", &size);
-	if (!fmt || !tep) {
-		snprintf(err, errlen, "no event %s:%s here (ktop --list shows them)", sys, ev);
-		goto out;
+	for (i = 0; i < KT_HIST_MAX_LINKS; i++) {
+		bpf_link__destroy(h->load.links[i]);
+		h->load.links[i] = NULL;
 	}
-	if (tep_parse_format(tep, &event, fmt, (unsigned long)size, sys) != 0 || !event) {
-		snprintf(err, errlen, "cannot parse the format of %s:%s", sys, ev);
-		goto out;
-	}
-	ff = tep_find_any_field(event, name);
-	if (!ff) {
-		snprintf(err, errlen, "%s:%s has no field '%s' (its format file lists them)", sys,
-			 ev, name);
-		goto out;
-	}
-	memset(f, 0, sizeof(*f));
-	f->offset = (unsigned int)ff->offset;
-	f->size = (unsigned int)ff->size;
-	f->is_signed = !!(ff->flags & TEP_FIELD_IS_SIGNED);
-	if (ff->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE)) {
-		snprintf(err, errlen, "%s:%s: field '%s' has a variable length; pick a fixed one",
-			 sys, ev, name);
-		goto out;
-	}
-	if (ff->flags & TEP_FIELD_IS_ARRAY) {
-		if (numeric || !(ff->flags & TEP_FIELD_IS_STRING)) {
-			snprintf(err, errlen, "%s:%s: field '%s' is an array, not a number", sys,
-				 ev, name);
-			goto out;
-		}
-		f->is_string = 1;
-		if (f->size > KT_HIST_COMM)
-			f->size = KT_HIST_COMM;
-	} else if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8) {
-		snprintf(err, errlen, "%s:%s: field '%s' is %u bytes, not a number", sys, ev,
-			 name, f->size);
-		goto out;
-	}
-	r = 0;
-out:
-	free(fmt);
-	tep_free(tep);
-	return r;
+	bpf_object__close(h->load.obj);
+	h->load.obj = NULL;
+	h->map_fd = -1;
 }
 
-/* Field offsets first (a bad name is a usage error, not a kernel refusal). */
-static int tphist_fields(const struct kt_hist_spec *s, struct ktop_tphist__rodata *ro,
-			 char *err, size_t errlen)
+/* Opens, tunes, loads and attaches one variant of row. 0; >0 a usage error in err (nothing
+ * else is worth trying); <0 -errno, the kernel's refusal (failure_reason() tells it). */
+static int try_variant(struct kt_bpfhist *h, const struct kt_hist_kind_row *row,
+		       const struct kt_hist_variant *v, char *err, size_t errlen)
 {
-	const struct kt_hist_point *keyev = s->kind == KT_HIST_LATENCY ? &s->end : &s->ev;
-
-	if (s->kind == KT_HIST_FIELD &&
-	    resolve_field(s->ev.system, s->ev.event, s->ev.field, true, &ro->value_field, err,
-			  errlen) < 0)
-		return -1;
-	if (s->kind == KT_HIST_LATENCY && s->ev.field[0]) {
-		ro->start_match = ro->end_match = KT_MATCH_FIELD;
-		if (resolve_field(s->ev.system, s->ev.event, s->ev.field, true, &ro->start_field,
-				  err, errlen) < 0 ||
-		    resolve_field(s->end.system, s->end.event, s->end.field, true, &ro->end_field,
-				  err, errlen) < 0)
-			return -1;
-	}
-	if (s->by == KT_BY_FIELD &&
-	    resolve_field(keyev->system, keyev->event, s->by_field, false, &ro->key_field, err,
-			  errlen) < 0)
-		return -1;
-	return 0;
-}
-
-static int try_tphist(struct kt_bpfhist *h, char *err, size_t errlen)
-{
-	const struct kt_hist_spec *s = &h->spec;
-	struct ktop_tphist *k;
+	struct kt_hist_load *l = &h->load;
 	int r;
 
-	k = h->tphist = open_tphist();
-	if (!k) {
-		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(errno));
-		return -1;
+	l->obj = bpfobj_open(row->object);
+	if (!l->obj) {
+		snprintf(err, errlen, "cannot open the BPF object %s: %s", row->object,
+			 strerror(errno));
+		return 1;
 	}
-	SET_COMMON(k, s);
-	if (tphist_fields(s, k->rodata, err, errlen) < 0)
-		return -1;
-	/* offcpu keeps no start for a task's last switch, as its typed variants do */
-	if (!strcmp(s->builtin, "offcpu") &&
-	    resolve_field("sched", "sched_switch", "prev_state", true, &k->rodata->dying_field,
-			  err, errlen) < 0)
-		return -1;
-	if (s->kind == KT_HIST_FIELD) {
-		static const char *const progs[] = { "field_hist" };
-
-		autoload_only(k->obj, progs, 1);
-	} else {
-		static const char *const progs[] = { "lat_start", "lat_end" };
-
-		autoload_only(k->obj, progs, 2);
-	}
+	if (set_tunables(l->obj, row, &h->spec, err, errlen) < 0)
+		return 1;
+	r = row->prepare ? row->prepare(l, v, err, errlen) : 0;
+	if (r)
+		return r;
+	bpfobj_autoload_only(l->obj, v->progs);
 	capture_start();
-	r = ktop_tphist__load(k);
-	if (!r && s->kind == KT_HIST_FIELD) {
-		h->links[0] = bpf_program__attach_tracepoint(k->progs.field_hist, s->ev.system,
-							     s->ev.event);
-		r = h->links[0] ? 0 : -errno;
-	} else if (!r) {
-		h->links[0] = bpf_program__attach_tracepoint(k->progs.lat_start, s->ev.system,
-							     s->ev.event);
-		h->links[1] = h->links[0] ? bpf_program__attach_tracepoint(
-						    k->progs.lat_end, s->end.system, s->end.event) :
-					    NULL;
-		r = h->links[1] ? 0 : -errno;
-		/* runq-latency counts new tasks' first wait too, as its other variants do */
-		if (!r && !strcmp(s->builtin, "runq-latency")) {
-			h->links[2] = bpf_program__attach_tracepoint(k->progs.lat_start, "sched",
-								     "sched_wakeup_new");
-			r = h->links[2] ? 0 : -errno;
-		}
-	}
-	if (r) {
-		char why[512];
-
-		failure_reason(-r, why, sizeof(why));
-		snprintf(err, errlen, "tracepoint: %.480s", why);
-		return -1;
-	}
+	r = bpf_object__load(l->obj);
+	if (r)
+		return r < 0 ? r : -EINVAL;
+	r = row->attach ? row->attach(l, v) : histkind_attach_in_order(l, v);
+	if (r)
+		return r;
 	capturing = false;
-	h->variant = "tracepoint";
-	h->map_fd = bpf_map__fd(k->maps.hist);
-	return 0;
+	h->map_fd = bpf_object__find_map_fd_by_name(l->obj, "hist");
+	return h->map_fd < 0 ? -ENOENT : 0;
 }
 
-/* usdt:PATH:PROVIDER:PROBE: libbpf finds the sites and their argument specs in the notes
- * and attaches to each, in every process (or pid=). */
-static int try_usdthist(struct kt_bpfhist *h, char *err, size_t errlen)
+/* Each variant of row in turn (or the one via= names); the first that loads and attaches
+ * stays. What each refused goes into err after used bytes, "VIA: why" joined by "; ". */
+static int load_row(struct kt_bpfhist *h, const struct kt_hist_kind_row *row, char *err,
+		    size_t errlen, size_t *used)
 {
-	const struct kt_hist_spec *s = &h->spec;
-	struct kt_usdt_def def;
-	struct ktop_usdthist *k;
-	char path[4096], why[512], check[sizeof(s->usdt) + 32];
-	char **defs;
-	int n, r;
-
-	/* the probe and its arguments must exist: said as --usdt says it, before libbpf */
-	n = snprintf(check, sizeof(check), "%s", s->usdt);
-	if (s->usdt_value)
-		n += snprintf(check + n, sizeof(check) - (size_t)n, " arg%u", s->usdt_value);
-	if (s->usdt_key)
-		snprintf(check + n, sizeof(check) - (size_t)n, " k=arg%u", s->usdt_key);
-	n = usdt_uprobe_defs(check, &defs, err, errlen);
-	if (n < 0)
-		return -1;
-	usdt_defs_free(defs, n);
-	if (usdt_parse(s->usdt, &def, err, errlen) < 0)
-		return -1;
-	if (elfsyms_resolve_path(def.path, path, sizeof(path), err, errlen) < 0) {
-		usdt_def_free(&def);
-		return -1;
-	}
-	k = h->usdthist = open_usdthist();
-	if (!k) {
-		snprintf(err, errlen, "cannot open the BPF object: %s", strerror(errno));
-		usdt_def_free(&def);
-		return -1;
-	}
-	SET_COMMON(k, s);
-	k->rodata->value_arg = s->usdt_value;
-	k->rodata->key_arg = s->usdt_key;
-	k->rodata->key_string = s->usdt_key_string;
-	capture_start();
-	r = ktop_usdthist__load(k);
-	if (!r) {
-		h->links[0] = bpf_program__attach_usdt(k->progs.usdt_hist, s->pid ? (pid_t)s->pid :
-								   -1, path, def.provider,
-						       def.probe, NULL);
-		r = h->links[0] ? 0 : -errno;
-	}
-	usdt_def_free(&def);
-	if (r) {
-		failure_reason(-r, why, sizeof(why));
-		snprintf(err, errlen, "usdt: %.480s", why);
-		return -1;
-	}
-	capturing = false;
-	h->variant = "usdt";
-	h->map_fd = bpf_map__fd(k->maps.hist);
-	return 0;
-}
-
-/* Tries each variant in turn; the first that loads and attaches stays. */
-static int load_variants(struct kt_bpfhist *h, char *err, size_t errlen)
-{
-	static const char *const sys_names[] = { "tp_btf", "raw_tp", "tracepoint" };
-	static const char *const func_names[] = { "fentry", "kprobe" };
-	/* built-ins whose tracepoint variant is the generic program */
-	bool typed = is_sched(&h->spec) || is_block(&h->spec) || is_rwsize(&h->spec);
-	bool sys = h->spec.kind == KT_HIST_SYSCALL || typed || is_lock(&h->spec);
-	const char *const *names = sys ? sys_names : func_names;
-	unsigned int v, n = sys ? 3 : 2;
-	size_t used = 0;
+	const struct kt_hist_variant *v;
 	char why[512];
 	int r;
 
-	err[0] = '\0';
-	for (v = 0; v < n; v++) {
-		if (h->spec.via[0] && strcmp(h->spec.via, names[v]))
+	for (v = row->variants; v < row->variants + 3 && v->via; v++) {
+		if (h->spec.via[0] && strcmp(h->spec.via, v->via))
 			continue;
-		if (typed && v == 2) { /* the generic program; it says why itself */
-			if (try_tphist(h, why, sizeof(why)) == 0)
-				return 0;
-			snprintf(err + used, used < errlen ? errlen - used : 0, "%s%s",
-				 used ? "; " : "", why);
-			return -1;
-		}
-		if (!typed_key_refusal(&h->spec, why, sizeof(why))) {
-			capture_start();
-			r = is_lock(&h->spec) ? try_lockcont(h, v) :
-			    is_sched(&h->spec) ? try_schedlat(h, v) :
-			    is_block(&h->spec) ? try_blockio(h, v) :
-			    is_rwsize(&h->spec) ? try_rwsize(h, v) :
-			    sys ? try_syslat(h, v) : try_funclat(h, v);
+		if (!key_refusal(row, &h->spec, why, sizeof(why))) {
+			r = try_variant(h, row, v, why, sizeof(why));
 			if (!r) {
-				capturing = false;
-				h->variant = names[v];
+				h->variant = v->via;
 				return 0;
+			}
+			if (r > 0) { /* a usage error: said as it is */
+				capturing = false;
+				*used += (size_t)snprintf(err + *used, *used < errlen ? errlen - *used : 0,
+							  "%s%s", *used ? "; " : "", why);
+				unload(h);
+				return -1;
 			}
 			failure_reason(-r, why, sizeof(why));
 		}
-		log_debug("%s: %s: %s: %s", __func__, h->spec.text, names[v], why);
-		used += (size_t)snprintf(err + used, used < errlen ? errlen - used : 0, "%s%s: %s",
-					 used ? "; " : "", names[v], why);
-		detach(h);
+		log_debug("%s: %s: %s: %s", __func__, h->spec.text, v->via, why);
+		*used += (size_t)snprintf(err + *used, *used < errlen ? errlen - *used : 0,
+					  "%s%s: %s", *used ? "; " : "", v->via, why);
+		unload(h);
 	}
 	return -1;
+}
+
+/* The row's variants, then for built-ins with one the generic tracepoint program on the
+ * built-in's expansion (histspec.c). */
+static int load_variants(struct kt_bpfhist *h, const struct kt_hist_kind_row *row, char *err,
+			 size_t errlen)
+{
+	size_t used = 0;
+
+	err[0] = '\0';
+	h->load.builtin = NULL;
+	if (load_row(h, row, err, errlen, &used) == 0)
+		return 0;
+	if (!row->tracepoint_fallback || (h->spec.via[0] && strcmp(h->spec.via, "tracepoint")))
+		return -1;
+	h->load.builtin = row;
+	return load_row(h, histkind_generic(h->spec.kind), err, errlen, &used);
 }
 
 struct kt_bpfhist *bpfhist_open(const struct kt_hist_spec *spec, char *err, size_t errlen)
 {
 	struct kt_bpfhist *h = xcalloc(1, sizeof(*h));
+	const struct kt_hist_kind_row *row;
 	char why[512];
 	int r;
 
 	h->spec = *spec;
+	h->load.spec = &h->spec;
 	h->map_fd = -1;
 	h->ncpus = libbpf_num_possible_cpus();
 	if (h->ncpus <= 0) {
 		snprintf(err, errlen, "%s: cannot count the possible CPUs", spec->text);
 		goto fail;
 	}
-	if (is_lock(spec) && !tracefs_event_file_exists(NULL, "lock", "contention_end", "format")) {
-		snprintf(err, errlen, "%s: this kernel has no lock:contention_begin/contention_end "
-			 "tracepoints (Linux 5.19 added them): lock contention cannot be timed here",
-			 spec->text);
+	row = histkind_of(spec);
+	if (!row) {
+		snprintf(err, errlen, "%s: no BPF program for this kind of histogram", spec->text);
 		goto fail;
 	}
-	if ((spec->kind == KT_HIST_FIELD || spec->kind == KT_HIST_LATENCY) && !spec->builtin[0])
-		r = try_tphist(h, why, sizeof(why));
-	else if (spec->kind == KT_HIST_USDT)
-		r = try_usdthist(h, why, sizeof(why));
-	else
-		r = load_variants(h, why, sizeof(why));
+	if (row->needs_event) {
+		char sys[64];
+
+		snprintf(sys, sizeof(sys), "%.*s", (int)strcspn(row->needs_event, ":"),
+			 row->needs_event);
+		if (!tracefs_event_file_exists(NULL, sys, strchr(row->needs_event, ':') + 1,
+					       "format")) {
+			snprintf(err, errlen, "%s: %s", spec->text, row->needs_why);
+			goto fail;
+		}
+	}
+	h->untimed_counter = row->untimed_counter;
+	r = load_variants(h, row, why, sizeof(why));
 	if (r < 0) {
 		snprintf(err, errlen, "%.200s: %.300s", spec->text, why);
 		goto fail;
@@ -794,7 +325,7 @@ void bpfhist_free(struct kt_bpfhist *h)
 {
 	if (!h)
 		return;
-	detach(h);
+	unload(h);
 	free(h->keys);
 	free(h->vals);
 	free(h->rows);
@@ -883,20 +414,6 @@ static int read_one_by_one(struct kt_bpfhist *h)
 	return errno == ENOENT ? 0 : -errno;
 }
 
-/* The object of whichever program h loaded. */
-static struct bpf_object *hist_object(const struct kt_bpfhist *h)
-{
-	return h->syslat   ? h->syslat->obj :
-	       h->tphist   ? h->tphist->obj :
-	       h->funclat  ? h->funclat->obj :
-	       h->schedlat ? h->schedlat->obj :
-	       h->blockio  ? h->blockio->obj :
-	       h->rwsize   ? h->rwsize->obj :
-	       h->usdthist ? h->usdthist->obj :
-	       h->lockcont ? h->lockcont->obj :
-			     NULL;
-}
-
 /*
  * Runs the kernel skipped: a plain tracepoint program does not run while another BPF program
  * or a BPF map syscall holds the CPU (ktop's own batch read, preempted, is one), and the
@@ -906,11 +423,11 @@ static struct bpf_object *hist_object(const struct kt_bpfhist *h)
  */
 static uint64_t read_missed(const struct kt_bpfhist *h)
 {
-	struct bpf_object *obj = hist_object(h);
+	unsigned long long untimed;
 	struct bpf_program *p;
 	uint64_t n = 0;
 
-	bpf_object__for_each_program(p, obj) {
+	bpf_object__for_each_program(p, h->load.obj) {
 		struct bpf_prog_info info;
 		__u32 len = sizeof(info);
 
@@ -920,8 +437,8 @@ static uint64_t read_missed(const struct kt_bpfhist *h)
 		if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
 			n += info.recursion_misses;
 	}
-	if (h->lockcont) /* waits inside its own map updates, which it could not time */
-		n += __atomic_load_n(&h->lockcont->bss->untimed, __ATOMIC_RELAXED);
+	if (h->untimed_counter && bpfobj_read_bss(h->load.obj, h->untimed_counter, &untimed) == 0)
+		n += untimed;
 	return n;
 }
 

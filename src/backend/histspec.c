@@ -24,12 +24,24 @@ static const struct {
 	{ "write-size", "field:syscalls:sys_exit_write.ret,by=comm" },
 	/* its own program in every variant: waits nest, matched on thread and lock */
 	{ "lock-contention", "latency:lock:contention_begin->lock:contention_end,by=comm" },
+	/* its own program in every variant: a connect's start and end on one socket */
+	{ "tcp-connect-latency",
+	  "latency:sock:inet_sock_set_state->sock:inet_sock_set_state,by=comm" },
 };
 
-const char *const histspec_builtins[] = {
-	"syscall-latency", "runq-latency", "offcpu", "bio-latency", "bio-size",
-	"read-size", "write-size", "lock-contention", "func:FUNCTION", NULL,
-};
+const char *const *histspec_builtins(size_t *n)
+{
+	static const char *names[sizeof(builtins) / sizeof(builtins[0]) + 2];
+	size_t i;
+
+	if (!names[0]) {
+		for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+			names[i] = builtins[i].name;
+		names[i] = "func:FUNCTION";
+	}
+	*n = sizeof(names) / sizeof(names[0]) - 1;
+	return names;
+}
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
@@ -286,10 +298,16 @@ static int parse_generic(const char *text, struct kt_hist_spec *s, char *err, si
 		if (!s->ev.field[0] != !s->end.field[0])
 			FAIL("latency: match both events on a field, or neither (then on the thread)");
 	} else {
-		FAIL("unknown histogram '%.*s' (built in: syscall-latency, runq-latency, offcpu, "
-		     "bio-latency, bio-size, read-size, write-size, lock-contention, func:F; or "
-		     "field:SYS:EV.FIELD, latency:SYS:EV->SYS:EV, usdt:PATH:PROVIDER:PROBE[.argN])",
-		     (int)n, text);
+		char names[512];
+		size_t used = 0;
+
+		for (i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+			used += (size_t)snprintf(names + used, used < sizeof(names) ?
+								sizeof(names) - used : 0,
+						 "%s, ", builtins[i].name);
+		FAIL("unknown histogram '%.*s' (built in: %sfunc:F; or field:SYS:EV.FIELD, "
+		     "latency:SYS:EV->SYS:EV, usdt:PATH:PROVIDER:PROBE[.argN])", (int)n, text,
+		     names);
 	}
 options:
 	while (opts) {

@@ -3,7 +3,7 @@
  * What a histogram measures, as the user writes it (--hist, the pane's prompt):
  *
  *   syscall-latency | runq-latency | offcpu | bio-latency | bio-size | read-size |
- *   write-size | lock-contention | func:FUNCTION | field:SYSTEM:EVENT.FIELD |
+ *   write-size | lock-contention | tcp-connect-latency | func:FUNCTION | field:SYSTEM:EVENT.FIELD |
  *   latency:SYSTEM:EVENT[.FIELD]->SYSTEM:EVENT[.FIELD] | usdt:PATH:PROVIDER:PROBE[.argN]
  *
  * followed by options, each after a comma: by=pid|tid|comm|cpu|cgroup|syscall|FIELD|field:FIELD
@@ -59,7 +59,7 @@ struct kt_hist_spec {
 int histspec_parse(const char *text, struct kt_hist_spec *s, char *err, size_t errlen);
 /* The name of "by" ("syscall", "comm", the field name...), "" for none. */
 const char *histspec_by_name(const struct kt_hist_spec *s);
-/* The built-in names, NULL-terminated, for help and completion. */
-extern const char *const histspec_builtins[];
+/* The built-in names and func:FUNCTION, for completion: n of them, then NULL. */
+const char *const *histspec_builtins(size_t *n);
 
 #endif

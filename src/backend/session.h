@@ -100,6 +100,11 @@ int session_set_filter(struct kt_session *s, const char *system, const char *eve
 int session_tracing_on(struct kt_session *s, bool on);
 /* The last entry of the instance's error_log without its timestamp, malloc'd, or NULL. */
 char *session_last_error(struct kt_session *s);
+/* Events ktop put a trigger on in this session (triggers.c notes each), so that the
+ * picker and the close visit those files alone, not every event's. */
+void session_note_trigger(struct kt_session *s, const char *system, const char *event);
+/* The noted events as "system:event", n of them. */
+const char *const *session_noted_triggers(struct kt_session *s, size_t *n);
 /* Current filter text of an event, malloc'd, or NULL when none. */
 char *session_get_filter(struct kt_session *s, const char *system, const char *event);
 

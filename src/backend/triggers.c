@@ -255,6 +255,7 @@ int trigger_add(struct kt_session *s, struct tep_event *te, const struct kt_trig
 		goto out;
 	}
 	log_debug("triggers: %s:%s: %s", t->system, t->event, line);
+	session_note_trigger(s, t->system, t->event);
 	ret = 0;
 out:
 	tracefs_put_tracing_file(dir);
@@ -463,6 +464,30 @@ static int each_one(const char *path, const char *system, const char *event, voi
 	return 1;
 }
 
+/* Calls fn for each event ktop noted a trigger on that still has one. */
+static int walk_noted(struct kt_session *s, int (*fn)(const char *path, const char *system,
+						      const char *event, void *ctx), void *ctx)
+{
+	char path[PATH_MAX], sys[128], first[2], *dir;
+	const char *const *names;
+	const char *colon;
+	size_t i, nn;
+	int n = 0;
+
+	names = session_noted_triggers(s, &nn);
+	dir = nn ? tracefs_instance_get_dir(session_instance(s)) : NULL;
+	for (i = 0; dir && i < nn; i++) {
+		colon = strchr(names[i], ':');
+		snprintf(sys, sizeof(sys), "%.*s", (int)(colon - names[i]), names[i]);
+		event_path(path, sizeof(path), dir, sys, colon + 1, "trigger");
+		/* one byte: '#' is the empty file's header */
+		if (file_read_small(path, first, sizeof(first)) > 0 && first[0] != '#')
+			n += fn(path, sys, colon + 1, ctx);
+	}
+	tracefs_put_tracing_file(dir);
+	return n;
+}
+
 int triggers_for_each(struct kt_session *s,
 		      void (*fn)(const char *system, const char *event, void *ctx), void *ctx)
 {
@@ -470,5 +495,14 @@ int triggers_for_each(struct kt_session *s,
 
 	if (!session_instance(s))
 		return 0;
-	return walk(session_name(s), each_one, &c);
+	return walk_noted(s, each_one, &c);
+}
+
+int triggers_clear_noted(struct kt_session *s)
+{
+	int n = session_instance(s) ? walk_noted(s, clear_one, NULL) : 0;
+
+	if (n)
+		log_debug("triggers: %d removed from instance %s", n, session_name(s));
+	return n;
 }

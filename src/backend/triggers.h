@@ -62,12 +62,15 @@ char *trigger_output(struct kt_session *s, const struct kt_trigger *t);
 bool trigger_spent(struct kt_session *s, const char *system, const char *event,
 		   const char *cmd);
 
-/* Calls fn for every event of the session's instance that has triggers (one pass over the
- * instance's ~2,300 trigger files, a byte each). Returns how many. */
+/* Calls fn for every event of the session's instance that has triggers: those ktop put
+ * them on (session_note_trigger), a byte of each file read. Returns how many. */
 int triggers_for_each(struct kt_session *s,
 		      void (*fn)(const char *system, const char *event, void *ctx), void *ctx);
-/* Clears every trigger of every event of the instance tracing/instances/<name> (the guard
- * and the stale clean-up call it before rmdir). Returns how many were removed. */
+/* Clears the triggers ktop put on the session's events (session_close). Returns how many. */
+int triggers_clear_noted(struct kt_session *s);
+/* Clears every trigger of every event of the instance tracing/instances/<name>, one pass
+ * over its ~2,300 files (the guard and the stale clean-up of a dead ktop's instance, which
+ * cannot know where it put them). Returns how many were removed. */
 int triggers_clear_instance(const char *name);
 
 #endif

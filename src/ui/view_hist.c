@@ -231,7 +231,8 @@ static void hist_prompt(struct kt_view *v, int id, const char *text, enum kt_pro
 {
 	struct hist_view *hv = HV(v);
 	char list[sizeof(hv->hint)];
-	size_t n = 0;
+	const char *const *names;
+	size_t n;
 
 	if (id != PROMPT_SPEC)
 		return;
@@ -241,11 +242,10 @@ static void hist_prompt(struct kt_view *v, int id, const char *text, enum kt_pro
 		view_hist_build(v, text);
 	} else if (ev == KT_PROMPT_COMPLETE) {
 		/* Tab: the built-ins; several matching are listed in the pane */
-		while (histspec_builtins[n])
-			n++;
+		names = histspec_builtins(&n);
 		/* into a copy: the text growing calls back here (KT_PROMPT_CHANGED) */
 		list[0] = '\0';
-		if (ui_prompt_complete(v->ui, histspec_builtins, n, "-:", list, sizeof(list)) > 1)
+		if (ui_prompt_complete(v->ui, names, n, "-:", list, sizeof(list)) > 1)
 			snprintf(hv->hint, sizeof(hv->hint), "%s", list);
 	}
 }

@@ -110,4 +110,15 @@ struct request {
 	sector_t __sector;
 } __attribute__((preserve_access_index));
 
+/* The socket fields tcpconn.bpf.c reads: the port connected to (in an anonymous struct of
+ * a union in the kernel; CO-RE finds it by name) and the protocol. */
+struct sock_common {
+	__be16 skc_dport;
+} __attribute__((preserve_access_index));
+
+struct sock {
+	struct sock_common __sk_common;
+	u16 sk_protocol;
+} __attribute__((preserve_access_index));
+
 #endif
