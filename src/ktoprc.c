@@ -107,7 +107,8 @@ bool config_key_valid(const char *k)
 		return isgraph((unsigned char)k[0]) && k[0] != '#';
 	if (k[0] == '^' && k[2] == '\0')
 		return isalpha((unsigned char)k[1]);
-	if (k[0] == 'F' && isdigit((unsigned char)k[1])) {
+	/* one spelling per key: F2, not F02 (the key is kept as written, and matched so) */
+	if (k[0] == 'F' && isdigit((unsigned char)k[1]) && k[1] != '0') {
 		n = strtol(k + 1, &end, 10);
 		return !*end && n >= 1 && n <= 12;
 	}

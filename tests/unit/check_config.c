@@ -222,6 +222,8 @@ START_TEST(test_keys_and_paths)
 	ck_assert(config_key_valid("F12"));
 	ck_assert(config_key_valid("^L"));
 	ck_assert(!config_key_valid("F0"));
+	ck_assert(!config_key_valid("F02")); /* one spelling per key: F2 */
+	ck_assert(!config_key_valid("F000000000000000012"));
 	ck_assert(config_key_valid("^")); /* the caret key itself */
 	ck_assert(!config_key_valid("^1"));
 	ck_assert(!config_key_valid(" "));
