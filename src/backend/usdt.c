@@ -575,6 +575,31 @@ fail:
 	return -1;
 }
 
+/* The documented argument types of well-known probes, used where the user gives none: a note
+ * says an argument's size, never that it is a char pointer. CPython's are in its
+ * Doc/howto/instrumentation.rst. */
+static const struct {
+	const char *provider, *probe, *types[2];
+} known_args[] = {
+	{ "python", "function__entry", { "string", "string" } },
+	{ "python", "function__return", { "string", "string" } },
+	{ "python", "line", { "string", "string" } },
+	{ "python", "import__find__load__start", { "string" } },
+	{ "python", "import__find__load__done", { "string" } },
+	{ "python", "audit", { "string" } },
+};
+
+/* The known type of argument i (1-based) of provider:probe, or NULL. */
+static const char *known_type(const char *provider, const char *probe, int i)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(known_args) / sizeof(known_args[0]); k++)
+		if (!strcmp(known_args[k].provider, provider) && !strcmp(known_args[k].probe, probe))
+			return i >= 1 && i <= 2 ? known_args[k].types[i - 1] : NULL;
+	return NULL;
+}
+
 /* The user's token for argument i (1-based) among def->args: its name and type. */
 static void user_arg(const struct kt_usdt_def *def, int i, char *name, size_t namelen,
 		     char *type, size_t typelen)
@@ -646,6 +671,8 @@ static char *site_def(const struct kt_usdt_def *def, const struct kt_usdt_note *
 		end = p + strcspn(p, " ");
 		snprintf(spec, sizeof(spec), "%.*s", (int)(end - p), p);
 		user_arg(def, ++i, aname, sizeof(aname), type, sizeof(type));
+		if (!type[0] && known_type(n->provider, n->name, i))
+			snprintf(type, sizeof(type), "%s", known_type(n->provider, n->name, i));
 		if (usdt_fetcharg(spec, i, type[0] ? type : NULL, n->delta, elf_symbol, elf, fetch,
 				  sizeof(fetch), err, errlen) < 0)
 			return NULL;

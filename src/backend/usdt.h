@@ -16,7 +16,9 @@
  *
  * Every argument of the note becomes a fetcharg named argN (or ANAME), typed by its size and
  * sign (-4@%edi: arg1=%di:s32); argN:TYPE changes the type (string and ustring read the char
- * pointer the program passes: arg2:string is +0(%r12):string). Without NAME= the event is
+ * pointer the program passes: arg2:string is +0(%r12):string); well-known probes whose
+ * arguments are documented char pointers (python's function__entry: file, function) are read
+ * as strings unless typed otherwise. Without NAME= the event is
  * named PROBE (PROBE_2, ... for the further sites of a probe with several). */
 #ifndef KTOP_USDT_H
 #define KTOP_USDT_H
