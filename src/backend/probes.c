@@ -271,6 +271,9 @@ static int check_fetch(struct parser *ps, const char *p, const char *end, char *
 		if (q < end && *q == '"') {
 			if (end - q < 2 || end[-1] != '"')
 				return perr(ps, p, "immediate string needs a closing '\"'");
+			/* a quote inside would end the token elsewhere once more follows it */
+			if (memchr(q + 1, '"', (size_t)(end - 1 - (q + 1))))
+				return perr(ps, p, "an immediate string cannot hold '\"'");
 			return 0;
 		}
 		n = number_len(q, end);
