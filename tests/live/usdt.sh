@@ -58,6 +58,9 @@ start_ktop "$T/run.out" "$T/run.err" -b --json --usdt "$TGT:ktop_test:hit arg3:s
 	--usdt "$LIB:ktop_test:twice pid=$tgt"
 pid=$KTOP_PID
 wait_capturing "$pid" "ktop_$pid" hit
+# the probes are enabled one after another: the last one too before the target goes (a soak
+# run lost twice_2's hit to that gap)
+wait_capturing "$pid" "ktop_$pid" twice_2
 grep -Eq "^p:ktop_$pid/hit $TGT:0x[0-9a-f]+\(0x[0-9a-f]+\) arg1=[^ ]+:s32 arg2=[^ ]+:s64 arg3=\+0\([^ ]+\):string\$" \
 	"$TRACEFS/uprobe_events" || fail "uprobe_events: $(grep "ktop_$pid/" "$TRACEFS/uprobe_events")"
 grep -Eq "^p:ktop_$pid/twice_2 $LIB:0x[0-9a-f]+ arg1=\\\\2:s32\$" "$TRACEFS/uprobe_events" ||
