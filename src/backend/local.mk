@@ -30,3 +30,5 @@ src_libktop_a_SOURCES += \
 	src/backend/usdt.c src/backend/usdt.h
 # function_graph call trees.
 src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h
+# Profiles: stacks aggregated for folded output and the flame graph pane.
+src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h

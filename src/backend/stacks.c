@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Stacks aggregated into a tree of frames. Two hash tables keep adding O(depth): names are
+ * interned once, and a node's child is found by (parent, interned name) without walking
+ * sibling lists, which matters at the root (every task name) and in hot callers. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stacks.h"
+
+struct name_table {
+	char **slot;
+	size_t cap, used;
+};
+
+struct child_table {
+	struct kt_stack_node **slot;
+	size_t cap, used;
+};
+
+struct kt_stacks {
+	enum kt_stack_unit unit;
+	struct kt_stack_node root;
+	struct name_table names;
+	struct child_table children;
+	size_t nodes, leaves, name_bytes;
+};
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t hash_child(const struct kt_stack_node *parent, const char *name)
+{
+	uint64_t h = (uint64_t)(uintptr_t)parent * 0x9e3779b97f4a7c15ULL;
+
+	h ^= (uint64_t)(uintptr_t)name + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
+	return h ^ (h >> 29);
+}
+
+static int names_grow(struct name_table *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 1024;
+	char **slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	for (size_t i = 0; i < t->cap; i++) {
+		size_t j;
+
+		if (!t->slot[i])
+			continue;
+		for (j = hash_str(t->slot[i]) & (cap - 1); slot[j]; j = (j + 1) & (cap - 1))
+			;
+		slot[j] = t->slot[i];
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+	return 0;
+}
+
+static const char *intern(struct kt_stacks *st, const char *name)
+{
+	struct name_table *t = &st->names;
+	size_t j;
+
+	if ((t->used + 1) * 2 > t->cap && names_grow(t) < 0)
+		return NULL;
+	for (j = hash_str(name) & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1))
+		if (!strcmp(t->slot[j], name))
+			return t->slot[j];
+	t->slot[j] = strdup(name);
+	if (!t->slot[j])
+		return NULL;
+	t->used++;
+	st->name_bytes += strlen(name) + 1;
+	return t->slot[j];
+}
+
+static int children_grow(struct child_table *t)
+{
+	size_t cap = t->cap ? t->cap * 2 : 1024;
+	struct kt_stack_node **slot = calloc(cap, sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	for (size_t i = 0; i < t->cap; i++) {
+		struct kt_stack_node *n = t->slot[i];
+		size_t j;
+
+		if (!n)
+			continue;
+		for (j = hash_child(n->parent, n->name) & (cap - 1); slot[j]; j = (j + 1) & (cap - 1))
+			;
+		slot[j] = n;
+	}
+	free(t->slot);
+	t->slot = slot;
+	t->cap = cap;
+	return 0;
+}
+
+/* The slot where (parent, name) is or would go; the table has room. */
+static struct kt_stack_node **child_slot(const struct child_table *t,
+					 const struct kt_stack_node *parent, const char *name)
+{
+	size_t j;
+
+	if (!t->cap)
+		return NULL;
+	for (j = hash_child(parent, name) & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1))
+		if (t->slot[j]->parent == parent && t->slot[j]->name == name)
+			break;
+	return &t->slot[j];
+}
+
+struct kt_stacks *stacks_new(enum kt_stack_unit unit)
+{
+	struct kt_stacks *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->unit = unit;
+	st->root.name = "all";
+	return st;
+}
+
+static void free_nodes(struct kt_stack_node *n)
+{
+	while (n) {
+		struct kt_stack_node *next = n->next;
+
+		free_nodes(n->child);
+		free(n);
+		n = next;
+	}
+}
+
+void stacks_clear(struct kt_stacks *st)
+{
+	free_nodes(st->root.child);
+	for (size_t i = 0; i < st->names.cap; i++)
+		free(st->names.slot[i]);
+	free(st->names.slot);
+	free(st->children.slot);
+	memset(&st->names, 0, sizeof(st->names));
+	memset(&st->children, 0, sizeof(st->children));
+	memset(&st->root, 0, sizeof(st->root));
+	st->root.name = "all";
+	st->nodes = st->leaves = st->name_bytes = 0;
+}
+
+void stacks_free(struct kt_stacks *st)
+{
+	if (!st)
+		return;
+	stacks_clear(st);
+	free(st);
+}
+
+enum kt_stack_unit stacks_unit(const struct kt_stacks *st)
+{
+	return st->unit;
+}
+
+const char *stacks_unit_name(enum kt_stack_unit unit)
+{
+	switch (unit) {
+	case KT_STACK_SAMPLES:
+		return "samples";
+	case KT_STACK_NSEC:
+		return "ns";
+	case KT_STACK_EVENTS:
+		return "events";
+	}
+	return "?";
+}
+
+static struct kt_stack_node *child_get(struct kt_stacks *st, struct kt_stack_node *parent,
+				       const struct kt_frame *f)
+{
+	const char *name = intern(st, f->name);
+	struct kt_stack_node **slot, *n;
+
+	if (!name)
+		return NULL;
+	if ((st->children.used + 1) * 2 > st->children.cap && children_grow(&st->children) < 0)
+		return NULL;
+	slot = child_slot(&st->children, parent, name);
+	if (*slot)
+		return *slot;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	n->name = name;
+	n->kind = f->kind;
+	n->parent = parent;
+	n->depth = parent->depth + 1;
+	/* Appended, so siblings keep the order they first appeared in. */
+	if (!parent->child) {
+		parent->child = n;
+	} else {
+		struct kt_stack_node *last = parent->child;
+
+		while (last->next)
+			last = last->next;
+		last->next = n;
+	}
+	parent->nchild++;
+	*slot = n;
+	st->children.used++;
+	st->nodes++;
+	return n;
+}
+
+int stacks_add(struct kt_stacks *st, const struct kt_frame *frames, size_t n, uint64_t weight)
+{
+	struct kt_stack_node *node = &st->root;
+
+	if (!n)
+		return -1;
+	/* Nodes made before a failure stay with zero weight: harmless, and freed with the tree. */
+	for (size_t i = 0; i < n; i++) {
+		node = child_get(st, node, &frames[i]);
+		if (!node)
+			return -1;
+	}
+	if (!node->self)
+		st->leaves++;
+	node->self += weight;
+	for (; node; node = node->parent)
+		node->total += weight;
+	return 0;
+}
+
+const struct kt_stack_node *stacks_root(const struct kt_stacks *st)
+{
+	return &st->root;
+}
+
+const struct kt_stack_node *stacks_child(const struct kt_stacks *st,
+					 const struct kt_stack_node *parent, const char *name)
+{
+	struct kt_stack_node *const *slot;
+	const char *interned = NULL;
+	size_t j;
+
+	if (!st->names.cap)
+		return NULL;
+	for (j = hash_str(name) & (st->names.cap - 1); st->names.slot[j];
+	     j = (j + 1) & (st->names.cap - 1))
+		if (!strcmp(st->names.slot[j], name)) {
+			interned = st->names.slot[j];
+			break;
+		}
+	if (!interned)
+		return NULL;
+	slot = child_slot(&st->children, parent, interned);
+	return slot ? *slot : NULL;
+}
+
+const struct kt_stack_node *stacks_same_path(const struct kt_stacks *other,
+					     const struct kt_stack_node *node)
+{
+	const struct kt_stack_node *path[256], *at = stacks_root(other);
+	size_t n = 0;
+
+	for (; node && node->parent; node = node->parent) {
+		if (n == sizeof(path) / sizeof(path[0]))
+			return NULL;
+		path[n++] = node;
+	}
+	while (n && at)
+		at = stacks_child(other, at, path[--n]->name);
+	return at;
+}
+
+size_t stacks_leaves(const struct kt_stacks *st)
+{
+	return st->leaves;
+}
+
+size_t stacks_nodes(const struct kt_stacks *st)
+{
+	return st->nodes;
+}
+
+size_t stacks_bytes(const struct kt_stacks *st)
+{
+	return sizeof(*st) + st->nodes * sizeof(struct kt_stack_node) + st->name_bytes +
+	       st->names.cap * sizeof(*st->names.slot) +
+	       st->children.cap * sizeof(*st->children.slot);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct kt_stack_node *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+struct walk {
+	int (*fn)(void *arg, const struct kt_stack_node *const *path, size_t n, uint64_t self);
+	void *arg;
+	const struct kt_stack_node **path;
+	size_t cap;
+};
+
+static int walk_node(struct walk *w, const struct kt_stack_node *node, size_t depth)
+{
+	const struct kt_stack_node **kids;
+	size_t i = 0;
+	int rc = 0;
+
+	if (depth >= w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 64;
+		const struct kt_stack_node **p = realloc(w->path, cap * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		w->path = p;
+		w->cap = cap;
+	}
+	w->path[depth] = node;
+	if (node->self) {
+		rc = w->fn(w->arg, w->path, depth + 1, node->self);
+		if (rc)
+			return rc;
+	}
+	if (!node->nchild)
+		return 0;
+	kids = malloc(node->nchild * sizeof(*kids));
+	if (!kids)
+		return -ENOMEM;
+	for (const struct kt_stack_node *c = node->child; c; c = c->next)
+		kids[i++] = c;
+	qsort(kids, i, sizeof(*kids), by_name);
+	for (size_t k = 0; k < i && !rc; k++)
+		rc = walk_node(w, kids[k], depth + 1);
+	free(kids);
+	return rc;
+}
+
+int stacks_walk(const struct kt_stacks *st,
+		int (*fn)(void *arg, const struct kt_stack_node *const *path, size_t n,
+			  uint64_t self),
+		void *arg)
+{
+	struct walk w = { .fn = fn, .arg = arg };
+	const struct kt_stack_node **kids;
+	size_t i = 0;
+	int rc = 0;
+
+	if (!st->root.nchild)
+		return 0;
+	kids = malloc(st->root.nchild * sizeof(*kids));
+	if (!kids)
+		return -ENOMEM;
+	for (const struct kt_stack_node *c = st->root.child; c; c = c->next)
+		kids[i++] = c;
+	qsort(kids, i, sizeof(*kids), by_name);
+	for (size_t k = 0; k < i && !rc; k++)
+		rc = walk_node(&w, kids[k], 0);
+	free(kids);
+	free(w.path);
+	return rc;
+}
+
+/* A frame name as folded text: ';' separates frames and the line ends at '\n', so neither
+ * may appear inside one. */
+static void put_frame(FILE *out, const char *name)
+{
+	for (; *name; name++)
+		putc(*name == ';' || *name == '\n' ? '_' : *name, out);
+}
+
+static int write_line(void *arg, const struct kt_stack_node *const *path, size_t n,
+		      uint64_t self)
+{
+	FILE *out = arg;
+
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			putc(';', out);
+		put_frame(out, path[i]->name);
+	}
+	fprintf(out, " %llu\n", (unsigned long long)self);
+	return ferror(out) ? -EIO : 0;
+}
+
+int stacks_write_folded(const struct kt_stacks *st, FILE *out)
+{
+	return stacks_walk(st, write_line, out) ? -1 : 0;
+}

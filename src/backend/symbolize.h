@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Names for the addresses in sampled and blocked stacks. Kernel addresses through
+ * /proc/kallsyms, modules included ("nfs_lookup [nfs]"). User addresses through the
+ * process's mappings and the ELF symbol tables of the files mapped (libelf, .symtab then
+ * .dynsym), cached per file; a JIT's /tmp/perf-PID.map when present. Mappings come from
+ * perf's side band (mmap records) as they happen and from /proc/PID/maps for processes that
+ * were there before; a process that exited keeps its mappings here, so its frames are
+ * still named after it is gone. An address nothing names is still a frame: its name is
+ * the address ("0x7f12345678") or "[file+0xOFF]" when the mapping is known, and its kind
+ * KT_FRAME_UNRESOLVED, and it is counted.
+ */
+#ifndef KTOP_SYMBOLIZE_H
+#define KTOP_SYMBOLIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stacks.h"
+
+struct kt_symbolizer;
+
+/* NULL with err when kallsyms cannot be read at all (addresses hidden by kptr_restrict are
+ * not an error: those frames stay unresolved, and symbolizer_kernel_hidden says so). */
+struct kt_symbolizer *symbolizer_new(char *err, size_t errlen);
+void symbolizer_free(struct kt_symbolizer *sym);
+
+/* The side band, in the order the kernel reported it. */
+void symbolizer_mmap(struct kt_symbolizer *sym, int pid, uint64_t start, uint64_t len,
+		     uint64_t pgoff, const char *path);
+void symbolizer_fork(struct kt_symbolizer *sym, int parent_pid, int pid);
+void symbolizer_exec(struct kt_symbolizer *sym, int pid);
+
+/* Names addr. The name is written to buf (always NUL-terminated) and f points at it. */
+void symbolizer_kernel(struct kt_symbolizer *sym, uint64_t addr, struct kt_frame *f, char *buf,
+		       size_t len);
+void symbolizer_user(struct kt_symbolizer *sym, int pid, uint64_t addr, struct kt_frame *f,
+		     char *buf, size_t len);
+
+/* Whether kallsyms showed only zero addresses (kptr_restrict), for the pane's note. */
+int symbolizer_kernel_hidden(const struct kt_symbolizer *sym);
+
+struct kt_symstats {
+	uint64_t resolved, unresolved; /* frames */
+	size_t files;		       /* ELF files whose symbols are cached */
+};
+void symbolizer_stats(const struct kt_symbolizer *sym, struct kt_symstats *out);
+
+#endif

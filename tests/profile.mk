@@ -1,0 +1,6 @@
+# Profiles and flame graphs (issue #15): the stack tree they share.
+check_PROGRAMS += tests/unit/check_stacks
+tests_unit_check_stacks_SOURCES = tests/unit/check_stacks.c
+tests_unit_check_stacks_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_stacks_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_stacks
