@@ -4,6 +4,7 @@
 #ifndef KTOP_STRUTIL_H
 #define KTOP_STRUTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* s without leading and trailing white space: trailing space is cut in place, the return
@@ -13,5 +14,9 @@ char *str_trim(char *s);
 /* Formats a one-line error into err (of errlen bytes); does nothing when err is NULL. */
 void str_seterr(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* Whether word appears in text as a whole word between white space ("function" is not
+ * found in "function_graph"). */
+bool str_has_word(const char *text, const char *word);
 
 #endif

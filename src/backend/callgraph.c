@@ -13,7 +13,9 @@
 #include <event-parse.h>
 
 #include "backend/callgraph.h"
+#include "backend/tracers.h"
 #include "fileio.h"
+#include "strutil.h"
 #include "xalloc.h"
 
 #define CG_CHUNK 4096	     /* nodes per pool allocation */
@@ -667,10 +669,11 @@ char callgraph_mark(uint64_t ns)
 
 bool callgraph_kernel_has_graph(const char *tracing_dir, char *why, size_t len)
 {
-	char path[4096], tracers[1024] = "";
+	char *tracers = tracers_read_available(tracing_dir);
+	bool has = !tracers || str_has_word(tracers, "function_graph");
 
-	snprintf(path, sizeof(path), "%s/available_tracers", tracing_dir);
-	if (file_read_small(path, tracers, sizeof(tracers)) < 0 || strstr(tracers, "function_graph"))
+	free(tracers);
+	if (has)
 		return true;
 	snprintf(why, len,
 		 "this kernel has no function_graph tracer (it is not in available_tracers: built "

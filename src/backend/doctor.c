@@ -28,8 +28,10 @@
 #include "backend/doctor.h"
 #include "backend/privs.h"
 #include "json.h"
+#include "strutil.h"
 #include "fileio.h"
 #include "backend/session.h"
+#include "backend/tracers.h"
 
 struct doctor {
 	FILE *out;
@@ -78,20 +80,6 @@ static bool tracing_exists(struct doctor *d, const char *name)
 	char path[PATH_MAX];
 
 	return tracing_file(d, name, path, sizeof(path)) && access(path, F_OK) == 0;
-}
-
-static bool word_in(const char *list, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p = list;
-
-	while ((p = strstr(p, word))) {
-		if ((p == list || p[-1] == ' ' || p[-1] == '\n') &&
-		    (p[n] == '\0' || p[n] == ' ' || p[n] == '\n'))
-			return true;
-		p += n;
-	}
-	return false;
 }
 
 /* ---- privileges ------------------------------------------------------------------------ */
@@ -331,7 +319,7 @@ static void check_instances(struct doctor *d)
 
 static void check_tracers(struct doctor *d)
 {
-	char path[PATH_MAX], tracers[1024] = "", buf[64];
+	char path[PATH_MAX], *tracers, buf[64];
 	bool have_function, have_graph, function_refused = false;
 	int e;
 
@@ -340,13 +328,14 @@ static void check_tracers(struct doctor *d)
 		need_tracefs(d, "function_graph");
 		return;
 	}
-	if (!tracing_file(d, "available_tracers", path, sizeof(path)) ||
-	    file_read_trimmed(path, tracers, sizeof(tracers)) < 0)
+	tracers = tracers_read_available(d->tracing);
+	if (!tracers)
 		report(d, false, "tracers", "cannot read available_tracers: %s", strerror(errno));
 	else
-		report(d, true, "tracers", "available_tracers: %s", tracers);
-	have_function = word_in(tracers, "function");
-	have_graph = word_in(tracers, "function_graph");
+		report(d, true, "tracers", "available_tracers: %s", str_trim(tracers));
+	have_function = tracers && str_has_word(tracers, "function");
+	have_graph = tracers && str_has_word(tracers, "function_graph");
+	free(tracers);
 
 	if (!have_function) {
 		report(d, false, "function", "not in available_tracers (kernel built without "

@@ -22,6 +22,7 @@
 
 #include "backend/session.h"
 #include "backend/toplevel.h"
+#include "backend/tracers.h"
 #include "fileio.h"
 #include "log.h"
 #include "strutil.h"
@@ -43,34 +44,13 @@ static void state_path(pid_t pid, char *buf, size_t len)
 	snprintf(buf, len, "%s/" KT_INSTANCE_PREFIX "%d" STATE_SUFFIX, KT_TOPLEVEL_DIR, (int)pid);
 }
 
-static bool has_word(const char *text, const char *word)
-{
-	size_t n = strlen(word);
-	const char *p;
-
-	for (p = text; p && (p = strstr(p, word)); p += n)
-		if ((p == text || isspace((unsigned char)p[-1])) &&
-		    (!p[n] || isspace((unsigned char)p[n])))
-			return true;
-	return false;
-}
-
-static bool offers_tracer(struct tracefs_instance *inst, const char *tracer)
-{
-	char *text = tracefs_instance_file_read(inst, "available_tracers", NULL);
-	bool found = text && has_word(text, tracer);
-
-	free(text);
-	return found;
-}
-
 const char *toplevel_needed(struct kt_session *s, const char *tracer, bool graph_lists)
 {
 	struct tracefs_instance *inst = session_instance(s);
 
 	if (!inst)
 		return NULL;
-	if (tracer && !offers_tracer(inst, tracer) && offers_tracer(NULL, tracer))
+	if (tracer && !tracers_instance_offers(inst, tracer) && tracers_instance_offers(NULL, tracer))
 		return tracer;
 	if (graph_lists && !tracefs_file_exists(inst, "set_graph_function") &&
 	    tracefs_file_exists(NULL, "set_graph_function"))

@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +123,41 @@ static char **split_list(const char *text, const char *delims, bool lines)
 	return v;
 }
 
+char *tracers_read_available(const char *dir)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/available_tracers", dir) >= (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return file_read_all(path, NULL);
+}
+
+/* The instance's available_tracers (inst NULL: the top level's). */
+static char *instance_tracers(struct tracefs_instance *inst)
+{
+	char *dir = inst ? tracefs_instance_get_dir(inst) : NULL, *text;
+	const char *top = inst ? dir : tracefs_tracing_dir();
+
+	if (!top) {
+		errno = ENOENT;
+		return NULL;
+	}
+	text = tracers_read_available(top);
+	free(dir);
+	return text;
+}
+
+bool tracers_instance_offers(struct tracefs_instance *inst, const char *tracer)
+{
+	char *text = instance_tracers(inst);
+	bool found = text && str_has_word(text, tracer);
+
+	free(text);
+	return found;
+}
+
 char **tracers_available(struct kt_session *s, char *err, size_t errlen)
 {
 	struct tracefs_instance *inst = session_trace_instance(s);
@@ -129,7 +165,7 @@ char **tracers_available(struct kt_session *s, char *err, size_t errlen)
 
 	if (no_session(s, err, errlen))
 		return NULL;
-	text = tracefs_instance_file_read(inst, "available_tracers", NULL);
+	text = instance_tracers(inst);
 	if (!text) {
 		str_seterr(err, errlen, "cannot read available_tracers of %s: %s", session_name(s),
 		       strerror(errno));

@@ -11,6 +11,14 @@
 #include <stddef.h>
 
 struct kt_session;
+struct tracefs_instance;
+
+/* The available_tracers of the tracing directory dir (the top level's or an instance's),
+ * malloc'd; NULL with errno. Every reader of the list goes through it. */
+char *tracers_read_available(const char *dir);
+/* Whether the tracefs instance inst (NULL: the top level) offers tracer; false when the list
+ * cannot be read. */
+bool tracers_instance_offers(struct tracefs_instance *inst, const char *tracer);
 
 /* The tracers the instance offers (its available_tracers), as a NULL-terminated malloc'd
  * array of malloc'd names; free with tracers_free_names(). NULL with err. */
