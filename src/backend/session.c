@@ -916,32 +916,21 @@ int session_enabled_count(struct kt_session *s)
 
 /* ---- filters --------------------------------------------------------------------------- */
 
-/* The last entry of an error_log text without its timestamp:
- *   "[  308.147597] event filter parse error: error: Invalid value (did you forget quotes)?\n"
+/* The last entry of an error_log (libtracefs finds it) without its timestamp:
+ *   "event filter parse error: error: Invalid value (did you forget quotes)?\n"
  *   "  Command: prev_pid >\n"
- *   "                      ^\n"
+ *   "                      ^"
  * Returns a malloc'd string or NULL. */
-static char *last_entry(const char *text)
+static char *last_error(struct tracefs_instance *inst)
 {
-	const char *p, *start = NULL;
-	size_t n;
+	char *entry = tracefs_error_last(inst), *p = entry;
 
-	/* Entries start with "[" at the beginning of a line. */
-	for (p = text; *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : p + strlen(p))
-		if (*p == '[')
-			start = p;
-	if (!start)
-		return NULL;
-	p = strchr(start, ']');
-	if (p) {
-		start = p + 1;
-		while (*start == ' ')
-			start++;
-	}
-	n = strlen(start);
-	while (n && (start[n - 1] == '\n' || start[n - 1] == ' '))
-		n--;
-	return strndup(start, n);
+	if (!entry || *p != '[' || !(p = strchr(p, ']')))
+		return entry;
+	for (p++; *p == ' '; p++)
+		;
+	memmove(entry, p, strlen(p) + 1);
+	return entry;
 }
 
 int session_tracing_on(struct kt_session *s, bool on)
@@ -954,14 +943,7 @@ int session_tracing_on(struct kt_session *s, bool on)
 /* The last entry of the instance's error_log. */
 char *session_last_error(struct kt_session *s)
 {
-	char *text, *ret;
-
-	text = tracefs_instance_file_read(s->inst, "error_log", NULL);
-	if (!text)
-		return NULL;
-	ret = last_entry(text);
-	free(text);
-	return ret;
+	return last_error(s->inst);
 }
 
 static char *read_filter(struct kt_session *s, const char *system, const char *event)
@@ -1011,7 +993,7 @@ static int filter_one(struct kt_session *s, const char *system, const char *even
 		return -1;
 	}
 	c->undo = u;
-	tracefs_instance_file_clear(s->inst, "error_log");
+	tracefs_error_clear(s->inst);
 	if (write_filter(s, system, event, c->filter) < 0) {
 		e = errno;
 		/* Parse errors come as EINVAL, but also others (ESRCH for a missing quote). */
@@ -1093,16 +1075,16 @@ int session_dynevent_command(const char *kind_file, const char *cmd, char *err, 
 	int e;
 
 	/* The top-level error_log is shared: it is compared, never cleared. */
-	before = tracefs_instance_file_read(NULL, "error_log", NULL);
+	before = tracefs_error_all(NULL);
 	if (append_top_file(file, cmd) == 0) {
 		free(before);
 		log_debug("session: %s: %s", file, cmd);
 		return 0;
 	}
 	e = errno;
-	after = tracefs_instance_file_read(NULL, "error_log", NULL);
+	after = tracefs_error_all(NULL);
 	if (after && (!before || strcmp(before, after)))
-		kmsg = last_entry(after);
+		kmsg = last_error(NULL);
 	/* Only the entry our command caused: its "Command:" line quotes it. */
 	if (kmsg && !strstr(kmsg, "Command:")) {
 		free(kmsg);

@@ -238,7 +238,7 @@ int trigger_add(struct kt_session *s, struct tep_event *te, const struct kt_trig
 		goto out;
 	trigger_format(t, line, sizeof(line));
 	event_path(path, sizeof(path), dir, t->system, t->event, "trigger");
-	tracefs_instance_file_clear(inst, "error_log");
+	tracefs_error_clear(inst);
 	if (file_write_str(path, line, true) < 0) {
 		e = errno;
 		kmsg = session_last_error(s);
