@@ -8,7 +8,7 @@
 FUZZ_FILTER_SRCS = tests/fuzz/fuzz_filter.c src/backend/filtercheck.c
 # probes.c and what it needs (session.c clears triggers before an instance goes)
 FUZZ_PROBES_LIB = src/backend/probes.c src/backend/session.c src/backend/toplevel.c \
-	src/backend/elfsyms.c src/backend/ksyms.c src/backend/symlist.c src/backend/triggers.c \
+	src/backend/tracers.c src/backend/elfsyms.c src/backend/ksyms.c src/backend/symlist.c src/backend/triggers.c \
 	src/backend/filtercheck.c src/fileio.c src/log.c src/strutil.c src/xalloc.c
 FUZZ_PROBE_SRCS = tests/fuzz/fuzz_probe.c $(FUZZ_PROBES_LIB)
 FUZZ_HISTSPEC_SRCS = tests/fuzz/fuzz_histspec.c src/backend/histspec.c src/backend/usdt.c \
