@@ -178,7 +178,7 @@ run_hist()
 		WPID=$!
 	else
 		WORKLOAD_GO=$T/$name.go "${w[@]}" >"$T/$name.wl" &
-		wait_until 5 test -s "$T/$name.wl" || fail "$name: the workload printed no pid"
+		wait_until 5 has_line "$T/$name.wl" || fail "$name: the workload printed no pid"
 		WPID=$(head -n1 "$T/$name.wl" | cut -d' ' -f1)
 	fi
 	local wl=$!

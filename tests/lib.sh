@@ -129,6 +129,10 @@ wait_until()
 	done
 }
 
+# has_line FILE: FILE holds a whole line. A reader that only waits for a non-empty file can
+# read a line its writer has not finished (seen: a workload's "PID PORT" read as "PID").
+has_line() { [ -s "$1" ] && [ -z "$(tail -c 1 "$1")" ]; }
+
 _pid_gone() { ! pid_alive "$1"; }
 
 # wait_pid_exit PID TIMEOUT: 0 once PID, a child of this shell, has ended (reaped, its exit
@@ -422,7 +426,7 @@ tmux_start()
 	tm -f "$T/tmux.conf" new-session -d -s t -x "$cols" -y "$rows" "${targs[@]}" \
 		"$T/run-in-pane" "$T/pane.pid" "$T/pane.rc" "$KTOP" "$@" ||
 		fail "tmux new-session failed"
-	wait_until 5 test -s "$T/pane.pid" || fail "ktop did not start in tmux"
+	wait_until 5 has_line "$T/pane.pid" || fail "ktop did not start in tmux"
 	KTOP_PID=$(cat "$T/pane.pid")
 	KTOP_PIDS+=("$KTOP_PID")
 }

@@ -52,7 +52,7 @@ done
 for ((cpu = 0; cpu < ${#wls[@]}; cpu++)); do
 	calls=$((calls + $(sed -n 's/^calls=//p' "$T/wl.$cpu")))
 done
-wait_until 10 test -s "$T/summary" || fail "no summary line"
+wait_until 10 has_line "$T/summary" || fail "no summary line"
 took=$(python3 -c 'import json, sys
 s = json.load(open(sys.argv[1]))["summary"]
 print(s["events"] + s["lost"])' "$T/summary") || fail "no JSON summary: $(cat "$T/summary")"

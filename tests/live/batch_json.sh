@@ -21,7 +21,7 @@ WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" count 7 "$weird" >"$T/wl" &
 wl=$!
 CLEANUP_PIDS+=("$wl")
 # Named before ktop starts: ktop resolves a pid's name when it prints its first row.
-wait_until 5 test -s "$T/wl" || fail "the workload printed no pid"
+wait_until 5 has_line "$T/wl" || fail "the workload printed no pid"
 start_ktop "$T/d.out" "$T/d.err" -b --json --duration 2 -e sched:sched_switch -e syscalls:sys_enter_getppid
 pid=$KTOP_PID
 wait_capturing "$pid" syscalls sys_enter_getppid

@@ -39,7 +39,7 @@ count()
 	WORKLOAD_GO=$T/$via.go "$KTOP_LOCKWORK" 4 3000 >"$wl" &
 	local wpid=$!
 	CLEANUP_PIDS+=("$wpid")
-	wait_until 5 test -s "$wl" || fail "$via: the workload printed no pid"
+	wait_until 5 has_line "$wl" || fail "$via: the workload printed no pid"
 	echo 1 >"$I/options/record-tgid" || fail "cannot set record-tgid in instance $inst"
 	start_ktop "$out" "$T/$via.err" -b -v --log "$T/$via.klog" \
 		--hist "lock-contention,pid=$wpid,via=$via"

@@ -48,7 +48,7 @@ count()
 	python3 "$T/conn.py" "$N" "$M" "$T/$via-$by.go" >"$wl" &
 	local wpid=$!
 	CLEANUP_PIDS+=("$wpid")
-	wait_until 5 test -s "$wl" || fail "$via: the workload printed no pid"
+	wait_until 5 has_line "$wl" || fail "$via: the workload printed no pid"
 	read -r pypid port <"$wl"
 	[ "$want" = port ] && want=$port
 	start_ktop "$out" "$T/$via-$by.err" -b -v --log "$T/$via-$by.klog" \

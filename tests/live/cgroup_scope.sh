@@ -40,7 +40,7 @@ spawn()
 		wl_pid=$!
 		CLEANUP_PIDS+=("$wl_pid")
 	fi
-	wait_until 5 test -s "$T/$tag.wl" || fail "workload $tag printed no pid"
+	wait_until 5 has_line "$T/$tag.wl" || fail "workload $tag printed no pid"
 	[ "$(head -n1 "$T/$tag.wl")" = "$wl_pid" ] || fail "workload $tag is not pid $wl_pid"
 }
 

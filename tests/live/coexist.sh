@@ -68,7 +68,7 @@ start_ktop "$T/b.out" "$T/b.err" -b -e sched:sched_switch -e 'sched:sched_wak*'
 pid=$KTOP_PID
 wait_capturing "$pid" sched sched_switch
 # ktop consumes its own buffer, never the neighbour's.
-wait_until 5 test -s "$T/b.out" || fail "ktop printed no event"
+wait_until 5 has_line "$T/b.out" || fail "ktop printed no event"
 [ "$(entries)" = "$n0" ] || fail "$other's buffer holds $(entries) entries while ktop runs, was $n0"
 state >"$T/state.4"
 cmp -s "$T/state.3" "$T/state.4" || fail "$other changed while ktop ran: $(diff "$T/state.3" "$T/state.4" | grep '^[<>]' | tr '\n' ' ')"

@@ -27,7 +27,7 @@ bash -c 'echo $$ >"$1"; read -r _ <"$2"; exec "$3" count 5 renamed-wl >/dev/null
 	"$T/pid" "$T/fifo" "$KTOP_WORKLOAD" &
 sh_pid=$!
 CLEANUP_PIDS+=("$sh_pid")
-wait_until 5 test -s "$T/pid" || fail "the shell did not start"
+wait_until 5 has_line "$T/pid" || fail "the shell did not start"
 
 # Until ktop has printed the shell's rows (formatting a row looks up its name): filler rows
 # push the output through stdio's buffer.

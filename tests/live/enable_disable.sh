@@ -35,7 +35,7 @@ rm -f "$T/go"
 WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" count 50 ktop-ed-wl >"$T/wl" &
 wl=$!
 CLEANUP_PIDS+=("$wl")
-wait_until 5 test -s "$T/wl" || fail "the workload printed no pid"
+wait_until 5 has_line "$T/wl" || fail "the workload printed no pid"
 wl_pid=$(head -n1 "$T/wl")
 
 args=()

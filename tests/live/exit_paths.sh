@@ -48,10 +48,10 @@ rm -f "$T/pipe.pid" "$T/pipe.rc"
 ) | head -n1 >"$T/pipe.out" &
 pipeline=$!
 CLEANUP_PIDS+=("$pipeline")
-wait_until 5 test -s "$T/pipe.pid" || fail "no pid from the SIGPIPE run"
+wait_until 5 has_line "$T/pipe.pid" || fail "no pid from the SIGPIPE run"
 pid=$(cat "$T/pipe.pid")
 KTOP_PIDS+=("$pid")
-wait_until 20 test -s "$T/pipe.rc" ||
+wait_until 20 has_line "$T/pipe.rc" ||
 	fail "ktop -b | head -1: ktop still running 20s after head exited (SIGPIPE ignored?); instance $(instance_exists "$pid" && echo present || echo gone)"
 rc=$(cat "$T/pipe.rc")
 [ "$rc" = 0 ] || fail "ktop -b | head -1: ktop exited $rc, expected 0 (SIGPIPE ends batch mode cleanly); stderr: $(head -c 300 "$T/pipe.err")"

@@ -68,7 +68,7 @@ rm -f "$T/go"
 WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" touch "$PAGES" ktop-pmu-touch >"$T/touch.wl" &
 wl=$!
 CLEANUP_PIDS+=("$wl")
-wait_until 5 test -s "$T/touch.wl" || fail "workload touch printed no pid"
+wait_until 5 has_line "$T/touch.wl" || fail "workload touch printed no pid"
 start_ktop "$T/touch.out" "$T/touch.err" -b -q -p "$wl" --duration 60
 kp=$KTOP_PID
 wait_counting "$kp" "$T/touch.err"
@@ -95,7 +95,7 @@ rm -f "$T/go"
 WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" touch "$PAGES" ktop-pmu-touch >"$T/touchj.wl" &
 wl=$!
 CLEANUP_PIDS+=("$wl")
-wait_until 5 test -s "$T/touchj.wl" || fail "workload touch printed no pid"
+wait_until 5 has_line "$T/touchj.wl" || fail "workload touch printed no pid"
 start_ktop "$T/touchj.out" "$T/touchj.err" -b --json -q --pid "$wl" --duration 60
 kp=$KTOP_PID
 wait_counting "$kp" "$T/touchj.err"
@@ -148,7 +148,7 @@ rm -f "$T/go"
 WORKLOAD_GO="$T/go" "${pin[@]+"${pin[@]}"}" "$KTOP_WORKLOAD" pipe "$TRIPS" ktop-pmu-pipe >"$T/pipe.wl" &
 wl=$!
 CLEANUP_PIDS+=("$wl")
-wait_until 5 test -s "$T/pipe.wl" || fail "workload pipe printed no pids"
+wait_until 5 has_line "$T/pipe.wl" || fail "workload pipe printed no pids"
 read -r parent child <"$T/pipe.wl"
 start_ktop "$T/pipe.out" "$T/pipe.err" -b -q -p "$parent,$child" --duration 60
 kp=$KTOP_PID

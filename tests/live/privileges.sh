@@ -96,7 +96,7 @@ count_own()
 	env "${AS_NOBODY[@]}" env ASAN_OPTIONS=detect_leaks=0 WORKLOAD_GO="$NB/go" \
 		"$NB/workload" touch "$PAGES" ktop-priv-touch >"$NB/touch.wl" &
 	CLEANUP_PIDS+=("$!")
-	wait_until 5 test -s "$NB/touch.wl" || fail "workload touch printed no pid"
+	wait_until 5 has_line "$NB/touch.wl" || fail "workload touch printed no pid"
 	wl=$(head -n1 "$NB/touch.wl")
 	KTOP_ENV=("${AS_NOBODY[@]}")
 	start_ktop "$out" "$err" -b --pmu -p "$wl" --duration 60
@@ -239,7 +239,7 @@ for who in only_bpf_perfmon no_sys_admin; do
 	rm -f "$T/go" "$T/cnt.wl"
 	WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" count "$CALLS" ktop-priv-cnt >"$T/cnt.wl" &
 	CLEANUP_PIDS+=("$!")
-	wait_until 5 test -s "$T/cnt.wl" || fail "workload count printed no pid"
+	wait_until 5 has_line "$T/cnt.wl" || fail "workload count printed no pid"
 	wl=$(head -n1 "$T/cnt.wl")
 	start_ktop "$T/$who.out" "$T/$who.err" -b -q -e syscalls:sys_enter_getppid -p "$wl" \
 		--hist "syscall-latency,pid=$wl" --pmu --duration 60
@@ -272,7 +272,7 @@ NB_BPF_PERFMON=(capsh '--caps=cap_bpf,cap_perfmon+eip cap_setpcap,cap_setuid,cap
 rm -f "$T/go" "$T/cnt.wl"
 WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" count "$CALLS" ktop-priv-cnt >"$T/cnt.wl" &
 CLEANUP_PIDS+=("$!")
-wait_until 5 test -s "$T/cnt.wl" || fail "workload count printed no pid"
+wait_until 5 has_line "$T/cnt.wl" || fail "workload count printed no pid"
 wl=$(head -n1 "$T/cnt.wl")
 KTOP_ENV=(XDG_CONFIG_HOME="$NB/config" "${NB_BPF_PERFMON[@]}")
 start_ktop "$T/nbcap.out" "$T/nbcap.err" -b -q --hist "syscall-latency,pid=$wl" --pmu -p "$wl" --duration 60

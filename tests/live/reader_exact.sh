@@ -21,7 +21,7 @@ capture()
 	WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" count "$N" ktop-exact >"$T/$tag.wl" &
 	local wl=$!
 	CLEANUP_PIDS+=("$wl")
-	wait_until 5 test -s "$T/$tag.wl" || fail "workload printed no pid"
+	wait_until 5 has_line "$T/$tag.wl" || fail "workload printed no pid"
 	wl_pid=$(head -n1 "$T/$tag.wl")
 	[ "$wl_pid" = "$wl" ] || fail "workload printed pid '$wl_pid', expected $wl"
 

@@ -35,7 +35,7 @@ rm -f "$T/go"
 WORKLOAD_GO="$T/go" taskset -c 0 "$KTOP_WORKLOAD" count "$N" ktop-full >"$T/wl.out" &
 wl=$!
 CLEANUP_PIDS+=("$wl")
-wait_until 5 test -s "$T/wl.out" || fail "the workload did not start"
+wait_until 5 has_line "$T/wl.out" || fail "the workload did not start"
 start_ktop "$T/live" "$T/live.err" -b -o "$dat" -e syscalls:sys_enter_getppid \
 	--filter "common_pid == $wl"
 kpid=$KTOP_PID

@@ -33,7 +33,7 @@ start_target()
 	"$KTOP_PROBE_TARGET" "$N" "$T/$1.go" >"$T/$1.target" &
 	TARGET_PID=$!
 	CLEANUP_PIDS+=("$TARGET_PID")
-	wait_until 10 test -s "$T/$1.target" || fail "probe target printed no pid"
+	wait_until 10 has_line "$T/$1.target" || fail "probe target printed no pid"
 	[ "$(head -1 "$T/$1.target")" = "$TARGET_PID" ] || fail "probe target pid mismatch"
 }
 

@@ -47,7 +47,7 @@ rm -f "$T/go"
 "$TGT" "$N" "$T/go" >"$T/target.out" &
 tgt=$!
 CLEANUP_PIDS+=("$tgt")
-wait_until 10 test -s "$T/target.out" || fail "usdt target printed no pid"
+wait_until 10 has_line "$T/target.out" || fail "usdt target printed no pid"
 # a running process: its program and its libraries
 run_ktop 20 "$T/plist.out" "$T/plist.err" --list-usdt "$tgt"
 [ "$KTOP_RC" = 0 ] || fail "--list-usdt $tgt exited $KTOP_RC: $(cat "$T/plist.err")"
@@ -123,7 +123,7 @@ py_run()
 	"$PY" "$T/calls.py" "$T/pygo" >"$T/py.out" &
 	py=$!
 	CLEANUP_PIDS+=("$py")
-	wait_until 10 test -s "$T/py.out" || fail "python printed no pid"
+	wait_until 10 has_line "$T/py.out" || fail "python printed no pid"
 	start_ktop "$T/py.json" "$T/py.err" -b --json \
 		--usdt "$PY:python:function__entry${1:+ $1} pid=$py"
 	pid=$KTOP_PID

@@ -23,7 +23,7 @@ rm -f "$T/go"
 "$TGT" "$N" "$T/go" >"$T/target.out" &
 tgt=$!
 CLEANUP_PIDS+=("$tgt")
-wait_until 10 test -s "$T/target.out" || fail "usdt target printed no pid"
+wait_until 10 has_line "$T/target.out" || fail "usdt target printed no pid"
 start_ktop "$T/hist.out" "$T/hist.err" -b -v --log "$T/ktop.log" \
 	--hist "usdt:$TGT:ktop_test:hit.arg2,by=arg3:string,pid=$tgt" \
 	--hist "usdt:$TGT:ktop_test:hit,by=pid,pid=$tgt"

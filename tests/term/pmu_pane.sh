@@ -116,7 +116,7 @@ tmux_kill_server
 "$KTOP_WORKLOAD" sleep 100 300 ktop-pmu-term >"$T/wl" &
 wl=$!
 CLEANUP_PIDS+=("$wl")
-wait_until 5 test -s "$T/wl" || fail "workload printed no pid"
+wait_until 5 has_line "$T/wl" || fail "workload printed no pid"
 tmux_start 120 40 "XDG_CONFIG_HOME=$T/xdg" -- -p "$wl" -d 5
 expect_text "Counters: pid $wl \(1 thread\)" 10 "-p did not open the pane for pid $wl"
 expect_text "context-switches +[0-9.]+[kMG]? +[0-9.]+[kMG]?/s" 5 "no context switches of pid $wl"

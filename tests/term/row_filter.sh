@@ -20,8 +20,8 @@ WORKLOAD_GO=$T/go taskset -c 0 "$KTOP_WORKLOAD" count 5 wlalpha >"$T/a.pid" &
 CLEANUP_PIDS+=($!)
 WORKLOAD_GO=$T/go taskset -c 1 "$KTOP_WORKLOAD" count 7 wlbeta >"$T/b.pid" &
 CLEANUP_PIDS+=($!)
-wait_until 5 test -s "$T/a.pid" || fail "workload alpha did not start"
-wait_until 5 test -s "$T/b.pid" || fail "workload beta did not start"
+wait_until 5 has_line "$T/a.pid" || fail "workload alpha did not start"
+wait_until 5 has_line "$T/b.pid" || fail "workload beta did not start"
 alpha=$(cat "$T/a.pid")
 beta=$(cat "$T/b.pid")
 kfilter="common_pid == $alpha || common_pid == $beta"

@@ -66,7 +66,7 @@ rm -f "$T/go"
 "$target" 3 "$T/go" >"$T/waiting.out" &
 tgt=$!
 CLEANUP_PIDS+=("$tgt")
-wait_until 10 test -s "$T/waiting.out" || fail "usdt target printed no pid"
+wait_until 10 has_line "$T/waiting.out" || fail "usdt target printed no pid"
 tmux_keys s
 expect_text "^USDT in binary, library or pid:" 5 "s did not ask again"
 tmux_keys C-u
