@@ -7,6 +7,7 @@ src_libktop_a_SOURCES += \
 	src/backend/decode.c src/backend/decode.h \
 	src/backend/comms.c src/backend/comms.h \
 	src/backend/taskwatch.c src/backend/taskwatch.h \
+	src/backend/perfring.c src/backend/perfring.h \
 	src/backend/reader.c src/backend/reader.h \
 	src/backend/selfstat.c src/backend/selfstat.h \
 	src/backend/guard.c src/backend/guard.h \
