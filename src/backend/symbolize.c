@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "backend/elfsyms.h"
 #include "backend/symbolize.h"
@@ -34,6 +35,7 @@ struct arena {
 struct sym {
 	uint64_t addr, size; /* size 0: up to the next symbol */
 	uint32_t name;	     /* offset in the table's arena */
+	uint8_t bind;	     /* STB_LOCAL, STB_GLOBAL, STB_WEAK */
 };
 
 struct symtab {
@@ -104,8 +106,8 @@ static uint32_t arena_add(struct arena *a, const char *s, size_t len)
 	return at;
 }
 
-static int symtab_add(struct symtab *t, uint64_t addr, uint64_t size, const char *name,
-		      size_t len)
+static int symtab_add(struct symtab *t, uint64_t addr, uint64_t size, uint8_t bind,
+		      const char *name, size_t len)
 {
 	uint32_t at;
 
@@ -121,23 +123,48 @@ static int symtab_add(struct symtab *t, uint64_t addr, uint64_t size, const char
 	at = arena_add(&t->names, name, len);
 	if (at == UINT32_MAX)
 		return -1;
-	t->v[t->n++] = (struct sym){ addr, size, at };
+	t->v[t->n++] = (struct sym){ addr, size, at, bind };
 	return 0;
 }
 
-static int sym_cmp(const void *a, const void *b)
+static size_t underscores(const char *s)
+{
+	return strspn(s, "_");
+}
+
+/* By address; of aliases at one address, the name perf would show first (its
+ * choose_best_symbol): a sized one, then not weak, then global, then fewer leading
+ * underscores, then the longer name. So "__vdso_clock_gettime", not its weak
+ * "clock_gettime". */
+static int sym_cmp(const void *a, const void *b, void *arg)
 {
 	const struct sym *x = a, *y = b;
+	const char *names = arg, *nx = names + x->name, *ny = names + y->name;
+	size_t lx, ly;
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	/* of aliases at one address, the sized one first (then it is the one kept) */
-	return (x->size < y->size) - (x->size > y->size);
+	if (!x->size != !y->size)
+		return x->size ? -1 : 1;
+	if ((x->bind == STB_WEAK) != (y->bind == STB_WEAK))
+		return x->bind == STB_WEAK ? 1 : -1;
+	if ((x->bind == STB_GLOBAL) != (y->bind == STB_GLOBAL))
+		return x->bind == STB_GLOBAL ? -1 : 1;
+	lx = underscores(nx);
+	ly = underscores(ny);
+	if (lx != ly)
+		return lx < ly ? -1 : 1;
+	lx = strlen(nx);
+	ly = strlen(ny);
+	if (lx != ly)
+		return lx > ly ? -1 : 1;
+	return strcmp(nx, ny);
 }
 
 static void symtab_sort(struct symtab *t)
 {
-	qsort(t->v, t->n, sizeof(*t->v), sym_cmp);
+	if (t->n)
+		qsort_r(t->v, t->n, sizeof(*t->v), sym_cmp, t->names.buf);
 }
 
 static void symtab_free(struct symtab *t)
@@ -164,7 +191,7 @@ static const char *symtab_find(const struct symtab *t, uint64_t addr)
 	if (!lo)
 		return NULL;
 	s = &t->v[lo - 1];
-	/* aliases share an address: the first of them has the largest size */
+	/* aliases share an address: the first of them is the best name */
 	while (s > t->v && s[-1].addr == s->addr)
 		s--;
 	if (s->size && addr >= s->addr + s->size)
@@ -201,7 +228,8 @@ static int load_kallsyms(struct kt_symbolizer *sym, char *err, size_t errlen)
 		if (len < 0 || (size_t)len >= sizeof(name))
 			continue;
 		nonzero |= addr != 0;
-		if (symtab_add(&sym->kernel, addr, 0, name, (size_t)len) < 0) {
+		if (symtab_add(&sym->kernel, addr, 0, p[-2] == 'T' ? STB_GLOBAL :
+			       p[-2] == 't' ? STB_LOCAL : STB_WEAK, name, (size_t)len) < 0) {
 			fclose(f);
 			snprintf(err, errlen, "out of memory reading %s", KALLSYMS);
 			return -1;
@@ -235,7 +263,12 @@ struct kt_symbolizer *symbolizer_new(char *err, size_t errlen)
 static void unresolved(struct kt_symbolizer *sym, struct kt_frame *f, char *buf, size_t len,
 		       const char *dso, uint64_t off)
 {
-	if (dso)
+	size_t n = dso ? strlen(dso) : 0;
+
+	/* "[vdso]" as "[vdso+0x10]", not "[[vdso]+0x10]" */
+	if (n > 2 && dso[0] == '[' && dso[n - 1] == ']')
+		snprintf(buf, len, "[%.*s+0x%" PRIx64 "]", (int)n - 2, dso + 1, off);
+	else if (dso)
 		snprintf(buf, len, "[%s+0x%" PRIx64 "]", dso, off);
 	else
 		snprintf(buf, len, "0x%" PRIx64, off);
@@ -314,66 +347,124 @@ static int read_segments(struct dso *d, Elf *elf)
 	return 0;
 }
 
-/* Function symbols of .symtab and .dynsym (a stripped file keeps only .dynsym), versions
- * stripped from the names. */
-static int read_functions(struct dso *d, Elf *elf)
+static int add_function(const char *name, size_t len, const GElf_Sym *s, void *ctx)
+{
+	struct dso *d = ctx;
+
+	return symtab_add(&d->syms, s->st_value, s->st_size, (uint8_t)GELF_ST_BIND(s->st_info),
+			  name, len);
+}
+
+static bool has_section(Elf *elf, GElf_Word type)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
-	GElf_Sym s;
+
+	while ((scn = elf_nextscn(elf, scn)))
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == type)
+			return true;
+	return false;
+}
+
+/* The debug file of a stripped one, where Debian's -dbg packages and perf look:
+ * /usr/lib/debug/.build-id/NN/NNNN.debug from its build-id note. Returns 0 with path. */
+static int debug_file(Elf *elf, char *path, size_t len)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
 
 	while ((scn = elf_nextscn(elf, scn))) {
 		Elf_Data *data;
-		size_t i, n;
+		GElf_Nhdr nh;
+		size_t off = 0, next, name_off, desc_off;
 
-		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE ||
+		    !(data = elf_getdata(scn, NULL)))
 			continue;
-		data = elf_getdata(scn, NULL);
-		if (!data || !sh.sh_entsize)
-			continue;
-		n = sh.sh_size / sh.sh_entsize;
-		for (i = 0; i < n; i++) {
-			const char *name;
-			int type;
+		while ((next = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+			const unsigned char *id = (const unsigned char *)data->d_buf + desc_off;
+			size_t i, at;
 
-			if (!gelf_getsym(data, (int)i, &s))
+			off = next;
+			if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 || nh.n_descsz < 2 ||
+			    memcmp((const char *)data->d_buf + name_off, "GNU", 4))
 				continue;
-			type = GELF_ST_TYPE(s.st_info);
-			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || !s.st_value ||
-			    s.st_shndx == SHN_UNDEF)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, s.st_name);
-			if (name && *name &&
-			    symtab_add(&d->syms, s.st_value, s.st_size, name, strcspn(name, "@")) < 0)
-				return -1;
+			at = (size_t)snprintf(path, len, "/usr/lib/debug/.build-id/%02x/", id[0]);
+			for (i = 1; i < nh.n_descsz && at + 3 < len; i++, at += 2)
+				snprintf(path + at, len - at, "%02x", id[i]);
+			snprintf(path + at, len - at, ".debug");
+			return access(path, R_OK);
 		}
 	}
+	return -1;
+}
+
+/* The vDSO is in no file: ktop's own copy is the same kernel's image. */
+static Elf *vdso_elf(char **image)
+{
+	unsigned long long start = 0, end = 0;
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	*image = NULL;
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &start, &end) == 2)
+			break;
+	fclose(f);
+	if (end <= start || !(*image = malloc(end - start)))
+		return NULL;
+	memcpy(*image, (const void *)(uintptr_t)start, end - start);
+	return elf_memory(*image, end - start);
+}
+
+static void dso_read(struct kt_symbolizer *sym, struct dso *d, Elf *elf)
+{
+	char err[256], path[PATH_MAX];
+	struct kt_elf dbg;
+
+	if (read_segments(d, elf) < 0 || elfsyms_each_function(elf, add_function, d) < 0)
+		return;
+	/* stripped: .dynsym has the exported functions only; the debug file has them all */
+	if (!has_section(elf, SHT_SYMTAB) && debug_file(elf, path, sizeof(path)) == 0 &&
+	    elfsyms_open(path, &dbg, err, sizeof(err)) == 0) {
+		elfsyms_each_function(dbg.elf, add_function, d);
+		elfsyms_close(&dbg);
+	}
 	symtab_sort(&d->syms);
-	return 0;
+	d->usable = true;
+	sym->ndsos_loaded++;
 }
 
 /* Reads d's segments and symbols once; a file that cannot be read stays unusable (its
  * frames are "[base+0xOFF]"). */
 static void dso_load(struct kt_symbolizer *sym, struct dso *d, int pid)
 {
-	char err[256], alt[PATH_MAX];
+	char err[256], alt[PATH_MAX], *image;
 	struct kt_elf ef;
+	Elf *elf;
 
 	if (d->loaded)
 		return;
 	d->loaded = true;
+	if (!strcmp(d->path, "[vdso]")) {
+		if (elf_version(EV_CURRENT) != EV_NONE && (elf = vdso_elf(&image))) {
+			dso_read(sym, d, elf);
+			elf_end(elf);
+		}
+		free(image);
+		return;
+	}
 	if (d->path[0] != '/')
-		return; /* [vdso], [heap] and the like: nothing on disk */
+		return; /* [heap], [stack] and the like: nothing on disk */
 	if (elfsyms_open(d->path, &ef, err, sizeof(err)) < 0) {
 		/* a process in another mount namespace sees its files under its root */
 		snprintf(alt, sizeof(alt), "/proc/%d/root%s", pid, d->path);
 		if (elfsyms_open(alt, &ef, err, sizeof(err)) < 0)
 			return;
 	}
-	if (read_segments(d, ef.elf) == 0 && read_functions(d, ef.elf) == 0) {
-		d->usable = true;
-		sym->ndsos_loaded++;
-	}
+	dso_read(sym, d, ef.elf);
 	elfsyms_close(&ef);
 }
 
@@ -562,6 +653,14 @@ void symbolizer_fork(struct kt_symbolizer *sym, int parent_pid, int pid)
 	child->n = parent->n;
 }
 
+void symbolizer_preload(struct kt_symbolizer *sym, int pid)
+{
+	struct proc *p = proc_get(sym, pid, true);
+
+	if (p && !p->proc_read)
+		read_proc_maps(sym, p);
+}
+
 void symbolizer_exec(struct kt_symbolizer *sym, int pid)
 {
 	struct proc *p = proc_get(sym, pid, false);
@@ -591,7 +690,7 @@ static void read_jit_map(struct proc *p)
 
 		if (sscanf(line, "%llx %llx %n", &start, &size, &at) < 2 || !at)
 			continue;
-		if (symtab_add(&p->jit, start, size ? size : 1, line + at,
+		if (symtab_add(&p->jit, start, size ? size : 1, STB_GLOBAL, line + at,
 			       strcspn(line + at, "\n")) < 0)
 			break;
 	}

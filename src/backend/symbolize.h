@@ -30,6 +30,9 @@ void symbolizer_mmap(struct kt_symbolizer *sym, int pid, uint64_t start, uint64_
 		     uint64_t pgoff, const char *path);
 void symbolizer_fork(struct kt_symbolizer *sym, int parent_pid, int pid);
 void symbolizer_exec(struct kt_symbolizer *sym, int pid);
+/* Reads /proc/PID/maps now, as perf synthesizes the mappings of the processes already
+ * running when it starts: one that exits before its frames are named is still named. */
+void symbolizer_preload(struct kt_symbolizer *sym, int pid);
 
 /* Names addr. The name is written to buf (always NUL-terminated) and f points at it. */
 void symbolizer_kernel(struct kt_symbolizer *sym, uint64_t addr, struct kt_frame *f, char *buf,

@@ -10,8 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
+#include "backend/elfsyms.h"
 #include "backend/symbolize.h"
 
 /* No pid is this high (pid_max is at most 4194304): a process only the side band knows. */
@@ -201,6 +203,37 @@ START_TEST(test_jit_map)
 }
 END_TEST
 
+/* The vDSO is in no file: its functions are named from ktop's own copy, by the name perf
+ * shows of the aliases at one address (the global __vdso_clock_gettime, not the weak
+ * clock_gettime). */
+START_TEST(test_vdso)
+{
+	uintptr_t base = (uintptr_t)getauxval(AT_SYSINFO_EHDR);
+	uint64_t addr, start, end, pgoff;
+	struct kt_symbolizer *sym;
+	enum kt_frame_kind kind;
+	char path[PATH_MAX];
+	Elf *elf;
+
+	if (!base)
+		return; /* no vDSO on this machine */
+	ck_assert_int_ne(elf_version(EV_CURRENT), EV_NONE);
+	own_mapping(base, &start, &end, &pgoff, path, sizeof(path));
+	ck_assert_str_eq(path, "[vdso]");
+	elf = elf_memory((char *)base, end - start);
+	ck_assert_ptr_nonnull(elf);
+	if (elfsyms_address(elf, "__vdso_clock_gettime", &addr) < 0) {
+		elf_end(elf);
+		return; /* an architecture whose vDSO names it otherwise */
+	}
+	elf_end(elf);
+	sym = new_sym();
+	ck_assert_str_eq(user(sym, getpid(), base + addr + 1, &kind), "__vdso_clock_gettime");
+	ck_assert_int_eq(kind, KT_FRAME_USER);
+	symbolizer_free(sym);
+}
+END_TEST
+
 /* The first text symbol of kallsyms with a non-zero address and a name ending the line. */
 static int kallsyms_pick(uint64_t *addr, char *name, size_t len, int want_module)
 {
@@ -270,6 +303,7 @@ int main(void)
 	tcase_add_test(tc, test_side_band_of_a_gone_process);
 	tcase_add_test(tc, test_mappings_replace);
 	tcase_add_test(tc, test_jit_map);
+	tcase_add_test(tc, test_vdso);
 	tcase_add_test(tc, test_kernel);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
