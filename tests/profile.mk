@@ -9,3 +9,9 @@ tests_unit_check_symbolize_SOURCES = tests/unit/check_symbolize.c
 tests_unit_check_symbolize_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_symbolize_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_symbolize
+# The workloads of known CPU shape: frame pointers, no sanitizers (their interceptors would
+# be frames of their own).
+check_PROGRAMS += tests/helpers/profwork
+tests_helpers_profwork_SOURCES = tests/helpers/profwork.c
+tests_helpers_profwork_CFLAGS = -O1 -fno-omit-frame-pointer -Wall
+tests_helpers_profwork_LDFLAGS =
