@@ -118,11 +118,6 @@ static int check_freq(unsigned freq, char *err, size_t errlen)
 	char buf[32];
 	long max;
 
-	if (!freq) {
-		snprintf(err, errlen, "-F 0: the frequency is samples per second, 1 or more "
-			 "(perf's default is %d)", KT_PROFILE_DEFAULT_FREQ);
-		return -1;
-	}
 	if (file_read_trimmed("/proc/sys/kernel/perf_event_max_sample_rate", buf,
 			      sizeof(buf)) > 0) {
 		max = atol(buf);
