@@ -35,14 +35,18 @@ void batch_profile_poll(struct kt_batch_profile *bp)
 }
 
 /* The counts beside the stacks, as "key=value" words. */
-static void counts_text(const struct kt_profile *p, const struct kt_profile_stats *s,
+static void counts_text(const struct kt_batch_profile *bp, const struct kt_profile_stats *s,
 			FILE *out)
 {
+	const struct kt_profile *p = bp->app->profile;
+
 	fprintf(out, "event=%s freq=%uHz unit=samples samples=%" PRIu64 " lost=%" PRIu64
 		" out_of_scope=%" PRIu64 " dropped_memory=%" PRIu64 " frames_unresolved=%"
-		PRIu64 " frames_resolved=%" PRIu64 "%s", profile_event_name(p), profile_freq(p),
-		s->samples, s->lost, s->out_of_scope, s->dropped_memory, s->frames_unresolved,
-		s->frames_resolved, s->kernel_hidden ? " kernel_symbols=hidden" : "");
+		PRIu64 " frames_resolved=%" PRIu64 " stacks=%zu bytes=%zu%s",
+		profile_event_name(p), profile_freq(p), s->samples, s->lost, s->out_of_scope,
+		s->dropped_memory, s->frames_unresolved, s->frames_resolved,
+		stacks_leaves(bp->stacks), stacks_bytes(bp->stacks),
+		s->kernel_hidden ? " kernel_symbols=hidden" : "");
 }
 
 struct json_walk {
@@ -75,10 +79,10 @@ static int print_json(struct kt_batch_profile *bp, const struct kt_profile_stats
 	fprintf(out, "{\"profile\":{\"event\":\"%s\",\"freq\":%u,\"unit\":\"%s\",\"samples\":%"
 		PRIu64 ",\"lost\":%" PRIu64 ",\"out_of_scope\":%" PRIu64 ",\"dropped_memory\":%"
 		PRIu64 ",\"frames_resolved\":%" PRIu64 ",\"frames_unresolved\":%" PRIu64
-		",\"kernel_symbols_hidden\":%s,\"stacks\":[", profile_event_name(p),
+		",\"kernel_symbols_hidden\":%s,\"bytes\":%zu,\"stacks\":[", profile_event_name(p),
 		profile_freq(p), stacks_unit_name(stacks_unit(bp->stacks)), s->samples, s->lost,
 		s->out_of_scope, s->dropped_memory, s->frames_resolved, s->frames_unresolved,
-		s->kernel_hidden ? "true" : "false");
+		s->kernel_hidden ? "true" : "false", stacks_bytes(bp->stacks));
 	if (stacks_walk(bp->stacks, json_stack, &w))
 		return -1;
 	fputs("]}}\n", out);
@@ -95,11 +99,11 @@ int batch_profile_print(struct kt_batch_profile *bp, FILE *out)
 		return print_json(bp, &s, out);
 	if (o->folded) {
 		fputs("ktop: profile: ", stderr);
-		counts_text(bp->app->profile, &s, stderr);
+		counts_text(bp, &s, stderr);
 		fputc('\n', stderr);
 	} else {
 		fputs("# profile: ", out);
-		counts_text(bp->app->profile, &s, out);
+		counts_text(bp, &s, out);
 		fputc('\n', out);
 	}
 	return stacks_write_folded(bp->stacks, out);

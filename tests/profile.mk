@@ -17,5 +17,5 @@ tests_helpers_profwork_CFLAGS = -O1 -fno-omit-frame-pointer -Wall
 tests_helpers_profwork_LDFLAGS =
 # The profile on the live kernel (perf_event_open only: no tracefs writes).
 LIVE_TESTS += tests/live/profile_shares.sh tests/live/profile_exit.sh \
-	tests/live/profile_jit.sh tests/live/profile_errors.sh
+	tests/live/profile_jit.sh tests/live/profile_errors.sh tests/live/profile_memory.sh
 EXTRA_DIST += tests/profile-lib.sh

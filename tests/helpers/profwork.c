@@ -10,6 +10,9 @@
  *   profwork short N MS       runs N processes one after another, each a fresh exec of
  *                             this file named "profshort" that burns MS ms of CPU in
  *                             short_lived_burn and exits
+ *   profwork deep SECS        recurses 60 deep through eight functions chosen at random
+ *                             at every level, spinning briefly at the bottom: almost every
+ *                             sample is a stack never seen before (for --memory's bound)
  *   profwork jit SECS         copies a counting loop into anonymous executable memory,
  *                             writes /tmp/perf-PID.map naming it "jitted_loop" (as a JIT
  *                             does) and runs it for SECS seconds of CPU (x86-64)
@@ -94,6 +97,37 @@ static int split(double secs)
 	return 0;
 }
 
+typedef void deep_fn(unsigned depth, uint64_t r);
+static deep_fn *const deep_fns[8];
+
+/* One level: the next function by the top bits of r. The work after the call keeps the
+ * compiler from making it a jump, which would leave no frame. */
+#define DEEP(name)                                                            \
+	KEEP static void name(unsigned depth, uint64_t r)                     \
+	{                                                                     \
+		if (!depth) {                                                 \
+			for (int i = 0; i < 20000; i++)                       \
+				sink = sink * 3 + (uint64_t)i;                \
+			return;                                               \
+		}                                                             \
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;      \
+		deep_fns[r >> 61](depth - 1, r);                              \
+		sink += depth;                                                \
+	}
+DEEP(deep0) DEEP(deep1) DEEP(deep2) DEEP(deep3) DEEP(deep4) DEEP(deep5) DEEP(deep6) DEEP(deep7)
+static deep_fn *const deep_fns[8] = { deep0, deep1, deep2, deep3, deep4, deep5, deep6, deep7 };
+
+static int deep(double secs)
+{
+	double end = cpu_ms() + secs * 1e3;
+	uint64_t r = 1;
+
+	while (cpu_ms() < end)
+		for (int i = 0; i < 100; i++)
+			deep0(60, r++);
+	return 0;
+}
+
 static int run_short(const char *self, int n, const char *ms)
 {
 	for (int i = 0; i < n; i++) {
@@ -165,8 +199,13 @@ int main(int argc, char **argv)
 		short_lived_burn(atof(argv[2]));
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "deep")) {
+		printf("ready\n");
+		fflush(stdout);
+		return deep(atof(argv[2]));
+	}
 	if (argc == 3 && !strcmp(argv[1], "jit"))
 		return jit(atof(argv[2]));
-	fprintf(stderr, "usage: profwork split SECS | short N MS | jit SECS\n");
+	fprintf(stderr, "usage: profwork split SECS | short N MS | deep SECS | jit SECS\n");
 	return 2;
 }
