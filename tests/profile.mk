@@ -19,3 +19,18 @@ tests_helpers_profwork_LDFLAGS =
 LIVE_TESTS += tests/live/profile_shares.sh tests/live/profile_exit.sh \
 	tests/live/profile_jit.sh tests/live/profile_errors.sh tests/live/profile_memory.sh
 EXTRA_DIST += tests/profile-lib.sh
+# make bench: sampling cost against perf record, symbolizing against perf report.
+EXTRA_PROGRAMS += tests/bench/symbolize_bench
+tests_bench_symbolize_bench_SOURCES = tests/bench/symbolize_bench.c
+tests_bench_symbolize_bench_CFLAGS = $(AM_CFLAGS)
+tests_bench_symbolize_bench_LDADD = $(KTOP_LIBS)
+CLEANFILES += tests/bench/symbolize_bench$(EXEEXT)
+EXTRA_DIST += tests/bench/profile.sh
+bench: bench-profile
+bench-profile: tests/bench/symbolize_bench$(EXEEXT) tests/helpers/profwork$(EXEEXT)
+	@if $(MAKE) $(AM_MAKEFLAGS) ktop$(EXEEXT); then \
+		ktop='$(abs_top_builddir)/ktop$(EXEEXT)'; else ktop=; fi; \
+	KTOP=$$ktop PROFWORK='$(abs_top_builddir)/tests/helpers/profwork$(EXEEXT)' \
+	SYMBENCH='$(abs_top_builddir)/tests/bench/symbolize_bench$(EXEEXT)' \
+	bash '$(top_srcdir)/tests/bench/profile.sh'
+.PHONY: bench-profile
