@@ -467,8 +467,16 @@ static size_t take(struct kt_profile *p, const struct perf_event_header *h,
 			p->st.lost += lost;
 		}
 		return 0;
+	case PERF_RECORD_EXIT:
+		/* a process's end: its mappings go once the samples drained with it are named */
+		if (h->size >= sizeof(*h) + 16) {
+			memcpy(ids, b, 16); /* pid, ppid, tid, ptid */
+			if (ids[0] == ids[2])
+				symbolizer_exit(p->sym, (int)ids[0]);
+		}
+		return 0;
 	default:
-		return 0; /* EXIT (the mappings stay), THROTTLE ... */
+		return 0; /* THROTTLE, UNTHROTTLE, ... */
 	}
 }
 
@@ -502,6 +510,7 @@ size_t profile_poll(struct kt_profile *p, struct kt_stacks *into)
 	}
 	for (i = 0; i < p->nrings; i++)
 		perfring_end(&p->rings[i].ring);
+	symbolizer_reap(p->sym);
 	return added;
 }
 

@@ -72,6 +72,7 @@ struct proc {
 	bool proc_read;	   /* /proc/PID/maps merged in since the last exec */
 	struct symtab jit; /* /tmp/perf-PID.map */
 	off_t jit_size;	   /* the file's size when read; -1 never read */
+	uint64_t exited;   /* symbolizer_exit: the reap generation that frees it; 0 alive */
 };
 
 struct kt_symbolizer {
@@ -81,6 +82,7 @@ struct kt_symbolizer {
 	struct dso *dsos[DSO_BUCKETS];
 	size_t ndsos_loaded;
 	uint64_t resolved, unresolved;
+	uint64_t reaps; /* symbolizer_reap calls */
 };
 
 /* An offset into a, of a copy of s[0..len) (NUL added), or UINT32_MAX out of memory. */
@@ -508,8 +510,16 @@ static struct proc *proc_get(struct kt_symbolizer *sym, int pid, bool create)
 	return p;
 }
 
+static void proc_free(struct proc *p)
+{
+	free(p->maps);
+	symtab_free(&p->jit);
+	free(p);
+}
+
 static void proc_clear(struct proc *p)
 {
+	p->exited = 0; /* a reused pid, or an exec */
 	p->n = 0;
 	p->proc_read = false;
 	symtab_free(&p->jit);
@@ -661,6 +671,35 @@ void symbolizer_preload(struct kt_symbolizer *sym, int pid)
 		read_proc_maps(sym, p);
 }
 
+void symbolizer_exit(struct kt_symbolizer *sym, int pid)
+{
+	struct proc *p = proc_get(sym, pid, false);
+
+	if (p)
+		p->exited = sym->reaps + 2;
+}
+
+void symbolizer_reap(struct kt_symbolizer *sym)
+{
+	size_t i;
+
+	sym->reaps++;
+	for (i = 0; i < PID_BUCKETS; i++) {
+		struct proc **at = &sym->procs[i];
+
+		while (*at) {
+			struct proc *p = *at;
+
+			if (p->exited && p->exited <= sym->reaps) {
+				*at = p->next;
+				proc_free(p);
+			} else {
+				at = &p->next;
+			}
+		}
+	}
+}
+
 void symbolizer_exec(struct kt_symbolizer *sym, int pid)
 {
 	struct proc *p = proc_get(sym, pid, false);
@@ -759,9 +798,7 @@ void symbolizer_free(struct kt_symbolizer *sym)
 			struct proc *p = sym->procs[i];
 
 			sym->procs[i] = p->next;
-			free(p->maps);
-			symtab_free(&p->jit);
-			free(p);
+			proc_free(p);
 		}
 	}
 	for (i = 0; i < DSO_BUCKETS; i++) {

@@ -123,6 +123,19 @@ START_TEST(test_side_band_of_a_gone_process)
 	ck_assert_str_eq(user(sym, GONE_PID + 1, base + (fn - start) + 2, &kind), want);
 	ck_assert_int_eq(kind, KT_FRAME_UNRESOLVED);
 
+	/* an exited process is forgotten at the second reap after its exit, not the first */
+	symbolizer_fork(sym, GONE_PID, GONE_PID + 2);
+	symbolizer_exit(sym, GONE_PID + 2);
+	symbolizer_reap(sym);
+	ck_assert_str_eq(user(sym, GONE_PID + 2, base + (fn - start) + 2, &kind),
+			 "symbolize_target_one");
+	symbolizer_reap(sym);
+	snprintf(want, sizeof(want), "0x%" PRIx64, base + (fn - start) + 2);
+	ck_assert_str_eq(user(sym, GONE_PID + 2, base + (fn - start) + 2, &kind), want);
+	/* the parent, which did not exit, keeps its mappings */
+	ck_assert_str_eq(user(sym, GONE_PID, base + (fn - start) + 2, &kind),
+			 "symbolize_target_one");
+
 	/* an address in the file but in no function: the file and the offset */
 	symbolizer_mmap(sym, GONE_PID, base + 0x10000000, 0x1000, 0x7fff0000, path);
 	snprintf(want, sizeof(want), "[%s+0x7fff0010]", strrchr(path, '/') + 1);
@@ -133,7 +146,7 @@ START_TEST(test_side_band_of_a_gone_process)
 	ck_assert_str_eq(user(sym, GONE_PID, 0x10, &kind), "0x10");
 	ck_assert_int_eq(kind, KT_FRAME_UNRESOLVED);
 	symbolizer_stats(sym, &st);
-	ck_assert_uint_eq(st.unresolved, 3);
+	ck_assert_uint_eq(st.unresolved, 4);
 	symbolizer_free(sym);
 }
 END_TEST
