@@ -305,6 +305,17 @@ static int batch_finish_recording(struct batch *b)
 	return KT_EXIT_OK;
 }
 
+/* -o with --profile: the stacks go into the file as ktop's own option. */
+static void batch_keep_profile(struct batch *b)
+{
+	char *text = batch_profile_text(b->profile);
+
+	if (!text || recorder_set_stacks(b->rec, text) < 0)
+		fprintf(stderr, "ktop: out of memory: the profile is not kept in %s\n",
+			b->app->opts->record_path);
+	free(text);
+}
+
 /* -i: the whole recording, once the index has reached its end; the duration is the
  * recording's own. */
 static int batch_recording(struct batch *b)
@@ -314,6 +325,17 @@ static int batch_recording(struct batch *b)
 	char err[512];
 
 	if (o->tree && !(b->tree = batch_tree_new(b->app, err, sizeof(err)))) {
+		fprintf(stderr, "ktop: %s: %s\n", o->input_path, err);
+		return KT_EXIT_FAILURE;
+	}
+	if (o->cpu_profile && !recording_stacks(b->app->recording)) {
+		fprintf(stderr, "ktop: %s has no profile (ktop -b --profile -o FILE keeps one)\n",
+			o->input_path);
+		return KT_EXIT_FAILURE;
+	}
+	if (o->cpu_profile &&
+	    !(b->profile = batch_profile_from_text(b->app, recording_stacks(b->app->recording),
+						   err, sizeof(err)))) {
 		fprintf(stderr, "ktop: %s: %s\n", o->input_path, err);
 		return KT_EXIT_FAILURE;
 	}
@@ -328,6 +350,8 @@ static int batch_recording(struct batch *b)
 	fflush(b->out);
 	recording_info(b->app->recording, &info);
 	batch_summary(b, (double)(info.last_ts - info.first_ts) / 1e9);
+	batch_profile_free(b->profile);
+	b->profile = NULL;
 	if (info.corrupt)
 		fprintf(stderr, "ktop: %s: %llu corrupt records left out\n",
 			b->app->opts->input_path, (unsigned long long)info.corrupt);
@@ -396,6 +420,8 @@ int batch_run(struct kt_app *app, FILE *out)
 		pmu_stop(app->pmu);
 	if (b.profile)
 		batch_profile_poll(b.profile); /* later samples stay unread in the rings */
+	if (b.profile && b.rec)
+		batch_keep_profile(&b);
 	/* Without tracefs there is no capture whose stop reads the histograms a last time. */
 	if (!app->session)
 		app_tick(app);

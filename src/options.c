@@ -571,13 +571,13 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("%s applies to --profile, which was not given", o->freq ? "-F" : "--folded");
 	if (o->folded && (o->mode != KT_MODE_BATCH || o->json))
 		FAIL("--folded is batch mode's text output of --profile (-b, without --json)");
-	if (o->cpu_profile && (o->input_path || o->mode == KT_MODE_DOCTOR ||
-			       o->mode == KT_MODE_LIST || o->mode == KT_MODE_LIST_USDT))
-		FAIL("--profile samples the live machine: it does not apply to -i, --doctor, "
-		     "--list or --list-usdt");
-	if (o->cpu_profile && (o->cgroup || o->tree || o->record_path))
-		FAIL("--profile does not combine with %s", o->cgroup ? "--cgroup" :
-		     o->tree ? "--tree" : "-o (its samples are not recorded yet)");
+	if (o->cpu_profile && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+			       o->mode == KT_MODE_LIST_USDT))
+		FAIL("--profile does not apply to --doctor, --list or --list-usdt");
+	if (o->cpu_profile && o->input_path && (o->freq || o->n_pids))
+		FAIL("-i --profile shows the recorded profile: -F and -p belong to a live one");
+	if (o->cpu_profile && (o->cgroup || o->tree))
+		FAIL("--profile does not combine with %s", o->cgroup ? "--cgroup" : "--tree");
 	if (o->filter && !o->n_events && !o->profile && !o->n_probes)
 		FAIL("--filter applies to the -e events and probes, and none was given");
 	if ((o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||

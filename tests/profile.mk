@@ -9,6 +9,11 @@ tests_unit_check_symbolize_SOURCES = tests/unit/check_symbolize.c
 tests_unit_check_symbolize_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_symbolize_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_symbolize
+check_PROGRAMS += tests/unit/check_batch_profile
+tests_unit_check_batch_profile_SOURCES = tests/unit/check_batch_profile.c
+tests_unit_check_batch_profile_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_batch_profile_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_batch_profile
 # The workloads of known CPU shape: frame pointers, no sanitizers (their interceptors would
 # be frames of their own).
 check_PROGRAMS += tests/helpers/profwork
@@ -17,7 +22,8 @@ tests_helpers_profwork_CFLAGS = -O1 -fno-omit-frame-pointer -Wall
 tests_helpers_profwork_LDFLAGS =
 # The profile on the live kernel (perf_event_open only: no tracefs writes).
 LIVE_TESTS += tests/live/profile_shares.sh tests/live/profile_exit.sh \
-	tests/live/profile_jit.sh tests/live/profile_errors.sh tests/live/profile_memory.sh
+	tests/live/profile_jit.sh tests/live/profile_errors.sh tests/live/profile_memory.sh \
+	tests/live/profile_record.sh
 EXTRA_DIST += tests/profile-lib.sh
 # make bench: sampling cost against perf record, symbolizing against perf report.
 EXTRA_PROGRAMS += tests/bench/symbolize_bench

@@ -220,8 +220,12 @@ START_TEST(test_profile_options)
 	ck_assert_ptr_nonnull(strstr(err, "--folded"));
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "--profile", "sched", NULL), -1);
 	ck_assert_ptr_nonnull(strstr(err, "-P NAME, or --preset NAME"));
-	ck_assert_int_eq(parse(&o, err, sizeof(err), "-i", "x.dat", "--profile", NULL), -1);
-	ck_assert_ptr_nonnull(strstr(err, "--profile samples the live machine"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-i", "x.dat", "-b", "--profile", "--folded",
+			       NULL), 0);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-i", "x.dat", "--profile", "-F", "99",
+			       NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-i --profile shows the recorded profile"));
 	ck_assert_ptr_null(strchr(err, '\n'));
 }
 END_TEST
