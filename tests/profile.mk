@@ -23,7 +23,7 @@ tests_helpers_profwork_LDFLAGS =
 # The profile on the live kernel (perf_event_open only: no tracefs writes).
 LIVE_TESTS += tests/live/profile_shares.sh tests/live/profile_exit.sh \
 	tests/live/profile_jit.sh tests/live/profile_errors.sh tests/live/profile_memory.sh \
-	tests/live/profile_record.sh
+	tests/live/profile_record.sh tests/live/profile_user.sh
 EXTRA_DIST += tests/profile-lib.sh
 # make bench: sampling cost against perf record, symbolizing against perf report.
 EXTRA_PROGRAMS += tests/bench/symbolize_bench

@@ -48,6 +48,7 @@ struct kt_profile {
 	struct cpu_ring *rings;
 	int nrings;
 	bool cycles;
+	bool user_only;	/* -p without the privilege to sample the kernel: user space, ":u" */
 	unsigned freq;
 	char *comm;			/* --comm */
 	size_t max_bytes;
@@ -63,7 +64,8 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu)
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-static void fill_attr(struct perf_event_attr *a, bool cycles, unsigned freq, bool inherit)
+static void fill_attr(struct perf_event_attr *a, bool cycles, unsigned freq, bool inherit,
+		      bool user_only)
 {
 	memset(a, 0, sizeof(*a));
 	a->size = sizeof(*a);
@@ -73,6 +75,8 @@ static void fill_attr(struct perf_event_attr *a, bool cycles, unsigned freq, boo
 	a->sample_freq = freq;
 	a->sample_type = SAMPLE_TYPE;
 	a->inherit = inherit;
+	a->exclude_kernel = user_only;
+	a->exclude_callchain_kernel = user_only;
 	/* the side band: executable mappings, names (and execs), forks and exits */
 	a->mmap = 1;
 	a->mmap2 = 1;
@@ -98,13 +102,14 @@ static void open_error(int e, bool cycles, bool per_task, int cpu, char *err, si
 	errno = e;
 }
 
-/* Whether the machine samples cycles: a PMU takes a cycles event on this very process. */
+/* Whether the machine samples cycles: a PMU takes a cycles event on this very process
+ * (user space only: the answer is the PMU's, whatever the privileges). */
 static bool has_cycles(unsigned freq)
 {
 	struct perf_event_attr a;
 	int fd;
 
-	fill_attr(&a, true, freq, false);
+	fill_attr(&a, true, freq, false, true);
 	a.disabled = 1;
 	fd = sys_perf_event_open(&a, 0, -1);
 	if (fd < 0)
@@ -168,6 +173,8 @@ static pid_t *threads_of(const pid_t *pids, size_t npids, size_t *n, char *err, 
 		}
 		closedir(d);
 	}
+	if (!*n)
+		snprintf(err, errlen, "-p: the processes have no threads left (they exited)");
 	return tids;
 }
 
@@ -180,7 +187,7 @@ static int open_cpu(struct kt_profile *p, struct cpu_ring *r, int cpu, const pid
 	size_t i;
 	int fd, first = -1;
 
-	fill_attr(&a, p->cycles, p->freq, ntids > 0);
+	fill_attr(&a, p->cycles, p->freq, ntids > 0, p->user_only);
 	r->ring.fd = -1;
 	if (!ntids) {
 		first = sys_perf_event_open(&a, -1, cpu);
@@ -280,11 +287,21 @@ struct kt_profile *profile_open(const struct kt_profile_opts *o, char *err, size
 	}
 	p->cycles = has_cycles(p->freq);
 	for (i = 0; i < ncpus; i++) {
-		if (open_cpu(p, &p->rings[i], cpus[i], tids, ntids, err, errlen) < 0) {
-			p->nrings = i + 1; /* the failed one's fds are closed with the rest */
-			goto fail;
+		if (open_cpu(p, &p->rings[i], cpus[i], tids, ntids, err, errlen) == 0) {
+			p->nrings = i + 1;
+			continue;
 		}
-		p->nrings = i + 1;
+		/* a user's own processes, at kernel.perf_event_paranoid=2: their user space,
+		 * as perf record -p samples it then */
+		if (!i && ntids && !p->user_only && (errno == EACCES || errno == EPERM)) {
+			p->user_only = true;
+			free(p->rings[0].fds);
+			memset(&p->rings[0], 0, sizeof(p->rings[0]));
+			i--;
+			continue;
+		}
+		p->nrings = i + 1; /* the failed one's fds are closed with the rest */
+		goto fail;
 	}
 	/* after the events opened: a mapping made in between comes in the side band */
 	if (o->npids)
@@ -523,6 +540,8 @@ void profile_set_scope(struct kt_profile *p, const struct kt_profile_scope *s)
 
 const char *profile_event_name(const struct kt_profile *p)
 {
+	if (p->user_only)
+		return p->cycles ? "cycles:u" : "cpu-clock:u";
 	return p->cycles ? "cycles" : "cpu-clock";
 }
 

@@ -65,7 +65,8 @@ struct kt_profile_scope {
 };
 void profile_set_scope(struct kt_profile *p, const struct kt_profile_scope *s);
 
-/* "cycles" or "cpu-clock". */
+/* "cycles" or "cpu-clock"; "cycles:u" or "cpu-clock:u" when -p may sample only user space
+ * (kernel.perf_event_paranoid=2 without CAP_PERFMON: a user's own processes). */
 const char *profile_event_name(const struct kt_profile *p);
 /* The frequency asked of the kernel, Hz. */
 unsigned profile_freq(const struct kt_profile *p);
