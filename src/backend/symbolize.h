@@ -2,13 +2,15 @@
 /*
  * Names for the addresses in sampled and blocked stacks. Kernel addresses through
  * /proc/kallsyms, modules included ("nfs_lookup [nfs]"). User addresses through the
- * process's mappings and the ELF symbol tables of the files mapped (libelf, .symtab then
- * .dynsym), cached per file; a JIT's /tmp/perf-PID.map when present. Mappings come from
- * perf's side band (mmap records) as they happen and from /proc/PID/maps for processes that
- * were there before; a process that exited keeps its mappings here, so its frames are
- * still named after it is gone (until a reader that asks reaps it: symbolizer_reap). An address nothing names is still a frame: its name is
- * the address ("0x7f12345678") or "[file+0xOFF]" when the mapping is known, and its kind
- * KT_FRAME_UNRESOLVED, and it is counted.
+ * process's mappings and the ELF symbol tables of the files mapped (libelf, .symtab and
+ * .dynsym, and a stripped file's /usr/lib/debug/.build-id debug file), cached per file;
+ * the vDSO from ktop's own copy; a JIT's /tmp/perf-PID.map when present. Of aliases at one
+ * address, the name perf shows. Mappings come from perf's side band (mmap records) as they
+ * happen and from /proc/PID/maps for processes that were there before; a process that
+ * exited keeps its mappings here, so its frames are still named after it is gone (until a
+ * reader that asks reaps it: symbolizer_reap). An address nothing names is still a frame:
+ * its name is the address ("0x7f12345678") or "[file+0xOFF]" when the mapping is known, and
+ * its kind KT_FRAME_UNRESOLVED, and it is counted.
  */
 #ifndef KTOP_SYMBOLIZE_H
 #define KTOP_SYMBOLIZE_H
