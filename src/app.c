@@ -354,7 +354,10 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	if (opts->cgroup && app_set_cgroup(app, opts->cgroup, err, errlen) < 0)
 		return KT_EXIT_USAGE;
 
-	app->tracing_dir = app_profile_only(opts) ? NULL : session_tracing_dir(err, errlen);
+	if (app_profile_only(opts))
+		snprintf(err, errlen, "a profile alone needs no tracefs");
+	else
+		app->tracing_dir = session_tracing_dir(err, errlen);
 	if (!app->tracing_dir && app_needs_tracefs(opts)) {
 		if (geteuid() != 0)
 			snprintf(err + strlen(err), errlen - strlen(err), "; without root, ktop "
