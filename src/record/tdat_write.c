@@ -487,7 +487,8 @@ static struct fmt *formats_used(struct kt_tdat_writer *w, size_t *n)
 		closedir(edir);
 	}
 	closedir(sdir);
-	qsort(list, *n, sizeof(*list), fmt_cmp);
+	if (*n) /* a recording of no event (a profile's alone) has no format to sort */
+		qsort(list, *n, sizeof(*list), fmt_cmp);
 	return list;
 }
 
