@@ -16,6 +16,7 @@
 #include "backend/cgroup.h"
 #include "backend/decode.h"
 #include "backend/pmu.h"
+#include "backend/profile.h"
 #include "backend/privs.h"
 #include "backend/probes.h"
 #include "backend/usdt.h"
@@ -242,8 +243,9 @@ static bool app_needs_tracefs(const struct kt_options *o)
 	struct kt_hist_spec spec;
 	size_t i;
 
-	if (o->mode != KT_MODE_BATCH || (!o->pmu && !o->n_hists) || o->n_events ||
-	    o->n_profile_events || o->n_probes || o->tracer || o->top_level || o->comm ||
+	if (o->mode != KT_MODE_BATCH || (!o->pmu && !o->n_hists && !o->cpu_profile) ||
+	    o->n_events || o->n_profile_events || o->n_probes || o->tracer || o->top_level ||
+	    (o->comm && !o->cpu_profile) ||
 	    (o->filter && *o->filter) || o->record_path || o->tree || o->n_triggers ||
 	    o->stop_when)
 		return true;
@@ -257,7 +259,14 @@ static bool app_needs_tracefs(const struct kt_options *o)
 	return false;
 }
 
-/* The --hist histograms (batch mode) and the --pmu counters, last so that the counters
+/* A batch run of --profile alone: sampling needs perf, not tracefs, so ktop's instance is
+ * not even made. */
+static bool app_profile_only(const struct kt_options *o)
+{
+	return o->cpu_profile && !o->pmu && !o->n_hists && !app_needs_tracefs(o);
+}
+
+/* The --hist histograms (batch mode), the --pmu counters and --profile, last so that they
  * cover the capture and no more. Returns an exit code: 3 when privilege is what is
  * missing. */
 static int app_open_counting(struct kt_app *app, char *err, size_t errlen)
@@ -279,6 +288,8 @@ static int app_open_counting(struct kt_app *app, char *err, size_t errlen)
 	/* Batch mode asked for counters and nothing may be counted: say why and stop. */
 	if (opts->pmu && opts->mode == KT_MODE_BATCH && pmu_refused(app->pmu, err, errlen))
 		return KT_EXIT_NOPERM;
+	if (opts->cpu_profile && app_profile_open(app, err, errlen) < 0)
+		return errno == EACCES || errno == EPERM ? KT_EXIT_NOPERM : KT_EXIT_FAILURE;
 	app->last_tick_ns = clock_mono_ns();
 	selfstat_sample(&app->self);
 	return KT_EXIT_OK;
@@ -343,7 +354,10 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	if (opts->cgroup && app_set_cgroup(app, opts->cgroup, err, errlen) < 0)
 		return KT_EXIT_USAGE;
 
-	app->tracing_dir = session_tracing_dir(err, errlen);
+	if (app_profile_only(opts))
+		snprintf(err, errlen, "a profile alone needs no tracefs");
+	else
+		app->tracing_dir = session_tracing_dir(err, errlen);
 	if (!app->tracing_dir && app_needs_tracefs(opts)) {
 		if (geteuid() != 0)
 			snprintf(err + strlen(err), errlen - strlen(err), "; without root, ktop "
@@ -488,6 +502,23 @@ void app_hist_close(struct kt_app *app, struct kt_bpfhist *h)
 		bpfhist_free(h);
 		return;
 	}
+}
+
+int app_profile_open(struct kt_app *app, char *err, size_t errlen)
+{
+	const struct kt_options *o = app->opts;
+	struct kt_profile_opts po = {
+		.freq = o->freq,
+		.pids = o->pids,
+		.npids = o->n_pids,
+		.comm = o->comm,
+		.max_bytes = o->memory_bytes,
+	};
+
+	if (app->profile)
+		return 0;
+	app->profile = profile_open(&po, err, errlen);
+	return app->profile ? 0 : -1;
 }
 
 void app_pmu_close(struct kt_app *app)
@@ -811,6 +842,8 @@ void app_stop_capture(struct kt_app *app)
 void app_close(struct kt_app *app)
 {
 	app_pmu_close(app);
+	profile_close(app->profile);
+	app->profile = NULL;
 	while (app->n_hists)
 		app_hist_close(app, app->hists[app->n_hists - 1]);
 	free(app->hists);

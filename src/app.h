@@ -23,6 +23,7 @@ struct kt_catalog;
 struct kt_event_desc;
 struct kt_comms;
 struct kt_pmu;
+struct kt_profile;
 struct kt_recording;
 struct kt_bpfhist;
 struct kt_cgroup;
@@ -38,6 +39,7 @@ struct kt_app {
 	struct kt_reader *reader;
 	struct kt_comms *comms; /* task names over time, fed by the reader */
 	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
+	struct kt_profile *profile; /* --profile's sampling (profile.h), NULL: none */
 	struct kt_recording *recording; /* -i: the trace.dat explored (no session, no reader) */
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
 	struct kt_stopwhen *stop; /* --stop-when (stopwhen.h), NULL: none */
@@ -140,6 +142,10 @@ int app_catalog_refresh(struct kt_app *app, char *err, size_t errlen);
 int app_pmu_open(struct kt_app *app, char *err, size_t errlen);
 /* Closes the counters (their fds). Safe when not open. */
 void app_pmu_close(struct kt_app *app);
+/* Opens --profile's sampling (frequency, -p or --comm scope, --memory as the bound of the
+ * stacks it fills) unless it is open. Returns 0, or -1 with a one-line reason in err and
+ * errno EACCES/EPERM when privilege is what is missing. */
+int app_profile_open(struct kt_app *app, char *err, size_t errlen);
 /* Parses spec, loads and attaches its BPF histogram, and keeps it in app->hists. Returns
  * it, or NULL with a one-line reason in err (bad spec, no such field, the kernel's refusal
  * with the verifier's last lines); nothing else changes then. */

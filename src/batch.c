@@ -22,6 +22,7 @@
 #include "batch.h"
 #include "record/recorder.h"
 #include "record/recording.h"
+#include "batch_profile.h"
 #include "batch_tree.h"
 #include "signals.h"
 #include "stopwhen.h"
@@ -31,6 +32,7 @@
 #include "backend/triggers.h"
 
 #define BATCH_PRINT_CHUNK 1024
+#define PROFILE_POLL_MS 100
 
 struct batch {
 	struct kt_app *app;
@@ -42,6 +44,7 @@ struct batch {
 	struct kt_recorder *rec; /* -o: the capture also goes to a trace.dat */
 	char rec_err[512];
 	struct kt_batch_tree *tree; /* --tree: records become call trees, printed at the end */
+	struct kt_batch_profile *profile; /* --profile: samples, printed at the end */
 	bool draining;	     /* capture stopped: print everything left, signals or not */
 	unsigned long long deadline; /* --duration's end (clock_mono_ns()), 0: none */
 	char **trig_text;    /* --trigger hist or snapshot: what it made (trigger_output()),
@@ -228,6 +231,13 @@ static void batch_summary(struct batch *b, double secs)
 	batch_print_trigger_output(b);
 	if (b->out_closed)
 		return;
+	if (b->profile && batch_profile_print(b->profile, out) < 0)
+		return;
+	/* --folded: FlameGraph's input and nothing else */
+	if (app->opts->folded) {
+		fflush(out);
+		return;
+	}
 	/* Histograms and counters, before the summary, which stays the last line. */
 	for (size_t i = 0; i < app->n_hists; i++) {
 		if (app->opts->json)
@@ -295,6 +305,17 @@ static int batch_finish_recording(struct batch *b)
 	return KT_EXIT_OK;
 }
 
+/* -o with --profile: the stacks go into the file as ktop's own option. */
+static void batch_keep_profile(struct batch *b)
+{
+	char *text = batch_profile_text(b->profile);
+
+	if (!text || recorder_set_stacks(b->rec, text) < 0)
+		fprintf(stderr, "ktop: out of memory: the profile is not kept in %s\n",
+			b->app->opts->record_path);
+	free(text);
+}
+
 /* -i: the whole recording, once the index has reached its end; the duration is the
  * recording's own. */
 static int batch_recording(struct batch *b)
@@ -304,6 +325,17 @@ static int batch_recording(struct batch *b)
 	char err[512];
 
 	if (o->tree && !(b->tree = batch_tree_new(b->app, err, sizeof(err)))) {
+		fprintf(stderr, "ktop: %s: %s\n", o->input_path, err);
+		return KT_EXIT_FAILURE;
+	}
+	if (o->cpu_profile && !recording_stacks(b->app->recording)) {
+		fprintf(stderr, "ktop: %s has no profile (ktop -b --profile -o FILE keeps one)\n",
+			o->input_path);
+		return KT_EXIT_FAILURE;
+	}
+	if (o->cpu_profile &&
+	    !(b->profile = batch_profile_from_text(b->app, recording_stacks(b->app->recording),
+						   err, sizeof(err)))) {
 		fprintf(stderr, "ktop: %s: %s\n", o->input_path, err);
 		return KT_EXIT_FAILURE;
 	}
@@ -318,6 +350,8 @@ static int batch_recording(struct batch *b)
 	fflush(b->out);
 	recording_info(b->app->recording, &info);
 	batch_summary(b, (double)(info.last_ts - info.first_ts) / 1e9);
+	batch_profile_free(b->profile);
+	b->profile = NULL;
 	if (info.corrupt)
 		fprintf(stderr, "ktop: %s: %llu corrupt records left out\n",
 			b->app->opts->input_path, (unsigned long long)info.corrupt);
@@ -351,6 +385,11 @@ int batch_run(struct kt_app *app, FILE *out)
 		app_stop_capture(app);
 		return KT_EXIT_FAILURE;
 	}
+	if (app->profile && !(b.profile = batch_profile_new(app))) {
+		fprintf(stderr, "ktop: out of memory for the profile's stacks\n");
+		app_stop_capture(app);
+		return KT_EXIT_FAILURE;
+	}
 	if (o->duration > 0)
 		deadline = start + (unsigned long long)(o->duration * 1e9);
 	b.deadline = deadline;
@@ -359,6 +398,9 @@ int batch_run(struct kt_app *app, FILE *out)
 		if (signals_pending() || (deadline && now >= deadline))
 			break;
 		timeout = (int)o->delay_ms;
+		/* the sample rings hold about a second at 999 Hz: drained ten times as often */
+		if (b.profile && timeout > PROFILE_POLL_MS)
+			timeout = PROFILE_POLL_MS;
 		if (deadline && (deadline - now) / 1000000ull < (unsigned long long)timeout)
 			timeout = (int)((deadline - now) / 1000000ull) + 1;
 		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
@@ -368,12 +410,18 @@ int batch_run(struct kt_app *app, FILE *out)
 		if (b.rec && recorder_pump(b.rec, b.rec_err, sizeof(b.rec_err)) < 0)
 			rec_status = batch_finish_recording(&b);
 		batch_print_new(&b);
+		if (b.profile)
+			batch_profile_poll(b.profile);
 		if (batch_full(&b) || stopwhen_check(app))
 			break;
 	}
-	/* The counters cover --duration, not the drain that follows. */
+	/* The counters and the profile cover --duration, not the drain that follows. */
 	if (app->pmu)
 		pmu_stop(app->pmu);
+	if (b.profile)
+		batch_profile_poll(b.profile); /* later samples stay unread in the rings */
+	if (b.profile && b.rec)
+		batch_keep_profile(&b);
 	/* Without tracefs there is no capture whose stop reads the histograms a last time. */
 	if (!app->session)
 		app_tick(app);
@@ -388,5 +436,6 @@ int batch_run(struct kt_app *app, FILE *out)
 	}
 	fflush(out);
 	batch_summary(&b, (double)(clock_mono_ns() - start) / 1e9);
+	batch_profile_free(b.profile);
 	return b.rec ? batch_finish_recording(&b) : rec_status;
 }

@@ -48,6 +48,8 @@ enum {
 	OPT_TOP_LEVEL,
 	OPT_TRIGGER,
 	OPT_STOP_WHEN,
+	OPT_CPU_PROFILE,
+	OPT_FOLDED,
 };
 
 static const struct option long_options[] = {
@@ -86,7 +88,10 @@ static const struct option long_options[] = {
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "trigger", required_argument, NULL, OPT_TRIGGER },
 	{ "stop-when", required_argument, NULL, OPT_STOP_WHEN },
-	{ "profile", required_argument, NULL, 'P' },
+	{ "profile", no_argument, NULL, OPT_CPU_PROFILE },
+	{ "freq", required_argument, NULL, 'F' },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "preset", required_argument, NULL, 'P' },
 	{ "no-mouse", no_argument, NULL, 'M' },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "no-colour", no_argument, NULL, 'C' },
@@ -154,7 +159,15 @@ void options_usage(FILE *out)
 	      "                         cpu/event=0x3c/, msr/tsc/, sched:sched_switch); repeatable\n"
 	      "  -p, --pid PID[,PID]    count these processes' threads instead of every CPU,\n"
 	      "                         and trace only them (set_event_pid, set_ftrace_pid)\n"
-	      "                         (-p and --pmu-event imply --pmu)\n"
+	      "                         (-p and --pmu-event imply --pmu; with --profile, -p\n"
+	      "                         scopes the profile and --pmu is asked for apart)\n"
+	      "\n"
+	      "Profiles (perf_event_open sampling with kernel and user stacks):\n"
+	      "      --profile          sample on-CPU stacks on every CPU (or -p, --comm): cycles\n"
+	      "                         with a PMU, else cpu-clock; with -b, folded stacks at the\n"
+	      "                         end (--json: a JSON object); --memory bounds the stacks\n"
+	      "  -F, --freq HZ          samples per second per CPU (default 99)\n"
+	      "      --folded           with -b --profile: only the folded stacks, no header line\n"
 	      "\n"
 	      "Histograms (BPF, aggregated in the kernel):\n"
 	      "      --hist SPEC        syscall-latency, runq-latency, offcpu, bio-latency,\n"
@@ -179,7 +192,7 @@ void options_usage(FILE *out)
 	      "      --theme NAME       colour theme (default, light, mono, high-contrast, yours;\n"
 	      "                         --theme list shows them)\n"
 	      "  -M, --no-mouse         no mouse (clicks and the wheel go to the terminal)\n"
-	      "  -P, --profile NAME     events and layout of a profile: sched, block, syscalls,\n"
+	      "  -P, --preset NAME      events and layout of a profile: sched, block, syscalls,\n"
 	      "                         memory, net, or ~/.config/ktop/profiles/NAME\n"
 	      "\n"
 	      "  -v, --verbose          debug log to ktop-PID.log (or --log FILE)\n"
@@ -311,7 +324,8 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	options_defaults(o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhVP:Mt:g:o:i:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhVP:Mt:g:o:i:F:", long_options,
+				NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			o->mode = KT_MODE_BATCH;
@@ -428,7 +442,18 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			if (parse_pids(optarg, o) < 0)
 				FAIL("-p takes a process id or a comma-separated list, not '%s'",
 				     optarg);
-			o->pmu = true;
+			break;
+		case OPT_CPU_PROFILE:
+			o->cpu_profile = true;
+			break;
+		case 'F':
+			if (parse_ulong(optarg, UINT_MAX, &ul) || ul == 0)
+				FAIL("-F takes samples per second, 1 or more (perf's default is 99), "
+				     "not '%s'", optarg);
+			o->freq = (unsigned)ul;
+			break;
+		case OPT_FOLDED:
+			o->folded = true;
 			break;
 		case OPT_TREE:
 			o->tree = true;
@@ -534,8 +559,25 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			FAIL("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (optind < argc && !strcmp(argv[optind - 1], "--profile"))
+		FAIL("unexpected argument '%s' (--profile is the CPU profile and takes no value; "
+		     "-P NAME, or --preset NAME, starts with a profile of events)", argv[optind]);
 	if (optind < argc)
 		FAIL("unexpected argument '%s'", argv[optind]);
+	/* -p alone counts its processes; with --profile it scopes the profile */
+	if (o->n_pids && !o->cpu_profile)
+		o->pmu = true;
+	if ((o->freq || o->folded) && !o->cpu_profile)
+		FAIL("%s applies to --profile, which was not given", o->freq ? "-F" : "--folded");
+	if (o->folded && (o->mode != KT_MODE_BATCH || o->json))
+		FAIL("--folded is batch mode's text output of --profile (-b, without --json)");
+	if (o->cpu_profile && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+			       o->mode == KT_MODE_LIST_USDT))
+		FAIL("--profile does not apply to --doctor, --list or --list-usdt");
+	if (o->cpu_profile && o->input_path && (o->freq || o->n_pids))
+		FAIL("-i --profile shows the recorded profile: -F and -p belong to a live one");
+	if (o->cpu_profile && (o->cgroup || o->tree))
+		FAIL("--profile does not combine with %s", o->cgroup ? "--cgroup" : "--tree");
 	if (o->filter && !o->n_events && !o->profile && !o->n_probes)
 		FAIL("--filter applies to the -e events and probes, and none was given");
 	if ((o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||

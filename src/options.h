@@ -48,8 +48,11 @@ struct kt_options {
 	const char **hists;	   /* --hist specs (src/backend/histspec.h), NULL-terminated */
 	size_t n_hists;
 	pid_t *pids;		   /* -p: count these processes' threads, not every CPU, and
-				    * scope events and function tracers to them */
+				    * scope events, function tracers and --profile to them */
 	size_t n_pids;
+	bool cpu_profile;	   /* --profile: on-CPU stack sampling (src/backend/profile.h) */
+	unsigned freq;		   /* -F: its samples per second per CPU; 0: the default */
+	bool folded;		   /* --folded: batch prints only the folded stacks */
 	/* tracers, dynamic probes, scoping (src/backend/tracers.c, probes.c, scope.c) */
 	struct kt_probe_opt {
 		int kind;	   /* enum kt_probe_kind */

@@ -4,3 +4,39 @@ tests_unit_check_stacks_SOURCES = tests/unit/check_stacks.c
 tests_unit_check_stacks_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_stacks_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_stacks
+check_PROGRAMS += tests/unit/check_symbolize
+tests_unit_check_symbolize_SOURCES = tests/unit/check_symbolize.c
+tests_unit_check_symbolize_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_symbolize_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_symbolize
+check_PROGRAMS += tests/unit/check_batch_profile
+tests_unit_check_batch_profile_SOURCES = tests/unit/check_batch_profile.c
+tests_unit_check_batch_profile_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_batch_profile_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_batch_profile
+# The workloads of known CPU shape: frame pointers, no sanitizers (their interceptors would
+# be frames of their own).
+check_PROGRAMS += tests/helpers/profwork
+tests_helpers_profwork_SOURCES = tests/helpers/profwork.c
+tests_helpers_profwork_CFLAGS = -O1 -fno-omit-frame-pointer -Wall
+tests_helpers_profwork_LDFLAGS =
+# The profile on the live kernel (perf_event_open only: no tracefs writes).
+LIVE_TESTS += tests/live/profile_shares.sh tests/live/profile_exit.sh \
+	tests/live/profile_jit.sh tests/live/profile_errors.sh tests/live/profile_memory.sh \
+	tests/live/profile_record.sh tests/live/profile_user.sh
+EXTRA_DIST += tests/profile-lib.sh
+# make bench: sampling cost against perf record, symbolizing against perf report.
+EXTRA_PROGRAMS += tests/bench/symbolize_bench
+tests_bench_symbolize_bench_SOURCES = tests/bench/symbolize_bench.c
+tests_bench_symbolize_bench_CFLAGS = $(AM_CFLAGS)
+tests_bench_symbolize_bench_LDADD = $(KTOP_LIBS)
+CLEANFILES += tests/bench/symbolize_bench$(EXEEXT)
+EXTRA_DIST += tests/bench/profile.sh
+bench: bench-profile
+bench-profile: tests/bench/symbolize_bench$(EXEEXT) tests/helpers/profwork$(EXEEXT)
+	@if $(MAKE) $(AM_MAKEFLAGS) ktop$(EXEEXT); then \
+		ktop='$(abs_top_builddir)/ktop$(EXEEXT)'; else ktop=; fi; \
+	KTOP=$$ktop PROFWORK='$(abs_top_builddir)/tests/helpers/profwork$(EXEEXT)' \
+	SYMBENCH='$(abs_top_builddir)/tests/bench/symbolize_bench$(EXEEXT)' \
+	bash '$(top_srcdir)/tests/bench/profile.sh'
+.PHONY: bench-profile

@@ -156,6 +156,13 @@ static int for_each_symbol(Elf *elf, bool (*keep)(const GElf_Sym *sym),
 	return 0;
 }
 
+int elfsyms_each_function(Elf *elf,
+			  int (*fn)(const char *name, size_t len, const GElf_Sym *sym, void *ctx),
+			  void *ctx)
+{
+	return for_each_symbol(elf, is_function, fn, ctx);
+}
+
 static int add_name(const char *name, size_t len, const GElf_Sym *sym, void *ctx)
 {
 	(void)sym;

@@ -7,6 +7,7 @@
 #ifndef KTOP_ELFSYMS_H
 #define KTOP_ELFSYMS_H
 
+#include <gelf.h>
 #include <libelf.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -42,6 +43,12 @@ void elfsyms_close(struct kt_elf *ef);
 /* The file offset of virtual address addr, from the PT_LOAD segment holding it. Returns 0,
  * or -1 when no segment has it in the file. */
 int elfsyms_vaddr_offset(Elf *elf, uint64_t addr, uint64_t *off);
+/* Calls fn for each defined function symbol (STT_FUNC, STT_GNU_IFUNC) of .symtab and
+ * .dynsym, len the name's length without its version suffix ("malloc@@GLIBC_2.2.5": 6);
+ * stops when fn returns non-zero and returns that, else 0. */
+int elfsyms_each_function(Elf *elf,
+			  int (*fn)(const char *name, size_t len, const GElf_Sym *sym, void *ctx),
+			  void *ctx);
 /* The address of the defined symbol name (any type; a global one wins). Returns 0, or -1. */
 int elfsyms_address(Elf *elf, const char *name, uint64_t *addr);
 

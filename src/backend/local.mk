@@ -7,6 +7,7 @@ src_libktop_a_SOURCES += \
 	src/backend/decode.c src/backend/decode.h \
 	src/backend/comms.c src/backend/comms.h \
 	src/backend/taskwatch.c src/backend/taskwatch.h \
+	src/backend/perfring.c src/backend/perfring.h \
 	src/backend/reader.c src/backend/reader.h \
 	src/backend/selfstat.c src/backend/selfstat.h \
 	src/backend/guard.c src/backend/guard.h \
@@ -31,4 +32,6 @@ src_libktop_a_SOURCES += \
 # function_graph call trees.
 src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h
 # Profiles: stacks aggregated for folded output and the flame graph pane.
-src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h
+src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h \
+	src/backend/symbolize.c src/backend/symbolize.h \
+	src/backend/profile.c src/backend/profile.h

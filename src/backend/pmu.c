@@ -552,7 +552,7 @@ fail:
 	return -1;
 }
 
-static int online_cpus(int **out)
+int pmu_online_cpus(int **out)
 {
 	char buf[4096];
 	long i, cnt;
@@ -714,7 +714,7 @@ struct kt_pmu *pmu_new(const struct kt_pmu_config *cfg, char *err, size_t errlen
 			memcpy(cpus, cfg->cpus, (size_t)cfg->ncpus * sizeof(*cpus));
 			ncpus = cfg->ncpus;
 		} else {
-			ncpus = online_cpus(&cpus);
+			ncpus = pmu_online_cpus(&cpus);
 			if (ncpus < 0)
 				goto oom;
 		}

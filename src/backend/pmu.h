@@ -157,6 +157,10 @@ int pmu_resolve(const char *sysfs_root, const char *tracing_dir, const char *spe
 void pmu_reason(int err, const struct kt_pmu_attr *a, const char *sysfs_root, bool per_task,
 		char *buf, size_t len);
 
+/* The online CPUs (/sys/devices/system/cpu/online), malloc'd into *out. Returns the
+ * count, or -1 out of memory. */
+int pmu_online_cpus(int **out);
+
 size_t pmu_ncounters(const struct kt_pmu *p);
 const struct kt_pmu_counter *pmu_counter(const struct kt_pmu *p, size_t i);
 int pmu_nslots(const struct kt_pmu *p);

@@ -2,13 +2,15 @@
 /*
  * Names for the addresses in sampled and blocked stacks. Kernel addresses through
  * /proc/kallsyms, modules included ("nfs_lookup [nfs]"). User addresses through the
- * process's mappings and the ELF symbol tables of the files mapped (libelf, .symtab then
- * .dynsym), cached per file; a JIT's /tmp/perf-PID.map when present. Mappings come from
- * perf's side band (mmap records) as they happen and from /proc/PID/maps for processes that
- * were there before; a process that exited keeps its mappings here, so its frames are
- * still named after it is gone. An address nothing names is still a frame: its name is
- * the address ("0x7f12345678") or "[file+0xOFF]" when the mapping is known, and its kind
- * KT_FRAME_UNRESOLVED, and it is counted.
+ * process's mappings and the ELF symbol tables of the files mapped (libelf, .symtab and
+ * .dynsym, and a stripped file's /usr/lib/debug/.build-id debug file), cached per file;
+ * the vDSO from ktop's own copy; a JIT's /tmp/perf-PID.map when present. Of aliases at one
+ * address, the name perf shows. Mappings come from perf's side band (mmap records) as they
+ * happen and from /proc/PID/maps for processes that were there before; a process that
+ * exited keeps its mappings here, so its frames are still named after it is gone (until a
+ * reader that asks reaps it: symbolizer_reap). An address nothing names is still a frame:
+ * its name is the address ("0x7f12345678") or "[file+0xOFF]" when the mapping is known, and
+ * its kind KT_FRAME_UNRESOLVED, and it is counted.
  */
 #ifndef KTOP_SYMBOLIZE_H
 #define KTOP_SYMBOLIZE_H
@@ -30,6 +32,15 @@ void symbolizer_mmap(struct kt_symbolizer *sym, int pid, uint64_t start, uint64_
 		     uint64_t pgoff, const char *path);
 void symbolizer_fork(struct kt_symbolizer *sym, int parent_pid, int pid);
 void symbolizer_exec(struct kt_symbolizer *sym, int pid);
+/* A long-running reader forgets the processes that exited: symbolizer_exit marks pid (its
+ * EXIT record), and the second symbolizer_reap after it frees its mappings, so the samples
+ * drained together with the exit are still named. A reader that names stacks long after
+ * they were taken (off-CPU stacks read from a BPF map) may call neither. */
+void symbolizer_exit(struct kt_symbolizer *sym, int pid);
+void symbolizer_reap(struct kt_symbolizer *sym);
+/* Reads /proc/PID/maps now, as perf synthesizes the mappings of the processes already
+ * running when it starts: one that exits before its frames are named is still named. */
+void symbolizer_preload(struct kt_symbolizer *sym, int pid);
 
 /* Names addr. The name is written to buf (always NUL-terminated) and f points at it. */
 void symbolizer_kernel(struct kt_symbolizer *sym, uint64_t addr, struct kt_frame *f, char *buf,

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -14,24 +13,17 @@
 #include "../log.h"
 #include "../fileio.h"
 #include "comms.h"
+#include "perfring.h"
 #include "taskwatch.h"
 
 /* Data pages per CPU: a COMM record is about 40 bytes, so 64 KiB holds some 1,600 renames
  * between two drains (the reader drains at least every 100 ms). */
 #define RING_PAGES 16
-#define REC_MAX 256 /* larger than any COMM or FORK record */
-
-struct ring {
-	int fd;
-	void *base; /* the metadata page, then the data pages */
-	size_t size; /* of the data pages */
-};
 
 struct kt_taskwatch {
 	struct kt_comms *comms;
-	struct ring *rings;
+	struct kt_perfring *rings;
 	int nrings;
-	size_t page;
 	uint64_t lost;
 };
 
@@ -65,9 +57,10 @@ static bool perf_clock_of(const char *trace_clock, bool *use_clockid, int *clock
 	return false;
 }
 
-static int ring_open(struct ring *r, int cpu, bool use_clockid, int clockid, size_t page)
+static int ring_open(struct kt_perfring *r, int cpu, bool use_clockid, int clockid)
 {
 	struct perf_event_attr attr;
+	int fd;
 
 	memset(&attr, 0, sizeof(attr));
 	attr.size = sizeof(attr);
@@ -81,24 +74,13 @@ static int ring_open(struct ring *r, int cpu, bool use_clockid, int clockid, siz
 	attr.exclude_kernel = 1; /* a dummy counts nothing; side-band records still come */
 	attr.use_clockid = use_clockid;
 	attr.clockid = clockid;
-	r->fd = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
-	if (r->fd < 0)
+	r->fd = -1;
+	r->base = NULL;
+	r->scratch = NULL;
+	fd = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
 		return -1;
-	r->size = RING_PAGES * page;
-	r->base = mmap(NULL, page + r->size, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
-	if (r->base == MAP_FAILED) {
-		r->base = NULL;
-		return -1;
-	}
-	return 0;
-}
-
-static void ring_close(struct ring *r, size_t page)
-{
-	if (r->base)
-		munmap(r->base, page + r->size);
-	if (r->fd >= 0)
-		close(r->fd);
+	return perfring_map(r, fd, RING_PAGES);
 }
 
 struct kt_taskwatch *taskwatch_open(struct kt_comms *comms, const char *trace_clock, char *err,
@@ -120,21 +102,20 @@ struct kt_taskwatch *taskwatch_open(struct kt_comms *comms, const char *trace_cl
 		return NULL;
 	}
 	tw->comms = comms;
-	tw->page = (size_t)sysconf(_SC_PAGESIZE);
 	for (cpu = 0; cpu < ncpus; cpu++) {
-		struct ring *r = &tw->rings[tw->nrings];
+		struct kt_perfring *r = &tw->rings[tw->nrings];
 
-		if (ring_open(r, cpu, use_clockid, clockid, tw->page) == 0) {
+		if (ring_open(r, cpu, use_clockid, clockid) == 0) {
 			tw->nrings++;
 			continue;
 		}
 		/* an offline CPU has nothing to tell */
 		if (errno == ENODEV || errno == ENXIO) {
-			ring_close(r, tw->page);
+			perfring_close(r);
 			continue;
 		}
 		snprintf(err, errlen, "perf side band on CPU %d: %s", cpu, strerror(errno));
-		ring_close(r, tw->page);
+		perfring_close(r);
 		taskwatch_close(tw);
 		return NULL;
 	}
@@ -142,11 +123,11 @@ struct kt_taskwatch *taskwatch_open(struct kt_comms *comms, const char *trace_cl
 }
 
 /* The name tid had at ts: what the side band said, else what /proc says now. */
-static bool name_of(struct kt_taskwatch *tw, int tid, uint64_t ts, char out[KT_COMM_LEN])
+bool taskwatch_name(struct kt_comms *comms, int tid, uint64_t ts, char out[KT_COMM_LEN])
 {
 	char path[64], *buf, *nl;
 
-	if (comms_at(tw->comms, tid, ts, out))
+	if (comms_at(comms, tid, ts, out))
 		return true;
 	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
 	buf = file_read_all(path, NULL);
@@ -159,76 +140,58 @@ static bool name_of(struct kt_taskwatch *tw, int tid, uint64_t ts, char out[KT_C
 	free(buf);
 	/* its name since before ktop (a rename since would have come as a record): a shell
 	 * that forks a thousand times is read once */
-	comms_set(tw->comms, tid, 0, out);
+	comms_set(comms, tid, 0, out);
 	return true;
 }
 
-/* One record; with sample_id_all and TID|TIME, every record ends in {pid, tid, time}. */
-static unsigned take(struct kt_taskwatch *tw, const struct perf_event_header *h)
+unsigned taskwatch_record(struct kt_comms *comms, const struct perf_event_header *h,
+			  uint64_t ts)
 {
 	const char *p = (const char *)(h + 1);
 	char comm[KT_COMM_LEN];
 	uint32_t ids[4];
-	uint64_t ts, n;
 
 	switch (h->type) {
 	case PERF_RECORD_COMM:
 		if (h->size < sizeof(*h) + 8 + 16)
 			return 0;
 		memcpy(ids, p, 8);
-		memcpy(&ts, (const char *)h + h->size - 8, 8);
 		snprintf(comm, sizeof(comm), "%.*s", (int)sizeof(comm) - 1, p + 8);
-		comms_set(tw->comms, (int)ids[1], ts, comm);
+		comms_set(comms, (int)ids[1], ts, comm);
 		return 1;
 	case PERF_RECORD_FORK:
 		/* the child starts with its parent thread's name */
 		if (h->size < sizeof(*h) + 24)
 			return 0;
 		memcpy(ids, p, 16); /* pid, ppid, tid, ptid */
-		memcpy(&ts, p + 16, 8);
-		if (!name_of(tw, (int)ids[3], ts, comm))
+		if (!taskwatch_name(comms, (int)ids[3], ts, comm))
 			return 0;
-		comms_set(tw->comms, (int)ids[2], ts, comm);
+		comms_set(comms, (int)ids[2], ts, comm);
 		return 1;
-	case PERF_RECORD_LOST:
-		memcpy(&n, p + 8, 8);
-		tw->lost += n;
-		return 0;
 	default:
 		return 0;
 	}
 }
 
-static unsigned ring_drain(struct kt_taskwatch *tw, struct ring *r)
+static unsigned ring_drain(struct kt_taskwatch *tw, struct kt_perfring *r)
 {
-	struct perf_event_mmap_page *meta = r->base;
-	const char *data = (const char *)r->base + tw->page;
-	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = meta->data_tail;
-	union {
-		struct perf_event_header h;
-		char bytes[REC_MAX];
-	} rec;
+	const struct perf_event_header *h;
 	unsigned learned = 0;
+	uint64_t n, ts;
 
-	while (tail < head) {
-		size_t off = (size_t)(tail % r->size), first;
-		struct perf_event_header h;
-
-		first = r->size - off < sizeof(h) ? r->size - off : sizeof(h);
-		memcpy(&h, data + off, first);
-		memcpy((char *)&h + first, data, sizeof(h) - first);
-		if (h.size < sizeof(h))
-			break; /* never written by the kernel; stop rather than spin */
-		if (h.size <= sizeof(rec)) {
-			first = r->size - off < h.size ? r->size - off : h.size;
-			memcpy(rec.bytes, data + off, first);
-			memcpy(rec.bytes + first, data, h.size - first);
-			learned += take(tw, &rec.h);
+	perfring_begin(r);
+	while ((h = perfring_peek(r))) {
+		if (h->type == PERF_RECORD_LOST && h->size >= sizeof(*h) + 16) {
+			memcpy(&n, (const char *)(h + 1) + 8, 8);
+			tw->lost += n;
+		} else if (h->size >= sizeof(*h) + 8) {
+			/* sample_id_all with TID|TIME: every record ends in its time */
+			memcpy(&ts, (const char *)h + h->size - 8, 8);
+			learned += taskwatch_record(tw->comms, h, ts);
 		}
-		tail += h.size;
+		perfring_skip(r);
 	}
-	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+	perfring_end(r);
 	return learned;
 }
 
@@ -251,7 +214,7 @@ void taskwatch_close(struct kt_taskwatch *tw)
 	if (!tw)
 		return;
 	for (i = 0; i < tw->nrings; i++)
-		ring_close(&tw->rings[i], tw->page);
+		perfring_close(&tw->rings[i]);
 	if (tw->lost)
 		log_debug("taskwatch: the kernel dropped %llu side-band records",
 			  (unsigned long long)tw->lost);

@@ -98,6 +98,11 @@ const char *recorder_path(const struct kt_recorder *rc)
 	return rc->path;
 }
 
+int recorder_set_stacks(struct kt_recorder *rc, const char *text)
+{
+	return tdat_writer_set_stacks(rc->w, text);
+}
+
 int recorder_finish(struct kt_recorder *rc, char *err, size_t errlen)
 {
 	int ret;

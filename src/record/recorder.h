@@ -22,6 +22,9 @@ int recorder_pump(struct kt_recorder *rc, char *err, size_t errlen);
 unsigned long long recorder_events(const struct kt_recorder *rc);
 unsigned long long recorder_missed(const struct kt_recorder *rc);
 const char *recorder_path(const struct kt_recorder *rc);
+/* The --profile stacks to keep in the file (batch_profile.h's text). Returns 0, or -1 out
+ * of memory. */
+int recorder_set_stacks(struct kt_recorder *rc, const char *text);
 /* A last pump, then the file is written (with the kernel's loss counters) and rc freed.
  * Returns 0; 1 when it stopped early, err saying why and how many events the file holds (a
  * trace.dat all the same); -1 when the file could not be written, err saying why and that

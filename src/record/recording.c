@@ -829,6 +829,11 @@ struct tep_handle *recording_tep(struct kt_recording *rec)
 	return tracecmd_get_tep(rec->pager.h);
 }
 
+const char *recording_stacks(struct kt_recording *rec)
+{
+	return rec->file.info.stacks;
+}
+
 void recording_info(struct kt_recording *rec, struct kt_recording_info *out)
 {
 	if (rec->store)
@@ -837,6 +842,7 @@ void recording_info(struct kt_recording *rec, struct kt_recording_info *out)
 	if (rec->store)
 		store_unlock(rec->store);
 	out->file.cpus = NULL; /* rec's own */
+	out->file.stacks = NULL; /* recording_stacks() */
 	pthread_mutex_lock(&rec->done_lock);
 	snprintf(out->corrupt_page, sizeof(out->corrupt_page), "%s", rec->corrupt);
 	pthread_mutex_unlock(&rec->done_lock);

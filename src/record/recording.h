@@ -49,6 +49,9 @@ void recording_wait_indexed(struct kt_recording *rec);
 struct tep_handle *recording_tep(struct kt_recording *rec);
 /* A consistent copy of the figures (takes the store lock). */
 void recording_info(struct kt_recording *rec, struct kt_recording_info *out);
+/* The profile the file keeps (ktop -b --profile -o; batch_profile.h's text), or NULL. Owned
+ * by rec. */
+const char *recording_stacks(struct kt_recording *rec);
 /* Events of type id indexed so far. */
 uint64_t recording_type_count(struct kt_recording *rec, int id);
 /* What the user chose to see, as live ktop chooses what the kernel records: events of a

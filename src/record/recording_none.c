@@ -34,6 +34,11 @@ void recording_info(struct kt_recording *rec, struct kt_recording_info *out)
 {
 }
 
+const char *recording_stacks(struct kt_recording *rec)
+{
+	return NULL;
+}
+
 uint64_t recording_type_count(struct kt_recording *rec, int id)
 {
 	return 0;

@@ -19,6 +19,9 @@ enum {
 	TDAT_OPT_OFFSET = 7,
 	TDAT_OPT_CPUCOUNT = 8,
 	TDAT_OPT_VERSION = 9,
+	/* ktop's own (trace-cmd and libtracecmd skip options they do not know): a --profile's
+	 * stacks, batch_profile.h's text */
+	TDAT_OPT_KTOP_STACKS = 0x4b54,
 };
 
 /* Flags in the high bits of a ring-buffer page's commit word (kernel ring_buffer.c). */

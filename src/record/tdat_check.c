@@ -221,6 +221,13 @@ static int options_v6(struct src *s, struct kt_tdat_info *info)
 				parse_clock(info, data);
 			else
 				parse_cpustat(info, data);
+		} else if (id == TDAT_OPT_KTOP_STACKS && !info->stacks) {
+			info->stacks = malloc((size_t)size + 1);
+			if (!info->stacks)
+				return fail(s, "out of memory for the profile's %u bytes", size);
+			if (get(s, info->stacks, size) < 0)
+				return -1;
+			info->stacks[size] = '\0';
 		} else if (skip(s, size) < 0) {
 			return -1;
 		}
@@ -509,6 +516,8 @@ void tdat_info_free(struct kt_tdat_info *info)
 {
 	free(info->cpus);
 	info->cpus = NULL;
+	free(info->stacks);
+	info->stacks = NULL;
 }
 
 int tdat_check_page(int fd, const char *path, const struct kt_tdat_info *info, uint64_t off,

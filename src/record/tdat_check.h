@@ -23,6 +23,8 @@ struct kt_tdat_info {
 	char clock[32];
 	uint64_t kernel_lost;	/* overrun + commit overrun + dropped events of all CPUs */
 	bool have_stats;
+	char *stacks;		/* ktop's profile option (TDAT_OPT_KTOP_STACKS), malloc'd and
+				 * NUL-terminated; NULL when the file has none */
 	/* v6: each CPU's data, the first TDAT_CHECK_PAGES pages of which are checked; the
 	 * reader checks the rest as it goes (tdat_check_page). malloc'd, ncpus entries. */
 	struct kt_tdat_cpu { uint64_t off, size; } *cpus;

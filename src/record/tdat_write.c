@@ -54,6 +54,7 @@ struct kt_tdat_writer {
 	unsigned char *types; /* bitmap of event ids seen */
 	unsigned char *pids;  /* bitmap of pids seen */
 	unsigned long long events; /* in pages written, or in the pages being filled */
+	char *stacks;	      /* tdat_writer_set_stacks, or NULL */
 };
 
 static void bit_set(unsigned char *map, unsigned n)
@@ -110,8 +111,20 @@ void tdat_writer_abort(struct kt_tdat_writer *w)
 	}
 	free(w->types);
 	free(w->pids);
+	free(w->stacks);
 	free(w->path);
 	free(w);
+}
+
+int tdat_writer_set_stacks(struct kt_tdat_writer *w, const char *text)
+{
+	char *copy = strdup(text);
+
+	if (!copy)
+		return -1;
+	free(w->stacks);
+	w->stacks = copy;
+	return 0;
 }
 
 /* The bytes of path, read through (procfs and tracefs files report size 0). */
@@ -474,7 +487,8 @@ static struct fmt *formats_used(struct kt_tdat_writer *w, size_t *n)
 		closedir(edir);
 	}
 	closedir(sdir);
-	qsort(list, *n, sizeof(*list), fmt_cmp);
+	if (*n) /* a recording of no event (a profile's alone) has no format to sort */
+		qsort(list, *n, sizeof(*list), fmt_cmp);
 	return list;
 }
 
@@ -593,6 +607,8 @@ static void put_options(struct kt_tdat_writer *w, struct out *o,
 	put_option_str(o, TDAT_OPT_TRACECLOCK, buf);
 	put_option(o, TDAT_OPT_CPUCOUNT, &ncpus, sizeof(ncpus));
 	put_option_str(o, TDAT_OPT_VERSION, PACKAGE_STRING);
+	if (w->stacks)
+		put_option_str(o, TDAT_OPT_KTOP_STACKS, w->stacks);
 	for (i = 0; stats && i < w->meta.ncpus; i++) {
 		snprintf(buf, sizeof(buf),
 			 "CPU: %d\nentries: %llu\noverrun: %llu\ncommit overrun: %llu\n"

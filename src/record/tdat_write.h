@@ -43,6 +43,9 @@ struct kt_tdat_writer *tdat_writer_open(const char *path, const struct kt_tdat_m
  * From then on nothing more is added (every call returns -1 again), and the file will hold
  * the pages written before; the events of the pages being filled are dropped. */
 int tdat_writer_add(struct kt_tdat_writer *w, const struct kt_rec *r, char *err, size_t errlen);
+/* Keeps text (a copy) to be written as ktop's profile option (TDAT_OPT_KTOP_STACKS).
+ * Returns 0, or -1 out of memory. */
+int tdat_writer_set_stacks(struct kt_tdat_writer *w, const char *text);
 /* Events the file will hold so far (loss markers not counted). */
 unsigned long long tdat_writer_events(const struct kt_tdat_writer *w);
 /* Writes the file and frees w. stats: ncpus per-CPU kernel loss counters, or NULL. Returns

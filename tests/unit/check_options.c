@@ -189,6 +189,47 @@ START_TEST(test_pmu_options)
 }
 END_TEST
 
+/* --profile, -F, --folded; -p scopes the profile rather than turning the counters on. */
+START_TEST(test_profile_options)
+{
+	struct kt_options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--profile", "--folded", "-F", "999",
+			       "-p", "42", "--duration", "1", NULL), 0);
+	ck_assert(o.cpu_profile);
+	ck_assert(o.folded);
+	ck_assert_uint_eq(o.freq, 999);
+	ck_assert_uint_eq(o.n_pids, 1);
+	ck_assert(!o.pmu);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--profile", "--json", NULL), 0);
+	ck_assert_uint_eq(o.freq, 0); /* the profile's default */
+	options_free(&o);
+	/* the layout profiles moved to --preset (and stay -P) */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--preset", "sched", NULL), 0);
+	ck_assert_str_eq(o.profile, "sched");
+	options_free(&o);
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--profile", "-F", "0", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-F takes samples per second"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-F", "99", NULL), -1);
+	ck_assert_str_eq(err, "-F applies to --profile, which was not given");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--profile", "--folded", "--json",
+			       NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--folded"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--profile", "sched", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-P NAME, or --preset NAME"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-i", "x.dat", "-b", "--profile", "--folded",
+			       NULL), 0);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-i", "x.dat", "--profile", "-F", "99",
+			       NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-i --profile shows the recorded profile"));
+	ck_assert_ptr_null(strchr(err, '\n'));
+}
+END_TEST
+
 START_TEST(test_parse_size)
 {
 	ck_assert_int_eq(options_parse_size("1048576"), 1048576);
@@ -216,6 +257,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_list);
 	tcase_add_test(tc, test_parse_size);
 	tcase_add_test(tc, test_pmu_options);
+	tcase_add_test(tc, test_profile_options);
 	suite_add_tcase(s, tc);
 	return s;
 }

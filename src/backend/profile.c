@@ -1,0 +1,588 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The on-CPU profile. One ring per CPU: system-wide, the CPU's sampling event owns it; with
+ * -p, every thread's event on that CPU writes into it (PERF_EVENT_IOC_SET_OUTPUT), as perf
+ * record -p does. profile_poll merges the rings by time, so an exec's mappings on one CPU
+ * are known before the samples of the new image on another. */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../fileio.h"
+#include "comms.h"
+#include "perfring.h"
+#include "pmu.h"
+#include "profile.h"
+#include "stacks.h"
+#include "symbolize.h"
+#include "taskwatch.h"
+
+/* 512 KiB per CPU, perf record's default: at 999 Hz and 40 frames a sample, some 1.5 s of
+ * samples between two polls. */
+#define RING_PAGES 128
+#define MAX_FRAMES 512 /* perf_event_max_stack is 127 per context by default */
+#define NAME_LEN 256
+#define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
+		     PERF_SAMPLE_CALLCHAIN)
+
+struct cpu_ring {
+	struct kt_perfring ring;
+	int *fds;	/* with -p: the other threads' events, writing into ring */
+	size_t nfds;
+	const struct perf_event_header *next; /* peeked, not yet taken */
+	uint64_t next_time;
+};
+
+struct kt_profile {
+	struct kt_symbolizer *sym;
+	struct kt_comms *comms;
+	struct cpu_ring *rings;
+	int nrings;
+	bool cycles;
+	bool user_only;	/* -p without the privilege to sample the kernel: user space, ":u" */
+	unsigned freq;
+	char *comm;			/* --comm */
+	size_t max_bytes;
+	struct kt_profile_scope scope;
+	char scope_comm[KT_COMM_LEN];
+	struct kt_profile_stats st;
+	struct kt_frame frames[MAX_FRAMES];
+	char (*names)[NAME_LEN];	/* one per frame */
+};
+
+static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+static void fill_attr(struct perf_event_attr *a, bool cycles, unsigned freq, bool inherit,
+		      bool user_only)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = cycles ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
+	a->config = cycles ? PERF_COUNT_HW_CPU_CYCLES : PERF_COUNT_SW_CPU_CLOCK;
+	a->freq = 1;
+	a->sample_freq = freq;
+	a->sample_type = SAMPLE_TYPE;
+	a->inherit = inherit;
+	a->exclude_kernel = user_only;
+	a->exclude_callchain_kernel = user_only;
+	/* the side band: executable mappings, names (and execs), forks and exits */
+	a->mmap = 1;
+	a->mmap2 = 1;
+	a->comm = 1;
+	a->comm_exec = 1;
+	a->task = 1;
+	a->sample_id_all = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC; /* the instance's trace clock, for recordings */
+}
+
+/* The one line for a refused open. */
+static void open_error(int e, bool cycles, bool per_task, int cpu, char *err, size_t errlen)
+{
+	struct kt_pmu_attr a;
+	char why[320];
+
+	pmu_attr_init(&a);
+	a.type = cycles ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
+	pmu_reason(e, &a, NULL, per_task, why, sizeof(why));
+	snprintf(err, errlen, "cannot sample %s on CPU %d: %s", cycles ? "cycles" : "cpu-clock",
+		 cpu, why);
+	errno = e;
+}
+
+/* Whether the machine samples cycles: a PMU takes a cycles event on this very process
+ * (user space only: the answer is the PMU's, whatever the privileges). */
+static bool has_cycles(unsigned freq)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	fill_attr(&a, true, freq, false, true);
+	a.disabled = 1;
+	fd = sys_perf_event_open(&a, 0, -1);
+	if (fd < 0)
+		return false; /* no PMU (ENOENT in a VM without one), or busy: perf uses cpu-clock */
+	close(fd);
+	return true;
+}
+
+static int check_freq(unsigned freq, char *err, size_t errlen)
+{
+	char buf[32];
+	long max;
+
+	if (file_read_trimmed("/proc/sys/kernel/perf_event_max_sample_rate", buf,
+			      sizeof(buf)) > 0) {
+		max = atol(buf);
+		if (max > 0 && freq > (unsigned long)max) {
+			snprintf(err, errlen, "-F %u is above kernel.perf_event_max_sample_rate "
+				 "(%ld): give -F %ld or less, or raise it (sysctl "
+				 "kernel.perf_event_max_sample_rate=%u)", freq, max, max, freq);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The threads of pids, -1 terminated, malloc'd; NULL with err when a pid is not there. */
+static pid_t *threads_of(const pid_t *pids, size_t npids, size_t *n, char *err, size_t errlen)
+{
+	pid_t *tids = NULL, *nt;
+	size_t cap = 0, i;
+
+	*n = 0;
+	for (i = 0; i < npids; i++) {
+		char path[64];
+		struct dirent *de;
+		DIR *d;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", (int)pids[i]);
+		d = opendir(path);
+		if (!d) {
+			snprintf(err, errlen, "-p %d: no such process", (int)pids[i]);
+			free(tids);
+			return NULL;
+		}
+		while ((de = readdir(d))) {
+			if (!isdigit((unsigned char)de->d_name[0]))
+				continue;
+			if (*n == cap) {
+				cap = cap ? cap * 2 : 64;
+				nt = realloc(tids, cap * sizeof(*tids));
+				if (!nt) {
+					closedir(d);
+					free(tids);
+					snprintf(err, errlen, "out of memory");
+					return NULL;
+				}
+				tids = nt;
+			}
+			tids[(*n)++] = (pid_t)atoi(de->d_name);
+		}
+		closedir(d);
+	}
+	if (!*n)
+		snprintf(err, errlen, "-p: the processes have no threads left (they exited)");
+	return tids;
+}
+
+/* Opens CPU cpu's events: one system-wide, or one per thread (inherited by what they
+ * start) all writing into the first one's ring. */
+static int open_cpu(struct kt_profile *p, struct cpu_ring *r, int cpu, const pid_t *tids,
+		    size_t ntids, char *err, size_t errlen)
+{
+	struct perf_event_attr a;
+	size_t i;
+	int fd, first = -1;
+
+	fill_attr(&a, p->cycles, p->freq, ntids > 0, p->user_only);
+	r->ring.fd = -1;
+	if (!ntids) {
+		first = sys_perf_event_open(&a, -1, cpu);
+		if (first < 0) {
+			open_error(errno, p->cycles, false, cpu, err, errlen);
+			return -1;
+		}
+	} else {
+		r->fds = calloc(ntids, sizeof(*r->fds));
+		if (!r->fds) {
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
+		for (i = 0; i < ntids; i++) {
+			fd = sys_perf_event_open(&a, tids[i], cpu);
+			if (fd < 0) {
+				if (errno == ESRCH)
+					continue; /* a thread that ended since /proc was read */
+				open_error(errno, p->cycles, true, cpu, err, errlen);
+				if (first >= 0)
+					close(first);
+				return -1;
+			}
+			if (first < 0) {
+				first = fd;
+			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first) < 0) {
+				snprintf(err, errlen, "cannot join thread %d's samples to CPU %d's "
+					 "ring: %s", (int)tids[i], cpu, strerror(errno));
+				close(fd);
+				close(first);
+				return -1;
+			} else {
+				r->fds[r->nfds++] = fd;
+			}
+		}
+		if (first < 0) {
+			snprintf(err, errlen, "-p: every thread exited before sampling began");
+			return -1;
+		}
+	}
+	if (perfring_map(&r->ring, first, RING_PAGES) < 0) {
+		snprintf(err, errlen, "cannot map CPU %d's sample ring: %s (perf_event_mlock_kb "
+			 "too low for %d CPUs?)", cpu, strerror(errno), p->nrings + 1);
+		return -1;
+	}
+	return 0;
+}
+
+/* Every process running now: its mappings read before it can exit unnamed. */
+static void preload_all(struct kt_symbolizer *sym)
+{
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (isdigit((unsigned char)de->d_name[0]))
+			symbolizer_preload(sym, atoi(de->d_name));
+	closedir(d);
+}
+
+struct kt_profile *profile_open(const struct kt_profile_opts *o, char *err, size_t errlen)
+{
+	struct kt_profile *p;
+	int *cpus = NULL, ncpus, i;
+	pid_t *tids = NULL;
+	size_t ntids = 0, k;
+
+	if (check_freq(o->freq ? o->freq : KT_PROFILE_DEFAULT_FREQ, err, errlen) < 0)
+		return NULL;
+	if (o->npids && !(tids = threads_of(o->pids, o->npids, &ntids, err, errlen)))
+		return NULL;
+	p = calloc(1, sizeof(*p));
+	if (!p || !(p->names = calloc(MAX_FRAMES, sizeof(*p->names))) ||
+	    !(p->comms = comms_new()) || (o->comm && !(p->comm = strdup(o->comm)))) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	p->freq = o->freq ? o->freq : KT_PROFILE_DEFAULT_FREQ;
+	p->max_bytes = o->max_bytes;
+	p->scope.cpu = -1;
+	p->sym = symbolizer_new(err, errlen);
+	if (!p->sym)
+		goto fail;
+	if (o->cpus && o->ncpus > 0) {
+		ncpus = o->ncpus;
+		cpus = malloc((size_t)ncpus * sizeof(*cpus));
+		if (cpus)
+			memcpy(cpus, o->cpus, (size_t)ncpus * sizeof(*cpus));
+	} else {
+		ncpus = pmu_online_cpus(&cpus);
+	}
+	if (ncpus < 1 || !cpus || !(p->rings = calloc((size_t)ncpus, sizeof(*p->rings)))) {
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+	p->cycles = has_cycles(p->freq);
+	for (i = 0; i < ncpus; i++) {
+		if (open_cpu(p, &p->rings[i], cpus[i], tids, ntids, err, errlen) == 0) {
+			p->nrings = i + 1;
+			continue;
+		}
+		/* a user's own processes, at kernel.perf_event_paranoid=2: their user space,
+		 * as perf record -p samples it then */
+		if (!i && ntids && !p->user_only && (errno == EACCES || errno == EPERM)) {
+			p->user_only = true;
+			free(p->rings[0].fds);
+			memset(&p->rings[0], 0, sizeof(p->rings[0]));
+			i--;
+			continue;
+		}
+		p->nrings = i + 1; /* the failed one's fds are closed with the rest */
+		goto fail;
+	}
+	/* after the events opened: a mapping made in between comes in the side band */
+	if (o->npids)
+		for (k = 0; k < o->npids; k++)
+			symbolizer_preload(p->sym, o->pids[k]);
+	else
+		preload_all(p->sym);
+	free(cpus);
+	free(tids);
+	return p;
+fail:
+	free(cpus);
+	free(tids);
+	profile_close(p);
+	return NULL;
+}
+
+/* The record's time: in a sample after ip and pid/tid; in any other record, from its
+ * sample_id trailer {pid, tid; time; cpu, res}. */
+static uint64_t record_time(const struct perf_event_header *h)
+{
+	const char *at;
+	uint64_t t;
+
+	if (h->type == PERF_RECORD_SAMPLE)
+		at = (const char *)(h + 1) + 16;
+	else if (h->size >= sizeof(*h) + 24)
+		at = (const char *)h + h->size - 16;
+	else
+		return 0;
+	memcpy(&t, at, sizeof(t));
+	return t;
+}
+
+/* The task name a sample is filed under: its name at the time, ":TID" when none is known. */
+static void task_name(struct kt_profile *p, int tid, uint64_t ts, char out[KT_COMM_LEN])
+{
+	if (tid == 0)
+		snprintf(out, KT_COMM_LEN, "swapper");
+	else if (!taskwatch_name(p->comms, tid, ts, out))
+		snprintf(out, KT_COMM_LEN, ":%d", tid);
+}
+
+static bool in_scope(struct kt_profile *p, int pid, int cpu, const char *comm)
+{
+	if (p->comm && strcmp(p->comm, comm))
+		return false;
+	if (p->scope.cpu >= 0 && p->scope.cpu != cpu)
+		return false;
+	if (p->scope.pid && p->scope.pid != pid)
+		return false;
+	return !p->scope_comm[0] || !strcmp(p->scope_comm, comm);
+}
+
+/* Whether the tree holds frames[0..n) already (so adding it past the bound costs nothing). */
+static bool known_path(const struct kt_stacks *st, const struct kt_frame *f, size_t n)
+{
+	const struct kt_stack_node *at = stacks_root(st);
+	size_t i;
+
+	for (i = 0; i < n && at; i++)
+		at = stacks_child(st, at, f[i].name);
+	return at != NULL;
+}
+
+static size_t take_sample(struct kt_profile *p, const struct perf_event_header *h,
+			  struct kt_stacks *into)
+{
+	const char *b = (const char *)(h + 1);
+	uint32_t ids[2], cpu;
+	uint64_t ts, nr, ip, ctx = 0, chain[MAX_FRAMES];
+	size_t i, n = 0, nk = 0, nu = 0, kidx[MAX_FRAMES], uidx[MAX_FRAMES];
+	char comm[KT_COMM_LEN];
+	bool exact = true;
+
+	if (h->size < sizeof(*h) + 40)
+		return 0;
+	memcpy(&ip, b, 8);
+	memcpy(ids, b + 8, 8);
+	memcpy(&ts, b + 16, 8);
+	memcpy(&cpu, b + 24, 4);
+	memcpy(&nr, b + 32, 8);
+	if (nr > (h->size - sizeof(*h) - 40) / 8)
+		return 0;
+	if (nr > MAX_FRAMES - 1)
+		nr = MAX_FRAMES - 1; /* the outermost callers go */
+	memcpy(chain, b + 40, nr * 8);
+	task_name(p, (int)ids[1], ts, comm);
+	if (!in_scope(p, (int)ids[0], (int)cpu, comm)) {
+		p->st.out_of_scope++;
+		return 0;
+	}
+	if (!nr) {
+		/* no callchain (the kernel could not walk it): the sampled ip alone */
+		chain[0] = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL
+				   ? PERF_CONTEXT_KERNEL : PERF_CONTEXT_USER;
+		chain[1] = ip;
+		nr = 2;
+	}
+	/* leaf first, each context after its marker; return addresses named by the call
+	 * before them (addr - 1), so a call that ends a function is not its neighbour's */
+	for (i = 0; i < nr; i++) {
+		uint64_t v = chain[i];
+
+		if (v >= (uint64_t)PERF_CONTEXT_MAX) {
+			ctx = v;
+			continue;
+		}
+		if (!exact)
+			chain[i] = v - 1;
+		exact = false;
+		if (ctx == (uint64_t)PERF_CONTEXT_KERNEL)
+			kidx[nk++] = i;
+		else if (ctx == (uint64_t)PERF_CONTEXT_USER)
+			uidx[nu++] = i;
+	}
+	snprintf(p->names[n], NAME_LEN, "%s", comm);
+	p->frames[n] = (struct kt_frame){ p->names[n], KT_FRAME_TASK };
+	n++;
+	while (nu--) {
+		symbolizer_user(p->sym, (int)ids[0], chain[uidx[nu]], &p->frames[n], p->names[n],
+				NAME_LEN);
+		n++;
+	}
+	while (nk--) {
+		symbolizer_kernel(p->sym, chain[kidx[nk]], &p->frames[n], p->names[n], NAME_LEN);
+		n++;
+	}
+	if (p->max_bytes && stacks_bytes(into) >= p->max_bytes &&
+	    !known_path(into, p->frames, n)) {
+		p->st.dropped_memory++;
+		return 0;
+	}
+	if (stacks_add(into, p->frames, n, 1) < 0) {
+		p->st.dropped_memory++;
+		return 0;
+	}
+	p->st.samples++;
+	return 1;
+}
+
+static size_t take(struct kt_profile *p, const struct perf_event_header *h,
+		   struct kt_stacks *into)
+{
+	const char *b = (const char *)(h + 1);
+	uint32_t ids[4];
+	uint64_t v[3], lost;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		return take_sample(p, h, into);
+	case PERF_RECORD_MMAP:	/* pid, tid, addr, len, pgoff, filename */
+	case PERF_RECORD_MMAP2: /* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot,
+				 * flags, filename */
+		if (h->size < sizeof(*h) + (h->type == PERF_RECORD_MMAP ? 32 : 64))
+			return 0;
+		memcpy(ids, b, 8);
+		memcpy(v, b + 8, 24);
+		b += h->type == PERF_RECORD_MMAP ? 32 : 64;
+		symbolizer_mmap(p->sym, (int)ids[0], v[0], v[1], v[2], b);
+		return 0;
+	case PERF_RECORD_COMM:
+		taskwatch_record(p->comms, h, record_time(h));
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC && h->size >= sizeof(*h) + 8) {
+			memcpy(ids, b, 8);
+			symbolizer_exec(p->sym, (int)ids[0]);
+		}
+		return 0;
+	case PERF_RECORD_FORK:
+		taskwatch_record(p->comms, h, record_time(h));
+		if (h->size >= sizeof(*h) + 16) {
+			memcpy(ids, b, 16); /* pid, ppid, tid, ptid */
+			if (ids[0] != ids[1])
+				symbolizer_fork(p->sym, (int)ids[1], (int)ids[0]);
+		}
+		return 0;
+	case PERF_RECORD_LOST:
+		if (h->size >= sizeof(*h) + 16) {
+			memcpy(&lost, b + 8, 8);
+			p->st.lost += lost;
+		}
+		return 0;
+	case PERF_RECORD_EXIT:
+		/* a process's end: its mappings go once the samples drained with it are named */
+		if (h->size >= sizeof(*h) + 16) {
+			memcpy(ids, b, 16); /* pid, ppid, tid, ptid */
+			if (ids[0] == ids[2])
+				symbolizer_exit(p->sym, (int)ids[0]);
+		}
+		return 0;
+	default:
+		return 0; /* THROTTLE, UNTHROTTLE, ... */
+	}
+}
+
+static void ring_peek(struct cpu_ring *r)
+{
+	r->next = perfring_peek(&r->ring);
+	if (r->next)
+		r->next_time = record_time(r->next);
+}
+
+size_t profile_poll(struct kt_profile *p, struct kt_stacks *into)
+{
+	size_t added = 0;
+	int i, best;
+
+	for (i = 0; i < p->nrings; i++) {
+		perfring_begin(&p->rings[i].ring);
+		ring_peek(&p->rings[i]);
+	}
+	for (;;) {
+		best = -1;
+		for (i = 0; i < p->nrings; i++)
+			if (p->rings[i].next &&
+			    (best < 0 || p->rings[i].next_time < p->rings[best].next_time))
+				best = i;
+		if (best < 0)
+			break;
+		added += take(p, p->rings[best].next, into);
+		perfring_skip(&p->rings[best].ring);
+		ring_peek(&p->rings[best]);
+	}
+	for (i = 0; i < p->nrings; i++)
+		perfring_end(&p->rings[i].ring);
+	symbolizer_reap(p->sym);
+	return added;
+}
+
+void profile_set_scope(struct kt_profile *p, const struct kt_profile_scope *s)
+{
+	p->scope = *s;
+	snprintf(p->scope_comm, sizeof(p->scope_comm), "%s", s->comm ? s->comm : "");
+	p->scope.comm = NULL;
+}
+
+const char *profile_event_name(const struct kt_profile *p)
+{
+	if (p->user_only)
+		return p->cycles ? "cycles:u" : "cpu-clock:u";
+	return p->cycles ? "cycles" : "cpu-clock";
+}
+
+unsigned profile_freq(const struct kt_profile *p)
+{
+	return p->freq;
+}
+
+void profile_stats(const struct kt_profile *p, struct kt_profile_stats *out)
+{
+	struct kt_symstats ss;
+
+	*out = p->st;
+	symbolizer_stats(p->sym, &ss);
+	out->frames_resolved = ss.resolved;
+	out->frames_unresolved = ss.unresolved;
+	out->kernel_hidden = symbolizer_kernel_hidden(p->sym);
+}
+
+struct kt_symbolizer *profile_symbolizer(struct kt_profile *p)
+{
+	return p->sym;
+}
+
+void profile_close(struct kt_profile *p)
+{
+	int i;
+	size_t k;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nrings; i++) {
+		for (k = 0; k < p->rings[i].nfds; k++)
+			close(p->rings[i].fds[k]);
+		free(p->rings[i].fds);
+		perfring_close(&p->rings[i].ring);
+	}
+	free(p->rings);
+	symbolizer_free(p->sym);
+	comms_free(p->comms);
+	free(p->comm);
+	free(p->names);
+	free(p);
+}

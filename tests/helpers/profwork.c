@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Workloads of known CPU shape for the profile's tests, built with frame pointers.
+ *
+ *   profwork split SECS       spends 70% of its CPU time in hot_seventy and 30% in
+ *                             hot_thirty (slices of 4.9 and 2.1 ms of thread CPU time, so
+ *                             the shares hold on a loaded machine), for SECS seconds of CPU.
+ *                             The 7 ms cycle is far from a multiple of 99 Hz's 10.1 ms
+ *                             period: samples sweep its phases quickly and evenly (a 10 ms
+ *                             cycle would take 100 samples to sweep them once).
+ *   profwork short N MS       runs N processes one after another, each a fresh exec of
+ *                             this file named "profshort" that burns MS ms of CPU in
+ *                             short_lived_burn and exits
+ *   profwork deep SECS        recurses 60 deep through eight functions chosen at random
+ *                             at every level, spinning briefly at the bottom: almost every
+ *                             sample is a stack never seen before (for --memory's bound)
+ *   profwork jit SECS         copies a counting loop into anonymous executable memory,
+ *                             writes /tmp/perf-PID.map naming it "jitted_loop" (as a JIT
+ *                             does) and runs it for SECS seconds of CPU (x86-64)
+ *
+ * Each prints "ready" on stdout before it starts. */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Kept whole and under their own names: no inlining, no ".constprop" clones. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define KEEP __attribute__((noinline, noclone))
+#else
+#define KEEP __attribute__((noinline))
+#endif
+
+static volatile uint64_t sink;
+
+/* This thread's CPU time. On x86-64 the system call is made right here, inlined into the
+ * function that spins: through libc (built without frame pointers) a sample taken in the
+ * call would lose its caller's frame and count for main. */
+static inline __attribute__((always_inline)) double cpu_ms(void)
+{
+	struct timespec ts;
+#if defined(__x86_64__)
+	long ret = SYS_clock_gettime;
+
+	__asm__ volatile("syscall"
+			 : "+a"(ret)
+			 : "D"((long)CLOCK_THREAD_CPUTIME_ID), "S"(&ts)
+			 : "rcx", "r11", "memory");
+#else
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+#endif
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* Spins until ms of this thread's CPU time passed; the clock is read every 16384 rounds so
+ * almost all the time is spent here, not in the vDSO. Each function's constant differs, so
+ * the compiler cannot fold them into one. */
+#define SPIN_BODY(ms, k)                                                     \
+	do {                                                                 \
+		double end = cpu_ms() + (ms);                                \
+		uint64_t x = sink;                                           \
+		do {                                                         \
+			for (int i = 0; i < 16384; i++)                      \
+				x = x * 6364136223846793005ULL + (k);        \
+			sink = x;                                            \
+		} while (cpu_ms() < end);                                    \
+	} while (0)
+
+KEEP static void hot_seventy(double ms)
+{
+	SPIN_BODY(ms, 1442695040888963407ULL);
+}
+
+KEEP static void hot_thirty(double ms)
+{
+	SPIN_BODY(ms, 1442695040888963409ULL);
+}
+
+KEEP static void short_lived_burn(double ms)
+{
+	SPIN_BODY(ms, 1442695040888963411ULL);
+}
+
+/* Counts its rounds rather than reading the clock: main itself spends nothing. */
+static int split(double secs)
+{
+	for (long n = (long)(secs * 1e3 / 7); n > 0; n--) {
+		hot_seventy(4.9);
+		hot_thirty(2.1);
+	}
+	return 0;
+}
+
+typedef void deep_fn(unsigned depth, uint64_t r);
+static deep_fn *const deep_fns[8];
+
+/* One level: the next function by the top bits of r. The work after the call keeps the
+ * compiler from making it a jump, which would leave no frame. */
+#define DEEP(name)                                                            \
+	KEEP static void name(unsigned depth, uint64_t r)                     \
+	{                                                                     \
+		if (!depth) {                                                 \
+			for (int i = 0; i < 20000; i++)                       \
+				sink = sink * 3 + (uint64_t)i;                \
+			return;                                               \
+		}                                                             \
+		r = r * 6364136223846793005ULL + 1442695040888963407ULL;      \
+		deep_fns[r >> 61](depth - 1, r);                              \
+		sink += depth;                                                \
+	}
+DEEP(deep0) DEEP(deep1) DEEP(deep2) DEEP(deep3) DEEP(deep4) DEEP(deep5) DEEP(deep6) DEEP(deep7)
+static deep_fn *const deep_fns[8] = { deep0, deep1, deep2, deep3, deep4, deep5, deep6, deep7 };
+
+static int deep(double secs)
+{
+	double end = cpu_ms() + secs * 1e3;
+	uint64_t r = 1;
+
+	while (cpu_ms() < end)
+		for (int i = 0; i < 100; i++)
+			deep0(60, r++);
+	return 0;
+}
+
+static int run_short(const char *self, int n, const char *ms)
+{
+	for (int i = 0; i < n; i++) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid < 0)
+			return 1;
+		if (pid == 0) {
+			execl("/proc/self/exe", self, "burn", ms, (char *)NULL);
+			_exit(127);
+		}
+		if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+			return 1;
+	}
+	return 0;
+}
+
+static int jit(double secs)
+{
+#if defined(__x86_64__)
+	/* mov rax, rdi; 1: dec rax; jnz 1b; ret */
+	static const unsigned char code[] = { 0x48, 0x89, 0xf8, 0x48, 0xff, 0xc8, 0x75, 0xfb,
+					      0xc3 };
+	uint64_t (*fn)(uint64_t);
+	char path[64];
+	double end;
+	FILE *f;
+	void *mem = mmap(NULL, 4096, PROT_READ | PROT_WRITE | PROT_EXEC,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (mem == MAP_FAILED)
+		return 1;
+	memcpy(mem, code, sizeof(code));
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)getpid());
+	f = fopen(path, "w");
+	if (!f)
+		return 1;
+	fprintf(f, "%lx %zx jitted_loop\n", (unsigned long)(uintptr_t)mem, sizeof(code));
+	fclose(f);
+	fn = (uint64_t (*)(uint64_t))(uintptr_t)mem;
+	printf("ready\n");
+	fflush(stdout);
+	end = cpu_ms() + secs * 1e3;
+	while (cpu_ms() < end)
+		sink += fn(1000000);
+	return 0;
+#else
+	(void)secs;
+	fprintf(stderr, "profwork: jit is x86-64 code\n");
+	return 2;
+#endif
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "split")) {
+		printf("ready\n");
+		fflush(stdout);
+		return split(atof(argv[2]));
+	}
+	if (argc == 4 && !strcmp(argv[1], "short")) {
+		printf("ready\n");
+		fflush(stdout);
+		return run_short(argv[0], atoi(argv[2]), argv[3]);
+	}
+	if (argc == 3 && !strcmp(argv[1], "burn")) {
+		prctl(PR_SET_NAME, "profshort");
+		short_lived_burn(atof(argv[2]));
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "deep")) {
+		printf("ready\n");
+		fflush(stdout);
+		return deep(atof(argv[2]));
+	}
+	if (argc == 3 && !strcmp(argv[1], "jit"))
+		return jit(atof(argv[2]));
+	fprintf(stderr, "usage: profwork split SECS | short N MS | deep SECS | jit SECS\n");
+	return 2;
+}

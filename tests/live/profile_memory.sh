@@ -1,0 +1,39 @@
+#!/bin/bash
+# --memory bounds the profile's stacks, and what it keeps out is counted, on the real
+# kernel:
+#  - profwork deep recurses 60 deep through eight functions chosen at random at every
+#    level: almost every sample is a new stack of 60 frames;
+#  - ktop -b --profile -F 999 -p PID --memory 8M --json: the stacks' bytes end within one
+#    stack of 8 MiB, the samples not added are counted (dropped_memory > 0), and the stacks
+#    printed add up to exactly the samples said to be kept.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../profile-lib.sh
+. "$(dirname "$0")/../profile-lib.sh"
+require_root_tracefs
+require_profwork
+require_python
+
+start_profwork "$T/work.out" deep 600
+run_ktop 90 "$T/out" "$T/err" -b --profile -F 999 -p "$PROFWORK_PID" --memory 8M \
+	--duration 8 --json
+[ "$KTOP_RC" = 0 ] || fail "ktop exited $KTOP_RC: $(head -c 400 "$T/err")"
+_end_pid "$PROFWORK_PID"
+
+python3 - "$T/out" <<'PY' || fail "$(head -c 300 "$T/out")"
+import json, sys
+p = [json.loads(l)["profile"] for l in open(sys.argv[1]) if l.startswith('{"profile"')][0]
+kept = sum(s["count"] for s in p["stacks"])
+print("profile_memory: samples=%d dropped_memory=%d bytes=%d stacks=%d deepest=%d" % (
+    p["samples"], p["dropped_memory"], p["bytes"], len(p["stacks"]),
+    max(len(s["frames"]) for s in p["stacks"])), file=sys.stderr)
+assert kept == p["samples"], "stacks add up to %d, not samples=%d" % (kept, p["samples"])
+assert p["dropped_memory"] > 0, "nothing dropped: the bound was never reached"
+# the bound is checked before each new stack: the last one may go past it, by its nodes
+assert p["bytes"] <= (8 << 20) + (64 << 10), "stacks hold %d bytes past --memory 8M" % p["bytes"]
+assert p["samples"] + p["dropped_memory"] >= 1000, "too few samples to fill 8M"
+PY
+
+assert_clean
+pass

@@ -1,0 +1,55 @@
+#!/bin/bash
+# A profile kept in a recording and shown again, on the real kernel:
+#  - ktop -b --profile --comm profwork -o FILE keeps the stacks in the trace.dat (ktop's own
+#    option, which trace-cmd report skips: the file stays a trace.dat for it);
+#  - ktop -b -i FILE --profile --folded prints exactly the folded stacks the live run
+#    printed, and --json the same counts;
+#  - -i --profile of a recording without a profile says so in one line.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../profile-lib.sh
+. "$(dirname "$0")/../profile-lib.sh"
+require_root_tracefs
+require_profwork
+require_python
+
+start_profwork "$T/work.out" split 60
+run_ktop 60 "$T/live" "$T/live.err" -b --profile --comm profwork --duration 3 --folded \
+	-o "$T/p.dat"
+[ "$KTOP_RC" = 0 ] || fail "ktop -o exited $KTOP_RC: $(head -c 400 "$T/live.err")"
+_end_pid "$PROFWORK_PID"
+n=$(samples "$T/live" profwork)
+[ "$n" -ge 60 ] || fail "only $n samples of profwork: $(head -c 300 "$T/live.err")"
+
+run_ktop 60 "$T/again" "$T/again.err" -b -i "$T/p.dat" --profile --folded
+[ "$KTOP_RC" = 0 ] || fail "ktop -i exited $KTOP_RC: $(head -c 400 "$T/again.err")"
+cmp -s "$T/live" "$T/again" ||
+	fail "-i gave other stacks: $(diff "$T/live" "$T/again" | head -6)"
+grep -q "^ktop: profile: event=$(sed -n 's/^ktop: profile: event=\([^ ]*\) .*/\1/p' "$T/live.err") freq=99Hz unit=samples samples=$n " \
+	"$T/again.err" || fail "-i's counts differ: $(head -c 300 "$T/again.err") / $(head -c 300 "$T/live.err")"
+
+run_ktop 60 "$T/json" "$T/json.err" -b -i "$T/p.dat" --profile --json
+[ "$KTOP_RC" = 0 ] || fail "ktop -i --json exited $KTOP_RC: $(head -c 400 "$T/json.err")"
+python3 - "$T/json" "$n" <<'PY' || fail "-i --json: $(head -c 400 "$T/json")"
+import json, sys
+p = [json.loads(l)["profile"] for l in open(sys.argv[1]) if l.startswith('{"profile"')][0]
+assert p["samples"] == int(sys.argv[2]) == sum(s["count"] for s in p["stacks"]), p["samples"]
+assert all(s["frames"][0] == "profwork" for s in p["stacks"])
+PY
+
+command -v trace-cmd >/dev/null || fail "no trace-cmd (./dev installs it)"
+trace-cmd report "$T/p.dat" >"$T/report" 2>&1 ||
+	fail "trace-cmd report refused the file: $(head -c 300 "$T/report")"
+
+run_ktop 60 "$T/plain.out" "$T/plain.err" -b -e sched:sched_process_exec --duration 0.5 \
+	-o "$T/plain.dat"
+[ "$KTOP_RC" = 0 ] || fail "ktop -o without a profile exited $KTOP_RC: $(head -c 300 "$T/plain.err")"
+run_ktop 60 "$T/none.out" "$T/none.err" -b -i "$T/plain.dat" --profile --folded
+[ "$KTOP_RC" = 1 ] || fail "-i --profile of a file without one exited $KTOP_RC"
+[ "$(cat "$T/none.err")" = "ktop: $T/plain.dat has no profile (ktop -b --profile -o FILE keeps one)" ] ||
+	fail "no profile: '$(cat "$T/none.err")'"
+[ ! -s "$T/none.out" ] || fail "no profile, yet stdout: $(head -c 200 "$T/none.out")"
+
+assert_clean
+pass

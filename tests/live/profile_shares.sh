@@ -1,0 +1,69 @@
+#!/bin/bash
+# The on-CPU profile against a workload of known shape and against perf, on the real kernel:
+#  - profwork split spends 70% of its CPU time in hot_seventy and 30% in hot_thirty (both
+#    called from main, frame pointers): ktop -b --profile -p PID --folded gives each share
+#    within 5 points;
+#  - the same run under perf record -F 99 -g -p PID, perf script folded by a small awk (as
+#    stackcollapse-perf folds it): the shares of ktop's top 10 functions are within 3 points
+#    of perf's (a function perf names otherwise, or not at all, counts as 0 there, so
+#    frames ktop names differently from perf fail this too);
+#  - the stacks are folded as FlameGraph reads them: the task's name first, root to leaf,
+#    a count; nothing else on stdout (--folded), the counts on stderr naming the event;
+#  - a profile needs no tracefs: ktop made no instance, nothing of it is left.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../profile-lib.sh
+. "$(dirname "$0")/../profile-lib.sh"
+require_root_tracefs
+require_profwork
+command -v perf >/dev/null || fail "no perf (./dev installs linux-perf)"
+
+SECS=${KTOP_PROFILE_SECS:-6}
+
+# CPU seconds: more than the profile lasts on a loaded machine, ended once both are done
+start_profwork "$T/work.out" split 60
+perf record -q -F 99 -g -p "$PROFWORK_PID" -o "$T/perf.data" -- sleep "$SECS" \
+	>"$T/perf.out" 2>&1 &
+PERF_PID=$!
+CLEANUP_PIDS+=("$PERF_PID")
+run_ktop $((SECS + 60)) "$T/out" "$T/err" -b --profile -p "$PROFWORK_PID" \
+	--duration "$SECS" --folded
+[ "$KTOP_RC" = 0 ] || fail "ktop exited $KTOP_RC: $(head -c 400 "$T/err")"
+wait_pid_exit "$PERF_PID" 60 || fail "perf record still running"
+[ "$WAIT_RC" = 0 ] || fail "perf record exited $WAIT_RC: $(head -c 400 "$T/perf.out")"
+_end_pid "$PROFWORK_PID"
+
+# --folded: stacks only, "task;...;leaf COUNT"; the counts on stderr, one line
+grep -Evq '^[^; ]+(;[^;]+)+ [0-9]+$' "$T/out" &&
+	fail "not folded stacks: $(grep -Ev '^[^; ]+(;[^;]+)+ [0-9]+$' "$T/out" | head -3)"
+grep -Eq '^ktop: profile: event=(cpu-clock|cycles) freq=99Hz unit=samples samples=[1-9]' \
+	"$T/err" || fail "no counts line on stderr: $(head -c 400 "$T/err")"
+[ "$(wc -l <"$T/err")" = 1 ] || fail "stderr is not one line: $(head -c 400 "$T/err")"
+log "$(cat "$T/err")"
+
+n=$(samples "$T/out" profwork)
+[ "$n" -ge 100 ] || fail "only $n samples of profwork in ${SECS}s at 99 Hz"
+s70=$(share "$T/out" profwork hot_seventy)
+s30=$(share "$T/out" profwork hot_thirty)
+log "ktop: $n samples, hot_seventy $s70%, hot_thirty $s30%"
+awk -v a="$s70" -v b="$s30" 'BEGIN { exit !(a >= 65 && a <= 75 && b >= 25 && b <= 35) }' ||
+	fail "shares $s70% / $s30%, not 70 / 30 within 5 points: $(head -5 "$T/out")"
+grep -q '^profwork;__libc_start_call_main;main;hot_seventy [0-9]' "$T/out" ||
+	fail "no root-to-leaf stack profwork;__libc_start_call_main;main;hot_seventy: $(head -3 "$T/out")"
+
+perf script -i "$T/perf.data" 2>"$T/perf-script.err" | perf_folded >"$T/perf.folded"
+[ -s "$T/perf.folded" ] || fail "perf script gave nothing: $(head -c 300 "$T/perf-script.err")"
+function_shares "$T/out" profwork | head -10 >"$T/ktop.top"
+function_shares "$T/perf.folded" profwork >"$T/perf.shares"
+log "perf: $(samples "$T/perf.folded" profwork) samples"
+while read -r pct fn; do
+	theirs=$(awk -v f="$fn" '$2 == f { print $1; found = 1 } END { if (!found) print 0 }' \
+		"$T/perf.shares")
+	log "  $fn: ktop $pct%, perf $theirs%"
+	awk -v a="$pct" -v b="$theirs" 'BEGIN { d = a - b; exit !(d <= 3 && d >= -3) }' ||
+		fail "$fn: ktop $pct% against perf's $theirs% (more than 3 points apart)"
+done <"$T/ktop.top"
+
+assert_clean
+pass

@@ -1,0 +1,98 @@
+# shellcheck shell=bash
+# Helpers for the profile tests, sourced after lib.sh: the workloads of known CPU shape
+# (tests/helpers/profwork.c), waiting for ktop to sample, and shares of functions in folded
+# stacks (ktop's, or perf script's folded the way stackcollapse-perf folds them).
+
+KTOP_PROFWORK=${KTOP_PROFWORK:-$(dirname "$KTOP_WORKLOAD_BIN")/profwork}
+
+require_profwork()
+{
+	[ -x "$KTOP_PROFWORK" ] || fail "no workload helper at '$KTOP_PROFWORK' (make check builds it)"
+}
+
+# start_profwork OUT ARGS...: a workload in the background, pid in PROFWORK_PID, returns
+# once it printed "ready" (it starts its work right after).
+PROFWORK_PID=
+_ready() { grep -q '^ready$' "$1"; }
+start_profwork()
+{
+	local out=$1
+	shift
+	"$KTOP_PROFWORK" "$@" >"$out" 2>&1 &
+	PROFWORK_PID=$!
+	CLEANUP_PIDS+=("$PROFWORK_PID")
+	wait_until 10 _ready "$out" || fail "profwork $* did not start: $(head -c 300 "$out")"
+}
+
+# wait_sampling PID: until ktop PID mapped a sample ring on every online CPU.
+_sampling()
+{
+	local rings
+	rings=$(grep -c 'perf_event' "/proc/$1/maps" 2>/dev/null)
+	[ "${rings:-0}" -ge "$(nproc)" ] || ! pid_alive "$1"
+}
+wait_sampling()
+{
+	wait_until 20 _sampling "$1" || fail "ktop $1 mapped no sample rings within 20s"
+	pid_alive "$1" || fail "ktop $1 exited before sampling; stderr: $(head -c 400 "$2")"
+}
+
+# samples FOLDED TASK: the samples of stacks whose first frame is TASK.
+samples()
+{
+	awk -v t="$2" '{ split($0, f, ";") } f[1] == t { n += $NF } END { print n + 0 }' "$1"
+}
+
+# share FOLDED TASK FUNC: percent of TASK's samples whose stack holds frame FUNC.
+share()
+{
+	awk -v t="$2" -v fn="$3" '
+		{ line = $0; sub(/ [0-9]+$/, "", line); m = split(line, f, ";") }
+		f[1] != t { next }
+		{ total += $NF; for (i = 2; i <= m; i++) if (f[i] == fn) { hit += $NF; break } }
+		END { printf "%.2f\n", total ? 100 * hit / total : 0 }' "$1"
+}
+
+# function_shares FOLDED TASK: "PERCENT FUNC" per function of TASK's stacks (a function
+# counted once per stack), largest first.
+function_shares()
+{
+	awk -v t="$2" '
+		{ line = $0; sub(/ [0-9]+$/, "", line); m = split(line, f, ";") }
+		f[1] != t { next }
+		{
+			total += $NF
+			delete seen
+			for (i = 2; i <= m; i++)
+				if (!(f[i] in seen)) { seen[f[i]] = 1; sh[f[i]] += $NF }
+		}
+		END { for (fn in sh) printf "%.2f %s\n", 100 * sh[fn] / total, fn }' "$1" |
+		sort -k1,1nr -k2
+}
+
+# perf_folded: perf script's output on stdin folded as stackcollapse-perf does
+# ("comm;outermost;...;leaf count"), symbol versions dropped as ktop drops them.
+perf_folded()
+{
+	awk '
+		function flush(  s, i) {
+			if (comm != "") {
+				s = comm
+				for (i = n - 1; i >= 0; i--)
+					s = s ";" fr[i]
+				c[s]++
+			}
+			comm = ""
+			n = 0
+		}
+		/^[^ \t]/ { flush(); comm = $1; next }
+		/^[ \t]+[0-9a-f]+ / {
+			sym = $2
+			sub(/\+0x[0-9a-f]+$/, "", sym)
+			sub(/@.*/, "", sym)
+			fr[n++] = sym
+			next
+		}
+		/^[ \t]*$/ { flush() }
+		END { flush(); for (s in c) print s, c[s] }'
+}
