@@ -1,6 +1,9 @@
-# Profiles and flame graphs (issue #15): the stack tree they share.
+# Profiles and flame graphs (issue #15): the stack tree they share, folded files read into it.
 check_PROGRAMS += tests/unit/check_stacks
 tests_unit_check_stacks_SOURCES = tests/unit/check_stacks.c
 tests_unit_check_stacks_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_stacks_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_stacks
+# The flame graph pane on folded files (ktop --flame): no tracefs.
+TERM_TESTS += tests/term/flame_zoom.sh
+EXTRA_DIST += tests/term/flame-lib.sh
