@@ -5,5 +5,6 @@ tests_unit_check_stacks_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_stacks_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_stacks
 # The flame graph pane on folded files (ktop --flame): no tracefs.
-TERM_TESTS += tests/term/flame_zoom.sh
+TERM_TESTS += tests/term/flame_zoom.sh tests/term/flame_search.sh tests/term/flame_diff.sh \
+	tests/term/flame_ascii.sh tests/term/flame_mouse.sh tests/term/flame_bad_file.sh
 EXTRA_DIST += tests/term/flame-lib.sh

@@ -1,7 +1,11 @@
 # shellcheck shell=bash disable=SC2034
-# What the flame graph pane's terminal tests (tests/term/flame_*.sh) share: folded files of
-# known shares, the pane started on one at 80x24, and the screen read back as runs of cells.
-# No tracefs: ktop --flame reads a file only. Sourced after tests/lib.sh.
+# What the flame graph pane's terminal tests (tests/term/flame_*.sh) share: tests/lib.sh,
+# folded files of known shares in $T (the tests' working directory), the pane started on one
+# at 80x24, and the screen read back as runs of cells. No tracefs: ktop --flame reads a file
+# only. Sourced by each test, first.
+
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lib.sh"
 
 # shares.folded: 1050 samples; "hot" frames hold 750 of them (71.4%), 50 of those on a
 # stack with two matching frames (bg;hot_spin;hot), counted once.
@@ -82,3 +86,8 @@ flame_expect_run()
 		fail "$3: no run '$2' on line $1"
 	fi
 }
+
+require_ktop
+require_tmux
+cd "$T" || fail "cannot enter $T"
+flame_files

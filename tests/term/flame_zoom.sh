@@ -4,14 +4,8 @@
 # frame, which then fills the width, its children sharing it as their weights do; Esc goes
 # back one zoom; v puts the root at the bottom (flame) and back on top (icicle).
 set -u
-# shellcheck source-path=SCRIPTDIR source=../lib.sh
-. "$(dirname "$0")/../lib.sh"
 # shellcheck source-path=SCRIPTDIR source=flame-lib.sh
 . "$(dirname "$0")/flame-lib.sh"
-require_ktop
-require_tmux
-cd "$T" || fail "cannot enter $T"
-flame_files
 
 flame_start -- --flame shares.folded
 # Lines: 1-2 header, 3 the pane's title, 4.. frames (icicle), 22 the pane's status line.
