@@ -147,7 +147,9 @@ static int cell(int x, int w, uint64_t pos, uint64_t total)
 	return x + (int)((long double)pos * w / total);
 }
 
-/* n's children in [x, x + w) of row, and theirs below, down to the last row. */
+/* n's children in [x, x + w) of row, and theirs below, down to the last row. Only the
+ * children a cell wide or more (w of them at most) are sorted: a flat profile's thousands
+ * of narrow ones are only added up. */
 static void layout_children(struct flame_view *fv, const struct kt_stack_node *n, int row,
 			    int x, int w)
 {
@@ -159,12 +161,7 @@ static void layout_children(struct flame_view *fv, const struct kt_stack_node *n
 	if (row >= fv->rows || !n->nchild || !n->total)
 		return;
 	kids = xmalloc(n->nchild * sizeof(*kids));
-	for (const struct kt_stack_node *c = n->child; c; c = c->next)
-		kids[i++] = c;
-	qsort(kids, i, sizeof(*kids), by_name);
-	for (unsigned k = 0; k < i; k++) {
-		const struct kt_stack_node *c = kids[k];
-
+	for (const struct kt_stack_node *c = n->child; c; c = c->next) {
 		if (!c->total)
 			continue;
 		/* narrower than a cell: into the block after the others */
@@ -173,6 +170,12 @@ static void layout_children(struct flame_view *fv, const struct kt_stack_node *n
 			nsmall++;
 			continue;
 		}
+		kids[i++] = c;
+	}
+	qsort(kids, i, sizeof(*kids), by_name);
+	for (unsigned k = 0; k < i; k++) {
+		const struct kt_stack_node *c = kids[k];
+
 		x0 = cell(x, w, pos, n->total);
 		pos += c->total;
 		x1 = cell(x, w, pos, n->total);
