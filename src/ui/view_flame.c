@@ -563,10 +563,13 @@ static int flame_view_key(struct kt_view *v, int key)
 		break;
 	case 'f':
 	case ' ':
+		if (!fv->src.update) {
+			ui_message(v->ui, false, "a file does not change: nothing to freeze");
+			break;
+		}
 		fv->frozen = !fv->frozen;
 		ui_message(v->ui, false, fv->frozen ? "flame graph frozen (f: go on)" :
-			   fv->src.update ? "flame graph follows the stacks again" :
-			   "a file does not change: nothing to freeze");
+			   "flame graph follows the stacks again");
 		break;
 	case 'v':
 		fv->flame = !fv->flame;
