@@ -3,7 +3,7 @@
  * The flame graph pane: a stack tree (backend/stacks.h) drawn as rows of frames, each as
  * wide as its share of the frame at the top of the view (FlameGraph, flamelens). Icicle
  * (root on top) or flame (root at the bottom), switched with v. Children are laid out in
- * name order, as FlameGraph does, so the picture does not move when weights change; the
+ * name order, as FlameGraph does, so frames keep their order when weights change; the
  * children too narrow for one cell are merged into one "+N" block after their siblings, and
  * what is too narrow even for that is left out, its share said in the title.
  *
@@ -39,7 +39,6 @@
 struct box {
 	const struct kt_stack_node *node; /* a merged block: the parent of its frames */
 	unsigned merged;		   /* 0: one frame; else the frames in the block */
-	uint64_t weight;
 	int row, x, w;			   /* row: 0 is the top of the view's stack */
 };
 
@@ -125,13 +124,13 @@ static void search_update(struct flame_view *fv)
 /* ---- layout --------------------------------------------------------------------------- */
 
 static void box_add(struct flame_view *fv, const struct kt_stack_node *node, unsigned merged,
-		    uint64_t weight, int row, int x, int w)
+		    int row, int x, int w)
 {
 	if (fv->nboxes == fv->cap) {
 		fv->cap = fv->cap ? fv->cap * 2 : 256;
 		fv->boxes = xreallocarray(fv->boxes, fv->cap, sizeof(*fv->boxes));
 	}
-	fv->boxes[fv->nboxes++] = (struct box){ node, merged, weight, row, x, w };
+	fv->boxes[fv->nboxes++] = (struct box){ node, merged, row, x, w };
 }
 
 static int by_name(const void *a, const void *b)
@@ -183,7 +182,7 @@ static void layout_children(struct flame_view *fv, const struct kt_stack_node *n
 			fv->omitted += c->total;
 			continue;
 		}
-		box_add(fv, c, 0, c->total, row, x0, x1 - x0);
+		box_add(fv, c, 0, row, x0, x1 - x0);
 		layout_children(fv, c, row + 1, x0, x1 - x0);
 	}
 	free(kids);
@@ -192,7 +191,7 @@ static void layout_children(struct flame_view *fv, const struct kt_stack_node *n
 	x0 = cell(x, w, pos, n->total);
 	x1 = cell(x, w, pos + small, n->total);
 	if (x1 > x0)
-		box_add(fv, n, nsmall, small, row, x0, x1 - x0);
+		box_add(fv, n, nsmall, row, x0, x1 - x0);
 	else
 		fv->omitted += small;
 }
@@ -221,7 +220,7 @@ static void layout(struct kt_view *v)
 	/* deep zooms keep two thirds of the rows for the zoomed frame's subtree */
 	skip = n - 1 > fv->rows / 3 ? n - 1 - fv->rows / 3 : 0;
 	for (int i = n - 1 - skip; i >= 0 && row < fv->rows; i--)
-		box_add(fv, chain[i], 0, chain[i]->total, row++, 0, v->w);
+		box_add(fv, chain[i], 0, row++, 0, v->w);
 	layout_children(fv, z, row, 0, v->w);
 	for (size_t i = 0; i < fv->nboxes; i++)
 		if (!fv->boxes[i].merged && fv->boxes[i].node == fv->sel)
