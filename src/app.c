@@ -15,6 +15,7 @@
 #include "backend/bpfhist.h"
 #include "backend/cgroup.h"
 #include "backend/decode.h"
+#include "backend/folded.h"
 #include "backend/pmu.h"
 #include "backend/profile.h"
 #include "backend/privs.h"
@@ -326,6 +327,29 @@ int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	}
 	app->wake_rd = fds[0];
 	app->wake_wr = fds[1];
+	return KT_EXIT_OK;
+}
+
+int app_open_flame(struct kt_app *app, const struct kt_options *opts, char *err,
+		   size_t errlen)
+{
+	int ret = app_init(app, opts, err, errlen);
+
+	if (ret != KT_EXIT_OK)
+		return ret;
+	app->flame = folded_load(opts->flame_path, err, errlen);
+	if (!app->flame)
+		return KT_EXIT_FAILURE;
+	if (opts->diff_base) {
+		app->flame_base = folded_load(opts->diff_base, err, errlen);
+		if (!app->flame_base)
+			return KT_EXIT_FAILURE;
+	}
+	app->store = store_new(opts->memory_bytes);
+	if (!app->store) {
+		snprintf(err, errlen, "out of memory for the event store");
+		return KT_EXIT_FAILURE;
+	}
 	return KT_EXIT_OK;
 }
 
@@ -859,6 +883,9 @@ void app_close(struct kt_app *app)
 	app->comms = NULL;
 	store_free(app->store);
 	app->store = NULL;
+	stacks_free(app->flame);
+	stacks_free(app->flame_base);
+	app->flame = app->flame_base = NULL;
 	free(app->stop);
 	app->stop = NULL;
 	free(app->cpu_stats);

@@ -28,6 +28,7 @@ struct kt_recording;
 struct kt_bpfhist;
 struct kt_cgroup;
 struct kt_stopwhen;
+struct kt_stacks;
 
 struct kt_app {
 	const struct kt_options *opts;
@@ -41,6 +42,8 @@ struct kt_app {
 	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
 	struct kt_profile *profile; /* --profile's sampling (profile.h), NULL: none */
 	struct kt_recording *recording; /* -i: the trace.dat explored (no session, no reader) */
+	struct kt_stacks *flame, *flame_base; /* --flame, --diff-base: their stacks until the
+					       * flame pane takes them */
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
 	struct kt_stopwhen *stop; /* --stop-when (stopwhen.h), NULL: none */
 	struct kt_probe_report *probe_reports; /* the probes' last health, taken as they
@@ -84,6 +87,11 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
  * Returns 0, or an exit code with "FILE: what is wrong" in err. */
 int app_open_recording(struct kt_app *app, const struct kt_options *opts, char *err,
 		       size_t errlen);
+/* --flame: reads the folded-stacks file (and --diff-base's) for the flame pane, with an
+ * empty store under the stream pane. No tracefs is touched. Returns 0, or an exit code with
+ * "FILE:LINE: what is wrong" in err. */
+int app_open_flame(struct kt_app *app, const struct kt_options *opts, char *err,
+		   size_t errlen);
 /* ktop --list: prints the available events matching spec (NULL: all), one "sys:event" per
  * line. Returns an exit code, with the reason in err. */
 int app_list_events(FILE *out, const char *spec, char *err, size_t errlen);

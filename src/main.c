@@ -63,7 +63,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	if (opts.input_path) {
+	if (opts.flame_path) {
+		ret = app_open_flame(&app, &opts, err, sizeof(err));
+	} else if (opts.input_path) {
 		ret = app_open_recording(&app, &opts, err, sizeof(err));
 	} else {
 		/* Before any thread exists: the guard cleans up after kill -9. */

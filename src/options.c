@@ -50,6 +50,8 @@ enum {
 	OPT_STOP_WHEN,
 	OPT_CPU_PROFILE,
 	OPT_FOLDED,
+	OPT_FLAME,
+	OPT_DIFF_BASE,
 };
 
 static const struct option long_options[] = {
@@ -100,6 +102,8 @@ static const struct option long_options[] = {
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "output", required_argument, NULL, 'o' },
 	{ "input", required_argument, NULL, 'i' },
+	{ "flame", required_argument, NULL, OPT_FLAME },
+	{ "diff-base", required_argument, NULL, OPT_DIFF_BASE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -126,6 +130,12 @@ void options_usage(FILE *out)
 	      "Recordings (trace-cmd's trace.dat):\n"
 	      "  -o, --output FILE      with -b: also record the capture to FILE\n"
 	      "  -i, --input FILE       explore FILE offline (with -b: print its events)\n"
+	      "\n"
+	      "Flame graphs:\n"
+	      "      --flame FILE       the flame graph of a folded-stacks file (perf script |\n"
+	      "                         stackcollapse-perf.pl, inferno, ktop -b --folded)\n"
+	      "      --diff-base FILE   with --flame: colour frames by their change from FILE's\n"
+	      "                         (red grew, blue shrank)\n"
 	      "\n"
 	      "Tracers and dynamic probes:\n"
 	      "  -t, --tracer NAME      tracer of ktop's instance (function, function_graph, ...)\n"
@@ -547,6 +557,16 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 				FAIL("-i needs a trace.dat file to open");
 			o->input_path = optarg;
 			break;
+		case OPT_FLAME:
+			if (!*optarg)
+				FAIL("--flame needs a folded-stacks file to show");
+			o->flame_path = optarg;
+			break;
+		case OPT_DIFF_BASE:
+			if (!*optarg)
+				FAIL("--diff-base needs a folded-stacks file to compare with");
+			o->diff_base = optarg;
+			break;
 		case 'h':
 			options_usage(stdout);
 			return 1;
@@ -609,6 +629,16 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 			      o->mode == KT_MODE_LIST_USDT))
 		FAIL("-i does not apply to --doctor, --list or --list-usdt");
+	if (o->diff_base && !o->flame_path)
+		FAIL("--diff-base is the baseline of --flame FILE, and no --flame was given");
+	if (o->flame_path && (o->mode != KT_MODE_INTERACTIVE || o->input_path ||
+			      o->record_path || o->n_events || o->filter || o->pmu ||
+			      o->buffer_kb || o->profile || o->n_probes || o->tracer ||
+			      o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
+			      o->n_ftrace_lists[3] || o->n_hists || o->comm || o->cgroup ||
+			      o->n_triggers || o->stop_when || o->n_pids))
+		FAIL("--flame shows a file in the explorer: it takes no other mode, recording, "
+		     "capture, scope or pane option");
 	if (o->mode != KT_MODE_BATCH && o->tree)
 		FAIL("--tree belongs to batch mode (-b); the explorer's call-tree pane is key T");
 	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||

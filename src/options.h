@@ -41,6 +41,8 @@ struct kt_options {
 				    * PATH or PID */
 	const char *record_path;   /* -o: record the capture to this trace.dat */
 	const char *input_path;	   /* -i: explore this trace.dat instead of the kernel */
+	const char *flame_path;	   /* --flame: the flame graph of this folded-stacks file */
+	const char *diff_base;	   /* --diff-base: its baseline, for the differential view */
 	unsigned long max_events;  /* batch: stop after this many, 0 = no limit */
 	bool pmu;		   /* --pmu: counters (batch: printed; explorer: the pane) */
 	const char **pmu_events;   /* --pmu-event specs, NULL-terminated */

@@ -17,17 +17,20 @@ FUZZ_USDT_SRCS = tests/fuzz/fuzz_usdt.c $(FUZZ_PROBES_LIB) src/backend/usdt.c
 FUZZ_KTOPRC_SRCS = tests/fuzz/fuzz_ktoprc.c src/ktoprc.c src/ui/theme.c src/strutil.c
 FUZZ_THEME_SRCS = tests/fuzz/fuzz_theme.c src/ui/theme.c src/strutil.c
 FUZZ_ROWFILTER_SRCS = tests/fuzz/fuzz_rowfilter.c src/ui/rowfilter.c
+FUZZ_FOLDED_SRCS = tests/fuzz/fuzz_folded.c src/backend/folded.c src/backend/stacks.c
 FUZZ_PARSER_TESTS = tests/fuzz/filter.dict tests/fuzz/probe.dict tests/fuzz/histspec.dict \
-	tests/fuzz/ktoprc.dict tests/fuzz/theme.dict tests/fuzz/rowfilter.dict tests/fuzz/usdt.dict
+	tests/fuzz/ktoprc.dict tests/fuzz/theme.dict tests/fuzz/rowfilter.dict tests/fuzz/usdt.dict \
+	tests/fuzz/folded.dict
 TEST_EXTENSIONS += .dict
 DICT_LOG_COMPILER = bash $(top_srcdir)/tests/fuzz/fuzz_parser.sh
 TESTS += $(FUZZ_PARSER_TESTS)
 EXTRA_DIST += $(FUZZ_PARSER_TESTS) tests/fuzz/fuzz_parser.sh tests/fuzz/fuzz_parser.h \
 	tests/fuzz/fuzz_filter.c tests/fuzz/fuzz_probe.c tests/fuzz/fuzz_histspec.c \
 	tests/fuzz/fuzz_ktoprc.c tests/fuzz/fuzz_theme.c tests/fuzz/fuzz_rowfilter.c \
-	tests/fuzz/fuzz_usdt.c tests/fuzz/corpus
+	tests/fuzz/fuzz_usdt.c tests/fuzz/fuzz_folded.c tests/fuzz/corpus
 FUZZ_PARSER_BINS = tests/fuzz/fuzz_filter tests/fuzz/fuzz_probe tests/fuzz/fuzz_histspec \
-	tests/fuzz/fuzz_ktoprc tests/fuzz/fuzz_theme tests/fuzz/fuzz_rowfilter tests/fuzz/fuzz_usdt
+	tests/fuzz/fuzz_ktoprc tests/fuzz/fuzz_theme tests/fuzz/fuzz_rowfilter tests/fuzz/fuzz_usdt \
+	tests/fuzz/fuzz_folded
 if HAVE_FUZZER
 check_DATA += $(FUZZ_PARSER_BINS)
 CLEANFILES += $(FUZZ_PARSER_BINS)
@@ -56,5 +59,7 @@ tests/fuzz/fuzz_ktoprc: $(FUZZ_KTOPRC_SRCS) src/libktop.a
 tests/fuzz/fuzz_theme: $(FUZZ_THEME_SRCS)
 	$(FUZZ_PARSER_LINK)
 tests/fuzz/fuzz_rowfilter: $(FUZZ_ROWFILTER_SRCS)
+	$(FUZZ_PARSER_LINK)
+tests/fuzz/fuzz_folded: $(FUZZ_FOLDED_SRCS)
 	$(FUZZ_PARSER_LINK)
 endif

@@ -400,3 +400,42 @@ int stacks_write_folded(const struct kt_stacks *st, FILE *out)
 {
 	return stacks_walk(st, write_line, out) ? -1 : 0;
 }
+
+struct dup {
+	struct kt_stacks *to;
+	struct kt_frame *frames;
+	size_t cap;
+};
+
+static int dup_stack(void *arg, const struct kt_stack_node *const *path, size_t n,
+		     uint64_t self)
+{
+	struct dup *d = arg;
+
+	if (n > d->cap) {
+		size_t cap = n * 2;
+		struct kt_frame *f = realloc(d->frames, cap * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		d->frames = f;
+		d->cap = cap;
+	}
+	for (size_t i = 0; i < n; i++)
+		d->frames[i] = (struct kt_frame){ path[i]->name, path[i]->kind };
+	return stacks_add(d->to, d->frames, n, self) < 0 ? -ENOMEM : 0;
+}
+
+struct kt_stacks *stacks_dup(const struct kt_stacks *st)
+{
+	struct dup d = { .to = stacks_new(st->unit) };
+
+	if (!d.to)
+		return NULL;
+	if (stacks_walk(st, dup_stack, &d)) {
+		stacks_free(d.to);
+		d.to = NULL;
+	}
+	free(d.frames);
+	return d.to;
+}

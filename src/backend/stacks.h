@@ -87,6 +87,9 @@ int stacks_walk(const struct kt_stacks *st,
 			  uint64_t self),
 		void *arg);
 
+/* A copy of st, same unit (a diff's baseline taken "now"); NULL when out of memory. */
+struct kt_stacks *stacks_dup(const struct kt_stacks *st);
+
 /* Writes the folded form ("task;outer;...;leaf COUNT\n" per stack, sorted by path), the
  * format FlameGraph, inferno, speedscope and flamelens read. Returns 0, or -1 on a write
  * error. */

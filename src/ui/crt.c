@@ -97,6 +97,10 @@ static const struct crt_scheme_entry crt_default_scheme[CRT_ELEM_COUNT] = {
 	[CRT_HELP] = { -1, -1, A_NORMAL, A_NORMAL },
 	[CRT_HELP_KEY] = { COLOR_CYAN, -1, A_BOLD, A_BOLD },
 	[CRT_HELP_TITLE] = { COLOR_BLACK, COLOR_GREEN, A_BOLD, A_REVERSE | A_BOLD },
+	[CRT_FLAME] = { COLOR_BLACK, COLOR_WHITE, A_NORMAL, A_NORMAL },
+	[CRT_FLAME_ALT] = { COLOR_BLACK, COLOR_GREEN, A_NORMAL, A_NORMAL },
+	[CRT_FLAME_GROW] = { COLOR_WHITE, COLOR_RED, A_BOLD, A_BOLD },
+	[CRT_FLAME_SHRINK] = { COLOR_WHITE, COLOR_BLUE, A_BOLD, A_BOLD },
 };
 
 _Static_assert(CRT_ELEM_COUNT == KT_THEME_NELEM, "theme.c names every crt_elem");

@@ -45,6 +45,10 @@ enum crt_elem {
 	CRT_HELP,
 	CRT_HELP_KEY,
 	CRT_HELP_TITLE,
+	CRT_FLAME,	    /* flame graph frames, alternating with */
+	CRT_FLAME_ALT,
+	CRT_FLAME_GROW,	    /* differential flame graph: a frame's share grew */
+	CRT_FLAME_SHRINK,   /* and shrank */
 	CRT_ELEM_COUNT
 };
 

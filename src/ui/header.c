@@ -135,6 +135,12 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 	}
 	if (app->recording) {
 		header_recording(win, &x, limit, app);
+	} else if (app->opts->flame_path) {
+		/* a file of stacks: no tracer, no events, nothing live */
+		wattrset(win, crt_attr(CRT_HEADER_VALUE));
+		x += crt_put(win, 0, x, "ktop  ", limit);
+		field(win, 0, &x, limit, "folded stacks: ", app->opts->flame_path,
+		      CRT_HEADER_VALUE);
 	} else {
 		wattrset(win, crt_attr(CRT_HEADER_VALUE));
 		x += crt_put(win, 0, x, app->session ? session_name(app->session) : "ktop", limit);

@@ -84,6 +84,17 @@ static const struct help_line help_right[] = {
 	{ "s", "new USDT probe: binary or pid" },
 	{ "Space d", "on/off, delete" },
 	{ "Enter", "filter in the picker" },
+	{ "", "" },
+	{ NULL, "Flame graph (I)" },
+	{ "arrows", "parent, child, next frame" },
+	{ "Enter Esc", "zoom in / back one zoom" },
+	{ "/", "find frames: matched share" },
+	{ "f Space", "freeze a live graph" },
+	{ "v  a", "icicle / flame, ASCII" },
+	{ "s", "only the selected task" },
+	{ "b  B", "baseline = now / diff off" },
+	{ "O", "open a folded-stacks file" },
+	{ "click", "select a frame" },
 };
 
 #define NTAIL ((int)(sizeof(help_left_tail) / sizeof(help_left_tail[0])))

@@ -208,6 +208,8 @@ void screen_close_view(struct kt_ui *ui, struct kt_view *v)
 		ui->probes = NULL;
 	if (v == ui->tree)
 		ui->tree = NULL;
+	if (v == ui->flame)
+		ui->flame = NULL;
 	view_delete(v);
 	ui->relayout = true;
 	screen_focus(ui, 0);
@@ -412,7 +414,8 @@ static void ui_redraw(struct kt_ui *ui)
 	if (ui->header_win && (ui->header_dirty || ui->full)) {
 		header_draw(&ui->header, ui->header_win, ui->cols, ui->rects.header.h, ui->app,
 			    ui_record_state(&ui->rec) ? ui_record_state(&ui->rec) :
-			    sv->ops->state ? sv->ops->state(sv) : NULL, ui->paused);
+			    sv->ops->state && !ui->app->opts->flame_path ? sv->ops->state(sv) :
+			    NULL, ui->paused);
 		wnoutrefresh(ui->header_win);
 		any = true;
 	}
@@ -705,6 +708,15 @@ int ui_run(struct kt_app *app)
 	ui.stream = view_new(&ui, &view_stream_ops);
 	ui.views[ui.lay.n++] = ui.stream;
 	screen_focus(&ui, 0);
+	/* --flame: a file's stacks, nothing live; the pane fills the screen */
+	if (app->flame) {
+		screen_toggle_pane(&ui, &ui.flame, &view_flame_ops);
+		view_flame_show(ui.flame, app->flame, app->flame_base, app->opts->flame_path, NULL,
+				true);
+		app->flame = app->flame_base = NULL;
+		ui.start.counters = ui.start.picker = false;
+		ui.start.zoom = true;
+	}
 	if (ui.start.counters)
 		screen_open_pmu(&ui, false);
 	if (ui.start.picker) {
@@ -714,7 +726,7 @@ int ui_run(struct kt_app *app)
 	/* --hist: a pane for each, beside the stream */
 	for (h = 0; h < app->opts->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++)
 		screen_open_hist(&ui, app->opts->hists[h]);
-	screen_focus(&ui, 0);
+	screen_focus(&ui, ui.flame ? view_index(&ui, ui.flame) : 0);
 	ui.lay.orient = (enum kt_orient)ui.start.orient;
 	ui.lay.zoom = ui.start.zoom && ui.lay.n > 1;
 	ui.lay.first_pct = ui.start.split;
@@ -788,7 +800,9 @@ int ui_run(struct kt_app *app)
 	crt_done();
 	if (!rec_ok)
 		fprintf(stderr, "ktop: %s\n", err);
-	/* after crt_done: an error reaches the terminal */
-	settings_exit(app->opts, &ui.start, &end);
+	/* after crt_done: an error reaches the terminal; --flame's forced layout is not the
+	 * user's to keep */
+	if (!app->opts->flame_path)
+		settings_exit(app->opts, &ui.start, &end);
 	return KT_EXIT_OK;
 }

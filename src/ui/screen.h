@@ -26,6 +26,7 @@ struct kt_ui {
 	struct kt_view *tracers; /* the tracer pane, NULL while closed */
 	struct kt_view *probes;	 /* the probe editor, NULL while closed */
 	struct kt_view *tree;	/* the call-tree pane, NULL while closed */
+	struct kt_view *flame;	/* the flame graph pane, NULL while closed */
 	struct kt_layout lay;	/* lay.n == number of views */
 	struct kt_screen_rects rects;
 	struct kt_rect pane[KT_LAYOUT_MAX];

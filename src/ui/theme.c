@@ -24,7 +24,8 @@ static const char *const elem_names[KT_THEME_NELEM] = {
 	"cursor",     "cursor_dim",  "lost",	     "match",	     "time",
 	"cpu",	      "task",	     "event",	     "system",	     "enabled",
 	"dim",	      "fkey",	     "flabel",	     "status",	     "error",
-	"prompt",     "help",	     "help_key",     "help_title",
+	"prompt",     "help",	     "help_key",     "help_title",   "flame",
+	"flame_alt",  "flame_grow",  "flame_shrink",
 };
 
 /* themes/default.theme, compiled in so ktop runs without its data files (check_theme
@@ -60,7 +61,11 @@ static const char default_text[] =
 	"prompt       = default default bold\n"
 	"help         = default default\n"
 	"help_key     = cyan    default bold\n"
-	"help_title   = black   green   bold\n";
+	"help_title   = black   green   bold\n"
+	"flame        = black   white\n"
+	"flame_alt    = black   green\n"
+	"flame_grow   = white   red     bold\n"
+	"flame_shrink = white   blue    bold\n";
 
 static const char *const colour_names[16] = {
 	"black",       "red",	    "green",	     "yellow",	    "blue",	   "magenta",

@@ -85,6 +85,7 @@ extern const struct kt_view_ops view_tracers_ops;
 extern const struct kt_view_ops view_probes_ops;
 extern const struct kt_view_ops view_hist_ops;
 extern const struct kt_view_ops view_tree_ops;
+extern const struct kt_view_ops view_flame_ops;
 
 /* Stream: "system:event" of the selected row, when a row is selected (not following). */
 bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len);
@@ -99,6 +100,23 @@ bool view_picker_edit_filter(struct kt_view *v, const char *spec);
  * status line, and what the pane showed stays), or open the prompt that asks for one. */
 void view_hist_build(struct kt_view *v, const char *spec);
 void view_hist_edit(struct kt_view *v);
+
+/* Flame graph pane: where a live tree's stacks come from. update is called once a UI tick
+ * unless the pane is frozen or the display paused; it adds what came in to st and returns
+ * true when st changed. It only adds: the pane keeps pointers to st's nodes (zooms, the
+ * selection), so a source that wants a sliding window hands the pane a new tree instead.
+ * close (may be NULL) is called when the pane lets the source go. */
+struct kt_stacks;
+struct kt_flame_source {
+	bool (*update)(void *arg, struct kt_stacks *st);
+	void (*close)(void *arg);
+	void *arg;
+};
+/* Shows st in the flame pane, titled name; the pane owns st and base (the differential
+ * view's baseline, or NULL) from now on. src NULL: st never changes (a file). pinned: Esc
+ * does not close the pane (ktop --flame, where it is all there is to see). */
+void view_flame_show(struct kt_view *v, struct kt_stacks *st, struct kt_stacks *base,
+		     const char *name, const struct kt_flame_source *src, bool pinned);
 
 /* Services of the screen (screen.c). */
 bool ui_paused(const struct kt_ui *ui);

@@ -245,6 +245,32 @@ START_TEST(test_parse_size)
 }
 END_TEST
 
+START_TEST(test_flame)
+{
+	struct kt_options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--flame", "a.folded", "--diff-base",
+			       "b.folded", NULL), 0);
+	ck_assert_str_eq(o.flame_path, "a.folded");
+	ck_assert_str_eq(o.diff_base, "b.folded");
+	ck_assert_int_eq(o.mode, KT_MODE_INTERACTIVE);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--diff-base", "b.folded", NULL), -1);
+	ck_assert_str_eq(err, "--diff-base is the baseline of --flame FILE, and no --flame was "
+			      "given");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--flame", "", NULL), -1);
+	ck_assert_str_eq(err, "--flame needs a folded-stacks file to show");
+	/* a file shown: nothing live, no batch mode */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--flame", "a", "-b", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--flame shows a file"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--flame", "a", "-e", "sched:*", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--flame shows a file"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--flame", "a", "-i", "t.dat", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--flame shows a file"));
+}
+END_TEST
+
 static Suite *options_suite(void)
 {
 	Suite *s = suite_create("options");
@@ -258,6 +284,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_parse_size);
 	tcase_add_test(tc, test_pmu_options);
 	tcase_add_test(tc, test_profile_options);
+	tcase_add_test(tc, test_flame);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The stack tree profiles and flame graphs share: totals, folded output, lookups across
- * two trees (the diff view's baseline). */
+ * two trees (the diff view's baseline); and folded stacks read back into one
+ * (src/backend/folded.c), every malformed line refused with its file:line and the reason. */
 #include "config.h"
 
 #include <check.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend/folded.h"
 #include "backend/stacks.h"
 
 static void add(struct kt_stacks *st, const char *folded, uint64_t weight)
@@ -117,6 +119,157 @@ START_TEST(test_many_children)
 }
 END_TEST
 
+START_TEST(test_dup)
+{
+	struct kt_stacks *st = stacks_new(KT_STACK_NSEC), *copy;
+	char *a, *b;
+
+	add(st, "t;main;a", 3);
+	add(st, "t;main", 2);
+	add(st, "u;x;y;z", 5);
+	copy = stacks_dup(st);
+	ck_assert_ptr_nonnull(copy);
+	ck_assert_int_eq(stacks_unit(copy), KT_STACK_NSEC);
+	ck_assert_uint_eq(stacks_root(copy)->total, 10);
+	ck_assert_uint_eq(stacks_nodes(copy), stacks_nodes(st));
+	a = folded(st);
+	b = folded(copy);
+	ck_assert_str_eq(a, b);
+	/* independent: adding to one leaves the other */
+	add(st, "t;main;a", 1);
+	ck_assert_uint_eq(stacks_root(copy)->total, 10);
+	free(a);
+	free(b);
+	stacks_free(copy);
+	stacks_free(st);
+}
+END_TEST
+
+static struct kt_stacks *parse(const char *text, char *err, size_t errlen)
+{
+	char *copy = strdup(text);
+	FILE *f = fmemopen(copy, strlen(copy), "r");
+	struct kt_stacks *st;
+
+	ck_assert_ptr_nonnull(f);
+	err[0] = '\0';
+	st = folded_read(f, "x.folded", err, errlen);
+	fclose(f);
+	free(copy);
+	return st;
+}
+
+START_TEST(test_read_back)
+{
+	char err[256], *out;
+	struct kt_stacks *st = parse("# from perf script | stackcollapse-perf.pl\n"
+				     "\n"
+				     "java Thread-1;main;do work 30\r\n"
+				     "bash;main;a;b_[k] 70\n"
+				     "bash;main;a\t5\n"
+				     "bash;idle 0\n",
+				     err, sizeof(err));
+	const struct kt_stack_node *root, *bash, *b;
+
+	ck_assert_msg(st != NULL, "refused: %s", err);
+	ck_assert_int_eq(stacks_unit(st), KT_STACK_SAMPLES);
+	root = stacks_root(st);
+	ck_assert_uint_eq(root->total, 105);
+	bash = stacks_child(st, root, "bash");
+	ck_assert_int_eq(bash->kind, KT_FRAME_TASK);
+	ck_assert_uint_eq(bash->total, 75);
+	b = stacks_child(st, stacks_child(st, stacks_child(st, bash, "main"), "a"), "b_[k]");
+	ck_assert_int_eq(b->kind, KT_FRAME_KERNEL);
+	ck_assert_int_eq(b->parent->kind, KT_FRAME_USER);
+	ck_assert_uint_eq(b->parent->self, 5);
+	/* a zero count adds no frame */
+	ck_assert_ptr_null(stacks_child(st, bash, "idle"));
+	out = folded(st);
+	ck_assert_str_eq(out, "bash;main;a 5\nbash;main;a;b_[k] 70\njava Thread-1;main;do work 30\n");
+	free(out);
+	stacks_free(st);
+}
+END_TEST
+
+START_TEST(test_unit_comment)
+{
+	char err[256];
+	struct kt_stacks *st = parse("# unit: ns\nsleep;nanosleep 1000000000\n", err, sizeof(err));
+
+	ck_assert_msg(st != NULL, "refused: %s", err);
+	ck_assert_int_eq(stacks_unit(st), KT_STACK_NSEC);
+	stacks_free(st);
+}
+END_TEST
+
+static const struct {
+	const char *text, *err;
+} bad[] = {
+	{ "a;b 1\nno_count_here\n", "x.folded:2: no count: a line is 'frame;frame;... COUNT'" },
+	{ "a;b x1\n", "x.folded:1: 'x1' is no count: a line is 'frame;frame;... COUNT'" },
+	{ "a;b 12abc\n", "x.folded:1: '12abc' is no count: a line is 'frame;frame;... COUNT'" },
+	{ "a;b 1.5\n", "x.folded:1: count '1.5' is not a whole number" },
+	{ "a;b -3\n", "x.folded:1: '-3' is no count: a line is 'frame;frame;... COUNT'" },
+	{ "a;b 99999999999999999999999\n", "x.folded:1: count 99999999999999999999999 is too large" },
+	{ "a;b 18446744073709551615\na 1\n", "x.folded:2: the counts add up past 2^64" },
+	{ " 4\n", "x.folded:1: a count with no stack" },
+	{ "a;;b 1\n", "x.folded:1: empty frame 2 (two ';' in a row, or one at an end)" },
+	{ "a;b; 1\n", "x.folded:1: empty frame 3 (two ';' in a row, or one at an end)" },
+	{ ";a 1\n", "x.folded:1: empty frame 1 (two ';' in a row, or one at an end)" },
+	{ "# unit: bogons\na 1\n", "x.folded:1: unknown unit 'bogons' (samples, ns or events)" },
+	{ "a 1\n# unit: ns\n", "x.folded:2: the unit comes before the first stack" },
+	{ "", "x.folded: no stacks (folded stacks are 'frame;frame;... COUNT' lines)" },
+	{ "# only a comment\na 0\n", "x.folded: no stacks (folded stacks are 'frame;frame;... COUNT' lines)" },
+};
+
+START_TEST(test_refusals)
+{
+	char err[256];
+	struct kt_stacks *st = parse(bad[_i].text, err, sizeof(err));
+
+	ck_assert_ptr_null(st);
+	ck_assert_str_eq(err, bad[_i].err);
+}
+END_TEST
+
+START_TEST(test_nul_and_depth)
+{
+	char nul[] = "a;b 1\nc\0d 2\n";
+	struct kt_stacks *st;
+	char err[256], *deep;
+	FILE *f = fmemopen(nul, sizeof(nul) - 1, "r");
+	size_t n = 0;
+
+	ck_assert_ptr_null(folded_read(f, "x.folded", err, sizeof(err)));
+	fclose(f);
+	ck_assert_str_eq(err, "x.folded:2: a NUL byte: this is not folded text");
+
+	deep = malloc(2 * (KT_FOLDED_MAX_DEPTH + 1) + 8);
+	for (int i = 0; i <= KT_FOLDED_MAX_DEPTH; i++) {
+		deep[n++] = 'f';
+		deep[n++] = ';';
+	}
+	strcpy(deep + n - 1, " 1\n");
+	ck_assert_ptr_null(parse(deep, err, sizeof(err)));
+	ck_assert_str_eq(err, "x.folded:1: more than 4096 frames");
+	deep[2 * KT_FOLDED_MAX_DEPTH - 1] = ' ';
+	strcpy(deep + 2 * KT_FOLDED_MAX_DEPTH, "1\n");
+	st = parse(deep, err, sizeof(err));
+	ck_assert_msg(st != NULL, "4096 frames refused: %s", err);
+	stacks_free(st);
+	free(deep);
+}
+END_TEST
+
+START_TEST(test_load_missing)
+{
+	char err[256];
+
+	ck_assert_ptr_null(folded_load("/nonexistent/x.folded", err, sizeof(err)));
+	ck_assert_str_eq(err, "/nonexistent/x.folded: No such file or directory");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stacks");
@@ -127,6 +280,14 @@ int main(void)
 	tcase_add_test(tc, test_totals_and_folded);
 	tcase_add_test(tc, test_same_path_and_separators);
 	tcase_add_test(tc, test_many_children);
+	tcase_add_test(tc, test_dup);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("folded");
+	tcase_add_test(tc, test_read_back);
+	tcase_add_test(tc, test_unit_comment);
+	tcase_add_loop_test(tc, test_refusals, 0, (int)(sizeof(bad) / sizeof(bad[0])));
+	tcase_add_test(tc, test_nul_and_depth);
+	tcase_add_test(tc, test_load_missing);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

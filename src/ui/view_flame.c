@@ -1,0 +1,740 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The flame graph pane: a stack tree (backend/stacks.h) drawn as rows of frames, each as
+ * wide as its share of the frame at the top of the view (FlameGraph, flamelens). Icicle
+ * (root on top) or flame (root at the bottom), switched with v. Children are laid out in
+ * name order, as FlameGraph does, so frames keep their order when weights change; the
+ * children too narrow for one cell are merged into one "+N" block after their siblings, and
+ * what is too narrow even for that is left out, its share said in the title.
+ *
+ * Enter zooms into the selected frame (its ancestors stay above it, full width), Esc or
+ * Backspace goes back one zoom; / finds frames by substring, highlights them and says the
+ * share of the weight under them (each stack counted once, however many matches it holds);
+ * s scopes the view to the selected frame's task; b takes the tree as it is now as the
+ * baseline of the differential view, which colours a frame red when its share grew and blue
+ * when it shrank (FlameGraph's difffolded); f freezes a live tree; a switches to ASCII: every
+ * frame begins with '|' ('+' grown, '-' shrunk, '*' matched), for terminals without colour.
+ * Percentages are of the whole tree, or of the task when scoped (perf report's "children"
+ * for the total, its "self" for the rest).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "backend/folded.h"
+#include "backend/stacks.h"
+#include "ui/funcbar.h"
+#include "ui/view.h"
+#include "xalloc.h"
+
+#define FLAME_PROMPT_SEARCH 1
+#define FLAME_PROMPT_OPEN 2
+#define FLAME_MAX_ZOOM 64
+/* Diff: a change of share under this many percentage points is no change. */
+#define FLAME_DIFF_EPS 0.05
+
+struct box {
+	const struct kt_stack_node *node; /* a merged block: the parent of its frames */
+	unsigned merged;		   /* 0: one frame; else the frames in the block */
+	int row, x, w;			   /* row: 0 is the top of the view's stack */
+};
+
+struct flame_view {
+	struct kt_stacks *st, *base;
+	struct kt_flame_source src; /* .update NULL: a file, the tree never changes */
+	char name[256];
+	bool pinned;			 /* ktop --flame: Esc does not close it */
+	bool flame;			 /* root at the bottom */
+	bool ascii;
+	bool frozen;
+	const struct kt_stack_node *scope; /* a task, or NULL: everything */
+	const struct kt_stack_node *zoom[FLAME_MAX_ZOOM];
+	int nzoom;
+	const struct kt_stack_node *sel;
+	char search[128];
+	uint64_t matched;
+	struct box *boxes;
+	size_t nboxes, cap;
+	uint64_t omitted;
+	bool laid_out;
+	int rows; /* frame rows the last layout had */
+};
+
+static struct flame_view *FV(struct kt_view *v)
+{
+	return v->data;
+}
+
+static const struct kt_stack_node *view_top(const struct flame_view *fv)
+{
+	return fv->scope ? fv->scope : stacks_root(fv->st);
+}
+
+static const struct kt_stack_node *view_zoom(const struct flame_view *fv)
+{
+	return fv->nzoom ? fv->zoom[fv->nzoom - 1] : view_top(fv);
+}
+
+static double pct(const struct flame_view *fv, uint64_t w)
+{
+	uint64_t all = view_top(fv)->total;
+
+	return all ? 100.0 * (double)w / (double)all : 0.0;
+}
+
+/* ---- search --------------------------------------------------------------------------- */
+
+static bool matches(const struct flame_view *fv, const struct kt_stack_node *n)
+{
+	return fv->search[0] && strstr(n->name, fv->search);
+}
+
+/* The weight of the stacks below n holding a match: a matching frame takes its whole
+ * subtree, so a stack with several matches counts once (FlameGraph's "Matched"). */
+static uint64_t matched_weight(const struct flame_view *fv, const struct kt_stack_node *n)
+{
+	uint64_t w = 0;
+
+	if (matches(fv, n))
+		return n->total;
+	for (const struct kt_stack_node *c = n->child; c; c = c->next)
+		w += matched_weight(fv, c);
+	return w;
+}
+
+static void search_update(struct flame_view *fv)
+{
+	const struct kt_stack_node *n;
+
+	fv->matched = 0;
+	if (!fv->st || !fv->search[0])
+		return;
+	/* a match above the scope holds every stack of it */
+	for (n = view_top(fv); n; n = n->parent)
+		if (matches(fv, n)) {
+			fv->matched = view_top(fv)->total;
+			return;
+		}
+	fv->matched = matched_weight(fv, view_top(fv));
+}
+
+/* ---- layout --------------------------------------------------------------------------- */
+
+static void box_add(struct flame_view *fv, const struct kt_stack_node *node, unsigned merged,
+		    int row, int x, int w)
+{
+	if (fv->nboxes == fv->cap) {
+		fv->cap = fv->cap ? fv->cap * 2 : 256;
+		fv->boxes = xreallocarray(fv->boxes, fv->cap, sizeof(*fv->boxes));
+	}
+	fv->boxes[fv->nboxes++] = (struct box){ node, merged, row, x, w };
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct kt_stack_node *const *x = a, *const *y = b;
+
+	return strcmp((*x)->name, (*y)->name);
+}
+
+/* The cell where weight pos of a frame of weight total, w cells wide from x, falls. */
+static int cell(int x, int w, uint64_t pos, uint64_t total)
+{
+	return x + (int)((long double)pos * w / total);
+}
+
+/* n's children in [x, x + w) of row, and theirs below, down to the last row. Only the
+ * children a cell wide or more (w of them at most) are sorted: a flat profile's thousands
+ * of narrow ones are only added up. */
+static void layout_children(struct flame_view *fv, const struct kt_stack_node *n, int row,
+			    int x, int w)
+{
+	const struct kt_stack_node **kids;
+	uint64_t pos = 0, small = 0;
+	unsigned nsmall = 0, i = 0;
+	int x0, x1;
+
+	if (row >= fv->rows || !n->nchild || !n->total)
+		return;
+	kids = xmalloc(n->nchild * sizeof(*kids));
+	for (const struct kt_stack_node *c = n->child; c; c = c->next) {
+		if (!c->total)
+			continue;
+		/* narrower than a cell: into the block after the others */
+		if ((long double)c->total * w < n->total) {
+			small += c->total;
+			nsmall++;
+			continue;
+		}
+		kids[i++] = c;
+	}
+	qsort(kids, i, sizeof(*kids), by_name);
+	for (unsigned k = 0; k < i; k++) {
+		const struct kt_stack_node *c = kids[k];
+
+		x0 = cell(x, w, pos, n->total);
+		pos += c->total;
+		x1 = cell(x, w, pos, n->total);
+		if (x1 <= x0) {
+			fv->omitted += c->total;
+			continue;
+		}
+		box_add(fv, c, 0, row, x0, x1 - x0);
+		layout_children(fv, c, row + 1, x0, x1 - x0);
+	}
+	free(kids);
+	if (!nsmall)
+		return;
+	x0 = cell(x, w, pos, n->total);
+	x1 = cell(x, w, pos + small, n->total);
+	if (x1 > x0)
+		box_add(fv, n, nsmall, row, x0, x1 - x0);
+	else
+		fv->omitted += small;
+}
+
+/* The boxes of the view for a w-wide pane with rows rows of frames: the path from the top
+ * of the view to the zoomed frame, full width, then the zoomed frame's subtree. */
+static void layout(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+	const struct kt_stack_node *chain[FLAME_MAX_ZOOM + 1], *z;
+	int n = 0, skip, row = 0;
+	bool sel_shown = false;
+
+	fv->nboxes = 0;
+	fv->omitted = 0;
+	fv->laid_out = true;
+	fv->rows = v->h - 2;
+	if (!fv->st || fv->rows <= 0 || v->w <= 0)
+		return;
+	z = view_zoom(fv);
+	for (const struct kt_stack_node *a = z; a && n <= FLAME_MAX_ZOOM; a = a->parent) {
+		chain[n++] = a;
+		if (a == view_top(fv))
+			break;
+	}
+	/* deep zooms keep two thirds of the rows for the zoomed frame's subtree */
+	skip = n - 1 > fv->rows / 3 ? n - 1 - fv->rows / 3 : 0;
+	for (int i = n - 1 - skip; i >= 0 && row < fv->rows; i--)
+		box_add(fv, chain[i], 0, row++, 0, v->w);
+	layout_children(fv, z, row, 0, v->w);
+	for (size_t i = 0; i < fv->nboxes; i++)
+		if (!fv->boxes[i].merged && fv->boxes[i].node == fv->sel)
+			sel_shown = true;
+	if (!sel_shown)
+		fv->sel = z;
+}
+
+static void ensure_layout(struct kt_view *v)
+{
+	if (!FV(v)->laid_out)
+		layout(v);
+}
+
+static void changed(struct kt_view *v)
+{
+	FV(v)->laid_out = false;
+	v->dirty = true;
+}
+
+/* ---- drawing -------------------------------------------------------------------------- */
+
+static int screen_row(struct kt_view *v, int row)
+{
+	return FV(v)->flame ? v->h - 2 - row : 1 + row;
+}
+
+/* The share of n in the baseline tree, at the same path, of the same top; -1: no baseline. */
+static double base_pct(const struct flame_view *fv, const struct kt_stack_node *n)
+{
+	const struct kt_stack_node *b, *btop;
+
+	if (!fv->base)
+		return -1;
+	btop = fv->scope ? stacks_same_path(fv->base, fv->scope) : stacks_root(fv->base);
+	if (!btop || !btop->total)
+		return 0;
+	b = stacks_same_path(fv->base, n);
+	return b ? 100.0 * (double)b->total / (double)btop->total : 0;
+}
+
+/* -1 shrank, 0 same, 1 grew against the baseline. */
+static int growth(const struct flame_view *fv, const struct kt_stack_node *n)
+{
+	double b = base_pct(fv, n), d;
+
+	if (b < 0)
+		return 0;
+	d = pct(fv, n->total) - b;
+	return d > FLAME_DIFF_EPS ? 1 : d < -FLAME_DIFF_EPS ? -1 : 0;
+}
+
+/* text in w cells: cut with ".." when longer, then padded. */
+static void put_cut(WINDOW *win, int y, int x, const char *text, int w)
+{
+	int len = (int)strlen(text);
+
+	if (len <= w || w < 3) {
+		crt_put_pad(win, y, x, text, w);
+		return;
+	}
+	crt_put(win, y, x, text, w - 2);
+	mvwaddstr(win, y, x + w - 2, "..");
+}
+
+static void draw_box(struct kt_view *v, const struct box *b, int nth)
+{
+	struct flame_view *fv = FV(v);
+	int y = screen_row(v, b->row), x = b->x, w = b->w, g = 0;
+	bool match = !b->merged && matches(fv, b->node);
+	char text[64];
+	const char *label = b->node->name;
+	attr_t a = crt_attr(nth & 1 ? CRT_FLAME_ALT : CRT_FLAME);
+
+	if (!b->merged)
+		g = growth(fv, b->node);
+	if (g)
+		a = crt_attr(g > 0 ? CRT_FLAME_GROW : CRT_FLAME_SHRINK);
+	if (match)
+		a = crt_attr(CRT_MATCH);
+	if (!b->merged && b->node == fv->sel)
+		a = crt_attr(v->focused ? CRT_CURSOR : CRT_CURSOR_DIM);
+	if (b->merged) {
+		snprintf(text, sizeof(text), "+%u", b->merged);
+		label = text;
+	}
+	wattrset(v->win, a);
+	if (fv->ascii) {
+		mvwaddch(v->win, y, x, match ? '*' : g > 0 ? '+' : g < 0 ? '-' : '|');
+		x++;
+		w--;
+	}
+	if (w > 0)
+		put_cut(v->win, y, x, label, w);
+	wattrset(v->win, A_NORMAL);
+}
+
+static void fmt_weight(const struct flame_view *fv, uint64_t w, char *buf, size_t len)
+{
+	if (stacks_unit(fv->st) != KT_STACK_NSEC) {
+		snprintf(buf, len, "%llu %s", (unsigned long long)w,
+			 stacks_unit_name(stacks_unit(fv->st)));
+		return;
+	}
+	if (w >= 1000000000ULL)
+		snprintf(buf, len, "%.3f s", (double)w / 1e9);
+	else if (w >= 1000000ULL)
+		snprintf(buf, len, "%.3f ms", (double)w / 1e6);
+	else
+		snprintf(buf, len, "%.3f us", (double)w / 1e3);
+}
+
+static void draw_status(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+	const struct kt_stack_node *s = fv->sel;
+	char line[512], total[48], self[48], diff[64] = "";
+	double b;
+
+	if (!s)
+		return;
+	fmt_weight(fv, s->total, total, sizeof(total));
+	fmt_weight(fv, s->self, self, sizeof(self));
+	b = base_pct(fv, s);
+	if (b >= 0)
+		snprintf(diff, sizeof(diff), "  base %.1f%% %+.1f", b, pct(fv, s->total) - b);
+	snprintf(line, sizeof(line), "%s  total %s %.1f%%  self %s %.1f%%%s", s->name, total,
+		 pct(fv, s->total), self, pct(fv, s->self), diff);
+	wattrset(v->win, crt_attr(CRT_STATUS));
+	crt_put_pad(v->win, v->h - 1, 0, line, v->w);
+	wattrset(v->win, A_NORMAL);
+}
+
+static void flame_view_draw(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+	char title[320], right[160];
+	size_t n = 0;
+	int *nth;
+
+	ensure_layout(v);
+	if (!fv->st) {
+		view_draw_title(v, "Flame graph", NULL);
+		wattrset(v->win, crt_attr(CRT_DIM));
+		crt_put(v->win, 2, 1, "No stacks to show. O opens a folded-stacks file", v->w - 2);
+		crt_put(v->win, 3, 1, "(ktop --flame FILE; perf script | stackcollapse-perf.pl).",
+			v->w - 2);
+		wattrset(v->win, A_NORMAL);
+		return;
+	}
+	snprintf(title, sizeof(title), "Flame graph: %s", fv->name);
+	right[0] = '\0';
+#define ADD(...) n += (size_t)snprintf(right + n, n < sizeof(right) ? sizeof(right) - n : 0, __VA_ARGS__)
+	if (fv->search[0])
+		ADD("matched %.1f%%  ", pct(fv, fv->matched));
+	if (fv->omitted)
+		ADD("omitted %.1f%%  ", pct(fv, fv->omitted));
+	if (fv->scope)
+		ADD("task %s  ", fv->scope->name);
+	if (fv->base)
+		ADD("diff  ");
+	if (fv->frozen)
+		ADD("FROZEN  ");
+	ADD("%s", fv->flame ? "flame" : "icicle");
+#undef ADD
+	view_draw_title(v, title, right);
+	/* boxes come depth first: each row counts its own, so neighbours alternate */
+	nth = xcalloc((size_t)fv->rows, sizeof(*nth));
+	for (size_t i = 0; i < fv->nboxes; i++)
+		draw_box(v, &fv->boxes[i], nth[fv->boxes[i].row]++);
+	free(nth);
+	draw_status(v);
+}
+
+/* ---- keys ----------------------------------------------------------------------------- */
+
+static const struct box *box_of(const struct flame_view *fv, const struct kt_stack_node *n)
+{
+	for (size_t i = 0; i < fv->nboxes; i++)
+		if (!fv->boxes[i].merged && fv->boxes[i].node == n)
+			return &fv->boxes[i];
+	return NULL;
+}
+
+/* The widest shown child of the selection (the hot path). */
+static void select_child(struct flame_view *fv)
+{
+	const struct box *best = NULL;
+
+	for (size_t i = 0; i < fv->nboxes; i++) {
+		const struct box *b = &fv->boxes[i];
+
+		if (!b->merged && b->node->parent == fv->sel && (!best || b->w > best->w))
+			best = b;
+	}
+	if (best)
+		fv->sel = best->node;
+}
+
+static void select_parent(struct flame_view *fv)
+{
+	if (fv->sel->parent && box_of(fv, fv->sel->parent))
+		fv->sel = fv->sel->parent;
+}
+
+/* The next frame on the selection's row, dir cells away: its sibling, or its cousin at the
+ * end of its siblings. */
+static void select_beside(struct flame_view *fv, int dir)
+{
+	const struct box *cur = box_of(fv, fv->sel), *best = NULL;
+
+	if (!cur)
+		return;
+	for (size_t i = 0; i < fv->nboxes; i++) {
+		const struct box *b = &fv->boxes[i];
+
+		if (b->merged || b->row != cur->row || (dir > 0 ? b->x <= cur->x : b->x >= cur->x))
+			continue;
+		if (!best || (dir > 0 ? b->x < best->x : b->x > best->x))
+			best = b;
+	}
+	if (best)
+		fv->sel = best->node;
+}
+
+static void zoom_in(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+
+	if (fv->sel == view_zoom(fv))
+		return;
+	if (fv->nzoom == FLAME_MAX_ZOOM) {
+		ui_message(v->ui, true, "%d zoom levels already: Esc goes back one",
+			   FLAME_MAX_ZOOM);
+		return;
+	}
+	fv->zoom[fv->nzoom++] = fv->sel;
+	changed(v);
+}
+
+/* Esc: back one zoom, else the search off, else the pane closes (but ktop --flame's). */
+static int back(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+
+	if (fv->nzoom) {
+		fv->sel = fv->zoom[--fv->nzoom];
+		changed(v);
+		return KT_KEY_HANDLED;
+	}
+	if (fv->search[0]) {
+		fv->search[0] = '\0';
+		search_update(fv);
+		changed(v);
+		return KT_KEY_HANDLED;
+	}
+	if (fv->pinned) {
+		ui_message(v->ui, false, "the whole graph is shown (q quits)");
+		return KT_KEY_HANDLED;
+	}
+	return KT_KEY_CLOSE;
+}
+
+static void toggle_scope(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+	const struct kt_stack_node *t = fv->sel;
+
+	if (fv->scope) {
+		fv->scope = NULL;
+		ui_message(v->ui, false, "all tasks");
+	} else {
+		while (t && t->depth > 1)
+			t = t->parent;
+		if (!t || !t->depth) {
+			ui_message(v->ui, false, "select a frame of a task first");
+			return;
+		}
+		fv->scope = t;
+		fv->sel = t;
+		ui_message(v->ui, false, "only task %s (s: all tasks)", t->name);
+	}
+	fv->nzoom = 0;
+	search_update(fv);
+	changed(v);
+}
+
+static void take_baseline(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+	struct kt_stacks *copy = stacks_dup(fv->st);
+
+	if (!copy) {
+		ui_message(v->ui, true, "out of memory for a baseline");
+		return;
+	}
+	stacks_free(fv->base);
+	fv->base = copy;
+	ui_message(v->ui, false, "baseline = now: red grows, blue shrinks from here (B: off)");
+	changed(v);
+}
+
+static int flame_view_key(struct kt_view *v, int key)
+{
+	struct flame_view *fv = FV(v);
+
+	if (key == 'O') {
+		ui_prompt_open(v->ui, v, FLAME_PROMPT_OPEN, "Open folded stacks: ", "");
+		return KT_KEY_HANDLED;
+	}
+	if (!fv->st)
+		return key == 27 ? (fv->pinned ? KT_KEY_HANDLED : KT_KEY_CLOSE) : KT_KEY_IGNORED;
+	ensure_layout(v);
+	switch (key) {
+	case KEY_UP:
+		fv->flame ? select_child(fv) : select_parent(fv);
+		break;
+	case KEY_DOWN:
+		fv->flame ? select_parent(fv) : select_child(fv);
+		break;
+	case KEY_LEFT:
+		select_beside(fv, -1);
+		break;
+	case KEY_RIGHT:
+		select_beside(fv, 1);
+		break;
+	case KEY_ENTER:
+	case '\n':
+	case '\r':
+		zoom_in(v);
+		break;
+	case 27:
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		return back(v);
+	case '/':
+		ui_prompt_open(v->ui, v, FLAME_PROMPT_SEARCH, "Find frames: ", fv->search);
+		break;
+	case 'f':
+	case ' ':
+		if (!fv->src.update) {
+			ui_message(v->ui, false, "a file does not change: nothing to freeze");
+			break;
+		}
+		fv->frozen = !fv->frozen;
+		ui_message(v->ui, false, fv->frozen ? "flame graph frozen (f: go on)" :
+			   "flame graph follows the stacks again");
+		break;
+	case 'v':
+		fv->flame = !fv->flame;
+		break;
+	case 'a':
+		fv->ascii = !fv->ascii;
+		break;
+	case 's':
+		toggle_scope(v);
+		break;
+	case 'b':
+		take_baseline(v);
+		break;
+	case 'B':
+		stacks_free(fv->base);
+		fv->base = NULL;
+		changed(v);
+		break;
+	default:
+		return KT_KEY_IGNORED;
+	}
+	v->dirty = true;
+	return KT_KEY_HANDLED;
+}
+
+static void flame_view_click(struct kt_view *v, int y, int x)
+{
+	struct flame_view *fv = FV(v);
+
+	ensure_layout(v);
+	for (size_t i = 0; i < fv->nboxes; i++) {
+		const struct box *b = &fv->boxes[i];
+
+		if (screen_row(v, b->row) != y || x < b->x || x >= b->x + b->w)
+			continue;
+		/* a merged block: its frames' parent */
+		fv->sel = b->node;
+		v->dirty = true;
+		return;
+	}
+}
+
+/* Puts st in the pane, forgetting the zooms, scope and selection of the tree before. */
+static void set_tree(struct kt_view *v, struct kt_stacks *st, struct kt_stacks *base,
+		     const char *name)
+{
+	struct flame_view *fv = FV(v);
+
+	stacks_free(fv->st);
+	stacks_free(fv->base);
+	fv->st = st;
+	fv->base = base;
+	snprintf(fv->name, sizeof(fv->name), "%s (%s)", name,
+		 stacks_unit_name(stacks_unit(st)));
+	fv->scope = NULL;
+	fv->nzoom = 0;
+	fv->sel = stacks_root(st);
+	search_update(fv);
+	changed(v);
+}
+
+static void flame_view_prompt(struct kt_view *v, int id, const char *text,
+			      enum kt_prompt_event ev)
+{
+	struct flame_view *fv = FV(v);
+	struct kt_stacks *st;
+	char err[512];
+
+	if (id == FLAME_PROMPT_SEARCH) {
+		if (ev == KT_PROMPT_COMPLETE)
+			return;
+		snprintf(fv->search, sizeof(fv->search), "%s",
+			 ev == KT_PROMPT_CANCEL ? "" : text);
+		search_update(fv);
+		changed(v);
+		return;
+	}
+	if (ev != KT_PROMPT_ACCEPT || !*text)
+		return;
+	/* a bad file changes nothing: the pane keeps what it showed */
+	st = folded_load(text, err, sizeof(err));
+	if (!st) {
+		ui_message(v->ui, true, "open: %s", err);
+		return;
+	}
+	set_tree(v, st, NULL, text);
+}
+
+/* ---- the rest ------------------------------------------------------------------------- */
+
+static void flame_view_init(struct kt_view *v)
+{
+	struct flame_view *fv = xcalloc(1, sizeof(*fv));
+
+	v->data = fv;
+	/* without colour, frames need the ASCII edges to be told apart */
+	fv->ascii = v->app->opts->ascii || !crt_colors();
+}
+
+static void flame_view_free(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+
+	ui_prompt_drop(v->ui, v);
+	if (fv->src.close)
+		fv->src.close(fv->src.arg);
+	stacks_free(fv->st);
+	stacks_free(fv->base);
+	free(fv->boxes);
+	free(fv);
+}
+
+static void flame_view_resize(struct kt_view *v)
+{
+	changed(v);
+}
+
+static void flame_view_tick(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+
+	if (!fv->src.update || fv->frozen || ui_paused(v->ui) || !fv->st)
+		return;
+	/* sources only add (view.h): nodes stay where they are, so do zooms and selection */
+	if (fv->src.update(fv->src.arg, fv->st)) {
+		search_update(fv);
+		changed(v);
+	}
+}
+
+static const struct funcbar_item flame_items[] = {
+	{ "Enter", "Zoom" }, { "Esc", "Back" }, { "/", "Find" },  { "f", "Freeze" },
+	{ "v", "Flip" },     { "s", "Task" },   { "b", "Base" },  { "a", "ASCII" },
+	{ "O", "Open" },     { "F10", "Quit" },
+};
+
+static int flame_view_funcbar(struct kt_view *v, const struct funcbar_item **items)
+{
+	(void)v;
+	*items = flame_items;
+	return (int)(sizeof(flame_items) / sizeof(flame_items[0]));
+}
+
+void view_flame_show(struct kt_view *v, struct kt_stacks *st, struct kt_stacks *base,
+		     const char *name, const struct kt_flame_source *src, bool pinned)
+{
+	struct flame_view *fv = FV(v);
+
+	if (fv->src.close)
+		fv->src.close(fv->src.arg);
+	memset(&fv->src, 0, sizeof(fv->src));
+	if (src)
+		fv->src = *src;
+	fv->pinned = pinned;
+	set_tree(v, st, base, name);
+}
+
+const struct kt_view_ops view_flame_ops = {
+	.name = "flame",
+	.init = flame_view_init,
+	.free = flame_view_free,
+	.resize = flame_view_resize,
+	.draw = flame_view_draw,
+	.key = flame_view_key,
+	.tick = flame_view_tick,
+	.prompt = flame_view_prompt,
+	.funcbar = flame_view_funcbar,
+	.click = flame_view_click,
+};
