@@ -48,6 +48,8 @@ enum {
 	OPT_TOP_LEVEL,
 	OPT_TRIGGER,
 	OPT_STOP_WHEN,
+	OPT_OFF_CPU,
+	OPT_FOLDED,
 };
 
 static const struct option long_options[] = {
@@ -86,6 +88,8 @@ static const struct option long_options[] = {
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "trigger", required_argument, NULL, OPT_TRIGGER },
 	{ "stop-when", required_argument, NULL, OPT_STOP_WHEN },
+	{ "off-cpu", optional_argument, NULL, OPT_OFF_CPU },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "no-mouse", no_argument, NULL, 'M' },
 	{ "no-color", no_argument, NULL, 'C' },
@@ -163,6 +167,13 @@ void options_usage(FILE *out)
 	      "                         latency:SYS:EV[.F]->SYS:EV[.F], usdt:PATH:PROVIDER:PROBE[.argN];\n"
 	      "                         options ,by=KEY ,linear=STEP ,pid=PID\n"
 	      "                         ,via=tp_btf|raw_tp|tracepoint|fentry|kprobe; repeatable\n"
+	      "\n"
+	      "Profiles (BPF stacks; with -b):\n"
+	      "      --off-cpu[=VIA]    time off the CPU (blocked, then waiting for a CPU) by\n"
+	      "                         kernel and user stack, in ns; VIA pins tp_btf, raw_tp or\n"
+	      "                         tracepoint; scoped by one -p, --comm or --cgroup\n"
+	      "      --folded           the profile as folded stacks alone (FlameGraph, inferno,\n"
+	      "                         speedscope), the summary on stderr\n"
 	      "\n"
 	      "Batch mode:\n"
 	      "      --duration SECS    capture this long (default: until SIGINT/SIGTERM)\n"
@@ -492,6 +503,17 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 				     "/system.slice/cron.service");
 			o->cgroup = optarg;
 			break;
+		case OPT_OFF_CPU:
+			if (optarg && strcmp(optarg, "tp_btf") && strcmp(optarg, "raw_tp") &&
+			    strcmp(optarg, "tracepoint"))
+				FAIL("--off-cpu=VIA takes tp_btf, raw_tp or tracepoint, not '%s'",
+				     optarg);
+			o->off_cpu = true;
+			o->off_cpu_via = optarg;
+			break;
+		case OPT_FOLDED:
+			o->folded = true;
+			break;
 		case OPT_JSON:
 			o->json = true;
 			break;
@@ -578,6 +600,21 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	if (o->json && (o->mode == KT_MODE_INTERACTIVE || o->mode == KT_MODE_LIST ||
 			o->mode == KT_MODE_LIST_USDT))
 		FAIL("--json belongs to batch mode (-b) or --doctor");
+	if (o->folded && !o->off_cpu)
+		FAIL("--folded prints a profile: give --off-cpu");
+	if (o->off_cpu && o->mode != KT_MODE_BATCH)
+		FAIL("--off-cpu is a batch-mode profile: add -b");
+	if (o->off_cpu && o->folded && o->json)
+		FAIL("--folded and --json are two formats of the profile: give one");
+	if (o->off_cpu && (o->n_events || o->profile || o->n_probes ||
+			   o->tracer || o->n_hists || o->n_pmu_events || o->tree ||
+			   o->record_path || o->input_path || o->n_triggers || o->stop_when ||
+			   o->filter || o->max_events || o->follow_children))
+		FAIL("--off-cpu runs alone: -e, -P, probes, tracers, --filter, --hist, --pmu-event, "
+		     "--tree, --max-events, -o, -i, triggers and --follow-children belong to "
+		     "other runs");
+	if (o->off_cpu && o->n_pids > 1)
+		FAIL("--off-cpu scopes to one process: give -p a single PID");
 	return 0;
 fail:
 	options_free(o);

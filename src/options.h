@@ -81,6 +81,10 @@ struct kt_options {
 	bool config_bad;	   /* ktoprc failed to parse: never written over */
 	char config_path[4096];	   /* "" when there is no place for it */
 	char config_error[512];	   /* why ktoprc was not used, for the status line */
+	/* profiles (issue 15; src/batch_offcpu.c) */
+	bool off_cpu;		   /* --off-cpu: time off the CPU by stack (src/backend/offcpu.h) */
+	const char *off_cpu_via;   /* --off-cpu=VIA: only that variant; NULL: the first accepted */
+	bool folded;		   /* --folded: the profile as folded stacks and nothing else */
 };
 
 /* Parses argv into o (defaults first). Returns 0 to run, 1 when it printed --help or
