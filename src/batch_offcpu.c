@@ -119,10 +119,12 @@ static void summary(struct run *r, double secs)
 {
 	const struct kt_offcpu_stats *s;
 	struct kt_offcpu_stats stats;
+	struct kt_symstats sy;
 	FILE *out = r->o->folded ? stderr : r->out;
 
 	offcpu_stats(r->oc, &stats);
 	s = &stats;
+	symbolizer_stats(r->sym, &sy);
 	if (r->o->json) {
 		fputs("{\"offcpu\":{\"via\":", out);
 		json_string(out, offcpu_variant(r->oc));
@@ -130,24 +132,26 @@ static void summary(struct run *r, double secs)
 			",\"unit\":\"%s\",\"ns\":%llu,\"stretches\":%llu,\"stacks\":%zu,"
 			"\"lost_kernel_stacks\":%llu,\"lost_user_stacks\":%llu,\"dropped\":%llu,"
 			"\"dropped_ns\":%llu,\"starts_dropped\":%llu,\"missed\":%llu,"
-			"\"duration\":%.3f}}\n",
+			"\"unresolved_frames\":%llu,\"duration\":%.3f}}\n",
 			stacks_unit_name(KT_STACK_NSEC), (unsigned long long)s->ns,
 			(unsigned long long)s->stretches, stacks_leaves(r->st),
 			(unsigned long long)s->lost_kstacks, (unsigned long long)s->lost_ustacks,
 			(unsigned long long)s->dropped, (unsigned long long)s->dropped_ns,
-			(unsigned long long)s->starts_dropped, (unsigned long long)s->missed, secs);
+			(unsigned long long)s->starts_dropped, (unsigned long long)s->missed,
+			(unsigned long long)sy.unresolved, secs);
 		return;
 	}
 	fprintf(out,
 		"%s off-cpu via=%s unit=%s total=%llu stretches=%llu stacks=%zu "
 		"lost_kernel_stacks=%llu lost_user_stacks=%llu dropped=%llu dropped_ns=%llu "
-		"starts_dropped=%llu missed=%llu duration=%.3fs\n",
+		"starts_dropped=%llu missed=%llu unresolved_frames=%llu duration=%.3fs\n",
 		r->o->folded ? "ktop:" : "# ktop:", offcpu_variant(r->oc),
 		stacks_unit_name(KT_STACK_NSEC), (unsigned long long)s->ns,
 		(unsigned long long)s->stretches, stacks_leaves(r->st),
 		(unsigned long long)s->lost_kstacks, (unsigned long long)s->lost_ustacks,
 		(unsigned long long)s->dropped, (unsigned long long)s->dropped_ns,
-		(unsigned long long)s->starts_dropped, (unsigned long long)s->missed, secs);
+		(unsigned long long)s->starts_dropped, (unsigned long long)s->missed,
+		(unsigned long long)sy.unresolved, secs);
 }
 
 static int run_profile(struct run *r, const struct kt_offcpu_scope *scope)

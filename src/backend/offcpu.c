@@ -234,11 +234,31 @@ static void marker(struct kt_offcpu *oc, size_t i, const char *what)
 	oc->frames[i].kind = KT_FRAME_UNRESOLVED;
 }
 
+/*
+ * Where the kernel stacks end: sched_switch fires in __schedule, and whatever ran the program
+ * above it (tp_btf and raw_tp: the program itself, bpf_trace_run, __bpf_trace_sched_switch;
+ * the plain tracepoint: nothing) is cut, so every variant gives the same stacks. The index
+ * of __schedule among the few innermost of oc->ips, or 0 when it is not there.
+ */
+static size_t sched_leaf(struct kt_offcpu *oc, struct kt_symbolizer *sym, size_t depth)
+{
+	char name[FRAME_NAME];
+	struct kt_frame f;
+	size_t i;
+
+	for (i = 0; i < depth && i < 8; i++) {
+		symbolizer_kernel(sym, oc->ips[i], &f, name, sizeof(name));
+		if (!strcmp(f.name, "__schedule"))
+			return i;
+	}
+	return 0;
+}
+
 /* Appends stack id's frames at *n, outermost first; user ones named in tgid's space. */
 static void add_stack(struct kt_offcpu *oc, struct kt_symbolizer *sym, int id, bool user,
 		      unsigned int tgid, size_t *n)
 {
-	size_t depth = 0;
+	size_t depth = 0, leaf;
 	int i;
 
 	if (id == KT_OFFCPU_NO_STACK)
@@ -254,7 +274,8 @@ static void add_stack(struct kt_offcpu *oc, struct kt_symbolizer *sym, int id, b
 	}
 	while (depth < KT_OFFCPU_MAX_DEPTH && oc->ips[depth])
 		depth++;
-	for (i = (int)depth - 1; i >= 0; i--, (*n)++) {
+	leaf = user ? 0 : sched_leaf(oc, sym, depth);
+	for (i = (int)depth - 1; i >= (int)leaf; i--, (*n)++) {
 		if (user)
 			symbolizer_user(sym, (int)tgid, oc->ips[i], &oc->frames[*n], oc->names[*n],
 					FRAME_NAME);
