@@ -170,9 +170,10 @@ static int run_profile(struct run *r, const struct kt_offcpu_scope *scope)
 			offcpu_refused(r->oc));
 	start = clock_mono_ns();
 	capture(r);
-	if (r->o->json)
+	/* -q: the summary alone */
+	if (!r->o->quiet && r->o->json)
 		stacks_walk(r->st, json_stack, r->out);
-	else
+	else if (!r->o->quiet)
 		stacks_write_folded(r->st, r->out);
 	summary(r, (double)(clock_mono_ns() - start) / 1e9);
 	fflush(r->out);
