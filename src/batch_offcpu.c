@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -100,63 +101,93 @@ static void capture(struct run *r)
 	poll_once(r);
 }
 
+struct json_walk {
+	FILE *out;
+	bool first;
+};
+
 static int json_stack(void *arg, const struct kt_stack_node *const *path, size_t n,
 		      uint64_t self)
 {
-	FILE *out = arg;
+	struct json_walk *w = arg;
 
-	fputs("{\"stack\":{\"frames\":[", out);
+	fputs(w->first ? "{\"frames\":[" : ",{\"frames\":[", w->out);
+	w->first = false;
 	for (size_t i = 0; i < n; i++) {
 		if (i)
-			fputc(',', out);
-		json_string(out, path[i]->name);
+			fputc(',', w->out);
+		json_string(w->out, path[i]->name);
 	}
-	fprintf(out, "],\"ns\":%llu}}\n", (unsigned long long)self);
-	return ferror(out) ? -EIO : 0;
+	fprintf(w->out, "],\"count\":%llu}", (unsigned long long)self);
+	return ferror(w->out) ? -EIO : 0;
 }
 
-static void summary(struct run *r, double secs)
+/* The counts beside the stacks, as "key=value" words (batch_profile.c's form). */
+static void counts_text(struct run *r, FILE *out)
 {
-	const struct kt_offcpu_stats *s;
-	struct kt_offcpu_stats stats;
+	struct kt_offcpu_stats s;
 	struct kt_symstats sy;
-	FILE *out = r->o->folded ? stderr : r->out;
 
-	offcpu_stats(r->oc, &stats);
-	s = &stats;
+	offcpu_stats(r->oc, &s);
 	symbolizer_stats(r->sym, &sy);
+	fprintf(out,
+		"via=%s unit=%s total=%llu stretches=%llu stacks=%zu lost_kernel_stacks=%llu "
+		"lost_user_stacks=%llu dropped=%llu dropped_ns=%llu starts_dropped=%llu "
+		"missed=%llu frames_unresolved=%llu frames_resolved=%llu",
+		offcpu_variant(r->oc), stacks_unit_name(KT_STACK_NSEC), (unsigned long long)s.ns,
+		(unsigned long long)s.stretches, stacks_leaves(r->st),
+		(unsigned long long)s.lost_kstacks, (unsigned long long)s.lost_ustacks,
+		(unsigned long long)s.dropped, (unsigned long long)s.dropped_ns,
+		(unsigned long long)s.starts_dropped, (unsigned long long)s.missed,
+		(unsigned long long)sy.unresolved, (unsigned long long)sy.resolved);
+}
+
+static void print_json(struct run *r)
+{
+	struct json_walk w = { r->out, true };
+	struct kt_offcpu_stats s;
+	struct kt_symstats sy;
+
+	offcpu_stats(r->oc, &s);
+	symbolizer_stats(r->sym, &sy);
+	fputs("{\"offcpu\":{\"via\":", r->out);
+	json_string(r->out, offcpu_variant(r->oc));
+	fprintf(r->out,
+		",\"unit\":\"%s\",\"total\":%llu,\"stretches\":%llu,\"lost_kernel_stacks\":%llu,"
+		"\"lost_user_stacks\":%llu,\"dropped\":%llu,\"dropped_ns\":%llu,"
+		"\"starts_dropped\":%llu,\"missed\":%llu,\"frames_unresolved\":%llu,"
+		"\"frames_resolved\":%llu,\"stacks\":[",
+		stacks_unit_name(KT_STACK_NSEC), (unsigned long long)s.ns,
+		(unsigned long long)s.stretches, (unsigned long long)s.lost_kstacks,
+		(unsigned long long)s.lost_ustacks, (unsigned long long)s.dropped,
+		(unsigned long long)s.dropped_ns, (unsigned long long)s.starts_dropped,
+		(unsigned long long)s.missed, (unsigned long long)sy.unresolved,
+		(unsigned long long)sy.resolved);
+	if (!r->o->quiet)
+		stacks_walk(r->st, json_stack, &w);
+	fputs("]}}\n", r->out);
+}
+
+/* As batch_profile.c prints the on-CPU profile: text, a "# off-cpu:" line of counts, then
+ * the folded stacks; --folded, the counts on stderr and the stacks alone; --json, one
+ * object with its stacks. -q: the counts alone. */
+static void print_profile(struct run *r)
+{
+	FILE *counts = r->o->folded ? stderr : r->out;
+
 	if (r->o->json) {
-		fputs("{\"offcpu\":{\"via\":", out);
-		json_string(out, offcpu_variant(r->oc));
-		fprintf(out,
-			",\"unit\":\"%s\",\"ns\":%llu,\"stretches\":%llu,\"stacks\":%zu,"
-			"\"lost_kernel_stacks\":%llu,\"lost_user_stacks\":%llu,\"dropped\":%llu,"
-			"\"dropped_ns\":%llu,\"starts_dropped\":%llu,\"missed\":%llu,"
-			"\"unresolved_frames\":%llu,\"duration\":%.3f}}\n",
-			stacks_unit_name(KT_STACK_NSEC), (unsigned long long)s->ns,
-			(unsigned long long)s->stretches, stacks_leaves(r->st),
-			(unsigned long long)s->lost_kstacks, (unsigned long long)s->lost_ustacks,
-			(unsigned long long)s->dropped, (unsigned long long)s->dropped_ns,
-			(unsigned long long)s->starts_dropped, (unsigned long long)s->missed,
-			(unsigned long long)sy.unresolved, secs);
+		print_json(r);
 		return;
 	}
-	fprintf(out,
-		"%s off-cpu via=%s unit=%s total=%llu stretches=%llu stacks=%zu "
-		"lost_kernel_stacks=%llu lost_user_stacks=%llu dropped=%llu dropped_ns=%llu "
-		"starts_dropped=%llu missed=%llu unresolved_frames=%llu duration=%.3fs\n",
-		r->o->folded ? "ktop:" : "# ktop:", offcpu_variant(r->oc),
-		stacks_unit_name(KT_STACK_NSEC), (unsigned long long)s->ns,
-		(unsigned long long)s->stretches, stacks_leaves(r->st),
-		(unsigned long long)s->lost_kstacks, (unsigned long long)s->lost_ustacks,
-		(unsigned long long)s->dropped, (unsigned long long)s->dropped_ns,
-		(unsigned long long)s->starts_dropped, (unsigned long long)s->missed,
-		(unsigned long long)sy.unresolved, secs);
+	fputs(r->o->folded ? "ktop: off-cpu: " : "# off-cpu: ", counts);
+	counts_text(r, counts);
+	fputc('\n', counts);
+	if (!r->o->quiet)
+		stacks_write_folded(r->st, r->out);
 }
 
 static int run_profile(struct run *r, const struct kt_offcpu_scope *scope)
 {
-	unsigned long long start;
 	char err[1400];
 
 	r->oc = offcpu_open(scope, err, sizeof(err));
@@ -168,14 +199,8 @@ static int run_profile(struct run *r, const struct kt_offcpu_scope *scope)
 	if (*offcpu_refused(r->oc))
 		fprintf(stderr, "ktop: off-CPU profile via %s (%s)\n", offcpu_variant(r->oc),
 			offcpu_refused(r->oc));
-	start = clock_mono_ns();
 	capture(r);
-	/* -q: the summary alone */
-	if (!r->o->quiet && r->o->json)
-		stacks_walk(r->st, json_stack, r->out);
-	else if (!r->o->quiet)
-		stacks_write_folded(r->st, r->out);
-	summary(r, (double)(clock_mono_ns() - start) / 1e9);
+	print_profile(r);
 	fflush(r->out);
 	return KT_EXIT_OK;
 }

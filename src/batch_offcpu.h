@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Batch mode's off-CPU profile (-b --off-cpu): loads the profile (src/backend/offcpu.h),
- * polls it every -d for --duration or until a signal, then prints the stacks: folded (one
- * "task;outer;...;leaf NS" line each, nanoseconds off the CPU) and a "# ktop: off-cpu"
- * summary line, or with --folded the stacks alone and the summary on stderr, or with
- * --json one object per stack and the summary. It needs BPF, not tracefs. */
+ * polls it every -d for --duration or until a signal, then prints it as batch_profile.c
+ * prints the on-CPU profile: a "# off-cpu: KEY=VALUE..." line of counts, then the folded
+ * stacks (one "task;outer;...;leaf NS" line each, nanoseconds off the CPU); with --folded
+ * the stacks alone and the counts on stderr; with --json one {"offcpu":{...,"stacks":[...]}}
+ * object. It needs BPF, not tracefs. */
 #ifndef KTOP_BATCH_OFFCPU_H
 #define KTOP_BATCH_OFFCPU_H
 

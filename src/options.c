@@ -173,7 +173,7 @@ void options_usage(FILE *out)
 	      "                         kernel and user stack, in ns; VIA pins tp_btf, raw_tp or\n"
 	      "                         tracepoint; scoped by one -p, --comm or --cgroup\n"
 	      "      --folded           the profile as folded stacks alone (FlameGraph, inferno,\n"
-	      "                         speedscope), the summary on stderr\n"
+	      "                         speedscope), the counts on stderr\n"
 	      "\n"
 	      "Batch mode:\n"
 	      "      --duration SECS    capture this long (default: until SIGINT/SIGTERM)\n"

@@ -45,8 +45,8 @@ $(grep -- "^$NAME;" "$1")"
 
 for via in tp_btf raw_tp tracepoint; do
 	run_hist "sl-$via" "$KTOP_WORKLOAD" sleep 200 5 "$NAME" -- --off-cpu="$via" -p PID -d 1 --folded
-	grep -q "^ktop: off-cpu via=$via unit=ns " "$T/sl-$via.err" ||
-		fail "via=$via: no summary on stderr: $(cat "$T/sl-$via.err")"
+	grep -q "^ktop: off-cpu: via=$via unit=ns " "$T/sl-$via.err" ||
+		fail "via=$via: no counts on stderr: $(cat "$T/sl-$via.err")"
 	grep -Ev ' [0-9]+$' "$T/sl-$via.out" &&
 		fail "via=$via: --folded printed a line that is not a folded stack (above)"
 	check_stacks "$T/sl-$via.out" "via=$via"
@@ -57,13 +57,13 @@ run_hist json "$KTOP_WORKLOAD" sleep 200 5 "$NAME" -- --off-cpu -p PID -d 1 --js
 python3 - "$T/json.out" "$NAME" "$LO" "$HI" <<'EOF' || fail "--json: $(head -c 1500 "$T/json.out")"
 import json, sys
 path, name, lo, hi = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-lines = [json.loads(l) for l in open(path)]
-summary = lines[-1]["offcpu"]
-assert summary["unit"] == "ns" and summary["via"] in ("tp_btf", "raw_tp", "tracepoint"), summary
-stacks = [l["stack"] for l in lines[:-1]]
-ns = sum(s["ns"] for s in stacks if s["frames"][0] == name and "do_nanosleep" in s["frames"])
+lines = open(path).readlines()
+assert len(lines) == 1, len(lines)
+p = json.loads(lines[0])["offcpu"]
+assert p["unit"] == "ns" and p["via"] in ("tp_btf", "raw_tp", "tracepoint"), p
+ns = sum(s["count"] for s in p["stacks"] if s["frames"][0] == name and "do_nanosleep" in s["frames"])
 assert lo <= ns <= hi, ns
-assert summary["ns"] == sum(s["ns"] for s in stacks), summary
+assert p["total"] == sum(s["count"] for s in p["stacks"]), p["total"]
 EOF
 log "--json: unit ns, the sleeps within 5 %"
 
@@ -73,7 +73,7 @@ wait_attached "$T/term.klog" 1
 mapfile -t PROGS < <(prog_ids "$KTOP_PID")
 stop_ktop "$KTOP_PID" TERM 10
 [ "$KTOP_RC" = 0 ] || fail "SIGTERM: ktop exited $KTOP_RC: $(head -c 400 "$T/term.err")"
-grep -q '^# ktop: off-cpu via=' "$T/term.out" || fail "SIGTERM: no summary: $(tail -3 "$T/term.out")"
+grep -q '^# off-cpu: via=' "$T/term.out" || fail "SIGTERM: no counts: $(head -3 "$T/term.out")"
 assert_progs_gone "${PROGS[@]}"
 start_ktop "$T/dur.out" "$T/dur.err" -b -v --log "$T/dur.klog" --off-cpu --duration 1
 wait_attached "$T/dur.klog" 1
