@@ -12,6 +12,7 @@
 #include "backend/guard.h"
 #include "backend/usdt.h"
 #include "batch.h"
+#include "batch_offcpu.h"
 #include "ktoprc.h"
 #include "log.h"
 #include "options.h"
@@ -60,6 +61,12 @@ int main(int argc, char **argv)
 		ret = usdt_print(stdout, opts.list_spec, err, sizeof(err));
 		if (ret)
 			fprintf(stderr, "ktop: %s\n", err);
+		goto out;
+	}
+
+	/* BPF alone: no tracefs, so no guard either */
+	if (opts.mode == KT_MODE_BATCH && opts.off_cpu) {
+		ret = batch_offcpu_run(&opts, stdout);
 		goto out;
 	}
 

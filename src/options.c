@@ -52,6 +52,7 @@ enum {
 	OPT_FOLDED,
 	OPT_FLAME,
 	OPT_DIFF_BASE,
+	OPT_OFF_CPU,
 };
 
 static const struct option long_options[] = {
@@ -94,6 +95,7 @@ static const struct option long_options[] = {
 	{ "freq", required_argument, NULL, 'F' },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "preset", required_argument, NULL, 'P' },
+	{ "off-cpu", optional_argument, NULL, OPT_OFF_CPU },
 	{ "no-mouse", no_argument, NULL, 'M' },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "no-colour", no_argument, NULL, 'C' },
@@ -177,7 +179,11 @@ void options_usage(FILE *out)
 	      "                         with a PMU, else cpu-clock; with -b, folded stacks at the\n"
 	      "                         end (--json: a JSON object); --memory bounds the stacks\n"
 	      "  -F, --freq HZ          samples per second per CPU (default 99)\n"
-	      "      --folded           with -b --profile: only the folded stacks, no header line\n"
+	      "      --off-cpu[=VIA]    time off the CPU (blocked, then waiting for a CPU) by\n"
+	      "                         kernel and user stack, in ns, with -b (BPF); VIA pins\n"
+	      "                         tp_btf, raw_tp or tracepoint; one -p, --comm or --cgroup\n"
+	      "      --folded           with -b: only the folded stacks of either profile, the\n"
+	      "                         counts on stderr\n"
 	      "\n"
 	      "Histograms (BPF, aggregated in the kernel):\n"
 	      "      --hist SPEC        syscall-latency, runq-latency, offcpu, bio-latency,\n"
@@ -527,6 +533,14 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 				     "/system.slice/cron.service");
 			o->cgroup = optarg;
 			break;
+		case OPT_OFF_CPU:
+			if (optarg && strcmp(optarg, "tp_btf") && strcmp(optarg, "raw_tp") &&
+			    strcmp(optarg, "tracepoint"))
+				FAIL("--off-cpu=VIA takes tp_btf, raw_tp or tracepoint, not '%s'",
+				     optarg);
+			o->off_cpu = true;
+			o->off_cpu_via = optarg;
+			break;
 		case OPT_JSON:
 			o->json = true;
 			break;
@@ -585,12 +599,15 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	if (optind < argc)
 		FAIL("unexpected argument '%s'", argv[optind]);
 	/* -p alone counts its processes; with --profile it scopes the profile */
-	if (o->n_pids && !o->cpu_profile)
+	if (o->n_pids && !o->cpu_profile && !o->off_cpu)
 		o->pmu = true;
-	if ((o->freq || o->folded) && !o->cpu_profile)
-		FAIL("%s applies to --profile, which was not given", o->freq ? "-F" : "--folded");
+	if (o->freq && !o->cpu_profile)
+		FAIL("-F applies to --profile, which was not given");
+	if (o->folded && !o->cpu_profile && !o->off_cpu)
+		FAIL("--folded prints a profile: give --profile or --off-cpu");
 	if (o->folded && (o->mode != KT_MODE_BATCH || o->json))
-		FAIL("--folded is batch mode's text output of --profile (-b, without --json)");
+		FAIL("--folded is batch mode's text output of --profile or --off-cpu (-b, without "
+		     "--json)");
 	if (o->cpu_profile && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 			       o->mode == KT_MODE_LIST_USDT))
 		FAIL("--profile does not apply to --doctor, --list or --list-usdt");
@@ -650,6 +667,17 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	if (o->json && (o->mode == KT_MODE_INTERACTIVE || o->mode == KT_MODE_LIST ||
 			o->mode == KT_MODE_LIST_USDT))
 		FAIL("--json belongs to batch mode (-b) or --doctor");
+	if (o->off_cpu && o->mode != KT_MODE_BATCH)
+		FAIL("--off-cpu is a batch-mode profile: add -b");
+	if (o->off_cpu && (o->n_events || o->profile || o->n_probes ||
+			   o->tracer || o->n_hists || o->n_pmu_events || o->tree ||
+			   o->record_path || o->input_path || o->n_triggers || o->stop_when ||
+			   o->filter || o->max_events || o->follow_children))
+		FAIL("--off-cpu runs alone: -e, -P, probes, tracers, --filter, --hist, --pmu-event, "
+		     "--tree, --max-events, -o, -i, triggers and --follow-children belong to "
+		     "other runs");
+	if (o->off_cpu && o->n_pids > 1)
+		FAIL("--off-cpu scopes to one process: give -p a single PID");
 	return 0;
 fail:
 	options_free(o);

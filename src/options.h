@@ -54,7 +54,7 @@ struct kt_options {
 	size_t n_pids;
 	bool cpu_profile;	   /* --profile: on-CPU stack sampling (src/backend/profile.h) */
 	unsigned freq;		   /* -F: its samples per second per CPU; 0: the default */
-	bool folded;		   /* --folded: batch prints only the folded stacks */
+	bool folded;		   /* --folded: batch prints only the folded stacks (either profile) */
 	/* tracers, dynamic probes, scoping (src/backend/tracers.c, probes.c, scope.c) */
 	struct kt_probe_opt {
 		int kind;	   /* enum kt_probe_kind */
@@ -86,6 +86,9 @@ struct kt_options {
 	bool config_bad;	   /* ktoprc failed to parse: never written over */
 	char config_path[4096];	   /* "" when there is no place for it */
 	char config_error[512];	   /* why ktoprc was not used, for the status line */
+	/* profiles (issue 15; src/batch_offcpu.c) */
+	bool off_cpu;		   /* --off-cpu: time off the CPU by stack (src/backend/offcpu.h) */
+	const char *off_cpu_via;   /* --off-cpu=VIA: only that variant; NULL: the first accepted */
 };
 
 /* Parses argv into o (defaults first). Returns 0 to run, 1 when it printed --help or

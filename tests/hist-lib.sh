@@ -64,18 +64,20 @@ wait_progs()
 		fail "ktop $1 holds $(prog_ids "$1" | wc -l) BPF programs after 20s, expected $2; stderr: $(head -c 300 "$T"/*.err 2>/dev/null)"
 }
 
-# wait_attached LOG N: until ktop's debug log (-v --log LOG) says N histograms are attached.
-# A program is loaded before it is attached, so its fd alone says too early.
+# wait_attached LOG N: until ktop's debug log (-v --log LOG) says N histograms are attached
+# (or, with ATTACHED_RE='offcpu_open: attached via ', the off-CPU profile). A program is
+# loaded before it is attached, so its fd alone says too early.
+ATTACHED_RE='bpfhist_open: .* attached via '
 _attached()
 {
 	local n
-	n=$(grep -c 'bpfhist_open: .* attached via ' "$1" 2>/dev/null)
+	n=$(grep -c -- "$ATTACHED_RE" "$1" 2>/dev/null)
 	[ "${n:-0}" -ge "$2" ]
 }
 wait_attached()
 {
 	wait_until 20 _attached "$1" "$2" ||
-		fail "ktop did not log $2 attached histograms within 20s: $(grep -c 'attached via' "$1" 2>/dev/null) in $1"
+		fail "ktop did not log $2 attached programs within 20s: $(grep -c 'attached via' "$1" 2>/dev/null) in $1"
 }
 
 # assert_progs_gone ID...: none of these programs exists any more (freed after the last fd

@@ -198,6 +198,34 @@ stop_ktop()
 	KTOP_RC=$WAIT_RC
 }
 
+# expect_refusal WHAT TEXT: the last run (run_ktop into $T/r.out and $T/r.err) exited
+# REFUSED_RC (3, not permitted, unless set) with exactly one line on stderr, holding TEXT,
+# and nothing on stdout.
+REFUSED_RC=3
+expect_refusal()
+{
+	[ "$KTOP_RC" = "$REFUSED_RC" ] ||
+		fail "$1: exit $KTOP_RC, expected $REFUSED_RC; stderr: $(head -c 600 "$T/r.err")"
+	[ "$(wc -l <"$T/r.err")" = 1 ] || fail "$1: stderr is not one line: $(head -c 1000 "$T/r.err")"
+	grep -qF -- "$2" "$T/r.err" || fail "$1: stderr lacks '$2': $(cat "$T/r.err")"
+	[ -s "$T/r.out" ] && fail "$1: printed on stdout: $(head -c 300 "$T/r.out")"
+	log "$1: exit $REFUSED_RC: $(cut -c1-110 "$T/r.err")..."
+}
+
+# refused WHAT TEXT PREFIX... :: ARGS...: runs ktop ARGS under the prefix command (env
+# assignments, setpriv, capsh; none: ARGS right after ::), expects expect_refusal WHAT TEXT.
+refused()
+{
+	local what=$1 text=$2
+	shift 2
+	KTOP_ENV=()
+	while [ "$1" != :: ]; do KTOP_ENV+=("$1"); shift; done
+	shift
+	run_ktop 30 "$T/r.out" "$T/r.err" "$@"
+	KTOP_ENV=()
+	expect_refusal "$what" "$text"
+}
+
 instance_dir() { printf '%s/instances/ktop-%s' "$TRACEFS" "$1"; }
 instance_exists() { [ -d "$(instance_dir "$1")" ]; }
 instance_gone() { ! instance_exists "$1"; }

@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,92 +43,6 @@ struct kt_bpfhist {
 	struct kt_hist_row total;
 	uint64_t missed; /* runs the kernel skipped, summed over the programs (since the start) */
 };
-
-/* libbpf's messages: always to the log; while loading, also kept to explain a failure. */
-static char load_log[16384];
-static size_t load_len;
-static bool capturing;
-
-static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	va_list copy;
-	int n;
-
-	if (capturing && load_len < sizeof(load_log) - 1) {
-		va_copy(copy, ap);
-		n = vsnprintf(load_log + load_len, sizeof(load_log) - load_len, fmt, copy);
-		va_end(copy);
-		if (n > 0)
-			load_len += (size_t)n < sizeof(load_log) - load_len ?
-					    (size_t)n : sizeof(load_log) - 1 - load_len;
-	}
-	if (level != LIBBPF_DEBUG || log_level() > 1)
-		log_vdebug(fmt, ap);
-	return 0;
-}
-
-static void capture_start(void)
-{
-	static bool set;
-
-	if (!set) {
-		libbpf_set_print(libbpf_print);
-		set = true;
-	}
-	load_len = 0;
-	load_log[0] = '\0';
-	capturing = true;
-}
-
-/* The last non-empty line ending before end, trimmed, into out; returns where it starts. */
-static const char *last_line(const char *start, const char *end, char *out, size_t len)
-{
-	const char *b, *e = end, *line;
-
-	while (e > start && (e[-1] == '\n' || e[-1] == ' '))
-		e--;
-	b = e;
-	while (b > start && b[-1] != '\n')
-		b--;
-	line = b;
-	if (!strncmp(b, "libbpf: ", 8))
-		b += 8;
-	snprintf(out, len, "%.*s", (int)(e - b), b);
-	return line;
-}
-
-/* libbpf's lines that only repeat an earlier one, or mislead: its "ulimit -l" hint is wrong
- * where the kernel charges BPF memory to the cgroup. */
-static bool uninformative(const char *line)
-{
-	return strstr(line, "failed to load object") || strstr(line, "failed to load BPF skeleton") ||
-	       strstr(line, "failed to load: -") || strstr(line, "ulimit") ||
-	       strstr(line, "RLIMIT") || !*line;
-}
-
-/* One line saying why the load failed: the verifier's last two lines when it spoke, else
- * libbpf's last telling complaint, else errno. */
-static void failure_reason(int err, char *out, size_t len)
-{
-	const char *end = strstr(load_log, "-- END PROG LOAD LOG --"), *b;
-	char a[256], c[256];
-
-	capturing = false;
-	if (end) {
-		b = last_line(load_log, end, c, sizeof(c));
-		last_line(load_log, b, a, sizeof(a));
-		snprintf(out, len, "verifier: %.200s / %.200s", a, c);
-		return;
-	}
-	for (b = load_log + load_len; b > load_log;) {
-		b = last_line(load_log, b, c, sizeof(c));
-		if (!uninformative(c)) {
-			snprintf(out, len, "%s", c);
-			return;
-		}
-	}
-	snprintf(out, len, "%s", strerror(err));
-}
 
 /* Sets the tunables of hist_common.bpf.h, which every object has, and the row's own. */
 static int set_tunables(struct bpf_object *obj, const struct kt_hist_kind_row *row,
@@ -191,7 +104,7 @@ static void unload(struct kt_bpfhist *h)
 }
 
 /* Opens, tunes, loads and attaches one variant of row. 0; >0 a usage error in err (nothing
- * else is worth trying); <0 -errno, the kernel's refusal (failure_reason() tells it). */
+ * else is worth trying); <0 -errno, the kernel's refusal (bpfobj_failure_reason() tells it). */
 static int try_variant(struct kt_bpfhist *h, const struct kt_hist_kind_row *row,
 		       const struct kt_hist_variant *v, char *err, size_t errlen)
 {
@@ -210,14 +123,14 @@ static int try_variant(struct kt_bpfhist *h, const struct kt_hist_kind_row *row,
 	if (r)
 		return r;
 	bpfobj_autoload_only(l->obj, v->progs);
-	capture_start();
+	bpfobj_log_capture();
 	r = bpf_object__load(l->obj);
 	if (r)
 		return r < 0 ? r : -EINVAL;
 	r = row->attach ? row->attach(l, v) : histkind_attach_in_order(l, v);
 	if (r)
 		return r;
-	capturing = false;
+	bpfobj_log_release();
 	h->map_fd = bpf_object__find_map_fd_by_name(l->obj, "hist");
 	return h->map_fd < 0 ? -ENOENT : 0;
 }
@@ -241,13 +154,13 @@ static int load_row(struct kt_bpfhist *h, const struct kt_hist_kind_row *row, ch
 				return 0;
 			}
 			if (r > 0) { /* a usage error: said as it is */
-				capturing = false;
+				bpfobj_log_release();
 				*used += (size_t)snprintf(err + *used, *used < errlen ? errlen - *used : 0,
 							  "%s%s", *used ? "; " : "", why);
 				unload(h);
 				return -1;
 			}
-			failure_reason(-r, why, sizeof(why));
+			bpfobj_failure_reason(-r, why, sizeof(why));
 		}
 		log_debug("%s: %s: %s: %s", __func__, h->spec.text, v->via, why);
 		*used += (size_t)snprintf(err + *used, *used < errlen ? errlen - *used : 0,
@@ -424,19 +337,8 @@ static int read_one_by_one(struct kt_bpfhist *h)
 static uint64_t read_missed(const struct kt_bpfhist *h)
 {
 	unsigned long long untimed;
-	struct bpf_program *p;
-	uint64_t n = 0;
+	uint64_t n = bpfobj_recursion_misses(h->load.obj);
 
-	bpf_object__for_each_program(p, h->load.obj) {
-		struct bpf_prog_info info;
-		__u32 len = sizeof(info);
-
-		int fd = bpf_program__fd(p);
-
-		memset(&info, 0, sizeof(info));
-		if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
-			n += info.recursion_misses;
-	}
 	if (h->untimed_counter && bpfobj_read_bss(h->load.obj, h->untimed_counter, &untimed) == 0)
 		n += untimed;
 	return n;

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,4 +186,112 @@ void bpfobj_autoload_only(struct bpf_object *obj, const char *const *want)
 struct bpf_program *bpfobj_program(struct bpf_object *obj, const char *name)
 {
 	return bpf_object__find_program_by_name(obj, name);
+}
+
+/* libbpf's messages: always to the log; while loading, also kept to explain a failure. */
+static char load_log[16384];
+static size_t load_len;
+static bool capturing;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	va_list copy;
+	int n;
+
+	if (capturing && load_len < sizeof(load_log) - 1) {
+		va_copy(copy, ap);
+		n = vsnprintf(load_log + load_len, sizeof(load_log) - load_len, fmt, copy);
+		va_end(copy);
+		if (n > 0)
+			load_len += (size_t)n < sizeof(load_log) - load_len ?
+					    (size_t)n : sizeof(load_log) - 1 - load_len;
+	}
+	if (level != LIBBPF_DEBUG || log_level() > 1)
+		log_vdebug(fmt, ap);
+	return 0;
+}
+
+void bpfobj_log_capture(void)
+{
+	static bool set;
+
+	if (!set) {
+		libbpf_set_print(libbpf_print);
+		set = true;
+	}
+	load_len = 0;
+	load_log[0] = '\0';
+	capturing = true;
+}
+
+/* The last non-empty line ending before end, trimmed, into out; returns where it starts. */
+static const char *last_line(const char *start, const char *end, char *out, size_t len)
+{
+	const char *b, *e = end, *line;
+
+	while (e > start && (e[-1] == '\n' || e[-1] == ' '))
+		e--;
+	b = e;
+	while (b > start && b[-1] != '\n')
+		b--;
+	line = b;
+	if (!strncmp(b, "libbpf: ", 8))
+		b += 8;
+	snprintf(out, len, "%.*s", (int)(e - b), b);
+	return line;
+}
+
+/* libbpf's lines that only repeat an earlier one, or mislead: its "ulimit -l" hint is wrong
+ * where the kernel charges BPF memory to the cgroup. */
+static bool uninformative(const char *line)
+{
+	return strstr(line, "failed to load object") || strstr(line, "failed to load BPF skeleton") ||
+	       strstr(line, "failed to load: -") || strstr(line, "ulimit") ||
+	       strstr(line, "RLIMIT") || !*line;
+}
+
+/* One line saying why the load failed: the verifier's last two lines when it spoke, else
+ * libbpf's last telling complaint, else errno. */
+void bpfobj_failure_reason(int err, char *out, size_t len)
+{
+	const char *end = strstr(load_log, "-- END PROG LOAD LOG --"), *b;
+	char a[256], c[256];
+
+	capturing = false;
+	if (end) {
+		b = last_line(load_log, end, c, sizeof(c));
+		last_line(load_log, b, a, sizeof(a));
+		snprintf(out, len, "verifier: %.200s / %.200s", a, c);
+		return;
+	}
+	for (b = load_log + load_len; b > load_log;) {
+		b = last_line(load_log, b, c, sizeof(c));
+		if (!uninformative(c)) {
+			snprintf(out, len, "%s", c);
+			return;
+		}
+	}
+	snprintf(out, len, "%s", strerror(err));
+}
+
+void bpfobj_log_release(void)
+{
+	capturing = false;
+}
+
+unsigned long long bpfobj_recursion_misses(struct bpf_object *obj)
+{
+	unsigned long long n = 0;
+	struct bpf_program *p;
+
+	bpf_object__for_each_program(p, obj) {
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(p);
+
+		memset(&info, 0, sizeof(info));
+		if (fd >= 0 && bpf_obj_get_info_by_fd(fd, &info, &len) == 0)
+			n += info.recursion_misses;
+	}
+	return n;
 }

@@ -3,7 +3,8 @@
  * ktop's BPF objects by name, without a skeleton type per object: each src/probes/NAME.bpf.c
  * is built into the binary (src/probes/objects.h, generated from the list of programs), and
  * opened here by NAME. Its tunables are .rodata variables set by name through the object's
- * BTF, its programs found by name, so the loader (bpfhist.c) needs no code per object.
+ * BTF, its programs found by name, so the loaders (bpfhist.c, offcpu.c) need no code per
+ * object.
  */
 #ifndef KTOP_BACKEND_BPFOBJ_H
 #define KTOP_BACKEND_BPFOBJ_H
@@ -32,5 +33,17 @@ int bpfobj_read_bss(struct bpf_object *obj, const char *name, unsigned long long
 void bpfobj_autoload_only(struct bpf_object *obj, const char *const *want);
 /* The program name, or NULL. */
 struct bpf_program *bpfobj_program(struct bpf_object *obj, const char *name);
+
+/* libbpf's messages always go to the log (-v); from bpfobj_log_capture() until
+ * bpfobj_log_release() or bpfobj_failure_reason() they are also kept, to say why a load or an
+ * attach failed. One load at a time (not thread-safe). */
+void bpfobj_log_capture(void);
+void bpfobj_log_release(void);
+/* Ends the capture, and says in one line why it failed: the verifier's last two lines when
+ * it spoke, else libbpf's last telling complaint, else strerror(err). */
+void bpfobj_failure_reason(int err, char *out, size_t len);
+/* Runs of obj's loaded programs the kernel skipped (recursion, or a BPF map syscall holding
+ * the CPU), summed over them. */
+unsigned long long bpfobj_recursion_misses(struct bpf_object *obj);
 
 #endif

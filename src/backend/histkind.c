@@ -23,9 +23,8 @@
 
 /* ---- the generic tracepoint program (tphist.bpf.c) --------------------------------------- */
 
-/* A field of SYSTEM:EVENT as its format file describes it. */
-static int resolve_field(const char *sys, const char *ev, const char *name, bool numeric,
-			 struct kt_hist_field *f, char *err, size_t errlen)
+int histkind_tp_field(const char *sys, const char *ev, const char *name, bool numeric,
+		      struct kt_hist_field *f, char *err, size_t errlen)
 {
 	struct tep_handle *tep = tep_alloc();
 	struct tep_event *event = NULL;
@@ -84,7 +83,7 @@ static int set_field(struct bpf_object *obj, const char *var, const char *sys, c
 {
 	struct kt_hist_field f;
 
-	return resolve_field(sys, ev, name, numeric, &f, err, errlen) < 0 ||
+	return histkind_tp_field(sys, ev, name, numeric, &f, err, errlen) < 0 ||
 			       bpfobj_set_bytes(obj, var, &f, sizeof(f), err, errlen) < 0 ?
 		       -1 :
 		       0;

@@ -18,6 +18,7 @@
 struct bpf_object;
 struct bpf_link;
 struct kt_hist_kind_row;
+struct kt_hist_field;
 
 #define KT_HIST_MAX_LINKS 4
 
@@ -75,6 +76,11 @@ struct kt_hist_kind_row {
 const struct kt_hist_kind_row *histkind_of(const struct kt_hist_spec *spec);
 /* The generic form of kind (what a built-in's tracepoint fallback runs). */
 const struct kt_hist_kind_row *histkind_generic(enum kt_hist_kind kind);
+/* A field of SYSTEM:EVENT as its format file describes it, for a plain tracepoint program's
+ * .rodata (numeric: it must be a number; else a string is taken too, cut to KT_HIST_COMM).
+ * Returns 0, or -1 with a one-line reason in err. */
+int histkind_tp_field(const char *sys, const char *ev, const char *name, bool numeric,
+		      struct kt_hist_field *f, char *err, size_t errlen);
 /* The default attach: bpf_program__attach of each of v's programs, in order. 0 or -errno. */
 int histkind_attach_in_order(struct kt_hist_load *l, const struct kt_hist_variant *v);
 

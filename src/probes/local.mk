@@ -4,9 +4,12 @@
 # them). A new program: its .bpf.c and its name here. --disable-bpf leaves all of it out and
 # builds the stub instead.
 BPF_PROGS = syslat tphist funclat schedlat blockio rwsize usdthist lockcont tcpconn
+# Off-CPU stacks (src/backend/offcpu.c): the typed variants, and the plain tracepoint one
+# apart, since it must load where the kernel's BTF cannot be read.
+BPF_PROGS += offcpustack offcpustack_tp
 BPF_SRC = $(BPF_PROGS:%=src/probes/%.bpf.c)
 BPF_HDRS = src/probes/hist.h src/probes/hist_common.bpf.h src/probes/vmlinux/vmlinux.h \
-	src/probes/vmlinux/linux/errno.h
+	src/probes/vmlinux/linux/errno.h src/probes/offcpu.h src/probes/offcpustack.bpf.h
 BPF_SKELS = $(BPF_PROGS:%=src/probes/%.skel.h)
 BUILT_SOURCES =
 nodist_src_libktop_a_SOURCES =
@@ -35,13 +38,14 @@ src/probes/objects.h: $(BPF_SKELS) Makefile
 BUILT_SOURCES += $(BPF_SKELS) src/probes/objects.h
 nodist_src_libktop_a_SOURCES += src/probes/objects.h
 src_libktop_a_SOURCES += src/backend/bpfhist.c src/backend/bpfobj.c src/backend/bpfobj.h \
-	src/backend/histkind.c src/backend/histkind.h
+	src/backend/histkind.c src/backend/histkind.h src/backend/offcpu.c
 # BUILT_SOURCES covers make all/check; these cover "make ktop" (the lab's static build)
 src/backend/bpfobj.$(OBJEXT): src/probes/objects.h
 else
-src_libktop_a_SOURCES += src/backend/bpfhist_stub.c
+src_libktop_a_SOURCES += src/backend/bpfhist_stub.c src/backend/offcpu_stub.c
 endif
-src_libktop_a_SOURCES += src/backend/bpfhist.h src/backend/histspec.c src/backend/histspec.h
+src_libktop_a_SOURCES += src/backend/bpfhist.h src/backend/histspec.c src/backend/histspec.h \
+	src/backend/offcpu.h
 CLEANFILES += $(BPF_SKELS) src/probes/objects.h src/probes/*.bpf.o src/probes/*.tmp
 
 # Syscall names for by=syscall keys, from the C library's <sys/syscall.h> of this build.

@@ -56,31 +56,6 @@ ONLY_BPF_PERFMON=(capsh --secbits=0x2f '--caps=cap_bpf,cap_perfmon+eip'
 	--addamb=cap_bpf,cap_perfmon -- -c 'exec "$0" "$@"')
 without() { WITHOUT=(capsh "--drop=$1" -- -c 'exec "$0" "$@"'); }
 
-# expect_refusal WHAT TEXT: the last run exited 3 with exactly one line on stderr, holding
-# TEXT, and nothing on stdout.
-expect_refusal()
-{
-	[ "$KTOP_RC" = 3 ] || fail "$1: exit $KTOP_RC, expected 3; stderr: $(head -c 600 "$T/r.err")"
-	[ "$(wc -l <"$T/r.err")" = 1 ] || fail "$1: stderr is not one line: $(head -c 1000 "$T/r.err")"
-	grep -qF -- "$2" "$T/r.err" || fail "$1: stderr lacks '$2': $(cat "$T/r.err")"
-	[ -s "$T/r.out" ] && fail "$1: printed on stdout: $(head -c 300 "$T/r.out")"
-	log "$1: exit 3: $(cut -c1-110 "$T/r.err")..."
-}
-
-# refused WHAT TEXT PREFIX... :: ARGS...: runs ktop ARGS under the prefix command, expects
-# expect_refusal WHAT TEXT.
-refused()
-{
-	local what=$1 text=$2
-	shift 2
-	KTOP_ENV=()
-	while [ "$1" != :: ]; do KTOP_ENV+=("$1"); shift; done
-	shift
-	run_ktop 30 "$T/r.out" "$T/r.err" "$@"
-	KTOP_ENV=()
-	expect_refusal "$what" "$text"
-}
-
 # The value column of a counter in the pmu table ("n/a" when unavailable), and its line.
 value() { awk -v n="$2" '$1 == n { print $2; exit }' "$1"; }
 line() { awk -v n="$2" '$1 == n { print; exit }' "$1"; }

@@ -230,6 +230,38 @@ START_TEST(test_profile_options)
 }
 END_TEST
 
+/* --off-cpu: its variant, --folded, and the runs it cannot share, each refused by name. */
+START_TEST(test_off_cpu)
+{
+	struct kt_options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--off-cpu", "--folded", "-p", "42",
+			       NULL),
+			 0);
+	ck_assert(o.off_cpu && o.folded);
+	ck_assert_ptr_null(o.off_cpu_via);
+	ck_assert_int_eq((int)o.pids[0], 42);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--off-cpu=tracepoint", "--json", NULL),
+			 0);
+	ck_assert_str_eq(o.off_cpu_via, "tracepoint");
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--off-cpu=fentry", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "tp_btf, raw_tp or tracepoint"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--off-cpu", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-b"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--folded", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--off-cpu"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--off-cpu", "--folded", "--json", NULL),
+			 -1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--off-cpu", "-e", "sched:*", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "runs alone"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--off-cpu", "-p", "1,2", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "single PID"));
+}
+END_TEST
+
 START_TEST(test_parse_size)
 {
 	ck_assert_int_eq(options_parse_size("1048576"), 1048576);
@@ -285,6 +317,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_pmu_options);
 	tcase_add_test(tc, test_profile_options);
 	tcase_add_test(tc, test_flame);
+	tcase_add_test(tc, test_off_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }

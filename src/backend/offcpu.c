@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The off-CPU profile (offcpu.h): its variants tried in order of cost through the loader of
+ * ktop's BPF objects (bpfobj.h), and the counts map read on each poll. The kernel only adds
+ * to the counts; a poll reads every entry, sorts them by key and subtracts the previous
+ * poll's, so nothing is deleted under the program. Stack ids point into one stack map that
+ * is never cleared either: an id means the same stack for as long as the profile runs.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "backend/bpfobj.h"
+#include "backend/histkind.h"
+#include "backend/offcpu.h"
+#include "backend/stacks.h"
+#include "backend/symbolize.h"
+#include "log.h"
+#include "src/probes/hist.h"
+#include "src/probes/offcpu.h"
+#include "xalloc.h"
+
+#define FRAME_NAME 256
+#define KERNEL_BTF "/sys/kernel/btf/vmlinux"
+/* the task, then up to a full user and a full kernel stack */
+#define MAX_FRAMES (1 + 2 * KT_OFFCPU_MAX_DEPTH)
+
+/* Cheapest first: each later one works on more kernels. */
+static const struct variant {
+	const char *via, *object, *prog;
+} variants[] = {
+	{ "tp_btf", "offcpustack", "btf_switch" },
+	{ "raw_tp", "offcpustack", "raw_switch" },
+	{ "tracepoint", "offcpustack_tp", "tp_switch" },
+};
+
+struct entry {
+	struct kt_offcpu_key key;
+	struct kt_offcpu_val val;
+};
+
+struct kt_offcpu {
+	const char *variant;
+	char refused[1024];
+	struct bpf_object *obj;
+	struct bpf_link *link;
+	int counts_fd, stacks_fd;
+	struct entry *cur, *prev; /* this poll's entries and the previous one's, by key */
+	size_t ncur, nprev, cap;
+	struct kt_offcpu_stats stats;
+	/* one stack being named */
+	unsigned long long ips[KT_OFFCPU_MAX_DEPTH];
+	struct kt_frame frames[MAX_FRAMES];
+	char names[MAX_FRAMES][FRAME_NAME];
+};
+
+static int set_scope(struct bpf_object *obj, const struct kt_offcpu_scope *s, char *err,
+		     size_t errlen)
+{
+	char comm[KT_OFFCPU_COMM] = "";
+
+	if (s->comm)
+		snprintf(comm, sizeof(comm), "%s", s->comm);
+	return bpfobj_set_int(obj, "filter_tgid", s->tgid, err, errlen) < 0 ||
+			       bpfobj_set_int(obj, "filter_cgroup", s->cgroup_id, err, errlen) < 0 ||
+			       bpfobj_set_int(obj, "filter_cgroup_level",
+					      (unsigned long long)s->cgroup_level, err, errlen) < 0 ||
+			       bpfobj_set_bytes(obj, "filter_comm", comm, sizeof(comm), err,
+						errlen) < 0 ?
+		       -1 :
+		       0;
+}
+
+/* The plain tracepoint reads the record at the offsets its format file gives. */
+static int set_fields(struct bpf_object *obj, char *err, size_t errlen)
+{
+	static const char *const fields[][2] = { { "next_pid", "next_pid_field" },
+						 { "prev_state", "prev_state_field" } };
+	struct kt_hist_field f;
+	size_t i;
+
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
+		if (histkind_tp_field("sched", "sched_switch", fields[i][0], true, &f, err,
+				      errlen) < 0 ||
+		    bpfobj_set_bytes(obj, fields[i][1], &f, sizeof(f), err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
+static void unload(struct kt_offcpu *oc)
+{
+	bpf_link__destroy(oc->link);
+	oc->link = NULL;
+	bpf_object__close(oc->obj);
+	oc->obj = NULL;
+}
+
+/* Opens, tunes, loads and attaches v. 0, or -1 with why in err. */
+static int try_variant(struct kt_offcpu *oc, const struct variant *v,
+		       const struct kt_offcpu_scope *scope, char *err, size_t errlen)
+{
+	const char *const want[] = { v->prog, NULL };
+	int r;
+
+	oc->obj = bpfobj_open(v->object);
+	if (!oc->obj) {
+		snprintf(err, errlen, "cannot open the BPF object %s: %s", v->object,
+			 strerror(errno));
+		return -1;
+	}
+	if (set_scope(oc->obj, scope, err, errlen) < 0 ||
+	    (!strcmp(v->via, "tracepoint") && set_fields(oc->obj, err, errlen) < 0))
+		return -1;
+	bpfobj_autoload_only(oc->obj, want);
+	bpfobj_log_capture();
+	r = bpf_object__load(oc->obj);
+	if (!r) {
+		oc->link = bpf_program__attach(bpfobj_program(oc->obj, v->prog));
+		r = oc->link ? 0 : -errno;
+	}
+	if (r) {
+		bpfobj_failure_reason(-r, err, errlen);
+		/* libbpf says "Error loading vmlinux BTF: -3": name the file and the way out */
+		if (strstr(err, "vmlinux BTF") && access(KERNEL_BTF, R_OK) < 0)
+			snprintf(err, errlen, "no kernel BTF at %s (a kernel built with "
+				 "CONFIG_DEBUG_INFO_BTF=y has it)", KERNEL_BTF);
+		return -1;
+	}
+	bpfobj_log_release();
+	oc->counts_fd = bpf_object__find_map_fd_by_name(oc->obj, "counts");
+	oc->stacks_fd = bpf_object__find_map_fd_by_name(oc->obj, "stacks");
+	if (oc->counts_fd < 0 || oc->stacks_fd < 0) {
+		snprintf(err, errlen, "the BPF object %s has no counts or stacks map", v->object);
+		return -1;
+	}
+	return 0;
+}
+
+struct kt_offcpu *offcpu_open(const struct kt_offcpu_scope *scope, char *err, size_t errlen)
+{
+	struct kt_offcpu *oc = xcalloc(1, sizeof(*oc));
+	size_t i, used = 0;
+	char why[512];
+
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		if (scope->via && strcmp(scope->via, variants[i].via))
+			continue;
+		if (try_variant(oc, &variants[i], scope, why, sizeof(why)) == 0) {
+			oc->variant = variants[i].via;
+			log_debug("%s: attached via %s%s%s", __func__, oc->variant,
+				  used ? " after " : "", oc->refused);
+			return oc;
+		}
+		log_debug("%s: %s: %s", __func__, variants[i].via, why);
+		used += (size_t)snprintf(oc->refused + used,
+					 used < sizeof(oc->refused) ? sizeof(oc->refused) - used : 0,
+					 "%s%s: %s", used ? "; " : "", variants[i].via, why);
+		unload(oc);
+	}
+	if (!used)
+		snprintf(oc->refused, sizeof(oc->refused), "no variant named %s (tp_btf, raw_tp, "
+			 "tracepoint)", scope->via);
+	snprintf(err, errlen, "off-CPU profile: %s", oc->refused);
+	offcpu_free(oc);
+	return NULL;
+}
+
+void offcpu_free(struct kt_offcpu *oc)
+{
+	if (!oc)
+		return;
+	unload(oc);
+	free(oc->cur);
+	free(oc->prev);
+	free(oc);
+}
+
+const char *offcpu_variant(const struct kt_offcpu *oc)
+{
+	return oc->variant;
+}
+
+const char *offcpu_refused(const struct kt_offcpu *oc)
+{
+	return oc->refused;
+}
+
+void offcpu_stats(const struct kt_offcpu *oc, struct kt_offcpu_stats *out)
+{
+	*out = oc->stats;
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return memcmp(&((const struct entry *)a)->key, &((const struct entry *)b)->key,
+		      sizeof(struct kt_offcpu_key));
+}
+
+/* Every entry of the counts map into oc->cur, sorted by key. 0 or -errno. */
+static int read_counts(struct kt_offcpu *oc)
+{
+	struct kt_offcpu_key key, next;
+	bool first = true;
+	struct entry *e;
+
+	oc->ncur = 0;
+	while (bpf_map_get_next_key(oc->counts_fd, first ? NULL : &key, &next) == 0) {
+		first = false;
+		key = next;
+		if (oc->ncur == oc->cap) {
+			oc->cap = oc->cap ? oc->cap * 2 : 256;
+			oc->cur = xreallocarray(oc->cur, oc->cap, sizeof(*oc->cur));
+			oc->prev = xreallocarray(oc->prev, oc->cap, sizeof(*oc->prev));
+		}
+		e = &oc->cur[oc->ncur];
+		e->key = next;
+		if (bpf_map_lookup_elem(oc->counts_fd, &next, &e->val) == 0)
+			oc->ncur++;
+	}
+	if (errno != ENOENT)
+		return -errno;
+	if (oc->ncur)
+		qsort(oc->cur, oc->ncur, sizeof(*oc->cur), key_cmp);
+	return 0;
+}
+
+/* A frame that names no function: a stack that was lost or could not be read. */
+static void marker(struct kt_offcpu *oc, size_t i, const char *what)
+{
+	snprintf(oc->names[i], FRAME_NAME, "%s", what);
+	oc->frames[i].name = oc->names[i];
+	oc->frames[i].kind = KT_FRAME_UNRESOLVED;
+}
+
+/*
+ * Where the kernel stacks end: sched_switch fires in __schedule, and whatever ran the program
+ * above it (tp_btf and raw_tp: the program itself, bpf_trace_run, __bpf_trace_sched_switch;
+ * the plain tracepoint: nothing) is cut, so every variant gives the same stacks. The index
+ * of __schedule among the few innermost of oc->ips, or 0 when it is not there.
+ */
+static size_t sched_leaf(struct kt_offcpu *oc, struct kt_symbolizer *sym, size_t depth)
+{
+	char name[FRAME_NAME];
+	struct kt_frame f;
+	size_t i;
+
+	for (i = 0; i < depth && i < 8; i++) {
+		symbolizer_kernel(sym, oc->ips[i], &f, name, sizeof(name));
+		if (!strcmp(f.name, "__schedule"))
+			return i;
+	}
+	return 0;
+}
+
+/* Appends stack id's frames at *n, outermost first; user ones named in tgid's space. */
+static void add_stack(struct kt_offcpu *oc, struct kt_symbolizer *sym, int id, bool user,
+		      unsigned int tgid, size_t *n)
+{
+	size_t depth = 0, leaf;
+	int i;
+
+	if (id == KT_OFFCPU_NO_STACK)
+		return;
+	if (id == KT_OFFCPU_LOST_STACK) {
+		marker(oc, (*n)++, user ? "[lost user stack]" : "[lost kernel stack]");
+		return;
+	}
+	memset(oc->ips, 0, sizeof(oc->ips));
+	if (bpf_map_lookup_elem(oc->stacks_fd, &id, oc->ips) < 0) {
+		marker(oc, (*n)++, user ? "[unreadable user stack]" : "[unreadable kernel stack]");
+		return;
+	}
+	while (depth < KT_OFFCPU_MAX_DEPTH && oc->ips[depth])
+		depth++;
+	leaf = user ? 0 : sched_leaf(oc, sym, depth);
+	for (i = (int)depth - 1; i >= (int)leaf; i--, (*n)++) {
+		if (user)
+			symbolizer_user(sym, (int)tgid, oc->ips[i], &oc->frames[*n], oc->names[*n],
+					FRAME_NAME);
+		else
+			symbolizer_kernel(sym, oc->ips[i], &oc->frames[*n], oc->names[*n],
+					  FRAME_NAME);
+	}
+}
+
+/* One key's stack into the tree, weighing ns. */
+static int add_key(struct kt_offcpu *oc, struct kt_stacks *st, struct kt_symbolizer *sym,
+		   const struct kt_offcpu_key *k, uint64_t ns)
+{
+	size_t n = 1;
+
+	snprintf(oc->names[0], FRAME_NAME, "%.*s", KT_OFFCPU_COMM, k->comm);
+	oc->frames[0].name = oc->names[0];
+	oc->frames[0].kind = KT_FRAME_TASK;
+	add_stack(oc, sym, k->ustack, true, k->tgid, &n);
+	add_stack(oc, sym, k->kstack, false, k->tgid, &n);
+	return stacks_add(st, oc->frames, n, ns);
+}
+
+static void read_counters(struct kt_offcpu *oc)
+{
+	const struct {
+		const char *var;
+		uint64_t *to;
+	} bss[] = {
+		{ "lost_kstacks", &oc->stats.lost_kstacks },
+		{ "lost_ustacks", &oc->stats.lost_ustacks },
+		{ "dropped", &oc->stats.dropped },
+		{ "dropped_ns", &oc->stats.dropped_ns },
+		{ "starts_dropped", &oc->stats.starts_dropped },
+	};
+	unsigned long long v;
+	size_t i;
+
+	for (i = 0; i < sizeof(bss) / sizeof(bss[0]); i++)
+		if (bpfobj_read_bss(oc->obj, bss[i].var, &v) == 0)
+			*bss[i].to = v;
+	oc->stats.missed = bpfobj_recursion_misses(oc->obj);
+}
+
+int offcpu_poll(struct kt_offcpu *oc, struct kt_stacks *st, struct kt_symbolizer *sym,
+		char *err, size_t errlen)
+{
+	const struct entry *p;
+	struct entry *tmp;
+	uint64_t ns, count;
+	size_t i, j = 0;
+	int r;
+
+	r = read_counts(oc);
+	if (r < 0) {
+		snprintf(err, errlen, "off-CPU profile: reading its counts: %s", strerror(-r));
+		return -1;
+	}
+	read_counters(oc);
+	for (i = 0; i < oc->ncur && !r; i++) {
+		while (j < oc->nprev && key_cmp(&oc->prev[j], &oc->cur[i]) < 0)
+			j++;
+		p = j < oc->nprev && !key_cmp(&oc->prev[j], &oc->cur[i]) ? &oc->prev[j] : NULL;
+		ns = oc->cur[i].val.ns - (p ? p->val.ns : 0);
+		count = oc->cur[i].val.count - (p ? p->val.count : 0);
+		if (!count)
+			continue;
+		oc->stats.ns += ns;
+		oc->stats.stretches += count;
+		r = add_key(oc, st, sym, &oc->cur[i].key, ns);
+	}
+	/* the next poll starts from this one even when the tree could not take it all */
+	tmp = oc->prev;
+	oc->prev = oc->cur;
+	oc->cur = tmp;
+	oc->nprev = oc->ncur;
+	if (r < 0)
+		snprintf(err, errlen, "off-CPU profile: out of memory for its stacks");
+	return r < 0 ? -1 : 0;
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Batch mode's off-CPU profile (-b --off-cpu): loads the profile (src/backend/offcpu.h),
+ * polls it every -d for --duration or until a signal, then prints it as batch_profile.c
+ * prints the on-CPU profile: a "# off-cpu: KEY=VALUE..." line of counts, then the folded
+ * stacks (one "task;outer;...;leaf NS" line each, nanoseconds off the CPU); with --folded
+ * the stacks alone and the counts on stderr; with --json one {"offcpu":{...,"stacks":[...]}}
+ * object. It needs BPF, not tracefs. */
+#ifndef KTOP_BATCH_OFFCPU_H
+#define KTOP_BATCH_OFFCPU_H
+
+#include <stdio.h>
+
+struct kt_options;
+
+/* Returns an exit code: 3 when BPF is not permitted, 2 for a bad scope (-p, --cgroup), 1
+ * when the kernel refused every variant; the reason in one line on stderr. */
+int batch_offcpu_run(const struct kt_options *o, FILE *out);
+
+#endif
