@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <traceevent/event-parse.h>
+
 #include "app.h"
 #include "backend/catalog.h"
 #include "backend/comms.h"
@@ -26,6 +28,7 @@
 #include "log.h"
 #include "record/recording.h"
 #include "stopwhen.h"
+#include "backend/evstack.h"
 #include "xalloc.h"
 #include "clock.h"
 
@@ -65,7 +68,7 @@ static int app_use_top_level(struct kt_app *app, char *err, size_t errlen)
 		return KT_EXIT_FAILURE;
 	}
 	if (o->n_events || o->n_profile_events || o->n_probes || o->n_pids || o->comm ||
-	    o->cgroup) {
+	    o->cgroup || o->n_stacks) {
 		snprintf(err, errlen, "--top-level traces only the tracer: events, probes, -p, "
 			 "--comm and --cgroup are not combined with it (run them in a second ktop)");
 		return KT_EXIT_USAGE;
@@ -245,7 +248,7 @@ static bool app_needs_tracefs(const struct kt_options *o)
 	if (o->mode != KT_MODE_BATCH || (!o->pmu && !o->n_hists) || o->n_events ||
 	    o->n_profile_events || o->n_probes || o->tracer || o->top_level || o->comm ||
 	    (o->filter && *o->filter) || o->record_path || o->tree || o->n_triggers ||
-	    o->stop_when)
+	    o->stop_when || o->n_stacks)
 		return true;
 	for (i = 0; i < KT_FTRACE_NLISTS; i++)
 		if (o->n_ftrace_lists[i])
@@ -376,6 +379,7 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	app->decoder = decoder_new(app->tracing_dir, err, errlen);
 	if (!app->decoder)
 		return KT_EXIT_FAILURE;
+	evstack_setup(app->store, app->decoder);
 	app->catalog = kernel_catalog(app->tracing_dir, err, errlen);
 	if (!app->catalog)
 		return exit_code_for(errno);
@@ -410,6 +414,9 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		if (app_start_events(app, opts->profile_events[i], err, errlen) < 0)
 			return KT_EXIT_FAILURE;
 	}
+	for (i = 0; i < opts->n_stacks; i++)
+		if (app_set_stacks(app, opts->stacks[i], true, err, errlen) < 0)
+			return KT_EXIT_FAILURE;
 	if (stopwhen_start(app, err, errlen) < 0)
 		return KT_EXIT_FAILURE;
 	return app_open_counting(app, err, errlen);
@@ -541,6 +548,37 @@ static bool selected(const char *spec, bool glob, const struct kt_event_desc *ev
 bool app_spec_selects(const char *spec, const struct kt_event_desc *ev)
 {
 	return selected(spec, catalog_spec_is_glob(spec), ev);
+}
+
+int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen)
+{
+	const struct kt_catalog *cat = app->catalog;
+	const struct kt_event_desc *ev;
+	struct tep_event *te;
+	int n = 0;
+	size_t i;
+
+	/* the event first: a trigger on a disabled event would write stacks without it */
+	if (on && app_set_events(app, spec, true, err, errlen) < 0)
+		return -1;
+	for (i = 0; i < cat->count; i++) {
+		ev = &cat->events[i];
+		if (!app_spec_selects(spec, ev))
+			continue;
+		if (!on) {
+			if (evstack_disable(app->session, ev->system, ev->name, err, errlen) < 0)
+				return -1;
+			n++;
+			continue;
+		}
+		te = decoder_load(app->decoder, ev->system, ev->name) == 0 ?
+			     tep_find_event_by_name(decoder_tep(app->decoder), ev->system, ev->name) :
+			     NULL;
+		if (evstack_enable(app->session, te, ev->system, ev->name, err, errlen) < 0)
+			return -1;
+		n++;
+	}
+	return n;
 }
 
 /* One event on or off; on: its format loaded and --filter set first, so no unfiltered

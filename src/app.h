@@ -98,6 +98,10 @@ void app_close(struct kt_app *app);
  * one-line warning naming how many and the first; -1 with err filled when nothing matches,
  * the one event named is refused, or all of a glob's are. */
 int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen);
+/* Kernel stacks on every event matching spec (globs): on enables the events (as
+ * app_set_events) and puts a stacktrace trigger on each (evstack.h); off removes those
+ * triggers and leaves the events on. Returns how many events, or -1 with one line in err. */
+int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen);
 /* True when app_set_events(spec) acts on ev. */
 bool app_spec_selects(const char *spec, const struct kt_event_desc *ev);
 /* Creates a dynamic probe from a definition (probes.h), adds it to the catalogue so the

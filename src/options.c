@@ -48,6 +48,8 @@ enum {
 	OPT_TOP_LEVEL,
 	OPT_TRIGGER,
 	OPT_STOP_WHEN,
+	OPT_STACK,
+	OPT_FOLDED,
 };
 
 static const struct option long_options[] = {
@@ -86,6 +88,8 @@ static const struct option long_options[] = {
 	{ "cgroup", required_argument, NULL, OPT_CGROUP },
 	{ "trigger", required_argument, NULL, OPT_TRIGGER },
 	{ "stop-when", required_argument, NULL, OPT_STOP_WHEN },
+	{ "stack", required_argument, NULL, OPT_STACK },
+	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "no-mouse", no_argument, NULL, 'M' },
 	{ "no-color", no_argument, NULL, 'C' },
@@ -146,6 +150,8 @@ void options_usage(FILE *out)
 	      "                         disable_event:SYS:EV, ...); repeatable\n"
 	      "      --stop-when SPEC   stop capturing when 'SYS:EV [if FILTER]' fires (with -b:\n"
 	      "                         end the run there)\n"
+	      "      --stack SYS:EV     trace SYS:EV (globs allowed) with its kernel stack on\n"
+	      "                         every row (a stacktrace trigger); repeatable\n"
 	      "\n"
 	      "Counters (perf_event_open):\n"
 	      "      --pmu              performance counters: a pane beside the stream, or\n"
@@ -171,6 +177,8 @@ void options_usage(FILE *out)
 	      "  -q, --quiet            print only the summary\n"
 	      "      --tree             function_graph call trees, in the kernel's layout (or\n"
 	      "                         JSON with --json), instead of event lines\n"
+	      "      --folded           the events' stacks folded (task;outer;...;inner COUNT),\n"
+	      "                         for flame graphs, instead of event lines\n"
 	      "\n"
 	      "Screen:\n"
 	      "  -d, --delay TENTHS     refresh interval in tenths of a second (default 10)\n"
@@ -404,6 +412,17 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			o->triggers[o->n_triggers] = NULL;
 			break;
 		}
+		case OPT_STACK:
+			if (!strchr(optarg, ':'))
+				FAIL("--stack '%s': needs SYS:EV, e.g. syscalls:sys_enter_openat",
+				     optarg);
+			o->stacks = xreallocarray(o->stacks, o->n_stacks + 2, sizeof(*o->stacks));
+			o->stacks[o->n_stacks++] = optarg;
+			o->stacks[o->n_stacks] = NULL;
+			break;
+		case OPT_FOLDED:
+			o->folded = true;
+			break;
 		case OPT_STOP_WHEN: {
 			struct kt_trigger t;
 			char bad[400];
@@ -561,14 +580,23 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			      o->buffer_kb || o->profile || o->n_probes || o->tracer ||
 			      o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
 			      o->n_ftrace_lists[3] || o->n_hists || o->comm || o->n_triggers ||
-			      o->stop_when))
+			      o->stop_when || o->n_stacks))
 		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P, tracers, probes, "
-		     "--comm, --hist, triggers and the counters need the live kernel");
+		     "--comm, --hist, triggers, --stack and the counters need the live kernel");
 	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 			      o->mode == KT_MODE_LIST_USDT))
 		FAIL("-i does not apply to --doctor, --list or --list-usdt");
 	if (o->mode != KT_MODE_BATCH && o->tree)
 		FAIL("--tree belongs to batch mode (-b); the explorer's call-tree pane is key T");
+	if (o->folded && o->mode != KT_MODE_BATCH)
+		FAIL("--folded belongs to batch mode (-b); in the explorer, Enter on a row shows "
+		     "its stack");
+	if (o->folded && (o->tree || o->json))
+		FAIL("--folded prints stacks instead of event lines: it does not go with --tree "
+		     "or --json");
+	if (o->n_stacks && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+			    o->mode == KT_MODE_LIST_USDT))
+		FAIL("--stack does not apply to --doctor, --list or --list-usdt");
 	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 			   o->mode == KT_MODE_LIST_USDT))
 		FAIL("--hist does not apply to --doctor, --list or --list-usdt");
@@ -598,6 +626,9 @@ void options_free(struct kt_options *o)
 	free(o->triggers);
 	o->triggers = NULL;
 	o->n_triggers = 0;
+	free(o->stacks);
+	o->stacks = NULL;
+	o->n_stacks = 0;
 	free(o->pids);
 	o->pids = NULL;
 	o->n_pids = 0;

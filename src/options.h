@@ -69,6 +69,10 @@ struct kt_options {
 	const char **triggers;	   /* --trigger 'SYS:EV:TRIGGER[:COUNT] [if FILTER]', NULL-term. */
 	size_t n_triggers;
 	const char *stop_when;	   /* --stop-when 'SYS:EV [if FILTER]': traceoff there */
+	const char **stacks;	   /* --stack SYS:EV: enabled with a stacktrace trigger,
+				    * NULL-terminated */
+	size_t n_stacks;
+	bool folded;		   /* batch --folded: event stacks folded, not event lines */
 	/* themes, configuration, profiles (src/ktoprc.c, src/ui/theme.c) */
 	const char *theme;	   /* --theme NAME ("list": print them) */
 	const char *profile;	   /* -P NAME */

@@ -32,3 +32,7 @@ src_libktop_a_SOURCES += \
 src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h
 # Profiles: stacks aggregated for folded output and the flame graph pane.
 src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h
+# Stacks on events: the stacktrace trigger, a row's stack, event stacks as a stack tree.
+src_libktop_a_SOURCES += \
+	src/backend/evstack.c src/backend/evstack.h \
+	src/backend/evstacks.c src/backend/evstacks.h
