@@ -248,7 +248,7 @@ static bool app_needs_tracefs(const struct kt_options *o)
 	if (o->mode != KT_MODE_BATCH || (!o->pmu && !o->n_hists) || o->n_events ||
 	    o->n_profile_events || o->n_probes || o->tracer || o->top_level || o->comm ||
 	    (o->filter && *o->filter) || o->record_path || o->tree || o->n_triggers ||
-	    o->stop_when || o->n_stacks)
+	    o->stop_when || o->n_stacks || o->user_stacks)
 		return true;
 	for (i = 0; i < KT_FTRACE_NLISTS; i++)
 		if (o->n_ftrace_lists[i])
@@ -417,6 +417,8 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	for (i = 0; i < opts->n_stacks; i++)
 		if (app_set_stacks(app, opts->stacks[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;
+	if (opts->user_stacks && evstack_user(app->session, true, err, errlen) < 0)
+		return KT_EXIT_FAILURE;
 	if (stopwhen_start(app, err, errlen) < 0)
 		return KT_EXIT_FAILURE;
 	return app_open_counting(app, err, errlen);

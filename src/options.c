@@ -50,6 +50,7 @@ enum {
 	OPT_STOP_WHEN,
 	OPT_STACK,
 	OPT_FOLDED,
+	OPT_USER_STACKS,
 };
 
 static const struct option long_options[] = {
@@ -90,6 +91,7 @@ static const struct option long_options[] = {
 	{ "stop-when", required_argument, NULL, OPT_STOP_WHEN },
 	{ "stack", required_argument, NULL, OPT_STACK },
 	{ "folded", no_argument, NULL, OPT_FOLDED },
+	{ "user-stacks", no_argument, NULL, OPT_USER_STACKS },
 	{ "profile", required_argument, NULL, 'P' },
 	{ "no-mouse", no_argument, NULL, 'M' },
 	{ "no-color", no_argument, NULL, 'C' },
@@ -152,6 +154,8 @@ void options_usage(FILE *out)
 	      "                         end the run there)\n"
 	      "      --stack SYS:EV     trace SYS:EV (globs allowed) with its kernel stack on\n"
 	      "                         every row (a stacktrace trigger); repeatable\n"
+	      "      --user-stacks      every event also carries its task's user stack\n"
+	      "                         (the instance's userstacktrace option)\n"
 	      "\n"
 	      "Counters (perf_event_open):\n"
 	      "      --pmu              performance counters: a pane beside the stream, or\n"
@@ -423,6 +427,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		case OPT_FOLDED:
 			o->folded = true;
 			break;
+		case OPT_USER_STACKS:
+			o->user_stacks = true;
+			break;
 		case OPT_STOP_WHEN: {
 			struct kt_trigger t;
 			char bad[400];
@@ -555,7 +562,7 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	}
 	if (optind < argc)
 		FAIL("unexpected argument '%s'", argv[optind]);
-	if (o->filter && !o->n_events && !o->profile && !o->n_probes)
+	if (o->filter && !o->n_events && !o->profile && !o->n_probes && !o->n_stacks)
 		FAIL("--filter applies to the -e events and probes, and none was given");
 	if ((o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 	     o->mode == KT_MODE_LIST_USDT) &&
@@ -580,7 +587,7 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			      o->buffer_kb || o->profile || o->n_probes || o->tracer ||
 			      o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
 			      o->n_ftrace_lists[3] || o->n_hists || o->comm || o->n_triggers ||
-			      o->stop_when || o->n_stacks))
+			      o->stop_when || o->n_stacks || o->user_stacks))
 		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P, tracers, probes, "
 		     "--comm, --hist, triggers, --stack and the counters need the live kernel");
 	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
@@ -594,9 +601,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	if (o->folded && (o->tree || o->json))
 		FAIL("--folded prints stacks instead of event lines: it does not go with --tree "
 		     "or --json");
-	if (o->n_stacks && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+	if ((o->n_stacks || o->user_stacks) && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 			    o->mode == KT_MODE_LIST_USDT))
-		FAIL("--stack does not apply to --doctor, --list or --list-usdt");
+		FAIL("--stack and --user-stacks do not apply to --doctor, --list or --list-usdt");
 	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 			   o->mode == KT_MODE_LIST_USDT))
 		FAIL("--hist does not apply to --doctor, --list or --list-usdt");

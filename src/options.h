@@ -73,6 +73,7 @@ struct kt_options {
 				    * NULL-terminated */
 	size_t n_stacks;
 	bool folded;		   /* batch --folded: event stacks folded, not event lines */
+	bool user_stacks;	   /* --user-stacks: the instance's userstacktrace option */
 	/* themes, configuration, profiles (src/ktoprc.c, src/ui/theme.c) */
 	const char *theme;	   /* --theme NAME ("list": print them) */
 	const char *profile;	   /* -P NAME */

@@ -7,16 +7,19 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <traceevent/event-parse.h>
+#include <tracefs.h>
 
 #include "../json.h"
 #include "decode.h"
 #include "evstack.h"
+#include "session.h"
 #include "store.h"
 #include "triggers.h"
 
@@ -62,6 +65,24 @@ int evstack_disable(struct kt_session *s, const char *system, const char *event,
 		    size_t errlen)
 {
 	return trigger_remove_cmd(s, system, event, STACKTRACE, err, errlen);
+}
+
+int evstack_user(struct kt_session *s, bool on, char *err, size_t errlen)
+{
+	struct tracefs_instance *inst = session_instance(s);
+	const char *file = "options/userstacktrace";
+
+	if (!tracefs_file_exists(inst, file)) {
+		snprintf(err, errlen, "this kernel has no user stacks in trace events (no %s in "
+			 "%s: CONFIG_USER_STACKTRACE_SUPPORT)", file, session_name(s));
+		return -1;
+	}
+	if (tracefs_instance_file_write(inst, file, on ? "1" : "0") < 0) {
+		snprintf(err, errlen, "cannot write %s of %s: %s", file, session_name(s),
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 bool evstack_enabled(struct kt_session *s, const char *system, const char *event)

@@ -45,6 +45,10 @@ int evstack_enable(struct kt_session *s, struct tep_event *te, const char *syste
 /* Removes the event's stacktrace triggers, and only those. Returns how many, or -1. */
 int evstack_disable(struct kt_session *s, const char *system, const char *event, char *err,
 		    size_t errlen);
+/* The instance's userstacktrace option: on, every event of the instance is followed by the
+ * user stack of the task it happened in (walked by frame pointers). Returns 0, or -1 with
+ * one line naming what this kernel lacks. */
+int evstack_user(struct kt_session *s, bool on, char *err, size_t errlen);
 /* Whether the event has a stacktrace trigger in the instance (read from the kernel). */
 bool evstack_enabled(struct kt_session *s, const char *system, const char *event);
 

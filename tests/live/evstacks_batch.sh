@@ -1,0 +1,104 @@
+#!/bin/bash
+# shellcheck disable=SC2317 # helpers called through wait_until
+# Stacks on events in batch mode (--stack): a workload makes exactly N getppid() calls under
+# its own name; ktop -b --stack syscalls:sys_enter_getppid, filtered to that name, must
+#   1. (text) print N getppid rows, each followed by its kernel stack (" => " lines, innermost
+#      first) holding the syscall entry path, and no kernel_stack rows of their own; the
+#      summary counts N stack records; the stacktrace trigger is in ktop's instance while it
+#      runs and the instance is gone after (the kernel-state contract);
+#   2. (--json) carry each stack as a "stack" array of named frames, on each of the N rows;
+#   3. (--folded) fold them: lines "comm;outermost;...;innermost COUNT" whose counts add up to
+#      N, every one from the syscall entry (entry_SYSCALL_64...) through do_syscall_64.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+require_root_tracefs
+require_workload
+
+N=25
+NAME=kts-stack
+EV=syscalls:sys_enter_getppid
+TRIG_RE='^stacktrace:unlimited'
+
+trigger_file() { echo "$(instance_dir "$1")/events/syscalls/sys_enter_getppid/trigger"; }
+trigger_set() { grep -Eq -- "$TRIG_RE" "$(trigger_file "$1")" 2>/dev/null; }
+
+# run OUT ARGS...: ktop -b --stack EV (filtered to the workload's name) with ARGS, the
+# workload's N calls while the trigger is in place, then SIGINT.
+run()
+{
+	local out=$1
+	shift
+	start_ktop "$T/$out" "$T/$out.err" -b --stack "$EV" --filter "comm == \"$NAME\"" "$@"
+	kpid=$KTOP_PID
+	wait_capturing "$kpid" syscalls sys_enter_getppid
+	wait_until 15 trigger_set "$kpid" ||
+		fail "no stacktrace trigger on $EV in ktop-$kpid: $(cat "$(trigger_file "$kpid")" 2>&1)"
+	wl=$("$KTOP_WORKLOAD" count "$N" "$NAME")
+	"$KTOP_WORKLOAD" count 300 kts-filler >/dev/null
+	stop_ktop "$kpid" INT 30
+	[ "$KTOP_RC" = 0 ] || fail "ktop $* exited $KTOP_RC: $(head -c 400 "$T/$out.err")"
+	assert_no_sanitizer "$T/$out.err"
+	assert_clean
+}
+
+# ---- 1. text: each row, then its stack ------------------------------------------------------
+run text
+rows=$(grep -Ec -- " $NAME-$wl +$EV:" "$T/text")
+[ "$rows" = "$N" ] || fail "$rows getppid rows of $NAME-$wl, expected $N: $(head -5 "$T/text")"
+grep -q "ftrace:kernel_stack" "$T/text" &&
+	fail "stack records printed as rows of their own: $(grep -m2 kernel_stack "$T/text")"
+# Per row: how many frames follow it, and whether the syscall entry path is among them.
+awk -v ev=" $EV:" '
+	index($0, ev) { if (n) print frames, path; n++; frames = 0; path = 0; next }
+	/^ => / { frames++; if ($2 ~ /^do_syscall_64\+0x[0-9a-f]+\/0x[0-9a-f]+$/) path = 1; next }
+	/^#/ { next }
+	{ if (n) print frames, path; n = 0 }
+	END { if (n) print frames, path }' "$T/text" >"$T/per_row"
+[ "$(wc -l <"$T/per_row")" = "$N" ] || fail "$(wc -l <"$T/per_row") rows read back, expected $N"
+bare=$(awk '$1 == 0' "$T/per_row" | wc -l)
+[ "$bare" = 0 ] || fail "$bare of $N rows without a stack: $(head -20 "$T/text")"
+nopath=$(awk '$2 == 0' "$T/per_row" | wc -l)
+[ "$nopath" = 0 ] || fail "$nopath of $N stacks without do_syscall_64+OFF/SIZE: $(head -20 "$T/text")"
+grep -qx "# ktop: stacks=$N (kernel and user stack records, each printed with its event)" \
+	"$T/text" || fail "the summary does not count $N stack records: $(grep '^#' "$T/text")"
+log "text: $N rows, each with its stack ($(awk '{ s += $1 } END { print s / NR }' "$T/per_row") frames on average)"
+
+# ---- 2. --json: a stack array on each row ---------------------------------------------------
+run json --json
+python3 - "$T/json" "$wl" "$N" <<'EOF' || fail "--json stacks check failed (see above)"
+import json, sys
+
+path, wl, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+rows = with_path = 0
+for line in open(path):
+    o = json.loads(line)
+    if o.get("event") != "syscalls:sys_enter_getppid" or o.get("pid") != wl:
+        continue
+    rows += 1
+    st = o.get("stack")
+    if not isinstance(st, list) or not st:
+        sys.exit(f"row without a stack array: {line.strip()}")
+    for f in st:
+        if set(f) != {"addr", "name", "kind"} or not f["addr"].startswith("0x"):
+            sys.exit(f"malformed frame {f} in {line.strip()}")
+    if any(f["name"] == "do_syscall_64" and f["kind"] == "kernel" for f in st):
+        with_path += 1
+if (rows, with_path) != (n, n):
+    sys.exit(f"{rows} rows, {with_path} with do_syscall_64 in their stack; expected {n}, {n}")
+EOF
+log "json: $N rows with a stack array"
+
+# ---- 3. --folded -----------------------------------------------------------------------------
+run folded --folded
+grep -v '^#' "$T/folded" >"$T/lines"
+awk -v name="$NAME" '
+	{ count = $NF; stack = $0; sub(/ [0-9]+$/, "", stack); n = split(stack, f, ";") }
+	f[1] != name { print "a line not under " name ": " $0; bad = 1; next }
+	stack !~ /;do_syscall_64;/ { print "not through do_syscall_64: " $0; bad = 1 }
+	f[2] !~ /^entry_SYSCALL_64/ { print "the root is not the syscall entry: " $0; bad = 1 }
+	{ total += count }
+	END { if (total != '"$N"') { print "folded counts add up to " total; bad = 1 }
+	      exit bad }' "$T/lines" || fail "folded output: $(head -5 "$T/folded")"
+log "folded: $(wc -l <"$T/lines") distinct stacks, $N events"
+pass
