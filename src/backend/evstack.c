@@ -24,6 +24,7 @@
 #include "triggers.h"
 
 #define STACKTRACE "stacktrace"
+#define EVERY_RECORD "common_pid >= 0"
 
 static int stack_type(struct kt_decoder *d, const char *name)
 {
@@ -43,21 +44,31 @@ void evstack_setup(struct kt_store *st, struct kt_decoder *d)
 	store_unlock(st);
 }
 
-void evstack_trigger(struct kt_trigger *t, const char *system, const char *event)
+/*
+ * Always a condition: the event's own filter, or one every record passes. A trigger with a
+ * condition runs after its event is written (an unconditional one runs before it on some
+ * kernels, and for records the event's filter or pid list then drops), so the stack lands
+ * right after the record it belongs to, and only after records that are kept.
+ */
+static void evstack_trigger(struct kt_trigger *t, const char *system, const char *event,
+			    const char *filter)
 {
 	memset(t, 0, sizeof(*t));
 	snprintf(t->system, sizeof(t->system), "%s", system);
 	snprintf(t->event, sizeof(t->event), "%s", event);
 	snprintf(t->cmd, sizeof(t->cmd), STACKTRACE);
+	snprintf(t->filter, sizeof(t->filter), "%s", filter && *filter ? filter : EVERY_RECORD);
 	t->count = -1;
 }
 
 int evstack_enable(struct kt_session *s, struct tep_event *te, const char *system,
 		   const char *event, char *err, size_t errlen)
 {
+	char *filter = session_get_filter(s, system, event);
 	struct kt_trigger t;
 
-	evstack_trigger(&t, system, event);
+	evstack_trigger(&t, system, event, filter);
+	free(filter);
 	return trigger_add(s, te, &t, err, errlen);
 }
 
@@ -65,6 +76,16 @@ int evstack_disable(struct kt_session *s, const char *system, const char *event,
 		    size_t errlen)
 {
 	return trigger_remove_cmd(s, system, event, STACKTRACE, err, errlen);
+}
+
+int evstack_refilter(struct kt_session *s, struct tep_event *te, const char *system,
+		     const char *event, char *err, size_t errlen)
+{
+	if (!evstack_enabled(s, system, event))
+		return 0;
+	if (evstack_disable(s, system, event, err, errlen) < 0)
+		return -1;
+	return evstack_enable(s, te, system, event, err, errlen);
 }
 
 int evstack_user(struct kt_session *s, bool on, char *err, size_t errlen)

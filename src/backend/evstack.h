@@ -22,7 +22,6 @@ struct kt_decoder;
 struct kt_rec;
 struct kt_session;
 struct kt_store;
-struct kt_trigger;
 struct tep_event;
 
 #define KT_EVSTACK_MAX 256 /* frames kept of one event's stacks */
@@ -36,12 +35,14 @@ struct kt_evstack_frame {
  * the decoder knows them (the live kernel's formats, or a recording's). */
 void evstack_setup(struct kt_store *st, struct kt_decoder *d);
 
-/* The trigger that puts system:event's kernel stack after each of its records. */
-void evstack_trigger(struct kt_trigger *t, const char *system, const char *event);
-/* Adds it in the session's instance (te: the event's format, for the check; may be NULL).
- * Returns 0, or -1 with trigger_add()'s one-line reason. */
+/* Adds the stacktrace trigger that puts system:event's kernel stack after each of its
+ * records, with the event's filter in force as its condition (te: the event's format, for
+ * the check; may be NULL). Returns 0, or -1 with trigger_add()'s one line. */
 int evstack_enable(struct kt_session *s, struct tep_event *te, const char *system,
 		   const char *event, char *err, size_t errlen);
+/* The event's filter changed: its stacktrace trigger, if it has one, takes the new one. */
+int evstack_refilter(struct kt_session *s, struct tep_event *te, const char *system,
+		     const char *event, char *err, size_t errlen);
 /* Removes the event's stacktrace triggers, and only those. Returns how many, or -1. */
 int evstack_disable(struct kt_session *s, const char *system, const char *event, char *err,
 		    size_t errlen);

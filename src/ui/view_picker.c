@@ -898,6 +898,7 @@ static void picker_prompt(struct kt_view *v, int id, const char *text, enum kt_p
 	const struct kt_event_desc *e;
 	char err[1024];
 	size_t n;
+	int ret;
 
 	if (!pk->detail)
 		return;
@@ -957,7 +958,13 @@ static void picker_prompt(struct kt_view *v, int id, const char *text, enum kt_p
 		pk->error = NULL;
 		free(pk->filter);
 		pk->filter = session_get_filter(v->app->session, e->system, e->name);
-		if (text[0])
+		/* its stacks follow the filter (evstack.h) */
+		ret = evstack_refilter(v->app->session, pk->tev, e->system, e->name, err,
+				       sizeof(err));
+		read_trigger(v, pk, pk->dev);
+		if (ret < 0)
+			ui_message(v->ui, true, "filter set, but its stacks are off: %s", err);
+		else if (text[0])
 			ui_message(v->ui, false, "filter on %s:%s: %s", e->system, e->name, text);
 		else
 			ui_message(v->ui, false, "filter cleared on %s:%s", e->system, e->name);
