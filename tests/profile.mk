@@ -4,6 +4,11 @@ tests_unit_check_stacks_SOURCES = tests/unit/check_stacks.c
 tests_unit_check_stacks_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_stacks_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_stacks
+check_PROGRAMS += tests/unit/check_symbolize
+tests_unit_check_symbolize_SOURCES = tests/unit/check_symbolize.c
+tests_unit_check_symbolize_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_symbolize_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_symbolize
 # Stacks on events (--stack, the stream's Enter, the picker's ^K, --folded).
 LIVE_TESTS += tests/live/evstacks_batch.sh
 TERM_TESTS += tests/term/evstacks_stream.sh

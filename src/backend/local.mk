@@ -31,7 +31,8 @@ src_libktop_a_SOURCES += \
 # function_graph call trees.
 src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h
 # Profiles: stacks aggregated for folded output and the flame graph pane.
-src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h
+src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h \
+	src/backend/symbolize.c src/backend/symbolize.h
 # Stacks on events: the stacktrace trigger, a row's stack, event stacks as a stack tree.
 src_libktop_a_SOURCES += \
 	src/backend/evstack.c src/backend/evstack.h \

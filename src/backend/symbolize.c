@@ -1,0 +1,678 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Addresses to names. Three sorted tables, each searched by binary search: kallsyms (read
+ * once), a file's function symbols (read on its first lookup, kept per path), a process's
+ * executable mappings (kept per pid: from the side band as it comes, and from
+ * /proc/PID/maps the first time an address misses them). A user address becomes a file
+ * offset through its mapping, then a virtual address through the file's PT_LOAD segments
+ * (what the symbols are in), whatever the load base. */
+#include "config.h"
+
+#include <errno.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "backend/elfsyms.h"
+#include "backend/symbolize.h"
+
+#define KALLSYMS "/proc/kallsyms"
+#define PID_BUCKETS 1024
+#define DSO_BUCKETS 256
+
+/* Names, NUL-terminated, one after another; entries point at them by offset. */
+struct arena {
+	char *buf;
+	size_t len, cap;
+};
+
+struct sym {
+	uint64_t addr, size; /* size 0: up to the next symbol */
+	uint32_t name;	     /* offset in the table's arena */
+};
+
+struct symtab {
+	struct sym *v;
+	size_t n, cap;
+	struct arena names;
+};
+
+/* A PT_LOAD segment: file offsets [off, off + filesz) are at vaddr. */
+struct segment {
+	uint64_t off, filesz, vaddr;
+};
+
+struct dso {
+	char *path;
+	const char *base; /* the last component, for "[base+0xOFF]" */
+	struct dso *next;
+	bool loaded, usable; /* usable: an ELF file whose segments were read */
+	struct symtab syms;
+	struct segment *segs;
+	size_t nsegs;
+};
+
+struct map {
+	uint64_t start, end, pgoff;
+	struct dso *dso; /* NULL: anonymous (a JIT's code, if anything) */
+};
+
+struct proc {
+	int pid;
+	struct proc *next;
+	struct map *maps; /* sorted by start, disjoint */
+	size_t n, cap;
+	bool proc_read;	   /* /proc/PID/maps merged in since the last exec */
+	struct symtab jit; /* /tmp/perf-PID.map */
+	off_t jit_size;	   /* the file's size when read; -1 never read */
+};
+
+struct kt_symbolizer {
+	struct symtab kernel;
+	bool kernel_hidden;
+	struct proc *procs[PID_BUCKETS];
+	struct dso *dsos[DSO_BUCKETS];
+	size_t ndsos_loaded;
+	uint64_t resolved, unresolved;
+};
+
+/* An offset into a, of a copy of s[0..len) (NUL added), or UINT32_MAX out of memory. */
+static uint32_t arena_add(struct arena *a, const char *s, size_t len)
+{
+	uint32_t at;
+
+	if (a->len + len + 1 > a->cap) {
+		size_t cap = a->cap ? a->cap : 4096;
+		char *buf;
+
+		while (a->len + len + 1 > cap)
+			cap *= 2;
+		if (cap > UINT32_MAX || !(buf = realloc(a->buf, cap)))
+			return UINT32_MAX;
+		a->buf = buf;
+		a->cap = cap;
+	}
+	at = (uint32_t)a->len;
+	memcpy(a->buf + a->len, s, len);
+	a->buf[a->len + len] = '\0';
+	a->len += len + 1;
+	return at;
+}
+
+static int symtab_add(struct symtab *t, uint64_t addr, uint64_t size, const char *name,
+		      size_t len)
+{
+	uint32_t at;
+
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		struct sym *v = realloc(t->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		t->v = v;
+		t->cap = cap;
+	}
+	at = arena_add(&t->names, name, len);
+	if (at == UINT32_MAX)
+		return -1;
+	t->v[t->n++] = (struct sym){ addr, size, at };
+	return 0;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* of aliases at one address, the sized one first (then it is the one kept) */
+	return (x->size < y->size) - (x->size > y->size);
+}
+
+static void symtab_sort(struct symtab *t)
+{
+	qsort(t->v, t->n, sizeof(*t->v), sym_cmp);
+}
+
+static void symtab_free(struct symtab *t)
+{
+	free(t->v);
+	free(t->names.buf);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The symbol holding addr: the last one at or below it, if its size (when known) reaches. */
+static const char *symtab_find(const struct symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->n;
+	const struct sym *s;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &t->v[lo - 1];
+	/* aliases share an address: the first of them has the largest size */
+	while (s > t->v && s[-1].addr == s->addr)
+		s--;
+	if (s->size && addr >= s->addr + s->size)
+		return NULL;
+	return t->names.buf + s->name;
+}
+
+/* --- kernel --- */
+
+static int load_kallsyms(struct kt_symbolizer *sym, char *err, size_t errlen)
+{
+	char line[512], name[480];
+	bool nonzero = false;
+	FILE *f = fopen(KALLSYMS, "re");
+
+	if (!f) {
+		snprintf(err, errlen, "cannot read %s: %s", KALLSYMS, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *p, *end, *mod = NULL;
+		uint64_t addr = strtoull(line, &p, 16);
+		int len;
+
+		if (*p != ' ' || !strchr("tTwW", p[1]) || p[2] != ' ')
+			continue;
+		p += 3;
+		end = p + strcspn(p, " \t\n");
+		if (*end == '\t' && end[1] == '[')
+			mod = end + 2;
+		len = mod ? snprintf(name, sizeof(name), "%.*s [%.*s]", (int)(end - p), p,
+				     (int)strcspn(mod, "]"), mod)
+			  : snprintf(name, sizeof(name), "%.*s", (int)(end - p), p);
+		if (len < 0 || (size_t)len >= sizeof(name))
+			continue;
+		nonzero |= addr != 0;
+		if (symtab_add(&sym->kernel, addr, 0, name, (size_t)len) < 0) {
+			fclose(f);
+			snprintf(err, errlen, "out of memory reading %s", KALLSYMS);
+			return -1;
+		}
+	}
+	fclose(f);
+	if (!nonzero) {
+		/* kptr_restrict: every address reads 0, so none can be named */
+		sym->kernel_hidden = true;
+		symtab_free(&sym->kernel);
+	}
+	symtab_sort(&sym->kernel);
+	return 0;
+}
+
+struct kt_symbolizer *symbolizer_new(char *err, size_t errlen)
+{
+	struct kt_symbolizer *sym = calloc(1, sizeof(*sym));
+
+	if (!sym) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	if (load_kallsyms(sym, err, errlen) < 0) {
+		symbolizer_free(sym);
+		return NULL;
+	}
+	return sym;
+}
+
+static void unresolved(struct kt_symbolizer *sym, struct kt_frame *f, char *buf, size_t len,
+		       const char *dso, uint64_t off)
+{
+	if (dso)
+		snprintf(buf, len, "[%s+0x%" PRIx64 "]", dso, off);
+	else
+		snprintf(buf, len, "0x%" PRIx64, off);
+	f->name = buf;
+	f->kind = KT_FRAME_UNRESOLVED;
+	sym->unresolved++;
+}
+
+static void named(struct kt_symbolizer *sym, struct kt_frame *f, char *buf, size_t len,
+		  const char *name, enum kt_frame_kind kind)
+{
+	snprintf(buf, len, "%s", name);
+	f->name = buf;
+	f->kind = kind;
+	sym->resolved++;
+}
+
+void symbolizer_kernel(struct kt_symbolizer *sym, uint64_t addr, struct kt_frame *f, char *buf,
+		       size_t len)
+{
+	const char *name = symtab_find(&sym->kernel, addr);
+
+	if (name)
+		named(sym, f, buf, len, name, KT_FRAME_KERNEL);
+	else
+		unresolved(sym, f, buf, len, NULL, addr);
+}
+
+int symbolizer_kernel_hidden(const struct kt_symbolizer *sym)
+{
+	return sym->kernel_hidden;
+}
+
+/* --- files --- */
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static struct dso *dso_get(struct kt_symbolizer *sym, const char *path)
+{
+	struct dso **head = &sym->dsos[hash_str(path) % DSO_BUCKETS], *d;
+	const char *slash;
+
+	for (d = *head; d; d = d->next)
+		if (!strcmp(d->path, path))
+			return d;
+	d = calloc(1, sizeof(*d));
+	if (!d || !(d->path = strdup(path))) {
+		free(d);
+		return NULL;
+	}
+	slash = strrchr(d->path, '/');
+	d->base = slash ? slash + 1 : d->path;
+	d->next = *head;
+	*head = d;
+	return d;
+}
+
+static int read_segments(struct dso *d, Elf *elf)
+{
+	GElf_Phdr ph;
+	size_t i, n;
+
+	if (elf_getphdrnum(elf, &n) < 0 || !(d->segs = calloc(n ? n : 1, sizeof(*d->segs))))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			d->segs[d->nsegs++] = (struct segment){ ph.p_offset, ph.p_filesz,
+								ph.p_vaddr };
+	return 0;
+}
+
+/* Function symbols of .symtab and .dynsym (a stripped file keeps only .dynsym), versions
+ * stripped from the names. */
+static int read_functions(struct dso *d, Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym s;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		Elf_Data *data;
+		size_t i, n;
+
+		if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data || !sh.sh_entsize)
+			continue;
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; i < n; i++) {
+			const char *name;
+			int type;
+
+			if (!gelf_getsym(data, (int)i, &s))
+				continue;
+			type = GELF_ST_TYPE(s.st_info);
+			if ((type != STT_FUNC && type != STT_GNU_IFUNC) || !s.st_value ||
+			    s.st_shndx == SHN_UNDEF)
+				continue;
+			name = elf_strptr(elf, sh.sh_link, s.st_name);
+			if (name && *name &&
+			    symtab_add(&d->syms, s.st_value, s.st_size, name, strcspn(name, "@")) < 0)
+				return -1;
+		}
+	}
+	symtab_sort(&d->syms);
+	return 0;
+}
+
+/* Reads d's segments and symbols once; a file that cannot be read stays unusable (its
+ * frames are "[base+0xOFF]"). */
+static void dso_load(struct kt_symbolizer *sym, struct dso *d, int pid)
+{
+	char err[256], alt[PATH_MAX];
+	struct kt_elf ef;
+
+	if (d->loaded)
+		return;
+	d->loaded = true;
+	if (d->path[0] != '/')
+		return; /* [vdso], [heap] and the like: nothing on disk */
+	if (elfsyms_open(d->path, &ef, err, sizeof(err)) < 0) {
+		/* a process in another mount namespace sees its files under its root */
+		snprintf(alt, sizeof(alt), "/proc/%d/root%s", pid, d->path);
+		if (elfsyms_open(alt, &ef, err, sizeof(err)) < 0)
+			return;
+	}
+	if (read_segments(d, ef.elf) == 0 && read_functions(d, ef.elf) == 0) {
+		d->usable = true;
+		sym->ndsos_loaded++;
+	}
+	elfsyms_close(&ef);
+}
+
+/* The name of file offset off of d, or NULL. */
+static const char *dso_find(const struct dso *d, uint64_t off)
+{
+	size_t i;
+
+	for (i = 0; i < d->nsegs; i++) {
+		const struct segment *s = &d->segs[i];
+
+		if (off >= s->off && off < s->off + s->filesz)
+			return symtab_find(&d->syms, off - s->off + s->vaddr);
+	}
+	return NULL;
+}
+
+static void dso_free(struct dso *d)
+{
+	symtab_free(&d->syms);
+	free(d->segs);
+	free(d->path);
+	free(d);
+}
+
+/* --- processes --- */
+
+static struct proc *proc_get(struct kt_symbolizer *sym, int pid, bool create)
+{
+	struct proc **head = &sym->procs[(unsigned)pid % PID_BUCKETS], *p;
+
+	for (p = *head; p; p = p->next)
+		if (p->pid == pid)
+			return p;
+	if (!create || !(p = calloc(1, sizeof(*p))))
+		return NULL;
+	p->pid = pid;
+	p->jit_size = -1;
+	p->next = *head;
+	*head = p;
+	return p;
+}
+
+static void proc_clear(struct proc *p)
+{
+	p->n = 0;
+	p->proc_read = false;
+	symtab_free(&p->jit);
+	p->jit_size = -1;
+}
+
+/* Index of the first mapping ending after addr. */
+static size_t map_after(const struct proc *p, uint64_t addr)
+{
+	size_t lo = 0, hi = p->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->maps[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static int maps_reserve(struct proc *p, size_t more)
+{
+	if (p->n + more > p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 32;
+		struct map *v;
+
+		while (cap < p->n + more)
+			cap *= 2;
+		v = realloc(p->maps, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		p->maps = v;
+		p->cap = cap;
+	}
+	return 0;
+}
+
+/* Adds m. What it overlaps is cut away (a new mmap replaces the old pages); with keep_old,
+ * m is dropped instead when it overlaps anything. */
+static void map_insert(struct proc *p, struct map m, bool keep_old)
+{
+	size_t i = map_after(p, m.start), j;
+
+	if (m.end <= m.start || maps_reserve(p, 2) < 0)
+		return;
+	if (keep_old && i < p->n && p->maps[i].start < m.end)
+		return;
+	if (!keep_old && i < p->n && p->maps[i].start < m.start) {
+		/* it begins before m: its tail goes, and what lies past m stays on its own */
+		if (p->maps[i].end > m.end) {
+			struct map tail = p->maps[i];
+
+			tail.pgoff += m.end - tail.start;
+			tail.start = m.end;
+			memmove(&p->maps[i + 2], &p->maps[i + 1], (p->n - i - 1) * sizeof(m));
+			p->maps[i + 1] = tail;
+			p->n++;
+		}
+		p->maps[i++].end = m.start;
+	}
+	for (j = i; !keep_old && j < p->n && p->maps[j].end <= m.end; j++)
+		; /* [i, j) lie inside m */
+	if (!keep_old && j < p->n && p->maps[j].start < m.end) {
+		p->maps[j].pgoff += m.end - p->maps[j].start; /* its head goes */
+		p->maps[j].start = m.end;
+	}
+	memmove(&p->maps[i + 1], &p->maps[j], (p->n - j) * sizeof(m));
+	p->maps[i] = m;
+	p->n = p->n - (j - i) + 1;
+}
+
+static void add_map(struct kt_symbolizer *sym, struct proc *p, uint64_t start, uint64_t end,
+		    uint64_t pgoff, const char *path, bool keep_old)
+{
+	struct map m = { start, end, pgoff, NULL };
+
+	/* anonymous memory: "", "//anon", "[anon:...]" as perf and /proc spell it */
+	if (*path && strcmp(path, "//anon") && strncmp(path, "[anon", 5)) {
+		m.dso = dso_get(sym, path);
+		if (!m.dso)
+			return;
+	}
+	map_insert(p, m, keep_old);
+}
+
+void symbolizer_mmap(struct kt_symbolizer *sym, int pid, uint64_t start, uint64_t len,
+		     uint64_t pgoff, const char *path)
+{
+	struct proc *p = proc_get(sym, pid, true);
+
+	if (p)
+		add_map(sym, p, start, start + len, pgoff, path, false);
+}
+
+/* Merges the executable mappings of /proc/PID/maps into what the side band gave (which
+ * wins: it may be newer than what /proc shows). */
+static void read_proc_maps(struct kt_symbolizer *sym, struct proc *p)
+{
+	char path[64], line[PATH_MAX + 128];
+	FILE *f;
+
+	p->proc_read = true;
+	snprintf(path, sizeof(path), "/proc/%d/maps", p->pid);
+	f = fopen(path, "re");
+	if (!f)
+		return; /* gone: the side band is all there is */
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off;
+		char perms[8], *file;
+		int at = 0;
+		size_t len;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s%n", &start, &end, perms, &off, &at) < 4 ||
+		    !at || !strchr(perms, 'x'))
+			continue;
+		file = line + at;
+		file += strspn(file, " ");
+		len = strcspn(file, "\n");
+		file[len] = '\0';
+		if (len > 10 && !strcmp(file + len - 10, " (deleted)"))
+			file[len - 10] = '\0';
+		add_map(sym, p, start, end, off, file, true);
+	}
+	fclose(f);
+}
+
+void symbolizer_fork(struct kt_symbolizer *sym, int parent_pid, int pid)
+{
+	struct proc *parent = proc_get(sym, parent_pid, true), *child;
+
+	if (!parent || parent_pid == pid || !(child = proc_get(sym, pid, true)))
+		return;
+	if (!parent->proc_read)
+		read_proc_maps(sym, parent);
+	proc_clear(child);
+	if (maps_reserve(child, parent->n) < 0)
+		return;
+	memcpy(child->maps, parent->maps, parent->n * sizeof(*parent->maps));
+	child->n = parent->n;
+}
+
+void symbolizer_exec(struct kt_symbolizer *sym, int pid)
+{
+	struct proc *p = proc_get(sym, pid, false);
+
+	if (p)
+		proc_clear(p);
+}
+
+/* /tmp/perf-PID.map ("START SIZE name", hex), read again when it grew. */
+static void read_jit_map(struct proc *p)
+{
+	char path[64], line[1024];
+	struct stat st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", p->pid);
+	if (stat(path, &st) < 0 || st.st_size == p->jit_size)
+		return;
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	symtab_free(&p->jit);
+	p->jit_size = st.st_size;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long start, size;
+		int at = 0;
+
+		if (sscanf(line, "%llx %llx %n", &start, &size, &at) < 2 || !at)
+			continue;
+		if (symtab_add(&p->jit, start, size ? size : 1, line + at,
+			       strcspn(line + at, "\n")) < 0)
+			break;
+	}
+	fclose(f);
+	symtab_sort(&p->jit);
+}
+
+static const struct map *find_map(const struct proc *p, uint64_t addr)
+{
+	size_t i = map_after(p, addr);
+
+	return i < p->n && p->maps[i].start <= addr ? &p->maps[i] : NULL;
+}
+
+void symbolizer_user(struct kt_symbolizer *sym, int pid, uint64_t addr, struct kt_frame *f,
+		     char *buf, size_t len)
+{
+	struct proc *p = proc_get(sym, pid, true);
+	const struct map *m;
+	const char *name;
+	uint64_t off;
+
+	if (!p) {
+		unresolved(sym, f, buf, len, NULL, addr);
+		return;
+	}
+	m = find_map(p, addr);
+	if (!m && !p->proc_read) {
+		read_proc_maps(sym, p);
+		m = find_map(p, addr);
+	}
+	if (m && m->dso) {
+		off = addr - m->start + m->pgoff;
+		dso_load(sym, m->dso, pid);
+		name = dso_find(m->dso, off);
+		if (name)
+			named(sym, f, buf, len, name, KT_FRAME_USER);
+		else
+			unresolved(sym, f, buf, len, m->dso->base, off);
+		return;
+	}
+	/* anonymous or unmapped: a JIT's code, if it says so */
+	read_jit_map(p);
+	name = symtab_find(&p->jit, addr);
+	if (name)
+		named(sym, f, buf, len, name, KT_FRAME_JIT);
+	else
+		unresolved(sym, f, buf, len, NULL, addr);
+}
+
+void symbolizer_stats(const struct kt_symbolizer *sym, struct kt_symstats *out)
+{
+	out->resolved = sym->resolved;
+	out->unresolved = sym->unresolved;
+	out->files = sym->ndsos_loaded;
+}
+
+void symbolizer_free(struct kt_symbolizer *sym)
+{
+	size_t i;
+
+	if (!sym)
+		return;
+	for (i = 0; i < PID_BUCKETS; i++) {
+		while (sym->procs[i]) {
+			struct proc *p = sym->procs[i];
+
+			sym->procs[i] = p->next;
+			free(p->maps);
+			symtab_free(&p->jit);
+			free(p);
+		}
+	}
+	for (i = 0; i < DSO_BUCKETS; i++) {
+		while (sym->dsos[i]) {
+			struct dso *d = sym->dsos[i];
+
+			sym->dsos[i] = d->next;
+			dso_free(d);
+		}
+	}
+	symtab_free(&sym->kernel);
+	free(sym);
+}

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The symbolizer on real files: this test binary's own functions through /proc/self/maps,
+ * the same file through side-band mappings of a process that is not there (one that
+ * exited), fork and exec, a JIT map, kallsyms, and the frames nothing names. */
+#include "config.h"
+
+#include <check.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend/symbolize.h"
+
+/* No pid is this high (pid_max is at most 4194304): a process only the side band knows. */
+#define GONE_PID 0x7ffffff0
+
+__attribute__((noinline)) static int symbolize_target_one(int x)
+{
+	return x * 3 + 1;
+}
+
+__attribute__((noinline)) static int symbolize_target_two(int x)
+{
+	return x * 5 + 2;
+}
+
+static struct kt_symbolizer *new_sym(void)
+{
+	char err[256] = "";
+	struct kt_symbolizer *sym = symbolizer_new(err, sizeof(err));
+
+	ck_assert_msg(sym, "%s", err);
+	return sym;
+}
+
+static const char *user(struct kt_symbolizer *sym, int pid, uint64_t addr,
+			enum kt_frame_kind *kind)
+{
+	static char buf[512];
+	struct kt_frame f;
+
+	symbolizer_user(sym, pid, addr, &f, buf, sizeof(buf));
+	ck_assert_ptr_eq(f.name, buf);
+	*kind = f.kind;
+	return f.name;
+}
+
+START_TEST(test_own_functions_via_proc_maps)
+{
+	struct kt_symbolizer *sym = new_sym();
+	enum kt_frame_kind kind;
+	struct kt_symstats st;
+
+	/* inside the functions, not at their first byte: a return address never is */
+	ck_assert_str_eq(user(sym, getpid(), (uint64_t)(uintptr_t)symbolize_target_one + 2, &kind),
+			 "symbolize_target_one");
+	ck_assert_int_eq(kind, KT_FRAME_USER);
+	ck_assert_str_eq(user(sym, getpid(), (uint64_t)(uintptr_t)symbolize_target_two + 1, &kind),
+			 "symbolize_target_two");
+	symbolizer_stats(sym, &st);
+	ck_assert_uint_eq(st.resolved, 2);
+	ck_assert_uint_eq(st.unresolved, 0);
+	ck_assert_uint_ge(st.files, 1);
+	ck_assert_int_eq(symbolize_target_one(1) + symbolize_target_two(1), 11);
+	symbolizer_free(sym);
+}
+END_TEST
+
+/* The executable mapping of this binary that holds addr, from /proc/self/maps. */
+static void own_mapping(uint64_t addr, uint64_t *start, uint64_t *end, uint64_t *pgoff,
+			char *path, size_t len)
+{
+	char line[PATH_MAX + 128];
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long s, e, o;
+		int at = 0;
+
+		if (sscanf(line, "%llx-%llx %*s %llx %*s %*s %n", &s, &e, &o, &at) < 3 || !at)
+			continue;
+		if (addr >= s && addr < e) {
+			*start = s;
+			*end = e;
+			*pgoff = o;
+			snprintf(path, len, "%.*s", (int)strcspn(line + at, "\n"), line + at);
+			fclose(f);
+			return;
+		}
+	}
+	fclose(f);
+	ck_abort_msg("no mapping holds %" PRIx64, addr);
+}
+
+START_TEST(test_side_band_of_a_gone_process)
+{
+	struct kt_symbolizer *sym = new_sym();
+	uint64_t fn = (uint64_t)(uintptr_t)symbolize_target_one, start, end, pgoff;
+	/* the same file, mapped elsewhere in the gone process */
+	uint64_t base = 0x400000000000ULL;
+	enum kt_frame_kind kind;
+	char path[PATH_MAX], want[PATH_MAX + 32];
+	struct kt_symstats st;
+
+	own_mapping(fn, &start, &end, &pgoff, path, sizeof(path));
+	symbolizer_mmap(sym, GONE_PID, base, end - start, pgoff, path);
+	ck_assert_str_eq(user(sym, GONE_PID, base + (fn - start) + 2, &kind),
+			 "symbolize_target_one");
+	ck_assert_int_eq(kind, KT_FRAME_USER);
+
+	/* a fork's child has its parent's mappings until it execs */
+	symbolizer_fork(sym, GONE_PID, GONE_PID + 1);
+	ck_assert_str_eq(user(sym, GONE_PID + 1, base + (fn - start) + 2, &kind),
+			 "symbolize_target_one");
+	symbolizer_exec(sym, GONE_PID + 1);
+	snprintf(want, sizeof(want), "0x%" PRIx64, base + (fn - start) + 2);
+	ck_assert_str_eq(user(sym, GONE_PID + 1, base + (fn - start) + 2, &kind), want);
+	ck_assert_int_eq(kind, KT_FRAME_UNRESOLVED);
+
+	/* an address in the file but in no function: the file and the offset */
+	symbolizer_mmap(sym, GONE_PID, base + 0x10000000, 0x1000, 0x7fff0000, path);
+	snprintf(want, sizeof(want), "[%s+0x7fff0010]", strrchr(path, '/') + 1);
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x10000010, &kind), want);
+	ck_assert_int_eq(kind, KT_FRAME_UNRESOLVED);
+
+	/* in no mapping at all: the address */
+	ck_assert_str_eq(user(sym, GONE_PID, 0x10, &kind), "0x10");
+	ck_assert_int_eq(kind, KT_FRAME_UNRESOLVED);
+	symbolizer_stats(sym, &st);
+	ck_assert_uint_eq(st.unresolved, 3);
+	symbolizer_free(sym);
+}
+END_TEST
+
+/* Later mappings replace the parts of earlier ones they cover, and only those. Files that
+ * are not there name their frames by file and offset. */
+START_TEST(test_mappings_replace)
+{
+	struct kt_symbolizer *sym = new_sym();
+	uint64_t base = 0x500000000000ULL;
+	enum kt_frame_kind kind;
+	struct kt_symstats st;
+
+	symbolizer_mmap(sym, GONE_PID, base, 0x3000, 0x5000, "/nonexistent/liba.so");
+	symbolizer_mmap(sym, GONE_PID, base + 0x1000, 0x1000, 0, "//anon");
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x10, &kind), "[liba.so+0x5010]");
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x1010, &kind), "0x500000001010");
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x2010, &kind), "[liba.so+0x7010]");
+	symbolizer_mmap(sym, GONE_PID, base + 0x2800, 0x1000, 0, "/nonexistent/libb.so");
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x2010, &kind), "[liba.so+0x7010]");
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x2900, &kind), "[libb.so+0x100]");
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x3100, &kind), "[libb.so+0x900]");
+	/* one over the middle of another splits it in two */
+	symbolizer_mmap(sym, GONE_PID, base + 0x2900, 0x100, 0, "/nonexistent/libc.so");
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x2810, &kind), "[libb.so+0x10]");
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x2980, &kind), "[libc.so+0x80]");
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x2a10, &kind), "[libb.so+0x210]");
+	ck_assert_int_eq(kind, KT_FRAME_UNRESOLVED);
+	/* and one over several, whole and in part */
+	symbolizer_mmap(sym, GONE_PID, base + 0x800, 0x2400, 0x100000, "/nonexistent/libd.so");
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x7f0, &kind), "[liba.so+0x57f0]");
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x2980, &kind), "[libd.so+0x102180]");
+	ck_assert_str_eq(user(sym, GONE_PID, base + 0x2c10, &kind), "[libb.so+0x410]");
+	symbolizer_stats(sym, &st);
+	ck_assert_uint_eq(st.unresolved, 12);
+	ck_assert_uint_eq(st.resolved, 0);
+	symbolizer_free(sym);
+}
+END_TEST
+
+START_TEST(test_jit_map)
+{
+	struct kt_symbolizer *sym = new_sym();
+	enum kt_frame_kind kind;
+	char path[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/tmp/perf-%d.map", GONE_PID);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fprintf(f, "7f0000001000 100 LazyCompile:*fib /app.js:3\n");
+	fclose(f);
+	symbolizer_mmap(sym, GONE_PID, 0x7f0000000000ULL, 0x10000, 0, "//anon");
+	ck_assert_str_eq(user(sym, GONE_PID, 0x7f0000001080ULL, &kind),
+			 "LazyCompile:*fib /app.js:3");
+	ck_assert_int_eq(kind, KT_FRAME_JIT);
+	ck_assert_str_eq(user(sym, GONE_PID, 0x7f0000001100ULL, &kind), "0x7f0000001100");
+	ck_assert_int_eq(kind, KT_FRAME_UNRESOLVED);
+
+	/* what the JIT appends later is read when an address misses */
+	f = fopen(path, "a");
+	fprintf(f, "7f0000002000 40 Interpreted:loop\n");
+	fclose(f);
+	ck_assert_str_eq(user(sym, GONE_PID, 0x7f0000002010ULL, &kind), "Interpreted:loop");
+	unlink(path);
+	symbolizer_free(sym);
+}
+END_TEST
+
+/* The first text symbol of kallsyms with a non-zero address and a name ending the line. */
+static int kallsyms_pick(uint64_t *addr, char *name, size_t len, int want_module)
+{
+	char line[512], n[256], mod[64];
+	FILE *f = fopen("/proc/kallsyms", "re");
+	int found = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (!found && fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char t;
+		int k = sscanf(line, "%llx %c %255s [%63[^]]]", &a, &t, n, mod);
+
+		if (k < 3 || !a || (t != 't' && t != 'T') || (want_module != (k == 4)))
+			continue;
+		if (strcmp(n, "schedule") && !want_module)
+			continue;
+		*addr = a;
+		if (want_module)
+			snprintf(name, len, "%s [%s]", n, mod);
+		else
+			snprintf(name, len, "%s", n);
+		found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
+START_TEST(test_kernel)
+{
+	struct kt_symbolizer *sym = new_sym();
+	char buf[512], want[512];
+	struct kt_frame f;
+	uint64_t addr;
+
+	if (symbolizer_kernel_hidden(sym)) {
+		/* kptr_restrict (or not root): nothing can be named, and it is said */
+		symbolizer_kernel(sym, 0xffffffff81000000ULL, &f, buf, sizeof(buf));
+		ck_assert_int_eq(f.kind, KT_FRAME_UNRESOLVED);
+		ck_assert_str_eq(f.name, "0xffffffff81000000");
+		symbolizer_free(sym);
+		return;
+	}
+	ck_assert(kallsyms_pick(&addr, want, sizeof(want), 0));
+	symbolizer_kernel(sym, addr + 4, &f, buf, sizeof(buf));
+	ck_assert_int_eq(f.kind, KT_FRAME_KERNEL);
+	ck_assert_str_eq(f.name, "schedule");
+	if (kallsyms_pick(&addr, want, sizeof(want), 1)) {
+		symbolizer_kernel(sym, addr, &f, buf, sizeof(buf));
+		ck_assert_str_eq(f.name, want);
+	}
+	symbolizer_kernel(sym, 0x10, &f, buf, sizeof(buf));
+	ck_assert_int_eq(f.kind, KT_FRAME_UNRESOLVED);
+	ck_assert_str_eq(f.name, "0x10");
+	symbolizer_free(sym);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("symbolize");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_own_functions_via_proc_maps);
+	tcase_add_test(tc, test_side_band_of_a_gone_process);
+	tcase_add_test(tc, test_mappings_replace);
+	tcase_add_test(tc, test_jit_map);
+	tcase_add_test(tc, test_kernel);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
