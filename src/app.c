@@ -29,6 +29,7 @@
 #include "record/recording.h"
 #include "stopwhen.h"
 #include "backend/evstack.h"
+#include "backend/symbolize.h"
 #include "xalloc.h"
 #include "clock.h"
 
@@ -552,6 +553,19 @@ bool app_spec_selects(const char *spec, const struct kt_event_desc *ev)
 	return selected(spec, catalog_spec_is_glob(spec), ev);
 }
 
+struct kt_symbolizer *app_symbolizer(struct kt_app *app)
+{
+	char err[256];
+
+	if (app->symbolizer || app->symbolizer_tried || app->recording || !app->opts->user_stacks)
+		return app->symbolizer;
+	app->symbolizer_tried = true;
+	app->symbolizer = symbolizer_new(err, sizeof(err));
+	if (!app->symbolizer)
+		log_debug("%s: user frames stay addresses: %s", __func__, err);
+	return app->symbolizer;
+}
+
 int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen)
 {
 	const struct kt_catalog *cat = app->catalog;
@@ -862,6 +876,8 @@ void app_close(struct kt_app *app)
 	app->catalog = NULL;
 	decoder_free(app->decoder);
 	app->decoder = NULL;
+	symbolizer_free(app->symbolizer);
+	app->symbolizer = NULL;
 	comms_free(app->comms);
 	app->comms = NULL;
 	store_free(app->store);

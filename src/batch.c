@@ -99,11 +99,12 @@ static void batch_print_trigger_output(struct batch *b)
 /* The stack attached to r, innermost frame first, one per line (the kernel's layout). */
 static void batch_print_stack(struct batch *b, const struct kt_evstack_frame *f, size_t n)
 {
+	struct kt_symbolizer *sym = app_symbolizer(b->app);
 	enum kt_frame_kind kind;
 	char name[256];
 
 	for (size_t i = 0; i < n; i++)
-		fprintf(b->out, " => %s\n", evstack_name(b->app->decoder, &f[i], true, name,
+		fprintf(b->out, " => %s\n", evstack_name(b->app->decoder, sym, &f[i], true, name,
 							 sizeof(name), &kind));
 }
 
@@ -121,7 +122,7 @@ static void batch_print_rec(struct batch *b, const struct kt_rec *r)
 		if (nf) { /* the object's last '}' goes after the stack */
 			line[strlen(line) - 1] = '\0';
 			fprintf(b->out, "%s,\"stack\":", line);
-			evstack_write_json(d, f, nf, b->out);
+			evstack_write_json(d, app_symbolizer(b->app), f, nf, b->out);
 			fputs("}\n", b->out);
 			return;
 		}
@@ -189,7 +190,8 @@ static void batch_print_new(struct batch *b)
 			if (b->tree)
 				batch_tree_feed(b->tree, &r);
 			else if (b->folded)
-				b->folded_oom |= evstacks_add(b->folded, b->app->decoder, st, &r) < 0;
+				b->folded_oom |= evstacks_add(b->folded, b->app->decoder,
+							      app_symbolizer(b->app), st, &r) < 0;
 			else if (!b->app->opts->quiet && !b->out_closed)
 				batch_print_rec(b, &r);
 		}

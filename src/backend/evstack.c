@@ -21,6 +21,7 @@
 #include "evstack.h"
 #include "session.h"
 #include "store.h"
+#include "symbolize.h"
 #include "triggers.h"
 
 #define STACKTRACE "stacktrace"
@@ -123,8 +124,8 @@ static size_t read_callers(struct kt_decoder *d, const struct kt_rec *r, bool us
 			   struct kt_evstack_frame *out, size_t n, size_t max)
 {
 	struct tep_event *ev = decoder_event(d, r);
-	struct tep_format_field *callers, *size;
-	unsigned long long count = 0, addr;
+	struct tep_format_field *callers, *size, *tgid;
+	unsigned long long count = 0, addr, pid = 0;
 	size_t i, room;
 
 	if (!ev || !(callers = tep_find_field(ev, "caller")) || callers->offset >= (int)r->size)
@@ -133,6 +134,9 @@ static size_t read_callers(struct kt_decoder *d, const struct kt_rec *r, bool us
 	size = user ? NULL : tep_find_field(ev, "size");
 	if (size && tep_read_number_field(size, r->data, &count) == 0 && count < room)
 		room = (size_t)count;
+	tgid = user ? tep_find_field(ev, "tgid") : NULL;
+	if (!tgid || tep_read_number_field(tgid, r->data, &pid))
+		pid = (unsigned long long)decoder_rec_pid(r);
 	for (i = 0; i < room && n < max; i++) {
 		memcpy(&addr, (const char *)r->data + callers->offset + i * sizeof(uint64_t),
 		       sizeof(addr));
@@ -143,6 +147,7 @@ static size_t read_callers(struct kt_decoder *d, const struct kt_rec *r, bool us
 		}
 		out[n].addr = addr;
 		out[n].user = user;
+		out[n].pid = (int)pid;
 		n++;
 	}
 	return n;
@@ -173,13 +178,20 @@ size_t evstack_read(struct kt_decoder *d, const struct kt_store *st, const struc
 	return n;
 }
 
-const char *evstack_name(struct kt_decoder *d, const struct kt_evstack_frame *f, bool offset,
-			 char *buf, size_t len, enum kt_frame_kind *kind)
+const char *evstack_name(struct kt_decoder *d, struct kt_symbolizer *sym,
+			 const struct kt_evstack_frame *f, bool offset, char *buf, size_t len,
+			 enum kt_frame_kind *kind)
 {
 	unsigned long long start = 0;
 	unsigned long size = 0;
 	const char *func = NULL;
+	struct kt_frame kf;
 
+	if (f->user && sym) {
+		symbolizer_user(sym, f->pid, f->addr, &kf, buf, len);
+		*kind = kf.kind;
+		return buf;
+	}
 	if (!f->user && tep_find_function_info(decoder_tep_with_symbols(d), f->addr, &func,
 					       &start, &size) && func) {
 		if (offset && size)
@@ -196,20 +208,24 @@ const char *evstack_name(struct kt_decoder *d, const struct kt_evstack_frame *f,
 	return buf;
 }
 
-void evstack_write_json(struct kt_decoder *d, const struct kt_evstack_frame *f, size_t n,
-			FILE *out)
+void evstack_write_json(struct kt_decoder *d, struct kt_symbolizer *sym,
+			const struct kt_evstack_frame *f, size_t n, FILE *out)
 {
+	static const char *const kinds[] = {
+		[KT_FRAME_TASK] = "task",     [KT_FRAME_KERNEL] = "kernel",
+		[KT_FRAME_USER] = "user",     [KT_FRAME_JIT] = "jit",
+		[KT_FRAME_UNRESOLVED] = "unresolved",
+	};
 	enum kt_frame_kind kind;
 	char name[256];
 	size_t i;
 
 	fputc('[', out);
 	for (i = 0; i < n; i++) {
-		evstack_name(d, &f[i], false, name, sizeof(name), &kind);
+		evstack_name(d, sym, &f[i], false, name, sizeof(name), &kind);
 		fprintf(out, "%s{\"addr\":\"0x%" PRIx64 "\",\"name\":", i ? "," : "", f[i].addr);
 		json_string(out, name);
-		fprintf(out, ",\"kind\":\"%s\"}", f[i].user ? "user" :
-			kind == KT_FRAME_KERNEL ? "kernel" : "unresolved");
+		fprintf(out, ",\"kind\":\"%s\"}", kinds[kind]);
 	}
 	fputc(']', out);
 }

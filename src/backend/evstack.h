@@ -5,8 +5,9 @@
  * records, on the same CPU (the instance's `userstacktrace` option adds a user_stack entry
  * after it, for every event). The store attaches those entries to their event's record
  * (store_set_stack_types); this reads them back as frames and names them. Kernel frames are
- * named from the decoder's kallsyms (a recording's own, when reading one), user frames are
- * shown as addresses. Single-threaded, like the decoder.
+ * named from the decoder's kallsyms (a recording's own, when reading one), user frames by
+ * the symbolizer (symbolize.h: the process's mappings and ELF symbols) when there is one,
+ * else shown as addresses. Single-threaded, like the decoder.
  */
 #ifndef KTOP_EVSTACK_H
 #define KTOP_EVSTACK_H
@@ -22,6 +23,7 @@ struct kt_decoder;
 struct kt_rec;
 struct kt_session;
 struct kt_store;
+struct kt_symbolizer;
 struct tep_event;
 
 #define KT_EVSTACK_MAX 256 /* frames kept of one event's stacks */
@@ -29,6 +31,7 @@ struct tep_event;
 struct kt_evstack_frame {
 	uint64_t addr;
 	bool user;
+	int pid; /* a user frame's process (the user stack's tgid) */
 };
 
 /* Tells the store which record types are stacks: ftrace's kernel_stack and user_stack as
@@ -59,11 +62,14 @@ bool evstack_enabled(struct kt_session *s, const char *system, const char *event
 size_t evstack_read(struct kt_decoder *d, const struct kt_store *st, const struct kt_rec *r,
 		    struct kt_evstack_frame *out, size_t max);
 /* The frame's name into buf ("do_syscall_64+0x82/0x190" with offset, "do_syscall_64"
- * without; an address nothing names as "0xffffffff81234567"), and its kind. Returns buf. */
-const char *evstack_name(struct kt_decoder *d, const struct kt_evstack_frame *f, bool offset,
-			 char *buf, size_t len, enum kt_frame_kind *kind);
-/* The frames as a JSON array of {"addr","name","kind"} objects, innermost first. */
-void evstack_write_json(struct kt_decoder *d, const struct kt_evstack_frame *f, size_t n,
-			FILE *out);
+ * without; a user frame as sym names it, "main" or "[libc.so.6+0x2a1ca]"; an address
+ * nothing names as "0xffffffff81234567"), and its kind. sym may be NULL. Returns buf. */
+const char *evstack_name(struct kt_decoder *d, struct kt_symbolizer *sym,
+			 const struct kt_evstack_frame *f, bool offset, char *buf, size_t len,
+			 enum kt_frame_kind *kind);
+/* The frames as a JSON array of {"addr","name","kind"} objects, innermost first; kind is
+ * "kernel", "user", "jit" or "unresolved". */
+void evstack_write_json(struct kt_decoder *d, struct kt_symbolizer *sym,
+			const struct kt_evstack_frame *f, size_t n, FILE *out);
 
 #endif

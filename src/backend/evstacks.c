@@ -12,8 +12,8 @@
 #define NAME_LEN 256
 #define COLLECT_BATCH 4096 /* records per hold of the store lock */
 
-int evstacks_add(struct kt_stacks *st, struct kt_decoder *d, const struct kt_store *store,
-		 const struct kt_rec *r)
+int evstacks_add(struct kt_stacks *st, struct kt_decoder *d, struct kt_symbolizer *sym,
+		 const struct kt_store *store, const struct kt_rec *r)
 {
 	char names[KT_EVSTACK_MAX][NAME_LEN];
 	struct kt_evstack_frame f[KT_EVSTACK_MAX];
@@ -31,16 +31,15 @@ int evstacks_add(struct kt_stacks *st, struct kt_decoder *d, const struct kt_sto
 	for (i = 0; i < n; i++) {
 		const struct kt_evstack_frame *fr = &f[n - 1 - i];
 
-		path[i + 1].name = evstack_name(d, fr, false, names[i], NAME_LEN,
+		path[i + 1].name = evstack_name(d, sym, fr, false, names[i], NAME_LEN,
 						&path[i + 1].kind);
-		if (fr->user)
-			path[i + 1].kind = KT_FRAME_UNRESOLVED;
 	}
 	return stacks_add(st, path, n + 1, 1) < 0 ? -1 : 1;
 }
 
-int64_t evstacks_collect(struct kt_stacks *st, struct kt_decoder *d, struct kt_store *store,
-			 uint64_t first, uint64_t end,
+int64_t evstacks_collect(struct kt_stacks *st, struct kt_decoder *d,
+			 struct kt_symbolizer *sym, struct kt_store *store, uint64_t first,
+			 uint64_t end,
 			 bool (*shown)(void *arg, const struct kt_rec *r), void *arg)
 {
 	uint64_t seq = first;
@@ -56,7 +55,7 @@ int64_t evstacks_collect(struct kt_stacks *st, struct kt_decoder *d, struct kt_s
 		for (n = 0; seq < end && n < COLLECT_BATCH; n++, seq++) {
 			if (!store_get(store, seq, &r) || !r.stack || (shown && !shown(arg, &r)))
 				continue;
-			ret = evstacks_add(st, d, store, &r);
+			ret = evstacks_add(st, d, sym, store, &r);
 			if (ret < 0) {
 				store_unlock(store);
 				return -1;

@@ -557,8 +557,9 @@ static void draw_detail(struct kt_view *v, int y, int h)
 	mvwhline(v->win, y, 0, ' ', v->w);
 	crt_put(v->win, y, 0, line, v->w);
 	for (i = 0; i < n && (int)i + 1 < h; i++) {
-		evstack_name(v->app->decoder, &f[i], true, line, sizeof(line), &kind);
-		wattrset(v->win, crt_attr(kind == KT_FRAME_KERNEL ? CRT_EVENT : CRT_DIM));
+		evstack_name(v->app->decoder, app_symbolizer(v->app), &f[i], true, line,
+			     sizeof(line), &kind);
+		wattrset(v->win, crt_attr(kind == KT_FRAME_UNRESOLVED ? CRT_DIM : CRT_EVENT));
 		mvwhline(v->win, y + 1 + (int)i, 0, ' ', v->w);
 		mvwprintw(v->win, y + 1 + (int)i, 0, "  %-*.*s", v->w - 2, v->w - 2, line);
 	}
