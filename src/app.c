@@ -566,36 +566,6 @@ struct kt_symbolizer *app_symbolizer(struct kt_app *app)
 	return app->symbolizer;
 }
 
-int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen)
-{
-	const struct kt_catalog *cat = app->catalog;
-	const struct kt_event_desc *ev;
-	struct tep_event *te;
-	int n = 0;
-	size_t i;
-
-	/* the event first: a trigger on a disabled event would write stacks without it */
-	if (on && app_set_events(app, spec, true, err, errlen) < 0)
-		return -1;
-	for (i = 0; i < cat->count; i++) {
-		ev = &cat->events[i];
-		if (!app_spec_selects(spec, ev))
-			continue;
-		if (!on) {
-			if (evstack_disable(app->session, ev->system, ev->name, err, errlen) < 0)
-				return -1;
-			n++;
-			continue;
-		}
-		te = decoder_load(app->decoder, ev->system, ev->name) == 0 ?
-			     tep_find_event_by_name(decoder_tep(app->decoder), ev->system, ev->name) :
-			     NULL;
-		if (evstack_enable(app->session, te, ev->system, ev->name, err, errlen) < 0)
-			return -1;
-		n++;
-	}
-	return n;
-}
 
 /* One event on or off; on: its format loaded and --filter set first, so no unfiltered
  * event slips through. */
@@ -678,6 +648,43 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
 	else if (errlen)
 		err[0] = '\0';
 	return done;
+}
+
+int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen)
+{
+	const struct kt_catalog *cat = app->catalog;
+	const struct kt_event_desc *ev;
+	struct tep_event *te;
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < cat->count; i++) {
+		ev = &cat->events[i];
+		if (!app_spec_selects(spec, ev))
+			continue;
+		n++;
+		if (!on) {
+			if (evstack_disable(app->session, ev->system, ev->name, err, errlen) < 0)
+				return -1;
+			continue;
+		}
+		/* The event first: a trigger on a disabled event writes stacks without their
+		 * rows. One already on keeps the filter it has. */
+		if (!session_is_enabled(app->session, ev->system, ev->name) &&
+		    set_one(app, ev, true, err, errlen) < 0)
+			return -1;
+		te = decoder_load(app->decoder, ev->system, ev->name) == 0 ?
+			     tep_find_event_by_name(decoder_tep(app->decoder), ev->system, ev->name) :
+			     NULL;
+		if (evstack_enable(app->session, te, ev->system, ev->name, err, errlen) < 0)
+			return -1;
+	}
+	if (!n) {
+		snprintf(err, errlen, "no event matches '%s' (events are system:event, e.g. "
+			 "sched:sched_switch; ktop --list shows them)", spec);
+		return -1;
+	}
+	return n;
 }
 
 /* A recording's figures in the live ones' places: what the file's pages and the kernel's

@@ -105,9 +105,10 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
  * (kallsyms is read then); NULL for a recording, without --user-stacks, or when it cannot
  * be made (the frames stay addresses). */
 struct kt_symbolizer *app_symbolizer(struct kt_app *app);
-/* Kernel stacks on every event matching spec (globs): on enables the events (as
- * app_set_events) and puts a stacktrace trigger on each (evstack.h); off removes those
- * triggers and leaves the events on. Returns how many events, or -1 with one line in err. */
+/* Kernel stacks on every event matching spec (globs): on enables those not on yet (as
+ * app_set_events, with --filter; one already on keeps its filter) and puts a stacktrace
+ * trigger on each (evstack.h); off removes those triggers and leaves the events on. Returns
+ * how many events, or -1 with one line in err. */
 int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen);
 /* True when app_set_events(spec) acts on ev. */
 bool app_spec_selects(const char *spec, const struct kt_event_desc *ev);
