@@ -108,17 +108,25 @@ static void batch_print_stack(struct batch *b, const struct kt_evstack_frame *f,
 							 sizeof(name), &kind));
 }
 
-/* Store lock held (r's stack is read from the store). */
+/* r's stack, read after r is formatted: a recording's pager may move the store's window to
+ * reach it, and r's data with it. Store lock held. */
+static size_t batch_stack_of(struct batch *b, const struct kt_rec *r, struct kt_evstack_frame *f)
+{
+	return r->stack ? evstack_read(b->app->decoder, b->app->store, r, f, KT_EVSTACK_MAX) : 0;
+}
+
+/* Store lock held. */
 static void batch_print_rec(struct batch *b, const struct kt_rec *r)
 {
 	struct kt_decoder *d = b->app->decoder;
 	char line[8192], name[128], info[4096], ts[32];
 	struct kt_evstack_frame f[KT_EVSTACK_MAX];
-	size_t nf = r->stack ? evstack_read(d, b->app->store, r, f, KT_EVSTACK_MAX) : 0;
+	size_t nf;
 	int pid;
 
 	if (b->app->opts->json) {
 		decoder_format_json(d, r, line, sizeof(line));
+		nf = batch_stack_of(b, r, f);
 		if (nf) { /* the object's last '}' goes after the stack */
 			line[strlen(line) - 1] = '\0';
 			fprintf(b->out, "%s,\"stack\":", line);
@@ -139,7 +147,7 @@ static void batch_print_rec(struct batch *b, const struct kt_rec *r)
 	pid = decoder_rec_pid(r);
 	fprintf(b->out, "%s [%03u] %16s-%-7d %s: %s\n", ts, r->cpu, decoder_comm(d, pid, r->ts), pid,
 		decoder_format_name(d, r, name, sizeof(name)), info);
-	batch_print_stack(b, f, nf);
+	batch_print_stack(b, f, batch_stack_of(b, r, f));
 }
 
 /* Whether r, an event without a stack yet, may still get one: stacks are being captured,

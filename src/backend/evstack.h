@@ -57,8 +57,9 @@ int evstack_user(struct kt_session *s, bool on, char *err, size_t errlen);
 bool evstack_enabled(struct kt_session *s, const char *system, const char *event);
 
 /* The frames of the stacks attached to r (r.stack), innermost first, the kernel's first
- * and then the user's, at most max. Store lock held; r stays valid. Returns how many (0:
- * r has no stack). */
+ * and then the user's, at most max. Store lock held. Reading them may page a recording's
+ * store (store_get): r's data may then be stale, so use it before. Returns how many (0: r
+ * has no stack). */
 size_t evstack_read(struct kt_decoder *d, const struct kt_store *st, const struct kt_rec *r,
 		    struct kt_evstack_frame *out, size_t max);
 /* The frame's name into buf ("do_syscall_64+0x82/0x190" with offset, "do_syscall_64"

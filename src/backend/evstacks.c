@@ -22,11 +22,13 @@ int evstacks_add(struct kt_stacks *st, struct kt_decoder *d, struct kt_symbolize
 
 	if (!r->stack || (r->flags & (KT_REC_LOST | KT_REC_STACK)))
 		return 0;
+	/* before the stack is read: reaching it may move a paged store's window, and r's
+	 * data with it */
+	path[0].name = decoder_comm(d, decoder_rec_pid(r), r->ts);
+	path[0].kind = KT_FRAME_TASK;
 	n = evstack_read(d, store, r, f, KT_EVSTACK_MAX);
 	if (!n)
 		return 0;
-	path[0].name = decoder_comm(d, decoder_rec_pid(r), r->ts);
-	path[0].kind = KT_FRAME_TASK;
 	/* root to leaf: the outermost frame (the user stack's last) first */
 	for (i = 0; i < n; i++) {
 		const struct kt_evstack_frame *fr = &f[n - 1 - i];
