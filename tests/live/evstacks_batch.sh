@@ -8,7 +8,9 @@
 #      runs and the instance is gone after (the kernel-state contract);
 #   2. (--json) carry each stack as a "stack" array of named frames, on each of the N rows;
 #   3. (--folded) fold them: lines "comm;outermost;...;innermost COUNT" whose counts add up to
-#      N, every one from the syscall entry (entry_SYSCALL_64...) through do_syscall_64.
+#      N, every one from the syscall entry (entry_SYSCALL_64...) through do_syscall_64;
+#   4. the run of 1 recorded with -o: ktop -b -i shows the same rows with their stacks, and
+#      folds them the same.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -42,27 +44,50 @@ run()
 	assert_clean
 }
 
-# ---- 1. text: each row, then its stack ------------------------------------------------------
-run text
-rows=$(grep -Ec -- " $NAME-$wl +$EV:" "$T/text")
-[ "$rows" = "$N" ] || fail "$rows getppid rows of $NAME-$wl, expected $N: $(head -5 "$T/text")"
-grep -q "ftrace:kernel_stack" "$T/text" &&
-	fail "stack records printed as rows of their own: $(grep -m2 kernel_stack "$T/text")"
-# Per row: how many frames follow it, and whether the syscall entry path is among them.
-awk -v ev=" $EV:" '
-	index($0, ev) { if (n) print frames, path; n++; frames = 0; path = 0; next }
-	/^ => / { frames++; if ($2 ~ /^do_syscall_64\+0x[0-9a-f]+\/0x[0-9a-f]+$/) path = 1; next }
-	/^#/ { next }
-	{ if (n) print frames, path; n = 0 }
-	END { if (n) print frames, path }' "$T/text" >"$T/per_row"
-[ "$(wc -l <"$T/per_row")" = "$N" ] || fail "$(wc -l <"$T/per_row") rows read back, expected $N"
-bare=$(awk '$1 == 0' "$T/per_row" | wc -l)
-[ "$bare" = 0 ] || fail "$bare of $N rows without a stack: $(head -20 "$T/text")"
-nopath=$(awk '$2 == 0' "$T/per_row" | wc -l)
-[ "$nopath" = 0 ] || fail "$nopath of $N stacks without do_syscall_64+OFF/SIZE: $(head -20 "$T/text")"
+# check_text FILE WHAT: N getppid rows of the workload, each followed by its stack holding
+# the syscall entry path, and no stack record printed as a row of its own.
+check_text()
+{
+	local rows bare nopath
+	rows=$(grep -Ec -- " $NAME-$wl +$EV:" "$1")
+	[ "$rows" = "$N" ] || fail "$2: $rows getppid rows of $NAME-$wl, expected $N: $(head -5 "$1")"
+	grep -q "ftrace:kernel_stack" "$1" &&
+		fail "$2: stack records printed as rows of their own: $(grep -m2 kernel_stack "$1")"
+	# Per row: how many frames follow it, and whether the syscall entry path is among them.
+	awk -v ev=" $EV:" '
+		index($0, ev) { if (n) print frames, path; n++; frames = 0; path = 0; next }
+		/^ => / { frames++; if ($2 ~ /^do_syscall_64\+0x[0-9a-f]+(\/0x[0-9a-f]+)?$/) path = 1; next }
+		/^#/ { next }
+		{ if (n) print frames, path; n = 0 }
+		END { if (n) print frames, path }' "$1" >"$T/per_row"
+	[ "$(wc -l <"$T/per_row")" = "$N" ] || fail "$2: $(wc -l <"$T/per_row") rows read back, expected $N"
+	bare=$(awk '$1 == 0' "$T/per_row" | wc -l)
+	[ "$bare" = 0 ] || fail "$2: $bare of $N rows without a stack: $(head -20 "$1")"
+	nopath=$(awk '$2 == 0' "$T/per_row" | wc -l)
+	[ "$nopath" = 0 ] || fail "$2: $nopath of $N stacks without do_syscall_64+OFF[/SIZE]: $(head -20 "$1")"
+	log "$2: $N rows, each with its stack ($(awk '{ s += $1 } END { print s / NR }' "$T/per_row") frames on average)"
+}
+
+# check_folded FILE WHAT: lines "comm;outermost;...;innermost COUNT" adding up to N.
+check_folded()
+{
+	grep -v '^#' "$1" >"$T/lines"
+	awk -v name="$NAME" -v want="$N" '
+		{ count = $NF; stack = $0; sub(/ [0-9]+$/, "", stack); n = split(stack, f, ";") }
+		f[1] != name { print "a line not under " name ": " $0; bad = 1; next }
+		stack !~ /;do_syscall_64;/ { print "not through do_syscall_64: " $0; bad = 1 }
+		f[2] !~ /^entry_SYSCALL_64/ { print "the root is not the syscall entry: " $0; bad = 1 }
+		{ total += count }
+		END { if (total != want) { print "folded counts add up to " total; bad = 1 }
+		      exit bad }' "$T/lines" || fail "$2: folded output: $(head -5 "$1")"
+	log "$2: $(wc -l <"$T/lines") distinct stacks, $N events"
+}
+
+# ---- 1. text: each row, then its stack; recorded (-o) as it goes -----------------------------
+run text -o "$T/s.dat"
+check_text "$T/text" text
 grep -qx "# ktop: stacks=$N (kernel and user stack records, each printed with its event)" \
 	"$T/text" || fail "the summary does not count $N stack records: $(grep '^#' "$T/text")"
-log "text: $N rows, each with its stack ($(awk '{ s += $1 } END { print s / NR }' "$T/per_row") frames on average)"
 
 # ---- 2. --json: a stack array on each row ---------------------------------------------------
 run json --json
@@ -91,14 +116,13 @@ log "json: $N rows with a stack array"
 
 # ---- 3. --folded -----------------------------------------------------------------------------
 run folded --folded
-grep -v '^#' "$T/folded" >"$T/lines"
-awk -v name="$NAME" '
-	{ count = $NF; stack = $0; sub(/ [0-9]+$/, "", stack); n = split(stack, f, ";") }
-	f[1] != name { print "a line not under " name ": " $0; bad = 1; next }
-	stack !~ /;do_syscall_64;/ { print "not through do_syscall_64: " $0; bad = 1 }
-	f[2] !~ /^entry_SYSCALL_64/ { print "the root is not the syscall entry: " $0; bad = 1 }
-	{ total += count }
-	END { if (total != '"$N"') { print "folded counts add up to " total; bad = 1 }
-	      exit bad }' "$T/lines" || fail "folded output: $(head -5 "$T/folded")"
-log "folded: $(wc -l <"$T/lines") distinct stacks, $N events"
+check_folded "$T/folded" folded
+
+# ---- 4. the recording: the same stacks under the same rows, and folded ------------------------
+run_ktop 60 "$T/replay" "$T/replay.err" -b -i "$T/s.dat"
+[ "$KTOP_RC" = 0 ] || fail "ktop -b -i exited $KTOP_RC: $(head -c 400 "$T/replay.err")"
+check_text "$T/replay" "-i"
+run_ktop 60 "$T/replay.folded" "$T/replay.err" -b -i "$T/s.dat" --folded
+[ "$KTOP_RC" = 0 ] || fail "ktop -b -i --folded exited $KTOP_RC: $(head -c 400 "$T/replay.err")"
+check_folded "$T/replay.folded" "-i --folded"
 pass
