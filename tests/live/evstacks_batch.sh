@@ -10,7 +10,9 @@
 #   3. (--folded) fold them: lines "comm;outermost;...;innermost COUNT" whose counts add up to
 #      N, every one from the syscall entry (entry_SYSCALL_64...) through do_syscall_64;
 #   4. the run of 1 recorded with -o: ktop -b -i shows the same rows with their stacks, and
-#      folds them the same.
+#      folds them the same;
+#   5. (--user-stacks) the instance's userstacktrace option: each row also carries its
+#      task's user stack, its innermost frame named (libc's syscall()) while the task runs.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -125,4 +127,42 @@ check_text "$T/replay" "-i"
 run_ktop 60 "$T/replay.folded" "$T/replay.err" -b -i "$T/s.dat" --folded
 [ "$KTOP_RC" = 0 ] || fail "ktop -b -i --folded exited $KTOP_RC: $(head -c 400 "$T/replay.err")"
 check_folded "$T/replay.folded" "-i --folded"
+
+# ---- 5. --user-stacks: the task's user stack after its kernel stack ---------------------------
+# A workload that lives for 3 s (its mappings name its frames while it runs; batch prints
+# each second): every row carries user frames, the innermost in libc's syscall().
+start_ktop "$T/user" "$T/user.err" -b --json --stack "$EV" --user-stacks \
+	--filter 'comm == "kts-user"'
+kpid=$KTOP_PID
+wait_capturing "$kpid" syscalls sys_enter_getppid
+wait_until 15 trigger_set "$kpid" || fail "no stacktrace trigger with --user-stacks"
+[ "$(cat "$(instance_dir "$kpid")/options/userstacktrace")" = 1 ] ||
+	fail "--user-stacks did not set the instance's userstacktrace option"
+WORKLOAD_CPU=any "$KTOP_WORKLOAD" rate 20 3 kts-user >/dev/null
+stop_ktop "$kpid" INT 30
+[ "$KTOP_RC" = 0 ] || fail "ktop --user-stacks exited $KTOP_RC: $(head -c 400 "$T/user.err")"
+assert_no_sanitizer "$T/user.err"
+assert_clean
+python3 - "$T/user" <<'EOF' || fail "--user-stacks check failed (see above)"
+import json, sys
+
+rows = named = 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o.get("event") != "syscalls:sys_enter_getppid":
+        continue
+    rows += 1
+    st = o.get("stack") or []
+    kernel = [i for i, f in enumerate(st) if f["kind"] == "kernel"]
+    if not kernel:
+        sys.exit(f"a row without its kernel stack: {line.strip()}")
+    user = [f for f in st[kernel[-1] + 1:] if int(f["addr"], 16) < 1 << 47]
+    if not user:
+        sys.exit(f"a row without user frames after its kernel ones: {line.strip()}")
+    if user[0]["kind"] == "user" and user[0]["name"] == "syscall":
+        named += 1
+if rows < 20 or not named:
+    sys.exit(f"{rows} rows, {named} with their innermost user frame named syscall")
+print(f"{rows} rows with user frames, {named} named while the workload ran")
+EOF
 pass
