@@ -87,6 +87,7 @@ check_folded()
 
 # ---- 1. text: each row, then its stack; recorded (-o) as it goes -----------------------------
 run text -o "$T/s.dat"
+recorded=$wl
 check_text "$T/text" text
 grep -qx "# ktop: stacks=$N (kernel and user stack records, each printed with its event)" \
 	"$T/text" || fail "the summary does not count $N stack records: $(grep '^#' "$T/text")"
@@ -123,6 +124,7 @@ check_folded "$T/folded" folded
 # ---- 4. the recording: the same stacks under the same rows, and folded ------------------------
 run_ktop 60 "$T/replay" "$T/replay.err" -b -i "$T/s.dat"
 [ "$KTOP_RC" = 0 ] || fail "ktop -b -i exited $KTOP_RC: $(head -c 400 "$T/replay.err")"
+wl=$recorded
 check_text "$T/replay" "-i"
 run_ktop 60 "$T/replay.folded" "$T/replay.err" -b -i "$T/s.dat" --folded
 [ "$KTOP_RC" = 0 ] || fail "ktop -b -i --folded exited $KTOP_RC: $(head -c 400 "$T/replay.err")"

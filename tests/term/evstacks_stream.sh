@@ -13,7 +13,7 @@ require_root_tracefs
 require_tmux
 require_workload
 
-tmux_start 80 24 -- -d 1 -e syscalls:sys_enter_getppid --filter 'comm ~ "kts-*"'
+tmux_start 80 24 -- -d 1 -e syscalls:sys_enter_getppid --filter 'comm ~ "ktse-*"'
 pid=$KTOP_PID
 wait_capturing "$pid" syscalls sys_enter_getppid
 TRIG="$(instance_dir "$pid")/events/syscalls/sys_enter_getppid/trigger"
@@ -31,8 +31,8 @@ tmux_keys Escape Escape # the text, the picker
 expect_text "^ Events: all CPUs" 5 "the picker did not close"
 
 # ---- rows marked, the stack opened ----------------------------------------------------------
-"$KTOP_WORKLOAD" count 3 kts-on >/dev/null
-expect_count "kts-on-[0-9]+ +sys_enter_getppid\* " 3 10 "3 rows marked with a stack not shown"
+"$KTOP_WORKLOAD" count 3 ktse-on >/dev/null
+expect_count "ktse-on-[0-9]+ +sys_enter_getppid\*( |$)" 3 10 "3 rows marked with a stack not shown"
 expect_count "kernel_stack" 0 2 "stack records shown as rows"
 expect_text "Events: all CPUs \| \*: stack, Enter" 5 "the title does not say what * means"
 tmux_keys Up Enter
@@ -52,9 +52,9 @@ expect_text "syscalls:sys_enter_getppid: no more stacks" 5 "^K again did not tak
 grep -q '^stacktrace' "$TRIG" && fail "the stacktrace trigger stayed after ^K: $(cat "$TRIG")"
 event_enabled "$pid" syscalls sys_enter_getppid || fail "^K off disabled the event"
 tmux_keys Escape Escape G
-"$KTOP_WORKLOAD" count 2 kts-off >/dev/null
-expect_count "kts-off-[0-9]+ +sys_enter_getppid " 2 10 "the 2 calls after ^K off are not shown unmarked"
-expect_count "kts-off-[0-9]+ +sys_enter_getppid\*" 0 2 "rows marked after the trigger went"
+"$KTOP_WORKLOAD" count 2 ktse-off >/dev/null
+expect_count "ktse-off-[0-9]+ +sys_enter_getppid( |$)" 2 10 "the 2 calls after ^K off are not shown unmarked"
+expect_count "ktse-off-[0-9]+ +sys_enter_getppid\*" 0 2 "rows marked after the trigger went"
 
 tmux_quit_clean
 assert_clean
