@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,28 +57,17 @@ static uint64_t put_event(struct kt_store *st, uint32_t cpu, int pid)
 	return store_append(st, 1000, cpu, raw, sizeof(raw));
 }
 
-/* A kernel_stack record: "int size" at 8, the callers from 16, as many as size says. */
-static void put_kernel_stack(struct kt_store *st, uint32_t cpu, int pid, const uint64_t *addr,
-			     int n)
+/* A stack record: kernel_stack ("int size" at 8, as many callers from 16 as size says) or
+ * user_stack ("unsigned int tgid" at 8, 8 callers from 16, 0 after the last). */
+static void put_stack(struct kt_store *st, uint32_t cpu, int pid, bool user,
+		      const uint64_t *addr, int n)
 {
 	unsigned char raw[16 + 8 * 8] = { 0 };
 
-	header(raw, format_id("ftrace/kernel_stack"), pid);
-	memcpy(raw + 8, &n, 4);
+	header(raw, format_id(user ? "ftrace/user_stack" : "ftrace/kernel_stack"), pid);
+	memcpy(raw + 8, user ? &pid : &n, 4);
 	memcpy(raw + 16, addr, (size_t)n * 8);
-	store_append(st, 1001, cpu, raw, (uint32_t)(16 + n * 8));
-}
-
-/* A user_stack record: "unsigned int tgid" at 8, 8 callers from 16, 0 after the last. */
-static void put_user_stack(struct kt_store *st, uint32_t cpu, int pid, const uint64_t *addr,
-			   int n)
-{
-	unsigned char raw[16 + 8 * 8] = { 0 };
-
-	header(raw, format_id("ftrace/user_stack"), pid);
-	memcpy(raw + 8, &pid, 4);
-	memcpy(raw + 16, addr, (size_t)n * 8);
-	store_append(st, 1001, cpu, raw, sizeof(raw));
+	store_append(st, 1001, cpu, raw, user ? sizeof(raw) : (uint32_t)(16 + n * 8));
 }
 
 static int count(const char *s, char c)
@@ -116,8 +106,8 @@ START_TEST(test_frames_innermost_first)
 	store_lock(st);
 	ev = put_event(st, 0, pid);
 	other = put_event(st, 1, pid); /* another CPU's event between: not ev's stack */
-	put_user_stack(st, 0, pid, user, 2); /* user first: the order does not matter */
-	put_kernel_stack(st, 0, pid, kernel, 3);
+	put_stack(st, 0, pid, true, user, 2); /* user first: the order does not matter */
+	put_stack(st, 0, pid, false, kernel, 3);
 	ck_assert(store_get(st, other, &r));
 	ck_assert_uint_eq(evstack_read(d, st, &r, f, KT_EVSTACK_MAX), 0);
 	ck_assert(store_get(st, ev, &r));
@@ -153,12 +143,12 @@ START_TEST(test_folded_root_to_leaf)
 	evstack_setup(st, d);
 	store_lock(st);
 	put_event(st, 0, pid);
-	put_kernel_stack(st, 0, pid, kernel, 3);
-	put_user_stack(st, 0, pid, user, 2);
+	put_stack(st, 0, pid, false, kernel, 3);
+	put_stack(st, 0, pid, true, user, 2);
 	put_event(st, 0, pid); /* no stack */
 	put_event(st, 1, pid);
-	put_kernel_stack(st, 1, pid, kernel, 3);
-	put_user_stack(st, 1, pid, user, 2);
+	put_stack(st, 1, pid, false, kernel, 3);
+	put_stack(st, 1, pid, true, user, 2);
 	store_unlock(st);
 	ck_assert_int_eq(evstacks_collect(tree, d, NULL, st, 0, 7, NULL, NULL), 2);
 	ck_assert_uint_eq(stacks_leaves(tree), 1);
