@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <traceevent/event-parse.h>
+
 #include "app.h"
 #include "backend/catalog.h"
 #include "backend/comms.h"
@@ -28,6 +30,8 @@
 #include "log.h"
 #include "record/recording.h"
 #include "stopwhen.h"
+#include "backend/evstack.h"
+#include "backend/symbolize.h"
 #include "xalloc.h"
 #include "clock.h"
 
@@ -67,7 +71,7 @@ static int app_use_top_level(struct kt_app *app, char *err, size_t errlen)
 		return KT_EXIT_FAILURE;
 	}
 	if (o->n_events || o->n_profile_events || o->n_probes || o->n_pids || o->comm ||
-	    o->cgroup) {
+	    o->cgroup || o->n_stacks) {
 		snprintf(err, errlen, "--top-level traces only the tracer: events, probes, -p, "
 			 "--comm and --cgroup are not combined with it (run them in a second ktop)");
 		return KT_EXIT_USAGE;
@@ -248,7 +252,7 @@ static bool app_needs_tracefs(const struct kt_options *o)
 	    o->n_events || o->n_profile_events || o->n_probes || o->tracer || o->top_level ||
 	    (o->comm && !o->cpu_profile) ||
 	    (o->filter && *o->filter) || o->record_path || o->tree || o->n_triggers ||
-	    o->stop_when)
+	    o->stop_when || o->n_stacks || o->user_stacks)
 		return true;
 	for (i = 0; i < KT_FTRACE_NLISTS; i++)
 		if (o->n_ftrace_lists[i])
@@ -414,6 +418,7 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	app->decoder = decoder_new(app->tracing_dir, err, errlen);
 	if (!app->decoder)
 		return KT_EXIT_FAILURE;
+	evstack_setup(app->store, app->decoder);
 	app->catalog = kernel_catalog(app->tracing_dir, err, errlen);
 	if (!app->catalog)
 		return exit_code_for(errno);
@@ -448,6 +453,11 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		if (app_start_events(app, opts->profile_events[i], err, errlen) < 0)
 			return KT_EXIT_FAILURE;
 	}
+	for (i = 0; i < opts->n_stacks; i++)
+		if (app_set_stacks(app, opts->stacks[i], true, err, errlen) < 0)
+			return KT_EXIT_FAILURE;
+	if (opts->user_stacks && evstack_user(app->session, true, err, errlen) < 0)
+		return KT_EXIT_FAILURE;
 	if (stopwhen_start(app, err, errlen) < 0)
 		return KT_EXIT_FAILURE;
 	return app_open_counting(app, err, errlen);
@@ -598,6 +608,20 @@ bool app_spec_selects(const char *spec, const struct kt_event_desc *ev)
 	return selected(spec, catalog_spec_is_glob(spec), ev);
 }
 
+struct kt_symbolizer *app_symbolizer(struct kt_app *app)
+{
+	char err[256];
+
+	if (app->symbolizer || app->symbolizer_tried || app->recording || !app->opts->user_stacks)
+		return app->symbolizer;
+	app->symbolizer_tried = true;
+	app->symbolizer = symbolizer_new(err, sizeof(err));
+	if (!app->symbolizer)
+		log_debug("%s: user frames stay addresses: %s", __func__, err);
+	return app->symbolizer;
+}
+
+
 /* One event on or off; on: its format loaded and --filter set first, so no unfiltered
  * event slips through. */
 static int set_one(struct kt_app *app, const struct kt_event_desc *ev, bool on, char *err,
@@ -679,6 +703,43 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
 	else if (errlen)
 		err[0] = '\0';
 	return done;
+}
+
+int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen)
+{
+	const struct kt_catalog *cat = app->catalog;
+	const struct kt_event_desc *ev;
+	struct tep_event *te;
+	int n = 0;
+	size_t i;
+
+	for (i = 0; i < cat->count; i++) {
+		ev = &cat->events[i];
+		if (!app_spec_selects(spec, ev))
+			continue;
+		n++;
+		if (!on) {
+			if (evstack_disable(app->session, ev->system, ev->name, err, errlen) < 0)
+				return -1;
+			continue;
+		}
+		/* The event first: a trigger on a disabled event writes stacks without their
+		 * rows. One already on keeps the filter it has. */
+		if (!session_is_enabled(app->session, ev->system, ev->name) &&
+		    set_one(app, ev, true, err, errlen) < 0)
+			return -1;
+		te = decoder_load(app->decoder, ev->system, ev->name) == 0 ?
+			     tep_find_event_by_name(decoder_tep(app->decoder), ev->system, ev->name) :
+			     NULL;
+		if (evstack_enable(app->session, te, ev->system, ev->name, err, errlen) < 0)
+			return -1;
+	}
+	if (!n) {
+		snprintf(err, errlen, "no event matches '%s' (events are system:event, e.g. "
+			 "sched:sched_switch; ktop --list shows them)", spec);
+		return -1;
+	}
+	return n;
 }
 
 /* A recording's figures in the live ones' places: what the file's pages and the kernel's
@@ -879,6 +940,8 @@ void app_close(struct kt_app *app)
 	app->catalog = NULL;
 	decoder_free(app->decoder);
 	app->decoder = NULL;
+	symbolizer_free(app->symbolizer);
+	app->symbolizer = NULL;
 	comms_free(app->comms);
 	app->comms = NULL;
 	store_free(app->store);

@@ -29,6 +29,7 @@ struct kt_bpfhist;
 struct kt_cgroup;
 struct kt_stopwhen;
 struct kt_stacks;
+struct kt_symbolizer;
 
 struct kt_app {
 	const struct kt_options *opts;
@@ -46,6 +47,8 @@ struct kt_app {
 					       * flame pane takes them */
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
 	struct kt_stopwhen *stop; /* --stop-when (stopwhen.h), NULL: none */
+	struct kt_symbolizer *symbolizer; /* user frames of event stacks (app_symbolizer) */
+	bool symbolizer_tried;
 	struct kt_probe_report *probe_reports; /* the probes' last health, taken as they
 						 * go (app_stop_capture) */
 	size_t n_probe_reports;
@@ -108,6 +111,15 @@ void app_close(struct kt_app *app);
  * one-line warning naming how many and the first; -1 with err filled when nothing matches,
  * the one event named is refused, or all of a glob's are. */
 int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen);
+/* What names the user frames of event stacks (--user-stacks, live): made on first use
+ * (kallsyms is read then); NULL for a recording, without --user-stacks, or when it cannot
+ * be made (the frames stay addresses). */
+struct kt_symbolizer *app_symbolizer(struct kt_app *app);
+/* Kernel stacks on every event matching spec (globs): on enables those not on yet (as
+ * app_set_events, with --filter; one already on keeps its filter) and puts a stacktrace
+ * trigger on each (evstack.h); off removes those triggers and leaves the events on. Returns
+ * how many events, or -1 with one line in err. */
+int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen);
 /* True when app_set_events(spec) acts on ev. */
 bool app_spec_selects(const char *spec, const struct kt_event_desc *ev);
 /* Creates a dynamic probe from a definition (probes.h), adds it to the catalogue so the

@@ -15,6 +15,8 @@
 
 #include "app.h"
 #include "backend/decode.h"
+#include "backend/evstack.h"
+#include "backend/evstacks.h"
 #include "backend/histprint.h"
 #include "backend/pmu.h"
 #include "backend/probes.h"
@@ -33,6 +35,10 @@
 
 #define BATCH_PRINT_CHUNK 1024
 #define PROFILE_POLL_MS 100
+/* An event whose stack may still be on its way (the last record of its CPU) waits this
+ * long for it: the kernel writes the stack microseconds after the event, and the reader
+ * collects a quiet CPU's partial page every 100 ms. */
+#define BATCH_STACK_WAIT_NS 500000000ull
 
 struct batch {
 	struct kt_app *app;
@@ -45,6 +51,8 @@ struct batch {
 	char rec_err[512];
 	struct kt_batch_tree *tree; /* --tree: records become call trees, printed at the end */
 	struct kt_batch_profile *profile; /* --profile: samples, printed at the end */
+	struct kt_stacks *folded; /* --folded: the events' stacks, printed at the end */
+	bool folded_oom;	  /* some stacks were left out of it: out of memory */
 	bool draining;	     /* capture stopped: print everything left, signals or not */
 	unsigned long long deadline; /* --duration's end (clock_mono_ns()), 0: none */
 	char **trig_text;    /* --trigger hist or snapshot: what it made (trigger_output()),
@@ -91,14 +99,45 @@ static void batch_print_trigger_output(struct batch *b)
 	b->trig_text = NULL;
 }
 
+/* The stack attached to r, innermost frame first, one per line (the kernel's layout). */
+static void batch_print_stack(struct batch *b, const struct kt_evstack_frame *f, size_t n)
+{
+	struct kt_symbolizer *sym = app_symbolizer(b->app);
+	enum kt_frame_kind kind;
+	char name[256];
+
+	for (size_t i = 0; i < n; i++)
+		fprintf(b->out, " => %s\n", evstack_name(b->app->decoder, sym, &f[i], true, name,
+							 sizeof(name), &kind));
+}
+
+/* r's stack, read after r is formatted: a recording's pager may move the store's window to
+ * reach it, and r's data with it. Store lock held. */
+static size_t batch_stack_of(struct batch *b, const struct kt_rec *r, struct kt_evstack_frame *f)
+{
+	return r->stack ? evstack_read(b->app->decoder, b->app->store, r, f, KT_EVSTACK_MAX) : 0;
+}
+
+/* Store lock held. */
 static void batch_print_rec(struct batch *b, const struct kt_rec *r)
 {
 	struct kt_decoder *d = b->app->decoder;
 	char line[8192], name[128], info[4096], ts[32];
+	struct kt_evstack_frame f[KT_EVSTACK_MAX];
+	size_t nf;
 	int pid;
 
 	if (b->app->opts->json) {
-		fputs(decoder_format_json(d, r, line, sizeof(line)), b->out);
+		decoder_format_json(d, r, line, sizeof(line));
+		nf = batch_stack_of(b, r, f);
+		if (nf) { /* the object's last '}' goes after the stack */
+			line[strlen(line) - 1] = '\0';
+			fprintf(b->out, "%s,\"stack\":", line);
+			evstack_write_json(d, app_symbolizer(b->app), f, nf, b->out);
+			fputs("}\n", b->out);
+			return;
+		}
+		fputs(line, b->out);
 		fputc('\n', b->out);
 		return;
 	}
@@ -111,6 +150,21 @@ static void batch_print_rec(struct batch *b, const struct kt_rec *r)
 	pid = decoder_rec_pid(r);
 	fprintf(b->out, "%s [%03u] %16s-%-7d %s: %s\n", ts, r->cpu, decoder_comm(d, pid, r->ts), pid,
 		decoder_format_name(d, r, name, sizeof(name)), info);
+	batch_print_stack(b, f, batch_stack_of(b, r, f));
+}
+
+/* Whether r, an event without a stack yet, may still get one: stacks are being captured,
+ * r is the last record of its CPU and recent. Store lock held. */
+static bool batch_stack_due(struct batch *b, const struct kt_rec *r)
+{
+	struct kt_store_stats s;
+
+	if (b->draining || b->app->recording || r->stack || (r->flags & KT_REC_LOST))
+		return false;
+	store_stats(b->app->store, &s);
+	return (b->app->opts->n_stacks || s.stacks) &&
+	       store_cpu_last(b->app->store, r->seq, r->cpu) &&
+	       r->ts + BATCH_STACK_WAIT_NS > clock_mono_ns();
 }
 
 /* --max-events reached: what came after is captured but not printed. */
@@ -126,6 +180,7 @@ static void batch_print_new(struct batch *b)
 	struct kt_rec r;
 	uint64_t end;
 	unsigned n;
+	bool wait = false;
 
 	for (;;) {
 		store_lock(st);
@@ -137,12 +192,17 @@ static void batch_print_new(struct batch *b)
 		for (n = 0; b->next < end && n < BATCH_PRINT_CHUNK; n++, b->next++) {
 			if (batch_full(b))
 				break;
-			if (!store_get(st, b->next, &r))
-				continue;
+			if (!store_get(st, b->next, &r) || (r.flags & KT_REC_STACK))
+				continue; /* a stack is printed with its event */
+			if ((wait = batch_stack_due(b, &r)))
+				break;
 			if (!(r.flags & KT_REC_LOST))
 				b->printed++;
 			if (b->tree)
 				batch_tree_feed(b->tree, &r);
+			else if (b->folded)
+				b->folded_oom |= evstacks_add(b->folded, b->app->decoder,
+							      app_symbolizer(b->app), st, &r) < 0;
 			else if (!b->app->opts->quiet && !b->out_closed)
 				batch_print_rec(b, &r);
 		}
@@ -151,7 +211,7 @@ static void batch_print_new(struct batch *b)
 			b->out_closed = true; /* a closed pipe: the reader need not suffer */
 			clearerr(b->out);
 		}
-		if (b->next >= end || batch_full(b))
+		if (b->next >= end || batch_full(b) || wait)
 			break;
 		/* Events may arrive faster than they print (a slow terminal, a loaded machine):
 		 * a signal or --duration's end must end the capture now, not once printing has
@@ -227,6 +287,7 @@ static void batch_summary(struct batch *b, double secs)
 	FILE *out = b->out;
 	uint64_t events = app->rstats.events;
 	uint64_t evicted = b->unprinted;
+	struct kt_store_stats ss;
 
 	batch_print_trigger_output(b);
 	if (b->out_closed)
@@ -254,6 +315,17 @@ static void batch_summary(struct batch *b, double secs)
 	if (app->stop)
 		batch_stop_line(b);
 	batch_probe_health(app, out);
+	store_lock(app->store);
+	store_stats(app->store, &ss);
+	store_unlock(app->store);
+	if (ss.stacks) { /* records too, each its event's; printed with it */
+		if (app->opts->json)
+			fprintf(out, "{\"stacks\":{\"records\":%llu}}\n",
+				(unsigned long long)ss.stacks);
+		else
+			fprintf(out, "# ktop: stacks=%llu (kernel and user stack records, each "
+				"printed with its event)\n", (unsigned long long)ss.stacks);
+	}
 	if (app->opts->json) {
 		fprintf(out,
 			"{\"summary\":{\"events\":%llu,\"printed\":%llu,\"lost\":%llu,"
@@ -316,6 +388,31 @@ static void batch_keep_profile(struct batch *b)
 	free(text);
 }
 
+/* --folded: the stacks gathered, folded, once the capture is over. */
+static void batch_folded_end(struct batch *b)
+{
+	if (!b->folded)
+		return;
+	if (!b->app->opts->quiet && !b->out_closed && stacks_write_folded(b->folded, b->out) < 0)
+		b->out_closed = true;
+	if (b->folded_oom)
+		fprintf(stderr, "ktop: --folded: out of memory: some stacks were left out\n");
+	stacks_free(b->folded);
+	b->folded = NULL;
+}
+
+/* --folded's tree; false (with the reason on stderr) when out of memory. */
+static bool batch_folded_start(struct batch *b)
+{
+	/* with --profile, --folded is the profile's */
+	if (!b->app->opts->folded || b->app->opts->cpu_profile)
+		return true;
+	b->folded = stacks_new(KT_STACK_EVENTS);
+	if (!b->folded)
+		fprintf(stderr, "ktop: --folded: out of memory\n");
+	return b->folded != NULL;
+}
+
 /* -i: the whole recording, once the index has reached its end; the duration is the
  * recording's own. */
 static int batch_recording(struct batch *b)
@@ -339,6 +436,8 @@ static int batch_recording(struct batch *b)
 		fprintf(stderr, "ktop: %s: %s\n", o->input_path, err);
 		return KT_EXIT_FAILURE;
 	}
+	if (!batch_folded_start(b))
+		return KT_EXIT_FAILURE;
 	recording_wait_indexed(b->app->recording);
 	app_tick(b->app);
 	batch_print_new(b);
@@ -347,6 +446,7 @@ static int batch_recording(struct batch *b)
 			batch_tree_print(b->tree, b->out, o->json);
 		batch_tree_free(b->tree);
 	}
+	batch_folded_end(b);
 	fflush(b->out);
 	recording_info(b->app->recording, &info);
 	batch_summary(b, (double)(info.last_ts - info.first_ts) / 1e9);
@@ -387,6 +487,10 @@ int batch_run(struct kt_app *app, FILE *out)
 	}
 	if (app->profile && !(b.profile = batch_profile_new(app))) {
 		fprintf(stderr, "ktop: out of memory for the profile's stacks\n");
+		app_stop_capture(app);
+		return KT_EXIT_FAILURE;
+	}
+	if (!batch_folded_start(&b)) {
 		app_stop_capture(app);
 		return KT_EXIT_FAILURE;
 	}
@@ -434,6 +538,7 @@ int batch_run(struct kt_app *app, FILE *out)
 			batch_tree_print(b.tree, out, o->json);
 		batch_tree_free(b.tree);
 	}
+	batch_folded_end(&b);
 	fflush(out);
 	batch_summary(&b, (double)(clock_mono_ns() - start) / 1e9);
 	batch_profile_free(b.profile);

@@ -53,6 +53,8 @@ enum {
 	OPT_FLAME,
 	OPT_DIFF_BASE,
 	OPT_OFF_CPU,
+	OPT_STACK,
+	OPT_USER_STACKS,
 };
 
 static const struct option long_options[] = {
@@ -96,6 +98,8 @@ static const struct option long_options[] = {
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "preset", required_argument, NULL, 'P' },
 	{ "off-cpu", optional_argument, NULL, OPT_OFF_CPU },
+	{ "stack", required_argument, NULL, OPT_STACK },
+	{ "user-stacks", no_argument, NULL, OPT_USER_STACKS },
 	{ "no-mouse", no_argument, NULL, 'M' },
 	{ "no-color", no_argument, NULL, 'C' },
 	{ "no-colour", no_argument, NULL, 'C' },
@@ -163,6 +167,10 @@ void options_usage(FILE *out)
 	      "                         disable_event:SYS:EV, ...); repeatable\n"
 	      "      --stop-when SPEC   stop capturing when 'SYS:EV [if FILTER]' fires (with -b:\n"
 	      "                         end the run there)\n"
+	      "      --stack SYS:EV     trace SYS:EV (globs allowed) with its kernel stack on\n"
+	      "                         every row (a stacktrace trigger); repeatable\n"
+	      "      --user-stacks      every event also carries its task's user stack\n"
+	      "                         (the instance's userstacktrace option)\n"
 	      "\n"
 	      "Counters (perf_event_open):\n"
 	      "      --pmu              performance counters: a pane beside the stream, or\n"
@@ -182,8 +190,9 @@ void options_usage(FILE *out)
 	      "      --off-cpu[=VIA]    time off the CPU (blocked, then waiting for a CPU) by\n"
 	      "                         kernel and user stack, in ns, with -b (BPF); VIA pins\n"
 	      "                         tp_btf, raw_tp or tracepoint; one -p, --comm or --cgroup\n"
-	      "      --folded           with -b: only the folded stacks of either profile, the\n"
-	      "                         counts on stderr\n"
+	      "      --folded           with -b: stacks folded (task;outer;...;inner COUNT) for\n"
+	      "                         flame graphs, instead of event lines: the profile's, or\n"
+	      "                         the --stack events' (counts on stderr)\n"
 	      "\n"
 	      "Histograms (BPF, aggregated in the kernel):\n"
 	      "      --hist SPEC        syscall-latency, runq-latency, offcpu, bio-latency,\n"
@@ -434,6 +443,20 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			o->triggers[o->n_triggers] = NULL;
 			break;
 		}
+		case OPT_STACK:
+			if (!strchr(optarg, ':'))
+				FAIL("--stack '%s': needs SYS:EV, e.g. syscalls:sys_enter_openat",
+				     optarg);
+			o->stacks = xreallocarray(o->stacks, o->n_stacks + 2, sizeof(*o->stacks));
+			o->stacks[o->n_stacks++] = optarg;
+			o->stacks[o->n_stacks] = NULL;
+			break;
+		case OPT_FOLDED:
+			o->folded = true;
+			break;
+		case OPT_USER_STACKS:
+			o->user_stacks = true;
+			break;
 		case OPT_STOP_WHEN: {
 			struct kt_trigger t;
 			char bad[400];
@@ -467,9 +490,6 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 				FAIL("-F takes samples per second, 1 or more (perf's default is 99), "
 				     "not '%s'", optarg);
 			o->freq = (unsigned)ul;
-			break;
-		case OPT_FOLDED:
-			o->folded = true;
 			break;
 		case OPT_TREE:
 			o->tree = true;
@@ -603,11 +623,6 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		o->pmu = true;
 	if (o->freq && !o->cpu_profile)
 		FAIL("-F applies to --profile, which was not given");
-	if (o->folded && !o->cpu_profile && !o->off_cpu)
-		FAIL("--folded prints a profile: give --profile or --off-cpu");
-	if (o->folded && (o->mode != KT_MODE_BATCH || o->json))
-		FAIL("--folded is batch mode's text output of --profile or --off-cpu (-b, without "
-		     "--json)");
 	if (o->cpu_profile && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 			       o->mode == KT_MODE_LIST_USDT))
 		FAIL("--profile does not apply to --doctor, --list or --list-usdt");
@@ -615,7 +630,7 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("-i --profile shows the recorded profile: -F and -p belong to a live one");
 	if (o->cpu_profile && (o->cgroup || o->tree))
 		FAIL("--profile does not combine with %s", o->cgroup ? "--cgroup" : "--tree");
-	if (o->filter && !o->n_events && !o->profile && !o->n_probes)
+	if (o->filter && !o->n_events && !o->profile && !o->n_probes && !o->n_stacks)
 		FAIL("--filter applies to the -e events and probes, and none was given");
 	if ((o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 	     o->mode == KT_MODE_LIST_USDT) &&
@@ -640,9 +655,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			      o->buffer_kb || o->profile || o->n_probes || o->tracer ||
 			      o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
 			      o->n_ftrace_lists[3] || o->n_hists || o->comm || o->n_triggers ||
-			      o->stop_when))
+			      o->stop_when || o->n_stacks || o->user_stacks))
 		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P, tracers, probes, "
-		     "--comm, --hist, triggers and the counters need the live kernel");
+		     "--comm, --hist, triggers, --stack and the counters need the live kernel");
 	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 			      o->mode == KT_MODE_LIST_USDT))
 		FAIL("-i does not apply to --doctor, --list or --list-usdt");
@@ -658,6 +673,18 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "capture, scope or pane option");
 	if (o->mode != KT_MODE_BATCH && o->tree)
 		FAIL("--tree belongs to batch mode (-b); the explorer's call-tree pane is key T");
+	if (o->folded && o->mode != KT_MODE_BATCH)
+		FAIL("--folded belongs to batch mode (-b); in the explorer, I shows the flame graph "
+		     "and Enter on a row its stack");
+	if (o->folded && (o->tree || o->json))
+		FAIL("--folded prints stacks instead of event lines: it does not go with --tree "
+		     "or --json");
+	if (o->folded && !o->cpu_profile && !o->off_cpu && !o->n_stacks && !o->user_stacks &&
+	    !o->input_path)
+		FAIL("--folded prints stacks: give --profile, --off-cpu, --stack SYS:EV or -i FILE");
+	if ((o->n_stacks || o->user_stacks) && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
+			    o->mode == KT_MODE_LIST_USDT))
+		FAIL("--stack and --user-stacks do not apply to --doctor, --list or --list-usdt");
 	if (o->n_hists && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 			   o->mode == KT_MODE_LIST_USDT))
 		FAIL("--hist does not apply to --doctor, --list or --list-usdt");
@@ -698,6 +725,9 @@ void options_free(struct kt_options *o)
 	free(o->triggers);
 	o->triggers = NULL;
 	o->n_triggers = 0;
+	free(o->stacks);
+	o->stacks = NULL;
+	o->n_stacks = 0;
 	free(o->pids);
 	o->pids = NULL;
 	o->n_pids = 0;

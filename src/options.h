@@ -54,7 +54,7 @@ struct kt_options {
 	size_t n_pids;
 	bool cpu_profile;	   /* --profile: on-CPU stack sampling (src/backend/profile.h) */
 	unsigned freq;		   /* -F: its samples per second per CPU; 0: the default */
-	bool folded;		   /* --folded: batch prints only the folded stacks (either profile) */
+	bool folded;		   /* --folded: batch prints folded stacks (a profile, or events') */
 	/* tracers, dynamic probes, scoping (src/backend/tracers.c, probes.c, scope.c) */
 	struct kt_probe_opt {
 		int kind;	   /* enum kt_probe_kind */
@@ -74,6 +74,10 @@ struct kt_options {
 	const char **triggers;	   /* --trigger 'SYS:EV:TRIGGER[:COUNT] [if FILTER]', NULL-term. */
 	size_t n_triggers;
 	const char *stop_when;	   /* --stop-when 'SYS:EV [if FILTER]': traceoff there */
+	const char **stacks;	   /* --stack SYS:EV: enabled with a stacktrace trigger,
+				    * NULL-terminated */
+	size_t n_stacks;
+	bool user_stacks;	   /* --user-stacks: the instance's userstacktrace option */
 	/* themes, configuration, profiles (src/ktoprc.c, src/ui/theme.c) */
 	const char *theme;	   /* --theme NAME ("list": print them) */
 	const char *profile;	   /* -P NAME */

@@ -60,3 +60,11 @@ bench-flame: tests/bench/flame_bench$(EXEEXT)
 # under the nanosleep path in every variant, no program left on any exit; its refusals
 # (privilege, scope) in one line, and its tracepoint fallback where BTF cannot be read.
 LIVE_TESTS += tests/live/offcpu_sleep.sh tests/live/offcpu_errors.sh
+# Stacks on events (--stack, the stream's Enter, the picker's ^K, --folded).
+LIVE_TESTS += tests/live/evstacks_batch.sh
+TERM_TESTS += tests/term/evstacks_stream.sh
+check_PROGRAMS += tests/unit/check_evstacks
+tests_unit_check_evstacks_SOURCES = tests/unit/check_evstacks.c
+tests_unit_check_evstacks_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
+tests_unit_check_evstacks_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_evstacks

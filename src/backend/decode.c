@@ -155,6 +155,8 @@ int decoder_load(struct kt_decoder *d, const char *system, const char *event)
 	char *buf;
 	int ret;
 
+	if (!d->tracing_dir) /* a recording: the formats it holds */
+		return tep_find_event_by_name(d->tep, system, event) ? 0 : -1;
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", d->tracing_dir, system, event);
 	buf = file_read_all(path, NULL);
 	ret = buf ? atoi(buf) : -1;
@@ -163,8 +165,6 @@ int decoder_load(struct kt_decoder *d, const char *system, const char *event)
 	if (ret > 0 ? tep_find_event(d->tep, ret) != NULL :
 		      tep_find_event_by_name(d->tep, system, event) != NULL)
 		return 0;
-	if (!d->tracing_dir)
-		return -1;
 	snprintf(path, sizeof(path), "%s/events/%s/%s/format", d->tracing_dir, system, event);
 	buf = file_read_all(path, &len);
 	if (!buf) {

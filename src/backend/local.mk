@@ -36,3 +36,7 @@ src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h \
 	src/backend/symbolize.c src/backend/symbolize.h \
 	src/backend/profile.c src/backend/profile.h \
 	src/backend/folded.c src/backend/folded.h
+# Stacks on events: the stacktrace trigger, a row's stack, event stacks as a stack tree.
+src_libktop_a_SOURCES += \
+	src/backend/evstack.c src/backend/evstack.h \
+	src/backend/evstacks.c src/backend/evstacks.h

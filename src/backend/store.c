@@ -27,7 +27,7 @@ struct rec_hdr {
 	uint32_t cpu;
 	uint32_t size;
 	uint32_t flags;
-	uint32_t pad;
+	uint32_t stack; /* kt_rec.stack */
 };
 
 struct chunk {
@@ -45,7 +45,10 @@ struct kt_store {
 	size_t nchunks, cap;
 	uint64_t next_seq;
 	size_t bytes, budget;
-	uint64_t appended, evicted, lost_markers;
+	uint64_t appended, evicted, lost_markers, stacks;
+	int stack_type[2];   /* kernel_stack, user_stack ids; -1: none */
+	uint64_t *cpu_last;  /* per CPU: the last record appended that is not a stack */
+	uint32_t ncpu_last;
 	struct chunk *spare; /* the last chunk evicted, reused: its pages are already faulted in */
 	kt_store_pager pager; /* NULL: everything appended is all there is */
 	void *pager_ctx;
@@ -94,6 +97,7 @@ struct kt_store *store_new(size_t budget)
 		return NULL;
 	pthread_mutex_init(&st->lock, NULL);
 	st->budget = budget;
+	st->stack_type[0] = st->stack_type[1] = -1;
 	return st;
 }
 
@@ -105,6 +109,8 @@ static void store_drop_all(struct kt_store *st)
 		chunk_free(st->chunks[i]);
 	st->nchunks = 0;
 	st->bytes = 0;
+	for (i = 0; i < st->ncpu_last; i++)
+		st->cpu_last[i] = UINT64_MAX;
 }
 
 void store_free(struct kt_store *st)
@@ -115,6 +121,7 @@ void store_free(struct kt_store *st)
 	if (st->spare)
 		chunk_free(st->spare);
 	free(st->chunks);
+	free(st->cpu_last);
 	pthread_mutex_destroy(&st->lock);
 	free(st);
 }
@@ -216,20 +223,114 @@ static struct rec_hdr *store_reserve(struct kt_store *st, uint32_t size)
 	return (struct rec_hdr *)(void *)(c->data + c->offs[c->n - 1]);
 }
 
+static uint64_t held_first(const struct kt_store *st)
+{
+	return st->nchunks ? st->chunks[0]->first_seq : st->next_seq;
+}
+
+/* The header of record seq, held by the store. */
+static struct rec_hdr *hdr_at(const struct kt_store *st, uint64_t seq)
+{
+	size_t lo = 0, hi = st->nchunks, mid;
+	const struct chunk *c;
+
+	/* the last chunk whose first_seq <= seq */
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (st->chunks[mid]->first_seq <= seq)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	c = st->chunks[lo];
+	return (struct rec_hdr *)(void *)(c->data + c->offs[seq - c->first_seq]);
+}
+
+/* The slot of cpu in cpu_last, grown on first sight; NULL when out of memory. */
+static uint64_t *cpu_slot(struct kt_store *st, uint32_t cpu)
+{
+	uint64_t *grown;
+	uint32_t n, i;
+
+	if (cpu >= st->ncpu_last) {
+		n = cpu + 1 > 2 * st->ncpu_last ? cpu + 1 : 2 * st->ncpu_last;
+		grown = realloc(st->cpu_last, n * sizeof(*grown));
+		if (!grown)
+			return NULL;
+		for (i = st->ncpu_last; i < n; i++)
+			grown[i] = UINT64_MAX;
+		st->cpu_last = grown;
+		st->ncpu_last = n;
+	}
+	return &st->cpu_last[cpu];
+}
+
+static bool is_stack_type(const struct kt_store *st, const void *data, uint32_t size)
+{
+	unsigned short type;
+
+	if (st->stack_type[0] < 0 && st->stack_type[1] < 0)
+		return false;
+	if (size < sizeof(type))
+		return false;
+	memcpy(&type, data, sizeof(type));
+	return type == st->stack_type[0] || type == st->stack_type[1];
+}
+
+/* Links stack record seq behind the stacks of owner (its CPU's last event). */
+static void attach_stack(struct kt_store *st, uint64_t owner, uint64_t seq)
+{
+	struct rec_hdr *h;
+	uint64_t at = owner;
+
+	if (owner == UINT64_MAX || owner < held_first(st))
+		return;
+	h = hdr_at(st, at);
+	while (h->stack) {
+		at += h->stack;
+		h = hdr_at(st, at);
+	}
+	if (seq - at <= UINT32_MAX)
+		h->stack = (uint32_t)(seq - at);
+}
+
 uint64_t store_append(struct kt_store *st, uint64_t ts, uint32_t cpu, const void *data,
 		      uint32_t size)
 {
+	bool stack = is_stack_type(st, data, size);
 	struct rec_hdr *h = store_reserve(st, size);
+	uint64_t seq = st->next_seq - 1, *last;
 
 	if (!h)
 		return UINT64_MAX;
 	h->ts = ts;
 	h->cpu = cpu;
 	h->size = size;
-	h->flags = 0;
-	h->pad = 0;
+	h->flags = stack ? KT_REC_STACK : 0;
+	h->stack = 0;
 	memcpy(h + 1, data, size);
-	return st->next_seq - 1;
+	if (st->stack_type[0] < 0 && st->stack_type[1] < 0)
+		return seq;
+	last = cpu_slot(st, cpu);
+	if (stack) {
+		st->stacks++;
+		if (last)
+			attach_stack(st, *last, seq);
+	} else if (last) {
+		*last = seq;
+	}
+	return seq;
+}
+
+void store_set_stack_types(struct kt_store *st, int kernel_id, int user_id)
+{
+	st->stack_type[0] = kernel_id;
+	st->stack_type[1] = user_id;
+}
+
+bool store_cpu_last(const struct kt_store *st, uint64_t seq, uint32_t cpu)
+{
+	return cpu < st->ncpu_last && st->cpu_last[cpu] == seq;
 }
 
 uint64_t store_append_lost(struct kt_store *st, uint64_t ts, uint32_t cpu, int64_t lost)
@@ -242,15 +343,13 @@ uint64_t store_append_lost(struct kt_store *st, uint64_t ts, uint32_t cpu, int64
 	h->cpu = cpu;
 	h->size = sizeof(lost);
 	h->flags = KT_REC_LOST;
-	h->pad = 0;
+	h->stack = 0;
 	memcpy(h + 1, &lost, sizeof(lost));
 	st->lost_markers++;
+	/* a stack after the gap may be a lost event's */
+	if (cpu < st->ncpu_last)
+		st->cpu_last[cpu] = UINT64_MAX;
 	return st->next_seq - 1;
-}
-
-static uint64_t held_first(const struct kt_store *st)
-{
-	return st->nchunks ? st->chunks[0]->first_seq : st->next_seq;
 }
 
 uint64_t store_first(const struct kt_store *st)
@@ -317,31 +416,20 @@ void store_restart(struct kt_store *st, uint64_t first)
 
 bool store_get(const struct kt_store *st, uint64_t seq, struct kt_rec *out)
 {
-	size_t lo = 0, hi, mid;
 	const struct rec_hdr *h;
-	const struct chunk *c;
 
 	/* Paged: the window moves, the records do not change (hence the const). */
 	if (st->pager && seq < store_browse_end(st) && (seq < held_first(st) || seq >= st->next_seq))
 		st->pager(st->pager_ctx, (struct kt_store *)(uintptr_t)st, seq);
 	if (seq < held_first(st) || seq >= st->next_seq)
 		return false;
-	hi = st->nchunks;
-	/* the last chunk whose first_seq <= seq */
-	while (hi - lo > 1) {
-		mid = lo + (hi - lo) / 2;
-		if (st->chunks[mid]->first_seq <= seq)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	c = st->chunks[lo];
-	h = (const struct rec_hdr *)(const void *)(c->data + c->offs[seq - c->first_seq]);
+	h = hdr_at(st, seq);
 	out->seq = seq;
 	out->ts = h->ts;
 	out->cpu = h->cpu;
 	out->flags = h->flags;
 	out->size = h->size;
+	out->stack = h->stack;
 	out->data = h + 1;
 	out->lost = 0;
 	if (h->flags & KT_REC_LOST)
@@ -354,6 +442,7 @@ void store_stats(const struct kt_store *st, struct kt_store_stats *out)
 	out->appended = st->appended;
 	out->evicted = st->evicted;
 	out->lost_markers = st->lost_markers;
+	out->stacks = st->stacks;
 	out->bytes = st->bytes;
 	out->budget = st->budget;
 	out->chunks = st->nchunks;

@@ -14,6 +14,9 @@
 #include <stdint.h>
 
 #define KT_REC_LOST 0x1u /* marker: the kernel dropped events on this CPU just before */
+/* A kernel or user stack the kernel wrote right after an event (the event's stacktrace
+ * trigger, the instance's stacktrace options): attached to that event, never a row itself. */
+#define KT_REC_STACK 0x2u
 
 struct kt_rec {
 	uint64_t seq;	  /* position in the store, stable */
@@ -22,6 +25,8 @@ struct kt_rec {
 	uint32_t flags;	  /* KT_REC_* */
 	uint32_t size;	  /* bytes at data */
 	int64_t lost;	  /* KT_REC_LOST: events missed, -1 when the kernel did not count them */
+	uint32_t stack;	  /* records on to the first stack attached to this one (0: none); in a
+			   * KT_REC_STACK record, to the next stack of the same event */
 	const void *data; /* raw event payload; valid until store_unlock() */
 };
 
@@ -29,6 +34,7 @@ struct kt_store_stats {
 	uint64_t appended; /* records ever appended, markers included */
 	uint64_t evicted;  /* records dropped past the memory budget */
 	uint64_t lost_markers;
+	uint64_t stacks;   /* KT_REC_STACK records appended */
 	size_t bytes;	   /* memory held by chunks */
 	size_t budget;
 	size_t chunks;
@@ -50,6 +56,18 @@ uint64_t store_append(struct kt_store *st, uint64_t ts, uint32_t cpu, const void
 		      uint32_t size);
 /* Appends a loss marker for cpu at ts: lost events, or -1 when the count is unknown. */
 uint64_t store_append_lost(struct kt_store *st, uint64_t ts, uint32_t cpu, int64_t lost);
+
+/*
+ * Records of these two types (the ids of ftrace's kernel_stack and user_stack; -1: none)
+ * are stacks: store_append() marks them KT_REC_STACK and attaches each to the last other
+ * record appended on its CPU, after that record's earlier stacks, since the kernel writes an
+ * event's stacks on the event's CPU right after it. A stack after a loss marker, or whose
+ * event was evicted, is attached to nothing. Caller holds the lock.
+ */
+void store_set_stack_types(struct kt_store *st, int kernel_id, int user_id);
+/* Whether record seq is the last appended on its CPU (a stack may still come for it).
+ * Caller holds the lock. */
+bool store_cpu_last(const struct kt_store *st, uint64_t seq, uint32_t cpu);
 
 /* [first, end) is the range of sequence numbers currently held. Caller holds the lock. */
 uint64_t store_first(const struct kt_store *st);

@@ -284,8 +284,9 @@ static void removal(const char *line, char *cmd, size_t len)
 	snprintf(cmd, len, "!%s", buf);
 }
 
-/* Removes the triggers of the trigger file at path. Returns how many. */
-static int clear_file(const char *path)
+/* Removes the triggers of the trigger file at path (only those of command cmd, when not
+ * NULL). Returns how many. */
+static int clear_file(const char *path, const char *cmd_only)
 {
 	char *text, *line, *save = NULL, cmd[KT_TRIGGER_MAX * 2 + 2];
 	int n = 0;
@@ -295,6 +296,9 @@ static int clear_file(const char *path)
 		return 0;
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] == '#' || !*str_trim(line))
+			continue;
+		if (cmd_only && (strncmp(str_trim(line), cmd_only, strlen(cmd_only)) ||
+				 !strchr(": ", str_trim(line)[strlen(cmd_only)])))
 			continue;
 		removal(str_trim(line), cmd, sizeof(cmd));
 		if (file_write_str(path, cmd, true) == 0)
@@ -307,8 +311,8 @@ static int clear_file(const char *path)
 	return n;
 }
 
-int trigger_remove_all(struct kt_session *s, const char *system, const char *event, char *err,
-		       size_t errlen)
+int trigger_remove_cmd(struct kt_session *s, const char *system, const char *event,
+		       const char *cmd, char *err, size_t errlen)
 {
 	char path[PATH_MAX], *dir;
 	int n;
@@ -324,9 +328,15 @@ int trigger_remove_all(struct kt_session *s, const char *system, const char *eve
 		str_seterr(err, errlen, "no such event '%s:%s'", system, event);
 		return -1;
 	}
-	n = clear_file(path);
+	n = clear_file(path, cmd);
 	log_debug("triggers: %s:%s: %d removed", system, event, n);
 	return n;
+}
+
+int trigger_remove_all(struct kt_session *s, const char *system, const char *event, char *err,
+		       size_t errlen)
+{
+	return trigger_remove_cmd(s, system, event, NULL, err, errlen);
 }
 
 char *trigger_list(struct kt_session *s, const char *system, const char *event)
@@ -438,7 +448,7 @@ static int clear_one(const char *path, const char *system, const char *event, vo
 	(void)system;
 	(void)event;
 	(void)ctx;
-	return clear_file(path);
+	return clear_file(path, NULL);
 }
 
 int triggers_clear_instance(const char *name)

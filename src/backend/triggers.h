@@ -49,6 +49,9 @@ int trigger_add(struct kt_session *s, struct tep_event *te, const struct kt_trig
 /* Removes every trigger of system:event in the instance. Returns how many, or -1 with err. */
 int trigger_remove_all(struct kt_session *s, const char *system, const char *event, char *err,
 		       size_t errlen);
+/* The same for the triggers of one command ("stacktrace") only. */
+int trigger_remove_cmd(struct kt_session *s, const char *system, const char *event,
+		       const char *cmd, char *err, size_t errlen);
 /* The event's triggers as the kernel shows them, one per line ("traceoff:count=0 if ..."),
  * count as the kernel has decremented it; malloc'd, NULL when there are none. */
 char *trigger_list(struct kt_session *s, const char *system, const char *event);

@@ -14,6 +14,7 @@
 #include "../app.h"
 #include "../backend/catalog.h"
 #include "../backend/decode.h"
+#include "../backend/evstack.h"
 #include "../xalloc.h"
 #include "recording.h"
 #include "clock.h"
@@ -58,6 +59,7 @@ int app_open_recording(struct kt_app *app, const struct kt_options *opts, char *
 		snprintf(err, errlen, "out of memory");
 		return KT_EXIT_FAILURE;
 	}
+	evstack_setup(app->store, app->decoder);
 	if (recording_attach(app->recording, app->store, app->wake_wr, err, errlen) < 0)
 		return KT_EXIT_FAILURE;
 	app->last_tick_ns = clock_mono_ns();

@@ -443,6 +443,22 @@ static int fmt_cmp(const void *a, const void *b)
 	return strcmp(x->system, y->system);
 }
 
+/* The "ID:" line of the event's format; 0 when it has none. */
+static int format_id(struct kt_tdat_writer *w, const char *system, const char *event)
+{
+	char path[4096], *text, *line;
+	int id = 0;
+
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", w->meta.tracing_dir, system,
+		 event);
+	text = file_read_all(path, NULL);
+	line = text ? strstr(text, "\nID: ") : NULL;
+	if (line)
+		id = atoi(line + 5);
+	free(text);
+	return id;
+}
+
 /* The formats of the event ids seen, from events/<system>/<event>/{id,format}. */
 static struct fmt *formats_used(struct kt_tdat_writer *w, size_t *n)
 {
@@ -469,9 +485,10 @@ static struct fmt *formats_used(struct kt_tdat_writer *w, size_t *n)
 				continue;
 			snprintf(path, sizeof(path), "%s/events/%s/%s/id", w->meta.tracing_dir,
 				 sd->d_name, ed->d_name);
-			if (file_read_small(path, idbuf, sizeof(idbuf)) <= 0)
-				continue;
-			id = atoi(idbuf);
+			if (file_read_small(path, idbuf, sizeof(idbuf)) > 0)
+				id = atoi(idbuf);
+			else /* ftrace's own (kernel_stack, ...): only their format says */
+				id = format_id(w, sd->d_name, ed->d_name);
 			if (id <= 0 || id > 65535 || !bit_test(w->types, (unsigned)id))
 				continue;
 			grown = realloc(list, (*n + 1) * sizeof(*list));

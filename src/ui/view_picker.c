@@ -4,7 +4,8 @@
  * system) live; Enter shows the event's fields and asks for a filter expression, and a
  * rejected filter shows the kernel's own message, caret included, in the pane. Ctrl-T asks
  * for a trigger on the event ("traceoff:1 if prev_pid == 1", or "stop [if FILTER]" for the
- * stop-when recipe), Ctrl-R removes its triggers; an event's triggers show beside it. */
+ * stop-when recipe), Ctrl-R removes its triggers; an event's triggers show beside it. Ctrl-K
+ * puts the event's kernel stack on each of its rows (a stacktrace trigger), or takes it off. */
 #include "config.h"
 
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "app.h"
 #include "backend/catalog.h"
 #include "backend/decode.h"
+#include "backend/evstack.h"
 #include "backend/filtercheck.h"
 #include "backend/session.h"
 #include "backend/triggers.h"
@@ -590,8 +592,8 @@ static void picker_draw(struct kt_view *v)
 		crt_put(v->win, 1, 3, pk->text, v->w - 4);
 	} else {
 		wattrset(v->win, crt_attr(CRT_DIM));
-		crt_put(v->win, 1, 1, "type: narrow  Space: on/off  Enter: filter  ^T ^R: trigger",
-			v->w - 2);
+		crt_put(v->win, 1, 1, "type: narrow  Space: on/off  Enter: filter  ^T ^R: trigger  "
+			"^K: stack", v->w - 2);
 	}
 	wattrset(v->win, A_NORMAL);
 	dh = detail_height(v, pk);
@@ -867,12 +869,36 @@ static void remove_triggers(struct kt_view *v, struct picker *pk, size_t i)
 		ui_message(v->ui, true, "%s:%s has no trigger to remove", e->system, e->name);
 }
 
+/* ^K: the event's kernel stack on each of its rows (the event on too), or no more. */
+static void toggle_stack(struct kt_view *v, struct picker *pk, size_t i)
+{
+	const struct kt_event_desc *e = ev_at(pk, i);
+	bool on = !evstack_enabled(v->app->session, e->system, e->name);
+	char spec[256], err[1024] = "";
+
+	snprintf(spec, sizeof(spec), "%s:%s", e->system, e->name);
+	if (app_set_stacks(v->app, spec, on, err, sizeof(err)) < 0) {
+		ui_message(v->ui, true, "%s", err);
+		return;
+	}
+	read_trigger(v, pk, i);
+	if (on) {
+		pk->enabled[i] = 1;
+		ui_message(v->ui, false, "%s: kernel stack on each row (Enter on a row of the "
+			   "stream shows it; ^K again: off)", spec);
+	} else {
+		ui_message(v->ui, false, "%s: no more stacks (the event stays on)", spec);
+	}
+	ui_broadcast(v->ui, KT_EV_EVENTS);
+}
+
 static void picker_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
 {
 	struct picker *pk = P(v);
 	const struct kt_event_desc *e;
 	char err[1024];
 	size_t n;
+	int ret;
 
 	if (!pk->detail)
 		return;
@@ -932,7 +958,13 @@ static void picker_prompt(struct kt_view *v, int id, const char *text, enum kt_p
 		pk->error = NULL;
 		free(pk->filter);
 		pk->filter = session_get_filter(v->app->session, e->system, e->name);
-		if (text[0])
+		/* its stacks follow the filter (evstack.h) */
+		ret = evstack_refilter(v->app->session, pk->tev, e->system, e->name, err,
+				       sizeof(err));
+		read_trigger(v, pk, pk->dev);
+		if (ret < 0)
+			ui_message(v->ui, true, "filter set, but its stacks are off: %s", err);
+		else if (text[0])
 			ui_message(v->ui, false, "filter on %s:%s: %s", e->system, e->name, text);
 		else
 			ui_message(v->ui, false, "filter cleared on %s:%s", e->system, e->name);
@@ -1037,12 +1069,19 @@ static int picker_key(struct kt_view *v, int key)
 		break;
 	case 'T' & 0x1f:
 	case 'R' & 0x1f:
+	case 'K' & 0x1f:
 		if (!pk->nrows || pk->rows[pk->sel].kind != PROW_EVENT) {
-			ui_message(v->ui, true, "triggers belong to one event: select an event");
+			ui_message(v->ui, true, "%s belong to one event: select an event",
+				   key == ('K' & 0x1f) ? "stacks" : "triggers");
 			break;
 		}
 		if (v->app->recording) {
-			ui_message(v->ui, true, "triggers act in a live kernel: a recording has none");
+			ui_message(v->ui, true, "%s act in a live kernel: a recording has none",
+				   key == ('K' & 0x1f) ? "stack triggers" : "triggers");
+			break;
+		}
+		if (key == ('K' & 0x1f)) {
+			toggle_stack(v, pk, pk->rows[pk->sel].ev);
 			break;
 		}
 		if (key == ('R' & 0x1f)) {

@@ -4,7 +4,9 @@
  * up; a pause freezes the end of what it shows while capture goes on; '/' searches the
  * formatted rows backwards, a bounded number of records per step. The row filter (F: pid,
  * comm, CPU; -: off) hides rows already captured without touching the kernel; scrolling,
- * follow and search step over the hidden ones. */
+ * follow and search step over the hidden ones, and over the stack records the store
+ * attached to their events (evstack.h): a row with a stack is marked '*' after its event
+ * name, and Enter opens the selected row's stack below the rows, innermost frame first. */
 #include "config.h"
 
 #include <stdint.h>
@@ -14,6 +16,7 @@
 
 #include "app.h"
 #include "backend/decode.h"
+#include "backend/evstack.h"
 #include "backend/session.h"
 #include "backend/store.h"
 #include "stopwhen.h"
@@ -43,6 +46,7 @@
 struct srow {
 	uint64_t seq, ts;
 	uint32_t cpu, flags;
+	bool stack; /* a stack is attached */
 	int64_t lost;
 	int pid;
 	const char *comm; /* resolved after the store lock is dropped */
@@ -91,6 +95,8 @@ struct stream {
 	uint64_t *seqs;		/* merged view under the row filter: the rows' records */
 	uint64_t shift_gen;	/* the store's renumbering last applied (store_shift()) */
 	bool estimated;		/* the end shown is an estimate (a recording being indexed) */
+	bool stacks;		/* the store holds stack records: rows are walked past them */
+	bool detail;		/* Enter: the selected row's stack below the rows */
 	bool stop_shown;	/* --stop-when fired: the cursor was put on its event once */
 };
 
@@ -121,8 +127,12 @@ static void follow_shift(struct stream *st, struct kt_store *store)
 static void view_range(struct stream *st, struct kt_store *store, uint64_t *first,
 		       uint64_t *end)
 {
+	struct kt_store_stats ss;
+
 	follow_shift(st, store);
 	st->estimated = store_estimated(store);
+	store_stats(store, &ss);
+	st->stacks = ss.stacks > 0;
 	*first = store_first(store);
 	*end = store_browse_end(store);
 	if (st->paused && st->frozen_end < *end)
@@ -186,6 +196,8 @@ static bool rec_shown(struct kt_view *v, const struct kt_rec *r)
 	const char *comm = NULL;
 	int pid;
 
+	if (r->flags & KT_REC_STACK)
+		return false; /* shown with its event */
 	if (!st->rf_on)
 		return true;
 	if (r->flags & KT_REC_LOST)
@@ -225,6 +237,7 @@ static void fill_row(struct kt_view *v, const struct kt_rec *r, struct srow *row
 	row->ts = r->ts;
 	row->cpu = r->cpu;
 	row->flags = r->flags;
+	row->stack = r->stack != 0;
 	row->lost = r->lost;
 	row->comm = NULL;
 	if (!st->have_base) {
@@ -285,7 +298,7 @@ static int row_text(struct stream *st, const struct srow *row, int how, char *ou
 {
 	bool pad = how & RT_PAD, shrt = how & RT_SHORT;
 	const char *name = row->name, *colon;
-	char ts[32], task[64], lost[96];
+	char ts[32], task[64], lost[96], marked[NAME_MAX_LEN + 1];
 	int n = 0, s, w;
 
 	if (nseg)
@@ -324,11 +337,12 @@ static int row_text(struct stream *st, const struct srow *row, int how, char *ou
 		return (int)len - 1;
 	if (shrt && (colon = strchr(name, ':')))
 		name = colon + 1;
-	w = (int)strlen(name);
+	snprintf(marked, sizeof(marked), "%s%s", name, row->stack ? "*" : "");
+	w = (int)strlen(marked);
 	if (pad && w > st->name_w)
 		st->name_w = w < (shrt ? 22 : 34) ? w : (shrt ? 22 : 34);
 	s = n;
-	n += snprintf(out + n, len - n, "%-*s ", pad ? st->name_w : 0, name);
+	n += snprintf(out + n, len - n, "%-*s ", pad ? st->name_w : 0, marked);
 	add_seg(segs, nseg, s, n - 1, CRT_EVENT);
 	if ((size_t)n >= len)
 		return (int)len - 1;
@@ -502,17 +516,72 @@ static void draw_copied(struct kt_view *v, int n)
 			 RT_CPU | (v->w < NARROW_W ? RT_SHORT : 0));
 }
 
+/* Rows of the pane the stack of the selected row takes (Enter), title line included. */
+static int detail_rows(struct kt_view *v)
+{
+	return S(v)->detail && !S(v)->split ? (v->h - 1) / 2 : 0;
+}
+
+/* The selected row's stack in the h rows from y: a title line, then one frame per line,
+ * innermost first, named as the kernel names them. */
+static void draw_detail(struct kt_view *v, int y, int h)
+{
+	struct stream *st = S(v);
+	struct kt_evstack_frame f[KT_EVSTACK_MAX];
+	struct kt_store *store = v->app->store;
+	char name[NAME_MAX_LEN], line[LINE_MAX_LEN], ts[32];
+	enum kt_frame_kind kind;
+	size_t n = 0, i;
+	bool have = false;
+	struct kt_rec r;
+
+	if (h <= 0)
+		return;
+	store_lock(store);
+	if (store_get(store, st->cur, &r) && !(r.flags & (KT_REC_LOST | KT_REC_STACK))) {
+		have = true;
+		decoder_format_name(v->app->decoder, &r, name, sizeof(name));
+		decoder_format_ts(r.ts, st->have_base ? st->base_ts : 0, ts, sizeof(ts));
+		n = evstack_read(v->app->decoder, store, &r, f, KT_EVSTACK_MAX);
+	}
+	store_unlock(store);
+	if (!have)
+		snprintf(line, sizeof(line), " No event selected (Up selects one)");
+	else if (!n)
+		snprintf(line, sizeof(line), " %s at %s: no stack (^K in the picker or --stack "
+			 "records its event's)", name, ts);
+	else
+		snprintf(line, sizeof(line), " Stack of %s at %s, innermost first (Esc closes)",
+			 name, ts);
+	wattrset(v->win, crt_attr(CRT_BORDER) | A_REVERSE);
+	mvwhline(v->win, y, 0, ' ', v->w);
+	crt_put(v->win, y, 0, line, v->w);
+	for (i = 0; i < n && (int)i + 1 < h; i++) {
+		evstack_name(v->app->decoder, app_symbolizer(v->app), &f[i], true, line,
+			     sizeof(line), &kind);
+		wattrset(v->win, crt_attr(kind == KT_FRAME_UNRESOLVED ? CRT_DIM : CRT_EVENT));
+		mvwhline(v->win, y + 1 + (int)i, 0, ' ', v->w);
+		mvwprintw(v->win, y + 1 + (int)i, 0, "  %-*.*s", v->w - 2, v->w - 2, line);
+	}
+	if (n > (size_t)h - 1) {
+		snprintf(line, sizeof(line), "  ... %zu more frames", n - (size_t)h + 2);
+		wattrset(v->win, crt_attr(CRT_DIM));
+		crt_put(v->win, y + h - 1, 0, line, v->w);
+	}
+	wattrset(v->win, A_NORMAL);
+}
+
 static void draw_merged(struct kt_view *v)
 {
 	struct stream *st = S(v);
 	struct kt_store *store = v->app->store;
-	int rows_h = v->h - 1, n = 0, i, k;
+	int rows_h = v->h - 1 - detail_rows(v), n = 0, i, k;
 	uint64_t first, end;
 	struct kt_rec r;
 
 	if (rows_h <= 0)
 		return;
-	if (st->rf_on) {
+	if (st->rf_on || st->stacks) {
 		store_lock(store);
 		view_range(st, store, &first, &end);
 		st->held = end - first;
@@ -654,10 +723,12 @@ static void stream_draw(struct kt_view *v)
 	char title[160], right[160], held[32], scan[48];
 	const char *state;
 
-	if (st->split)
+	if (st->split) {
 		draw_split(v);
-	else
+	} else {
 		draw_merged(v);
+		draw_detail(v, v->h - detail_rows(v), detail_rows(v));
+	}
 
 	if (st->split)
 		snprintf(title, sizeof(title), "Events: per CPU %d-%d of %d", st->cpu_off,
@@ -670,6 +741,11 @@ static void stream_draw(struct kt_view *v)
 
 		rowfilter_text(&st->rf, rft, sizeof(rft));
 		snprintf(title + tl, sizeof(title) - tl, " | only %s", rft);
+	}
+	if (st->stacks && !st->split) {
+		size_t tl = strlen(title);
+
+		snprintf(title + tl, sizeof(title) - tl, " | *: stack, Enter");
 	}
 	if (!v->app->stop)
 		st->stop_shown = false; /* removed in the picker: capture goes on */
@@ -763,7 +839,7 @@ static void move_cursor(struct kt_view *v, int64_t delta)
 	struct stream *st = S(v);
 	uint64_t first, end;
 
-	if (st->rf_on && !st->split) {
+	if ((st->rf_on || st->stacks) && !st->split) {
 		move_filtered(v, delta);
 		return;
 	}
@@ -1134,6 +1210,21 @@ static int stream_key(struct kt_view *v, int key)
 		break;
 	case '=':
 		rowfilter_this_pid(v);
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+		if (st->split) {
+			ui_message(v->ui, false, "a row's stack opens in the merged view (c)");
+			break;
+		}
+		st->detail = !st->detail;
+		st->follow = false; /* the row opened stays selected */
+		break;
+	case 27: /* Esc */
+		if (!st->detail)
+			return KT_KEY_IGNORED;
+		st->detail = false;
 		break;
 	case 'N':
 		search_again(v, 1);

@@ -14,6 +14,7 @@ LAB_TEST_FILES = \
 	tests/lab/tests/40-kprobe-kretprobe.sh \
 	tests/lab/tests/42-probe-health.sh \
 	tests/lab/tests/44-lock-offcpu-variants.sh \
+	tests/lab/tests/45-kprobe-stacks.sh \
 	tests/lab/tests/50-call-trees.sh \
 	tests/lab/tests/52-call-trees-kernel-text.sh \
 	tests/lab/tests/53-tree-pane-pause.sh \

@@ -8,7 +8,7 @@
 #   2. enable_event:...:1 on an exec, disable_event on an exit: exactly the calls made in
 #      between;
 #      the count the kernel decrements reads back as count=0;
-#   3. stacktrace:3: exactly 3 kernel stacks after 10 calls;
+#   3. stacktrace:3: exactly 3 kernel stacks after 10 calls, each under its row;
 #   4. --stop-when: the batch run ends by itself at the matching exec, after K others and
 #      before the K that follow, exit 0, the summary says when;
 #   5. bad triggers: one-line errors, nothing left;
@@ -103,8 +103,10 @@ p1=$(workload 10 ktt-stack)
 stop_ktop "$kpid" INT 20
 [ "$KTOP_RC" = 0 ] || fail "stacktrace run exited $KTOP_RC: $(cat "$T/run.err")"
 calls=$(rows_of "$T/run.out" "$p1")
-stacks=$(grep -c -- "-$p1  *ftrace:kernel_stack: .*=> " "$T/run.out")
-syscall_frames=$(grep -c -- "=> do_syscall_64" "$T/run.out")
+# each stack is printed under its row (" => " lines), not as a row of its own
+stacks=$(awk -v row="-$p1 +syscalls:sys_enter_getppid" '$0 ~ row { r = 1; next }
+	r && /^ => / { n++ } { r = 0 } END { print n + 0 }' "$T/run.out")
+syscall_frames=$(grep -c -- "^ => do_syscall_64+" "$T/run.out")
 [ "$calls $stacks" = "10 3" ] || fail "getppid rows and kernel stacks: $calls $stacks, expected 10 3"
 [ "$syscall_frames" = 3 ] || fail "kernel stacks without do_syscall_64 frames: $syscall_frames of 3"
 assert_no_sanitizer "$T/run.err"

@@ -115,6 +115,33 @@ START_TEST(test_errors_name_the_cause)
 }
 END_TEST
 
+/* --stack, --user-stacks and --folded: what they take and what they go with. */
+START_TEST(test_stack_options)
+{
+	struct kt_options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--stack", "sched:sched_switch",
+			       "--stack", "syscalls:sys_enter_*", "--filter", "pid > 1",
+			       "--user-stacks", "--folded", NULL), 0);
+	ck_assert_uint_eq(o.n_stacks, 2);
+	ck_assert_str_eq(o.stacks[1], "syscalls:sys_enter_*");
+	ck_assert_ptr_null(o.stacks[2]);
+	ck_assert(o.user_stacks && o.folded);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--stack", "sched_switch", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "needs SYS:EV"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--folded", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "batch mode"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--folded", "--json", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--json"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-i", "x.dat", "--stack", "a:b", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--stack"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--doctor", "--user-stacks", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--user-stacks"));
+}
+END_TEST
+
 START_TEST(test_list)
 {
 	struct kt_options o;
@@ -318,6 +345,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_profile_options);
 	tcase_add_test(tc, test_flame);
 	tcase_add_test(tc, test_off_cpu);
+	tcase_add_test(tc, test_stack_options);
 	suite_add_tcase(s, tc);
 	return s;
 }

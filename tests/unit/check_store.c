@@ -118,6 +118,57 @@ START_TEST(test_clear_keeps_sequence)
 }
 END_TEST
 
+/* A record of type t (the first two bytes, as the kernel lays out common_type). */
+static uint64_t typed(struct kt_store *st, unsigned short t, uint32_t cpu)
+{
+	unsigned char buf[16] = { 0 };
+
+	memcpy(buf, &t, sizeof(t));
+	return store_append(st, 1000, cpu, buf, sizeof(buf));
+}
+
+/* Stacks are attached to the last event of their CPU, kernel then user, whatever other
+ * CPUs stored between; after a loss they belong to nothing. */
+START_TEST(test_stacks_attach_to_their_cpus_event)
+{
+	struct kt_store *st = store_new(16 << 20);
+	struct kt_store_stats s;
+	struct kt_rec r;
+
+	store_lock(st);
+	store_set_stack_types(st, 5, 6);
+	ck_assert_uint_eq(typed(st, 1, 0), 0);	/* event, CPU 0 */
+	ck_assert_uint_eq(typed(st, 1, 1), 1);	/* event, CPU 1 */
+	ck_assert(store_cpu_last(st, 0, 0));
+	ck_assert_uint_eq(typed(st, 5, 0), 2);	/* kernel stack of 0 */
+	ck_assert_uint_eq(typed(st, 6, 0), 3);	/* user stack of 0 */
+	ck_assert_uint_eq(typed(st, 5, 1), 4);	/* kernel stack of 1 */
+	ck_assert(store_cpu_last(st, 0, 0));	/* stacks do not end an event's turn */
+	ck_assert(store_get(st, 0, &r));
+	ck_assert_uint_eq(r.flags, 0);
+	ck_assert_uint_eq(r.stack, 2);
+	ck_assert(store_get(st, 2, &r));
+	ck_assert_uint_eq(r.flags, KT_REC_STACK);
+	ck_assert_uint_eq(r.stack, 1);
+	ck_assert(store_get(st, 3, &r));
+	ck_assert_uint_eq(r.stack, 0);
+	ck_assert(store_get(st, 1, &r));
+	ck_assert_uint_eq(r.stack, 3);
+	store_append_lost(st, 1000, 0, 7);	/* 5 */
+	ck_assert_uint_eq(typed(st, 5, 0), 6);	/* a lost event's stack */
+	ck_assert(store_get(st, 6, &r));
+	ck_assert_uint_eq(r.flags, KT_REC_STACK);
+	ck_assert(store_get(st, 0, &r));
+	ck_assert_uint_eq(r.stack, 2);
+	ck_assert(store_get(st, 3, &r));
+	ck_assert_uint_eq(r.stack, 0);
+	store_stats(st, &s);
+	ck_assert_uint_eq(s.stacks, 4);
+	store_unlock(st);
+	store_free(st);
+}
+END_TEST
+
 START_TEST(test_oversized_record_refused)
 {
 	struct kt_store *st = store_new(8 << 20);
@@ -141,6 +192,7 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, test_lost_marker);
 	tcase_add_test(tc, test_clear_keeps_sequence);
 	tcase_add_test(tc, test_oversized_record_refused);
+	tcase_add_test(tc, test_stacks_attach_to_their_cpus_event);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A stream of events with stacks as a stack tree (stacks.h, unit KT_STACK_EVENTS): each
+ * event that carries a stack (evstack.h) adds one to the path "task;outermost;...;
+ * innermost", the way `perf record -e EVENT -g` folds. What the flame graph pane draws and
+ * `ktop -b --folded` prints for event stacks.
+ */
+#ifndef KTOP_EVSTACKS_H
+#define KTOP_EVSTACKS_H
+
+#include <stdint.h>
+
+#include "stacks.h"
+
+struct kt_decoder;
+struct kt_rec;
+struct kt_store;
+struct kt_symbolizer;
+
+/* Adds r's stack, if it has one, to st under the name of r's task at r's time (user frames
+ * named by sym, which may be NULL). Store lock held. Returns 1 when added, 0 when r has no
+ * stack (or is not an event), -1 when out of memory. */
+int evstacks_add(struct kt_stacks *st, struct kt_decoder *d, struct kt_symbolizer *sym,
+		 const struct kt_store *store, const struct kt_rec *r);
+/* Adds the stacks of the records [first, end) of the store (those still held); shown, when
+ * not NULL, says which rows count (the stream's row filter). Takes the store lock in
+ * batches. Returns the events added, or -1 when out of memory. */
+int64_t evstacks_collect(struct kt_stacks *st, struct kt_decoder *d,
+			 struct kt_symbolizer *sym, struct kt_store *store, uint64_t first,
+			 uint64_t end,
+			 bool (*shown)(void *arg, const struct kt_rec *r), void *arg);
+
+#endif
