@@ -15,6 +15,7 @@ LAB_TEST_FILES = \
 	tests/lab/tests/42-probe-health.sh \
 	tests/lab/tests/44-lock-offcpu-variants.sh \
 	tests/lab/tests/45-kprobe-stacks.sh \
+	tests/lab/tests/47-profile.sh \
 	tests/lab/tests/50-call-trees.sh \
 	tests/lab/tests/52-call-trees-kernel-text.sh \
 	tests/lab/tests/53-tree-pane-pause.sh \

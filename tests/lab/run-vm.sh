@@ -18,6 +18,8 @@
 #   LAB_KTOP         use this static ktop instead of building one
 #   LAB_EXTRA_TEST   one more guest test script (run after the others; see harness-fails.sh)
 #   LAB_ONLY_EXTRA=1 run LAB_EXTRA_TEST alone, without tests/lab/tests/*.sh
+#   LAB_TESTS        only these tests of tests/lab/tests/ (names without .sh, shell patterns,
+#                    space-separated: LAB_TESTS='45-* 47-profile'); unset: all of them
 #   LAB_SMP          guest CPUs (default 1; more run single-threaded TCG, see below)
 #   LAB_TIMEOUT      seconds the whole guest may take (default 240)
 #   LAB_TEST_TIMEOUT seconds one guest test may take (default 60)
@@ -209,9 +211,21 @@ f=$1 name=${2:-${1##*/}}
 	echo "LAB-END $name"
 } >/dev/ttyS1
 EOF
+# selected TEST: whether LAB_TESTS (unset: every test) names tests/lab/tests/TEST.sh
+selected()
+{
+	local p pats
+	[ -n "${LAB_TESTS:-}" ] || return 0
+	read -ra pats <<<"$LAB_TESTS"
+	for p in "${pats[@]}"; do
+		# shellcheck disable=SC2254 # the pattern is the point
+		case $1 in $p) return 0 ;; esac
+	done
+	return 1
+}
 n=0
 for t in "$LAB_SRCDIR"/tests/lab/tests/*.sh; do
-	[ -f "$t" ] && [ "${LAB_ONLY_EXTRA:-0}" != 1 ] || continue
+	[ -f "$t" ] && [ "${LAB_ONLY_EXTRA:-0}" != 1 ] && selected "$(basename "$t" .sh)" || continue
 	cp "$t" "$root/lab/tests/" && n=$((n + 1))
 done
 if [ -n "${LAB_EXTRA_TEST:-}" ]; then
