@@ -21,7 +21,7 @@
 #   LAB_TESTS        only these tests of tests/lab/tests/ (names without .sh, shell patterns,
 #                    space-separated: LAB_TESTS='45-* 47-profile'); unset: all of them
 #   LAB_SMP          guest CPUs (default 1; more run single-threaded TCG, see below)
-#   LAB_TIMEOUT      seconds the whole guest may take (default 240)
+#   LAB_TIMEOUT      seconds the whole guest may take (default 600)
 #   LAB_TEST_TIMEOUT seconds one guest test may take (default 60)
 #   LAB_KERNEL_PKG   kernel package to fetch (default: what linux-image-amd64 depends on)
 #   LAB_VERBOSE=1    copy the console to stdout as it comes
@@ -37,7 +37,7 @@ set -u
 
 LAB_SRCDIR=${LAB_SRCDIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 LAB_BUILDDIR=$(cd "${LAB_BUILDDIR:-$PWD}" && pwd) || exit 1
-LAB_TIMEOUT=${LAB_TIMEOUT:-240}
+LAB_TIMEOUT=${LAB_TIMEOUT:-600}
 LAB_TEST_TIMEOUT=${LAB_TEST_TIMEOUT:-60}
 cache=$LAB_BUILDDIR/lab-cache
 LAB_WORKDIR=$(mkdir -p "${LAB_WORKDIR:-$LAB_BUILDDIR}" && cd "${LAB_WORKDIR:-$LAB_BUILDDIR}" && pwd) ||
