@@ -2,7 +2,8 @@
 # the explorer on a recording, bad files, and the reader's fuzz target.
 check_PROGRAMS += tests/unit/check_record
 tests_unit_check_record_SOURCES = tests/unit/check_record.c
-tests_unit_check_record_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
+tests_unit_check_record_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"' \
+	-DCORPUS='"$(abs_top_srcdir)/tests/fuzz/corpus/recording"'
 tests_unit_check_record_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_record
 LIVE_TESTS += tests/live/record_roundtrip.sh

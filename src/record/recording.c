@@ -221,7 +221,7 @@ static bool last_in_page(struct walk *w, const struct tep_record *r, uint64_t pa
 {
 	struct kt_recording *rec = w->rec;
 	unsigned long long ts;
-	int last = -1;
+	int last = -1, next;
 
 	if (!w->kbuf)
 		w->kbuf = kbuffer_alloc(rec->file.info.long_size == 4 ? KBUFFER_LSIZE_4 :
@@ -233,11 +233,24 @@ static bool last_in_page(struct walk *w, const struct tep_record *r, uint64_t pa
 	    pread(rec->fd, w->page, w->page_size, (off_t)page) != (ssize_t)w->page_size ||
 	    kbuffer_load_subbuffer(w->kbuf, w->page) < 0 || !kbuffer_read_event(w->kbuf, &ts))
 		return true;
-	do
-		last = kbuffer_curr_offset(w->kbuf);
-	while (kbuffer_next_event(w->kbuf, &ts));
+	do { /* up to where the page's events stop going forward, as walk_advance() */
+		next = kbuffer_curr_offset(w->kbuf);
+		if (next <= last)
+			break;
+		last = next;
+	} while (kbuffer_next_event(w->kbuf, &ts));
 	/* libtracecmd's record offset is the page's plus kbuffer_curr_offset() too */
 	return last < 0 || r->offset >= page + (unsigned)last;
+}
+
+/* Keeps the first corrupt page met, for recording_info(). */
+static void note_corrupt(struct kt_recording *rec, const char *what)
+{
+	/* not the store lock: the pager runs under it */
+	pthread_mutex_lock(&rec->done_lock);
+	if (!rec->corrupt[0])
+		snprintf(rec->corrupt, sizeof(rec->corrupt), "%s", what);
+	pthread_mutex_unlock(&rec->done_lock);
 }
 
 /*
@@ -273,20 +286,34 @@ static bool next_page_sound(struct walk *w, int cpu, const struct tep_record *r)
 	}
 	if (!last_in_page(w, r, page))
 		return true;
-	/* not the store lock: the pager runs under it */
-	pthread_mutex_lock(&rec->done_lock);
-	if (!rec->corrupt[0])
-		snprintf(rec->corrupt, sizeof(rec->corrupt), "%s", err);
-	pthread_mutex_unlock(&rec->done_lock);
+	note_corrupt(rec, err);
 	return false;
 }
 
+/*
+ * A page whose event lengths lead back to an earlier event (a corrupt length) has
+ * libtracecmd read the same events over and over, each later than the last: its CPU ends
+ * before the first record that is not past the one before, for every walk alike.
+ */
 static void walk_advance(struct walk *w, int cpu)
 {
+	unsigned long long prev = w->peek[cpu]->offset;
 	bool more = next_page_sound(w, cpu, w->peek[cpu]);
+	struct tep_record *r;
+	char err[256];
 
 	tracecmd_free_record(w->peek[cpu]);
-	w->peek[cpu] = more ? tracecmd_read_data(w->h, cpu) : NULL;
+	r = more ? tracecmd_read_data(w->h, cpu) : NULL;
+	if (r && r->offset <= prev) {
+		snprintf(err, sizeof(err),
+			 "%s: corrupt page at offset %llu in CPU %d's data: the event after offset "
+			 "%llu is at %llu, not past it",
+			 w->rec->path, prev - prev % w->page_size, cpu, prev, r->offset);
+		note_corrupt(w->rec, err);
+		tracecmd_free_record(r);
+		r = NULL;
+	}
+	w->peek[cpu] = r;
 }
 
 /* Puts the walk where checkpoint cp was taken. */

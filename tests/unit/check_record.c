@@ -18,6 +18,9 @@
 #ifndef FIXTURES
 #define FIXTURES "tests/unit/fixtures"
 #endif
+#ifndef CORPUS
+#define CORPUS "tests/fuzz/corpus/recording"
+#endif
 
 #define NREC 60000 /* several checkpoints and many store chunks' worth */
 
@@ -346,10 +349,42 @@ START_TEST(test_table_at_page_end)
 }
 END_TEST
 
+/* A page whose event lengths lead back to an earlier event (found by the fuzzer): libtracecmd
+ * read its events around forever, and the index never ended. CPU 0 ends there instead, the
+ * page named, and the pager reads every record the index numbered. */
+START_TEST(test_page_leading_back)
+{
+	struct kt_store *st = store_new(8u << 20);
+	struct kt_recording_info info;
+	struct kt_recording *rec;
+	struct kt_rec r;
+	uint64_t seq;
+
+	rec = recording_open(CORPUS "/event-length-leads-back.dat", err_buf, sizeof(err_buf));
+	ck_assert_msg(rec != NULL, "%s", err_buf);
+	ck_assert_msg(recording_attach(rec, st, -1, err_buf, sizeof(err_buf)) == 0, "%s", err_buf);
+	recording_wait_indexed(rec);
+	recording_info(rec, &info);
+	ck_assert(info.indexed);
+	ck_assert_msg(strstr(info.corrupt_page, "event-length-leads-back.dat: corrupt page at "
+				"offset 12288 in CPU 0's data: the event after offset 15816 is "
+				"at 14284, not past it"),
+		      "%s", info.corrupt_page);
+	store_lock(st);
+	ck_assert_uint_eq(store_end(st), info.records);
+	for (seq = info.records; seq-- > 0;) /* backwards: through the checkpoints */
+		ck_assert_msg(store_get(st, seq, &r), "record %llu missing",
+			      (unsigned long long)seq);
+	store_unlock(st);
+	recording_close(rec);
+	store_free(st);
+}
+END_TEST
+
 static Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
-	TCase *tc = tcase_create("core");
+	TCase *tc = tcase_create("core"), *bad = tcase_create("corrupt");
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 60);
@@ -359,6 +394,9 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_truncations_refused);
 	tcase_add_test(tc, test_table_at_page_end);
 	suite_add_tcase(s, tc);
+	tcase_set_timeout(bad, 60); /* a file read around forever fails here */
+	tcase_add_test(bad, test_page_leading_back);
+	suite_add_tcase(s, bad);
 	return s;
 }
 
