@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The flame graph pane's live sources (flame_live.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "backend/cgroup.h"
+#include "backend/evstacks.h"
+#include "backend/offcpu.h"
+#include "backend/profile.h"
+#include "backend/stacks.h"
+#include "backend/store.h"
+#include "backend/symbolize.h"
+#include "options.h"
+#include "ui/flame_live.h"
+#include "ui/screen.h"
+#include "ui/view.h"
+#include "xalloc.h"
+
+enum live_kind { LIVE_ONCPU, LIVE_OFFCPU, LIVE_EVENTS };
+
+struct live {
+	struct kt_ui *ui;
+	enum live_kind kind;
+	struct kt_profile *prof;
+	struct kt_offcpu *oc;
+	struct kt_symbolizer *sym; /* off-CPU: names its frames */
+	uint64_t next; /* events: the first record not added yet */
+};
+
+static bool row_shown(void *arg, const struct kt_rec *r)
+{
+	return view_stream_row_shown(arg, r);
+}
+
+/* The records from lv->next to the store's end, those the stream shows as rows. */
+static int64_t collect_events(struct live *lv, struct kt_stacks *st)
+{
+	struct kt_app *app = lv->ui->app;
+	uint64_t first, end;
+
+	store_lock(app->store);
+	first = store_first(app->store);
+	end = store_end(app->store);
+	store_unlock(app->store);
+	if (lv->next < first)
+		lv->next = first;
+	if (lv->next >= end)
+		return 0;
+	first = lv->next;
+	lv->next = end;
+	return evstacks_collect(st, app->decoder, app_symbolizer(app), app->store, first, end,
+				row_shown, lv->ui->stream);
+}
+
+static bool live_update(void *arg, struct kt_stacks *st)
+{
+	struct live *lv = arg;
+	char err[256];
+
+	switch (lv->kind) {
+	case LIVE_ONCPU:
+		return profile_poll(lv->prof, st) > 0;
+	case LIVE_OFFCPU:
+		if (offcpu_poll(lv->oc, st, lv->sym, err, sizeof(err)) < 0) {
+			ui_message(lv->ui, true, "off-CPU: %s", err);
+			return false;
+		}
+		return true;
+	case LIVE_EVENTS:
+		return collect_events(lv, st) > 0;
+	}
+	return false;
+}
+
+static void live_close(void *arg)
+{
+	struct live *lv = arg;
+
+	profile_close(lv->prof);
+	offcpu_free(lv->oc);
+	symbolizer_free(lv->sym);
+	free(lv);
+}
+
+/* -p (its first process), --comm and --cgroup as the BPF programs filter. */
+static int offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, char *err,
+			size_t errlen)
+{
+	const struct kt_options *o = app->opts;
+
+	memset(s, 0, sizeof(*s));
+	s->comm = o->comm;
+	s->via = o->off_cpu_via;
+	if (o->n_pids)
+		s->tgid = (unsigned int)o->pids[0];
+	if (!app->cgroup)
+		return 0;
+	if (!app->cgroup->v2) {
+		snprintf(err, errlen, "it filters by cgroup v2 ids only, and %s is a v1 cgroup",
+			 app->cgroup->name);
+		return -1;
+	}
+	s->cgroup_id = app->cgroup->id;
+	s->cgroup_level = app->cgroup->level;
+	return 0;
+}
+
+/* Starts kind into a new tree: lv and st filled, name its title. Returns 0, or -1 with the
+ * reason in err ("" when there is nothing of that kind to show). */
+static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
+		      struct kt_stacks **st, char *name, size_t namelen, char *err, size_t errlen)
+{
+	const struct kt_options *o = ui->app->opts;
+	struct kt_profile_opts po = { .freq = o->freq, .pids = o->pids, .npids = o->n_pids,
+				      .comm = o->comm, .max_bytes = o->memory_bytes / 4 };
+	struct kt_offcpu_scope sc;
+
+	memset(lv, 0, sizeof(*lv));
+	lv->ui = ui;
+	lv->kind = kind;
+	err[0] = '\0';
+	switch (kind) {
+	case LIVE_ONCPU:
+		lv->prof = profile_open(&po, err, errlen);
+		if (!lv->prof)
+			return -1;
+		snprintf(name, namelen, "%s", profile_event_name(lv->prof));
+		*st = stacks_new(KT_STACK_SAMPLES);
+		break;
+	case LIVE_OFFCPU:
+		if (offcpu_scope(ui->app, &sc, err, errlen) < 0)
+			return -1;
+		lv->sym = symbolizer_new(err, errlen);
+		if (!lv->sym)
+			return -1;
+		lv->oc = offcpu_open(&sc, err, errlen);
+		if (!lv->oc) {
+			symbolizer_free(lv->sym);
+			return -1;
+		}
+		snprintf(name, namelen, "off-CPU, %s", offcpu_variant(lv->oc));
+		*st = stacks_new(KT_STACK_NSEC);
+		break;
+	case LIVE_EVENTS:
+		snprintf(name, namelen, "event stacks");
+		*st = stacks_new(KT_STACK_EVENTS);
+		if (*st && collect_events(lv, *st) <= 0) {
+			stacks_free(*st);
+			return -1;
+		}
+		break;
+	}
+	if (!*st) {
+		profile_close(lv->prof);
+		offcpu_free(lv->oc);
+		symbolizer_free(lv->sym);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static const char *const kind_name[] = { "on-CPU", "off-CPU", "event stacks" };
+
+static int live_key(void *arg, struct kt_view *v, int key);
+
+/* Shows kind in the pane. Returns false with the refusal in the status line. */
+static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
+{
+	struct kt_flame_source src = { live_update, live_close, live_key, NULL };
+	struct kt_stacks *st = NULL;
+	struct live *lv = xmalloc(sizeof(*lv));
+	char name[128], err[512];
+
+	if (live_start(ui, kind, lv, &st, name, sizeof(name), err, sizeof(err)) < 0) {
+		if (err[0])
+			ui_message(ui, true, "%s: %s", kind_name[kind], err);
+		free(lv);
+		return false;
+	}
+	src.arg = lv;
+	view_flame_show(v, st, NULL, name, &src, false);
+	return true;
+}
+
+/* k: on-CPU, off-CPU, the events' stacks when the stream has rows with stacks, on-CPU. */
+static int live_key(void *arg, struct kt_view *v, int key)
+{
+	struct live *lv = arg;
+	struct kt_ui *ui = lv->ui;
+
+	if (key != 'k')
+		return KT_KEY_IGNORED;
+	/* lv is freed once another source is shown */
+	switch (lv->kind) {
+	case LIVE_ONCPU:
+		live_show(ui, v, LIVE_OFFCPU);
+		break;
+	case LIVE_OFFCPU:
+		if (!live_show(ui, v, LIVE_EVENTS))
+			live_show(ui, v, LIVE_ONCPU);
+		break;
+	case LIVE_EVENTS:
+		live_show(ui, v, LIVE_ONCPU);
+		break;
+	}
+	return KT_KEY_HANDLED;
+}
+
+void flame_live_open(struct kt_ui *ui)
+{
+	if (!live_show(ui, ui->flame, LIVE_EVENTS))
+		live_show(ui, ui->flame, LIVE_ONCPU);
+}
