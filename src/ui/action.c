@@ -254,7 +254,7 @@ static const struct kt_action actions[] = {
 	{ "hist", "F12 H", NULL, "new histogram pane (BPF)",
 	  "BPF histograms run in a live kernel: a recording has none", act_hist, false },
 	{ "tree", "T", NULL, "call-tree pane open / close", NULL, act_tree, false },
-	{ "flame", "I", NULL, "flame graph pane open / close", NULL, act_flame, false },
+	{ "flame", "I", NULL, "flame graph; k: on/off-CPU", NULL, act_flame, false },
 	{ "probes", "P", NULL, "probe editor open / close",
 	  "probes need a live kernel: a recording holds the events its probes made", act_probes, false },
 	{ "tracers", "R", NULL, "tracer pane, function lists",
