@@ -140,13 +140,13 @@ static void act_tree(struct kt_ui *ui)
 
 /* Opening it on a live session starts a live source (flame_live.h) that feeds it each tick:
  * the stream's event stacks when it has rows with stacks, else an on-CPU profile (-F, -p or
- * --comm's scope, a quarter of --memory); the pane stops it. */
+ * --comm's scope, a quarter of --memory); the pane stops it. On a recording: its profile. */
 static void act_flame(struct kt_ui *ui)
 {
 	bool opening = !ui->flame;
 
 	screen_toggle_pane(ui, &ui->flame, &view_flame_ops);
-	if (opening && ui->flame && ui->app->session)
+	if (opening && ui->flame && (ui->app->session || ui->app->recording))
 		flame_live_open(ui);
 }
 

@@ -9,12 +9,14 @@
 #include "app.h"
 #include "backend/cgroup.h"
 #include "backend/evstacks.h"
+#include "backend/folded.h"
 #include "backend/offcpu.h"
 #include "backend/profile.h"
 #include "backend/stacks.h"
 #include "backend/store.h"
 #include "backend/symbolize.h"
 #include "options.h"
+#include "record/recording.h"
 #include "ui/flame_live.h"
 #include "ui/screen.h"
 #include "ui/view.h"
@@ -211,8 +213,47 @@ static int live_key(void *arg, struct kt_view *v, int key)
 	return KT_KEY_HANDLED;
 }
 
+/* -i: the profile the recording keeps (its folded text, the counts line first). */
+static void recorded_show(struct kt_ui *ui)
+{
+	const char *text = recording_stacks(ui->app->recording);
+	const char *ev = text ? strstr(text, "event=") : NULL, *base;
+	char event[32] = "profile", name[64], err[512], *copy;
+	struct kt_stacks *st;
+	FILE *in;
+
+	if (!text) {
+		/* the file's name only: the status line is one line */
+		base = strrchr(ui->app->opts->input_path, '/');
+		ui_message(ui, true, "%s has no profile (ktop -b --profile -o keeps one)",
+			   base ? base + 1 : ui->app->opts->input_path);
+		return;
+	}
+	if (ev)
+		sscanf(ev, "event=%31s", event);
+	/* fmemopen takes a writable buffer */
+	copy = xstrdup(text);
+	in = fmemopen(copy, strlen(copy), "r");
+	if (!in) {
+		free(copy);
+		ui_message(ui, true, "the recorded profile: out of memory");
+		return;
+	}
+	st = folded_read(in, ui->app->opts->input_path, err, sizeof(err));
+	fclose(in);
+	free(copy);
+	if (!st) {
+		ui_message(ui, true, "the recorded profile: %s", err);
+		return;
+	}
+	snprintf(name, sizeof(name), "recorded %s", event);
+	view_flame_show(ui->flame, st, NULL, name, NULL, false);
+}
+
 void flame_live_open(struct kt_ui *ui)
 {
-	if (!live_show(ui, ui->flame, LIVE_EVENTS))
+	if (ui->app->recording)
+		recorded_show(ui);
+	else if (!live_show(ui, ui->flame, LIVE_EVENTS))
 		live_show(ui, ui->flame, LIVE_ONCPU);
 }
