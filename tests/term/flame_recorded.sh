@@ -18,12 +18,8 @@ require_profwork
 root_total() { tmux_screen | sed -n 's/^all  total \([0-9]*\) samples.*/\1/p'; }
 _total_is() { [ "$(root_total)" = "$1" ]; }
 
-start_profwork "$T/work.out" split 60
-run_ktop 60 "$T/live" "$T/live.err" -b --profile --comm profwork --duration 2 --folded \
-	-o "$T/p.dat"
-[ "$KTOP_RC" = 0 ] || fail "ktop -o exited $KTOP_RC: $(head -c 400 "$T/live.err")"
-_end_pid "$PROFWORK_PID"
-n=$(samples "$T/live" profwork)
+record_profile 2
+n=$PROFWORK_SAMPLES
 [ "$n" -gt 0 ] || fail "no samples of profwork: $(head -c 300 "$T/live.err")"
 event=$(sed -n 's/^ktop: profile: event=\([^ ]*\) .*/\1/p' "$T/live.err")
 
