@@ -11,6 +11,7 @@
 #include "backend/evstacks.h"
 #include "backend/folded.h"
 #include "backend/offcpu.h"
+#include "backend/privs.h"
 #include "backend/profile.h"
 #include "backend/stacks.h"
 #include "backend/store.h"
@@ -88,12 +89,17 @@ static void live_close(void *arg)
 	free(lv);
 }
 
-/* -p (its first process), --comm and --cgroup as the BPF programs filter. */
+/* -p (its first process), --comm and --cgroup as the BPF programs filter; the privileges
+ * BPF needs checked first, for a refusal that names them. */
 static int offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, char *err,
 			size_t errlen)
 {
 	const struct kt_options *o = app->opts;
+	struct kt_privs pv;
 
+	privs_read(&pv);
+	if (privs_bpf_refusal(&pv, err, errlen))
+		return -1;
 	memset(s, 0, sizeof(*s));
 	s->comm = o->comm;
 	s->via = o->off_cpu_via;

@@ -7,7 +7,8 @@
 # do_nanosleep (a search for do_nanosleep matches most of the graph). k again goes back to
 # the on-CPU profile (no rows with stacks here: the event stacks are skipped) and the BPF
 # programs are gone with the switch; Esc closes the pane: no BPF program nor sampling fd
-# left in ktop. q quits clean.
+# left in ktop. q quits clean. Without CAP_BPF, k says so in one status line naming it and
+# the on-CPU graph stays.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -67,6 +68,24 @@ expect_text "Flame graph: off-CPU" 10 "k did not switch to off-CPU again"
 tmux_keys Escape
 wait_for_no_text "Flame graph:" 3 || fail "Esc did not close the off-CPU pane"
 wait_until 5 _no_prog || fail "BPF programs stayed after the off-CPU pane closed: $(fds_of 'bpf-prog')"
+tmux_quit_clean
+tmux_kill_server
+
+# ---- refused: root without CAP_BPF (nor CAP_SYS_ADMIN) -----------------------------------
+command -v capsh >/dev/null 2>&1 || fail "needs capsh (./dev installs libcap2-bin)"
+cat >"$T/ktop-nobpf" <<EOT
+#!/bin/bash
+exec capsh --drop=cap_sys_admin,cap_bpf -- -c 'exec "\$0" "\$@"' '$KTOP' "\$@"
+EOT
+chmod +x "$T/ktop-nobpf"
+KTOP=$T/ktop-nobpf tmux_start 80 24 -- -d 1 -p "$WL"
+expect_text "No events enabled" 10 "ktop without CAP_BPF did not start"
+tmux_keys I
+expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 10 "I did not start the on-CPU profile"
+tmux_keys k
+expect_text "^off-CPU: .*CAP_BPF" 5 "no one-line refusal naming CAP_BPF"
+expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 2 "the on-CPU graph did not stay"
+[ "$(fds_of 'bpf-prog')" -eq 0 ] || fail "refused, yet ktop holds BPF programs"
 tmux_quit_clean
 kill "$WL" && wait "$WL" 2>/dev/null
 assert_clean
