@@ -108,5 +108,6 @@ record_profile()
 		--folded -o "$T/p.dat"
 	[ "$KTOP_RC" = 0 ] || fail "ktop -o exited $KTOP_RC: $(head -c 400 "$T/live.err")"
 	_end_pid "$PROFWORK_PID"
+	# shellcheck disable=SC2034 # read by the tests that source this
 	PROFWORK_SAMPLES=$(samples "$T/live" profwork)
 }

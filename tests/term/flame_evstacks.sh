@@ -1,5 +1,5 @@
 #!/bin/bash
-# shellcheck disable=SC2317 # helpers called through wait_until
+# shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
 # The stream's event stacks as a flame graph (80x24): with --stack syscalls:sys_enter_getppid
 # the workload's 7 calls are 7 rows with a stack; I opens the flame pane on them (not on an
 # on-CPU profile): titled "event stacks (events)", the root's total exactly 7 events, and
@@ -13,7 +13,6 @@ require_tmux
 require_workload
 
 EV=syscalls:sys_enter_getppid
-# shellcheck disable=SC2119 # the whole screen, no capture options
 root_total() { tmux_screen | sed -n 's/^all  total \([0-9]*\) events.*/\1/p'; }
 _total_is() { [ "$(root_total)" = "$1" ]; }
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# shellcheck disable=SC2317 # helpers called through wait_until
+# shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
 # The flame graph pane on a recording's profile (80x24): ktop -b --profile --comm profwork
 # -o FILE keeps the stacks; ktop -i FILE then draws them when I is pressed, titled
 # "recorded EVENT (samples)", the root's total exactly the samples the live run printed and
@@ -14,7 +14,6 @@ require_root_tracefs
 require_tmux
 require_profwork
 
-# shellcheck disable=SC2119 # the whole screen, no capture options
 root_total() { tmux_screen | sed -n 's/^all  total \([0-9]*\) samples.*/\1/p'; }
 _total_is() { [ "$(root_total)" = "$1" ]; }
 
