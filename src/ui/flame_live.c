@@ -69,7 +69,7 @@ static bool live_update(void *arg, struct kt_stacks *st)
 		return profile_poll(lv->prof, st) > 0;
 	case LIVE_OFFCPU:
 		if (offcpu_poll(lv->oc, st, lv->sym, err, sizeof(err)) < 0) {
-			ui_message(lv->ui, true, "off-CPU: %s", err);
+			ui_message(lv->ui, true, "%s", err);
 			return false;
 		}
 		return true;
@@ -96,10 +96,13 @@ static int offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, cha
 {
 	const struct kt_options *o = app->opts;
 	struct kt_privs pv;
+	char why[400];
 
 	privs_read(&pv);
-	if (privs_bpf_refusal(&pv, err, errlen))
+	if (privs_bpf_refusal(&pv, why, sizeof(why))) {
+		snprintf(err, errlen, "off-CPU profile: %s", why);
 		return -1;
+	}
 	memset(s, 0, sizeof(*s));
 	s->comm = o->comm;
 	s->via = o->off_cpu_via;
@@ -108,7 +111,7 @@ static int offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, cha
 	if (!app->cgroup)
 		return 0;
 	if (!app->cgroup->v2) {
-		snprintf(err, errlen, "it filters by cgroup v2 ids only, and %s is a v1 cgroup",
+		snprintf(err, errlen, "off-CPU profile: it filters by cgroup v2 ids only, and %s is a v1 cgroup",
 			 app->cgroup->name);
 		return -1;
 	}
@@ -166,13 +169,15 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
 		profile_close(lv->prof);
 		offcpu_free(lv->oc);
 		symbolizer_free(lv->sym);
-		snprintf(err, errlen, "out of memory");
+		snprintf(err, errlen, "%sout of memory",
+			 kind == LIVE_OFFCPU ? "off-CPU profile: " : "");
 		return -1;
 	}
 	return 0;
 }
 
-static const char *const kind_name[] = { "on-CPU", "off-CPU", "event stacks" };
+/* what a refusal begins with (offcpu.h's own say "off-CPU profile: ") */
+static const char *const kind_prefix[] = { "on-CPU profile: ", "", "event stacks: " };
 
 static int live_key(void *arg, struct kt_view *v, int key);
 
@@ -186,7 +191,7 @@ static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
 
 	if (live_start(ui, kind, lv, &st, name, sizeof(name), err, sizeof(err)) < 0) {
 		if (err[0])
-			ui_message(ui, true, "%s: %s", kind_name[kind], err);
+			ui_message(ui, true, "%s%s", kind_prefix[kind], err);
 		free(lv);
 		return false;
 	}

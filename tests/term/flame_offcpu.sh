@@ -82,7 +82,7 @@ expect_text "No events enabled" 10 "ktop without CAP_BPF did not start"
 tmux_keys I
 expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 10 "I did not start the on-CPU profile"
 tmux_keys k
-expect_text "^off-CPU: .*CAP_BPF" 5 "no one-line refusal naming CAP_BPF"
+expect_text "^off-CPU profile: .*CAP_BPF" 5 "no one-line refusal naming CAP_BPF"
 expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 2 "the on-CPU graph did not stay"
 [ "$(fds_of 'bpf-prog')" -eq 0 ] || fail "refused, yet ktop holds BPF programs"
 tmux_quit_clean
