@@ -49,7 +49,8 @@ static int64_t collect_events(struct live *lv, struct kt_stacks *st)
 	first = store_first(app->store);
 	end = store_end(app->store);
 	store_unlock(app->store);
-	if (lv->next < first)
+	/* evicted, or the store numbered afresh (store_restart) */
+	if (lv->next < first || lv->next > end)
 		lv->next = first;
 	if (lv->next >= end)
 		return 0;
