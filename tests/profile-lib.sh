@@ -96,3 +96,18 @@ perf_folded()
 		/^[ \t]*$/ { flush() }
 		END { flush(); for (s in c) print s, c[s] }'
 }
+
+# record_profile SECONDS: ktop -b --profile --comm profwork -o $T/p.dat for SECONDS on a
+# workload splitting its CPU between two functions; the folded stacks it printed in
+# $T/live (its counts in $T/live.err), profwork's samples in PROFWORK_SAMPLES.
+PROFWORK_SAMPLES=
+record_profile()
+{
+	start_profwork "$T/work.out" split 60
+	run_ktop 60 "$T/live" "$T/live.err" -b --profile --comm profwork --duration "$1" \
+		--folded -o "$T/p.dat"
+	[ "$KTOP_RC" = 0 ] || fail "ktop -o exited $KTOP_RC: $(head -c 400 "$T/live.err")"
+	_end_pid "$PROFWORK_PID"
+	# shellcheck disable=SC2034 # read by the tests that source this
+	PROFWORK_SAMPLES=$(samples "$T/live" profwork)
+}

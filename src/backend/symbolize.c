@@ -657,7 +657,8 @@ void symbolizer_fork(struct kt_symbolizer *sym, int parent_pid, int pid)
 	if (!parent->proc_read)
 		read_proc_maps(sym, parent);
 	proc_clear(child);
-	if (maps_reserve(child, parent->n) < 0)
+	/* a parent without maps (a kernel thread's fork) has none to give */
+	if (!parent->n || maps_reserve(child, parent->n) < 0)
 		return;
 	memcpy(child->maps, parent->maps, parent->n * sizeof(*parent->maps));
 	child->n = parent->n;

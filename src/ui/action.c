@@ -7,11 +7,10 @@
 #include <string.h>
 
 #include "app.h"
-#include "backend/profile.h"
-#include "backend/stacks.h"
 #include "ktoprc.h"
 #include "options.h"
 #include "ui/action.h"
+#include "ui/flame_live.h"
 #include "ui/screen.h"
 #include "ui/view.h"
 
@@ -139,43 +138,16 @@ static void act_tree(struct kt_ui *ui)
 	screen_toggle_pane(ui, &ui->tree, &view_tree_ops);
 }
 
-static bool flame_profile_update(void *arg, struct kt_stacks *st)
-{
-	return profile_poll(arg, st) > 0;
-}
-
-static void flame_profile_close(void *arg)
-{
-	profile_close(arg);
-}
-
-/* Opening it on a live session starts an on-CPU profile (-F, default 99 Hz; -p or --comm's
- * scope; a quarter of --memory for its stacks) that feeds it each tick; the pane stops it. */
+/* Opening it on a live session starts a live source (flame_live.h) that feeds it each tick:
+ * the stream's event stacks when it has rows with stacks, else an on-CPU profile (-F, -p or
+ * --comm's scope, a quarter of --memory); the pane stops it. On a recording: its profile. */
 static void act_flame(struct kt_ui *ui)
 {
-	const struct kt_options *o = ui->app->opts;
-	struct kt_profile_opts po = { .freq = o->freq, .pids = o->pids, .npids = o->n_pids,
-				      .comm = o->comm, .max_bytes = o->memory_bytes / 4 };
-	struct kt_flame_source src = { flame_profile_update, flame_profile_close, NULL };
-	struct kt_stacks *st;
 	bool opening = !ui->flame;
-	char err[512];
 
 	screen_toggle_pane(ui, &ui->flame, &view_flame_ops);
-	if (!opening || !ui->flame || !ui->app->session)
-		return;
-	src.arg = profile_open(&po, err, sizeof(err));
-	if (!src.arg) {
-		ui_message(ui, true, "profile: %s", err);
-		return;
-	}
-	st = stacks_new(KT_STACK_SAMPLES);
-	if (!st) {
-		profile_close(src.arg);
-		ui_message(ui, true, "profile: out of memory");
-		return;
-	}
-	view_flame_show(ui->flame, st, NULL, profile_event_name(src.arg), &src, false);
+	if (opening && ui->flame && (ui->app->session || ui->app->recording))
+		flame_live_open(ui);
 }
 
 static void act_probes(struct kt_ui *ui)
@@ -282,7 +254,7 @@ static const struct kt_action actions[] = {
 	{ "hist", "F12 H", NULL, "new histogram pane (BPF)",
 	  "BPF histograms run in a live kernel: a recording has none", act_hist, false },
 	{ "tree", "T", NULL, "call-tree pane open / close", NULL, act_tree, false },
-	{ "flame", "I", NULL, "flame graph pane open / close", NULL, act_flame, false },
+	{ "flame", "I", NULL, "flame graph; k: on/off-CPU", NULL, act_flame, false },
 	{ "probes", "P", NULL, "probe editor open / close",
 	  "probes need a live kernel: a recording holds the events its probes made", act_probes, false },
 	{ "tracers", "R", NULL, "tracer pane, function lists",

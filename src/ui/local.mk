@@ -18,4 +18,5 @@ src_libktop_a_SOURCES += \
 	src/ui/view_recevents.c \
 	src/ui/ui_record.c src/ui/ui_record.h
 # The call-tree pane (function_graph).
-src_libktop_a_SOURCES += src/ui/view_tree.c src/ui/view_flame.c
+src_libktop_a_SOURCES += src/ui/view_tree.c src/ui/view_flame.c \
+	src/ui/flame_live.c src/ui/flame_live.h

@@ -92,6 +92,10 @@ bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len);
 /* Stream: the row filter's prompt; the row filter off. */
 void view_stream_rowfilter_edit(struct kt_view *v);
 void view_stream_rowfilter_clear(struct kt_view *v);
+struct kt_rec;
+/* Whether the stream shows record r as a row (the row filter; stack records are not rows).
+ * Store lock held. */
+bool view_stream_row_shown(struct kt_view *v, const struct kt_rec *r);
 /* Picker: select spec's event (when given) and open the field list and filter prompt for
  * the selected event. Returns false when no event is selected. */
 bool view_picker_edit_filter(struct kt_view *v, const char *spec);
@@ -105,11 +109,14 @@ void view_hist_edit(struct kt_view *v);
  * unless the pane is frozen or the display paused; it adds what came in to st and returns
  * true when st changed. It only adds: the pane keeps pointers to st's nodes (zooms, the
  * selection), so a source that wants a sliding window hands the pane a new tree instead.
- * close (may be NULL) is called when the pane lets the source go. */
+ * close (may be NULL) is called when the pane lets the source go. key (may be NULL) gets the
+ * keys the pane does not take (returns KT_KEY_* flags); it may hand the pane another source
+ * with view_flame_show, which closes this one: arg is gone when that returns. */
 struct kt_stacks;
 struct kt_flame_source {
 	bool (*update)(void *arg, struct kt_stacks *st);
 	void (*close)(void *arg);
+	int (*key)(void *arg, struct kt_view *v, int key);
 	void *arg;
 };
 /* Shows st in the flame pane, titled name; the pane owns st and base (the differential

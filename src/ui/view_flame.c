@@ -588,7 +588,8 @@ static int flame_view_key(struct kt_view *v, int key)
 		changed(v);
 		break;
 	default:
-		return KT_KEY_IGNORED;
+		/* last: it may replace the source, and the tree with it */
+		return fv->src.key ? fv->src.key(fv->src.arg, v, key) : KT_KEY_IGNORED;
 	}
 	v->dirty = true;
 	return KT_KEY_HANDLED;

@@ -190,7 +190,7 @@ static int ncpus(struct kt_view *v)
 }
 
 /* Whether the row filter shows record r. Store lock held. */
-static bool rec_shown(struct kt_view *v, const struct kt_rec *r)
+bool view_stream_row_shown(struct kt_view *v, const struct kt_rec *r)
 {
 	struct stream *st = S(v);
 	const char *comm = NULL;
@@ -217,7 +217,7 @@ static bool next_shown(struct kt_view *v, uint64_t seq, int dir, uint64_t first,
 
 	while (seq >= first && seq < end && *budget) {
 		(*budget)--;
-		if (store_get(v->app->store, seq, &r) && rec_shown(v, &r)) {
+		if (store_get(v->app->store, seq, &r) && view_stream_row_shown(v, &r)) {
 			*out = seq;
 			return true;
 		}
@@ -675,7 +675,7 @@ static void draw_split(struct kt_view *v)
 			if (!store_get(store, seq, &r))
 				continue;
 			c = (int)r.cpu - st->cpu_off;
-			if (c < 0 || c >= ncol || cnt[c] >= rows_h || !rec_shown(v, &r))
+			if (c < 0 || c >= ncol || cnt[c] >= rows_h || !view_stream_row_shown(v, &r))
 				continue;
 			/* Filled bottom-up; reversed below. */
 			fill_row(v, &r, &st->rows[c * rows_h + cnt[c]]);
@@ -947,7 +947,7 @@ static bool search_step(struct kt_view *v)
 				search_failed(v);
 				return false;
 			}
-			if (store_get(store, st->spos, &r) && rec_shown(v, &r)) {
+			if (store_get(store, st->spos, &r) && view_stream_row_shown(v, &r)) {
 				fill_row(v, &r, &row);
 				if (!(row.flags & KT_REC_LOST))
 					row.comm = decoder_comm(v->app->decoder, row.pid, row.ts);

@@ -14,12 +14,8 @@ require_root_tracefs
 require_profwork
 require_python
 
-start_profwork "$T/work.out" split 60
-run_ktop 60 "$T/live" "$T/live.err" -b --profile --comm profwork --duration 3 --folded \
-	-o "$T/p.dat"
-[ "$KTOP_RC" = 0 ] || fail "ktop -o exited $KTOP_RC: $(head -c 400 "$T/live.err")"
-_end_pid "$PROFWORK_PID"
-n=$(samples "$T/live" profwork)
+record_profile 3
+n=$PROFWORK_SAMPLES
 [ "$n" -ge 60 ] || fail "only $n samples of profwork: $(head -c 300 "$T/live.err")"
 
 run_ktop 60 "$T/again" "$T/again.err" -b -i "$T/p.dat" --profile --folded

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The flame graph pane's live sources (flame_live.h). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "backend/cgroup.h"
+#include "backend/evstacks.h"
+#include "backend/folded.h"
+#include "backend/offcpu.h"
+#include "backend/privs.h"
+#include "backend/profile.h"
+#include "backend/stacks.h"
+#include "backend/store.h"
+#include "backend/symbolize.h"
+#include "options.h"
+#include "record/recording.h"
+#include "ui/flame_live.h"
+#include "ui/screen.h"
+#include "ui/view.h"
+#include "xalloc.h"
+
+enum live_kind { LIVE_ONCPU, LIVE_OFFCPU, LIVE_EVENTS };
+
+struct live {
+	struct kt_ui *ui;
+	enum live_kind kind;
+	struct kt_profile *prof;
+	struct kt_offcpu *oc;
+	struct kt_symbolizer *sym; /* off-CPU: names its frames */
+	uint64_t next; /* events: the first record not added yet */
+};
+
+static bool row_shown(void *arg, const struct kt_rec *r)
+{
+	return view_stream_row_shown(arg, r);
+}
+
+/* The records from lv->next to the store's end, those the stream shows as rows. */
+static int64_t collect_events(struct live *lv, struct kt_stacks *st)
+{
+	struct kt_app *app = lv->ui->app;
+	uint64_t first, end;
+
+	store_lock(app->store);
+	first = store_first(app->store);
+	end = store_end(app->store);
+	store_unlock(app->store);
+	/* evicted, or the store numbered afresh (store_restart) */
+	if (lv->next < first || lv->next > end)
+		lv->next = first;
+	if (lv->next >= end)
+		return 0;
+	first = lv->next;
+	lv->next = end;
+	return evstacks_collect(st, app->decoder, app_symbolizer(app), app->store, first, end,
+				row_shown, lv->ui->stream);
+}
+
+static bool live_update(void *arg, struct kt_stacks *st)
+{
+	struct live *lv = arg;
+	char err[256];
+
+	switch (lv->kind) {
+	case LIVE_ONCPU:
+		return profile_poll(lv->prof, st) > 0;
+	case LIVE_OFFCPU:
+		if (offcpu_poll(lv->oc, st, lv->sym, err, sizeof(err)) < 0) {
+			ui_message(lv->ui, true, "%s", err);
+			return false;
+		}
+		return true;
+	case LIVE_EVENTS:
+		return collect_events(lv, st) > 0;
+	}
+	return false;
+}
+
+static void live_close(void *arg)
+{
+	struct live *lv = arg;
+
+	profile_close(lv->prof);
+	offcpu_free(lv->oc);
+	symbolizer_free(lv->sym);
+	free(lv);
+}
+
+/* -p (its first process), --comm and --cgroup as the BPF programs filter; the privileges
+ * BPF needs checked first, for a refusal that names them. */
+static int offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, char *err,
+			size_t errlen)
+{
+	const struct kt_options *o = app->opts;
+	struct kt_privs pv;
+	char why[400];
+
+	privs_read(&pv);
+	if (privs_bpf_refusal(&pv, why, sizeof(why))) {
+		snprintf(err, errlen, "off-CPU profile: %s", why);
+		return -1;
+	}
+	memset(s, 0, sizeof(*s));
+	s->comm = o->comm;
+	s->via = o->off_cpu_via;
+	if (o->n_pids)
+		s->tgid = (unsigned int)o->pids[0];
+	if (!app->cgroup)
+		return 0;
+	if (!app->cgroup->v2) {
+		snprintf(err, errlen, "off-CPU profile: it filters by cgroup v2 ids only, and %s is a v1 cgroup",
+			 app->cgroup->name);
+		return -1;
+	}
+	s->cgroup_id = app->cgroup->id;
+	s->cgroup_level = app->cgroup->level;
+	return 0;
+}
+
+/* Starts kind into a new tree: lv and st filled, name its title. Returns 0, or -1 with the
+ * reason in err ("" when there is nothing of that kind to show). */
+static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
+		      struct kt_stacks **st, char *name, size_t namelen, char *err, size_t errlen)
+{
+	const struct kt_options *o = ui->app->opts;
+	struct kt_profile_opts po = { .freq = o->freq, .pids = o->pids, .npids = o->n_pids,
+				      .comm = o->comm, .max_bytes = o->memory_bytes / 4 };
+	struct kt_offcpu_scope sc;
+
+	memset(lv, 0, sizeof(*lv));
+	lv->ui = ui;
+	lv->kind = kind;
+	err[0] = '\0';
+	switch (kind) {
+	case LIVE_ONCPU:
+		lv->prof = profile_open(&po, err, errlen);
+		if (!lv->prof)
+			return -1;
+		snprintf(name, namelen, "%s", profile_event_name(lv->prof));
+		*st = stacks_new(KT_STACK_SAMPLES);
+		break;
+	case LIVE_OFFCPU:
+		if (offcpu_scope(ui->app, &sc, err, errlen) < 0)
+			return -1;
+		lv->sym = symbolizer_new(err, errlen);
+		if (!lv->sym)
+			return -1;
+		lv->oc = offcpu_open(&sc, err, errlen);
+		if (!lv->oc) {
+			symbolizer_free(lv->sym);
+			return -1;
+		}
+		snprintf(name, namelen, "off-CPU, %s", offcpu_variant(lv->oc));
+		*st = stacks_new(KT_STACK_NSEC);
+		break;
+	case LIVE_EVENTS:
+		snprintf(name, namelen, "event stacks");
+		*st = stacks_new(KT_STACK_EVENTS);
+		if (*st && collect_events(lv, *st) <= 0) {
+			stacks_free(*st);
+			return -1;
+		}
+		break;
+	}
+	if (!*st) {
+		profile_close(lv->prof);
+		offcpu_free(lv->oc);
+		symbolizer_free(lv->sym);
+		snprintf(err, errlen, "%sout of memory",
+			 kind == LIVE_OFFCPU ? "off-CPU profile: " : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* what a refusal begins with (offcpu.h's own say "off-CPU profile: ") */
+static const char *const kind_prefix[] = { "on-CPU profile: ", "", "event stacks: " };
+
+static int live_key(void *arg, struct kt_view *v, int key);
+
+/* Shows kind in the pane. Returns false with the refusal in the status line. */
+static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
+{
+	struct kt_flame_source src = { live_update, live_close, live_key, NULL };
+	struct kt_stacks *st = NULL;
+	struct live *lv = xmalloc(sizeof(*lv));
+	char name[128], err[512];
+
+	if (live_start(ui, kind, lv, &st, name, sizeof(name), err, sizeof(err)) < 0) {
+		if (err[0])
+			ui_message(ui, true, "%s%s", kind_prefix[kind], err);
+		free(lv);
+		return false;
+	}
+	src.arg = lv;
+	view_flame_show(v, st, NULL, name, &src, false);
+	return true;
+}
+
+/* k: on-CPU, off-CPU, the events' stacks when the stream has rows with stacks, on-CPU. */
+static int live_key(void *arg, struct kt_view *v, int key)
+{
+	struct live *lv = arg;
+	struct kt_ui *ui = lv->ui;
+
+	if (key != 'k')
+		return KT_KEY_IGNORED;
+	/* lv is freed once another source is shown */
+	switch (lv->kind) {
+	case LIVE_ONCPU:
+		live_show(ui, v, LIVE_OFFCPU);
+		break;
+	case LIVE_OFFCPU:
+		if (!live_show(ui, v, LIVE_EVENTS))
+			live_show(ui, v, LIVE_ONCPU);
+		break;
+	case LIVE_EVENTS:
+		live_show(ui, v, LIVE_ONCPU);
+		break;
+	}
+	return KT_KEY_HANDLED;
+}
+
+/* -i: the profile the recording keeps (its folded text, the counts line first). */
+static void recorded_show(struct kt_ui *ui)
+{
+	const char *text = recording_stacks(ui->app->recording);
+	const char *ev = text ? strstr(text, "event=") : NULL, *base;
+	char event[32] = "profile", name[64], err[512], *copy;
+	struct kt_stacks *st;
+	FILE *in;
+
+	if (!text) {
+		/* the file's name only: the status line is one line */
+		base = strrchr(ui->app->opts->input_path, '/');
+		ui_message(ui, true, "%s has no profile (ktop -b --profile -o keeps one)",
+			   base ? base + 1 : ui->app->opts->input_path);
+		return;
+	}
+	if (ev)
+		sscanf(ev, "event=%31s", event);
+	/* fmemopen takes a writable buffer */
+	copy = xstrdup(text);
+	in = fmemopen(copy, strlen(copy), "r");
+	if (!in) {
+		free(copy);
+		ui_message(ui, true, "the recorded profile: out of memory");
+		return;
+	}
+	st = folded_read(in, ui->app->opts->input_path, err, sizeof(err));
+	fclose(in);
+	free(copy);
+	if (!st) {
+		ui_message(ui, true, "the recorded profile: %s", err);
+		return;
+	}
+	snprintf(name, sizeof(name), "recorded %s", event);
+	view_flame_show(ui->flame, st, NULL, name, NULL, false);
+}
+
+void flame_live_open(struct kt_ui *ui)
+{
+	if (ui->app->recording)
+		recorded_show(ui);
+	else if (!live_show(ui, ui->flame, LIVE_EVENTS))
+		live_show(ui, ui->flame, LIVE_ONCPU);
+}

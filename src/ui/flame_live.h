@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The flame graph pane's live sources on a session: the on-CPU profile (profile.h), the
+ * off-CPU profile (offcpu.h) and the stacks of the stream's events (evstacks.h). I opens the
+ * pane on the events' stacks when the stream holds rows with stacks, else on the on-CPU
+ * profile; k in the pane goes to the next kind (on-CPU, off-CPU, event stacks when there are
+ * any), a new tree each time. A kind that cannot start (no BPF privilege, a v1 cgroup) says
+ * why in the status line and the pane keeps what it showed. On a recording, I shows the
+ * profile it keeps.
+ */
+#ifndef KTOP_UI_FLAME_LIVE_H
+#define KTOP_UI_FLAME_LIVE_H
+
+struct kt_ui;
+
+/* Puts the first live source that starts into the open flame pane (ui->flame), or on a
+ * recording (-i) the profile it keeps (ktop -b --profile -o); a refusal goes to the status
+ * line. */
+void flame_live_open(struct kt_ui *ui);
+
+#endif
