@@ -129,9 +129,11 @@ wait_until()
 	done
 }
 
-# has_line FILE: FILE holds a whole line. A reader that only waits for a non-empty file can
-# read a line its writer has not finished (seen: a workload's "PID PORT" read as "PID").
-has_line() { [ -s "$1" ] && [ -z "$(tail -c 1 "$1")" ]; }
+# has_line FILE: FILE's first line is whole (a newline is in it). A reader that only waits
+# for a non-empty file can read a line its writer has not finished (seen: a workload's
+# "PID PORT" read as "PID"). Not "ends in a newline": a block-buffered writer's file seldom
+# does until it exits.
+has_line() { [ "$(wc -l <"$1" 2>/dev/null || echo 0)" -gt 0 ]; }
 
 _pid_gone() { ! pid_alive "$1"; }
 
