@@ -101,27 +101,6 @@ static void capture(struct run *r)
 	poll_once(r);
 }
 
-struct json_walk {
-	FILE *out;
-	bool first;
-};
-
-static int json_stack(void *arg, const struct kt_stack_node *const *path, size_t n,
-		      uint64_t self)
-{
-	struct json_walk *w = arg;
-
-	fputs(w->first ? "{\"frames\":[" : ",{\"frames\":[", w->out);
-	w->first = false;
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			fputc(',', w->out);
-		json_string(w->out, path[i]->name);
-	}
-	fprintf(w->out, "],\"count\":%llu}", (unsigned long long)self);
-	return ferror(w->out) ? -EIO : 0;
-}
-
 /* The counts beside the stacks, as "key=value" words (batch_profile.c's form). */
 static void counts_text(struct run *r, FILE *out)
 {
@@ -144,7 +123,6 @@ static void counts_text(struct run *r, FILE *out)
 
 static void print_json(struct run *r)
 {
-	struct json_walk w = { r->out, true };
 	struct kt_offcpu_stats s;
 	struct kt_symstats sy;
 
@@ -156,16 +134,18 @@ static void print_json(struct run *r)
 		",\"unit\":\"%s\",\"total\":%llu,\"stretches\":%llu,\"lost_kernel_stacks\":%llu,"
 		"\"lost_user_stacks\":%llu,\"dropped\":%llu,\"dropped_ns\":%llu,"
 		"\"starts_dropped\":%llu,\"missed\":%llu,\"frames_unresolved\":%llu,"
-		"\"frames_resolved\":%llu,\"stacks\":[",
+		"\"frames_resolved\":%llu,\"stacks\":",
 		stacks_unit_name(KT_STACK_NSEC), (unsigned long long)s.ns,
 		(unsigned long long)s.stretches, (unsigned long long)s.lost_kstacks,
 		(unsigned long long)s.lost_ustacks, (unsigned long long)s.dropped,
 		(unsigned long long)s.dropped_ns, (unsigned long long)s.starts_dropped,
 		(unsigned long long)s.missed, (unsigned long long)sy.unresolved,
 		(unsigned long long)sy.resolved);
-	if (!r->o->quiet)
-		stacks_walk(r->st, json_stack, &w);
-	fputs("]}}\n", r->out);
+	if (r->o->quiet)
+		fputs("[]", r->out);
+	else
+		stacks_write_json(r->st, r->out);
+	fputs("}}\n", r->out);
 }
 
 /* As batch_profile.c prints the on-CPU profile: text, a "# off-cpu:" line of counts, then

@@ -205,45 +205,22 @@ char *batch_profile_text(struct kt_batch_profile *bp)
 	return buf;
 }
 
-struct json_walk {
-	FILE *out;
-	bool first;
-};
-
-static int json_stack(void *arg, const struct kt_stack_node *const *path, size_t n,
-		      uint64_t self)
-{
-	struct json_walk *w = arg;
-	size_t i;
-
-	fputs(w->first ? "{\"frames\":[" : ",{\"frames\":[", w->out);
-	w->first = false;
-	for (i = 0; i < n; i++) {
-		if (i)
-			fputc(',', w->out);
-		json_string(w->out, path[i]->name);
-	}
-	fprintf(w->out, "],\"count\":%" PRIu64 "}", self);
-	return ferror(w->out) ? -1 : 0;
-}
-
 static int print_json(struct kt_batch_profile *bp, FILE *out)
 {
 	const struct kt_profile_stats *s = &bp->st;
-	struct json_walk w = { out, true };
 
 	fputs("{\"profile\":{\"event\":", out);
 	json_string(out, bp->event);
 	fprintf(out, ",\"freq\":%u,\"unit\":\"%s\",\"samples\":%" PRIu64 ",\"lost\":%" PRIu64
 		",\"out_of_scope\":%" PRIu64 ",\"dropped_memory\":%" PRIu64
 		",\"frames_resolved\":%" PRIu64 ",\"frames_unresolved\":%" PRIu64
-		",\"kernel_symbols_hidden\":%s,\"bytes\":%zu,\"stacks\":[", bp->freq,
+		",\"kernel_symbols_hidden\":%s,\"bytes\":%zu,\"stacks\":", bp->freq,
 		stacks_unit_name(stacks_unit(bp->stacks)), s->samples, s->lost, s->out_of_scope,
 		s->dropped_memory, s->frames_resolved, s->frames_unresolved,
 		s->kernel_hidden ? "true" : "false", stacks_bytes(bp->stacks));
-	if (stacks_walk(bp->stacks, json_stack, &w))
+	if (stacks_write_json(bp->stacks, out) < 0)
 		return -1;
-	fputs("]}}\n", out);
+	fputs("}}\n", out);
 	return ferror(out) ? -1 : 0;
 }
 

@@ -17,7 +17,8 @@ FUZZ_USDT_SRCS = tests/fuzz/fuzz_usdt.c $(FUZZ_PROBES_LIB) src/backend/usdt.c
 FUZZ_KTOPRC_SRCS = tests/fuzz/fuzz_ktoprc.c src/ktoprc.c src/ui/theme.c src/strutil.c
 FUZZ_THEME_SRCS = tests/fuzz/fuzz_theme.c src/ui/theme.c src/strutil.c
 FUZZ_ROWFILTER_SRCS = tests/fuzz/fuzz_rowfilter.c src/ui/rowfilter.c
-FUZZ_FOLDED_SRCS = tests/fuzz/fuzz_folded.c src/backend/folded.c src/backend/stacks.c
+FUZZ_FOLDED_SRCS = tests/fuzz/fuzz_folded.c src/backend/folded.c src/backend/stacks.c \
+	src/json.c
 FUZZ_PARSER_TESTS = tests/fuzz/filter.dict tests/fuzz/probe.dict tests/fuzz/histspec.dict \
 	tests/fuzz/ktoprc.dict tests/fuzz/theme.dict tests/fuzz/rowfilter.dict tests/fuzz/usdt.dict \
 	tests/fuzz/folded.dict

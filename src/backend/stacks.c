@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json.h"
 #include "stacks.h"
 
 struct name_table {
@@ -438,4 +439,36 @@ struct kt_stacks *stacks_dup(const struct kt_stacks *st)
 	}
 	free(d.frames);
 	return d.to;
+}
+
+struct json_walk {
+	FILE *out;
+	bool first;
+};
+
+static int json_stack(void *arg, const struct kt_stack_node *const *path, size_t n,
+		      uint64_t self)
+{
+	struct json_walk *w = arg;
+
+	fputs(w->first ? "{\"frames\":[" : ",{\"frames\":[", w->out);
+	w->first = false;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputc(',', w->out);
+		json_string(w->out, path[i]->name);
+	}
+	fprintf(w->out, "],\"count\":%llu}", (unsigned long long)self);
+	return ferror(w->out) ? -EIO : 0;
+}
+
+int stacks_write_json(const struct kt_stacks *st, FILE *out)
+{
+	struct json_walk w = { out, true };
+
+	fputc('[', out);
+	if (stacks_walk(st, json_stack, &w))
+		return -1;
+	fputc(']', out);
+	return ferror(out) ? -1 : 0;
 }

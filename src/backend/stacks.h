@@ -95,4 +95,8 @@ struct kt_stacks *stacks_dup(const struct kt_stacks *st);
  * error. */
 int stacks_write_folded(const struct kt_stacks *st, FILE *out);
 
+/* The same stacks as a JSON array, [{"frames":["task",...,"leaf"],"count":N},...], in the
+ * same order. Returns 0, or -1 on a write error. */
+int stacks_write_json(const struct kt_stacks *st, FILE *out);
+
 #endif

@@ -100,6 +100,30 @@ START_TEST(test_same_path_and_separators)
 }
 END_TEST
 
+/* The JSON form: the same stacks in the same order, names escaped. */
+START_TEST(test_json)
+{
+	struct kt_stacks *st = stacks_new(KT_STACK_SAMPLES);
+	struct kt_frame odd[] = { { "t", KT_FRAME_TASK }, { "say \"hi\"", KT_FRAME_USER } };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_int_eq(stacks_write_json(st, f), 0);
+	fflush(f);
+	ck_assert_str_eq(buf, "[]");
+	add(st, "t;b", 2);
+	ck_assert_int_eq(stacks_add(st, odd, 2, 1), 0);
+	rewind(f);
+	ck_assert_int_eq(stacks_write_json(st, f), 0);
+	fclose(f);
+	ck_assert_str_eq(buf, "[{\"frames\":[\"t\",\"b\"],\"count\":2},"
+			      "{\"frames\":[\"t\",\"say \\\"hi\\\"\"],\"count\":1}]");
+	free(buf);
+	stacks_free(st);
+}
+END_TEST
+
 START_TEST(test_many_children)
 {
 	struct kt_stacks *st = stacks_new(KT_STACK_SAMPLES);
@@ -280,6 +304,7 @@ int main(void)
 	tcase_add_test(tc, test_totals_and_folded);
 	tcase_add_test(tc, test_same_path_and_separators);
 	tcase_add_test(tc, test_many_children);
+	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_dup);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("folded");
