@@ -37,12 +37,15 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
+/* Both pointers are malloc-aligned, so their low bits say nothing: every bit is mixed into
+ * the low ones the table indexes by (murmur3's finalizer). */
 static uint64_t hash_child(const struct kt_stack_node *parent, const char *name)
 {
-	uint64_t h = (uint64_t)(uintptr_t)parent * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = (uint64_t)(uintptr_t)parent * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)name;
 
-	h ^= (uint64_t)(uintptr_t)name + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
-	return h ^ (h >> 29);
+	h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
+	h = (h ^ (h >> 33)) * 0xc4ceb93f8053fe1bULL;
+	return h ^ (h >> 33);
 }
 
 static int names_grow(struct name_table *t)
@@ -205,15 +208,11 @@ static struct kt_stack_node *child_get(struct kt_stacks *st, struct kt_stack_nod
 	n->parent = parent;
 	n->depth = parent->depth + 1;
 	/* Appended, so siblings keep the order they first appeared in. */
-	if (!parent->child) {
+	if (!parent->child)
 		parent->child = n;
-	} else {
-		struct kt_stack_node *last = parent->child;
-
-		while (last->next)
-			last = last->next;
-		last->next = n;
-	}
+	else
+		parent->last->next = n;
+	parent->last = n;
 	parent->nchild++;
 	*slot = n;
 	st->children.used++;

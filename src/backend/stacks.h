@@ -45,6 +45,7 @@ struct kt_stack_node {
 	struct kt_stack_node *parent;
 	struct kt_stack_node *child; /* first child; order of first appearance */
 	struct kt_stack_node *next;  /* next sibling */
+	struct kt_stack_node *last;  /* last child: where the next new one is appended */
 	unsigned nchild;
 };
 
