@@ -15,9 +15,25 @@ struct name_table {
 	size_t cap, used;
 };
 
+/* A slot keeps its node's hash: a probe that meets another node's slot is told apart
+ * without reading the node (a cache miss each, the most of a profile's adding). */
+struct child_slot {
+	struct kt_stack_node *node;
+	uint64_t hash;
+};
+
 struct child_table {
-	struct kt_stack_node **slot;
+	struct child_slot *slot;
 	size_t cap, used;
+};
+
+/* Nodes are carved out of chunks, freed together: no malloc and free per node. */
+#define CHUNK_NODES 1024
+
+struct node_chunk {
+	struct node_chunk *next;
+	size_t used;
+	struct kt_stack_node node[CHUNK_NODES];
 };
 
 struct kt_stacks {
@@ -25,6 +41,7 @@ struct kt_stacks {
 	struct kt_stack_node root;
 	struct name_table names;
 	struct child_table children;
+	struct node_chunk *chunks; /* the newest first */
 	size_t nodes, leaves, name_bytes;
 };
 
@@ -91,19 +108,18 @@ static const char *intern(struct kt_stacks *st, const char *name)
 static int children_grow(struct child_table *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 1024;
-	struct kt_stack_node **slot = calloc(cap, sizeof(*slot));
+	struct child_slot *slot = calloc(cap, sizeof(*slot));
 
 	if (!slot)
 		return -1;
 	for (size_t i = 0; i < t->cap; i++) {
-		struct kt_stack_node *n = t->slot[i];
 		size_t j;
 
-		if (!n)
+		if (!t->slot[i].node)
 			continue;
-		for (j = hash_child(n->parent, n->name) & (cap - 1); slot[j]; j = (j + 1) & (cap - 1))
+		for (j = t->slot[i].hash & (cap - 1); slot[j].node; j = (j + 1) & (cap - 1))
 			;
-		slot[j] = n;
+		slot[j] = t->slot[i];
 	}
 	free(t->slot);
 	t->slot = slot;
@@ -111,18 +127,36 @@ static int children_grow(struct child_table *t)
 	return 0;
 }
 
-/* The slot where (parent, name) is or would go; the table has room. */
-static struct kt_stack_node **child_slot(const struct child_table *t,
-					 const struct kt_stack_node *parent, const char *name)
+/* The slot where (parent, name) of hash h is or would go; the table has room. */
+static struct child_slot *child_slot(const struct child_table *t,
+				     const struct kt_stack_node *parent, const char *name,
+				     uint64_t h)
 {
 	size_t j;
 
 	if (!t->cap)
 		return NULL;
-	for (j = hash_child(parent, name) & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1))
-		if (t->slot[j]->parent == parent && t->slot[j]->name == name)
+	for (j = h & (t->cap - 1); t->slot[j].node; j = (j + 1) & (t->cap - 1))
+		if (t->slot[j].hash == h && t->slot[j].node->parent == parent &&
+		    t->slot[j].node->name == name)
 			break;
 	return &t->slot[j];
+}
+
+static struct kt_stack_node *node_new(struct kt_stacks *st)
+{
+	struct node_chunk *c = st->chunks;
+
+	if (!c || c->used == CHUNK_NODES) {
+		c = malloc(sizeof(*c));
+		if (!c)
+			return NULL;
+		c->next = st->chunks;
+		c->used = 0;
+		st->chunks = c;
+	}
+	memset(&c->node[c->used], 0, sizeof(c->node[0]));
+	return &c->node[c->used++];
 }
 
 struct kt_stacks *stacks_new(enum kt_stack_unit unit)
@@ -136,20 +170,14 @@ struct kt_stacks *stacks_new(enum kt_stack_unit unit)
 	return st;
 }
 
-static void free_nodes(struct kt_stack_node *n)
-{
-	while (n) {
-		struct kt_stack_node *next = n->next;
-
-		free_nodes(n->child);
-		free(n);
-		n = next;
-	}
-}
-
 void stacks_clear(struct kt_stacks *st)
 {
-	free_nodes(st->root.child);
+	while (st->chunks) {
+		struct node_chunk *c = st->chunks;
+
+		st->chunks = c->next;
+		free(c);
+	}
 	for (size_t i = 0; i < st->names.cap; i++)
 		free(st->names.slot[i]);
 	free(st->names.slot);
@@ -191,16 +219,19 @@ static struct kt_stack_node *child_get(struct kt_stacks *st, struct kt_stack_nod
 				       const struct kt_frame *f)
 {
 	const char *name = intern(st, f->name);
-	struct kt_stack_node **slot, *n;
+	struct kt_stack_node *n;
+	struct child_slot *slot;
+	uint64_t h;
 
 	if (!name)
 		return NULL;
 	if ((st->children.used + 1) * 2 > st->children.cap && children_grow(&st->children) < 0)
 		return NULL;
-	slot = child_slot(&st->children, parent, name);
-	if (*slot)
-		return *slot;
-	n = calloc(1, sizeof(*n));
+	h = hash_child(parent, name);
+	slot = child_slot(&st->children, parent, name, h);
+	if (slot->node)
+		return slot->node;
+	n = node_new(st);
 	if (!n)
 		return NULL;
 	n->name = name;
@@ -214,7 +245,7 @@ static struct kt_stack_node *child_get(struct kt_stacks *st, struct kt_stack_nod
 		parent->last->next = n;
 	parent->last = n;
 	parent->nchild++;
-	*slot = n;
+	*slot = (struct child_slot){ n, h };
 	st->children.used++;
 	st->nodes++;
 	return n;
@@ -248,7 +279,7 @@ const struct kt_stack_node *stacks_root(const struct kt_stacks *st)
 const struct kt_stack_node *stacks_child(const struct kt_stacks *st,
 					 const struct kt_stack_node *parent, const char *name)
 {
-	struct kt_stack_node *const *slot;
+	const struct child_slot *slot;
 	const char *interned = NULL;
 	size_t j;
 
@@ -262,8 +293,8 @@ const struct kt_stack_node *stacks_child(const struct kt_stacks *st,
 		}
 	if (!interned)
 		return NULL;
-	slot = child_slot(&st->children, parent, interned);
-	return slot ? *slot : NULL;
+	slot = child_slot(&st->children, parent, interned, hash_child(parent, interned));
+	return slot ? slot->node : NULL;
 }
 
 const struct kt_stack_node *stacks_same_path(const struct kt_stacks *other,
