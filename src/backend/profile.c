@@ -433,7 +433,7 @@ static size_t add_chain(struct kt_profile *p, const struct pend *pd, struct kt_s
 		bad += p->frames[i].kind == KT_FRAME_UNRESOLVED;
 	p->st.frames_unresolved += bad * pd->count;
 	p->st.frames_resolved += (n - 1 - bad) * pd->count;
-	if ((p->max_bytes && stacks_bytes(into) >= p->max_bytes &&
+	if ((p->max_bytes && stacks_bytes_adding(into, p->frames, n) > p->max_bytes &&
 	     !known_path(into, p->frames, n)) || stacks_add(into, p->frames, n, pd->count) < 0) {
 		p->st.dropped_memory += pd->count;
 		return 0;

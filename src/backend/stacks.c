@@ -330,6 +330,25 @@ size_t stacks_bytes(const struct kt_stacks *st)
 	       st->children.cap * sizeof(*st->children.slot);
 }
 
+/* A table's capacity once it holds used + more (kept at most half full, doubling). */
+static size_t grown_cap(size_t cap, size_t used, size_t more)
+{
+	while ((used + more) * 2 > cap)
+		cap = cap ? cap * 2 : 1024;
+	return cap;
+}
+
+size_t stacks_bytes_adding(const struct kt_stacks *st, const struct kt_frame *frames, size_t n)
+{
+	size_t names = 0;
+
+	for (size_t i = 0; i < n; i++)
+		names += strlen(frames[i].name) + 1;
+	return sizeof(*st) + (st->nodes + n) * sizeof(struct kt_stack_node) + st->name_bytes +
+	       names + grown_cap(st->names.cap, st->names.used, n) * sizeof(*st->names.slot) +
+	       grown_cap(st->children.cap, st->children.used, n) * sizeof(*st->children.slot);
+}
+
 static int by_name(const void *a, const void *b)
 {
 	const struct kt_stack_node *const *x = a, *const *y = b;
