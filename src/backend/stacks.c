@@ -386,6 +386,8 @@ static int walk_node(struct walk *w, const struct kt_stack_node *node, size_t de
 	}
 	if (!node->nchild)
 		return 0;
+	if (node->nchild == 1) /* most nodes of deep stacks: nothing to sort */
+		return walk_node(w, node->child, depth + 1);
 	kids = malloc(node->nchild * sizeof(*kids));
 	if (!kids)
 		return -ENOMEM;

@@ -39,13 +39,13 @@ struct kt_frame {
 
 struct kt_stack_node {
 	const char *name; /* interned */
-	enum kt_frame_kind kind;
 	uint64_t self, total;
-	unsigned depth; /* 0 for the root, 1 for task names */
 	struct kt_stack_node *parent;
 	struct kt_stack_node *child; /* first child; order of first appearance */
 	struct kt_stack_node *next;  /* next sibling */
 	struct kt_stack_node *last;  /* last child: where the next new one is appended */
+	enum kt_frame_kind kind;     /* (the small fields last: no padding between) */
+	unsigned depth;		     /* 0 for the root, 1 for task names */
 	unsigned nchild;
 };
 
