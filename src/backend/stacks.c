@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Stacks aggregated into a tree of frames. Two hash tables keep adding O(depth): names are
- * interned once, and a node's child is found by (parent, interned name) without walking
- * sibling lists, which matters at the root (every task name) and in hot callers. */
+ * interned once, and the child of a node with more than FEW_CHILDREN is found by (parent,
+ * interned name) without walking sibling lists, which matters at the root (every task name)
+ * and in hot callers. A node with few children (most of a deep profile's: a new stack's
+ * nodes have none) has its list walked instead, keeping the table small and out of the way
+ * of the cache. */
 #include "config.h"
 
 #include <errno.h>
@@ -26,6 +29,8 @@ struct child_table {
 	struct child_slot *slot;
 	size_t cap, used;
 };
+
+#define FEW_CHILDREN 8
 
 /* Nodes are carved out of chunks, freed together: no malloc and free per node. */
 #define CHUNK_NODES 1024
@@ -134,8 +139,6 @@ static struct child_slot *child_slot(const struct child_table *t,
 {
 	size_t j;
 
-	if (!t->cap)
-		return NULL;
 	for (j = h & (t->cap - 1); t->slot[j].node; j = (j + 1) & (t->cap - 1))
 		if (t->slot[j].hash == h && t->slot[j].node->parent == parent &&
 		    t->slot[j].node->name == name)
@@ -215,22 +218,44 @@ const char *stacks_unit_name(enum kt_stack_unit unit)
 	return "?";
 }
 
+/* parent's child named name (interned), or NULL. */
+static struct kt_stack_node *child_find(const struct kt_stacks *st,
+					const struct kt_stack_node *parent, const char *name)
+{
+	struct kt_stack_node *c;
+
+	if (parent->nchild > FEW_CHILDREN)
+		return child_slot(&st->children, parent, name, hash_child(parent, name))->node;
+	for (c = parent->child; c && c->name != name; c = c->next)
+		;
+	return c;
+}
+
+/* Files n in the table; it has room. */
+static void child_index(struct kt_stacks *st, struct kt_stack_node *n)
+{
+	uint64_t h = hash_child(n->parent, n->name);
+
+	*child_slot(&st->children, n->parent, n->name, h) = (struct child_slot){ n, h };
+	st->children.used++;
+}
+
 static struct kt_stack_node *child_get(struct kt_stacks *st, struct kt_stack_node *parent,
 				       const struct kt_frame *f)
 {
 	const char *name = intern(st, f->name);
-	struct kt_stack_node *n;
-	struct child_slot *slot;
-	uint64_t h;
+	struct kt_stack_node *n, *c;
 
 	if (!name)
 		return NULL;
-	if ((st->children.used + 1) * 2 > st->children.cap && children_grow(&st->children) < 0)
-		return NULL;
-	h = hash_child(parent, name);
-	slot = child_slot(&st->children, parent, name, h);
-	if (slot->node)
-		return slot->node;
+	n = child_find(st, parent, name);
+	if (n)
+		return n;
+	/* room for the new node and, when parent has just too many, its siblings */
+	while ((st->children.used + FEW_CHILDREN + 1) * 2 > st->children.cap &&
+	       parent->nchild >= FEW_CHILDREN)
+		if (children_grow(&st->children) < 0)
+			return NULL;
 	n = node_new(st);
 	if (!n)
 		return NULL;
@@ -245,8 +270,11 @@ static struct kt_stack_node *child_get(struct kt_stacks *st, struct kt_stack_nod
 		parent->last->next = n;
 	parent->last = n;
 	parent->nchild++;
-	*slot = (struct child_slot){ n, h };
-	st->children.used++;
+	if (parent->nchild == FEW_CHILDREN + 1)
+		for (c = parent->child; c; c = c->next)
+			child_index(st, c);
+	else if (parent->nchild > FEW_CHILDREN + 1)
+		child_index(st, n);
 	st->nodes++;
 	return n;
 }
@@ -279,7 +307,6 @@ const struct kt_stack_node *stacks_root(const struct kt_stacks *st)
 const struct kt_stack_node *stacks_child(const struct kt_stacks *st,
 					 const struct kt_stack_node *parent, const char *name)
 {
-	const struct child_slot *slot;
 	const char *interned = NULL;
 	size_t j;
 
@@ -293,8 +320,7 @@ const struct kt_stack_node *stacks_child(const struct kt_stacks *st,
 		}
 	if (!interned)
 		return NULL;
-	slot = child_slot(&st->children, parent, interned, hash_child(parent, interned));
-	return slot ? slot->node : NULL;
+	return child_find(st, parent, interned);
 }
 
 const struct kt_stack_node *stacks_same_path(const struct kt_stacks *other,
@@ -346,7 +372,8 @@ size_t stacks_bytes_adding(const struct kt_stacks *st, const struct kt_frame *fr
 		names += strlen(frames[i].name) + 1;
 	return sizeof(*st) + (st->nodes + n) * sizeof(struct kt_stack_node) + st->name_bytes +
 	       names + grown_cap(st->names.cap, st->names.used, n) * sizeof(*st->names.slot) +
-	       grown_cap(st->children.cap, st->children.used, n) * sizeof(*st->children.slot);
+	       grown_cap(st->children.cap, st->children.used, n * (FEW_CHILDREN + 1)) *
+	       sizeof(*st->children.slot);
 }
 
 static int by_name(const void *a, const void *b)
