@@ -487,7 +487,7 @@ static void dso_read(struct kt_symbolizer *sym, struct dso *d, Elf *elf)
  * frames are "[base+0xOFF]"). */
 static void dso_load(struct kt_symbolizer *sym, struct dso *d, int pid)
 {
-	char err[256], alt[PATH_MAX], *image;
+	char err[256], alt[PATH_MAX], *image = NULL;
 	struct kt_elf ef;
 	Elf *elf;
 
