@@ -2,7 +2,12 @@
 /* The on-CPU profile. One ring per CPU: system-wide, the CPU's sampling event owns it; with
  * -p, every thread's event on that CPU writes into it (PERF_EVENT_IOC_SET_OUTPUT), as perf
  * record -p does. profile_poll merges the rings by time, so an exec's mappings on one CPU
- * are known before the samples of the new image on another. */
+ * are known before the samples of the new image on another.
+ *
+ * A sample costs one hash of its raw callchain: samples are counted per unique (pid, task
+ * name, callchain) as perf and bpftrace aggregate them, and each unique one is named and
+ * added to the tree once, with its count as weight, at the end of the poll, or earlier,
+ * before a side-band record changes what an address means (mmap, exec, fork). */
 #include "config.h"
 
 #include <ctype.h>
@@ -34,6 +39,25 @@
 #define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
 		     PERF_SAMPLE_CALLCHAIN)
 
+/* A unique raw callchain of this poll, in pend's arena: hashed, counted, named later. */
+struct pend {
+	uint64_t hash, count;
+	int pid;
+	uint32_t nr;
+	char comm[KT_COMM_LEN];
+	uint64_t chain[]; /* nr entries, as the kernel wrote them (context markers included) */
+};
+
+/* The chains of this poll: pend records one after another in arena, and an open-addressing
+ * table of their offsets + 1 (0: empty). Both are kept between polls, so their size is
+ * bounded by what the rings hold. */
+struct pending {
+	char *arena;
+	size_t len, cap;
+	size_t *slot;
+	size_t nslot, used;
+};
+
 struct cpu_ring {
 	struct kt_perfring ring;
 	int *fds;	/* with -p: the other threads' events, writing into ring */
@@ -55,6 +79,7 @@ struct kt_profile {
 	struct kt_profile_scope scope;
 	char scope_comm[KT_COMM_LEN];
 	struct kt_profile_stats st;
+	struct pending pend;
 	struct kt_frame frames[MAX_FRAMES];
 	char (*names)[NAME_LEN];	/* one per frame */
 };
@@ -367,45 +392,19 @@ static bool known_path(const struct kt_stacks *st, const struct kt_frame *f, siz
 	return at != NULL;
 }
 
-static size_t take_sample(struct kt_profile *p, const struct perf_event_header *h,
-			  struct kt_stacks *into)
+/* Names pd's chain and adds it to into with its count as weight. Returns the samples added. */
+static size_t add_chain(struct kt_profile *p, const struct pend *pd, struct kt_stacks *into)
 {
-	const char *b = (const char *)(h + 1);
-	uint32_t ids[2], cpu;
-	uint64_t ts, nr, ip, ctx = 0, chain[MAX_FRAMES];
-	size_t i, n = 0, nk = 0, nu = 0, kidx[MAX_FRAMES], uidx[MAX_FRAMES];
-	char comm[KT_COMM_LEN];
+	uint64_t ctx = 0, chain[MAX_FRAMES];
+	size_t i, n = 0, nk = 0, nu = 0, kidx[MAX_FRAMES], uidx[MAX_FRAMES], bad = 0;
 	bool exact = true;
 
-	if (h->size < sizeof(*h) + 40)
-		return 0;
-	memcpy(&ip, b, 8);
-	memcpy(ids, b + 8, 8);
-	memcpy(&ts, b + 16, 8);
-	memcpy(&cpu, b + 24, 4);
-	memcpy(&nr, b + 32, 8);
-	if (nr > (h->size - sizeof(*h) - 40) / 8)
-		return 0;
-	if (nr > MAX_FRAMES - 1)
-		nr = MAX_FRAMES - 1; /* the outermost callers go */
-	memcpy(chain, b + 40, nr * 8);
-	task_name(p, (int)ids[1], ts, comm);
-	if (!in_scope(p, (int)ids[0], (int)cpu, comm)) {
-		p->st.out_of_scope++;
-		return 0;
-	}
-	if (!nr) {
-		/* no callchain (the kernel could not walk it): the sampled ip alone */
-		chain[0] = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL
-				   ? PERF_CONTEXT_KERNEL : PERF_CONTEXT_USER;
-		chain[1] = ip;
-		nr = 2;
-	}
 	/* leaf first, each context after its marker; return addresses named by the call
 	 * before them (addr - 1), so a call that ends a function is not its neighbour's */
-	for (i = 0; i < nr; i++) {
-		uint64_t v = chain[i];
+	for (i = 0; i < pd->nr; i++) {
+		uint64_t v = pd->chain[i];
 
+		chain[i] = v;
 		if (v >= (uint64_t)PERF_CONTEXT_MAX) {
 			ctx = v;
 			continue;
@@ -418,11 +417,11 @@ static size_t take_sample(struct kt_profile *p, const struct perf_event_header *
 		else if (ctx == (uint64_t)PERF_CONTEXT_USER)
 			uidx[nu++] = i;
 	}
-	snprintf(p->names[n], NAME_LEN, "%s", comm);
+	snprintf(p->names[n], NAME_LEN, "%s", pd->comm);
 	p->frames[n] = (struct kt_frame){ p->names[n], KT_FRAME_TASK };
 	n++;
 	while (nu--) {
-		symbolizer_user(p->sym, (int)ids[0], chain[uidx[nu]], &p->frames[n], p->names[n],
+		symbolizer_user(p->sym, pd->pid, chain[uidx[nu]], &p->frames[n], p->names[n],
 				NAME_LEN);
 		n++;
 	}
@@ -430,17 +429,151 @@ static size_t take_sample(struct kt_profile *p, const struct perf_event_header *
 		symbolizer_kernel(p->sym, chain[kidx[nk]], &p->frames[n], p->names[n], NAME_LEN);
 		n++;
 	}
-	if (p->max_bytes && stacks_bytes(into) >= p->max_bytes &&
-	    !known_path(into, p->frames, n)) {
-		p->st.dropped_memory++;
+	for (i = 1; i < n; i++)
+		bad += p->frames[i].kind == KT_FRAME_UNRESOLVED;
+	p->st.frames_unresolved += bad * pd->count;
+	p->st.frames_resolved += (n - 1 - bad) * pd->count;
+	if ((p->max_bytes && stacks_bytes_adding(into, p->frames, n) > p->max_bytes &&
+	     !known_path(into, p->frames, n)) || stacks_add(into, p->frames, n, pd->count) < 0) {
+		p->st.dropped_memory += pd->count;
 		return 0;
 	}
-	if (stacks_add(into, p->frames, n, 1) < 0) {
-		p->st.dropped_memory++;
-		return 0;
+	p->st.samples += pd->count;
+	return pd->count;
+}
+
+/* Names and adds every pending chain, in the order they first came. Returns the samples
+ * added. */
+static size_t flush(struct kt_profile *p, struct kt_stacks *into)
+{
+	struct pending *q = &p->pend;
+	size_t at, added = 0;
+
+	for (at = 0; at < q->len;) {
+		const struct pend *pd = (const struct pend *)(q->arena + at);
+
+		added += add_chain(p, pd, into);
+		at += sizeof(*pd) + pd->nr * 8;
 	}
-	p->st.samples++;
-	return 1;
+	q->len = 0;
+	if (q->used)
+		memset(q->slot, 0, q->nslot * sizeof(*q->slot));
+	q->used = 0;
+	return added;
+}
+
+static uint64_t hash_chain(int pid, const char *comm, const uint64_t *chain, size_t nr)
+{
+	uint64_t h = (uint64_t)(unsigned)pid * 0x9e3779b97f4a7c15ULL;
+	size_t i;
+
+	for (i = 0; comm[i]; i++)
+		h = (h ^ (unsigned char)comm[i]) * 0x100000001b3ULL;
+	for (i = 0; i < nr; i++)
+		h = (h ^ chain[i]) * 0xff51afd7ed558ccdULL + (h >> 29);
+	return h ^ (h >> 32);
+}
+
+static int pending_grow(struct pending *q)
+{
+	size_t nslot = q->nslot ? q->nslot * 2 : 4096, i, j, *slot;
+
+	slot = calloc(nslot, sizeof(*slot));
+	if (!slot)
+		return -1;
+	for (i = 0; i < q->nslot; i++) {
+		const struct pend *pd;
+
+		if (!q->slot[i])
+			continue;
+		pd = (const struct pend *)(q->arena + q->slot[i] - 1);
+		for (j = pd->hash & (nslot - 1); slot[j]; j = (j + 1) & (nslot - 1))
+			;
+		slot[j] = q->slot[i];
+	}
+	free(q->slot);
+	q->slot = slot;
+	q->nslot = nslot;
+	return 0;
+}
+
+/* Counts chain[0..nr) of pid under comm: one more of a known chain, or a new pending one.
+ * -1 when out of memory. */
+static int pend_add(struct pending *q, int pid, const char *comm,
+		    const uint64_t *chain, size_t nr)
+{
+	uint64_t h = hash_chain(pid, comm, chain, nr);
+	size_t j, need = sizeof(struct pend) + nr * 8;
+	struct pend *pd;
+
+	if ((q->used + 1) * 2 > q->nslot && pending_grow(q) < 0)
+		return -1;
+	for (j = h & (q->nslot - 1); q->slot[j]; j = (j + 1) & (q->nslot - 1)) {
+		pd = (struct pend *)(q->arena + q->slot[j] - 1);
+		if (pd->hash == h && pd->pid == pid && pd->nr == nr &&
+		    !strcmp(pd->comm, comm) && !memcmp(pd->chain, chain, nr * 8)) {
+			pd->count++;
+			return 0;
+		}
+	}
+	if (q->len + need > q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 1 << 16;
+		char *arena;
+
+		while (q->len + need > cap)
+			cap *= 2;
+		arena = realloc(q->arena, cap);
+		if (!arena)
+			return -1;
+		q->arena = arena;
+		q->cap = cap;
+	}
+	pd = (struct pend *)(q->arena + q->len);
+	pd->hash = h;
+	pd->count = 1;
+	pd->pid = pid;
+	pd->nr = (uint32_t)nr;
+	memcpy(pd->comm, comm, KT_COMM_LEN);
+	memcpy(pd->chain, chain, nr * 8);
+	q->slot[j] = q->len + 1;
+	q->len += need;
+	q->used++;
+	return 0;
+}
+
+static void take_sample(struct kt_profile *p, const struct perf_event_header *h)
+{
+	const char *b = (const char *)(h + 1);
+	uint32_t ids[2], cpu;
+	uint64_t ts, nr, ip, chain[MAX_FRAMES];
+	char comm[KT_COMM_LEN];
+
+	if (h->size < sizeof(*h) + 40)
+		return;
+	memcpy(&ip, b, 8);
+	memcpy(ids, b + 8, 8);
+	memcpy(&ts, b + 16, 8);
+	memcpy(&cpu, b + 24, 4);
+	memcpy(&nr, b + 32, 8);
+	if (nr > (h->size - sizeof(*h) - 40) / 8)
+		return;
+	if (nr > MAX_FRAMES - 1)
+		nr = MAX_FRAMES - 1; /* the outermost callers go */
+	memcpy(chain, b + 40, nr * 8);
+	task_name(p, (int)ids[1], ts, comm);
+	if (!in_scope(p, (int)ids[0], (int)cpu, comm)) {
+		p->st.out_of_scope++;
+		return;
+	}
+	if (!nr) {
+		/* no callchain (the kernel could not walk it): the sampled ip alone */
+		chain[0] = (h->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL
+				   ? PERF_CONTEXT_KERNEL : PERF_CONTEXT_USER;
+		chain[1] = ip;
+		nr = 2;
+	}
+	if (pend_add(&p->pend, (int)ids[0], comm, chain, nr) < 0)
+		p->st.dropped_memory++;
 }
 
 static size_t take(struct kt_profile *p, const struct perf_event_header *h,
@@ -449,10 +582,12 @@ static size_t take(struct kt_profile *p, const struct perf_event_header *h,
 	const char *b = (const char *)(h + 1);
 	uint32_t ids[4];
 	uint64_t v[3], lost;
+	size_t added = 0;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		return take_sample(p, h, into);
+		take_sample(p, h);
+		return 0;
 	case PERF_RECORD_MMAP:	/* pid, tid, addr, len, pgoff, filename */
 	case PERF_RECORD_MMAP2: /* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot,
 				 * flags, filename */
@@ -461,23 +596,27 @@ static size_t take(struct kt_profile *p, const struct perf_event_header *h,
 		memcpy(ids, b, 8);
 		memcpy(v, b + 8, 24);
 		b += h->type == PERF_RECORD_MMAP ? 32 : 64;
+		added = flush(p, into); /* the samples before it are named by the old mappings */
 		symbolizer_mmap(p->sym, (int)ids[0], v[0], v[1], v[2], b);
-		return 0;
+		return added;
 	case PERF_RECORD_COMM:
 		taskwatch_record(p->comms, h, record_time(h));
 		if (h->misc & PERF_RECORD_MISC_COMM_EXEC && h->size >= sizeof(*h) + 8) {
 			memcpy(ids, b, 8);
+			added = flush(p, into);
 			symbolizer_exec(p->sym, (int)ids[0]);
 		}
-		return 0;
+		return added;
 	case PERF_RECORD_FORK:
 		taskwatch_record(p->comms, h, record_time(h));
 		if (h->size >= sizeof(*h) + 16) {
 			memcpy(ids, b, 16); /* pid, ppid, tid, ptid */
-			if (ids[0] != ids[1])
+			if (ids[0] != ids[1]) {
+				added = flush(p, into); /* a reused pid's old samples */
 				symbolizer_fork(p->sym, (int)ids[1], (int)ids[0]);
+			}
 		}
-		return 0;
+		return added;
 	case PERF_RECORD_LOST:
 		if (h->size >= sizeof(*h) + 16) {
 			memcpy(&lost, b + 8, 8);
@@ -527,6 +666,7 @@ size_t profile_poll(struct kt_profile *p, struct kt_stacks *into)
 	}
 	for (i = 0; i < p->nrings; i++)
 		perfring_end(&p->rings[i].ring);
+	added += flush(p, into);
 	symbolizer_reap(p->sym);
 	return added;
 }
@@ -552,12 +692,7 @@ unsigned profile_freq(const struct kt_profile *p)
 
 void profile_stats(const struct kt_profile *p, struct kt_profile_stats *out)
 {
-	struct kt_symstats ss;
-
 	*out = p->st;
-	symbolizer_stats(p->sym, &ss);
-	out->frames_resolved = ss.resolved;
-	out->frames_unresolved = ss.unresolved;
 	out->kernel_hidden = symbolizer_kernel_hidden(p->sym);
 }
 
@@ -584,5 +719,7 @@ void profile_close(struct kt_profile *p)
 	comms_free(p->comms);
 	free(p->comm);
 	free(p->names);
+	free(p->pend.arena);
+	free(p->pend.slot);
 	free(p);
 }

@@ -14,7 +14,8 @@
  * scoping) without reopening anything.
  *
  * A sample becomes the stack "task;outermost caller;...;sampled function" (user frames
- * above kernel frames, as stackcollapse-perf folds them) added with weight 1. Nothing is
+ * above kernel frames, as stackcollapse-perf folds them) added with weight 1; equal
+ * samples of one poll are counted first and named and added once. Nothing is
  * dropped silently: the kernel's lost records, samples outside the scope and samples that
  * would grow the tree past its memory bound are counted apart (profile_stats).
  *

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Stacks aggregated into a tree of frames. Two hash tables keep adding O(depth): names are
- * interned once, and a node's child is found by (parent, interned name) without walking
- * sibling lists, which matters at the root (every task name) and in hot callers. */
+ * interned once, and the child of a node with more than FEW_CHILDREN is found by (parent,
+ * interned name) without walking sibling lists, which matters at the root (every task name)
+ * and in hot callers. A node with few children (most of a deep profile's: a new stack's
+ * nodes have none) has its list walked instead, keeping the table small and out of the way
+ * of the cache. */
 #include "config.h"
 
 #include <errno.h>
@@ -16,9 +19,27 @@ struct name_table {
 	size_t cap, used;
 };
 
+/* A slot keeps its node's hash: a probe that meets another node's slot is told apart
+ * without reading the node (a cache miss each, the most of a profile's adding). */
+struct child_slot {
+	struct kt_stack_node *node;
+	uint64_t hash;
+};
+
 struct child_table {
-	struct kt_stack_node **slot;
+	struct child_slot *slot;
 	size_t cap, used;
+};
+
+#define FEW_CHILDREN 8
+
+/* Nodes are carved out of chunks, freed together: no malloc and free per node. */
+#define CHUNK_NODES 1024
+
+struct node_chunk {
+	struct node_chunk *next;
+	size_t used;
+	struct kt_stack_node node[CHUNK_NODES];
 };
 
 struct kt_stacks {
@@ -26,6 +47,7 @@ struct kt_stacks {
 	struct kt_stack_node root;
 	struct name_table names;
 	struct child_table children;
+	struct node_chunk *chunks; /* the newest first */
 	size_t nodes, leaves, name_bytes;
 };
 
@@ -38,12 +60,15 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
+/* Both pointers are malloc-aligned, so their low bits say nothing: every bit is mixed into
+ * the low ones the table indexes by (murmur3's finalizer). */
 static uint64_t hash_child(const struct kt_stack_node *parent, const char *name)
 {
-	uint64_t h = (uint64_t)(uintptr_t)parent * 0x9e3779b97f4a7c15ULL;
+	uint64_t h = (uint64_t)(uintptr_t)parent * 0x9e3779b97f4a7c15ULL ^ (uint64_t)(uintptr_t)name;
 
-	h ^= (uint64_t)(uintptr_t)name + 0x632be59bd9b4e019ULL + (h << 6) + (h >> 2);
-	return h ^ (h >> 29);
+	h = (h ^ (h >> 33)) * 0xff51afd7ed558ccdULL;
+	h = (h ^ (h >> 33)) * 0xc4ceb93f8053fe1bULL;
+	return h ^ (h >> 33);
 }
 
 static int names_grow(struct name_table *t)
@@ -89,19 +114,18 @@ static const char *intern(struct kt_stacks *st, const char *name)
 static int children_grow(struct child_table *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 1024;
-	struct kt_stack_node **slot = calloc(cap, sizeof(*slot));
+	struct child_slot *slot = calloc(cap, sizeof(*slot));
 
 	if (!slot)
 		return -1;
 	for (size_t i = 0; i < t->cap; i++) {
-		struct kt_stack_node *n = t->slot[i];
 		size_t j;
 
-		if (!n)
+		if (!t->slot[i].node)
 			continue;
-		for (j = hash_child(n->parent, n->name) & (cap - 1); slot[j]; j = (j + 1) & (cap - 1))
+		for (j = t->slot[i].hash & (cap - 1); slot[j].node; j = (j + 1) & (cap - 1))
 			;
-		slot[j] = n;
+		slot[j] = t->slot[i];
 	}
 	free(t->slot);
 	t->slot = slot;
@@ -109,18 +133,34 @@ static int children_grow(struct child_table *t)
 	return 0;
 }
 
-/* The slot where (parent, name) is or would go; the table has room. */
-static struct kt_stack_node **child_slot(const struct child_table *t,
-					 const struct kt_stack_node *parent, const char *name)
+/* The slot where (parent, name) of hash h is or would go; the table has room. */
+static struct child_slot *child_slot(const struct child_table *t,
+				     const struct kt_stack_node *parent, const char *name,
+				     uint64_t h)
 {
 	size_t j;
 
-	if (!t->cap)
-		return NULL;
-	for (j = hash_child(parent, name) & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1))
-		if (t->slot[j]->parent == parent && t->slot[j]->name == name)
+	for (j = h & (t->cap - 1); t->slot[j].node; j = (j + 1) & (t->cap - 1))
+		if (t->slot[j].hash == h && t->slot[j].node->parent == parent &&
+		    t->slot[j].node->name == name)
 			break;
 	return &t->slot[j];
+}
+
+static struct kt_stack_node *node_new(struct kt_stacks *st)
+{
+	struct node_chunk *c = st->chunks;
+
+	if (!c || c->used == CHUNK_NODES) {
+		c = malloc(sizeof(*c));
+		if (!c)
+			return NULL;
+		c->next = st->chunks;
+		c->used = 0;
+		st->chunks = c;
+	}
+	memset(&c->node[c->used], 0, sizeof(c->node[0]));
+	return &c->node[c->used++];
 }
 
 struct kt_stacks *stacks_new(enum kt_stack_unit unit)
@@ -134,20 +174,14 @@ struct kt_stacks *stacks_new(enum kt_stack_unit unit)
 	return st;
 }
 
-static void free_nodes(struct kt_stack_node *n)
-{
-	while (n) {
-		struct kt_stack_node *next = n->next;
-
-		free_nodes(n->child);
-		free(n);
-		n = next;
-	}
-}
-
 void stacks_clear(struct kt_stacks *st)
 {
-	free_nodes(st->root.child);
+	while (st->chunks) {
+		struct node_chunk *c = st->chunks;
+
+		st->chunks = c->next;
+		free(c);
+	}
 	for (size_t i = 0; i < st->names.cap; i++)
 		free(st->names.slot[i]);
 	free(st->names.slot);
@@ -185,20 +219,45 @@ const char *stacks_unit_name(enum kt_stack_unit unit)
 	return "?";
 }
 
+/* parent's child named name (interned), or NULL. */
+static struct kt_stack_node *child_find(const struct kt_stacks *st,
+					const struct kt_stack_node *parent, const char *name)
+{
+	struct kt_stack_node *c;
+
+	if (parent->nchild > FEW_CHILDREN)
+		return child_slot(&st->children, parent, name, hash_child(parent, name))->node;
+	for (c = parent->child; c && c->name != name; c = c->next)
+		;
+	return c;
+}
+
+/* Files n in the table; it has room. */
+static void child_index(struct kt_stacks *st, struct kt_stack_node *n)
+{
+	uint64_t h = hash_child(n->parent, n->name);
+
+	*child_slot(&st->children, n->parent, n->name, h) = (struct child_slot){ n, h };
+	st->children.used++;
+}
+
 static struct kt_stack_node *child_get(struct kt_stacks *st, struct kt_stack_node *parent,
 				       const struct kt_frame *f)
 {
 	const char *name = intern(st, f->name);
-	struct kt_stack_node **slot, *n;
+	struct kt_stack_node *n, *c;
 
 	if (!name)
 		return NULL;
-	if ((st->children.used + 1) * 2 > st->children.cap && children_grow(&st->children) < 0)
-		return NULL;
-	slot = child_slot(&st->children, parent, name);
-	if (*slot)
-		return *slot;
-	n = calloc(1, sizeof(*n));
+	n = child_find(st, parent, name);
+	if (n)
+		return n;
+	/* room for the new node and, when parent has just too many, its siblings */
+	while ((st->children.used + FEW_CHILDREN + 1) * 2 > st->children.cap &&
+	       parent->nchild >= FEW_CHILDREN)
+		if (children_grow(&st->children) < 0)
+			return NULL;
+	n = node_new(st);
 	if (!n)
 		return NULL;
 	n->name = name;
@@ -206,18 +265,17 @@ static struct kt_stack_node *child_get(struct kt_stacks *st, struct kt_stack_nod
 	n->parent = parent;
 	n->depth = parent->depth + 1;
 	/* Appended, so siblings keep the order they first appeared in. */
-	if (!parent->child) {
+	if (!parent->child)
 		parent->child = n;
-	} else {
-		struct kt_stack_node *last = parent->child;
-
-		while (last->next)
-			last = last->next;
-		last->next = n;
-	}
+	else
+		parent->last->next = n;
+	parent->last = n;
 	parent->nchild++;
-	*slot = n;
-	st->children.used++;
+	if (parent->nchild == FEW_CHILDREN + 1)
+		for (c = parent->child; c; c = c->next)
+			child_index(st, c);
+	else if (parent->nchild > FEW_CHILDREN + 1)
+		child_index(st, n);
 	st->nodes++;
 	return n;
 }
@@ -250,7 +308,6 @@ const struct kt_stack_node *stacks_root(const struct kt_stacks *st)
 const struct kt_stack_node *stacks_child(const struct kt_stacks *st,
 					 const struct kt_stack_node *parent, const char *name)
 {
-	struct kt_stack_node *const *slot;
 	const char *interned = NULL;
 	size_t j;
 
@@ -264,8 +321,7 @@ const struct kt_stack_node *stacks_child(const struct kt_stacks *st,
 		}
 	if (!interned)
 		return NULL;
-	slot = child_slot(&st->children, parent, interned);
-	return slot ? *slot : NULL;
+	return child_find(st, parent, interned);
 }
 
 const struct kt_stack_node *stacks_same_path(const struct kt_stacks *other,
@@ -299,6 +355,26 @@ size_t stacks_bytes(const struct kt_stacks *st)
 	return sizeof(*st) + st->nodes * sizeof(struct kt_stack_node) + st->name_bytes +
 	       st->names.cap * sizeof(*st->names.slot) +
 	       st->children.cap * sizeof(*st->children.slot);
+}
+
+/* A table's capacity once it holds used + more (kept at most half full, doubling). */
+static size_t grown_cap(size_t cap, size_t used, size_t more)
+{
+	while ((used + more) * 2 > cap)
+		cap = cap ? cap * 2 : 1024;
+	return cap;
+}
+
+size_t stacks_bytes_adding(const struct kt_stacks *st, const struct kt_frame *frames, size_t n)
+{
+	size_t names = 0;
+
+	for (size_t i = 0; i < n; i++)
+		names += strlen(frames[i].name) + 1;
+	return sizeof(*st) + (st->nodes + n) * sizeof(struct kt_stack_node) + st->name_bytes +
+	       names + grown_cap(st->names.cap, st->names.used, n) * sizeof(*st->names.slot) +
+	       grown_cap(st->children.cap, st->children.used, n * (FEW_CHILDREN + 1)) *
+	       sizeof(*st->children.slot);
 }
 
 static int by_name(const void *a, const void *b)
@@ -338,6 +414,8 @@ static int walk_node(struct walk *w, const struct kt_stack_node *node, size_t de
 	}
 	if (!node->nchild)
 		return 0;
+	if (node->nchild == 1) /* most nodes of deep stacks: nothing to sort */
+		return walk_node(w, node->child, depth + 1);
 	kids = malloc(node->nchild * sizeof(*kids));
 	if (!kids)
 		return -ENOMEM;

@@ -39,12 +39,13 @@ struct kt_frame {
 
 struct kt_stack_node {
 	const char *name; /* interned */
-	enum kt_frame_kind kind;
 	uint64_t self, total;
-	unsigned depth; /* 0 for the root, 1 for task names */
 	struct kt_stack_node *parent;
 	struct kt_stack_node *child; /* first child; order of first appearance */
 	struct kt_stack_node *next;  /* next sibling */
+	struct kt_stack_node *last;  /* last child: where the next new one is appended */
+	enum kt_frame_kind kind;     /* (the small fields last: no padding between) */
+	unsigned depth;		     /* 0 for the root, 1 for task names */
 	unsigned nchild;
 };
 
@@ -78,6 +79,10 @@ const struct kt_stack_node *stacks_same_path(const struct kt_stacks *other,
 size_t stacks_leaves(const struct kt_stacks *st);
 size_t stacks_nodes(const struct kt_stacks *st);
 size_t stacks_bytes(const struct kt_stacks *st);
+/* The most stacks_bytes could be once frames[0..n-1] are added: every frame a new node with
+ * a new name, and the tables grown to hold them, so a caller bounding the tree checks
+ * before adding rather than finding it past the bound after. */
+size_t stacks_bytes_adding(const struct kt_stacks *st, const struct kt_frame *frames, size_t n);
 
 /* Calls fn once per node with self > 0, with its path root-excluded (path[0] is the task),
  * children in name order, so the output is the same whatever order stacks came in. Stops

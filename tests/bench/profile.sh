@@ -6,7 +6,9 @@
 #     workload of deep, ever-new stacks (profwork deep) keeps every CPU busy: the CPU
 #     time and peak RSS of `ktop -b --profile -F 999 --folded` (it symbolizes and folds as
 #     it goes; --memory 64M) against `perf record -F 999 -g -a` (which only writes the
-#     samples to perf.data), one after the other.
+#     samples to perf.data), one after the other, BENCH_PROFILE_ROUNDS times (default 3:
+#     the workload's stacks vary from run to run, and the machine may be shared); the
+#     medians are compared.
 #  2. Symbolizing 10k unique user stacks: perf record -F 999 -g of one profwork deep, the
 #     raw callchains listed by perf report -D, the first 10,000 distinct ones named and folded by
 #     ktop's symbolizer (symbolize_bench: kallsyms, maps and ELF symbols loaded from
@@ -19,6 +21,7 @@ KTOP=${KTOP-}
 PROFWORK=${PROFWORK:?PROFWORK must name tests/helpers/profwork}
 SYMBENCH=${SYMBENCH:?SYMBENCH must name tests/bench/symbolize_bench}
 SECS=${BENCH_PROFILE_SECONDS:-5}
+ROUNDS=${BENCH_PROFILE_ROUNDS:-3}
 TMPD=$(mktemp -d /tmp/ktop-bench-profile.XXXXXX) || exit 1
 WORKERS=()
 
@@ -69,26 +72,38 @@ command -v perf >/dev/null || { say "profile: no perf, nothing to compare"; exit
 [ -x /usr/bin/time ] || { say "profile: no /usr/bin/time (apt-get install time)"; exit 0; }
 ncpu=$(nproc)
 say ""
-say "profile: 999 Hz on all $ncpu CPUs for ${SECS} s, every CPU busy with deep stacks"
-workers "$ncpu" $((4 * SECS + 30))
+say "profile: 999 Hz on all $ncpu CPUs for ${SECS} s, every CPU busy with deep stacks," \
+	"$ROUNDS rounds"
+workers "$ncpu" $((ROUNDS * (2 * SECS + 10) + 30))
+KCPU=() PCPU=() KRSS=() PRSS=()
+for ((r = 0; r < ROUNDS; r++)); do
+	if [ -n "$KTOP" ]; then
+		timed ktop "$KTOP" -b --profile -F 999 --duration "$SECS" --folded --memory 64M
+		KCPU+=("${CPU[ktop]:-}") KRSS+=("${RSS[ktop]:-0}")
+	fi
+	timed perf perf record -q -F 999 -g -a -o "$TMPD/all.data" -- sleep "$SECS"
+	PCPU+=("${CPU[perf]:-}") PRSS+=("${RSS[perf]:-0}")
+done
+stop_workers
+# median WORDS...: the middle one of the numbers given
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)] }'; }
 if [ -n "$KTOP" ]; then
-	timed ktop "$KTOP" -b --profile -F 999 --duration "$SECS" --folded --memory 64M
 	samples=$(sed -n 's/.* samples=\([0-9]*\).*/\1/p' "$TMPD/ktop.err")
 	dropped=$(sed -n 's/.* dropped_memory=\([0-9]*\).*/\1/p' "$TMPD/ktop.err")
 	bytes=$(sed -n 's/.* bytes=\([0-9]*\).*/\1/p' "$TMPD/ktop.err")
+	CPU[ktop]=$(median "${KCPU[@]}") RSS[ktop]=$(median "${KRSS[@]}")
 fi
-timed perf perf record -q -F 999 -g -a -o "$TMPD/all.data" -- sleep "$SECS"
-stop_workers
-printf '  %-44s %8s %10s\n' "" "CPU s" "max RSS"
+CPU[perf]=$(median "${PCPU[@]}") RSS[perf]=$(median "${PRSS[@]}")
+printf '  %-44s %8s %10s   %s\n' "" "CPU s" "max RSS" "(median; every round)"
 if [ -n "$KTOP" ]; then
-	printf '  %-44s %8s %8s MB\n' "ktop -b --profile -F 999 --folded" "${CPU[ktop]:-?}" \
-		"$(calc '%.1f' "${RSS[ktop]:-0} / 1024")"
+	printf '  %-44s %8s %8s MB   %s\n' "ktop -b --profile -F 999 --folded" "${CPU[ktop]:-?}" \
+		"$(calc '%.1f' "${RSS[ktop]:-0} / 1024")" "${KCPU[*]}"
 fi
-printf '  %-44s %8s %8s MB\n' "perf record -F 999 -g -a" "${CPU[perf]:-?}" \
-	"$(calc '%.1f' "${RSS[perf]:-0} / 1024")"
-if [ -n "$KTOP" ] && [ -n "${CPU[perf]:-}" ]; then
-	say "  ktop's CPU / perf record's: $(calc '%.2f' "${CPU[ktop]:-0} / (${CPU[perf]} > 0 ? ${CPU[perf]} : 1)") (target <= 1);" \
-		"ktop kept ${samples:-?} samples (${dropped:-?} past --memory 64M), stacks ${bytes:-?} bytes"
+printf '  %-44s %8s %8s MB   %s\n' "perf record -F 999 -g -a" "${CPU[perf]:-?}" \
+	"$(calc '%.1f' "${RSS[perf]:-0} / 1024")" "${PCPU[*]}"
+if [ -n "$KTOP" ] && [ -n "${CPU[perf]:-}" ] && [ -n "${CPU[ktop]:-}" ]; then
+	say "  ktop's CPU / perf record's: $(calc '%.2f' "${CPU[ktop]} / (${CPU[perf]} > 0 ? ${CPU[perf]} : 1)") (target <= 1);" \
+		"ktop's last run kept ${samples:-?} samples (${dropped:-?} past --memory 64M), stacks ${bytes:-?} bytes"
 else
 	say "  ktop: not available"
 fi

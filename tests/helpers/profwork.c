@@ -7,9 +7,10 @@
  *                             The 7 ms cycle is far from a multiple of 99 Hz's 10.1 ms
  *                             period: samples sweep its phases quickly and evenly (a 10 ms
  *                             cycle would take 100 samples to sweep them once).
- *   profwork short N MS       runs N processes one after another, each a fresh exec of
- *                             this file named "profshort" that burns MS ms of CPU in
- *                             short_lived_burn and exits
+ *   profwork short N MS       runs N processes one after another, each named "profpre"
+ *                             burning MS ms of CPU in before_exec_burn, then a fresh exec of
+ *                             this file (at another load address) named "profshort" that
+ *                             burns MS ms of CPU in short_lived_burn and exits
  *   profwork deep SECS        recurses 60 deep through eight functions chosen at random
  *                             at every level, spinning briefly at the bottom: almost every
  *                             sample is a stack never seen before (for --memory's bound)
@@ -87,6 +88,11 @@ KEEP static void short_lived_burn(double ms)
 	SPIN_BODY(ms, 1442695040888963411ULL);
 }
 
+KEEP static void before_exec_burn(double ms)
+{
+	SPIN_BODY(ms, 1442695040888963413ULL);
+}
+
 /* Counts its rounds rather than reading the clock: main itself spends nothing. */
 static int split(double secs)
 {
@@ -137,6 +143,8 @@ static int run_short(const char *self, int n, const char *ms)
 		if (pid < 0)
 			return 1;
 		if (pid == 0) {
+			prctl(PR_SET_NAME, "profpre");
+			before_exec_burn(atof(ms));
 			execl("/proc/self/exe", self, "burn", ms, (char *)NULL);
 			_exit(127);
 		}

@@ -7,6 +7,9 @@
 #  - their stacks are filed under "profshort" and at least 90% of their samples name
 #    short_lived_burn: the executable's mapping and the name came in perf's side band
 #    (mmap2, comm) as they happened;
+#  - before its exec each burns as long in before_exec_burn under the name "profpre", and
+#    at least 90% of those samples name it: ktop names a poll's samples at its end, so
+#    those taken before an exec must be named before the exec's mappings replace theirs;
 #  - --json gives the same as one object: event, unit, counts, stacks of named frames.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -37,6 +40,12 @@ log "$n samples of profshort, $named% in short_lived_burn; $(cat "$T/err")"
 [ "$n" -ge 60 ] || fail "only $n samples of the short-lived processes: $(grep -c . "$T/out") stacks"
 awk -v s="$named" 'BEGIN { exit !(s >= 90) }' ||
 	fail "only $named% of the short-lived processes' samples named short_lived_burn: $(grep '^profshort;' "$T/out" | sort -t' ' -k2 -nr | head -5)"
+pre=$(samples "$T/out" profpre)
+named=$(share "$T/out" profpre before_exec_burn)
+log "$pre samples of profpre, $named% in before_exec_burn"
+[ "$pre" -ge 60 ] || fail "only $pre samples before the execs: $(grep -c . "$T/out") stacks"
+awk -v s="$named" 'BEGIN { exit !(s >= 90) }' ||
+	fail "only $named% of the samples before an exec named before_exec_burn: $(grep '^profpre;' "$T/out" | sort -t' ' -k2 -nr | head -5)"
 grep -q '^profshort;__libc_start_call_main;main;short_lived_burn [0-9]' "$T/out" ||
 	fail "no stack profshort;__libc_start_call_main;main;short_lived_burn: $(grep '^profshort;' "$T/out" | head -3)"
 

@@ -143,6 +143,38 @@ START_TEST(test_many_children)
 }
 END_TEST
 
+/* What stacks_bytes_adding foresees is never exceeded by the add, across the tables'
+ * growths (which double them at once), and children keep their order of first appearance. */
+START_TEST(test_bytes_adding)
+{
+	struct kt_stacks *st = stacks_new(KT_STACK_SAMPLES);
+	const struct kt_stack_node *c;
+	char name[8][32];
+	int i, k;
+
+	for (i = 0; i < 3000; i++) {
+		struct kt_frame f[9] = { { "t", KT_FRAME_TASK } };
+		size_t before;
+
+		for (k = 0; k < 8; k++) {
+			snprintf(name[k], sizeof(name[k]), "fn%d_%d", k, k ? i * 7 + k : i);
+			f[k + 1] = (struct kt_frame){ name[k], KT_FRAME_USER };
+		}
+		before = stacks_bytes_adding(st, f, 9);
+		ck_assert_uint_ge(before, stacks_bytes(st));
+		ck_assert_int_eq(stacks_add(st, f, 9, 1), 0);
+		ck_assert_uint_le(stacks_bytes(st), before);
+	}
+	c = stacks_child(st, stacks_root(st), "t")->child;
+	for (i = 0; i < 3000; i++, c = c->next) {
+		snprintf(name[0], sizeof(name[0]), "fn0_%d", i);
+		ck_assert_str_eq(c->name, name[0]);
+	}
+	ck_assert_ptr_null(c);
+	stacks_free(st);
+}
+END_TEST
+
 START_TEST(test_dup)
 {
 	struct kt_stacks *st = stacks_new(KT_STACK_NSEC), *copy;
@@ -305,6 +337,7 @@ int main(void)
 	tcase_add_test(tc, test_same_path_and_separators);
 	tcase_add_test(tc, test_many_children);
 	tcase_add_test(tc, test_json);
+	tcase_add_test(tc, test_bytes_adding);
 	tcase_add_test(tc, test_dup);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("folded");
