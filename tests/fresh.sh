@@ -9,6 +9,7 @@
 # 3. In a private mount namespace (so nothing stays mounted, whatever happens): /proc, /sys,
 #    /dev, tracefs; then `chroot ROOT env -i ... ./dev check`, with CI=true and nothing of
 #    this shell's environment.
+# KTOP_TESTS='tests/live/x.sh ...' runs only those (./dev check's own variable).
 # The root is removed afterwards unless KTOP_FRESH_KEEP=1. Needs root and the Debian archive.
 set -eu
 
@@ -72,9 +73,9 @@ unshare -m --propagation private sh -eu -c '
 	[ -d "$root/sys/kernel/tracing/events" ] ||
 		mount -t tracefs tracefs "$root/sys/kernel/tracing"
 	exec chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LANG=C.UTF-8 TERM=xterm-256color CI=true \
+		HOME=/root LANG=C.UTF-8 TERM=xterm-256color CI=true KTOP_TESTS="$2" \
 		/bin/bash -c "cd /ktop && ./dev check"
-' fresh "$root" 2>&1 | tee "$dir/check.log" || status=$?
+' fresh "$root" "${KTOP_TESTS:-}" 2>&1 | tee "$dir/check.log" || status=$?
 if [ "$status" = 0 ]; then
 	say "passed: $(grep -E '^ktop: [0-9]+ passed' "$dir/check.log" | tail -n 1) (log: $dir/check.log)"
 else
