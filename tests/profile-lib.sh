@@ -37,6 +37,31 @@ wait_sampling()
 	pid_alive "$1" || fail "ktop $1 exited before sampling; stderr: $(head -c 400 "$2")"
 }
 
+# profile_cpu CPU_SECS OUT ERR ARGS...: ktop ARGS (a batch profile) from its first sample
+# ring until profwork has run CPU_SECS more seconds of CPU, then SIGINT (status in
+# KTOP_RC). A wall-clock --duration gives a workload on a loaded machine a fraction of a CPU
+# and the test too few samples; CPU time is what the samples measure. STOP_ALSO: pids to
+# SIGINT at the same moment (perf record over the same window).
+STOP_ALSO=()
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+_mapped_ring() { grep -q 'perf_event' "/proc/$1/maps" 2>/dev/null || ! pid_alive "$1"; }
+_ran_cpu() { [ "$(cpu_ticks "$1")" -ge "$2" ] || ! pid_alive "$1" || ! pid_alive "$3"; }
+profile_cpu()
+{
+	local secs=$1 out=$2 err=$3 until p
+	shift 3
+	start_ktop "$out" "$err" "$@" --duration 600
+	wait_until 20 _mapped_ring "$KTOP_PID" || fail "ktop mapped no sample ring within 20s"
+	pid_alive "$KTOP_PID" || fail "ktop exited before sampling: $(head -c 400 "$err")"
+	until=$(awk -v t="$(cpu_ticks "$PROFWORK_PID")" -v s="$secs" -v hz="$(getconf CLK_TCK)" \
+		'BEGIN { printf "%d", t + s * hz }')
+	wait_until 300 _ran_cpu "$PROFWORK_PID" "$until" "$KTOP_PID" ||
+		fail "profwork ran less than ${secs}s of CPU in 300s"
+	pid_alive "$PROFWORK_PID" || fail "profwork ended before ${secs}s of CPU: $(head -c 300 "$T/work.out")"
+	for p in "${STOP_ALSO[@]+"${STOP_ALSO[@]}"}"; do kill -INT "$p" 2>/dev/null; done
+	stop_ktop "$KTOP_PID" INT 60
+}
+
 # samples FOLDED TASK: the samples of stacks whose first frame is TASK.
 samples()
 {
@@ -97,15 +122,15 @@ perf_folded()
 		END { flush(); for (s in c) print s, c[s] }'
 }
 
-# record_profile SECONDS: ktop -b --profile --comm profwork -o $T/p.dat for SECONDS on a
+# record_profile SECONDS: ktop -b --profile --comm profwork -o $T/p.dat for SECONDS of its CPU on a
 # workload splitting its CPU between two functions; the folded stacks it printed in
 # $T/live (its counts in $T/live.err), profwork's samples in PROFWORK_SAMPLES.
 PROFWORK_SAMPLES=
 record_profile()
 {
 	start_profwork "$T/work.out" split 60
-	run_ktop 60 "$T/live" "$T/live.err" -b --profile --comm profwork --duration "$1" \
-		--folded -o "$T/p.dat"
+	profile_cpu "$1" "$T/live" "$T/live.err" -b --profile --comm profwork --folded \
+		-o "$T/p.dat"
 	[ "$KTOP_RC" = 0 ] || fail "ktop -o exited $KTOP_RC: $(head -c 400 "$T/live.err")"
 	_end_pid "$PROFWORK_PID"
 	# shellcheck disable=SC2034 # read by the tests that source this

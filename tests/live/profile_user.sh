@@ -33,7 +33,8 @@ CLEANUP_PIDS+=("$WL")
 wait_until 10 grep -q '^ready$' "$NB/work.out" || fail "nobody's profwork did not start"
 
 KTOP_ENV=("${AS_NOBODY[@]}")
-run_ktop 60 "$T/own" "$T/own.err" -b --profile -p "$WL" --duration 2 --folded
+PROFWORK_PID=$WL
+profile_cpu 1 "$T/own" "$T/own.err" -b --profile -p "$WL" --folded
 [ "$KTOP_RC" = 0 ] || fail "nobody's profile of its own process exited $KTOP_RC: $(head -c 400 "$T/own.err")"
 grep -Eq '^ktop: profile: event=(cpu-clock|cycles):u ' "$T/own.err" ||
 	fail "the event is not named user-only: $(head -c 300 "$T/own.err")"
