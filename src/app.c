@@ -35,6 +35,17 @@
 #include "xalloc.h"
 #include "clock.h"
 
+/* True, with the source's reason in err, when it cannot do caps: the control calls below
+ * run on any source and refuse what it cannot do. */
+static bool app_refuses(const struct kt_app *app, unsigned int caps, char *err, size_t errlen)
+{
+	if (app_can(app, caps))
+		return false;
+	if (err && errlen)
+		snprintf(err, errlen, "%s", app_refusal(app, caps));
+	return true;
+}
+
 static int exit_code_for(int err)
 {
 	return err == EACCES || err == EPERM ? KT_EXIT_NOPERM : KT_EXIT_FAILURE;
@@ -171,6 +182,8 @@ static int app_start_reader(struct kt_app *app, char *err, size_t errlen)
 int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children, char *err,
 		  size_t errlen)
 {
+	if (app_refuses(app, KT_CAP_SCOPE, err, errlen))
+		return -1;
 	if (scope_set_pids(app->session, pids, n, children, err, errlen) < 0)
 		return -1;
 	free(app->cgroup);
@@ -214,6 +227,8 @@ int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errle
 	size_t n = 0;
 	int ret;
 
+	if (app_refuses(app, KT_CAP_TRACER, err, errlen))
+		return -1;
 	/* the kernel will not switch tracers while trace_pipe_raw is open (EBUSY): the reader
 	 * drains and closes, and a new one starts; the store and the counts go on */
 	if (app->reader) {
@@ -490,6 +505,8 @@ int app_pmu_open(struct kt_app *app, char *err, size_t errlen)
 
 	if (app->pmu)
 		return 0;
+	if (app_refuses(app, KT_CAP_COUNTERS, err, errlen))
+		return -1;
 	p = pmu_new(&cfg, err, errlen);
 	if (!p)
 		return -1;
@@ -510,7 +527,8 @@ struct kt_bpfhist *app_hist_open(struct kt_app *app, const char *text, char *err
 	struct kt_privs pv;
 	char why[256];
 
-	if (histspec_parse(text, &spec, err, errlen) < 0)
+	if (app_refuses(app, KT_CAP_HIST, err, errlen) ||
+	    histspec_parse(text, &spec, err, errlen) < 0)
 		return NULL;
 	if (app->cgroup && !app->cgroup->v2) {
 		snprintf(err, errlen, "%s: BPF filters by cgroup v2 ids only, and %s is a v1 "
@@ -563,6 +581,10 @@ int app_profile_open(struct kt_app *app, char *err, size_t errlen)
 
 	if (app->profile)
 		return 0;
+	if (app_refuses(app, KT_CAP_PROFILE, err, errlen)) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
 	app->profile = profile_open(&po, err, errlen);
 	return app->profile ? 0 : -1;
 }
@@ -661,6 +683,8 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
 	char first[512] = "", one[512];
 	size_t i, j, k, m;
 
+	if (app_refuses(app, KT_CAP_EVENTS, err, errlen))
+		return -1;
 	/* The catalogue is sorted by system: one system at a time. */
 	for (i = 0; i < cat->count; i = j) {
 		const char *sys = cat->events[i].system;
@@ -725,6 +749,8 @@ int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, siz
 	int n = 0;
 	size_t i;
 
+	if (app_refuses(app, KT_CAP_STACKS, err, errlen))
+		return -1;
 	for (i = 0; i < cat->count; i++) {
 		ev = &cat->events[i];
 		if (!app_spec_selects(spec, ev))
@@ -771,6 +797,8 @@ int app_probe_create(struct kt_app *app, enum kt_probe_kind kind, const char *de
 	char name[128], sys[64];
 	const char *ev;
 
+	if (app_refuses(app, KT_CAP_PROBES, err, errlen))
+		return -1;
 	if (probes_create(app->probes, kind, def, name, sizeof(name), err, errlen) < 0)
 		return -1;
 	if (event)

@@ -82,6 +82,9 @@ struct kt_app {
 bool app_can(const struct kt_app *app, unsigned int caps);
 /* The one line said when the source lacks one of caps (source_refusal); NULL: it has them. */
 const char *app_refusal(const struct kt_app *app, unsigned int caps);
+/* The control calls below (events, stacks, tracer, scope, probes, histograms, counters,
+ * profile) first ask the source: when it lacks the capability they change nothing and fail
+ * with app_refusal's line in err. */
 /* Zeroes app, keeps opts and makes the pipe that wakes the main loop: what app_open and
  * app_open_recording both start with. Returns 0, or an exit code with the reason in err. */
 int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen);
