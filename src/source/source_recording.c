@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <traceevent/event-parse.h>
+
 #include "app.h"
+#include "backend/filtercheck.h"
 #include "record/recording.h"
 #include "source/source.h"
 #include "xalloc.h"
@@ -103,9 +106,15 @@ static const char *recording_src_type_filter(struct kt_source *s, int id)
 	return recording_filter(REC(s), id);
 }
 
+/* Checked by ktop's grammar first (filtercheck.h): libtraceevent's parser, which
+ * recording.c applies, crashes on unfinished text such as "prev_pid == 1 )". */
 static int recording_src_type_set_filter(struct kt_source *s, int id, const char *expr,
 					 char *err, size_t errlen)
 {
+	struct tep_event *ev = tep_find_event(recording_tep(REC(s)), id);
+
+	if (ev && expr && filter_check(ev, expr, err, errlen, NULL) < 0)
+		return -1;
 	return recording_set_filter(REC(s), id, expr, err, errlen);
 }
 

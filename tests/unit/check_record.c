@@ -456,7 +456,11 @@ START_TEST(test_recording_source)
 	/* what the user chooses to see */
 	ck_assert_int_eq(source_type_set_filter(app.source, switch_id(), "== 1",
 						err, sizeof(err)), -1);
-	ck_assert(err[0]); /* the parser's message */
+	ck_assert_str_eq(err, "expected a field name, not '=='");
+	/* text that crashes libtraceevent's parser is stopped before it, with one line */
+	ck_assert_int_eq(source_type_set_filter(app.source, switch_id(), "prev_pid == 1 )",
+						err, sizeof(err)), -1);
+	ck_assert_msg(err[0] && !strchr(err, '\n'), "[%s]", err);
 	ck_assert_ptr_null(source_type_filter(app.source, switch_id()));
 	ck_assert(!source_type_hidden(app.source, switch_id()));
 	source_type_set_hidden(app.source, switch_id(), true);
