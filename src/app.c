@@ -28,12 +28,23 @@
 #include "backend/toplevel.h"
 #include "backend/tracers.h"
 #include "log.h"
-#include "record/recording.h"
+#include "source/source.h"
 #include "stopwhen.h"
 #include "backend/evstack.h"
 #include "backend/symbolize.h"
 #include "xalloc.h"
 #include "clock.h"
+
+/* True, with the source's reason in err, when it cannot do caps: the control calls below
+ * run on any source and refuse what it cannot do. */
+static bool app_refuses(const struct kt_app *app, unsigned int caps, char *err, size_t errlen)
+{
+	if (app_can(app, caps))
+		return false;
+	if (err && errlen)
+		snprintf(err, errlen, "%s", app_refusal(app, caps));
+	return true;
+}
 
 static int exit_code_for(int err)
 {
@@ -171,6 +182,8 @@ static int app_start_reader(struct kt_app *app, char *err, size_t errlen)
 int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children, char *err,
 		  size_t errlen)
 {
+	if (app_refuses(app, KT_CAP_SCOPE, err, errlen))
+		return -1;
 	if (scope_set_pids(app->session, pids, n, children, err, errlen) < 0)
 		return -1;
 	free(app->cgroup);
@@ -214,6 +227,8 @@ int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errle
 	size_t n = 0;
 	int ret;
 
+	if (app_refuses(app, KT_CAP_TRACER, err, errlen))
+		return -1;
 	/* the kernel will not switch tracers while trace_pipe_raw is open (EBUSY): the reader
 	 * drains and closes, and a new one starts; the store and the counts go on */
 	if (app->reader) {
@@ -318,6 +333,16 @@ static struct kt_catalog *kernel_catalog(const char *dir, char *err, size_t errl
 	return cat;
 }
 
+bool app_can(const struct kt_app *app, unsigned int caps)
+{
+	return source_can(app->source, caps);
+}
+
+const char *app_refusal(const struct kt_app *app, unsigned int caps)
+{
+	return source_refusal(app->source, caps);
+}
+
 int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
 {
 	int fds[2];
@@ -341,6 +366,7 @@ int app_open_flame(struct kt_app *app, const struct kt_options *opts, char *err,
 
 	if (ret != KT_EXIT_OK)
 		return ret;
+	app->source = source_live_new(app); /* without a session: no events, only stacks */
 	app->flame = folded_load(opts->flame_path, err, errlen);
 	if (!app->flame)
 		return KT_EXIT_FAILURE;
@@ -378,6 +404,7 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	ret = app_init(app, opts, err, errlen);
 	if (ret != KT_EXIT_OK)
 		return ret;
+	app->source = source_live_new(app);
 	/* the session is not open yet: app_setup_tracing scopes the events to it */
 	if (opts->cgroup && app_set_cgroup(app, opts->cgroup, err, errlen) < 0)
 		return KT_EXIT_USAGE;
@@ -478,6 +505,8 @@ int app_pmu_open(struct kt_app *app, char *err, size_t errlen)
 
 	if (app->pmu)
 		return 0;
+	if (app_refuses(app, KT_CAP_COUNTERS, err, errlen))
+		return -1;
 	p = pmu_new(&cfg, err, errlen);
 	if (!p)
 		return -1;
@@ -498,7 +527,8 @@ struct kt_bpfhist *app_hist_open(struct kt_app *app, const char *text, char *err
 	struct kt_privs pv;
 	char why[256];
 
-	if (histspec_parse(text, &spec, err, errlen) < 0)
+	if (app_refuses(app, KT_CAP_HIST, err, errlen) ||
+	    histspec_parse(text, &spec, err, errlen) < 0)
 		return NULL;
 	if (app->cgroup && !app->cgroup->v2) {
 		snprintf(err, errlen, "%s: BPF filters by cgroup v2 ids only, and %s is a v1 "
@@ -551,6 +581,10 @@ int app_profile_open(struct kt_app *app, char *err, size_t errlen)
 
 	if (app->profile)
 		return 0;
+	if (app_refuses(app, KT_CAP_PROFILE, err, errlen)) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
 	app->profile = profile_open(&po, err, errlen);
 	return app->profile ? 0 : -1;
 }
@@ -612,7 +646,8 @@ struct kt_symbolizer *app_symbolizer(struct kt_app *app)
 {
 	char err[256];
 
-	if (app->symbolizer || app->symbolizer_tried || app->recording || !app->opts->user_stacks)
+	/* this machine's processes name the frames: a live session's only */
+	if (app->symbolizer || app->symbolizer_tried || !app->session || !app->opts->user_stacks)
 		return app->symbolizer;
 	app->symbolizer_tried = true;
 	app->symbolizer = symbolizer_new(err, sizeof(err));
@@ -630,12 +665,12 @@ static int set_one(struct kt_app *app, const struct kt_event_desc *ev, bool on, 
 	const char *filter = app->event_filter;
 
 	if (!on)
-		return session_disable(app->session, ev->system, ev->name, err, errlen);
+		return source_enable(app->source, ev->system, ev->name, false, err, errlen);
 	decoder_load(app->decoder, ev->system, ev->name);
 	if (filter && *filter &&
-	    session_set_filter(app->session, ev->system, ev->name, filter, err, errlen) < 0)
+	    source_set_filter(app->source, ev->system, ev->name, filter, err, errlen) < 0)
 		return -1;
-	return session_enable(app->session, ev->system, ev->name, err, errlen);
+	return source_enable(app->source, ev->system, ev->name, true, err, errlen);
 }
 
 int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen)
@@ -648,6 +683,8 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
 	char first[512] = "", one[512];
 	size_t i, j, k, m;
 
+	if (app_refuses(app, KT_CAP_EVENTS, err, errlen))
+		return -1;
 	/* The catalogue is sorted by system: one system at a time. */
 	for (i = 0; i < cat->count; i = j) {
 		const char *sys = cat->events[i].system;
@@ -659,8 +696,7 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
 		/* All of a system and no filter to set first: one write to its enable file; the
 		 * formats load on the first record of each event (decode.c), not all ahead. */
 		if (m == j - i && !(on && filter && *filter)) {
-			if ((on ? session_enable : session_disable)(app->session, sys, NULL, one,
-								    sizeof(one)) >= 0) {
+			if (source_enable(app->source, sys, NULL, on, one, sizeof(one)) >= 0) {
 				done += (int)m;
 				continue;
 			}
@@ -713,6 +749,8 @@ int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, siz
 	int n = 0;
 	size_t i;
 
+	if (app_refuses(app, KT_CAP_STACKS, err, errlen))
+		return -1;
 	for (i = 0; i < cat->count; i++) {
 		ev = &cat->events[i];
 		if (!app_spec_selects(spec, ev))
@@ -725,7 +763,7 @@ int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, siz
 		}
 		/* The event first: a trigger on a disabled event writes stacks without their
 		 * rows. One already on keeps the filter it has. */
-		if (!session_is_enabled(app->session, ev->system, ev->name) &&
+		if (!source_is_enabled(app->source, ev->system, ev->name) &&
 		    set_one(app, ev, true, err, errlen) < 0)
 			return -1;
 		te = decoder_load(app->decoder, ev->system, ev->name) == 0 ?
@@ -740,19 +778,6 @@ int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, siz
 		return -1;
 	}
 	return n;
-}
-
-/* A recording's figures in the live ones' places: what the file's pages and the kernel's
- * counters (as recorded) say was lost, and the records indexed so far. */
-static void app_recording_figures(struct kt_app *app)
-{
-	struct kt_recording_info info;
-
-	recording_info(app->recording, &info);
-	app->rstats.events = info.events;
-	app->rstats.missed = info.lost_marked;
-	app->rstats.missed_unknown = info.lost_unknown;
-	app->kernel_lost = info.file.kernel_lost;
 }
 
 int app_catalog_refresh(struct kt_app *app, char *err, size_t errlen)
@@ -772,6 +797,8 @@ int app_probe_create(struct kt_app *app, enum kt_probe_kind kind, const char *de
 	char name[128], sys[64];
 	const char *ev;
 
+	if (app_refuses(app, KT_CAP_PROBES, err, errlen))
+		return -1;
 	if (probes_create(app->probes, kind, def, name, sizeof(name), err, errlen) < 0)
 		return -1;
 	if (event)
@@ -850,10 +877,8 @@ void app_follow_cgroup(struct kt_app *app)
 void app_tick(struct kt_app *app)
 {
 	unsigned long long now = clock_mono_ns();
-	uint64_t lost = 0;
 	char err[512];
 	size_t i;
-	int cpu;
 
 	selfstat_sample(&app->self);
 	app_follow_cgroup(app);
@@ -862,22 +887,7 @@ void app_tick(struct kt_app *app)
 	for (i = 0; i < app->n_hists; i++)
 		if (bpfhist_read(app->hists[i], err, sizeof(err)) < 0)
 			log_debug("%s: %s", __func__, err);
-	if (app->session) {
-		for (cpu = 0; cpu < app->ncpus; cpu++)
-			if (loss_read_cpu(session_trace_instance(app->session), cpu,
-					  &app->cpu_stats[cpu]) == 0)
-				lost += loss_total(&app->cpu_stats[cpu]);
-		app->kernel_lost = lost;
-	}
-	if (app->reader) {
-		reader_stats(app->reader, &app->rstats);
-		app->rstats.pages += app->rstats_base.pages;
-		app->rstats.events += app->rstats_base.events;
-		app->rstats.missed += app->rstats_base.missed;
-		app->rstats.missed_unknown += app->rstats_base.missed_unknown;
-	}
-	if (app->recording)
-		app_recording_figures(app);
+	source_tick(app->source);
 	store_lock(app->store);
 	store_stats(app->store, &app->sstats);
 	store_unlock(app->store);
@@ -934,8 +944,8 @@ void app_close(struct kt_app *app)
 	free(app->hists);
 	app->hists = NULL;
 	app_stop_capture(app);
-	recording_close(app->recording); /* before the store it pages */
-	app->recording = NULL;
+	source_free(app->source); /* before the store a recording pages */
+	app->source = NULL;
 	catalog_free(app->catalog);
 	app->catalog = NULL;
 	decoder_free(app->decoder);

@@ -16,6 +16,7 @@
 #include "backend/selfstat.h"
 #include "backend/store.h"
 #include "options.h"
+#include "source/source.h" /* enum kt_cap, for app_can */
 
 struct kt_session;
 struct kt_decoder;
@@ -24,7 +25,6 @@ struct kt_event_desc;
 struct kt_comms;
 struct kt_pmu;
 struct kt_profile;
-struct kt_recording;
 struct kt_bpfhist;
 struct kt_cgroup;
 struct kt_stopwhen;
@@ -33,8 +33,12 @@ struct kt_symbolizer;
 
 struct kt_app {
 	const struct kt_options *opts;
+	/* where events and control come from (source/source.h): the live session, a
+	 * recording. The panes and batch mode ask it (app_can) and go through it; only
+	 * app.c and the source implementations touch session, reader and probes. */
+	struct kt_source *source;
 	const char *tracing_dir;
-	struct kt_session *session;
+	struct kt_session *session; /* the live source's instance, NULL for other sources */
 	struct kt_store *store;
 	struct kt_decoder *decoder;
 	struct kt_catalog *catalog;
@@ -42,7 +46,6 @@ struct kt_app {
 	struct kt_comms *comms; /* task names over time, fed by the reader */
 	struct kt_pmu *pmu; /* performance counters, NULL while not counting */
 	struct kt_profile *profile; /* --profile's sampling (profile.h), NULL: none */
-	struct kt_recording *recording; /* -i: the trace.dat explored (no session, no reader) */
 	struct kt_stacks *flame, *flame_base; /* --flame, --diff-base: their stacks until the
 					       * flame pane takes them */
 	struct kt_probes *probes; /* dynamic probes in group ktop_<pid>, removed by app_close */
@@ -75,6 +78,13 @@ struct kt_app {
 	unsigned long long last_tick_ns;
 };
 
+/* True when the app's event source has every capability in caps (enum kt_cap). */
+bool app_can(const struct kt_app *app, unsigned int caps);
+/* The one line said when the source lacks one of caps (source_refusal); NULL: it has them. */
+const char *app_refusal(const struct kt_app *app, unsigned int caps);
+/* The control calls below (events, stacks, tracer, scope, probes, histograms, counters,
+ * profile) first ask the source: when it lacks the capability they change nothing and fail
+ * with app_refusal's line in err. */
 /* Zeroes app, keeps opts and makes the pipe that wakes the main loop: what app_open and
  * app_open_recording both start with. Returns 0, or an exit code with the reason in err. */
 int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen);
@@ -85,8 +95,9 @@ int app_init(struct kt_app *app, const struct kt_options *opts, char *err, size_
  * no session, reader, decoder or catalogue, an empty store. Returns 0, or an exit code
  * with a one-line message in err: 3 when privilege is what is missing. */
 int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen);
-/* -i: opens the recording instead of the kernel: store (paged from the file), decoder (the
- * file's formats and names), catalogue (the events the file has). No tracefs is touched.
+/* -i: opens the recording instead of the kernel, as the recording source
+ * (source_recording.c): store (paged from the file), decoder (the file's formats and
+ * names), catalogue (the events the file has). No tracefs is touched.
  * Returns 0, or an exit code with "FILE: what is wrong" in err. */
 int app_open_recording(struct kt_app *app, const struct kt_options *opts, char *err,
 		       size_t errlen);

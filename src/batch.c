@@ -23,7 +23,6 @@
 #include "json.h"
 #include "batch.h"
 #include "record/recorder.h"
-#include "record/recording.h"
 #include "batch_profile.h"
 #include "batch_tree.h"
 #include "signals.h"
@@ -71,7 +70,7 @@ static void batch_read_trigger_output(struct batch *b)
 	b->trig_text = xcalloc(o->n_triggers, sizeof(*b->trig_text));
 	for (size_t i = 0; i < o->n_triggers; i++)
 		if (trigger_parse(o->triggers[i], true, &t, err, sizeof(err)) == 0)
-			b->trig_text[i] = trigger_output(b->app->session, &t);
+			b->trig_text[i] = source_trigger_output(b->app->source, &t);
 }
 
 static void batch_print_trigger_output(struct batch *b)
@@ -159,7 +158,7 @@ static bool batch_stack_due(struct batch *b, const struct kt_rec *r)
 {
 	struct kt_store_stats s;
 
-	if (b->draining || b->app->recording || r->stack || (r->flags & KT_REC_LOST))
+	if (b->draining || !app_can(b->app, KT_CAP_LIVE) || r->stack || (r->flags & KT_REC_LOST))
 		return false;
 	store_stats(b->app->store, &s);
 	return (b->app->opts->n_stacks || s.stacks) &&
@@ -418,27 +417,27 @@ static bool batch_folded_start(struct batch *b)
 static int batch_recording(struct batch *b)
 {
 	const struct kt_options *o = b->app->opts;
-	struct kt_recording_info info;
+	const char *kept = source_kept_stacks(b->app->source);
+	struct kt_source_desc info;
 	char err[512];
 
 	if (o->tree && !(b->tree = batch_tree_new(b->app, err, sizeof(err)))) {
 		fprintf(stderr, "ktop: %s: %s\n", o->input_path, err);
 		return KT_EXIT_FAILURE;
 	}
-	if (o->cpu_profile && !recording_stacks(b->app->recording)) {
+	if (o->cpu_profile && !kept) {
 		fprintf(stderr, "ktop: %s has no profile (ktop -b --profile -o FILE keeps one)\n",
 			o->input_path);
 		return KT_EXIT_FAILURE;
 	}
 	if (o->cpu_profile &&
-	    !(b->profile = batch_profile_from_text(b->app, recording_stacks(b->app->recording),
-						   err, sizeof(err)))) {
+	    !(b->profile = batch_profile_from_text(b->app, kept, err, sizeof(err)))) {
 		fprintf(stderr, "ktop: %s: %s\n", o->input_path, err);
 		return KT_EXIT_FAILURE;
 	}
 	if (!batch_folded_start(b))
 		return KT_EXIT_FAILURE;
-	recording_wait_indexed(b->app->recording);
+	source_wait_complete(b->app->source);
 	app_tick(b->app);
 	batch_print_new(b);
 	if (b->tree) {
@@ -448,7 +447,7 @@ static int batch_recording(struct batch *b)
 	}
 	batch_folded_end(b);
 	fflush(b->out);
-	recording_info(b->app->recording, &info);
+	source_describe(b->app->source, &info);
 	batch_summary(b, (double)(info.last_ts - info.first_ts) / 1e9);
 	batch_profile_free(b->profile);
 	b->profile = NULL;
@@ -471,7 +470,7 @@ int batch_run(struct kt_app *app, FILE *out)
 	int timeout, rec_status = KT_EXIT_OK;
 	char err[512];
 
-	if (app->recording)
+	if (app_can(app, KT_CAP_SEEK))
 		return batch_recording(&b);
 	if (o->record_path) {
 		b.rec = recorder_start(app, o->record_path, 0, b.rec_err, sizeof(b.rec_err));
@@ -527,7 +526,7 @@ int batch_run(struct kt_app *app, FILE *out)
 	if (b.profile && b.rec)
 		batch_keep_profile(&b);
 	/* Without tracefs there is no capture whose stop reads the histograms a last time. */
-	if (!app->session)
+	if (!app_can(app, KT_CAP_EVENTS))
 		app_tick(app);
 	batch_read_trigger_output(&b);
 	app_stop_capture(app);

@@ -31,7 +31,7 @@ struct kt_batch_tree *batch_tree_new(struct kt_app *app, char *err, size_t errle
 	struct kt_batch_tree *bt;
 	char why[400];
 
-	if (app->session && app->tracing_dir &&
+	if (app_can(app, KT_CAP_TRACER) && app->tracing_dir &&
 	    !callgraph_kernel_has_graph(app->tracing_dir, why, sizeof(why))) {
 		snprintf(err, errlen, "--tree: %s", why);
 		return NULL;

@@ -12,7 +12,6 @@
 
 #include "app.h"
 #include "backend/decode.h"
-#include "backend/session.h"
 #include "backend/triggers.h"
 #include "log.h"
 #include "stopwhen.h"
@@ -38,7 +37,8 @@ int stopwhen_arm(struct kt_app *app, const char *spec, char *err, size_t errlen)
 	}
 	sw = xcalloc(1, sizeof(*sw));
 	if (trigger_parse_stop(spec, &sw->trig, err, errlen) < 0 ||
-	    trigger_add(app->session, format_of(app, &sw->trig), &sw->trig, err, errlen) < 0) {
+	    source_trigger_add(app->source, format_of(app, &sw->trig), &sw->trig, err,
+			       errlen) < 0) {
 		free(sw);
 		return -1;
 	}
@@ -59,7 +59,7 @@ void stopwhen_disarm(struct kt_app *app)
 	if (!app->stop)
 		return;
 	if (app->stop->fired)
-		session_tracing_on(app->session, true);
+		source_tracing_on(app->source, true);
 	log_debug("stopwhen: %s removed%s", app->stop->desc,
 		  app->stop->fired ? ", capture on again" : "");
 	free(app->stop);
@@ -75,7 +75,7 @@ int stopwhen_start(struct kt_app *app, char *err, size_t errlen)
 		struct kt_trigger t;
 
 		if (trigger_parse(o->triggers[i], true, &t, err, errlen) < 0 ||
-		    trigger_add(app->session, format_of(app, &t), &t, err, errlen) < 0)
+		    source_trigger_add(app->source, format_of(app, &t), &t, err, errlen) < 0)
 			return -1;
 	}
 	return o->stop_when ? stopwhen_arm(app, o->stop_when, err, errlen) : 0;
@@ -85,9 +85,9 @@ bool stopwhen_check(struct kt_app *app)
 {
 	struct kt_stopwhen *sw = app->stop;
 
-	if (!sw || sw->fired || !app->session)
+	if (!sw || sw->fired || !app_can(app, KT_CAP_TRIGGERS))
 		return sw && sw->fired;
-	sw->fired = trigger_spent(app->session, sw->trig.system, sw->trig.event, "traceoff");
+	sw->fired = source_trigger_spent(app->source, sw->trig.system, sw->trig.event, "traceoff");
 	if (sw->fired)
 		log_debug("stopwhen: %s fired", sw->desc);
 	return sw->fired;

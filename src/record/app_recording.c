@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ktop -i: the app wired to a recording instead of the kernel. The panes read the same
- * store, decoder and catalogue as in a live session; what needs the kernel (session,
- * reader, counters) stays NULL, and the panes say so. */
+ * store, decoder and catalogue as in a live session; the event source is the recording's
+ * (source_recording.c), which refuses what needs a kernel with the line the panes show. */
 #include "config.h"
 
 #include <stdio.h>
@@ -15,6 +15,7 @@
 #include "../backend/catalog.h"
 #include "../backend/decode.h"
 #include "../backend/evstack.h"
+#include "../source/source.h"
 #include "../xalloc.h"
 #include "recording.h"
 #include "clock.h"
@@ -42,25 +43,27 @@ int app_open_recording(struct kt_app *app, const struct kt_options *opts, char *
 		       size_t errlen)
 {
 	struct kt_recording_info info;
+	struct kt_recording *rec;
 	int ret = app_init(app, opts, err, errlen);
 
 	if (ret != KT_EXIT_OK)
 		return ret;
-	app->recording = recording_open(opts->input_path, err, errlen);
-	if (!app->recording)
+	rec = recording_open(opts->input_path, err, errlen);
+	if (!rec)
 		return KT_EXIT_FAILURE;
-	recording_info(app->recording, &info);
+	app->source = source_recording_new(app, rec); /* closes rec with the app */
+	recording_info(rec, &info);
 	app->ncpus = info.ncpus > 0 ? info.ncpus : 1;
 	app->cpu_stats = xcalloc((size_t)app->ncpus, sizeof(*app->cpu_stats));
 	app->store = store_new(opts->memory_bytes);
-	app->decoder = decoder_new_offline(recording_tep(app->recording));
-	app->catalog = catalog_of(recording_tep(app->recording));
+	app->decoder = decoder_new_offline(recording_tep(rec));
+	app->catalog = catalog_of(recording_tep(rec));
 	if (!app->store || !app->decoder || !app->catalog) {
 		snprintf(err, errlen, "out of memory");
 		return KT_EXIT_FAILURE;
 	}
 	evstack_setup(app->store, app->decoder);
-	if (recording_attach(app->recording, app->store, app->wake_wr, err, errlen) < 0)
+	if (recording_attach(rec, app->store, app->wake_wr, err, errlen) < 0)
 		return KT_EXIT_FAILURE;
 	app->last_tick_ns = clock_mono_ns();
 	selfstat_sample(&app->self);

@@ -47,7 +47,8 @@ static void act_filter(struct kt_ui *ui)
 	char spec[256];
 	bool have = false;
 
-	if (ui->app->recording) {
+	/* the picker's place holds the source's event types (a recording's) */
+	if (app_can(ui->app, KT_CAP_HIDE)) {
 		screen_open_picker(ui);
 		ui_message(ui, false, "Enter sets the selected event's filter");
 		return;
@@ -146,7 +147,8 @@ static void act_flame(struct kt_ui *ui)
 	bool opening = !ui->flame;
 
 	screen_toggle_pane(ui, &ui->flame, &view_flame_ops);
-	if (opening && ui->flame && (ui->app->session || ui->app->recording))
+	if (opening && ui->flame &&
+	    (app_can(ui->app, KT_CAP_EVENTS) || app_can(ui->app, KT_CAP_SEEK)))
 		flame_live_open(ui);
 }
 
@@ -235,43 +237,36 @@ static void act_record(struct kt_ui *ui)
 
 /* In help order. A new action is one row here and its handler above. */
 static const struct kt_action actions[] = {
-	{ "help", "F1 h ?", "Help", "this help", NULL, act_help, true },
-	{ "events", "F2 e", "Events", "event picker open / close", NULL, act_events, false },
-	{ "search", "F3 /", "Search", "search stream backwards", NULL, act_search, false },
-	{ "filter", "F4 f", "Filter", "filter of selected event", NULL, act_filter, false },
-	{ "layout", "F5 o |", "Layout", "side by side / stacked", NULL, act_layout, true },
-	{ "cpus", "F6 c", "CPUs", "all CPUs / one per CPU", NULL, act_cpus, false },
-	{ "pause", "F7 p", "Pause", "pause display (not capture)",
-	  "a recording does not change: nothing to pause", act_pause, false },
-	{ "clear", "F8 x", "Clear", "clear stored events",
-	  "a recording is read-only: nothing to clear (e hides events)", act_clear, false },
-	{ "zoom", "F9 z", "Zoom", "zoom the focused pane", NULL, act_zoom, true },
-	{ "stream-smaller", "[", NULL, "stream pane smaller", NULL, act_stream_smaller, true },
-	{ "stream-larger", "]", NULL, "stream pane larger", NULL, act_stream_larger, true },
+	{ "help", "F1 h ?", "Help", "this help", 0, act_help, true },
+	{ "events", "F2 e", "Events", "event picker open / close", 0, act_events, false },
+	{ "search", "F3 /", "Search", "search stream backwards", 0, act_search, false },
+	{ "filter", "F4 f", "Filter", "filter of selected event", 0, act_filter, false },
+	{ "layout", "F5 o |", "Layout", "side by side / stacked", 0, act_layout, true },
+	{ "cpus", "F6 c", "CPUs", "all CPUs / one per CPU", 0, act_cpus, false },
+	{ "pause", "F7 p", "Pause", "pause display (not capture)", KT_CAP_LIVE, act_pause, false },
+	{ "clear", "F8 x", "Clear", "clear stored events", KT_CAP_CLEAR, act_clear, false },
+	{ "zoom", "F9 z", "Zoom", "zoom the focused pane", 0, act_zoom, true },
+	{ "stream-smaller", "[", NULL, "stream pane smaller", 0, act_stream_smaller, true },
+	{ "stream-larger", "]", NULL, "stream pane larger", 0, act_stream_larger, true },
 	{ "counters", "F11 m", "Counters", "counters pane open / close",
-	  "counters need a live kernel: a recording has none", act_counters, false },
+	  KT_CAP_COUNTERS, act_counters, false },
 	/* F12 stays off the bar: it fits 80 columns up to F10, F11 just past them */
-	{ "hist", "F12 H", NULL, "new histogram pane (BPF)",
-	  "BPF histograms run in a live kernel: a recording has none", act_hist, false },
-	{ "tree", "T", NULL, "call-tree pane open / close", NULL, act_tree, false },
-	{ "flame", "I", NULL, "flame graph; k: on/off-CPU", NULL, act_flame, false },
-	{ "probes", "P", NULL, "probe editor open / close",
-	  "probes need a live kernel: a recording holds the events its probes made", act_probes, false },
-	{ "tracers", "R", NULL, "tracer pane, function lists",
-	  "tracers need a live kernel: a recording's tracer ran when it was made", act_tracers, false },
-	{ "rowfilter", "F", NULL, "row filter: pid= comm= cpu=", NULL, act_rowfilter, false },
-	{ "rowfilter-off", "-", NULL, "row filter off", NULL, act_rowfilter_off, false },
-	{ "quit", "F10 q Q", "Quit", "quit (q: not in picker)", NULL, act_quit, true },
-	{ "focus-next", "Tab", NULL, "focus next pane", NULL, act_focus_next, true },
-	{ "focus-prev", "S-Tab", NULL, "focus previous pane", NULL, act_focus_prev, true },
-	{ "redraw", "^L", NULL, "redraw the screen", NULL, act_redraw, true },
-	{ "theme", "t", NULL, "next colour theme", NULL, act_theme, true },
-	{ "save", "S", NULL, "save settings (ktoprc)", NULL, act_save, true },
-	{ "profile", "W", NULL, "save events as a profile", NULL, act_profile, false },
-	{ "write", "w", NULL, "write stored events (trace.dat)",
-	  "w and A write a live capture: this is a recording already", act_write, false },
-	{ "record", "A", NULL, "keep writing from now on / stop",
-	  "w and A write a live capture: this is a recording already", act_record, false },
+	{ "hist", "F12 H", NULL, "new histogram pane (BPF)", KT_CAP_HIST, act_hist, false },
+	{ "tree", "T", NULL, "call-tree pane open / close", 0, act_tree, false },
+	{ "flame", "I", NULL, "flame graph; k: on/off-CPU", 0, act_flame, false },
+	{ "probes", "P", NULL, "probe editor open / close", KT_CAP_PROBES, act_probes, false },
+	{ "tracers", "R", NULL, "tracer pane, function lists", KT_CAP_TRACER, act_tracers, false },
+	{ "rowfilter", "F", NULL, "row filter: pid= comm= cpu=", 0, act_rowfilter, false },
+	{ "rowfilter-off", "-", NULL, "row filter off", 0, act_rowfilter_off, false },
+	{ "quit", "F10 q Q", "Quit", "quit (q: not in picker)", 0, act_quit, true },
+	{ "focus-next", "Tab", NULL, "focus next pane", 0, act_focus_next, true },
+	{ "focus-prev", "S-Tab", NULL, "focus previous pane", 0, act_focus_prev, true },
+	{ "redraw", "^L", NULL, "redraw the screen", 0, act_redraw, true },
+	{ "theme", "t", NULL, "next colour theme", 0, act_theme, true },
+	{ "save", "S", NULL, "save settings (ktoprc)", 0, act_save, true },
+	{ "profile", "W", NULL, "save events as a profile", 0, act_profile, false },
+	{ "write", "w", NULL, "write stored events (trace.dat)", KT_CAP_WRITE, act_write, false },
+	{ "record", "A", NULL, "keep writing from now on / stop", KT_CAP_WRITE, act_record, false },
 };
 
 #define NACTIONS ((int)(sizeof(actions) / sizeof(actions[0])))
@@ -363,13 +358,13 @@ void action_key(struct kt_ui *ui, int key)
 
 	if (!a)
 		return;
-	if (ui->app->recording && a->offline) {
-		ui_message(ui, false, "%s", a->offline);
-		return;
-	}
 	if (ui->app->opts->flame_path && !a->stacks_file) {
 		ui_message(ui, false, "%s: a folded-stacks file has no events, only its flame graph",
 			   a->name);
+		return;
+	}
+	if (!app_can(ui->app, a->needs)) {
+		ui_message(ui, false, "%s", app_refusal(ui->app, a->needs));
 		return;
 	}
 	a->run(ui);

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The explorer's global actions, in one table (htop Action_setBindings, tmux's key tables):
  * each has a name (ktoprc's key.NAME), its own keys, a label for the function bar, a help
- * line, why it cannot run on a recording (-i), its handler, and whether it runs on a
- * folded-stacks file (--flame). The key dispatch, the help
- * overlay's global keys, the function bar, ktoprc's key bindings and -i's refusals are all
- * read from it. Callers need no curses; the handlers act on the screen (screen.h). */
+ * line, what it needs of the event source (source.h: a recording refuses the live-only
+ * ones with its reason), its handler, and whether it runs on a folded-stacks file (--flame).
+ * The key dispatch, the help overlay's global keys, the function bar, ktoprc's key bindings
+ * and the sources' refusals are all read from it. Callers need no curses; the handlers act
+ * on the screen (screen.h). */
 #ifndef KTOP_UI_ACTION_H
 #define KTOP_UI_ACTION_H
 
@@ -19,7 +20,8 @@ struct kt_action {
 			      * "^L"; also Tab and S-Tab): the help shows them as written */
 	const char *bar;     /* the label after its F-key on the function bar, or NULL */
 	const char *help;    /* its line in the help overlay */
-	const char *offline; /* NULL: works on a recording; else why not, said when pressed */
+	unsigned int needs;  /* the capabilities (enum kt_cap) it needs of the event source:
+			      * without them it says the source's reason when pressed */
 	void (*run)(struct kt_ui *ui);
 	bool stacks_file;    /* also works on ktop --flame FILE, where there are no events */
 };
@@ -35,8 +37,9 @@ int action_fkey(const struct kt_action *a);
 /* The action key runs: a ktoprc binding (key.NAME = KEY) first, unless ktoprc did not parse,
  * then the actions' own keys. NULL: none. */
 const struct kt_action *action_for_key(const struct kt_options *o, int key);
-/* Runs key's action, if any, on the screen; with -i a live-only one says why not instead,
- * and with --flame one that needs events. */
+/* Runs key's action, if any, on the screen; with --flame one that needs events says why
+ * not instead, and so does one that needs what the event source cannot do (-i: live-only
+ * actions), with the source's reason. */
 void action_key(struct kt_ui *ui, int key);
 
 #endif

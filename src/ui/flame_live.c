@@ -17,7 +17,7 @@
 #include "backend/store.h"
 #include "backend/symbolize.h"
 #include "options.h"
-#include "record/recording.h"
+#include "source/source.h"
 #include "ui/flame_live.h"
 #include "ui/screen.h"
 #include "ui/view.h"
@@ -228,7 +228,7 @@ static int live_key(void *arg, struct kt_view *v, int key)
 /* -i: the profile the recording keeps (its folded text, the counts line first). */
 static void recorded_show(struct kt_ui *ui)
 {
-	const char *text = recording_stacks(ui->app->recording);
+	const char *text = source_kept_stacks(ui->app->source);
 	const char *ev = text ? strstr(text, "event=") : NULL, *base;
 	char event[32] = "profile", name[64], err[512], *copy;
 	struct kt_stacks *st;
@@ -264,7 +264,7 @@ static void recorded_show(struct kt_ui *ui)
 
 void flame_live_open(struct kt_ui *ui)
 {
-	if (ui->app->recording)
+	if (app_can(ui->app, KT_CAP_SEEK))
 		recorded_show(ui);
 	else if (!live_show(ui, ui->flame, LIVE_EVENTS))
 		live_show(ui, ui->flame, LIVE_ONCPU);

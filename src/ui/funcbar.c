@@ -7,7 +7,7 @@
 #include "ui/action.h"
 #include "ui/funcbar.h"
 
-int funcbar_actions(bool recording, const struct funcbar_item **items)
+int funcbar_actions(unsigned int caps, const struct funcbar_item **items)
 {
 	static const char *const fkeys[] = { "F1", "F2", "F3", "F4",  "F5",  "F6",
 					     "F7", "F8", "F9", "F10", "F11", "F12" };
@@ -19,8 +19,9 @@ int funcbar_actions(bool recording, const struct funcbar_item **items)
 		for (i = 0; (a = action_at(i)); i++)
 			if (a->bar && action_fkey(a) == f) {
 				bar[n].key = fkeys[f - 1];
-				/* what needs a live kernel is shown unavailable; pressing it says why */
-				bar[n++].label = recording && a->offline ? "n/a" : a->bar;
+				/* what the source cannot do is shown unavailable; pressing it says
+				 * why */
+				bar[n++].label = a->needs & ~caps ? "n/a" : a->bar;
 			}
 	*items = bar;
 	return n;

@@ -14,8 +14,9 @@ struct funcbar_item {
 };
 
 /* The global bar, from the actions' F-keys and labels (action.c): F1 Help ... F10 Quit, F11
- * Counters; with a recording (-i) the live-only ones say n/a. Valid until the next call. */
-int funcbar_actions(bool recording, const struct funcbar_item **items);
+ * Counters; those that need what caps (the event source's, enum kt_cap) lacks say n/a (a
+ * recording's live-only ones). Valid until the next call. */
+int funcbar_actions(unsigned int caps, const struct funcbar_item **items);
 /* Draws items on row 0 of win, as many as fit in w cells, the rest of the line blank. */
 void funcbar_draw(WINDOW *win, int w, const struct funcbar_item *items, int n);
 

@@ -7,22 +7,21 @@
 #include <string.h>
 
 #include "app.h"
-#include "backend/session.h"
-#include "record/recording.h"
+#include "source/source.h"
 #include "ui/header.h"
 
 void header_refresh(struct kt_header *h, struct kt_app *app)
 {
 	char *t;
 
-	if (!app->session)
+	if (!app_can(app, KT_CAP_EVENTS))
 		return;
-	t = session_current_tracer(app->session);
+	t = source_tracer(app->source);
 	if (t) {
 		free(h->tracer);
 		h->tracer = t;
 	}
-	h->enabled = session_enabled_count(app->session);
+	h->enabled = source_enabled_count(app->source);
 	h->sampled = true;
 }
 
@@ -82,29 +81,27 @@ static void field(WINDOW *win, int y, int *x, int limit, const char *label, cons
 	*x += crt_put(win, y, *x, "  ", limit - *x);
 }
 
-/* ktop -i: what the recording is (host, kernel, span, events) in place of the live
- * session's instance, tracer and rate. */
+/* An offline source (ktop -i): what the recording is (host, kernel, span, events) in place
+ * of the live session's instance, tracer and rate. */
 static void header_recording(WINDOW *win, int *x, int limit, struct kt_app *app)
 {
-	struct kt_recording_info info;
-	const char *base = strrchr(app->opts->input_path, '/');
+	struct kt_source_desc info;
 	char a[64], v[160];
 
-	recording_info(app->recording, &info);
+	source_describe(app->source, &info);
 	wattrset(win, crt_attr(CRT_HEADER_STATE));
 	*x += crt_put(win, 0, *x, "RECORDING ", limit - *x);
 	wattrset(win, crt_attr(CRT_HEADER_VALUE));
-	*x += crt_put(win, 0, *x, base ? base + 1 : app->opts->input_path, limit - *x);
+	*x += crt_put(win, 0, *x, info.name, limit - *x);
 	*x += crt_put(win, 0, *x, "  ", limit - *x);
-	field(win, 0, x, limit, "host: ", info.file.host[0] ? info.file.host : "?",
-	      CRT_HEADER_VALUE);
-	field(win, 0, x, limit, "kernel: ", info.file.kernel[0] ? info.file.kernel : "?",
+	field(win, 0, x, limit, "host: ", info.host[0] ? info.host : "?", CRT_HEADER_VALUE);
+	field(win, 0, x, limit, "kernel: ", info.kernel[0] ? info.kernel : "?",
 	      CRT_HEADER_VALUE);
 	snprintf(v, sizeof(v), "%.3fs",
 		 info.last_ts > info.first_ts ? (double)(info.last_ts - info.first_ts) / 1e9 : 0.0);
 	field(win, 0, x, limit, "duration: ", v, CRT_HEADER_VALUE);
 	snprintf(v, sizeof(v), "%s%s", header_fmt_count((double)info.events, a, sizeof(a)),
-		 info.indexed ? "" : " (reading...)");
+		 info.complete ? "" : " (reading...)");
 	field(win, 0, x, limit, "events: ", v, CRT_HEADER_VALUE);
 	if (info.corrupt_page[0]) /* shown up to there: say so where it cannot be missed */
 		field(win, 0, x, limit, "", "CORRUPT (see ktop -b -i)", CRT_HEADER_WARN);
@@ -115,6 +112,7 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 {
 	char a[64], b[64], v[160];
 	const char *word = paused ? "PAUSED" : state;
+	struct kt_source_desc desc;
 	int x = 0, y, limit = w, ww;
 	uint64_t lost;
 	bool unknown;
@@ -133,7 +131,7 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 			crt_put(win, 0, w - ww, word, ww);
 		}
 	}
-	if (app->recording) {
+	if (app_can(app, KT_CAP_SEEK)) {
 		header_recording(win, &x, limit, app);
 	} else if (app->opts->flame_path) {
 		/* a file of stacks: no tracer, no events, nothing live */
@@ -142,8 +140,9 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 		field(win, 0, &x, limit, "folded stacks: ", app->opts->flame_path,
 		      CRT_HEADER_VALUE);
 	} else {
+		source_describe(app->source, &desc);
 		wattrset(win, crt_attr(CRT_HEADER_VALUE));
-		x += crt_put(win, 0, x, app->session ? session_name(app->session) : "ktop", limit);
+		x += crt_put(win, 0, x, desc.name, limit);
 		x += crt_put(win, 0, x, "  ", limit - x);
 		field(win, 0, &x, limit, "tracer: ", h->tracer ? h->tracer : "?",
 		      CRT_HEADER_VALUE);
@@ -174,7 +173,7 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 	snprintf(v, sizeof(v), "%llu%s", (unsigned long long)lost, unknown ? "+?" : "");
 	field(win, 1, &x, w, "lost: ", v, lost || unknown ? CRT_HEADER_WARN : CRT_HEADER_VALUE);
 	/* a recording's store is a window moving over the file: nothing is evicted for good */
-	if (!app->recording) {
+	if (!app_can(app, KT_CAP_SEEK)) {
 		header_fmt_count((double)app->sstats.evicted, v, sizeof(v));
 		field(win, 1, &x, w, "evicted: ", v,
 		      app->sstats.evicted ? CRT_HEADER_WARN : CRT_HEADER_VALUE);

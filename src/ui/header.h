@@ -12,8 +12,8 @@
 struct kt_app;
 
 struct kt_header {
-	char *tracer;	 /* session_current_tracer(), refreshed on the tick */
-	int enabled;	 /* session_enabled_count(), likewise */
+	char *tracer;	 /* source_tracer(), refreshed on the tick */
+	int enabled;	 /* source_enabled_count(), likewise */
 	bool sampled;
 };
 

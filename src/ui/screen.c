@@ -176,9 +176,9 @@ void screen_open_picker(struct kt_ui *ui)
 	if (!ui->picker) {
 		if (ui->lay.n >= KT_LAYOUT_MAX)
 			return;
-		/* a recording's events, with counts, in the picker's place */
-		ui->picker = view_new(ui, ui->app->recording ? &view_recevents_ops :
-							       &view_picker_ops);
+		/* a source whose event types ktop hides (a recording): those, with counts */
+		ui->picker = view_new(ui, app_can(ui->app, KT_CAP_HIDE) ? &view_recevents_ops :
+									   &view_picker_ops);
 		ui->views[ui->lay.n++] = ui->picker;
 		ui->relayout = true;
 	}
@@ -376,7 +376,7 @@ static void draw_funcbar(struct kt_ui *ui)
 	} else if (f->ops->funcbar) {
 		n = f->ops->funcbar(f, &items);
 	} else {
-		n = funcbar_actions(ui->app->recording != NULL, &items);
+		n = funcbar_actions(source_caps(ui->app->source), &items);
 	}
 	funcbar_draw(ui->fbar_win, ui->cols, items, n);
 }
@@ -773,7 +773,7 @@ int ui_run(struct kt_app *app)
 			app_drain_wake(app);
 			ui_broadcast(&ui, KT_EV_DATA);
 			ui_record_pump(&ui, &ui.rec);
-			if (app->recording) /* the header counts what is read so far */
+			if (app_can(app, KT_CAP_SEEK)) /* the header counts what is read so far */
 				ui.header_dirty = true;
 		}
 		if (n > 0 && (pfd[0].revents & (POLLHUP | POLLERR | POLLNVAL)) &&

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "backend/session.h"
+#include "source/source.h"
 #include "ktoprc.h"
 #include "options.h"
 #include "ui/crt.h"
@@ -203,7 +203,7 @@ void settings_save_profile(struct kt_app *app, const char *name,
 		return;
 	}
 	config_init(&c);
-	n = app->session ? session_for_each_enabled(app->session, add_event, &c) : 0;
+	n = source_for_each_enabled(app->source, add_event, &c);
 	if (app->opts->filter)
 		c.filter = strdup(app->opts->filter);
 	fill(&c, now);

@@ -19,9 +19,9 @@
 #include "backend/decode.h"
 #include "backend/evstack.h"
 #include "backend/filtercheck.h"
-#include "backend/session.h"
 #include "backend/triggers.h"
 #include "log.h"
+#include "source/source.h"
 #include "stopwhen.h"
 #include "ui/complete.h"
 #include "ui/funcbar.h"
@@ -135,7 +135,7 @@ static void mark_enabled(const char *system, const char *event, void *ctx)
 static bool read_set_event(struct kt_view *v, struct picker *pk)
 {
 	memset(pk->enabled, 0, pk->cat->count * sizeof(*pk->enabled));
-	return session_for_each_enabled(v->app->session, mark_enabled, pk) >= 0;
+	return source_for_each_enabled(v->app->source, mark_enabled, pk) >= 0;
 }
 
 static void read_enabled(struct kt_view *v, struct picker *pk)
@@ -145,7 +145,7 @@ static void read_enabled(struct kt_view *v, struct picker *pk)
 	if (read_set_event(v, pk))
 		return;
 	for (i = 0; i < pk->cat->count; i++)
-		pk->enabled[i] = session_is_enabled(v->app->session, pk->cat->events[i].system,
+		pk->enabled[i] = source_is_enabled(v->app->source, pk->cat->events[i].system,
 						    pk->cat->events[i].name) ? 1 : 0;
 }
 
@@ -280,7 +280,8 @@ static void rebuild(struct picker *pk)
 /* The triggers of event i, read again from the kernel (counts go down as they fire). */
 static void read_trigger(struct kt_view *v, struct picker *pk, size_t i)
 {
-	char *t = trigger_list(v->app->session, ev_at(pk, i)->system, ev_at(pk, i)->name), *p;
+	const struct kt_event_desc *e = ev_at(pk, i);
+	char *t = source_trigger_list(v->app->source, e->system, e->name), *p;
 
 	for (p = t; p && (p = strchr(p, '\n')); )
 		*p = ';'; /* one line beside the event */
@@ -316,7 +317,7 @@ static void picker_init(struct kt_view *v)
 	pk->trig = xcalloc(n, sizeof(*pk->trig));
 	t0 = clock_mono_ns();
 	read_enabled(v, pk);
-	triggers_for_each(v->app->session, mark_triggers, v);
+	source_triggers_for_each(v->app->source, mark_triggers, v);
 	log_debug("%s: enable states and triggers of %zu events read in %llu us", __func__,
 		  pk->cat->count, (clock_mono_ns() - t0) / 1000);
 	rebuild(pk);
@@ -726,7 +727,7 @@ static void load_detail(struct kt_view *v, struct picker *pk, size_t ev)
 			pk->fields[pk->nfields++] = xasprintf("%s %s", f->type, f->name);
 		}
 	}
-	pk->filter = session_get_filter(v->app->session, e->system, e->name);
+	pk->filter = source_get_filter(v->app->source, e->system, e->name);
 }
 
 static void open_filter_prompt(struct kt_view *v, struct picker *pk)
@@ -812,7 +813,7 @@ static void trigger_accept(struct kt_view *v, struct picker *pk, const char *tex
 		snprintf(spec, sizeof(spec), "%s:%s%s", e->system, e->name, cond ? cond : "");
 		ret = stopwhen_arm(v->app, spec, err, sizeof(err));
 	} else {
-		ret = trigger_add(v->app->session, pk->tev, &t, err, sizeof(err));
+		ret = source_trigger_add(v->app->source, pk->tev, &t, err, sizeof(err));
 	}
 	read_trigger(v, pk, pk->dev);
 	if (ret < 0) {
@@ -852,7 +853,7 @@ static void remove_triggers(struct kt_view *v, struct picker *pk, size_t i)
 {
 	const struct kt_event_desc *e = ev_at(pk, i);
 	char err[256];
-	int n = trigger_remove_all(v->app->session, e->system, e->name, err, sizeof(err));
+	int n = source_trigger_remove_all(v->app->source, e->system, e->name, err, sizeof(err));
 
 	if (n < 0) {
 		ui_message(v->ui, true, "%s", err);
@@ -873,7 +874,7 @@ static void remove_triggers(struct kt_view *v, struct picker *pk, size_t i)
 static void toggle_stack(struct kt_view *v, struct picker *pk, size_t i)
 {
 	const struct kt_event_desc *e = ev_at(pk, i);
-	bool on = !evstack_enabled(v->app->session, e->system, e->name);
+	bool on = !source_stacks_enabled(v->app->source, e->system, e->name);
 	char spec[256], err[1024] = "";
 
 	snprintf(spec, sizeof(spec), "%s:%s", e->system, e->name);
@@ -945,7 +946,7 @@ static void picker_prompt(struct kt_view *v, int id, const char *text, enum kt_p
 	}
 	e = ev_at(pk, pk->dev);
 	err[0] = '\0';
-	if (session_set_filter(v->app->session, e->system, e->name, text, err, sizeof(err)) < 0) {
+	if (source_set_filter(v->app->source, e->system, e->name, text, err, sizeof(err)) < 0) {
 		/* The whole message in the pane, its first line in the status line; what is
 		 * enabled and captured stays as it was. */
 		free(pk->error);
@@ -957,10 +958,10 @@ static void picker_prompt(struct kt_view *v, int id, const char *text, enum kt_p
 		free(pk->error);
 		pk->error = NULL;
 		free(pk->filter);
-		pk->filter = session_get_filter(v->app->session, e->system, e->name);
+		pk->filter = source_get_filter(v->app->source, e->system, e->name);
 		/* its stacks follow the filter (evstack.h) */
-		ret = evstack_refilter(v->app->session, pk->tev, e->system, e->name, err,
-				       sizeof(err));
+		ret = source_stacks_refilter(v->app->source, pk->tev, e->system, e->name, err,
+					     sizeof(err));
 		read_trigger(v, pk, pk->dev);
 		if (ret < 0)
 			ui_message(v->ui, true, "filter set, but its stacks are off: %s", err);
@@ -1001,6 +1002,7 @@ static int picker_key(struct kt_view *v, int key)
 {
 	struct picker *pk = P(v);
 	int page = v->h - 3 - detail_height(v, pk);
+	unsigned int cap;
 	size_t len;
 
 	if (!pk->cat)
@@ -1075,9 +1077,9 @@ static int picker_key(struct kt_view *v, int key)
 				   key == ('K' & 0x1f) ? "stacks" : "triggers");
 			break;
 		}
-		if (v->app->recording) {
-			ui_message(v->ui, true, "%s act in a live kernel: a recording has none",
-				   key == ('K' & 0x1f) ? "stack triggers" : "triggers");
+		cap = key == ('K' & 0x1f) ? KT_CAP_STACKS : KT_CAP_TRIGGERS;
+		if (!app_can(v->app, cap)) {
+			ui_message(v->ui, true, "%s", app_refusal(v->app, cap));
 			break;
 		}
 		if (key == ('K' & 0x1f)) {

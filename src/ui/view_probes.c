@@ -26,7 +26,8 @@
 #include "backend/elfsyms.h"
 #include "backend/ksyms.h"
 #include "backend/probes.h"
-#include "backend/session.h"
+#include "backend/session.h" /* KT_GROUP_PREFIX */
+#include "source/source.h"
 #include "backend/symlist.h"
 #include "backend/usdt.h"
 #include "log.h"
@@ -195,7 +196,7 @@ static void probes_draw(struct kt_view *v)
 	for (i = 0; i < n && (int)i < list_h; i++) {
 		size_t k = n > (size_t)list_h && pp->sel >= list_h ? i + pp->sel - list_h + 1 : i;
 		const struct kt_probe *p = probes_get(v->app->probes, k);
-		bool on = session_is_enabled(v->app->session, p->system, p->event);
+		bool on = source_is_enabled(v->app->source, p->system, p->event);
 		struct kt_probe_health h;
 		char health[64] = "";
 
@@ -605,7 +606,7 @@ static void probes_prompt(struct kt_view *v, int id, const char *text, enum kt_p
 static void toggle(struct kt_view *v, const struct kt_probe *p)
 {
 	char spec[160], err[512] = "";
-	bool on = !session_is_enabled(v->app->session, p->system, p->event);
+	bool on = !source_is_enabled(v->app->source, p->system, p->event);
 
 	snprintf(spec, sizeof(spec), "%s:%s", p->system, p->event);
 	if (app_set_events(v->app, spec, on, err, sizeof(err)) < 0)

@@ -13,7 +13,7 @@
 
 #include "app.h"
 #include "backend/decode.h"
-#include "record/recording.h"
+#include "source/source.h"
 #include "ui/funcbar.h"
 #include "ui/header.h"
 #include "ui/view.h"
@@ -56,7 +56,7 @@ static void recount(struct kt_view *v)
 	int i, sel_id = re->n ? re->evs[re->sel].id : -1;
 
 	for (i = 0; i < re->n; i++)
-		re->evs[i].count = recording_type_count(v->app->recording, re->evs[i].id);
+		re->evs[i].count = source_type_count(v->app->source, re->evs[i].id);
 	qsort(re->evs, (size_t)re->n, sizeof(*re->evs), by_count);
 	for (i = 0; i < re->n; i++)
 		if (re->evs[i].id == sel_id)
@@ -70,8 +70,9 @@ static void recevents_init(struct kt_view *v)
 	int i;
 
 	v->data = re;
-	if (v->app->recording)
-		evs = tep_list_events(recording_tep(v->app->recording), TEP_EVENT_SORT_SYSTEM);
+	/* the decoder holds the source's formats (a recording's: all of the file's) */
+	if (v->app->decoder)
+		evs = tep_list_events(decoder_tep(v->app->decoder), TEP_EVENT_SORT_SYSTEM);
 	for (i = 0; evs && evs[i]; i++)
 		;
 	re->evs = xcalloc((size_t)i + 1, sizeof(*re->evs));
@@ -117,8 +118,8 @@ static void recevents_draw(struct kt_view *v)
 		crt_fill(v->win, y, 0, v->w);
 		if (i >= re->n)
 			continue;
-		hidden = recording_hidden(v->app->recording, re->evs[i].id);
-		filter = recording_filter(v->app->recording, re->evs[i].id);
+		hidden = source_type_hidden(v->app->source, re->evs[i].id);
+		filter = source_type_filter(v->app->source, re->evs[i].id);
 		header_fmt_count((double)re->evs[i].count, cnt, sizeof(cnt));
 		snprintf(line, sizeof(line), "%*s [%c] %s%s%s", COUNT_W, cnt, hidden ? ' ' : 'x',
 			 re->evs[i].name, filter ? "  if " : "", filter ? filter : "");
@@ -160,11 +161,11 @@ static int recevents_key(struct kt_view *v, int key)
 	case ' ':
 		if (!re->n)
 			break;
-		recording_set_hidden(v->app->recording, re->evs[re->sel].id,
-				     !recording_hidden(v->app->recording, re->evs[re->sel].id));
+		source_type_set_hidden(v->app->source, re->evs[re->sel].id,
+				       !source_type_hidden(v->app->source, re->evs[re->sel].id));
 		ui_broadcast(v->ui, KT_EV_CLEAR);
 		ui_message(v->ui, false, "%s %s", re->evs[re->sel].name,
-			   recording_hidden(v->app->recording, re->evs[re->sel].id) ?
+			   source_type_hidden(v->app->source, re->evs[re->sel].id) ?
 				   "hidden (Space shows it again)" : "shown");
 		break;
 	case '\n':
@@ -173,7 +174,7 @@ static int recevents_key(struct kt_view *v, int key)
 		if (!re->n)
 			break;
 		re->filter_id = re->evs[re->sel].id;
-		f = recording_filter(v->app->recording, re->filter_id);
+		f = source_type_filter(v->app->source, re->filter_id);
 		snprintf(label, sizeof(label), "filter %s: ", re->evs[re->sel].name);
 		ui_prompt_open(v->ui, v, PROMPT_FILTER, label, f ? f : "");
 		break;
@@ -198,7 +199,7 @@ static void recevents_prompt(struct kt_view *v, int id, const char *text,
 
 	if (id != PROMPT_FILTER || ev != KT_PROMPT_ACCEPT)
 		return;
-	if (recording_set_filter(v->app->recording, re->filter_id, text, err, sizeof(err)) < 0) {
+	if (source_type_set_filter(v->app->source, re->filter_id, text, err, sizeof(err)) < 0) {
 		ui_message(v->ui, true, "filter rejected: %s", err[0] ? err : "cannot parse it");
 		return;
 	}

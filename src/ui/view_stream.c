@@ -17,7 +17,7 @@
 #include "app.h"
 #include "backend/decode.h"
 #include "backend/evstack.h"
-#include "backend/session.h"
+#include "source/source.h"
 #include "backend/store.h"
 #include "stopwhen.h"
 #include "ui/layout.h"
@@ -73,7 +73,7 @@ struct stream {
 	int hscroll;
 	int cpu_off; /* split: first CPU column shown */
 	int time_w, task_w, name_w;
-	int enabled; /* session_enabled_count(), sampled on the tick */
+	int enabled; /* source_enabled_count(), sampled on the tick */
 
 	struct srow *rows;
 	int nrows;
@@ -152,9 +152,9 @@ static void stream_init(struct kt_view *v)
 {
 	struct stream *st = xcalloc(1, sizeof(*st));
 
-	st->follow = !v->app->recording; /* a recording opens at its first event */
+	st->follow = !app_can(v->app, KT_CAP_SEEK); /* a recording opens at its first event */
 	st->sdir = -1;
-	st->enabled = v->app->session ? session_enabled_count(v->app->session) : 0;
+	st->enabled = source_enabled_count(v->app->source);
 	reset_widths(st);
 	v->data = st;
 }
@@ -432,9 +432,9 @@ static void draw_empty(struct kt_view *v, int first_row)
 	const char *msg;
 	int y = first_row + (v->h - first_row) / 2 - 1, len;
 
-	if (v->app->recording && st->estimated)
+	if (app_can(v->app, KT_CAP_SEEK) && st->estimated)
 		msg = "Not read yet: these rows show when the index reaches them (Home, End)";
-	else if (v->app->recording)
+	else if (app_can(v->app, KT_CAP_SEEK))
 		msg = "No events: the recording holds none, or e hid them all";
 	else if (st->rf_on)
 		msg = "No captured row matches the row filter (F: edit, -: off)";
@@ -1277,7 +1277,7 @@ static void stream_tick(struct kt_view *v)
 
 	show_stop(v);
 
-	st->enabled = v->app->session ? session_enabled_count(v->app->session) : 0;
+	st->enabled = source_enabled_count(v->app->source);
 	/* Counts in the title, evictions under a paused view. */
 	v->dirty = true;
 }
@@ -1313,7 +1313,7 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 		v->dirty = true;
 		break;
 	case KT_EV_CLEAR:
-		st->follow = !v->app->recording;
+		st->follow = !app_can(v->app, KT_CAP_SEEK);
 		st->searching = false;
 		st->top = st->cur = 0;
 		store_lock(v->app->store);
@@ -1324,7 +1324,7 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 		break;
 	case KT_EV_EVENTS:
 	case KT_EV_CATALOG:
-		st->enabled = v->app->session ? session_enabled_count(v->app->session) : 0;
+		st->enabled = source_enabled_count(v->app->source);
 		v->dirty = true;
 		break;
 	}

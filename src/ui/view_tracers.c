@@ -21,6 +21,7 @@
 #include "backend/symlist.h"
 #include "backend/tracers.h"
 #include "log.h"
+#include "source/source.h"
 #include "ui/funcbar.h"
 #include "ui/namefilter.h"
 #include "ui/scopespec.h"
@@ -105,12 +106,12 @@ static void load_lists(struct kt_view *v, struct tpane *tp)
 
 	for (w = 0; w < KT_FTRACE_NLISTS; w++) {
 		tp->list_bad[w] = true;
-		if (!tracers_filter_exists(v->app->session, w)) {
+		if (!source_list_exists(v->app->source, w)) {
 			snprintf(tp->list_state[w], sizeof(tp->list_state[w]),
 				 "not in ktop's instance (top level only here)");
 			continue;
 		}
-		e = tracers_filter_get(v->app->session, w, err, sizeof(err));
+		e = source_list_get(v->app->source, w, err, sizeof(err));
 		if (!e) {
 			snprintf(tp->list_state[w], sizeof(tp->list_state[w]), "%s", err);
 			continue;
@@ -138,8 +139,8 @@ static void load(struct kt_view *v, struct tpane *tp)
 	tp->tr = NULL;
 	tp->ntr = 0;
 	free(tp->current);
-	tp->current = tracers_current(v->app->session);
-	avail = tracers_available(v->app->session, err, sizeof(err));
+	tp->current = source_tracer(v->app->source);
+	avail = source_tracers_available(v->app->source, err, sizeof(err));
 	for (i = 0; avail && avail[i]; i++)
 		add_row(tp, avail[i], false);
 	for (i = 0; wanted_tracers[i]; i++) {
@@ -165,7 +166,7 @@ static void tracers_init(struct kt_view *v)
 	struct tpane *tp = xcalloc(1, sizeof(*tp));
 
 	v->data = tp;
-	if (v->app->session)
+	if (app_can(v->app, KT_CAP_TRACER))
 		load(v, tp);
 }
 
@@ -423,7 +424,7 @@ static void tracers_draw(struct kt_view *v)
 	struct tpane *tp = TP(v);
 	char right[96];
 
-	if (!v->app->session) {
+	if (!app_can(v->app, KT_CAP_TRACER)) {
 		view_draw_title(v, "Tracers", NULL);
 		return;
 	}
@@ -471,8 +472,8 @@ static void check_text(struct tpane *tp)
 static void reload_entries(struct kt_view *v, struct tpane *tp)
 {
 	tracers_free_names(tp->entries);
-	tp->entries = tracers_filter_get(v->app->session, tp->which, tp->entries_err,
-					 sizeof(tp->entries_err));
+	tp->entries = source_list_get(v->app->source, tp->which, tp->entries_err,
+				      sizeof(tp->entries_err));
 }
 
 static void enter_fmode(struct kt_view *v, struct tpane *tp, enum kt_ftrace_list which)
@@ -520,7 +521,7 @@ static void apply_entry(struct kt_view *v, struct tpane *tp)
 
 	if (tp->text[0] == '!') {
 		snprintf(entry, sizeof(entry), "%s", tp->text + 1);
-		if (tracers_filter_remove(v->app->session, tp->which, entry, err, sizeof(err)) < 0)
+		if (source_list_remove(v->app->source, tp->which, entry, err, sizeof(err)) < 0)
 			goto failed;
 		snprintf(tp->last, sizeof(tp->last), "removed %s from %s", entry, file);
 	} else {
@@ -531,7 +532,7 @@ static void apply_entry(struct kt_view *v, struct tpane *tp)
 			snprintf(err, sizeof(err), "%s", tp->check);
 			goto failed;
 		}
-		n = tracers_filter_add(v->app->session, tp->which, entry, err, sizeof(err));
+		n = source_list_add(v->app->source, tp->which, entry, err, sizeof(err));
 		if (n < 0)
 			goto failed;
 		snprintf(tp->last, sizeof(tp->last), "added %s: %s holds %d", entry, file, n);
@@ -555,7 +556,7 @@ static void clear_list(struct kt_view *v, struct tpane *tp)
 {
 	char err[512] = "";
 
-	if (tracers_filter_clear(v->app->session, tp->which, err, sizeof(err)) < 0) {
+	if (source_list_clear(v->app->source, tp->which, err, sizeof(err)) < 0) {
 		snprintf(tp->last, sizeof(tp->last), "%s", err);
 		tp->last_error = true;
 		ui_message(v->ui, true, "%s", err);
@@ -714,7 +715,7 @@ static int tracers_key(struct kt_view *v, int key)
 {
 	struct tpane *tp = TP(v);
 
-	if (!v->app->session)
+	if (!app_can(v->app, KT_CAP_TRACER))
 		return key == 27 ? KT_KEY_CLOSE : KT_KEY_IGNORED;
 	if (tp->fmode)
 		return fmode_key(v, tp, key);

@@ -72,7 +72,7 @@ static bool live_without_graph(struct kt_view *v, char *buf, size_t len)
 {
 	char why[400];
 
-	if (!v->app->session || !v->app->tracing_dir ||
+	if (!app_can(v->app, KT_CAP_TRACER) || !v->app->tracing_dir ||
 	    callgraph_kernel_has_graph(v->app->tracing_dir, why, sizeof(why)))
 		return false;
 	snprintf(buf, len, "No call trees here: %s (or press O here to open it).", why);

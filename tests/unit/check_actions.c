@@ -11,6 +11,7 @@
 
 #include "ktoprc.h"
 #include "options.h"
+#include "source/source.h"
 #include "ui/action.h"
 #include "ui/crt.h"
 #include "ui/funcbar.h"
@@ -142,11 +143,13 @@ START_TEST(test_funcbar)
 	static const char *const live[] = { "Help",  "Events", "Search", "Filter",
 					    "Layout", "CPUs",   "Pause",  "Clear",
 					    "Zoom",   "Quit",   "Counters" };
+	struct kt_source *rec = source_recording_new(NULL, NULL); /* its caps need no file */
 	const struct funcbar_item *items;
 	char key[8];
 	int n, i;
 
-	n = funcbar_actions(false, &items);
+	/* a source that can do everything (a live session) */
+	n = funcbar_actions(~0u, &items);
 	ck_assert_int_eq(n, 11);
 	for (i = 0; i < n; i++) {
 		snprintf(key, sizeof(key), "F%d", i + 1);
@@ -154,14 +157,15 @@ START_TEST(test_funcbar)
 		ck_assert_str_eq(items[i].label, live[i]);
 	}
 	/* a recording: what needs a live kernel says n/a */
-	n = funcbar_actions(true, &items);
+	n = funcbar_actions(source_caps(rec), &items);
 	ck_assert_int_eq(n, 11);
 	for (i = 0; i < n; i++)
 		ck_assert_str_eq(items[i].label,
 				 i == 6 || i == 7 || i == 10 ? "n/a" : live[i]);
-	ck_assert_str_eq(action_find("pause")->offline,
+	ck_assert_str_eq(source_refusal(rec, action_find("pause")->needs),
 			 "a recording does not change: nothing to pause");
-	ck_assert_ptr_null(action_find("tree")->offline);
+	ck_assert_uint_eq(action_find("tree")->needs, 0);
+	source_free(rec);
 }
 END_TEST
 

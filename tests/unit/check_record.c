@@ -9,8 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "app.h"
 #include "backend/decode.h"
 #include "backend/store.h"
+#include "backend/triggers.h"
 #include "record/recording.h"
 #include "record/tdat_check.h"
 #include "record/tdat_write.h"
@@ -381,6 +383,92 @@ START_TEST(test_page_leading_back)
 }
 END_TEST
 
+/* The recording as the app's event source (source.h): what it can do, the line it refuses
+ * the rest with (the one the explorer shows), and its figures in the live ones' places. */
+START_TEST(test_recording_source)
+{
+	static const struct {
+		unsigned int cap;
+		const char *why;
+	} refused[] = {
+		{ KT_CAP_LIVE, "a recording does not change: nothing to pause" },
+		{ KT_CAP_CLEAR, "a recording is read-only: nothing to clear (e hides events)" },
+		{ KT_CAP_COUNTERS, "counters need a live kernel: a recording has none" },
+		{ KT_CAP_HIST, "BPF histograms run in a live kernel: a recording has none" },
+		{ KT_CAP_PROBES,
+		  "probes need a live kernel: a recording holds the events its probes made" },
+		{ KT_CAP_TRACER,
+		  "tracers need a live kernel: a recording's tracer ran when it was made" },
+		{ KT_CAP_WRITE, "w and A write a live capture: this is a recording already" },
+		{ KT_CAP_TRIGGERS, "triggers act in a live kernel: a recording has none" },
+		{ KT_CAP_STACKS, "stack triggers act in a live kernel: a recording has none" },
+		{ KT_CAP_EVENTS, "a recording is read, not captured: this needs a live kernel" },
+	};
+	struct kt_options o = { .input_path = path, .memory_bytes = 8u << 20 };
+	struct kt_trigger t = { 0 };
+	struct kt_source_desc d;
+	struct kt_app app;
+	char err[256] = "";
+	size_t i;
+
+	ck_assert_msg(app_open_recording(&app, &o, err, sizeof(err)) == KT_EXIT_OK, "%s", err);
+	ck_assert(app_can(&app, KT_CAP_SEEK | KT_CAP_HIDE));
+	ck_assert_ptr_null(app_refusal(&app, KT_CAP_SEEK | KT_CAP_HIDE));
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		ck_assert(!app_can(&app, refused[i].cap));
+		ck_assert_str_eq(app_refusal(&app, refused[i].cap), refused[i].why);
+	}
+	/* with what it has, the first it lacks is named */
+	ck_assert_str_eq(app_refusal(&app, KT_CAP_SEEK | KT_CAP_COUNTERS), refused[2].why);
+	/* what needs a kernel is refused with that line, and nothing happens */
+	ck_assert_int_eq(source_enable(app.source, "sched", "sched_switch", true, err,
+				       sizeof(err)), -1);
+	ck_assert_str_eq(err, refused[9].why);
+	ck_assert_int_eq(source_trigger_add(app.source, NULL, &t, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, refused[7].why);
+	ck_assert_int_eq(source_list_clear(app.source, KT_FTRACE_FILTER, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, refused[5].why);
+	/* and so are the app's control calls, before they touch anything */
+	ck_assert_int_eq(app_set_events(&app, "sched:sched_switch", true, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, refused[9].why);
+	ck_assert_int_eq(app_set_tracer(&app, "function", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, refused[5].why);
+	ck_assert_int_eq(app_probe_create(&app, KT_PROBE_KPROBE, "vfs_read", false, NULL, 0, err,
+					  sizeof(err)), -1);
+	ck_assert_str_eq(err, refused[4].why);
+	ck_assert_ptr_null(app_hist_open(&app, "syscall-latency", err, sizeof(err)));
+	ck_assert_str_eq(err, refused[3].why);
+	ck_assert_int_eq(app_pmu_open(&app, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, refused[2].why);
+	ck_assert_int_eq(source_enabled_count(app.source), 0);
+	ck_assert_ptr_null(source_tracer(app.source));
+	ck_assert_ptr_null(source_kept_stacks(app.source)); /* written without --profile */
+	/* what it is, for the header and the summary */
+	source_wait_complete(app.source);
+	source_describe(app.source, &d);
+	ck_assert_str_eq(d.name, "fixture.dat");
+	ck_assert(d.complete);
+	ck_assert_uint_eq(d.events, NREC);
+	ck_assert_uint_eq(source_type_count(app.source, switch_id()), NREC);
+	app_tick(&app);
+	ck_assert_uint_eq(app.rstats.events, NREC);
+	ck_assert_uint_eq(app.rstats.missed, 7);
+	/* what the user chooses to see */
+	ck_assert_int_eq(source_type_set_filter(app.source, switch_id(), "== 1",
+						err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "expected a field name, not '=='");
+	/* text that crashes libtraceevent's parser is stopped before it, with one line */
+	ck_assert_int_eq(source_type_set_filter(app.source, switch_id(), "prev_pid == 1 )",
+						err, sizeof(err)), -1);
+	ck_assert_msg(err[0] && !strchr(err, '\n'), "[%s]", err);
+	ck_assert_ptr_null(source_type_filter(app.source, switch_id()));
+	ck_assert(!source_type_hidden(app.source, switch_id()));
+	source_type_set_hidden(app.source, switch_id(), true);
+	ck_assert(source_type_hidden(app.source, switch_id()));
+	app_close(&app);
+}
+END_TEST
+
 static Suite *record_suite(void)
 {
 	Suite *s = suite_create("record");
@@ -393,6 +481,7 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_decoded_like_live);
 	tcase_add_test(tc, test_truncations_refused);
 	tcase_add_test(tc, test_table_at_page_end);
+	tcase_add_test(tc, test_recording_source);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(bad, 60); /* a file read around forever fails here */
 	tcase_add_test(bad, test_page_leading_back);

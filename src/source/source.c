@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The event source's calls (source.h): each checks the capability, then the op, so a pane
+ * asks once and a source without the op refuses with its own line. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "source/source.h"
+
+/* err gets why s cannot do cap; returns -1 for the caller to pass on. */
+static int refuse(struct kt_source *s, unsigned int cap, char *err, size_t errlen)
+{
+	if (err && errlen)
+		snprintf(err, errlen, "%s", source_refusal(s, cap));
+	return -1;
+}
+
+void source_free(struct kt_source *s)
+{
+	if (!s)
+		return;
+	if (s->ops->close)
+		s->ops->close(s);
+	free(s);
+}
+
+unsigned int source_caps(struct kt_source *s)
+{
+	return s ? s->ops->caps(s) : 0;
+}
+
+bool source_can(struct kt_source *s, unsigned int caps)
+{
+	return (source_caps(s) & caps) == caps;
+}
+
+const char *source_refusal(struct kt_source *s, unsigned int caps)
+{
+	unsigned int missing = caps & ~source_caps(s);
+	const char *why;
+
+	if (!missing)
+		return NULL;
+	missing &= -missing; /* the lowest bit it lacks */
+	why = s && s->ops->refusal ? s->ops->refusal(s, (enum kt_cap)missing) : NULL;
+	return why ? why : "not available from this event source";
+}
+
+void source_describe(struct kt_source *s, struct kt_source_desc *d)
+{
+	memset(d, 0, sizeof(*d));
+	if (s && s->ops->describe)
+		s->ops->describe(s, d);
+}
+
+void source_tick(struct kt_source *s)
+{
+	if (s && s->ops->tick)
+		s->ops->tick(s);
+}
+
+/* s can do cap and has the op: the call goes on */
+#define HAS(s, cap, op) (source_can((s), (cap)) && (s)->ops->op)
+
+int source_enable(struct kt_source *s, const char *system, const char *event, bool on,
+		  char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_EVENTS, enable))
+		return refuse(s, KT_CAP_EVENTS, err, errlen);
+	return s->ops->enable(s, system, event, on, err, errlen);
+}
+
+bool source_is_enabled(struct kt_source *s, const char *system, const char *event)
+{
+	return HAS(s, KT_CAP_EVENTS, is_enabled) && s->ops->is_enabled(s, system, event);
+}
+
+int source_for_each_enabled(struct kt_source *s, kt_source_event_fn fn, void *ctx)
+{
+	return HAS(s, KT_CAP_EVENTS, for_each_enabled) ? s->ops->for_each_enabled(s, fn, ctx) :
+							 0;
+}
+
+int source_enabled_count(struct kt_source *s)
+{
+	int n = source_for_each_enabled(s, NULL, NULL);
+
+	return n < 0 ? 0 : n;
+}
+
+char *source_get_filter(struct kt_source *s, const char *system, const char *event)
+{
+	return HAS(s, KT_CAP_FILTER, get_filter) ? s->ops->get_filter(s, system, event) : NULL;
+}
+
+int source_set_filter(struct kt_source *s, const char *system, const char *event,
+		      const char *filter, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_FILTER, set_filter))
+		return refuse(s, KT_CAP_FILTER, err, errlen);
+	return s->ops->set_filter(s, system, event, filter, err, errlen);
+}
+
+int source_trigger_add(struct kt_source *s, struct tep_event *te, const struct kt_trigger *t,
+		       char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_TRIGGERS, trigger_add))
+		return refuse(s, KT_CAP_TRIGGERS, err, errlen);
+	return s->ops->trigger_add(s, te, t, err, errlen);
+}
+
+int source_trigger_remove_all(struct kt_source *s, const char *system, const char *event,
+			      char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_TRIGGERS, trigger_remove_all))
+		return refuse(s, KT_CAP_TRIGGERS, err, errlen);
+	return s->ops->trigger_remove_all(s, system, event, err, errlen);
+}
+
+char *source_trigger_list(struct kt_source *s, const char *system, const char *event)
+{
+	return HAS(s, KT_CAP_TRIGGERS, trigger_list) ? s->ops->trigger_list(s, system, event) :
+						       NULL;
+}
+
+int source_triggers_for_each(struct kt_source *s, kt_source_event_fn fn, void *ctx)
+{
+	return HAS(s, KT_CAP_TRIGGERS, triggers_for_each) ?
+		       s->ops->triggers_for_each(s, fn, ctx) : 0;
+}
+
+bool source_trigger_spent(struct kt_source *s, const char *system, const char *event,
+			  const char *cmd)
+{
+	return HAS(s, KT_CAP_TRIGGERS, trigger_spent) &&
+	       s->ops->trigger_spent(s, system, event, cmd);
+}
+
+char *source_trigger_output(struct kt_source *s, const struct kt_trigger *t)
+{
+	return HAS(s, KT_CAP_TRIGGERS, trigger_output) ? s->ops->trigger_output(s, t) : NULL;
+}
+
+int source_tracing_on(struct kt_source *s, bool on)
+{
+	if (!HAS(s, KT_CAP_TRIGGERS, tracing_on))
+		return -1;
+	return s->ops->tracing_on(s, on);
+}
+
+bool source_stacks_enabled(struct kt_source *s, const char *system, const char *event)
+{
+	return HAS(s, KT_CAP_STACKS, stacks_enabled) &&
+	       s->ops->stacks_enabled(s, system, event);
+}
+
+int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,
+			   const char *event, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_STACKS, stacks_refilter))
+		return refuse(s, KT_CAP_STACKS, err, errlen);
+	return s->ops->stacks_refilter(s, te, system, event, err, errlen);
+}
+
+char *source_tracer(struct kt_source *s)
+{
+	return HAS(s, KT_CAP_TRACER, tracer) ? s->ops->tracer(s) : NULL;
+}
+
+char **source_tracers_available(struct kt_source *s, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_TRACER, tracers_available)) {
+		refuse(s, KT_CAP_TRACER, err, errlen);
+		return NULL;
+	}
+	return s->ops->tracers_available(s, err, errlen);
+}
+
+bool source_list_exists(struct kt_source *s, enum kt_ftrace_list which)
+{
+	return HAS(s, KT_CAP_TRACER, list_exists) && s->ops->list_exists(s, which);
+}
+
+char **source_list_get(struct kt_source *s, enum kt_ftrace_list which, char *err,
+		       size_t errlen)
+{
+	if (!HAS(s, KT_CAP_TRACER, list_get)) {
+		refuse(s, KT_CAP_TRACER, err, errlen);
+		return NULL;
+	}
+	return s->ops->list_get(s, which, err, errlen);
+}
+
+int source_list_add(struct kt_source *s, enum kt_ftrace_list which, const char *entry,
+		    char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_TRACER, list_add))
+		return refuse(s, KT_CAP_TRACER, err, errlen);
+	return s->ops->list_add(s, which, entry, err, errlen);
+}
+
+int source_list_remove(struct kt_source *s, enum kt_ftrace_list which, const char *entry,
+		       char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_TRACER, list_remove))
+		return refuse(s, KT_CAP_TRACER, err, errlen);
+	return s->ops->list_remove(s, which, entry, err, errlen);
+}
+
+int source_list_clear(struct kt_source *s, enum kt_ftrace_list which, char *err,
+		      size_t errlen)
+{
+	if (!HAS(s, KT_CAP_TRACER, list_clear))
+		return refuse(s, KT_CAP_TRACER, err, errlen);
+	return s->ops->list_clear(s, which, err, errlen);
+}
+
+uint64_t source_type_count(struct kt_source *s, int id)
+{
+	return HAS(s, KT_CAP_HIDE, type_count) ? s->ops->type_count(s, id) : 0;
+}
+
+bool source_type_hidden(struct kt_source *s, int id)
+{
+	return HAS(s, KT_CAP_HIDE, type_hidden) && s->ops->type_hidden(s, id);
+}
+
+void source_type_set_hidden(struct kt_source *s, int id, bool hidden)
+{
+	if (HAS(s, KT_CAP_HIDE, type_set_hidden))
+		s->ops->type_set_hidden(s, id, hidden);
+}
+
+const char *source_type_filter(struct kt_source *s, int id)
+{
+	return HAS(s, KT_CAP_HIDE, type_filter) ? s->ops->type_filter(s, id) : NULL;
+}
+
+int source_type_set_filter(struct kt_source *s, int id, const char *expr, char *err,
+			   size_t errlen)
+{
+	if (!HAS(s, KT_CAP_HIDE, type_set_filter))
+		return refuse(s, KT_CAP_HIDE, err, errlen);
+	return s->ops->type_set_filter(s, id, expr, err, errlen);
+}
+
+void source_wait_complete(struct kt_source *s)
+{
+	if (HAS(s, KT_CAP_SEEK, wait_complete))
+		s->ops->wait_complete(s);
+}
+
+const char *source_kept_stacks(struct kt_source *s)
+{
+	return HAS(s, KT_CAP_SEEK, kept_stacks) ? s->ops->kept_stacks(s) : NULL;
+}

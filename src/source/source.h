@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Where events and control come from: the event source the app holds (app->source). Today a
+ * live kernel session (source_live.c) or a recording (source_recording.c); designed so a
+ * remote machine's session over a pipe (issue 18) is a third implementation and no pane
+ * changes.
+ *
+ * A source reports capabilities (enum kt_cap). The panes and batch mode ask
+ * (app_can(app, KT_CAP_TRACER)) and go through the source_* calls below, never through the
+ * backend objects behind it: a call for a capability the source lacks does nothing, returns
+ * -1 (or NULL, false, 0) and fills err with the source's one-line reason (source_refusal),
+ * the line the explorer shows. Records themselves do not pass through this interface: every
+ * source fills the app's store (store.h), named by its decoder, whatever carries them. */
+#ifndef KTOP_SOURCE_H
+#define KTOP_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/tracers.h"
+
+struct kt_app;
+struct kt_source;
+struct kt_trigger;
+struct tep_event;
+
+enum kt_cap {
+	KT_CAP_EVENTS = 1u << 0,   /* turns kernel events on and off (-e, the picker) */
+	KT_CAP_FILTER = 1u << 1,   /* filters events in the kernel (--filter, the picker's Enter) */
+	KT_CAP_TRIGGERS = 1u << 2, /* event triggers (--trigger, --stop-when, Ctrl-T/Ctrl-R) */
+	KT_CAP_STACKS = 1u << 3,   /* stack triggers on events (--stack, Ctrl-K) */
+	KT_CAP_TRACER = 1u << 4,   /* switches the tracer, sets function lists (R, live trees) */
+	KT_CAP_PROBES = 1u << 5,   /* creates dynamic probes (P, --kprobe...) */
+	KT_CAP_SCOPE = 1u << 6,	   /* scopes the capture to pids, a comm, a cgroup */
+	KT_CAP_HIST = 1u << 7,	   /* BPF histograms (H) */
+	KT_CAP_COUNTERS = 1u << 8, /* performance counters (m) */
+	KT_CAP_PROFILE = 1u << 9,  /* samples on-CPU stacks (--profile, the flame pane) */
+	KT_CAP_LIVE = 1u << 10,	   /* the capture grows as it is watched (pause, follow) */
+	KT_CAP_CLEAR = 1u << 11,   /* what is stored may be dropped (x) */
+	KT_CAP_WRITE = 1u << 12,   /* what it captures may be written to a trace.dat (w, A, -o) */
+	KT_CAP_SEEK = 1u << 13,	   /* offline: all of it is there from the start, read in the
+				    * background; the store is a window over it (nothing evicted) */
+	KT_CAP_KBUF = 1u << 14,	   /* a kernel ring buffer per CPU with its loss counters */
+	KT_CAP_HIDE = 1u << 15,	   /* ktop hides and filters its event types as it reads
+				    * them (the recorded-events pane, source_type_*) */
+};
+
+/* What the header and the summary say about a source. */
+struct kt_source_desc {
+	char name[256];		  /* "ktop-1234" (the instance), "trace.dat" (a recording's
+				   * file name); a remote one: its host */
+	char host[65], kernel[128]; /* where the events were made, "" when unknown */
+	bool complete;		  /* SEEK: read to its end */
+	uint64_t events;	  /* SEEK: events read so far */
+	unsigned long long first_ts, last_ts; /* SEEK: its span */
+	uint64_t corrupt;	  /* records a corrupt page gave, left out */
+	char corrupt_page[256];	  /* "PATH: corrupt page at offset ...": read up to there */
+};
+
+typedef void (*kt_source_event_fn)(const char *system, const char *event, void *ctx);
+
+/* One implementation. An op a source cannot do is NULL and its capability bit is off; the
+ * source_* calls check both, so a pane never calls a NULL op. Strings returned as char *
+ * are malloc'd for the caller. */
+struct kt_source_ops {
+	const char *kind; /* "live", "recording": for ktop -v */
+	/* KT_CAP_* it has now (a live source without tracefs has fewer) */
+	unsigned int (*caps)(struct kt_source *s);
+	/* The one line said when cap (a single bit it lacks) is asked for. NULL: a generic
+	 * "not available from this source" line. */
+	const char *(*refusal)(struct kt_source *s, enum kt_cap cap);
+	void (*describe)(struct kt_source *s, struct kt_source_desc *d);
+	/* Copies its figures into the app's tick fields (rstats, kernel_lost, cpu_stats). */
+	void (*tick)(struct kt_source *s);
+	void (*close)(struct kt_source *s);
+
+	/* KT_CAP_EVENTS: event (NULL: every event of system) on or off, as the kernel does */
+	int (*enable)(struct kt_source *s, const char *system, const char *event, bool on,
+		      char *err, size_t errlen);
+	bool (*is_enabled)(struct kt_source *s, const char *system, const char *event);
+	int (*for_each_enabled)(struct kt_source *s, kt_source_event_fn fn, void *ctx);
+	/* KT_CAP_FILTER */
+	char *(*get_filter)(struct kt_source *s, const char *system, const char *event);
+	int (*set_filter)(struct kt_source *s, const char *system, const char *event,
+			  const char *filter, char *err, size_t errlen);
+	/* KT_CAP_TRIGGERS (triggers.h) */
+	int (*trigger_add)(struct kt_source *s, struct tep_event *te, const struct kt_trigger *t,
+			   char *err, size_t errlen);
+	int (*trigger_remove_all)(struct kt_source *s, const char *system, const char *event,
+				  char *err, size_t errlen);
+	char *(*trigger_list)(struct kt_source *s, const char *system, const char *event);
+	int (*triggers_for_each)(struct kt_source *s, kt_source_event_fn fn, void *ctx);
+	bool (*trigger_spent)(struct kt_source *s, const char *system, const char *event,
+			      const char *cmd);
+	char *(*trigger_output)(struct kt_source *s, const struct kt_trigger *t);
+	int (*tracing_on)(struct kt_source *s, bool on);
+	/* KT_CAP_STACKS (evstack.h) */
+	bool (*stacks_enabled)(struct kt_source *s, const char *system, const char *event);
+	int (*stacks_refilter)(struct kt_source *s, struct tep_event *te, const char *system,
+			       const char *event, char *err, size_t errlen);
+	/* KT_CAP_TRACER (tracers.h; the switch itself is app_set_tracer) */
+	char *(*tracer)(struct kt_source *s);
+	char **(*tracers_available)(struct kt_source *s, char *err, size_t errlen);
+	bool (*list_exists)(struct kt_source *s, enum kt_ftrace_list which);
+	char **(*list_get)(struct kt_source *s, enum kt_ftrace_list which, char *err,
+			   size_t errlen);
+	int (*list_add)(struct kt_source *s, enum kt_ftrace_list which, const char *entry,
+			char *err, size_t errlen);
+	int (*list_remove)(struct kt_source *s, enum kt_ftrace_list which, const char *entry,
+			   char *err, size_t errlen);
+	int (*list_clear)(struct kt_source *s, enum kt_ftrace_list which, char *err,
+			  size_t errlen);
+	/* KT_CAP_HIDE: event types by tep id */
+	uint64_t (*type_count)(struct kt_source *s, int id);
+	bool (*type_hidden)(struct kt_source *s, int id);
+	void (*type_set_hidden)(struct kt_source *s, int id, bool hidden);
+	const char *(*type_filter)(struct kt_source *s, int id);
+	int (*type_set_filter)(struct kt_source *s, int id, const char *expr, char *err,
+			       size_t errlen);
+	/* KT_CAP_SEEK */
+	void (*wait_complete)(struct kt_source *s);
+	const char *(*kept_stacks)(struct kt_source *s); /* the profile it keeps, or NULL */
+};
+
+struct kt_source {
+	const struct kt_source_ops *ops;
+	struct kt_app *app; /* what it feeds: store, decoder, catalogue, figures */
+	void *data;	    /* the implementation's own */
+};
+
+/* The implementations. The live one drives app->session (app.c opens it); the recording one
+ * owns the kt_recording it is given (recording.h) and closes it. */
+struct kt_source *source_live_new(struct kt_app *app);
+struct kt_recording;
+struct kt_source *source_recording_new(struct kt_app *app, struct kt_recording *rec);
+/* The recording source's ops (its capabilities and reasons need no file: for tests). */
+extern const struct kt_source_ops source_recording_ops;
+
+/* Closes (ops->close) and frees s. Safe on NULL. */
+void source_free(struct kt_source *s);
+/* Its capabilities now; 0 for NULL. */
+unsigned int source_caps(struct kt_source *s);
+/* True when s has every capability in caps. */
+bool source_can(struct kt_source *s, unsigned int caps);
+/* Why s lacks one of caps (the first it lacks): its own line, or a generic one. NULL when
+ * it has them all. */
+const char *source_refusal(struct kt_source *s, unsigned int caps);
+void source_describe(struct kt_source *s, struct kt_source_desc *d);
+void source_tick(struct kt_source *s);
+
+int source_enable(struct kt_source *s, const char *system, const char *event, bool on,
+		  char *err, size_t errlen);
+bool source_is_enabled(struct kt_source *s, const char *system, const char *event);
+/* Calls fn (may be NULL) for each enabled event; returns how many (0 without
+ * KT_CAP_EVENTS), -1 when the source cannot say. */
+int source_for_each_enabled(struct kt_source *s, kt_source_event_fn fn, void *ctx);
+/* How many events are on; 0 when the source cannot say. */
+int source_enabled_count(struct kt_source *s);
+char *source_get_filter(struct kt_source *s, const char *system, const char *event);
+int source_set_filter(struct kt_source *s, const char *system, const char *event,
+		      const char *filter, char *err, size_t errlen);
+
+int source_trigger_add(struct kt_source *s, struct tep_event *te, const struct kt_trigger *t,
+		       char *err, size_t errlen);
+int source_trigger_remove_all(struct kt_source *s, const char *system, const char *event,
+			      char *err, size_t errlen);
+char *source_trigger_list(struct kt_source *s, const char *system, const char *event);
+int source_triggers_for_each(struct kt_source *s, kt_source_event_fn fn, void *ctx);
+bool source_trigger_spent(struct kt_source *s, const char *system, const char *event,
+			  const char *cmd);
+char *source_trigger_output(struct kt_source *s, const struct kt_trigger *t);
+int source_tracing_on(struct kt_source *s, bool on);
+
+bool source_stacks_enabled(struct kt_source *s, const char *system, const char *event);
+int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,
+			   const char *event, char *err, size_t errlen);
+
+char *source_tracer(struct kt_source *s);
+char **source_tracers_available(struct kt_source *s, char *err, size_t errlen);
+bool source_list_exists(struct kt_source *s, enum kt_ftrace_list which);
+char **source_list_get(struct kt_source *s, enum kt_ftrace_list which, char *err,
+		       size_t errlen);
+int source_list_add(struct kt_source *s, enum kt_ftrace_list which, const char *entry,
+		    char *err, size_t errlen);
+int source_list_remove(struct kt_source *s, enum kt_ftrace_list which, const char *entry,
+		       char *err, size_t errlen);
+int source_list_clear(struct kt_source *s, enum kt_ftrace_list which, char *err,
+		      size_t errlen);
+
+uint64_t source_type_count(struct kt_source *s, int id);
+bool source_type_hidden(struct kt_source *s, int id);
+void source_type_set_hidden(struct kt_source *s, int id, bool hidden);
+const char *source_type_filter(struct kt_source *s, int id);
+int source_type_set_filter(struct kt_source *s, int id, const char *expr, char *err,
+			   size_t errlen);
+
+void source_wait_complete(struct kt_source *s);
+const char *source_kept_stacks(struct kt_source *s);
+
+#endif

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The live event source: this machine's kernel through ktop's tracefs instance
+ * (app->session, opened by app_open with the reader, probes and scope around it). Each op
+ * is the backend call on the session; without tracefs (a batch run of counters, BPF
+ * histograms or a profile alone, or --flame's file) only what needs no session is left. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "app.h"
+#include "backend/evstack.h"
+#include "backend/loss.h"
+#include "backend/reader.h"
+#include "backend/session.h"
+#include "backend/tracers.h"
+#include "backend/triggers.h"
+#include "source/source.h"
+#include "xalloc.h"
+
+#define SES(s) ((s)->app->session)
+
+/* What a kernel session gives beyond what needs no tracefs. */
+#define LIVE_SESSION_CAPS                                                                  \
+	(KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRIGGERS | KT_CAP_STACKS | KT_CAP_TRACER |   \
+	 KT_CAP_PROBES | KT_CAP_SCOPE | KT_CAP_WRITE | KT_CAP_KBUF)
+
+static unsigned int live_caps(struct kt_source *s)
+{
+	unsigned int caps = KT_CAP_HIST | KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_LIVE |
+			    KT_CAP_CLEAR;
+
+	return SES(s) ? caps | LIVE_SESSION_CAPS : caps;
+}
+
+static const char *live_refusal(struct kt_source *s, enum kt_cap cap)
+{
+	return "this needs tracefs, and this ktop runs without it (ktop --doctor says why)";
+}
+
+static void live_describe(struct kt_source *s, struct kt_source_desc *d)
+{
+	snprintf(d->name, sizeof(d->name), "%s", SES(s) ? session_name(SES(s)) : "ktop");
+}
+
+/* The kernel's loss counters per CPU and the reader's counts (with those of the readers
+ * before a tracer switch). */
+static void live_tick(struct kt_source *s)
+{
+	struct kt_app *app = s->app;
+	uint64_t lost = 0;
+	int cpu;
+
+	if (SES(s)) {
+		for (cpu = 0; cpu < app->ncpus; cpu++)
+			if (loss_read_cpu(session_trace_instance(SES(s)), cpu,
+					  &app->cpu_stats[cpu]) == 0)
+				lost += loss_total(&app->cpu_stats[cpu]);
+		app->kernel_lost = lost;
+	}
+	if (app->reader) {
+		reader_stats(app->reader, &app->rstats);
+		app->rstats.pages += app->rstats_base.pages;
+		app->rstats.events += app->rstats_base.events;
+		app->rstats.missed += app->rstats_base.missed;
+		app->rstats.missed_unknown += app->rstats_base.missed_unknown;
+	}
+}
+
+static int live_enable(struct kt_source *s, const char *system, const char *event, bool on,
+		       char *err, size_t errlen)
+{
+	return (on ? session_enable : session_disable)(SES(s), system, event, err, errlen);
+}
+
+static bool live_is_enabled(struct kt_source *s, const char *system, const char *event)
+{
+	return session_is_enabled(SES(s), system, event);
+}
+
+static int live_for_each_enabled(struct kt_source *s, kt_source_event_fn fn, void *ctx)
+{
+	return session_for_each_enabled(SES(s), fn, ctx);
+}
+
+static char *live_get_filter(struct kt_source *s, const char *system, const char *event)
+{
+	return session_get_filter(SES(s), system, event);
+}
+
+static int live_set_filter(struct kt_source *s, const char *system, const char *event,
+			   const char *filter, char *err, size_t errlen)
+{
+	return session_set_filter(SES(s), system, event, filter, err, errlen);
+}
+
+static int live_trigger_add(struct kt_source *s, struct tep_event *te,
+			    const struct kt_trigger *t, char *err, size_t errlen)
+{
+	return trigger_add(SES(s), te, t, err, errlen);
+}
+
+static int live_trigger_remove_all(struct kt_source *s, const char *system, const char *event,
+				   char *err, size_t errlen)
+{
+	return trigger_remove_all(SES(s), system, event, err, errlen);
+}
+
+static char *live_trigger_list(struct kt_source *s, const char *system, const char *event)
+{
+	return trigger_list(SES(s), system, event);
+}
+
+static int live_triggers_for_each(struct kt_source *s, kt_source_event_fn fn, void *ctx)
+{
+	return triggers_for_each(SES(s), fn, ctx);
+}
+
+static bool live_trigger_spent(struct kt_source *s, const char *system, const char *event,
+			       const char *cmd)
+{
+	return trigger_spent(SES(s), system, event, cmd);
+}
+
+static char *live_trigger_output(struct kt_source *s, const struct kt_trigger *t)
+{
+	return trigger_output(SES(s), t);
+}
+
+static int live_tracing_on(struct kt_source *s, bool on)
+{
+	return session_tracing_on(SES(s), on);
+}
+
+static bool live_stacks_enabled(struct kt_source *s, const char *system, const char *event)
+{
+	return evstack_enabled(SES(s), system, event);
+}
+
+static int live_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,
+				const char *event, char *err, size_t errlen)
+{
+	return evstack_refilter(SES(s), te, system, event, err, errlen);
+}
+
+static char *live_tracer(struct kt_source *s)
+{
+	return tracers_current(SES(s));
+}
+
+static char **live_tracers_available(struct kt_source *s, char *err, size_t errlen)
+{
+	return tracers_available(SES(s), err, errlen);
+}
+
+static bool live_list_exists(struct kt_source *s, enum kt_ftrace_list which)
+{
+	return tracers_filter_exists(SES(s), which);
+}
+
+static char **live_list_get(struct kt_source *s, enum kt_ftrace_list which, char *err,
+			    size_t errlen)
+{
+	return tracers_filter_get(SES(s), which, err, errlen);
+}
+
+static int live_list_add(struct kt_source *s, enum kt_ftrace_list which, const char *entry,
+			 char *err, size_t errlen)
+{
+	return tracers_filter_add(SES(s), which, entry, err, errlen);
+}
+
+static int live_list_remove(struct kt_source *s, enum kt_ftrace_list which, const char *entry,
+			    char *err, size_t errlen)
+{
+	return tracers_filter_remove(SES(s), which, entry, err, errlen);
+}
+
+static int live_list_clear(struct kt_source *s, enum kt_ftrace_list which, char *err,
+			   size_t errlen)
+{
+	return tracers_filter_clear(SES(s), which, err, errlen);
+}
+
+static const struct kt_source_ops source_live_ops = {
+	.kind = "live",
+	.caps = live_caps,
+	.refusal = live_refusal,
+	.describe = live_describe,
+	.tick = live_tick,
+	.enable = live_enable,
+	.is_enabled = live_is_enabled,
+	.for_each_enabled = live_for_each_enabled,
+	.get_filter = live_get_filter,
+	.set_filter = live_set_filter,
+	.trigger_add = live_trigger_add,
+	.trigger_remove_all = live_trigger_remove_all,
+	.trigger_list = live_trigger_list,
+	.triggers_for_each = live_triggers_for_each,
+	.trigger_spent = live_trigger_spent,
+	.trigger_output = live_trigger_output,
+	.tracing_on = live_tracing_on,
+	.stacks_enabled = live_stacks_enabled,
+	.stacks_refilter = live_stacks_refilter,
+	.tracer = live_tracer,
+	.tracers_available = live_tracers_available,
+	.list_exists = live_list_exists,
+	.list_get = live_list_get,
+	.list_add = live_list_add,
+	.list_remove = live_list_remove,
+	.list_clear = live_list_clear,
+};
+
+struct kt_source *source_live_new(struct kt_app *app)
+{
+	struct kt_source *s = xcalloc(1, sizeof(*s));
+
+	s->ops = &source_live_ops;
+	s->app = app;
+	return s;
+}
