@@ -20,11 +20,12 @@ struct kt_action {
 	const char *bar;     /* the label after its F-key on the function bar, or NULL */
 	const char *help;    /* its line in the help overlay */
 	const char *offline; /* NULL: works on a recording; else why not, said when pressed */
-	void (*run)(struct kt_ui *ui);
+	void (*run)(struct kt_ui *ui, const struct kt_action *a);
 	bool stacks_file;    /* also works on ktop --flame FILE, where there are no events */
 };
 
-/* The i-th action, in help order; NULL past the last. */
+/* The i-th action, in help order (help, the pane kinds' (pane.c), the others); NULL past
+ * the last. */
 const struct kt_action *action_at(int i);
 /* The action called name, or NULL. */
 const struct kt_action *action_find(const char *name);

@@ -7,6 +7,7 @@ src_libktop_a_SOURCES += \
 	src/ui/layout.c src/ui/layout.h \
 	src/ui/view.h \
 	src/ui/screen.c src/ui/screen.h \
+	src/ui/pane.c src/ui/pane.h \
 	src/ui/action.c src/ui/action.h \
 	src/ui/header.c src/ui/header.h \
 	src/ui/funcbar.c src/ui/funcbar.h \

@@ -21,6 +21,7 @@
 #include "ui/complete.h"
 #include "ui/funcbar.h"
 #include "ui/help.h"
+#include "ui/pane.h"
 #include "ui/screen.h"
 #include "ui/ui.h"
 #include "ui/view.h"
@@ -120,151 +121,6 @@ void view_draw_title(struct kt_view *v, const char *title, const char *right)
 	if (rw && rw + x + 3 <= v->w)
 		crt_put(v->win, 0, v->w - rw - 1, right, rw);
 	wattrset(v->win, A_NORMAL);
-}
-
-static struct kt_view *view_new(struct kt_ui *ui, const struct kt_view_ops *ops)
-{
-	struct kt_view *v = xcalloc(1, sizeof(*v));
-
-	v->ops = ops;
-	v->ui = ui;
-	v->app = ui->app;
-	v->dirty = true;
-	ops->init(v);
-	return v;
-}
-
-static void view_delete(struct kt_view *v)
-{
-	if (v->win)
-		delwin(v->win);
-	v->ops->free(v);
-	free(v);
-}
-
-void screen_focus(struct kt_ui *ui, int idx)
-{
-	int i;
-
-	ui->lay.focus = idx;
-	layout_fix(&ui->lay);
-	for (i = 0; i < ui->lay.n; i++) {
-		bool f = i == ui->lay.focus;
-
-		if (ui->views[i]->focused != f)
-			ui->views[i]->dirty = true;
-		ui->views[i]->focused = f;
-	}
-	ui->fbar_dirty = true;
-	/* A zoomed or auto-zoomed layout shows only the focused pane. */
-	if (ui->lay.zoom || !ui->views[ui->lay.focus]->win)
-		ui->relayout = true;
-}
-
-static int view_index(struct kt_ui *ui, struct kt_view *v)
-{
-	int i;
-
-	for (i = 0; i < ui->lay.n; i++)
-		if (ui->views[i] == v)
-			return i;
-	return -1;
-}
-
-void screen_open_picker(struct kt_ui *ui)
-{
-	if (!ui->picker) {
-		if (ui->lay.n >= KT_LAYOUT_MAX)
-			return;
-		/* a recording's events, with counts, in the picker's place */
-		ui->picker = view_new(ui, ui->app->recording ? &view_recevents_ops :
-							       &view_picker_ops);
-		ui->views[ui->lay.n++] = ui->picker;
-		ui->relayout = true;
-	}
-	screen_focus(ui, view_index(ui, ui->picker));
-}
-
-void screen_close_view(struct kt_ui *ui, struct kt_view *v)
-{
-	int i = view_index(ui, v);
-
-	if (i <= 0) /* the stream stays */
-		return;
-	if (ui->prompt.active && ui->prompt_owner == v) {
-		prompt_close(&ui->prompt);
-		ui->prompt_owner = NULL;
-		ui->status_dirty = ui->fbar_dirty = true;
-	}
-	memmove(&ui->views[i], &ui->views[i + 1], (ui->lay.n - i - 1) * sizeof(ui->views[0]));
-	ui->lay.n--;
-	if (v == ui->picker)
-		ui->picker = NULL;
-	if (v == ui->pmu)
-		ui->pmu = NULL;
-	if (v == ui->tracers)
-		ui->tracers = NULL;
-	if (v == ui->probes)
-		ui->probes = NULL;
-	if (v == ui->tree)
-		ui->tree = NULL;
-	if (v == ui->flame)
-		ui->flame = NULL;
-	view_delete(v);
-	ui->relayout = true;
-	screen_focus(ui, 0);
-}
-
-/* Opens the counters pane (and the counters), focused when asked. */
-void screen_open_pmu(struct kt_ui *ui, bool focus)
-{
-	if (!ui->pmu) {
-		if (ui->lay.n >= KT_LAYOUT_MAX)
-			return;
-		ui->pmu = view_new(ui, &view_pmu_ops);
-		ui->views[ui->lay.n++] = ui->pmu;
-		ui->relayout = true;
-	}
-	if (focus)
-		screen_focus(ui, view_index(ui, ui->pmu));
-}
-
-/* Opens the pane in *slot focused, or closes it when it is open and focused. */
-void screen_toggle_pane(struct kt_ui *ui, struct kt_view **slot, const struct kt_view_ops *ops)
-{
-	if (*slot && ui->views[ui->lay.focus] == *slot) {
-		screen_close_view(ui, *slot);
-		return;
-	}
-	if (!*slot) {
-		if (ui->lay.n >= KT_LAYOUT_MAX) {
-			ui_message(ui, true, "no room for another pane: close one first (Esc in it)");
-			return;
-		}
-		*slot = view_new(ui, ops);
-		ui->views[ui->lay.n++] = *slot;
-		ui->relayout = true;
-	}
-	screen_focus(ui, view_index(ui, *slot));
-}
-
-/* A new histogram pane, focused: building spec, or prompting for one when spec is NULL. */
-void screen_open_hist(struct kt_ui *ui, const char *spec)
-{
-	struct kt_view *v;
-
-	if (ui->lay.n >= KT_LAYOUT_MAX) {
-		ui_message(ui, true, "no room for another pane: close one first (Esc in it)");
-		return;
-	}
-	v = view_new(ui, &view_hist_ops);
-	ui->views[ui->lay.n++] = v;
-	ui->relayout = true;
-	screen_focus(ui, view_index(ui, v));
-	if (spec)
-		view_hist_build(v, spec);
-	else
-		view_hist_edit(v);
 }
 
 /* (Re)creates every window for the current terminal size and layout. */
@@ -458,8 +314,9 @@ static void ui_redraw(struct kt_ui *ui)
 
 void ui_edit_filter(struct kt_ui *ui, const char *spec)
 {
-	screen_open_picker(ui);
-	if (!view_picker_edit_filter(ui->picker, spec))
+	struct kt_view *picker = pane_open(ui, "events", true);
+
+	if (picker && !view_picker_edit_filter(picker, spec))
 		ui_message(ui, true, "%s is not in the event picker", spec);
 }
 
@@ -471,8 +328,8 @@ void screen_settings_now(struct kt_ui *ui, struct kt_ui_settings *s)
 	s->orient = (int)ui->lay.orient;
 	s->zoom = ui->lay.zoom;
 	s->split = ui->lay.first_pct;
-	s->picker = ui->picker != NULL;
-	s->counters = ui->pmu != NULL;
+	s->picker = pane_find(ui, "events") != NULL;
+	s->counters = pane_find(ui, "counters") != NULL;
 }
 
 static void help_key(struct kt_ui *ui, int key)
@@ -586,7 +443,7 @@ static void ui_mouse(struct kt_ui *ui)
 			v->dirty = true;
 		} else if (me.bstate & BUTTON1_PRESSED) {
 			if (i != ui->lay.focus)
-				screen_focus(ui, i);
+				pane_focus(ui, i);
 			if (v->ops->click)
 				v->ops->click(v, me.y - by, me.x - bx);
 		}
@@ -629,7 +486,7 @@ static void ui_key(struct kt_ui *ui, int key)
 	if (v->ops->funcbar)
 		ui->fbar_dirty = true; /* its hints may follow its mode */
 	if (r & KT_KEY_CLOSE)
-		screen_close_view(ui, v);
+		pane_close(ui, v);
 	if (r & (KT_KEY_HANDLED | KT_KEY_CLOSE))
 		return;
 	action_key(ui, key);
@@ -660,11 +517,7 @@ static bool ui_work(struct kt_ui *ui)
 
 static void ui_free(struct kt_ui *ui)
 {
-	int i;
-
-	for (i = ui->lay.n - 1; i >= 0; i--)
-		view_delete(ui->views[i]);
-	ui->lay.n = 0;
+	pane_close_all(ui);
 	if (ui->header_win)
 		delwin(ui->header_win);
 	if (ui->status_win)
@@ -686,6 +539,7 @@ static int ms_until(unsigned long long now, unsigned long long when)
 int ui_run(struct kt_app *app)
 {
 	struct kt_ui_settings end;
+	struct kt_view *flame = NULL;
 	struct kt_ui ui;
 	unsigned long long delay_ns, next_tick, last_redraw = 0, now;
 	char err[256];
@@ -705,28 +559,24 @@ int ui_run(struct kt_app *app)
 	}
 	delay_ns = (app->opts->delay_ms ? app->opts->delay_ms : 1000) * NSEC_PER_MSEC;
 	layout_init(&ui.lay);
-	ui.stream = view_new(&ui, &view_stream_ops);
-	ui.views[ui.lay.n++] = ui.stream;
-	screen_focus(&ui, 0);
+	ui.stream = pane_open(&ui, "stream", true);
 	/* --flame: a file's stacks, nothing live; the pane fills the screen */
 	if (app->flame) {
-		screen_toggle_pane(&ui, &ui.flame, &view_flame_ops);
-		view_flame_show(ui.flame, app->flame, app->flame_base, app->opts->flame_path, NULL,
+		flame = pane_open(&ui, "flame", true);
+		view_flame_show(flame, app->flame, app->flame_base, app->opts->flame_path, NULL,
 				true);
 		app->flame = app->flame_base = NULL;
 		ui.start.counters = ui.start.picker = false;
 		ui.start.zoom = true;
 	}
 	if (ui.start.counters)
-		screen_open_pmu(&ui, false);
-	if (ui.start.picker) {
-		screen_open_picker(&ui);
-		screen_focus(&ui, 0);
-	}
+		pane_open(&ui, "counters", false);
+	if (ui.start.picker)
+		pane_open(&ui, "events", false);
 	/* --hist: a pane for each, beside the stream */
 	for (h = 0; h < app->opts->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++)
-		screen_open_hist(&ui, app->opts->hists[h]);
-	screen_focus(&ui, ui.flame ? view_index(&ui, ui.flame) : 0);
+		view_hist_build(pane_open(&ui, "hist", true), app->opts->hists[h]);
+	pane_focus(&ui, flame ? pane_index(&ui, flame) : 0);
 	ui.lay.orient = (enum kt_orient)ui.start.orient;
 	ui.lay.zoom = ui.start.zoom && ui.lay.n > 1;
 	ui.lay.first_pct = ui.start.split;
