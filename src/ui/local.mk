@@ -8,6 +8,7 @@ src_libktop_a_SOURCES += \
 	src/ui/view.h \
 	src/ui/screen.c src/ui/screen.h \
 	src/ui/pane.c src/ui/pane.h \
+	src/ui/foldset.c src/ui/foldset.h \
 	src/ui/action.c src/ui/action.h \
 	src/ui/header.c src/ui/header.h \
 	src/ui/funcbar.c src/ui/funcbar.h \
