@@ -410,6 +410,7 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		return exit_code_for(errno);
 	app->ncpus = session_ncpus(app->session);
 	app->cpu_stats = xcalloc((size_t)app->ncpus, sizeof(*app->cpu_stats));
+	app->cpu_rstats = xcalloc((size_t)app->ncpus, sizeof(*app->cpu_rstats));
 	app->store = store_new(opts->memory_bytes);
 	if (!app->store) {
 		snprintf(err, errlen, "out of memory for the event store");
@@ -871,6 +872,8 @@ void app_tick(struct kt_app *app)
 	}
 	if (app->reader) {
 		reader_stats(app->reader, &app->rstats);
+		for (cpu = 0; cpu < app->ncpus; cpu++)
+			reader_cpu_stats(app->reader, cpu, &app->cpu_rstats[cpu]);
 		app->rstats.pages += app->rstats_base.pages;
 		app->rstats.events += app->rstats_base.events;
 		app->rstats.missed += app->rstats_base.missed;
@@ -953,6 +956,8 @@ void app_close(struct kt_app *app)
 	app->stop = NULL;
 	free(app->cpu_stats);
 	app->cpu_stats = NULL;
+	free(app->cpu_rstats);
+	app->cpu_rstats = NULL;
 	free(app->event_filter);
 	app->event_filter = NULL;
 	free(app->cgroup);

@@ -18,6 +18,7 @@ src_libktop_a_SOURCES += \
 	src/ui/view_picker.c \
 	src/ui/view_pmu.c \
 	src/ui/view_recevents.c \
+	src/ui/view_rings.c \
 	src/ui/ui_record.c src/ui/ui_record.h
 # The call-tree pane (function_graph).
 src_libktop_a_SOURCES += src/ui/view_tree.c src/ui/view_flame.c \

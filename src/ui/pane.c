@@ -36,7 +36,10 @@ static void pane_key(struct kt_ui *ui, const struct kt_action *a);
 	  NULL)                                                                             \
 	X(tracers, "tracers", "R", NULL, "tracer pane, function lists",                   \
 	  "tracers need a live kernel: a recording's tracer ran when it was made", false,   \
-	  NULL)
+	  NULL)                                                                             \
+	X(rings, "rings", "D", NULL, "ring buffers: losses per CPU",               \
+	  "ring buffers belong to a live capture: a recording holds only the events read", \
+	  false, NULL)
 
 #define PANE_OPS(NAME, ...) extern const struct kt_view_ops view_##NAME##_ops;
 KT_PANES(PANE_OPS)
