@@ -14,7 +14,8 @@ src_libktop_a_SOURCES += \
 	src/ui/funcbar.c src/ui/funcbar.h \
 	src/ui/help.c src/ui/help.h \
 	src/ui/prompt.c src/ui/prompt.h \
-	src/ui/view_stream.c \
+	src/ui/view_stream.c src/ui/stream.h src/ui/stream_split.c \
+	src/ui/stream_walk.c src/ui/stream_search.c \
 	src/ui/view_picker.c \
 	src/ui/view_pmu.c \
 	src/ui/view_recevents.c \
