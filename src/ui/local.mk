@@ -6,7 +6,7 @@ src_libktop_a_SOURCES += \
 	src/ui/settings.c src/ui/settings.h \
 	src/ui/layout.c src/ui/layout.h \
 	src/ui/view.h \
-	src/ui/screen.c src/ui/screen.h \
+	src/ui/screen.c src/ui/screen.h src/ui/screen_draw.c src/ui/screen_prompt.c \
 	src/ui/pane.c src/ui/pane.h \
 	src/ui/foldset.c src/ui/foldset.h \
 	src/ui/action.c src/ui/action.h \

@@ -56,6 +56,13 @@ enum kt_screen_prompt {
 	UI_PROMPT_RECORD,      /* A: the trace.dat to keep writing (ui_record.c) */
 };
 
+/* screen_draw.c: (re)creates every window for the terminal's size and the layout; whether
+ * anything needs drawing; one redraw of what is dirty. */
+void screen_layout(struct kt_ui *ui);
+bool screen_dirty(const struct kt_ui *ui);
+void screen_redraw(struct kt_ui *ui);
+/* screen_prompt.c: a key while the prompt is open. */
+void screen_prompt_key(struct kt_ui *ui, int key);
 /* The settings as they are now, for ktoprc and profiles. */
 void screen_settings_now(struct kt_ui *ui, struct kt_ui_settings *s);
 
