@@ -12,33 +12,34 @@
 #include "ui/view.h"
 #include "xalloc.h"
 
-static void pane_key(struct kt_ui *ui, const struct kt_action *a);
+static void pane_action(struct kt_ui *ui, const struct kt_action *a);
 
 /*
  * The pane kinds, in help order (the help lists their actions after its own line):
  *   X(NAME, action name, keys, function-bar label, help line, why not on a recording,
  *     opens many, factory)
- * view_NAME.c defines view_NAME_ops. A new pane is its view_NAME.c and one row here.
+ * view_NAME.c defines view_NAME_ops. A new pane is its view_NAME.c, one row here and its
+ * name in local.mk (docs/architecture.md, "How to add a pane").
  */
-#define KT_PANES(X)                                                                        \
-	X(stream, "stream", NULL, NULL, NULL, NULL, false, NULL)                         \
-	X(picker, "events", "F2 e", "Events", "event picker open / close", NULL, false,   \
+#define KT_PANES(X)                                                                         \
+	X(stream, "stream", NULL, NULL, NULL, NULL, false, NULL)                            \
+	X(picker, "events", "F2 e", "Events", "event picker open / close", NULL, false,     \
 	  picker_ops)                                                                       \
-	X(pmu, "counters", "F11 m", "Counters", "counters pane open / close",            \
-	  "counters need a live kernel: a recording has none", false, NULL)               \
+	X(pmu, "counters", "F11 m", "Counters", "counters pane open / close",               \
+	  "counters need a live kernel: a recording has none", false, NULL)                 \
 	/* F12 stays off the bar: it fits 80 columns up to F10, F11 just past them */       \
-	X(hist, "hist", "F12 H", NULL, "new histogram pane (BPF)",                         \
-	  "BPF histograms run in a live kernel: a recording has none", true, NULL)         \
-	X(tree, "tree", "T", NULL, "call-tree pane open / close", NULL, false, NULL)     \
-	X(flame, "flame", "I", NULL, "flame graph; k: on/off-CPU", NULL, false, NULL)    \
-	X(probes, "probes", "P", NULL, "probe editor open / close",                        \
+	X(hist, "hist", "F12 H", NULL, "new histogram pane (BPF)",                          \
+	  "BPF histograms run in a live kernel: a recording has none", true, NULL)          \
+	X(tree, "tree", "T", NULL, "call-tree pane open / close", NULL, false, NULL)        \
+	X(flame, "flame", "I", NULL, "flame graph; k: on/off-CPU", NULL, false, NULL)       \
+	X(probes, "probes", "P", NULL, "probe editor open / close",                         \
 	  "probes need a live kernel: a recording holds the events its probes made", false, \
 	  NULL)                                                                             \
-	X(tracers, "tracers", "R", NULL, "tracer pane, function lists",                   \
+	X(tracers, "tracers", "R", NULL, "tracer pane, function lists",                     \
 	  "tracers need a live kernel: a recording's tracer ran when it was made", false,   \
 	  NULL)                                                                             \
-	X(rings, "rings", "D", NULL, "ring buffers: losses per CPU",               \
-	  "ring buffers belong to a live capture: a recording holds only the events read", \
+	X(rings, "rings", "D", NULL, "ring buffers: losses per CPU",                        \
+	  "ring buffers belong to a live capture: a recording holds only the events read",  \
 	  false, NULL)
 
 #define PANE_OPS(NAME, ...) extern const struct kt_view_ops view_##NAME##_ops;
@@ -52,7 +53,7 @@ static const struct kt_view_ops *picker_ops(const struct kt_app *app)
 }
 
 #define PANE_ROW(NAME, ACT, KEYS, BAR, HELP, OFFLINE, MANY, FACTORY)                         \
-	{ { ACT, KEYS, BAR, HELP, OFFLINE, pane_key, false }, &view_##NAME##_ops, FACTORY, MANY },
+	{ { ACT, KEYS, BAR, HELP, OFFLINE, pane_action, false }, &view_##NAME##_ops, FACTORY, MANY },
 static const struct kt_pane_kind kinds[] = { KT_PANES(PANE_ROW) };
 #undef PANE_ROW
 
@@ -181,7 +182,7 @@ void pane_close_all(struct kt_ui *ui)
 
 /* A kind's action: a new pane of a kind with many; else open and focus the one, or close it
  * when it has the focus. A pane opened here hears so (its opened op). */
-static void pane_key(struct kt_ui *ui, const struct kt_action *a)
+static void pane_action(struct kt_ui *ui, const struct kt_action *a)
 {
 	const struct kt_pane_kind *k = (const void *)((const char *)a -
 						      offsetof(struct kt_pane_kind, act));
