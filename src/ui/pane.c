@@ -52,8 +52,10 @@ static const struct kt_view_ops *picker_ops(const struct kt_app *app)
 	return app->recording ? &view_recevents_ops : &view_picker_ops;
 }
 
-#define PANE_ROW(NAME, ACT, KEYS, BAR, HELP, OFFLINE, MANY, FACTORY)                         \
-	{ { ACT, KEYS, BAR, HELP, OFFLINE, pane_action, false }, &view_##NAME##_ops, FACTORY, MANY },
+#define PANE_ROW(NAME, ACT, KEYS, BAR, HELP, OFFLINE, MANY, FACTORY)                        \
+	{ .act = { .name = ACT, .keys = KEYS, .bar = BAR, .help = HELP, .offline = OFFLINE,  \
+		   .run = pane_action },                                                       \
+	  .ops = &view_##NAME##_ops, .factory = FACTORY, .many = MANY },
 static const struct kt_pane_kind kinds[] = { KT_PANES(PANE_ROW) };
 #undef PANE_ROW
 
