@@ -9,6 +9,7 @@ src_libktop_a_SOURCES += \
 	src/ui/screen.c src/ui/screen.h src/ui/screen_draw.c src/ui/screen_prompt.c \
 	src/ui/pane.c src/ui/pane.h \
 	src/ui/foldset.c src/ui/foldset.h \
+	src/ui/view_rings.c \
 	src/ui/action.c src/ui/action.h \
 	src/ui/header.c src/ui/header.h \
 	src/ui/funcbar.c src/ui/funcbar.h \
@@ -19,7 +20,6 @@ src_libktop_a_SOURCES += \
 	src/ui/view_picker.c \
 	src/ui/view_pmu.c \
 	src/ui/view_recevents.c \
-	src/ui/view_rings.c \
 	src/ui/ui_record.c src/ui/ui_record.h
 # The call-tree pane (function_graph).
 src_libktop_a_SOURCES += src/ui/view_tree.c src/ui/view_flame.c \
