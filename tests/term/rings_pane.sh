@@ -39,17 +39,12 @@ check()
 {
 	local n=$1
 	shift
-	rm -f "$T/go"
-	WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" count "$n" ktop-rings >"$T/wl" &
-	local wl=$!
-	CLEANUP_PIDS+=("$wl")
-	wait_until 5 has_line "$T/wl" || fail "workload printed no pid"
+	workload_start rings count "$n" ktop-rings
 	tmux_start 150 30 "XDG_CONFIG_HOME=$T/xdg" -- -d 5 "$@" -e syscalls:sys_enter_getppid \
-		--filter "common_pid == $wl"
+		--filter "common_pid == $WL_PID"
 	kpid=$KTOP_PID
 	wait_capturing "$kpid" syscalls sys_enter_getppid
-	touch "$T/go"
-	wait_pid_exit "$wl" 60 || fail "workload count $n did not finish within 60s"
+	workload_go rings 60
 
 	tmux_keys D
 	expect_text "Ring buffers per CPU" 5 "D opened no ring-buffer pane"
