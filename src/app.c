@@ -437,6 +437,7 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		return exit_code_for(errno);
 	app->ncpus = session_ncpus(app->session);
 	app->cpu_stats = xcalloc((size_t)app->ncpus, sizeof(*app->cpu_stats));
+	app->cpu_rstats = xcalloc((size_t)app->ncpus, sizeof(*app->cpu_rstats));
 	app->store = store_new(opts->memory_bytes);
 	if (!app->store) {
 		snprintf(err, errlen, "out of memory for the event store");
@@ -963,6 +964,8 @@ void app_close(struct kt_app *app)
 	app->stop = NULL;
 	free(app->cpu_stats);
 	app->cpu_stats = NULL;
+	free(app->cpu_rstats);
+	app->cpu_rstats = NULL;
 	free(app->event_filter);
 	app->event_filter = NULL;
 	free(app->cgroup);

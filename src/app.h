@@ -70,6 +70,8 @@ struct kt_app {
 	/* sampled by app_tick() */
 	struct kt_selfstat self;
 	struct kt_cpu_stats *cpu_stats;	  /* ncpus entries */
+	struct kt_reader_stats *cpu_rstats; /* ncpus entries: the reader's per CPU, since it
+					     * (and the kernel's counters) last started */
 	uint64_t kernel_lost;		  /* sum of loss_total() over CPUs */
 	struct kt_reader_stats rstats;
 	struct kt_store_stats sstats;

@@ -1,4 +1,5 @@
-# function_graph call trees: the builder's unit tests on the lab's recordings
+# function_graph call trees: the builder's unit tests on the lab's recordings, and the tree
+# pane's fold state
 # (tests/fixtures/lab/, read with libtracecmd) and its throughput benchmark.
 CALLGRAPH_FIXTURES = tests/fixtures/lab
 EXTRA_DIST += $(CALLGRAPH_FIXTURES)

@@ -148,6 +148,27 @@ wait_pid_exit()
 	return 0
 }
 
+# workload_start TAG ARGS...: tests/helpers/workload ARGS, held until workload_go TAG; its
+# pid in WL_PID, its output in $T/TAG.wl. workload_go TAG LIMIT: lets it run, and fails
+# unless it exits 0 within LIMIT seconds.
+WL_PID=
+workload_start()
+{
+	local tag=$1
+	shift
+	rm -f "$T/$tag.go"
+	WORKLOAD_GO="$T/$tag.go" "$KTOP_WORKLOAD" "$@" >"$T/$tag.wl" &
+	WL_PID=$!
+	CLEANUP_PIDS+=("$WL_PID")
+	wait_until 5 has_line "$T/$tag.wl" || fail "workload $* printed no pid"
+}
+workload_go()
+{
+	touch "$T/$1.go"
+	wait_pid_exit "$WL_PID" "$2" || fail "workload $1 did not finish within $2s"
+	[ "$WAIT_RC" = 0 ] || fail "workload $1 exited $WAIT_RC"
+}
+
 # Ends pid: sig (default TERM), then KILL after 3 s. Quiet; for clean-up.
 _end_pid()
 {

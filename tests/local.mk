@@ -83,6 +83,8 @@ TERM_TESTS += tests/term/pmu_pane.sh
 TERM_TESTS += tests/term/themes.sh
 # Every action rebindable, the refusals on a recording through a rebound key.
 TERM_TESTS += tests/term/action_keys.sh
+# The ring-buffer pane: the kernel's per-CPU stats and the reader's, figure for figure.
+TERM_TESTS += tests/term/rings_pane.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
 EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \

@@ -58,6 +58,7 @@ struct kt_callgraph {
 
 	struct kt_cg_node **chunks;
 	size_t nchunks, max_nodes, allocated;
+	uint32_t serial; /* the next node's */
 	struct kt_cg_node *free_list; /* linked through ->next */
 	struct kt_cg_node *roots, *last_root;
 
@@ -204,6 +205,7 @@ static struct kt_cg_node *node_alloc(struct kt_callgraph *cg)
 	n = cg->free_list;
 	cg->free_list = n->next;
 	memset(n, 0, sizeof(*n));
+	n->serial = cg->serial++;
 	cg->st.nodes++;
 	return n;
 }

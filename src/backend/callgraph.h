@@ -46,7 +46,8 @@ struct kt_cg_node {
 	unsigned cpu;	       /* where it was entered (exited, for NO_ENTRY) */
 	unsigned flags;	       /* KT_CG_* */
 	uint32_t calls;	       /* finished calls below it */
-	bool expanded;	       /* the viewer's fold state (new nodes are folded) */
+	uint32_t serial;       /* nodes allocated before it (wraps): with its address, which
+				* call this is, as the pool reuses evicted calls' nodes */
 };
 
 struct kt_cg_stats {
@@ -114,7 +115,6 @@ struct kt_cg_agg {
 	uint64_t func;
 	uint64_t count, total, self, min, max;
 	struct kt_cg_agg *parent, *child, *next; /* graph view: the call-path tree */
-	bool expanded;				  /* the viewer's fold state */
 };
 
 /* Graph view: identical call paths (from a root) merged; returns a fake root whose children

@@ -37,6 +37,17 @@ static uint64_t *loss_field(struct kt_cpu_stats *st, size_t i)
 	return fields[i];
 }
 
+/* "  1320.037306" (seconds.microseconds) into microseconds; 0 when it is not that. */
+static uint64_t stats_us(const char *p)
+{
+	unsigned long long sec, usec;
+	int n = 0;
+
+	if (sscanf(p, "%llu.%6llu%n", &sec, &usec, &n) != 2 || n == 0)
+		return 0;
+	return sec * 1000000ULL + usec;
+}
+
 int loss_parse_stats(const char *text, struct kt_cpu_stats *out)
 {
 	const char *line, *colon, *nl;
@@ -54,6 +65,10 @@ int loss_parse_stats(const char *text, struct kt_cpu_stats *out)
 		if (!colon || (nl && colon > nl))
 			continue;
 		klen = (size_t)(colon - line);
+		if (klen == 15 && !strncmp(line, "oldest event ts", klen))
+			out->oldest_us = stats_us(colon + 1);
+		else if (klen == 6 && !strncmp(line, "now ts", klen))
+			out->now_us = stats_us(colon + 1);
 		for (i = 0; i < N_FIELDS; i++) {
 			if (strlen(loss_keys[i]) != klen || strncmp(line, loss_keys[i], klen))
 				continue;

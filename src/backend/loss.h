@@ -14,10 +14,14 @@ struct kt_cpu_stats {
 	uint64_t bytes;
 	uint64_t dropped_events; /* events dropped because the buffer was full (no-overwrite) */
 	uint64_t read_events;
+	/* "oldest event ts" and "now ts" in microseconds of the trace clock (the kernel prints
+	 * them so for clocks in ns); 0 where the file lacks them. The oldest is stale once the
+	 * buffer is empty (entries 0). */
+	uint64_t oldest_us, now_us;
 };
 
 /* Parses the text of a per_cpu/cpuN/stats file. Returns 0, or -1 when a required counter
- * is missing. */
+ * is missing (the two times are not required). */
 int loss_parse_stats(const char *text, struct kt_cpu_stats *out);
 /* Reads and parses the stats of one CPU of the instance. */
 int loss_read_cpu(struct tracefs_instance *inst, int cpu, struct kt_cpu_stats *out);

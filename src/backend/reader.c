@@ -59,6 +59,7 @@ struct reader_cpu {
 	unsigned long long ts;
 	unsigned long long empty_at; /* when last found empty (0: never) */
 	int64_t missed;		/* loss to mark before the current event (0: none) */
+	struct kt_reader_stats stats; /* this CPU's share of the reader's (STAT_ADD) */
 };
 
 struct kt_reader {
@@ -84,9 +85,15 @@ struct kt_reader {
 	struct kt_reader_stats stats;
 };
 
-/* A single writer needs no atomic read-modify-write, only untorn loads and stores. */
-#define STAT_ADD(r, field, n) \
-	__atomic_store_n(&(r)->stats.field, (r)->stats.field + (n), __ATOMIC_RELAXED)
+/* A single writer needs no atomic read-modify-write, only untorn loads and stores. The
+ * reader's figures and the CPU's share of them. */
+#define STAT_ADD1(st, field, n) \
+	__atomic_store_n(&(st)->field, (st)->field + (n), __ATOMIC_RELAXED)
+#define STAT_ADD(r, c, field, n)                 \
+	do {                                     \
+		STAT_ADD1(&(r)->stats, field, n); \
+		STAT_ADD1(&(c)->stats, field, n); \
+	} while (0)
 
 /* Loads a page just read into the CPU's cursor. Returns true when it holds an event. */
 static bool cpu_load_page(struct kt_reader *r, struct reader_cpu *c)
@@ -96,11 +103,11 @@ static bool cpu_load_page(struct kt_reader *r, struct reader_cpu *c)
 	if (kbuffer_load_subbuffer(c->kbuf, c->page) < 0)
 		return false;
 	missed = kbuffer_missed_events(c->kbuf);
-	STAT_ADD(r, pages, 1);
+	STAT_ADD(r, c, pages, 1);
 	if (missed > 0)
-		STAT_ADD(r, missed, (uint64_t)missed);
+		STAT_ADD(r, c, missed, (uint64_t)missed);
 	else if (missed < 0)
-		STAT_ADD(r, missed_unknown, 1);
+		STAT_ADD(r, c, missed_unknown, 1);
 	if (missed)
 		c->missed = missed;
 	c->data = kbuffer_read_event(c->kbuf, &c->ts);
@@ -160,7 +167,7 @@ static void cpu_emit(struct kt_reader *r, struct reader_cpu *c)
 	c->missed = 0;
 	if (r->store)
 		store_append(r->store, c->ts, (uint32_t)c->cpu, c->data, size);
-	STAT_ADD(r, events, 1);
+	STAT_ADD(r, c, events, 1);
 	cpu_advance(c);
 }
 
@@ -500,10 +507,23 @@ void reader_stop(struct kt_reader *r, struct kt_reader_stats *final)
 	free(r);
 }
 
+static void stats_load(const struct kt_reader_stats *st, struct kt_reader_stats *out)
+{
+	out->pages = __atomic_load_n(&st->pages, __ATOMIC_RELAXED);
+	out->events = __atomic_load_n(&st->events, __ATOMIC_RELAXED);
+	out->missed = __atomic_load_n(&st->missed, __ATOMIC_RELAXED);
+	out->missed_unknown = __atomic_load_n(&st->missed_unknown, __ATOMIC_RELAXED);
+}
+
 void reader_stats(struct kt_reader *r, struct kt_reader_stats *out)
 {
-	out->pages = __atomic_load_n(&r->stats.pages, __ATOMIC_RELAXED);
-	out->events = __atomic_load_n(&r->stats.events, __ATOMIC_RELAXED);
-	out->missed = __atomic_load_n(&r->stats.missed, __ATOMIC_RELAXED);
-	out->missed_unknown = __atomic_load_n(&r->stats.missed_unknown, __ATOMIC_RELAXED);
+	stats_load(&r->stats, out);
+}
+
+void reader_cpu_stats(struct kt_reader *r, int cpu, struct kt_reader_stats *out)
+{
+	if (cpu >= 0 && cpu < r->ncpus)
+		stats_load(&r->cpus[cpu].stats, out);
+	else
+		memset(out, 0, sizeof(*out));
 }

@@ -34,5 +34,8 @@ pid_t reader_tid(const struct kt_reader *r);
  * files and frees r; final (may be NULL) gets the last figures. Safe on NULL. */
 void reader_stop(struct kt_reader *r, struct kt_reader_stats *final);
 void reader_stats(struct kt_reader *r, struct kt_reader_stats *out);
+/* What the reader took from one CPU since it started (a tracer switch restarts it, and the
+ * kernel's per-CPU counters with it); zeros for a CPU it does not read. */
+void reader_cpu_stats(struct kt_reader *r, int cpu, struct kt_reader_stats *out);
 
 #endif

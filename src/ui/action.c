@@ -10,7 +10,7 @@
 #include "ktoprc.h"
 #include "options.h"
 #include "ui/action.h"
-#include "ui/flame_live.h"
+#include "ui/pane.h"
 #include "ui/screen.h"
 #include "ui/view.h"
 
@@ -18,61 +18,54 @@
 
 static void send_to_stream(struct kt_ui *ui, int key)
 {
-	screen_focus(ui, 0);
+	pane_focus(ui, 0);
 	ui->stream->ops->key(ui->stream, key);
 }
 
-static void act_help(struct kt_ui *ui)
+static void act_help(struct kt_ui *ui, const struct kt_action *a)
 {
 	ui->help = true;
 	ui->help_scroll = 0;
 	ui->help_dirty = true;
 }
 
-static void act_events(struct kt_ui *ui)
-{
-	if (ui->picker && ui->views[ui->lay.focus] == ui->picker)
-		screen_close_view(ui, ui->picker);
-	else
-		screen_open_picker(ui);
-}
-
-static void act_search(struct kt_ui *ui)
+static void act_search(struct kt_ui *ui, const struct kt_action *a)
 {
 	send_to_stream(ui, '/');
 }
 
-static void act_filter(struct kt_ui *ui)
+static void act_filter(struct kt_ui *ui, const struct kt_action *a)
 {
+	struct kt_view *picker;
 	char spec[256];
 	bool have = false;
 
 	/* the picker's place holds the source's event types (a recording's) */
 	if (app_can(ui->app, KT_CAP_HIDE)) {
-		screen_open_picker(ui);
+		pane_open(ui, "events", true);
 		ui_message(ui, false, "Enter sets the selected event's filter");
 		return;
 	}
 	if (ui->views[ui->lay.focus] == ui->stream)
 		have = view_stream_selected_event(ui->stream, spec, sizeof(spec));
-	screen_open_picker(ui);
-	if (!view_picker_edit_filter(ui->picker, have ? spec : NULL))
+	picker = pane_open(ui, "events", true);
+	if (picker && !view_picker_edit_filter(picker, have ? spec : NULL))
 		ui_message(ui, false, "pick an event, then Enter shows its fields and filter");
 }
 
-static void act_layout(struct kt_ui *ui)
+static void act_layout(struct kt_ui *ui, const struct kt_action *a)
 {
 	ui->lay.orient = layout_toggle_orient(&ui->lay, ui->rects.panes);
 	ui->lay.zoom = false;
 	ui->relayout = true;
 }
 
-static void act_cpus(struct kt_ui *ui)
+static void act_cpus(struct kt_ui *ui, const struct kt_action *a)
 {
 	send_to_stream(ui, 'c');
 }
 
-static void act_pause(struct kt_ui *ui)
+static void act_pause(struct kt_ui *ui, const struct kt_action *a)
 {
 	ui->paused = !ui->paused;
 	ui_broadcast(ui, ui->paused ? KT_EV_PAUSE : KT_EV_RESUME);
@@ -80,7 +73,7 @@ static void act_pause(struct kt_ui *ui)
 					   "display resumed");
 }
 
-static void act_clear(struct kt_ui *ui)
+static void act_clear(struct kt_ui *ui, const struct kt_action *a)
 {
 	store_lock(ui->app->store);
 	store_clear(ui->app->store);
@@ -89,7 +82,7 @@ static void act_clear(struct kt_ui *ui)
 	ui_message(ui, false, "stored events cleared");
 }
 
-static void act_zoom(struct kt_ui *ui)
+static void act_zoom(struct kt_ui *ui, const struct kt_action *a)
 {
 	if (ui->lay.n > 1) {
 		ui->lay.zoom = !ui->lay.zoom;
@@ -111,89 +104,48 @@ static void resize_stream(struct kt_ui *ui, int step)
 	}
 }
 
-static void act_stream_smaller(struct kt_ui *ui)
+static void act_stream_smaller(struct kt_ui *ui, const struct kt_action *a)
 {
 	resize_stream(ui, -1);
 }
 
-static void act_stream_larger(struct kt_ui *ui)
+static void act_stream_larger(struct kt_ui *ui, const struct kt_action *a)
 {
 	resize_stream(ui, 1);
 }
 
-static void act_counters(struct kt_ui *ui)
-{
-	if (ui->pmu && ui->views[ui->lay.focus] == ui->pmu)
-		screen_close_view(ui, ui->pmu);
-	else
-		screen_open_pmu(ui, true);
-}
-
-static void act_hist(struct kt_ui *ui)
-{
-	screen_open_hist(ui, NULL);
-}
-
-static void act_tree(struct kt_ui *ui)
-{
-	screen_toggle_pane(ui, &ui->tree, &view_tree_ops);
-}
-
-/* Opening it on a live session starts a live source (flame_live.h) that feeds it each tick:
- * the stream's event stacks when it has rows with stacks, else an on-CPU profile (-F, -p or
- * --comm's scope, a quarter of --memory); the pane stops it. On a recording: its profile. */
-static void act_flame(struct kt_ui *ui)
-{
-	bool opening = !ui->flame;
-
-	screen_toggle_pane(ui, &ui->flame, &view_flame_ops);
-	if (opening && ui->flame &&
-	    (app_can(ui->app, KT_CAP_EVENTS) || app_can(ui->app, KT_CAP_SEEK)))
-		flame_live_open(ui);
-}
-
-static void act_probes(struct kt_ui *ui)
-{
-	screen_toggle_pane(ui, &ui->probes, &view_probes_ops);
-}
-
-static void act_tracers(struct kt_ui *ui)
-{
-	screen_toggle_pane(ui, &ui->tracers, &view_tracers_ops);
-}
-
-static void act_rowfilter(struct kt_ui *ui)
+static void act_rowfilter(struct kt_ui *ui, const struct kt_action *a)
 {
 	view_stream_rowfilter_edit(ui->stream);
 }
 
-static void act_rowfilter_off(struct kt_ui *ui)
+static void act_rowfilter_off(struct kt_ui *ui, const struct kt_action *a)
 {
 	view_stream_rowfilter_clear(ui->stream);
 }
 
-static void act_quit(struct kt_ui *ui)
+static void act_quit(struct kt_ui *ui, const struct kt_action *a)
 {
 	ui->quit = true;
 }
 
-static void act_focus_next(struct kt_ui *ui)
+static void act_focus_next(struct kt_ui *ui, const struct kt_action *a)
 {
-	screen_focus(ui, layout_focus_step(ui->lay.n, ui->lay.focus, 1));
+	pane_focus(ui, layout_focus_step(ui->lay.n, ui->lay.focus, 1));
 }
 
-static void act_focus_prev(struct kt_ui *ui)
+static void act_focus_prev(struct kt_ui *ui, const struct kt_action *a)
 {
-	screen_focus(ui, layout_focus_step(ui->lay.n, ui->lay.focus, -1));
+	pane_focus(ui, layout_focus_step(ui->lay.n, ui->lay.focus, -1));
 }
 
-static void act_redraw(struct kt_ui *ui)
+static void act_redraw(struct kt_ui *ui, const struct kt_action *a)
 {
 	clearok(curscr, TRUE);
 	ui->full = true;
 }
 
-static void act_theme(struct kt_ui *ui)
+static void act_theme(struct kt_ui *ui, const struct kt_action *a)
 {
 	struct kt_ui_settings now;
 	int i;
@@ -210,7 +162,7 @@ static void act_theme(struct kt_ui *ui)
 		ui->help_dirty = true;
 }
 
-static void act_save(struct kt_ui *ui)
+static void act_save(struct kt_ui *ui, const struct kt_action *a)
 {
 	struct kt_ui_settings now;
 
@@ -219,26 +171,26 @@ static void act_save(struct kt_ui *ui)
 	ui->status_dirty = true;
 }
 
-static void act_profile(struct kt_ui *ui)
+static void act_profile(struct kt_ui *ui, const struct kt_action *a)
 {
 	ui_prompt_open(ui, NULL, UI_PROMPT_PROFILE, "Save profile as: ", "");
 }
 
-static void act_write(struct kt_ui *ui)
+static void act_write(struct kt_ui *ui, const struct kt_action *a)
 {
 	ui_record_key(ui, ui->app, &ui->rec, 'w');
 }
 
-static void act_record(struct kt_ui *ui)
+static void act_record(struct kt_ui *ui, const struct kt_action *a)
 {
 	ui_record_key(ui, ui->app, &ui->rec, 'A');
 	ui->header_dirty = true; /* REC on or off */
 }
 
-/* In help order. A new action is one row here and its handler above. */
+/* In help order, the pane kinds' actions (pane.c) after the first. A new action is one row
+ * here and its handler above; a new pane's is its row in pane.c. */
 static const struct kt_action actions[] = {
 	{ "help", "F1 h ?", "Help", "this help", 0, act_help, true },
-	{ "events", "F2 e", "Events", "event picker open / close", 0, act_events, false },
 	{ "search", "F3 /", "Search", "search stream backwards", 0, act_search, false },
 	{ "filter", "F4 f", "Filter", "filter of selected event", 0, act_filter, false },
 	{ "layout", "F5 o |", "Layout", "side by side / stacked", 0, act_layout, true },
@@ -248,14 +200,6 @@ static const struct kt_action actions[] = {
 	{ "zoom", "F9 z", "Zoom", "zoom the focused pane", 0, act_zoom, true },
 	{ "stream-smaller", "[", NULL, "stream pane smaller", 0, act_stream_smaller, true },
 	{ "stream-larger", "]", NULL, "stream pane larger", 0, act_stream_larger, true },
-	{ "counters", "F11 m", "Counters", "counters pane open / close",
-	  KT_CAP_COUNTERS, act_counters, false },
-	/* F12 stays off the bar: it fits 80 columns up to F10, F11 just past them */
-	{ "hist", "F12 H", NULL, "new histogram pane (BPF)", KT_CAP_HIST, act_hist, false },
-	{ "tree", "T", NULL, "call-tree pane open / close", 0, act_tree, false },
-	{ "flame", "I", NULL, "flame graph; k: on/off-CPU", 0, act_flame, false },
-	{ "probes", "P", NULL, "probe editor open / close", KT_CAP_PROBES, act_probes, false },
-	{ "tracers", "R", NULL, "tracer pane, function lists", KT_CAP_TRACER, act_tracers, false },
 	{ "rowfilter", "F", NULL, "row filter: pid= comm= cpu=", 0, act_rowfilter, false },
 	{ "rowfilter-off", "-", NULL, "row filter off", 0, act_rowfilter_off, false },
 	{ "quit", "F10 q Q", "Quit", "quit (q: not in picker)", 0, act_quit, true },
@@ -273,16 +217,25 @@ static const struct kt_action actions[] = {
 
 const struct kt_action *action_at(int i)
 {
-	return i >= 0 && i < NACTIONS ? &actions[i] : NULL;
+	const struct kt_pane_kind *k;
+	int j;
+
+	if (i < 1)
+		return i == 0 ? &actions[0] : NULL;
+	for (j = 0; (k = pane_kind_at(j)); j++)
+		if (k->act.keys && !--i)
+			return &k->act;
+	return i < NACTIONS ? &actions[i] : NULL;
 }
 
 const struct kt_action *action_find(const char *name)
 {
+	const struct kt_action *a;
 	int i;
 
-	for (i = 0; i < NACTIONS; i++)
-		if (!strcmp(actions[i].name, name))
-			return &actions[i];
+	for (i = 0; (a = action_at(i)); i++)
+		if (!strcmp(a->name, name))
+			return a;
 	return NULL;
 }
 
@@ -339,16 +292,17 @@ int action_fkey(const struct kt_action *a)
 const struct kt_action *action_for_key(const struct kt_options *o, int key)
 {
 	const struct kt_config *c = o->config;
+	const struct kt_action *a;
 	int i, j, k;
 
 	if (c && !o->config_bad)
 		for (i = 0; i < c->nbinds; i++)
 			if (action_key_code(c->binds[i].key) == key)
 				return action_find(c->binds[i].action);
-	for (i = 0; i < NACTIONS; i++)
-		for (j = 0; (k = own_key(&actions[i], j)) >= 0; j++)
+	for (i = 0; (a = action_at(i)); i++)
+		for (j = 0; (k = own_key(a, j)) >= 0; j++)
 			if (k == key)
-				return &actions[i];
+				return a;
 	return NULL;
 }
 
@@ -367,5 +321,5 @@ void action_key(struct kt_ui *ui, int key)
 		ui_message(ui, false, "%s", app_refusal(ui->app, a->needs));
 		return;
 	}
-	a->run(ui);
+	a->run(ui, a);
 }

@@ -22,11 +22,12 @@ struct kt_action {
 	const char *help;    /* its line in the help overlay */
 	unsigned int needs;  /* the capabilities (enum kt_cap) it needs of the event source:
 			      * without them it says the source's reason when pressed */
-	void (*run)(struct kt_ui *ui);
+	void (*run)(struct kt_ui *ui, const struct kt_action *a);
 	bool stacks_file;    /* also works on ktop --flame FILE, where there are no events */
 };
 
-/* The i-th action, in help order; NULL past the last. */
+/* The i-th action, in help order (help, the pane kinds' (pane.c), the others); NULL past
+ * the last. */
 const struct kt_action *action_at(int i);
 /* The action called name, or NULL. */
 const struct kt_action *action_find(const char *name);

@@ -226,8 +226,9 @@ static int live_key(void *arg, struct kt_view *v, int key)
 }
 
 /* -i: the profile the recording keeps (its folded text, the counts line first). */
-static void recorded_show(struct kt_ui *ui)
+static void recorded_show(struct kt_view *v)
 {
+	struct kt_ui *ui = v->ui;
 	const char *text = source_kept_stacks(ui->app->source);
 	const char *ev = text ? strstr(text, "event=") : NULL, *base;
 	char event[32] = "profile", name[64], err[512], *copy;
@@ -259,13 +260,13 @@ static void recorded_show(struct kt_ui *ui)
 		return;
 	}
 	snprintf(name, sizeof(name), "recorded %s", event);
-	view_flame_show(ui->flame, st, NULL, name, NULL, false);
+	view_flame_show(v, st, NULL, name, NULL, false);
 }
 
-void flame_live_open(struct kt_ui *ui)
+void flame_live_open(struct kt_view *v)
 {
-	if (app_can(ui->app, KT_CAP_SEEK))
-		recorded_show(ui);
-	else if (!live_show(ui, ui->flame, LIVE_EVENTS))
-		live_show(ui, ui->flame, LIVE_ONCPU);
+	if (app_can(v->app, KT_CAP_SEEK))
+		recorded_show(v);
+	else if (!live_show(v->ui, v, LIVE_EVENTS))
+		live_show(v->ui, v, LIVE_ONCPU);
 }

@@ -11,11 +11,10 @@
 #ifndef KTOP_UI_FLAME_LIVE_H
 #define KTOP_UI_FLAME_LIVE_H
 
-struct kt_ui;
+struct kt_view;
 
-/* Puts the first live source that starts into the open flame pane (ui->flame), or on a
- * recording (-i) the profile it keeps (ktop -b --profile -o); a refusal goes to the status
- * line. */
-void flame_live_open(struct kt_ui *ui);
+/* Puts the first live source that starts into the flame pane v, or on a recording (-i) the
+ * profile it keeps (ktop -b --profile -o); a refusal goes to the status line. */
+void flame_live_open(struct kt_view *v);
 
 #endif

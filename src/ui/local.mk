@@ -6,13 +6,17 @@ src_libktop_a_SOURCES += \
 	src/ui/settings.c src/ui/settings.h \
 	src/ui/layout.c src/ui/layout.h \
 	src/ui/view.h \
-	src/ui/screen.c src/ui/screen.h \
+	src/ui/screen.c src/ui/screen.h src/ui/screen_draw.c src/ui/screen_prompt.c \
+	src/ui/pane.c src/ui/pane.h \
+	src/ui/foldset.c src/ui/foldset.h \
+	src/ui/view_rings.c \
 	src/ui/action.c src/ui/action.h \
 	src/ui/header.c src/ui/header.h \
 	src/ui/funcbar.c src/ui/funcbar.h \
 	src/ui/help.c src/ui/help.h \
 	src/ui/prompt.c src/ui/prompt.h \
-	src/ui/view_stream.c \
+	src/ui/view_stream.c src/ui/stream.h src/ui/stream_split.c \
+	src/ui/stream_walk.c src/ui/stream_search.c \
 	src/ui/view_picker.c \
 	src/ui/view_pmu.c \
 	src/ui/view_recevents.c \

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The screen manager (htop ScreenManager_run, tmux server_client_loop): owns the panes and
- * the fixed regions, runs the main loop, routes keys, and redraws what is dirty, at most
- * ten times a second and only with wnoutrefresh + doupdate, so a slow SSH link gets only
- * what changed. */
+/* The screen manager (htop ScreenManager_run, tmux server_client_loop): runs the main loop,
+ * routes keys and the mouse, ticks the panes, and has what is dirty redrawn at most ten
+ * times a second. The panes' life is pane.c's, the drawing screen_draw.c's, the prompt
+ * screen_prompt.c's. */
 #include "config.h"
 
 #include <errno.h>
@@ -18,13 +18,10 @@
 #include "options.h"
 #include "signals.h"
 #include "ui/action.h"
-#include "ui/complete.h"
-#include "ui/funcbar.h"
-#include "ui/help.h"
+#include "ui/pane.h"
 #include "ui/screen.h"
 #include "ui/ui.h"
 #include "ui/view.h"
-#include "xalloc.h"
 #include "clock.h"
 
 #define NSEC_PER_MSEC 1000000ULL
@@ -52,49 +49,6 @@ void ui_message(struct kt_ui *ui, bool error, const char *fmt, ...)
 	ui->status_dirty = true;
 }
 
-void ui_prompt_open(struct kt_ui *ui, struct kt_view *owner, int id, const char *label,
-		    const char *initial)
-{
-	prompt_open(&ui->prompt, label, initial);
-	ui->prompt_owner = owner;
-	ui->prompt_id = id;
-	ui->msg[0] = '\0';
-	ui->status_dirty = true;
-	ui->fbar_dirty = true;
-}
-
-size_t ui_prompt_complete(struct kt_ui *ui, const char *const *cands, size_t n,
-			  const char *extra, char *list, size_t listlen)
-{
-	struct kt_prompt *p = &ui->prompt;
-	size_t before = p->len, m;
-	char text[KT_PROMPT_MAX];
-
-	m = complete_word(p->buf, sizeof(p->buf), &p->len, &p->cur, extra, cands, n, list,
-			  listlen);
-	ui->status_dirty = true;
-	if (p->len != before && ui->prompt_owner && ui->prompt_owner->ops->prompt) {
-		snprintf(text, sizeof(text), "%s", p->buf);
-		ui->prompt_owner->ops->prompt(ui->prompt_owner, ui->prompt_id, text,
-					      KT_PROMPT_CHANGED);
-	}
-	return m;
-}
-
-void ui_prompt_drop(struct kt_ui *ui, struct kt_view *owner)
-{
-	if (!ui->prompt.active || ui->prompt_owner != owner)
-		return;
-	prompt_close(&ui->prompt);
-	ui->prompt_owner = NULL;
-	ui->status_dirty = ui->fbar_dirty = true;
-}
-
-size_t ui_prompt_cursor(const struct kt_ui *ui)
-{
-	return ui->prompt.cur;
-}
-
 void ui_broadcast(struct kt_ui *ui, enum kt_view_event ev)
 {
 	int i;
@@ -110,356 +64,11 @@ void ui_broadcast(struct kt_ui *ui, enum kt_view_event ev)
 		ui->header_dirty = true;
 }
 
-void view_draw_title(struct kt_view *v, const char *title, const char *right)
-{
-	int rw = right ? (int)strlen(right) : 0, x;
-
-	wattrset(v->win, crt_attr(v->focused ? CRT_TITLE_FOCUS : CRT_TITLE));
-	crt_fill(v->win, 0, 0, v->w);
-	x = crt_put(v->win, 0, 1, title, v->w - 1 - (rw ? rw + 2 : 0));
-	if (rw && rw + x + 3 <= v->w)
-		crt_put(v->win, 0, v->w - rw - 1, right, rw);
-	wattrset(v->win, A_NORMAL);
-}
-
-static struct kt_view *view_new(struct kt_ui *ui, const struct kt_view_ops *ops)
-{
-	struct kt_view *v = xcalloc(1, sizeof(*v));
-
-	v->ops = ops;
-	v->ui = ui;
-	v->app = ui->app;
-	v->dirty = true;
-	ops->init(v);
-	return v;
-}
-
-static void view_delete(struct kt_view *v)
-{
-	if (v->win)
-		delwin(v->win);
-	v->ops->free(v);
-	free(v);
-}
-
-void screen_focus(struct kt_ui *ui, int idx)
-{
-	int i;
-
-	ui->lay.focus = idx;
-	layout_fix(&ui->lay);
-	for (i = 0; i < ui->lay.n; i++) {
-		bool f = i == ui->lay.focus;
-
-		if (ui->views[i]->focused != f)
-			ui->views[i]->dirty = true;
-		ui->views[i]->focused = f;
-	}
-	ui->fbar_dirty = true;
-	/* A zoomed or auto-zoomed layout shows only the focused pane. */
-	if (ui->lay.zoom || !ui->views[ui->lay.focus]->win)
-		ui->relayout = true;
-}
-
-static int view_index(struct kt_ui *ui, struct kt_view *v)
-{
-	int i;
-
-	for (i = 0; i < ui->lay.n; i++)
-		if (ui->views[i] == v)
-			return i;
-	return -1;
-}
-
-void screen_open_picker(struct kt_ui *ui)
-{
-	if (!ui->picker) {
-		if (ui->lay.n >= KT_LAYOUT_MAX)
-			return;
-		/* a source whose event types ktop hides (a recording): those, with counts */
-		ui->picker = view_new(ui, app_can(ui->app, KT_CAP_HIDE) ? &view_recevents_ops :
-									   &view_picker_ops);
-		ui->views[ui->lay.n++] = ui->picker;
-		ui->relayout = true;
-	}
-	screen_focus(ui, view_index(ui, ui->picker));
-}
-
-void screen_close_view(struct kt_ui *ui, struct kt_view *v)
-{
-	int i = view_index(ui, v);
-
-	if (i <= 0) /* the stream stays */
-		return;
-	if (ui->prompt.active && ui->prompt_owner == v) {
-		prompt_close(&ui->prompt);
-		ui->prompt_owner = NULL;
-		ui->status_dirty = ui->fbar_dirty = true;
-	}
-	memmove(&ui->views[i], &ui->views[i + 1], (ui->lay.n - i - 1) * sizeof(ui->views[0]));
-	ui->lay.n--;
-	if (v == ui->picker)
-		ui->picker = NULL;
-	if (v == ui->pmu)
-		ui->pmu = NULL;
-	if (v == ui->tracers)
-		ui->tracers = NULL;
-	if (v == ui->probes)
-		ui->probes = NULL;
-	if (v == ui->tree)
-		ui->tree = NULL;
-	if (v == ui->flame)
-		ui->flame = NULL;
-	view_delete(v);
-	ui->relayout = true;
-	screen_focus(ui, 0);
-}
-
-/* Opens the counters pane (and the counters), focused when asked. */
-void screen_open_pmu(struct kt_ui *ui, bool focus)
-{
-	if (!ui->pmu) {
-		if (ui->lay.n >= KT_LAYOUT_MAX)
-			return;
-		ui->pmu = view_new(ui, &view_pmu_ops);
-		ui->views[ui->lay.n++] = ui->pmu;
-		ui->relayout = true;
-	}
-	if (focus)
-		screen_focus(ui, view_index(ui, ui->pmu));
-}
-
-/* Opens the pane in *slot focused, or closes it when it is open and focused. */
-void screen_toggle_pane(struct kt_ui *ui, struct kt_view **slot, const struct kt_view_ops *ops)
-{
-	if (*slot && ui->views[ui->lay.focus] == *slot) {
-		screen_close_view(ui, *slot);
-		return;
-	}
-	if (!*slot) {
-		if (ui->lay.n >= KT_LAYOUT_MAX) {
-			ui_message(ui, true, "no room for another pane: close one first (Esc in it)");
-			return;
-		}
-		*slot = view_new(ui, ops);
-		ui->views[ui->lay.n++] = *slot;
-		ui->relayout = true;
-	}
-	screen_focus(ui, view_index(ui, *slot));
-}
-
-/* A new histogram pane, focused: building spec, or prompting for one when spec is NULL. */
-void screen_open_hist(struct kt_ui *ui, const char *spec)
-{
-	struct kt_view *v;
-
-	if (ui->lay.n >= KT_LAYOUT_MAX) {
-		ui_message(ui, true, "no room for another pane: close one first (Esc in it)");
-		return;
-	}
-	v = view_new(ui, &view_hist_ops);
-	ui->views[ui->lay.n++] = v;
-	ui->relayout = true;
-	screen_focus(ui, view_index(ui, v));
-	if (spec)
-		view_hist_build(v, spec);
-	else
-		view_hist_edit(v);
-}
-
-/* (Re)creates every window for the current terminal size and layout. */
-static void ui_layout(struct kt_ui *ui)
-{
-	int i;
-
-	getmaxyx(stdscr, ui->lines, ui->cols);
-	layout_fix(&ui->lay);
-	for (i = 0; i < ui->lay.n; i++)
-		ui->lay.want_w[i] = ui->views[i]->ops->pref_width;
-	layout_screen(ui->cols, ui->lines, KT_HEADER_LINES, &ui->rects);
-	layout_compute(&ui->lay, ui->rects.panes, ui->pane, &ui->side);
-
-#define REWIN(win, r)                                                           \
-	do {                                                                    \
-		if (win)                                                        \
-			delwin(win);                                            \
-		win = (r).w > 0 && (r).h > 0 ? newwin((r).h, (r).w, (r).y, (r).x) : NULL; \
-	} while (0)
-	REWIN(ui->header_win, ui->rects.header);
-	REWIN(ui->status_win, ui->rects.status);
-	REWIN(ui->fbar_win, ui->rects.funcbar);
-#undef REWIN
-	for (i = 0; i < ui->lay.n; i++) {
-		struct kt_view *v = ui->views[i];
-		struct kt_rect r = ui->pane[i];
-
-		if (v->win)
-			delwin(v->win);
-		v->win = NULL;
-		v->w = v->h = 0;
-		if (r.w > 0 && r.h > 0)
-			v->win = newwin(r.h, r.w, r.y, r.x);
-		if (v->win) {
-			v->w = r.w;
-			v->h = r.h;
-			v->ops->resize(v);
-		}
-		v->dirty = true;
-	}
-	if (ui->help_win)
-		delwin(ui->help_win);
-	ui->help_win = NULL;
-	ui->relayout = false;
-	ui->full = true;
-	ui->header_dirty = ui->status_dirty = ui->fbar_dirty = ui->help_dirty = true;
-}
-
-static bool ui_dirty(const struct kt_ui *ui)
-{
-	int i;
-
-	if (ui->full || ui->header_dirty || ui->status_dirty || ui->fbar_dirty || ui->help_dirty)
-		return true;
-	for (i = 0; i < ui->lay.n; i++)
-		if (ui->views[i]->win && ui->views[i]->dirty)
-			return true;
-	return false;
-}
-
-static void draw_separators(struct kt_ui *ui)
-{
-	const struct crt_glyphs *g = crt_glyphs();
-	int i, y;
-
-	/* stdscr is the backdrop under the panes: blank, plus the separator columns. */
-	werase(stdscr);
-	if (!ui->side)
-		return;
-	wattrset(stdscr, crt_attr(CRT_BORDER));
-	for (i = 0; i + 1 < ui->lay.n; i++) {
-		struct kt_rect r = ui->pane[i];
-
-		if (!r.w)
-			continue;
-		for (y = r.y; y < r.y + r.h; y++)
-			mvwaddstr(stdscr, y, r.x + r.w, g->vline);
-	}
-	wattrset(stdscr, A_NORMAL);
-}
-
-static void draw_status(struct kt_ui *ui)
-{
-	WINDOW *w = ui->status_win;
-
-	if (ui->prompt.active) {
-		prompt_draw(&ui->prompt, w, ui->cols);
-		return;
-	}
-	wattrset(w, crt_attr(ui->msg_error ? CRT_ERROR : CRT_STATUS));
-	crt_put_pad(w, 0, 0, ui->msg, ui->cols);
-	wattrset(w, A_NORMAL);
-}
-
-static const struct funcbar_item prompt_items[] = {
-	{ "Enter", "Accept" }, { "Esc", "Cancel" }, { "^U", "Clear" }, { "F10", "Quit" },
-};
-
-static void draw_funcbar(struct kt_ui *ui)
-{
-	const struct funcbar_item *items;
-	struct kt_view *f = ui->views[ui->lay.focus];
-	int n;
-
-	if (ui->prompt.active) {
-		items = prompt_items;
-		n = (int)(sizeof(prompt_items) / sizeof(prompt_items[0]));
-	} else if (f->ops->funcbar) {
-		n = f->ops->funcbar(f, &items);
-	} else {
-		n = funcbar_actions(source_caps(ui->app->source), &items);
-	}
-	funcbar_draw(ui->fbar_win, ui->cols, items, n);
-}
-
-static void draw_help(struct kt_ui *ui)
-{
-	struct kt_rect a = { 0, 0, ui->cols, ui->lines - (ui->rects.funcbar.h ? 1 : 0) };
-	int w, h;
-
-	if (!ui->help_win) {
-		help_size(a.w, a.h, &w, &h);
-		if (w <= 0 || h <= 0)
-			return;
-		ui->help_win = newwin(h, w, a.y + (a.h - h) / 2, (a.w - w) / 2);
-		if (!ui->help_win)
-			return;
-	}
-	getmaxyx(ui->help_win, h, w);
-	help_draw(ui->help_win, w, h, &ui->help_scroll);
-}
-
-/* One redraw: only what is dirty is drawn and copied to the virtual screen; doupdate()
- * sends the difference. */
-static void ui_redraw(struct kt_ui *ui)
-{
-	struct kt_view *sv = ui->stream;
-	bool any = false;
-	int i;
-
-	if (ui->full) {
-		draw_separators(ui);
-		wnoutrefresh(stdscr);
-		any = true;
-	}
-	if (ui->header_win && (ui->header_dirty || ui->full)) {
-		header_draw(&ui->header, ui->header_win, ui->cols, ui->rects.header.h, ui->app,
-			    ui_record_state(&ui->rec) ? ui_record_state(&ui->rec) :
-			    sv->ops->state && !ui->app->opts->flame_path ? sv->ops->state(sv) :
-			    NULL, ui->paused);
-		wnoutrefresh(ui->header_win);
-		any = true;
-	}
-	for (i = 0; i < ui->lay.n; i++) {
-		struct kt_view *v = ui->views[i];
-
-		if (!v->win || !(v->dirty || ui->full))
-			continue;
-		werase(v->win);
-		v->ops->draw(v);
-		wnoutrefresh(v->win);
-		v->dirty = false;
-		any = true;
-	}
-	if (ui->fbar_win && (ui->fbar_dirty || ui->full)) {
-		draw_funcbar(ui);
-		wnoutrefresh(ui->fbar_win);
-		any = true;
-	}
-	/* The overlay goes over whatever was just copied below it. */
-	if (ui->help && (any || ui->help_dirty)) {
-		draw_help(ui);
-		if (ui->help_win) {
-			touchwin(ui->help_win);
-			wnoutrefresh(ui->help_win);
-		}
-	}
-	/* Last, so the terminal cursor ends up in the prompt. */
-	if (ui->status_win && (ui->status_dirty || ui->full || ui->prompt.active)) {
-		draw_status(ui);
-		wnoutrefresh(ui->status_win);
-	}
-	if (ui->cursor_on != (ui->prompt.active && !ui->help)) {
-		ui->cursor_on = !ui->cursor_on;
-		curs_set(ui->cursor_on ? 1 : 0);
-	}
-	doupdate();
-	ui->full = ui->header_dirty = ui->status_dirty = ui->fbar_dirty = ui->help_dirty = false;
-}
-
 void ui_edit_filter(struct kt_ui *ui, const char *spec)
 {
-	screen_open_picker(ui);
-	if (!view_picker_edit_filter(ui->picker, spec))
+	struct kt_view *picker = pane_open(ui, "events", true);
+
+	if (picker && !view_picker_edit_filter(picker, spec))
 		ui_message(ui, true, "%s is not in the event picker", spec);
 }
 
@@ -471,8 +80,8 @@ void screen_settings_now(struct kt_ui *ui, struct kt_ui_settings *s)
 	s->orient = (int)ui->lay.orient;
 	s->zoom = ui->lay.zoom;
 	s->split = ui->lay.first_pct;
-	s->picker = ui->picker != NULL;
-	s->counters = ui->pmu != NULL;
+	s->picker = pane_find(ui, "events") != NULL;
+	s->counters = pane_find(ui, "counters") != NULL;
 }
 
 static void help_key(struct kt_ui *ui, int key)
@@ -503,53 +112,6 @@ static void help_key(struct kt_ui *ui, int key)
 		return;
 	}
 	ui->help_dirty = true;
-}
-
-static void prompt_key_event(struct kt_ui *ui, int key)
-{
-	struct kt_view *owner = ui->prompt_owner;
-	enum kt_prompt_result r = prompt_key(&ui->prompt, key);
-	char text[KT_PROMPT_MAX];
-
-	if (key == KEY_F(10)) {
-		ui->quit = true;
-		return;
-	}
-	ui->status_dirty = true;
-	snprintf(text, sizeof(text), "%s", ui->prompt.buf);
-	switch (r) {
-	case KT_PR_CHANGED:
-		if (owner && owner->ops->prompt)
-			owner->ops->prompt(owner, ui->prompt_id, text, KT_PROMPT_CHANGED);
-		break;
-	case KT_PR_COMPLETE:
-		if (owner && owner->ops->prompt)
-			owner->ops->prompt(owner, ui->prompt_id, text, KT_PROMPT_COMPLETE);
-		break;
-	case KT_PR_ACCEPT:
-	case KT_PR_CANCEL:
-		/* Closed first: the owner may open the next prompt or leave a message. */
-		prompt_close(&ui->prompt);
-		ui->prompt_owner = NULL;
-		ui->fbar_dirty = true;
-		if (!owner && ui->prompt_id == UI_PROMPT_PROFILE && r == KT_PR_ACCEPT) {
-			struct kt_ui_settings now;
-			bool error;
-
-			screen_settings_now(ui, &now);
-			settings_save_profile(ui->app, text, &now, ui->msg, sizeof(ui->msg),
-					      &error);
-			ui->msg_error = error;
-		}
-		if (!owner && ui->prompt_id != UI_PROMPT_PROFILE && r == KT_PR_ACCEPT)
-			ui_record_prompt(ui, ui->app, &ui->rec, ui->prompt_id, text);
-		if (owner && owner->ops->prompt)
-			owner->ops->prompt(owner, ui->prompt_id, text,
-					   r == KT_PR_ACCEPT ? KT_PROMPT_ACCEPT : KT_PROMPT_CANCEL);
-		break;
-	default:
-		break;
-	}
 }
 
 /* A click focuses the pane under it and goes to the pane (the picker toggles the event
@@ -586,7 +148,7 @@ static void ui_mouse(struct kt_ui *ui)
 			v->dirty = true;
 		} else if (me.bstate & BUTTON1_PRESSED) {
 			if (i != ui->lay.focus)
-				screen_focus(ui, i);
+				pane_focus(ui, i);
 			if (v->ops->click)
 				v->ops->click(v, me.y - by, me.x - bx);
 		}
@@ -617,7 +179,7 @@ static void ui_key(struct kt_ui *ui, int key)
 		return;
 	}
 	if (ui->prompt.active) {
-		prompt_key_event(ui, key);
+		screen_prompt_key(ui, key);
 		return;
 	}
 	if (ui->msg[0]) {
@@ -629,7 +191,7 @@ static void ui_key(struct kt_ui *ui, int key)
 	if (v->ops->funcbar)
 		ui->fbar_dirty = true; /* its hints may follow its mode */
 	if (r & KT_KEY_CLOSE)
-		screen_close_view(ui, v);
+		pane_close(ui, v);
 	if (r & (KT_KEY_HANDLED | KT_KEY_CLOSE))
 		return;
 	action_key(ui, key);
@@ -660,11 +222,7 @@ static bool ui_work(struct kt_ui *ui)
 
 static void ui_free(struct kt_ui *ui)
 {
-	int i;
-
-	for (i = ui->lay.n - 1; i >= 0; i--)
-		view_delete(ui->views[i]);
-	ui->lay.n = 0;
+	pane_close_all(ui);
 	if (ui->header_win)
 		delwin(ui->header_win);
 	if (ui->status_win)
@@ -686,6 +244,7 @@ static int ms_until(unsigned long long now, unsigned long long when)
 int ui_run(struct kt_app *app)
 {
 	struct kt_ui_settings end;
+	struct kt_view *flame = NULL;
 	struct kt_ui ui;
 	unsigned long long delay_ns, next_tick, last_redraw = 0, now;
 	char err[256];
@@ -705,28 +264,24 @@ int ui_run(struct kt_app *app)
 	}
 	delay_ns = (app->opts->delay_ms ? app->opts->delay_ms : 1000) * NSEC_PER_MSEC;
 	layout_init(&ui.lay);
-	ui.stream = view_new(&ui, &view_stream_ops);
-	ui.views[ui.lay.n++] = ui.stream;
-	screen_focus(&ui, 0);
+	ui.stream = pane_open(&ui, "stream", true);
 	/* --flame: a file's stacks, nothing live; the pane fills the screen */
 	if (app->flame) {
-		screen_toggle_pane(&ui, &ui.flame, &view_flame_ops);
-		view_flame_show(ui.flame, app->flame, app->flame_base, app->opts->flame_path, NULL,
+		flame = pane_open(&ui, "flame", true);
+		view_flame_show(flame, app->flame, app->flame_base, app->opts->flame_path, NULL,
 				true);
 		app->flame = app->flame_base = NULL;
 		ui.start.counters = ui.start.picker = false;
 		ui.start.zoom = true;
 	}
 	if (ui.start.counters)
-		screen_open_pmu(&ui, false);
-	if (ui.start.picker) {
-		screen_open_picker(&ui);
-		screen_focus(&ui, 0);
-	}
+		pane_open(&ui, "counters", false);
+	if (ui.start.picker)
+		pane_open(&ui, "events", false);
 	/* --hist: a pane for each, beside the stream */
 	for (h = 0; h < app->opts->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++)
-		screen_open_hist(&ui, app->opts->hists[h]);
-	screen_focus(&ui, ui.flame ? view_index(&ui, ui.flame) : 0);
+		view_hist_build(pane_open(&ui, "hist", true), app->opts->hists[h]);
+	pane_focus(&ui, flame ? pane_index(&ui, flame) : 0);
 	ui.lay.orient = (enum kt_orient)ui.start.orient;
 	ui.lay.zoom = ui.start.zoom && ui.lay.n > 1;
 	ui.lay.first_pct = ui.start.split;
@@ -744,7 +299,7 @@ int ui_run(struct kt_app *app)
 			  NULL);
 	}
 	header_refresh(&ui.header, app);
-	ui_layout(&ui);
+	screen_layout(&ui);
 	next_tick = clock_mono_ns() + delay_ns;
 
 	while (!ui.quit && !signals_pending()) {
@@ -755,14 +310,14 @@ int ui_run(struct kt_app *app)
 		int timeout, n;
 
 		if (ui.relayout)
-			ui_layout(&ui);
+			screen_layout(&ui);
 		now = clock_mono_ns();
-		if (ui_dirty(&ui) && now >= last_redraw + REDRAW_MIN_NS) {
-			ui_redraw(&ui);
+		if (screen_dirty(&ui) && now >= last_redraw + REDRAW_MIN_NS) {
+			screen_redraw(&ui);
 			last_redraw = now;
 		}
 		timeout = ms_until(now, next_tick);
-		if (ui_dirty(&ui) && ms_until(now, last_redraw + REDRAW_MIN_NS) < timeout)
+		if (screen_dirty(&ui) && ms_until(now, last_redraw + REDRAW_MIN_NS) < timeout)
 			timeout = ms_until(now, last_redraw + REDRAW_MIN_NS);
 		if (busy)
 			timeout = 0;

@@ -15,18 +15,11 @@
 
 struct kt_app;
 struct kt_view;
-struct kt_view_ops;
 
 struct kt_ui {
 	struct kt_app *app;
-	struct kt_view *views[KT_LAYOUT_MAX];
+	struct kt_view *views[KT_LAYOUT_MAX]; /* the open panes, of any kinds (pane.h) */
 	struct kt_view *stream; /* views[0], always there */
-	struct kt_view *picker; /* NULL while closed */
-	struct kt_view *pmu;	/* the counters pane, NULL while closed */
-	struct kt_view *tracers; /* the tracer pane, NULL while closed */
-	struct kt_view *probes;	 /* the probe editor, NULL while closed */
-	struct kt_view *tree;	/* the call-tree pane, NULL while closed */
-	struct kt_view *flame;	/* the flame graph pane, NULL while closed */
 	struct kt_layout lay;	/* lay.n == number of views */
 	struct kt_screen_rects rects;
 	struct kt_rect pane[KT_LAYOUT_MAX];
@@ -55,20 +48,21 @@ struct kt_ui {
 	struct kt_ui_record rec; /* w, A (ui_record.c) */
 };
 
-#define UI_PROMPT_PROFILE 1 /* the screen's own prompt (no owner view): profile name */
+/* The screen's own prompts (no owner pane), numbered here and nowhere else; a pane numbers
+ * its own prompts as it likes (the owner tells them apart). */
+enum kt_screen_prompt {
+	UI_PROMPT_PROFILE = 1, /* W: the profile's name */
+	UI_PROMPT_WRITE,       /* w: the trace.dat to write (ui_record.c) */
+	UI_PROMPT_RECORD,      /* A: the trace.dat to keep writing (ui_record.c) */
+};
 
-/* Focuses views[idx] (the function bar follows it). */
-void screen_focus(struct kt_ui *ui, int idx);
-/* Closes a pane other than the stream; the stream gets the focus. */
-void screen_close_view(struct kt_ui *ui, struct kt_view *v);
-/* Opens the event picker (a recording's events with -i), focused; silent when full. */
-void screen_open_picker(struct kt_ui *ui);
-/* Opens the counters pane (and the counters), focused when asked; silent when full. */
-void screen_open_pmu(struct kt_ui *ui, bool focus);
-/* Opens the pane in *slot focused, or closes it when it is open and focused. */
-void screen_toggle_pane(struct kt_ui *ui, struct kt_view **slot, const struct kt_view_ops *ops);
-/* A new histogram pane, focused: building spec, or prompting for one when spec is NULL. */
-void screen_open_hist(struct kt_ui *ui, const char *spec);
+/* screen_draw.c: (re)creates every window for the terminal's size and the layout; whether
+ * anything needs drawing; one redraw of what is dirty. */
+void screen_layout(struct kt_ui *ui);
+bool screen_dirty(const struct kt_ui *ui);
+void screen_redraw(struct kt_ui *ui);
+/* screen_prompt.c: a key while the prompt is open. */
+void screen_prompt_key(struct kt_ui *ui, int key);
 /* The settings as they are now, for ktoprc and profiles. */
 void screen_settings_now(struct kt_ui *ui, struct kt_ui_settings *s);
 

@@ -8,6 +8,7 @@
 
 #include "app.h"
 #include "record/recorder.h"
+#include "ui/screen.h"
 #include "ui/ui_record.h"
 #include "ui/view.h"
 

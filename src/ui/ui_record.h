@@ -11,16 +11,13 @@ struct kt_app;
 struct kt_ui;
 struct kt_recorder;
 
-#define UI_PROMPT_WRITE 2  /* the screen's own prompts (screen.c has 1) */
-#define UI_PROMPT_RECORD 3
-
 struct kt_ui_record {
 	struct kt_recorder *live; /* A: writing on, NULL while off */
 };
 
 /* Handles the recording keys: w or A. Returns true when the key was taken. */
 bool ui_record_key(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record *r, int key);
-/* A file name was entered at one of the prompts above. */
+/* A file name was entered at the prompt id (UI_PROMPT_WRITE or _RECORD, screen.h). */
 void ui_record_prompt(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record *r, int id,
 		      const char *text);
 /* New records arrived: A writes them. */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* A pane kind is a const operations table (tmux window_mode, uftrace tui_window_ops); one
- * instance is a struct kt_view with its curses window and private data. The screen owns the
- * views, lays them out, routes keys to the focused one and redraws the dirty ones; views
- * only set flags and draw when asked. Below the table: the services the screen offers
- * views. */
+/* A pane kind is a const operations table (tmux window_mode, uftrace tui_window_ops) and a
+ * row of the registry (pane.c's KT_PANES); one instance is a struct kt_view with its curses
+ * window and private data. The screen owns the views, lays them out, routes keys to the
+ * focused one and redraws the dirty ones; views only set flags and draw when asked. Below
+ * the table: the services the screen offers views. */
 #ifndef KTOP_UI_VIEW_H
 #define KTOP_UI_VIEW_H
 
@@ -64,9 +64,15 @@ struct kt_view_ops {
 	int (*funcbar)(struct kt_view *v, const struct funcbar_item **items);
 	/* A mouse click at (y, x) of the focused view's window. */
 	void (*click)(struct kt_view *v, int y, int x);
+	/* The user opened it with its key (placed and focused): a prompt to fill it, a source
+	 * to start. */
+	void (*opened)(struct kt_view *v);
 };
 
+struct kt_pane_kind;
+
 struct kt_view {
+	const struct kt_pane_kind *kind; /* its registry row (pane.h) */
 	const struct kt_view_ops *ops;
 	struct kt_ui *ui;
 	struct kt_app *app;
@@ -77,15 +83,9 @@ struct kt_view {
 	void *data;
 };
 
-extern const struct kt_view_ops view_stream_ops;
-extern const struct kt_view_ops view_picker_ops;
-extern const struct kt_view_ops view_pmu_ops;
+/* The registry (pane.c) declares each kind's view_NAME_ops; this one is no kind of its own:
+ * the events kind's factory puts it in the picker's place on a recording. */
 extern const struct kt_view_ops view_recevents_ops;
-extern const struct kt_view_ops view_tracers_ops;
-extern const struct kt_view_ops view_probes_ops;
-extern const struct kt_view_ops view_hist_ops;
-extern const struct kt_view_ops view_tree_ops;
-extern const struct kt_view_ops view_flame_ops;
 
 /* Stream: "system:event" of the selected row, when a row is selected (not following). */
 bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len);
@@ -101,9 +101,8 @@ bool view_stream_row_shown(struct kt_view *v, const struct kt_rec *r);
 bool view_picker_edit_filter(struct kt_view *v, const char *spec);
 
 /* Histogram pane: build spec's histogram in it (a refusal is shown in the pane and on the
- * status line, and what the pane showed stays), or open the prompt that asks for one. */
+ * status line, and what the pane showed stays). Opened by its key it prompts for a spec. */
 void view_hist_build(struct kt_view *v, const char *spec);
-void view_hist_edit(struct kt_view *v);
 
 /* Flame graph pane: where a live tree's stacks come from. update is called once a UI tick
  * unless the pane is frozen or the display paused; it adds what came in to st and returns

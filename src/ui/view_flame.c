@@ -26,6 +26,7 @@
 #include "app.h"
 #include "backend/folded.h"
 #include "backend/stacks.h"
+#include "ui/flame_live.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -727,6 +728,14 @@ void view_flame_show(struct kt_view *v, struct kt_stacks *st, struct kt_stacks *
 	set_tree(v, st, base, name);
 }
 
+/* Opened by its key on a live session it starts a live source (flame_live.h) that feeds it
+ * each tick; on a recording it shows the recording's profile. */
+static void flame_view_opened(struct kt_view *v)
+{
+	if (app_can(v->app, KT_CAP_EVENTS) || app_can(v->app, KT_CAP_SEEK))
+		flame_live_open(v);
+}
+
 const struct kt_view_ops view_flame_ops = {
 	.name = "flame",
 	.init = flame_view_init,
@@ -738,4 +747,5 @@ const struct kt_view_ops view_flame_ops = {
 	.prompt = flame_view_prompt,
 	.funcbar = flame_view_funcbar,
 	.click = flame_view_click,
+	.opened = flame_view_opened,
 };

@@ -201,7 +201,8 @@ static void adopt(struct kt_view *v, struct kt_bpfhist *h)
 	v->dirty = true;
 }
 
-void view_hist_edit(struct kt_view *v)
+/* The prompt for a spec (Enter, H, and the pane's opening by its key). */
+static void hist_edit(struct kt_view *v)
 {
 	struct hist_view *hv = HV(v);
 
@@ -526,7 +527,7 @@ static int hist_view_key(struct kt_view *v, int key)
 	case '\r':
 	case KEY_ENTER:
 	case 'H':
-		view_hist_edit(v);
+		hist_edit(v);
 		return KT_KEY_HANDLED;
 	case 27: /* Esc */
 		return KT_KEY_CLOSE;
@@ -625,4 +626,5 @@ const struct kt_view_ops view_hist_ops = {
 	.prompt = hist_prompt,
 	.state = hist_view_state,
 	.funcbar = hist_view_funcbar,
+	.opened = hist_edit,
 };

@@ -20,90 +20,11 @@
 #include "source/source.h"
 #include "backend/store.h"
 #include "stopwhen.h"
-#include "ui/layout.h"
-#include "ui/prompt.h"
-#include "ui/rowfilter.h"
+#include "ui/stream.h"
 #include "ui/view.h"
 #include "xalloc.h"
-#include "clock.h"
 
-#define NAME_MAX_LEN 96
-#define INFO_MAX_LEN 512
-#define LINE_MAX_LEN 768
-#define SEARCH_STEP_RECORDS 200000   /* per step; then the UI gets a turn */
-#define SEARCH_STEP_NS 40000000ULL   /* ... or 40 ms, whichever comes first */
-#define SEARCH_BATCH 1024	      /* records per store_lock() hold */
-#define SPLIT_SCAN_LIMIT 200000	      /* records scanned back to fill the CPU columns */
-#define SPLIT_MIN_W 24		      /* narrowest CPU column */
 #define HSCROLL_STEP 8
-#define NARROW_W 90			/* below: shorter columns, the fields get the room */
-#define PROMPT_SEARCH 1
-#define PROMPT_ROWFILTER 2
-/* Records walked per redraw or key looking for rows the row filter shows: a filter that
- * matches nothing in a full store costs a bounded pause, never a hang. */
-#define FILTER_SCAN_LIMIT 4000000
-
-struct srow {
-	uint64_t seq, ts;
-	uint32_t cpu, flags;
-	bool stack; /* a stack is attached */
-	int64_t lost;
-	int pid;
-	const char *comm; /* resolved after the store lock is dropped */
-	char name[NAME_MAX_LEN];
-	char info[INFO_MAX_LEN];
-};
-
-struct seg {
-	int start, end;
-	enum crt_elem elem;
-};
-
-struct stream {
-	bool follow;
-	bool split;
-	bool paused;
-	uint64_t frozen_end; /* paused: store_end() when the pause began */
-	uint64_t top, cur;   /* merged: first row shown and the cursor; split: cur is the bottom */
-	uint64_t held;	     /* records in view range, for the title */
-	bool page_short;     /* the last frame had room for more rows than it drew */
-	uint64_t split_span; /* split: records between the oldest row shown and the bottom */
-	unsigned long long base_ts;
-	bool have_base;
-	int hscroll;
-	int cpu_off; /* split: first CPU column shown */
-	int time_w, task_w, name_w;
-	int enabled; /* source_enabled_count(), sampled on the tick */
-
-	struct srow *rows;
-	int nrows;
-
-	/* search */
-	char pat[256];	      /* the pattern in use ("" none) */
-	char old_pat[256];    /* restored when the prompt is cancelled */
-	bool prompting;
-	bool searching;
-	bool not_found;
-	int sdir;	      /* -1: towards older records, +1: newer */
-	uint64_t spos;	      /* next record to test */
-	uint64_t scanned;     /* records tested so far, for the title */
-	bool o_follow;	      /* the position when the prompt opened */
-	uint64_t o_cur, o_top;
-
-	struct kt_rowfilter rf; /* rows shown (rowfilter.h) */
-	bool rf_on;
-	uint64_t *seqs;		/* merged view under the row filter: the rows' records */
-	uint64_t shift_gen;	/* the store's renumbering last applied (store_shift()) */
-	bool estimated;		/* the end shown is an estimate (a recording being indexed) */
-	bool stacks;		/* the store holds stack records: rows are walked past them */
-	bool detail;		/* Enter: the selected row's stack below the rows */
-	bool stop_shown;	/* --stop-when fired: the cursor was put on its event once */
-};
-
-static struct stream *S(struct kt_view *v)
-{
-	return v->data;
-}
 
 /* Moves what the view holds of records the store renumbered (a recording's tail, shown
  * before the index reached it, once the index has). Store lock held. */
@@ -124,7 +45,7 @@ static void follow_shift(struct stream *st, struct kt_store *store)
 
 /* [first, end) that the view may show: a pause freezes the end; a recording being indexed
  * shows up to its estimated end (its tail is there before its middle). Store lock held. */
-static void view_range(struct stream *st, struct kt_store *store, uint64_t *first,
+void stream_view_range(struct stream *st, struct kt_store *store, uint64_t *first,
 		       uint64_t *end)
 {
 	struct kt_store_stats ss;
@@ -141,7 +62,7 @@ static void view_range(struct stream *st, struct kt_store *store, uint64_t *firs
 		*end = *first;
 }
 
-static void reset_widths(struct stream *st)
+void stream_reset_widths(struct stream *st)
 {
 	st->time_w = 8;
 	st->task_w = 10;
@@ -155,7 +76,7 @@ static void stream_init(struct kt_view *v)
 	st->follow = !app_can(v->app, KT_CAP_SEEK); /* a recording opens at its first event */
 	st->sdir = -1;
 	st->enabled = source_enabled_count(v->app->source);
-	reset_widths(st);
+	stream_reset_widths(st);
 	v->data = st;
 }
 
@@ -181,55 +102,16 @@ static void stream_resize(struct kt_view *v)
 		st->seqs = xreallocarray(st->seqs, n, sizeof(*st->seqs));
 		st->nrows = n;
 	}
-	reset_widths(st);
+	stream_reset_widths(st);
 }
 
-static int ncpus(struct kt_view *v)
+int stream_ncpus(struct kt_view *v)
 {
 	return v->app->ncpus > 0 ? v->app->ncpus : 1;
 }
 
-/* Whether the row filter shows record r. Store lock held. */
-bool view_stream_row_shown(struct kt_view *v, const struct kt_rec *r)
-{
-	struct stream *st = S(v);
-	const char *comm = NULL;
-	int pid;
-
-	if (r->flags & KT_REC_STACK)
-		return false; /* shown with its event */
-	if (!st->rf_on)
-		return true;
-	if (r->flags & KT_REC_LOST)
-		return rowfilter_match_cpu(&st->rf, r->cpu);
-	pid = decoder_rec_pid(r);
-	if (rowfilter_needs_comm(&st->rf))
-		comm = decoder_comm(v->app->decoder, pid, r->ts);
-	return rowfilter_match(&st->rf, pid, comm, r->cpu);
-}
-
-/* The first shown record from seq on (dir +1) or back (dir -1) in [first, end), walking at
- * most *budget records. Store lock held. */
-static bool next_shown(struct kt_view *v, uint64_t seq, int dir, uint64_t first, uint64_t end,
-		       uint64_t *budget, uint64_t *out)
-{
-	struct kt_rec r;
-
-	while (seq >= first && seq < end && *budget) {
-		(*budget)--;
-		if (store_get(v->app->store, seq, &r) && view_stream_row_shown(v, &r)) {
-			*out = seq;
-			return true;
-		}
-		if (dir < 0 && seq == 0)
-			break;
-		seq += dir;
-	}
-	return false;
-}
-
 /* Copies what a row needs out of the store. Store lock held. */
-static void fill_row(struct kt_view *v, const struct kt_rec *r, struct srow *row)
+void stream_fill_row(struct kt_view *v, const struct kt_rec *r, struct srow *row)
 {
 	struct stream *st = S(v);
 
@@ -287,14 +169,10 @@ static void task_text(char *buf, size_t len, const char *comm, int pid, int max)
 	snprintf(buf, len, "%.*s%s", cl, comm, p);
 }
 
-#define RT_CPU 0x1	/* a CPU column (merged view) */
-#define RT_PAD 0x2	/* align to the sticky column widths, growing them (display) */
-#define RT_SHORT 0x4	/* narrow pane: event name without its system, tighter caps */
-
 /* The row's text: time, CPU, task-pid, event, fields. Without RT_PAD single spaces
  * separate the columns (what the search matches). */
-static int row_text(struct stream *st, const struct srow *row, int how, char *out, size_t len,
-		    struct seg *segs, int *nseg)
+int stream_row_text(struct stream *st, const struct srow *row, int how, char *out,
+		    size_t len, struct seg *segs, int *nseg)
 {
 	bool pad = how & RT_PAD, shrt = how & RT_SHORT;
 	const char *name = row->name, *colon;
@@ -350,20 +228,6 @@ static int row_text(struct stream *st, const struct srow *row, int how, char *ou
 	return (size_t)n >= len ? (int)len - 1 : n;
 }
 
-/* Smart case, as in less -i: case matters only when the pattern has a capital. */
-static bool pat_has_upper(const char *p)
-{
-	for (; *p; p++)
-		if (*p >= 'A' && *p <= 'Z')
-			return true;
-	return false;
-}
-
-static const char *find_pat(const char *hay, const char *pat, bool icase)
-{
-	return icase ? strcasestr(hay, pat) : strstr(hay, pat);
-}
-
 static enum crt_elem seg_at(const struct seg *segs, int nseg, int pos)
 {
 	int i;
@@ -386,11 +250,11 @@ static void draw_line(struct kt_view *v, int y, int x, int w, const char *line, 
 
 	memset(mask, 0, n < (int)sizeof(mask) ? n : (int)sizeof(mask));
 	if (st->pat[0]) {
-		bool icase = !pat_has_upper(st->pat);
+		bool icase = !stream_pat_has_upper(st->pat);
 		size_t pl = strlen(st->pat);
 		const char *p = line;
 
-		while ((p = find_pat(p, st->pat, icase))) {
+		while ((p = stream_find_pat(p, st->pat, icase))) {
 			memset(mask + (p - line), 1, pl);
 			p += pl;
 		}
@@ -414,7 +278,7 @@ static void draw_line(struct kt_view *v, int y, int x, int w, const char *line, 
 	}
 }
 
-static void draw_row(struct kt_view *v, int y, int x, int w, struct srow *row, int how)
+void stream_draw_row(struct kt_view *v, int y, int x, int w, struct srow *row, int how)
 {
 	struct stream *st = S(v);
 	char line[LINE_MAX_LEN];
@@ -422,11 +286,11 @@ static void draw_row(struct kt_view *v, int y, int x, int w, struct srow *row, i
 	int nseg, n;
 	bool cursor = !st->follow && row->seq == st->cur;
 
-	n = row_text(st, row, how | RT_PAD, line, sizeof(line), segs, &nseg);
+	n = stream_row_text(st, row, how | RT_PAD, line, sizeof(line), segs, &nseg);
 	draw_line(v, y, x, w, line, n, segs, nseg, cursor);
 }
 
-static void draw_empty(struct kt_view *v, int first_row)
+void stream_draw_empty(struct kt_view *v, int first_row)
 {
 	struct stream *st = S(v);
 	const char *msg;
@@ -451,52 +315,13 @@ static void draw_empty(struct kt_view *v, int first_row)
 	wattrset(v->win, A_NORMAL);
 }
 
-static void resolve_comms(struct kt_view *v, struct srow *rows, int n)
+void stream_resolve_comms(struct kt_view *v, struct srow *rows, int n)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
 		if (!(rows[i].flags & KT_REC_LOST))
 			rows[i].comm = decoder_comm(v->app->decoder, rows[i].pid, rows[i].ts);
-}
-
-/* The merged view's records under the row filter, into st->seqs, oldest first: the cursor
- * on a shown record, the rows above it down to top, the rows below to fill the pane. Store
- * lock held. Returns how many. */
-static int filtered_seqs(struct kt_view *v, int rows_h, uint64_t first, uint64_t end)
-{
-	struct stream *st = S(v);
-	uint64_t budget = FILTER_SCAN_LIMIT, s, cur;
-	int nb = 0, n;
-
-	if (rows_h > st->nrows)
-		rows_h = st->nrows;
-	if (end <= first || rows_h <= 0)
-		return 0;
-	if (st->follow || st->cur >= end)
-		st->cur = end - 1;
-	if (st->cur < first)
-		st->cur = first;
-	if (!next_shown(v, st->cur, -1, first, end, &budget, &cur) &&
-	    (st->follow || !next_shown(v, st->cur, 1, first, end, &budget, &cur)))
-		return 0;
-	st->cur = cur;
-	if (st->follow || st->top > cur || st->top < first)
-		st->top = st->follow ? first : cur;
-	/* Backwards from the cursor, not above top: st->seqs is filled from its end. */
-	for (s = cur; nb < rows_h && s >= st->top;) {
-		st->seqs[rows_h - 1 - nb++] = s;
-		if (s == first || !next_shown(v, s - 1, -1, st->top, end, &budget, &s))
-			break;
-	}
-	memmove(st->seqs, st->seqs + rows_h - nb, nb * sizeof(*st->seqs));
-	st->top = st->seqs[0];
-	for (n = nb, s = cur; n < rows_h && s + 1 < end; n++) {
-		if (!next_shown(v, s + 1, 1, first, end, &budget, &s))
-			break;
-		st->seqs[n] = s;
-	}
-	return n;
 }
 
 /* Draws the n rows copied out of the store (after the lock), or the empty-pane text. */
@@ -507,12 +332,12 @@ static void draw_copied(struct kt_view *v, int n)
 
 	st->page_short = n < v->h - 1;
 	if (!n) {
-		draw_empty(v, 1);
+		stream_draw_empty(v, 1);
 		return;
 	}
-	resolve_comms(v, st->rows, n);
+	stream_resolve_comms(v, st->rows, n);
 	for (i = 0; i < n; i++)
-		draw_row(v, 1 + i, 0, v->w, &st->rows[i],
+		stream_draw_row(v, 1 + i, 0, v->w, &st->rows[i],
 			 RT_CPU | (v->w < NARROW_W ? RT_SHORT : 0));
 }
 
@@ -583,19 +408,19 @@ static void draw_merged(struct kt_view *v)
 		return;
 	if (st->rf_on || st->stacks) {
 		store_lock(store);
-		view_range(st, store, &first, &end);
+		stream_view_range(st, store, &first, &end);
 		st->held = end - first;
-		k = filtered_seqs(v, rows_h, first, end);
+		k = stream_filtered_seqs(v, rows_h, first, end);
 		for (i = 0; i < k; i++)
 			if (store_get(store, st->seqs[i], &r))
-				fill_row(v, &r, &st->rows[n++]);
+				stream_fill_row(v, &r, &st->rows[n++]);
 		store_unlock(store);
 		draw_copied(v, n);
 		return;
 	}
 	/* Short hold: copy the visible rows out, format and draw after unlocking. */
 	store_lock(store);
-	view_range(st, store, &first, &end);
+	stream_view_range(st, store, &first, &end);
 	st->held = end - first;
 	if (end > first) {
 		if (st->follow) {
@@ -615,106 +440,10 @@ static void draw_merged(struct kt_view *v)
 		}
 		for (i = 0; i < rows_h && st->top + i < end && n < st->nrows; i++)
 			if (store_get(store, st->top + i, &r))
-				fill_row(v, &r, &st->rows[n++]);
+				stream_fill_row(v, &r, &st->rows[n++]);
 	}
 	store_unlock(store);
 	draw_copied(v, n);
-}
-
-static int split_columns(struct kt_view *v)
-{
-	struct stream *st = S(v);
-	int nc = ncpus(v), fit = (v->w + 1) / (SPLIT_MIN_W + 1);
-
-	if (fit < 1)
-		fit = 1;
-	if (st->cpu_off > nc - 1)
-		st->cpu_off = nc - 1;
-	if (st->cpu_off < 0)
-		st->cpu_off = 0;
-	return nc - st->cpu_off < fit ? nc - st->cpu_off : fit;
-}
-
-static void draw_split(struct kt_view *v)
-{
-	struct stream *st = S(v);
-	struct kt_store *store = v->app->store;
-	struct kt_rect cols[KT_LAYOUT_MAX * 8], area;
-	const struct crt_glyphs *g = crt_glyphs();
-	int rows_h = v->h - 2, ncol = split_columns(v), cnt[KT_LAYOUT_MAX * 8];
-	int c, i, y, total = 0;
-	uint64_t first, end, seq, oldest = UINT64_MAX, scanned = 0;
-	struct kt_rec r;
-	char hdr[32];
-
-	if (rows_h <= 0)
-		return;
-	if (ncol > (int)(sizeof(cols) / sizeof(cols[0])))
-		ncol = (int)(sizeof(cols) / sizeof(cols[0]));
-	if (rows_h * ncol > st->nrows)
-		rows_h = st->nrows / ncol;
-	area = (struct kt_rect){ 0, 2, v->w, rows_h };
-	layout_split(area, ncol, true, 1, cols);
-	memset(cnt, 0, sizeof(cnt));
-
-	/* One backward pass from the bottom fills every column up; idle CPUs stop it at the
-	 * scan limit rather than at the start of the store. */
-	store_lock(store);
-	view_range(st, store, &first, &end);
-	st->held = end - first;
-	if (end > first) {
-		if (st->follow)
-			st->cur = end - 1;
-		if (st->cur < first)
-			st->cur = first;
-		if (st->cur >= end)
-			st->cur = end - 1;
-		for (seq = st->cur + 1; seq > first && total < rows_h * ncol &&
-					scanned < SPLIT_SCAN_LIMIT; scanned++) {
-			seq--;
-			if (!store_get(store, seq, &r))
-				continue;
-			c = (int)r.cpu - st->cpu_off;
-			if (c < 0 || c >= ncol || cnt[c] >= rows_h || !view_stream_row_shown(v, &r))
-				continue;
-			/* Filled bottom-up; reversed below. */
-			fill_row(v, &r, &st->rows[c * rows_h + cnt[c]]);
-			cnt[c]++;
-			total++;
-			if (seq < oldest)
-				oldest = seq;
-		}
-	}
-	store_unlock(store);
-	st->split_span = oldest != UINT64_MAX ? st->cur - oldest : 0;
-	st->page_short = total < rows_h * ncol;
-
-	for (c = 0; c < ncol; c++) {
-		struct srow *base = &st->rows[c * rows_h];
-
-		for (i = 0; i < cnt[c] / 2; i++) {
-			struct srow tmp = base[i];
-
-			base[i] = base[cnt[c] - 1 - i];
-			base[cnt[c] - 1 - i] = tmp;
-		}
-		resolve_comms(v, base, cnt[c]);
-		snprintf(hdr, sizeof(hdr), "CPU %d", st->cpu_off + c);
-		wattrset(v->win, crt_attr(CRT_CPU) | A_BOLD);
-		crt_put(v->win, 1, cols[c].x, hdr, cols[c].w);
-		wattrset(v->win, A_NORMAL);
-		for (i = 0; i < cnt[c]; i++)
-			draw_row(v, 2 + i, cols[c].x, cols[c].w, &base[i],
-				 cols[c].w < NARROW_W ? RT_SHORT : 0);
-		if (c + 1 < ncol) {
-			wattrset(v->win, crt_attr(CRT_BORDER));
-			for (y = 1; y < v->h; y++)
-				mvwaddstr(v->win, y, cols[c].x + cols[c].w, g->vline);
-			wattrset(v->win, A_NORMAL);
-		}
-	}
-	if (!total)
-		draw_empty(v, 2);
 }
 
 static void stream_draw(struct kt_view *v)
@@ -724,7 +453,7 @@ static void stream_draw(struct kt_view *v)
 	const char *state;
 
 	if (st->split) {
-		draw_split(v);
+		stream_draw_split(v);
 	} else {
 		draw_merged(v);
 		draw_detail(v, v->h - detail_rows(v), detail_rows(v));
@@ -732,7 +461,7 @@ static void stream_draw(struct kt_view *v)
 
 	if (st->split)
 		snprintf(title, sizeof(title), "Events: per CPU %d-%d of %d", st->cpu_off,
-			 st->cpu_off + split_columns(v) - 1, ncpus(v));
+			 st->cpu_off + stream_split_columns(v) - 1, stream_ncpus(v));
 	else
 		snprintf(title, sizeof(title), "Events: all CPUs");
 	if (st->rf_on) {
@@ -779,10 +508,10 @@ static void stream_draw(struct kt_view *v)
 
 /* --- navigation --- */
 
-static void get_range(struct kt_view *v, uint64_t *first, uint64_t *end)
+void stream_get_range(struct kt_view *v, uint64_t *first, uint64_t *end)
 {
 	store_lock(v->app->store);
-	view_range(S(v), v->app->store, first, end);
+	stream_view_range(S(v), v->app->store, first, end);
 	store_unlock(v->app->store);
 }
 
@@ -799,51 +528,16 @@ static int page_rows(struct kt_view *v)
 	return n > 0 ? n : 1;
 }
 
-/* The cursor delta shown rows on, under the row filter. A page keeps the cursor on the
- * same screen row, as without the filter, by moving top the same number of rows. */
-static void move_filtered(struct kt_view *v, int64_t delta)
-{
-	struct stream *st = S(v);
-	uint64_t budget = FILTER_SCAN_LIMIT, first, end, s, cur, top;
-	int dir = delta < 0 ? -1 : 1;
-	bool page = delta > 1 || delta < -1;
-
-	store_lock(v->app->store);
-	view_range(st, v->app->store, &first, &end);
-	if (end <= first)
-		goto out;
-	if (st->follow) {
-		if (delta > 0)
-			goto out;
-		st->follow = false;
-		filtered_seqs(v, v->h - 1, first, end); /* where the follow view had it */
-	}
-	cur = st->cur;
-	top = st->top;
-	for (; delta; delta -= dir) {
-		if (!next_shown(v, cur + dir, dir, first, end, &budget, &s) ||
-		    (dir < 0 && cur == first))
-			break;
-		cur = s;
-		if (page && next_shown(v, top + dir, dir, first, end, &budget, &s))
-			top = s;
-	}
-	st->cur = cur;
-	st->top = page ? top : st->top;
-out:
-	store_unlock(v->app->store);
-}
-
 static void move_cursor(struct kt_view *v, int64_t delta)
 {
 	struct stream *st = S(v);
 	uint64_t first, end;
 
 	if ((st->rf_on || st->stacks) && !st->split) {
-		move_filtered(v, delta);
+		stream_move_filtered(v, delta);
 		return;
 	}
-	get_range(v, &first, &end);
+	stream_get_range(v, &first, &end);
 	if (end <= first)
 		return;
 	if (st->follow) {
@@ -873,299 +567,23 @@ static void go_home(struct kt_view *v)
 	struct stream *st = S(v);
 	uint64_t first, end;
 
-	get_range(v, &first, &end);
+	stream_get_range(v, &first, &end);
 	st->follow = false;
 	st->top = first;
 	st->cur = first;
 	if (st->split && end > first) {
-		uint64_t span = (uint64_t)(v->h - 2) * split_columns(v);
+		uint64_t span = (uint64_t)(v->h - 2) * stream_split_columns(v);
 
 		st->cur = end - first > span ? first + span - 1 : end - 1;
 	}
 }
 
-/* --- search --- */
-
-static void search_begin(struct kt_view *v, int dir, uint64_t from)
-{
-	struct stream *st = S(v);
-
-	st->sdir = dir;
-	st->spos = from;
-	st->scanned = 0;
-	st->searching = st->pat[0] != '\0';
-	st->not_found = false;
-	v->dirty = true;
-}
-
-static void search_found(struct kt_view *v, uint64_t seq)
-{
-	struct stream *st = S(v);
-	int rows_h = v->h - 1;
-
-	st->searching = false;
-	/* A match off screen lands mid-pane, with context on both sides. */
-	if (seq < st->top || seq >= st->top + rows_h)
-		st->top = seq > (uint64_t)(rows_h / 2) ? seq - rows_h / 2 : 0;
-	st->follow = false;
-	st->cur = seq;
-}
-
-static void search_failed(struct kt_view *v)
-{
-	struct stream *st = S(v);
-
-	st->searching = false;
-	st->not_found = true;
-	if (!st->prompting)
-		ui_message(v->ui, true, "pattern not found: %s", st->pat);
-}
-
-/* Tests records from spos in direction sdir: at most SEARCH_STEP_RECORDS or
- * SEARCH_STEP_NS per call, the lock taken per batch so the reader is never held up long.
- * Returns true while the search goes on. */
-static bool search_step(struct kt_view *v)
-{
-	struct stream *st = S(v);
-	struct kt_store *store = v->app->store;
-	unsigned long long deadline = clock_mono_ns() + SEARCH_STEP_NS;
-	bool icase = !pat_has_upper(st->pat);
-	uint64_t done = 0, first, end;
-	char line[LINE_MAX_LEN];
-	struct srow row;
-	struct kt_rec r;
-	int i;
-
-	while (done < SEARCH_STEP_RECORDS && clock_mono_ns() < deadline) {
-		store_lock(store);
-		view_range(st, store, &first, &end);
-		if (st->sdir > 0 && st->spos < first)
-			st->spos = first;
-		for (i = 0; i < SEARCH_BATCH; i++, done++) {
-			if (st->spos < first || st->spos >= end) {
-				store_unlock(store);
-				search_failed(v);
-				return false;
-			}
-			if (store_get(store, st->spos, &r) && view_stream_row_shown(v, &r)) {
-				fill_row(v, &r, &row);
-				if (!(row.flags & KT_REC_LOST))
-					row.comm = decoder_comm(v->app->decoder, row.pid, row.ts);
-				row_text(st, &row, RT_CPU, line, sizeof(line), NULL, NULL);
-				if (find_pat(line, st->pat, icase)) {
-					store_unlock(store);
-					search_found(v, st->spos);
-					return false;
-				}
-			}
-			st->scanned++;
-			if (st->sdir < 0 && st->spos == 0) {
-				store_unlock(store);
-				search_failed(v);
-				return false;
-			}
-			st->spos += st->sdir;
-		}
-		store_unlock(store);
-	}
-	return true;
-}
-
-static bool stream_work(struct kt_view *v)
-{
-	struct stream *st = S(v);
-
-	if (!st->searching)
-		return false;
-	search_step(v);
-	v->dirty = true;
-	return st->searching;
-}
-
-static void restore_origin(struct stream *st)
-{
-	st->follow = st->o_follow;
-	st->cur = st->o_cur;
-	st->top = st->o_top;
-}
-
-/* Incremental: every edit searches again from where the prompt was opened. */
-static void search_from_origin(struct kt_view *v)
-{
-	struct stream *st = S(v);
-	uint64_t first, end;
-
-	restore_origin(st);
-	if (!st->pat[0]) {
-		st->searching = false;
-		st->not_found = false;
-		v->dirty = true;
-		return;
-	}
-	get_range(v, &first, &end);
-	search_begin(v, -1, st->o_follow ? (end ? end - 1 : 0) : st->o_cur);
-	/* The first step runs now, so a near match shows with the keystroke. */
-	stream_work(v);
-}
-
-static void search_again(struct kt_view *v, int dir)
-{
-	struct stream *st = S(v);
-	uint64_t first, end;
-
-	if (!st->pat[0]) {
-		ui_message(v->ui, false, "no search pattern yet: press / to search");
-		return;
-	}
-	get_range(v, &first, &end);
-	if (end <= first)
-		return;
-	if (st->follow) {
-		if (dir > 0) {
-			ui_message(v->ui, false, "at the newest event already");
-			return;
-		}
-		search_begin(v, dir, end - 1);
-	} else if (dir < 0) {
-		if (st->cur <= first) {
-			ui_message(v->ui, true, "pattern not found: %s", st->pat);
-			return;
-		}
-		search_begin(v, dir, st->cur - 1);
-	} else {
-		search_begin(v, dir, st->cur + 1);
-	}
-	ui_message(v->ui, false, "searching %s for: %s", dir < 0 ? "older" : "newer", st->pat);
-	stream_work(v);
-}
-
-static void rowfilter_changed(struct kt_view *v)
-{
-	struct stream *st = S(v);
-
-	st->rf_on = rowfilter_active(&st->rf);
-	st->searching = false;
-	reset_widths(st);
-	v->dirty = true;
-}
-
-/* The row filter's prompt, applied on Enter; a mistake changes nothing. */
-static void rowfilter_prompt(struct kt_view *v, const char *text, enum kt_prompt_event ev)
-{
-	struct stream *st = S(v);
-	struct kt_rowfilter f;
-	char err[256], now[KT_PROMPT_MAX];
-
-	if (ev == KT_PROMPT_CANCEL || ev == KT_PROMPT_COMPLETE)
-		return;
-	if (ev != KT_PROMPT_ACCEPT)
-		return;
-	if (rowfilter_parse(&f, text, err, sizeof(err)) < 0) {
-		ui_message(v->ui, true, "row filter not changed: %s", err);
-		return;
-	}
-	st->rf = f;
-	rowfilter_changed(v);
-	rowfilter_text(&st->rf, now, sizeof(now));
-	if (st->rf_on)
-		ui_message(v->ui, false, "showing only %s, of what is captured and to come "
-			   "(-: show all)", now);
-	else
-		ui_message(v->ui, false, "row filter off: every captured row shows");
-}
-
-void view_stream_rowfilter_edit(struct kt_view *v)
-{
-	char now[KT_PROMPT_MAX]; /* the whole text of any filter the prompt takes */
-
-	rowfilter_text(&S(v)->rf, now, sizeof(now));
-	ui_prompt_open(v->ui, v, PROMPT_ROWFILTER, "show only (pid= comm= cpu=): ", now);
-}
-
-void view_stream_rowfilter_clear(struct kt_view *v)
-{
-	struct stream *st = S(v);
-
-	if (!st->rf_on) {
-		ui_message(v->ui, false, "no row filter (F sets one: pid=N comm=NAME cpu=N)");
-		return;
-	}
-	memset(&st->rf, 0, sizeof(st->rf));
-	rowfilter_changed(v);
-	ui_message(v->ui, false, "row filter off: every captured row shows");
-}
-
-/* Only the selected row's task: its pid. */
-static void rowfilter_this_pid(struct kt_view *v)
-{
-	struct stream *st = S(v);
-	struct kt_rec r;
-	char text[32];
-	bool ok;
-
-	if (st->follow) {
-		ui_message(v->ui, false, "select a row first (Up), then = shows only its task");
-		return;
-	}
-	store_lock(v->app->store);
-	ok = store_get(v->app->store, st->cur, &r) && !(r.flags & KT_REC_LOST);
-	if (ok)
-		snprintf(text, sizeof(text), "pid=%d", decoder_rec_pid(&r));
-	store_unlock(v->app->store);
-	if (ok)
-		rowfilter_prompt(v, text, KT_PROMPT_ACCEPT);
-}
-
 static void stream_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
 {
-	struct stream *st = S(v);
-
-	if (id == PROMPT_ROWFILTER) {
-		rowfilter_prompt(v, text, ev);
-		return;
-	}
-	if (id != PROMPT_SEARCH)
-		return;
-	switch (ev) {
-	case KT_PROMPT_COMPLETE:
-		break;
-	case KT_PROMPT_CHANGED:
-		snprintf(st->pat, sizeof(st->pat), "%s", text);
-		search_from_origin(v);
-		break;
-	case KT_PROMPT_ACCEPT:
-		st->prompting = false;
-		snprintf(st->pat, sizeof(st->pat), "%s", text);
-		if (!st->pat[0]) {
-			restore_origin(st);
-			st->searching = false;
-		} else if (st->not_found && !st->searching) {
-			ui_message(v->ui, true, "pattern not found: %s", st->pat);
-		}
-		break;
-	case KT_PROMPT_CANCEL:
-		st->prompting = false;
-		st->searching = false;
-		st->not_found = false;
-		snprintf(st->pat, sizeof(st->pat), "%s", st->old_pat);
-		restore_origin(st);
-		break;
-	}
-	v->dirty = true;
-}
-
-static void open_search(struct kt_view *v)
-{
-	struct stream *st = S(v);
-
-	snprintf(st->old_pat, sizeof(st->old_pat), "%s", st->pat);
-	st->o_follow = st->follow;
-	st->o_cur = st->cur;
-	st->o_top = st->top;
-	st->prompting = true;
-	st->not_found = false;
-	ui_prompt_open(v->ui, v, PROMPT_SEARCH, "/", "");
-	/* Typing starts a new pattern; the old one stays highlighted until then. */
+	if (id == PROMPT_ROWFILTER)
+		stream_rowfilter_prompt(v, text, ev);
+	else if (id == PROMPT_SEARCH)
+		stream_search_prompt(v, text, ev);
 }
 
 static int stream_key(struct kt_view *v, int key)
@@ -1203,13 +621,13 @@ static int stream_key(struct kt_view *v, int key)
 			st->hscroll += HSCROLL_STEP;
 		break;
 	case '/':
-		open_search(v);
+		stream_search_open(v);
 		break;
 	case 'n':
-		search_again(v, -1);
+		stream_search_again(v, -1);
 		break;
 	case '=':
-		rowfilter_this_pid(v);
+		stream_rowfilter_this_pid(v);
 		break;
 	case '\n':
 	case '\r':
@@ -1227,11 +645,11 @@ static int stream_key(struct kt_view *v, int key)
 		st->detail = false;
 		break;
 	case 'N':
-		search_again(v, 1);
+		stream_search_again(v, 1);
 		break;
 	case 'c':
 		st->split = !st->split;
-		reset_widths(st);
+		stream_reset_widths(st);
 		ui_message(v->ui, false, st->split ? "one column per CPU (c: merge)" :
 						    "all CPUs merged by time (c: split)");
 		break;
@@ -1244,7 +662,7 @@ static int stream_key(struct kt_view *v, int key)
 	case '>':
 		if (!st->split)
 			return KT_KEY_IGNORED;
-		if (st->cpu_off + split_columns(v) < ncpus(v))
+		if (st->cpu_off + stream_split_columns(v) < stream_ncpus(v))
 			st->cpu_off++;
 		break;
 	default:
@@ -1265,7 +683,7 @@ static void show_stop(struct kt_view *v)
 	if (!sw || st->stop_shown || !stopwhen_check(v->app) || !stopwhen_locate(v->app))
 		return;
 	st->stop_shown = true;
-	search_found(v, sw->seq);
+	stream_search_found(v, sw->seq);
 	decoder_format_ts(sw->ts, 0, ts, sizeof(ts));
 	ui_message(v->ui, false, "capture stopped by %s at %s (the cursor is on it)", sw->desc,
 		   ts);
@@ -1297,7 +715,7 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 		 * new rows when the last frame had room for them (a recording opens at its
 		 * first row while its index reads on: its first screen must not wait for the
 		 * next tick). */
-		get_range(v, &first, &end);
+		stream_get_range(v, &first, &end);
 		if (first > (st->split ? st->cur : st->top) || (st->page_short && !st->paused))
 			v->dirty = true;
 		break;
@@ -1319,7 +737,7 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 		store_lock(v->app->store);
 		st->frozen_end = store_end(v->app->store);
 		store_unlock(v->app->store);
-		reset_widths(st);
+		stream_reset_widths(st);
 		v->dirty = true;
 		break;
 	case KT_EV_EVENTS:
@@ -1362,6 +780,6 @@ const struct kt_view_ops view_stream_ops = {
 	.tick = stream_tick,
 	.notify = stream_notify,
 	.prompt = stream_prompt,
-	.work = stream_work,
+	.work = stream_search_work,
 	.state = stream_state,
 };

@@ -20,6 +20,7 @@
 #include "backend/callgraph.h"
 #include "backend/decode.h"
 #include "record/callgraph_file.h"
+#include "ui/foldset.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -52,6 +53,9 @@ struct tree_view {
 	struct kt_cg_agg *graph, *rank; /* rebuilt when shown and the trees changed */
 	size_t nrank;
 	bool aggs_stale;
+	/* the fold state: the calls (address, serial) and the graph's paths shown unfolded */
+	struct kt_foldset open_nodes, open_aggs;
+	uint64_t pruned_at; /* evicted_nodes at the last pruning */
 	struct row *rows;
 	int nrows, cap;
 	int sel, top;
@@ -62,6 +66,36 @@ struct tree_view {
 static struct tree_view *TV(struct kt_view *v)
 {
 	return v->data;
+}
+
+/* ---- fold state ------------------------------------------------------------------------- */
+
+static bool node_open(const struct tree_view *tv, const struct kt_cg_node *n)
+{
+	return foldset_open(&tv->open_nodes, n, n->serial);
+}
+
+/* Unfolds n (only when it has calls below it) or folds it. */
+static void node_unfold(struct tree_view *tv, struct kt_cg_node *n, bool open)
+{
+	foldset_set(&tv->open_nodes, n, n->serial, open && n->child);
+}
+
+static bool agg_open(const struct tree_view *tv, const struct kt_cg_agg *a)
+{
+	return foldset_open(&tv->open_aggs, a, 0);
+}
+
+static void agg_unfold(struct tree_view *tv, struct kt_cg_agg *a, bool open)
+{
+	foldset_set(&tv->open_aggs, a, 0, open && a->child);
+}
+
+/* An evicted call's node is only ever reused (the pool keeps its memory): a reused one has
+ * another serial. */
+static bool node_same(const void *item, uint64_t serial)
+{
+	return ((const struct kt_cg_node *)item)->serial == serial;
 }
 
 /* ---- unavailable ------------------------------------------------------------------------ */
@@ -111,6 +145,8 @@ static void tree_view_free(struct kt_view *v)
 	callgraph_agg_free(tv->graph);
 	free(tv->rank);
 	free(tv->rows);
+	foldset_free(&tv->open_nodes);
+	foldset_free(&tv->open_aggs);
 	free(tv);
 }
 
@@ -126,6 +162,7 @@ static bool feed(struct kt_view *v)
 {
 	struct tree_view *tv = TV(v);
 	struct kt_store *st = v->app->store;
+	struct kt_cg_stats cs;
 	uint64_t end, first, fed = 0;
 	struct kt_rec r;
 	bool any = false;
@@ -159,6 +196,13 @@ static bool feed(struct kt_view *v)
 	}
 	if (any)
 		tv->aggs_stale = true;
+	/* Unfolded calls whose nodes went to newer calls are dropped, once evictions made
+	 * more of them than there are calls. */
+	callgraph_stats(tv->cg, &cs);
+	if (cs.evicted_nodes != tv->pruned_at && tv->open_nodes.n > cs.nodes) {
+		foldset_prune(&tv->open_nodes, node_same);
+		tv->pruned_at = cs.evicted_nodes;
+	}
 	return any;
 }
 
@@ -181,7 +225,7 @@ static void rows_tree(struct tree_view *tv, struct kt_cg_node *n, int level, uin
 		uint64_t m = more | (n->next && level < 64 ? 1ull << level : 0);
 
 		row_add(tv, n, level, m);
-		if (n->expanded)
+		if (node_open(tv, n))
 			rows_tree(tv, n->child, level + 1, m);
 	}
 }
@@ -192,7 +236,7 @@ static void rows_graph(struct tree_view *tv, struct kt_cg_agg *a, int level, uin
 		uint64_t m = more | (a->next && level < 64 ? 1ull << level : 0);
 
 		row_add(tv, a, level, m);
-		if (a->expanded)
+		if (agg_open(tv, a))
 			rows_graph(tv, a->child, level + 1, m);
 	}
 }
@@ -202,6 +246,7 @@ static void refresh_aggs(struct tree_view *tv)
 	if (!tv->aggs_stale && tv->graph)
 		return;
 	/* Rebuilt from the trees as they are now (fold state starts over). */
+	foldset_clear(&tv->open_aggs);
 	callgraph_agg_free(tv->graph);
 	free(tv->rank);
 	tv->graph = callgraph_merge_paths(tv->cg);
@@ -335,7 +380,7 @@ static void draw_node_row(struct kt_view *v, int y, const struct row *r, bool se
 	snprintf(b, sizeof(b), "%u", n->calls);
 	crt_put_pad(v->win, y, x, n->calls ? b : "", CALLS_W);
 	x += CALLS_W + 1;
-	put_prefix(v, y, &x, r, n->child != NULL, n->expanded);
+	put_prefix(v, y, &x, r, n->child != NULL, node_open(tv, n));
 	snprintf(name, sizeof(name), "%s()",
 		 callgraph_func_name(tv->cg, n->func, b, sizeof(b)));
 	if (n->flags & KT_CG_NO_ENTRY)
@@ -379,7 +424,7 @@ static void draw_agg_row(struct kt_view *v, int y, const struct row *r, bool sel
 	}
 	x += crt_put(v->win, y, x, line, v->w - x);
 	if (tv->mode == MODE_GRAPH)
-		put_prefix(v, y, &x, r, a->child != NULL, a->expanded);
+		put_prefix(v, y, &x, r, a->child != NULL, agg_open(tv, a));
 	snprintf(name, sizeof(name), "%s()", callgraph_func_name(tv->cg, a->func, b, sizeof(b)));
 	if (sel)
 		wattrset(v->win, crt_attr(v->focused ? CRT_CURSOR : CRT_CURSOR_DIM));
@@ -476,19 +521,20 @@ static void tree_view_draw(struct kt_view *v)
 
 /* ---- keys ------------------------------------------------------------------------------- */
 
-static void set_all(struct kt_cg_node *n, bool on)
+/* E: every call with calls below it unfolded (C folds all: the set emptied). */
+static void unfold_all(struct tree_view *tv, struct kt_cg_node *n)
 {
 	for (; n; n = n->next) {
-		n->expanded = on && n->child;
-		set_all(n->child, on);
+		node_unfold(tv, n, true);
+		unfold_all(tv, n->child);
 	}
 }
 
-static void set_all_agg(struct kt_cg_agg *a, bool on)
+static void unfold_all_agg(struct tree_view *tv, struct kt_cg_agg *a)
 {
 	for (; a; a = a->next) {
-		a->expanded = on && a->child;
-		set_all_agg(a->child, on);
+		agg_unfold(tv, a, true);
+		unfold_all_agg(tv, a->child);
 	}
 }
 
@@ -518,7 +564,7 @@ static bool search_next(struct kt_view *v, bool from_next)
 		for (; n; n = next_node(n)) {
 			if (strstr(callgraph_func_name(tv->cg, n->func, b, sizeof(b)), tv->search)) {
 				for (struct kt_cg_node *p = n->parent; p; p = p->parent)
-					p->expanded = true;
+					node_unfold(tv, p, true);
 				select_item(tv, n);
 				return true;
 			}
@@ -558,6 +604,7 @@ static void open_file(struct kt_view *v, const char *path)
 		callgraph_free(tv->cg);
 	tv->file = f;
 	tv->cg = callgraph_file_graph(f);
+	foldset_clear(&tv->open_nodes);
 	base = strrchr(path, '/');
 	snprintf(tv->file_name, sizeof(tv->file_name), "%s", base ? base + 1 : path);
 	tv->unavailable[0] = '\0';
@@ -606,18 +653,18 @@ static int tree_key_node(struct kt_view *v, int key)
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		n->expanded = !n->expanded && n->child;
+		node_unfold(tv, n, !node_open(tv, n));
 		break;
 	case '+':
 	case KEY_RIGHT:
-		n->expanded = n->child != NULL;
+		node_unfold(tv, n, true);
 		break;
 	case '-':
-		n->expanded = false;
+		node_unfold(tv, n, false);
 		break;
 	case KEY_LEFT:
-		if (n->expanded)
-			n->expanded = false;
+		if (node_open(tv, n))
+			node_unfold(tv, n, false);
 		else
 			jump(tv, n->parent);
 		break;
@@ -639,7 +686,7 @@ static int tree_key_node(struct kt_view *v, int key)
 			ui_message(v->ui, false, "no calls below this one");
 			return KT_KEY_HANDLED;
 		}
-		n->expanded = true;
+		node_unfold(tv, n, true);
 		jump(tv, best);
 		if (n->duration && !(best->flags & (KT_CG_OPEN | KT_CG_BROKEN))) {
 			char b1[40], b2[40], d[32];
@@ -652,10 +699,10 @@ static int tree_key_node(struct kt_view *v, int key)
 		}
 		break;
 	case 'E':
-		set_all(callgraph_first_root(tv->cg), true);
+		unfold_all(tv, callgraph_first_root(tv->cg));
 		break;
 	case 'C':
-		set_all(callgraph_first_root(tv->cg), false);
+		foldset_clear(&tv->open_nodes);
 		break;
 	default:
 		return KT_KEY_IGNORED;
@@ -675,15 +722,15 @@ static int tree_key_agg(struct kt_view *v, int key)
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		a->expanded = !a->expanded && a->child;
+		agg_unfold(tv, a, !agg_open(tv, a));
 		break;
 	case '+':
 	case KEY_RIGHT:
-		a->expanded = a->child != NULL;
+		agg_unfold(tv, a, true);
 		break;
 	case '-':
 	case KEY_LEFT:
-		a->expanded = false;
+		agg_unfold(tv, a, false);
 		break;
 	case 'u':
 	case KEY_BACKSPACE:
@@ -697,14 +744,14 @@ static int tree_key_agg(struct kt_view *v, int key)
 		for (c = a->child; c; c = c->next)
 			if (!best || c->total > best->total)
 				best = c;
-		a->expanded = best != NULL;
+		agg_unfold(tv, a, best != NULL);
 		jump(tv, best);
 		break;
 	case 'E':
-		set_all_agg(tv->graph->child, true);
+		unfold_all_agg(tv, tv->graph->child);
 		break;
 	case 'C':
-		set_all_agg(tv->graph->child, false);
+		foldset_clear(&tv->open_aggs);
 		break;
 	default:
 		return KT_KEY_IGNORED;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The action table (src/ui/action.c) and what is derived from it: unique names and keys, a
  * help line per action, every action bindable in ktoprc, bindings before the own keys, the
- * function bar and its n/a labels on a recording. */
+ * function bar and its n/a labels on a recording; the pane registry whose kinds add their
+ * actions to it. */
 #include "config.h"
 
 #include <check.h>
@@ -16,6 +17,8 @@
 #include "ui/crt.h"
 #include "ui/funcbar.h"
 #include "ui/help.h"
+#include "ui/pane.h"
+#include "ui/view.h"
 
 /* a's own keys as key codes into codes, each checked to be a key; returns how many. */
 static int own_keys(const struct kt_action *a, int *codes, int max)
@@ -169,6 +172,41 @@ START_TEST(test_funcbar)
 }
 END_TEST
 
+/* The pane registry (src/ui/pane.c): every kind complete and named once, the kinds the screen
+ * opens by name there, each keyed kind's action in the table right after help, in registry
+ * order, running the one generic pane action. */
+START_TEST(test_pane_kinds)
+{
+	static const char *const used[] = { "stream", "events", "counters", "hist", "flame" };
+	const struct kt_pane_kind *k, *o;
+	const struct kt_action *a;
+	int i, j, n = 1;
+
+	for (i = 0; (k = pane_kind_at(i)); i++) {
+		const struct kt_view_ops *ops = k->ops;
+
+		ck_assert_msg(ops && ops->name && ops->init && ops->free && ops->resize &&
+				      ops->draw && ops->key,
+			      "pane kind %s: incomplete ops", k->act.name);
+		ck_assert_ptr_eq(pane_kind(k->act.name), k);
+		for (j = i + 1; (o = pane_kind_at(j)); j++)
+			ck_assert_msg(strcmp(k->act.name, o->act.name), "two kinds %s", o->act.name);
+		if (!k->act.keys)
+			continue;
+		a = action_at(n++);
+		ck_assert_ptr_eq(a, &k->act);
+		ck_assert_ptr_eq(a->run, pane_kind("events")->act.run);
+	}
+	ck_assert_int_ge(i, 8);
+	for (i = 0; i < (int)(sizeof(used) / sizeof(used[0])); i++)
+		ck_assert_msg(pane_kind(used[i]), "no pane kind %s", used[i]);
+	ck_assert_ptr_null(pane_kind("stream")->act.keys);
+	ck_assert(pane_kind("hist")->many);
+	ck_assert(!pane_kind("tree")->many);
+	ck_assert_ptr_null(pane_kind("fly"));
+}
+END_TEST
+
 static Suite *actions_suite(void)
 {
 	Suite *s = suite_create("actions");
@@ -179,6 +217,7 @@ static Suite *actions_suite(void)
 	tcase_add_test(tc, test_every_action_bindable);
 	tcase_add_test(tc, test_bindings);
 	tcase_add_test(tc, test_funcbar);
+	tcase_add_test(tc, test_pane_kinds);
 	suite_add_tcase(s, tc);
 	return s;
 }

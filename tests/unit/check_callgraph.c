@@ -3,7 +3,8 @@
  * The call-tree builder on real function_graph captures recorded in the kernel lab
  * (tests/fixtures/lab/README.md): each NAME.dat is fed to the builder and the trees are
  * compared with NAME.trace, the kernel's own text of the same events: every call with its
- * depth, its caller and its duration to the nanosecond digit the kernel prints.
+ * depth, its caller and its duration to the nanosecond digit the kernel prints. And the
+ * tree pane's fold state, which the builder's nodes do not carry.
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 
 #include "backend/callgraph.h"
 #include "fixture_dat.h"
+#include "ui/foldset.h"
 #include "xalloc.h"
 
 #ifndef LAB_FIXTURES
@@ -586,6 +588,74 @@ START_TEST(test_aggregations)
 }
 END_TEST
 
+/* ---- the tree pane's fold state (src/ui/foldset.c): against a plain array through
+ * thousands of unfolds and folds (the set grows and deletes by backward shift), a reused
+ * address told apart by its tag, pruning, clearing. */
+
+#define NFOLD 5000
+
+START_TEST(test_against_array)
+{
+	static char items[NFOLD];
+	static bool open[NFOLD];
+	struct kt_foldset s = { 0 };
+	unsigned seed = 7;
+	size_t n = 0;
+	int i, k;
+
+	for (k = 0; k < 40000; k++) {
+		bool on;
+
+		seed = seed * 1103515245u + 12345u;
+		i = (int)((seed >> 8) % NFOLD);
+		on = (seed >> 4) & 1;
+		foldset_set(&s, &items[i], 0, on);
+		if (on != open[i])
+			n += on ? 1 : (size_t)-1;
+		open[i] = on;
+		ck_assert_uint_eq(s.n, n);
+	}
+	for (i = 0; i < NFOLD; i++)
+		ck_assert_msg(foldset_open(&s, &items[i], 0) == open[i], "item %d", i);
+	foldset_free(&s);
+}
+END_TEST
+
+static bool keep_even(const void *item, uint64_t tag)
+{
+	return tag % 2 == 0;
+}
+
+START_TEST(test_tags_prune_clear)
+{
+	static char items[NFOLD];
+	struct kt_foldset s = { 0 };
+	int i;
+
+	ck_assert(!foldset_open(&s, &items[0], 1));
+	foldset_set(&s, &items[0], 1, true);
+	/* the same address, another call */
+	ck_assert(!foldset_open(&s, &items[0], 2));
+	ck_assert(foldset_open(&s, &items[0], 1));
+	foldset_set(&s, &items[0], 1, true);
+	ck_assert_uint_eq(s.n, 1);
+	foldset_set(&s, &items[0], 1, false);
+	ck_assert_uint_eq(s.n, 0);
+
+	for (i = 0; i < NFOLD; i++)
+		foldset_set(&s, &items[i], (uint64_t)i, true);
+	foldset_prune(&s, keep_even);
+	ck_assert_uint_eq(s.n, NFOLD / 2);
+	for (i = 0; i < NFOLD; i++)
+		ck_assert_msg(foldset_open(&s, &items[i], (uint64_t)i) == (i % 2 == 0), "%d", i);
+	foldset_clear(&s);
+	ck_assert_uint_eq(s.n, 0);
+	for (i = 0; i < NFOLD; i++)
+		ck_assert(!foldset_open(&s, &items[i], (uint64_t)i));
+	foldset_free(&s);
+}
+END_TEST
+
 static Suite *callgraph_suite(void)
 {
 	Suite *s = suite_create("callgraph");
@@ -602,6 +672,10 @@ static Suite *callgraph_suite(void)
 	tcase_add_test(tc, test_lost);
 	tcase_add_test(tc, test_bounded);
 	tcase_add_test(tc, test_aggregations);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("fold state");
+	tcase_add_test(tc, test_against_array);
+	tcase_add_test(tc, test_tags_prune_clear);
 	suite_add_tcase(s, tc);
 	return s;
 }

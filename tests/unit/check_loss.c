@@ -30,6 +30,9 @@ START_TEST(test_parse_real)
 	ck_assert_uint_eq(st.dropped_events, 17);
 	ck_assert_uint_eq(st.read_events, 4204863);
 	ck_assert_uint_eq(loss_total(&st), 2093157 + 3 + 17);
+	/* the oldest event's age, as the rings pane shows it: 2.514697 s */
+	ck_assert_uint_eq(st.oldest_us, 1320037306ULL);
+	ck_assert_uint_eq(st.now_us, 1322552003ULL);
 }
 END_TEST
 

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The ring-buffer pane: exact about what was lost, CPU by CPU. For each CPU of the capture
+ * the kernel's own counters of ktop's instance (per_cpu/cpuN/stats, as app_tick samples
+ * them each tick: events still buffered, overwritten, lost in a nested commit, dropped when
+ * the buffer was full, read, bytes buffered, the oldest buffered event's age) beside what
+ * ktop's reader took from that CPU (events, pages, events its pages said were missed, pages
+ * that said so without a count). Both count from the capture's last start (a tracer switch
+ * resets the buffers and restarts the reader). Every figure is whole, never rounded.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "app.h"
+#include "backend/loss.h"
+#include "backend/reader.h"
+#include "ui/funcbar.h"
+#include "ui/view.h"
+#include "xalloc.h"
+
+#define HEAD_LINES 2 /* title, column names */
+
+static void rings_init(struct kt_view *v)
+{
+	v->data = xcalloc(1, sizeof(int)); /* the first CPU shown */
+}
+
+static void rings_free(struct kt_view *v)
+{
+	free(v->data);
+}
+
+static void rings_resize(struct kt_view *v)
+{
+	v->dirty = true;
+}
+
+/* The oldest buffered event's age, "2.514697s" (the kernel's microseconds); "-" when the
+ * buffer holds none or the kernel does not say. */
+static void fmt_age(const struct kt_cpu_stats *st, char *buf, size_t len)
+{
+	uint64_t us;
+
+	if (!st->entries || !st->oldest_us || st->now_us < st->oldest_us) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	us = st->now_us - st->oldest_us;
+	snprintf(buf, len, "%llu.%06llus", (unsigned long long)(us / 1000000),
+		 (unsigned long long)(us % 1000000));
+}
+
+/* One row: "cpu3" or "all", the kernel's figures, then the reader's. */
+static void put_row(struct kt_view *v, int y, const char *name, const struct kt_cpu_stats *k,
+		    const struct kt_reader_stats *r, const char *age)
+{
+	char line[320];
+
+	snprintf(line, sizeof(line),
+		 "%-5s %9llu %9llu %6llu %9llu %11llu %10llu %10s | %11llu %7llu %8llu %5llu",
+		 name, (unsigned long long)k->entries, (unsigned long long)k->overrun,
+		 (unsigned long long)k->commit_overrun, (unsigned long long)k->dropped_events,
+		 (unsigned long long)k->read_events, (unsigned long long)k->bytes, age,
+		 (unsigned long long)r->events, (unsigned long long)r->pages,
+		 (unsigned long long)r->missed, (unsigned long long)r->missed_unknown);
+	crt_put_pad(v->win, y, 0, line, v->w);
+}
+
+static void rings_draw(struct kt_view *v)
+{
+	const struct kt_app *app = v->app;
+	struct kt_cpu_stats all = { 0 };
+	struct kt_reader_stats rall = { 0 };
+	int *top = v->data, rows = v->h - HEAD_LINES - 1, cpu, y;
+	char right[64], name[16], age[32];
+
+	snprintf(right, sizeof(right), "lost %llu", (unsigned long long)app->kernel_lost);
+	view_draw_title(v, "Ring buffers per CPU: kernel | ktop's reader", right);
+	if (v->h < 2)
+		return;
+	wattrset(v->win, crt_attr(CRT_DIM));
+	crt_put_pad(v->win, 1, 0,
+		    "CPU     entries   overrun commit   dropped        read      bytes     oldest"
+		    " |   ktop read   pages   missed  ?pgs",
+		    v->w);
+	wattrset(v->win, A_NORMAL);
+	if (!app->cpu_stats || !app->cpu_rstats) {
+		crt_put_pad(v->win, HEAD_LINES, 1, "no ring buffers: ktop reads no kernel here",
+			    v->w - 1);
+		return;
+	}
+	if (*top > app->ncpus - rows)
+		*top = app->ncpus - rows;
+	if (*top < 0)
+		*top = 0;
+	for (cpu = 0; cpu < app->ncpus; cpu++) {
+		const struct kt_cpu_stats *k = &app->cpu_stats[cpu];
+		const struct kt_reader_stats *r = &app->cpu_rstats[cpu];
+
+		all.entries += k->entries;
+		all.overrun += k->overrun;
+		all.commit_overrun += k->commit_overrun;
+		all.dropped_events += k->dropped_events;
+		all.read_events += k->read_events;
+		all.bytes += k->bytes;
+		rall.events += r->events;
+		rall.pages += r->pages;
+		rall.missed += r->missed;
+		rall.missed_unknown += r->missed_unknown;
+		y = HEAD_LINES + cpu - *top;
+		if (cpu < *top || y >= HEAD_LINES + rows)
+			continue;
+		snprintf(name, sizeof(name), "cpu%d", cpu);
+		fmt_age(k, age, sizeof(age));
+		put_row(v, y, name, k, r, age);
+	}
+	if (rows >= 0 && v->h > HEAD_LINES) {
+		wattrset(v->win, crt_attr(CRT_TITLE));
+		put_row(v, v->h - 1, "all", &all, &rall, "");
+		wattrset(v->win, A_NORMAL);
+	}
+}
+
+static int rings_key(struct kt_view *v, int key)
+{
+	int *top = v->data;
+
+	if (key == KEY_UP || key == 'k')
+		(*top)--;
+	else if (key == KEY_DOWN || key == 'j')
+		(*top)++;
+	else if (key == 27) /* Esc */
+		return KT_KEY_CLOSE;
+	else
+		return KT_KEY_IGNORED;
+	v->dirty = true;
+	return KT_KEY_HANDLED;
+}
+
+/* app_tick sampled new figures. */
+static void rings_tick(struct kt_view *v)
+{
+	v->dirty = true;
+}
+
+static const struct funcbar_item rings_items[] = {
+	{ "j/k", "Scroll" }, { "Esc", "Close" }, { "F10", "Quit" },
+};
+
+static int rings_funcbar(struct kt_view *v, const struct funcbar_item **items)
+{
+	*items = rings_items;
+	return (int)(sizeof(rings_items) / sizeof(rings_items[0]));
+}
+
+const struct kt_view_ops view_rings_ops = {
+	.name = "rings",
+	.init = rings_init,
+	.free = rings_free,
+	.resize = rings_resize,
+	.draw = rings_draw,
+	.key = rings_key,
+	.tick = rings_tick,
+	.funcbar = rings_funcbar,
+};
