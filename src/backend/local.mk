@@ -16,7 +16,10 @@ src_libktop_a_SOURCES += \
 	src/backend/privs.c src/backend/privs.h
 # Performance counters (perf_event_open) and the sysfs PMU descriptions they are named by.
 src_libktop_a_SOURCES += \
-	src/backend/pmu.c src/backend/pmu.h \
+	src/backend/pmu.c src/backend/pmu.h src/backend/pmu_local.h \
+	src/backend/pmu_count.c src/backend/pmu_print.c \
+	src/backend/pmu_names.c src/backend/pmu_names.h \
+	src/backend/pmu_reason.c src/backend/pmu_reason.h \
 	src/backend/pmu_sysfs.c src/backend/pmu_sysfs.h
 # Tracers, function lists, process scoping and dynamic probes (issue #4).
 src_libktop_a_SOURCES += \
