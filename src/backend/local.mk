@@ -1,6 +1,9 @@
 # Kernel access and data: no curses here.
 src_libktop_a_SOURCES += \
-	src/backend/session.c src/backend/session.h \
+	src/backend/session.c src/backend/session.h src/backend/session_local.h \
+	src/backend/session_mount.c src/backend/session_stale.c \
+	src/backend/session_events.c src/backend/session_filter.c \
+	src/backend/session_dynevent.c \
 	src/backend/catalog.c src/backend/catalog.h \
 	src/backend/loss.c src/backend/loss.h \
 	src/backend/store.c src/backend/store.h \
