@@ -84,7 +84,7 @@ TERM_TESTS += tests/term/themes.sh
 # Every action rebindable, the refusals on a recording through a rebound key.
 TERM_TESTS += tests/term/action_keys.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
-EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures
+EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \
 	KTOP_WORKLOAD=$(abs_top_builddir)/tests/helpers/workload; \
 	KTOP_SRCDIR=$(abs_top_srcdir); export KTOP KTOP_WORKLOAD KTOP_SRCDIR;

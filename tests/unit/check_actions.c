@@ -15,6 +15,7 @@
 #include "ui/crt.h"
 #include "ui/funcbar.h"
 #include "ui/help.h"
+#include "check_main.h"
 
 /* a's own keys as key codes into codes, each checked to be a key; returns how many. */
 static int own_keys(const struct kt_action *a, int *codes, int max)
@@ -181,11 +182,5 @@ static Suite *actions_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(actions_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(actions_suite());
 }
