@@ -89,5 +89,3 @@ AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \
 	KTOP_WORKLOAD=$(abs_top_builddir)/tests/helpers/workload; \
 	KTOP_SRCDIR=$(abs_top_srcdir); export KTOP KTOP_WORKLOAD KTOP_SRCDIR;
 
-# Tracers, function lists, dynamic probes (issue #4).
-include tests/probes.mk
