@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,10 @@
 
 #include "backend/pmu_local.h"
 #include "clock.h"
+
+#define READ_FORMAT                                                                \
+	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
+#define GROUP_READ_WORDS (3 + KT_PMU_GROUP_MAX)
 
 static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
 			   unsigned long flags)

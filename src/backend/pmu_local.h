@@ -5,16 +5,11 @@
 #ifndef KTOP_PMU_LOCAL_H
 #define KTOP_PMU_LOCAL_H
 
-#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 #include "backend/pmu.h"
-
-#define READ_FORMAT                                                                \
-	(PERF_FORMAT_GROUP | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING)
-#define GROUP_READ_WORDS (3 + KT_PMU_GROUP_MAX)
 
 struct pmu_group {
 	int counters[KT_PMU_GROUP_MAX]; /* planned members, in opening order */

@@ -22,6 +22,7 @@
 
 #define DEFAULT_BUFFER_KB (64UL * 1024)
 #define MIN_BUFFER_KB 1024UL
+#define ROOT_HINT "run ktop as root or with CAP_SYS_ADMIN"
 
 static int open_sessions; /* in this process: at most one, its name is the pid */
 

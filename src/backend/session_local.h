@@ -12,7 +12,6 @@
 
 #include "backend/session.h"
 
-#define ROOT_HINT "run ktop as root or with CAP_SYS_ADMIN"
 #define LIST_HINT "see ktop --list or the picker"
 
 struct kt_session {
