@@ -3,9 +3,9 @@
 
 #include <pthread.h>
 #include <stdio.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "log.h"
 
 static FILE *log_file;
@@ -47,13 +47,13 @@ int log_level(void)
 
 void log_vdebug(const char *fmt, va_list ap)
 {
-	struct timespec ts;
+	unsigned long long ns;
 
 	if (!log_file)
 		return;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	ns = clock_mono_ns();
 	pthread_mutex_lock(&log_mutex);
-	fprintf(log_file, "%ld.%06ld ", (long)ts.tv_sec, ts.tv_nsec / 1000);
+	fprintf(log_file, "%llu.%06llu ", ns / 1000000000ULL, ns % 1000000000ULL / 1000);
 	vfprintf(log_file, fmt, ap);
 	fputc('\n', log_file);
 	pthread_mutex_unlock(&log_mutex);

@@ -25,6 +25,7 @@ EXTRA_DIST += $(RECORD_TESTS) tests/record/bad_files.golden
 # sources it exercises, not from libktop.a (gcc's sanitizer runtime differs from clang's).
 FUZZ_RECORDING_SRCS = tests/fuzz/fuzz_recording.c \
 	src/record/tdat_check.c src/record/tdat_open.c src/record/recording.c \
+	src/record/recording_walk.c src/record/recording_index.c src/record/recording_pager.c \
 	src/backend/store.c src/backend/decode.c src/backend/comms.c src/backend/loss.c \
 	src/fileio.c src/strutil.c src/json.c src/clock.c src/log.c src/xalloc.c
 EXTRA_DIST += tests/fuzz/fuzz_recording.c tests/fuzz/run-fuzzer.sh

@@ -25,6 +25,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "backend/catalog.h"
 #include "backend/doctor.h"
 #include "backend/privs.h"
 #include "json.h"
@@ -221,44 +222,27 @@ static bool need_tracefs(struct doctor *d, const char *name)
 /* Returns the number of tracepoints. */
 static int check_tracepoints(struct doctor *d)
 {
-	char path[PATH_MAX], line[512], *colon;
-	char **systems = NULL, **v;
-	int nev = 0, nsys = 0, i;
-	FILE *f;
+	char path[PATH_MAX];
+	struct kt_catalog *cat;
+	int nev, nsys = 0;
+	size_t i;
 
 	if (!need_tracefs(d, "tracepoints") ||
 	    !tracing_file(d, "available_events", path, sizeof(path)))
 		return 0;
-	f = fopen(path, "re");
-	if (!f) {
+	cat = catalog_load_file(path);
+	if (!cat) {
 		report(d, false, "tracepoints", "cannot read %s: %s%s", path, strerror(errno),
 		       errno == EACCES || errno == EPERM
 		       ? " (run ktop as root or with CAP_SYS_ADMIN)" : "");
 		return 0;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		colon = strchr(line, ':');
-		if (!colon)
-			continue;
-		*colon = '\0';
-		nev++;
-		for (i = 0; i < nsys; i++)
-			if (!strcmp(systems[i], line))
-				break;
-		if (i < nsys)
-			continue;
-		v = realloc(systems, (nsys + 1) * sizeof(*v));
-		if (!v)
-			continue;
-		systems = v;
-		systems[nsys] = strdup(line);
-		if (systems[nsys])
+	/* sorted by system: each system starts where the one before differs */
+	for (i = 0; i < cat->count; i++)
+		if (!i || strcmp(cat->events[i].system, cat->events[i - 1].system))
 			nsys++;
-	}
-	fclose(f);
-	for (i = 0; i < nsys; i++)
-		free(systems[i]);
-	free(systems);
+	nev = (int)cat->count;
+	catalog_free(cat);
 	if (nev)
 		report(d, true, "tracepoints", "%d tracepoints in %d systems", nev, nsys);
 	else

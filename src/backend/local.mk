@@ -1,6 +1,9 @@
 # Kernel access and data: no curses here.
 src_libktop_a_SOURCES += \
-	src/backend/session.c src/backend/session.h \
+	src/backend/session.c src/backend/session.h src/backend/session_local.h \
+	src/backend/session_mount.c src/backend/session_stale.c \
+	src/backend/session_events.c src/backend/session_filter.c \
+	src/backend/session_dynevent.c \
 	src/backend/catalog.c src/backend/catalog.h \
 	src/backend/loss.c src/backend/loss.h \
 	src/backend/store.c src/backend/store.h \
@@ -16,9 +19,13 @@ src_libktop_a_SOURCES += \
 	src/backend/privs.c src/backend/privs.h
 # Performance counters (perf_event_open) and the sysfs PMU descriptions they are named by.
 src_libktop_a_SOURCES += \
-	src/backend/pmu.c src/backend/pmu.h \
+	src/backend/pmu.c src/backend/pmu.h src/backend/pmu_local.h \
+	src/backend/pmu_count.c src/backend/pmu_print.c \
+	src/backend/pmu_names.c src/backend/pmu_names.h \
+	src/backend/pmu_reason.c src/backend/pmu_reason.h \
 	src/backend/pmu_sysfs.c src/backend/pmu_sysfs.h
-# Tracers, function lists, process scoping and dynamic probes (issue #4).
+# Tracers, function lists, process scoping and dynamic probes (issue #4); event filters
+# checked against the formats before the kernel sees them.
 src_libktop_a_SOURCES += \
 	src/backend/tracers.c src/backend/tracers.h \
 	src/backend/toplevel.c src/backend/toplevel.h \
@@ -28,7 +35,8 @@ src_libktop_a_SOURCES += \
 	src/backend/symlist.c src/backend/symlist.h \
 	src/backend/ksyms.c src/backend/ksyms.h \
 	src/backend/elfsyms.c src/backend/elfsyms.h \
-	src/backend/usdt.c src/backend/usdt.h
+	src/backend/usdt.c src/backend/usdt.h \
+	src/backend/filtercheck.c src/backend/filtercheck.h
 # function_graph call trees.
 src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h
 # Profiles: stacks aggregated for folded output and the flame graph pane.
@@ -40,3 +48,28 @@ src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h \
 src_libktop_a_SOURCES += \
 	src/backend/evstack.c src/backend/evstack.h \
 	src/backend/evstacks.c src/backend/evstacks.h
+
+# BPF histograms and the off-CPU profile: the loader and the table of kinds open the objects
+# src/probes/local.mk builds; --disable-bpf builds the stubs instead.
+if ENABLE_BPF
+src_libktop_a_SOURCES += src/backend/bpfhist.c src/backend/bpfobj.c src/backend/bpfobj.h \
+	src/backend/histkind.c src/backend/histkind.h src/backend/offcpu.c
+# BUILT_SOURCES covers make all/check; this covers "make ktop" (the lab's static build)
+src/backend/bpfobj.$(OBJEXT): src/probes/objects.h
+else
+src_libktop_a_SOURCES += src/backend/bpfhist_stub.c src/backend/offcpu_stub.c
+endif
+src_libktop_a_SOURCES += src/backend/bpfhist.h src/backend/histspec.c src/backend/histspec.h \
+	src/backend/offcpu.h
+# Syscall names for by=syscall keys, from the C library's <sys/syscall.h> of this build.
+src/backend/syscall_names.h: Makefile
+	$(AM_V_GEN)$(MKDIR_P) src/backend && \
+	echo '#include <sys/syscall.h>' | $(CPP) -dM - | \
+	sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9][0-9]*\)$$/[\2] = "\1",/p' > $@.tmp && \
+	test -s $@.tmp && mv -f $@.tmp $@
+BUILT_SOURCES += src/backend/syscall_names.h
+nodist_src_libktop_a_SOURCES += src/backend/syscall_names.h
+CLEANFILES += src/backend/syscall_names.h
+src/backend/histdata.$(OBJEXT): src/backend/syscall_names.h
+src_libktop_a_SOURCES += src/backend/histdata.c src/backend/histdata.h
+src_libktop_a_SOURCES += src/backend/histprint.c src/backend/histprint.h

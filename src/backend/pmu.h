@@ -21,6 +21,10 @@
  *
  * No curses, no tracefs writes: tracepoint counters only read an event's id. Every fd is
  * closed by pmu_free(), and by process exit on any other path.
+ *
+ * Files: pmu.c builds the set and answers the front ends, pmu_count.c opens and reads it,
+ * pmu_print.c prints it for batch mode (the three share pmu_local.h); event names are
+ * pmu_names.h's, the reasons pmu_reason.h's, the sysfs encodings pmu_sysfs.h's.
  */
 #ifndef KTOP_PMU_H
 #define KTOP_PMU_H
@@ -31,21 +35,11 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "backend/pmu_names.h"
+#include "backend/pmu_reason.h"
 #include "backend/pmu_sysfs.h"
 
 #define KT_PMU_GROUP_MAX 8 /* counters in one group */
-
-/* What a default counter is for: the inputs of the derived ratios. */
-enum kt_pmu_role {
-	KT_PMU_ROLE_NONE,
-	KT_PMU_ROLE_CYCLES,
-	KT_PMU_ROLE_INSTRUCTIONS,
-	KT_PMU_ROLE_CACHE_REFS,
-	KT_PMU_ROLE_CACHE_MISSES,
-	KT_PMU_ROLE_BRANCHES,
-	KT_PMU_ROLE_BRANCH_MISSES,
-	KT_PMU_ROLE_COUNT
-};
 
 /* One counter in one slot, as of the last pmu_update(). */
 struct kt_pmu_slot_value {
@@ -140,22 +134,6 @@ void pmu_set_start(struct kt_pmu *p, unsigned long long now_ns);
 /* value * enabled / running, with *share = running / enabled; 0 and share 0 when it never
  * ran (running 0), value and share 1 when enabled is 0. */
 double pmu_scale(uint64_t value, uint64_t enabled, uint64_t running, double *share);
-
-/* Parses one spec as perf spells it:
- *   cycles, instructions, cache-misses, page-faults, cs, ... (generic hardware/software)
- *   L1-dcache-load-misses, LLC-loads, ...                      (hardware cache events)
- *   r1a8                                                        (raw, PERF_TYPE_RAW)
- *   cpu/event=0x3c,umask=0x1/  cpu/cache-misses/  msr/tsc/      (sysfs PMU terms)
- *   tsc, cache-misses-alias ...                                 (a sysfs alias of any PMU)
- *   sched:sched_switch                                          (tracepoint count)
- * with optional modifiers ":u", ":k", ":h" (or after the closing slash). Fills a and the
- * display name. Returns 0, or -1 with a one-line reason in err. */
-int pmu_resolve(const char *sysfs_root, const char *tracing_dir, const char *spec,
-		struct kt_pmu_attr *a, enum kt_pmu_role *role, char *err, size_t errlen);
-
-/* The one-line reason a counter could not be opened with errno err. */
-void pmu_reason(int err, const struct kt_pmu_attr *a, const char *sysfs_root, bool per_task,
-		char *buf, size_t len);
 
 /* The online CPUs (/sys/devices/system/cpu/online), malloc'd into *out. Returns the
  * count, or -1 out of memory. */

@@ -1,8 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* ktop's tracefs session: its own instance "ktop-<pid>", and the only code that writes
- * tracefs. Enables and disables events, sets filters, sizes the buffers, removes what dead
- * ktops left behind. Nothing outside the instance is written (see DESIGN.md, the
- * kernel-state contract), except the top-level tracer the user allowed (toplevel.h). */
+/* ktop's tracefs session: its own instance "ktop-<pid>". Enables and disables events, sets
+ * filters, sizes the buffers, removes what dead ktops left behind. With tracers.c, scope.c,
+ * triggers.c, evstack.c and toplevel.c, the only code that writes tracefs. Nothing outside
+ * the instance is written (see DESIGN.md, the kernel-state contract), except the top-level
+ * tracer the user allowed (toplevel.h).
+ *
+ * Files: session.c (the instance opened, sized, closed), session_mount.c (finding or
+ * mounting tracefs), session_stale.c (what dead ktops left), session_events.c (events on
+ * and off), session_filter.c (filters, the error_log), session_dynevent.c (dynamic_events);
+ * they share session_local.h. */
 #ifndef KTOP_SESSION_H
 #define KTOP_SESSION_H
 

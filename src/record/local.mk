@@ -10,7 +10,8 @@ src_libktop_a_SOURCES += \
 	src/record/app_recording.c \
 	src/record/callgraph_file.c src/record/callgraph_file.h
 if HAVE_LIBTRACECMD
-src_libktop_a_SOURCES += src/record/recording.c \
+src_libktop_a_SOURCES += src/record/recording.c src/record/recording_local.h \
+	src/record/recording_walk.c src/record/recording_index.c src/record/recording_pager.c \
 	src/record/tdat_open.c src/record/tdat_open.h
 else
 src_libktop_a_SOURCES += src/record/recording_none.c

@@ -21,6 +21,17 @@ src_libktop_a_SOURCES += \
 	src/ui/view_pmu.c \
 	src/ui/view_recevents.c \
 	src/ui/ui_record.c src/ui/ui_record.h
-# The call-tree pane (function_graph).
+# The call-tree pane (function_graph), the flame graph pane and its live sources.
 src_libktop_a_SOURCES += src/ui/view_tree.c src/ui/view_flame.c \
 	src/ui/flame_live.c src/ui/flame_live.h
+# Issue #4, the interactive side: completion, the stream's own pid/comm/CPU filter, the
+# tracer pane with its function-filter picker and pid/comm scope, the probe editor.
+src_libktop_a_SOURCES += \
+	src/ui/complete.c src/ui/complete.h \
+	src/ui/rowfilter.c src/ui/rowfilter.h \
+	src/ui/namefilter.c src/ui/namefilter.h \
+	src/ui/scopespec.c src/ui/scopespec.h \
+	src/ui/view_tracers.c \
+	src/ui/view_probes.c
+# The histogram pane (src/backend/bpfhist.c's histograms).
+src_libktop_a_SOURCES += src/ui/view_hist.c

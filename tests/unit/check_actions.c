@@ -19,6 +19,7 @@
 #include "ui/help.h"
 #include "ui/pane.h"
 #include "ui/view.h"
+#include "check_main.h"
 
 /* a's own keys as key codes into codes, each checked to be a key; returns how many. */
 static int own_keys(const struct kt_action *a, int *codes, int max)
@@ -224,11 +225,5 @@ static Suite *actions_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(actions_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(actions_suite());
 }

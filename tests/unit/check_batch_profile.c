@@ -11,6 +11,7 @@
 #include "app.h"
 #include "batch_profile.h"
 #include "options.h"
+#include "check_main.h"
 
 static const char text[] =
 	"# profile: event=cpu-clock freq=99Hz unit=samples samples=6 lost=1 out_of_scope=2 "
@@ -73,19 +74,18 @@ START_TEST(test_damaged)
 }
 END_TEST
 
-int main(void)
+static Suite *batch_profile_suite(void)
 {
 	Suite *s = suite_create("batch_profile");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_roundtrip);
 	tcase_add_test(tc, test_damaged);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
+}
+
+int main(void)
+{
+	return check_run(batch_profile_suite());
 }

@@ -20,6 +20,7 @@
 #include "fixture_dat.h"
 #include "ui/foldset.h"
 #include "xalloc.h"
+#include "check_main.h"
 
 #ifndef LAB_FIXTURES
 #define LAB_FIXTURES "tests/fixtures/lab"
@@ -682,11 +683,5 @@ static Suite *callgraph_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(callgraph_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(callgraph_suite());
 }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "backend/catalog.h"
+#include "check_main.h"
 
 /* As the kernel prints available_events: grouped by system, not sorted. */
 static const char available_events[] =
@@ -264,11 +265,5 @@ static Suite *catalog_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(catalog_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(catalog_suite());
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ktoprc.h"
+#include "check_main.h"
 
 static const char full[] = "# my settings\n"
 			   "theme = high-contrast\n"
@@ -258,11 +259,5 @@ static Suite *config_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(config_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(config_suite());
 }

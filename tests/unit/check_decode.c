@@ -12,6 +12,7 @@
 #include "backend/comms.h"
 #include "backend/decode.h"
 #include "backend/store.h"
+#include "check_main.h"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/unit/fixtures"
@@ -328,11 +329,5 @@ static Suite *decode_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(decode_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(decode_suite());
 }

@@ -17,6 +17,7 @@
 #include "backend/evstacks.h"
 #include "backend/stacks.h"
 #include "backend/store.h"
+#include "check_main.h"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/unit/fixtures"
@@ -183,11 +184,5 @@ static Suite *evstacks_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(evstacks_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(evstacks_suite());
 }

@@ -13,6 +13,7 @@
 
 #include "backend/decode.h"
 #include "backend/filtercheck.h"
+#include "check_main.h"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/unit/fixtures"
@@ -117,21 +118,20 @@ START_TEST(field_names)
 }
 END_TEST
 
-int main(void)
+static Suite *filtercheck_suite(void)
 {
 	Suite *s = suite_create("filtercheck");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, accepted);
 	tcase_add_test(tc, rejected);
 	tcase_add_test(tc, field_names);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
+}
+
+int main(void)
+{
+	return check_run(filtercheck_suite());
 }

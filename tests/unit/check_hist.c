@@ -8,6 +8,7 @@
 
 #include "backend/histdata.h"
 #include "backend/histspec.h"
+#include "check_main.h"
 
 static struct kt_hist_spec parse_ok(const char *text)
 {
@@ -263,11 +264,5 @@ static Suite *hist_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(hist_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(hist_suite());
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "check_main.h"
 
 static char *to_string(const char *s)
 {
@@ -81,11 +82,5 @@ static Suite *json_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(json_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(json_suite());
 }

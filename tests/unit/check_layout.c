@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "ui/layout.h"
+#include "check_main.h"
 
 static int area_sum(const struct kt_rect *r, int n, bool side)
 {
@@ -360,11 +361,5 @@ static Suite *layout_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(layout_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(layout_suite());
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend/loss.h"
+#include "check_main.h"
 
 /* per_cpu/cpu1/stats of a 6.18 instance after an overload, as the kernel prints it. */
 static const char stats_text[] =
@@ -126,11 +127,5 @@ static Suite *loss_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(loss_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(loss_suite());
 }

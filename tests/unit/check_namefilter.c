@@ -12,6 +12,7 @@
 
 #include "backend/symlist.h"
 #include "ui/namefilter.h"
+#include "check_main.h"
 
 #define NAMES 120000
 #define BEST 256
@@ -83,19 +84,18 @@ START_TEST(same_as_reference)
 }
 END_TEST
 
-int main(void)
+static Suite *namefilter_suite(void)
 {
 	Suite *s = suite_create("namefilter");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, same_as_reference);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
+}
+
+int main(void)
+{
+	return check_run(namefilter_suite());
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "options.h"
+#include "check_main.h"
 
 static int parse(struct kt_options *o, char *err, size_t errlen, ...)
 {
@@ -352,11 +353,5 @@ static Suite *options_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(options_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(options_suite());
 }

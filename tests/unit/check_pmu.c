@@ -20,6 +20,7 @@
 
 #include "backend/pmu.h"
 #include "backend/pmu_sysfs.h"
+#include "check_main.h"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/unit/fixtures"
@@ -789,11 +790,5 @@ static Suite *pmu_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(pmu_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(pmu_suite());
 }

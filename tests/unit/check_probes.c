@@ -16,6 +16,7 @@
 #include "backend/scope.h"
 #include "backend/symlist.h"
 #include "backend/tracers.h"
+#include "check_main.h"
 
 static char err[512];
 static int pos;
@@ -398,11 +399,5 @@ static Suite *probes_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(probes_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(probes_suite());
 }

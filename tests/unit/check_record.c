@@ -16,6 +16,7 @@
 #include "record/recording.h"
 #include "record/tdat_check.h"
 #include "record/tdat_write.h"
+#include "check_main.h"
 
 #ifndef FIXTURES
 #define FIXTURES "tests/unit/fixtures"
@@ -491,11 +492,5 @@ static Suite *record_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(record_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(record_suite());
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "ui/rowfilter.h"
+#include "check_main.h"
 
 START_TEST(parse_and_match)
 {
@@ -91,20 +92,19 @@ START_TEST(cut_text)
 }
 END_TEST
 
-int main(void)
+static Suite *rowfilter_suite(void)
 {
 	Suite *s = suite_create("rowfilter");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, parse_and_match);
 	tcase_add_test(tc, refused);
 	tcase_add_test(tc, cut_text);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
+}
+
+int main(void)
+{
+	return check_run(rowfilter_suite());
 }

@@ -11,6 +11,7 @@
 
 #include "backend/folded.h"
 #include "backend/stacks.h"
+#include "check_main.h"
 
 static void add(struct kt_stacks *st, const char *folded, uint64_t weight)
 {
@@ -326,12 +327,10 @@ START_TEST(test_load_missing)
 }
 END_TEST
 
-int main(void)
+static Suite *stacks_suite(void)
 {
 	Suite *s = suite_create("stacks");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_totals_and_folded);
 	tcase_add_test(tc, test_same_path_and_separators);
@@ -347,9 +346,10 @@ int main(void)
 	tcase_add_test(tc, test_nul_and_depth);
 	tcase_add_test(tc, test_load_missing);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
+}
+
+int main(void)
+{
+	return check_run(stacks_suite());
 }

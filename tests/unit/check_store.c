@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "backend/store.h"
+#include "check_main.h"
 
 static uint64_t fill(struct kt_store *st, unsigned n, uint32_t size)
 {
@@ -199,11 +200,5 @@ static Suite *store_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(store_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(store_suite());
 }

@@ -15,6 +15,7 @@
 
 #include "backend/elfsyms.h"
 #include "backend/symbolize.h"
+#include "check_main.h"
 
 /* No pid is this high (pid_max is at most 4194304): a process only the side band knows. */
 #define GONE_PID 0x7ffffff0
@@ -305,12 +306,10 @@ START_TEST(test_kernel)
 }
 END_TEST
 
-int main(void)
+static Suite *symbolize_suite(void)
 {
 	Suite *s = suite_create("symbolize");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, test_own_functions_via_proc_maps);
 	tcase_add_test(tc, test_side_band_of_a_gone_process);
@@ -319,9 +318,10 @@ int main(void)
 	tcase_add_test(tc, test_vdso);
 	tcase_add_test(tc, test_kernel);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return s;
+}
+
+int main(void)
+{
+	return check_run(symbolize_suite());
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ui/theme.h"
+#include "check_main.h"
 
 #ifndef THEMES
 #define THEMES "themes"
@@ -292,11 +293,5 @@ static Suite *theme_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(theme_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(theme_suite());
 }

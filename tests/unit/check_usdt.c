@@ -12,6 +12,7 @@
 
 #include "backend/probes.h"
 #include "backend/usdt.h"
+#include "check_main.h"
 
 static char err[512];
 
@@ -248,11 +249,5 @@ static Suite *usdt_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(usdt_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(usdt_suite());
 }

@@ -1,13 +1,5 @@
 # Issue #4, the interactive side: filter checking and completion, the stream's own
 # pid/comm/CPU filter, the tracer pane with its function-filter picker, the probe editor.
-src_libktop_a_SOURCES += \
-	src/backend/filtercheck.c src/backend/filtercheck.h \
-	src/ui/complete.c src/ui/complete.h \
-	src/ui/rowfilter.c src/ui/rowfilter.h \
-	src/ui/namefilter.c src/ui/namefilter.h \
-	src/ui/view_tracers.c \
-	src/ui/view_probes.c
-
 check_PROGRAMS += tests/unit/check_filtercheck
 tests_unit_check_filtercheck_SOURCES = tests/unit/check_filtercheck.c
 tests_unit_check_filtercheck_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'

@@ -1,0 +1,21 @@
+# The program and the top of src/: everything but main() lives in libktop.a, so the tests
+# link the same objects as ktop.
+src_libktop_a_SOURCES += \
+	src/xalloc.c src/xalloc.h \
+	src/log.c src/log.h \
+	src/strutil.c src/strutil.h \
+	src/json.c src/json.h \
+	src/clock.c src/clock.h \
+	src/fileio.c src/fileio.h \
+	src/options.c src/options.h \
+	src/app.c src/app.h \
+	src/signals.c src/signals.h \
+	src/batch.c src/batch.h \
+	src/batch_tree.c src/batch_tree.h \
+	src/batch_profile.c src/batch_profile.h \
+	src/batch_offcpu.c src/batch_offcpu.h \
+	src/stopwhen.c src/stopwhen.h \
+	src/ktoprc.c src/ktoprc.h
+
+ktop_SOURCES = src/main.c
+ktop_LDADD = $(KTOP_LIBS)
