@@ -11,6 +11,7 @@
 #include "backend/evstacks.h"
 #include "backend/folded.h"
 #include "backend/offcpu.h"
+#include "backend/pmu.h"
 #include "backend/privs.h"
 #include "backend/profile.h"
 #include "backend/stacks.h"
@@ -32,11 +33,15 @@ struct live {
 	struct kt_offcpu *oc;
 	struct kt_symbolizer *sym; /* off-CPU: names its frames */
 	uint64_t next; /* events: the first record not added yet */
+	int cpu;       /* events: only this CPU's (the pane's c), -1: every CPU */
 };
 
 static bool row_shown(void *arg, const struct kt_rec *r)
 {
-	return view_stream_row_shown(arg, r);
+	const struct live *lv = arg;
+
+	return (lv->cpu < 0 || r->cpu == (uint32_t)lv->cpu) &&
+	       view_stream_row_shown(lv->ui->stream, r);
 }
 
 /* The records from lv->next to the store's end, those the stream shows as rows. */
@@ -57,7 +62,7 @@ static int64_t collect_events(struct live *lv, struct kt_stacks *st)
 	first = lv->next;
 	lv->next = end;
 	return evstacks_collect(st, app->decoder, app_symbolizer(app), app->store, first, end,
-				row_shown, lv->ui->stream);
+				row_shown, lv);
 }
 
 static bool live_update(void *arg, struct kt_stacks *st)
@@ -78,6 +83,32 @@ static bool live_update(void *arg, struct kt_stacks *st)
 		return collect_events(lv, st) > 0;
 	}
 	return false;
+}
+
+/* c: a CPU this machine has online (what the profile samples and the records come from). */
+static int live_cpu(void *arg, int cpu, char *err, size_t errlen)
+{
+	struct live *lv = arg;
+	struct kt_profile_scope sc = { .cpu = cpu };
+	int *cpus = NULL, n = pmu_online_cpus(&cpus), i;
+	bool known = cpu < 0;
+
+	for (i = 0; i < n && !known; i++)
+		known = cpus[i] == cpu;
+	free(cpus);
+	if (!known) {
+		snprintf(err, errlen, "CPU %d is not online here (%d online): give one of them, "
+			 "or nothing for every CPU", cpu, n);
+		return -1;
+	}
+	if (lv->kind == LIVE_ONCPU) {
+		profile_set_scope(lv->prof, &sc);
+	} else {
+		/* the store still holds the events before: the tree is made again from them */
+		lv->cpu = cpu;
+		lv->next = 0;
+	}
+	return 0;
 }
 
 static void live_close(void *arg)
@@ -134,6 +165,7 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
 	memset(lv, 0, sizeof(*lv));
 	lv->ui = ui;
 	lv->kind = kind;
+	lv->cpu = -1;
 	err[0] = '\0';
 	switch (kind) {
 	case LIVE_ONCPU:
@@ -185,7 +217,7 @@ static int live_key(void *arg, struct kt_view *v, int key);
 /* Shows kind in the pane. Returns false with the refusal in the status line. */
 static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
 {
-	struct kt_flame_source src = { live_update, live_close, live_key, NULL };
+	struct kt_flame_source src = { live_update, live_close, live_key, live_cpu, NULL };
 	struct kt_stacks *st = NULL;
 	struct live *lv = xmalloc(sizeof(*lv));
 	char name[128], err[512];
@@ -197,6 +229,8 @@ static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
 		return false;
 	}
 	src.arg = lv;
+	if (kind == LIVE_OFFCPU)
+		src.cpu = NULL; /* a task blocks on one CPU and may wake on another */
 	view_flame_show(v, st, NULL, name, &src, false);
 	return true;
 }

@@ -10,7 +10,9 @@
  * Enter zooms into the selected frame (its ancestors stay above it, full width), Esc or
  * Backspace goes back one zoom; / finds frames by substring, highlights them and says the
  * share of the weight under them (each stack counted once, however many matches it holds);
- * s scopes the view to the selected frame's task; b takes the tree as it is now as the
+ * s scopes the view to the selected frame's task; c asks a live source for one CPU's stacks
+ * only (the tree emptied then, so it holds nothing else: an on-CPU profile or event stacks);
+ * b takes the tree as it is now as the
  * baseline of the differential view, which colours a frame red when its share grew and blue
  * when it shrank (FlameGraph's difffolded); f freezes a live tree; a switches to ASCII: every
  * frame begins with '|' ('+' grown, '-' shrunk, '*' matched), for terminals without colour.
@@ -32,6 +34,7 @@
 
 #define FLAME_PROMPT_SEARCH 1
 #define FLAME_PROMPT_OPEN 2
+#define FLAME_PROMPT_CPU 3
 #define FLAME_MAX_ZOOM 64
 /* Diff: a change of share under this many percentage points is no change. */
 #define FLAME_DIFF_EPS 0.05
@@ -51,6 +54,7 @@ struct flame_view {
 	bool ascii;
 	bool frozen;
 	const struct kt_stack_node *scope; /* a task, or NULL: everything */
+	int cpu;			   /* the source's CPU (c), -1: every CPU */
 	const struct kt_stack_node *zoom[FLAME_MAX_ZOOM];
 	int nzoom;
 	const struct kt_stack_node *sel;
@@ -378,6 +382,8 @@ static void flame_view_draw(struct kt_view *v)
 		ADD("matched %.1f%%  ", pct(fv, fv->matched));
 	if (fv->omitted)
 		ADD("omitted %.1f%%  ", pct(fv, fv->omitted));
+	if (fv->cpu >= 0)
+		ADD("CPU %d  ", fv->cpu);
 	if (fv->scope)
 		ADD("task %s  ", fv->scope->name);
 	if (fv->base)
@@ -508,6 +514,65 @@ static void toggle_scope(struct kt_view *v)
 	changed(v);
 }
 
+/* Forgets the zooms, the task scope and the selection of the tree before (whose nodes may be
+ * gone). */
+static void forget_nodes(struct flame_view *fv)
+{
+	fv->scope = NULL;
+	fv->nzoom = 0;
+	fv->sel = stacks_root(fv->st);
+}
+
+static void cpu_prompt(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+	char now[16] = "";
+
+	if (!fv->src.cpu) {
+		ui_message(v->ui, false, fv->src.update ?
+			   "these stacks are not kept by CPU (c: on-CPU profile, event stacks)" :
+			   "a file's stacks say no CPU: c scopes a live profile or event stacks");
+		return;
+	}
+	if (fv->cpu >= 0)
+		snprintf(now, sizeof(now), "%d", fv->cpu);
+	ui_prompt_open(v->ui, v, FLAME_PROMPT_CPU, "Only CPU (empty: every CPU): ", now);
+}
+
+/* The CPU prompt's text: the source keeps that CPU's stacks only, in an emptied tree. */
+static void cpu_scope(struct kt_view *v, const char *text)
+{
+	struct flame_view *fv = FV(v);
+	char err[256], *end;
+	long cpu = -1;
+
+	while (*text == ' ')
+		text++;
+	if (*text) {
+		cpu = strtol(text, &end, 10);
+		while (*end == ' ')
+			end++;
+		if (*end || cpu < 0 || cpu > 1 << 20) {
+			ui_message(v->ui, true, "CPU '%s': give a CPU number, or nothing for every CPU",
+				   text);
+			return;
+		}
+	}
+	if (fv->src.cpu(fv->src.arg, (int)cpu, err, sizeof(err)) < 0) {
+		ui_message(v->ui, true, "%s", err);
+		return;
+	}
+	fv->cpu = (int)cpu;
+	stacks_clear(fv->st);
+	forget_nodes(fv);
+	search_update(fv);
+	changed(v);
+	if (cpu >= 0)
+		ui_message(v->ui, false, "only CPU %ld from now on (c, empty: every CPU)", cpu);
+	else
+		ui_message(v->ui, false, "every CPU from now on");
+}
+
 static void take_baseline(struct kt_view *v)
 {
 	struct flame_view *fv = FV(v);
@@ -579,6 +644,9 @@ static int flame_view_key(struct kt_view *v, int key)
 	case 's':
 		toggle_scope(v);
 		break;
+	case 'c':
+		cpu_prompt(v);
+		break;
 	case 'b':
 		take_baseline(v);
 		break;
@@ -624,9 +692,8 @@ static void set_tree(struct kt_view *v, struct kt_stacks *st, struct kt_stacks *
 	fv->base = base;
 	snprintf(fv->name, sizeof(fv->name), "%s (%s)", name,
 		 stacks_unit_name(stacks_unit(st)));
-	fv->scope = NULL;
-	fv->nzoom = 0;
-	fv->sel = stacks_root(st);
+	fv->cpu = -1;
+	forget_nodes(fv);
 	search_update(fv);
 	changed(v);
 }
@@ -647,6 +714,11 @@ static void flame_view_prompt(struct kt_view *v, int id, const char *text,
 		changed(v);
 		return;
 	}
+	if (id == FLAME_PROMPT_CPU) {
+		if (ev == KT_PROMPT_ACCEPT)
+			cpu_scope(v, text);
+		return;
+	}
 	if (ev != KT_PROMPT_ACCEPT || !*text)
 		return;
 	/* a bad file changes nothing: the pane keeps what it showed */
@@ -665,6 +737,7 @@ static void flame_view_init(struct kt_view *v)
 	struct flame_view *fv = xcalloc(1, sizeof(*fv));
 
 	v->data = fv;
+	fv->cpu = -1;
 	/* without colour, frames need the ASCII edges to be told apart */
 	fv->ascii = v->app->opts->ascii || !crt_colors();
 }
