@@ -484,7 +484,19 @@ struct dup {
 	struct kt_stacks *to;
 	struct kt_frame *frames;
 	size_t cap;
+	size_t max_bytes;
+	uint64_t dropped;
 };
+
+/* Whether st holds the path frames[0..n) already (adding to it takes no memory). */
+static bool has_path(const struct kt_stacks *st, const struct kt_frame *f, size_t n)
+{
+	const struct kt_stack_node *at = stacks_root(st);
+
+	for (size_t i = 0; i < n && at; i++)
+		at = stacks_child(st, at, f[i].name);
+	return at != NULL;
+}
 
 static int dup_stack(void *arg, const struct kt_stack_node *const *path, size_t n,
 		     uint64_t self)
@@ -502,21 +514,35 @@ static int dup_stack(void *arg, const struct kt_stack_node *const *path, size_t 
 	}
 	for (size_t i = 0; i < n; i++)
 		d->frames[i] = (struct kt_frame){ path[i]->name, path[i]->kind };
+	if (d->max_bytes && stacks_bytes_adding(d->to, d->frames, n) > d->max_bytes &&
+	    !has_path(d->to, d->frames, n)) {
+		d->dropped += self;
+		return 0;
+	}
 	return stacks_add(d->to, d->frames, n, self) < 0 ? -ENOMEM : 0;
+}
+
+int stacks_merge(struct kt_stacks *to, const struct kt_stacks *from, size_t max_bytes,
+		 uint64_t *dropped)
+{
+	struct dup d = { .to = to, .max_bytes = max_bytes };
+	int rc = stacks_walk(from, dup_stack, &d);
+
+	free(d.frames);
+	if (dropped)
+		*dropped += d.dropped;
+	return rc ? -1 : 0;
 }
 
 struct kt_stacks *stacks_dup(const struct kt_stacks *st)
 {
-	struct dup d = { .to = stacks_new(st->unit) };
+	struct kt_stacks *to = stacks_new(st->unit);
 
-	if (!d.to)
-		return NULL;
-	if (stacks_walk(st, dup_stack, &d)) {
-		stacks_free(d.to);
-		d.to = NULL;
+	if (to && stacks_merge(to, st, 0, NULL) < 0) {
+		stacks_free(to);
+		to = NULL;
 	}
-	free(d.frames);
-	return d.to;
+	return to;
 }
 
 struct json_walk {

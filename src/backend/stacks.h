@@ -95,6 +95,13 @@ int stacks_walk(const struct kt_stacks *st,
 /* A copy of st, same unit (a diff's baseline taken "now"); NULL when out of memory. */
 struct kt_stacks *stacks_dup(const struct kt_stacks *st);
 
+/* Adds every stack of from to to, with its weight. max_bytes (0: none) bounds to as
+ * stacks_bytes_adding counts: a stack that would need new nodes past it is left out and its
+ * weight added to *dropped (when not NULL). Returns 0, or -1 when out of memory (to then
+ * holds some of from's stacks). */
+int stacks_merge(struct kt_stacks *to, const struct kt_stacks *from, size_t max_bytes,
+		 uint64_t *dropped);
+
 /* Writes the folded form ("task;outer;...;leaf COUNT\n" per stack, sorted by path), the
  * format FlameGraph, inferno, speedscope and flamelens read. Returns 0, or -1 on a write
  * error. */

@@ -107,8 +107,8 @@ void view_hist_edit(struct kt_view *v);
 
 /* Flame graph pane: where a live tree's stacks come from. update is called once a UI tick
  * unless the pane is frozen or the display paused; it adds what came in to st and returns
- * true when st changed. It only adds: the pane keeps pointers to st's nodes (zooms, the
- * selection), so a source that wants a sliding window hands the pane a new tree instead.
+ * true when st changed. It only adds, to the tree the pane gives it (the pane's own during a
+ * live diff, where it keeps the last seconds itself).
  * close (may be NULL) is called when the pane lets the source go. key (may be NULL) gets the
  * keys the pane does not take (returns KT_KEY_* flags); it may hand the pane another source
  * with view_flame_show, which closes this one: arg is gone when that returns. cpu (may be

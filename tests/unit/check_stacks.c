@@ -11,6 +11,7 @@
 
 #include "backend/folded.h"
 #include "backend/stacks.h"
+#include "backend/stackwin.h"
 
 static void add(struct kt_stacks *st, const char *folded, uint64_t weight)
 {
@@ -201,6 +202,80 @@ START_TEST(test_dup)
 }
 END_TEST
 
+/* merge adds weights path by path; a bound leaves out the stacks that need new nodes past it
+ * and counts their weight, while known paths still grow. */
+START_TEST(test_merge)
+{
+	struct kt_stacks *to = stacks_new(KT_STACK_SAMPLES), *from = stacks_new(KT_STACK_SAMPLES);
+	uint64_t dropped = 0;
+	char *out;
+
+	add(to, "t;main;a", 2);
+	add(from, "t;main;a", 3);
+	add(from, "u;x", 4);
+	ck_assert_int_eq(stacks_merge(to, from, 0, &dropped), 0);
+	out = folded(to);
+	ck_assert_str_eq(out, "t;main;a 5\nu;x 4\n");
+	free(out);
+	ck_assert_uint_eq(dropped, 0);
+	stacks_clear(from);
+	add(from, "t;main;a", 1);
+	add(from, "v;brand;new;path", 6);
+	ck_assert_int_eq(stacks_merge(to, from, stacks_bytes(to), &dropped), 0);
+	out = folded(to);
+	ck_assert_str_eq(out, "t;main;a 6\nu;x 4\n");
+	free(out);
+	ck_assert_uint_eq(dropped, 6);
+	stacks_free(to);
+	stacks_free(from);
+}
+END_TEST
+
+/* The window's tree at sec, folded, is want. */
+static void window_is(const struct kt_stackwin *w, uint64_t sec, const char *want)
+{
+	struct kt_stacks *win = stackwin_tree(w, sec);
+	char *out;
+
+	ck_assert_ptr_nonnull(win);
+	out = folded(win);
+	ck_assert_str_eq(out ? out : "", want);
+	free(out);
+	stacks_free(win);
+}
+
+/* The window holds the last N seconds: a second's stacks leave it N seconds later, and the
+ * ring's slot is emptied when a later second comes to it. */
+START_TEST(test_window)
+{
+	struct kt_stackwin *w = stackwin_new(KT_STACK_SAMPLES, 3);
+	struct kt_stacks *tick = stacks_new(KT_STACK_SAMPLES);
+
+	ck_assert_ptr_null(stackwin_new(KT_STACK_SAMPLES, 0));
+	ck_assert_ptr_null(stackwin_new(KT_STACK_SAMPLES, KT_STACKWIN_MAX_SECS + 1));
+	ck_assert_ptr_nonnull(w);
+	ck_assert_uint_eq(stackwin_secs(w), 3);
+	add(tick, "app;old_phase", 10);
+	ck_assert_int_eq(stackwin_add(w, tick, 100), 0);
+	ck_assert_int_eq(stackwin_add(w, tick, 101), 0);
+	stacks_clear(tick);
+	add(tick, "app;new_phase", 5);
+	ck_assert_int_eq(stackwin_add(w, tick, 102), 0);
+	ck_assert_int_eq(stackwin_add(w, tick, 102), 0);
+	window_is(w, 102, "app;new_phase 10\napp;old_phase 20\n");
+	/* at 103 second 100 is out of the window, though its slot was not reused yet */
+	window_is(w, 103, "app;new_phase 10\napp;old_phase 10\n");
+	/* 104 reuses 101's slot: the old phase is gone for good */
+	ck_assert_int_eq(stackwin_add(w, tick, 104), 0);
+	window_is(w, 104, "app;new_phase 15\n");
+	window_is(w, 200, "");
+	stackwin_clear(w);
+	window_is(w, 104, "");
+	stacks_free(tick);
+	stackwin_free(w);
+}
+END_TEST
+
 static struct kt_stacks *parse(const char *text, char *err, size_t errlen)
 {
 	char *copy = strdup(text);
@@ -339,6 +414,8 @@ int main(void)
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_bytes_adding);
 	tcase_add_test(tc, test_dup);
+	tcase_add_test(tc, test_merge);
+	tcase_add_test(tc, test_window);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("folded");
 	tcase_add_test(tc, test_read_back);
