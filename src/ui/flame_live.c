@@ -121,8 +121,8 @@ static void live_close(void *arg)
 	free(lv);
 }
 
-/* -p (its first process), --comm and --cgroup as the BPF programs filter; the privileges
- * BPF needs checked first, for a refusal that names them. */
+/* -p (one process), --comm and --cgroup as the BPF programs filter; the privileges BPF
+ * needs checked first, for a refusal that names them. */
 static int offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, char *err,
 			size_t errlen)
 {
@@ -130,6 +130,13 @@ static int offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, cha
 	struct kt_privs pv;
 	char why[400];
 
+	/* the programs follow one tgid, as ktop -b --off-cpu refuses more */
+	if (o->n_pids > 1) {
+		snprintf(err, errlen, "off-CPU profile: it scopes to one process, and -p gave %zu: "
+			 "start ktop with one -p PID (k: the on-CPU profile takes them all)",
+			 o->n_pids);
+		return -1;
+	}
 	privs_read(&pv);
 	if (privs_bpf_refusal(&pv, why, sizeof(why))) {
 		snprintf(err, errlen, "off-CPU profile: %s", why);
