@@ -34,6 +34,7 @@ struct live {
 	struct kt_symbolizer *sym; /* off-CPU: names its frames */
 	uint64_t next; /* events: the first record not added yet */
 	int cpu;       /* events: only this CPU's (the pane's c), -1: every CPU */
+	char said[256]; /* off-CPU: the failure the status line was given, "" after a good poll */
 };
 
 static bool row_shown(void *arg, const struct kt_rec *r)
@@ -75,9 +76,13 @@ static bool live_update(void *arg, struct kt_stacks *st)
 		return profile_poll(lv->prof, st) > 0;
 	case LIVE_OFFCPU:
 		if (offcpu_poll(lv->oc, st, lv->sym, err, sizeof(err)) < 0) {
-			ui_message(lv->ui, true, "%s", err);
+			/* once, not every tick: the status line stays free for the keys' words */
+			if (strcmp(err, lv->said))
+				ui_message(lv->ui, true, "%s", err);
+			snprintf(lv->said, sizeof(lv->said), "%s", err);
 			return false;
 		}
+		lv->said[0] = '\0';
 		return true;
 	case LIVE_EVENTS:
 		return collect_events(lv, st) > 0;
