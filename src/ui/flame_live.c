@@ -16,7 +16,6 @@
 #include "backend/profile.h"
 #include "backend/stacks.h"
 #include "backend/store.h"
-#include "backend/symbolize.h"
 #include "options.h"
 #include "record/recording.h"
 #include "ui/flame_live.h"
@@ -31,7 +30,6 @@ struct live {
 	enum live_kind kind;
 	struct kt_profile *prof;
 	struct kt_offcpu *oc;
-	struct kt_symbolizer *sym; /* off-CPU: names its frames */
 	uint64_t next; /* events: the first record not added yet */
 	int cpu;       /* events: only this CPU's (the pane's c), -1: every CPU */
 	char said[256]; /* off-CPU: the failure the status line was given, "" after a good poll */
@@ -75,7 +73,7 @@ static bool live_update(void *arg, struct kt_stacks *st)
 	case LIVE_ONCPU:
 		return profile_poll(lv->prof, st) > 0;
 	case LIVE_OFFCPU:
-		if (offcpu_poll(lv->oc, st, lv->sym, err, sizeof(err)) < 0) {
+		if (offcpu_poll(lv->oc, st, err, sizeof(err)) < 0) {
 			/* once, not every tick: the status line stays free for the keys' words */
 			if (strcmp(err, lv->said))
 				ui_message(lv->ui, true, "%s", err);
@@ -122,7 +120,6 @@ static void live_close(void *arg)
 
 	profile_close(lv->prof);
 	offcpu_free(lv->oc);
-	symbolizer_free(lv->sym);
 	free(lv);
 }
 
@@ -190,14 +187,9 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
 	case LIVE_OFFCPU:
 		if (offcpu_scope(ui->app, &sc, err, errlen) < 0)
 			return -1;
-		lv->sym = symbolizer_new(err, errlen);
-		if (!lv->sym)
-			return -1;
 		lv->oc = offcpu_open(&sc, err, errlen);
-		if (!lv->oc) {
-			symbolizer_free(lv->sym);
+		if (!lv->oc)
 			return -1;
-		}
 		snprintf(name, namelen, "off-CPU, %s", offcpu_variant(lv->oc));
 		*st = stacks_new(KT_STACK_NSEC);
 		break;
@@ -213,7 +205,6 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
 	if (!*st) {
 		profile_close(lv->prof);
 		offcpu_free(lv->oc);
-		symbolizer_free(lv->sym);
 		snprintf(err, errlen, "%sout of memory",
 			 kind == LIVE_OFFCPU ? "off-CPU profile: " : "");
 		return -1;
