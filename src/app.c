@@ -158,7 +158,7 @@ static int app_start_reader(struct kt_app *app, char *err, size_t errlen)
 	app->reader = reader_start(app->session,
 				   o->mode == KT_MODE_BATCH && o->quiet && !o->max_events &&
 						   !o->record_path ? NULL : app->store,
-				   app->comms, app->wake_wr, err, errlen);
+				   app->comms, o->user_stacks, app->wake_wr, err, errlen);
 	if (!app->reader)
 		return -1;
 	/* ktop's own syscalls stay out of what it shows */
@@ -611,13 +611,26 @@ bool app_spec_selects(const char *spec, const struct kt_event_desc *ev)
 struct kt_symbolizer *app_symbolizer(struct kt_app *app)
 {
 	char err[256];
+	uint64_t lost;
 
-	if (app->symbolizer || app->symbolizer_tried || app->recording || !app->opts->user_stacks)
-		return app->symbolizer;
-	app->symbolizer_tried = true;
-	app->symbolizer = symbolizer_new(err, sizeof(err));
+	if (!app->symbolizer && !app->symbolizer_tried && !app->recording &&
+	    app->opts->user_stacks) {
+		app->symbolizer_tried = true;
+		app->symbolizer = symbolizer_new(err, sizeof(err));
+		if (!app->symbolizer)
+			log_debug("%s: user frames stay addresses: %s", __func__, err);
+		else /* as perf synthesizes them: named even if they exit before the side band */
+			symbolizer_preload_all(app->symbolizer);
+	}
 	if (!app->symbolizer)
-		log_debug("%s: user frames stay addresses: %s", __func__, err);
+		return NULL;
+	/* the mappings that came and went since: exited processes' frames stay named */
+	lost = reader_feed(app->reader, app->symbolizer);
+	if (lost > app->sideband_lost) {
+		log_debug("%s: %llu side-band records lost (the queue was full)", __func__,
+			  (unsigned long long)lost);
+		app->sideband_lost = lost;
+	}
 	return app->symbolizer;
 }
 
@@ -878,6 +891,10 @@ void app_tick(struct kt_app *app)
 	}
 	if (app->recording)
 		app_recording_figures(app);
+	/* the side band's mappings taken in each tick, so their queue stays short; the
+	 * mappings of processes long gone let go of */
+	if (app->session && app_symbolizer(app))
+		symbolizer_forget_exited(app->symbolizer, KT_APP_EXITED_KEPT);
 	store_lock(app->store);
 	store_stats(app->store, &app->sstats);
 	store_unlock(app->store);

@@ -261,20 +261,6 @@ static int open_cpu(struct kt_profile *p, struct cpu_ring *r, int cpu, const pid
 	return 0;
 }
 
-/* Every process running now: its mappings read before it can exit unnamed. */
-static void preload_all(struct kt_symbolizer *sym)
-{
-	struct dirent *de;
-	DIR *d = opendir("/proc");
-
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (isdigit((unsigned char)de->d_name[0]))
-			symbolizer_preload(sym, atoi(de->d_name));
-	closedir(d);
-}
-
 struct kt_profile *profile_open(const struct kt_profile_opts *o, char *err, size_t errlen)
 {
 	struct kt_profile *p;
@@ -332,8 +318,8 @@ struct kt_profile *profile_open(const struct kt_profile_opts *o, char *err, size
 	if (o->npids)
 		for (k = 0; k < o->npids; k++)
 			symbolizer_preload(p->sym, o->pids[k]);
-	else
-		preload_all(p->sym);
+	else /* every process running now: its mappings read before it can exit unnamed */
+		symbolizer_preload_all(p->sym);
 	free(cpus);
 	free(tids);
 	return p;
@@ -579,61 +565,32 @@ static void take_sample(struct kt_profile *p, const struct perf_event_header *h)
 static size_t take(struct kt_profile *p, const struct perf_event_header *h,
 		   struct kt_stacks *into)
 {
-	const char *b = (const char *)(h + 1);
-	uint32_t ids[4];
-	uint64_t v[3], lost;
+	uint64_t lost;
 	size_t added = 0;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		take_sample(p, h);
 		return 0;
-	case PERF_RECORD_MMAP:	/* pid, tid, addr, len, pgoff, filename */
-	case PERF_RECORD_MMAP2: /* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot,
-				 * flags, filename */
-		if (h->size < sizeof(*h) + (h->type == PERF_RECORD_MMAP ? 32 : 64))
-			return 0;
-		memcpy(ids, b, 8);
-		memcpy(v, b + 8, 24);
-		b += h->type == PERF_RECORD_MMAP ? 32 : 64;
-		added = flush(p, into); /* the samples before it are named by the old mappings */
-		symbolizer_mmap(p->sym, (int)ids[0], v[0], v[1], v[2], b);
-		return added;
-	case PERF_RECORD_COMM:
-		taskwatch_record(p->comms, h, record_time(h));
-		if (h->misc & PERF_RECORD_MISC_COMM_EXEC && h->size >= sizeof(*h) + 8) {
-			memcpy(ids, b, 8);
-			added = flush(p, into);
-			symbolizer_exec(p->sym, (int)ids[0]);
-		}
-		return added;
-	case PERF_RECORD_FORK:
-		taskwatch_record(p->comms, h, record_time(h));
-		if (h->size >= sizeof(*h) + 16) {
-			memcpy(ids, b, 16); /* pid, ppid, tid, ptid */
-			if (ids[0] != ids[1]) {
-				added = flush(p, into); /* a reused pid's old samples */
-				symbolizer_fork(p->sym, (int)ids[1], (int)ids[0]);
-			}
-		}
-		return added;
 	case PERF_RECORD_LOST:
 		if (h->size >= sizeof(*h) + 16) {
-			memcpy(&lost, b + 8, 8);
+			memcpy(&lost, (const char *)(h + 1) + 8, 8);
 			p->st.lost += lost;
 		}
 		return 0;
-	case PERF_RECORD_EXIT:
-		/* a process's end: its mappings go once the samples drained with it are named */
-		if (h->size >= sizeof(*h) + 16) {
-			memcpy(ids, b, 16); /* pid, ppid, tid, ptid */
-			if (ids[0] == ids[2])
-				symbolizer_exit(p->sym, (int)ids[0]);
-		}
-		return 0;
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+		taskwatch_record(p->comms, h, record_time(h));
+		break;
 	default:
-		return 0; /* THROTTLE, UNTHROTTLE, ... */
+		break; /* MMAP, EXIT (a process's mappings go once the samples drained with it
+			* are named: symbolizer_reap), THROTTLE, ... */
 	}
+	/* the samples before an mmap, exec or a reused pid's fork are named as they were */
+	if (symbolizer_remaps(h))
+		added = flush(p, into);
+	symbolizer_record(p->sym, h);
+	return added;
 }
 
 static void ring_peek(struct cpu_ring *r)

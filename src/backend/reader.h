@@ -6,12 +6,14 @@
 #ifndef KTOP_READER_H
 #define KTOP_READER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
 struct kt_comms;
 struct kt_session;
 struct kt_store;
+struct kt_symbolizer;
 
 struct kt_reader_stats {
 	uint64_t pages;		/* sub-buffers read */
@@ -24,10 +26,15 @@ struct kt_reader;
 
 /* Opens every CPU's trace_pipe_raw and starts the thread. wake_fd: -1 for none. comms (may
  * be NULL) gets every task:task_rename record, when the user enabled that event, and every
- * exec, rename and fork on the machine from perf's side band (taskwatch.h).
- * st NULL: count the records (and their losses) without keeping them. */
+ * exec, rename and fork on the machine from perf's side band (taskwatch.h); maps: the side
+ * band's mappings too, for reader_feed. st NULL: count the records (and their losses)
+ * without keeping them. */
 struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct kt_comms *comms,
-			       int wake_fd, char *err, size_t errlen);
+			       bool maps, int wake_fd, char *err, size_t errlen);
+/* Hands sym the side band's mappings, forks, execs and exits read since the last call
+ * (taskwatch_feed); nothing without maps or a side band. From any one thread. Returns the
+ * records lost so far. */
+uint64_t reader_feed(struct kt_reader *r, struct kt_symbolizer *sym);
 /* The reader's thread id, to exclude its own syscalls from the trace. */
 pid_t reader_tid(const struct kt_reader *r);
 /* Stops the thread, drains what the kernel buffered up to now into the store, closes the
