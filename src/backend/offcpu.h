@@ -9,10 +9,10 @@
  * descriptors and never pinned, so they are gone when ktop is, however it ends.
  *
  * Each poll adds what was blocked since the previous one to a stack tree (stacks.h, unit
- * KT_STACK_NSEC), its frames named by the profile's own symbolizer (symbolize.h, made with
- * it; a stack's user frames are named in its process's space when it is read, so a
- * process gone by then keeps only what its earlier stacks cached): the task's name first, then the user
- * stack and the kernel stack, each outermost caller first. What could not be kept is counted
+ * KT_STACK_NSEC), its frames named by the profile's own symbolizer (symbolize.h, made by
+ * offcpu_open; user frames through /proc/PID/maps, read once per process, so a process
+ * gone before its first poll keeps addresses): the task's name first, then the user stack
+ * and the kernel stack, each outermost caller first. What could not be kept is counted
  * and said (offcpu_stats), never silently dropped.
  */
 #ifndef KTOP_BACKEND_OFFCPU_H

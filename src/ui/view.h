@@ -107,8 +107,9 @@ void view_hist_edit(struct kt_view *v);
 
 /* Flame graph pane: where a live tree's stacks come from. update is called once a UI tick
  * unless the pane is frozen or the display paused; it adds what came in to st and returns
- * true when st changed. It only adds, to the tree the pane gives it (the pane's own during a
- * live diff, where it keeps the last seconds itself).
+ * true when st changed. It only adds: st is the pane's tree, whose nodes the pane points at
+ * (zooms, the selection), or during a live diff a tree of one tick that the pane moves into
+ * its window of the last seconds.
  * close (may be NULL) is called when the pane lets the source go. key (may be NULL) gets the
  * keys the pane does not take (returns KT_KEY_* flags); it may hand the pane another source
  * with view_flame_show, which closes this one: arg is gone when that returns. cpu (may be

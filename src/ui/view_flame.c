@@ -12,11 +12,11 @@
  * share of the weight under them (each stack counted once, however many matches it holds);
  * s scopes the view to the selected frame's task; c asks a live source for one CPU's stacks
  * only (the tree emptied then, so it holds nothing else: an on-CPU profile or event stacks);
- * b takes the tree as it is now as the
- * baseline of the differential view, which colours a frame red when its share grew and blue
- * when it shrank (FlameGraph's difffolded); on a live source the graph then shows only the
- * last N seconds (d sets N, 5 by default) against that frozen baseline, the stacks kept per
- * second (backend/stackwin.h) while the whole profile goes on beside them for B; f freezes a live tree; a switches to ASCII: every
+ * b takes the tree as it is now as the baseline of the differential view, which colours a
+ * frame red when its share grew and blue when it shrank (FlameGraph's difffolded); on a live
+ * source the graph then shows only the last N seconds (d sets N, 5 by default) against that
+ * frozen baseline, the stacks kept per second (backend/stackwin.h) while the whole profile
+ * goes on beside them for B; f freezes a live tree; a switches to ASCII: every
  * frame begins with '|' ('+' grown, '-' shrunk, '*' matched), for terminals without colour.
  * Percentages are of the whole tree, or of the task when scoped (perf report's "children"
  * for the total, its "self" for the rest).
