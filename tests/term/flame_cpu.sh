@@ -39,7 +39,7 @@ tmux_keys Enter
 expect_text "matched [0-9.]+%" 3 "no search share in the title"
 
 cpu_scope 0
-expect_text "CPU 0  " 3 "the title does not say CPU 0"
+expect_text "CPU 0  icicle" 3 "the title does not say CPU 0"
 expect_text "matched 0\\.0%" 3 "the tree kept CPU $pinned's samples after c 0"
 # two hundred samples of CPU 0 (about 2 s at 99 Hz), none of them profwork's
 wait_until 30 _flame_total_at_least 200 || fail "CPU 0 gave $(flame_root_total) samples in 30 s"
@@ -47,15 +47,15 @@ expect_text "matched 0\\.0%" 1 "hot_seventy, pinned to CPU $pinned, showed up un
 tmux_screen | grep -q profwork && fail "profwork, pinned to CPU $pinned, is under CPU 0"
 
 cpu_scope "$pinned"
-expect_text "CPU $pinned  " 3 "the title does not say CPU $pinned"
+expect_text "CPU $pinned  icicle" 3 "the title does not say CPU $pinned"
 expect_text "matched ([1-9][0-9]*\\.[0-9]|0\\.[1-9])%" 15 \
 	"hot_seventy never showed up under CPU $pinned, where it runs"
 
 cpu_scope "$ncpu"
 expect_text "CPU $ncpu is not online here \\($ncpu online\\)" 3 "CPU $ncpu was not refused"
-expect_text "CPU $pinned  " 1 "a refused CPU changed the scope"
+expect_text "CPU $pinned  icicle" 1 "a refused CPU changed the scope"
 cpu_scope ""
-wait_for_no_text "CPU [0-9]+  " 3 || fail "c with nothing given kept a CPU in the title"
+wait_for_no_text "CPU [0-9]+  icicle" 3 || fail "c with nothing given kept a CPU in the title"
 tmux_quit_clean
 assert_clean
 pass

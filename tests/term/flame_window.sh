@@ -30,6 +30,8 @@ tmux_keys I
 expect_text "Flame graph: (cycles|cpu-clock) \\(samples\\)" 10 "I did not start a profile"
 tmux_keys z
 expect_text "phase_before" 15 "profwork's phase_before never showed up"
+# three seconds of it (profwork's samples only, --comm): still wide when B brings it back
+wait_until 30 _flame_total_at_least 300 || fail "profwork gave $(flame_root_total) samples in 30 s"
 tmux_keys b
 expect_text "baseline frozen: the last 5 s against it" 3 "b on a live graph said nothing"
 expect_text "diff last 5s  " 3 "the title does not say the window"
