@@ -48,6 +48,7 @@ struct kt_taskwatch {
 	pthread_mutex_t lock;	/* queue, queue_lost */
 	struct records queue;
 	uint64_t queue_lost;
+	struct records feeding;	/* feeder only: the queue taken, replayed outside the lock */
 };
 
 /* The perf clock that reads what the ftrace clock named reads; false when none does. */
@@ -285,21 +286,26 @@ static void queue_drained(struct kt_taskwatch *tw)
 
 uint64_t taskwatch_feed(struct kt_taskwatch *tw, struct kt_symbolizer *sym)
 {
+	struct records taken;
 	uint64_t lost;
 	size_t at;
 
 	if (!tw)
 		return 0;
+	/* the buffers change hands: the reader's drain never waits on /proc reads */
 	pthread_mutex_lock(&tw->lock);
-	for (at = 0; at < tw->queue.len;) {
-		const struct queued *q = (const void *)(tw->queue.buf + at);
+	taken = tw->queue;
+	tw->queue = tw->feeding;
+	lost = tw->queue_lost;
+	pthread_mutex_unlock(&tw->lock);
+	for (at = 0; at < taken.len;) {
+		const struct queued *q = (const void *)(taken.buf + at);
 
 		symbolizer_record(sym, (const void *)(q + 1));
 		at += sizeof(*q) + q->size;
 	}
-	tw->queue.len = 0;
-	lost = tw->queue_lost;
-	pthread_mutex_unlock(&tw->lock);
+	taken.len = 0;
+	tw->feeding = taken;
 	return lost;
 }
 
@@ -356,6 +362,7 @@ void taskwatch_close(struct kt_taskwatch *tw)
 	free(tw->drained.buf);
 	free(tw->order);
 	free(tw->queue.buf);
+	free(tw->feeding.buf);
 	pthread_mutex_destroy(&tw->lock);
 	free(tw);
 }
