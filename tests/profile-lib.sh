@@ -38,6 +38,16 @@ start_profwork()
 	wait_until 10 _ready "$out" || fail "profwork $* did not start: $(head -c 300 "$out")"
 }
 
+# start_profwork_as NAME OUT ARGS...: start_profwork under a task name of the test's own
+# (through a link of that name: other tests' profwork processes may be running beside it).
+start_profwork_as()
+{
+	local name=$1
+	shift
+	ln -sf "$KTOP_PROFWORK" "$T/$name" || fail "cannot link $T/$name"
+	KTOP_PROFWORK=$T/$name start_profwork "$@"
+}
+
 # wait_sampling PID: until ktop PID mapped a sample ring on every online CPU.
 _sampling()
 {

@@ -2,7 +2,7 @@
 # shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
 # The live differential flame graph (80x24): b on a live on-CPU profile freezes the graph as
 # the baseline and from then on shows only the last N seconds (5 by default) against it.
-# profwork phases spins in phase_before until the test touches a file, then in phase_after:
+# profwork phases (named flamewin, --comm flamewin) spins in phase_before until the test touches a file, then in phase_after:
 # once it switched, phase_after (0% of the baseline) is red and phase_before (100% of it) is
 # blue while the window still holds both, and some seconds later the window holds no
 # phase_before at all. d sets N; B ends the diff and the whole profile, phase_before
@@ -10,8 +10,9 @@
 set -u
 # shellcheck source-path=SCRIPTDIR source=flame-lib.sh
 . "$(dirname "$0")/flame-lib.sh"
+# (flame-lib.sh went into $T: the sources by their absolute path)
 # shellcheck source-path=SCRIPTDIR source=../profile-lib.sh
-. "$(dirname "$0")/../profile-lib.sh"
+. "$KTOP_SRCDIR/tests/profile-lib.sh"
 require_flame_live
 
 # frame_bg TEXT BG: the frame named TEXT is drawn on background BG (41 red, 44 blue)
@@ -23,14 +24,14 @@ frame_bg()
 		END { exit !f }'
 }
 
-start_profwork "$T/work.out" phases "$T/switch"
-tmux_start 80 24 -- -d 2 --comm profwork
+start_profwork_as flamewin "$T/work.out" phases "$T/switch"
+tmux_start 80 24 -- -d 2 --comm flamewin
 expect_text "No events enabled" 10 "ktop did not start"
 tmux_keys I
 expect_text "Flame graph: (cycles|cpu-clock) \\(samples\\)" 10 "I did not start a profile"
 tmux_keys z
-expect_text "phase_before" 15 "profwork's phase_before never showed up"
-# three seconds of it (profwork's samples only, --comm): still wide when B brings it back
+expect_text "phase_before" 15 "flamewin's phase_before never showed up"
+# three seconds of it (flamewin's samples only, --comm): still wide when B brings it back
 wait_until 30 _flame_total_at_least 300 || fail "profwork gave $(flame_root_total) samples in 30 s"
 tmux_keys b
 expect_text "baseline frozen: the last 5 s against it" 3 "b on a live graph said nothing"
