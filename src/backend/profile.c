@@ -203,59 +203,64 @@ static pid_t *threads_of(const pid_t *pids, size_t npids, size_t *n, char *err, 
 	return tids;
 }
 
+/* Maps r's ring on fd, which r then owns. */
+static int map_ring(struct kt_profile *p, struct cpu_ring *r, int fd, int cpu, char *err,
+		    size_t errlen)
+{
+	if (perfring_map(&r->ring, fd, RING_PAGES) == 0)
+		return 0;
+	snprintf(err, errlen, "cannot map CPU %d's sample ring: %s (perf_event_mlock_kb too low "
+		 "for %d CPUs?)", cpu, strerror(errno), p->nrings + 1);
+	return -1;
+}
+
 /* Opens CPU cpu's events: one system-wide, or one per thread (inherited by what they
- * start) all writing into the first one's ring. */
+ * start) all writing into the first one's ring, mapped before the others are redirected
+ * to it (the kernel redirects into a mapped ring only, as perf record does it). */
 static int open_cpu(struct kt_profile *p, struct cpu_ring *r, int cpu, const pid_t *tids,
 		    size_t ntids, char *err, size_t errlen)
 {
 	struct perf_event_attr a;
 	size_t i;
-	int fd, first = -1;
+	int fd;
 
 	fill_attr(&a, p->cycles, p->freq, ntids > 0, p->user_only);
 	r->ring.fd = -1;
 	if (!ntids) {
-		first = sys_perf_event_open(&a, -1, cpu);
-		if (first < 0) {
+		fd = sys_perf_event_open(&a, -1, cpu);
+		if (fd < 0) {
 			open_error(errno, p->cycles, false, cpu, err, errlen);
 			return -1;
 		}
-	} else {
-		r->fds = calloc(ntids, sizeof(*r->fds));
-		if (!r->fds) {
-			snprintf(err, errlen, "out of memory");
+		return map_ring(p, r, fd, cpu, err, errlen);
+	}
+	r->fds = calloc(ntids, sizeof(*r->fds));
+	if (!r->fds) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < ntids; i++) {
+		fd = sys_perf_event_open(&a, tids[i], cpu);
+		if (fd < 0) {
+			if (errno == ESRCH)
+				continue; /* a thread that ended since /proc was read */
+			open_error(errno, p->cycles, true, cpu, err, errlen);
 			return -1;
 		}
-		for (i = 0; i < ntids; i++) {
-			fd = sys_perf_event_open(&a, tids[i], cpu);
-			if (fd < 0) {
-				if (errno == ESRCH)
-					continue; /* a thread that ended since /proc was read */
-				open_error(errno, p->cycles, true, cpu, err, errlen);
-				if (first >= 0)
-					close(first);
+		if (r->ring.fd < 0) {
+			if (map_ring(p, r, fd, cpu, err, errlen) < 0)
 				return -1;
-			}
-			if (first < 0) {
-				first = fd;
-			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first) < 0) {
-				snprintf(err, errlen, "cannot join thread %d's samples to CPU %d's "
-					 "ring: %s", (int)tids[i], cpu, strerror(errno));
-				close(fd);
-				close(first);
-				return -1;
-			} else {
-				r->fds[r->nfds++] = fd;
-			}
-		}
-		if (first < 0) {
-			snprintf(err, errlen, "-p: every thread exited before sampling began");
+		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->ring.fd) < 0) {
+			snprintf(err, errlen, "cannot join thread %d's samples to CPU %d's ring: %s",
+				 (int)tids[i], cpu, strerror(errno));
+			close(fd);
 			return -1;
+		} else {
+			r->fds[r->nfds++] = fd;
 		}
 	}
-	if (perfring_map(&r->ring, first, RING_PAGES) < 0) {
-		snprintf(err, errlen, "cannot map CPU %d's sample ring: %s (perf_event_mlock_kb "
-			 "too low for %d CPUs?)", cpu, strerror(errno), p->nrings + 1);
+	if (r->ring.fd < 0) {
+		snprintf(err, errlen, "-p: every thread exited before sampling began");
 		return -1;
 	}
 	return 0;
@@ -306,7 +311,10 @@ struct kt_profile *profile_open(const struct kt_profile_opts *o, char *err, size
 		 * as perf record -p samples it then */
 		if (!i && ntids && !p->user_only && (errno == EACCES || errno == EPERM)) {
 			p->user_only = true;
+			for (k = 0; k < p->rings[0].nfds; k++)
+				close(p->rings[0].fds[k]);
 			free(p->rings[0].fds);
+			perfring_close(&p->rings[0].ring);
 			memset(&p->rings[0], 0, sizeof(p->rings[0]));
 			i--;
 			continue;
