@@ -217,7 +217,7 @@ int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errle
 	/* the kernel will not switch tracers while trace_pipe_raw is open (EBUSY): the reader
 	 * drains and closes, and a new one starts; the store and the counts go on */
 	if (app->reader) {
-		reader_stop(app->reader, &last);
+		reader_stop(app->reader, &last, app_symbolizer(app));
 		app->reader = NULL;
 		app->rstats_base.pages += last.pages;
 		app->rstats_base.events += last.events;
@@ -918,7 +918,8 @@ void app_stop_capture(struct kt_app *app)
 {
 	session_stop_top_level(app->session);
 	if (app->reader) {
-		reader_stop(app->reader, &app->rstats);
+		/* the side band's last mappings too: the events drained last are named after */
+		reader_stop(app->reader, &app->rstats, app_symbolizer(app));
 		app->reader = NULL;
 		app->rstats.pages += app->rstats_base.pages;
 		app->rstats.events += app->rstats_base.events;

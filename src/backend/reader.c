@@ -467,7 +467,7 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct
 		  r->subbuf_size, (int)r->tid);
 	return r;
 fail:
-	reader_stop(r, NULL);
+	reader_stop(r, NULL, NULL);
 	return NULL;
 }
 
@@ -476,7 +476,7 @@ pid_t reader_tid(const struct kt_reader *r)
 	return r->tid;
 }
 
-void reader_stop(struct kt_reader *r, struct kt_reader_stats *final)
+void reader_stop(struct kt_reader *r, struct kt_reader_stats *final, struct kt_symbolizer *sym)
 {
 	char b = 1;
 
@@ -495,6 +495,8 @@ void reader_stop(struct kt_reader *r, struct kt_reader_stats *final)
 		*final = r->stats;
 	if (r->cpus)
 		reader_close_cpus(r);
+	if (sym)
+		taskwatch_feed(r->names, sym);
 	taskwatch_close(r->names);
 	if (r->ctl[0] >= 0)
 		close(r->ctl[0]);

@@ -38,8 +38,9 @@ uint64_t reader_feed(struct kt_reader *r, struct kt_symbolizer *sym);
 /* The reader's thread id, to exclude its own syscalls from the trace. */
 pid_t reader_tid(const struct kt_reader *r);
 /* Stops the thread, drains what the kernel buffered up to now into the store, closes the
- * files and frees r; final (may be NULL) gets the last figures. Safe on NULL. */
-void reader_stop(struct kt_reader *r, struct kt_reader_stats *final);
+ * files and frees r; final (may be NULL) gets the last figures, sym (may be NULL) the side
+ * band's last mappings (reader_feed), those of the events drained last. Safe on NULL. */
+void reader_stop(struct kt_reader *r, struct kt_reader_stats *final, struct kt_symbolizer *sym);
 void reader_stats(struct kt_reader *r, struct kt_reader_stats *out);
 
 #endif
