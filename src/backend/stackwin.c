@@ -67,12 +67,40 @@ int stackwin_add(struct kt_stackwin *w, const struct kt_stacks *from, uint64_t s
 	return stacks_merge(w->tree[i], from, 0, NULL);
 }
 
+/* Whether slot i holds a second that is out of the window at sec. */
+static bool expired(const struct kt_stackwin *w, unsigned i, uint64_t sec)
+{
+	return w->used[i] && w->sec[i] <= sec && sec - w->sec[i] >= w->secs;
+}
+
+void stackwin_expire(struct kt_stackwin *w, uint64_t sec, struct kt_stacks *shown)
+{
+	for (unsigned i = 0; i < w->secs; i++) {
+		if (!expired(w, i, sec))
+			continue;
+		if (shown)
+			stacks_subtract(shown, w->tree[i]);
+		stacks_clear(w->tree[i]);
+		w->used[i] = false;
+	}
+}
+
+size_t stackwin_nodes(const struct kt_stackwin *w)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < w->secs; i++)
+		if (w->used[i])
+			n += stacks_nodes(w->tree[i]);
+	return n;
+}
+
 struct kt_stacks *stackwin_tree(const struct kt_stackwin *w, uint64_t sec)
 {
 	struct kt_stacks *st = stacks_new(w->unit);
 
 	for (unsigned i = 0; st && i < w->secs; i++) {
-		if (!w->used[i] || w->sec[i] > sec || sec - w->sec[i] >= w->secs)
+		if (!w->used[i] || w->sec[i] > sec || expired(w, i, sec))
 			continue;
 		if (stacks_merge(st, w->tree[i], 0, NULL) < 0) {
 			stacks_free(st);

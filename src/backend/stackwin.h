@@ -29,9 +29,18 @@ unsigned stackwin_secs(const struct kt_stackwin *w);
  * -1 when out of memory (that second then holds some of them). */
 int stackwin_add(struct kt_stackwin *w, const struct kt_stacks *from, uint64_t sec);
 
+/* Empties the seconds that are out of the window at sec (sec - secs and older), taking
+ * their stacks out of shown (stacks_subtract) when it is not NULL: a tree kept equal to the
+ * window by adding what stackwin_add is given and calling this each second costs what
+ * comes and goes, not what the window holds. */
+void stackwin_expire(struct kt_stackwin *w, uint64_t sec, struct kt_stacks *shown);
+
 /* A new tree (the caller frees it) of the stacks of the seconds sec - secs + 1 to sec: the
  * last secs seconds, sec included. NULL when out of memory. */
 struct kt_stacks *stackwin_tree(const struct kt_stackwin *w, uint64_t sec);
+/* The nodes the seconds' trees hold together (stacks_nodes), to tell when a tree kept by
+ * stackwin_expire carries too many emptied nodes and is better made again. */
+size_t stackwin_nodes(const struct kt_stackwin *w);
 
 /* Forgets every second's stacks. */
 void stackwin_clear(struct kt_stackwin *w);

@@ -41,6 +41,8 @@
 #define FLAME_PROMPT_CPU 3
 #define FLAME_PROMPT_WINDOW 4
 #define FLAME_WINDOW_SECS 5
+/* Emptied nodes a live diff's tree may carry before it is made again. */
+#define FLAME_WINDOW_SLACK 4096
 #define FLAME_MAX_ZOOM 64
 /* Diff: a change of share under this many percentage points is no change. */
 #define FLAME_DIFF_EPS 0.05
@@ -924,20 +926,29 @@ static void flame_view_resize(struct kt_view *v)
 	changed(v);
 }
 
-/* The live diff's tick: what the source gives goes into this second of the window and into
- * the whole profile (bounded as the profile bounds its tree), and the window's tree, which
- * also changes when a second leaves it, is made again. */
+/* The live diff's tick: the seconds that left the window are taken out of the tree shown,
+ * and what the source gives goes into this second of the window, into the tree shown and
+ * into the whole profile (bounded as the profile bounds its tree): the cost is what comes
+ * and goes, not what the window holds. Once the tree shown carries more emptied nodes than
+ * live ones, it is made again from the window. */
 static void window_tick(struct kt_view *v)
 {
 	struct flame_view *fv = FV(v);
 	uint64_t sec = now_sec();
 
+	stackwin_expire(fv->win, sec, fv->st);
 	stacks_clear(fv->tick);
 	if (fv->src.update(fv->src.arg, fv->tick) &&
 	    (stackwin_add(fv->win, fv->tick, sec) < 0 ||
+	     stacks_merge(fv->st, fv->tick, 0, NULL) < 0 ||
 	     stacks_merge(fv->all, fv->tick, v->app->opts->memory_bytes / 4, &fv->dropped) < 0))
 		ui_message(v->ui, true, "out of memory for the diff's stacks");
-	window_show(v);
+	if (stacks_nodes(fv->st) > 2 * stackwin_nodes(fv->win) + FLAME_WINDOW_SLACK) {
+		window_show(v);
+		return;
+	}
+	search_update(fv);
+	changed(v);
 }
 
 static void flame_view_tick(struct kt_view *v)

@@ -226,6 +226,21 @@ START_TEST(test_merge)
 	ck_assert_str_eq(out, "t;main;a 6\nu;x 4\n");
 	free(out);
 	ck_assert_uint_eq(dropped, 6);
+	/* subtracting takes weights out and leaves the nodes (pointers held stay good) */
+	stacks_clear(from);
+	add(from, "t;main;a", 5);
+	add(from, "u;x", 1);
+	stacks_subtract(to, from);
+	out = folded(to);
+	ck_assert_str_eq(out, "t;main;a 1\nu;x 3\n");
+	free(out);
+	ck_assert_uint_eq(stacks_root(to)->total, 4);
+	stacks_clear(from);
+	add(from, "t;main;a", 1);
+	stacks_subtract(to, from);
+	ck_assert_uint_eq(stacks_leaves(to), 1);
+	ck_assert_uint_eq(stacks_nodes(to), 5);
+	ck_assert_uint_eq(stacks_child(to, stacks_root(to), "t")->total, 0);
 	stacks_free(to);
 	stacks_free(from);
 }
@@ -249,7 +264,8 @@ static void window_is(const struct kt_stackwin *w, uint64_t sec, const char *wan
 START_TEST(test_window)
 {
 	struct kt_stackwin *w = stackwin_new(KT_STACK_SAMPLES, 3);
-	struct kt_stacks *tick = stacks_new(KT_STACK_SAMPLES);
+	struct kt_stacks *tick = stacks_new(KT_STACK_SAMPLES), *shown, *win;
+	char *out, *expect;
 
 	ck_assert_ptr_null(stackwin_new(KT_STACK_SAMPLES, 0));
 	ck_assert_ptr_null(stackwin_new(KT_STACK_SAMPLES, KT_STACKWIN_MAX_SECS + 1));
@@ -269,6 +285,28 @@ START_TEST(test_window)
 	ck_assert_int_eq(stackwin_add(w, tick, 104), 0);
 	window_is(w, 104, "app;new_phase 15\n");
 	window_is(w, 200, "");
+	/* a tree kept equal to the window: what comes added, what leaves taken out */
+	stackwin_clear(w);
+	shown = stacks_new(KT_STACK_SAMPLES);
+	for (uint64_t sec = 300; sec < 306; sec++) {
+		stacks_clear(tick);
+		add(tick, sec < 302 ? "app;old_phase" : "app;new_phase", 10);
+		stackwin_expire(w, sec, shown);
+		ck_assert_int_eq(stackwin_add(w, tick, sec), 0);
+		ck_assert_int_eq(stacks_merge(shown, tick, 0, NULL), 0);
+		out = folded(shown);
+		win = stackwin_tree(w, sec);
+		expect = folded(win);
+		ck_assert_str_eq(out, expect);
+		free(out);
+		free(expect);
+		stacks_free(win);
+	}
+	/* 305: seconds 303 to 305 only, and the emptied old_phase node still there */
+	ck_assert_uint_eq(stacks_root(shown)->total, 30);
+	ck_assert_uint_eq(stackwin_nodes(w), 6);
+	ck_assert_uint_eq(stacks_nodes(shown), 3);
+	stacks_free(shown);
 	stackwin_clear(w);
 	window_is(w, 104, "");
 	stacks_free(tick);
