@@ -202,38 +202,40 @@ START_TEST(test_dup)
 }
 END_TEST
 
+/* st's folded text is want. */
+static void folded_is(const struct kt_stacks *st, const char *want)
+{
+	char *out = folded(st);
+
+	ck_assert_str_eq(out ? out : "", want);
+	free(out);
+}
+
 /* merge adds weights path by path; a bound leaves out the stacks that need new nodes past it
  * and counts their weight, while known paths still grow. */
 START_TEST(test_merge)
 {
 	struct kt_stacks *to = stacks_new(KT_STACK_SAMPLES), *from = stacks_new(KT_STACK_SAMPLES);
 	uint64_t dropped = 0;
-	char *out;
 
 	add(to, "t;main;a", 2);
 	add(from, "t;main;a", 3);
 	add(from, "u;x", 4);
 	ck_assert_int_eq(stacks_merge(to, from, 0, &dropped), 0);
-	out = folded(to);
-	ck_assert_str_eq(out, "t;main;a 5\nu;x 4\n");
-	free(out);
+	folded_is(to, "t;main;a 5\nu;x 4\n");
 	ck_assert_uint_eq(dropped, 0);
 	stacks_clear(from);
 	add(from, "t;main;a", 1);
 	add(from, "v;brand;new;path", 6);
 	ck_assert_int_eq(stacks_merge(to, from, stacks_bytes(to), &dropped), 0);
-	out = folded(to);
-	ck_assert_str_eq(out, "t;main;a 6\nu;x 4\n");
-	free(out);
+	folded_is(to, "t;main;a 6\nu;x 4\n");
 	ck_assert_uint_eq(dropped, 6);
 	/* subtracting takes weights out and leaves the nodes (pointers held stay good) */
 	stacks_clear(from);
 	add(from, "t;main;a", 5);
 	add(from, "u;x", 1);
 	stacks_subtract(to, from);
-	out = folded(to);
-	ck_assert_str_eq(out, "t;main;a 1\nu;x 3\n");
-	free(out);
+	folded_is(to, "t;main;a 1\nu;x 3\n");
 	ck_assert_uint_eq(stacks_root(to)->total, 4);
 	stacks_clear(from);
 	add(from, "t;main;a", 1);
@@ -250,12 +252,9 @@ END_TEST
 static void window_is(const struct kt_stackwin *w, uint64_t sec, const char *want)
 {
 	struct kt_stacks *win = stackwin_tree(w, sec);
-	char *out;
 
 	ck_assert_ptr_nonnull(win);
-	out = folded(win);
-	ck_assert_str_eq(out ? out : "", want);
-	free(out);
+	folded_is(win, want);
 	stacks_free(win);
 }
 
