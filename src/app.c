@@ -169,7 +169,7 @@ static int app_start_reader(struct kt_app *app, char *err, size_t errlen)
 	app->reader = reader_start(app->session,
 				   o->mode == KT_MODE_BATCH && o->quiet && !o->max_events &&
 						   !o->record_path ? NULL : app->store,
-				   app->comms, app->wake_wr, err, errlen);
+				   app->comms, o->user_stacks, app->wake_wr, err, errlen);
 	if (!app->reader)
 		return -1;
 	/* ktop's own syscalls stay out of what it shows */
@@ -232,7 +232,7 @@ int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errle
 	/* the kernel will not switch tracers while trace_pipe_raw is open (EBUSY): the reader
 	 * drains and closes, and a new one starts; the store and the counts go on */
 	if (app->reader) {
-		reader_stop(app->reader, &last);
+		reader_stop(app->reader, &last, app_symbolizer(app));
 		app->reader = NULL;
 		app->rstats_base.pages += last.pages;
 		app->rstats_base.events += last.events;
@@ -646,14 +646,27 @@ bool app_spec_selects(const char *spec, const struct kt_event_desc *ev)
 struct kt_symbolizer *app_symbolizer(struct kt_app *app)
 {
 	char err[256];
+	uint64_t lost;
 
 	/* this machine's processes name the frames: a live session's only */
-	if (app->symbolizer || app->symbolizer_tried || !app->session || !app->opts->user_stacks)
-		return app->symbolizer;
-	app->symbolizer_tried = true;
-	app->symbolizer = symbolizer_new(err, sizeof(err));
+	if (!app->symbolizer && !app->symbolizer_tried && app->session &&
+	    app->opts->user_stacks) {
+		app->symbolizer_tried = true;
+		app->symbolizer = symbolizer_new(err, sizeof(err));
+		if (!app->symbolizer)
+			log_debug("%s: user frames stay addresses: %s", __func__, err);
+		else /* as perf synthesizes them: named even if they exit before the side band */
+			symbolizer_preload_all(app->symbolizer);
+	}
 	if (!app->symbolizer)
-		log_debug("%s: user frames stay addresses: %s", __func__, err);
+		return NULL;
+	/* the mappings that came and went since: exited processes' frames stay named */
+	lost = reader_feed(app->reader, app->symbolizer);
+	if (lost > app->sideband_lost) {
+		log_debug("%s: %llu side-band records lost (the queue was full)", __func__,
+			  (unsigned long long)lost);
+		app->sideband_lost = lost;
+	}
 	return app->symbolizer;
 }
 
@@ -889,6 +902,10 @@ void app_tick(struct kt_app *app)
 		if (bpfhist_read(app->hists[i], err, sizeof(err)) < 0)
 			log_debug("%s: %s", __func__, err);
 	source_tick(app->source);
+	/* the side band's mappings taken in each tick, so their queue stays short; the
+	 * mappings of processes long gone let go of */
+	if (app_symbolizer(app))
+		symbolizer_forget_exited(app->symbolizer, KT_APP_EXITED_KEPT);
 	store_lock(app->store);
 	store_stats(app->store, &app->sstats);
 	store_unlock(app->store);
@@ -912,7 +929,8 @@ void app_stop_capture(struct kt_app *app)
 {
 	session_stop_top_level(app->session);
 	if (app->reader) {
-		reader_stop(app->reader, &app->rstats);
+		/* the side band's last mappings too: the events drained last are named after */
+		reader_stop(app->reader, &app->rstats, app_symbolizer(app));
 		app->reader = NULL;
 		app->rstats.pages += app->rstats_base.pages;
 		app->rstats.events += app->rstats_base.events;

@@ -52,6 +52,7 @@ struct kt_app {
 	struct kt_stopwhen *stop; /* --stop-when (stopwhen.h), NULL: none */
 	struct kt_symbolizer *symbolizer; /* user frames of event stacks (app_symbolizer) */
 	bool symbolizer_tried;
+	uint64_t sideband_lost; /* records the side band's queue lost, as last logged */
 	struct kt_probe_report *probe_reports; /* the probes' last health, taken as they
 						 * go (app_stop_capture) */
 	size_t n_probe_reports;
@@ -125,8 +126,12 @@ void app_close(struct kt_app *app);
  * the one event named is refused, or all of a glob's are. */
 int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen);
 /* What names the user frames of event stacks (--user-stacks, live): made on first use
- * (kallsyms is read then); NULL for a recording, without --user-stacks, or when it cannot
- * be made (the frames stay addresses). */
+ * (kallsyms and every running process's mappings are read then), given the mappings,
+ * forks, execs and exits of perf's side band (reader_feed) on each call and each tick, so
+ * a process that exited keeps its frames named (the last KT_APP_EXITED_KEPT of them: a
+ * machine that forks all day does not grow it without end). NULL for a recording, without
+ * --user-stacks, or when it cannot be made (the frames stay addresses). */
+#define KT_APP_EXITED_KEPT 4096
 struct kt_symbolizer *app_symbolizer(struct kt_app *app);
 /* Kernel stacks on every event matching spec (globs): on enables those not on yet (as
  * app_set_events, with --filter; one already on keeps its filter) and puts a stacktrace

@@ -30,7 +30,6 @@ struct run {
 	FILE *out;
 	struct kt_offcpu *oc;
 	struct kt_stacks *st;
-	struct kt_symbolizer *sym;
 	int wake[2];
 };
 
@@ -71,7 +70,7 @@ static void poll_once(struct run *r)
 {
 	char err[256];
 
-	if (offcpu_poll(r->oc, r->st, r->sym, err, sizeof(err)) < 0)
+	if (offcpu_poll(r->oc, r->st, err, sizeof(err)) < 0)
 		fprintf(stderr, "ktop: %s\n", err);
 }
 
@@ -108,7 +107,7 @@ static void counts_text(struct run *r, FILE *out)
 	struct kt_symstats sy;
 
 	offcpu_stats(r->oc, &s);
-	symbolizer_stats(r->sym, &sy);
+	symbolizer_stats(offcpu_symbolizer(r->oc), &sy);
 	fprintf(out,
 		"via=%s unit=%s total=%llu stretches=%llu stacks=%zu lost_kernel_stacks=%llu "
 		"lost_user_stacks=%llu dropped=%llu dropped_ns=%llu starts_dropped=%llu "
@@ -127,7 +126,7 @@ static void print_json(struct run *r)
 	struct kt_symstats sy;
 
 	offcpu_stats(r->oc, &s);
-	symbolizer_stats(r->sym, &sy);
+	symbolizer_stats(offcpu_symbolizer(r->oc), &sy);
 	fputs("{\"offcpu\":{\"via\":", r->out);
 	json_string(r->out, offcpu_variant(r->oc));
 	fprintf(r->out,
@@ -203,9 +202,8 @@ int batch_offcpu_run(const struct kt_options *o, FILE *out)
 	if (ret)
 		return ret;
 	r.st = stacks_new(KT_STACK_NSEC);
-	r.sym = symbolizer_new(err, sizeof(err));
-	if (!r.st || !r.sym) {
-		fprintf(stderr, "ktop: off-CPU profile: %s\n", r.st ? err : "out of memory");
+	if (!r.st) {
+		fprintf(stderr, "ktop: off-CPU profile: out of memory\n");
 		ret = KT_EXIT_FAILURE;
 		goto out;
 	}
@@ -218,7 +216,6 @@ int batch_offcpu_run(const struct kt_options *o, FILE *out)
 	ret = run_profile(&r, &scope);
 out:
 	offcpu_free(r.oc);
-	symbolizer_free(r.sym);
 	stacks_free(r.st);
 	if (r.wake[0] >= 0) {
 		close(r.wake[0]);

@@ -10,6 +10,20 @@ require_profwork()
 	[ -x "$KTOP_PROFWORK" ] || fail "no workload helper at '$KTOP_PROFWORK' (make check builds it)"
 }
 
+# What the flame graph pane's tests on a live profile need: root, tracefs, tmux, profwork.
+require_flame_live()
+{
+	require_root_tracefs
+	require_tmux
+	require_profwork
+}
+
+# flame_root_total: the samples under the flame pane's root, from its status line while
+# the root is selected.
+# shellcheck disable=SC2119 # the whole screen, no capture options
+flame_root_total() { tmux_screen | sed -n 's/^all  total \([0-9]*\) samples.*/\1/p'; }
+_flame_total_at_least() { local t; t=$(flame_root_total); [ -n "$t" ] && [ "$t" -ge "$1" ]; }
+
 # start_profwork OUT ARGS...: a workload in the background, pid in PROFWORK_PID, returns
 # once it printed "ready" (it starts its work right after).
 PROFWORK_PID=
@@ -22,6 +36,16 @@ start_profwork()
 	PROFWORK_PID=$!
 	CLEANUP_PIDS+=("$PROFWORK_PID")
 	wait_until 10 _ready "$out" || fail "profwork $* did not start: $(head -c 300 "$out")"
+}
+
+# start_profwork_as NAME OUT ARGS...: start_profwork under a task name of the test's own
+# (through a link of that name: other tests' profwork processes may be running beside it).
+start_profwork_as()
+{
+	local name=$1
+	shift
+	ln -sf "$KTOP_PROFWORK" "$T/$name" || fail "cannot link $T/$name"
+	KTOP_PROFWORK=$T/$name start_profwork "$@"
 }
 
 # wait_sampling PID: until ktop PID mapped a sample ring on every online CPU.

@@ -45,7 +45,7 @@ TERM_TESTS += tests/term/flame_zoom.sh tests/term/flame_search.sh tests/term/fla
 	tests/term/flame_ascii.sh tests/term/flame_mouse.sh tests/term/flame_bad_file.sh
 # The pane on a live on-CPU profile (I): perf_event_open and a live session.
 TERM_TESTS += tests/term/flame_live.sh tests/term/flame_offcpu.sh tests/term/flame_evstacks.sh \
-	tests/term/flame_recorded.sh
+	tests/term/flame_recorded.sh tests/term/flame_cpu.sh tests/term/flame_window.sh
 EXTRA_DIST += tests/term/flame-lib.sh
 # make bench: the flame graph pane's redraw with 100 k unique stacks, against the frame budget.
 EXTRA_PROGRAMS += tests/bench/flame_bench

@@ -41,6 +41,7 @@ src_libktop_a_SOURCES += \
 src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h
 # Profiles: stacks aggregated for folded output and the flame graph pane.
 src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h \
+	src/backend/stackwin.c src/backend/stackwin.h \
 	src/backend/symbolize.c src/backend/symbolize.h \
 	src/backend/profile.c src/backend/profile.h \
 	src/backend/folded.c src/backend/folded.h

@@ -56,6 +56,7 @@ struct kt_offcpu {
 	struct entry *cur, *prev; /* this poll's entries and the previous one's, by key */
 	size_t ncur, nprev, cap;
 	struct kt_offcpu_stats stats;
+	struct kt_symbolizer *sym;
 	/* one stack being named */
 	unsigned long long ips[KT_OFFCPU_MAX_DEPTH];
 	struct kt_frame frames[MAX_FRAMES];
@@ -150,6 +151,12 @@ struct kt_offcpu *offcpu_open(const struct kt_offcpu_scope *scope, char *err, si
 	size_t i, used = 0;
 	char why[512];
 
+	oc->sym = symbolizer_new(why, sizeof(why));
+	if (!oc->sym) {
+		snprintf(err, errlen, "off-CPU profile: %s", why);
+		offcpu_free(oc);
+		return NULL;
+	}
 	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
 		if (scope->via && strcmp(scope->via, variants[i].via))
 			continue;
@@ -178,6 +185,7 @@ void offcpu_free(struct kt_offcpu *oc)
 	if (!oc)
 		return;
 	unload(oc);
+	symbolizer_free(oc->sym);
 	free(oc->cur);
 	free(oc->prev);
 	free(oc);
@@ -186,6 +194,11 @@ void offcpu_free(struct kt_offcpu *oc)
 const char *offcpu_variant(const struct kt_offcpu *oc)
 {
 	return oc->variant;
+}
+
+const struct kt_symbolizer *offcpu_symbolizer(const struct kt_offcpu *oc)
+{
+	return oc->sym;
 }
 
 const char *offcpu_refused(const struct kt_offcpu *oc)
@@ -246,14 +259,14 @@ static void marker(struct kt_offcpu *oc, size_t i, const char *what)
  * the plain tracepoint: nothing) is cut, so every variant gives the same stacks. The index
  * of __schedule among the few innermost of oc->ips, or 0 when it is not there.
  */
-static size_t sched_leaf(struct kt_offcpu *oc, struct kt_symbolizer *sym, size_t depth)
+static size_t sched_leaf(struct kt_offcpu *oc, size_t depth)
 {
 	char name[FRAME_NAME];
 	struct kt_frame f;
 	size_t i;
 
 	for (i = 0; i < depth && i < 8; i++) {
-		symbolizer_kernel(sym, oc->ips[i], &f, name, sizeof(name));
+		symbolizer_kernel(oc->sym, oc->ips[i], &f, name, sizeof(name));
 		if (!strcmp(f.name, "__schedule"))
 			return i;
 	}
@@ -261,7 +274,7 @@ static size_t sched_leaf(struct kt_offcpu *oc, struct kt_symbolizer *sym, size_t
 }
 
 /* Appends stack id's frames at *n, outermost first; user ones named in tgid's space. */
-static void add_stack(struct kt_offcpu *oc, struct kt_symbolizer *sym, int id, bool user,
+static void add_stack(struct kt_offcpu *oc, int id, bool user,
 		      unsigned int tgid, size_t *n)
 {
 	size_t depth = 0, leaf;
@@ -280,28 +293,28 @@ static void add_stack(struct kt_offcpu *oc, struct kt_symbolizer *sym, int id, b
 	}
 	while (depth < KT_OFFCPU_MAX_DEPTH && oc->ips[depth])
 		depth++;
-	leaf = user ? 0 : sched_leaf(oc, sym, depth);
+	leaf = user ? 0 : sched_leaf(oc, depth);
 	for (i = (int)depth - 1; i >= (int)leaf; i--, (*n)++) {
 		if (user)
-			symbolizer_user(sym, (int)tgid, oc->ips[i], &oc->frames[*n], oc->names[*n],
+			symbolizer_user(oc->sym, (int)tgid, oc->ips[i], &oc->frames[*n], oc->names[*n],
 					FRAME_NAME);
 		else
-			symbolizer_kernel(sym, oc->ips[i], &oc->frames[*n], oc->names[*n],
+			symbolizer_kernel(oc->sym, oc->ips[i], &oc->frames[*n], oc->names[*n],
 					  FRAME_NAME);
 	}
 }
 
 /* One key's stack into the tree, weighing ns. */
-static int add_key(struct kt_offcpu *oc, struct kt_stacks *st, struct kt_symbolizer *sym,
-		   const struct kt_offcpu_key *k, uint64_t ns)
+static int add_key(struct kt_offcpu *oc, struct kt_stacks *st, const struct kt_offcpu_key *k,
+		   uint64_t ns)
 {
 	size_t n = 1;
 
 	snprintf(oc->names[0], FRAME_NAME, "%.*s", KT_OFFCPU_COMM, k->comm);
 	oc->frames[0].name = oc->names[0];
 	oc->frames[0].kind = KT_FRAME_TASK;
-	add_stack(oc, sym, k->ustack, true, k->tgid, &n);
-	add_stack(oc, sym, k->kstack, false, k->tgid, &n);
+	add_stack(oc, k->ustack, true, k->tgid, &n);
+	add_stack(oc, k->kstack, false, k->tgid, &n);
 	return stacks_add(st, oc->frames, n, ns);
 }
 
@@ -326,8 +339,7 @@ static void read_counters(struct kt_offcpu *oc)
 	oc->stats.missed = bpfobj_recursion_misses(oc->obj);
 }
 
-int offcpu_poll(struct kt_offcpu *oc, struct kt_stacks *st, struct kt_symbolizer *sym,
-		char *err, size_t errlen)
+int offcpu_poll(struct kt_offcpu *oc, struct kt_stacks *st, char *err, size_t errlen)
 {
 	const struct entry *p;
 	struct entry *tmp;
@@ -351,7 +363,7 @@ int offcpu_poll(struct kt_offcpu *oc, struct kt_stacks *st, struct kt_symbolizer
 			continue;
 		oc->stats.ns += ns;
 		oc->stats.stretches += count;
-		r = add_key(oc, st, sym, &oc->cur[i].key, ns);
+		r = add_key(oc, st, &oc->cur[i].key, ns);
 	}
 	/* the next poll starts from this one even when the tree could not take it all */
 	tmp = oc->prev;

@@ -9,8 +9,10 @@
  * descriptors and never pinned, so they are gone when ktop is, however it ends.
  *
  * Each poll adds what was blocked since the previous one to a stack tree (stacks.h, unit
- * KT_STACK_NSEC), its frames named by the symbolizer: the task's name first, then the user
- * stack and the kernel stack, each outermost caller first. What could not be kept is counted
+ * KT_STACK_NSEC), its frames named by the profile's own symbolizer (symbolize.h, made by
+ * offcpu_open; user frames through /proc/PID/maps, read once per process, so a process
+ * gone before its first poll keeps addresses): the task's name first, then the user stack
+ * and the kernel stack, each outermost caller first. What could not be kept is counted
  * and said (offcpu_stats), never silently dropped.
  */
 #ifndef KTOP_BACKEND_OFFCPU_H
@@ -42,8 +44,9 @@ struct kt_offcpu_stats {
 	uint64_t missed;		 /* runs of the program the kernel skipped */
 };
 
-/* Loads and attaches. Returns NULL with a one-line reason in err: each variant's refusal,
- * "VIA: why" joined by "; ". Free with offcpu_free. */
+/* Loads and attaches. Returns NULL with a one-line reason in err: kallsyms unreadable (the
+ * symbolizer), or each variant's refusal, "VIA: why" joined by "; ". Free with
+ * offcpu_free. */
 struct kt_offcpu *offcpu_open(const struct kt_offcpu_scope *scope, char *err, size_t errlen);
 /* Detaches and closes every fd. NULL is fine. */
 void offcpu_free(struct kt_offcpu *oc);
@@ -52,10 +55,11 @@ const char *offcpu_variant(const struct kt_offcpu *oc);
 /* Why the variants before it were refused ("tp_btf: ...; raw_tp: ..."), "" when none was. */
 const char *offcpu_refused(const struct kt_offcpu *oc);
 /* Adds to st (unit KT_STACK_NSEC) the time off the CPU since the previous poll, by stack,
- * frames named through sym (user frames by the process's id). Returns 0, or -1 with the
- * reason in err (reading the map failed, or the tree is out of memory). */
-int offcpu_poll(struct kt_offcpu *oc, struct kt_stacks *st, struct kt_symbolizer *sym,
-		char *err, size_t errlen);
+ * frames named through the profile's symbolizer (user frames by the process's id). Returns
+ * 0, or -1 with the reason in err (reading the map failed, or the tree is out of memory). */
+int offcpu_poll(struct kt_offcpu *oc, struct kt_stacks *st, char *err, size_t errlen);
+/* The symbolizer naming the frames, for its counts (symbolizer_stats); oc owns it. */
+const struct kt_symbolizer *offcpu_symbolizer(const struct kt_offcpu *oc);
 /* The figures as of the last poll. */
 void offcpu_stats(const struct kt_offcpu *oc, struct kt_offcpu_stats *out);
 

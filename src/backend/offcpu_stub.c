@@ -26,18 +26,22 @@ const char *offcpu_variant(const struct kt_offcpu *oc)
 	return "none";
 }
 
+const struct kt_symbolizer *offcpu_symbolizer(const struct kt_offcpu *oc)
+{
+	(void)oc;
+	return NULL;
+}
+
 const char *offcpu_refused(const struct kt_offcpu *oc)
 {
 	(void)oc;
 	return "";
 }
 
-int offcpu_poll(struct kt_offcpu *oc, struct kt_stacks *st, struct kt_symbolizer *sym,
-		char *err, size_t errlen)
+int offcpu_poll(struct kt_offcpu *oc, struct kt_stacks *st, char *err, size_t errlen)
 {
 	(void)oc;
 	(void)st;
-	(void)sym;
 	snprintf(err, errlen, "built without BPF");
 	return -1;
 }

@@ -203,76 +203,67 @@ static pid_t *threads_of(const pid_t *pids, size_t npids, size_t *n, char *err, 
 	return tids;
 }
 
+/* Maps r's ring on fd, which r then owns. */
+static int map_ring(struct kt_profile *p, struct cpu_ring *r, int fd, int cpu, char *err,
+		    size_t errlen)
+{
+	if (perfring_map(&r->ring, fd, RING_PAGES) == 0)
+		return 0;
+	snprintf(err, errlen, "cannot map CPU %d's sample ring: %s (perf_event_mlock_kb too low "
+		 "for %d CPUs?)", cpu, strerror(errno), p->nrings + 1);
+	return -1;
+}
+
 /* Opens CPU cpu's events: one system-wide, or one per thread (inherited by what they
- * start) all writing into the first one's ring. */
+ * start) all writing into the first one's ring, mapped before the others are redirected
+ * to it (the kernel redirects into a mapped ring only, as perf record does it). */
 static int open_cpu(struct kt_profile *p, struct cpu_ring *r, int cpu, const pid_t *tids,
 		    size_t ntids, char *err, size_t errlen)
 {
 	struct perf_event_attr a;
 	size_t i;
-	int fd, first = -1;
+	int fd;
 
 	fill_attr(&a, p->cycles, p->freq, ntids > 0, p->user_only);
 	r->ring.fd = -1;
 	if (!ntids) {
-		first = sys_perf_event_open(&a, -1, cpu);
-		if (first < 0) {
+		fd = sys_perf_event_open(&a, -1, cpu);
+		if (fd < 0) {
 			open_error(errno, p->cycles, false, cpu, err, errlen);
 			return -1;
 		}
-	} else {
-		r->fds = calloc(ntids, sizeof(*r->fds));
-		if (!r->fds) {
-			snprintf(err, errlen, "out of memory");
+		return map_ring(p, r, fd, cpu, err, errlen);
+	}
+	r->fds = calloc(ntids, sizeof(*r->fds));
+	if (!r->fds) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < ntids; i++) {
+		fd = sys_perf_event_open(&a, tids[i], cpu);
+		if (fd < 0) {
+			if (errno == ESRCH)
+				continue; /* a thread that ended since /proc was read */
+			open_error(errno, p->cycles, true, cpu, err, errlen);
 			return -1;
 		}
-		for (i = 0; i < ntids; i++) {
-			fd = sys_perf_event_open(&a, tids[i], cpu);
-			if (fd < 0) {
-				if (errno == ESRCH)
-					continue; /* a thread that ended since /proc was read */
-				open_error(errno, p->cycles, true, cpu, err, errlen);
-				if (first >= 0)
-					close(first);
+		if (r->ring.fd < 0) {
+			if (map_ring(p, r, fd, cpu, err, errlen) < 0)
 				return -1;
-			}
-			if (first < 0) {
-				first = fd;
-			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first) < 0) {
-				snprintf(err, errlen, "cannot join thread %d's samples to CPU %d's "
-					 "ring: %s", (int)tids[i], cpu, strerror(errno));
-				close(fd);
-				close(first);
-				return -1;
-			} else {
-				r->fds[r->nfds++] = fd;
-			}
-		}
-		if (first < 0) {
-			snprintf(err, errlen, "-p: every thread exited before sampling began");
+		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->ring.fd) < 0) {
+			snprintf(err, errlen, "cannot join thread %d's samples to CPU %d's ring: %s",
+				 (int)tids[i], cpu, strerror(errno));
+			close(fd);
 			return -1;
+		} else {
+			r->fds[r->nfds++] = fd;
 		}
 	}
-	if (perfring_map(&r->ring, first, RING_PAGES) < 0) {
-		snprintf(err, errlen, "cannot map CPU %d's sample ring: %s (perf_event_mlock_kb "
-			 "too low for %d CPUs?)", cpu, strerror(errno), p->nrings + 1);
+	if (r->ring.fd < 0) {
+		snprintf(err, errlen, "-p: every thread exited before sampling began");
 		return -1;
 	}
 	return 0;
-}
-
-/* Every process running now: its mappings read before it can exit unnamed. */
-static void preload_all(struct kt_symbolizer *sym)
-{
-	struct dirent *de;
-	DIR *d = opendir("/proc");
-
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (isdigit((unsigned char)de->d_name[0]))
-			symbolizer_preload(sym, atoi(de->d_name));
-	closedir(d);
 }
 
 struct kt_profile *profile_open(const struct kt_profile_opts *o, char *err, size_t errlen)
@@ -320,7 +311,10 @@ struct kt_profile *profile_open(const struct kt_profile_opts *o, char *err, size
 		 * as perf record -p samples it then */
 		if (!i && ntids && !p->user_only && (errno == EACCES || errno == EPERM)) {
 			p->user_only = true;
+			for (k = 0; k < p->rings[0].nfds; k++)
+				close(p->rings[0].fds[k]);
 			free(p->rings[0].fds);
+			perfring_close(&p->rings[0].ring);
 			memset(&p->rings[0], 0, sizeof(p->rings[0]));
 			i--;
 			continue;
@@ -332,8 +326,8 @@ struct kt_profile *profile_open(const struct kt_profile_opts *o, char *err, size
 	if (o->npids)
 		for (k = 0; k < o->npids; k++)
 			symbolizer_preload(p->sym, o->pids[k]);
-	else
-		preload_all(p->sym);
+	else /* every process running now: its mappings read before it can exit unnamed */
+		symbolizer_preload_all(p->sym);
 	free(cpus);
 	free(tids);
 	return p;
@@ -579,61 +573,32 @@ static void take_sample(struct kt_profile *p, const struct perf_event_header *h)
 static size_t take(struct kt_profile *p, const struct perf_event_header *h,
 		   struct kt_stacks *into)
 {
-	const char *b = (const char *)(h + 1);
-	uint32_t ids[4];
-	uint64_t v[3], lost;
+	uint64_t lost;
 	size_t added = 0;
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		take_sample(p, h);
 		return 0;
-	case PERF_RECORD_MMAP:	/* pid, tid, addr, len, pgoff, filename */
-	case PERF_RECORD_MMAP2: /* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot,
-				 * flags, filename */
-		if (h->size < sizeof(*h) + (h->type == PERF_RECORD_MMAP ? 32 : 64))
-			return 0;
-		memcpy(ids, b, 8);
-		memcpy(v, b + 8, 24);
-		b += h->type == PERF_RECORD_MMAP ? 32 : 64;
-		added = flush(p, into); /* the samples before it are named by the old mappings */
-		symbolizer_mmap(p->sym, (int)ids[0], v[0], v[1], v[2], b);
-		return added;
-	case PERF_RECORD_COMM:
-		taskwatch_record(p->comms, h, record_time(h));
-		if (h->misc & PERF_RECORD_MISC_COMM_EXEC && h->size >= sizeof(*h) + 8) {
-			memcpy(ids, b, 8);
-			added = flush(p, into);
-			symbolizer_exec(p->sym, (int)ids[0]);
-		}
-		return added;
-	case PERF_RECORD_FORK:
-		taskwatch_record(p->comms, h, record_time(h));
-		if (h->size >= sizeof(*h) + 16) {
-			memcpy(ids, b, 16); /* pid, ppid, tid, ptid */
-			if (ids[0] != ids[1]) {
-				added = flush(p, into); /* a reused pid's old samples */
-				symbolizer_fork(p->sym, (int)ids[1], (int)ids[0]);
-			}
-		}
-		return added;
 	case PERF_RECORD_LOST:
 		if (h->size >= sizeof(*h) + 16) {
-			memcpy(&lost, b + 8, 8);
+			memcpy(&lost, (const char *)(h + 1) + 8, 8);
 			p->st.lost += lost;
 		}
 		return 0;
-	case PERF_RECORD_EXIT:
-		/* a process's end: its mappings go once the samples drained with it are named */
-		if (h->size >= sizeof(*h) + 16) {
-			memcpy(ids, b, 16); /* pid, ppid, tid, ptid */
-			if (ids[0] == ids[2])
-				symbolizer_exit(p->sym, (int)ids[0]);
-		}
-		return 0;
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+		taskwatch_record(p->comms, h, record_time(h));
+		break;
 	default:
-		return 0; /* THROTTLE, UNTHROTTLE, ... */
+		break; /* MMAP, EXIT (a process's mappings go once the samples drained with it
+			* are named: symbolizer_reap), THROTTLE, ... */
 	}
+	/* the samples before an mmap, exec or a reused pid's fork are named as they were */
+	if (symbolizer_remaps(h))
+		added = flush(p, into);
+	symbolizer_record(p->sym, h);
+	return added;
 }
 
 static void ring_peek(struct cpu_ring *r)

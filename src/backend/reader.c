@@ -379,7 +379,7 @@ static void reader_close_cpus(struct kt_reader *r)
 }
 
 /* The task_rename layout: its records, when enabled, name tasks exactly over time. */
-static void reader_setup_renames(struct kt_reader *r, struct tracefs_instance *inst)
+static void reader_setup_renames(struct kt_reader *r, struct tracefs_instance *inst, bool maps)
 {
 	char *fmt, *clock, why[256];
 
@@ -393,14 +393,19 @@ static void reader_setup_renames(struct kt_reader *r, struct tracefs_instance *i
 	/* Without the side band, names come from /proc and saved_cmdlines, as trace-cmd's do:
 	 * a task gone before its rows are drawn may show an older name or none. */
 	clock = tracefs_get_clock(inst);
-	r->names = taskwatch_open(r->comms, clock ? clock : "local", why, sizeof(why));
+	r->names = taskwatch_open(r->comms, clock ? clock : "local", maps, why, sizeof(why));
 	if (!r->names)
 		log_debug("%s: no task-name side band: %s", __func__, why);
 	free(clock);
 }
 
+uint64_t reader_feed(struct kt_reader *r, struct kt_symbolizer *sym)
+{
+	return r ? taskwatch_feed(r->names, sym) : 0;
+}
+
 struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct kt_comms *comms,
-			       int wake_fd, char *err, size_t errlen)
+			       bool maps, int wake_fd, char *err, size_t errlen)
 {
 	struct tracefs_instance *inst = session_trace_instance(s);
 	struct kt_reader *r = calloc(1, sizeof(*r));
@@ -414,7 +419,7 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct
 	}
 	r->store = st;
 	r->comms = comms;
-	reader_setup_renames(r, inst);
+	reader_setup_renames(r, inst, maps);
 	r->wake_fd = wake_fd;
 	r->ctl[0] = r->ctl[1] = -1;
 	r->ncpus = session_ncpus(s);
@@ -469,7 +474,7 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct
 		  r->subbuf_size, (int)r->tid);
 	return r;
 fail:
-	reader_stop(r, NULL);
+	reader_stop(r, NULL, NULL);
 	return NULL;
 }
 
@@ -478,7 +483,7 @@ pid_t reader_tid(const struct kt_reader *r)
 	return r->tid;
 }
 
-void reader_stop(struct kt_reader *r, struct kt_reader_stats *final)
+void reader_stop(struct kt_reader *r, struct kt_reader_stats *final, struct kt_symbolizer *sym)
 {
 	char b = 1;
 
@@ -497,6 +502,8 @@ void reader_stop(struct kt_reader *r, struct kt_reader_stats *final)
 		*final = r->stats;
 	if (r->cpus)
 		reader_close_cpus(r);
+	if (sym)
+		taskwatch_feed(r->names, sym);
 	taskwatch_close(r->names);
 	if (r->ctl[0] >= 0)
 		close(r->ctl[0]);

@@ -305,23 +305,26 @@ const struct kt_stack_node *stacks_root(const struct kt_stacks *st)
 	return &st->root;
 }
 
-const struct kt_stack_node *stacks_child(const struct kt_stacks *st,
-					 const struct kt_stack_node *parent, const char *name)
+/* st's interned copy of name, or NULL when no node has that name. */
+static const char *interned(const struct kt_stacks *st, const char *name)
 {
-	const char *interned = NULL;
 	size_t j;
 
 	if (!st->names.cap)
 		return NULL;
 	for (j = hash_str(name) & (st->names.cap - 1); st->names.slot[j];
 	     j = (j + 1) & (st->names.cap - 1))
-		if (!strcmp(st->names.slot[j], name)) {
-			interned = st->names.slot[j];
-			break;
-		}
-	if (!interned)
-		return NULL;
-	return child_find(st, parent, interned);
+		if (!strcmp(st->names.slot[j], name))
+			return st->names.slot[j];
+	return NULL;
+}
+
+const struct kt_stack_node *stacks_child(const struct kt_stacks *st,
+					 const struct kt_stack_node *parent, const char *name)
+{
+	const char *in = interned(st, name);
+
+	return in ? child_find(st, parent, in) : NULL;
 }
 
 const struct kt_stack_node *stacks_same_path(const struct kt_stacks *other,
@@ -480,43 +483,100 @@ int stacks_write_folded(const struct kt_stacks *st, FILE *out)
 	return stacks_walk(st, write_line, out) ? -1 : 0;
 }
 
-struct dup {
+/* A merge in progress (stacks_merge). */
+struct merge {
 	struct kt_stacks *to;
-	struct kt_frame *frames;
-	size_t cap;
+	size_t max_bytes;
+	uint64_t dropped;
+	int err;
 };
 
-static int dup_stack(void *arg, const struct kt_stack_node *const *path, size_t n,
-		     uint64_t self)
+/* Adds the subtree below f (another tree's node) below t, returning the weight added: the
+ * totals are added on the way back up, so what the bound leaves out is in none of them. */
+static uint64_t merge_below(struct merge *m, struct kt_stack_node *t,
+			    const struct kt_stack_node *f)
 {
-	struct dup *d = arg;
+	uint64_t added = 0, w;
 
-	if (n > d->cap) {
-		size_t cap = n * 2;
-		struct kt_frame *f = realloc(d->frames, cap * sizeof(*f));
+	for (const struct kt_stack_node *c = f->child; c && !m->err; c = c->next) {
+		const char *name;
+		struct kt_stack_node *tc;
 
-		if (!f)
-			return -ENOMEM;
-		d->frames = f;
-		d->cap = cap;
+		if (!c->total)
+			continue;
+		name = interned(m->to, c->name);
+		tc = name ? child_find(m->to, t, name) : NULL;
+		if (!tc && m->max_bytes && stacks_bytes(m->to) >= m->max_bytes) {
+			m->dropped += c->total;
+			continue;
+		}
+		if (!tc)
+			tc = child_get(m->to, t, &(struct kt_frame){ c->name, c->kind });
+		if (!tc) {
+			m->err = -1;
+			break;
+		}
+		w = c->self;
+		if (w && !tc->self)
+			m->to->leaves++;
+		tc->self += w;
+		w += merge_below(m, tc, c);
+		tc->total += w;
+		added += w;
 	}
-	for (size_t i = 0; i < n; i++)
-		d->frames[i] = (struct kt_frame){ path[i]->name, path[i]->kind };
-	return stacks_add(d->to, d->frames, n, self) < 0 ? -ENOMEM : 0;
+	return added;
+}
+
+int stacks_merge(struct kt_stacks *to, const struct kt_stacks *from, size_t max_bytes,
+		 uint64_t *dropped)
+{
+	struct merge m = { .to = to, .max_bytes = max_bytes };
+
+	to->root.total += merge_below(&m, &to->root, &from->root);
+	if (dropped)
+		*dropped += m.dropped;
+	return m.err;
+}
+
+/* Takes the weights below f (another tree's node) out of the subtree below t; returns the
+ * weight taken. */
+static uint64_t subtract_below(struct kt_stacks *st, struct kt_stack_node *t,
+			       const struct kt_stack_node *f)
+{
+	uint64_t taken = 0, w;
+
+	for (const struct kt_stack_node *c = f->child; c; c = c->next) {
+		struct kt_stack_node *tc;
+		const char *name;
+
+		if (!c->total || !(name = interned(st, c->name)) ||
+		    !(tc = child_find(st, t, name)))
+			continue; /* never added (a bound left it out) */
+		w = c->self < tc->self ? c->self : tc->self;
+		tc->self -= w;
+		if (w && !tc->self)
+			st->leaves--;
+		w += subtract_below(st, tc, c);
+		tc->total -= w;
+		taken += w;
+	}
+	return taken;
+}
+
+void stacks_subtract(struct kt_stacks *st, const struct kt_stacks *sub)
+{
+	st->root.total -= subtract_below(st, &st->root, &sub->root);
 }
 
 struct kt_stacks *stacks_dup(const struct kt_stacks *st)
 {
-	struct dup d = { .to = stacks_new(st->unit) };
+	struct kt_stacks *to = stacks_new(st->unit);
 
-	if (!d.to)
-		return NULL;
-	if (stacks_walk(st, dup_stack, &d)) {
-		stacks_free(d.to);
-		d.to = NULL;
+	if (to && stacks_merge(to, st, 0, NULL) < 0) {
+		stacks_free(to);
+		to = NULL;
 	}
-	free(d.frames);
-	return d.to;
+	return to;
 }
 
 struct json_walk {

@@ -95,6 +95,17 @@ int stacks_walk(const struct kt_stacks *st,
 /* A copy of st, same unit (a diff's baseline taken "now"); NULL when out of memory. */
 struct kt_stacks *stacks_dup(const struct kt_stacks *st);
 
+/* Adds every stack of from to to, with its weight, node by node (no stack is walked from
+ * the root again). max_bytes (0: none) bounds to: once stacks_bytes(to) reaches it, the
+ * stacks that need a new node are left out, their weight added to *dropped (when not
+ * NULL). Returns 0, or -1 when out of memory (to then holds some of from's stacks). */
+int stacks_merge(struct kt_stacks *to, const struct kt_stacks *from, size_t max_bytes,
+		 uint64_t *dropped);
+/* Takes the weights of sub's stacks (added to st before) out of st again: a sliding
+ * window's second that left it. Nodes left with no weight stay, so the node pointers a
+ * caller holds stay valid; a tree that carries too many of them is made again. */
+void stacks_subtract(struct kt_stacks *st, const struct kt_stacks *sub);
+
 /* Writes the folded form ("task;outer;...;leaf COUNT\n" per stack, sorted by path), the
  * format FlameGraph, inferno, speedscope and flamelens read. Returns 0, or -1 on a write
  * error. */

@@ -7,11 +7,14 @@
  * (what the symbols are in), whatever the load base. */
 #include "config.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
 #include <limits.h>
+#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +77,7 @@ struct proc {
 	struct symtab jit; /* /tmp/perf-PID.map */
 	off_t jit_size;	   /* the file's size when read; -1 never read */
 	uint64_t exited;   /* symbolizer_exit: the reap generation that frees it; 0 alive */
+	uint64_t exit_seq; /* symbolizer_exit: its place among the exits; 0 alive */
 };
 
 struct kt_symbolizer {
@@ -84,6 +88,7 @@ struct kt_symbolizer {
 	size_t ndsos_loaded;
 	uint64_t resolved, unresolved;
 	uint64_t reaps; /* symbolizer_reap calls */
+	uint64_t exits; /* symbolizer_exit calls of a known process */
 };
 
 /* An offset into a, of a copy of s[0..len) (NUL added), or UINT32_MAX out of memory. */
@@ -563,7 +568,7 @@ static void proc_free(struct proc *p)
 
 static void proc_clear(struct proc *p)
 {
-	p->exited = 0; /* a reused pid, or an exec */
+	p->exited = p->exit_seq = 0; /* a reused pid, or an exec */
 	p->n = 0;
 	p->proc_read = false;
 	symtab_free(&p->jit);
@@ -720,8 +725,105 @@ void symbolizer_exit(struct kt_symbolizer *sym, int pid)
 {
 	struct proc *p = proc_get(sym, pid, false);
 
-	if (p)
+	if (p) {
 		p->exited = sym->reaps + 2;
+		p->exit_seq = ++sym->exits;
+	}
+}
+
+void symbolizer_forget_exited(struct kt_symbolizer *sym, size_t keep)
+{
+	size_t i;
+
+	if (sym->exits <= keep)
+		return;
+	for (i = 0; i < PID_BUCKETS; i++) {
+		struct proc **at = &sym->procs[i];
+
+		while (*at) {
+			struct proc *p = *at;
+
+			if (p->exit_seq && p->exit_seq <= sym->exits - keep) {
+				*at = p->next;
+				proc_free(p);
+			} else {
+				at = &p->next;
+			}
+		}
+	}
+}
+
+void symbolizer_preload_all(struct kt_symbolizer *sym)
+{
+	struct dirent *de;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (isdigit((unsigned char)de->d_name[0]))
+			symbolizer_preload(sym, atoi(de->d_name));
+	closedir(d);
+}
+
+bool symbolizer_remaps(const struct perf_event_header *h)
+{
+	uint32_t ids[2];
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return true;
+	case PERF_RECORD_COMM:
+		return h->misc & PERF_RECORD_MISC_COMM_EXEC;
+	case PERF_RECORD_FORK:
+		/* a new process (pid != ppid), not a thread */
+		if (h->size < sizeof(*h) + 16)
+			return false;
+		memcpy(ids, h + 1, 8);
+		return ids[0] != ids[1];
+	default:
+		return false;
+	}
+}
+
+void symbolizer_record(struct kt_symbolizer *sym, const struct perf_event_header *h)
+{
+	const char *b = (const char *)(h + 1);
+	uint32_t ids[4];
+	uint64_t v[3];
+
+	switch (h->type) {
+	case PERF_RECORD_MMAP:	/* pid, tid, addr, len, pgoff, filename */
+	case PERF_RECORD_MMAP2: /* pid, tid, addr, len, pgoff, maj, min, ino, ino_gen, prot,
+				 * flags, filename */
+		if (h->size < sizeof(*h) + (h->type == PERF_RECORD_MMAP ? 32 : 64))
+			return;
+		memcpy(ids, b, 8);
+		memcpy(v, b + 8, 24);
+		symbolizer_mmap(sym, (int)ids[0], v[0], v[1], v[2],
+				b + (h->type == PERF_RECORD_MMAP ? 32 : 64));
+		return;
+	case PERF_RECORD_COMM:
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC && h->size >= sizeof(*h) + 8) {
+			memcpy(ids, b, 8);
+			symbolizer_exec(sym, (int)ids[0]);
+		}
+		return;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (h->size < sizeof(*h) + 16)
+			return;
+		memcpy(ids, b, 16); /* pid, ppid, tid, ptid */
+		if (h->type == PERF_RECORD_FORK && ids[0] != ids[1])
+			symbolizer_fork(sym, (int)ids[1], (int)ids[0]);
+		/* a process's end: its main thread's */
+		else if (h->type == PERF_RECORD_EXIT && ids[0] == ids[2])
+			symbolizer_exit(sym, (int)ids[0]);
+		return;
+	default:
+		return;
+	}
 }
 
 void symbolizer_reap(struct kt_symbolizer *sym)

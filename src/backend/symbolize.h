@@ -15,6 +15,8 @@
 #ifndef KTOP_SYMBOLIZE_H
 #define KTOP_SYMBOLIZE_H
 
+#include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -38,9 +40,22 @@ void symbolizer_exec(struct kt_symbolizer *sym, int pid);
  * they were taken (off-CPU stacks read from a BPF map) may call neither. */
 void symbolizer_exit(struct kt_symbolizer *sym, int pid);
 void symbolizer_reap(struct kt_symbolizer *sym);
+/* A reader that names stacks whenever it is asked (event stacks, named when a row is shown)
+ * bounds its memory by count instead: the mappings of processes that exited are freed but
+ * those of the keep that exited last. */
+void symbolizer_forget_exited(struct kt_symbolizer *sym, size_t keep);
+/* One side-band record of perf (sample_id_all's trailer ignored): MMAP and MMAP2 to
+ * symbolizer_mmap, COMM of an exec to symbolizer_exec, FORK of a process to
+ * symbolizer_fork, EXIT of a process to symbolizer_exit; other records are ignored. */
+void symbolizer_record(struct kt_symbolizer *sym, const struct perf_event_header *h);
+/* Whether that record changes what an address of some process means (so stacks taken
+ * before it are named first). */
+bool symbolizer_remaps(const struct perf_event_header *h);
 /* Reads /proc/PID/maps now, as perf synthesizes the mappings of the processes already
  * running when it starts: one that exits before its frames are named is still named. */
 void symbolizer_preload(struct kt_symbolizer *sym, int pid);
+/* symbolizer_preload of every process running now. */
+void symbolizer_preload_all(struct kt_symbolizer *sym);
 
 /* Names addr. The name is written to buf (always NUL-terminated) and f points at it. */
 void symbolizer_kernel(struct kt_symbolizer *sym, uint64_t addr, struct kt_frame *f, char *buf,

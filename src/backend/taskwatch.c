@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,17 +15,40 @@
 #include "../fileio.h"
 #include "comms.h"
 #include "perfring.h"
+#include "symbolize.h"
 #include "taskwatch.h"
 
 /* Data pages per CPU: a COMM record is about 40 bytes, so 64 KiB holds some 1,600 renames
  * between two drains (the reader drains at least every 100 ms). */
 #define RING_PAGES 16
+/* With mmaps too (some ten per exec): 256 KiB. */
+#define MAPS_RING_PAGES 64
+
+/* Side-band records, each after a struct queued: one drain's, then the consumer's. */
+struct records {
+	char *buf;
+	size_t len, cap;
+};
+
+struct queued {
+	uint64_t ts;
+	size_t size; /* of the record after it, padded to 8 bytes */
+};
 
 struct kt_taskwatch {
 	struct kt_comms *comms;
 	struct kt_perfring *rings;
 	int nrings;
 	uint64_t lost;
+	bool maps;
+	struct records drained;	/* this drain's, drainer only */
+	size_t *order;		/* offsets into drained, sorted by time */
+	size_t norder, order_cap;
+	uint64_t drain_lost;	/* drainer only: records this drain had no memory for */
+	pthread_mutex_t lock;	/* queue, queue_lost */
+	struct records queue;
+	uint64_t queue_lost;
+	struct records feeding;	/* feeder only: the queue taken, replayed outside the lock */
 };
 
 /* The perf clock that reads what the ftrace clock named reads; false when none does. */
@@ -57,7 +81,7 @@ static bool perf_clock_of(const char *trace_clock, bool *use_clockid, int *clock
 	return false;
 }
 
-static int ring_open(struct kt_perfring *r, int cpu, bool use_clockid, int clockid)
+static int ring_open(struct kt_perfring *r, int cpu, bool use_clockid, int clockid, bool maps)
 {
 	struct perf_event_attr attr;
 	int fd;
@@ -69,6 +93,8 @@ static int ring_open(struct kt_perfring *r, int cpu, bool use_clockid, int clock
 	attr.comm = 1;
 	attr.comm_exec = 1;
 	attr.task = 1;
+	attr.mmap = maps; /* executable mappings only, as perf record's default */
+	attr.mmap2 = maps;
 	attr.sample_id_all = 1;
 	attr.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
 	attr.exclude_kernel = 1; /* a dummy counts nothing; side-band records still come */
@@ -80,11 +106,11 @@ static int ring_open(struct kt_perfring *r, int cpu, bool use_clockid, int clock
 	fd = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	return perfring_map(r, fd, RING_PAGES);
+	return perfring_map(r, fd, maps ? MAPS_RING_PAGES : RING_PAGES);
 }
 
-struct kt_taskwatch *taskwatch_open(struct kt_comms *comms, const char *trace_clock, char *err,
-				    size_t errlen)
+struct kt_taskwatch *taskwatch_open(struct kt_comms *comms, const char *trace_clock, bool maps,
+				    char *err, size_t errlen)
 {
 	struct kt_taskwatch *tw;
 	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
@@ -102,10 +128,12 @@ struct kt_taskwatch *taskwatch_open(struct kt_comms *comms, const char *trace_cl
 		return NULL;
 	}
 	tw->comms = comms;
+	tw->maps = maps;
+	pthread_mutex_init(&tw->lock, NULL);
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		struct kt_perfring *r = &tw->rings[tw->nrings];
 
-		if (ring_open(r, cpu, use_clockid, clockid) == 0) {
+		if (ring_open(r, cpu, use_clockid, clockid, maps) == 0) {
 			tw->nrings++;
 			continue;
 		}
@@ -173,6 +201,114 @@ unsigned taskwatch_record(struct kt_comms *comms, const struct perf_event_header
 	}
 }
 
+/* Appends h, of time ts, to rs. -1 when out of memory. */
+static int records_add(struct records *rs, const struct perf_event_header *h, uint64_t ts)
+{
+	size_t size = (h->size + 7u) & ~(size_t)7, need = sizeof(struct queued) + size;
+	struct queued q = { ts, size };
+
+	if (rs->len + need > rs->cap) {
+		size_t cap = rs->cap ? rs->cap * 2 : 1 << 14;
+		char *buf;
+
+		while (rs->len + need > cap)
+			cap *= 2;
+		if (!(buf = realloc(rs->buf, cap)))
+			return -1;
+		rs->buf = buf;
+		rs->cap = cap;
+	}
+	memcpy(rs->buf + rs->len, &q, sizeof(q));
+	memset(rs->buf + rs->len + sizeof(q), 0, size);
+	memcpy(rs->buf + rs->len + sizeof(q), h, h->size);
+	rs->len += need;
+	return 0;
+}
+
+/* A record the symbolizer needs, kept in this drain's list. */
+static void keep_record(struct kt_taskwatch *tw, const struct perf_event_header *h, uint64_t ts)
+{
+	if (h->type != PERF_RECORD_MMAP && h->type != PERF_RECORD_MMAP2 &&
+	    h->type != PERF_RECORD_FORK && h->type != PERF_RECORD_EXIT &&
+	    !(h->type == PERF_RECORD_COMM && h->misc & PERF_RECORD_MISC_COMM_EXEC))
+		return;
+	if (tw->norder == tw->order_cap) {
+		size_t cap = tw->order_cap ? tw->order_cap * 2 : 256, *o;
+
+		if (!(o = realloc(tw->order, cap * sizeof(*o)))) {
+			tw->drain_lost++;
+			return;
+		}
+		tw->order = o;
+		tw->order_cap = cap;
+	}
+	tw->order[tw->norder] = tw->drained.len;
+	if (records_add(&tw->drained, h, ts) < 0) {
+		tw->drain_lost++;
+		return;
+	}
+	tw->norder++;
+}
+
+static int by_time(const void *a, const void *b, void *arg)
+{
+	const struct records *rs = arg;
+	size_t oa = *(const size_t *)a, ob = *(const size_t *)b;
+	const struct queued *x = (const void *)(rs->buf + oa), *y = (const void *)(rs->buf + ob);
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	/* one CPU's records keep their order */
+	return oa < ob ? -1 : oa > ob;
+}
+
+/* This drain's records, the CPUs merged by time, onto the end of the queue. */
+static void queue_drained(struct kt_taskwatch *tw)
+{
+	size_t i;
+
+	if (tw->norder)
+		qsort_r(tw->order, tw->norder, sizeof(*tw->order), by_time, &tw->drained);
+	pthread_mutex_lock(&tw->lock);
+	tw->queue_lost += tw->drain_lost;
+	for (i = 0; i < tw->norder; i++) {
+		const struct queued *q = (const void *)(tw->drained.buf + tw->order[i]);
+
+		if (tw->queue.len + sizeof(*q) + q->size > KT_TASKWATCH_QUEUE ||
+		    records_add(&tw->queue, (const void *)(q + 1), q->ts) < 0)
+			tw->queue_lost++;
+	}
+	pthread_mutex_unlock(&tw->lock);
+	tw->drain_lost = 0;
+	tw->norder = 0;
+	tw->drained.len = 0;
+}
+
+uint64_t taskwatch_feed(struct kt_taskwatch *tw, struct kt_symbolizer *sym)
+{
+	struct records taken;
+	uint64_t lost;
+	size_t at;
+
+	if (!tw)
+		return 0;
+	/* the buffers change hands: the reader's drain never waits on /proc reads */
+	pthread_mutex_lock(&tw->lock);
+	taken = tw->queue;
+	tw->queue = tw->feeding;
+	lost = tw->queue_lost;
+	pthread_mutex_unlock(&tw->lock);
+	for (at = 0; at < taken.len;) {
+		const struct queued *q = (const void *)(taken.buf + at);
+
+		symbolizer_record(sym, (const void *)(q + 1));
+		at += sizeof(*q) + q->size;
+	}
+	taken.len = 0;
+	tw->feeding = taken;
+	return lost;
+}
+
 static unsigned ring_drain(struct kt_taskwatch *tw, struct kt_perfring *r)
 {
 	const struct perf_event_header *h;
@@ -188,6 +324,8 @@ static unsigned ring_drain(struct kt_taskwatch *tw, struct kt_perfring *r)
 			/* sample_id_all with TID|TIME: every record ends in its time */
 			memcpy(&ts, (const char *)h + h->size - 8, 8);
 			learned += taskwatch_record(tw->comms, h, ts);
+			if (tw->maps)
+				keep_record(tw, h, ts);
 		}
 		perfring_skip(r);
 	}
@@ -204,6 +342,8 @@ unsigned taskwatch_drain(struct kt_taskwatch *tw)
 		return 0;
 	for (i = 0; i < tw->nrings; i++)
 		learned += ring_drain(tw, &tw->rings[i]);
+	if (tw->maps)
+		queue_drained(tw);
 	return learned;
 }
 
@@ -219,5 +359,10 @@ void taskwatch_close(struct kt_taskwatch *tw)
 		log_debug("taskwatch: the kernel dropped %llu side-band records",
 			  (unsigned long long)tw->lost);
 	free(tw->rings);
+	free(tw->drained.buf);
+	free(tw->order);
+	free(tw->queue.buf);
+	free(tw->feeding.buf);
+	pthread_mutex_destroy(&tw->lock);
 	free(tw);
 }

@@ -5,6 +5,11 @@
  * clock, for every exec, prctl(PR_SET_NAME) and fork on the machine. Fed into kt_comms, they
  * name a short-lived task by the name it had when its events happened, after it is gone and
  * whatever the kernel's saved_cmdlines kept. Nothing touches the ftrace ring buffer.
+ *
+ * Asked to, it also keeps the records a symbolizer needs (executable mmaps, forks, execs,
+ * exits) for another thread to hand over with taskwatch_feed, as the profile feeds its own:
+ * event stacks' user frames of a process that exited are still named. Those wait, in time
+ * order, in a queue of at most KT_TASKWATCH_QUEUE bytes; past it they are counted as lost.
  */
 #ifndef KTOP_TASKWATCH_H
 #define KTOP_TASKWATCH_H
@@ -15,15 +20,25 @@
 
 #include "comms.h"
 
+#define KT_TASKWATCH_QUEUE (4u << 20)
+
+struct kt_symbolizer;
 struct kt_taskwatch;
 
-/* Opens the side band on every online CPU, timed on the ftrace clock named trace_clock.
- * NULL (reason in err) when the clock has no perf equivalent or perf refuses. */
-struct kt_taskwatch *taskwatch_open(struct kt_comms *comms, const char *trace_clock, char *err,
-				    size_t errlen);
+/* Opens the side band on every online CPU, timed on the ftrace clock named trace_clock;
+ * maps: keep the symbolizer's records too (mmap tracking on). NULL (reason in err) when the
+ * clock has no perf equivalent or perf refuses. */
+struct kt_taskwatch *taskwatch_open(struct kt_comms *comms, const char *trace_clock, bool maps,
+				    char *err, size_t errlen);
 
-/* Moves every record waiting into comms. Returns how many names it learned. */
+/* Moves every record waiting into comms (and the symbolizer's into the queue). Returns how
+ * many names it learned. One thread drains. */
 unsigned taskwatch_drain(struct kt_taskwatch *tw);
+
+/* Hands the queued records to sym (symbolizer_record), oldest first, and empties the queue;
+ * safe from a thread other than the one that drains. Returns the records lost to the
+ * queue's bound since the start. NULL tw: 0. */
+uint64_t taskwatch_feed(struct kt_taskwatch *tw, struct kt_symbolizer *sym);
 
 /* One side-band record (COMM or FORK) of time ts into comms; other types are ignored.
  * Returns the names learned (0 or 1). For other readers of the same records (the

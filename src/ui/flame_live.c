@@ -11,11 +11,11 @@
 #include "backend/evstacks.h"
 #include "backend/folded.h"
 #include "backend/offcpu.h"
+#include "backend/pmu.h"
 #include "backend/privs.h"
 #include "backend/profile.h"
 #include "backend/stacks.h"
 #include "backend/store.h"
-#include "backend/symbolize.h"
 #include "options.h"
 #include "source/source.h"
 #include "ui/flame_live.h"
@@ -30,13 +30,17 @@ struct live {
 	enum live_kind kind;
 	struct kt_profile *prof;
 	struct kt_offcpu *oc;
-	struct kt_symbolizer *sym; /* off-CPU: names its frames */
 	uint64_t next; /* events: the first record not added yet */
+	int cpu;       /* events: only this CPU's (the pane's c), -1: every CPU */
+	char said[256]; /* off-CPU: the failure the status line was given, "" after a good poll */
 };
 
 static bool row_shown(void *arg, const struct kt_rec *r)
 {
-	return view_stream_row_shown(arg, r);
+	const struct live *lv = arg;
+
+	return (lv->cpu < 0 || r->cpu == (uint32_t)lv->cpu) &&
+	       view_stream_row_shown(lv->ui->stream, r);
 }
 
 /* The records from lv->next to the store's end, those the stream shows as rows. */
@@ -57,7 +61,7 @@ static int64_t collect_events(struct live *lv, struct kt_stacks *st)
 	first = lv->next;
 	lv->next = end;
 	return evstacks_collect(st, app->decoder, app_symbolizer(app), app->store, first, end,
-				row_shown, lv->ui->stream);
+				row_shown, lv);
 }
 
 static bool live_update(void *arg, struct kt_stacks *st)
@@ -69,15 +73,45 @@ static bool live_update(void *arg, struct kt_stacks *st)
 	case LIVE_ONCPU:
 		return profile_poll(lv->prof, st) > 0;
 	case LIVE_OFFCPU:
-		if (offcpu_poll(lv->oc, st, lv->sym, err, sizeof(err)) < 0) {
-			ui_message(lv->ui, true, "%s", err);
+		if (offcpu_poll(lv->oc, st, err, sizeof(err)) < 0) {
+			/* once, not every tick: the status line stays free for the keys' words */
+			if (strcmp(err, lv->said))
+				ui_message(lv->ui, true, "%s", err);
+			snprintf(lv->said, sizeof(lv->said), "%s", err);
 			return false;
 		}
+		lv->said[0] = '\0';
 		return true;
 	case LIVE_EVENTS:
 		return collect_events(lv, st) > 0;
 	}
 	return false;
+}
+
+/* c: a CPU this machine has online (what the profile samples and the records come from). */
+static int live_cpu(void *arg, int cpu, char *err, size_t errlen)
+{
+	struct live *lv = arg;
+	struct kt_profile_scope sc = { .cpu = cpu };
+	int *cpus = NULL, n = pmu_online_cpus(&cpus), i;
+	bool known = cpu < 0;
+
+	for (i = 0; i < n && !known; i++)
+		known = cpus[i] == cpu;
+	free(cpus);
+	if (!known) {
+		snprintf(err, errlen, "CPU %d is not online here (%d online): give one of them, "
+			 "or nothing for every CPU", cpu, n);
+		return -1;
+	}
+	if (lv->kind == LIVE_ONCPU) {
+		profile_set_scope(lv->prof, &sc);
+	} else {
+		/* the store still holds the events before: the tree is made again from them */
+		lv->cpu = cpu;
+		lv->next = 0;
+	}
+	return 0;
 }
 
 static void live_close(void *arg)
@@ -86,12 +120,11 @@ static void live_close(void *arg)
 
 	profile_close(lv->prof);
 	offcpu_free(lv->oc);
-	symbolizer_free(lv->sym);
 	free(lv);
 }
 
-/* -p (its first process), --comm and --cgroup as the BPF programs filter; the privileges
- * BPF needs checked first, for a refusal that names them. */
+/* -p (one process), --comm and --cgroup as the BPF programs filter; the privileges BPF
+ * needs checked first, for a refusal that names them. */
 static int offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, char *err,
 			size_t errlen)
 {
@@ -99,6 +132,13 @@ static int offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, cha
 	struct kt_privs pv;
 	char why[400];
 
+	/* the programs follow one tgid, as ktop -b --off-cpu refuses more */
+	if (o->n_pids > 1) {
+		snprintf(err, errlen, "off-CPU profile: it scopes to one process, and -p gave %zu: "
+			 "start ktop with one -p PID (k: the on-CPU profile takes them all)",
+			 o->n_pids);
+		return -1;
+	}
 	privs_read(&pv);
 	if (privs_bpf_refusal(&pv, why, sizeof(why))) {
 		snprintf(err, errlen, "off-CPU profile: %s", why);
@@ -134,6 +174,7 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
 	memset(lv, 0, sizeof(*lv));
 	lv->ui = ui;
 	lv->kind = kind;
+	lv->cpu = -1;
 	err[0] = '\0';
 	switch (kind) {
 	case LIVE_ONCPU:
@@ -146,14 +187,9 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
 	case LIVE_OFFCPU:
 		if (offcpu_scope(ui->app, &sc, err, errlen) < 0)
 			return -1;
-		lv->sym = symbolizer_new(err, errlen);
-		if (!lv->sym)
-			return -1;
 		lv->oc = offcpu_open(&sc, err, errlen);
-		if (!lv->oc) {
-			symbolizer_free(lv->sym);
+		if (!lv->oc)
 			return -1;
-		}
 		snprintf(name, namelen, "off-CPU, %s", offcpu_variant(lv->oc));
 		*st = stacks_new(KT_STACK_NSEC);
 		break;
@@ -169,7 +205,6 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
 	if (!*st) {
 		profile_close(lv->prof);
 		offcpu_free(lv->oc);
-		symbolizer_free(lv->sym);
 		snprintf(err, errlen, "%sout of memory",
 			 kind == LIVE_OFFCPU ? "off-CPU profile: " : "");
 		return -1;
@@ -185,7 +220,7 @@ static int live_key(void *arg, struct kt_view *v, int key);
 /* Shows kind in the pane. Returns false with the refusal in the status line. */
 static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
 {
-	struct kt_flame_source src = { live_update, live_close, live_key, NULL };
+	struct kt_flame_source src = { live_update, live_close, live_key, live_cpu, NULL };
 	struct kt_stacks *st = NULL;
 	struct live *lv = xmalloc(sizeof(*lv));
 	char name[128], err[512];
@@ -197,6 +232,8 @@ static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
 		return false;
 	}
 	src.arg = lv;
+	if (kind == LIVE_OFFCPU)
+		src.cpu = NULL; /* a task blocks on one CPU and may wake on another */
 	view_flame_show(v, st, NULL, name, &src, false);
 	return true;
 }

@@ -94,7 +94,9 @@ static const struct help_line help_right[] = {
 	{ "f Space", "freeze a live graph" },
 	{ "v  a", "icicle / flame, ASCII" },
 	{ "s", "only the selected task" },
+	{ "c", "only one CPU (live; emptied)" },
 	{ "b  B", "baseline = now / diff off" },
+	{ "d", "live diff: last N seconds" },
 	{ "O", "open a folded-stacks file" },
 	{ "click", "select a frame" },
 };

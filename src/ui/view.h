@@ -106,16 +106,22 @@ void view_hist_build(struct kt_view *v, const char *spec);
 
 /* Flame graph pane: where a live tree's stacks come from. update is called once a UI tick
  * unless the pane is frozen or the display paused; it adds what came in to st and returns
- * true when st changed. It only adds: the pane keeps pointers to st's nodes (zooms, the
- * selection), so a source that wants a sliding window hands the pane a new tree instead.
+ * true when st changed. It only adds: st is the pane's tree, whose nodes the pane points at
+ * (zooms, the selection), or during a live diff a tree of one tick that the pane moves into
+ * its window of the last seconds.
  * close (may be NULL) is called when the pane lets the source go. key (may be NULL) gets the
  * keys the pane does not take (returns KT_KEY_* flags); it may hand the pane another source
- * with view_flame_show, which closes this one: arg is gone when that returns. */
+ * with view_flame_show, which closes this one: arg is gone when that returns. cpu (may be
+ * NULL: the pane's c says the source has no CPUs) makes update add only the stacks of that
+ * CPU (-1: every CPU) from its next call on, those already added included when the source
+ * still holds them (event stacks); returns 0, or -1 with one line in err (a CPU it does not
+ * see, a source not kept by CPU). The pane empties the tree when it returns 0. */
 struct kt_stacks;
 struct kt_flame_source {
 	bool (*update)(void *arg, struct kt_stacks *st);
 	void (*close)(void *arg);
 	int (*key)(void *arg, struct kt_view *v, int key);
+	int (*cpu)(void *arg, int cpu, char *err, size_t errlen);
 	void *arg;
 };
 /* Shows st in the flame pane, titled name; the pane owns st and base (the differential

@@ -10,9 +10,13 @@
  * Enter zooms into the selected frame (its ancestors stay above it, full width), Esc or
  * Backspace goes back one zoom; / finds frames by substring, highlights them and says the
  * share of the weight under them (each stack counted once, however many matches it holds);
- * s scopes the view to the selected frame's task; b takes the tree as it is now as the
- * baseline of the differential view, which colours a frame red when its share grew and blue
- * when it shrank (FlameGraph's difffolded); f freezes a live tree; a switches to ASCII: every
+ * s scopes the view to the selected frame's task; c asks a live source for one CPU's stacks
+ * only (the tree emptied then, so it holds nothing else: an on-CPU profile or event stacks);
+ * b takes the tree as it is now as the baseline of the differential view, which colours a
+ * frame red when its share grew and blue when it shrank (FlameGraph's difffolded); on a live
+ * source the graph then shows only the last N seconds (d sets N, 5 by default) against that
+ * frozen baseline, the stacks kept per second (backend/stackwin.h) while the whole profile
+ * goes on beside them for B; f freezes a live tree; a switches to ASCII: every
  * frame begins with '|' ('+' grown, '-' shrunk, '*' matched), for terminals without colour.
  * Percentages are of the whole tree, or of the task when scoped (perf report's "children"
  * for the total, its "self" for the rest).
@@ -27,12 +31,19 @@
 #include "backend/folded.h"
 #include "backend/stacks.h"
 #include "ui/flame_live.h"
+#include "backend/stackwin.h"
+#include "clock.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
 
 #define FLAME_PROMPT_SEARCH 1
 #define FLAME_PROMPT_OPEN 2
+#define FLAME_PROMPT_CPU 3
+#define FLAME_PROMPT_WINDOW 4
+#define FLAME_WINDOW_SECS 5
+/* Emptied nodes a live diff's tree may carry before it is made again. */
+#define FLAME_WINDOW_SLACK 4096
 #define FLAME_MAX_ZOOM 64
 /* Diff: a change of share under this many percentage points is no change. */
 #define FLAME_DIFF_EPS 0.05
@@ -52,6 +63,13 @@ struct flame_view {
 	bool ascii;
 	bool frozen;
 	const struct kt_stack_node *scope; /* a task, or NULL: everything */
+	int cpu;			   /* the source's CPU (c), -1: every CPU */
+	/* the live diff: st is the window's tree, remade each tick from win's seconds; all the
+	 * whole profile (st again when B ends the diff); tick what the source gave this tick */
+	struct kt_stackwin *win;
+	struct kt_stacks *all, *tick;
+	unsigned win_secs;
+	uint64_t dropped; /* weight all had no room for (--memory) */
 	const struct kt_stack_node *zoom[FLAME_MAX_ZOOM];
 	int nzoom;
 	const struct kt_stack_node *sel;
@@ -379,10 +397,16 @@ static void flame_view_draw(struct kt_view *v)
 		ADD("matched %.1f%%  ", pct(fv, fv->matched));
 	if (fv->omitted)
 		ADD("omitted %.1f%%  ", pct(fv, fv->omitted));
+	if (fv->cpu >= 0)
+		ADD("CPU %d  ", fv->cpu);
 	if (fv->scope)
 		ADD("task %s  ", fv->scope->name);
-	if (fv->base)
+	if (fv->win)
+		ADD("diff last %us  ", stackwin_secs(fv->win));
+	else if (fv->base)
 		ADD("diff  ");
+	if (fv->dropped)
+		ADD("past --memory: %llu  ", (unsigned long long)fv->dropped);
 	if (fv->frozen)
 		ADD("FROZEN  ");
 	ADD("%s", fv->flame ? "flame" : "icicle");
@@ -509,6 +533,157 @@ static void toggle_scope(struct kt_view *v)
 	changed(v);
 }
 
+/* Forgets the zooms, the task scope and the selection of the tree before (whose nodes may be
+ * gone). */
+static void forget_nodes(struct flame_view *fv)
+{
+	fv->scope = NULL;
+	fv->nzoom = 0;
+	fv->sel = stacks_root(fv->st);
+}
+
+static void cpu_prompt(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+	char now[16] = "";
+
+	if (!fv->src.cpu) {
+		ui_message(v->ui, false, fv->src.update ?
+			   "these stacks are not kept by CPU (c: on-CPU profile, event stacks)" :
+			   "a file's stacks say no CPU: c scopes a live profile or event stacks");
+		return;
+	}
+	if (fv->cpu >= 0)
+		snprintf(now, sizeof(now), "%d", fv->cpu);
+	ui_prompt_open(v->ui, v, FLAME_PROMPT_CPU, "Only CPU (empty: every CPU): ", now);
+}
+
+/* The CPU prompt's text: the source keeps that CPU's stacks only, in an emptied tree. */
+static void cpu_scope(struct kt_view *v, const char *text)
+{
+	struct flame_view *fv = FV(v);
+	char err[256], *end;
+	long cpu = -1;
+
+	while (*text == ' ')
+		text++;
+	if (*text) {
+		cpu = strtol(text, &end, 10);
+		while (*end == ' ')
+			end++;
+		if (*end || cpu < 0 || cpu > 1 << 20) {
+			ui_message(v->ui, true, "CPU '%s': give a CPU number, or nothing for every CPU",
+				   text);
+			return;
+		}
+	}
+	if (fv->src.cpu(fv->src.arg, (int)cpu, err, sizeof(err)) < 0) {
+		ui_message(v->ui, true, "%s", err);
+		return;
+	}
+	fv->cpu = (int)cpu;
+	stacks_clear(fv->st);
+	if (fv->win) {
+		stacks_clear(fv->all);
+		stackwin_clear(fv->win);
+	}
+	forget_nodes(fv);
+	search_update(fv);
+	changed(v);
+	if (cpu >= 0)
+		ui_message(v->ui, false, "only CPU %ld from now on (c, empty: every CPU)", cpu);
+	else
+		ui_message(v->ui, false, "every CPU from now on");
+}
+
+/* The node of to at the same path as n of the tree before, or NULL. */
+static const struct kt_stack_node *same(const struct kt_stacks *to,
+					const struct kt_stack_node *n)
+{
+	return n ? stacks_same_path(to, n) : NULL;
+}
+
+/* Shows st instead of the tree before (freed): the zooms, task scope and selection follow
+ * their paths, as far as st holds them. */
+static void replace_tree(struct flame_view *fv, struct kt_stacks *st)
+{
+	const struct kt_stack_node *scope = same(st, fv->scope), *sel = same(st, fv->sel);
+	int n = 0;
+
+	if (fv->scope && !scope) {
+		fv->nzoom = 0;
+		sel = NULL;
+	}
+	while (n < fv->nzoom && (fv->zoom[n] = same(st, fv->zoom[n])))
+		n++;
+	fv->nzoom = n;
+	fv->scope = scope;
+	stacks_free(fv->st);
+	fv->st = st;
+	fv->sel = sel ? sel : view_zoom(fv);
+}
+
+static uint64_t now_sec(void)
+{
+	return clock_mono_ns() / 1000000000ULL;
+}
+
+/* The window's tree for this second in place of the one shown. */
+static void window_show(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+	struct kt_stacks *st = stackwin_tree(fv->win, now_sec());
+
+	if (!st) {
+		ui_message(v->ui, true, "out of memory for the diff's last %u s",
+			   stackwin_secs(fv->win));
+		return;
+	}
+	replace_tree(fv, st);
+	search_update(fv);
+	changed(v);
+}
+
+/* Ends the live diff's window: the whole profile is shown again. */
+static void window_end(struct flame_view *fv)
+{
+	if (!fv->win)
+		return;
+	replace_tree(fv, fv->all);
+	fv->all = NULL;
+	stackwin_free(fv->win);
+	fv->win = NULL;
+	stacks_free(fv->tick);
+	fv->tick = NULL;
+}
+
+/* A live source's diff: from now on st is the last win_secs seconds, all the whole profile.
+ * Returns false (said why) when out of memory. */
+static bool window_start(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+	enum kt_stack_unit unit = stacks_unit(fv->st);
+	struct kt_stacks *empty = stacks_new(unit);
+
+	fv->win = stackwin_new(unit, fv->win_secs);
+	fv->tick = stacks_new(unit);
+	if (!fv->win || !fv->tick || !empty) {
+		stackwin_free(fv->win);
+		fv->win = NULL;
+		stacks_free(fv->tick);
+		fv->tick = NULL;
+		stacks_free(empty);
+		ui_message(v->ui, true, "out of memory for the diff's last %u s", fv->win_secs);
+		return false;
+	}
+	/* the window fills from the next tick on */
+	fv->all = fv->st;
+	fv->st = NULL;
+	replace_tree(fv, empty);
+	search_update(fv);
+	return true;
+}
+
 static void take_baseline(struct kt_view *v)
 {
 	struct flame_view *fv = FV(v);
@@ -520,8 +695,55 @@ static void take_baseline(struct kt_view *v)
 	}
 	stacks_free(fv->base);
 	fv->base = copy;
-	ui_message(v->ui, false, "baseline = now: red grows, blue shrinks from here (B: off)");
+	if (!fv->src.update) {
+		ui_message(v->ui, false, "baseline = now: red grows, blue shrinks from here (B: off)");
+	} else if (fv->win || window_start(v)) {
+		ui_message(v->ui, false, "baseline frozen: the last %u s against it, red grew, blue "
+			   "shrank (d: seconds, B: off)", stackwin_secs(fv->win));
+	}
 	changed(v);
+}
+
+static void window_prompt(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+	char now[16];
+
+	if (!fv->src.update) {
+		ui_message(v->ui, false, "a file does not change: its diff has no window (d)");
+		return;
+	}
+	snprintf(now, sizeof(now), "%u", fv->win_secs);
+	ui_prompt_open(v->ui, v, FLAME_PROMPT_WINDOW, "Diff window, seconds: ", now);
+}
+
+/* d's text: the window's length from now on, its seconds gathered again. */
+static void window_secs(struct kt_view *v, const char *text)
+{
+	struct flame_view *fv = FV(v);
+	char *end;
+	long secs = strtol(text, &end, 10);
+
+	while (*end == ' ')
+		end++;
+	if (end == text || *end || secs < 1 || secs > KT_STACKWIN_MAX_SECS) {
+		ui_message(v->ui, true, "diff window '%s': give 1 to %d seconds", text,
+			   KT_STACKWIN_MAX_SECS);
+		return;
+	}
+	fv->win_secs = (unsigned)secs;
+	if (fv->win) {
+		struct kt_stackwin *w = stackwin_new(stacks_unit(fv->st), fv->win_secs);
+
+		if (!w) {
+			ui_message(v->ui, true, "out of memory for the diff's last %ld s", secs);
+			return;
+		}
+		stackwin_free(fv->win);
+		fv->win = w;
+		window_show(v);
+	}
+	ui_message(v->ui, false, "the diff compares the last %ld s from now on", secs);
 }
 
 static int flame_view_key(struct kt_view *v, int key)
@@ -580,13 +802,21 @@ static int flame_view_key(struct kt_view *v, int key)
 	case 's':
 		toggle_scope(v);
 		break;
+	case 'c':
+		cpu_prompt(v);
+		break;
 	case 'b':
 		take_baseline(v);
 		break;
 	case 'B':
 		stacks_free(fv->base);
 		fv->base = NULL;
+		window_end(fv);
+		search_update(fv);
 		changed(v);
+		break;
+	case 'd':
+		window_prompt(v);
 		break;
 	default:
 		/* last: it may replace the source, and the tree with it */
@@ -619,15 +849,16 @@ static void set_tree(struct kt_view *v, struct kt_stacks *st, struct kt_stacks *
 {
 	struct flame_view *fv = FV(v);
 
+	window_end(fv);
 	stacks_free(fv->st);
 	stacks_free(fv->base);
 	fv->st = st;
 	fv->base = base;
+	fv->dropped = 0;
 	snprintf(fv->name, sizeof(fv->name), "%s (%s)", name,
 		 stacks_unit_name(stacks_unit(st)));
-	fv->scope = NULL;
-	fv->nzoom = 0;
-	fv->sel = stacks_root(st);
+	fv->cpu = -1;
+	forget_nodes(fv);
 	search_update(fv);
 	changed(v);
 }
@@ -648,6 +879,11 @@ static void flame_view_prompt(struct kt_view *v, int id, const char *text,
 		changed(v);
 		return;
 	}
+	if (id == FLAME_PROMPT_CPU || id == FLAME_PROMPT_WINDOW) {
+		if (ev == KT_PROMPT_ACCEPT)
+			(id == FLAME_PROMPT_CPU ? cpu_scope : window_secs)(v, text);
+		return;
+	}
 	if (ev != KT_PROMPT_ACCEPT || !*text)
 		return;
 	/* a bad file changes nothing: the pane keeps what it showed */
@@ -666,6 +902,8 @@ static void flame_view_init(struct kt_view *v)
 	struct flame_view *fv = xcalloc(1, sizeof(*fv));
 
 	v->data = fv;
+	fv->cpu = -1;
+	fv->win_secs = FLAME_WINDOW_SECS;
 	/* without colour, frames need the ASCII edges to be told apart */
 	fv->ascii = v->app->opts->ascii || !crt_colors();
 }
@@ -677,6 +915,7 @@ static void flame_view_free(struct kt_view *v)
 	ui_prompt_drop(v->ui, v);
 	if (fv->src.close)
 		fv->src.close(fv->src.arg);
+	window_end(fv);
 	stacks_free(fv->st);
 	stacks_free(fv->base);
 	free(fv->boxes);
@@ -688,12 +927,41 @@ static void flame_view_resize(struct kt_view *v)
 	changed(v);
 }
 
+/* The live diff's tick: the seconds that left the window are taken out of the tree shown,
+ * and what the source gives goes into this second of the window, into the tree shown and
+ * into the whole profile (bounded as the profile bounds its tree): the cost is what comes
+ * and goes, not what the window holds. Once the tree shown carries more emptied nodes than
+ * live ones, it is made again from the window. */
+static void window_tick(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+	uint64_t sec = now_sec();
+
+	stackwin_expire(fv->win, sec, fv->st);
+	stacks_clear(fv->tick);
+	if (fv->src.update(fv->src.arg, fv->tick) &&
+	    (stackwin_add(fv->win, fv->tick, sec) < 0 ||
+	     stacks_merge(fv->st, fv->tick, 0, NULL) < 0 ||
+	     stacks_merge(fv->all, fv->tick, v->app->opts->memory_bytes / 4, &fv->dropped) < 0))
+		ui_message(v->ui, true, "out of memory for the diff's stacks");
+	if (stacks_nodes(fv->st) > 2 * stackwin_nodes(fv->win) + FLAME_WINDOW_SLACK) {
+		window_show(v);
+		return;
+	}
+	search_update(fv);
+	changed(v);
+}
+
 static void flame_view_tick(struct kt_view *v)
 {
 	struct flame_view *fv = FV(v);
 
 	if (!fv->src.update || fv->frozen || ui_paused(v->ui) || !fv->st)
 		return;
+	if (fv->win) {
+		window_tick(v);
+		return;
+	}
 	/* sources only add (view.h): nodes stay where they are, so do zooms and selection */
 	if (fv->src.update(fv->src.arg, fv->st)) {
 		search_update(fv);

@@ -6,7 +6,9 @@
  * for the children sorted on each layout), laid out and drawn into an 80x20 and a 200x55
  * pane the way the screen does it (werase, draw, wnoutrefresh, doupdate, to /dev/null);
  * prints the mean time of one redraw and its ratio to the 100 ms a frame has at the
- * screen's 10 frames a second. Never fails on the numbers.
+ * screen's 10 frames a second. Then the live diff's own cost each tick: its window of the
+ * last 5 seconds (backend/stackwin.h) of 100 k unique stacks moved on by a second, against
+ * the same budget, and the tree made again from the seconds. Never fails on the numbers.
  *
  *   flame_bench [STACKS] [REDRAWS]
  */
@@ -19,6 +21,7 @@
 
 #include "app.h"
 #include "backend/stacks.h"
+#include "backend/stackwin.h"
 #include "ui/screen.h"
 #include "ui/view.h"
 
@@ -122,6 +125,51 @@ static void bench(struct kt_view *v, const char *shape, int w, int h, int redraw
 	       ms / FRAME_BUDGET_MS, FRAME_BUDGET_MS);
 }
 
+static void need(bool ok)
+{
+	if (!ok) {
+		fprintf(stderr, "flame_bench: out of memory\n");
+		exit(1);
+	}
+}
+
+/* The live diff's window of 5 seconds, want / 5 unique stacks a second (new ones each
+ * second, the worst case): a tick that moves it on by a second (the second that left taken
+ * out of the tree shown, the new one added), and the tree made again from the seconds
+ * (done when the tree shown carries too many emptied nodes). */
+static void bench_window(size_t want)
+{
+	struct kt_stackwin *w = stackwin_new(KT_STACK_SAMPLES, 5);
+	struct kt_stacks *sec_tree[10], *shown = stacks_new(KT_STACK_SAMPLES), *again;
+	double t0, tick_ms, again_ms;
+
+	need(w && shown);
+	for (unsigned sec = 0; sec < 10; sec++)
+		need((sec_tree[sec] = deep_tree(want / 5)) != NULL);
+	for (unsigned sec = 0; sec < 5; sec++)
+		need(stackwin_add(w, sec_tree[sec], sec) == 0 &&
+		     stacks_merge(shown, sec_tree[sec], 0, NULL) == 0);
+	t0 = now();
+	for (unsigned sec = 5; sec < 10; sec++) {
+		stackwin_expire(w, sec, shown);
+		need(stackwin_add(w, sec_tree[sec], sec) == 0 &&
+		     stacks_merge(shown, sec_tree[sec], 0, NULL) == 0);
+	}
+	tick_ms = (now() - t0) * 1e3 / 5;
+	t0 = now();
+	need((again = stackwin_tree(w, 9)) != NULL);
+	again_ms = (now() - t0) * 1e3;
+	printf("live diff, 5 s window of %zu unique stacks (deep, %zu new a second): %.2f ms a "
+	       "tick, %.3f of the %.0f ms frame budget; made again: %.2f ms\n",
+	       stacks_leaves(again), want / 5, tick_ms, tick_ms / FRAME_BUDGET_MS,
+	       FRAME_BUDGET_MS, again_ms);
+	stacks_free(again);
+	stacks_free(shown);
+	for (unsigned sec = 0; sec < 10; sec++)
+		stacks_free(sec_tree[sec]);
+	stackwin_free(w);
+}
+
 int main(int argc, char **argv)
 {
 	size_t want = argc > 1 ? (size_t)atol(argv[1]) : 100000;
@@ -166,6 +214,7 @@ int main(int argc, char **argv)
 		bench(&v, shape, 80, 20, redraws);
 		bench(&v, shape, 200, 55, redraws);
 	}
+	bench_window(want);
 	v.ops->free(&v);
 	delwin(v.win);
 	endwin();

@@ -14,6 +14,8 @@
  *   profwork deep SECS        recurses 60 deep through eight functions chosen at random
  *                             at every level, spinning briefly at the bottom: almost every
  *                             sample is a stack never seen before (for --memory's bound)
+ *   profwork phases FILE      spins in phase_before until FILE exists, then in phase_after
+ *                             until killed (a hot function that changes when a test says)
  *   profwork jit SECS         copies a counting loop into anonymous executable memory,
  *                             writes /tmp/perf-PID.map naming it "jitted_loop" (as a JIT
  *                             does) and runs it for SECS seconds of CPU (x86-64)
@@ -91,6 +93,25 @@ KEEP static void short_lived_burn(double ms)
 KEEP static void before_exec_burn(double ms)
 {
 	SPIN_BODY(ms, 1442695040888963413ULL);
+}
+
+KEEP static void phase_before(double ms)
+{
+	SPIN_BODY(ms, 1442695040888963415ULL);
+}
+
+KEEP static void phase_after(double ms)
+{
+	SPIN_BODY(ms, 1442695040888963417ULL);
+}
+
+/* The file is looked for every 50 ms of CPU: almost every sample is in the phase's function. */
+static __attribute__((noreturn)) void phases(const char *file)
+{
+	while (access(file, F_OK) < 0)
+		phase_before(50);
+	for (;;)
+		phase_after(50);
 }
 
 /* Counts its rounds rather than reading the clock: main itself spends nothing. */
@@ -211,6 +232,11 @@ int main(int argc, char **argv)
 		printf("ready\n");
 		fflush(stdout);
 		return deep(atof(argv[2]));
+	}
+	if (argc == 3 && !strcmp(argv[1], "phases")) {
+		printf("ready\n");
+		fflush(stdout);
+		phases(argv[2]);
 	}
 	if (argc == 3 && !strcmp(argv[1], "jit"))
 		return jit(atof(argv[2]));

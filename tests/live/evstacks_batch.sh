@@ -12,7 +12,9 @@
 #   4. the run of 1 recorded with -o: ktop -b -i shows the same rows with their stacks, and
 #      folds them the same;
 #   5. (--user-stacks) the instance's userstacktrace option: each row also carries its
-#      task's user stack, its innermost frame named (libc's syscall()) while the task runs.
+#      task's user stack, its innermost frame named (libc's syscall()) while the task runs;
+#   6. and after it exited: processes gone before their rows are printed keep them named
+#      (perf's side band of mappings, as the profile keeps its samples' names).
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -130,6 +132,40 @@ run_ktop 60 "$T/replay.folded" "$T/replay.err" -b -i "$T/s.dat" --folded
 [ "$KTOP_RC" = 0 ] || fail "ktop -b -i --folded exited $KTOP_RC: $(head -c 400 "$T/replay.err")"
 check_folded "$T/replay.folded" "-i --folded"
 
+# check_user FILE ROWS ALL: at least ROWS getppid rows in FILE (--json), each with its kernel
+# stack then user frames; ALL=1: every row's innermost user frame is named syscall (libc's),
+# else at least one.
+check_user()
+{
+	python3 - "$@" <<'EOF' || fail "--user-stacks check of $1 failed (see above)"
+import json, sys
+
+path, want, every = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
+rows = named = 0
+unnamed = None
+for line in open(path):
+    o = json.loads(line)
+    if o.get("event") != "syscalls:sys_enter_getppid":
+        continue
+    rows += 1
+    st = o.get("stack") or []
+    kernel = [i for i, f in enumerate(st) if f["kind"] == "kernel"]
+    if not kernel:
+        sys.exit(f"a row without its kernel stack: {line.strip()}")
+    user = [f for f in st[kernel[-1] + 1:] if int(f["addr"], 16) < 1 << 47]
+    if not user:
+        sys.exit(f"a row without user frames after its kernel ones: {line.strip()}")
+    if user[0]["kind"] == "user" and user[0]["name"] == "syscall":
+        named += 1
+    else:
+        unnamed = user[0]
+if rows < want or not named or (every and named < rows):
+    sys.exit(f"{rows} rows (want {want}), {named} with their innermost user frame named "
+             f"syscall; one not: {unnamed}")
+print(f"{rows} rows with user frames, {named} named")
+EOF
+}
+
 # ---- 5. --user-stacks: the task's user stack after its kernel stack ---------------------------
 # A workload that lives for 3 s (its mappings name its frames while it runs; batch prints
 # each second): every row carries user frames, the innermost in libc's syscall().
@@ -145,26 +181,23 @@ stop_ktop "$kpid" INT 30
 [ "$KTOP_RC" = 0 ] || fail "ktop --user-stacks exited $KTOP_RC: $(head -c 400 "$T/user.err")"
 assert_no_sanitizer "$T/user.err"
 assert_clean
-python3 - "$T/user" <<'EOF' || fail "--user-stacks check failed (see above)"
-import json, sys
+check_user "$T/user" 20 0
 
-rows = named = 0
-for line in open(sys.argv[1]):
-    o = json.loads(line)
-    if o.get("event") != "syscalls:sys_enter_getppid":
-        continue
-    rows += 1
-    st = o.get("stack") or []
-    kernel = [i for i, f in enumerate(st) if f["kind"] == "kernel"]
-    if not kernel:
-        sys.exit(f"a row without its kernel stack: {line.strip()}")
-    user = [f for f in st[kernel[-1] + 1:] if int(f["addr"], 16) < 1 << 47]
-    if not user:
-        sys.exit(f"a row without user frames after its kernel ones: {line.strip()}")
-    if user[0]["kind"] == "user" and user[0]["name"] == "syscall":
-        named += 1
-if rows < 20 or not named:
-    sys.exit(f"{rows} rows, {named} with their innermost user frame named syscall")
-print(f"{rows} rows with user frames, {named} named while the workload ran")
-EOF
+# ---- 6. --user-stacks, processes gone before their rows are printed ------------------------
+# Three workloads that make their N calls and exit at once, started after ktop: batch
+# prints a second later, when /proc has nothing of them; perf's side band (their execs and
+# mappings) still names every row's innermost user frame.
+start_ktop "$T/gone" "$T/gone.err" -b --json --stack "$EV" --user-stacks \
+	--filter 'comm == "kts-gone"'
+kpid=$KTOP_PID
+wait_capturing "$kpid" syscalls sys_enter_getppid
+wait_until 15 trigger_set "$kpid" || fail "no stacktrace trigger with --user-stacks"
+for _ in 1 2 3; do
+	"$KTOP_WORKLOAD" count "$N" kts-gone >/dev/null
+done
+stop_ktop "$kpid" INT 30
+[ "$KTOP_RC" = 0 ] || fail "ktop --user-stacks exited $KTOP_RC: $(head -c 400 "$T/gone.err")"
+assert_no_sanitizer "$T/gone.err"
+assert_clean
+check_user "$T/gone" $((3 * N)) 1
 pass

@@ -2,7 +2,8 @@
 # The differential flame graph (ktop --flame AFTER --diff-base BEFORE, 80x24): a frame whose
 # share grew is red, one whose share shrank blue, one that kept its share has the plain
 # frame colours (FlameGraph's difffolded); the status line gives the baseline's share. b
-# takes the graph as it is as the baseline (all plain then), B ends the diff.
+# takes the graph as it is as the baseline (all plain then), B ends the diff; d (the live
+# diff's seconds) and c (one CPU) say a file has neither.
 set -u
 # shellcheck source-path=SCRIPTDIR source=flame-lib.sh
 . "$(dirname "$0")/flame-lib.sh"
@@ -29,5 +30,10 @@ tmux_keys B
 wait_for_no_text "diff  icicle" 3 || fail "B did not end the diff"
 expect_text "^shrank  total 25 samples 25\\.0%  self 25 samples 25\\.0% *$" 3 \
 	"the status line still gives a baseline"
+# a file has no last seconds to compare (d) and no CPUs to keep (c): each says so
+tmux_keys d
+expect_text "a file does not change: its diff has no window" 3 "d on a file said nothing"
+tmux_keys c
+expect_text "a file's stacks say no CPU" 3 "c on a file said nothing"
 tmux_quit_clean
 pass

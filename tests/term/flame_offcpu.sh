@@ -8,7 +8,8 @@
 # the on-CPU profile (no rows with stacks here: the event stacks are skipped) and the BPF
 # programs are gone with the switch; Esc closes the pane: no BPF program nor sampling fd
 # left in ktop. q quits clean. Without CAP_BPF, k says so in one status line naming it and
-# the on-CPU graph stays.
+# the on-CPU graph stays; so it does with two -p processes, which the BPF programs cannot
+# both follow (the same refusal as ktop -b --off-cpu's).
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -83,6 +84,19 @@ tmux_keys I
 expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 10 "I did not start the on-CPU profile"
 tmux_keys k
 expect_text "^off-CPU profile: .*CAP_BPF" 5 "no one-line refusal naming CAP_BPF"
+expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 2 "the on-CPU graph did not stay"
+[ "$(fds_of 'bpf-prog')" -eq 0 ] || fail "refused, yet ktop holds BPF programs"
+tmux_quit_clean
+tmux_kill_server
+
+# ---- refused: two processes --------------------------------------------------------------
+tmux_start 80 24 -- -d 1 -p "$WL,$$"
+expect_text "No events enabled" 10 "ktop -p $WL,$$ did not start"
+tmux_keys I
+expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 10 "I did not start the on-CPU profile"
+tmux_keys k
+expect_text "^off-CPU profile: it scopes to one process, and -p gave 2: start ktop with one" 5 \
+	"two -p processes were not refused in one line"
 expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 2 "the on-CPU graph did not stay"
 [ "$(fds_of 'bpf-prog')" -eq 0 ] || fail "refused, yet ktop holds BPF programs"
 tmux_quit_clean

@@ -12,6 +12,7 @@
 #include "backend/folded.h"
 #include "backend/stacks.h"
 #include "check_main.h"
+#include "backend/stackwin.h"
 
 static void add(struct kt_stacks *st, const char *folded, uint64_t weight)
 {
@@ -202,6 +203,117 @@ START_TEST(test_dup)
 }
 END_TEST
 
+/* st's folded text is want. */
+static void folded_is(const struct kt_stacks *st, const char *want)
+{
+	char *out = folded(st);
+
+	ck_assert_str_eq(out ? out : "", want);
+	free(out);
+}
+
+/* merge adds weights path by path; a bound leaves out the stacks that need new nodes past it
+ * and counts their weight, while known paths still grow. */
+START_TEST(test_merge)
+{
+	struct kt_stacks *to = stacks_new(KT_STACK_SAMPLES), *from = stacks_new(KT_STACK_SAMPLES);
+	uint64_t dropped = 0;
+
+	add(to, "t;main;a", 2);
+	add(from, "t;main;a", 3);
+	add(from, "u;x", 4);
+	ck_assert_int_eq(stacks_merge(to, from, 0, &dropped), 0);
+	folded_is(to, "t;main;a 5\nu;x 4\n");
+	ck_assert_uint_eq(dropped, 0);
+	stacks_clear(from);
+	add(from, "t;main;a", 1);
+	add(from, "v;brand;new;path", 6);
+	ck_assert_int_eq(stacks_merge(to, from, stacks_bytes(to), &dropped), 0);
+	folded_is(to, "t;main;a 6\nu;x 4\n");
+	ck_assert_uint_eq(dropped, 6);
+	/* subtracting takes weights out and leaves the nodes (pointers held stay good) */
+	stacks_clear(from);
+	add(from, "t;main;a", 5);
+	add(from, "u;x", 1);
+	stacks_subtract(to, from);
+	folded_is(to, "t;main;a 1\nu;x 3\n");
+	ck_assert_uint_eq(stacks_root(to)->total, 4);
+	stacks_clear(from);
+	add(from, "t;main;a", 1);
+	stacks_subtract(to, from);
+	ck_assert_uint_eq(stacks_leaves(to), 1);
+	ck_assert_uint_eq(stacks_nodes(to), 5);
+	ck_assert_uint_eq(stacks_child(to, stacks_root(to), "t")->total, 0);
+	stacks_free(to);
+	stacks_free(from);
+}
+END_TEST
+
+/* The window's tree at sec, folded, is want. */
+static void window_is(const struct kt_stackwin *w, uint64_t sec, const char *want)
+{
+	struct kt_stacks *win = stackwin_tree(w, sec);
+
+	ck_assert_ptr_nonnull(win);
+	folded_is(win, want);
+	stacks_free(win);
+}
+
+/* The window holds the last N seconds: a second's stacks leave it N seconds later, and the
+ * ring's slot is emptied when a later second comes to it. */
+START_TEST(test_window)
+{
+	struct kt_stackwin *w = stackwin_new(KT_STACK_SAMPLES, 3);
+	struct kt_stacks *tick = stacks_new(KT_STACK_SAMPLES), *shown, *win;
+	char *out, *expect;
+
+	ck_assert_ptr_null(stackwin_new(KT_STACK_SAMPLES, 0));
+	ck_assert_ptr_null(stackwin_new(KT_STACK_SAMPLES, KT_STACKWIN_MAX_SECS + 1));
+	ck_assert_ptr_nonnull(w);
+	ck_assert_uint_eq(stackwin_secs(w), 3);
+	add(tick, "app;old_phase", 10);
+	ck_assert_int_eq(stackwin_add(w, tick, 100), 0);
+	ck_assert_int_eq(stackwin_add(w, tick, 101), 0);
+	stacks_clear(tick);
+	add(tick, "app;new_phase", 5);
+	ck_assert_int_eq(stackwin_add(w, tick, 102), 0);
+	ck_assert_int_eq(stackwin_add(w, tick, 102), 0);
+	window_is(w, 102, "app;new_phase 10\napp;old_phase 20\n");
+	/* at 103 second 100 is out of the window, though its slot was not reused yet */
+	window_is(w, 103, "app;new_phase 10\napp;old_phase 10\n");
+	/* 104 reuses 101's slot: the old phase is gone for good */
+	ck_assert_int_eq(stackwin_add(w, tick, 104), 0);
+	window_is(w, 104, "app;new_phase 15\n");
+	window_is(w, 200, "");
+	/* a tree kept equal to the window: what comes added, what leaves taken out */
+	stackwin_clear(w);
+	shown = stacks_new(KT_STACK_SAMPLES);
+	for (uint64_t sec = 300; sec < 306; sec++) {
+		stacks_clear(tick);
+		add(tick, sec < 302 ? "app;old_phase" : "app;new_phase", 10);
+		stackwin_expire(w, sec, shown);
+		ck_assert_int_eq(stackwin_add(w, tick, sec), 0);
+		ck_assert_int_eq(stacks_merge(shown, tick, 0, NULL), 0);
+		out = folded(shown);
+		win = stackwin_tree(w, sec);
+		expect = folded(win);
+		ck_assert_str_eq(out, expect);
+		free(out);
+		free(expect);
+		stacks_free(win);
+	}
+	/* 305: seconds 303 to 305 only, and the emptied old_phase node still there */
+	ck_assert_uint_eq(stacks_root(shown)->total, 30);
+	ck_assert_uint_eq(stackwin_nodes(w), 6);
+	ck_assert_uint_eq(stacks_nodes(shown), 3);
+	stacks_free(shown);
+	stackwin_clear(w);
+	window_is(w, 104, "");
+	stacks_free(tick);
+	stackwin_free(w);
+}
+END_TEST
+
 static struct kt_stacks *parse(const char *text, char *err, size_t errlen)
 {
 	char *copy = strdup(text);
@@ -338,6 +450,8 @@ static Suite *stacks_suite(void)
 	tcase_add_test(tc, test_json);
 	tcase_add_test(tc, test_bytes_adding);
 	tcase_add_test(tc, test_dup);
+	tcase_add_test(tc, test_merge);
+	tcase_add_test(tc, test_window);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("folded");
 	tcase_add_test(tc, test_read_back);

@@ -152,6 +152,85 @@ START_TEST(test_side_band_of_a_gone_process)
 }
 END_TEST
 
+/* A side-band record as the kernel writes it: header, then body (len bytes). */
+static const struct perf_event_header *record(uint32_t type, uint16_t misc, const void *body,
+					      size_t len)
+{
+	static uint64_t buf[(PATH_MAX + 128) / 8];
+	struct perf_event_header h = { type, misc, (uint16_t)(sizeof(h) + ((len + 7) & ~7u)) };
+
+	memset(buf, 0, sizeof(buf));
+	memcpy(buf, &h, sizeof(h));
+	memcpy((char *)buf + sizeof(h), body, len);
+	return (const struct perf_event_header *)buf;
+}
+
+/* FORK or EXIT of a process: pid, ppid, tid, ptid, time. */
+static const struct perf_event_header *task_record(uint32_t type, uint32_t pid, uint32_t ppid)
+{
+	uint32_t ids[6] = { pid, ppid, pid, ppid, 0, 0 };
+
+	return record(type, 0, ids, sizeof(ids));
+}
+
+/* Raw side-band records (symbolizer_record) as the event stacks' reader replays them: an
+ * MMAP2 names a process's frames, a fork copies them, an exec clears them; exits are kept
+ * until more processes than asked for exited after them (symbolizer_forget_exited). */
+START_TEST(test_records)
+{
+	struct kt_symbolizer *sym = new_sym();
+	uint64_t fn = (uint64_t)(uintptr_t)symbolize_target_two, start, end, pgoff, at;
+	uint64_t base = 0x600000000000ULL;
+	char path[PATH_MAX], body[PATH_MAX + 64] = "", want[64];
+	const struct perf_event_header *h;
+	enum kt_frame_kind kind;
+	uint32_t ids[2] = { GONE_PID + 10, GONE_PID + 10 };
+	uint64_t v[3];
+
+	own_mapping(fn, &start, &end, &pgoff, path, sizeof(path));
+	at = base + (fn - start) + 1;
+	v[0] = base;
+	v[1] = end - start;
+	v[2] = pgoff;
+	/* pid, tid, addr, len, pgoff, maj, min, ino, ino_generation, prot, flags, filename */
+	memcpy(body, ids, 8);
+	memcpy(body + 8, v, 24);
+	snprintf(body + 64, sizeof(body) - 64, "%s", path);
+	h = record(PERF_RECORD_MMAP2, 0, body, 64 + strlen(path) + 1);
+	ck_assert(symbolizer_remaps(h));
+	symbolizer_record(sym, h);
+	ck_assert_str_eq(user(sym, GONE_PID + 10, at, &kind), "symbolize_target_two");
+	/* a new process: remaps; a thread's fork does not */
+	h = task_record(PERF_RECORD_FORK, GONE_PID + 11, GONE_PID + 10);
+	ck_assert(symbolizer_remaps(h));
+	symbolizer_record(sym, h);
+	ck_assert_str_eq(user(sym, GONE_PID + 11, at, &kind), "symbolize_target_two");
+	ck_assert(!symbolizer_remaps(task_record(PERF_RECORD_FORK, GONE_PID + 10, GONE_PID + 10)));
+	h = task_record(PERF_RECORD_FORK, GONE_PID + 12, GONE_PID + 10);
+	symbolizer_record(sym, h);
+	/* an exec (COMM with the exec flag) clears the mappings; a rename does not */
+	memcpy(body, (uint32_t[2]){ GONE_PID + 11, GONE_PID + 11 }, 8);
+	snprintf(body + 8, 16, "renamed");
+	ck_assert(!symbolizer_remaps(record(PERF_RECORD_COMM, 0, body, 24)));
+	symbolizer_record(sym, record(PERF_RECORD_COMM, 0, body, 24));
+	ck_assert_str_eq(user(sym, GONE_PID + 11, at, &kind), "symbolize_target_two");
+	h = record(PERF_RECORD_COMM, PERF_RECORD_MISC_COMM_EXEC, body, 24);
+	ck_assert(symbolizer_remaps(h));
+	symbolizer_record(sym, h);
+	snprintf(want, sizeof(want), "0x%" PRIx64, at);
+	ck_assert_str_eq(user(sym, GONE_PID + 11, at, &kind), want);
+	/* exits: the last one kept, then it too once another exits */
+	symbolizer_record(sym, task_record(PERF_RECORD_EXIT, GONE_PID + 10, 1));
+	symbolizer_forget_exited(sym, 1);
+	ck_assert_str_eq(user(sym, GONE_PID + 10, at, &kind), "symbolize_target_two");
+	symbolizer_record(sym, task_record(PERF_RECORD_EXIT, GONE_PID + 12, GONE_PID + 10));
+	symbolizer_forget_exited(sym, 1);
+	ck_assert_str_eq(user(sym, GONE_PID + 10, at, &kind), want);
+	ck_assert_str_eq(user(sym, GONE_PID + 12, at, &kind), "symbolize_target_two");
+	symbolizer_free(sym);
+}
+END_TEST
+
 /* Later mappings replace the parts of earlier ones they cover, and only those. Files that
  * are not there name their frames by file and offset. */
 START_TEST(test_mappings_replace)
@@ -313,6 +392,7 @@ static Suite *symbolize_suite(void)
 
 	tcase_add_test(tc, test_own_functions_via_proc_maps);
 	tcase_add_test(tc, test_side_band_of_a_gone_process);
+	tcase_add_test(tc, test_records);
 	tcase_add_test(tc, test_mappings_replace);
 	tcase_add_test(tc, test_jit_map);
 	tcase_add_test(tc, test_vdso);
