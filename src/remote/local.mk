@@ -1,0 +1,4 @@
+# The remote protocol (docs/remote.md): frames and messages (pure, fuzzed), the agent
+# (ktop --agent) and the viewer's side of the pipe.
+src_libktop_a_SOURCES += \
+	src/remote/proto.h src/remote/frame.c src/remote/msg.c

@@ -1,0 +1,6 @@
+# Issue #18: the remote protocol (src/remote/), ktop --agent and the viewer's side.
+check_PROGRAMS += tests/unit/check_remote
+tests_unit_check_remote_SOURCES = tests/unit/check_remote.c
+tests_unit_check_remote_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_remote_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_remote
