@@ -4,3 +4,6 @@ tests_unit_check_remote_SOURCES = tests/unit/check_remote.c
 tests_unit_check_remote_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_remote_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_remote
+# No kernel: peers of another protocol version, commands that are not agents.
+TESTS += tests/remote/version.sh
+EXTRA_DIST += tests/remote/version.sh tests/remote/fake_peer.py

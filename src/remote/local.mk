@@ -1,4 +1,6 @@
 # The remote protocol (docs/remote.md): frames and messages (pure, fuzzed), the agent
 # (ktop --agent) and the viewer's side of the pipe.
 src_libktop_a_SOURCES += \
-	src/remote/proto.h src/remote/frame.c src/remote/msg.c
+	src/remote/proto.h src/remote/frame.c src/remote/msg.c \
+	src/remote/agent.c src/remote/agent.h \
+	src/remote/client.c src/remote/client.h
