@@ -48,8 +48,8 @@ struct agent {
 	int in, out;
 	bool compress;
 	pthread_mutex_t lock;
-	bool closing, dead; /* __atomic: the writers check them */
-	unsigned long long close_at;
+	bool dead; /* __atomic: the output is gone */
+	unsigned long long close_at; /* __atomic: stopping, writes give up then (0: running) */
 	struct kbuffer *kbuf;
 	uint8_t *page; /* a copy of the page being looked at (kbuffer wants it writable) */
 	size_t page_size;
@@ -63,11 +63,25 @@ struct agent {
 	struct kt_rstream rs;
 };
 
-/* Writes all of p, waiting for a slow link while running; when closing, gives up at the
- * deadline. A broken pipe or a deadline passed marks the output dead. Lock held. */
+/* Stopping from now on: what cannot be written within AGENT_CLOSE_NS is dropped. Returns
+ * the deadline (the first one set stays). */
+static unsigned long long agent_closing(struct agent *a)
+{
+	unsigned long long at = 0, want = clock_mono_ns() + AGENT_CLOSE_NS;
+
+	if (__atomic_compare_exchange_n(&a->close_at, &at, want, false, __ATOMIC_ACQ_REL,
+					__ATOMIC_ACQUIRE))
+		return want;
+	return at;
+}
+
+/* Writes all of p, waiting for a slow link while running; once stopping (or a signal came
+ * while a write waits), gives up at the deadline. A broken pipe or a deadline passed marks
+ * the output dead. Lock held. */
 static int agent_write(struct agent *a, const uint8_t *p, size_t n)
 {
 	struct pollfd pfd = { .fd = a->out, .events = POLLOUT };
+	unsigned long long at;
 	ssize_t w;
 	char b = 'x';
 
@@ -81,8 +95,10 @@ static int agent_write(struct agent *a, const uint8_t *p, size_t n)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno == EAGAIN) {
-			if (__atomic_load_n(&a->closing, __ATOMIC_ACQUIRE) &&
-			    clock_mono_ns() > a->close_at)
+			at = __atomic_load_n(&a->close_at, __ATOMIC_ACQUIRE);
+			if (!at && signals_pending())
+				at = agent_closing(a);
+			if (at && clock_mono_ns() > at)
 				break;
 			poll(&pfd, 1, 100);
 			continue;
@@ -476,6 +492,7 @@ static int agent_refuse(struct agent *a, const char *line, int code)
 			      .page_size = 4096, .long_size = (uint8_t)sizeof(long) };
 
 	fprintf(stderr, "ktop --agent: %s\n", line);
+	agent_closing(a); /* a viewer that does not read gets a second */
 	snprintf(h.version, sizeof(h.version), "%s", PACKAGE_VERSION);
 	a->pay.len = 0;
 	msg_hello_encode(&a->pay, &h);
@@ -531,7 +548,7 @@ int agent_run(const struct kt_options *opts)
 	struct kt_page_sink sink = { agent_page, a };
 	struct kt_hello viewer;
 	char err[1024];
-	int ret;
+	int ret, flags;
 
 	a->opts = opts;
 	a->in = STDIN_FILENO;
@@ -539,7 +556,8 @@ int agent_run(const struct kt_options *opts)
 	a->app.wake_wr = -1;
 	pthread_mutex_init(&a->lock, NULL);
 	/* a viewer that stops reading must not hang the agent's way out */
-	fcntl(a->out, F_SETFL, fcntl(a->out, F_GETFL) | O_NONBLOCK);
+	flags = fcntl(a->out, F_GETFL);
+	fcntl(a->out, F_SETFL, flags | O_NONBLOCK);
 	if (agent_hello_in(a, &viewer, err, sizeof(err)) < 0) {
 		ret = agent_refuse(a, err, KT_EXIT_USAGE);
 		goto out;
@@ -547,25 +565,32 @@ int agent_run(const struct kt_options *opts)
 	/* before any thread exists: the guard cleans up after kill -9 */
 	guard_start();
 	ret = app_open(&a->app, opts, err, sizeof(err));
-	if (!ret && app_set_page_sink(&a->app, &sink, err, sizeof(err)) < 0)
-		ret = KT_EXIT_FAILURE;
 	if (ret) {
 		app_close(&a->app);
 		ret = agent_refuse(a, err, ret);
 		goto out;
 	}
 	signals_install(a->app.wake_wr);
+	/* the page path's buffers, the hello and the formats before the first page */
 	a->page_size = (size_t)reader_page_size(a->app.reader);
 	a->page = xmalloc(a->page_size);
 	a->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 				__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? KBUFFER_ENDIAN_BIG :
 									  KBUFFER_ENDIAN_LITTLE);
 	agent_hello_out(a, (int)a->page_size);
+	if (app_set_page_sink(&a->app, &sink, err, sizeof(err)) < 0) {
+		pthread_mutex_lock(&a->lock);
+		agent_send_str(a, KT_MSG_ERROR, err);
+		pthread_mutex_unlock(&a->lock);
+		fprintf(stderr, "ktop --agent: %s\n", err);
+		app_close(&a->app);
+		ret = KT_EXIT_FAILURE;
+		goto out;
+	}
 	ret = agent_loop(a);
 
 	/* everything the kernel buffered goes out, within a second when the pipe is stuck */
-	a->close_at = clock_mono_ns() + AGENT_CLOSE_NS;
-	__atomic_store_n(&a->closing, true, __ATOMIC_RELEASE);
+	agent_closing(a);
 	app_stop_capture(&a->app); /* the last pages, then the final counters */
 	pthread_mutex_lock(&a->lock);
 	agent_send_loss(a, a->app.cpu_stats);
@@ -576,6 +601,7 @@ int agent_run(const struct kt_options *opts)
 	if (signals_pending())
 		log_debug("%s: signal %d", __func__, signals_pending());
 out:
+	fcntl(a->out, F_SETFL, flags); /* the file description may be shared */
 	for (size_t i = 0; i < a->n_sent; i++)
 		free(a->sent[i]);
 	free(a->sent);

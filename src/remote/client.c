@@ -259,7 +259,10 @@ int remote_pump(struct kt_remote *r, char *err, size_t errlen)
 		if (!r->have_hello)
 			snprintf(err, errlen, "%s exited before its hello (its messages are above)",
 				 r->name);
-		return r->have_hello ? 0 : -1;
+		else
+			snprintf(err, errlen, "the pipe to %s closed before the agent's end: the "
+				 "connection dropped or the agent died", r->name);
+		return -1;
 	}
 	r->stats.bytes += (uint64_t)got;
 	rstream_feed(&r->rs, buf, (size_t)got);

@@ -51,8 +51,8 @@ int remote_call(struct kt_remote *r, uint8_t op, const char *arg, const char *ar
 		size_t len);
 /* The fd to poll for the agent's frames. */
 int remote_fd(const struct kt_remote *r);
-/* Reads what is there and dispatches it. Returns 1 to go on, 0 when the agent said END or
- * closed its output, -1 with one line in err. */
+/* Reads what is there and dispatches it. Returns 1 to go on, 0 once the agent said END, -1
+ * with one line in err (an output that closed before END included). */
 int remote_pump(struct kt_remote *r, char *err, size_t errlen);
 /* Sends a ping; its pong refines the clock offset. */
 void remote_ping(struct kt_remote *r);
