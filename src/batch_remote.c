@@ -4,7 +4,9 @@
  * the pages the agent sends decoded here with libtraceevent through the formats it sent,
  * printed as local batch mode prints events (CPU by CPU as pages arrive: not merged across
  * CPUs), and the summary with the remote kernel's loss counters, the clock offset and the
- * bytes on the wire. The explorer's remote source waits for the event-source interface.
+ * bytes on the wire. With -o, the records also go to a trace.dat through the local writer,
+ * which reads the agent's files from a mirror of its tracing directory (mirror.h). The
+ * explorer's remote source waits for the event-source interface.
  */
 #include "config.h"
 
@@ -19,11 +21,14 @@
 #include <traceevent/kbuffer.h>
 
 #include "backend/decode.h"
+#include "backend/loss.h"
 #include "backend/probes.h"
 #include "backend/store.h"
 #include "batch_remote.h"
 #include "clock.h"
+#include "record/tdat_write.h"
 #include "remote/client.h"
+#include "remote/mirror.h"
 #include "signals.h"
 #include "xalloc.h"
 
@@ -44,7 +49,23 @@ struct batch_remote {
 	uint64_t events, marked, unknown_pages, lost, printed;
 	bool out_closed;
 	char err[512]; /* the first format or page the decoder refused */
+	/* -o */
+	struct kt_mirror *mirror;
+	struct kt_tdat_writer *rec;
+	bool rec_failed;
+	char rec_err[512];
+	struct kt_cpu_stats *cpu_stats; /* the last loss counters, for the file */
+	uint32_t ncpu_stats;
+	char uname[200], kallsyms[4200]; /* the writer's meta points here until it closes */
 };
+
+/* -o: a file the agent sent, kept where the trace.dat writer looks for it. */
+static void br_keep(struct batch_remote *b, const char *rel, const void *p, size_t n)
+{
+	if (b->mirror && mirror_put(b->mirror, rel, p, n) < 0 && !b->err[0])
+		snprintf(b->err, sizeof(b->err), "cannot keep %s for -o: %s", rel,
+			 strerror(errno));
+}
 
 static void br_hello(void *ctx, const struct kt_hello *h)
 {
@@ -77,6 +98,17 @@ static void br_header_page(void *ctx, const uint8_t *p, size_t n)
 
 	tep_parse_header_page(b->tep, s, n, b->hello.long_size);
 	free(s);
+	br_keep(b, "events/header_page", p, n);
+}
+
+static void br_kallsyms(void *ctx, const uint8_t *p, size_t n)
+{
+	br_keep(ctx, "kallsyms", p, n);
+}
+
+static void br_printk(void *ctx, const uint8_t *p, size_t n)
+{
+	br_keep(ctx, "printk_formats", p, n);
 }
 
 static void br_format(void *ctx, const char *sys, const char *name, const uint8_t *text,
@@ -88,6 +120,17 @@ static void br_format(void *ctx, const char *sys, const char *name, const uint8_
 	/* the tracers' formats come unasked: only a refused one of the user's events matters */
 	if (tep_parse_event(b->tep, s, n, sys) && strcmp(sys, "ftrace") && !b->err[0])
 		snprintf(b->err, sizeof(b->err), "the format of %s:%s does not parse", sys, name);
+	if (b->mirror) {
+		char rel[600], id[32], *line = strstr(s, "\nID: ");
+
+		snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name);
+		br_keep(b, rel, text, n);
+		if (line) {
+			snprintf(rel, sizeof(rel), "events/%s/%s/id", sys, name);
+			snprintf(id, sizeof(id), "%d\n", atoi(line + 5));
+			br_keep(b, rel, id, strlen(id));
+		}
+	}
 	free(s);
 }
 
@@ -104,9 +147,25 @@ static void br_loss(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus)
 	struct batch_remote *b = ctx;
 	uint64_t lost = 0;
 
-	for (uint32_t i = 0; i < ncpus; i++)
+	b->cpu_stats = xreallocarray(b->cpu_stats, ncpus ? ncpus : 1, sizeof(*b->cpu_stats));
+	b->ncpu_stats = ncpus;
+	for (uint32_t i = 0; i < ncpus; i++) {
 		lost += cpus[i].overrun + cpus[i].commit_overrun + cpus[i].dropped;
+		b->cpu_stats[i] = (struct kt_cpu_stats){ .entries = cpus[i].entries,
+							 .overrun = cpus[i].overrun,
+							 .commit_overrun = cpus[i].commit_overrun,
+							 .dropped_events = cpus[i].dropped,
+							 .read_events = cpus[i].read };
+	}
 	b->lost = lost;
+}
+
+/* A record (or a loss marker) for -o's file. */
+static void br_record(struct batch_remote *b, const struct kt_rec *r)
+{
+	if (b->rec && !b->rec_failed &&
+	    tdat_writer_add(b->rec, r, b->rec_err, sizeof(b->rec_err)) < 0)
+		b->rec_failed = true;
 }
 
 static void br_print(struct batch_remote *b, const struct kt_rec *r)
@@ -156,6 +215,7 @@ static void br_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 			else
 				b->unknown_pages++;
 			br_print(b, &m);
+			br_record(b, &m);
 			missed = 0;
 		}
 		r.ts = ts;
@@ -163,6 +223,7 @@ static void br_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 		r.data = data;
 		b->events++;
 		br_print(b, &r);
+		br_record(b, &r);
 	}
 }
 
@@ -170,6 +231,8 @@ static const struct kt_remote_ops br_ops = {
 	.hello = br_hello,
 	.header_page = br_header_page,
 	.format = br_format,
+	.kallsyms = br_kallsyms,
+	.printk = br_printk,
 	.page = br_page,
 	.comm = br_comm,
 	.loss = br_loss,
@@ -208,6 +271,56 @@ static int br_requests(struct batch_remote *b, struct kt_remote *r, char *err, s
 		}
 	}
 	return 0;
+}
+
+/* The name the agent gave pid, for the file's task list; NULL when none came. */
+static const char *br_comm_name(void *ctx, int pid)
+{
+	struct batch_remote *b = ctx;
+
+	return tep_is_pid_registered(b->tep, pid) ? tep_data_comm_from_pid(b->tep, pid) : NULL;
+}
+
+/* -o, after the hello (whose header_page the mirror kept): the agent's kallsyms and printk
+ * formats mirrored, then the writer, before any event is enabled. Returns 0, or -1 with
+ * err. */
+static int br_record_start(struct batch_remote *b, struct kt_remote *r, char *err,
+			   size_t errlen)
+{
+	struct kt_tdat_meta meta = { .ncpus = (int)b->hello.ncpus, .clock = "mono",
+				     .comm = br_comm_name, .comm_ctx = b, .uname = b->uname,
+				     .kallsyms = b->kallsyms };
+	char reply[1024];
+
+	if (remote_call(r, KT_REQ_KALLSYMS, "", "", reply, sizeof(reply)) < 0) {
+		snprintf(err, errlen, "%s: no kallsyms for -o: %.500s", remote_name(r), reply);
+		return -1;
+	}
+	snprintf(b->uname, sizeof(b->uname), "Linux %s %s", b->hello.host, b->hello.kernel);
+	snprintf(b->kallsyms, sizeof(b->kallsyms), "%s/kallsyms", mirror_dir(b->mirror));
+	meta.tracing_dir = mirror_dir(b->mirror);
+	b->rec = tdat_writer_open(b->opts->record_path, &meta, err, errlen);
+	return b->rec ? 0 : -1;
+}
+
+/* -o: the file written with the agent's last loss counters. Returns the exit code. */
+static int br_record_finish(struct batch_remote *b)
+{
+	unsigned long long events = tdat_writer_events(b->rec);
+	int ret;
+
+	if (b->ncpu_stats != b->hello.ncpus) { /* no counters came: none in the file */
+		free(b->cpu_stats);
+		b->cpu_stats = NULL;
+	}
+	ret = tdat_writer_close(b->rec, b->cpu_stats, b->rec_err, sizeof(b->rec_err));
+	b->rec = NULL;
+	if (ret) {
+		fprintf(stderr, "ktop: %s\n", b->rec_err);
+		return KT_EXIT_RECORDING;
+	}
+	fprintf(stderr, "ktop: recorded %llu events to %s\n", events, b->opts->record_path);
+	return KT_EXIT_OK;
 }
 
 /* Until --duration, a signal, or the agent's end. Returns 0 at END, 1 to finish, -1. */
@@ -310,9 +423,12 @@ int batch_remote_run(const struct kt_options *opts, FILE *out)
 		fprintf(stderr, "ktop: out of memory\n");
 		goto out;
 	}
+	if (opts->record_path && !(b.mirror = mirror_new(err, sizeof(err))))
+		goto fail;
 	r = remote_spawn(opts->remote_host, opts->remote_via, opts->compress, &br_ops, &b, err,
 			 sizeof(err));
 	if (!r || remote_handshake(r, REMOTE_HELLO_MS, err, sizeof(err)) < 0 ||
+	    (opts->record_path && br_record_start(&b, r, err, sizeof(err)) < 0) ||
 	    br_requests(&b, r, err, sizeof(err)) < 0)
 		goto fail;
 	start = clock_mono_ns();
@@ -322,11 +438,14 @@ int batch_remote_run(const struct kt_options *opts, FILE *out)
 	if (b.err[0])
 		fprintf(stderr, "ktop: %s: %s\n", remote_name(r), b.err);
 	br_summary(&b, r, (double)(clock_mono_ns() - start) / 1e9);
-	ret = KT_EXIT_OK;
+	ret = b.rec ? br_record_finish(&b) : KT_EXIT_OK;
 	goto out;
 fail:
 	fprintf(stderr, "ktop: %s\n", err);
 out:
+	tdat_writer_abort(b.rec);
+	mirror_free(b.mirror);
+	free(b.cpu_stats);
 	remote_close(r);
 	decoder_free(b.dec);
 	if (b.tep)

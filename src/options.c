@@ -741,7 +741,11 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("-H HOST runs ssh HOST ktop --agent, --via CMD runs CMD: give one of them");
 	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->remote_host || o->remote_via ||
 			 o->n_events || o->filter || o->tracer || o->n_probes || o->input_path ||
-			 o->record_path || o->n_hists || o->pmu || o->cpu_profile || o->compress))
+			 o->record_path || o->n_hists || o->pmu || o->cpu_profile || o->compress ||
+			 o->profile || o->n_triggers || o->stop_when || o->n_stacks ||
+			 o->user_stacks || o->comm || o->cgroup || o->n_pids ||
+			 o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
+			 o->n_ftrace_lists[3]))
 		FAIL("--agent takes its events, filters, tracer and probes from the viewer at the "
 		     "other end of the pipe: give it no mode or capture option (--buffer-kb and "
 		     "-v apply)");
@@ -749,13 +753,13 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("-H and --via work with batch mode (-b) so far: the explorer over a remote "
 		     "agent is not done yet");
 	if ((o->remote_host || o->remote_via) &&
-	    (o->json || o->tree || o->folded || o->record_path || o->input_path || o->n_hists ||
+	    (o->json || o->tree || o->folded || o->input_path || o->n_hists ||
 	     o->pmu || o->cpu_profile || o->off_cpu || o->n_triggers || o->stop_when ||
 	     o->n_stacks || o->user_stacks || o->comm || o->cgroup || o->n_pids ||
 	     o->max_events || o->n_ftrace_lists[0] || o->n_ftrace_lists[1] ||
 	     o->n_ftrace_lists[2] || o->n_ftrace_lists[3] || o->profile))
-		FAIL("remote batch runs (-H, --via) take -e, --filter, -t, probes, --duration, -q "
-		     "and --compress so far; the other options work locally only");
+		FAIL("remote batch runs (-H, --via) take -e, --filter, -t, probes, --duration, -q, "
+		     "-o and --compress so far; the other options work locally only");
 	if (o->compress && !o->remote_host && !o->remote_via)
 		FAIL("--compress applies to -H or --via (the agent compresses what it sends)");
 	return 0;

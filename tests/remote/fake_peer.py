@@ -6,7 +6,8 @@
 #                     (FIXTURES/events/header_page), and on an enable request the format of
 #                     raw_syscalls:sys_enter, task names, one page on CPU 0 (two events),
 #                     one on CPU 1 (a loss of 2 stored in the page, one event), the loss
-#                     counters; an enable of nosuch:* is refused; END when stdin closes.
+#                     counters; an enable of nosuch:* is refused; kallsyms (two symbols)
+#                     and printk formats when asked; END when stdin closes.
 import os
 import struct
 import sys
@@ -83,6 +84,12 @@ def events_agent(fixtures):
             rid, op = struct.unpack("<IB", payload[:5])
             alen = struct.unpack("<I", payload[5:9])[0]
             arg = payload[9:9 + alen].decode()
+            if op == 6:  # kallsyms and printk formats, for -o
+                send(6, b"ffffffff81000000 T _stext\nffffffff81001000 T do_syscall_64\n")
+                with open(os.path.join(fixtures, "printk_formats"), "rb") as f:
+                    send(7, f.read())
+                send(3, struct.pack("<IB", rid, 1) + string(""))
+                continue
             if arg.startswith("nosuch"):
                 send(3, struct.pack("<IB", rid, 0) + string(f"no event matches '{arg}'"))
                 continue
