@@ -12,7 +12,9 @@ require_root_tracefs
 require_workload
 SSHD=$(command -v sshd || echo /usr/sbin/sshd)
 [ -x "$SSHD" ] || skip "no sshd: apt-get install openssh-server (./dev deps)"
-command -v ssh >/dev/null && command -v ssh-keygen >/dev/null || skip "no ssh client"
+if ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then
+	skip "no ssh client (openssh-client)"
+fi
 
 N=${KTOP_EXACT_N:-200000}
 S=$T/ssh
@@ -105,8 +107,7 @@ wait_capturing "$agent" syscalls sys_enter_getppid
 grep -q "^p:ktop_$agent/ktop_atoi " "$TRACEFS/uprobe_events" || fail "the agent made no probe"
 client=$(pgrep -P "$kpid" -x ssh) || fail "no ssh client below the viewer $kpid"
 kill -9 "$client"
-_clean_after_kill() { ! pid_alive "$agent" && instance_gone "$agent" && ! grep -q "ktop_$agent/" "$TRACEFS/dynamic_events"; }
-wait_until 2 _clean_after_kill ||
+wait_until 2 all_gone "$agent" ||
 	fail "2 s after the ssh client's kill -9: agent alive=$(pid_alive "$agent" && echo yes || echo no), instance=$(instance_exists "$agent" && echo yes || echo no)"
 log "kill -9 of ssh: agent $agent gone, its instance and probe group removed within 2 s"
 wait_pid_exit "$kpid" 10 || fail "the viewer did not notice its ssh died"
