@@ -2,9 +2,9 @@
 /*
  * Batch mode over a remote agent (-b with -H or --via): the requests the options name, then
  * the pages the agent sends decoded here with libtraceevent through the formats it sent,
- * printed as local batch mode prints events (CPU by CPU as pages arrive: not merged across
- * CPUs), and the summary with the remote kernel's loss counters, the clock offset and the
- * bytes on the wire. With -o, the records also go to a trace.dat through the local writer,
+ * merged in time order across CPUs up to each watermark of the agent's (every event older
+ * has come), printed as local batch mode prints events, and the summary with the remote
+ * kernel's loss counters, the clock offset and the bytes on the wire. With -o, the records also go to a trace.dat through the local writer,
  * which reads the agent's files from a mirror of its tracing directory (mirror.h). The
  * explorer's remote source waits for the event-source interface.
  */
@@ -36,6 +36,21 @@
 /* After the agent's stdin closes, its drain and END come within its own 2 s bound. */
 #define REMOTE_END_MS 5000
 #define REMOTE_PING_NS 1000000000ull
+/* Records waiting for a watermark past this go out unordered (a storm the agent's reader
+ * never catches up with sends none). */
+#define REMOTE_QUEUE_MAX (64u << 20)
+
+/* A record waiting in its CPU's queue for the watermark; its data follows, padded to 8. */
+struct br_rec {
+	uint64_t ts;
+	int64_t lost; /* a loss marker's count (-1: unknown) */
+	uint32_t size, flags;
+};
+
+struct br_queue {
+	uint8_t *buf;
+	size_t head, len, cap;
+};
 
 struct batch_remote {
 	const struct kt_options *opts;
@@ -49,6 +64,8 @@ struct batch_remote {
 	uint64_t events, marked, unknown_pages, lost, printed;
 	bool out_closed;
 	char err[512]; /* the first format or page the decoder refused */
+	struct br_queue *queues; /* per CPU, hello.ncpus of them */
+	size_t queued; /* bytes in them */
 	/* -o */
 	struct kt_mirror *mirror;
 	struct kt_tdat_writer *rec;
@@ -79,6 +96,7 @@ static void br_hello(void *ctx, const struct kt_hello *h)
 	b->page = xrealloc(b->page, h->page_size);
 	b->kbuf = kbuffer_alloc(h->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 				h->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	b->queues = xcalloc(h->ncpus, sizeof(*b->queues));
 }
 
 /* libtraceevent's parsers write into their input: a NUL-terminated copy. */
@@ -190,11 +208,82 @@ static void br_print(struct batch_remote *b, const struct kt_rec *r)
 		b->out_closed = true;
 }
 
-/* A page as the kernel wrote it: its records, a loss marker first when it says so. */
+static size_t br_rec_bytes(const struct br_rec *h)
+{
+	return sizeof(*h) + ((h->size + 7u) & ~7u);
+}
+
+static void br_queue_put(struct batch_remote *b, uint32_t cpu, const struct br_rec *h,
+			 const void *data)
+{
+	struct br_queue *q = &b->queues[cpu];
+	size_t need = br_rec_bytes(h);
+
+	if (q->head == q->len)
+		q->head = q->len = 0;
+	if (q->cap - q->len < need && q->head) {
+		memmove(q->buf, q->buf + q->head, q->len - q->head);
+		q->len -= q->head;
+		q->head = 0;
+	}
+	if (q->cap - q->len < need) {
+		q->cap = q->cap ? q->cap : 65536;
+		while (q->cap - q->len < need)
+			q->cap *= 2;
+		q->buf = xrealloc(q->buf, q->cap);
+	}
+	memcpy(q->buf + q->len, h, sizeof(*h));
+	if (h->size)
+		memcpy(q->buf + q->len + sizeof(*h), data, h->size);
+	q->len += need;
+	b->queued += need;
+}
+
+static const struct br_rec *br_queue_peek(const struct br_queue *q)
+{
+	return q->head < q->len ? (const struct br_rec *)(const void *)(q->buf + q->head) : NULL;
+}
+
+/* Prints (and records) the queued records older than until, merged across CPUs. */
+static void br_emit(struct batch_remote *b, uint64_t until)
+{
+	const struct br_rec *h, *best;
+	struct kt_rec r;
+	uint32_t cpu, at;
+
+	for (;;) {
+		best = NULL;
+		at = 0;
+		for (cpu = 0; b->queues && cpu < b->hello.ncpus; cpu++) {
+			h = br_queue_peek(&b->queues[cpu]);
+			if (h && h->ts < until && (!best || h->ts < best->ts)) {
+				best = h;
+				at = cpu;
+			}
+		}
+		if (!best)
+			return;
+		r = (struct kt_rec){ .ts = best->ts, .cpu = at, .flags = best->flags,
+				     .size = best->size, .lost = best->lost,
+				     .data = (const uint8_t *)best + sizeof(*best) };
+		br_print(b, &r);
+		br_record(b, &r);
+		b->queues[at].head += br_rec_bytes(best);
+		b->queued -= br_rec_bytes(best);
+	}
+}
+
+static void br_watermark(void *ctx, uint64_t ts)
+{
+	br_emit(ctx, ts);
+}
+
+/* A page as the kernel wrote it: its records, a loss marker first when it says so, queued
+ * for the merge. */
 static void br_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 {
 	struct batch_remote *b = ctx;
-	struct kt_rec r = { .cpu = cpu };
+	struct br_rec r = { 0 };
 	unsigned long long ts;
 	int missed;
 	void *data;
@@ -207,24 +296,23 @@ static void br_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 	for (data = kbuffer_read_event(b->kbuf, &ts); data;
 	     data = kbuffer_next_event(b->kbuf, &ts)) {
 		if (missed) {
-			struct kt_rec m = { .ts = ts, .cpu = cpu, .flags = KT_REC_LOST,
+			struct br_rec m = { .ts = ts, .flags = KT_REC_LOST,
 					    .lost = missed > 0 ? missed : -1 };
 
 			if (missed > 0)
 				b->marked += (uint64_t)missed;
 			else
 				b->unknown_pages++;
-			br_print(b, &m);
-			br_record(b, &m);
+			br_queue_put(b, cpu, &m, NULL);
 			missed = 0;
 		}
 		r.ts = ts;
 		r.size = (uint32_t)kbuffer_event_size(b->kbuf);
-		r.data = data;
 		b->events++;
-		br_print(b, &r);
-		br_record(b, &r);
+		br_queue_put(b, cpu, &r, data);
 	}
+	if (b->queued > REMOTE_QUEUE_MAX)
+		br_emit(b, UINT64_MAX);
 }
 
 static const struct kt_remote_ops br_ops = {
@@ -236,6 +324,7 @@ static const struct kt_remote_ops br_ops = {
 	.page = br_page,
 	.comm = br_comm,
 	.loss = br_loss,
+	.watermark = br_watermark,
 };
 
 /* The options' probes, tracer and events, as requests. Returns 0, or -1 with err. */
@@ -433,7 +522,10 @@ int batch_remote_run(const struct kt_options *opts, FILE *out)
 		goto fail;
 	start = clock_mono_ns();
 	cap = br_capture(r, opts, wake[0], err, sizeof(err));
-	if (cap < 0 || (cap > 0 && br_drain(r, err, sizeof(err)) < 0))
+	if (cap > 0)
+		cap = br_drain(r, err, sizeof(err));
+	br_emit(&b, UINT64_MAX); /* all that came, a cut-short capture's too */
+	if (cap < 0)
 		goto fail;
 	if (b.err[0])
 		fprintf(stderr, "ktop: %s: %s\n", remote_name(r), b.err);
@@ -446,6 +538,9 @@ out:
 	tdat_writer_abort(b.rec);
 	mirror_free(b.mirror);
 	free(b.cpu_stats);
+	for (uint32_t i = 0; b.queues && i < b.hello.ncpus; i++)
+		free(b.queues[i].buf);
+	free(b.queues);
 	remote_close(r);
 	decoder_free(b.dec);
 	if (b.tep)

@@ -301,6 +301,8 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
  */
 static uint64_t reader_pass_pages(struct kt_reader *r, bool partial)
 {
+	unsigned long long before = clock_mono_ns();
+	bool all_read = partial;
 	uint64_t pages = 0;
 	int i, k, n;
 
@@ -319,7 +321,11 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial)
 			r->sink.page(r->sink.ctx, c->cpu, c->page, (size_t)n);
 			pages++;
 		}
+		if (k == READER_PAGES_PER_PASS)
+			all_read = false;
 	}
+	if (all_read && r->sink.swept)
+		r->sink.swept(r->sink.ctx, before);
 	return pages;
 }
 

@@ -28,6 +28,10 @@ struct kt_reader;
  * the page (len: the bytes read, a whole sub-buffer) and its CPU. */
 struct kt_page_sink {
 	void (*page)(void *ctx, int cpu, const void *page, size_t len);
+	/* After a pass that read every CPU to its end (may be NULL): every event the kernel
+	 * committed before `before` (the trace clock, mono) was in the pages handed over,
+	 * but for one committing while the pass began (allow 2 ms, as the merge does). */
+	void (*swept)(void *ctx, unsigned long long before);
 	void *ctx;
 };
 

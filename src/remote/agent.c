@@ -41,6 +41,8 @@
 #define AGENT_CLOSE_NS 1000000000ull
 /* Direct-mapped cache of the names sent, cleared on every tick (a rename shows in a -d). */
 #define AGENT_NAMES 4096
+/* An event committing as a pass began may carry an earlier time (the reader's slack). */
+#define AGENT_COMMIT_SLACK_NS 2000000ull
 
 struct agent {
 	struct kt_app app;
@@ -177,6 +179,18 @@ static void agent_page(void *ctx, int cpu, const void *page, size_t len)
 	a->pay.len = 0;
 	msg_page_encode(&a->pay, (uint32_t)cpu, page, used);
 	agent_send(a, KT_MSG_PAGE, a->pay.data, a->pay.len);
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* The reader read every CPU to its end (reader thread): the viewer may order what came. */
+static void agent_swept(void *ctx, unsigned long long before)
+{
+	struct agent *a = ctx;
+
+	pthread_mutex_lock(&a->lock);
+	a->pay.len = 0;
+	wbuf_u64(&a->pay, before > AGENT_COMMIT_SLACK_NS ? before - AGENT_COMMIT_SLACK_NS : 0);
+	agent_send(a, KT_MSG_WATERMARK, a->pay.data, a->pay.len);
 	pthread_mutex_unlock(&a->lock);
 }
 
@@ -365,7 +379,6 @@ static int agent_frame(struct agent *a, const struct kt_frame *f, const uint8_t 
 		       char *err, size_t errlen)
 {
 	struct kt_request q;
-	struct kt_rbuf r;
 	char store[8192];
 	uint64_t t;
 
@@ -376,9 +389,7 @@ static int agent_frame(struct agent *a, const struct kt_frame *f, const uint8_t 
 		agent_request(a, &q);
 		return 0;
 	case KT_MSG_PING:
-		rbuf_init(&r, p, n);
-		t = rbuf_u64(&r);
-		if (r.bad || r.left) {
+		if (msg_u64_decode(p, n, &t) < 0) {
 			snprintf(err, errlen, "malformed ping (%zu bytes)", n);
 			return -1;
 		}
@@ -545,7 +556,7 @@ static int agent_loop(struct agent *a)
 int agent_run(const struct kt_options *opts)
 {
 	struct agent *a = xcalloc(1, sizeof(*a));
-	struct kt_page_sink sink = { agent_page, a };
+	struct kt_page_sink sink = { agent_page, agent_swept, a };
 	struct kt_hello viewer;
 	char err[1024];
 	int ret, flags;

@@ -231,6 +231,12 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 			r->have_clock = true;
 		}
 		return 0;
+	case KT_MSG_WATERMARK:
+		if (msg_u64_decode(p, n, &agent) < 0)
+			return remote_malformed(f, err, errlen);
+		if (o->watermark)
+			o->watermark(r->ctx, agent);
+		return 0;
 	case KT_MSG_END:
 		r->ended = true;
 		return 0;

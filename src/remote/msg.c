@@ -366,6 +366,15 @@ int msg_loss_decode(const uint8_t *p, size_t n, struct kt_loss_cpu *out, uint32_
 	return r.bad ? -1 : 0;
 }
 
+int msg_u64_decode(const uint8_t *p, size_t n, uint64_t *v)
+{
+	struct kt_rbuf r;
+
+	rbuf_init(&r, p, n);
+	*v = rbuf_u64(&r);
+	return r.bad || r.left ? -1 : 0;
+}
+
 void msg_pong_encode(struct kt_wbuf *b, uint64_t viewer_ns, uint64_t agent_ns)
 {
 	wbuf_u64(b, viewer_ns);

@@ -43,6 +43,7 @@ enum kt_frame_type {
 	KT_MSG_PONG,		/* agent: the viewer's clock back, and its own */
 	KT_MSG_ERROR,		/* agent: a fatal one-line error; it exits after */
 	KT_MSG_END,		/* agent: capture drained, nothing follows */
+	KT_MSG_WATERMARK,	/* agent: every event before this time has been sent */
 	KT_MSG_TYPE_MAX
 };
 
@@ -209,7 +210,11 @@ void msg_loss_encode(struct kt_wbuf *b, const struct kt_loss_cpu *cpus, uint32_t
 int msg_loss_decode(const uint8_t *p, size_t n, struct kt_loss_cpu *out, uint32_t max,
 		    uint32_t *ncpus);
 
-/* PING: the viewer's send time; PONG: that time back, the agent's clock when it answered. */
+/* PING (the viewer's send time) and WATERMARK (the agent's trace clock): one u64. Returns
+ * 0, or -1 when the payload is not exactly that. */
+int msg_u64_decode(const uint8_t *p, size_t n, uint64_t *v);
+
+/* PONG: the viewer's ping time back, and the agent's clock when it answered. */
 void msg_pong_encode(struct kt_wbuf *b, uint64_t viewer_ns, uint64_t agent_ns);
 int msg_pong_decode(const uint8_t *p, size_t n, uint64_t *viewer_ns, uint64_t *agent_ns);
 

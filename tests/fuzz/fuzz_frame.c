@@ -67,6 +67,10 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 	case KT_MSG_PONG:
 		(void)msg_pong_decode(p, n, &t1, &t2);
 		break;
+	case KT_MSG_PING:
+	case KT_MSG_WATERMARK:
+		(void)msg_u64_decode(p, n, &t1);
+		break;
 	default:
 		break;
 	}

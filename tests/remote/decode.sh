@@ -1,9 +1,9 @@
 #!/bin/bash
 # The viewer's side of -b --via with no kernel: a made-up agent (tests/remote/fake_peer.py
 # events) sends raw_syscalls:sys_enter's format, task names and two hand-made ring-buffer
-# pages, one of them saying 2 events were lost before it. The viewer must decode every record
-# through the format it was sent, name the tasks as the agent did, put the loss marker where
-# the page says, report the agent's loss counters, and refuse a request the agent refused
+# pages, the later one first and saying 2 events were lost before it. The viewer must decode
+# every record through the format it was sent, order them by time across CPUs, name the tasks
+# as the agent did, put the loss marker where the page says, report the agent's loss counters, and refuse a request the agent refused
 # with the agent's reason. With -o, the same records go to a trace.dat of the agent's
 # formats, kallsyms and names that trace-cmd report and ktop -i read back, loss included.
 set -u

@@ -4,8 +4,9 @@
 #   viewer FILE       a viewer of protocol 2: its hello, then copies what comes back to FILE
 #   events FIXTURES   an agent of protocol 1 with made-up pages: the hello, header_page
 #                     (FIXTURES/events/header_page), and on an enable request the format of
-#                     raw_syscalls:sys_enter, task names, one page on CPU 0 (two events),
-#                     one on CPU 1 (a loss of 2 stored in the page, one event), the loss
+#                     raw_syscalls:sys_enter, task names, one page on CPU 1 (a loss of 2
+#                     stored in the page, one event), then an earlier one on CPU 0 (two
+#                     events), a watermark between CPU 0's two events, the loss
 #                     counters; an enable of nosuch:* is refused; kallsyms (two symbols)
 #                     and printk formats when asked; END when stdin closes.
 import os
@@ -96,10 +97,12 @@ def events_agent(fixtures):
             send(5, string("raw_syscalls") + string("sys_enter") + string(fmt))
             send(9, struct.pack("<iQ", 4242, 1) + string("fakework") +
                  struct.pack("<iQ", 4343, 1) + string("other"))
-            send(8, struct.pack("<I", 0) + string(page(1000000000, [
-                (0, sys_enter(4242, 110)), (1000, sys_enter(4343, 39))])))
+            # CPU 1's page first: the viewer orders by time across CPUs
             send(8, struct.pack("<I", 1) + string(page(1000500000, [
                 (7, sys_enter(4242, 110))], missed=2)))
+            send(8, struct.pack("<I", 0) + string(page(1000000000, [
+                (0, sys_enter(4242, 110)), (1000, sys_enter(4343, 39))])))
+            send(16, struct.pack("<Q", 1000000500))  # a watermark: CPU 0's first may go
             send(10, struct.pack("<I", 2) + struct.pack("<5Q", 0, 0, 0, 2, 2) +
                  struct.pack("<5Q", 0, 0, 2, 1, 1))
             send(3, struct.pack("<IB", rid, 1) + string("1 events"))

@@ -142,6 +142,14 @@ START_TEST(test_messages_roundtrip)
 	ck_assert_int_eq(msg_loss_decode(pay.data, pay.len - 1, got, 4, &cpu), -1);
 
 	pay.len = 0;
+	wbuf_u64(&pay, 0x0102030405060708ull); /* ping, watermark */
+	ck_assert_int_eq(msg_u64_decode(pay.data, pay.len, &a), 0);
+	ck_assert(a == 0x0102030405060708ull);
+	ck_assert_int_eq(msg_u64_decode(pay.data, pay.len - 1, &a), -1);
+	wbuf_u8(&pay, 0);
+	ck_assert_int_eq(msg_u64_decode(pay.data, pay.len, &a), -1);
+
+	pay.len = 0;
 	msg_pong_encode(&pay, 123, 456);
 	ck_assert_int_eq(msg_pong_decode(pay.data, pay.len, &a, &c), 0);
 	ck_assert(a == 123 && c == 456);
