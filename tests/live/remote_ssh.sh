@@ -66,7 +66,7 @@ _find_agent()
 	for c in /proc/[0-9]*/cmdline; do
 		p=${c#/proc/}
 		p=${p%/cmdline}
-		[ "$(tr '\0' ' ' <"$c" 2>/dev/null)" = "ktop --agent " ] && _descends "$p" && agent=$p && return 0
+		[ "$( { tr '\0' ' ' <"$c"; } 2>/dev/null)" = "ktop --agent " ] && _descends "$p" && agent=$p && return 0
 	done
 	return 1
 }

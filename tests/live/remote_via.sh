@@ -24,7 +24,7 @@ via()
 	start_ktop "$T/$tag.out" "$T/$tag.err" -b \
 		--via "echo \$\$ >$T/$tag.agent; exec $KTOP --agent $aargs" "$@"
 	kpid=$KTOP_PID
-	wait_until 15 has_line "$T/$tag.agent" || fail "$tag: the agent did not start: $(head -c 500 "$T/$tag.err")"
+	wait_until 15 test -s "$T/$tag.agent" || fail "$tag: the agent did not start: $(head -c 500 "$T/$tag.err")"
 	agent=$(cat "$T/$tag.agent")
 	KTOP_PIDS+=("$agent")
 }
