@@ -5,8 +5,9 @@
 #     the agent sent, named, with nothing lost; the same with --compress, in fewer bytes;
 #   - under overload (the agent's --buffer-kb 4) the loss the viewer reports equals the
 #     agent's kernel's per_cpu stats, and events + lost == the calls made;
-#   - the viewer killed with -9 (a probe of the agent's in place): the agent's instance,
-#     its probe group and the agent itself are gone within 2 s.
+#   - the agent told to go (SIGTERM, SIGHUP) while its viewer stopped reading, and the viewer
+#     killed with -9 (a probe of the agent's in place): the agent's instance, its probe group
+#     and the agent itself are gone within 2 s.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -105,6 +106,26 @@ summary loss
 [ "$lost" = "$kernel_lost" ] || fail "loss: the viewer says lost=$lost, the agent's kernel $kernel_lost"
 [ $((events + lost)) = "$calls" ] || fail "loss: events=$events + lost=$lost != $calls calls"
 [ "$marked" -le "$lost" ] || fail "loss: lost_marked=$marked exceeds lost=$lost"
+
+# --- a viewer that stopped reading, the agent told to go: clean within 2 s all the same ----
+for sig in TERM HUP; do
+	workload "stuck$sig" rate 0 3 ktop-stuck
+	via "stuck$sig" "" -e syscalls:sys_enter_getppid --filter "common_pid == $wl"
+	wait_capturing "$agent" syscalls sys_enter_getppid
+	kill -STOP "$kpid"
+	touch "$T/go"
+	sleep 0.5 # the pipe is full: the agent waits on it
+	kill -"$sig" "$agent"
+	wait_until 2 all_gone "$agent" ||
+		fail "stuck$sig: 2 s after SIG$sig the agent (its viewer stopped) is not gone: alive=$(pid_alive "$agent" && echo yes || echo no), instance=$(instance_exists "$agent" && echo yes || echo no)"
+	kill -CONT "$kpid"
+	wait_pid_exit "$kpid" 10 || fail "stuck$sig: the viewer did not end after its agent"
+	if [ "$WAIT_RC" != 0 ]; then # the end frame may not have made it: said in one line
+		[ "$(wc -l <"$T/stuck$sig.err")" = 1 ] && grep -q "closed before the agent's end" "$T/stuck$sig.err" ||
+			fail "stuck$sig: viewer exit $WAIT_RC: $(head -c 500 "$T/stuck$sig.err")"
+	fi
+	log "stuck$sig: agent gone within 2 s of SIG$sig with its viewer stopped; the viewer then: exit $WAIT_RC $(head -c 200 "$T/stuck$sig.err")"
+done
 
 # --- the viewer killed with -9: the agent leaves the kernel clean within 2 s -------------
 libc=$(ldd "$KTOP_WORKLOAD_BIN" | awk '/libc\.so/ { print $3; exit }')
