@@ -6,6 +6,7 @@ tests_unit_check_remote_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_remote
 # No kernel: peers of another protocol version, commands that are not agents.
 TESTS += tests/remote/version.sh tests/remote/decode.sh
-EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/fake_peer.py
+EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/fake_peer.py \
+	tests/remote/throttle.py
 # Live: --via over a plain pipe (exact counts, loss, kill -9 of the viewer), a real sshd.
-LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh
+LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh tests/live/remote_throttle.sh

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * ktop --agent (agent.h). Two threads write stdout: the reader (page mode, app.h's
- * app_set_page_sink) sends each page with the names of its new pids, the main thread
- * answers the viewer and sends loss counters on every -d tick. One lock orders their frames
- * and guards the decoder (whose name cache the page path reads); the main thread never
- * holds it while it waits for the reader (a tracer switch, the stop).
+ * ktop --agent (agent.h). Two threads make frames: the reader (page mode, app.h's
+ * app_set_page_sink) each page with the names of its new pids, the main thread the answers
+ * to the viewer and loss counters on every -d tick. They queue them for a writer thread,
+ * which alone writes stdout. One lock orders the frames, guards the queue and the decoder
+ * (whose name cache the page path reads); the main thread never holds it while it waits for
+ * the reader (a tracer switch, the stop). A slow link fills the queue and makes producers
+ * wait, so the kernel drops and counts; at the stop the queue takes the kernel's last pages
+ * without waiting, so the instance goes first and the tail follows at the link's pace.
  */
 #include "config.h"
 
@@ -37,8 +40,14 @@
 
 /* The viewer says hello at once; a pipe that says nothing is not a viewer. */
 #define AGENT_HELLO_MS 30000
-/* Once stopping, what cannot be written within this is dropped: clean within 2 s. */
-#define AGENT_CLOSE_NS 1000000000ull
+/* Frames wait in a queue for the writer thread; while capturing, a producer waits once it
+ * holds this much, so a slow link makes the kernel drop (and count) rather than the agent
+ * grow. */
+#define AGENT_QUEUE_MAX (1u << 20)
+/* The kernel is clean before the queue's last bytes go out: after a signal they get a
+ * second, after the viewer's own end (it waits for the tail) half a minute. */
+#define AGENT_FLUSH_SIG_NS 1000000000ull
+#define AGENT_FLUSH_EOF_NS 30000000000ull
 /* Direct-mapped cache of the names sent, cleared on every tick (a rename shows in a -d). */
 #define AGENT_NAMES 4096
 /* An event committing as a pass began may carry an earlier time (the reader's slack). */
@@ -51,7 +60,14 @@ struct agent {
 	bool compress;
 	pthread_mutex_t lock;
 	bool dead; /* __atomic: the output is gone */
-	unsigned long long close_at; /* __atomic: stopping, writes give up then (0: running) */
+	unsigned long long flush_by; /* __atomic: writes give up then (0: no limit) */
+	/* under lock: */
+	struct kt_wbuf q; /* frames the writer has not taken yet */
+	size_t inflight; /* bytes the writer is writing */
+	bool stopping; /* the capture is stopping: producers no longer wait for room */
+	bool writer_on, writer_quit;
+	pthread_cond_t q_data, q_room;
+	pthread_t writer;
 	struct kbuffer *kbuf;
 	uint8_t *page; /* a copy of the page being looked at (kbuffer wants it writable) */
 	size_t page_size;
@@ -61,25 +77,19 @@ struct agent {
 	} names[AGENT_NAMES];
 	char **sent; /* "sys:event" of the formats sent */
 	size_t n_sent;
-	struct kt_wbuf frame, pay; /* under lock */
+	struct kt_wbuf pay; /* under lock */
 	struct kt_rstream rs;
 };
 
-/* Stopping from now on: what cannot be written within AGENT_CLOSE_NS is dropped. Returns
- * the deadline (the first one set stays). */
-static unsigned long long agent_closing(struct agent *a)
+/* What is still to be written has ns more, then it is dropped. */
+static void agent_flush_within(struct agent *a, unsigned long long ns)
 {
-	unsigned long long at = 0, want = clock_mono_ns() + AGENT_CLOSE_NS;
-
-	if (__atomic_compare_exchange_n(&a->close_at, &at, want, false, __ATOMIC_ACQ_REL,
-					__ATOMIC_ACQUIRE))
-		return want;
-	return at;
+	__atomic_store_n(&a->flush_by, clock_mono_ns() + ns, __ATOMIC_RELEASE);
 }
 
-/* Writes all of p, waiting for a slow link while running; once stopping (or a signal came
- * while a write waits), gives up at the deadline. A broken pipe or a deadline passed marks
- * the output dead. Lock held. */
+/* Writes all of p (the writer thread, or anyone before it runs), waiting for a slow link;
+ * gives up at flush_by. A broken pipe or the deadline passed marks the output dead and
+ * wakes the main loop. */
 static int agent_write(struct agent *a, const uint8_t *p, size_t n)
 {
 	struct pollfd pfd = { .fd = a->out, .events = POLLOUT };
@@ -97,9 +107,7 @@ static int agent_write(struct agent *a, const uint8_t *p, size_t n)
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0 && errno == EAGAIN) {
-			at = __atomic_load_n(&a->close_at, __ATOMIC_ACQUIRE);
-			if (!at && signals_pending())
-				at = agent_closing(a);
+			at = __atomic_load_n(&a->flush_by, __ATOMIC_ACQUIRE);
 			if (at && clock_mono_ns() > at)
 				break;
 			poll(&pfd, 1, 100);
@@ -116,13 +124,100 @@ static int agent_write(struct agent *a, const uint8_t *p, size_t n)
 	return -1;
 }
 
-/* Lock held. */
+static bool agent_dead(struct agent *a)
+{
+	return __atomic_load_n(&a->dead, __ATOMIC_ACQUIRE);
+}
+
+/* Queues a frame for the writer (before it runs: writes it at once). While capturing, then
+ * waits until the queue is below AGENT_QUEUE_MAX, the capture stops or a signal came. The
+ * frame is queued before the wait: the shared payload buffer may be reused meanwhile. Lock
+ * held (released while waiting). */
 static int agent_send(struct agent *a, uint8_t type, const void *p, size_t n)
 {
-	a->frame.len = 0;
-	if (frame_append(&a->frame, type, p, n, a->compress) < 0)
+	struct timespec until;
+	size_t len;
+
+	if (agent_dead(a) || frame_append(&a->q, type, p, n, a->compress) < 0)
 		return -1;
-	return agent_write(a, a->frame.data, a->frame.len);
+	if (!a->writer_on) {
+		len = a->q.len;
+		a->q.len = 0;
+		return agent_write(a, a->q.data, len);
+	}
+	pthread_cond_signal(&a->q_data);
+	while (!a->stopping && !agent_dead(a) && !signals_pending() &&
+	       a->q.len + a->inflight > AGENT_QUEUE_MAX) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 100000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&a->q_room, &a->lock, &until);
+	}
+	return 0;
+}
+
+/* The writer thread: takes the whole queue at a time and writes it, until told to quit
+ * with nothing left, or the output is dead. */
+static void *agent_writer(void *arg)
+{
+	struct agent *a = arg;
+	struct kt_wbuf mine = { 0 }, t;
+
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		while (!a->q.len && !a->writer_quit && !agent_dead(a))
+			pthread_cond_wait(&a->q_data, &a->lock);
+		if (!a->q.len || agent_dead(a))
+			break;
+		t = mine;
+		mine = a->q;
+		a->q = t;
+		a->q.len = 0;
+		a->inflight = mine.len;
+		pthread_mutex_unlock(&a->lock);
+		agent_write(a, mine.data, mine.len);
+		mine.len = 0;
+		pthread_mutex_lock(&a->lock);
+		a->inflight = 0;
+		pthread_cond_broadcast(&a->q_room);
+	}
+	a->q.len = 0; /* dead: dropped */
+	pthread_cond_broadcast(&a->q_room);
+	pthread_mutex_unlock(&a->lock);
+	wbuf_free(&mine);
+	return NULL;
+}
+
+/* The writer from now on; sends stay synchronous when it cannot start. */
+static void agent_writer_start(struct agent *a)
+{
+	sigset_t all, old;
+
+	sigfillset(&all); /* signals go to the main thread */
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	errno = pthread_create(&a->writer, NULL, agent_writer, a);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (errno)
+		log_debug("%s: no writer thread: %s", __func__, strerror(errno));
+	else
+		a->writer_on = true;
+}
+
+/* The queue's last bytes out within ns (or dropped), then the writer ends. */
+static void agent_writer_stop(struct agent *a, unsigned long long ns)
+{
+	if (!a->writer_on)
+		return;
+	agent_flush_within(a, ns);
+	pthread_mutex_lock(&a->lock);
+	a->writer_quit = true;
+	pthread_cond_signal(&a->q_data);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->writer, NULL);
+	a->writer_on = false;
 }
 
 static void agent_send_str(struct agent *a, uint8_t type, const char *s)
@@ -503,7 +598,7 @@ static int agent_refuse(struct agent *a, const char *line, int code)
 			      .page_size = 4096, .long_size = (uint8_t)sizeof(long) };
 
 	fprintf(stderr, "ktop --agent: %s\n", line);
-	agent_closing(a); /* a viewer that does not read gets a second */
+	agent_flush_within(a, AGENT_FLUSH_SIG_NS); /* a viewer that does not read gets a second */
 	snprintf(h.version, sizeof(h.version), "%s", PACKAGE_VERSION);
 	a->pay.len = 0;
 	msg_hello_encode(&a->pay, &h);
@@ -521,7 +616,7 @@ static int agent_loop(struct agent *a)
 	char err[512];
 	int ret;
 
-	while (!signals_pending() && !__atomic_load_n(&a->dead, __ATOMIC_ACQUIRE)) {
+	while (!signals_pending() && !agent_dead(a)) {
 		now = clock_mono_ns();
 		if (now >= next) {
 			pthread_mutex_lock(&a->lock);
@@ -566,6 +661,8 @@ int agent_run(const struct kt_options *opts)
 	a->out = STDOUT_FILENO;
 	a->app.wake_wr = -1;
 	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->q_data, NULL);
+	pthread_cond_init(&a->q_room, NULL);
 	/* a viewer that stops reading must not hang the agent's way out */
 	flags = fcntl(a->out, F_GETFL);
 	fcntl(a->out, F_SETFL, flags | O_NONBLOCK);
@@ -582,6 +679,7 @@ int agent_run(const struct kt_options *opts)
 		goto out;
 	}
 	signals_install(a->app.wake_wr);
+	agent_writer_start(a);
 	/* the page path's buffers, the hello and the formats before the first page */
 	a->page_size = (size_t)reader_page_size(a->app.reader);
 	a->page = xmalloc(a->page_size);
@@ -594,20 +692,27 @@ int agent_run(const struct kt_options *opts)
 		agent_send_str(a, KT_MSG_ERROR, err);
 		pthread_mutex_unlock(&a->lock);
 		fprintf(stderr, "ktop --agent: %s\n", err);
+		agent_writer_stop(a, AGENT_FLUSH_SIG_NS);
 		app_close(&a->app);
 		ret = KT_EXIT_FAILURE;
 		goto out;
 	}
 	ret = agent_loop(a);
 
-	/* everything the kernel buffered goes out, within a second when the pipe is stuck */
-	agent_closing(a);
-	app_stop_capture(&a->app); /* the last pages, then the final counters */
+	/* the kernel first: the reader drains into the queue, which no longer makes anyone
+	 * wait, and the instance and probes go; then the queue, END last */
+	pthread_mutex_lock(&a->lock);
+	a->stopping = true;
+	pthread_cond_broadcast(&a->q_room);
+	pthread_mutex_unlock(&a->lock);
+	app_stop_capture(&a->app);
 	pthread_mutex_lock(&a->lock);
 	agent_send_loss(a, a->app.cpu_stats);
 	a->pay.len = 0;
 	agent_send(a, KT_MSG_END, NULL, 0);
 	pthread_mutex_unlock(&a->lock);
+	agent_writer_stop(a, signals_pending() || agent_dead(a) ? AGENT_FLUSH_SIG_NS :
+								   AGENT_FLUSH_EOF_NS);
 	app_close(&a->app);
 	if (signals_pending())
 		log_debug("%s: signal %d", __func__, signals_pending());
@@ -619,9 +724,11 @@ out:
 	if (a->kbuf)
 		kbuffer_free(a->kbuf);
 	free(a->page);
-	wbuf_free(&a->frame);
+	wbuf_free(&a->q);
 	wbuf_free(&a->pay);
 	rstream_free(&a->rs);
+	pthread_cond_destroy(&a->q_data);
+	pthread_cond_destroy(&a->q_room);
 	pthread_mutex_destroy(&a->lock);
 	free(a);
 	return ret;

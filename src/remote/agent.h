@@ -5,8 +5,9 @@
  * instance ktop-<pid>, probe group ktop_<pid>: app_open), answers control requests, and
  * streams every CPU's ring-buffer pages as the kernel wrote them, the task names of the pids
  * in them and the kernel's loss counters. When stdin closes, stdout breaks, or on SIGTERM,
- * SIGHUP, SIGINT or SIGPIPE it drains, says END and removes everything; a write that cannot
- * go out within a second of that is dropped, so the kernel is clean within 2 s. The guard
+ * SIGHUP, SIGINT or SIGPIPE it drains the kernel's buffers into its output queue and removes
+ * everything (within 2 s, whatever the link), then sends the queue and END: within 30 s
+ * after the viewer's own end, within a second after a signal, else it is dropped. The guard
  * cleans up after kill -9.
  */
 #ifndef KTOP_REMOTE_AGENT_H
