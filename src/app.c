@@ -166,10 +166,14 @@ static int app_start_reader(struct kt_app *app, char *err, size_t errlen)
 	pid_t tids[2];
 
 	/* A quiet batch run prints only the summary: the reader counts, nothing is kept. */
-	app->reader = reader_start(app->session,
-				   o->mode == KT_MODE_BATCH && o->quiet && !o->max_events &&
-						   !o->record_path ? NULL : app->store,
-				   app->comms, o->user_stacks, app->wake_wr, err, errlen);
+	if (app->page_sink.page)
+		app->reader = reader_start_pages(app->session, &app->page_sink, app->comms, err,
+						 errlen);
+	else
+		app->reader = reader_start(app->session,
+					   o->mode == KT_MODE_BATCH && o->quiet && !o->max_events &&
+							   !o->record_path ? NULL : app->store,
+					   app->comms, o->user_stacks, app->wake_wr, err, errlen);
 	if (!app->reader)
 		return -1;
 	/* ktop's own syscalls stay out of what it shows */
@@ -177,6 +181,19 @@ static int app_start_reader(struct kt_app *app, char *err, size_t errlen)
 	tids[1] = reader_tid(app->reader);
 	session_exclude_tids(app->session, tids, 2);
 	return 0;
+}
+
+int app_set_page_sink(struct kt_app *app, const struct kt_page_sink *sink, char *err,
+		      size_t errlen)
+{
+	struct kt_reader_stats last;
+
+	if (app->reader) {
+		reader_stop(app->reader, &last, NULL);
+		app->reader = NULL;
+	}
+	app->page_sink = *sink;
+	return app_start_reader(app, err, errlen);
 }
 
 int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children, char *err,

@@ -66,6 +66,7 @@ struct kt_app {
 	struct kt_bpfhist **hists; /* BPF histograms: --hist, then the panes' */
 	size_t n_hists;
 	int wake_rd, wake_wr; /* the reader writes a byte when records arrived */
+	struct kt_page_sink page_sink; /* the agent: pages go there, not to the store */
 	int ncpus;
 
 	/* sampled by app_tick() */
@@ -171,6 +172,11 @@ int app_set_cgroup(struct kt_app *app, const char *path, char *err, size_t errle
 /* Brings the --cgroup scope up to date with the cgroup's members (app_tick does; batch mode
  * on each of its -d waits). */
 void app_follow_cgroup(struct kt_app *app);
+/* From now on the reader hands every page to sink as the kernel wrote it (reader.h's page
+ * mode) instead of storing records: the remote agent's way. Restarts the reader (nothing is
+ * lost: it drains first). Returns 0, or -1 with a one-line reason and no reader running. */
+int app_set_page_sink(struct kt_app *app, const struct kt_page_sink *sink, char *err,
+		      size_t errlen);
 /* Reloads the catalogue from available_events (after dynamic events came or went). */
 int app_catalog_refresh(struct kt_app *app, char *err, size_t errlen);
 

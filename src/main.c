@@ -13,9 +13,11 @@
 #include "backend/usdt.h"
 #include "batch.h"
 #include "batch_offcpu.h"
+#include "batch_remote.h"
 #include "ktoprc.h"
 #include "log.h"
 #include "options.h"
+#include "remote/agent.h"
 #include "signals.h"
 #include "ui/ui.h"
 
@@ -61,6 +63,18 @@ int main(int argc, char **argv)
 		ret = usdt_print(stdout, opts.list_spec, err, sizeof(err));
 		if (ret)
 			fprintf(stderr, "ktop: %s\n", err);
+		goto out;
+	}
+
+	/* the remote protocol on stdin/stdout; it opens the kernel state after the hello */
+	if (opts.agent) {
+		ret = agent_run(&opts);
+		goto out;
+	}
+
+	/* the capture is the agent's, at the other end of the pipe */
+	if (opts.remote_host || opts.remote_via) {
+		ret = batch_remote_run(&opts, stdout);
 		goto out;
 	}
 

@@ -55,6 +55,9 @@ enum {
 	OPT_OFF_CPU,
 	OPT_STACK,
 	OPT_USER_STACKS,
+	OPT_AGENT,
+	OPT_VIA,
+	OPT_COMPRESS,
 };
 
 static const struct option long_options[] = {
@@ -110,6 +113,10 @@ static const struct option long_options[] = {
 	{ "input", required_argument, NULL, 'i' },
 	{ "flame", required_argument, NULL, OPT_FLAME },
 	{ "diff-base", required_argument, NULL, OPT_DIFF_BASE },
+	{ "agent", no_argument, NULL, OPT_AGENT },
+	{ "host", required_argument, NULL, 'H' },
+	{ "via", required_argument, NULL, OPT_VIA },
+	{ "compress", no_argument, NULL, OPT_COMPRESS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -209,6 +216,14 @@ void options_usage(FILE *out)
 	      "  -q, --quiet            print only the summary\n"
 	      "      --tree             function_graph call trees, in the kernel's layout (or\n"
 	      "                         JSON with --json), instead of event lines\n"
+	      "\n"
+	      "Remote (docs/remote.md; with -b so far):\n"
+	      "  -H, --host HOST        capture on HOST: runs ssh HOST ktop --agent\n"
+	      "      --via CMD          capture through CMD (/bin/sh -c), which runs ktop --agent\n"
+	      "                         (kubectl exec -i POD -- ktop --agent, docker exec -i ...)\n"
+	      "      --compress         the agent sends its pages zstd-compressed (slow links)\n"
+	      "      --agent            no screen: the remote protocol on stdin/stdout, for a\n"
+	      "                         viewer at the other end of the pipe\n"
 	      "\n"
 	      "Screen:\n"
 	      "  -d, --delay TENTHS     refresh interval in tenths of a second (default 10)\n"
@@ -349,7 +364,7 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	options_defaults(o);
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhVP:Mt:g:o:i:F:", long_options,
+	while ((c = getopt_long(argc, argv, ":be:d:lp:qCUvhVP:Mt:g:o:i:F:H:", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'b':
@@ -357,6 +372,23 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			break;
 		case OPT_DOCTOR:
 			o->mode = KT_MODE_DOCTOR;
+			break;
+		case OPT_AGENT:
+			o->agent = true;
+			break;
+		case 'H':
+			if (!*optarg || *optarg == '-')
+				FAIL("-H takes a host name as ssh knows it, not '%s'", optarg);
+			o->remote_host = optarg;
+			break;
+		case OPT_VIA:
+			if (!*optarg)
+				FAIL("--via takes a command that runs ktop --agent, such as "
+				     "'ssh HOST ktop --agent'");
+			o->remote_via = optarg;
+			break;
+		case OPT_COMPRESS:
+			o->compress = true;
 			break;
 		case 'l':
 			o->mode = KT_MODE_LIST;
@@ -705,6 +737,31 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "other runs");
 	if (o->off_cpu && o->n_pids > 1)
 		FAIL("--off-cpu scopes to one process: give -p a single PID");
+	if (o->remote_host && o->remote_via)
+		FAIL("-H HOST runs ssh HOST ktop --agent, --via CMD runs CMD: give one of them");
+	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->remote_host || o->remote_via ||
+			 o->n_events || o->filter || o->tracer || o->n_probes || o->input_path ||
+			 o->record_path || o->n_hists || o->pmu || o->cpu_profile || o->compress ||
+			 o->profile || o->n_triggers || o->stop_when || o->n_stacks ||
+			 o->user_stacks || o->comm || o->cgroup || o->n_pids ||
+			 o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
+			 o->n_ftrace_lists[3]))
+		FAIL("--agent takes its events, filters, tracer and probes from the viewer at the "
+		     "other end of the pipe: give it no mode or capture option (--buffer-kb and "
+		     "-v apply)");
+	if ((o->remote_host || o->remote_via) && o->mode != KT_MODE_BATCH)
+		FAIL("-H and --via work with batch mode (-b) so far: the explorer over a remote "
+		     "agent is not done yet");
+	if ((o->remote_host || o->remote_via) &&
+	    (o->json || o->tree || o->folded || o->input_path || o->n_hists ||
+	     o->pmu || o->cpu_profile || o->off_cpu || o->n_triggers || o->stop_when ||
+	     o->n_stacks || o->user_stacks || o->comm || o->cgroup || o->n_pids ||
+	     o->max_events || o->n_ftrace_lists[0] || o->n_ftrace_lists[1] ||
+	     o->n_ftrace_lists[2] || o->n_ftrace_lists[3] || o->profile))
+		FAIL("remote batch runs (-H, --via) take -e, --filter, -t, probes, --duration, -q, "
+		     "-o and --compress so far; the other options work locally only");
+	if (o->compress && !o->remote_host && !o->remote_via)
+		FAIL("--compress applies to -H or --via (the agent compresses what it sends)");
 	return 0;
 fail:
 	options_free(o);

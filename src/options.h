@@ -92,6 +92,10 @@ struct kt_options {
 	char config_error[512];	   /* why ktoprc was not used, for the status line */
 	/* profiles (issue 15; src/batch_offcpu.c) */
 	bool off_cpu;		   /* --off-cpu: time off the CPU by stack (src/backend/offcpu.h) */
+	bool agent;		   /* --agent: speak the remote protocol on stdin/stdout */
+	const char *remote_host;   /* -H HOST: ssh HOST ktop --agent */
+	const char *remote_via;	   /* --via CMD: CMD (through /bin/sh -c) runs the agent */
+	bool compress;		   /* --compress: the agent sends zstd frames */
 	const char *off_cpu_via;   /* --off-cpu=VIA: only that variant; NULL: the first accepted */
 };
 

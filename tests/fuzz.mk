@@ -21,7 +21,9 @@ FUZZ_THEME_SRCS = tests/fuzz/fuzz_theme.c src/ui/theme.c src/strutil.c
 FUZZ_ROWFILTER_SRCS = tests/fuzz/fuzz_rowfilter.c src/ui/rowfilter.c
 FUZZ_FOLDED_SRCS = tests/fuzz/fuzz_folded.c src/backend/folded.c src/backend/stacks.c \
 	src/json.c
-FUZZ_PARSER_TESTS = tests/fuzz/filter.dict tests/fuzz/probe.dict tests/fuzz/histspec.dict \
+# the remote protocol's frames and messages, as either side reads them from the pipe
+FUZZ_FRAME_SRCS = tests/fuzz/fuzz_frame.c src/remote/frame.c src/remote/msg.c src/xalloc.c
+FUZZ_PARSER_TESTS = tests/fuzz/frame.dict tests/fuzz/filter.dict tests/fuzz/probe.dict tests/fuzz/histspec.dict \
 	tests/fuzz/ktoprc.dict tests/fuzz/theme.dict tests/fuzz/rowfilter.dict tests/fuzz/usdt.dict \
 	tests/fuzz/folded.dict
 TEST_EXTENSIONS += .dict
@@ -30,10 +32,10 @@ TESTS += $(FUZZ_PARSER_TESTS)
 EXTRA_DIST += $(FUZZ_PARSER_TESTS) tests/fuzz/fuzz_parser.sh tests/fuzz/fuzz_parser.h \
 	tests/fuzz/fuzz_filter.c tests/fuzz/fuzz_probe.c tests/fuzz/fuzz_histspec.c \
 	tests/fuzz/fuzz_ktoprc.c tests/fuzz/fuzz_theme.c tests/fuzz/fuzz_rowfilter.c \
-	tests/fuzz/fuzz_usdt.c tests/fuzz/fuzz_folded.c tests/fuzz/corpus
+	tests/fuzz/fuzz_usdt.c tests/fuzz/fuzz_folded.c tests/fuzz/fuzz_frame.c tests/fuzz/corpus
 FUZZ_PARSER_BINS = tests/fuzz/fuzz_filter tests/fuzz/fuzz_probe tests/fuzz/fuzz_histspec \
 	tests/fuzz/fuzz_ktoprc tests/fuzz/fuzz_theme tests/fuzz/fuzz_rowfilter tests/fuzz/fuzz_usdt \
-	tests/fuzz/fuzz_folded
+	tests/fuzz/fuzz_folded tests/fuzz/fuzz_frame
 if HAVE_FUZZER
 check_DATA += $(FUZZ_PARSER_BINS)
 CLEANFILES += $(FUZZ_PARSER_BINS)
@@ -44,7 +46,8 @@ FUZZ_PARSER_LINK = $(AM_V_CCLD)$(MKDIR_P) tests/fuzz && \
 	-I$(top_srcdir)/src -I$(top_srcdir) -I$(top_builddir) \
 	-DKTOP_FIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"' \
 	$(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS) $(LIBELF_CFLAGS) \
-	-o $@ $$srcs $(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(LIBELF_LIBS) -pthread
+	$(ZSTD_CFLAGS) -o $@ $$srcs $(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(LIBELF_LIBS) \
+	$(ZSTD_LIBS) -pthread
 $(FUZZ_PARSER_BINS): tests/fuzz/fuzz_parser.h
 tests/fuzz/fuzz_filter: $(FUZZ_FILTER_SRCS)
 	$(FUZZ_PARSER_LINK)
@@ -64,5 +67,7 @@ tests/fuzz/fuzz_theme: $(FUZZ_THEME_SRCS)
 tests/fuzz/fuzz_rowfilter: $(FUZZ_ROWFILTER_SRCS)
 	$(FUZZ_PARSER_LINK)
 tests/fuzz/fuzz_folded: $(FUZZ_FOLDED_SRCS)
+	$(FUZZ_PARSER_LINK)
+tests/fuzz/fuzz_frame: $(FUZZ_FRAME_SRCS)
 	$(FUZZ_PARSER_LINK)
 endif

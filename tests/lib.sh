@@ -289,6 +289,26 @@ instance_cpu_stats()
 	done | sort -n
 }
 
+# all_gone PID: ktop PID has exited and its instance and probe group are gone (for
+# wait_until after a kill).
+all_gone()
+{
+	! pid_alive "$1" && instance_gone "$1" && ! grep -q "^[^:]*:ktop_$1/" "$(_dynevents_file)" 2>/dev/null
+}
+
+# final_cpu_stats PID: once nothing writes to ktop-PID any more (its filtered workload
+# exited), its loss counters, checked to stand still: kstats (instance_cpu_stats' lines)
+# and kernel_lost (their sum). Fails the test when they still move.
+final_cpu_stats()
+{
+	local s1
+	s1=$(instance_cpu_stats "$1") || fail "cannot read per_cpu stats of ktop-$1"
+	sleep 0.2
+	kstats=$(instance_cpu_stats "$1") || fail "cannot read per_cpu stats of ktop-$1"
+	[ "$s1" = "$kstats" ] || fail "the loss counters of ktop-$1 still move after the workload exited: '$s1' then '$kstats'"
+	kernel_lost=$(awk '{ s += $2 + $3 + $4 } END { print s + 0 }' <<<"$kstats")
+}
+
 # ---- the kernel-state contract ---------------------------------------------------------
 
 # Takes the top-level state the test must leave as it found it. Called by the require_*.

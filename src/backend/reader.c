@@ -72,6 +72,7 @@ struct kt_reader {
 	int ncpus;
 	int subbuf_size;
 	int wake_fd;
+	struct kt_page_sink sink; /* page mode when sink.page is set */
 	int ctl[2];
 	pthread_t thread;
 	bool started;
@@ -297,6 +298,44 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 	return stored;
 }
 
+/* Pages handed over per CPU per pass: under a storm, the other CPUs and the stop flag
+ * still get their turn. */
+#define READER_PAGES_PER_PASS 64
+
+/*
+ * Page mode's pass: each CPU's full pages, and with partial its last partial page, to the
+ * sink. Returns the pages handed over.
+ */
+static uint64_t reader_pass_pages(struct kt_reader *r, bool partial)
+{
+	unsigned long long before = clock_mono_ns();
+	bool all_read = partial;
+	uint64_t pages = 0;
+	int i, k, n;
+
+	if (r->names)
+		taskwatch_drain(r->names);
+	for (i = 0; i < r->ncpus; i++) {
+		struct reader_cpu *c = &r->cpus[i];
+
+		for (k = 0; k < READER_PAGES_PER_PASS; k++) {
+			n = tracefs_cpu_buffered_read(c->tcpu, c->page, true);
+			if (n <= 0 && partial)
+				n = tracefs_cpu_read(c->tcpu, c->page, true);
+			if (n <= 0)
+				break;
+			STAT_ADD(r, c, pages, 1);
+			r->sink.page(r->sink.ctx, c->cpu, c->page, (size_t)n);
+			pages++;
+		}
+		if (k == READER_PAGES_PER_PASS)
+			all_read = false;
+	}
+	if (all_read && r->sink.swept)
+		r->sink.swept(r->sink.ctx, before);
+	return pages;
+}
+
 static void *reader_main(void *arg)
 {
 	struct kt_reader *r = arg;
@@ -326,7 +365,10 @@ static void *reader_main(void *arg)
 
 		if (sweep)
 			last_sweep = now;
-		if (reader_pump(r, sweep, UINT64_MAX)) {
+		if (r->sink.page) {
+			if (reader_pass_pages(r, sweep))
+				continue;
+		} else if (reader_pump(r, sweep, UINT64_MAX)) {
 			reader_wake_sometimes(r);
 			/* Stopped by the ordering slack: let records gather rather than ask the
 			 * kernel again at once for the few that aged past it meanwhile. */
@@ -334,8 +376,8 @@ static void *reader_main(void *arg)
 				continue;
 		}
 		/* Events held back for ordering go out after the slack, not a full idle. */
-		timeout = reader_oldest(r) ? 1 + (int)(READER_ORDER_SLACK_NS / 1000000) :
-					     READER_IDLE_MS;
+		timeout = !r->sink.page && reader_oldest(r) ?
+				  1 + (int)(READER_ORDER_SLACK_NS / 1000000) : READER_IDLE_MS;
 		if (poll(pfd, (nfds_t)r->ncpus + 1, timeout) < 0 && errno != EINTR)
 			break;
 		if (pfd[r->ncpus].revents)
@@ -343,8 +385,12 @@ static void *reader_main(void *arg)
 	}
 	/* Stopped: take everything the kernel buffered up to now, in order. */
 	stop_ts = clock_mono_ns();
-	while (reader_pump(r, true, stop_ts))
-		;
+	if (r->sink.page) /* a storm could outrun it: a second at most */
+		while (reader_pass_pages(r, true) && clock_mono_ns() - stop_ts < 1000000000ull)
+			;
+	else
+		while (reader_pump(r, true, stop_ts))
+			;
 	reader_wake(r);
 	free(pfd);
 	return NULL;
@@ -404,8 +450,9 @@ uint64_t reader_feed(struct kt_reader *r, struct kt_symbolizer *sym)
 	return r ? taskwatch_feed(r->names, sym) : 0;
 }
 
-struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct kt_comms *comms,
-			       bool maps, int wake_fd, char *err, size_t errlen)
+static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st,
+				       const struct kt_page_sink *sink, struct kt_comms *comms,
+				       bool maps, int wake_fd, char *err, size_t errlen)
 {
 	struct tracefs_instance *inst = session_trace_instance(s);
 	struct kt_reader *r = calloc(1, sizeof(*r));
@@ -418,6 +465,8 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct
 		return NULL;
 	}
 	r->store = st;
+	if (sink)
+		r->sink = *sink;
 	r->comms = comms;
 	reader_setup_renames(r, inst, maps);
 	r->wake_fd = wake_fd;
@@ -476,6 +525,23 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct
 fail:
 	reader_stop(r, NULL, NULL);
 	return NULL;
+}
+
+struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct kt_comms *comms,
+			       bool maps, int wake_fd, char *err, size_t errlen)
+{
+	return reader_create(s, st, NULL, comms, maps, wake_fd, err, errlen);
+}
+
+struct kt_reader *reader_start_pages(struct kt_session *s, const struct kt_page_sink *sink,
+				     struct kt_comms *comms, char *err, size_t errlen)
+{
+	return reader_create(s, NULL, sink, comms, false, -1, err, errlen);
+}
+
+int reader_page_size(const struct kt_reader *r)
+{
+	return r->subbuf_size;
 }
 
 pid_t reader_tid(const struct kt_reader *r)

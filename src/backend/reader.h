@@ -7,6 +7,7 @@
 #define KTOP_READER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -24,6 +25,18 @@ struct kt_reader_stats {
 
 struct kt_reader;
 
+/* A reader in page mode hands each page over as the kernel wrote it instead of merging its
+ * records into a store (the remote agent sends them on). Called on the reader thread with
+ * the page (len: the bytes read, a whole sub-buffer) and its CPU. */
+struct kt_page_sink {
+	void (*page)(void *ctx, int cpu, const void *page, size_t len);
+	/* After a pass that read every CPU to its end (may be NULL): every event the kernel
+	 * committed before `before` (the trace clock, mono) was in the pages handed over,
+	 * but for one committing while the pass began (allow 2 ms, as the merge does). */
+	void (*swept)(void *ctx, unsigned long long before);
+	void *ctx;
+};
+
 /* Opens every CPU's trace_pipe_raw and starts the thread. wake_fd: -1 for none. comms (may
  * be NULL) gets every task:task_rename record, when the user enabled that event, and every
  * exec, rename and fork on the machine from perf's side band (taskwatch.h); maps: the side
@@ -35,6 +48,14 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct
  * (taskwatch_feed); nothing without maps or a side band. From any one thread. Returns the
  * records lost so far. */
 uint64_t reader_feed(struct kt_reader *r, struct kt_symbolizer *sym);
+/* Page mode: opens every CPU's trace_pipe_raw as reader_start does and hands each page to
+ * sink (full pages as they fill, a quiet CPU's partial page every 100 ms), CPU by CPU with
+ * no merging; comms is fed as reader_start's is, before each pass. Stopping drains every
+ * CPU into the sink. Stats count pages only. */
+struct kt_reader *reader_start_pages(struct kt_session *s, const struct kt_page_sink *sink,
+				     struct kt_comms *comms, char *err, size_t errlen);
+/* The size of the ring buffer's sub-buffers (pages) the reader reads. */
+int reader_page_size(const struct kt_reader *r);
 /* The reader's thread id, to exclude its own syscalls from the trace. */
 pid_t reader_tid(const struct kt_reader *r);
 /* Stops the thread, drains what the kernel buffered up to now into the store, closes the

@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ktop --agent (agent.h). Two threads make frames: the reader (page mode, app.h's
+ * app_set_page_sink) each page with the names of its new pids, the main thread the answers
+ * to the viewer and loss counters on every -d tick. They queue them for a writer thread,
+ * which alone writes stdout. One lock orders the frames, guards the queue and the decoder
+ * (whose name cache the page path reads); the main thread never holds it while it waits for
+ * the reader (a tracer switch, the stop). A slow link fills the queue and makes producers
+ * wait, so the kernel drops and counts; at the stop the queue takes the kernel's last pages
+ * without waiting, so the instance goes first and the tail follows at the link's pace.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <traceevent/kbuffer.h>
+#include <tracefs.h>
+
+#include "agent.h"
+#include "app.h"
+#include "backend/catalog.h"
+#include "backend/decode.h"
+#include "backend/guard.h"
+#include "backend/loss.h"
+#include "backend/session.h"
+#include "clock.h"
+#include "fileio.h"
+#include "log.h"
+#include "proto.h"
+#include "signals.h"
+#include "xalloc.h"
+
+/* The viewer says hello at once; a pipe that says nothing is not a viewer. */
+#define AGENT_HELLO_MS 30000
+/* Frames wait in a queue for the writer thread; while capturing, a producer waits once it
+ * holds this much, so a slow link makes the kernel drop (and count) rather than the agent
+ * grow. */
+#define AGENT_QUEUE_MAX (1u << 20)
+/* The kernel is clean before the queue's last bytes go out: after a signal they get a
+ * second, after the viewer's own end (it waits for the tail) half a minute. */
+#define AGENT_FLUSH_SIG_NS 1000000000ull
+#define AGENT_FLUSH_EOF_NS 30000000000ull
+/* Direct-mapped cache of the names sent, cleared on every tick (a rename shows in a -d). */
+#define AGENT_NAMES 4096
+/* An event committing as a pass began may carry an earlier time (the reader's slack). */
+#define AGENT_COMMIT_SLACK_NS 2000000ull
+
+struct agent {
+	struct kt_app app;
+	const struct kt_options *opts;
+	int in, out;
+	bool compress;
+	pthread_mutex_t lock;
+	bool dead; /* __atomic: the output is gone */
+	unsigned long long flush_by; /* __atomic: writes give up then (0: no limit) */
+	/* under lock: */
+	struct kt_wbuf q; /* frames the writer has not taken yet */
+	size_t inflight; /* bytes the writer is writing */
+	bool stopping; /* the capture is stopping: producers no longer wait for room */
+	bool writer_on, writer_quit;
+	pthread_cond_t q_data, q_room;
+	pthread_t writer;
+	struct kbuffer *kbuf;
+	uint8_t *page; /* a copy of the page being looked at (kbuffer wants it writable) */
+	size_t page_size;
+	struct {
+		int pid;
+		char name[16];
+	} names[AGENT_NAMES];
+	char **sent; /* "sys:event" of the formats sent */
+	size_t n_sent;
+	struct kt_wbuf pay; /* under lock */
+	struct kt_rstream rs;
+};
+
+/* What is still to be written has ns more, then it is dropped. */
+static void agent_flush_within(struct agent *a, unsigned long long ns)
+{
+	__atomic_store_n(&a->flush_by, clock_mono_ns() + ns, __ATOMIC_RELEASE);
+}
+
+/* Writes all of p (the writer thread, or anyone before it runs), waiting for a slow link;
+ * gives up at flush_by. A broken pipe or the deadline passed marks the output dead and
+ * wakes the main loop. */
+static int agent_write(struct agent *a, const uint8_t *p, size_t n)
+{
+	struct pollfd pfd = { .fd = a->out, .events = POLLOUT };
+	unsigned long long at;
+	ssize_t w;
+	char b = 'x';
+
+	while (n && !__atomic_load_n(&a->dead, __ATOMIC_ACQUIRE)) {
+		w = write(a->out, p, n);
+		if (w > 0) {
+			p += w;
+			n -= (size_t)w;
+			continue;
+		}
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EAGAIN) {
+			at = __atomic_load_n(&a->flush_by, __ATOMIC_ACQUIRE);
+			if (at && clock_mono_ns() > at)
+				break;
+			poll(&pfd, 1, 100);
+			continue;
+		}
+		break;
+	}
+	if (!n)
+		return 0;
+	log_debug("%s: the viewer's pipe is gone: %s", __func__, strerror(errno));
+	__atomic_store_n(&a->dead, true, __ATOMIC_RELEASE);
+	if (write(a->app.wake_wr, &b, 1) < 0) /* the main loop ends */
+		log_debug("%s: wake: %s", __func__, strerror(errno));
+	return -1;
+}
+
+static bool agent_dead(struct agent *a)
+{
+	return __atomic_load_n(&a->dead, __ATOMIC_ACQUIRE);
+}
+
+/* Queues a frame for the writer (before it runs: writes it at once). While capturing, then
+ * waits until the queue is below AGENT_QUEUE_MAX, the capture stops or a signal came. The
+ * frame is queued before the wait: the shared payload buffer may be reused meanwhile. Lock
+ * held (released while waiting). */
+static int agent_send(struct agent *a, uint8_t type, const void *p, size_t n)
+{
+	struct timespec until;
+	size_t len;
+
+	if (agent_dead(a) || frame_append(&a->q, type, p, n, a->compress) < 0)
+		return -1;
+	if (!a->writer_on) {
+		len = a->q.len;
+		a->q.len = 0;
+		return agent_write(a, a->q.data, len);
+	}
+	pthread_cond_signal(&a->q_data);
+	while (!a->stopping && !agent_dead(a) && !signals_pending() &&
+	       a->q.len + a->inflight > AGENT_QUEUE_MAX) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 100000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&a->q_room, &a->lock, &until);
+	}
+	return 0;
+}
+
+/* The writer thread: takes the whole queue at a time and writes it, until told to quit
+ * with nothing left, or the output is dead. */
+static void *agent_writer(void *arg)
+{
+	struct agent *a = arg;
+	struct kt_wbuf mine = { 0 }, t;
+
+	pthread_mutex_lock(&a->lock);
+	for (;;) {
+		while (!a->q.len && !a->writer_quit && !agent_dead(a))
+			pthread_cond_wait(&a->q_data, &a->lock);
+		if (!a->q.len || agent_dead(a))
+			break;
+		t = mine;
+		mine = a->q;
+		a->q = t;
+		a->q.len = 0;
+		a->inflight = mine.len;
+		pthread_mutex_unlock(&a->lock);
+		agent_write(a, mine.data, mine.len);
+		mine.len = 0;
+		pthread_mutex_lock(&a->lock);
+		a->inflight = 0;
+		pthread_cond_broadcast(&a->q_room);
+	}
+	a->q.len = 0; /* dead: dropped */
+	pthread_cond_broadcast(&a->q_room);
+	pthread_mutex_unlock(&a->lock);
+	wbuf_free(&mine);
+	return NULL;
+}
+
+/* The writer from now on; sends stay synchronous when it cannot start. */
+static void agent_writer_start(struct agent *a)
+{
+	sigset_t all, old;
+
+	sigfillset(&all); /* signals go to the main thread */
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	errno = pthread_create(&a->writer, NULL, agent_writer, a);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (errno)
+		log_debug("%s: no writer thread: %s", __func__, strerror(errno));
+	else
+		a->writer_on = true;
+}
+
+/* The queue's last bytes out within ns (or dropped), then the writer ends. */
+static void agent_writer_stop(struct agent *a, unsigned long long ns)
+{
+	if (!a->writer_on)
+		return;
+	agent_flush_within(a, ns);
+	pthread_mutex_lock(&a->lock);
+	a->writer_quit = true;
+	pthread_cond_signal(&a->q_data);
+	pthread_mutex_unlock(&a->lock);
+	pthread_join(a->writer, NULL);
+	a->writer_on = false;
+}
+
+static void agent_send_str(struct agent *a, uint8_t type, const char *s)
+{
+	a->pay.len = 0;
+	wbuf_str(&a->pay, s);
+	agent_send(a, type, a->pay.data, a->pay.len);
+}
+
+/* A pid seen in a page: its name goes out before the page when not sent lately. */
+static void agent_note_pid(struct agent *a, int pid, unsigned long long ts)
+{
+	unsigned slot = (unsigned)pid % AGENT_NAMES;
+	const char *name;
+
+	if (a->names[slot].pid == pid && a->names[slot].name[0])
+		return;
+	name = decoder_comm(a->app.decoder, pid, ts);
+	a->names[slot].pid = pid;
+	snprintf(a->names[slot].name, sizeof(a->names[slot].name), "%s", name ? name : "");
+	msg_comm_add(&a->pay, pid, ts, a->names[slot].name);
+}
+
+/* The reader's page sink (reader thread): names, then the page's used bytes as they are. */
+static void agent_page(void *ctx, int cpu, const void *page, size_t len)
+{
+	struct agent *a = ctx;
+	unsigned long long ts;
+	size_t used = len;
+	int32_t pid;
+	void *rec;
+
+	pthread_mutex_lock(&a->lock);
+	a->pay.len = 0;
+	if (len <= a->page_size) {
+		memcpy(a->page, page, len);
+		if (kbuffer_load_subbuffer(a->kbuf, a->page) == 0) {
+			/* the data, and the missed-events count the kernel may store after it */
+			used = (size_t)kbuffer_start_of_data(a->kbuf) +
+			       (size_t)kbuffer_subbuffer_size(a->kbuf) + 8;
+			if (used > len)
+				used = len;
+			for (rec = kbuffer_read_event(a->kbuf, &ts); rec;
+			     rec = kbuffer_next_event(a->kbuf, &ts)) {
+				if (kbuffer_event_size(a->kbuf) < 8)
+					continue;
+				memcpy(&pid, (char *)rec + 4, sizeof(pid)); /* common_pid */
+				agent_note_pid(a, pid, ts);
+			}
+		}
+	}
+	if (a->pay.len)
+		agent_send(a, KT_MSG_COMMS, a->pay.data, a->pay.len);
+	a->pay.len = 0;
+	msg_page_encode(&a->pay, (uint32_t)cpu, page, used);
+	agent_send(a, KT_MSG_PAGE, a->pay.data, a->pay.len);
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* The reader read every CPU to its end (reader thread): the viewer may order what came. */
+static void agent_swept(void *ctx, unsigned long long before)
+{
+	struct agent *a = ctx;
+
+	pthread_mutex_lock(&a->lock);
+	a->pay.len = 0;
+	wbuf_u64(&a->pay, before > AGENT_COMMIT_SLACK_NS ? before - AGENT_COMMIT_SLACK_NS : 0);
+	agent_send(a, KT_MSG_WATERMARK, a->pay.data, a->pay.len);
+	pthread_mutex_unlock(&a->lock);
+}
+
+static bool agent_format_sent(struct agent *a, const char *sys, const char *name)
+{
+	char key[256];
+
+	snprintf(key, sizeof(key), "%s:%s", sys, name);
+	for (size_t i = 0; i < a->n_sent; i++)
+		if (!strcmp(a->sent[i], key))
+			return true;
+	a->sent = xreallocarray(a->sent, a->n_sent + 1, sizeof(*a->sent));
+	a->sent[a->n_sent++] = xstrdup(key);
+	return false;
+}
+
+/* One event's format file, once. Lock held. */
+static void agent_send_format(struct agent *a, const char *sys, const char *name)
+{
+	char *text;
+	int size = 0;
+
+	if (agent_format_sent(a, sys, name))
+		return;
+	text = tracefs_event_file_read(NULL, sys, name, "format", &size);
+	if (!text) {
+		log_debug("%s: no format for %s:%s", __func__, sys, name);
+		return;
+	}
+	a->pay.len = 0;
+	msg_format_encode(&a->pay, sys, name, text, (size_t)size);
+	agent_send(a, KT_MSG_FORMAT, a->pay.data, a->pay.len);
+	free(text);
+}
+
+/* The formats of every event spec selects, before it is enabled: a page never comes
+ * before the format that decodes it. Lock held. */
+static void agent_send_formats(struct agent *a, const char *spec)
+{
+	const struct kt_catalog *cat = a->app.catalog;
+
+	for (size_t i = 0; i < cat->count; i++)
+		if (app_spec_selects(spec, &cat->events[i]))
+			agent_send_format(a, cat->events[i].system, cat->events[i].name);
+}
+
+/* The ftrace system's formats (function, funcgraph_entry...): tracers write them, and
+ * available_events does not list them. Lock held. */
+static void agent_send_ftrace_formats(struct agent *a)
+{
+	char **names = tracefs_system_events(NULL, "ftrace");
+
+	for (size_t i = 0; names && names[i]; i++)
+		agent_send_format(a, "ftrace", names[i]);
+	tracefs_list_free(names);
+}
+
+static void agent_send_file(struct agent *a, uint8_t type, const char *path)
+{
+	size_t len = 0;
+	char *text = file_read_all(path, &len);
+
+	if (!text) {
+		log_debug("%s: %s: %s", __func__, path, strerror(errno));
+		return;
+	}
+	agent_send(a, type, text, len);
+	free(text);
+}
+
+/* The kernel's loss counters of every CPU. Lock held. */
+static void agent_send_loss(struct agent *a, const struct kt_cpu_stats *st)
+{
+	struct kt_loss_cpu *l = xcalloc((size_t)a->app.ncpus, sizeof(*l));
+	struct kt_cpu_stats one;
+
+	for (int cpu = 0; cpu < a->app.ncpus; cpu++) {
+		if (!st && loss_read_cpu(session_trace_instance(a->app.session), cpu, &one) < 0)
+			continue;
+		if (st)
+			one = st[cpu];
+		l[cpu] = (struct kt_loss_cpu){ one.overrun, one.commit_overrun,
+					       one.dropped_events, one.entries,
+					       one.read_events };
+	}
+	a->pay.len = 0;
+	msg_loss_encode(&a->pay, l, (uint32_t)a->app.ncpus);
+	agent_send(a, KT_MSG_LOSS, a->pay.data, a->pay.len);
+	free(l);
+}
+
+/* The kernel's multi-line messages (a filter's caret) as the one line a reply carries. */
+static void first_line(char *s)
+{
+	s[strcspn(s, "\n")] = '\0';
+}
+
+static int agent_enable(struct agent *a, const char *spec, const char *filter, char *text,
+			size_t len)
+{
+	char *saved = a->app.event_filter;
+	int n;
+
+	a->app.event_filter = *filter ? xstrdup(filter) : NULL;
+	agent_send_formats(a, spec);
+	n = app_set_events(&a->app, spec, true, text, len);
+	free(a->app.event_filter);
+	a->app.event_filter = saved;
+	if (n >= 0 && !text[0])
+		snprintf(text, len, "%d events", n);
+	return n < 0 ? -1 : 0;
+}
+
+static int agent_probe_add(struct agent *a, const char *kind, const char *def, char *text,
+			   size_t len)
+{
+	static const char *const kinds[] = { [KT_PROBE_KPROBE] = "kprobe",
+					     [KT_PROBE_KRETPROBE] = "kretprobe",
+					     [KT_PROBE_UPROBE] = "uprobe",
+					     [KT_PROBE_URETPROBE] = "uretprobe" };
+	char err[512];
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		if (!kinds[k] || strcmp(kinds[k], kind))
+			continue;
+		if (app_probe_create(&a->app, (enum kt_probe_kind)k, def, false, text, len, err,
+				     sizeof(err)) < 0) {
+			snprintf(text, len, "%s", err);
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(text, len, "unknown probe kind '%s': kprobe, kretprobe, uprobe or uretprobe",
+		 kind);
+	return -1;
+}
+
+static void agent_request(struct agent *a, const struct kt_request *q)
+{
+	char text[1024] = "";
+	int ret = -1;
+
+	if (q->op == KT_REQ_TRACER) {
+		/* the reader stops and starts again: its page sink takes the lock */
+		ret = app_set_tracer(&a->app, q->arg, text, sizeof(text));
+		pthread_mutex_lock(&a->lock);
+	} else {
+		pthread_mutex_lock(&a->lock);
+		switch (q->op) {
+		case KT_REQ_ENABLE:
+			ret = agent_enable(a, q->arg, q->arg2, text, sizeof(text));
+			break;
+		case KT_REQ_DISABLE:
+			ret = app_set_events(&a->app, q->arg, false, text, sizeof(text)) < 0 ? -1 : 0;
+			break;
+		case KT_REQ_PROBE_ADD:
+			ret = agent_probe_add(a, q->arg, q->arg2, text, sizeof(text));
+			break;
+		case KT_REQ_PROBE_DEL:
+			ret = app_probe_delete(&a->app, q->arg, text, sizeof(text));
+			break;
+		case KT_REQ_KALLSYMS:
+			agent_send_file(a, KT_MSG_KALLSYMS, "/proc/kallsyms");
+			snprintf(text, sizeof(text), "%s/printk_formats", a->app.tracing_dir);
+			agent_send_file(a, KT_MSG_PRINTK, text);
+			text[0] = '\0';
+			ret = 0;
+			break;
+		default: /* msg_request_decode knows every op */
+			snprintf(text, sizeof(text), "%s is not done by this agent",
+				 msg_request_name(q->op));
+			break;
+		}
+	}
+	first_line(text);
+	log_debug("%s: %s %s: %s%s", __func__, msg_request_name(q->op), q->arg,
+		  ret < 0 ? "refused: " : "", text);
+	a->pay.len = 0;
+	msg_reply_encode(&a->pay, q->id, ret == 0, text);
+	agent_send(a, KT_MSG_REPLY, a->pay.data, a->pay.len);
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* One frame from the viewer. Returns -1 when it is one the agent cannot go on after. */
+static int agent_frame(struct agent *a, const struct kt_frame *f, const uint8_t *p, size_t n,
+		       char *err, size_t errlen)
+{
+	struct kt_request q;
+	char store[8192];
+	uint64_t t;
+
+	switch (f->type) {
+	case KT_MSG_REQUEST:
+		if (msg_request_decode(p, n, &q, store, sizeof(store), err, errlen) < 0)
+			return -1;
+		agent_request(a, &q);
+		return 0;
+	case KT_MSG_PING:
+		if (msg_u64_decode(p, n, &t) < 0) {
+			snprintf(err, errlen, "malformed ping (%zu bytes)", n);
+			return -1;
+		}
+		pthread_mutex_lock(&a->lock);
+		a->pay.len = 0;
+		msg_pong_encode(&a->pay, t, clock_mono_ns());
+		agent_send(a, KT_MSG_PONG, a->pay.data, a->pay.len);
+		pthread_mutex_unlock(&a->lock);
+		return 0;
+	default:
+		snprintf(err, errlen, "a viewer does not send %s frames", frame_type_name(f->type));
+		return -1;
+	}
+}
+
+/* Reads what stdin has. Returns 1 to go on, 0 at its end, -1 with err (a bad frame). */
+static int agent_input(struct agent *a, char *err, size_t errlen)
+{
+	uint8_t buf[65536];
+	struct kt_frame f;
+	const uint8_t *p;
+	ssize_t r;
+	size_t n;
+	int ret;
+
+	r = read(a->in, buf, sizeof(buf));
+	if (r < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : 0;
+	if (r == 0)
+		return 0;
+	rstream_feed(&a->rs, buf, (size_t)r);
+	while ((ret = rstream_next(&a->rs, &f, &p, &n, err, errlen)) > 0)
+		if (agent_frame(a, &f, p, n, err, errlen) < 0)
+			return -1;
+	return ret < 0 ? -1 : 1;
+}
+
+/* The viewer's hello, before anything is opened. Returns 0, or -1 with the line to say. */
+static int agent_hello_in(struct agent *a, struct kt_hello *h, char *err, size_t errlen)
+{
+	struct pollfd pfd = { .fd = a->in, .events = POLLIN };
+	unsigned long long end = clock_mono_ns() + AGENT_HELLO_MS * 1000000ull;
+	uint8_t buf[4096];
+	struct kt_frame f;
+	const uint8_t *p;
+	size_t n;
+	ssize_t r;
+	int ret;
+
+	for (;;) {
+		ret = rstream_next(&a->rs, &f, &p, &n, err, errlen);
+		if (ret < 0)
+			return -1;
+		if (ret > 0)
+			break;
+		if (clock_mono_ns() > end || poll(&pfd, 1, 1000) < 0) {
+			snprintf(err, errlen, "no hello from a viewer on stdin within %d s: ktop "
+				 "--agent is started by ktop -H or --via", AGENT_HELLO_MS / 1000);
+			return -1;
+		}
+		r = read(a->in, buf, sizeof(buf));
+		if (r == 0) {
+			snprintf(err, errlen, "stdin closed before the viewer's hello");
+			return -1;
+		}
+		if (r > 0)
+			rstream_feed(&a->rs, buf, (size_t)r);
+	}
+	if (f.type != KT_MSG_HELLO) {
+		snprintf(err, errlen, "the viewer's first frame is %s, not hello",
+			 frame_type_name(f.type));
+		return -1;
+	}
+	if (msg_hello_decode(p, n, h, err, errlen) < 0)
+		return -1;
+	if (msg_version_mismatch(h, "the viewer", err, errlen))
+		return -1;
+	a->compress = h->compress;
+	return 0;
+}
+
+static void agent_hello_out(struct agent *a, int page_size)
+{
+	struct kt_hello h = { .proto = KT_PROTO_VERSION, .role = 'A',
+			      .ncpus = (uint32_t)a->app.ncpus, .page_size = (uint32_t)page_size,
+			      .long_size = (uint8_t)sizeof(long),
+			      .big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ };
+	struct utsname u;
+	char path[512];
+
+	snprintf(h.version, sizeof(h.version), "%s", PACKAGE_VERSION);
+	if (uname(&u) == 0) {
+		snprintf(h.host, sizeof(h.host), "%.63s", u.nodename);
+		snprintf(h.kernel, sizeof(h.kernel), "%.63s", u.release);
+	}
+	pthread_mutex_lock(&a->lock);
+	a->pay.len = 0;
+	msg_hello_encode(&a->pay, &h);
+	agent_send(a, KT_MSG_HELLO, a->pay.data, a->pay.len);
+	snprintf(path, sizeof(path), "%s/events/header_page", a->app.tracing_dir);
+	agent_send_file(a, KT_MSG_HEADER_PAGE, path);
+	agent_send_ftrace_formats(a);
+	pthread_mutex_unlock(&a->lock);
+}
+
+/* Before the kernel state exists: the error goes as the only frame (after a hello of this
+ * version, so a viewer of another one names both) and to stderr (ssh shows it). */
+static int agent_refuse(struct agent *a, const char *line, int code)
+{
+	struct kt_hello h = { .proto = KT_PROTO_VERSION, .role = 'A', .ncpus = 1,
+			      .page_size = 4096, .long_size = (uint8_t)sizeof(long) };
+
+	fprintf(stderr, "ktop --agent: %s\n", line);
+	agent_flush_within(a, AGENT_FLUSH_SIG_NS); /* a viewer that does not read gets a second */
+	snprintf(h.version, sizeof(h.version), "%s", PACKAGE_VERSION);
+	a->pay.len = 0;
+	msg_hello_encode(&a->pay, &h);
+	agent_send(a, KT_MSG_HELLO, a->pay.data, a->pay.len);
+	agent_send_str(a, KT_MSG_ERROR, line);
+	return code;
+}
+
+static int agent_loop(struct agent *a)
+{
+	struct pollfd pfd[2] = { { .fd = a->in, .events = POLLIN },
+				 { .fd = a->app.wake_rd, .events = POLLIN } };
+	unsigned long long tick = a->opts->delay_ms * 1000000ull, next = clock_mono_ns() + tick;
+	unsigned long long now;
+	char err[512];
+	int ret;
+
+	while (!signals_pending() && !agent_dead(a)) {
+		now = clock_mono_ns();
+		if (now >= next) {
+			pthread_mutex_lock(&a->lock);
+			agent_send_loss(a, NULL);
+			memset(a->names, 0, sizeof(a->names));
+			pthread_mutex_unlock(&a->lock);
+			next = now + tick;
+			continue;
+		}
+		if (poll(pfd, 2, (int)((next - now) / 1000000) + 1) < 0 && errno != EINTR)
+			break;
+		if (pfd[1].revents)
+			app_drain_wake(&a->app);
+		if (!(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
+			continue;
+		ret = agent_input(a, err, sizeof(err));
+		if (ret == 0) {
+			log_debug("%s: the viewer closed stdin", __func__);
+			break;
+		}
+		if (ret < 0) {
+			fprintf(stderr, "ktop --agent: %s\n", err);
+			pthread_mutex_lock(&a->lock);
+			agent_send_str(a, KT_MSG_ERROR, err);
+			pthread_mutex_unlock(&a->lock);
+			return KT_EXIT_FAILURE;
+		}
+	}
+	return KT_EXIT_OK;
+}
+
+int agent_run(const struct kt_options *opts)
+{
+	struct agent *a = xcalloc(1, sizeof(*a));
+	struct kt_page_sink sink = { agent_page, agent_swept, a };
+	struct kt_hello viewer;
+	char err[1024];
+	int ret, flags;
+
+	a->opts = opts;
+	a->in = STDIN_FILENO;
+	a->out = STDOUT_FILENO;
+	a->app.wake_wr = -1;
+	pthread_mutex_init(&a->lock, NULL);
+	pthread_cond_init(&a->q_data, NULL);
+	pthread_cond_init(&a->q_room, NULL);
+	/* a viewer that stops reading must not hang the agent's way out */
+	flags = fcntl(a->out, F_GETFL);
+	fcntl(a->out, F_SETFL, flags | O_NONBLOCK);
+	if (agent_hello_in(a, &viewer, err, sizeof(err)) < 0) {
+		ret = agent_refuse(a, err, KT_EXIT_USAGE);
+		goto out;
+	}
+	/* before any thread exists: the guard cleans up after kill -9 */
+	guard_start();
+	ret = app_open(&a->app, opts, err, sizeof(err));
+	if (ret) {
+		app_close(&a->app);
+		ret = agent_refuse(a, err, ret);
+		goto out;
+	}
+	signals_install(a->app.wake_wr);
+	agent_writer_start(a);
+	/* the page path's buffers, the hello and the formats before the first page */
+	a->page_size = (size_t)reader_page_size(a->app.reader);
+	a->page = xmalloc(a->page_size);
+	a->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? KBUFFER_ENDIAN_BIG :
+									  KBUFFER_ENDIAN_LITTLE);
+	agent_hello_out(a, (int)a->page_size);
+	if (app_set_page_sink(&a->app, &sink, err, sizeof(err)) < 0) {
+		pthread_mutex_lock(&a->lock);
+		agent_send_str(a, KT_MSG_ERROR, err);
+		pthread_mutex_unlock(&a->lock);
+		fprintf(stderr, "ktop --agent: %s\n", err);
+		agent_writer_stop(a, AGENT_FLUSH_SIG_NS);
+		app_close(&a->app);
+		ret = KT_EXIT_FAILURE;
+		goto out;
+	}
+	ret = agent_loop(a);
+
+	/* the kernel first: the reader drains into the queue, which no longer makes anyone
+	 * wait, and the instance and probes go; then the queue, END last */
+	pthread_mutex_lock(&a->lock);
+	a->stopping = true;
+	pthread_cond_broadcast(&a->q_room);
+	pthread_mutex_unlock(&a->lock);
+	app_stop_capture(&a->app);
+	pthread_mutex_lock(&a->lock);
+	agent_send_loss(a, a->app.cpu_stats);
+	a->pay.len = 0;
+	agent_send(a, KT_MSG_END, NULL, 0);
+	pthread_mutex_unlock(&a->lock);
+	agent_writer_stop(a, signals_pending() || agent_dead(a) ? AGENT_FLUSH_SIG_NS :
+								   AGENT_FLUSH_EOF_NS);
+	app_close(&a->app);
+	if (signals_pending())
+		log_debug("%s: signal %d", __func__, signals_pending());
+out:
+	fcntl(a->out, F_SETFL, flags); /* the file description may be shared */
+	for (size_t i = 0; i < a->n_sent; i++)
+		free(a->sent[i]);
+	free(a->sent);
+	if (a->kbuf)
+		kbuffer_free(a->kbuf);
+	free(a->page);
+	wbuf_free(&a->q);
+	wbuf_free(&a->pay);
+	rstream_free(&a->rs);
+	pthread_cond_destroy(&a->q_data);
+	pthread_cond_destroy(&a->q_room);
+	pthread_mutex_destroy(&a->lock);
+	free(a);
+	return ret;
+}

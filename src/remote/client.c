@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The viewer's side of the pipe (client.h): the agent's command as a child with a pipe each
+ * way, frames written whole (blocking: requests are small), frames read into callbacks.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "client.h"
+#include "clock.h"
+#include "xalloc.h"
+
+struct kt_remote {
+	const struct kt_remote_ops *ops;
+	void *ctx;
+	pid_t pid;
+	int to, from; /* the agent's stdin and stdout */
+	struct kt_rstream rs;
+	struct kt_wbuf out, pay;
+	struct kt_hello hello;
+	bool have_hello, ended;
+	char name[160];
+	char error[512]; /* the agent's ERROR frame */
+	uint32_t next_id;
+	/* the reply remote_call waits for */
+	uint32_t want_id;
+	bool got_reply, reply_ok;
+	char reply[1024];
+	int64_t offset;
+	uint64_t best_rtt;
+	bool have_clock;
+	struct kt_remote_stats stats;
+};
+
+struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
+			       const struct kt_remote_ops *ops, void *ctx, char *err,
+			       size_t errlen)
+{
+	struct kt_remote *r;
+	struct kt_hello h = { .proto = KT_PROTO_VERSION, .role = 'V', .compress = compress };
+	int in[2], out[2];
+	ssize_t w;
+
+	if (pipe2(in, O_CLOEXEC) < 0)
+		goto fail_pipe;
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		close(in[0]);
+		close(in[1]);
+		goto fail_pipe;
+	}
+	r = xcalloc(1, sizeof(*r));
+	r->ops = ops;
+	r->ctx = ctx;
+	r->best_rtt = UINT64_MAX;
+	if (host)
+		snprintf(r->name, sizeof(r->name), "ssh %.140s ktop --agent", host);
+	else
+		snprintf(r->name, sizeof(r->name), "%.150s", via);
+	r->pid = fork();
+	if (r->pid < 0) {
+		snprintf(err, errlen, "cannot start '%s': %s", r->name, strerror(errno));
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		free(r);
+		return NULL;
+	}
+	if (r->pid == 0) {
+		dup2(in[0], STDIN_FILENO);
+		dup2(out[1], STDOUT_FILENO);
+		signal(SIGPIPE, SIG_DFL);
+		if (host)
+			execlp("ssh", "ssh", "-T", host, "ktop", "--agent", (char *)NULL);
+		else
+			execl("/bin/sh", "sh", "-c", via, (char *)NULL);
+		fprintf(stderr, "ktop: cannot run %s: %s\n", host ? "ssh" : "/bin/sh",
+			strerror(errno));
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	r->to = in[1];
+	r->from = out[0];
+	fcntl(r->from, F_SETFL, fcntl(r->from, F_GETFL) | O_NONBLOCK);
+	snprintf(h.version, sizeof(h.version), "%s", PACKAGE_VERSION);
+	msg_hello_encode(&r->pay, &h);
+	frame_append(&r->out, KT_MSG_HELLO, r->pay.data, r->pay.len, false);
+	/* a command that is not an agent may never read: its failure shows at the handshake */
+	w = write(r->to, r->out.data, r->out.len);
+	(void)w;
+	return r;
+fail_pipe:
+	snprintf(err, errlen, "cannot create a pipe: %s", strerror(errno));
+	return NULL;
+}
+
+static int remote_send(struct kt_remote *r, uint8_t type)
+{
+	const uint8_t *p;
+	size_t n;
+	ssize_t w;
+
+	r->out.len = 0;
+	if (frame_append(&r->out, type, r->pay.data, r->pay.len, false) < 0)
+		return -1;
+	for (p = r->out.data, n = r->out.len; n; p += w, n -= (size_t)w) {
+		w = write(r->to, p, n);
+		if (w < 0 && errno == EINTR)
+			w = 0;
+		else if (w < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void remote_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
+{
+	struct kt_remote *r = ctx;
+
+	if (r->ops->comm)
+		r->ops->comm(r->ctx, pid, ts, name);
+}
+
+static int remote_malformed(const struct kt_frame *f, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "malformed %s frame (%u bytes)", frame_type_name(f->type), f->len);
+	return -1;
+}
+
+/* One frame of the agent's. Returns 0, or -1 with one line in err. */
+static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const uint8_t *p,
+			   size_t n, char *err, size_t errlen)
+{
+	const struct kt_remote_ops *o = r->ops;
+	struct kt_loss_cpu loss[1024];
+	char sys[256], name[256];
+	const uint8_t *blob;
+	uint32_t id, len, cpu;
+	uint64_t sent, agent, now;
+	struct kt_rbuf rb;
+	bool ok;
+
+	if (!r->have_hello && f->type != KT_MSG_HELLO && f->type != KT_MSG_ERROR) {
+		snprintf(err, errlen, "%s sent %s before its hello", r->name,
+			 frame_type_name(f->type));
+		return -1;
+	}
+	switch (f->type) {
+	case KT_MSG_HELLO:
+		if (msg_hello_decode(p, n, &r->hello, err, errlen) < 0)
+			return -1;
+		if (r->hello.proto == KT_PROTO_VERSION && r->hello.role != 'A') {
+			snprintf(err, errlen, "%s is not an agent (its hello says viewer)", r->name);
+			return -1;
+		}
+		if (r->hello.proto == KT_PROTO_VERSION && r->hello.host[0])
+			snprintf(r->name, sizeof(r->name), "agent at %s", r->hello.host);
+		if (msg_version_mismatch(&r->hello, r->name, err, errlen))
+			return -1;
+		r->have_hello = true;
+		if (o->hello)
+			o->hello(r->ctx, &r->hello);
+		return 0;
+	case KT_MSG_ERROR:
+		rbuf_init(&rb, p, n);
+		rbuf_str(&rb, r->error, sizeof(r->error));
+		snprintf(err, errlen, "%s: %s", r->name, r->error);
+		return -1;
+	case KT_MSG_REPLY:
+		if (msg_reply_decode(p, n, &id, &ok, r->reply, sizeof(r->reply)) < 0)
+			return remote_malformed(f, err, errlen);
+		if (id == r->want_id) {
+			r->got_reply = true;
+			r->reply_ok = ok;
+		}
+		return 0;
+	case KT_MSG_HEADER_PAGE:
+		if (o->header_page)
+			o->header_page(r->ctx, p, n);
+		return 0;
+	case KT_MSG_FORMAT:
+		if (msg_format_decode(p, n, sys, sizeof(sys), name, sizeof(name), &blob, &len) < 0)
+			return remote_malformed(f, err, errlen);
+		if (o->format)
+			o->format(r->ctx, sys, name, blob, len);
+		return 0;
+	case KT_MSG_KALLSYMS:
+		if (o->kallsyms)
+			o->kallsyms(r->ctx, p, n);
+		return 0;
+	case KT_MSG_PRINTK:
+		if (o->printk)
+			o->printk(r->ctx, p, n);
+		return 0;
+	case KT_MSG_PAGE:
+		if (msg_page_decode(p, n, &cpu, &blob, &len) < 0 || cpu >= r->hello.ncpus ||
+		    len > r->hello.page_size)
+			return remote_malformed(f, err, errlen);
+		r->stats.pages++;
+		r->stats.page_bytes += len;
+		if (o->page)
+			o->page(r->ctx, cpu, blob, len);
+		return 0;
+	case KT_MSG_COMMS:
+		if (msg_comms_decode(p, n, remote_comm, r) < 0)
+			return remote_malformed(f, err, errlen);
+		return 0;
+	case KT_MSG_LOSS:
+		if (msg_loss_decode(p, n, loss, 1024, &cpu) < 0)
+			return remote_malformed(f, err, errlen);
+		if (o->loss)
+			o->loss(r->ctx, loss, cpu);
+		return 0;
+	case KT_MSG_PONG:
+		if (msg_pong_decode(p, n, &sent, &agent) < 0)
+			return remote_malformed(f, err, errlen);
+		now = clock_mono_ns();
+		if (sent <= now && now - sent < r->best_rtt) {
+			r->best_rtt = now - sent;
+			r->offset = (int64_t)(agent - (sent + r->best_rtt / 2));
+			r->have_clock = true;
+		}
+		return 0;
+	case KT_MSG_WATERMARK:
+		if (msg_u64_decode(p, n, &agent) < 0)
+			return remote_malformed(f, err, errlen);
+		if (o->watermark)
+			o->watermark(r->ctx, agent);
+		return 0;
+	case KT_MSG_END:
+		r->ended = true;
+		return 0;
+	default:
+		snprintf(err, errlen, "%s sent a %s frame, which agents do not send", r->name,
+			 frame_type_name(f->type));
+		return -1;
+	}
+}
+
+int remote_pump(struct kt_remote *r, char *err, size_t errlen)
+{
+	uint8_t buf[262144];
+	struct kt_frame f;
+	const uint8_t *p;
+	ssize_t got;
+	size_t n;
+	int ret;
+
+	if (r->ended)
+		return 0;
+	got = read(r->from, buf, sizeof(buf));
+	if (got < 0)
+		return errno == EINTR || errno == EAGAIN ? 1 : 0;
+	if (got == 0) {
+		if (!r->have_hello)
+			snprintf(err, errlen, "%s exited before its hello (its messages are above)",
+				 r->name);
+		else
+			snprintf(err, errlen, "the pipe to %s closed before the agent's end: the "
+				 "connection dropped or the agent died", r->name);
+		return -1;
+	}
+	r->stats.bytes += (uint64_t)got;
+	rstream_feed(&r->rs, buf, (size_t)got);
+	while ((ret = rstream_next(&r->rs, &f, &p, &n, err, errlen)) > 0) {
+		r->stats.frames++;
+		if (remote_dispatch(r, &f, p, n, err, errlen) < 0)
+			return -1;
+		if (r->ended)
+			return 0;
+	}
+	if (ret < 0) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", err);
+		snprintf(err, errlen, "%s: %s", r->name, why);
+		return -1;
+	}
+	return 1;
+}
+
+/* Pumps until cond holds or the time is up. Returns 0, or -1 with err. */
+static int remote_wait(struct kt_remote *r, const bool *cond, int timeout_ms, const char *what,
+		       char *err, size_t errlen)
+{
+	unsigned long long end = clock_mono_ns() + (unsigned long long)timeout_ms * 1000000ull;
+	struct pollfd pfd = { .fd = r->from, .events = POLLIN };
+	unsigned long long now;
+	int ret;
+
+	while (!*cond) {
+		now = clock_mono_ns();
+		if (now >= end) {
+			snprintf(err, errlen, "%s: no %s within %d s", r->name, what,
+				 timeout_ms / 1000);
+			return -1;
+		}
+		if (poll(&pfd, 1, (int)((end - now) / 1000000) + 1) < 0 && errno != EINTR) {
+			snprintf(err, errlen, "poll: %s", strerror(errno));
+			return -1;
+		}
+		ret = remote_pump(r, err, errlen);
+		if (ret < 0)
+			return -1;
+		if (ret == 0 && !*cond) {
+			snprintf(err, errlen, "%s ended before its %s", r->name, what);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int remote_handshake(struct kt_remote *r, int timeout_ms, char *err, size_t errlen)
+{
+	return remote_wait(r, &r->have_hello, timeout_ms, "hello", err, errlen);
+}
+
+int remote_call(struct kt_remote *r, uint8_t op, const char *arg, const char *arg2, char *reply,
+		size_t len)
+{
+	char err[512];
+
+	r->want_id = ++r->next_id;
+	r->got_reply = false;
+	r->pay.len = 0;
+	msg_request_encode(&r->pay, r->want_id, op, arg, arg2);
+	if (remote_send(r, KT_MSG_REQUEST) < 0) {
+		snprintf(reply, len, "%s: cannot send: %s", r->name, strerror(errno));
+		return -1;
+	}
+	if (remote_wait(r, &r->got_reply, 60000, "reply", err, sizeof(err)) < 0) {
+		snprintf(reply, len, "%s", err);
+		return -1;
+	}
+	snprintf(reply, len, "%s", r->reply);
+	return r->reply_ok ? 0 : -1;
+}
+
+int remote_fd(const struct kt_remote *r)
+{
+	return r->from;
+}
+
+void remote_ping(struct kt_remote *r)
+{
+	r->pay.len = 0;
+	wbuf_u64(&r->pay, clock_mono_ns());
+	remote_send(r, KT_MSG_PING);
+}
+
+bool remote_clock(const struct kt_remote *r, int64_t *offset, uint64_t *uncertainty)
+{
+	*offset = r->offset;
+	*uncertainty = r->have_clock ? r->best_rtt / 2 : 0;
+	return r->have_clock;
+}
+
+void remote_stats(const struct kt_remote *r, struct kt_remote_stats *out)
+{
+	*out = r->stats;
+}
+
+const char *remote_name(const struct kt_remote *r)
+{
+	return r->name;
+}
+
+void remote_finish(struct kt_remote *r)
+{
+	if (r->to >= 0)
+		close(r->to);
+	r->to = -1;
+}
+
+int remote_close(struct kt_remote *r)
+{
+	unsigned long long end;
+	int status = 0;
+	pid_t w;
+
+	if (!r)
+		return 0;
+	remote_finish(r);
+	close(r->from);
+	end = clock_mono_ns() + 3000000000ull;
+	while ((w = waitpid(r->pid, &status, WNOHANG)) == 0 && clock_mono_ns() < end)
+		usleep(10000);
+	if (w == 0) {
+		kill(r->pid, SIGTERM);
+		waitpid(r->pid, &status, 0);
+	}
+	rstream_free(&r->rs);
+	wbuf_free(&r->out);
+	wbuf_free(&r->pay);
+	free(r);
+	return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The viewer's side of the remote protocol (proto.h): spawns the command that runs the
+ * agent (ssh HOST ktop --agent for -H, or --via's CMD through /bin/sh -c), says hello,
+ * sends control requests and hands every frame the agent sends to the caller's callbacks.
+ * Single-threaded: the caller polls remote_fd() and calls remote_pump().
+ */
+#ifndef KTOP_REMOTE_CLIENT_H
+#define KTOP_REMOTE_CLIENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto.h"
+
+/* What the agent sends; any callback may be NULL. Data pointers are valid during the call. */
+struct kt_remote_ops {
+	void (*hello)(void *ctx, const struct kt_hello *h);
+	void (*header_page)(void *ctx, const uint8_t *p, size_t n);
+	void (*format)(void *ctx, const char *system, const char *name, const uint8_t *text,
+		       size_t n);
+	void (*kallsyms)(void *ctx, const uint8_t *p, size_t n);
+	void (*printk)(void *ctx, const uint8_t *p, size_t n);
+	void (*page)(void *ctx, uint32_t cpu, const uint8_t *page, size_t len);
+	void (*comm)(void *ctx, int32_t pid, uint64_t ts, const char *name);
+	void (*loss)(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus);
+	/* every event older than ts (the agent's clock) has come */
+	void (*watermark)(void *ctx, uint64_t ts);
+};
+
+struct kt_remote_stats {
+	uint64_t frames, bytes; /* received, on the wire */
+	uint64_t pages, page_bytes; /* PAGE frames, and the page bytes they carried */
+};
+
+struct kt_remote;
+
+/* Starts host's agent (ssh HOST ktop --agent) or via (/bin/sh -c VIA) with pipes on its
+ * stdin and stdout (its stderr is ours), and sends the hello (compress: ask for zstd
+ * frames). Returns NULL with one line in err. */
+struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
+			       const struct kt_remote_ops *ops, void *ctx, char *err,
+			       size_t errlen);
+/* Waits up to timeout_ms for the agent's hello (dispatching what comes). Returns 0, or -1
+ * with one line in err: the agent's own error, a version mismatch, a command that is not
+ * an agent, or silence. */
+int remote_handshake(struct kt_remote *r, int timeout_ms, char *err, size_t errlen);
+/* Sends a request and waits for its reply, dispatching other frames meanwhile. Returns 0
+ * with the agent's text in reply, or -1 with the refusal's reason (or why the pipe failed)
+ * in reply. */
+int remote_call(struct kt_remote *r, uint8_t op, const char *arg, const char *arg2, char *reply,
+		size_t len);
+/* The fd to poll for the agent's frames. */
+int remote_fd(const struct kt_remote *r);
+/* Reads what is there and dispatches it. Returns 1 to go on, 0 once the agent said END, -1
+ * with one line in err (an output that closed before END included). */
+int remote_pump(struct kt_remote *r, char *err, size_t errlen);
+/* Sends a ping; its pong refines the clock offset. */
+void remote_ping(struct kt_remote *r);
+/* The agent's clock minus ours (ns) from the round trip that was shortest, and its
+ * uncertainty (half that round trip). false before any pong. */
+bool remote_clock(const struct kt_remote *r, int64_t *offset, uint64_t *uncertainty);
+void remote_stats(const struct kt_remote *r, struct kt_remote_stats *out);
+/* The agent's name for messages: "agent at HOST" once its hello came, else the command. */
+const char *remote_name(const struct kt_remote *r);
+/* Closes the agent's stdin: it drains, sends its last pages, loss counters and END. */
+void remote_finish(struct kt_remote *r);
+/* Waits for the command (up to 3 s, then SIGTERM) and frees r. Returns its exit status, or
+ * 128 + the signal. Safe on NULL. */
+int remote_close(struct kt_remote *r);
+
+#endif

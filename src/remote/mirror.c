@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* A private directory in tracefs's layout holding a remote kernel's files (mirror.h). */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mirror.h"
+#include "xalloc.h"
+
+struct kt_mirror {
+	char dir[4096];
+};
+
+struct kt_mirror *mirror_new(char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct kt_mirror *m = xcalloc(1, sizeof(*m));
+
+	snprintf(m->dir, sizeof(m->dir), "%s/ktop-remote-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(m->dir)) {
+		snprintf(err, errlen, "cannot make a directory for the remote's files (%s): %s",
+			 m->dir, strerror(errno));
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+const char *mirror_dir(const struct kt_mirror *m)
+{
+	return m->dir;
+}
+
+/* The names come from the agent: one path component each, no way out of the directory. */
+static bool rel_ok(const char *rel)
+{
+	const char *p = rel;
+
+	if (!*rel || *rel == '/')
+		return false;
+	for (;;) {
+		size_t n = strcspn(p, "/");
+
+		if (!n || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+			return false;
+		if (!p[n])
+			return true;
+		p += n + 1;
+	}
+}
+
+int mirror_put(struct kt_mirror *m, const char *rel, const void *p, size_t n)
+{
+	char path[8192], *slash;
+	int fd, saved;
+	ssize_t w;
+
+	if (!rel_ok(rel) || snprintf(path, sizeof(path), "%s/%s", m->dir, rel) >= (int)sizeof(path)) {
+		errno = EINVAL;
+		return -1;
+	}
+	for (slash = path + strlen(m->dir) + 1; (slash = strchr(slash, '/')); slash++) {
+		*slash = '\0';
+		if (mkdir(path, 0700) < 0 && errno != EEXIST)
+			return -1;
+		*slash = '/';
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	for (const char *q = p; n; q += w, n -= (size_t)w) {
+		w = write(fd, q, n);
+		if (w < 0 && errno == EINTR)
+			w = 0;
+		else if (w < 0) {
+			saved = errno;
+			close(fd);
+			errno = saved;
+			return -1;
+		}
+	}
+	return close(fd);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+void mirror_free(struct kt_mirror *m)
+{
+	if (!m)
+		return;
+	nftw(m->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(m);
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The remote kernel's tracefs files the viewer received (header_page, formats, kallsyms,
+ * printk formats), mirrored in a private temporary directory in tracefs's own layout, so
+ * that what reads a local tracing directory (the trace.dat writer) reads the remote one's.
+ */
+#ifndef KTOP_REMOTE_MIRROR_H
+#define KTOP_REMOTE_MIRROR_H
+
+#include <stddef.h>
+
+struct kt_mirror;
+
+/* Makes the directory (under $TMPDIR, else /tmp). NULL with one line in err. */
+struct kt_mirror *mirror_new(char *err, size_t errlen);
+const char *mirror_dir(const struct kt_mirror *m);
+/* Writes n bytes at rel ("events/sched/sched_switch/format"), making its directories;
+ * rel must not climb out ("..") nor be absolute. Returns 0, or -1 with errno. */
+int mirror_put(struct kt_mirror *m, const char *rel, const void *p, size_t n);
+/* Removes the directory and everything in it, and frees m. Safe on NULL. */
+void mirror_free(struct kt_mirror *m);
+
+#endif

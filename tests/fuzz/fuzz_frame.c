@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target for the remote protocol's input side (src/remote/frame.c, msg.c): any
+ * bytes from the pipe, split where the first byte says (a pipe delivers them in any
+ * pieces), go through the frame reassembler, and every frame found through the decoder of
+ * its type, as the agent and the viewer read them. A stream that cannot go on is refused
+ * with one line; nothing is read past a frame or a field.
+ */
+#include "config.h"
+
+#include "fuzz_parser.h"
+#include "remote/proto.h"
+
+static void comm_seen(void *ctx, int32_t pid, uint64_t ts, const char *name)
+{
+	(void)pid;
+	(void)ts;
+	FUZZ_ASSERT(strlen(name) < 64, "a task name of %zu bytes", strlen(name));
+	++*(unsigned *)ctx;
+}
+
+static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
+{
+	char err[256] = "", a[256], b[256], store[512];
+	struct kt_loss_cpu loss[8];
+	struct kt_request req;
+	struct kt_hello h;
+	const uint8_t *blob;
+	uint32_t id, len, cpu;
+	uint64_t t1, t2;
+	unsigned comms = 0;
+	bool ok;
+
+	switch (f->type) {
+	case KT_MSG_HELLO:
+		if (msg_hello_decode(p, n, &h, err, sizeof(err)) < 0)
+			fuzz_check_reason("hello", err);
+		else if (msg_version_mismatch(&h, "agent at fuzz", a, sizeof(a)))
+			fuzz_check_reason("hello", a);
+		break;
+	case KT_MSG_REQUEST:
+		if (msg_request_decode(p, n, &req, store, sizeof(store), err, sizeof(err)) < 0)
+			fuzz_check_reason("request", err);
+		else
+			FUZZ_ASSERT(strlen(req.arg) < 256 && strlen(req.arg2) < 256,
+				    "request arguments past their store");
+		break;
+	case KT_MSG_REPLY:
+		if (msg_reply_decode(p, n, &id, &ok, a, sizeof(a)) == 0)
+			FUZZ_ASSERT(strlen(a) < sizeof(a), "reply text unterminated");
+		break;
+	case KT_MSG_FORMAT:
+		if (msg_format_decode(p, n, a, sizeof(a), b, sizeof(b), &blob, &len) == 0)
+			FUZZ_ASSERT(blob >= p && blob + len <= p + n, "format text outside");
+		break;
+	case KT_MSG_PAGE:
+		if (msg_page_decode(p, n, &cpu, &blob, &len) == 0)
+			FUZZ_ASSERT(blob >= p && blob + len <= p + n, "page outside its frame");
+		break;
+	case KT_MSG_COMMS:
+		(void)msg_comms_decode(p, n, comm_seen, &comms);
+		break;
+	case KT_MSG_LOSS:
+		if (msg_loss_decode(p, n, loss, 8, &cpu) == 0)
+			FUZZ_ASSERT(cpu <= 8, "%u CPUs of loss into 8", cpu);
+		break;
+	case KT_MSG_PONG:
+		(void)msg_pong_decode(p, n, &t1, &t2);
+		break;
+	case KT_MSG_PING:
+	case KT_MSG_WATERMARK:
+		(void)msg_u64_decode(p, n, &t1);
+		break;
+	default:
+		break;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	size_t split = size ? data[0] % (size + 1) : 0, n;
+	struct kt_rstream s = { 0 };
+	struct kt_frame f;
+	const uint8_t *p;
+	char err[512];
+	int ret = 0;
+
+	for (int part = 0; part < 2 && ret >= 0; part++) {
+		if (part == 0)
+			rstream_feed(&s, data, split);
+		else
+			rstream_feed(&s, data + split, size - split);
+		while ((ret = rstream_next(&s, &f, &p, &n, err, sizeof(err))) > 0) {
+			FUZZ_ASSERT(n <= KT_FRAME_MAX, "a payload of %zu bytes", n);
+			decode(&f, p, n);
+		}
+		if (ret < 0)
+			fuzz_check_reason("stream", err);
+	}
+	rstream_free(&s);
+	return 0;
+}

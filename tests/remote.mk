@@ -1,0 +1,12 @@
+# Issue #18: the remote protocol (src/remote/), ktop --agent and the viewer's side.
+check_PROGRAMS += tests/unit/check_remote
+tests_unit_check_remote_SOURCES = tests/unit/check_remote.c
+tests_unit_check_remote_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_remote_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_remote
+# No kernel: peers of another protocol version, commands that are not agents.
+TESTS += tests/remote/version.sh tests/remote/decode.sh
+EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/fake_peer.py \
+	tests/remote/throttle.py
+# Live: --via over a plain pipe (exact counts, loss, kill -9 of the viewer), a real sshd.
+LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh tests/live/remote_throttle.sh

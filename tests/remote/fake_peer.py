@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+# Peers of the remote protocol (docs/remote.md) for the tests that need no kernel:
+#   agent             an agent of protocol 2: its hello, then waits for stdin to close
+#   viewer FILE       a viewer of protocol 2: its hello, then copies what comes back to FILE
+#   events FIXTURES   an agent of protocol 1 with made-up pages: the hello, header_page
+#                     (FIXTURES/events/header_page), and on an enable request the format of
+#                     raw_syscalls:sys_enter, task names, one page on CPU 1 (a loss of 2
+#                     stored in the page, one event), then an earlier one on CPU 0 (two
+#                     events), a watermark between CPU 0's two events, the loss
+#                     counters; an enable of nosuch:* is refused; kallsyms (two symbols)
+#                     and printk formats when asked; END when stdin closes.
+import os
+import struct
+import sys
+
+
+def fnv(b):
+    h = 2166136261
+    for x in b:
+        h = ((h ^ x) * 16777619) & 0xFFFFFFFF
+    return h
+
+
+def frame(ftype, payload, version):
+    head = b"KTOP" + bytes([version, ftype]) + struct.pack("<HI", 0, len(payload))
+    return head + struct.pack("<I", fnv(head)) + payload
+
+
+def string(s):
+    b = s.encode() if isinstance(s, str) else s
+    return struct.pack("<I", len(b)) + b
+
+
+def send(ftype, payload, version=1):
+    try:
+        sys.stdout.buffer.write(frame(ftype, payload, version))
+        sys.stdout.buffer.flush()
+    except BrokenPipeError:  # the viewer is gone, as it may be after a refusal
+        os._exit(0)
+
+
+def frames(stream):
+    buf = b""
+    while True:
+        chunk = os.read(stream.fileno(), 65536)
+        if not chunk:
+            return
+        buf += chunk
+        while len(buf) >= 16:
+            ftype, length = buf[5], struct.unpack("<I", buf[8:12])[0]
+            if len(buf) < 16 + length:
+                break
+            yield ftype, buf[16:16 + length]
+            buf = buf[16 + length:]
+
+
+def page(ts, events, missed=0):
+    """A 64-bit little-endian ring-buffer page: events are (delta, payload)."""
+    data = b""
+    for delta, payload in events:
+        data += struct.pack("<I", (delta << 5) | (len(payload) // 4)) + payload
+    commit = len(data)
+    if missed:
+        commit |= (1 << 31) | (1 << 30)
+        data += struct.pack("<q", missed)
+    return struct.pack("<Qq", ts, commit) + data
+
+
+def sys_enter(pid, nr):
+    return struct.pack("<HBBiq6Q", 443, 0, 0, pid, nr, 1, 2, 3, 4, 5, 6)
+
+
+def events_agent(fixtures):
+    with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
+        header_page = f.read()
+    with open(os.path.join(fixtures, "events/raw_syscalls/sys_enter/format"), "rb") as f:
+        fmt = f.read()
+    hello = (struct.pack("<H", 1) + string("0.1.0") + b"A\x00" + string("fakehost") +
+             string("6.1.0-fake") + struct.pack("<II", 2, 4096) + bytes([8, 0]))
+    for ftype, payload in frames(sys.stdin):
+        if ftype == 1:  # the viewer's hello
+            send(1, hello)
+            send(4, header_page)
+        elif ftype == 2:  # a request
+            rid, op = struct.unpack("<IB", payload[:5])
+            alen = struct.unpack("<I", payload[5:9])[0]
+            arg = payload[9:9 + alen].decode()
+            if op == 6:  # kallsyms and printk formats, for -o
+                send(6, b"ffffffff81000000 T _stext\nffffffff81001000 T do_syscall_64\n")
+                with open(os.path.join(fixtures, "printk_formats"), "rb") as f:
+                    send(7, f.read())
+                send(3, struct.pack("<IB", rid, 1) + string(""))
+                continue
+            if arg.startswith("nosuch"):
+                send(3, struct.pack("<IB", rid, 0) + string(f"no event matches '{arg}'"))
+                continue
+            send(5, string("raw_syscalls") + string("sys_enter") + string(fmt))
+            send(9, struct.pack("<iQ", 4242, 1) + string("fakework") +
+                 struct.pack("<iQ", 4343, 1) + string("other"))
+            # CPU 1's page first: the viewer orders by time across CPUs
+            send(8, struct.pack("<I", 1) + string(page(1000500000, [
+                (7, sys_enter(4242, 110))], missed=2)))
+            send(8, struct.pack("<I", 0) + string(page(1000000000, [
+                (0, sys_enter(4242, 110)), (1000, sys_enter(4343, 39))])))
+            send(16, struct.pack("<Q", 1000000500))  # a watermark: CPU 0's first may go
+            send(10, struct.pack("<I", 2) + struct.pack("<5Q", 0, 0, 0, 2, 2) +
+                 struct.pack("<5Q", 0, 0, 2, 1, 1))
+            send(3, struct.pack("<IB", rid, 1) + string("1 events"))
+        elif ftype == 12:  # ping
+            send(13, payload + struct.pack("<Q", 5))
+    send(15, b"")
+
+
+if sys.argv[1] == "events":
+    events_agent(sys.argv[2])
+    sys.exit(0)
+# protocol 2's hello: proto and version first, as in every version; the rest is its own
+send(1, struct.pack("<H", 2) + string("9.9") + b"\x00whatever version 2 says", version=2)
+if sys.argv[1] == "agent":
+    sys.stdin.buffer.read()
+else:
+    with open(sys.argv[2], "wb") as out:
+        out.write(sys.stdin.buffer.read())

@@ -1,0 +1,50 @@
+#!/bin/bash
+# The remote protocol's refusals, with no kernel involved (the agent refuses before it opens
+# anything): a viewer and an agent of different protocol versions each say so in one line
+# naming both versions; a command that is not an agent (a shell's "command not found", a
+# silent exit) is named as such; none of them hangs.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+require_ktop
+require_python
+FAKE=$KTOP_SRCDIR/tests/remote/fake_peer.py
+version=$("$KTOP" --version | awk '{ print $NF; exit }')
+
+# one_line WHAT RC TEXT: the last run exited RC with one line on stderr holding TEXT.
+one_line()
+{
+	[ "$KTOP_RC" = "$2" ] || fail "$1: exit $KTOP_RC, expected $2; stderr: $(head -c 600 "$T/r.err")"
+	[ "$(wc -l <"$T/r.err")" = 1 ] || fail "$1: stderr is not one line: $(head -c 1000 "$T/r.err")"
+	grep -qF -- "$3" "$T/r.err" || fail "$1: stderr lacks '$3': $(cat "$T/r.err")"
+	log "$1: $(cat "$T/r.err")"
+}
+
+# --- a viewer of this version, an agent of protocol 2 ---------------------------------------
+run_ktop 30 "$T/r.out" "$T/r.err" -b --via "python3 $FAKE agent" -e syscalls:sys_enter_getppid
+one_line "newer agent" 1 "runs ktop 9.9 (remote protocol 2), this is ktop $version (protocol 1): install the same ktop version on both sides"
+[ -s "$T/r.out" ] && fail "newer agent: printed on stdout: $(head -c 300 "$T/r.out")"
+
+# --- an agent of this version, a viewer of protocol 2: refused before the kernel is touched -
+rm -f "$T/agent.out"
+mkfifo "$T/to_agent" "$T/from_agent"
+python3 "$FAKE" viewer "$T/agent.out" >"$T/to_agent" <"$T/from_agent" &
+CLEANUP_PIDS+=("$!")
+"$KTOP" --agent <"$T/to_agent" >"$T/from_agent" 2>"$T/r.err" &
+KTOP_PIDS+=("$!")
+wait_pid_exit "$!" 30 || fail "the agent did not refuse the newer viewer within 30s"
+KTOP_RC=$WAIT_RC
+one_line "newer viewer" 2 "ktop --agent: the viewer runs ktop 9.9 (remote protocol 2), this is ktop $version (protocol 1)"
+wait_pid_exit "${CLEANUP_PIDS[-1]}" 10 || fail "the fake viewer did not see the agent's end"
+# what the agent said back: its hello (so the viewer names both versions) and the error
+grep -qa "the viewer runs ktop 9.9" "$T/agent.out" || fail "the agent sent no error frame: $(od -c "$T/agent.out" | head -5)"
+[ "$(head -c 6 "$T/agent.out" | od -An -tx1 | tr -d ' \n')" = 4b544f500101 ] ||
+	fail "the agent's first frame is not a version-1 hello: $(od -An -tx1 "$T/agent.out" | head -2)"
+
+# --- not an agent at all ------------------------------------------------------------------
+run_ktop 30 "$T/r.out" "$T/r.err" -b --via "echo 'bash: line 1: ktop: command not found'; sleep 5" \
+	-e syscalls:sys_enter_getppid
+one_line "shell noise" 1 "not a ktop agent's frame: the stream starts with \"bash: line 1: ktop: command not found\" (is ktop --agent installed and on the remote PATH?)"
+run_ktop 30 "$T/r.out" "$T/r.err" -b --via "exit 0" -e syscalls:sys_enter_getppid
+one_line "silent exit" 1 "exit 0 exited before its hello"
+pass

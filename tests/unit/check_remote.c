@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The remote protocol's frames and messages (src/remote/frame.c, msg.c): round trips,
+ * compression, a peer of another version named in one line, truncated, oversized and
+ * foreign input refused in one line. */
+#include "config.h"
+
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote/proto.h"
+
+/* Parses the one frame in b with the stream reader, fed one byte at a time: every prefix
+ * must ask for more, the whole must give the frame. */
+static size_t one_frame(const struct kt_wbuf *b, struct kt_rstream *s, struct kt_frame *f,
+			const uint8_t **p)
+{
+	char err[256];
+	size_t n = 0;
+	int ret;
+
+	for (size_t i = 0; i < b->len; i++) {
+		rstream_feed(s, b->data + i, 1);
+		ret = rstream_next(s, f, p, &n, err, sizeof(err));
+
+		ck_assert_msg(ret == (i + 1 == b->len), "byte %zu of %zu: %d (%s)", i, b->len, ret,
+			      ret < 0 ? err : "");
+	}
+	return n;
+}
+
+START_TEST(test_hello_roundtrip)
+{
+	struct kt_hello h = { .proto = KT_PROTO_VERSION, .role = 'A', .ncpus = 4,
+			      .page_size = 4096, .long_size = 8 }, g;
+	struct kt_wbuf pay = { 0 }, b = { 0 };
+	struct kt_rstream s = { 0 };
+	struct kt_frame f;
+	const uint8_t *p;
+	char err[256], line[256];
+	size_t n;
+
+	strcpy(h.version, PACKAGE_VERSION);
+	strcpy(h.host, "db-3");
+	strcpy(h.kernel, "6.1.0-18-amd64");
+	msg_hello_encode(&pay, &h);
+	ck_assert_int_eq(frame_append(&b, KT_MSG_HELLO, pay.data, pay.len, false), 0);
+	n = one_frame(&b, &s, &f, &p);
+	ck_assert_uint_eq(f.type, KT_MSG_HELLO);
+	ck_assert_uint_eq(f.version, KT_PROTO_VERSION);
+	ck_assert_int_eq(msg_hello_decode(p, n, &g, err, sizeof(err)), 0);
+	ck_assert_str_eq(g.host, "db-3");
+	ck_assert_str_eq(g.kernel, "6.1.0-18-amd64");
+	ck_assert_uint_eq(g.ncpus, 4);
+	ck_assert_uint_eq(g.page_size, 4096);
+	ck_assert(!msg_version_mismatch(&g, "agent at db-3", line, sizeof(line)));
+	ck_assert_str_eq(line, "");
+	rstream_free(&s);
+	wbuf_free(&pay);
+	wbuf_free(&b);
+}
+END_TEST
+
+/* A hello of protocol 2 whose body this version cannot read still names the versions. */
+START_TEST(test_version_mismatch)
+{
+	struct kt_wbuf pay = { 0 }, b = { 0 };
+	struct kt_rstream s = { 0 };
+	struct kt_frame f;
+	struct kt_hello g;
+	const uint8_t *p;
+	char err[256], line[256];
+	uint32_t c;
+	size_t n;
+
+	wbuf_u16(&pay, KT_PROTO_VERSION + 1);
+	wbuf_str(&pay, "9.9");
+	wbuf_u64(&pay, 0xdeadbeef); /* whatever version 2 says next */
+	ck_assert_int_eq(frame_append(&b, KT_MSG_HELLO, pay.data, pay.len, false), 0);
+	b.data[4] = KT_PROTO_VERSION + 1;
+	b.data[5] = 200; /* a type this version does not know */
+	/* the header's check covers the version: seal it again as version 2 would */
+	c = frame_check(b.data, 12);
+	memcpy(b.data + 12, &c, 4);
+	n = one_frame(&b, &s, &f, &p);
+	ck_assert_uint_eq(f.version, KT_PROTO_VERSION + 1);
+	ck_assert_int_eq(msg_hello_decode(p, n, &g, err, sizeof(err)), 0);
+	ck_assert(msg_version_mismatch(&g, "agent at db-3", line, sizeof(line)));
+	ck_assert_msg(strstr(line, "agent at db-3 runs ktop 9.9 (remote protocol 2)") &&
+			      strstr(line, "protocol 1") && !strchr(line, '\n'),
+		      "%s", line);
+	rstream_free(&s);
+	wbuf_free(&pay);
+	wbuf_free(&b);
+}
+END_TEST
+
+START_TEST(test_messages_roundtrip)
+{
+	struct kt_loss_cpu loss[2] = { { 1, 2, 3, 4, 5 }, { 6, 7, 8, 9, 10 } }, got[4];
+	struct kt_wbuf pay = { 0 };
+	struct kt_request req;
+	char store[256], err[256], text[64], sys[32], name[32];
+	const uint8_t *blob;
+	uint32_t id, len, cpu;
+	uint64_t a, c;
+	bool ok;
+
+	msg_request_encode(&pay, 7, KT_REQ_ENABLE, "syscalls:sys_enter_*", "common_pid == 1");
+	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
+					    sizeof(err)), 0);
+	ck_assert_uint_eq(req.id, 7);
+	ck_assert_uint_eq(req.op, KT_REQ_ENABLE);
+	ck_assert_str_eq(req.arg, "syscalls:sys_enter_*");
+	ck_assert_str_eq(req.arg2, "common_pid == 1");
+	pay.len = 0;
+	msg_request_encode(&pay, 8, 99, "x", "");
+	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
+					    sizeof(err)), -1);
+	ck_assert_str_eq(err, "unknown request 99");
+
+	pay.len = 0;
+	msg_reply_encode(&pay, 7, false, "no kprobes in this kernel (CONFIG_KPROBE_EVENTS)");
+	ck_assert_int_eq(msg_reply_decode(pay.data, pay.len, &id, &ok, text, sizeof(text)), 0);
+	ck_assert(!ok);
+	ck_assert_str_eq(text, "no kprobes in this kernel (CONFIG_KPROBE_EVENTS)");
+
+	pay.len = 0;
+	msg_format_encode(&pay, "syscalls", "sys_enter_getppid", "name: x\n", 8);
+	ck_assert_int_eq(msg_format_decode(pay.data, pay.len, sys, sizeof(sys), name,
+					   sizeof(name), &blob, &len), 0);
+	ck_assert_str_eq(sys, "syscalls");
+	ck_assert_uint_eq(len, 8);
+	ck_assert(!memcmp(blob, "name: x\n", 8));
+
+	pay.len = 0;
+	msg_loss_encode(&pay, loss, 2);
+	ck_assert_int_eq(msg_loss_decode(pay.data, pay.len, got, 4, &cpu), 0);
+	ck_assert_uint_eq(cpu, 2);
+	ck_assert(!memcmp(got, loss, sizeof(loss)));
+	ck_assert_int_eq(msg_loss_decode(pay.data, pay.len, got, 1, &cpu), -1);
+	ck_assert_int_eq(msg_loss_decode(pay.data, pay.len - 1, got, 4, &cpu), -1);
+
+	pay.len = 0;
+	wbuf_u64(&pay, 0x0102030405060708ull); /* ping, watermark */
+	ck_assert_int_eq(msg_u64_decode(pay.data, pay.len, &a), 0);
+	ck_assert(a == 0x0102030405060708ull);
+	ck_assert_int_eq(msg_u64_decode(pay.data, pay.len - 1, &a), -1);
+	wbuf_u8(&pay, 0);
+	ck_assert_int_eq(msg_u64_decode(pay.data, pay.len, &a), -1);
+
+	pay.len = 0;
+	msg_pong_encode(&pay, 123, 456);
+	ck_assert_int_eq(msg_pong_decode(pay.data, pay.len, &a, &c), 0);
+	ck_assert(a == 123 && c == 456);
+	ck_assert_int_eq(msg_pong_decode(pay.data, pay.len - 1, &a, &c), -1);
+	wbuf_free(&pay);
+}
+END_TEST
+
+static unsigned n_comms;
+static void comm_seen(void *ctx, int32_t pid, uint64_t ts, const char *name)
+{
+	(void)ctx;
+	ck_assert_int_eq(pid, 40 + (int)n_comms);
+	ck_assert(ts == 1000 + n_comms);
+	ck_assert_str_eq(name, n_comms ? "ktop-exact" : "bash");
+	n_comms++;
+}
+
+/* A page goes as it was read, compressed when asked: the bytes come back the same. */
+START_TEST(test_page_compressed)
+{
+	struct kt_wbuf pay = { 0 }, b = { 0 }, plain = { 0 };
+	struct kt_rstream s = { 0 };
+	uint8_t page[4096];
+	const uint8_t *p, *back;
+	struct kt_frame f;
+	uint32_t cpu, len;
+	size_t n;
+
+	for (size_t i = 0; i < sizeof(page); i++)
+		page[i] = (uint8_t)(i % 61 == 0 ? i : 0);
+	msg_page_encode(&pay, 3, page, sizeof(page));
+	ck_assert_int_eq(frame_append(&b, KT_MSG_PAGE, pay.data, pay.len, true), 0);
+	ck_assert_int_eq(frame_append(&plain, KT_MSG_PAGE, pay.data, pay.len, false), 0);
+	ck_assert_msg(b.len < plain.len / 4, "compressed %zu of %zu", b.len, plain.len);
+	n = one_frame(&b, &s, &f, &p);
+	ck_assert(f.flags & KT_FRAME_COMPRESSED);
+	ck_assert_int_eq(msg_page_decode(p, n, &cpu, &back, &len), 0);
+	ck_assert_uint_eq(cpu, 3);
+	ck_assert_uint_eq(len, sizeof(page));
+	ck_assert(!memcmp(back, page, sizeof(page)));
+
+	pay.len = 0;
+	msg_comm_add(&pay, 40, 1000, "bash");
+	msg_comm_add(&pay, 41, 1001, "ktop-exact");
+	ck_assert_int_eq(msg_comms_decode(pay.data, pay.len, comm_seen, NULL), 0);
+	ck_assert_uint_eq(n_comms, 2);
+	n_comms = 0; /* cut short: the whole entries before the cut, then refused */
+	ck_assert_int_eq(msg_comms_decode(pay.data, pay.len - 2, comm_seen, NULL), -1);
+	ck_assert_uint_eq(n_comms, 1);
+	rstream_free(&s);
+	wbuf_free(&pay);
+	wbuf_free(&b);
+	wbuf_free(&plain);
+}
+END_TEST
+
+static int parse_all(const void *p, size_t n, char *err, size_t errlen)
+{
+	struct kt_rstream s = { 0 };
+	struct kt_frame f;
+	const uint8_t *q;
+	size_t len;
+	int ret;
+
+	rstream_feed(&s, p, n);
+	while ((ret = rstream_next(&s, &f, &q, &len, err, errlen)) > 0)
+		;
+	rstream_free(&s);
+	return ret;
+}
+
+START_TEST(test_refusals)
+{
+	struct kt_wbuf b = { 0 };
+	char err[256];
+	uint8_t zero[8] = { 0 };
+	uint32_t c;
+
+	/* a shell's complaint instead of an agent */
+	ck_assert_int_eq(parse_all("bash: ktop: command not found\n", 30, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "\"bash: ktop: command not found\"") && !strchr(err, '\n'),
+		      "%s", err);
+	/* truncated: asks for more, never fails or reads past the end */
+	ck_assert_int_eq(frame_append(&b, KT_MSG_END, zero, sizeof(zero), false), 0);
+	for (size_t i = 0; i < b.len; i++)
+		ck_assert_int_eq(parse_all(b.data, i, err, sizeof(err)), 0);
+	/* a flipped length bit: the check catches it */
+	b.data[10] ^= 1;
+	ck_assert_int_eq(parse_all(b.data, b.len, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "corrupt frame header"), "%s", err);
+	/* a sealed length past the limit */
+	b.data[10] ^= 1;
+	b.data[8] = b.data[9] = b.data[10] = b.data[11] = 0xff;
+	c = frame_check(b.data, 12);
+	memcpy(b.data + 12, &c, 4);
+	ck_assert_int_eq(parse_all(b.data, KT_FRAME_HDR, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "end frame of 4294967295 bytes, past the limit"), "%s", err);
+	/* compressed bytes that are not zstd's */
+	b.len = 0;
+	ck_assert_int_eq(frame_append(&b, KT_MSG_PAGE, zero, sizeof(zero), false), 0);
+	b.data[6] = KT_FRAME_COMPRESSED;
+	c = frame_check(b.data, 12);
+	memcpy(b.data + 12, &c, 4);
+	ck_assert_int_eq(parse_all(b.data, b.len, err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, "compressed page frame is not a zstd frame"), "%s", err);
+	wbuf_free(&b);
+}
+END_TEST
+
+static Suite *remote_suite(void)
+{
+	Suite *s = suite_create("remote");
+	TCase *tc = tcase_create("frames");
+
+	tcase_add_test(tc, test_hello_roundtrip);
+	tcase_add_test(tc, test_version_mismatch);
+	tcase_add_test(tc, test_messages_roundtrip);
+	tcase_add_test(tc, test_page_compressed);
+	tcase_add_test(tc, test_refusals);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(remote_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
