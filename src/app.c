@@ -224,7 +224,7 @@ int app_set_cgroup(struct kt_app *app, const char *path, char *err, size_t errle
 	struct kt_cgroup *cg = xcalloc(1, sizeof(*cg));
 
 	if (cgroup_resolve(path, cg, err, errlen) < 0 ||
-	    (app->session && scope_sync_cgroup(app->session, cg, err, errlen) < 0)) {
+	    source_sync_cgroup(app->source, cg, err, errlen) < 0) {
 		free(cg);
 		return -1;
 	}
@@ -665,9 +665,10 @@ struct kt_symbolizer *app_symbolizer(struct kt_app *app)
 	char err[256];
 	uint64_t lost;
 
-	/* this machine's processes name the frames: a live session's only */
-	if (!app->symbolizer && !app->symbolizer_tried && app->session &&
-	    app->opts->user_stacks) {
+	/* this machine's processes name the frames: its reader's side band, with stack
+	 * triggers (a live session's; no reader reads another machine's processes) */
+	if (!app->symbolizer && !app->symbolizer_tried && app->reader &&
+	    app_can(app, KT_CAP_STACKS) && app->opts->user_stacks) {
 		app->symbolizer_tried = true;
 		app->symbolizer = symbolizer_new(err, sizeof(err));
 		if (!app->symbolizer)
@@ -900,8 +901,8 @@ void app_follow_cgroup(struct kt_app *app)
 	if (now - app->cgroup_synced_ns < app->opts->delay_ms * 1000000ull)
 		return;
 	app->cgroup_synced_ns = now;
-	if (app->cgroup && app->session && app->reader &&
-	    scope_sync_cgroup(app->session, app->cgroup, err, sizeof(err)) < 0)
+	if (app->cgroup && app->reader &&
+	    source_sync_cgroup(app->source, app->cgroup, err, sizeof(err)) < 0)
 		log_debug("%s: %s", __func__, err);
 }
 

@@ -256,3 +256,9 @@ const char *source_kept_stacks(struct kt_source *s)
 {
 	return HAS(s, KT_CAP_SEEK, kept_stacks) ? s->ops->kept_stacks(s) : NULL;
 }
+
+int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *err,
+		       size_t errlen)
+{
+	return HAS(s, KT_CAP_SCOPE, sync_cgroup) ? s->ops->sync_cgroup(s, cg, err, errlen) : 0;
+}

@@ -21,6 +21,7 @@
 
 struct kt_app;
 struct kt_source;
+struct kt_cgroup;
 struct kt_trigger;
 struct tep_event;
 
@@ -110,6 +111,9 @@ struct kt_source_ops {
 			   char *err, size_t errlen);
 	int (*list_clear)(struct kt_source *s, enum kt_ftrace_list which, char *err,
 			  size_t errlen);
+	/* KT_CAP_SCOPE: brings the kernel's pid scope up to date with the cgroup's members */
+	int (*sync_cgroup)(struct kt_source *s, const struct kt_cgroup *cg, char *err,
+			   size_t errlen);
 	/* KT_CAP_HIDE: event types by tep id */
 	uint64_t (*type_count)(struct kt_source *s, int id);
 	bool (*type_hidden)(struct kt_source *s, int id);
@@ -170,6 +174,10 @@ bool source_trigger_spent(struct kt_source *s, const char *system, const char *e
 			  const char *cmd);
 char *source_trigger_output(struct kt_source *s, const struct kt_trigger *t);
 int source_tracing_on(struct kt_source *s, bool on);
+/* KT_CAP_SCOPE: the pid scope made the cgroup's members now (scope_sync_cgroup); 0 without
+ * a source that scopes (before app_open: the cgroup is only resolved), -1 with one line. */
+int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *err,
+		       size_t errlen);
 
 bool source_stacks_enabled(struct kt_source *s, const char *system, const char *event);
 int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,

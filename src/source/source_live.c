@@ -11,6 +11,7 @@
 #include "backend/evstack.h"
 #include "backend/loss.h"
 #include "backend/reader.h"
+#include "backend/scope.h"
 #include "backend/session.h"
 #include "backend/tracers.h"
 #include "backend/triggers.h"
@@ -183,6 +184,12 @@ static int live_list_clear(struct kt_source *s, enum kt_ftrace_list which, char 
 	return tracers_filter_clear(SES(s), which, err, errlen);
 }
 
+static int live_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *err,
+			    size_t errlen)
+{
+	return scope_sync_cgroup(SES(s), cg, err, errlen);
+}
+
 static const struct kt_source_ops source_live_ops = {
 	.kind = "live",
 	.caps = live_caps,
@@ -210,6 +217,7 @@ static const struct kt_source_ops source_live_ops = {
 	.list_add = live_list_add,
 	.list_remove = live_list_remove,
 	.list_clear = live_list_clear,
+	.sync_cgroup = live_sync_cgroup,
 };
 
 struct kt_source *source_live_new(struct kt_app *app)
