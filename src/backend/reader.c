@@ -152,19 +152,22 @@ static void cpu_advance(struct reader_cpu *c)
 /* Stores c's current event (and the loss marker before it), then moves to the next. */
 static void cpu_emit(struct kt_reader *r, struct reader_cpu *c)
 {
-	uint32_t size = (uint32_t)kbuffer_event_size(c->kbuf);
 	unsigned short type;
 
-	if (r->rename_id >= 0 && size >= sizeof(type)) {
+	/* Every event record starts with its common fields, the type first; the size is
+	 * asked for only when the record is kept or read (a quiet batch run keeps none). */
+	if (r->rename_id >= 0) {
 		memcpy(&type, c->data, sizeof(type));
 		if (type == r->rename_id)
-			comms_note(r->comms, &r->rename, c->ts, c->data, size);
+			comms_note(r->comms, &r->rename, c->ts, c->data,
+				   (uint32_t)kbuffer_event_size(c->kbuf));
 	}
 	if (c->missed && r->store)
 		store_append_lost(r->store, c->ts, (uint32_t)c->cpu, c->missed > 0 ? c->missed : -1);
 	c->missed = 0;
 	if (r->store)
-		store_append(r->store, c->ts, (uint32_t)c->cpu, c->data, size);
+		store_append(r->store, c->ts, (uint32_t)c->cpu, c->data,
+			     (uint32_t)kbuffer_event_size(c->kbuf));
 	STAT_ADD(r, events, 1);
 	cpu_advance(c);
 }
