@@ -111,3 +111,60 @@ bench_own_targets() {
 	BENCH_OWN_TARGETS=$1
 	: >"$BENCH_OWN_TARGETS"
 }
+
+# ---- time to a first screen in an 80x24 tmux pane (the caller defines tmx and TMPD)
+
+# pane_open SESSION: an 80x24 session whose pane keeps its place when its command exits and
+# copies what it writes into a FIFO (PANE_FD), for pane_time.
+pane_open() {
+	mkfifo "$TMPD/pane.fifo" || return 1
+	exec {PANE_FD}<>"$TMPD/pane.fifo"
+	# shellcheck disable=SC2016 # for the launcher's shell
+	printf '%s\n' '#!/bin/bash' 'echo "${EPOCHREALTIME/./}" >"$1"' 'shift' 'exec "$@"' \
+		>"$TMPD/launch"
+	chmod +x "$TMPD/launch"
+	tmx -f /dev/null new-session -d -s "$1" -x 80 -y 24 'exec sleep 600' &&
+		tmx set-option -t "$1" remain-on-exit on >/dev/null &&
+		tmx pipe-pane -t "$1" "exec cat >'$TMPD/pane.fifo'"
+}
+
+pane_close() {
+	tmx kill-server 2>/dev/null
+	exec {PANE_FD}>&-
+}
+
+# pane_time SESSION PATTERN SECS CMD...: milliseconds from the exec of CMD in SESSION's pane
+# (a launcher notes the time just before it) to PATTERN (a bash regex, any case) in what the
+# pane writes, read from the FIFO by bash builtins: no process is started per poll (starting
+# one costs tens of ms on a loaded VM) and tmux's own start-up is not counted. Resolution:
+# 2 ms. After SECS without it: the reason, and status 1.
+pane_time() {
+	local ses=$1 pat=$2 limit=$(($3 * 1000000)) t0 t1 start buf='' chunk
+	shift 3
+	rm -f "$TMPD/t0"
+	while read -r -t 0.01 -N 65536 chunk <&"$PANE_FD"; do :; done # the last run's exit
+	start=${EPOCHREALTIME/./}
+	tmx respawn-pane -k -t "$ses" "$TMPD/launch" "$TMPD/t0" "$@" || return 1
+	shopt -s nocasematch
+	while :; do
+		chunk=''
+		read -r -t 0.002 -N 4096 chunk <&"$PANE_FD"
+		t1=${EPOCHREALTIME/./}
+		buf+=$chunk
+		if [[ $buf =~ $pat ]]; then
+			shopt -u nocasematch
+			t0=$(<"$TMPD/t0")
+			echo $(((t1 - ${t0:-$start} + 500) / 1000))
+			return 0
+		fi
+		if [ $((t1 - start)) -gt "$limit" ]; then
+			shopt -u nocasematch
+			if [ "$(tmx display-message -p -t "$ses" '#{pane_dead}')" = 1 ]; then
+				echo "exited: $(tmx capture-pane -p -t "$ses" | grep -m1 .)"
+			else
+				echo "no /$pat/ on screen after $((limit / 1000000)) s: $(tmx capture-pane -p -t "$ses" | grep -m1 .)"
+			fi
+			return 1
+		fi
+	done
+}

@@ -687,41 +687,6 @@ measure_idle_explorer() {
 	R[idle:$1:explorer]=$(calc '%.3f' "($t1 - $t0) * 100 / $hz / $IDLE_SECS")
 }
 
-# Milliseconds from the exec of CMD in the tmux pane (a launcher notes the time just before
-# it) to HEADER_RE in what the pane writes, which pipe-pane copies into a FIFO read here
-# by bash builtins: no process is started per poll (starting one costs tens of ms on a
-# loaded VM) and tmux's own start-up is not counted. Resolution: 2 ms. The floor is a
-# command that prints the header at once.
-first_frame_once() {
-	local t0 t1 start buf='' chunk
-	rm -f "$TMPD/t0"
-	while read -r -t 0.01 -N 65536 chunk <&"$FRAME_FD"; do :; done # the last run's exit
-	start=${EPOCHREALTIME/./}
-	tmx respawn-pane -k -t kbench "$TMPD/launch" "$TMPD/t0" "$@" || return 1
-	shopt -s nocasematch
-	while :; do
-		chunk=''
-		read -r -t 0.002 -N 4096 chunk <&"$FRAME_FD"
-		t1=${EPOCHREALTIME/./}
-		buf+=$chunk
-		if [[ $buf =~ $HEADER_RE ]]; then
-			shopt -u nocasematch
-			t0=$(<"$TMPD/t0")
-			echo $(((t1 - ${t0:-$start} + 500) / 1000))
-			return 0
-		fi
-		if [ $((t1 - start)) -gt 5000000 ]; then
-			shopt -u nocasematch
-			if [ "$(tmx display-message -p -t kbench '#{pane_dead}')" = 1 ]; then
-				echo "exited: $(tmx capture-pane -p -t kbench | grep -m1 .)"
-			else
-				echo "no /$HEADER_RE/ on screen after 5 s: $(tmx capture-pane -p -t kbench | grep -m1 .)"
-			fi
-			return 1
-		fi
-	done
-}
-
 measure_first_frame() {
 	local i res all=() floors=() pid row="first frame of the explorer in tmux 80x24"
 	if [ -n "$KTOP_NA" ] || [ "$HAVE_TMUX" = 0 ]; then
@@ -729,24 +694,17 @@ measure_first_frame() {
 		target_row "$row" - "<= 100 ms" "not measured (${KTOP_NA:-no tmux})"
 		return
 	fi
-	mkfifo "$TMPD/frame"
-	exec {FRAME_FD}<>"$TMPD/frame"
-	# shellcheck disable=SC2016 # for the launcher's shell
-	printf '%s\n' '#!/bin/bash' 'echo "${EPOCHREALTIME/./}" >"$1"' 'shift' 'exec "$@"' \
-		>"$TMPD/launch"
-	chmod +x "$TMPD/launch"
 	TMUX_USED=1
-	if ! tmx -f /dev/null new-session -d -s kbench -x 80 -y 24 'exec sleep 600' ||
-		! tmx set-option -t kbench remain-on-exit on >/dev/null ||
-		! tmx pipe-pane -t kbench "exec cat >'$TMPD/frame'"; then
+	if ! pane_open kbench; then
 		say "first frame: not available (tmux failed)"
 		target_row "$row" - "<= 100 ms" "not measured (tmux failed)"
 		return
 	fi
 	# each round: the floor (a command that prints at once), then ktop
 	for ((i = 0; i < ROUNDS; i++)); do
-		res=$(first_frame_once sh -c 'echo ktop floor; exec sleep 600') && floors+=("$res")
-		if ! res=$(first_frame_once "$KTOP"); then
+		res=$(pane_time kbench "$HEADER_RE" 5 sh -c 'echo ktop floor; exec sleep 600') &&
+			floors+=("$res")
+		if ! res=$(pane_time kbench "$HEADER_RE" 5 "$KTOP"); then
 			say "first frame: not available ($res)"
 			break
 		fi
@@ -756,9 +714,8 @@ measure_first_frame() {
 		tmx send-keys -t kbench q
 		sleep 0.5
 	done
-	tmx kill-server 2>/dev/null
+	pane_close
 	TMUX_USED=0
-	exec {FRAME_FD}>&-
 	if [ "${#all[@]}" != "$ROUNDS" ]; then
 		target_row "$row" - "<= 100 ms" "not measured (${res:-ktop failed})"
 		return
