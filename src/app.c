@@ -469,9 +469,14 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 		return exit_code_for(errno);
 	app->comms = comms_new();
 	decoder_set_comms(app->decoder, app->comms);
-	/* before a tracer starts: ktop's own file reads stay out of the function tracers */
-	self = getpid();
-	session_exclude_tids(app->session, &self, 1);
+	/* before a tracer starts: ktop's own file reads stay out of the function tracers. Only
+	 * then: every later change to the list waits for the kernel to retire the old one
+	 * (tens of ms, on the way to the first frame), so without a tracer this thread and the
+	 * reader's are excluded in one write (app_start_reader), before any event is on. */
+	if (opts->tracer) {
+		self = getpid();
+		session_exclude_tids(app->session, &self, 1);
+	}
 	app->probes = probes_new(app->session);
 	if (!app->probes) {
 		snprintf(err, errlen, "out of memory");

@@ -70,7 +70,8 @@ LIVE_TESTS = \
 	tests/live/doctor.sh \
 	tests/live/mount.sh \
 	tests/live/comm_exec.sh \
-	tests/live/task_names.sh
+	tests/live/task_names.sh \
+	tests/live/buffer_sized.sh
 TERM_TESTS = \
 	tests/term/stream_picker.sh \
 	tests/term/search_pause.sh \

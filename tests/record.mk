@@ -50,9 +50,9 @@ clean-fuzz-artifacts:
 TERM_TESTS += tests/term/record_browse.sh tests/term/record_tail.sh \
 	tests/term/record_first_screen.sh
 
-# make bench also measures a 1 GB recording (tests/bench/recording.sh).
+# make bench also measures a 1 GB recording (tests/bench/recording.sh, from run.sh);
+# make bench-recording alone.
 EXTRA_DIST += tests/bench/recording.sh
-bench: bench-recording
 bench-recording: tests/helpers/mkrecording$(EXEEXT)
 	@$(MAKE) $(AM_MAKEFLAGS) ktop$(EXEEXT) && \
 	KTOP='$(abs_top_builddir)/ktop$(EXEEXT)' \

@@ -32,6 +32,7 @@ struct kt_bpfhist {
 	struct kt_hist_load load; /* its object and links */
 	const char *untimed_counter; /* a .bss count of runs it could not time, NULL: none */
 	int map_fd;
+	int sys_fd; /* syscall-latency's array of rows by syscall number; -1: none */
 	int ncpus;
 	bool no_batch; /* the kernel has no batch lookup for this map: key by key */
 	size_t batch;
@@ -100,7 +101,7 @@ static void unload(struct kt_bpfhist *h)
 	}
 	bpf_object__close(h->load.obj);
 	h->load.obj = NULL;
-	h->map_fd = -1;
+	h->map_fd = h->sys_fd = -1;
 }
 
 /* Opens, tunes, loads and attaches one variant of row. 0; >0 a usage error in err (nothing
@@ -132,6 +133,7 @@ static int try_variant(struct kt_bpfhist *h, const struct kt_hist_kind_row *row,
 		return r;
 	bpfobj_log_release();
 	h->map_fd = bpf_object__find_map_fd_by_name(l->obj, "hist");
+	h->sys_fd = bpf_object__find_map_fd_by_name(l->obj, "hist_syscalls");
 	return h->map_fd < 0 ? -ENOENT : 0;
 }
 
@@ -196,7 +198,7 @@ struct kt_bpfhist *bpfhist_open(const struct kt_hist_spec *spec, char *err, size
 
 	h->spec = *spec;
 	h->load.spec = &h->spec;
-	h->map_fd = -1;
+	h->map_fd = h->sys_fd = -1;
 	h->ncpus = libbpf_num_possible_cpus();
 	if (h->ncpus <= 0) {
 		snprintf(err, errlen, "%s: cannot count the possible CPUs", spec->text);
@@ -327,6 +329,28 @@ static int read_one_by_one(struct kt_bpfhist *h)
 	return errno == ENOENT ? 0 : -errno;
 }
 
+/* syscall-latency's rows by syscall number that the array holds: those with a count. */
+static int read_syscall_rows(struct kt_bpfhist *h)
+{
+	const struct kt_hist_val *v = h->vals;
+	struct kt_hist_key key;
+	unsigned int nr;
+	int cpu;
+
+	for (nr = 0; nr < KT_HIST_SYSCALLS; nr++) {
+		if (bpf_map_lookup_elem(h->sys_fd, &nr, h->vals) < 0)
+			return -errno;
+		for (cpu = 0; cpu < h->ncpus && !v[cpu].count; cpu++)
+			;
+		if (cpu == h->ncpus)
+			continue;
+		memset(&key, 0, sizeof(key));
+		key.id = nr;
+		add_row(h, &key, h->vals);
+	}
+	return 0;
+}
+
 /*
  * Runs the kernel skipped: a plain tracepoint program does not run while another BPF program
  * or a BPF map syscall holds the CPU (ktop's own batch read, preempted, is one), and the
@@ -362,6 +386,8 @@ int bpfhist_read(struct kt_bpfhist *h, char *err, size_t errlen)
 		h->nrows = 0;
 		r = read_one_by_one(h);
 	}
+	if (r >= 0 && h->sys_fd >= 0)
+		r = read_syscall_rows(h);
 	if (r < 0) {
 		snprintf(err, errlen, "%s: reading the histogram: %s", h->spec.text, strerror(-r));
 		return -1;

@@ -42,6 +42,11 @@
 /* An event committed just after a CPU was found empty can carry an earlier timestamp than
  * the moment of the check; other CPUs' events wait this long to stay in order. */
 #define READER_ORDER_SLACK_NS 2000000ull
+/* Events held back for ordering wait this long for the next pass: the consumer shows them
+ * at most ten times a second anyway, and a pass every 20 ms rather than every few lets a
+ * fast producer's pages gather, read in bulk (the kernel still wakes the reader early at
+ * buffer_percent, so a small buffer does not overflow meanwhile). */
+#define READER_HELD_MS 20
 /* Records stored per hold of the store lock, so the UI never waits long. */
 #define READER_BATCH 4096
 /* While records keep coming, the consumer is woken this often (it redraws at most 10/s). */
@@ -155,19 +160,22 @@ static void cpu_advance(struct reader_cpu *c)
 /* Stores c's current event (and the loss marker before it), then moves to the next. */
 static void cpu_emit(struct kt_reader *r, struct reader_cpu *c)
 {
-	uint32_t size = (uint32_t)kbuffer_event_size(c->kbuf);
 	unsigned short type;
 
-	if (r->rename_id >= 0 && size >= sizeof(type)) {
+	/* Every event record starts with its common fields, the type first; the size is
+	 * asked for only when the record is kept or read (a quiet batch run keeps none). */
+	if (r->rename_id >= 0) {
 		memcpy(&type, c->data, sizeof(type));
 		if (type == r->rename_id)
-			comms_note(r->comms, &r->rename, c->ts, c->data, size);
+			comms_note(r->comms, &r->rename, c->ts, c->data,
+				   (uint32_t)kbuffer_event_size(c->kbuf));
 	}
 	if (c->missed && r->store)
 		store_append_lost(r->store, c->ts, (uint32_t)c->cpu, c->missed > 0 ? c->missed : -1);
 	c->missed = 0;
 	if (r->store)
-		store_append(r->store, c->ts, (uint32_t)c->cpu, c->data, size);
+		store_append(r->store, c->ts, (uint32_t)c->cpu, c->data,
+			     (uint32_t)kbuffer_event_size(c->kbuf));
 	STAT_ADD(r, c, events, 1);
 	cpu_advance(c);
 }
@@ -217,6 +225,31 @@ static struct reader_cpu *reader_oldest(struct kt_reader *r)
 }
 
 /*
+ * m's current event may go (every other CPU holds a later event or was found empty late
+ * enough): how far m's events may run on without looking at the other CPUs again. An event
+ * of m may go while its time is below the returned bound: below every other CPU's current
+ * event, and more than slack before every other empty CPU's last check. Equal times go back
+ * to reader_oldest, which breaks ties by CPU.
+ */
+static unsigned long long reader_run_bound(struct kt_reader *r, const struct reader_cpu *m,
+					   unsigned long long slack)
+{
+	unsigned long long bound = UINT64_MAX, b;
+	int i;
+
+	for (i = 0; i < r->ncpus; i++) {
+		const struct reader_cpu *c = &r->cpus[i];
+
+		if (c == m)
+			continue;
+		b = c->have ? c->ts : c->empty_at - slack;
+		if (b < bound)
+			bound = b;
+	}
+	return bound;
+}
+
+/*
  * One merge pass. sweep: also collect partial pages (a quiet CPU's events reach the store).
  * until: store nothing newer (the end of the capture; UINT64_MAX while it runs), and merge
  * without slack, every CPU having been read to the end. Returns the records stored.
@@ -232,6 +265,7 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 	 * reader, newer records would keep it here forever, deaf to reader_stop. */
 	unsigned long long pass_end = until == UINT64_MAX ? clock_mono_ns() + slack : until;
 	struct reader_cpu *m, *c;
+	unsigned long long bound;
 	uint64_t stored = 0;
 	bool locked = false;
 	unsigned batch = 0;
@@ -280,18 +314,23 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 			break;
 		}
 		m = reader_oldest(r); /* a CPU just filled may hold an older event */
-		if (!locked) {
-			reader_lock(r);
-			locked = true;
-		}
-		cpu_emit(r, m);
-		stored++;
-		if (++batch == READER_BATCH) {
-			reader_unlock(r);
-			locked = false;
-			batch = 0;
-			reader_wake_sometimes(r);
-		}
+		/* The rest of m's page, as far as the other CPUs allow: one look at them per run
+		 * of events rather than per event. */
+		bound = reader_run_bound(r, m, slack);
+		do {
+			if (!locked) {
+				reader_lock(r);
+				locked = true;
+			}
+			cpu_emit(r, m);
+			stored++;
+			if (++batch == READER_BATCH) {
+				reader_unlock(r);
+				locked = false;
+				batch = 0;
+				reader_wake_sometimes(r);
+			}
+		} while (m->have && m->ts < bound && m->ts <= pass_end);
 	}
 	if (locked)
 		reader_unlock(r);
@@ -375,9 +414,8 @@ static void *reader_main(void *arg)
 			if (!r->held)
 				continue;
 		}
-		/* Events held back for ordering go out after the slack, not a full idle. */
-		timeout = !r->sink.page && reader_oldest(r) ?
-				  1 + (int)(READER_ORDER_SLACK_NS / 1000000) : READER_IDLE_MS;
+		/* Events held back for ordering go out soon after the slack, not a full idle. */
+		timeout = !r->sink.page && reader_oldest(r) ? READER_HELD_MS : READER_IDLE_MS;
 		if (poll(pfd, (nfds_t)r->ncpus + 1, timeout) < 0 && errno != EINTR)
 			break;
 		if (pfd[r->ncpus].revents)

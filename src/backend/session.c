@@ -148,11 +148,23 @@ static int set_buffer(struct kt_session *s, unsigned long kb, char *err, size_t 
 	return 0;
 }
 
+int session_size_buffer(struct kt_session *s, char *err, size_t errlen)
+{
+	if (!s || !s->inst || s->sized)
+		return 0;
+	if (set_buffer(s, s->want_kb, err, errlen) < 0)
+		return -1;
+	s->sized = true;
+	log_debug("session: %s now holds %lu KiB per CPU", s->name, s->buffer_kb);
+	return 0;
+}
+
 struct kt_session *session_open(const struct kt_session_opts *opts, char *err, size_t errlen)
 {
 	struct kt_session *s;
 	unsigned long kb = opts ? opts->buffer_kb : 0;
 	const char *clock = opts && opts->clock ? opts->clock : "mono";
+	long long val;
 	int e;
 
 	if (!session_tracing_dir(err, errlen))
@@ -192,12 +204,16 @@ struct kt_session *session_open(const struct kt_session_opts *opts, char *err, s
 	}
 	if (set_clock(s, clock, err, errlen) < 0)
 		goto fail;
-	if (set_buffer(s, kb ? kb : session_default_buffer_kb(), err, errlen) < 0)
-		goto fail;
+	/* The buffer keeps the size a new instance gets until something is to be recorded
+	 * (session_size_buffer): a run that enables nothing never allocates and frees the
+	 * full size, tens of MiB per CPU. */
+	s->want_kb = kb ? kb : session_default_buffer_kb();
+	if (tracefs_instance_file_read_number(s->inst, "buffer_size_kb", &val) == 0 && val > 0)
+		s->buffer_kb = (unsigned long)val;
 	s->ncpus = count_cpus(s->inst);
 	open_sessions++;
-	log_debug("session: %s, %d CPUs, %lu KiB per CPU, clock %s", s->name, s->ncpus,
-		  s->buffer_kb, clock);
+	log_debug("session: %s, %d CPUs, %lu KiB per CPU once recording, clock %s", s->name,
+		  s->ncpus, s->want_kb, clock);
 	return s;
 fail:
 	session_close(s);
@@ -285,7 +301,7 @@ void session_use_top_level(struct kt_session *s)
 	 * default lost most of a function_graph stream in the lab) but no larger than needed
 	 * (the top level's memory is not ktop's), and on; all saved */
 	snprintf(self, sizeof(self), "%lu",
-		 s->buffer_kb < TOP_LEVEL_BUFFER_KB ? s->buffer_kb : TOP_LEVEL_BUFFER_KB);
+		 s->want_kb < TOP_LEVEL_BUFFER_KB ? s->want_kb : TOP_LEVEL_BUFFER_KB);
 	if (tracefs_instance_file_write(NULL, "trace_clock", "mono") < 0 ||
 	    tracefs_instance_file_write(NULL, "buffer_size_kb", self) < 0 ||
 	    tracefs_instance_file_write(NULL, "tracing_on", "1") < 0)

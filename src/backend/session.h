@@ -50,12 +50,17 @@ int session_remove_owned(pid_t pid, int busy_ms);
  * CPU), reduced on small machines so all CPUs together take at most 1/16 of RAM. */
 unsigned long session_default_buffer_kb(void);
 
-/* Creates the instance ktop-<getpid()>, sets buffer size and clock. One session per process
- * at a time. An instance already named after this pid was left by a dead process with the
- * same pid, and is removed first with its probe group. NULL with err filled ("cannot create
+/* Creates the instance ktop-<getpid()>, sets the clock (the buffer size waits for
+ * session_size_buffer). One session per process at a time. An instance already named after
+ * this pid was left by a dead process with the same pid, and is removed first with its
+ * probe group. NULL with err filled ("cannot create
  * tracefs instance ktop-123: Permission denied (run ktop as root or with CAP_SYS_ADMIN)").
  * Free with session_close(). */
 struct kt_session *session_open(const struct kt_session_opts *opts, char *err, size_t errlen);
+/* Gives the instance the buffer size asked for (opts->buffer_kb), once, before the first
+ * thing is recorded: session_enable, tracers_set and trigger_add call it. Until then the
+ * instance keeps the kernel's size for a new one. 0, or -1 with err set. */
+int session_size_buffer(struct kt_session *s, char *err, size_t errlen);
 /* Disables everything and removes the instance. The reader must be stopped first: an open
  * trace_pipe_raw keeps the instance busy. Safe on NULL. */
 void session_close(struct kt_session *s);

@@ -176,6 +176,8 @@ static int toggle(struct kt_session *s, const char *system, const char *event, b
 	if (event && !strcmp(event, "*"))
 		event = NULL;
 	session_format_spec(spec, sizeof(spec), system, event);
+	if (on && session_size_buffer(s, err, errlen) < 0)
+		return -1;
 
 	/* One named event: its own file, without walking the others (~2,300 events: a glob
 	 * that enables them one by one would otherwise walk them all for each). */

@@ -17,7 +17,9 @@
 struct kt_session {
 	struct tracefs_instance *inst;
 	char name[32];
-	unsigned long buffer_kb;
+	unsigned long buffer_kb; /* per CPU: what the kernel holds now */
+	unsigned long want_kb;	 /* what the first recording gets (session_size_buffer) */
+	bool sized;		 /* want_kb is in place */
 	int ncpus;
 	char *events_dir; /* <instance>/events, libtracefs-allocated */
 	bool top_level;	  /* the tracer runs at the top level (--top-level, toplevel.h) */

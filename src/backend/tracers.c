@@ -217,6 +217,8 @@ int tracers_set(struct kt_session *s, const char *name, char *err, size_t errlen
 				     "");
 		return -1;
 	}
+	if (strcmp(name, "nop") && session_size_buffer(s, err, errlen) < 0)
+		return -1;
 	if (tracefs_instance_file_write(inst, "current_tracer", name) < 0) {
 		e = errno;
 		errno_words(e, words, sizeof(words));

@@ -234,7 +234,7 @@ int trigger_add(struct kt_session *s, struct tep_event *te, const struct kt_trig
 		str_seterr(err, errlen, "cannot find the instance's directory");
 		return -1;
 	}
-	if (check(te, dir, t, err, errlen) < 0)
+	if (check(te, dir, t, err, errlen) < 0 || session_size_buffer(s, err, errlen) < 0)
 		goto out;
 	trigger_format(t, line, sizeof(line));
 	event_path(path, sizeof(path), dir, t->system, t->event, "trigger");

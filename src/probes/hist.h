@@ -15,6 +15,9 @@
 #define KT_HIST_COMM 16
 #define KT_HIST_MAX_KEYS 10240
 #define KT_HIST_MAX_INFLIGHT 16384
+/* syscall-latency by syscall: the rows of syscall numbers below this are a per-CPU array
+ * (syslat.bpf.c's hist_syscalls, read beside the hash), the others are in the hash */
+#define KT_HIST_SYSCALLS 512
 
 /* How a value finds its bucket. */
 enum kt_hist_scale {

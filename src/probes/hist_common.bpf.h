@@ -74,11 +74,25 @@ static __always_inline void hist_key_current(struct kt_hist_key *k)
 	}
 }
 
+/* Adds v to one row: its bucket, count, sum, smallest and largest. Per-CPU values: plain
+ * adds, no atomics. */
+static __always_inline void hist_row_add(struct kt_hist_val *h, unsigned long long v)
+{
+	unsigned int s = hist_slot(v);
+
+	h->slots[s & (KT_HIST_SLOTS - 1)]++;
+	if (!h->count || v < h->min)
+		h->min = v;
+	h->count++;
+	h->sum += v;
+	if (v > h->max)
+		h->max = v;
+}
+
 static __always_inline void hist_add(const struct kt_hist_key *k, unsigned long long v)
 {
 	static const struct kt_hist_val zero;
 	struct kt_hist_val *h;
-	unsigned int s;
 
 	h = bpf_map_lookup_elem(&hist, k);
 	if (!h) {
@@ -87,15 +101,7 @@ static __always_inline void hist_add(const struct kt_hist_key *k, unsigned long 
 		if (!h)
 			return;
 	}
-	/* per-CPU values: plain adds, no atomics */
-	s = hist_slot(v);
-	h->slots[s & (KT_HIST_SLOTS - 1)]++;
-	if (!h->count || v < h->min)
-		h->min = v;
-	h->count++;
-	h->sum += v;
-	if (v > h->max)
-		h->max = v;
+	hist_row_add(h, v);
 }
 
 #endif

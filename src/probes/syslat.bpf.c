@@ -14,51 +14,68 @@
 char LICENSE[] SEC("license") = "GPL";
 
 struct start {
-	unsigned long long ts;
+	unsigned long long ts; /* 0: no syscall of this thread is being timed */
 	long id;
 };
 
+/* The start of each thread's syscall in the thread's own storage: a lookup in the task
+ * rather than a hash update and delete under a bucket lock on every call. It goes with
+ * the thread, so the starts of exit(2), which never returns, need no sweeping. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, KT_HIST_MAX_INFLIGHT);
-	__type(key, unsigned int);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct start);
 } starts SEC(".maps");
 
-/* exit(2) and exit_group(2), set by the loader: they never return, so a start kept for them
- * would stay for good, one per exited thread, until the map filled. */
-const volatile long nr_exit = -1;
-const volatile long nr_exit_group = -1;
+/* by=syscall: the rows of syscall numbers below KT_HIST_SYSCALLS, found by index (the
+ * verifier inlines the lookup) rather than by hashing the whole key into the hash */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, KT_HIST_SYSCALLS);
+	__type(key, unsigned int);
+	__type(value, struct kt_hist_val);
+} hist_syscalls SEC(".maps");
 
 static __always_inline int on_enter(long id)
 {
-	unsigned int tid = (unsigned int)bpf_get_current_pid_tgid();
-	struct start s;
+	struct start *s;
 
-	if (!hist_wanted() || id == nr_exit || id == nr_exit_group)
+	if (!hist_wanted())
 		return 0;
-	s.ts = bpf_ktime_get_ns();
-	s.id = id;
-	bpf_map_update_elem(&starts, &tid, &s, BPF_ANY);
+	s = bpf_task_storage_get(&starts, bpf_get_current_task_btf(), 0,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!s)
+		return 0;
+	s->id = id;
+	s->ts = bpf_ktime_get_ns();
 	return 0;
 }
 
 static __always_inline int on_exit(void)
 {
-	unsigned int tid = (unsigned int)bpf_get_current_pid_tgid();
-	struct kt_hist_key k = {};
-	struct start *s;
 	unsigned long long now = bpf_ktime_get_ns();
+	struct kt_hist_key k = {};
+	struct kt_hist_val *row;
+	struct start *s;
+	unsigned int nr;
 
-	s = bpf_map_lookup_elem(&starts, &tid);
-	if (!s)
+	s = bpf_task_storage_get(&starts, bpf_get_current_task_btf(), 0, 0);
+	if (!s || !s->ts)
 		return 0;
-	if (hist_by == KT_BY_SYSCALL)
-		k.id = (unsigned long long)s->id;
-	else
-		hist_key_current(&k);
-	hist_add(&k, now - s->ts);
-	bpf_map_delete_elem(&starts, &tid);
+	if (hist_by == KT_BY_SYSCALL && (unsigned long)s->id < KT_HIST_SYSCALLS) {
+		nr = (unsigned int)s->id;
+		row = bpf_map_lookup_elem(&hist_syscalls, &nr);
+		if (row)
+			hist_row_add(row, now - s->ts);
+	} else {
+		if (hist_by == KT_BY_SYSCALL)
+			k.id = (unsigned long long)s->id;
+		else
+			hist_key_current(&k);
+		hist_add(&k, now - s->ts);
+	}
+	s->ts = 0;
 	return 0;
 }
 

@@ -3,17 +3,24 @@
 #
 # make bench, histogram part: what a syscall-latency histogram aggregated in the kernel
 # costs the traced program. `workload rate 0 S` makes getppid() calls flat out on CPU 0
-# for S seconds, once with nothing attached, then under each of
+# for S seconds, with nothing attached, then under each of
 #   ktop       ktop -b -q --hist syscall-latency (the variant it picks: tp_btf here)
 #   ktop-tp    the same through plain tracepoints (via=tracepoint), bpftrace's own hooks
+#   floor      tests/bench/hist_floor: a hand-written pair of tp_btf programs, start time in
+#              task storage, one unkeyed log2 histogram in a per-CPU array (the least such a
+#              histogram can cost)
 #   bpftrace   the same histogram: raw_syscalls sys_enter/sys_exit, keyed by syscall,
 #              log2 of the nanoseconds in between
-# and once more with nothing attached (the baseline is the mean of the two). Prints the
-# calls per second of each and its ratio to the baseline; never fails on the numbers.
+# and once more with nothing attached; a round's baseline is the mean of its two bare runs.
+# BENCH_ROUNDS rounds (3), the tools in a rotating order. Prints the calls per second of each
+# and the slowdown (how much longer each call takes), medians with their range, and the
+# targets' rows; never fails on the numbers.
 #
-# Environment: KTOP, WORKLOAD (set by make bench); BENCH_HIST_SECONDS (default 3).
+# Environment: KTOP, WORKLOAD (set by make bench); HIST_FLOOR ("LOADER OBJECT", set by make
+# bench when BPF is built); BENCH_HIST_SECONDS (default 3); BENCH_ROUNDS; BENCH_TARGETS.
 
 set -u
+. "$(dirname "$0")/lib.sh"
 KTOP=${KTOP-}
 WORKLOAD=${WORKLOAD:?WORKLOAD must name tests/helpers/workload}
 SECS=${BENCH_HIST_SECONDS:-3}
@@ -22,6 +29,8 @@ TOOL_CPU=1
 TMPD=$(mktemp -d /tmp/ktop-bench-hist.XXXXXX) || exit 1
 TOOL=
 declare -A RATE=()
+read -r FLOOR_BIN FLOOR_OBJ <<<"${HIST_FLOOR:-}"
+bench_own_targets "$TMPD/targets"
 
 say() { printf '%s\n' "$*"; }
 warn() { printf 'bench hist: %s\n' "$*" >&2; }
@@ -72,44 +81,97 @@ under() {
 	TOOL=
 }
 
-[ "$(id -u)" = 0 ] || { warn "needs root"; exit 0; }
-say "syscall-latency histogram: getppid() flat out on CPU $WL_CPU for ${SECS} s, tools on CPU $TOOL_CPU"
-workload_rate none1
-tools=()
-if [ -n "$KTOP" ] && [ -x "$KTOP" ]; then
-	under ktop 'attached via' "$TMPD/ktop.log" \
-		"$KTOP" -b -q -v --log "$TMPD/ktop.log" --hist syscall-latency && tools+=(ktop)
-	under ktop-tp 'attached via' "$TMPD/ktop-tp.log" \
-		"$KTOP" -b -q -v --log "$TMPD/ktop-tp.log" --hist syscall-latency,via=tracepoint &&
-		tools+=(ktop-tp)
-else
-	warn "no ktop: its rows say 'not available'"
-fi
-if command -v bpftrace >/dev/null; then
-	under bpftrace 'Attaching' "$TMPD/bpftrace.out" bpftrace -e '
-		tracepoint:raw_syscalls:sys_enter { @start[tid] = nsecs; }
-		tracepoint:raw_syscalls:sys_exit /@start[tid]/ {
-			@ns[args->id] = hist(nsecs - @start[tid]); delete(@start[tid]); }' &&
-		tools+=(bpftrace)
-else
-	warn "no bpftrace (apt-get install bpftrace): its row says 'not available'"
-fi
-workload_rate none2
-base=$(awk "BEGIN { printf \"%.0f\", (${RATE[none1]} + ${RATE[none2]}) / 2 }")
+# run_tool NAME ROUND: the workload under tool NAME, its rate in RATE[NAME:ROUND]; nothing
+# when the tool is not there (NA[NAME] says why).
+declare -A NA=()
+run_tool() {
+	local name=$1 r=$2
+	case $name in
+	ktop)
+		[ -n "$KTOP" ] && [ -x "$KTOP" ] || { NA[$name]="no ktop"; return; }
+		under "$name:$r" 'attached via' "$TMPD/$name:$r.log" \
+			"$KTOP" -b -q -v --log "$TMPD/$name:$r.log" --hist syscall-latency
+		;;
+	ktop-tp)
+		[ -n "$KTOP" ] && [ -x "$KTOP" ] || { NA[$name]="no ktop"; return; }
+		under "$name:$r" 'attached via' "$TMPD/$name:$r.log" \
+			"$KTOP" -b -q -v --log "$TMPD/$name:$r.log" --hist syscall-latency,via=tracepoint
+		;;
+	floor)
+		[ -n "$FLOOR_BIN" ] && [ -x "$FLOOR_BIN" ] ||
+			{ NA[$name]="not built (BPF disabled)"; return; }
+		under "$name:$r" '^attached' "$TMPD/$name:$r.out" "$FLOOR_BIN" "$FLOOR_OBJ"
+		;;
+	bpftrace)
+		command -v bpftrace >/dev/null ||
+			{ NA[$name]="apt-get install bpftrace"; return; }
+		under "$name:$r" 'Attaching' "$TMPD/$name:$r.out" bpftrace -e '
+			tracepoint:raw_syscalls:sys_enter { @start[tid] = nsecs; }
+			tracepoint:raw_syscalls:sys_exit /@start[tid]/ {
+				@ns[args->id] = hist(nsecs - @start[tid]); delete(@start[tid]); }'
+		;;
+	esac
+}
 
-printf '  %-10s %14s %10s %10s\n' tool "calls/s" "of base" slowdown
-printf '  %-10s %14s %10s %10s\n' none "$base" "1.000" "-"
-for t in ktop ktop-tp bpftrace; do
-	if [ -z "${RATE[$t]:-}" ]; then
-		printf '  %-10s %14s\n' "$t" "not available"
+# The slowdown of each round under TOOL, in percent: base / rate - 1.
+slowdowns() {
+	local r out=''
+	for ((r = 1; r <= ROUNDS; r++)); do
+		out+="$(awk -v b="${BASE[$r]:-}" -v x="${RATE[$1:$r]:-}" 'BEGIN {
+			print (b > 0 && x > 0) ? (b / x - 1) * 100 : "-" }') "
+	done
+	echo "$out"
+}
+
+[ "$(id -u)" = 0 ] || { warn "needs root"; exit 0; }
+say "syscall-latency histogram: getppid() flat out on CPU $WL_CPU for ${SECS} s, tools on CPU $TOOL_CPU, $ROUNDS rounds"
+TOOLS=(ktop ktop-tp floor bpftrace)
+declare -A BASE=()
+for ((r = 1; r <= ROUNDS; r++)); do
+	workload_rate "none1:$r"
+	for t in $(rotated "$r" "${TOOLS[@]}"); do
+		run_tool "$t" "$r"
+	done
+	workload_rate "none2:$r"
+	BASE[$r]=$(awk "BEGIN { printf \"%.0f\", (${RATE[none1:$r]} + ${RATE[none2:$r]}) / 2 }")
+done
+
+printf '  %-10s %-30s %s\n' tool "calls/s" "slowdown (how much longer a call takes)"
+printf '  %-10s %-30s %s\n' none "$(span '%.0f' "${BASE[@]}")" "-"
+for t in "${TOOLS[@]}"; do
+	rates=()
+	for ((r = 1; r <= ROUNDS; r++)); do
+		rates+=("${RATE[$t:$r]:--}")
+	done
+	if [ -z "$(summ "${rates[@]}")" ]; then
+		printf '  %-10s not available%s\n' "$t" "${NA[$t]:+: ${NA[$t]}}"
 		continue
 	fi
-	awk -v t="$t" -v r="${RATE[$t]}" -v b="$base" 'BEGIN {
-		printf "  %-10s %14d %10.3f %9.1f%%\n", t, r, r / b, (b / r - 1) * 100 }'
+	# shellcheck disable=SC2046 # the rounds' figures are words
+	printf '  %-10s %-30s %s\n' "$t" "$(span '%.0f' "${rates[@]}")" "$(span '%.0f' $(slowdowns "$t"))%"
 done
-if [ -n "${RATE[ktop]:-}" ] && [ -n "${RATE[bpftrace]:-}" ]; then
-	awk -v k="${RATE[ktop]}" -v p="${RATE[bpftrace]}" 'BEGIN {
-		printf "  ktop runs the workload at %.2fx the speed bpftrace leaves it (target: >= 1)\n", k / p }'
-fi
-say "  (baseline runs: ${RATE[none1]} and ${RATE[none2]} calls/s; slowdown: how much longer each call takes)"
+say "  (baseline: the mean of the bare runs before and after each round's tools)"
+
+# The targets' rows: ktop's slowdown, and beside it bpftrace's and the floor's.
+others=
+for t in bpftrace floor; do
+	# shellcheck disable=SC2046
+	s=$(span '%.0f' $(slowdowns "$t"))
+	others+="; $t $s%"
+done
+for t in ktop ktop-tp; do
+	via=tp_btf
+	[ "$t" = ktop-tp ] && via=tracepoint
+	row="syscall-latency histogram: slowdown of a getppid storm ($via)"
+	# shellcheck disable=SC2046
+	m=$(med $(slowdowns "$t"))
+	if [ -z "$m" ]; then
+		target_row "$row" - "<= 100%" "not measured (${NA[$t]:-ktop failed})"
+		continue
+	fi
+	# shellcheck disable=SC2046
+	target_row "$row" "$(span '%.0f' $(slowdowns "$t"))%$others" "<= 100%" \
+		"$(verdict "$m <= 100")"
+done
+[ -n "$BENCH_OWN_TARGETS" ] && print_targets "$BENCH_OWN_TARGETS"
 exit 0

@@ -5,10 +5,27 @@ EXTRA_PROGRAMS += tests/bench/bare_reader
 tests_bench_bare_reader_SOURCES = tests/bench/bare_reader.c
 tests_bench_bare_reader_CFLAGS = $(AM_CFLAGS)
 tests_bench_bare_reader_LDADD = $(TRACEFS_LIBS) $(TRACEEVENT_LIBS)
-EXTRA_DIST += tests/bench/run.sh tests/bench/hist.sh tests/bench/README.md
+EXTRA_DIST += tests/bench/run.sh tests/bench/hist.sh tests/bench/lib.sh tests/bench/README.md \
+	tests/bench/hist_floor.bpf.c
 CLEANFILES += tests/bench/bare_reader$(EXEEXT)
 
-bench: tests/bench/bare_reader$(EXEEXT) tests/helpers/workload$(EXEEXT)
+# The histogram bench's floor: a hand-written pair of BPF programs and their loader.
+if ENABLE_BPF
+EXTRA_PROGRAMS += tests/bench/hist_floor
+tests_bench_hist_floor_SOURCES = tests/bench/hist_floor.c
+tests_bench_hist_floor_CFLAGS = $(AM_CFLAGS)
+tests_bench_hist_floor_LDADD = $(LIBBPF_LIBS)
+tests/bench/hist_floor.bpf.o: tests/bench/hist_floor.bpf.c $(BPF_HDRS)
+	$(AM_V_GEN)$(MKDIR_P) tests/bench && \
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && $(LLVM_STRIP) -g $@.tmp && mv -f $@.tmp $@
+HIST_FLOOR = tests/bench/hist_floor$(EXEEXT) tests/bench/hist_floor.bpf.o
+CLEANFILES += $(HIST_FLOOR) tests/bench/*.tmp
+endif
+
+# The recording part (tests/bench/recording.sh) runs inside run.sh, so that its row joins
+# the targets table; make bench-recording runs it alone.
+bench: tests/bench/bare_reader$(EXEEXT) tests/helpers/workload$(EXEEXT) \
+		tests/helpers/mkrecording$(EXEEXT) $(HIST_FLOOR)
 	@if $(MAKE) $(AM_MAKEFLAGS) ktop$(EXEEXT); then \
 		ktop='$(abs_top_builddir)/ktop$(EXEEXT)'; \
 	else \
@@ -16,5 +33,8 @@ bench: tests/bench/bare_reader$(EXEEXT) tests/helpers/workload$(EXEEXT)
 	fi; \
 	KTOP=$$ktop BARE='$(abs_top_builddir)/tests/bench/bare_reader$(EXEEXT)' \
 	WORKLOAD='$(abs_top_builddir)/tests/helpers/workload$(EXEEXT)' \
+	HIST_FLOOR='$(if $(HIST_FLOOR),$(abs_top_builddir)/tests/bench/hist_floor$(EXEEXT) $(abs_top_builddir)/tests/bench/hist_floor.bpf.o)' \
+	MKRECORDING='$(abs_top_builddir)/tests/helpers/mkrecording$(EXEEXT)' \
+	FIXTURES='$(abs_top_srcdir)/tests/unit/fixtures/tracing' \
 	bash '$(top_srcdir)/tests/bench/run.sh'
 .PHONY: bench

@@ -5,12 +5,14 @@
 #
 # For each configuration (max rate and a moderate rate with 64 MB per CPU, max rate with
 # the default buffer) every tool reads raw_syscalls:sys_enter for the same time while
-# `workload rate R S` makes getppid() calls on CPU 0; the tools run on CPU 1:
+# `workload rate R S` makes getppid() calls on CPU 0; the tools run on CPU 1, BENCH_ROUNDS
+# times (3), interleaved and in a rotating order; figures are medians with their range:
 #   bare        tests/bench/bare_reader: splice + kbuffer, counts only (the limit)
 #   ktop        ktop -b -q -e raw_syscalls:sys_enter --duration D
 #   trace_pipe  cat trace_pipe | wc -l
 #   perf        perf record -e raw_syscalls:sys_enter --exclude-perf -a
-# then idle ktop's CPU use and the time to ktop's first frame in tmux.
+# then idle ktop's CPU use and the time to ktop's first frame in tmux, the histograms
+# (hist.sh) and the 1 GiB recording (recording.sh), and last the table of issue 17's targets.
 # Numbers are printed beside targets; nothing here passes or fails on time. See README.md.
 #
 # Environment: KTOP, BARE, WORKLOAD (set by make bench; KTOP may be empty), and optionally
@@ -18,9 +20,11 @@
 # 1000000 or a third of the measured maximum when the machine cannot do three times that),
 # KTOP_BUFFER_OPT (how to give ktop a buffer size, %s standing for kB per CPU, e.g.
 # "--buffer-kb=%s"; found in ktop --help by default), KTOP_HEADER_RE (what ktop's first frame shows, default "ktop"),
-# BENCH_ONLY (a comma-separated subset of tools,idle,frame,hist), BENCH_IDLE_SECONDS (10).
+# BENCH_ONLY (a comma-separated subset of tools,idle,frame,hist,recording), BENCH_IDLE_SECONDS
+# (10), BENCH_ROUNDS (3); MKRECORDING and FIXTURES for the recording part.
 
 set -u
+. "$(dirname "$0")/lib.sh"
 
 TRACEFS=/sys/kernel/tracing
 EVENT_SYS=raw_syscalls
@@ -33,7 +37,6 @@ BIG_KB=65536
 WL_CPU=0
 TOOL_CPU=1
 IDLE_SECS=${BENCH_IDLE_SECONDS:-10}
-FRAME_TRIES=3
 KTOP=${KTOP-}
 BARE=${BARE:?BARE must name tests/bench/bare_reader}
 WORKLOAD=${WORKLOAD:?WORKLOAD must name tests/helpers/workload}
@@ -203,6 +206,34 @@ workload() {
 	echo "${out#calls=}"
 }
 
+# The CPU nanoseconds the process named COMM below JOB (all its threads) has used so far,
+# from /proc/PID/task/*/schedstat; nothing when there is no such process.
+tool_cpu_ns() {
+	local pid
+	for pid in $(descendants "$1"); do
+		[ "$(cat "/proc/$pid/comm" 2>/dev/null)" = "$2" ] || continue
+		cat "/proc/$pid"/task/*/schedstat 2>/dev/null | awk '{ t += $1 } END { printf "%d", t }'
+		return
+	done
+}
+
+# workload_window RATE JOB COMM: the workload, as workload(); the CPU the tool (COMM below
+# JOB) used while it ran, start-up and exit excluded, goes to $TMPD/window (seconds, or
+# empty).
+workload_window() {
+	local rate=$1 job=$2 comm=$3 out t0 t1
+	sleep "$PRE"
+	t0=$(tool_cpu_ns "$job" "$comm")
+	out=$("${WL_ENV[@]}" "$WORKLOAD" rate "$rate" "$SECS" kbench-wl) || warn "workload failed"
+	t1=$(tool_cpu_ns "$job" "$comm")
+	if [ -n "$t0" ] && [ -n "$t1" ]; then
+		calc '%.4f' "($t1 - $t0) / 1e9" >"$TMPD/window"
+	else
+		: >"$TMPD/window"
+	fi
+	echo "${out#calls=}"
+}
+
 # timed FILE CMD...: runs CMD, keeping the caller's stdout and stderr, and notes in FILE.*
 # its CPU time in ms (perf stat's task-clock over CMD and all it starts, threads included,
 # to the microsecond; else bash's times, to the ms), its peak RSS in kB (GNU time's %M) and
@@ -269,7 +300,8 @@ run_bare() {
 	make_instance "$name" "$kb" || { R[$run:bare:na]="cannot set up instance"; return; }
 	timed "$TMPD/bare.time" "${TOOL_PIN[@]}" "$BARE" "$name" "$DUR" >"$TMPD/bare.out" &
 	job=$!
-	calls=$(workload "$rate")
+	calls=$(workload_window "$rate" "$job" bare_reader)
+	R[$run:bare:wcpu]=$(cat "$TMPD/window")
 	wait "$job"
 	rc=$?
 	stop_instance "$name"
@@ -279,7 +311,6 @@ run_bare() {
 	R[$run:bare:lost]=$(stat_sum "$name" overrun "dropped events")
 	R[$run:bare:unread]=$(stat_sum "$name" entries)
 	R[$run:bare:note]="kbuffer missed=$(field missed "$out")"
-	R[$run:kb]=$(cat "$TRACEFS/instances/$name/buffer_size_kb")
 	store_time "$run:bare" "$TMPD/bare.time"
 	[ -n "${R[$run:bare:events]}" ] || R[$run:bare:na]="bare_reader failed (exit $rc): $out"
 	remove_instance "$name"
@@ -302,15 +333,15 @@ ktop_buffer_opt() {
 }
 
 run_ktop() {
-	local run=$1 rate=$2 kb=$3 job calls line opt rc
+	local run=$1 rate=$2 kb=${3:-$DEFAULT_KB} job calls line opt rc
 	local -a args=(-b -q -e "$EVENT" --duration "$DUR")
 	if [ -n "$KTOP_NA" ]; then
 		R[$run:ktop:na]=$KTOP_NA
 		return
 	fi
 	# The same buffer as the others: 64 MB, or the kernel's default for a new instance.
-	opt=$(ktop_buffer_opt "${kb:-${R[$run:kb]:-}}")
-	if [ -n "$opt" ] && [ -n "${kb:-${R[$run:kb]:-}}" ]; then
+	opt=$(ktop_buffer_opt "$kb")
+	if [ -n "$opt" ] && [ -n "$kb" ]; then
 		args+=("$opt")
 		R[$run:ktop:note]=$opt
 	else
@@ -318,7 +349,8 @@ run_ktop() {
 	fi
 	timed "$TMPD/ktop.time" "${TOOL_PIN[@]}" "$KTOP" "${args[@]}" >"$TMPD/ktop.out" 2>&1 &
 	job=$!
-	calls=$(workload "$rate")
+	calls=$(workload_window "$rate" "$job" "$(basename "$KTOP" | cut -c1-15)")
+	R[$run:ktop:wcpu]=$(cat "$TMPD/window")
 	mapfile -t -O "${#KTOP_PIDS[@]}" KTOP_PIDS < <(descendants "$job")
 	wait "$job"
 	rc=$?
@@ -400,119 +432,228 @@ run_perf() {
 
 TOOLS=(bare ktop trace_pipe perf)
 
-# run_config RUN RATE BUFFER_KB
+# The buffer a new instance gets (the "default buffer" configuration), in kB per CPU.
+default_kb() {
+	local name="kbench-probe-$$"
+	make_instance "$name" "" || return
+	cat "$TRACEFS/instances/$name/buffer_size_kb"
+	remove_instance "$name"
+}
+
+# run_config RUN RATE BUFFER_KB: ROUNDS rounds, every tool once per round, the order rotated;
+# round i's figures are under R[RUN:i:tool:...].
 run_config() {
-	local run=$1 rate=$2 kb=$3 shown=$2
+	local run=$1 rate=$2 kb=$3 shown=$2 i t
 	[ "$rate" = 0 ] && shown=max
-	say "  $run: workload rate $shown, ${SECS} s; buffer ${kb:-default} kB/CPU ..." >&2
-	run_bare "$@"
-	run_ktop "$@"
-	run_trace_pipe "$@"
-	run_perf "$@"
+	say "  $run: workload rate $shown, ${SECS} s; buffer ${kb:-default} kB/CPU, $ROUNDS rounds ..." >&2
+	for ((i = 1; i <= ROUNDS; i++)); do
+		for t in $(rotated "$i" "${TOOLS[@]}"); do
+			"run_$t" "$run:$i" "$rate" "$kb"
+		done
+	done
 }
 
 # ---------------------------------------------------------------- the table
 
-# Prints one configuration's table and ktop's targets.
-report_config() {
-	local run=$1 title=$2 t k ev lost calls cpu rss cpe evs
-	local bare_cpe="" pipe_evs=""
-	say ""
-	say "== $title"
-	printf '%-10s %10s %10s %9s %7s %8s %7s %7s %9s %6s %7s %6s\n' tool "wl calls" events lost \
-		"lost%" unread "Mev/s" "cpu s" "cpu s/Mev" "xbare" "RSS MB" "xpipe"
-	for t in bare trace_pipe; do
-		k="$run:$t"
-		if [ -n "${R[$k:events]-}" ] && [ -z "${R[$k:na]-}" ]; then
-			[ "$t" = bare ] && [ -n "${R[$k:cpu]-}" ] && [ "${R[$k:events]}" -gt 0 ] &&
-				bare_cpe=$(calc '%.6f' "${R[$k:cpu]} * 1e6 / ${R[$k:events]}")
-			[ "$t" = trace_pipe ] && pipe_evs=$(calc '%.6f' "${R[$k:events]} / $SECS / 1e6")
-		fi
-	done
-	for t in "${TOOLS[@]}"; do
-		k="$run:$t"
-		if [ -n "${R[$k:na]-}" ] || [ -z "${R[$k:events]-}" ]; then
-			printf '%-10s not available: %s\n' "$t" "${R[$k:na]:-no result}"
-			continue
-		fi
-		ev=${R[$k:events]}
-		lost=${R[$k:lost]:-?}
-		calls=${R[$k:calls]:-?}
-		cpu=${R[$k:cpu]:--}
-		rss=${R[$k:rss]:-}
-		evs=$(calc '%.3f' "$ev / $SECS / 1e6")
-		if [ "$cpu" != - ] && [ "$ev" -gt 0 ]; then
-			cpe=$(calc '%.3f' "$cpu * 1e6 / $ev")
+# per_round RUN TOOL FIELD: the field of every round, space-separated ("-" where missing).
+per_round() {
+	local i k out=
+	for ((i = 1; i <= ROUNDS; i++)); do
+		k="$1:$i:$2"
+		if [ -n "${R[$k:na]-}" ]; then
+			out+="- "
 		else
-			cpe=-
+			out+="${R[$k:$3]:--} "
 		fi
-		printf '%-10s %10s %10s %9s %7s %8s %7s %7s %9s %6s %7s %6s\n' "$t" "$calls" "$ev" \
-			"$lost" \
-			"$( [ "$lost" != '?' ] && calc '%.2f%%' "($ev + $lost) > 0 ? 100 * $lost / ($ev + $lost) : 0" || echo '?')" \
-			"${R[$k:unread]:--}" "$evs" "$cpu" "$cpe" \
-			"$( [ -n "$bare_cpe" ] && [ "$cpe" != - ] && calc '%.2f' "$cpe / $bare_cpe" || echo -)" \
-			"$( [ -n "$rss" ] && calc '%.1f' "$rss / 1024" || echo -)" \
-			"$( [ -n "$pipe_evs" ] && calc '%.1f' "$pipe_evs > 0 ? $evs / $pipe_evs : 0" || echo -)"
-		[ -n "${R[$k:note]-}" ] && printf '%-10s   (%s)\n' "" "${R[$k:note]}"
 	done
-	report_targets "$run" "$bare_cpe" "$pipe_evs"
+	echo "$out"
 }
 
-# report_targets RUN BARE_CPU_PER_MEV TRACE_PIPE_MEV_PER_S
+# cpe_rounds RUN TOOL: CPU seconds per million events (microseconds per event), per round.
+cpe_rounds() {
+	ratios "$(per_round "$1" "$2" cpu | awk '{ for (i = 1; i <= NF; i++)
+		printf "%s ", $i == "-" ? "-" : $i * 1e6 }')" "$(per_round "$1" "$2" events)"
+}
+
+# wcpe_rounds RUN TOOL: CPU microseconds per workload call while the workload ran (the
+# tool's start-up and exit left out), per round; bare and ktop only.
+wcpe_rounds() {
+	ratios "$(per_round "$1" "$2" wcpu | awk '{ for (i = 1; i <= NF; i++)
+		printf "%s ", $i == "-" ? "-" : $i * 1e6 }')" "$(per_round "$1" "$2" calls)"
+}
+
+# Prints one configuration's table and ktop's targets.
+report_config() {
+	local run=$1 title=$2 t ev lost calls cpe pipe_evs na i note
+	# shellcheck disable=SC2046 # the rounds' figures are words
+	pipe_evs=$(med $(per_round "$run" trace_pipe events))
+	say ""
+	say "== $title"
+	say "   medians of $ROUNDS rounds, (min-max) where they differ; x: per-round ratio to bare"
+	printf '%-10s %-24s %-20s %-12s %-9s %-9s %-22s %-20s %-7s %-6s %s\n' tool "wl M calls" \
+		"x bare (observer)" "events M" "lost%" "unread" "cpu us/event" "x bare (cpu/event)" \
+		"RSS MB" "xpipe" "x bare (cpu/call, workload window)"
+	for t in "${TOOLS[@]}"; do
+		calls=$(per_round "$run" "$t" calls)
+		ev=$(per_round "$run" "$t" events)
+		if [ -z "$(summ $ev)" ]; then
+			na=
+			for ((i = 1; i <= ROUNDS; i++)); do
+				[ -n "${R[$run:$i:$t:na]-}" ] && na=${R[$run:$i:$t:na]}
+			done
+			printf '%-10s not available: %s\n' "$t" "${na:-no result}"
+			continue
+		fi
+		lost=$(per_round "$run" "$t" lost)
+		cpe=$(cpe_rounds "$run" "$t")
+		# shellcheck disable=SC2046,SC2086 # the rounds' figures are words
+		printf '%-10s %-24s %-20s %-12s %-9s %-9s %-22s %-20s %-7s %-6s %s\n' "$t" \
+			"$(span '%.2f' $(ratios "$calls" "$(yes 1000000 | head -n "$ROUNDS" | tr '\n' ' ')"))" \
+			"$(span '%.2f' $(ratios "$calls" "$(per_round "$run" bare calls)"))" \
+			"$(span '%.2f' $(ratios "$ev" "$(yes 1000000 | head -n "$ROUNDS" | tr '\n' ' ')"))" \
+			"$(span '%.2f' $(awk -v l="$lost" -v e="$ev" 'BEGIN { n = split(l, a, " "); split(e, b, " ")
+				for (i = 1; i <= n; i++) printf "%s ", (a[i] ~ /^[0-9]+$/ && b[i] ~ /^[0-9]+$/ && a[i] + b[i] > 0) ? 100 * a[i] / (a[i] + b[i]) : (a[i] == "0" ? 0 : "-") }'))" \
+			"$(span '%d' $(per_round "$run" "$t" unread))" \
+			"$(span '%.3f' $cpe)" \
+			"$(span '%.2f' $(ratios "$cpe" "$(cpe_rounds "$run" bare)"))" \
+			"$(span '%.0f' $(per_round "$run" "$t" rss | awk '{ for (i = 1; i <= NF; i++) printf "%s ", $i == "-" ? "-" : $i / 1024 }'))" \
+			"$( [ -n "$pipe_evs" ] && [ "$t" != trace_pipe ] &&
+				span '%.1f' $(ratios "$ev" "$(yes "$pipe_evs" | head -n "$ROUNDS" | tr '\n' ' ')") || echo -)" \
+			"$(span '%.2f' $(ratios "$(wcpe_rounds "$run" "$t")" "$(wcpe_rounds "$run" bare)"))"
+		note=
+		for ((i = 1; i <= ROUNDS; i++)); do
+			[ -n "${R[$run:$i:$t:note]-}" ] && note=${R[$run:$i:$t:note]}
+		done
+		[ -n "$note" ] && printf '%-10s   (%s)\n' "" "$note"
+	done
+	report_targets "$run"
+}
+
+# report_targets RUN: the loss and trace_pipe targets under the table; the observer effect and
+# CPU per event go to the targets table.
 report_targets() {
-	local run=$1 bare_cpe=$2 pipe_evs=$3 k="$1:ktop" lost ev cpe evs
-	if [ -n "${R[$k:na]-}" ] || [ -z "${R[$k:events]-}" ]; then
+	local run=$1 lost bare_lost ev pipe x cpe
+	# shellcheck disable=SC2046 # the rounds' figures are words
+	ev=$(med $(per_round "$run" ktop events))
+	if [ -z "$ev" ]; then
 		say "targets: ktop not available"
 		return
 	fi
-	ev=${R[$k:events]}
-	lost=${R[$k:lost]:-?}
-	if [ "${R[$run:bare:lost]:-1}" = 0 ]; then
+	# shellcheck disable=SC2046
+	lost=$(span '%d' $(per_round "$run" ktop lost))
+	# shellcheck disable=SC2046
+	bare_lost=$(span '%d' $(per_round "$run" bare lost))
+	if [ "$bare_lost" = 0 ]; then
 		say "target: zero loss where bare has none ......... ktop lost $lost $( [ "$lost" = 0 ] && echo '(met)' || echo '(NOT met)')"
 	else
-		say "target: zero loss where bare has none ......... bare lost too (${R[$run:bare:lost]:-?}); ktop lost $lost"
+		say "target: zero loss where bare has none ......... bare lost too ($bare_lost); ktop lost $lost"
 	fi
-	if [ -n "$bare_cpe" ] && [ -n "${R[$k:cpu]-}" ] && [ "$ev" -gt 0 ]; then
-		cpe=$(calc '%.2f' "${R[$k:cpu]} * 1e6 / $ev / $bare_cpe")
-		say "target: CPU per event <= 1.5x bare ............ ${cpe}x $(calc '%s' "$cpe <= 1.5 ? \"(met)\" : \"(NOT met)\"")"
-	fi
-	if [ -n "$pipe_evs" ]; then
-		evs=$(calc '%.1f' "$pipe_evs > 0 ? $ev / $SECS / 1e6 / $pipe_evs : 0")
-		if [ "$(calc '%d' "$evs >= 5")" = 1 ]; then
-			evs="${evs}x (met)"
-		elif [ "${R[$run:trace_pipe:lost]:-1}" = 0 ]; then
-			evs="${evs}x (cannot show here: trace_pipe lost nothing, the workload is too slow)"
+	# shellcheck disable=SC2046
+	pipe=$(med $(per_round "$run" trace_pipe events))
+	if [ -n "$pipe" ] && [ "$(calc '%d' "$pipe > 0")" = 1 ]; then
+		x=$(calc '%.1f' "$ev / $pipe")
+		if [ "$(calc '%d' "$x >= 5")" = 1 ]; then
+			x="${x}x (met)"
+		elif [ -z "$(per_round "$run" trace_pipe lost | tr -d ' 0')" ]; then # none lost
+			x="${x}x (cannot show here: trace_pipe lost nothing, the workload is too slow)"
 		else
-			evs="${evs}x (NOT met)"
+			x="${x}x (NOT met)"
 		fi
-		say "target: >= 5x trace_pipe events/s ............. $evs"
+		say "target: >= 5x trace_pipe events/s ............. $x"
+	fi
+	cpe=$(ratios "$(cpe_rounds "$run" ktop)" "$(cpe_rounds "$run" bare)")
+	# shellcheck disable=SC2086
+	if [ -n "$(summ $cpe)" ]; then
+		# shellcheck disable=SC2046,SC2086
+		target_row "CPU per event vs bare reader, $(config_name "$run")" "$(span '%.2f' $cpe)x (whole run; workload window only: $(span '%.2f' $(ratios "$(wcpe_rounds "$run" ktop)" "$(wcpe_rounds "$run" bare)"))x)" \
+			"<= 1.2x" "$(verdict "$(med $cpe) <= 1.2")"
+	else
+		target_row "CPU per event vs bare reader, $(config_name "$run")" - "<= 1.2x" \
+			"not measured (ktop or bare not available)"
+	fi
+}
+
+# The targets table's name of a configuration.
+config_name() {
+	case $1 in
+	max) echo "max rate" ;;
+	moderate) echo "$MOD_RATE/s" ;;
+	default) echo "default buffer" ;;
+	esac
+}
+
+# The observer effect: the workload's calls while ktop reads, over those while bare does.
+report_observer() {
+	local x calls bare
+	x=$(ratios "$(per_round max ktop calls)" "$(per_round max bare calls)")
+	# shellcheck disable=SC2046,SC2086
+	calls=$(span '%.2f' $(per_round max ktop calls | awk '{ for (i = 1; i <= NF; i++) printf "%s ", $i == "-" ? "-" : $i / 1e6 }'))
+	# shellcheck disable=SC2046,SC2086
+	bare=$(span '%.2f' $(per_round max bare calls | awk '{ for (i = 1; i <= NF; i++) printf "%s ", $i == "-" ? "-" : $i / 1e6 }'))
+	# shellcheck disable=SC2086
+	if [ -n "$(summ $x)" ]; then
+		# shellcheck disable=SC2086
+		target_row "observer effect: workload calls under ktop / under bare, max rate, 64 MB/CPU" \
+			"$(span '%.2f' $x)x ($calls vs $bare M calls in $SECS s)" ">= 0.95x" \
+			"$(verdict "$(med $x) >= 0.95")"
+	else
+		target_row "observer effect: workload calls under ktop / under bare, max rate, 64 MB/CPU" \
+			- ">= 0.95x" "not measured (ktop or bare not available)"
 	fi
 }
 
 # ---------------------------------------------------------------- idle and first frame
 
-measure_idle() {
-	local job rc pct
-	if [ -n "$KTOP_NA" ]; then
-		say "idle ktop: not available ($KTOP_NA)"
-		return
-	fi
+# One idle batch run, round I: its CPU share of the wall-clock time, in percent, in R[idle:I:pct].
+measure_idle_once() {
+	local i=$1 job rc k="idle:$1:ktop"
 	timed "$TMPD/idle.time" "$KTOP" -b --duration "$IDLE_SECS" >"$TMPD/idle.out" 2>&1 &
 	job=$!
 	sleep 1
 	mapfile -t -O "${#KTOP_PIDS[@]}" KTOP_PIDS < <(descendants "$job")
 	wait "$job"
 	rc=$?
-	store_time idle:ktop "$TMPD/idle.time"
-	if [ "$rc" != 0 ] || [ -z "${R[idle:ktop:cpu]-}" ]; then
-		say "idle ktop: not available (exit status $rc: $(head -c 120 "$TMPD/idle.out" | tr '\n' ' '))"
+	store_time "$k" "$TMPD/idle.time"
+	if [ "$rc" != 0 ] || [ -z "${R[$k:cpu]-}" ]; then
+		R[idle:na]="exit status $rc: $(head -c 120 "$TMPD/idle.out" | tr '\n' ' ')"
 		return
 	fi
-	pct=$(calc '%.2f' "${R[idle:ktop:cpu]} * 100 / ${R[idle:ktop:wall]}")
-	say "idle ktop, start-up included (-b --duration $IDLE_SECS, nothing enabled): ${pct}% of a core" \
-		"(${R[idle:ktop:cpu]} s CPU in ${R[idle:ktop:wall]} s), RSS" \
-		"$( [ -n "${R[idle:ktop:rss]-}" ] && calc '%.1f' "${R[idle:ktop:rss]} / 1024" || echo -) MB" \
-		"$(calc '%s' "$pct < 0.5 ? \"(target < 0.5%: met)\" : \"(target < 0.5%: NOT met)\"")"
+	R[idle:$i:pct]=$(calc '%.3f' "${R[$k:cpu]} * 100 / ${R[$k:wall]}")
+}
+
+# Idle batch runs and idle explorers, one of each per round.
+measure_idle() {
+	local i pcts='' cpus='' mem='' ex=''
+	if [ -n "$KTOP_NA" ]; then
+		say "idle ktop: not available ($KTOP_NA)"
+		target_row "idle batch run, start-up included" - "<= 0.3% of a core" "not measured ($KTOP_NA)"
+		return
+	fi
+	for ((i = 1; i <= ROUNDS; i++)); do
+		measure_idle_once "$i"
+		pcts+="${R[idle:$i:pct]:--} "
+		cpus+="${R[idle:$i:ktop:cpu]:--} "
+		mem+="$(calc '%.1f' "${R[idle:$i:ktop:rss]:-0} / 1024") "
+		measure_idle_explorer "$i"
+		ex+="${R[idle:$i:explorer]:--} "
+	done
+	# shellcheck disable=SC2086 # the rounds' figures are words
+	if [ -z "$(summ $pcts)" ]; then
+		say "idle ktop: not available (${R[idle:na]:-no result})"
+		target_row "idle batch run, start-up included" - "<= 0.3% of a core" \
+			"not measured (${R[idle:na]:-no result})"
+	else
+		# shellcheck disable=SC2086
+		say "idle ktop, start-up included (-b --duration $IDLE_SECS, nothing enabled):" \
+			"$(span '%.2f' $pcts)% of a core ($(span '%.3f' $cpus) s CPU), RSS $(span '%.1f' $mem) MB"
+		# shellcheck disable=SC2086
+		target_row "idle batch run, start-up included (-b --duration $IDLE_SECS)" \
+			"$(span '%.2f' $pcts)% of a core" "<= 0.3% of a core" "$(verdict "$(med $pcts) <= 0.3")"
+	fi
+	# shellcheck disable=SC2086
+	[ -n "$(summ $ex)" ] &&
+		say "idle explorer (nothing enabled, 1 s refresh, 80x24): $(span '%.2f' $ex)% of a core" \
+			"over ${IDLE_SECS} s after start-up (target < 0.5%: $(verdict "$(med $ex) < 0.5"))"
 }
 
 # user + system CPU of PID so far, in clock ticks.
@@ -525,97 +666,45 @@ cpu_ticks() {
 	echo $((${12} + ${13}))
 }
 
-# The explorer at rest: nothing enabled, the default 1 s refresh, in an 80x24 terminal;
-# its CPU counted from 2 s after start (the ring buffers are allocated by then) for
-# IDLE_SECS.
+# The explorer at rest, round I: nothing enabled, the default 1 s refresh, in an 80x24
+# terminal; its CPU counted from 2 s after start (the ring buffers are allocated by then)
+# for IDLE_SECS, as a percentage of a core in R[idle:I:explorer].
 measure_idle_explorer() {
-	local pid t0 t1 hz pct
-	if [ -n "$KTOP_NA" ] || [ "$HAVE_TMUX" = 0 ]; then
-		say "idle explorer: not available (${KTOP_NA:-no tmux})"
-		return
-	fi
+	local pid t0 t1 hz
+	[ "$HAVE_TMUX" = 1 ] || return
 	TMUX_USED=1
-	if ! tmx -f /dev/null new-session -d -s kidle -x 80 -y 24 "exec $KTOP"; then
-		say "idle explorer: not available (tmux failed)"
-		return
-	fi
+	tmx -f /dev/null new-session -d -s kidle -x 80 -y 24 "exec $KTOP" || return
 	pid=$(tmx display-message -p -t kidle '#{pane_pid}')
 	KTOP_PIDS+=("$pid")
 	sleep 2
-	t0=$(cpu_ticks "$pid") || { say "idle explorer: not available (ktop exited)"; return; }
-	sleep "$IDLE_SECS"
-	t1=$(cpu_ticks "$pid") || { say "idle explorer: not available (ktop exited)"; return; }
+	t0=$(cpu_ticks "$pid") && sleep "$IDLE_SECS" && t1=$(cpu_ticks "$pid") || t1=
 	tmx send-keys -t kidle q
 	sleep 0.5
 	tmx kill-server 2>/dev/null
 	TMUX_USED=0
+	[ -n "$t1" ] || return
 	hz=$(getconf CLK_TCK)
-	pct=$(calc '%.2f' "($t1 - $t0) * 100 / $hz / $IDLE_SECS")
-	say "idle explorer (nothing enabled, 1 s refresh, 80x24): ${pct}% of a core over ${IDLE_SECS} s" \
-		"after start-up $(calc '%s' "$pct < 0.5 ? \"(target < 0.5%: met)\" : \"(target < 0.5%: NOT met)\"")"
-}
-
-# Milliseconds from the exec of CMD in the tmux pane (a launcher notes the time just before
-# it) to HEADER_RE in what the pane writes, which pipe-pane copies into a FIFO read here
-# by bash builtins: no process is started per poll (starting one costs tens of ms on a
-# loaded VM) and tmux's own start-up is not counted. Resolution: 2 ms. The floor is a
-# command that prints the header at once.
-first_frame_once() {
-	local t0 t1 start buf='' chunk
-	rm -f "$TMPD/t0"
-	while read -r -t 0.01 -N 65536 chunk <&"$FRAME_FD"; do :; done # the last run's exit
-	start=${EPOCHREALTIME/./}
-	tmx respawn-pane -k -t kbench "$TMPD/launch" "$TMPD/t0" "$@" || return 1
-	shopt -s nocasematch
-	while :; do
-		chunk=''
-		read -r -t 0.002 -N 4096 chunk <&"$FRAME_FD"
-		t1=${EPOCHREALTIME/./}
-		buf+=$chunk
-		if [[ $buf =~ $HEADER_RE ]]; then
-			shopt -u nocasematch
-			t0=$(<"$TMPD/t0")
-			echo $(((t1 - ${t0:-$start} + 500) / 1000))
-			return 0
-		fi
-		if [ $((t1 - start)) -gt 5000000 ]; then
-			shopt -u nocasematch
-			if [ "$(tmx display-message -p -t kbench '#{pane_dead}')" = 1 ]; then
-				echo "exited: $(tmx capture-pane -p -t kbench | grep -m1 .)"
-			else
-				echo "no /$HEADER_RE/ on screen after 5 s: $(tmx capture-pane -p -t kbench | grep -m1 .)"
-			fi
-			return 1
-		fi
-	done
+	R[idle:$1:explorer]=$(calc '%.3f' "($t1 - $t0) * 100 / $hz / $IDLE_SECS")
 }
 
 measure_first_frame() {
-	local i ms all=() res floor pid
-	if [ -n "$KTOP_NA" ]; then
-		say "first frame: not available ($KTOP_NA)"
+	local i res all=() floors=() pid row="first frame of the explorer in tmux 80x24"
+	if [ -n "$KTOP_NA" ] || [ "$HAVE_TMUX" = 0 ]; then
+		say "first frame: not available (${KTOP_NA:-no tmux})"
+		target_row "$row" - "<= 100 ms" "not measured (${KTOP_NA:-no tmux})"
 		return
 	fi
-	if [ "$HAVE_TMUX" = 0 ]; then
-		say "first frame: not available (no tmux)"
-		return
-	fi
-	mkfifo "$TMPD/frame"
-	exec {FRAME_FD}<>"$TMPD/frame"
-	# shellcheck disable=SC2016 # for the launcher's shell
-	printf '%s\n' '#!/bin/bash' 'echo "${EPOCHREALTIME/./}" >"$1"' 'shift' 'exec "$@"' \
-		>"$TMPD/launch"
-	chmod +x "$TMPD/launch"
 	TMUX_USED=1
-	if ! tmx -f /dev/null new-session -d -s kbench -x 80 -y 24 'exec sleep 600' ||
-		! tmx set-option -t kbench remain-on-exit on >/dev/null ||
-		! tmx pipe-pane -t kbench "exec cat >'$TMPD/frame'"; then
+	if ! pane_open kbench; then
 		say "first frame: not available (tmux failed)"
+		target_row "$row" - "<= 100 ms" "not measured (tmux failed)"
 		return
 	fi
-	floor=$(first_frame_once sh -c 'echo ktop floor; exec sleep 600') || floor='?'
-	for ((i = 0; i < FRAME_TRIES; i++)); do
-		if ! res=$(first_frame_once "$KTOP"); then
+	# each round: the floor (a command that prints at once), then ktop
+	for ((i = 0; i < ROUNDS; i++)); do
+		res=$(pane_time kbench "$HEADER_RE" 5 sh -c 'echo ktop floor; exec sleep 600') &&
+			floors+=("$res")
+		if ! res=$(pane_time kbench "$HEADER_RE" 5 "$KTOP"); then
 			say "first frame: not available ($res)"
 			break
 		fi
@@ -625,13 +714,16 @@ measure_first_frame() {
 		tmx send-keys -t kbench q
 		sleep 0.5
 	done
-	tmx kill-server 2>/dev/null
+	pane_close
 	TMUX_USED=0
-	exec {FRAME_FD}>&-
-	[ "${#all[@]}" = "$FRAME_TRIES" ] || return
-	ms=$(printf '%s\n' "${all[@]}" | sort -n | sed -n "$(((FRAME_TRIES + 1) / 2))p")
-	say "first frame in tmux 80x24: median ${ms} ms of ${all[*]} ms (measurement floor ${floor} ms)" \
-		"$(calc '%s' "$ms < 150 ? \"(target < 150 ms: met)\" : \"(target < 150 ms: NOT met)\"")"
+	if [ "${#all[@]}" != "$ROUNDS" ]; then
+		target_row "$row" - "<= 100 ms" "not measured (${res:-ktop failed})"
+		return
+	fi
+	say "first frame in tmux 80x24: $(span '%d' "${all[@]}") ms (measurement floor" \
+		"$(span '%d' "${floors[@]}") ms)"
+	target_row "$row" "$(span '%d' "${all[@]}") ms (floor $(span '%d' "${floors[@]}") ms)" \
+		"<= 100 ms" "$(verdict "$(med "${all[@]}") <= 100")"
 }
 
 # ktop removes its instance on every exit path; one left behind by a ktop this script ran
@@ -655,22 +747,27 @@ check_ktop_leftovers() {
 
 # ---------------------------------------------------------------- main
 
-# BENCH_ONLY=tools,idle,frame,hist picks parts (default: all).
-wants() { [[ ,${BENCH_ONLY:-tools,idle,frame,hist}, == *,$1,* ]]; }
+# BENCH_ONLY=tools,idle,frame,hist,recording picks parts (default: all).
+wants() { [[ ,${BENCH_ONLY:-tools,idle,frame,hist,recording}, == *,$1,* ]]; }
 
+export BENCH_TARGETS="$TMPD/targets" BENCH_ROUNDS=$ROUNDS
+: >"$BENCH_TARGETS"
 say "ktop bench: $EVENT, workload on CPU $WL_CPU, tools on CPU $TOOL_CPU;" \
-	"each tool runs ${DUR} s around a ${SECS} s workload"
+	"each tool runs ${DUR} s around a ${SECS} s workload, $ROUNDS rounds"
 say "kernel $(uname -r), $(nproc --all) CPUs; ktop: ${KTOP_NA:-$KTOP}"
 
 measure_launch
 if wants tools; then
 	say "CPU: $( [ "$HAVE_PSTAT" = 1 ] && echo "perf stat task-clock" || echo "bash times")," \
 		"less ${LAUNCH_MS} ms for launching a command under the meters"
+	DEFAULT_KB=$(default_kb)
 	run_config max 0 "$BIG_KB"
 	MOD_RATE=${BENCH_RATE:-}
+	# shellcheck disable=SC2046 # the rounds' figures are words
+	max_calls=$(med $(per_round max bare calls))
 	if [ -z "$MOD_RATE" ]; then
 		MOD_RATE=1000000
-		max_rate=$(calc '%d' "${R[max:bare:calls]:-0} / $SECS")
+		max_rate=$(calc '%d' "${max_calls:-0} / $SECS")
 		if [ "$max_rate" -gt 0 ] && [ "$max_rate" -lt $((3 * MOD_RATE)) ]; then
 			MOD_RATE=$(((max_rate / 3) / 10000 * 10000))
 			[ "$MOD_RATE" -ge 10000 ] || MOD_RATE=10000
@@ -679,19 +776,29 @@ if wants tools; then
 	run_config moderate "$MOD_RATE" "$BIG_KB"
 	run_config default 0 ""
 
-	report_config max "max rate, 64 MB per CPU (workload $(calc '%.2f' "${R[max:bare:calls]:-0} / $SECS / 1e6") M calls/s under the bare reader)"
+	report_observer
+	report_config max "max rate, 64 MB per CPU (workload $(calc '%.2f' "${max_calls:-0} / $SECS / 1e6") M calls/s under the bare reader)"
 	report_config moderate "moderate rate: $MOD_RATE calls/s, 64 MB per CPU"
-	report_config default "max rate, default buffer (${R[default:kb]:-?} kB per CPU in a new instance)"
+	report_config default "max rate, default buffer (${DEFAULT_KB:-?} kB per CPU in a new instance)"
 	say ""
 fi
 wants idle && measure_idle
-wants idle && measure_idle_explorer
 wants frame && measure_first_frame
-# BPF histograms: the traced program's slowdown under ktop and bpftrace (hist.sh)
+# BPF histograms: the traced program's slowdown under ktop, bpftrace and the floor (hist.sh)
 wants hist && KTOP=$KTOP WORKLOAD=$WORKLOAD bash "$(dirname "$0")/hist.sh"
+# The 1 GiB recording's first screen against trace-cmd report | head (recording.sh)
+if wants recording; then
+	if [ -n "$KTOP_NA" ] || [ -z "${MKRECORDING:-}" ]; then
+		target_row "first screen of a 1 GiB recording, 80x24" - "<= 100 ms" \
+			"not measured (${KTOP_NA:-no MKRECORDING})"
+	else
+		KTOP=$KTOP bash "$(dirname "$0")/recording.sh"
+	fi
+fi
 
 # The kernel is left as it was found.
 check_ktop_leftovers
+print_targets "$BENCH_TARGETS"
 cleanup
 [ "$(cat "$TRACEFS/set_event")" = "$SET_EVENT_BEFORE" ] || warn "top-level set_event changed!"
 exit 0

@@ -14,23 +14,23 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* syslat.bpf.c's own tunables, so the .rodata is the same */
-const volatile long nr_exit = -1;
-const volatile long nr_exit_group = -1;
+struct start {
+	unsigned long long ts;
+	long id;
+};
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, KT_HIST_MAX_INFLIGHT);
-	__type(key, unsigned int);
-	__type(value, unsigned long long);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct start);
 } starts SEC(".maps");
 
 static __always_inline int unchecked(void)
 {
-	unsigned int tid = (unsigned int)bpf_get_current_pid_tgid();
-	unsigned long long *ts = bpf_map_lookup_elem(&starts, &tid);
+	struct start *s = bpf_task_storage_get(&starts, bpf_get_current_task_btf(), 0, 0);
 
-	return (int)*ts; /* no "if (!ts)": refused */
+	return (int)s->ts; /* no "if (!s)": refused */
 }
 
 SEC("tp_btf/sys_enter")

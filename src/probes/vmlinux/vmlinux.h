@@ -34,6 +34,17 @@ enum bpf_map_type {
 	BPF_MAP_TYPE_PERCPU_HASH = 5,
 	BPF_MAP_TYPE_PERCPU_ARRAY = 6,
 	BPF_MAP_TYPE_STACK_TRACE = 7,
+	BPF_MAP_TYPE_TASK_STORAGE = 29,
+};
+
+/* map_flags: task storage is never preallocated */
+enum {
+	BPF_F_NO_PREALLOC = 1,
+};
+
+/* bpf_task_storage_get's flags */
+enum {
+	BPF_LOCAL_STORAGE_GET_F_CREATE = 1,
 };
 
 enum {
