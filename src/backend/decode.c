@@ -511,11 +511,12 @@ const char *decoder_comm(struct kt_decoder *d, int pid, unsigned long long ts)
 
 	if (pid == 0)
 		return "<idle>";
-	if (d->tep_borrowed) /* a recording: the names it holds, nothing from this machine */
+	/* the side band's history (a remote source: the agent's names) */
+	if (d->history && comms_at(d->history, pid, ts, name) && (known = intern(d, name)))
+		return known;
+	if (d->tep_borrowed) /* another machine's: the names it holds, nothing from this one */
 		return tep_is_pid_registered(d->tep, pid) ? tep_data_comm_from_pid(d->tep, pid) :
 							    "<...>";
-	if (comms_at(d->history, pid, ts, name) && (known = intern(d, name)))
-		return known;
 	now = clock_mono_ns();
 	s = comm_slot(d, pid);
 	if (s->pid == pid && now < s->looked_at + COMM_TTL_NS)

@@ -454,6 +454,12 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			text[0] = '\0';
 			ret = 0;
 			break;
+		case KT_REQ_EVENTS:
+			snprintf(text, sizeof(text), "%s/available_events", a->app.tracing_dir);
+			agent_send_file(a, KT_MSG_EVENTS, text);
+			text[0] = '\0';
+			ret = 0;
+			break;
 		default: /* msg_request_decode knows every op */
 			snprintf(text, sizeof(text), "%s is not done by this agent",
 				 msg_request_name(q->op));
