@@ -332,6 +332,24 @@ static void agent_send_formats(struct agent *a, const char *spec)
 			agent_send_format(a, cat->events[i].system, cat->events[i].name);
 }
 
+/* The formats of spec's events, asked for without enabling them (the explorer's picker).
+ * Lock held. */
+static int agent_formats(struct agent *a, const char *spec, char *text, size_t len)
+{
+	const struct kt_catalog *cat = a->app.catalog;
+	int n = 0;
+
+	for (size_t i = 0; i < cat->count; i++)
+		n += app_spec_selects(spec, &cat->events[i]);
+	if (!n) {
+		snprintf(text, len, "no event matches '%s' on this agent", spec);
+		return -1;
+	}
+	agent_send_formats(a, spec);
+	snprintf(text, len, "%d formats", n);
+	return 0;
+}
+
 /* The ftrace system's formats (function, funcgraph_entry...): tracers write them, and
  * available_events does not list them. Lock held. */
 static void agent_send_ftrace_formats(struct agent *a)
@@ -453,6 +471,9 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			agent_send_file(a, KT_MSG_PRINTK, text);
 			text[0] = '\0';
 			ret = 0;
+			break;
+		case KT_REQ_FORMAT:
+			ret = agent_formats(a, q->arg, text, sizeof(text));
 			break;
 		case KT_REQ_EVENTS:
 			snprintf(text, sizeof(text), "%s/available_events", a->app.tracing_dir);

@@ -55,6 +55,8 @@ struct remote_src {
 	size_t events_len;
 	struct rs_event *ev;
 	size_t n_ev;
+	char **asked; /* "sys:ev" whose format the decoder asked the agent for */
+	size_t n_asked;
 	pthread_t thread;
 	bool thread_on;
 	int ctl[2]; /* wakes the client thread to stop */
@@ -279,6 +281,9 @@ static void remote_close_src(struct kt_source *s)
 		free(rs->ev[i].filter);
 	}
 	free(rs->ev);
+	for (size_t i = 0; i < rs->n_asked; i++)
+		free(rs->asked[i]);
+	free(rs->asked);
 	free(rs->events);
 	pthread_mutex_destroy(&rs->lock);
 	if (rs->tep)
@@ -316,6 +321,22 @@ static int rs_call(struct remote_src *rs, uint8_t op, const char *arg, const cha
 	if (ret < 0 && err && errlen)
 		snprintf(err, errlen, "%s", reply);
 	return ret;
+}
+
+/* The decoder lacks a format (the picker shows one, a filter is checked against it): the
+ * agent sends it, once per event. UI thread. */
+static int rs_load_format(void *ctx, const char *system, const char *event)
+{
+	struct remote_src *rs = ctx;
+	char spec[512];
+
+	snprintf(spec, sizeof(spec), "%s:%s", system, event);
+	for (size_t i = 0; i < rs->n_asked; i++)
+		if (!strcmp(rs->asked[i], spec))
+			return -1;
+	rs->asked = xreallocarray(rs->asked, rs->n_asked + 1, sizeof(*rs->asked));
+	rs->asked[rs->n_asked++] = xstrdup(spec);
+	return rs_call(rs, KT_REQ_FORMAT, spec, "", NULL, 0);
 }
 
 static int remote_enable(struct kt_source *s, const char *system, const char *event, bool on,
@@ -467,6 +488,7 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 		return KT_EXIT_FAILURE;
 	}
 	decoder_set_comms(app->decoder, app->comms);
+	decoder_set_loader(app->decoder, rs_load_format, rs);
 	for (size_t i = 0; i < opts->n_events; i++)
 		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;
