@@ -135,6 +135,9 @@ struct kt_recording;
 struct kt_source *source_recording_new(struct kt_app *app, struct kt_recording *rec);
 /* The recording source's ops (its capabilities and reasons need no file: for tests). */
 extern const struct kt_source_ops source_recording_ops;
+/* The remote source's (-H, --via without -b; app_open_remote): its capabilities and
+ * reasons need no agent (for tests). */
+extern const struct kt_source_ops source_remote_ops;
 
 /* Closes (ops->close) and frees s. Safe on NULL. */
 void source_free(struct kt_source *s);

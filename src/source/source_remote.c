@@ -407,7 +407,7 @@ static int remote_set_filter(struct kt_source *s, const char *system, const char
 	return 0;
 }
 
-static const struct kt_source_ops source_remote_ops = {
+const struct kt_source_ops source_remote_ops = {
 	.kind = "remote",
 	.caps = remote_caps,
 	.refusal = remote_refusal,
