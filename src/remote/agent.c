@@ -31,6 +31,7 @@
 #include "backend/guard.h"
 #include "backend/loss.h"
 #include "backend/session.h"
+#include "backend/tracers.h"
 #include "clock.h"
 #include "fileio.h"
 #include "log.h"
@@ -350,6 +351,21 @@ static void agent_send_formats(struct agent *a, const char *spec)
 			agent_send_format(a, cat->events[i].system, cat->events[i].name);
 }
 
+/* The instance's tracers, space-separated, as the reply's one line. */
+static int agent_tracers(struct agent *a, char *text, size_t len)
+{
+	char **names = tracers_available(a->app.session, text, len);
+	size_t n = 0;
+
+	if (!names)
+		return -1;
+	text[0] = '\0';
+	for (size_t i = 0; names[i] && n < len; i++)
+		n += (size_t)snprintf(text + n, len - n, "%s%s", i ? " " : "", names[i]);
+	tracers_free_names(names);
+	return 0;
+}
+
 /* The formats of spec's events, asked for without enabling them (the explorer's picker).
  * Lock held. */
 static int agent_formats(struct agent *a, const char *spec, char *text, size_t len)
@@ -526,6 +542,9 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			agent_send_file(a, KT_MSG_PRINTK, text);
 			text[0] = '\0';
 			ret = 0;
+			break;
+		case KT_REQ_TRACERS:
+			ret = agent_tracers(a, text, sizeof(text));
 			break;
 		case KT_REQ_FORMAT:
 			ret = agent_formats(a, q->arg, text, sizeof(text));

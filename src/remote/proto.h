@@ -57,6 +57,7 @@ enum kt_request_op {
 	KT_REQ_KALLSYMS,	/* no args: send kallsyms and printk formats */
 	KT_REQ_EVENTS,		/* no args: send available_events */
 	KT_REQ_FORMAT,		/* arg: SYS:EV glob: send their formats (nothing enabled) */
+	KT_REQ_TRACERS,		/* no args: the reply is the instance's available tracers */
 	KT_REQ_OP_MAX
 };
 

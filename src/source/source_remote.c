@@ -8,7 +8,8 @@
  * loss frames become app->cpu_stats and app->kernel_lost on the tick. Control requests are
  * sent from the UI thread under the same lock (remote_call dispatches what comes meanwhile,
  * the formats of the events it enables among them, so the tep only changes on the UI
- * thread). What the protocol carries is offered; the rest is refused with one line.
+ * thread). Events, filters and the tracer are offered (the function lists are not: the
+ * tracer pane says they are missing); the rest is refused with one line.
  */
 #include "config.h"
 
@@ -63,6 +64,7 @@ struct remote_src {
 	char ended[512]; /* __atomic-free: written by the thread before it exits */
 	bool gone;	 /* the pipe closed or the agent failed: the capture stopped */
 	char name[256];
+	char tracer[64]; /* the agent's instance's, as last switched */
 };
 
 #define RS(s) ((struct remote_src *)(s)->data)
@@ -204,7 +206,8 @@ static void *rs_thread(void *arg)
 
 static unsigned int remote_caps(struct kt_source *s)
 {
-	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF;
+	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_LIVE | KT_CAP_CLEAR |
+	       KT_CAP_KBUF;
 }
 
 /* One line each, short enough for an 80-column status line. */
@@ -217,8 +220,6 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 		return "remote: counters over an agent are not done yet";
 	case KT_CAP_PROFILE:
 		return "remote: profiles over an agent are not done yet";
-	case KT_CAP_TRACER:
-		return "remote: tracers from the explorer not done yet (ktop -b -t T -H HOST)";
 	case KT_CAP_PROBES:
 		return "remote: probes from the explorer not done yet (ktop -b --kprobe -H HOST)";
 	case KT_CAP_WRITE:
@@ -230,7 +231,7 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 	case KT_CAP_SCOPE:
 		return "remote: scoping over an agent is not done yet (a filter on common_pid is)";
 	default:
-		return "remote: not available over an agent yet (events and filters are)";
+		return "remote: not available over an agent yet (events, filters, tracers are)";
 	}
 }
 
@@ -308,16 +309,25 @@ static struct rs_event *rs_find(struct remote_src *rs, const char *system, const
 	return &rs->ev[rs->n_ev++];
 }
 
-/* A request and its reply (the agent's refusal as err). */
+/* A request and its reply (the agent's text, or its refusal). */
+static int rs_ask(struct remote_src *rs, uint8_t op, const char *arg, const char *arg2,
+		  char *reply, size_t len)
+{
+	int ret;
+
+	pthread_mutex_lock(&rs->lock);
+	ret = remote_call(rs->r, op, arg, arg2, reply, len);
+	pthread_mutex_unlock(&rs->lock);
+	return ret;
+}
+
+/* A request; the agent's refusal as err. */
 static int rs_call(struct remote_src *rs, uint8_t op, const char *arg, const char *arg2,
 		   char *err, size_t errlen)
 {
 	char reply[1024];
-	int ret;
+	int ret = rs_ask(rs, op, arg, arg2, reply, sizeof(reply));
 
-	pthread_mutex_lock(&rs->lock);
-	ret = remote_call(rs->r, op, arg, arg2, reply, sizeof(reply));
-	pthread_mutex_unlock(&rs->lock);
 	if (ret < 0 && err && errlen)
 		snprintf(err, errlen, "%s", reply);
 	return ret;
@@ -407,6 +417,42 @@ static int remote_set_filter(struct kt_source *s, const char *system, const char
 	return 0;
 }
 
+static char *remote_tracer(struct kt_source *s)
+{
+	return xstrdup(RS(s)->tracer);
+}
+
+/* The agent's instance's tracers (tracers.h's array). */
+static char **remote_tracers_available(struct kt_source *s, char *err, size_t errlen)
+{
+	char reply[1024], *save = NULL, *w;
+	char **names = xcalloc(1, sizeof(*names));
+	size_t n = 0;
+
+	if (rs_ask(RS(s), KT_REQ_TRACERS, "", "", reply, sizeof(reply)) < 0) {
+		snprintf(err, errlen, "%s", reply);
+		free(names);
+		return NULL;
+	}
+	for (w = strtok_r(reply, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		names = xreallocarray(names, n + 2, sizeof(*names));
+		names[n++] = xstrdup(w);
+		names[n] = NULL;
+	}
+	return names;
+}
+
+/* The agent restarts its reader around the switch (its pages keep coming). */
+static int remote_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+
+	if (rs_call(rs, KT_REQ_TRACER, name, "", err, errlen) < 0)
+		return -1;
+	snprintf(rs->tracer, sizeof(rs->tracer), "%s", name);
+	return 0;
+}
+
 const struct kt_source_ops source_remote_ops = {
 	.kind = "remote",
 	.caps = remote_caps,
@@ -419,6 +465,9 @@ const struct kt_source_ops source_remote_ops = {
 	.for_each_enabled = remote_for_each_enabled,
 	.get_filter = remote_get_filter,
 	.set_filter = remote_set_filter,
+	.tracer = remote_tracer,
+	.tracers_available = remote_tracers_available,
+	.set_tracer = remote_set_tracer,
 };
 
 /* ---- the opener ------------------------------------------------------------------------- */
@@ -464,6 +513,7 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 	rs = xcalloc(1, sizeof(*rs));
 	rs->app = app;
 	rs->ctl[0] = rs->ctl[1] = -1;
+	snprintf(rs->tracer, sizeof(rs->tracer), "nop"); /* a new instance's */
 	pthread_mutex_init(&rs->lock, NULL);
 	s = xcalloc(1, sizeof(*s));
 	s->ops = &source_remote_ops;

@@ -8,6 +8,8 @@
 #     filter in the agent's instance, and the stream holds exactly the workload's N calls,
 #     named as the agent named them, with the header's loss the agent's 0;
 #   - D shows the agent's kernel's per-CPU counters, figure for figure;
+#   - R lists the agent's instance's tracers; the function tracer, which this kernel
+#     refuses, is refused with the agent's own reason and the agent's tracer stays nop;
 #   - counters (m) and histograms (H) are refused with one line saying why;
 #   - after q, and after the viewer is killed with -9, the agent, its instance and its probe
 #     group are gone within 2 s.
@@ -102,6 +104,22 @@ tmux_keys m
 expect_text "remote: counters over an agent are not done yet" 3 "m: no one-line refusal"
 tmux_keys H
 expect_text "remote: BPF histograms over an agent are not done yet" 3 "H: no one-line refusal"
+
+# The tracer pane on the agent's tracers; its refusal is the agent's.
+tmux_keys R
+expect_text "Tracers +current: nop" 5 "R did not open the tracer pane"
+expect_text "\(\*\) nop +current" 5 "the agent's nop is not marked current"
+row=$(tr ' ' '\n' <"$(instance_dir "$agent")/available_tracers" | grep -v '^$' | grep -nx function | cut -d: -f1)
+if [ -n "$row" ]; then
+	for ((i = 1; i < row; i++)); do tmux_keys Down; done
+	tmux_keys Enter
+	expect_text "function tracer refused by the kernel" 5 "no agent's reason for the refused function tracer"
+	[ "$(cat "$(instance_dir "$agent")/current_tracer")" = nop ] || fail "the agent's tracer is no longer nop"
+else
+	log "this kernel offers no function tracer: the refusal is not checked"
+fi
+tmux_keys Escape
+wait_for_no_text "Tracers +current" 3 || fail "Esc did not close the tracer pane"
 
 # q: the viewer ends, the agent and its kernel state with it.
 tmux_quit_clean
