@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,7 +62,7 @@ struct remote_src {
 	pthread_t thread;
 	bool thread_on;
 	int ctl[2]; /* wakes the client thread to stop */
-	char ended[512]; /* __atomic-free: written by the thread before it exits */
+	char ended[512]; /* under lock: why the capture stopped */
 	bool gone;	 /* the pipe closed or the agent failed: the capture stopped */
 	char name[256];
 	char tracer[64]; /* the agent's instance's, as last switched */
@@ -239,8 +240,9 @@ static void remote_describe(struct kt_source *s, struct kt_source_desc *d)
 {
 	struct remote_src *rs = RS(s);
 
-	snprintf(d->name, sizeof(d->name), "%.240s%s", rs->name,
-		 __atomic_load_n(&rs->gone, __ATOMIC_ACQUIRE) ? " (ended)" : "");
+	/* first: the header cuts a long --via command short */
+	snprintf(d->name, sizeof(d->name), "%s%.240s",
+		 __atomic_load_n(&rs->gone, __ATOMIC_ACQUIRE) ? "ENDED " : "", rs->name);
 	snprintf(d->host, sizeof(d->host), "%s", rs->hello.host);
 	snprintf(d->kernel, sizeof(d->kernel), "%s", rs->hello.kernel);
 }
@@ -309,15 +311,28 @@ static struct rs_event *rs_find(struct remote_src *rs, const char *system, const
 	return &rs->ev[rs->n_ev++];
 }
 
-/* A request and its reply (the agent's text, or its refusal). */
+/* A request and its reply (the agent's text, or its refusal; once the agent is gone, why,
+ * without writing to its closed pipe). */
 static int rs_ask(struct remote_src *rs, uint8_t op, const char *arg, const char *arg2,
 		  char *reply, size_t len)
 {
-	int ret;
+	struct timespec now = { 0 };
+	sigset_t pipe, old;
+	int ret = -1;
 
+	/* an agent that died makes the write fail, not the explorer end (SIGPIPE ends it) */
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe, &old);
 	pthread_mutex_lock(&rs->lock);
-	ret = remote_call(rs->r, op, arg, arg2, reply, len);
+	if (__atomic_load_n(&rs->gone, __ATOMIC_ACQUIRE))
+		snprintf(reply, len, "%s", rs->ended);
+	else
+		ret = remote_call(rs->r, op, arg, arg2, reply, len);
 	pthread_mutex_unlock(&rs->lock);
+	while (sigtimedwait(&pipe, NULL, &now) > 0) /* the one that write raised */
+		;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }
 
@@ -506,6 +521,7 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 {
 	struct remote_src *rs;
 	struct kt_source *s;
+	sigset_t all, old;
 	int ret = app_init(app, opts, err, errlen);
 
 	if (ret != KT_EXIT_OK)
@@ -542,8 +558,14 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 	for (size_t i = 0; i < opts->n_events; i++)
 		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;
-	if (pthread_create(&rs->thread, NULL, rs_thread, rs)) {
-		snprintf(err, errlen, "cannot start the client thread");
+	/* signals go to the main thread; the pings' SIGPIPE after the agent died is left
+	 * pending on this one, the write failing with EPIPE instead */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&rs->thread, NULL, rs_thread, rs);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		snprintf(err, errlen, "cannot start the client thread: %s", strerror(ret));
 		return KT_EXIT_FAILURE;
 	}
 	rs->thread_on = true;

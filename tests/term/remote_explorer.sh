@@ -12,7 +12,9 @@
 #     refuses, is refused with the agent's own reason and the agent's tracer stays nop;
 #   - counters (m) and histograms (H) are refused with one line saying why;
 #   - after q, and after the viewer is killed with -9, the agent, its instance and its probe
-#     group are gone within 2 s.
+#     group are gone within 2 s;
+#   - an agent killed with -9 under the explorer: the header says the remote ended, a request
+#     then is refused with the reason in one line (the explorer goes on), its guard cleans.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -136,6 +138,24 @@ kill -9 "$kpid"
 wait_until 2 all_gone "$agent" ||
 	fail "kill9: 2 s after the viewer's kill -9: agent alive=$(pid_alive "$agent" && echo yes || echo no), instance=$(instance_exists "$agent" && echo yes || echo no)"
 log "kill9: agent $agent and its instance gone within 2 s"
+tmux_kill_server
+
+# The agent killed under the explorer: it stays, says so, and refuses requests.
+remote agent9
+expect_text "No events enabled" 10 "the explorer did not start on the agent"
+kill -9 "$agent"
+expect_text "^ENDED $host via " 5 "the header does not say the remote ended"
+tmux_keys e
+expect_text "Event picker" 5 "e did not open the picker"
+tmux_text sys_enter_getppid
+expect_text "\[ \] +sys_enter_getppid" 5 "the picker lost the agent's catalogue"
+tmux_keys Space
+expect_text "the pipe to agent at $host closed" 5 "Space after the agent died: no one-line reason"
+pid_alive "$kpid" || fail "the explorer died with its agent"
+wait_until 2 all_gone "$agent" || fail "agent9: the agent's guard did not clean within 2 s"
+tmux_keys F2
+wait_for_no_text "Event picker" 3 || fail "F2 did not close the picker"
+tmux_quit_clean
 tmux_kill_server
 
 assert_clean
