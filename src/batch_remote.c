@@ -4,9 +4,10 @@
  * the pages the agent sends decoded here with libtraceevent through the formats it sent,
  * merged in time order across CPUs up to each watermark of the agent's (every event older
  * has come), printed as local batch mode prints events, and the summary with the remote
- * kernel's loss counters, the clock offset and the bytes on the wire. With -o, the records also go to a trace.dat through the local writer,
- * which reads the agent's files from a mirror of its tracing directory (mirror.h). The
- * explorer's remote source waits for the event-source interface.
+ * kernel's loss counters, the clock offset and the bytes on the wire (the decoding and the
+ * merge are remote/pages.c's, which the explorer's remote source shares). With -o, the
+ * records also go to a trace.dat through the local writer, which reads the agent's files
+ * from a mirror of its tracing directory (mirror.h).
  */
 #include "config.h"
 
@@ -18,7 +19,6 @@
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
-#include <traceevent/kbuffer.h>
 
 #include "backend/decode.h"
 #include "backend/loss.h"
@@ -29,6 +29,7 @@
 #include "record/tdat_write.h"
 #include "remote/client.h"
 #include "remote/mirror.h"
+#include "remote/pages.h"
 #include "signals.h"
 #include "xalloc.h"
 
@@ -37,43 +38,21 @@
  * link); an agent that dies closes the pipe sooner. */
 #define REMOTE_END_MS 40000
 #define REMOTE_PING_NS 1000000000ull
-/* Records waiting for a watermark past this go out unordered (a storm the agent's reader
- * never catches up with sends none). */
-#define REMOTE_QUEUE_MAX (64u << 20)
-
-/* A record waiting in its CPU's queue for the watermark; its data follows, padded to 8. */
-struct br_rec {
-	uint64_t ts;
-	int64_t lost; /* a loss marker's count (-1: unknown) */
-	uint32_t size, flags;
-};
-
-struct br_queue {
-	uint8_t *buf;
-	size_t head, len, cap;
-};
-
 struct batch_remote {
 	const struct kt_options *opts;
 	FILE *out;
 	struct tep_handle *tep;
 	struct kt_decoder *dec;
-	struct kbuffer *kbuf;
-	uint8_t *page;
-	size_t page_size;
+	struct kt_rpages *pages; /* decoded and merged by time (remote/pages.h) */
 	struct kt_hello hello;
-	uint64_t events, marked, unknown_pages, lost, printed;
+	uint64_t printed;
 	bool out_closed;
 	char err[512]; /* the first format or page the decoder refused */
-	struct br_queue *queues; /* per CPU, hello.ncpus of them */
-	size_t queued; /* bytes in them */
 	/* -o */
 	struct kt_mirror *mirror;
 	struct kt_tdat_writer *rec;
 	bool rec_failed;
 	char rec_err[512];
-	struct kt_cpu_stats *cpu_stats; /* the last loss counters, for the file */
-	uint32_t ncpu_stats;
 	char uname[200], kallsyms[4200]; /* the writer's meta points here until it closes */
 };
 
@@ -90,33 +69,14 @@ static void br_hello(void *ctx, const struct kt_hello *h)
 	struct batch_remote *b = ctx;
 
 	b->hello = *h;
-	tep_set_long_size(b->tep, h->long_size);
-	tep_set_page_size(b->tep, (int)h->page_size);
-	tep_set_file_bigendian(b->tep, h->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	b->page_size = h->page_size;
-	b->page = xrealloc(b->page, h->page_size);
-	b->kbuf = kbuffer_alloc(h->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-				h->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
-	b->queues = xcalloc(h->ncpus, sizeof(*b->queues));
-}
-
-/* libtraceevent's parsers write into their input: a NUL-terminated copy. */
-static char *br_text(const uint8_t *p, size_t n)
-{
-	char *s = xmalloc(n + 1);
-
-	memcpy(s, p, n);
-	s[n] = '\0';
-	return s;
+	rpages_hello(b->pages, h);
 }
 
 static void br_header_page(void *ctx, const uint8_t *p, size_t n)
 {
 	struct batch_remote *b = ctx;
-	char *s = br_text(p, n);
 
-	tep_parse_header_page(b->tep, s, n, b->hello.long_size);
-	free(s);
+	rpages_header_page(b->pages, p, n);
 	br_keep(b, "events/header_page", p, n);
 }
 
@@ -134,23 +94,22 @@ static void br_format(void *ctx, const char *sys, const char *name, const uint8_
 		      size_t n)
 {
 	struct batch_remote *b = ctx;
-	char *s = br_text(text, n);
+	char rel[600], id[32];
+	const uint8_t *line;
 
 	/* the tracers' formats come unasked: only a refused one of the user's events matters */
-	if (tep_parse_event(b->tep, s, n, sys) && strcmp(sys, "ftrace") && !b->err[0])
+	if (rpages_format(b->pages, sys, text, n) < 0 && strcmp(sys, "ftrace") && !b->err[0])
 		snprintf(b->err, sizeof(b->err), "the format of %s:%s does not parse", sys, name);
-	if (b->mirror) {
-		char rel[600], id[32], *line = strstr(s, "\nID: ");
-
-		snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name);
-		br_keep(b, rel, text, n);
-		if (line) {
-			snprintf(rel, sizeof(rel), "events/%s/%s/id", sys, name);
-			snprintf(id, sizeof(id), "%d\n", atoi(line + 5));
-			br_keep(b, rel, id, strlen(id));
-		}
+	if (!b->mirror)
+		return;
+	snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name);
+	br_keep(b, rel, text, n);
+	line = memmem(text, n, "\nID: ", 5);
+	if (line) {
+		snprintf(rel, sizeof(rel), "events/%s/%s/id", sys, name);
+		snprintf(id, sizeof(id), "%d\n", atoi((const char *)line + 5));
+		br_keep(b, rel, id, strlen(id));
 	}
-	free(s);
 }
 
 static void br_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
@@ -164,19 +123,8 @@ static void br_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
 static void br_loss(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus)
 {
 	struct batch_remote *b = ctx;
-	uint64_t lost = 0;
 
-	b->cpu_stats = xreallocarray(b->cpu_stats, ncpus ? ncpus : 1, sizeof(*b->cpu_stats));
-	b->ncpu_stats = ncpus;
-	for (uint32_t i = 0; i < ncpus; i++) {
-		lost += cpus[i].overrun + cpus[i].commit_overrun + cpus[i].dropped;
-		b->cpu_stats[i] = (struct kt_cpu_stats){ .entries = cpus[i].entries,
-							 .overrun = cpus[i].overrun,
-							 .commit_overrun = cpus[i].commit_overrun,
-							 .dropped_events = cpus[i].dropped,
-							 .read_events = cpus[i].read };
-	}
-	b->lost = lost;
+	rpages_loss(b->pages, cpus, ncpus);
 }
 
 /* A record (or a loss marker) for -o's file. */
@@ -209,111 +157,27 @@ static void br_print(struct batch_remote *b, const struct kt_rec *r)
 		b->out_closed = true;
 }
 
-static size_t br_rec_bytes(const struct br_rec *h)
+/* A record in time order: printed, and recorded with -o. */
+static void br_emit(void *ctx, const struct kt_rec *r)
 {
-	return sizeof(*h) + ((h->size + 7u) & ~7u);
-}
+	struct batch_remote *b = ctx;
 
-static void br_queue_put(struct batch_remote *b, uint32_t cpu, const struct br_rec *h,
-			 const void *data)
-{
-	struct br_queue *q = &b->queues[cpu];
-	size_t need = br_rec_bytes(h);
-
-	if (q->head == q->len)
-		q->head = q->len = 0;
-	if (q->cap - q->len < need && q->head) {
-		memmove(q->buf, q->buf + q->head, q->len - q->head);
-		q->len -= q->head;
-		q->head = 0;
-	}
-	if (q->cap - q->len < need) {
-		q->cap = q->cap ? q->cap : 65536;
-		while (q->cap - q->len < need)
-			q->cap *= 2;
-		q->buf = xrealloc(q->buf, q->cap);
-	}
-	memcpy(q->buf + q->len, h, sizeof(*h));
-	if (h->size)
-		memcpy(q->buf + q->len + sizeof(*h), data, h->size);
-	q->len += need;
-	b->queued += need;
-}
-
-static const struct br_rec *br_queue_peek(const struct br_queue *q)
-{
-	return q->head < q->len ? (const struct br_rec *)(const void *)(q->buf + q->head) : NULL;
-}
-
-/* Prints (and records) the queued records older than until, merged across CPUs. */
-static void br_emit(struct batch_remote *b, uint64_t until)
-{
-	const struct br_rec *h, *best;
-	struct kt_rec r;
-	uint32_t cpu, at;
-
-	for (;;) {
-		best = NULL;
-		at = 0;
-		for (cpu = 0; b->queues && cpu < b->hello.ncpus; cpu++) {
-			h = br_queue_peek(&b->queues[cpu]);
-			if (h && h->ts < until && (!best || h->ts < best->ts)) {
-				best = h;
-				at = cpu;
-			}
-		}
-		if (!best)
-			return;
-		r = (struct kt_rec){ .ts = best->ts, .cpu = at, .flags = best->flags,
-				     .size = best->size, .lost = best->lost,
-				     .data = (const uint8_t *)best + sizeof(*best) };
-		br_print(b, &r);
-		br_record(b, &r);
-		b->queues[at].head += br_rec_bytes(best);
-		b->queued -= br_rec_bytes(best);
-	}
+	br_print(b, r);
+	br_record(b, r);
 }
 
 static void br_watermark(void *ctx, uint64_t ts)
 {
-	br_emit(ctx, ts);
+	struct batch_remote *b = ctx;
+
+	rpages_flush(b->pages, ts);
 }
 
-/* A page as the kernel wrote it: its records, a loss marker first when it says so, queued
- * for the merge. */
 static void br_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 {
 	struct batch_remote *b = ctx;
-	struct br_rec r = { 0 };
-	unsigned long long ts;
-	int missed;
-	void *data;
 
-	memset(b->page, 0, b->page_size);
-	memcpy(b->page, page, len);
-	if (kbuffer_load_subbuffer(b->kbuf, b->page) < 0)
-		return;
-	missed = kbuffer_missed_events(b->kbuf);
-	for (data = kbuffer_read_event(b->kbuf, &ts); data;
-	     data = kbuffer_next_event(b->kbuf, &ts)) {
-		if (missed) {
-			struct br_rec m = { .ts = ts, .flags = KT_REC_LOST,
-					    .lost = missed > 0 ? missed : -1 };
-
-			if (missed > 0)
-				b->marked += (uint64_t)missed;
-			else
-				b->unknown_pages++;
-			br_queue_put(b, cpu, &m, NULL);
-			missed = 0;
-		}
-		r.ts = ts;
-		r.size = (uint32_t)kbuffer_event_size(b->kbuf);
-		b->events++;
-		br_queue_put(b, cpu, &r, data);
-	}
-	if (b->queued > REMOTE_QUEUE_MAX)
-		br_emit(b, UINT64_MAX);
+	rpages_page(b->pages, cpu, page, len);
 }
 
 static const struct kt_remote_ops br_ops = {
@@ -397,13 +261,15 @@ static int br_record_start(struct batch_remote *b, struct kt_remote *r, char *er
 static int br_record_finish(struct batch_remote *b)
 {
 	unsigned long long events = tdat_writer_events(b->rec);
+	const struct kt_cpu_stats *st;
+	uint32_t n;
 	int ret;
 
-	if (b->ncpu_stats != b->hello.ncpus) { /* no counters came: none in the file */
-		free(b->cpu_stats);
-		b->cpu_stats = NULL;
-	}
-	ret = tdat_writer_close(b->rec, b->cpu_stats, b->rec_err, sizeof(b->rec_err));
+	st = rpages_cpu_stats(b->pages, &n);
+
+	/* no counters came: none in the file */
+	ret = tdat_writer_close(b->rec, n == b->hello.ncpus ? st : NULL, b->rec_err,
+				sizeof(b->rec_err));
 	b->rec = NULL;
 	if (ret) {
 		fprintf(stderr, "ktop: %s\n", b->rec_err);
@@ -471,7 +337,8 @@ static int br_drain(struct kt_remote *r, char *err, size_t errlen)
 static void br_summary(struct batch_remote *b, struct kt_remote *r, double secs)
 {
 	struct kt_remote_stats st;
-	uint64_t unc;
+	struct kt_reader_stats rs;
+	uint64_t unc, lost;
 	int64_t off;
 
 	if (b->out_closed)
@@ -485,12 +352,13 @@ static void br_summary(struct batch_remote *b, struct kt_remote *r, double secs)
 		fprintf(b->out, ", clock offset %+lld ns +/- %llu ns", (long long)off,
 			(unsigned long long)unc);
 	fputc('\n', b->out);
+	rpages_stats(b->pages, &rs, NULL, 0, &lost);
 	fprintf(b->out,
 		"# ktop: events=%llu lost=%llu lost_marked=%llu lost_unknown_pages=%llu "
 		"evicted=0 duration=%.3fs rate=%.0f/s\n",
-		(unsigned long long)b->events, (unsigned long long)b->lost,
-		(unsigned long long)b->marked, (unsigned long long)b->unknown_pages, secs,
-		secs > 0 ? (double)b->events / secs : 0);
+		(unsigned long long)rs.events, (unsigned long long)lost,
+		(unsigned long long)rs.missed, (unsigned long long)rs.missed_unknown, secs,
+		secs > 0 ? (double)rs.events / secs : 0);
 	fflush(b->out);
 }
 
@@ -509,7 +377,8 @@ int batch_remote_run(const struct kt_options *opts, FILE *out)
 	signals_install(wake[1]);
 	b.tep = tep_alloc();
 	b.dec = b.tep ? decoder_new_offline(b.tep) : NULL;
-	if (!b.dec) {
+	b.pages = b.dec ? rpages_new(b.tep, br_emit, &b) : NULL;
+	if (!b.pages) {
 		fprintf(stderr, "ktop: out of memory\n");
 		goto out;
 	}
@@ -525,7 +394,7 @@ int batch_remote_run(const struct kt_options *opts, FILE *out)
 	cap = br_capture(r, opts, wake[0], err, sizeof(err));
 	if (cap > 0)
 		cap = br_drain(r, err, sizeof(err));
-	br_emit(&b, UINT64_MAX); /* all that came, a cut-short capture's too */
+	rpages_flush(b.pages, UINT64_MAX); /* all that came, a cut-short capture's too */
 	if (cap < 0)
 		goto fail;
 	if (b.err[0])
@@ -538,17 +407,11 @@ fail:
 out:
 	tdat_writer_abort(b.rec);
 	mirror_free(b.mirror);
-	free(b.cpu_stats);
-	for (uint32_t i = 0; b.queues && i < b.hello.ncpus; i++)
-		free(b.queues[i].buf);
-	free(b.queues);
+	rpages_free(b.pages);
 	remote_close(r);
 	decoder_free(b.dec);
 	if (b.tep)
 		tep_free(b.tep);
-	if (b.kbuf)
-		kbuffer_free(b.kbuf);
-	free(b.page);
 	close(wake[0]);
 	close(wake[1]);
 	return ret;

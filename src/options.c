@@ -749,9 +749,10 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--agent takes its events, filters, tracer and probes from the viewer at the "
 		     "other end of the pipe: give it no mode or capture option (--buffer-kb and "
 		     "-v apply)");
-	if ((o->remote_host || o->remote_via) && o->mode != KT_MODE_BATCH)
-		FAIL("-H and --via work with batch mode (-b) so far: the explorer over a remote "
-		     "agent is not done yet");
+	if ((o->remote_host || o->remote_via) && o->mode != KT_MODE_BATCH &&
+	    (o->tracer || o->n_probes || o->record_path || o->duration > 0 || o->quiet))
+		FAIL("the explorer over a remote agent (-H, --via) takes -e, --filter and "
+		     "--compress so far: -t, probes and -o work there with -b");
 	if ((o->remote_host || o->remote_via) &&
 	    (o->json || o->tree || o->folded || o->input_path || o->n_hists ||
 	     o->pmu || o->cpu_profile || o->off_cpu || o->n_triggers || o->stop_when ||

@@ -10,3 +10,5 @@ EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/fake_p
 	tests/remote/throttle.py
 # Live: --via over a plain pipe (exact counts, loss, kill -9 of the viewer), a real sshd.
 LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh tests/live/remote_throttle.sh
+# The explorer over an agent (--via without -b): picker, exact stream, D, refusals, clean-up.
+TERM_TESTS += tests/term/remote_explorer.sh

@@ -61,6 +61,8 @@ struct kt_decoder {
 	bool ids_loaded;
 	struct comm_slot comms[COMM_SLOTS];
 	struct kt_comms *history;
+	kt_format_loader loader; /* a borrowed tep's formats fetched on demand, or NULL */
+	void *loader_ctx;
 	char names[NAME_SLOTS][KT_COMM_LEN]; /* interned names from the history */
 	struct cmdline *cmdlines; /* sorted by pid */
 	size_t ncmdlines;
@@ -155,8 +157,13 @@ int decoder_load(struct kt_decoder *d, const char *system, const char *event)
 	char *buf;
 	int ret;
 
-	if (!d->tracing_dir) /* a recording: the formats it holds */
+	if (!d->tracing_dir) { /* a recording: the formats it holds; a remote: its agent's */
+		if (tep_find_event_by_name(d->tep, system, event))
+			return 0;
+		if (!d->loader || d->loader(d->loader_ctx, system, event) < 0)
+			return -1;
 		return tep_find_event_by_name(d->tep, system, event) ? 0 : -1;
+	}
 	snprintf(path, sizeof(path), "%s/events/%s/%s/id", d->tracing_dir, system, event);
 	buf = file_read_all(path, NULL);
 	ret = buf ? atoi(buf) : -1;
@@ -483,6 +490,12 @@ void decoder_set_comms(struct kt_decoder *d, struct kt_comms *comms)
 	d->history = comms;
 }
 
+void decoder_set_loader(struct kt_decoder *d, kt_format_loader fn, void *ctx)
+{
+	d->loader = fn;
+	d->loader_ctx = ctx;
+}
+
 /* A stable copy of name, for as long as d lives; NULL when the table is full. */
 static const char *intern(struct kt_decoder *d, const char *name)
 {
@@ -511,11 +524,12 @@ const char *decoder_comm(struct kt_decoder *d, int pid, unsigned long long ts)
 
 	if (pid == 0)
 		return "<idle>";
-	if (d->tep_borrowed) /* a recording: the names it holds, nothing from this machine */
+	/* the side band's history (a remote source: the agent's names) */
+	if (d->history && comms_at(d->history, pid, ts, name) && (known = intern(d, name)))
+		return known;
+	if (d->tep_borrowed) /* another machine's: the names it holds, nothing from this one */
 		return tep_is_pid_registered(d->tep, pid) ? tep_data_comm_from_pid(d->tep, pid) :
 							    "<...>";
-	if (comms_at(d->history, pid, ts, name) && (known = intern(d, name)))
-		return known;
 	now = clock_mono_ns();
 	s = comm_slot(d, pid);
 	if (s->pid == pid && now < s->looked_at + COMM_TTL_NS)

@@ -21,6 +21,11 @@ struct kt_decoder *decoder_new(const char *tracing_dir, char *err, size_t errlen
 struct kt_decoder *decoder_new_offline(struct tep_handle *tep);
 void decoder_free(struct kt_decoder *d);
 
+/* A borrowed tep (decoder_new_offline) that lacks a format asks fn once per event, on the
+ * thread of the decoder_load that missed it: a remote source fetches it from its agent. fn
+ * returns 0 when the format is now in the tep. */
+typedef int (*kt_format_loader)(void *ctx, const char *system, const char *event);
+void decoder_set_loader(struct kt_decoder *d, kt_format_loader fn, void *ctx);
 /* Makes sure the format of system:event is parsed. Returns 0, or -1 when it has no format. */
 int decoder_load(struct kt_decoder *d, const char *system, const char *event);
 /* The event of a record, loading its format on first sight; NULL when unknown. */

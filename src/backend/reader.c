@@ -343,9 +343,10 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 
 /*
  * Page mode's pass: each CPU's full pages, and with partial its last partial page, to the
- * sink. Returns the pages handed over.
+ * sink. Returns the pages handed over; while draining at the stop, 0 once the sink is
+ * full.
  */
-static uint64_t reader_pass_pages(struct kt_reader *r, bool partial)
+static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draining)
 {
 	unsigned long long before = clock_mono_ns();
 	bool all_read = partial;
@@ -358,6 +359,8 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial)
 		struct reader_cpu *c = &r->cpus[i];
 
 		for (k = 0; k < READER_PAGES_PER_PASS; k++) {
+			if (draining && r->sink.full && r->sink.full(r->sink.ctx))
+				return 0;
 			n = tracefs_cpu_buffered_read(c->tcpu, c->page, true);
 			if (n <= 0 && partial)
 				n = tracefs_cpu_read(c->tcpu, c->page, true);
@@ -405,7 +408,7 @@ static void *reader_main(void *arg)
 		if (sweep)
 			last_sweep = now;
 		if (r->sink.page) {
-			if (reader_pass_pages(r, sweep))
+			if (reader_pass_pages(r, sweep, false))
 				continue;
 		} else if (reader_pump(r, sweep, UINT64_MAX)) {
 			reader_wake_sometimes(r);
@@ -423,8 +426,8 @@ static void *reader_main(void *arg)
 	}
 	/* Stopped: take everything the kernel buffered up to now, in order. */
 	stop_ts = clock_mono_ns();
-	if (r->sink.page) /* a storm could outrun it: a second at most */
-		while (reader_pass_pages(r, true) && clock_mono_ns() - stop_ts < 1000000000ull)
+	if (r->sink.page) /* a storm could outrun it: a second at most, less if it is full */
+		while (reader_pass_pages(r, true, true) && clock_mono_ns() - stop_ts < 1000000000ull)
 			;
 	else
 		while (reader_pump(r, true, stop_ts))

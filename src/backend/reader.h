@@ -34,6 +34,10 @@ struct kt_page_sink {
 	 * committed before `before` (the trace clock, mono) was in the pages handed over,
 	 * but for one committing while the pass began (allow 2 ms, as the merge does). */
 	void (*swept)(void *ctx, unsigned long long before);
+	/* While the reader drains at the stop (may be NULL): asked before each page; true
+	 * ends the drain there, and what the kernel still holds stays in its buffer (the
+	 * instance's per-CPU `entries` count it until the instance goes). */
+	bool (*full)(void *ctx);
 	void *ctx;
 };
 

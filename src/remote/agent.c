@@ -31,6 +31,7 @@
 #include "backend/guard.h"
 #include "backend/loss.h"
 #include "backend/session.h"
+#include "backend/tracers.h"
 #include "clock.h"
 #include "fileio.h"
 #include "log.h"
@@ -48,6 +49,11 @@
  * second, after the viewer's own end (it waits for the tail) half a minute. */
 #define AGENT_FLUSH_SIG_NS 1000000000ull
 #define AGENT_FLUSH_EOF_NS 30000000000ull
+/* At the stop the queue no longer makes the reader wait, but the instance must go within
+ * 2 s even on a loaded machine: the drain ends once the queue holds this much or this long
+ * has passed, and what the kernel still held is counted lost (the final loss frame). */
+#define AGENT_STOP_QUEUE_MAX (4u << 20)
+#define AGENT_STOP_READ_NS 500000000ull
 /* Direct-mapped cache of the names sent, cleared on every tick (a rename shows in a -d). */
 #define AGENT_NAMES 4096
 /* An event committing as a pass began may carry an earlier time (the reader's slack). */
@@ -65,6 +71,9 @@ struct agent {
 	struct kt_wbuf q; /* frames the writer has not taken yet */
 	size_t inflight; /* bytes the writer is writing */
 	bool stopping; /* the capture is stopping: producers no longer wait for room */
+	unsigned long long stop_at; /* when it began to */
+	uint64_t *handed; /* per CPU: records in the pages sent since the reader (and the
+			   * kernel's counters) last started */
 	bool writer_on, writer_quit;
 	pthread_cond_t q_data, q_room;
 	pthread_t writer;
@@ -129,13 +138,11 @@ static bool agent_dead(struct agent *a)
 	return __atomic_load_n(&a->dead, __ATOMIC_ACQUIRE);
 }
 
-/* Queues a frame for the writer (before it runs: writes it at once). While capturing, then
- * waits until the queue is below AGENT_QUEUE_MAX, the capture stops or a signal came. The
- * frame is queued before the wait: the shared payload buffer may be reused meanwhile. Lock
- * held (released while waiting). */
+/* Queues a frame for the writer (before it runs: writes it at once). Never waits for room:
+ * the main thread must keep hearing its input (the viewer's end) on a slow link. Lock
+ * held. */
 static int agent_send(struct agent *a, uint8_t type, const void *p, size_t n)
 {
-	struct timespec until;
 	size_t len;
 
 	if (agent_dead(a) || frame_append(&a->q, type, p, n, a->compress) < 0)
@@ -146,7 +153,17 @@ static int agent_send(struct agent *a, uint8_t type, const void *p, size_t n)
 		return agent_write(a, a->q.data, len);
 	}
 	pthread_cond_signal(&a->q_data);
-	while (!a->stopping && !agent_dead(a) && !signals_pending() &&
+	return 0;
+}
+
+/* The reader thread, after a page: while capturing, waits until the queue is below
+ * AGENT_QUEUE_MAX, the capture stops or a signal came, so a slow link makes the kernel drop
+ * (and count) rather than the agent grow. Lock held (released while waiting). */
+static void agent_wait_room(struct agent *a)
+{
+	struct timespec until;
+
+	while (a->writer_on && !a->stopping && !agent_dead(a) && !signals_pending() &&
 	       a->q.len + a->inflight > AGENT_QUEUE_MAX) {
 		clock_gettime(CLOCK_REALTIME, &until);
 		until.tv_nsec += 100000000;
@@ -156,7 +173,6 @@ static int agent_send(struct agent *a, uint8_t type, const void *p, size_t n)
 		}
 		pthread_cond_timedwait(&a->q_room, &a->lock, &until);
 	}
-	return 0;
 }
 
 /* The writer thread: takes the whole queue at a time and writes it, until told to quit
@@ -262,6 +278,8 @@ static void agent_page(void *ctx, int cpu, const void *page, size_t len)
 				used = len;
 			for (rec = kbuffer_read_event(a->kbuf, &ts); rec;
 			     rec = kbuffer_next_event(a->kbuf, &ts)) {
+				if (a->handed && cpu < a->app.ncpus)
+					a->handed[cpu]++;
 				if (kbuffer_event_size(a->kbuf) < 8)
 					continue;
 				memcpy(&pid, (char *)rec + 4, sizeof(pid)); /* common_pid */
@@ -274,6 +292,7 @@ static void agent_page(void *ctx, int cpu, const void *page, size_t len)
 	a->pay.len = 0;
 	msg_page_encode(&a->pay, (uint32_t)cpu, page, used);
 	agent_send(a, KT_MSG_PAGE, a->pay.data, a->pay.len);
+	agent_wait_room(a);
 	pthread_mutex_unlock(&a->lock);
 }
 
@@ -330,6 +349,73 @@ static void agent_send_formats(struct agent *a, const char *spec)
 	for (size_t i = 0; i < cat->count; i++)
 		if (app_spec_selects(spec, &cat->events[i]))
 			agent_send_format(a, cat->events[i].system, cat->events[i].name);
+}
+
+/* The instance's tracers, space-separated, as the reply's one line. */
+static int agent_tracers(struct agent *a, char *text, size_t len)
+{
+	char **names = tracers_available(a->app.session, text, len);
+	size_t n = 0;
+
+	if (!names)
+		return -1;
+	text[0] = '\0';
+	for (size_t i = 0; names[i] && n < len; i++)
+		n += (size_t)snprintf(text + n, len - n, "%s%s", i ? " " : "", names[i]);
+	tracers_free_names(names);
+	return 0;
+}
+
+/* The formats of spec's events, asked for without enabling them (the explorer's picker).
+ * Lock held. */
+static int agent_formats(struct agent *a, const char *spec, char *text, size_t len)
+{
+	const struct kt_catalog *cat = a->app.catalog;
+	int n = 0;
+
+	for (size_t i = 0; i < cat->count; i++)
+		n += app_spec_selects(spec, &cat->events[i]);
+	if (!n) {
+		snprintf(text, len, "no event matches '%s' on this agent", spec);
+		return -1;
+	}
+	agent_send_formats(a, spec);
+	snprintf(text, len, "%d formats", n);
+	return 0;
+}
+
+/* The reader's drain at the stop asks before each page (reader thread). */
+static bool agent_full(void *ctx)
+{
+	struct agent *a = ctx;
+	bool full;
+
+	pthread_mutex_lock(&a->lock);
+	full = a->stopping && (a->q.len + a->inflight > AGENT_STOP_QUEUE_MAX ||
+			       clock_mono_ns() - a->stop_at > AGENT_STOP_READ_NS);
+	pthread_mutex_unlock(&a->lock);
+	return full;
+}
+
+/* The kernel's figures as the instance goes: what the drain left in its buffers (entries),
+ * and what it had read from the kernel but not handed over (pages spliced into the
+ * reader's pipe when the drain ended: read events less the records sent), are never sent,
+ * so they are counted as dropped; events + lost stays what the kernel wrote. Lock held. */
+static void agent_left_lost(struct agent *a)
+{
+	struct kt_cpu_stats *st;
+	uint64_t left = 0, unsent;
+
+	for (int cpu = 0; a->app.cpu_stats && cpu < a->app.ncpus; cpu++) {
+		st = &a->app.cpu_stats[cpu];
+		unsent = st->read_events > a->handed[cpu] ? st->read_events - a->handed[cpu] : 0;
+		left += st->entries + unsent;
+		st->dropped_events += st->entries + unsent;
+		st->entries = 0;
+		st->read_events -= unsent;
+	}
+	log_debug("%s: %llu events left in the kernel's buffers at the stop, counted lost",
+		  __func__, (unsigned long long)left);
 }
 
 /* The ftrace system's formats (function, funcgraph_entry...): tracers write them, and
@@ -432,6 +518,9 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 		/* the reader stops and starts again: its page sink takes the lock */
 		ret = app_set_tracer(&a->app, q->arg, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
+		/* the switch reset the kernel's counters (before any page of the new tracer:
+		 * -b -t switches before it enables events) */
+		memset(a->handed, 0, (size_t)a->app.ncpus * sizeof(*a->handed));
 	} else {
 		pthread_mutex_lock(&a->lock);
 		switch (q->op) {
@@ -451,6 +540,18 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			agent_send_file(a, KT_MSG_KALLSYMS, "/proc/kallsyms");
 			snprintf(text, sizeof(text), "%s/printk_formats", a->app.tracing_dir);
 			agent_send_file(a, KT_MSG_PRINTK, text);
+			text[0] = '\0';
+			ret = 0;
+			break;
+		case KT_REQ_TRACERS:
+			ret = agent_tracers(a, text, sizeof(text));
+			break;
+		case KT_REQ_FORMAT:
+			ret = agent_formats(a, q->arg, text, sizeof(text));
+			break;
+		case KT_REQ_EVENTS:
+			snprintf(text, sizeof(text), "%s/available_events", a->app.tracing_dir);
+			agent_send_file(a, KT_MSG_EVENTS, text);
 			text[0] = '\0';
 			ret = 0;
 			break;
@@ -651,7 +752,7 @@ static int agent_loop(struct agent *a)
 int agent_run(const struct kt_options *opts)
 {
 	struct agent *a = xcalloc(1, sizeof(*a));
-	struct kt_page_sink sink = { agent_page, agent_swept, a };
+	struct kt_page_sink sink = { agent_page, agent_swept, agent_full, a };
 	struct kt_hello viewer;
 	char err[1024];
 	int ret, flags;
@@ -679,6 +780,7 @@ int agent_run(const struct kt_options *opts)
 		goto out;
 	}
 	signals_install(a->app.wake_wr);
+	a->handed = xcalloc((size_t)a->app.ncpus, sizeof(*a->handed));
 	agent_writer_start(a);
 	/* the page path's buffers, the hello and the formats before the first page */
 	a->page_size = (size_t)reader_page_size(a->app.reader);
@@ -703,10 +805,12 @@ int agent_run(const struct kt_options *opts)
 	 * wait, and the instance and probes go; then the queue, END last */
 	pthread_mutex_lock(&a->lock);
 	a->stopping = true;
+	a->stop_at = clock_mono_ns();
 	pthread_cond_broadcast(&a->q_room);
 	pthread_mutex_unlock(&a->lock);
 	app_stop_capture(&a->app);
 	pthread_mutex_lock(&a->lock);
+	agent_left_lost(a);
 	agent_send_loss(a, a->app.cpu_stats);
 	a->pay.len = 0;
 	agent_send(a, KT_MSG_END, NULL, 0);
@@ -721,6 +825,7 @@ out:
 	for (size_t i = 0; i < a->n_sent; i++)
 		free(a->sent[i]);
 	free(a->sent);
+	free(a->handed);
 	if (a->kbuf)
 		kbuffer_free(a->kbuf);
 	free(a->page);

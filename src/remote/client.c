@@ -198,6 +198,10 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		if (o->kallsyms)
 			o->kallsyms(r->ctx, p, n);
 		return 0;
+	case KT_MSG_EVENTS:
+		if (o->events)
+			o->events(r->ctx, p, n);
+		return 0;
 	case KT_MSG_PRINTK:
 		if (o->printk)
 			o->printk(r->ctx, p, n);

@@ -22,6 +22,8 @@ struct kt_remote_ops {
 		       size_t n);
 	void (*kallsyms)(void *ctx, const uint8_t *p, size_t n);
 	void (*printk)(void *ctx, const uint8_t *p, size_t n);
+	/* available_events, as the kernel lists them (asked for: KT_REQ_EVENTS) */
+	void (*events)(void *ctx, const uint8_t *p, size_t n);
 	void (*page)(void *ctx, uint32_t cpu, const uint8_t *page, size_t len);
 	void (*comm)(void *ctx, int32_t pid, uint64_t ts, const char *name);
 	void (*loss)(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus);

@@ -4,4 +4,5 @@ src_libktop_a_SOURCES += \
 	src/remote/proto.h src/remote/frame.c src/remote/msg.c \
 	src/remote/agent.c src/remote/agent.h \
 	src/remote/client.c src/remote/client.h \
-	src/remote/mirror.c src/remote/mirror.h
+	src/remote/mirror.c src/remote/mirror.h \
+	src/remote/pages.c src/remote/pages.h

@@ -210,6 +210,8 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_ENABLE] = "enable",	[KT_REQ_DISABLE] = "disable",
 	[KT_REQ_TRACER] = "tracer",	[KT_REQ_PROBE_ADD] = "probe-add",
 	[KT_REQ_PROBE_DEL] = "probe-delete", [KT_REQ_KALLSYMS] = "kallsyms",
+	[KT_REQ_EVENTS] = "events",	[KT_REQ_FORMAT] = "format",
+	[KT_REQ_TRACERS] = "tracers",
 };
 
 const char *msg_request_name(uint8_t op)

@@ -44,6 +44,7 @@ enum kt_frame_type {
 	KT_MSG_ERROR,		/* agent: a fatal one-line error; it exits after */
 	KT_MSG_END,		/* agent: capture drained, nothing follows */
 	KT_MSG_WATERMARK,	/* agent: every event before this time has been sent */
+	KT_MSG_EVENTS,		/* agent: available_events (asked for) */
 	KT_MSG_TYPE_MAX
 };
 
@@ -54,6 +55,9 @@ enum kt_request_op {
 	KT_REQ_PROBE_ADD,	/* arg: kind (kprobe, kretprobe, uprobe, uretprobe), arg2: def */
 	KT_REQ_PROBE_DEL,	/* arg: probe name */
 	KT_REQ_KALLSYMS,	/* no args: send kallsyms and printk formats */
+	KT_REQ_EVENTS,		/* no args: send available_events */
+	KT_REQ_FORMAT,		/* arg: SYS:EV glob: send their formats (nothing enabled) */
+	KT_REQ_TRACERS,		/* no args: the reply is the instance's available tracers */
 	KT_REQ_OP_MAX
 };
 

@@ -3,4 +3,5 @@
 src_libktop_a_SOURCES += \
 	src/source/source.c src/source/source.h \
 	src/source/source_live.c \
-	src/source/source_recording.c
+	src/source/source_recording.c \
+	src/source/source_remote.c

@@ -178,6 +178,13 @@ char **source_tracers_available(struct kt_source *s, char *err, size_t errlen)
 	return s->ops->tracers_available(s, err, errlen);
 }
 
+int source_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_TRACER, set_tracer))
+		return refuse(s, KT_CAP_TRACER, err, errlen);
+	return s->ops->set_tracer(s, name, err, errlen);
+}
+
 bool source_list_exists(struct kt_source *s, enum kt_ftrace_list which)
 {
 	return HAS(s, KT_CAP_TRACER, list_exists) && s->ops->list_exists(s, which);

@@ -102,6 +102,8 @@ struct kt_source_ops {
 	/* KT_CAP_TRACER (tracers.h; the switch itself is app_set_tracer) */
 	char *(*tracer)(struct kt_source *s);
 	char **(*tracers_available)(struct kt_source *s, char *err, size_t errlen);
+	/* switches it (NULL: app_set_tracer switches app->session's, the reader restarted) */
+	int (*set_tracer)(struct kt_source *s, const char *name, char *err, size_t errlen);
 	bool (*list_exists)(struct kt_source *s, enum kt_ftrace_list which);
 	char **(*list_get)(struct kt_source *s, enum kt_ftrace_list which, char *err,
 			   size_t errlen);
@@ -139,6 +141,9 @@ struct kt_recording;
 struct kt_source *source_recording_new(struct kt_app *app, struct kt_recording *rec);
 /* The recording source's ops (its capabilities and reasons need no file: for tests). */
 extern const struct kt_source_ops source_recording_ops;
+/* The remote source's (-H, --via without -b; app_open_remote): its capabilities and
+ * reasons need no agent (for tests). */
+extern const struct kt_source_ops source_remote_ops;
 
 /* Closes (ops->close) and frees s. Safe on NULL. */
 void source_free(struct kt_source *s);
@@ -185,6 +190,7 @@ int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char
 
 char *source_tracer(struct kt_source *s);
 char **source_tracers_available(struct kt_source *s, char *err, size_t errlen);
+int source_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen);
 bool source_list_exists(struct kt_source *s, enum kt_ftrace_list which);
 char **source_list_get(struct kt_source *s, enum kt_ftrace_list which, char *err,
 		       size_t errlen);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "remote/proto.h"
+#include "source/source.h"
 
 /* Parses the one frame in b with the stream reader, fed one byte at a time: every prefix
  * must ask for more, the whole must give the frame. */
@@ -260,6 +261,33 @@ START_TEST(test_refusals)
 }
 END_TEST
 
+/* The explorer's remote source: what it offers, and one line, short enough for an
+ * 80-column status line, for each thing it refuses. */
+START_TEST(test_remote_source)
+{
+	static const unsigned int refused[] = {
+		KT_CAP_TRIGGERS, KT_CAP_STACKS,	  KT_CAP_PROBES, KT_CAP_SCOPE,
+		KT_CAP_HIST,	 KT_CAP_COUNTERS, KT_CAP_PROFILE, KT_CAP_WRITE, KT_CAP_SEEK,
+		KT_CAP_HIDE,
+	};
+	struct kt_source s = { .ops = &source_remote_ops };
+	const char *why;
+
+	ck_assert(source_can(&s, KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_LIVE |
+				     KT_CAP_CLEAR | KT_CAP_KBUF));
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		ck_assert(!source_can(&s, refused[i]));
+		why = source_refusal(&s, refused[i]);
+		ck_assert_msg(why && !strncmp(why, "remote: ", 8) && strlen(why) < 80 &&
+				      !strchr(why, '\n'),
+			      "cap %#x: '%s'", refused[i], why ? why : "(null)");
+	}
+	ck_assert_str_eq(source_refusal(&s, KT_CAP_COUNTERS),
+			 "remote: counters over an agent are not done yet");
+	ck_assert_ptr_null(source_refusal(&s, KT_CAP_EVENTS | KT_CAP_FILTER));
+}
+END_TEST
+
 static Suite *remote_suite(void)
 {
 	Suite *s = suite_create("remote");
@@ -270,6 +298,7 @@ static Suite *remote_suite(void)
 	tcase_add_test(tc, test_messages_roundtrip);
 	tcase_add_test(tc, test_page_compressed);
 	tcase_add_test(tc, test_refusals);
+	tcase_add_test(tc, test_remote_source);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The agent's pages decoded and merged by time for the viewer (pages.h). */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+
+#include "pages.h"
+#include "xalloc.h"
+
+/* Records waiting for a watermark past this go out unordered (a storm the agent's reader
+ * never catches up with sends none). */
+#define RPAGES_QUEUE_MAX (64u << 20)
+
+/* A record waiting in its CPU's queue for the watermark; its data follows, padded to 8. */
+struct rp_rec {
+	uint64_t ts;
+	int64_t lost; /* a loss marker's count (-1: unknown) */
+	uint32_t size, flags;
+};
+
+struct rp_queue {
+	uint8_t *buf;
+	size_t head, len, cap;
+	struct kt_reader_stats st;
+};
+
+struct kt_rpages {
+	struct tep_handle *tep;
+	kt_rpages_emit emit;
+	void *ctx;
+	struct kt_hello hello;
+	struct kbuffer *kbuf;
+	uint8_t *page;
+	size_t page_size;
+	struct rp_queue *queues; /* per CPU, hello.ncpus of them */
+	size_t queued; /* bytes in them */
+	struct kt_cpu_stats *cpu_stats; /* the last loss frame's */
+	uint32_t ncpu_stats;
+	uint64_t lost;
+};
+
+struct kt_rpages *rpages_new(struct tep_handle *tep, kt_rpages_emit emit, void *ctx)
+{
+	struct kt_rpages *p = xcalloc(1, sizeof(*p));
+
+	p->tep = tep;
+	p->emit = emit;
+	p->ctx = ctx;
+	return p;
+}
+
+void rpages_free(struct kt_rpages *p)
+{
+	if (!p)
+		return;
+	for (uint32_t i = 0; p->queues && i < p->hello.ncpus; i++)
+		free(p->queues[i].buf);
+	free(p->queues);
+	free(p->cpu_stats);
+	if (p->kbuf)
+		kbuffer_free(p->kbuf);
+	free(p->page);
+	free(p);
+}
+
+void rpages_hello(struct kt_rpages *p, const struct kt_hello *h)
+{
+	if (p->queues) /* one hello per agent */
+		return;
+	p->hello = *h;
+	tep_set_long_size(p->tep, h->long_size);
+	tep_set_page_size(p->tep, (int)h->page_size);
+	tep_set_file_bigendian(p->tep, h->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	p->page_size = h->page_size;
+	p->page = xrealloc(p->page, h->page_size ? h->page_size : 1);
+	p->kbuf = kbuffer_alloc(h->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				h->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	p->queues = xcalloc(h->ncpus ? h->ncpus : 1, sizeof(*p->queues));
+}
+
+/* libtraceevent's parsers write into their input: a NUL-terminated copy. */
+static char *rp_text(const uint8_t *t, size_t n)
+{
+	char *s = xmalloc(n + 1);
+
+	memcpy(s, t, n);
+	s[n] = '\0';
+	return s;
+}
+
+void rpages_header_page(struct kt_rpages *p, const uint8_t *text, size_t n)
+{
+	char *s = rp_text(text, n);
+
+	tep_parse_header_page(p->tep, s, n, p->hello.long_size);
+	free(s);
+}
+
+int rpages_format(struct kt_rpages *p, const char *system, const uint8_t *text, size_t n)
+{
+	char *s = rp_text(text, n);
+	int ret = tep_parse_event(p->tep, s, n, system) ? -1 : 0;
+
+	free(s);
+	return ret;
+}
+
+static size_t rp_rec_bytes(const struct rp_rec *h)
+{
+	return sizeof(*h) + ((h->size + 7u) & ~7u);
+}
+
+static void rp_queue_put(struct kt_rpages *p, uint32_t cpu, const struct rp_rec *h,
+			 const void *data)
+{
+	struct rp_queue *q = &p->queues[cpu];
+	size_t need = rp_rec_bytes(h);
+
+	if (q->head == q->len)
+		q->head = q->len = 0;
+	if (q->cap - q->len < need && q->head) {
+		memmove(q->buf, q->buf + q->head, q->len - q->head);
+		q->len -= q->head;
+		q->head = 0;
+	}
+	if (q->cap - q->len < need) {
+		q->cap = q->cap ? q->cap : 65536;
+		while (q->cap - q->len < need)
+			q->cap *= 2;
+		q->buf = xrealloc(q->buf, q->cap);
+	}
+	memcpy(q->buf + q->len, h, sizeof(*h));
+	if (h->size)
+		memcpy(q->buf + q->len + sizeof(*h), data, h->size);
+	q->len += need;
+	p->queued += need;
+}
+
+static const struct rp_rec *rp_queue_peek(const struct rp_queue *q)
+{
+	return q->head < q->len ? (const struct rp_rec *)(const void *)(q->buf + q->head) : NULL;
+}
+
+void rpages_flush(struct kt_rpages *p, uint64_t until)
+{
+	const struct rp_rec *h, *best;
+	struct kt_rec r;
+	uint32_t cpu, at;
+
+	for (;;) {
+		best = NULL;
+		at = 0;
+		for (cpu = 0; p->queues && cpu < p->hello.ncpus; cpu++) {
+			h = rp_queue_peek(&p->queues[cpu]);
+			if (h && h->ts < until && (!best || h->ts < best->ts)) {
+				best = h;
+				at = cpu;
+			}
+		}
+		if (!best)
+			return;
+		r = (struct kt_rec){ .ts = best->ts, .cpu = at, .flags = best->flags,
+				     .size = best->size, .lost = best->lost,
+				     .data = (const uint8_t *)best + sizeof(*best) };
+		p->emit(p->ctx, &r);
+		p->queues[at].head += rp_rec_bytes(best);
+		p->queued -= rp_rec_bytes(best);
+	}
+}
+
+void rpages_page(struct kt_rpages *p, uint32_t cpu, const uint8_t *page, size_t len)
+{
+	struct rp_rec r = { 0 };
+	unsigned long long ts;
+	struct rp_queue *q;
+	int missed;
+	void *data;
+
+	if (!p->queues || cpu >= p->hello.ncpus || len > p->page_size)
+		return;
+	q = &p->queues[cpu];
+	memset(p->page, 0, p->page_size);
+	memcpy(p->page, page, len);
+	if (kbuffer_load_subbuffer(p->kbuf, p->page) < 0)
+		return;
+	q->st.pages++;
+	missed = kbuffer_missed_events(p->kbuf);
+	for (data = kbuffer_read_event(p->kbuf, &ts); data;
+	     data = kbuffer_next_event(p->kbuf, &ts)) {
+		if (missed) {
+			struct rp_rec m = { .ts = ts, .flags = KT_REC_LOST,
+					    .lost = missed > 0 ? missed : -1 };
+
+			if (missed > 0)
+				q->st.missed += (uint64_t)missed;
+			else
+				q->st.missed_unknown++;
+			rp_queue_put(p, cpu, &m, NULL);
+			missed = 0;
+		}
+		r.ts = ts;
+		r.size = (uint32_t)kbuffer_event_size(p->kbuf);
+		q->st.events++;
+		rp_queue_put(p, cpu, &r, data);
+	}
+	if (p->queued > RPAGES_QUEUE_MAX)
+		rpages_flush(p, UINT64_MAX);
+}
+
+void rpages_loss(struct kt_rpages *p, const struct kt_loss_cpu *cpus, uint32_t ncpus)
+{
+	uint64_t lost = 0;
+
+	p->cpu_stats = xreallocarray(p->cpu_stats, ncpus ? ncpus : 1, sizeof(*p->cpu_stats));
+	p->ncpu_stats = ncpus;
+	for (uint32_t i = 0; i < ncpus; i++) {
+		lost += cpus[i].overrun + cpus[i].commit_overrun + cpus[i].dropped;
+		p->cpu_stats[i] = (struct kt_cpu_stats){ .entries = cpus[i].entries,
+							 .overrun = cpus[i].overrun,
+							 .commit_overrun = cpus[i].commit_overrun,
+							 .dropped_events = cpus[i].dropped,
+							 .read_events = cpus[i].read };
+	}
+	p->lost = lost;
+}
+
+void rpages_stats(const struct kt_rpages *p, struct kt_reader_stats *all,
+		  struct kt_reader_stats *cpu, uint32_t ncpus, uint64_t *kernel_lost)
+{
+	*all = (struct kt_reader_stats){ 0 };
+	for (uint32_t i = 0; p->queues && i < p->hello.ncpus; i++) {
+		const struct kt_reader_stats *s = &p->queues[i].st;
+
+		all->pages += s->pages;
+		all->events += s->events;
+		all->missed += s->missed;
+		all->missed_unknown += s->missed_unknown;
+		if (cpu && i < ncpus)
+			cpu[i] = *s;
+	}
+	*kernel_lost = p->lost;
+}
+
+const struct kt_cpu_stats *rpages_cpu_stats(const struct kt_rpages *p, uint32_t *n)
+{
+	*n = p->ncpu_stats;
+	return p->cpu_stats;
+}
+
+uint32_t rpages_ncpus(const struct kt_rpages *p)
+{
+	return p->hello.ncpus;
+}

@@ -1,0 +1,162 @@
+#!/bin/bash
+# shellcheck disable=SC2317 # helpers called through wait_until
+# The explorer over a remote agent through a plain pipe (ktop --via 'ktop --agent'), in an
+# 80x24 tmux pane:
+#   - the header names the remote (the agent's host, "via" its command);
+#   - the picker lists the agent's events and shows a format the agent sends when asked;
+#     Enter gives sys_enter_getppid a filter on a workload's pid, Space enables it with that
+#     filter in the agent's instance, and the stream holds exactly the workload's N calls,
+#     named as the agent named them, with the header's loss the agent's 0;
+#   - D shows the agent's kernel's per-CPU counters, figure for figure;
+#   - R lists the agent's instance's tracers; the function tracer, which this kernel
+#     refuses, is refused with the agent's own reason and the agent's tracer stays nop;
+#   - counters (m) and histograms (H) are refused with one line saying why;
+#   - after q, and after the viewer is killed with -9, the agent, its instance and its probe
+#     group are gone within 2 s;
+#   - an agent killed with -9 under the explorer: the header says the remote ended, a request
+#     then is refused with the reason in one line (the explorer goes on), its guard cleans.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+require_root_tracefs
+require_tmux
+require_workload
+
+N=${KTOP_EXACT_N:-20000}
+host=$(uname -n)
+
+# remote TAG ARGS...: the explorer on an agent whose pid is written to $T/TAG.agent (sh -c's
+# exec keeps it); the agent's pid in agent, the viewer's in kpid.
+remote()
+{
+	local tag=$1
+	shift
+	tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- \
+		--via "echo \$\$ >$T/$tag.agent; exec $KTOP --agent" "$@"
+	kpid=$KTOP_PID
+	wait_until 15 test -s "$T/$tag.agent" || fail "$tag: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
+	agent=$(cat "$T/$tag.agent")
+	KTOP_PIDS+=("$agent")
+	wait_until 15 instance_exists "$agent" || fail "$tag: no instance ktop-$agent"
+}
+
+# The agent's kernel's per-CPU figures, "cpuN entries overrun commit dropped read", and the
+# pane's.
+kernel_rows()
+{
+	local d
+	for d in "$(instance_dir "$agent")"/per_cpu/cpu*; do
+		awk -v cpu="${d##*/}" '
+			/^entries:/ { e = $2 } /^overrun:/ { o = $2 } /^commit overrun:/ { c = $3 }
+			/^dropped events:/ { d = $3 } /^read events:/ { r = $3 }
+			END { print cpu, e, o, c, d, r }' "$d/stats"
+	done | sort -V
+}
+pane_rows() { tmux_screen | awk '$1 ~ /^cpu[0-9]+$/ { print $1, $2, $3, $4, $5, $6 }'; }
+_rows_match() { [ "$(pane_rows)" = "$(kernel_rows)" ]; }
+
+mkdir -p "$T/xdg"
+workload_start rx count "$N" ktop-rx
+remote q
+expect_text "^$host via echo" 10 "the header does not name the remote ($host via its command)"
+expect_text "No events enabled: press e \(F2\) to pick events" 5 "the empty stream does not say how to start"
+
+# The picker: the agent's catalogue; Space enables in the agent's instance.
+tmux_keys e
+expect_text "Event picker +[0-9]+ of [0-9]+ enabled" 5 "e did not open the event picker"
+tmux_text sys_enter_getppid
+expect_text "\[ \] +sys_enter_getppid" 5 "the picker does not list the agent's sys_enter_getppid"
+tmux_keys Enter
+expect_text "^filter syscalls:sys_enter_getppid>" 5 "Enter opened no filter prompt"
+tmux_text "common_pid == $WL_PID"
+tmux_keys Enter
+expect_text "syscalls:sys_enter_getppid +filter: common_pid == $WL_PID" 5 "the filter was not taken"
+expect_text "^ int __syscall_nr" 5 "the picker does not show the format the agent sent"
+event_enabled "$agent" syscalls sys_enter_getppid && fail "the filter alone enabled the event"
+tmux_keys Space
+wait_capturing "$agent" syscalls sys_enter_getppid 5
+expect_text "\[x\] +sys_enter_getppid" 3 "the picker does not tick sys_enter_getppid"
+filter=$(cat "$(instance_dir "$agent")/events/syscalls/sys_enter_getppid/filter")
+[ "$filter" = "common_pid == $WL_PID" ] || fail "the agent's filter is '$filter', not the picker's"
+tmux_keys F2
+wait_for_no_text "Event picker" 3 || fail "F2 did not close the picker"
+
+# Exactly the workload's calls, named.
+workload_go rx 60
+expect_text "Events: all CPUs +$N held" 10 "the stream does not hold exactly the workload's $N calls"
+expect_text "ktop-rx-$WL_PID +sys_enter_getppid" 3 "the rows do not carry the agent's name ktop-rx-$WL_PID"
+expect_text "^lost: 0 " 3 "the header's loss is not the agent's 0"
+
+# D: the remote kernel's counters.
+tmux_keys D
+expect_text "Ring buffers per CPU" 5 "D opened no ring-buffer pane"
+tmux_keys F9
+expect_text "^cpu0 " 3 "the zoomed pane shows no cpu0 row"
+wait_until 5 _rows_match || fail "the pane's rows are not the agent's kernel's stats; pane:
+$(pane_rows)
+kernel:
+$(kernel_rows)"
+read_sum=$(pane_rows | awk '{ s += $6 } END { print s + 0 }')
+[ "$read_sum" = "$N" ] || fail "the agent's kernel read $read_sum events, the workload made $N"
+tmux_keys F9 Escape
+wait_for_no_text "Ring buffers per CPU" 3 || fail "Esc did not close the ring-buffer pane"
+
+# What the agent cannot do yet: one line each.
+tmux_keys m
+expect_text "remote: counters over an agent are not done yet" 3 "m: no one-line refusal"
+tmux_keys H
+expect_text "remote: BPF histograms over an agent are not done yet" 3 "H: no one-line refusal"
+
+# The tracer pane on the agent's tracers; its refusal is the agent's.
+tmux_keys R
+expect_text "Tracers +current: nop" 5 "R did not open the tracer pane"
+expect_text "\(\*\) nop +current" 5 "the agent's nop is not marked current"
+row=$(tr ' ' '\n' <"$(instance_dir "$agent")/available_tracers" | grep -v '^$' | grep -nx function | cut -d: -f1)
+if [ -n "$row" ]; then
+	for ((i = 1; i < row; i++)); do tmux_keys Down; done
+	tmux_keys Enter
+	expect_text "function tracer refused by the kernel" 5 "no agent's reason for the refused function tracer"
+	[ "$(cat "$(instance_dir "$agent")/current_tracer")" = nop ] || fail "the agent's tracer is no longer nop"
+else
+	log "this kernel offers no function tracer: the refusal is not checked"
+fi
+tmux_keys Escape
+wait_for_no_text "Tracers +current" 3 || fail "Esc did not close the tracer pane"
+
+# q: the viewer ends, the agent and its kernel state with it.
+tmux_quit_clean
+wait_until 2 all_gone "$agent" ||
+	fail "q: 2 s after the viewer quit: agent alive=$(pid_alive "$agent" && echo yes || echo no), instance=$(instance_exists "$agent" && echo yes || echo no)"
+log "q: agent $agent and its instance gone within 2 s"
+tmux_kill_server
+
+# kill -9 of the viewer: the agent sees its pipe close and leaves the kernel clean.
+remote kill9 -e syscalls:sys_enter_getppid --filter "common_pid == $$"
+wait_capturing "$agent" syscalls sys_enter_getppid 5
+expect_text "Events: all CPUs" 10 "the explorer did not start on the agent"
+kill -9 "$kpid"
+wait_until 2 all_gone "$agent" ||
+	fail "kill9: 2 s after the viewer's kill -9: agent alive=$(pid_alive "$agent" && echo yes || echo no), instance=$(instance_exists "$agent" && echo yes || echo no)"
+log "kill9: agent $agent and its instance gone within 2 s"
+tmux_kill_server
+
+# The agent killed under the explorer: it stays, says so, and refuses requests.
+remote agent9
+expect_text "No events enabled" 10 "the explorer did not start on the agent"
+kill -9 "$agent"
+expect_text "^ENDED $host via " 5 "the header does not say the remote ended"
+tmux_keys e
+expect_text "Event picker" 5 "e did not open the picker"
+tmux_text sys_enter_getppid
+expect_text "\[ \] +sys_enter_getppid" 5 "the picker lost the agent's catalogue"
+tmux_keys Space
+expect_text "the pipe to agent at $host closed" 5 "Space after the agent died: no one-line reason"
+pid_alive "$kpid" || fail "the explorer died with its agent"
+wait_until 2 all_gone "$agent" || fail "agent9: the agent's guard did not clean within 2 s"
+tmux_keys F2
+wait_for_no_text "Event picker" 3 || fail "F2 did not close the picker"
+tmux_quit_clean
+tmux_kill_server
+
+assert_clean
+pass
