@@ -246,7 +246,7 @@ int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errle
 
 	if (app_refuses(app, KT_CAP_TRACER, err, errlen))
 		return -1;
-	if (!app->session) /* another machine's (a remote agent's) */
+	if (source_own_tracer(app->source)) /* another machine's (a remote agent's) */
 		return source_set_tracer(app->source, name, err, errlen);
 	/* the kernel will not switch tracers while trace_pipe_raw is open (EBUSY): the reader
 	 * drains and closes, and a new one starts; the store and the counts go on */

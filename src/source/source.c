@@ -178,6 +178,11 @@ char **source_tracers_available(struct kt_source *s, char *err, size_t errlen)
 	return s->ops->tracers_available(s, err, errlen);
 }
 
+bool source_own_tracer(struct kt_source *s)
+{
+	return HAS(s, KT_CAP_TRACER, set_tracer);
+}
+
 int source_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen)
 {
 	if (!HAS(s, KT_CAP_TRACER, set_tracer))

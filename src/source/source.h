@@ -191,6 +191,9 @@ int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char
 char *source_tracer(struct kt_source *s);
 char **source_tracers_available(struct kt_source *s, char *err, size_t errlen);
 int source_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen);
+/* The source switches tracers itself (its set_tracer op); else app_set_tracer switches this
+ * machine's session around its reader. */
+bool source_own_tracer(struct kt_source *s);
 bool source_list_exists(struct kt_source *s, enum kt_ftrace_list which);
 char **source_list_get(struct kt_source *s, enum kt_ftrace_list which, char *err,
 		       size_t errlen);
