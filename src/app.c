@@ -838,14 +838,13 @@ int app_probe_create(struct kt_app *app, enum kt_probe_kind kind, const char *de
 
 	if (app_refuses(app, KT_CAP_PROBES, err, errlen))
 		return -1;
-	if (probes_create(app->probes, kind, def, name, sizeof(name), err, errlen) < 0)
+	/* made and in the catalogue: on this machine's tracefs, or by the agent */
+	if (source_probe_create(app->source, kind, def, name, sizeof(name), err, errlen) < 0)
 		return -1;
 	if (event)
 		snprintf(event, eventlen, "%s", name);
 	ev = strchr(name, ':') + 1;
 	snprintf(sys, sizeof(sys), "%.*s", (int)(ev - 1 - name), name);
-	if (app_catalog_refresh(app, err, errlen) < 0)
-		goto undo;
 	if (decoder_load(app->decoder, sys, ev) < 0) {
 		snprintf(err, errlen, "cannot read the format of %s", name);
 		goto undo;
@@ -854,8 +853,7 @@ int app_probe_create(struct kt_app *app, enum kt_probe_kind kind, const char *de
 		goto undo;
 	return 0;
 undo:
-	probes_delete(app->probes, name, NULL, 0);
-	app_catalog_refresh(app, NULL, 0);
+	source_probe_delete(app->source, name, NULL, 0);
 	return -1;
 }
 
@@ -879,8 +877,8 @@ int app_usdt_create(struct kt_app *app, const char *def, bool enable, char *even
 	if (i < n) {
 		/* all sites or none: the ones made so far go */
 		for (k = i; k-- > 0;) {
-			const struct kt_probe *pr = probes_get(app->probes, probes_count(app->probes) -
-									     1);
+			const struct kt_probe *pr =
+				source_probe_get(app->source, source_probe_count(app->source) - 1);
 
 			app_probe_delete(app, pr->event, NULL, 0);
 		}
@@ -892,10 +890,7 @@ int app_usdt_create(struct kt_app *app, const char *def, bool enable, char *even
 
 int app_probe_delete(struct kt_app *app, const char *name, char *err, size_t errlen)
 {
-	if (probes_delete(app->probes, name, err, errlen) < 0)
-		return -1;
-	app_catalog_refresh(app, NULL, 0);
-	return 0;
+	return source_probe_delete(app->source, name, err, errlen);
 }
 
 void app_follow_cgroup(struct kt_app *app)

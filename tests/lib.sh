@@ -449,6 +449,15 @@ require_probe_target()
 		fail "no probe target at '$KTOP_PROBE_TARGET' (make check builds it)"
 }
 
+# private_probe_target: the probe target copied to $target ($T/probe_target), a file no
+# other test runs: the kernel counts a uprobe's hits in every process running the file.
+private_probe_target()
+{
+	require_probe_target
+	target=$T/probe_target
+	cp "$KTOP_PROBE_TARGET" "$target" || fail "cannot copy the probe target to $T"
+}
+
 require_python()
 {
 	command -v python3 >/dev/null 2>&1 || skip "needs python3 to check JSON"
@@ -549,6 +558,19 @@ probe_editor_start()
 	PROBE_GROUP=ktop_$KTOP_PID
 	tmux_keys P
 	expect_text "Probes $PROBE_GROUP" 5 "P did not open the probe editor"
+}
+# editor_uprobe BINARY DEF: in the open probe editor, u, the binary (the prompt cleared of
+# the last one), then DEF on the function prompt, and Enter.
+editor_uprobe()
+{
+	tmux_keys u
+	expect_text "^binary or library:" 5 "u did not ask for the binary"
+	tmux_keys C-u
+	tmux_text "$1"
+	tmux_keys Enter
+	expect_text "^uprobe ${1##*/}:" 5 "no function prompt after the binary"
+	tmux_text "$2"
+	tmux_keys Enter
 }
 probe_count() { grep -c "^[pr]:$PROBE_GROUP/" "$(_dynevents_file)"; }
 

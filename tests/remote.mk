@@ -12,3 +12,5 @@ EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/fake_p
 LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh tests/live/remote_throttle.sh
 # The explorer over an agent (--via without -b): picker, exact stream, D, refusals, clean-up.
 TERM_TESTS += tests/term/remote_explorer.sh
+# The probe editor over an agent: a uprobe made, toggled, its exact hits, a refusal, deleted.
+TERM_TESTS += tests/term/remote_probes.sh

@@ -229,6 +229,41 @@ int source_list_clear(struct kt_source *s, enum kt_ftrace_list which, char *err,
 	return s->ops->list_clear(s, which, err, errlen);
 }
 
+bool source_is_remote(struct kt_source *s)
+{
+	return s && s->ops->remote;
+}
+
+int source_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
+			char *event, size_t eventlen, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_PROBES, probe_create))
+		return refuse(s, KT_CAP_PROBES, err, errlen);
+	return s->ops->probe_create(s, kind, def, event, eventlen, err, errlen);
+}
+
+int source_probe_delete(struct kt_source *s, const char *name, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_PROBES, probe_delete))
+		return refuse(s, KT_CAP_PROBES, err, errlen);
+	return s->ops->probe_delete(s, name, err, errlen);
+}
+
+size_t source_probe_count(struct kt_source *s)
+{
+	return HAS(s, KT_CAP_PROBES, probe_count) ? s->ops->probe_count(s) : 0;
+}
+
+const struct kt_probe *source_probe_get(struct kt_source *s, size_t i)
+{
+	return HAS(s, KT_CAP_PROBES, probe_get) ? s->ops->probe_get(s, i) : NULL;
+}
+
+int source_probe_health(struct kt_source *s, size_t i, struct kt_probe_health *h)
+{
+	return HAS(s, KT_CAP_PROBES, probe_health) ? s->ops->probe_health(s, i, h) : -1;
+}
+
 uint64_t source_type_count(struct kt_source *s, int id)
 {
 	return HAS(s, KT_CAP_HIDE, type_count) ? s->ops->type_count(s, id) : 0;

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "backend/probes.h"
 #include "backend/tracers.h"
 
 struct kt_app;
@@ -65,6 +66,9 @@ typedef void (*kt_source_event_fn)(const char *system, const char *event, void *
  * are malloc'd for the caller. */
 struct kt_source_ops {
 	const char *kind; /* "live", "recording": for ktop -v */
+	/* its kernel and files are another machine's: nothing of this one (kallsyms, binaries,
+	 * ELF symbols) completes or checks what is sent to it */
+	bool remote;
 	/* KT_CAP_* it has now (a live source without tracefs has fewer) */
 	unsigned int (*caps)(struct kt_source *s);
 	/* The one line said when cap (a single bit it lacks) is asked for. NULL: a generic
@@ -113,6 +117,17 @@ struct kt_source_ops {
 			   char *err, size_t errlen);
 	int (*list_clear)(struct kt_source *s, enum kt_ftrace_list which, char *err,
 			  size_t errlen);
+	/* KT_CAP_PROBES (probes.h): creates one, disabled, its event in the catalogue after
+	 * ("GROUP:NAME" in event) */
+	int (*probe_create)(struct kt_source *s, enum kt_probe_kind kind, const char *def,
+			    char *event, size_t eventlen, char *err, size_t errlen);
+	/* removes one ("GROUP:NAME" or NAME), and its event from the catalogue */
+	int (*probe_delete)(struct kt_source *s, const char *name, char *err, size_t errlen);
+	size_t (*probe_count)(struct kt_source *s);
+	/* the i-th in creation order, valid until the next create or delete */
+	const struct kt_probe *(*probe_get)(struct kt_source *s, size_t i);
+	/* its hits and misses (NULL: the source cannot say) */
+	int (*probe_health)(struct kt_source *s, size_t i, struct kt_probe_health *h);
 	/* KT_CAP_SCOPE: brings the kernel's pid scope up to date with the cgroup's members */
 	int (*sync_cgroup)(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 			   size_t errlen);
@@ -203,6 +218,18 @@ int source_list_remove(struct kt_source *s, enum kt_ftrace_list which, const cha
 		       char *err, size_t errlen);
 int source_list_clear(struct kt_source *s, enum kt_ftrace_list which, char *err,
 		      size_t errlen);
+
+/* The source's kernel and files are another machine's (ops->remote). */
+bool source_is_remote(struct kt_source *s);
+int source_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
+			char *event, size_t eventlen, char *err, size_t errlen);
+int source_probe_delete(struct kt_source *s, const char *name, char *err, size_t errlen);
+/* 0 without KT_CAP_PROBES */
+size_t source_probe_count(struct kt_source *s);
+/* NULL past the end */
+const struct kt_probe *source_probe_get(struct kt_source *s, size_t i);
+/* -1 when the source cannot say (probes_health's rules for a live one) */
+int source_probe_health(struct kt_source *s, size_t i, struct kt_probe_health *h);
 
 uint64_t source_type_count(struct kt_source *s, int id);
 bool source_type_hidden(struct kt_source *s, int id);

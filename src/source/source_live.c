@@ -10,6 +10,7 @@
 #include "app.h"
 #include "backend/evstack.h"
 #include "backend/loss.h"
+#include "backend/probes.h"
 #include "backend/reader.h"
 #include "backend/scope.h"
 #include "backend/session.h"
@@ -190,6 +191,44 @@ static int live_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, cha
 	return scope_sync_cgroup(SES(s), cg, err, errlen);
 }
 
+/* The probes are app->probes (app_open makes them with the session); the catalogue is
+ * read again from tracefs after each change. */
+static int live_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
+			     char *event, size_t eventlen, char *err, size_t errlen)
+{
+	if (probes_create(s->app->probes, kind, def, event, eventlen, err, errlen) < 0)
+		return -1;
+	if (app_catalog_refresh(s->app, err, errlen) < 0) {
+		probes_delete(s->app->probes, event, NULL, 0);
+		app_catalog_refresh(s->app, NULL, 0);
+		return -1;
+	}
+	return 0;
+}
+
+static int live_probe_delete(struct kt_source *s, const char *name, char *err, size_t errlen)
+{
+	if (probes_delete(s->app->probes, name, err, errlen) < 0)
+		return -1;
+	app_catalog_refresh(s->app, NULL, 0);
+	return 0;
+}
+
+static size_t live_probe_count(struct kt_source *s)
+{
+	return s->app->probes ? probes_count(s->app->probes) : 0;
+}
+
+static const struct kt_probe *live_probe_get(struct kt_source *s, size_t i)
+{
+	return s->app->probes ? probes_get(s->app->probes, i) : NULL;
+}
+
+static int live_probe_health(struct kt_source *s, size_t i, struct kt_probe_health *h)
+{
+	return s->app->probes ? probes_health(s->app->probes, i, h) : -1;
+}
+
 static const struct kt_source_ops source_live_ops = {
 	.kind = "live",
 	.caps = live_caps,
@@ -217,6 +256,11 @@ static const struct kt_source_ops source_live_ops = {
 	.list_add = live_list_add,
 	.list_remove = live_list_remove,
 	.list_clear = live_list_clear,
+	.probe_create = live_probe_create,
+	.probe_delete = live_probe_delete,
+	.probe_count = live_probe_count,
+	.probe_get = live_probe_get,
+	.probe_health = live_probe_health,
 	.sync_cgroup = live_sync_cgroup,
 };
 

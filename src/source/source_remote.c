@@ -8,8 +8,9 @@
  * loss frames become app->cpu_stats and app->kernel_lost on the tick. Control requests are
  * sent from the UI thread under the same lock (remote_call dispatches what comes meanwhile,
  * the formats of the events it enables among them, so the tep only changes on the UI
- * thread). Events, filters and the tracer are offered (the function lists are not: the
- * tracer pane says they are missing); the rest is refused with one line.
+ * thread). Events, filters, the tracer and dynamic probes are offered (the function lists
+ * are not: the tracer pane says they are missing; a probe's hit counts are not asked for);
+ * the rest is refused with one line.
  */
 #include "config.h"
 
@@ -66,6 +67,8 @@ struct remote_src {
 	bool gone;	 /* the pipe closed or the agent failed: the capture stopped */
 	char name[256];
 	char tracer[64]; /* the agent's instance's, as last switched */
+	struct kt_probe *probes; /* made through the agent, in creation order */
+	size_t n_probes;
 };
 
 #define RS(s) ((struct remote_src *)(s)->data)
@@ -207,8 +210,8 @@ static void *rs_thread(void *arg)
 
 static unsigned int remote_caps(struct kt_source *s)
 {
-	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_LIVE | KT_CAP_CLEAR |
-	       KT_CAP_KBUF;
+	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES | KT_CAP_LIVE |
+	       KT_CAP_CLEAR | KT_CAP_KBUF;
 }
 
 /* One line each, short enough for an 80-column status line. */
@@ -221,8 +224,6 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 		return "remote: counters over an agent are not done yet";
 	case KT_CAP_PROFILE:
 		return "remote: profiles over an agent are not done yet";
-	case KT_CAP_PROBES:
-		return "remote: probes from the explorer not done yet (ktop -b --kprobe -H HOST)";
 	case KT_CAP_WRITE:
 		return "remote: w and A not done yet (ktop -b -H HOST -o FILE records it)";
 	case KT_CAP_TRIGGERS:
@@ -264,6 +265,13 @@ static void remote_tick(struct kt_source *s)
 	pthread_mutex_unlock(&rs->lock);
 }
 
+static void rs_probe_free(struct kt_probe *p)
+{
+	free(p->system);
+	free(p->event);
+	free(p->definition);
+}
+
 static void remote_close_src(struct kt_source *s)
 {
 	struct remote_src *rs = RS(s);
@@ -288,6 +296,9 @@ static void remote_close_src(struct kt_source *s)
 		free(rs->asked[i]);
 	free(rs->asked);
 	free(rs->events);
+	for (size_t i = 0; i < rs->n_probes; i++)
+		rs_probe_free(&rs->probes[i]);
+	free(rs->probes);
 	pthread_mutex_destroy(&rs->lock);
 	if (rs->tep)
 		tep_free(rs->tep);
@@ -457,6 +468,94 @@ static char **remote_tracers_available(struct kt_source *s, char *err, size_t er
 	return names;
 }
 
+/* The agent's available_events again: its catalogue after a probe came or went. */
+static int rs_refresh_catalog(struct remote_src *rs, char *err, size_t errlen)
+{
+	struct kt_catalog *cat;
+
+	if (rs_call(rs, KT_REQ_EVENTS, "", "", err, errlen) < 0)
+		return -1;
+	cat = catalog_parse(rs->events);
+	if (!cat) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	catalog_free(rs->app->catalog);
+	rs->app->catalog = cat;
+	return 0;
+}
+
+/* The agent makes it (disabled) and names it; its format is asked for by name even when
+ * one of that name came before (a probe made again has a new id and format). */
+static int remote_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
+			       char *event, size_t eventlen, char *err, size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	char reply[1024], sys[128];
+	const char *colon;
+
+	if (rs_ask(rs, KT_REQ_PROBE_ADD, probe_kind_name(kind), def, reply, sizeof(reply)) < 0) {
+		snprintf(err, errlen, "%s", reply);
+		return -1;
+	}
+	colon = strchr(reply, ':');
+	if (!colon) {
+		snprintf(err, errlen, "%s named its probe '%.200s', not GROUP:NAME", rs->name,
+			 reply);
+		return -1;
+	}
+	snprintf(event, eventlen, "%s", reply);
+	if (rs_refresh_catalog(rs, err, errlen) < 0 ||
+	    rs_call(rs, KT_REQ_FORMAT, reply, "", err, errlen) < 0) {
+		rs_call(rs, KT_REQ_PROBE_DEL, reply, "", NULL, 0);
+		return -1;
+	}
+	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - reply), reply);
+	rs->probes = xreallocarray(rs->probes, rs->n_probes + 1, sizeof(*rs->probes));
+	rs->probes[rs->n_probes++] = (struct kt_probe){
+		.kind = kind,
+		.system = xstrdup(sys),
+		.event = xstrdup(colon + 1),
+		.definition = xstrdup(def),
+	};
+	return 0;
+}
+
+static int remote_probe_delete(struct kt_source *s, const char *name, char *err, size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	const char *ev = strchr(name, ':') ? strchr(name, ':') + 1 : name;
+	struct rs_event *e;
+	size_t i;
+
+	if (rs_call(rs, KT_REQ_PROBE_DEL, name, "", err, errlen) < 0)
+		return -1;
+	for (i = 0; i < rs->n_probes && strcmp(rs->probes[i].event, ev); i++)
+		;
+	if (i < rs->n_probes) {
+		/* the agent disabled it as it went */
+		e = rs_find(rs, rs->probes[i].system, ev, false);
+		if (e)
+			e->on = false;
+		rs_probe_free(&rs->probes[i]);
+		memmove(&rs->probes[i], &rs->probes[i + 1],
+			(rs->n_probes - i - 1) * sizeof(*rs->probes));
+		rs->n_probes--;
+	}
+	rs_refresh_catalog(rs, NULL, 0);
+	return 0;
+}
+
+static size_t remote_probe_count(struct kt_source *s)
+{
+	return RS(s)->n_probes;
+}
+
+static const struct kt_probe *remote_probe_get(struct kt_source *s, size_t i)
+{
+	return i < RS(s)->n_probes ? &RS(s)->probes[i] : NULL;
+}
+
 /* The agent restarts its reader around the switch (its pages keep coming). */
 static int remote_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen)
 {
@@ -470,6 +569,7 @@ static int remote_set_tracer(struct kt_source *s, const char *name, char *err, s
 
 const struct kt_source_ops source_remote_ops = {
 	.kind = "remote",
+	.remote = true,
 	.caps = remote_caps,
 	.refusal = remote_refusal,
 	.describe = remote_describe,
@@ -483,6 +583,10 @@ const struct kt_source_ops source_remote_ops = {
 	.tracer = remote_tracer,
 	.tracers_available = remote_tracers_available,
 	.set_tracer = remote_set_tracer,
+	.probe_create = remote_probe_create,
+	.probe_delete = remote_probe_delete,
+	.probe_count = remote_probe_count,
+	.probe_get = remote_probe_get,
 };
 
 /* ---- the opener ------------------------------------------------------------------------- */

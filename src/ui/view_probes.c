@@ -94,7 +94,7 @@ static void probes_resize(struct kt_view *v)
 
 static size_t nprobes(struct kt_view *v)
 {
-	return v->app->probes ? probes_count(v->app->probes) : 0;
+	return source_probe_count(v->app->source);
 }
 
 /* --- drawing --- */
@@ -178,7 +178,16 @@ static void probes_draw(struct kt_view *v)
 	const struct kt_probe *miss = NULL;
 	int y = 2, list_h;
 
-	snprintf(title, sizeof(title), "Probes " KT_GROUP_PREFIX "%d", (int)getpid());
+	if (!source_is_remote(v->app->source)) {
+		snprintf(title, sizeof(title), "Probes " KT_GROUP_PREFIX "%d", (int)getpid());
+	} else {
+		/* the agent's group, known once it has named a probe */
+		const struct kt_probe *p0 = source_probe_get(v->app->source, 0);
+		struct kt_source_desc d;
+
+		source_describe(v->app->source, &d);
+		snprintf(title, sizeof(title), "Probes %.40s", p0 ? p0->system : d.host);
+	}
 	snprintf(right, sizeof(right), "%zu probe%s", n, n == 1 ? "" : "s");
 	view_draw_title(v, title, right);
 	wattrset(v->win, crt_attr(CRT_DIM));
@@ -195,13 +204,13 @@ static void probes_draw(struct kt_view *v)
 		pp->sel = n ? (int)n - 1 : 0;
 	for (i = 0; i < n && (int)i < list_h; i++) {
 		size_t k = n > (size_t)list_h && pp->sel >= list_h ? i + pp->sel - list_h + 1 : i;
-		const struct kt_probe *p = probes_get(v->app->probes, k);
+		const struct kt_probe *p = source_probe_get(v->app->source, k);
 		bool on = source_is_enabled(v->app->source, p->system, p->event);
 		struct kt_probe_health h;
 		char health[64] = "";
 
 		/* the kernel's hit and miss counts (kprobe_profile); uprobes count no misses */
-		if (probes_health(v->app->probes, k, &h) == 0) {
+		if (source_probe_health(v->app->source, k, &h) == 0) {
 			size_t len = (size_t)snprintf(health, sizeof(health), " hits=%llu",
 						      (unsigned long long)h.hits);
 
@@ -358,12 +367,19 @@ static void open_def_prompt(struct kt_view *v, struct ppane *pp, bool check)
 static void start(struct kt_view *v, struct ppane *pp, enum kt_probe_kind kind)
 {
 	char why[256] = "", note[256] = "", err[256] = "";
+	bool remote = source_is_remote(v->app->source);
 
-	if (!v->app->probes) {
+	if (!app_can(v->app, KT_CAP_PROBES)) {
 		ui_message(v->ui, true, "no probe support in this session");
 		return;
 	}
-	if (!probes_supported(kind, why, sizeof(why))) {
+	if (remote && pp->usdt) {
+		ui_message(v->ui, true, "remote: USDT over an agent is not done yet (u: "
+			   "PATH:0xOFFSET is)");
+		return;
+	}
+	/* an agent's kernel says itself what it lacks, as it refuses the probe */
+	if (!remote && !probes_supported(kind, why, sizeof(why))) {
 		ui_message(v->ui, true, "%s", why[0] ? why : "this kernel has no such probes");
 		return;
 	}
@@ -376,7 +392,7 @@ static void start(struct kt_view *v, struct ppane *pp, enum kt_probe_kind kind)
 				       "pid: " : "binary or library: ", pp->path[0] ? pp->path : "");
 		return;
 	}
-	if (!pp->ksyms) {
+	if (!pp->ksyms && !remote) {
 		pp->ksyms = ksyms_load(KT_KSYMS_KALLSYMS, note, sizeof(note), err, sizeof(err));
 		if (!pp->ksyms)
 			ui_message(v->ui, true, "no kernel function names to complete: %s", err);
@@ -393,6 +409,11 @@ static void complete_path(struct kt_view *v, struct ppane *pp, const char *text)
 	size_t n = 0, i, dl;
 	DIR *d;
 
+	if (source_is_remote(v->app->source)) {
+		ui_message(v->ui, false, "remote: the agent's paths are not completed here: type "
+			   "the full path");
+		return;
+	}
 	if (!slash) {
 		ui_message(v->ui, false, "Tab completes paths: start with / (names are looked up "
 			   "in $PATH on Enter)");
@@ -509,6 +530,13 @@ static void binary_accepted(struct kt_view *v, struct ppane *pp, const char *tex
 	char err[512] = "", path[4096];
 	unsigned long long t0 = clock_mono_ns();
 
+	if (source_is_remote(v->app->source)) {
+		/* the agent's file: it resolves the path and the function, and says what fails */
+		snprintf(pp->path, sizeof(pp->path), "%s", text);
+		pp->text[0] = pp->hint[0] = '\0';
+		open_def_prompt(v, pp, true);
+		return;
+	}
 	if (elfsyms_resolve_path(text, path, sizeof(path), err, sizeof(err)) < 0) {
 		snprintf(pp->error, sizeof(pp->error), "%s", err);
 		pp->errpos = -1;
@@ -633,7 +661,7 @@ static void delete_probe(struct kt_view *v, const struct kt_probe *p)
 static int probes_key(struct kt_view *v, int key)
 {
 	struct ppane *pp = PP(v);
-	const struct kt_probe *p = nprobes(v) ? probes_get(v->app->probes, pp->sel) : NULL;
+	const struct kt_probe *p = source_probe_get(v->app->source, (size_t)pp->sel);
 	char spec[160];
 
 	switch (key) {

@@ -14,9 +14,7 @@ set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root_tracefs
-require_probe_target
-target=$T/probe_target
-cp "$KTOP_PROBE_TARGET" "$target" || fail "cannot copy the probe target to $T"
+private_probe_target
 N1=11 N2=7 N3=5
 probes=(--uprobe "$target:ktop_probe_target" --uretprobe "$target:ktop_probe_target")
 

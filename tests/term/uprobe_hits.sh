@@ -10,19 +10,11 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 require_root_tracefs
 require_tmux
-require_probe_target
-target=$T/probe_target
-cp "$KTOP_PROBE_TARGET" "$target" || fail "cannot copy the probe target to $T"
+private_probe_target
 N=23
 
 probe_editor_start 80 24 -- -d 1
-tmux_keys u
-expect_text "^binary or library:" 5 "u did not ask for the binary"
-tmux_text "$target"
-tmux_keys Enter
-expect_text "^uprobe probe_target:" 5 "no function prompt after the binary"
-tmux_text 'ktop_probe_target'
-tmux_keys Enter
+editor_uprobe "$target" ktop_probe_target
 expect_text "created and enabled $PROBE_GROUP:ktop_probe_target" 5 "the probe was not created"
 row='\[x\] ktop_probe_target +uprobe +hits='
 expect_text "${row}0 " 5 "the new uprobe's row does not show hits=0"

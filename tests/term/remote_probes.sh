@@ -1,0 +1,80 @@
+#!/bin/bash
+# shellcheck disable=SC2317 # helpers called through wait_until
+# The probe editor (P) over a remote agent through a plain pipe (ktop --via 'ktop --agent'),
+# in an 80x24 tmux pane, on a private copy of tests/helpers/probe_target (the kernel counts a
+# uprobe's hits in every process running the file; no other test runs this copy):
+#   - P opens the editor on the agent's probes; u, the binary, ktop_probe_target: the agent
+#     makes the uprobe in its group ktop_<agent pid>, the editor lists it enabled;
+#   - Space turns it off and on in the agent's instance;
+#   - after N calls of the copy, the stream holds exactly N hits, decoded with the format
+#     the agent sent for the new event;
+#   - a function the binary lacks is refused with the agent's own reason (not checked here:
+#     the binary is the agent's), and nothing is made;
+#   - d deletes it from the agent's group; after q the agent, its instance and group are gone.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+require_root_tracefs
+require_tmux
+private_probe_target
+N=23
+
+agent_probes() { grep -c "^[pr]:ktop_$agent/" "$(_dynevents_file)"; }
+
+tmux_start 80 24 -- --via "echo \$\$ >$T/agent; exec $KTOP --agent" -d 1
+kpid=$KTOP_PID
+wait_until 15 test -s "$T/agent" || fail "the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
+agent=$(cat "$T/agent")
+KTOP_PIDS+=("$agent")
+wait_until 15 instance_exists "$agent" || fail "no instance ktop-$agent"
+expect_text "No events enabled" 10 "the explorer did not start on the agent"
+
+tmux_keys P
+expect_text "Probes " 5 "P did not open the probe editor over the agent"
+expect_text "no probes yet" 3 "the editor over the agent does not start empty"
+
+# A uprobe on the agent's file, enabled as it is made.
+editor_uprobe "$target" ktop_probe_target
+expect_text "created and enabled ktop_$agent:ktop_probe_target" 5 "the agent did not make the probe"
+expect_text "Probes ktop_$agent" 3 "the editor's title is not the agent's group"
+row='\[x\] ktop_probe_target +uprobe '
+expect_text "$row" 3 "the editor does not list the agent's uprobe enabled"
+[ "$(agent_probes)" = 1 ] || fail "the agent's group holds $(agent_probes) probes, not 1"
+event_enabled "$agent" "ktop_$agent" ktop_probe_target ||
+	fail "the probe is not enabled in the agent's instance"
+
+# Space: off and on again, in the agent's instance.
+tmux_keys Space
+expect_text "disabled ktop_$agent:ktop_probe_target" 3 "Space did not disable the probe"
+event_enabled "$agent" "ktop_$agent" ktop_probe_target && fail "Space left the probe on in the agent"
+tmux_keys Space
+expect_text "enabled ktop_$agent:ktop_probe_target" 3 "Space did not enable the probe again"
+wait_capturing "$agent" "ktop_$agent" ktop_probe_target 5
+
+# Exactly N hits in the stream.
+"$target" "$N" >"$T/target.out" || fail "probe_target failed"
+expect_text "Events: all CPUs +$N held" 10 "the stream does not hold exactly the $N hits"
+expect_text "probe_targ[a-z]*-[0-9]+ +ktop_probe_target \\([0-9a-f]+\\)" 3 "the hits are not decoded as ktop_probe_target"
+log "stream: exactly $N hits of the agent's uprobe"
+
+# A function the binary lacks: the agent's reason.
+editor_uprobe "$target" no_such_fn
+# (wrapped by the pane at 80 columns; the local check's line would end "(Tab completes ...")
+expect_text "no function 'no_such_fn' in $target \(neith" 5 "no agent's reason for a missing function"
+expect_text "^ er \.symtab nor \.dynsym has it" 3 "the agent's reason is not shown whole"
+[ "$(agent_probes)" = 1 ] || fail "the refused definition left $(agent_probes) probes in the agent"
+tmux_keys Escape
+wait_for_no_text "^uprobe probe_target:" 3 || fail "Esc did not close the prompt"
+
+# d: the agent removes it.
+expect_text "$row" 3 "the editor lost the probe"
+tmux_keys d
+expect_text "deleted ktop_$agent:ktop_probe_target" 5 "d did not delete the probe"
+expect_text "no probes yet" 3 "the editor still lists the deleted probe"
+[ "$(agent_probes)" = 0 ] || fail "the agent's group still holds $(agent_probes) probes after d"
+
+tmux_quit_clean
+wait_until 2 all_gone "$agent" ||
+	fail "q: 2 s after the viewer quit: agent alive=$(pid_alive "$agent" && echo yes || echo no), instance=$(instance_exists "$agent" && echo yes || echo no)"
+assert_clean
+pass
