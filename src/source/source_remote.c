@@ -485,8 +485,9 @@ static int rs_refresh_catalog(struct remote_src *rs, char *err, size_t errlen)
 	return 0;
 }
 
-/* The agent makes it (disabled) and names it; its format is asked for by name even when
- * one of that name came before (a probe made again has a new id and format). */
+/* The agent makes it (disabled) and names it; its catalogue is read again. The format
+ * comes as for any event: the decoder asks for it (request 8), and the agent sends it when
+ * the event is enabled (so a probe made again, with a new id, is decoded by its new one). */
 static int remote_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
 			       char *event, size_t eventlen, char *err, size_t errlen)
 {
@@ -505,8 +506,7 @@ static int remote_probe_create(struct kt_source *s, enum kt_probe_kind kind, con
 		return -1;
 	}
 	snprintf(event, eventlen, "%s", reply);
-	if (rs_refresh_catalog(rs, err, errlen) < 0 ||
-	    rs_call(rs, KT_REQ_FORMAT, reply, "", err, errlen) < 0) {
+	if (rs_refresh_catalog(rs, err, errlen) < 0) {
 		rs_call(rs, KT_REQ_PROBE_DEL, reply, "", NULL, 0);
 		return -1;
 	}

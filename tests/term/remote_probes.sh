@@ -17,8 +17,12 @@ set -u
 require_root_tracefs
 require_tmux
 private_probe_target
-N=23
+N=23 M=7
 
+hit_row='probe_targ[a-z]*-[0-9]+ +ktop_probe_target \([0-9a-f]+\)'
+# The stream's last row, just above the probe editor.
+newest_row() { tmux_screen | grep -B1 '^ Probes ktop_' | head -1; }
+_newest_row_decoded() { newest_row | grep -Eq "$hit_row"; }
 agent_probes() { grep -c "^[pr]:ktop_$agent/" "$(_dynevents_file)"; }
 
 tmux_start 80 24 -- --via "echo \$\$ >$T/agent; exec $KTOP --agent" -d 1
@@ -54,7 +58,7 @@ wait_capturing "$agent" "ktop_$agent" ktop_probe_target 5
 # Exactly N hits in the stream.
 "$target" "$N" >"$T/target.out" || fail "probe_target failed"
 expect_text "Events: all CPUs +$N held" 10 "the stream does not hold exactly the $N hits"
-expect_text "probe_targ[a-z]*-[0-9]+ +ktop_probe_target \\([0-9a-f]+\\)" 3 "the hits are not decoded as ktop_probe_target"
+expect_text "$hit_row" 3 "the hits are not decoded as ktop_probe_target"
 log "stream: exactly $N hits of the agent's uprobe"
 
 # A function the binary lacks: the agent's reason.
@@ -72,6 +76,15 @@ tmux_keys d
 expect_text "deleted ktop_$agent:ktop_probe_target" 5 "d did not delete the probe"
 expect_text "no probes yet" 3 "the editor still lists the deleted probe"
 [ "$(agent_probes)" = 0 ] || fail "the agent's group still holds $(agent_probes) probes after d"
+
+# Made again: the agent's kernel gives the event a new id, whose format the agent sends.
+editor_uprobe "$target" ktop_probe_target
+expect_text "created and enabled ktop_$agent:ktop_probe_target" 5 "the probe was not made again"
+"$target" "$M" >"$T/target.out" || fail "probe_target failed"
+expect_text "Events: all CPUs +$((N + M)) held" 10 "the stream does not hold the $M hits of the probe made again"
+wait_until 3 _newest_row_decoded || fail "the newest hit is not decoded as ktop_probe_target: $(newest_row)"
+tmux_keys d
+expect_text "deleted ktop_$agent:ktop_probe_target" 5 "d did not delete the probe made again"
 
 tmux_quit_clean
 wait_until 2 all_gone "$agent" ||
