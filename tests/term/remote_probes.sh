@@ -10,7 +10,9 @@
 #     the agent sent for the new event;
 #   - a function the binary lacks is refused with the agent's own reason (not checked here:
 #     the binary is the agent's), and nothing is made;
-#   - d deletes it from the agent's group; after q the agent, its instance and group are gone.
+#   - d deletes it from the agent's group, and it can be made again;
+#   - s (USDT, whose notes are read on this machine) is refused in one line;
+#   - after q the agent, its instance and group are gone.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -26,7 +28,6 @@ _newest_row_decoded() { newest_row | grep -Eq "$hit_row"; }
 agent_probes() { grep -c "^[pr]:ktop_$agent/" "$(_dynevents_file)"; }
 
 tmux_start 80 24 -- --via "echo \$\$ >$T/agent; exec $KTOP --agent" -d 1
-kpid=$KTOP_PID
 wait_until 15 test -s "$T/agent" || fail "the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
 agent=$(cat "$T/agent")
 KTOP_PIDS+=("$agent")
@@ -36,6 +37,9 @@ expect_text "No events enabled" 10 "the explorer did not start on the agent"
 tmux_keys P
 expect_text "Probes " 5 "P did not open the probe editor over the agent"
 expect_text "no probes yet" 3 "the editor over the agent does not start empty"
+# USDT reads the binary's notes on this machine: refused over an agent, in one line.
+tmux_keys s
+expect_text "remote: USDT over an agent is not done yet" 3 "s: no one-line refusal over the agent"
 
 # A uprobe on the agent's file, enabled as it is made.
 editor_uprobe "$target" ktop_probe_target
