@@ -3,7 +3,8 @@
 #
 # make bench, remote part: what capturing through an agent costs (issue 18). On this one
 # machine, `workload rate R S` makes getppid() calls on CPU 0 while, on CPU 1,
-#   local   ktop -b -q -e syscalls:sys_enter_getppid --duration D --buffer-kb 65536
+#   local   ktop -b -q -e syscalls:sys_enter_getppid --filter 'comm == "kbench-wl"'
+#           --duration D --buffer-kb 65536
 #   via     the same with --via 'ktop --agent --buffer-kb 65536' (a plain pipe)
 #   zstd    the same with --compress (zstd level 1 in the agent)
 # count them, BENCH_ROUNDS rounds (3), the paths in a rotating order. Printed: events
@@ -86,11 +87,11 @@ task_ms() {
 }
 
 # pair TAG PATH [print]: a viewer (local ktop for PATH local) in the background on CPU
-# TOOL_CPU, -q (counting) or, with print, writing every event as text (to a tail that keeps
+# TOOL_CPU, of the workload's calls only (other sessions' getppid() storms are filtered out), -q (counting) or, with print, writing every event as text (to a tail that keeps
 # the summary: the text costs the viewer, not the disk).
 pair() {
 	local tag=$1 path=$2
-	local -a args=(-b -e "$EVENT" --duration "$DUR")
+	local -a args=(-b -e "$EVENT" --filter 'comm == "kbench-wl"' --duration "$DUR")
 	local agent="exec $KTOP --agent --buffer-kb $KB"
 	rm -f "$TMPD/$tag".*
 	[ "${3-}" = print ] || args+=(-q)
