@@ -83,6 +83,12 @@ target_row() {
 	printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$file"
 }
 
+# field NAME LINE: the number after NAME= in LINE, as a whole word ("lost_events=" is not
+# "events=").
+field() {
+	grep -oE "(^|[^[:alnum:]_])$1=[0-9]+" <<<"$2" | head -n 1 | sed 's/.*=//'
+}
+
 # verdict OK: "met" when the awk condition OK holds, else "NOT met".
 verdict() {
 	[ "$(awk "BEGIN { print ($1) ? 1 : 0 }")" = 1 ] && echo met || echo "NOT met"
@@ -92,7 +98,7 @@ print_targets() {
 	local file=$1
 	[ -s "$file" ] || return 0
 	echo ""
-	echo "== targets (issue 17): median (min-max) of $ROUNDS rounds"
+	echo "== targets (issues 17 and 18): median (min-max) of $ROUNDS rounds"
 	awk -F'\t' '
 		{ f[NR] = $1; m[NR] = $2; t[NR] = $3; s[NR] = $4
 		  if (length($1) > w1) w1 = length($1); if (length($2) > w2) w2 = length($2)

@@ -6,7 +6,7 @@ tests_bench_bare_reader_SOURCES = tests/bench/bare_reader.c
 tests_bench_bare_reader_CFLAGS = $(AM_CFLAGS)
 tests_bench_bare_reader_LDADD = $(TRACEFS_LIBS) $(TRACEEVENT_LIBS)
 EXTRA_DIST += tests/bench/run.sh tests/bench/hist.sh tests/bench/lib.sh tests/bench/README.md \
-	tests/bench/hist_floor.bpf.c
+	tests/bench/hist_floor.bpf.c tests/bench/remote.sh
 CLEANFILES += tests/bench/bare_reader$(EXEEXT)
 
 # The histogram bench's floor: a hand-written pair of BPF programs and their loader.
@@ -38,3 +38,11 @@ bench: tests/bench/bare_reader$(EXEEXT) tests/helpers/workload$(EXEEXT) \
 	FIXTURES='$(abs_top_srcdir)/tests/unit/fixtures/tracing' \
 	bash '$(top_srcdir)/tests/bench/run.sh'
 .PHONY: bench
+
+# The path through an agent (tests/bench/remote.sh) runs inside run.sh; make bench-remote
+# runs it alone.
+bench-remote: ktop$(EXEEXT) tests/helpers/workload$(EXEEXT)
+	KTOP='$(abs_top_builddir)/ktop$(EXEEXT)' \
+	WORKLOAD='$(abs_top_builddir)/tests/helpers/workload$(EXEEXT)' \
+	bash '$(top_srcdir)/tests/bench/remote.sh'
+.PHONY: bench-remote

@@ -12,7 +12,8 @@
 #   trace_pipe  cat trace_pipe | wc -l
 #   perf        perf record -e raw_syscalls:sys_enter --exclude-perf -a
 # then idle ktop's CPU use and the time to ktop's first frame in tmux, the histograms
-# (hist.sh) and the 1 GiB recording (recording.sh), and last the table of issue 17's targets.
+# (hist.sh), the 1 GiB recording (recording.sh), the path through an agent (remote.sh), and
+# last the table of the targets.
 # Numbers are printed beside targets; nothing here passes or fails on time. See README.md.
 #
 # Environment: KTOP, BARE, WORKLOAD (set by make bench; KTOP may be empty), and optionally
@@ -20,7 +21,7 @@
 # 1000000 or a third of the measured maximum when the machine cannot do three times that),
 # KTOP_BUFFER_OPT (how to give ktop a buffer size, %s standing for kB per CPU, e.g.
 # "--buffer-kb=%s"; found in ktop --help by default), KTOP_HEADER_RE (what ktop's first frame shows, default "ktop"),
-# BENCH_ONLY (a comma-separated subset of tools,idle,frame,hist,recording), BENCH_IDLE_SECONDS
+# BENCH_ONLY (a comma-separated subset of tools,idle,frame,hist,recording,remote), BENCH_IDLE_SECONDS
 # (10), BENCH_ROUNDS (3); MKRECORDING and FIXTURES for the recording part.
 
 set -u
@@ -285,12 +286,6 @@ measure_launch() {
 		fi
 	done
 	LAUNCH_MS=${best:-0}
-}
-
-# field NAME LINE: the number after NAME= in LINE, as a whole word ("lost_events=" is not
-# "events=").
-field() {
-	grep -oE "(^|[^[:alnum:]_])$1=[0-9]+" <<<"$2" | head -n 1 | sed 's/.*=//'
 }
 
 # ---------------------------------------------------------------- the tools
@@ -747,8 +742,8 @@ check_ktop_leftovers() {
 
 # ---------------------------------------------------------------- main
 
-# BENCH_ONLY=tools,idle,frame,hist,recording picks parts (default: all).
-wants() { [[ ,${BENCH_ONLY:-tools,idle,frame,hist,recording}, == *,$1,* ]]; }
+# BENCH_ONLY=tools,idle,frame,hist,recording,remote picks parts (default: all).
+wants() { [[ ,${BENCH_ONLY:-tools,idle,frame,hist,recording,remote}, == *,$1,* ]]; }
 
 export BENCH_TARGETS="$TMPD/targets" BENCH_ROUNDS=$ROUNDS
 : >"$BENCH_TARGETS"
@@ -795,6 +790,8 @@ if wants recording; then
 		KTOP=$KTOP bash "$(dirname "$0")/recording.sh"
 	fi
 fi
+# Local against through an agent on a pipe, and N agents at once (remote.sh, issue 18)
+wants remote && KTOP=$KTOP WORKLOAD=$WORKLOAD bash "$(dirname "$0")/remote.sh"
 
 # The kernel is left as it was found.
 check_ktop_leftovers
