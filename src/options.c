@@ -379,6 +379,10 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		case 'H':
 			if (!*optarg || *optarg == '-')
 				FAIL("-H takes a host name as ssh knows it, not '%s'", optarg);
+			/* several hosts merged into one stream is not built: never drop one unsaid */
+			if (o->remote_host)
+				FAIL("-H %s and -H %s: one remote per ktop for now (run one ktop per "
+				     "host)", o->remote_host, optarg);
 			o->remote_host = optarg;
 			break;
 		case OPT_VIA:

@@ -290,6 +290,23 @@ START_TEST(test_off_cpu)
 }
 END_TEST
 
+START_TEST(test_remote_options)
+{
+	struct kt_options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "-e", "sched:*", NULL), 0);
+	ck_assert_str_eq(o.remote_host, "db1");
+	options_free(&o);
+	/* a second host is refused, not silently taken in place of the first */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "-H", "db2", NULL), -1);
+	ck_assert_str_eq(err, "-H db1 and -H db2: one remote per ktop for now (run one ktop per "
+			      "host)");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--via", "cat", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "give one of them"));
+}
+END_TEST
+
 START_TEST(test_parse_size)
 {
 	ck_assert_int_eq(options_parse_size("1048576"), 1048576);
@@ -345,6 +362,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_pmu_options);
 	tcase_add_test(tc, test_profile_options);
 	tcase_add_test(tc, test_flame);
+	tcase_add_test(tc, test_remote_options);
 	tcase_add_test(tc, test_off_cpu);
 	tcase_add_test(tc, test_stack_options);
 	suite_add_tcase(s, tc);
