@@ -111,13 +111,14 @@ static void counts_text(struct run *r, FILE *out)
 	fprintf(out,
 		"via=%s unit=%s total=%llu stretches=%llu stacks=%zu lost_kernel_stacks=%llu "
 		"lost_user_stacks=%llu dropped=%llu dropped_ns=%llu starts_dropped=%llu "
-		"missed=%llu frames_unresolved=%llu frames_resolved=%llu",
+		"unended=%llu missed=%llu frames_unresolved=%llu frames_resolved=%llu",
 		offcpu_variant(r->oc), stacks_unit_name(KT_STACK_NSEC), (unsigned long long)s.ns,
 		(unsigned long long)s.stretches, stacks_leaves(r->st),
 		(unsigned long long)s.lost_kstacks, (unsigned long long)s.lost_ustacks,
 		(unsigned long long)s.dropped, (unsigned long long)s.dropped_ns,
-		(unsigned long long)s.starts_dropped, (unsigned long long)s.missed,
-		(unsigned long long)sy.unresolved, (unsigned long long)sy.resolved);
+		(unsigned long long)s.starts_dropped, (unsigned long long)s.unended,
+		(unsigned long long)s.missed, (unsigned long long)sy.unresolved,
+		(unsigned long long)sy.resolved);
 }
 
 static void print_json(struct run *r)
@@ -132,14 +133,14 @@ static void print_json(struct run *r)
 	fprintf(r->out,
 		",\"unit\":\"%s\",\"total\":%llu,\"stretches\":%llu,\"lost_kernel_stacks\":%llu,"
 		"\"lost_user_stacks\":%llu,\"dropped\":%llu,\"dropped_ns\":%llu,"
-		"\"starts_dropped\":%llu,\"missed\":%llu,\"frames_unresolved\":%llu,"
-		"\"frames_resolved\":%llu,\"stacks\":",
+		"\"starts_dropped\":%llu,\"unended\":%llu,\"missed\":%llu,"
+		"\"frames_unresolved\":%llu,\"frames_resolved\":%llu,\"stacks\":",
 		stacks_unit_name(KT_STACK_NSEC), (unsigned long long)s.ns,
 		(unsigned long long)s.stretches, (unsigned long long)s.lost_kstacks,
 		(unsigned long long)s.lost_ustacks, (unsigned long long)s.dropped,
 		(unsigned long long)s.dropped_ns, (unsigned long long)s.starts_dropped,
-		(unsigned long long)s.missed, (unsigned long long)sy.unresolved,
-		(unsigned long long)sy.resolved);
+		(unsigned long long)s.unended, (unsigned long long)s.missed,
+		(unsigned long long)sy.unresolved, (unsigned long long)sy.resolved);
 	if (r->o->quiet)
 		fputs("[]", r->out);
 	else

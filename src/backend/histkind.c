@@ -251,7 +251,7 @@ static const struct kt_hist_kind_row rows[] = {
 	{ .name = "offcpu", .by_name_only = true, .object = "schedlat",
 	  .variants = { TYPED_SYS(switch) },
 	  .keys = SCHED_KEYS, .key_refusal = "keys by next_comm or next_pid only",
-	  .tracepoint_fallback = true, .fallback_dying = true },
+	  .tracepoint_fallback = true, .fallback_dying = true, .untimed_counter = "unended" },
 	{ .name = "bio-latency", .by_name_only = true, .object = "blockio",
 	  .variants = { { "tp_btf", { "btf_issue", "btf_complete" } },
 			{ "raw_tp", { "raw_issue", "raw_complete" } } },

@@ -329,6 +329,7 @@ static void read_counters(struct kt_offcpu *oc)
 		{ "dropped", &oc->stats.dropped },
 		{ "dropped_ns", &oc->stats.dropped_ns },
 		{ "starts_dropped", &oc->stats.starts_dropped },
+		{ "unended", &oc->stats.unended },
 	};
 	unsigned long long v;
 	size_t i;
@@ -359,7 +360,8 @@ int offcpu_poll(struct kt_offcpu *oc, struct kt_stacks *st, char *err, size_t er
 		p = j < oc->nprev && !key_cmp(&oc->prev[j], &oc->cur[i]) ? &oc->prev[j] : NULL;
 		ns = oc->cur[i].val.ns - (p ? p->val.ns : 0);
 		count = oc->cur[i].val.count - (p ? p->val.count : 0);
-		if (!count)
+		/* the program adds ns before count: a read between the two sees ns alone */
+		if (!count && !ns)
 			continue;
 		oc->stats.ns += ns;
 		oc->stats.stretches += count;

@@ -41,6 +41,8 @@ struct kt_offcpu_stats {
 					  * counts under a "[lost ... stack]" frame */
 	uint64_t dropped, dropped_ns;	 /* stretches (and time) the counts map had no room for */
 	uint64_t starts_dropped;	 /* switches out the starts map had no room for */
+	uint64_t unended;		 /* stretches whose switch back in the program never
+					  * saw: their time is unknown, not counted */
 	uint64_t missed;		 /* runs of the program the kernel skipped */
 };
 

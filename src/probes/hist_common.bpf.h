@@ -6,6 +6,10 @@
 
 #include "hist.h"
 
+#ifndef EEXIST
+#define EEXIST 17 /* <errno.h>'s, which a BPF program cannot include */
+#endif
+
 /* Set by the loader between open and load. */
 const volatile unsigned int hist_scale = KT_SCALE_LOG2;
 const volatile unsigned long long hist_step = 1;

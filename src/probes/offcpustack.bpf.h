@@ -33,12 +33,15 @@ const volatile char filter_comm[KT_OFFCPU_COMM] = {};
 /* What could not be kept, read by the loader: stacks the stack map could not take (its
  * bucket held another stack, -EEXIST, or no room, -ENOMEM; the time still counts, under a
  * stack id of KT_OFFCPU_LOST_STACK), stretches the counts map had no room for (and their
- * time), threads the starts map had no room for. */
+ * time), threads the starts map had no room for, and stretches whose switch back in the
+ * program never saw (their end, so their time, is unknown: the task went off the CPU again,
+ * or died, with the start still there). */
 unsigned long long lost_kstacks = 0;
 unsigned long long lost_ustacks = 0;
 unsigned long long dropped = 0;
 unsigned long long dropped_ns = 0;
 unsigned long long starts_dropped = 0;
+unsigned long long unended = 0;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
@@ -94,17 +97,20 @@ static __always_inline int stack_id(void *ctx, unsigned long long flags, unsigne
 }
 
 /* The current task goes off the CPU; dying: this is its last switch (it never comes back,
- * so no start is kept for it, and one left by a missed switch-in goes). */
+ * so no start is kept for it, and one left by a missed switch-in goes). A task going off
+ * the CPU is on it: a start still there is a stretch whose end was never seen. */
 static __always_inline void off_cpu(void *ctx, bool dying)
 {
 	unsigned long long id = bpf_get_current_pid_tgid();
 	unsigned int tid = (unsigned int)id;
 	struct kt_offcpu_start s = {};
+	long r;
 
 	if (!tid) /* a CPU's idle task */
 		return;
 	if (dying) {
-		bpf_map_delete_elem(&starts, &tid);
+		if (!bpf_map_delete_elem(&starts, &tid))
+			__sync_fetch_and_add(&unended, 1);
 		return;
 	}
 	bpf_get_current_comm(s.key.comm, sizeof(s.key.comm));
@@ -114,7 +120,12 @@ static __always_inline void off_cpu(void *ctx, bool dying)
 	s.key.kstack = stack_id(ctx, 0, &lost_kstacks);
 	s.key.ustack = stack_id(ctx, BPF_F_USER_STACK, &lost_ustacks);
 	s.ts = bpf_ktime_get_ns();
-	if (bpf_map_update_elem(&starts, &tid, &s, BPF_ANY))
+	r = bpf_map_update_elem(&starts, &tid, &s, BPF_NOEXIST);
+	if (r == -EEXIST) {
+		__sync_fetch_and_add(&unended, 1);
+		r = bpf_map_update_elem(&starts, &tid, &s, BPF_EXIST);
+	}
+	if (r)
 		__sync_fetch_and_add(&starts_dropped, 1);
 }
 

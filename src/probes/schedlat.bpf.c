@@ -27,7 +27,13 @@ struct {
 	__type(value, unsigned long long);
 } starts SEC(".maps");
 
-static __always_inline void start(struct task_struct *t)
+/* offcpu: stretches whose switch back in was never seen (the task went off the CPU again, or
+ * died, with its start still there): not timed, and the loader counts them as missed. */
+unsigned long long unended = 0;
+
+/* A start for t; off: t is going off the CPU, so it is on it, and a start still there is
+ * unended (runq-latency's wakeups may come twice before a switch in: the later one wins). */
+static __always_inline void start(struct task_struct *t, bool off)
 {
 	unsigned long long m, ts;
 
@@ -35,7 +41,14 @@ static __always_inline void start(struct task_struct *t)
 		return;
 	m = (unsigned int)BPF_CORE_READ(t, pid);
 	ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&starts, &m, &ts, BPF_ANY);
+	if (!off) {
+		bpf_map_update_elem(&starts, &m, &ts, BPF_ANY);
+		return;
+	}
+	if (bpf_map_update_elem(&starts, &m, &ts, BPF_NOEXIST) == -EEXIST) {
+		__sync_fetch_and_add(&unended, 1);
+		bpf_map_update_elem(&starts, &m, &ts, BPF_EXIST);
+	}
 }
 
 #define TASK_DEAD 0x80
@@ -55,7 +68,8 @@ static __always_inline void forget(struct task_struct *t)
 {
 	unsigned long long m = (unsigned int)BPF_CORE_READ(t, pid);
 
-	bpf_map_delete_elem(&starts, &m);
+	if (!bpf_map_delete_elem(&starts, &m))
+		__sync_fetch_and_add(&unended, 1);
 }
 
 static __always_inline void end(struct task_struct *next)
@@ -81,14 +95,14 @@ static __always_inline void end(struct task_struct *next)
 SEC("tp_btf/sched_wakeup")
 int BPF_PROG(btf_wakeup, struct task_struct *p)
 {
-	start(p);
+	start(p, false);
 	return 0;
 }
 
 SEC("tp_btf/sched_wakeup_new")
 int BPF_PROG(btf_wakeup_new, struct task_struct *p)
 {
-	start(p);
+	start(p, false);
 	return 0;
 }
 
@@ -105,7 +119,7 @@ int BPF_PROG(btf_switch, bool preempt, struct task_struct *prev, struct task_str
 	if (last_switch(prev))
 		forget(prev);
 	else
-		start(prev);
+		start(prev, true);
 	end(next);
 	return 0;
 }
@@ -113,14 +127,14 @@ int BPF_PROG(btf_switch, bool preempt, struct task_struct *prev, struct task_str
 SEC("raw_tp/sched_wakeup")
 int BPF_PROG(raw_wakeup, struct task_struct *p)
 {
-	start(p);
+	start(p, false);
 	return 0;
 }
 
 SEC("raw_tp/sched_wakeup_new")
 int BPF_PROG(raw_wakeup_new, struct task_struct *p)
 {
-	start(p);
+	start(p, false);
 	return 0;
 }
 
@@ -137,7 +151,7 @@ int BPF_PROG(raw_switch, bool preempt, struct task_struct *prev, struct task_str
 	if (last_switch(prev))
 		forget(prev);
 	else
-		start(prev);
+		start(prev, true);
 	end(next);
 	return 0;
 }

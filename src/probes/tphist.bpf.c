@@ -121,6 +121,10 @@ const volatile struct kt_hist_field dying_field = {};
 #define KT_STATE_DEAD 0x10   /* X: EXIT_DEAD */
 #define KT_STATE_ZOMBIE 0x20 /* Z: EXIT_ZOMBIE */
 
+/* offcpu (dying_field set): stretches whose switch back in was never seen (the task went off
+ * the CPU again, or died, with its start still there): not timed, counted as missed. */
+unsigned long long unended = 0;
+
 SEC("tracepoint")
 int lat_start(void *ctx)
 {
@@ -133,11 +137,19 @@ int lat_start(void *ctx)
 	if (dying_field.size) {
 		state = read_num(ctx, dying_field.offset, dying_field.size, 0);
 		if (state == KT_STATE_DEAD || state == KT_STATE_ZOMBIE) {
-			bpf_map_delete_elem(&starts, &m); /* left by a missed switch-in */
+			if (!bpf_map_delete_elem(&starts, &m)) /* left by a missed switch-in */
+				__sync_fetch_and_add(&unended, 1);
 			return 0;
 		}
 	}
 	ts = bpf_ktime_get_ns();
+	if (dying_field.size &&
+	    bpf_map_update_elem(&starts, &m, &ts, BPF_NOEXIST) == -EEXIST) {
+		/* the task going off the CPU is on it: its last switch back in was missed */
+		__sync_fetch_and_add(&unended, 1);
+		bpf_map_update_elem(&starts, &m, &ts, BPF_EXIST);
+		return 0;
+	}
 	bpf_map_update_elem(&starts, &m, &ts, BPF_ANY);
 	return 0;
 }
