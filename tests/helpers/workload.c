@@ -12,7 +12,10 @@
  *   workload pipe N [NAME]         N ping-pong round trips between two processes
  *   workload block MS N [NAME]     N blocking reads of a pipe, each answered MS milliseconds
  *                                  after the reader is off the CPU (so each keeps it off
- *                                  for MS ms at least); then prints nivcsw= as sleep does
+ *                                  for MS ms at least); then prints blocked_ns=<the
+ *                                  CLOCK_MONOTONIC time its reads took, summed: every
+ *                                  stretch off the CPU inside them lies within it> and
+ *                                  nivcsw= as sleep does
  *   workload names NAME...         for each NAME in turn: renames itself NAME, then one
  *                                  getppid() (a task whose rows carry several names)
  *   workload touch NPAGES [NAME]   writes one byte to each of NPAGES new anonymous pages
@@ -272,6 +275,15 @@ static int do_sleep(unsigned long long ms, unsigned long long n)
 	return print_nivcsw();
 }
 
+/* the clock bpf_ktime_get_ns() reads */
+static unsigned long long monotonic_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (unsigned long long)t.tv_sec * 1000000000ULL + (unsigned long long)t.tv_nsec;
+}
+
 static int xread1(int fd)
 {
 	char c;
@@ -350,7 +362,7 @@ static int do_block(unsigned long long ms, unsigned long long n, const char *nam
 					.tv_nsec = (long)(ms % 1000) * 1000000L };
 	pid_t reader = getpid(), child;
 	int down[2], up[2];
-	unsigned long long i;
+	unsigned long long i, blocked = 0;
 
 	child = fork_with_pipes(down, up);
 	if (child < 0)
@@ -378,11 +390,17 @@ static int do_block(unsigned long long ms, unsigned long long n, const char *nam
 	wait_for_go();
 	/* no wait for the child at the end: its exit would wake this process once more; a
 	 * child that fails closes the pipe, and the read here fails */
-	for (i = 0; i < n; i++)
-		if (xread1(down[0]) < 0 || xwrite1(up[1]) < 0) {
+	for (i = 0; i < n; i++) {
+		unsigned long long t0 = monotonic_ns();
+		int r = xread1(down[0]);
+
+		blocked += monotonic_ns() - t0;
+		if (r < 0 || xwrite1(up[1]) < 0) {
 			fprintf(stderr, "workload: the waker failed after %llu reads\n", i);
 			return 1;
 		}
+	}
+	printf("blocked_ns=%llu\n", blocked);
 	return print_nivcsw();
 }
 

@@ -1,11 +1,18 @@
 #!/bin/bash
 # The off-CPU profile (ktop -b --off-cpu, ktop.1 OFF-CPU PROFILE) against a workload of known
-# shape: 5 nanosleep()s of 200 ms are 1 s (+-5 %) off the CPU under the workload's stacks
-# through the kernel's nanosleep path (do_nanosleep, under hrtimer_nanosleep, ending at
-# __schedule) below the user frame of libc's nanosleep, whatever the variant (tp_btf, raw_tp,
-# tracepoint), in the folded output (ns) and in --json ("unit":"ns"). The workload runs
-# SCHED_FIFO (run_hist), so no normal task delays its switches back in. Every program ktop
-# held is gone after it exits: by SIGINT, by SIGTERM, at --duration's end, by kill -9.
+# shape: 5 reads of a pipe, each answered 200 ms after the reader is seen off the CPU
+# (workload block), keep it off for 1 s at least and for no longer than the reads took by
+# the workload's own clock (CLOCK_MONOTONIC, bpf_ktime_get_ns's); a read whose switch back
+# in the program never saw (this kernel skips one now and then, and counts it nowhere) is
+# reported as unended=, so 200 ms less per unended stretch. That time is under the
+# workload's stacks through the kernel's pipe read (under vfs_read, ending at __schedule)
+# below the user frame of libc's read, whatever the variant (tp_btf, raw_tp, tracepoint), in
+# the folded output (ns) and in --json ("unit":"ns"). Not nanosleep: a task whose vCPU stalls
+# between arming its timer and switching out finds the timer fired and never leaves the
+# CPU, so a sleep is not off the CPU by any guarantee; a read answered once the reader is
+# seen blocked is. The workload runs SCHED_FIFO (run_hist), so no normal task delays its
+# switches back in. Every program ktop held is gone after it exits: by SIGINT, by SIGTERM,
+# at --duration's end, by kill -9.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -17,55 +24,86 @@ require_python
 
 ATTACHED_RE='offcpu_open: attached via '
 NHIST=1
+SWITCH_LOG=1 # the workload's switches, as an instance of the test's own saw them
 NAME=ktop-offcpu-sl
-LO=950000000
-HI=1050000000
+READS=5
+READ_NS=200000000
+PIPE_READ=';(anon_)?pipe_read;'
 
-# sleep_ns FILE: the ns of NAME's folded stacks through the kernel's nanosleep path.
-sleep_ns()
+# blocked_ns WL: the time the workload's reads took, as it printed it (the upper bound).
+blocked_ns()
 {
-	awk -v n="$NAME;" 'index($0, n) == 1 && /;do_nanosleep(;|$)/ { s += $NF } END { printf "%d\n", s }' "$1"
+	local ns
+	ns=$(sed -n 's/^blocked_ns=//p' "$1")
+	[ -n "$ns" ] || fail "the workload printed no blocked_ns=: $(cat "$1")"
+	echo "$ns"
 }
 
-# check_stacks FILE WHAT: every stack through do_nanosleep has it under hrtimer_nanosleep,
-# below the user frame of libc's nanosleep (the leaf; libc keeps no frame pointers, so its
-# caller's frame is not on the chain), and ends at __schedule; 1 s +-5 % in all.
+# read_ns FILE: the ns of NAME's folded stacks through the kernel's pipe read.
+read_ns()
+{
+	awk -v n="$NAME;" -v re="$PIPE_READ" 'index($0, n) == 1 && $0 ~ re { s += $NF } END { printf "%d\n", s }' "$1"
+}
+
+# lowest UNENDED: the least the reads can be, given the stretches ktop says it saw no end of.
+lowest()
+{
+	echo $(((READS - $1) * READ_NS))
+}
+
+# check_stacks NAME WHAT: every stack through the pipe read has it under vfs_read, below the
+# user frame of libc's read, and ends at __schedule; 1 s at least (less 200 ms for each
+# stretch ktop reported unended), no more than the reads took. On failure, ktop's own counts
+# of what it could not keep.
 check_stacks()
 {
-	local ns bad
-	ns=$(sleep_ns "$1")
-	[ "$ns" -ge "$LO" ] && [ "$ns" -le "$HI" ] ||
-		fail "$2: $ns ns off the CPU in do_nanosleep, expected 1 s +-5 %:
-$(grep -- "^$NAME;" "$1")"
-	bad=$(grep -- "^$NAME;" "$1" | grep ';do_nanosleep' |
-		grep -Ev ';(__)?(clock_)?nanosleep;(.*;)?hrtimer_nanosleep;(.*;)?do_nanosleep;(.*;)?__schedule [0-9]+$')
-	[ -z "$bad" ] || fail "$2: a nanosleep stack without libc's nanosleep, hrtimer_nanosleep or __schedule as its leaf: $bad"
-	log "$2: $ns ns in do_nanosleep: $(grep -- "^$NAME;" "$1" | grep -m1 ';do_nanosleep' | cut -c1-200)"
+	local out=$T/$1.out ns lo hi bad unended
+	ns=$(read_ns "$out")
+	hi=$(blocked_ns "$T/$1.wl")
+	unended=$(sed -n 's/^ktop: off-cpu: .* unended=\([0-9]*\) .*/\1/p' "$T/$1.err")
+	[ -n "$unended" ] || fail "$2: no unended= in the counts: $(cat "$T/$1.err")"
+	lo=$(lowest "$unended")
+	if [ "$ns" -lt "$lo" ] || [ "$ns" -gt "$hi" ]; then
+		fail "$2: $ns ns off the CPU in the pipe read, expected $lo to $hi (the reads' time):
+$(grep -- "^$NAME;" "$out")
+$(grep -h 'off-cpu: via=' "$T/$1.err" "$out")
+the workload's switches and wakeups:
+$(cat "$T/$1.switches")"
+	fi
+	bad=$(grep -- "^$NAME;" "$out" | grep -E -- "$PIPE_READ" |
+		grep -Ev ';(__libc_|__GI___libc_)?read;(.*;)?vfs_read;(.*;)?(anon_)?pipe_read;(.*;)?__schedule [0-9]+$')
+	[ -z "$bad" ] || fail "$2: a pipe read stack without libc's read, vfs_read or __schedule as its leaf: $bad"
+	log "$2: $ns ns in the pipe read (the reads took $hi, $unended unended): $(grep -- "^$NAME;" "$out" | grep -E -m1 -- "$PIPE_READ" | cut -c1-200)"
 }
 
 for via in tp_btf raw_tp tracepoint; do
-	run_hist "sl-$via" "$KTOP_WORKLOAD" sleep 200 5 "$NAME" -- --off-cpu="$via" -p PID -d 1 --folded
+	run_hist "sl-$via" "$KTOP_WORKLOAD" block 200 5 "$NAME" -- --off-cpu="$via" -p PID -d 1 --folded
 	grep -q "^ktop: off-cpu: via=$via unit=ns " "$T/sl-$via.err" ||
 		fail "via=$via: no counts on stderr: $(cat "$T/sl-$via.err")"
 	grep -Ev ' [0-9]+$' "$T/sl-$via.out" &&
 		fail "via=$via: --folded printed a line that is not a folded stack (above)"
-	check_stacks "$T/sl-$via.out" "via=$via"
+	check_stacks "sl-$via" "via=$via"
 done
 
 # --json: the same, one object per stack and the summary with its unit
-run_hist json "$KTOP_WORKLOAD" sleep 200 5 "$NAME" -- --off-cpu -p PID -d 1 --json
-python3 - "$T/json.out" "$NAME" "$LO" "$HI" <<'EOF' || fail "--json: $(head -c 1500 "$T/json.out")"
-import json, sys
-path, name, lo, hi = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+run_hist json "$KTOP_WORKLOAD" block 200 5 "$NAME" -- --off-cpu -p PID -d 1 --json
+python3 - "$T/json.out" "$NAME" "$READS" "$READ_NS" "$(blocked_ns "$T/json.wl")" <<'EOF' ||
+import json, re, sys
+path, name, reads, read_ns, hi = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
 lines = open(path).readlines()
 assert len(lines) == 1, len(lines)
 p = json.loads(lines[0])["offcpu"]
+lo = (reads - p["unended"]) * read_ns
 assert p["unit"] == "ns" and p["via"] in ("tp_btf", "raw_tp", "tracepoint"), p
-ns = sum(s["count"] for s in p["stacks"] if s["frames"][0] == name and "do_nanosleep" in s["frames"])
-assert lo <= ns <= hi, ns
+ns = sum(s["count"] for s in p["stacks"] if s["frames"][0] == name
+         and any(re.fullmatch("(anon_)?pipe_read", f) for f in s["frames"]))
+assert lo <= ns <= hi, (ns, lo, hi)
 assert p["total"] == sum(s["count"] for s in p["stacks"]), p["total"]
 EOF
-log "--json: unit ns, the sleeps within 5 %"
+	fail "--json: $(head -c 1500 "$T/json.out")
+the workload's switches and wakeups:
+$(cat "$T/json.switches")"
+log "--json: unit ns, the reads' time off the CPU"
 
 # SIGTERM, --duration's end and kill -9 leave no program either
 start_ktop "$T/term.out" "$T/term.err" -b -v --log "$T/term.klog" --off-cpu
