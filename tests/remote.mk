@@ -4,6 +4,12 @@ tests_unit_check_remote_SOURCES = tests/unit/check_remote.c
 tests_unit_check_remote_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_remote_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_remote
+# Several hosts merged by shifted time (src/remote/hostmerge.c).
+check_PROGRAMS += tests/unit/check_hostmerge
+tests_unit_check_hostmerge_SOURCES = tests/unit/check_hostmerge.c
+tests_unit_check_hostmerge_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_hostmerge_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_hostmerge
 # No kernel: peers of another protocol version, commands that are not agents.
 TESTS += tests/remote/version.sh tests/remote/decode.sh
 EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/fake_peer.py \
