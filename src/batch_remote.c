@@ -384,7 +384,7 @@ int batch_remote_run(const struct kt_options *opts, FILE *out)
 	}
 	if (opts->record_path && !(b.mirror = mirror_new(err, sizeof(err))))
 		goto fail;
-	r = remote_spawn(opts->remote_host, opts->remote_via, opts->compress, &br_ops, &b, err,
+	r = remote_spawn(opts->remotes[0].host, opts->remotes[0].via, opts->compress, &br_ops, &b, err,
 			 sizeof(err));
 	if (!r || remote_handshake(r, REMOTE_HELLO_MS, err, sizeof(err)) < 0 ||
 	    (opts->record_path && br_record_start(&b, r, err, sizeof(err)) < 0) ||
