@@ -221,6 +221,8 @@ void options_usage(FILE *out)
 	      "  -H, --host HOST        capture on HOST: runs ssh HOST ktop --agent\n"
 	      "      --via CMD          capture through CMD (/bin/sh -c), which runs ktop --agent\n"
 	      "                         (kubectl exec -i POD -- ktop --agent, docker exec -i ...)\n"
+	      "                         -H and --via repeat (up to 16, with -b): one stream by\n"
+	      "                         time, a host column (HOST, or via1, via2... in order)\n"
 	      "      --compress         the agent sends its pages zstd-compressed (slow links)\n"
 	      "      --agent            no screen: the remote protocol on stdin/stdout, for a\n"
 	      "                         viewer at the other end of the pipe\n"
