@@ -34,7 +34,8 @@ done
 workload_go multi 60
 stop_ktop "$kpid" INT 30
 [ "$KTOP_RC" = 0 ] || fail "viewer exited $KTOP_RC; stderr: $(head -c 500 "$T/m.err")"
-[ -s "$T/m.err" ] && fail "stderr: $(head -c 500 "$T/m.err")"
+# (stderr is the agents' too: what they say is not the viewer's to judge)
+grep -q "^ktop: via[12]: " "$T/m.err" && fail "the viewer lost an agent: $(head -c 500 "$T/m.err")"
 for a in "${agents[@]}"; do
 	wait_pid_exit "$a" 5 || fail "agent $a outlived its viewer"
 	instance_gone "$a" || fail "instance ktop-$a left after the agent exited"
