@@ -7,7 +7,7 @@ UNIT_TESTS += tests/unit/check_remote
 # Several hosts merged by shifted time (src/remote/hostmerge.c).
 check_PROGRAMS += tests/unit/check_hostmerge
 tests_unit_check_hostmerge_SOURCES = tests/unit/check_hostmerge.c
-tests_unit_check_hostmerge_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_hostmerge_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
 tests_unit_check_hostmerge_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_hostmerge
 # No kernel: peers of another protocol version, commands that are not agents.
