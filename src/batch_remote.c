@@ -8,11 +8,19 @@
  * merge are remote/pages.c's, which the explorer's remote source shares). With -o, the
  * records also go to a trace.dat through the local writer, which reads the agent's files
  * from a mirror of its tracing directory (mirror.h).
+ *
+ * Several remotes (-H and --via more than once): one agent each, each with its own
+ * libtraceevent handle and pages, their records merged into one stream by this machine's
+ * clock (remote/hostmerge.h: each host's offset from pings, its watermarks); every line
+ * carries the host's label, and the summary has a line per host. An agent that dies during
+ * the capture is named on stderr and holds the others back no longer; the run goes on.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +34,10 @@
 #include "backend/store.h"
 #include "batch_remote.h"
 #include "clock.h"
+#include "json.h"
 #include "record/tdat_write.h"
 #include "remote/client.h"
+#include "remote/hostmerge.h"
 #include "remote/mirror.h"
 #include "remote/pages.h"
 #include "signals.h"
@@ -38,17 +48,37 @@
  * link); an agent that dies closes the pipe sooner. */
 #define REMOTE_END_MS 40000
 #define REMOTE_PING_NS 1000000000ull
-struct batch_remote {
-	const struct kt_options *opts;
-	FILE *out;
+/* Several remotes: round trips before any event, so the first records are shifted right. */
+#define REMOTE_SYNC_ROUNDS 5
+#define REMOTE_SYNC_MS 10000
+
+struct batch_remote;
+
+/* One remote: its agent, and its events decoded with its own formats. */
+struct br_host {
+	struct batch_remote *b;
+	unsigned idx;
+	const struct kt_remote_opt *opt;
+	struct kt_remote *r;
 	struct tep_handle *tep;
 	struct kt_decoder *dec;
 	struct kt_rpages *pages; /* decoded and merged by time (remote/pages.h) */
 	struct kt_hello hello;
+	bool ended;	/* its END came, or (several remotes) it failed */
+	bool failed;
+	char err[512]; /* the first format or page the decoder refused */
+};
+
+struct batch_remote {
+	const struct kt_options *opts;
+	FILE *out;
+	struct br_host hosts[KT_REMOTES_MAX];
+	unsigned n;
+	struct kt_hostmerge *merge; /* several remotes; NULL with one */
+	int label_width;
 	uint64_t printed;
 	bool out_closed;
-	char err[512]; /* the first format or page the decoder refused */
-	/* -o */
+	/* -o (one remote) */
 	struct kt_mirror *mirror;
 	struct kt_tdat_writer *rec;
 	bool rec_failed;
@@ -57,27 +87,29 @@ struct batch_remote {
 };
 
 /* -o: a file the agent sent, kept where the trace.dat writer looks for it. */
-static void br_keep(struct batch_remote *b, const char *rel, const void *p, size_t n)
+static void br_keep(struct br_host *h, const char *rel, const void *p, size_t n)
 {
-	if (b->mirror && mirror_put(b->mirror, rel, p, n) < 0 && !b->err[0])
-		snprintf(b->err, sizeof(b->err), "cannot keep %s for -o: %s", rel,
+	struct batch_remote *b = h->b;
+
+	if (b->mirror && mirror_put(b->mirror, rel, p, n) < 0 && !h->err[0])
+		snprintf(h->err, sizeof(h->err), "cannot keep %s for -o: %s", rel,
 			 strerror(errno));
 }
 
-static void br_hello(void *ctx, const struct kt_hello *h)
+static void br_hello(void *ctx, const struct kt_hello *hello)
 {
-	struct batch_remote *b = ctx;
+	struct br_host *h = ctx;
 
-	b->hello = *h;
-	rpages_hello(b->pages, h);
+	h->hello = *hello;
+	rpages_hello(h->pages, hello);
 }
 
 static void br_header_page(void *ctx, const uint8_t *p, size_t n)
 {
-	struct batch_remote *b = ctx;
+	struct br_host *h = ctx;
 
-	rpages_header_page(b->pages, p, n);
-	br_keep(b, "events/header_page", p, n);
+	rpages_header_page(h->pages, p, n);
+	br_keep(h, "events/header_page", p, n);
 }
 
 static void br_kallsyms(void *ctx, const uint8_t *p, size_t n)
@@ -93,38 +125,38 @@ static void br_printk(void *ctx, const uint8_t *p, size_t n)
 static void br_format(void *ctx, const char *sys, const char *name, const uint8_t *text,
 		      size_t n)
 {
-	struct batch_remote *b = ctx;
+	struct br_host *h = ctx;
 	char rel[600], id[32];
 	const uint8_t *line;
 
 	/* the tracers' formats come unasked: only a refused one of the user's events matters */
-	if (rpages_format(b->pages, sys, text, n) < 0 && strcmp(sys, "ftrace") && !b->err[0])
-		snprintf(b->err, sizeof(b->err), "the format of %s:%s does not parse", sys, name);
-	if (!b->mirror)
+	if (rpages_format(h->pages, sys, text, n) < 0 && strcmp(sys, "ftrace") && !h->err[0])
+		snprintf(h->err, sizeof(h->err), "the format of %s:%s does not parse", sys, name);
+	if (!h->b->mirror)
 		return;
 	snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name);
-	br_keep(b, rel, text, n);
+	br_keep(h, rel, text, n);
 	line = memmem(text, n, "\nID: ", 5);
 	if (line) {
 		snprintf(rel, sizeof(rel), "events/%s/%s/id", sys, name);
 		snprintf(id, sizeof(id), "%d\n", atoi((const char *)line + 5));
-		br_keep(b, rel, id, strlen(id));
+		br_keep(h, rel, id, strlen(id));
 	}
 }
 
 static void br_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
 {
-	struct batch_remote *b = ctx;
+	struct br_host *h = ctx;
 
 	(void)ts;
-	tep_override_comm(b->tep, name, pid);
+	tep_override_comm(h->tep, name, pid);
 }
 
 static void br_loss(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus)
 {
-	struct batch_remote *b = ctx;
+	struct br_host *h = ctx;
 
-	rpages_loss(b->pages, cpus, ncpus);
+	rpages_loss(h->pages, cpus, ncpus);
 }
 
 /* A record (or a loss marker) for -o's file. */
@@ -135,49 +167,79 @@ static void br_record(struct batch_remote *b, const struct kt_rec *r)
 		b->rec_failed = true;
 }
 
-static void br_print(struct batch_remote *b, const struct kt_rec *r)
+/* r of host h's, ts its time (shifted onto this machine's clock with several remotes),
+ * host_ts the agent's own: a line, or with --json an object (the host's label first). */
+static void br_print(struct br_host *h, const struct kt_rec *r, uint64_t host_ts)
 {
-	char line[8192], name[128], ts[32];
+	struct batch_remote *b = h->b;
+	char line[8192], name[128], ts[32], label[80] = "";
 	int pid;
 
 	if (b->opts->quiet || b->out_closed)
 		return;
-	decoder_format_ts(r->ts, 0, ts, sizeof(ts));
-	decoder_format_info(b->dec, r, line, sizeof(line));
-	if (r->flags & KT_REC_LOST) {
-		fprintf(b->out, "%s [%03u] %s\n", ts, r->cpu, line);
+	if (b->opts->json) {
+		decoder_format_json(h->dec, r, line, sizeof(line));
+		fputs("{\"host\":", b->out);
+		json_string(b->out, h->opt->label);
+		if (b->merge)
+			fprintf(b->out, ",\"host_ts\":%llu", (unsigned long long)host_ts);
+		fprintf(b->out, ",%s\n", line + 1);
 	} else {
-		pid = decoder_rec_pid(r);
-		fprintf(b->out, "%s [%03u] %16s-%-7d %s: %s\n", ts, r->cpu,
-			tep_data_comm_from_pid(b->tep, pid), pid,
-			decoder_format_name(b->dec, r, name, sizeof(name)), line);
-		b->printed++;
+		decoder_format_ts(r->ts, 0, ts, sizeof(ts));
+		decoder_format_info(h->dec, r, line, sizeof(line));
+		if (b->merge)
+			snprintf(label, sizeof(label), " %-*s", b->label_width, h->opt->label);
+		if (r->flags & KT_REC_LOST) {
+			fprintf(b->out, "%s%s [%03u] %s\n", ts, label, r->cpu, line);
+		} else {
+			pid = decoder_rec_pid(r);
+			fprintf(b->out, "%s%s [%03u] %16s-%-7d %s: %s\n", ts, label, r->cpu,
+				tep_data_comm_from_pid(h->tep, pid), pid,
+				decoder_format_name(h->dec, r, name, sizeof(name)), line);
+		}
 	}
+	if (!(r->flags & KT_REC_LOST))
+		b->printed++;
 	if (ferror(b->out))
 		b->out_closed = true;
 }
 
-/* A record in time order: printed, and recorded with -o. */
+/* A record of one host's in its time order: with one remote printed, and recorded with
+ * -o; with several, into the merge. */
 static void br_emit(void *ctx, const struct kt_rec *r)
+{
+	struct br_host *h = ctx;
+
+	if (h->b->merge) {
+		hostmerge_put(h->b->merge, h->idx, r);
+		return;
+	}
+	br_print(h, r, r->ts);
+	br_record(h->b, r);
+}
+
+/* A record in the merged order of several remotes'. */
+static void br_merged(void *ctx, unsigned host, const struct kt_rec *r, uint64_t host_ts)
 {
 	struct batch_remote *b = ctx;
 
-	br_print(b, r);
-	br_record(b, r);
+	br_print(&b->hosts[host], r, host_ts);
 }
 
 static void br_watermark(void *ctx, uint64_t ts)
 {
-	struct batch_remote *b = ctx;
+	struct br_host *h = ctx;
 
-	rpages_flush(b->pages, ts);
+	rpages_flush(h->pages, ts);
+	if (h->b->merge)
+		hostmerge_watermark(h->b->merge, h->idx, ts);
 }
 
 static void br_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 {
-	struct batch_remote *b = ctx;
+	struct br_host *h = ctx;
 
-	rpages_page(b->pages, cpu, page, len);
+	rpages_page(h->pages, cpu, page, len);
 }
 
 static const struct kt_remote_ops br_ops = {
@@ -230,9 +292,9 @@ static int br_requests(struct batch_remote *b, struct kt_remote *r, char *err, s
 /* The name the agent gave pid, for the file's task list; NULL when none came. */
 static const char *br_comm_name(void *ctx, int pid)
 {
-	struct batch_remote *b = ctx;
+	struct br_host *h = ctx;
 
-	return tep_is_pid_registered(b->tep, pid) ? tep_data_comm_from_pid(b->tep, pid) : NULL;
+	return tep_is_pid_registered(h->tep, pid) ? tep_data_comm_from_pid(h->tep, pid) : NULL;
 }
 
 /* -o, after the hello (whose header_page the mirror kept): the agent's kallsyms and printk
@@ -241,8 +303,10 @@ static const char *br_comm_name(void *ctx, int pid)
 static int br_record_start(struct batch_remote *b, struct kt_remote *r, char *err,
 			   size_t errlen)
 {
-	struct kt_tdat_meta meta = { .ncpus = (int)b->hello.ncpus, .clock = "mono",
-				     .comm = br_comm_name, .comm_ctx = b, .uname = b->uname,
+	const struct kt_hello *hello = &b->hosts[0].hello;
+	struct kt_tdat_meta meta = { .ncpus = (int)hello->ncpus, .clock = "mono",
+				     .comm = br_comm_name, .comm_ctx = &b->hosts[0],
+				     .uname = b->uname,
 				     .kallsyms = b->kallsyms };
 	char reply[1024];
 
@@ -250,7 +314,7 @@ static int br_record_start(struct batch_remote *b, struct kt_remote *r, char *er
 		snprintf(err, errlen, "%s: no kallsyms for -o: %.500s", remote_name(r), reply);
 		return -1;
 	}
-	snprintf(b->uname, sizeof(b->uname), "Linux %s %s", b->hello.host, b->hello.kernel);
+	snprintf(b->uname, sizeof(b->uname), "Linux %s %s", hello->host, hello->kernel);
 	snprintf(b->kallsyms, sizeof(b->kallsyms), "%s/kallsyms", mirror_dir(b->mirror));
 	meta.tracing_dir = mirror_dir(b->mirror);
 	b->rec = tdat_writer_open(b->opts->record_path, &meta, err, errlen);
@@ -265,10 +329,10 @@ static int br_record_finish(struct batch_remote *b)
 	uint32_t n;
 	int ret;
 
-	st = rpages_cpu_stats(b->pages, &n);
+	st = rpages_cpu_stats(b->hosts[0].pages, &n);
 
 	/* no counters came: none in the file */
-	ret = tdat_writer_close(b->rec, n == b->hello.ncpus ? st : NULL, b->rec_err,
+	ret = tdat_writer_close(b->rec, n == b->hosts[0].hello.ncpus ? st : NULL, b->rec_err,
 				sizeof(b->rec_err));
 	b->rec = NULL;
 	if (ret) {
@@ -279,12 +343,88 @@ static int br_record_finish(struct batch_remote *b)
 	return KT_EXIT_OK;
 }
 
-/* Until --duration, a signal, or the agent's end. Returns 0 at END, 1 to finish, -1. */
-static int br_capture(struct kt_remote *r, const struct kt_options *o, int wake, char *err,
-		      size_t errlen)
+/* With several remotes, host h failed (err): named on stderr, and it holds the others
+ * back no longer. With one, the run fails: returns -1. */
+static int br_host_failed(struct br_host *h, const char *err)
 {
-	struct pollfd pfd[2] = { { .fd = remote_fd(r), .events = POLLIN },
-				 { .fd = wake, .events = POLLIN } };
+	if (h->b->n == 1)
+		return -1;
+	fprintf(stderr, "ktop: %s: %s\n", h->opt->label, err);
+	h->failed = true;
+	h->ended = true;
+	rpages_flush(h->pages, UINT64_MAX);
+	hostmerge_end(h->b->merge, h->idx);
+	return 0;
+}
+
+/* Reads what host h's agent sent; its END ends it. Returns 0, or -1 (one remote) with err. */
+static int br_pump(struct br_host *h, char *err, size_t errlen)
+{
+	int64_t off;
+	uint64_t unc;
+	int ret;
+
+	ret = remote_pump(h->r, err, errlen);
+	if (h->b->merge && remote_clock(h->r, &off, &unc))
+		hostmerge_offset(h->b->merge, h->idx, off);
+	if (ret < 0)
+		return br_host_failed(h, err);
+	if (ret == 0) {
+		h->ended = true;
+		if (h->b->merge) {
+			rpages_flush(h->pages, UINT64_MAX);
+			hostmerge_end(h->b->merge, h->idx);
+		}
+	}
+	return 0;
+}
+
+/* Polls every live agent (and wake, when >= 0) up to timeout_ms, and pumps those that have
+ * something. Returns how many are live after, or -1 with err. */
+static int br_poll(struct batch_remote *b, int wake, int timeout_ms, char *err, size_t errlen)
+{
+	struct pollfd pfd[KT_REMOTES_MAX + 1];
+	int live = 0;
+
+	for (unsigned i = 0; i < b->n; i++)
+		pfd[i] = (struct pollfd){ .fd = b->hosts[i].ended ? -1 : remote_fd(b->hosts[i].r),
+					  .events = POLLIN };
+	pfd[b->n] = (struct pollfd){ .fd = wake, .events = POLLIN };
+	if (poll(pfd, b->n + 1, timeout_ms) < 0 && errno != EINTR) {
+		snprintf(err, errlen, "poll: %s", strerror(errno));
+		return -1;
+	}
+	for (unsigned i = 0; i < b->n; i++) {
+		if (pfd[i].fd >= 0 && pfd[i].revents && br_pump(&b->hosts[i], err, errlen) < 0)
+			return -1;
+		live += !b->hosts[i].ended;
+	}
+	return live;
+}
+
+/* A ping to every live agent. One that died meanwhile fails the write (its end is read
+ * next) instead of raising SIGPIPE, which would end the run for all. */
+static void br_ping(struct batch_remote *b)
+{
+	struct timespec now = { 0 };
+	sigset_t pipe, old;
+
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe, &old);
+	for (unsigned i = 0; i < b->n; i++)
+		if (!b->hosts[i].ended)
+			remote_ping(b->hosts[i].r);
+	while (sigtimedwait(&pipe, NULL, &now) > 0) /* the one a write raised */
+		;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Until --duration, a signal, or every agent's end. Returns 0 when all ended, 1 to finish,
+ * -1. */
+static int br_capture(struct batch_remote *b, int wake, char *err, size_t errlen)
+{
+	const struct kt_options *o = b->opts;
 	unsigned long long start = clock_mono_ns(), ping = 0, now, end;
 	int ret, timeout;
 
@@ -294,124 +434,291 @@ static int br_capture(struct kt_remote *r, const struct kt_options *o, int wake,
 		if (end && now >= end)
 			return 1;
 		if (now - ping >= REMOTE_PING_NS) {
-			remote_ping(r);
+			br_ping(b);
 			ping = now;
 		}
 		timeout = (int)((ping + REMOTE_PING_NS - now) / 1000000) + 1;
 		if (end && (int)((end - now) / 1000000) + 1 < timeout)
 			timeout = (int)((end - now) / 1000000) + 1;
-		if (poll(pfd, 2, timeout) < 0 && errno != EINTR) {
-			snprintf(err, errlen, "poll: %s", strerror(errno));
-			return -1;
-		}
-		if (pfd[0].revents) {
-			ret = remote_pump(r, err, errlen);
-			if (ret <= 0)
-				return ret;
-		}
+		ret = br_poll(b, wake, timeout, err, errlen);
+		if (ret <= 0)
+			return ret;
 	}
 	return 1;
 }
 
-/* The agent drains, sends its final counters and END. */
-static int br_drain(struct kt_remote *r, char *err, size_t errlen)
+/* The agents drain, send their final counters and END. */
+static int br_drain(struct batch_remote *b, char *err, size_t errlen)
 {
-	struct pollfd pfd = { .fd = remote_fd(r), .events = POLLIN };
 	unsigned long long end = clock_mono_ns() + REMOTE_END_MS * 1000000ull;
-	int ret = 1;
+	char why[600];
+	int live = 1;
 
-	remote_finish(r);
-	while (ret > 0 && clock_mono_ns() < end) {
-		if (poll(&pfd, 1, 100) < 0 && errno != EINTR)
-			break;
-		ret = remote_pump(r, err, errlen);
-	}
-	if (ret > 0) {
-		snprintf(err, errlen, "%s did not finish within %d s", remote_name(r),
-			 REMOTE_END_MS / 1000);
+	for (unsigned i = 0; i < b->n; i++)
+		remote_finish(b->hosts[i].r);
+	while (live > 0 && clock_mono_ns() < end)
+		live = br_poll(b, -1, 100, err, errlen);
+	if (live < 0)
 		return -1;
+	for (unsigned i = 0; live > 0 && i < b->n; i++) {
+		if (b->hosts[i].ended)
+			continue;
+		snprintf(why, sizeof(why), "%s did not finish within %d s",
+			 remote_name(b->hosts[i].r), REMOTE_END_MS / 1000);
+		if (br_host_failed(&b->hosts[i], why) < 0) {
+			snprintf(err, errlen, "%s", why);
+			return -1;
+		}
 	}
-	return ret;
+	return 0;
 }
 
-static void br_summary(struct batch_remote *b, struct kt_remote *r, double secs)
-{
+/* What one host sent and lost, for the summary. */
+struct br_figures {
 	struct kt_remote_stats st;
 	struct kt_reader_stats rs;
-	uint64_t unc, lost;
+	struct kt_hostmerge_stats ms;
+	uint64_t lost, unc;
 	int64_t off;
+	bool clock;
+};
+
+static void br_figures(const struct br_host *h, struct br_figures *f)
+{
+	*f = (struct br_figures){ 0 };
+	remote_stats(h->r, &f->st);
+	rpages_stats(h->pages, &f->rs, NULL, 0, &f->lost);
+	if (h->b->merge)
+		hostmerge_stats(h->b->merge, h->idx, &f->ms);
+	f->clock = remote_clock(h->r, &f->off, &f->unc);
+}
+
+/* One remote's line, as before several were merged. */
+static void br_summary_one(struct batch_remote *b, const struct br_figures *f)
+{
+	fprintf(b->out, "# ktop: %s (kernel %s, %u CPUs): %llu bytes received in %llu frames, "
+		"%llu pages (%llu bytes)", remote_name(b->hosts[0].r), b->hosts[0].hello.kernel,
+		b->hosts[0].hello.ncpus, (unsigned long long)f->st.bytes,
+		(unsigned long long)f->st.frames, (unsigned long long)f->st.pages,
+		(unsigned long long)f->st.page_bytes);
+	if (f->clock)
+		fprintf(b->out, ", clock offset %+lld ns +/- %llu ns", (long long)f->off,
+			(unsigned long long)f->unc);
+	fputc('\n', b->out);
+}
+
+/* Several remotes: a line per host. */
+static void br_summary_host(struct batch_remote *b, const struct br_host *h,
+			    const struct br_figures *f)
+{
+	fprintf(b->out, "# ktop: host %s (%s, kernel %s, %u CPUs): events=%llu lost=%llu "
+		"lost_marked=%llu lost_unknown_pages=%llu bytes=%llu frames=%llu stalled=%llu "
+		"late=%llu", h->opt->label, remote_name(h->r), h->hello.kernel, h->hello.ncpus,
+		(unsigned long long)f->rs.events, (unsigned long long)f->lost,
+		(unsigned long long)f->rs.missed, (unsigned long long)f->rs.missed_unknown,
+		(unsigned long long)f->st.bytes, (unsigned long long)f->st.frames,
+		(unsigned long long)f->ms.stalled, (unsigned long long)f->ms.late);
+	if (f->clock)
+		fprintf(b->out, ", clock offset %+lld ns +/- %llu ns", (long long)f->off,
+			(unsigned long long)f->unc);
+	else
+		fputs(", clock offset unknown (no pong came)", b->out);
+	fputs(h->failed ? ", ended early\n" : "\n", b->out);
+}
+
+static void br_summary_json_host(struct batch_remote *b, const struct br_host *h,
+				 const struct br_figures *f)
+{
+	fputs("{\"host\":", b->out);
+	json_string(b->out, h->opt->label);
+	fputs(",\"agent\":", b->out);
+	json_string(b->out, h->hello.host);
+	fputs(",\"kernel\":", b->out);
+	json_string(b->out, h->hello.kernel);
+	fprintf(b->out, ",\"cpus\":%u,\"events\":%llu,\"lost\":%llu,\"lost_marked\":%llu,"
+		"\"lost_unknown_pages\":%llu,\"bytes\":%llu,\"frames\":%llu,\"pages\":%llu,"
+		"\"stalled\":%llu,\"late\":%llu,", h->hello.ncpus,
+		(unsigned long long)f->rs.events, (unsigned long long)f->lost,
+		(unsigned long long)f->rs.missed, (unsigned long long)f->rs.missed_unknown,
+		(unsigned long long)f->st.bytes, (unsigned long long)f->st.frames,
+		(unsigned long long)f->st.pages, (unsigned long long)f->ms.stalled,
+		(unsigned long long)f->ms.late);
+	if (f->clock)
+		fprintf(b->out, "\"offset_ns\":%lld,\"uncertainty_ns\":%llu", (long long)f->off,
+			(unsigned long long)f->unc);
+	else
+		fputs("\"offset_ns\":null,\"uncertainty_ns\":null", b->out);
+	fprintf(b->out, ",\"ended_early\":%s}", h->failed ? "true" : "false");
+}
+
+/* The hosts' figures (a line each with several, text), then the totals: the line local
+ * batch mode ends with. */
+static void br_summary(struct batch_remote *b, double secs)
+{
+	struct br_figures f[KT_REMOTES_MAX], all = { 0 };
 
 	if (b->out_closed)
 		return;
-	remote_stats(r, &st);
-	fprintf(b->out, "# ktop: %s (kernel %s, %u CPUs): %llu bytes received in %llu frames, "
-		"%llu pages (%llu bytes)", remote_name(r), b->hello.kernel, b->hello.ncpus,
-		(unsigned long long)st.bytes, (unsigned long long)st.frames,
-		(unsigned long long)st.pages, (unsigned long long)st.page_bytes);
-	if (remote_clock(r, &off, &unc))
-		fprintf(b->out, ", clock offset %+lld ns +/- %llu ns", (long long)off,
-			(unsigned long long)unc);
-	fputc('\n', b->out);
-	rpages_stats(b->pages, &rs, NULL, 0, &lost);
+	for (unsigned i = 0; i < b->n; i++) {
+		br_figures(&b->hosts[i], &f[i]);
+		all.rs.events += f[i].rs.events;
+		all.rs.missed += f[i].rs.missed;
+		all.rs.missed_unknown += f[i].rs.missed_unknown;
+		all.lost += f[i].lost;
+	}
+	if (b->opts->json) {
+		fprintf(b->out,
+			"{\"summary\":{\"events\":%llu,\"printed\":%llu,\"lost\":%llu,"
+			"\"lost_marked\":%llu,\"lost_unknown_pages\":%llu,\"evicted\":0,"
+			"\"duration\":%.3f,\"events_per_sec\":%.0f,\"hosts\":[",
+			(unsigned long long)all.rs.events, (unsigned long long)b->printed,
+			(unsigned long long)all.lost, (unsigned long long)all.rs.missed,
+			(unsigned long long)all.rs.missed_unknown, secs,
+			secs > 0 ? (double)all.rs.events / secs : 0);
+		for (unsigned i = 0; i < b->n; i++) {
+			if (i)
+				fputc(',', b->out);
+			br_summary_json_host(b, &b->hosts[i], &f[i]);
+		}
+		fputs("]}}\n", b->out);
+		fflush(b->out);
+		return;
+	}
+	if (b->n == 1)
+		br_summary_one(b, &f[0]);
+	for (unsigned i = 0; b->n > 1 && i < b->n; i++)
+		br_summary_host(b, &b->hosts[i], &f[i]);
 	fprintf(b->out,
 		"# ktop: events=%llu lost=%llu lost_marked=%llu lost_unknown_pages=%llu "
 		"evicted=0 duration=%.3fs rate=%.0f/s\n",
-		(unsigned long long)rs.events, (unsigned long long)lost,
-		(unsigned long long)rs.missed, (unsigned long long)rs.missed_unknown, secs,
-		secs > 0 ? (double)rs.events / secs : 0);
+		(unsigned long long)all.rs.events, (unsigned long long)all.lost,
+		(unsigned long long)all.rs.missed, (unsigned long long)all.rs.missed_unknown, secs,
+		secs > 0 ? (double)all.rs.events / secs : 0);
 	fflush(b->out);
+}
+
+/* Host i's decoder and agent, up to its hello (and with several, its clock). Returns 0,
+ * or -1 with err. */
+static int br_host_open(struct batch_remote *b, unsigned i, char *err, size_t errlen)
+{
+	struct br_host *h = &b->hosts[i];
+
+	h->b = b;
+	h->idx = i;
+	h->opt = &b->opts->remotes[i];
+	h->tep = tep_alloc();
+	h->dec = h->tep ? decoder_new_offline(h->tep) : NULL;
+	h->pages = h->dec ? rpages_new(h->tep, br_emit, h) : NULL;
+	if (!h->pages) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	h->r = remote_spawn(h->opt->host, h->opt->via, b->opts->compress, &br_ops, h, err,
+			    errlen);
+	return h->r ? 0 : -1;
+}
+
+static void br_host_close(struct br_host *h)
+{
+	rpages_free(h->pages);
+	remote_close(h->r);
+	decoder_free(h->dec);
+	if (h->tep)
+		tep_free(h->tep);
+}
+
+/* Every agent started, said hello, (with several) told its clock, and took the requests.
+ * Returns 0, or -1 with err (its host's label first with several). */
+static int br_start(struct batch_remote *b, char *err, size_t errlen)
+{
+	char why[1024];
+	unsigned i;
+	int64_t off;
+	uint64_t unc;
+
+	for (i = 0; i < b->n; i++)
+		if (br_host_open(b, i, why, sizeof(why)) < 0)
+			goto fail;
+	for (i = 0; i < b->n; i++) {
+		struct br_host *h = &b->hosts[i];
+
+		if (remote_handshake(h->r, REMOTE_HELLO_MS, why, sizeof(why)) < 0)
+			goto fail;
+		if (b->merge) {
+			if (remote_clock_sync(h->r, REMOTE_SYNC_ROUNDS, REMOTE_SYNC_MS, why,
+					      sizeof(why)) < 0)
+				goto fail;
+			remote_clock(h->r, &off, &unc);
+			hostmerge_offset(b->merge, i, off);
+		}
+	}
+	if (b->opts->record_path && br_record_start(b, b->hosts[0].r, why, sizeof(why)) < 0) {
+		i = 0;
+		goto fail;
+	}
+	for (i = 0; i < b->n; i++)
+		if (br_requests(b, b->hosts[i].r, why, sizeof(why)) < 0)
+			goto fail;
+	return 0;
+fail:
+	if (b->n > 1)
+		snprintf(err, errlen, "%s: %s", b->opts->remotes[i].label, why);
+	else
+		snprintf(err, errlen, "%s", why);
+	return -1;
 }
 
 int batch_remote_run(const struct kt_options *opts, FILE *out)
 {
-	struct batch_remote b = { .opts = opts, .out = out };
+	struct batch_remote b = { .opts = opts, .out = out, .n = (unsigned)opts->n_remotes };
 	unsigned long long start;
-	struct kt_remote *r = NULL;
-	char err[1024] = "";
+	char err[1100] = "";
 	int wake[2], ret = KT_EXIT_FAILURE, cap;
+	bool failed = false;
 
 	if (pipe(wake) < 0) {
 		fprintf(stderr, "ktop: cannot create a pipe: %s\n", strerror(errno));
 		return KT_EXIT_FAILURE;
 	}
 	signals_install(wake[1]);
-	b.tep = tep_alloc();
-	b.dec = b.tep ? decoder_new_offline(b.tep) : NULL;
-	b.pages = b.dec ? rpages_new(b.tep, br_emit, &b) : NULL;
-	if (!b.pages) {
-		fprintf(stderr, "ktop: out of memory\n");
-		goto out;
+	for (unsigned i = 0; i < b.n; i++) {
+		int w = (int)strlen(opts->remotes[i].label);
+
+		b.label_width = w > b.label_width ? w : b.label_width;
 	}
+	if (b.n > 1)
+		b.merge = hostmerge_new(b.n, KT_HOSTMERGE_CAP, br_merged, &b);
 	if (opts->record_path && !(b.mirror = mirror_new(err, sizeof(err))))
 		goto fail;
-	r = remote_spawn(opts->remote_host, opts->remote_via, opts->compress, &br_ops, &b, err,
-			 sizeof(err));
-	if (!r || remote_handshake(r, REMOTE_HELLO_MS, err, sizeof(err)) < 0 ||
-	    (opts->record_path && br_record_start(&b, r, err, sizeof(err)) < 0) ||
-	    br_requests(&b, r, err, sizeof(err)) < 0)
+	if (br_start(&b, err, sizeof(err)) < 0)
 		goto fail;
 	start = clock_mono_ns();
-	cap = br_capture(r, opts, wake[0], err, sizeof(err));
+	cap = br_capture(&b, wake[0], err, sizeof(err));
 	if (cap > 0)
-		cap = br_drain(r, err, sizeof(err));
-	rpages_flush(b.pages, UINT64_MAX); /* all that came, a cut-short capture's too */
+		cap = br_drain(&b, err, sizeof(err));
+	/* all that came, a cut-short capture's too */
+	for (unsigned i = 0; i < b.n; i++)
+		rpages_flush(b.hosts[i].pages, UINT64_MAX);
+	if (b.merge)
+		hostmerge_flush(b.merge);
 	if (cap < 0)
 		goto fail;
-	if (b.err[0])
-		fprintf(stderr, "ktop: %s: %s\n", remote_name(r), b.err);
-	br_summary(&b, r, (double)(clock_mono_ns() - start) / 1e9);
-	ret = b.rec ? br_record_finish(&b) : KT_EXIT_OK;
+	for (unsigned i = 0; i < b.n; i++) {
+		if (b.hosts[i].err[0])
+			fprintf(stderr, "ktop: %s: %s\n", remote_name(b.hosts[i].r), b.hosts[i].err);
+		failed = failed || b.hosts[i].failed;
+	}
+	br_summary(&b, (double)(clock_mono_ns() - start) / 1e9);
+	ret = b.rec ? br_record_finish(&b) : failed ? KT_EXIT_FAILURE : KT_EXIT_OK;
 	goto out;
 fail:
 	fprintf(stderr, "ktop: %s\n", err);
 out:
 	tdat_writer_abort(b.rec);
 	mirror_free(b.mirror);
-	rpages_free(b.pages);
-	remote_close(r);
-	decoder_free(b.dec);
-	if (b.tep)
-		tep_free(b.tep);
+	for (unsigned i = 0; i < b.n; i++)
+		br_host_close(&b.hosts[i]);
+	hostmerge_free(b.merge);
 	close(wake[0]);
 	close(wake[1]);
 	return ret;

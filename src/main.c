@@ -73,7 +73,7 @@ int main(int argc, char **argv)
 	}
 
 	/* the capture is the agent's, at the other end of the pipe */
-	if ((opts.remote_host || opts.remote_via) && opts.mode == KT_MODE_BATCH) {
+	if (opts.n_remotes && opts.mode == KT_MODE_BATCH) {
 		ret = batch_remote_run(&opts, stdout);
 		goto out;
 	}
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	if (opts.remote_host || opts.remote_via) {
+	if (opts.n_remotes) {
 		ret = app_open_remote(&app, &opts, err, sizeof(err));
 	} else if (opts.flame_path) {
 		ret = app_open_flame(&app, &opts, err, sizeof(err));

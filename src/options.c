@@ -221,6 +221,8 @@ void options_usage(FILE *out)
 	      "  -H, --host HOST        capture on HOST: runs ssh HOST ktop --agent\n"
 	      "      --via CMD          capture through CMD (/bin/sh -c), which runs ktop --agent\n"
 	      "                         (kubectl exec -i POD -- ktop --agent, docker exec -i ...)\n"
+	      "                         -H and --via repeat (up to 16, with -b): one stream by\n"
+	      "                         time, a host column (HOST, or via1, via2... in order)\n"
 	      "      --compress         the agent sends its pages zstd-compressed (slow links)\n"
 	      "      --agent            no screen: the remote protocol on stdin/stdout, for a\n"
 	      "                         viewer at the other end of the pipe\n"
@@ -353,6 +355,39 @@ static const char *const list_option[] = { "--ftrace-filter", "--ftrace-notrace"
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
 
+/* One more -H host or --via cmd, labelled (struct kt_remote_opt). Returns 0, or -1 with
+ * err. */
+static int options_add_remote(struct kt_options *o, const char *host, const char *via,
+			      char *err, size_t errlen)
+{
+	struct kt_remote_opt *r;
+	size_t vias = 0;
+
+	if (o->n_remotes == KT_REMOTES_MAX) {
+		snprintf(err, errlen, "at most %d remotes (-H and --via) in one run: run another "
+			 "ktop for the rest", KT_REMOTES_MAX);
+		return -1;
+	}
+	for (size_t i = 0; i < o->n_remotes; i++)
+		vias += o->remotes[i].via != NULL;
+	r = &o->remotes[o->n_remotes];
+	r->host = host;
+	r->via = via;
+	if (host)
+		snprintf(r->label, sizeof(r->label), "%s", host);
+	else
+		snprintf(r->label, sizeof(r->label), "via%zu", vias + 1);
+	for (size_t i = 0; i < o->n_remotes; i++) {
+		if (!strcmp(o->remotes[i].label, r->label)) {
+			snprintf(err, errlen, "two remotes labelled %s (-H HOST is labelled HOST, "
+				 "--via CMD via1, via2... in order): give each host once", r->label);
+			return -1;
+		}
+	}
+	o->n_remotes++;
+	return 0;
+}
+
 int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t errlen)
 {
 	char why[512];
@@ -379,17 +414,18 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		case 'H':
 			if (!*optarg || *optarg == '-')
 				FAIL("-H takes a host name as ssh knows it, not '%s'", optarg);
-			/* several hosts merged into one stream is not built: never drop one unsaid */
-			if (o->remote_host)
-				FAIL("-H %s and -H %s: one remote per ktop for now (run one ktop per "
-				     "host)", o->remote_host, optarg);
-			o->remote_host = optarg;
+			if (strlen(optarg) >= sizeof(o->remotes[0].label))
+				FAIL("-H %.40s...: a host name of at most %zu characters (an ssh "
+				     "config alias is shorter)", optarg, sizeof(o->remotes[0].label) - 1);
+			if (options_add_remote(o, optarg, NULL, err, errlen) < 0)
+				goto fail;
 			break;
 		case OPT_VIA:
 			if (!*optarg)
 				FAIL("--via takes a command that runs ktop --agent, such as "
 				     "'ssh HOST ktop --agent'");
-			o->remote_via = optarg;
+			if (options_add_remote(o, NULL, optarg, err, errlen) < 0)
+				goto fail;
 			break;
 		case OPT_COMPRESS:
 			o->compress = true;
@@ -741,9 +777,13 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "other runs");
 	if (o->off_cpu && o->n_pids > 1)
 		FAIL("--off-cpu scopes to one process: give -p a single PID");
-	if (o->remote_host && o->remote_via)
-		FAIL("-H HOST runs ssh HOST ktop --agent, --via CMD runs CMD: give one of them");
-	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->remote_host || o->remote_via ||
+	if (o->n_remotes > 1 && o->mode != KT_MODE_BATCH)
+		FAIL("the explorer shows one remote: several -H and --via merge into one stream "
+		     "with -b only");
+	if (o->n_remotes > 1 && o->record_path)
+		FAIL("-o writes one remote's trace.dat: give one -H or --via with it (or run one "
+		     "ktop -o per host)");
+	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->n_remotes ||
 			 o->n_events || o->filter || o->tracer || o->n_probes || o->input_path ||
 			 o->record_path || o->n_hists || o->pmu || o->cpu_profile || o->compress ||
 			 o->profile || o->n_triggers || o->stop_when || o->n_stacks ||
@@ -753,19 +793,19 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--agent takes its events, filters, tracer and probes from the viewer at the "
 		     "other end of the pipe: give it no mode or capture option (--buffer-kb and "
 		     "-v apply)");
-	if ((o->remote_host || o->remote_via) && o->mode != KT_MODE_BATCH &&
+	if (o->n_remotes && o->mode != KT_MODE_BATCH &&
 	    (o->tracer || o->n_probes || o->record_path || o->duration > 0 || o->quiet))
 		FAIL("the explorer over a remote agent (-H, --via) takes -e, --filter and "
 		     "--compress so far: -t, probes and -o work there with -b");
-	if ((o->remote_host || o->remote_via) &&
-	    (o->json || o->tree || o->folded || o->input_path || o->n_hists ||
+	if (o->n_remotes &&
+	    (o->tree || o->folded || o->input_path || o->n_hists ||
 	     o->pmu || o->cpu_profile || o->off_cpu || o->n_triggers || o->stop_when ||
 	     o->n_stacks || o->user_stacks || o->comm || o->cgroup || o->n_pids ||
 	     o->max_events || o->n_ftrace_lists[0] || o->n_ftrace_lists[1] ||
 	     o->n_ftrace_lists[2] || o->n_ftrace_lists[3] || o->profile))
 		FAIL("remote batch runs (-H, --via) take -e, --filter, -t, probes, --duration, -q, "
-		     "-o and --compress so far; the other options work locally only");
-	if (o->compress && !o->remote_host && !o->remote_via)
+		     "--json, -o and --compress so far; the other options work locally only");
+	if (o->compress && !o->n_remotes)
 		FAIL("--compress applies to -H or --via (the agent compresses what it sends)");
 	return 0;
 fail:

@@ -21,6 +21,16 @@ enum {
 enum kt_mode { KT_MODE_INTERACTIVE, KT_MODE_BATCH, KT_MODE_DOCTOR, KT_MODE_LIST,
 	       KT_MODE_LIST_USDT };
 
+/* At most this many -H and --via in one run: each is a process, a pipe and a queue. */
+#define KT_REMOTES_MAX 16
+
+/* One remote: host (-H) or via (--via), and the label its events carry when several merge:
+ * the host, or via1, via2... in the order of the --via options. */
+struct kt_remote_opt {
+	const char *host, *via;
+	char label[64];
+};
+
 struct kt_options {
 	enum kt_mode mode;
 	bool json;
@@ -93,8 +103,10 @@ struct kt_options {
 	/* profiles (issue 15; src/batch_offcpu.c) */
 	bool off_cpu;		   /* --off-cpu: time off the CPU by stack (src/backend/offcpu.h) */
 	bool agent;		   /* --agent: speak the remote protocol on stdin/stdout */
-	const char *remote_host;   /* -H HOST: ssh HOST ktop --agent */
-	const char *remote_via;	   /* --via CMD: CMD (through /bin/sh -c) runs the agent */
+	/* -H HOST (ssh HOST ktop --agent) and --via CMD (CMD through /bin/sh -c runs the
+	 * agent), in the order given; several merge into one stream in batch mode */
+	struct kt_remote_opt remotes[KT_REMOTES_MAX];
+	size_t n_remotes;
 	bool compress;		   /* --compress: the agent sends zstd frames */
 	const char *off_cpu_via;   /* --off-cpu=VIA: only that variant; NULL: the first accepted */
 };

@@ -4,12 +4,21 @@ tests_unit_check_remote_SOURCES = tests/unit/check_remote.c
 tests_unit_check_remote_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_remote_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_remote
+# Several hosts merged by shifted time (src/remote/hostmerge.c).
+check_PROGRAMS += tests/unit/check_hostmerge
+tests_unit_check_hostmerge_SOURCES = tests/unit/check_hostmerge.c
+tests_unit_check_hostmerge_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
+tests_unit_check_hostmerge_LDADD = $(UNIT_LDADD)
+UNIT_TESTS += tests/unit/check_hostmerge
 # No kernel: peers of another protocol version, commands that are not agents.
-TESTS += tests/remote/version.sh tests/remote/decode.sh
-EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/fake_peer.py \
+TESTS += tests/remote/version.sh tests/remote/decode.sh tests/remote/multi_fake.sh
+EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/multi_fake.sh \
+	tests/remote/fake_peer.py \
 	tests/remote/throttle.py
 # Live: --via over a plain pipe (exact counts, loss, kill -9 of the viewer), a real sshd.
 LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh tests/live/remote_throttle.sh
+# Two agents through --via merged into one stream: exact per host, in time, clean after.
+LIVE_TESTS += tests/live/remote_multi.sh
 # The explorer over an agent (--via without -b): picker, exact stream, D, refusals, clean-up.
 TERM_TESTS += tests/term/remote_explorer.sh
 # The probe editor over an agent: a uprobe made, toggled, its exact hits, a refusal, deleted.

@@ -37,7 +37,7 @@ struct kt_remote {
 	char reply[1024];
 	int64_t offset;
 	uint64_t best_rtt;
-	bool have_clock;
+	bool have_clock, got_pong;
 	struct kt_remote_stats stats;
 };
 
@@ -229,6 +229,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		if (msg_pong_decode(p, n, &sent, &agent) < 0)
 			return remote_malformed(f, err, errlen);
 		now = clock_mono_ns();
+		r->got_pong = true;
 		if (sent <= now && now - sent < r->best_rtt) {
 			r->best_rtt = now - sent;
 			r->offset = (int64_t)(agent - (sent + r->best_rtt / 2));
@@ -360,6 +361,18 @@ void remote_ping(struct kt_remote *r)
 	r->pay.len = 0;
 	wbuf_u64(&r->pay, clock_mono_ns());
 	remote_send(r, KT_MSG_PING);
+}
+
+int remote_clock_sync(struct kt_remote *r, int rounds, int timeout_ms, char *err,
+		      size_t errlen)
+{
+	for (int i = 0; i < rounds; i++) {
+		r->got_pong = false;
+		remote_ping(r);
+		if (remote_wait(r, &r->got_pong, timeout_ms, "pong", err, errlen) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 bool remote_clock(const struct kt_remote *r, int64_t *offset, uint64_t *uncertainty)

@@ -60,6 +60,10 @@ int remote_fd(const struct kt_remote *r);
 int remote_pump(struct kt_remote *r, char *err, size_t errlen);
 /* Sends a ping; its pong refines the clock offset. */
 void remote_ping(struct kt_remote *r);
+/* Pings rounds times, each time waiting up to timeout_ms for the pong: the offset known
+ * before the agent's events are. Returns 0, or -1 with one line in err. */
+int remote_clock_sync(struct kt_remote *r, int rounds, int timeout_ms, char *err,
+		      size_t errlen);
 /* The agent's clock minus ours (ns) from the round trip that was shortest, and its
  * uncertainty (half that round trip). false before any pong. */
 bool remote_clock(const struct kt_remote *r, int64_t *offset, uint64_t *uncertainty);

@@ -5,4 +5,6 @@ src_libktop_a_SOURCES += \
 	src/remote/agent.c src/remote/agent.h \
 	src/remote/client.c src/remote/client.h \
 	src/remote/mirror.c src/remote/mirror.h \
-	src/remote/pages.c src/remote/pages.h
+	src/remote/pages.c src/remote/pages.h \
+	src/remote/recq.c src/remote/recq.h \
+	src/remote/hostmerge.c src/remote/hostmerge.h

@@ -9,22 +9,15 @@
 #include <traceevent/kbuffer.h>
 
 #include "pages.h"
+#include "recq.h"
 #include "xalloc.h"
 
 /* Records waiting for a watermark past this go out unordered (a storm the agent's reader
  * never catches up with sends none). */
 #define RPAGES_QUEUE_MAX (64u << 20)
 
-/* A record waiting in its CPU's queue for the watermark; its data follows, padded to 8. */
-struct rp_rec {
-	uint64_t ts;
-	int64_t lost; /* a loss marker's count (-1: unknown) */
-	uint32_t size, flags;
-};
-
 struct rp_queue {
-	uint8_t *buf;
-	size_t head, len, cap;
+	struct kt_recq q;
 	struct kt_reader_stats st;
 };
 
@@ -58,7 +51,7 @@ void rpages_free(struct kt_rpages *p)
 	if (!p)
 		return;
 	for (uint32_t i = 0; p->queues && i < p->hello.ncpus; i++)
-		free(p->queues[i].buf);
+		recq_free(&p->queues[i].q);
 	free(p->queues);
 	free(p->cpu_stats);
 	if (p->kbuf)
@@ -109,72 +102,34 @@ int rpages_format(struct kt_rpages *p, const char *system, const uint8_t *text, 
 	return ret;
 }
 
-static size_t rp_rec_bytes(const struct rp_rec *h)
-{
-	return sizeof(*h) + ((h->size + 7u) & ~7u);
-}
-
-static void rp_queue_put(struct kt_rpages *p, uint32_t cpu, const struct rp_rec *h,
-			 const void *data)
-{
-	struct rp_queue *q = &p->queues[cpu];
-	size_t need = rp_rec_bytes(h);
-
-	if (q->head == q->len)
-		q->head = q->len = 0;
-	if (q->cap - q->len < need && q->head) {
-		memmove(q->buf, q->buf + q->head, q->len - q->head);
-		q->len -= q->head;
-		q->head = 0;
-	}
-	if (q->cap - q->len < need) {
-		q->cap = q->cap ? q->cap : 65536;
-		while (q->cap - q->len < need)
-			q->cap *= 2;
-		q->buf = xrealloc(q->buf, q->cap);
-	}
-	memcpy(q->buf + q->len, h, sizeof(*h));
-	if (h->size)
-		memcpy(q->buf + q->len + sizeof(*h), data, h->size);
-	q->len += need;
-	p->queued += need;
-}
-
-static const struct rp_rec *rp_queue_peek(const struct rp_queue *q)
-{
-	return q->head < q->len ? (const struct rp_rec *)(const void *)(q->buf + q->head) : NULL;
-}
-
 void rpages_flush(struct kt_rpages *p, uint64_t until)
 {
-	const struct rp_rec *h, *best;
+	uint64_t ts, best;
 	struct kt_rec r;
 	uint32_t cpu, at;
+	bool found;
 
 	for (;;) {
-		best = NULL;
-		at = 0;
+		found = false;
+		best = at = 0;
 		for (cpu = 0; p->queues && cpu < p->hello.ncpus; cpu++) {
-			h = rp_queue_peek(&p->queues[cpu]);
-			if (h && h->ts < until && (!best || h->ts < best->ts)) {
-				best = h;
+			if (recq_key(&p->queues[cpu].q, &ts) && ts < until && (!found || ts < best)) {
+				found = true;
+				best = ts;
 				at = cpu;
 			}
 		}
-		if (!best)
+		if (!found)
 			return;
-		r = (struct kt_rec){ .ts = best->ts, .cpu = at, .flags = best->flags,
-				     .size = best->size, .lost = best->lost,
-				     .data = (const uint8_t *)best + sizeof(*best) };
+		recq_peek(&p->queues[at].q, &r, &ts);
 		p->emit(p->ctx, &r);
-		p->queues[at].head += rp_rec_bytes(best);
-		p->queued -= rp_rec_bytes(best);
+		p->queued -= recq_pop(&p->queues[at].q);
 	}
 }
 
 void rpages_page(struct kt_rpages *p, uint32_t cpu, const uint8_t *page, size_t len)
 {
-	struct rp_rec r = { 0 };
+	struct kt_rec r = { 0 };
 	unsigned long long ts;
 	struct rp_queue *q;
 	int missed;
@@ -192,20 +147,22 @@ void rpages_page(struct kt_rpages *p, uint32_t cpu, const uint8_t *page, size_t 
 	for (data = kbuffer_read_event(p->kbuf, &ts); data;
 	     data = kbuffer_next_event(p->kbuf, &ts)) {
 		if (missed) {
-			struct rp_rec m = { .ts = ts, .flags = KT_REC_LOST,
+			struct kt_rec m = { .ts = ts, .cpu = cpu, .flags = KT_REC_LOST,
 					    .lost = missed > 0 ? missed : -1 };
 
 			if (missed > 0)
 				q->st.missed += (uint64_t)missed;
 			else
 				q->st.missed_unknown++;
-			rp_queue_put(p, cpu, &m, NULL);
+			p->queued += recq_put(&q->q, &m, ts);
 			missed = 0;
 		}
 		r.ts = ts;
+		r.cpu = cpu;
 		r.size = (uint32_t)kbuffer_event_size(p->kbuf);
+		r.data = data;
 		q->st.events++;
-		rp_queue_put(p, cpu, &r, data);
+		p->queued += recq_put(&q->q, &r, ts);
 	}
 	if (p->queued > RPAGES_QUEUE_MAX)
 		rpages_flush(p, UINT64_MAX);

@@ -603,8 +603,8 @@ static int rs_connect(struct remote_src *rs, const struct kt_options *opts, char
 		return -1;
 	}
 	rs->pages = rpages_new(rs->tep, rs_emit, rs);
-	rs->r = remote_spawn(opts->remote_host, opts->remote_via, opts->compress, &rs_ops, rs,
-			     err, errlen);
+	rs->r = remote_spawn(opts->remotes[0].host, opts->remotes[0].via, opts->compress, &rs_ops,
+			     rs, err, errlen);
 	if (!rs->r || remote_handshake(rs->r, REMOTE_HELLO_MS, err, errlen) < 0)
 		return -1;
 	if (remote_call(rs->r, KT_REQ_EVENTS, "", "", reply, sizeof(reply)) < 0 || !rs->events) {
@@ -612,11 +612,11 @@ static int rs_connect(struct remote_src *rs, const struct kt_options *opts, char
 			 reply[0] ? reply : "an older agent? (install the same ktop on both sides)");
 		return -1;
 	}
-	if (opts->remote_host)
-		snprintf(rs->name, sizeof(rs->name), "%s", opts->remote_host);
+	if (opts->remotes[0].host)
+		snprintf(rs->name, sizeof(rs->name), "%s", opts->remotes[0].host);
 	else
 		snprintf(rs->name, sizeof(rs->name), "%.64s via %.180s", rs->hello.host,
-			 opts->remote_via);
+			 opts->remotes[0].via);
 	return 0;
 }
 

@@ -9,9 +9,15 @@
 #                     events), a watermark between CPU 0's two events, the loss
 #                     counters; an enable of nosuch:* is refused; kallsyms (two symbols)
 #                     and printk formats when asked; END when stdin closes.
+#   events FIXTURES SHIFT SKEW [die]
+#                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
+#                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
+#                     watermark SHIFT + SKEW ns later; with die, it exits right after
+#                     answering the enable, without END (tests/remote/multi_fake.sh)
 import os
 import struct
 import sys
+import time
 
 
 def fnv(b):
@@ -70,7 +76,8 @@ def sys_enter(pid, nr):
     return struct.pack("<HBBiq6Q", 443, 0, 0, pid, nr, 1, 2, 3, 4, 5, 6)
 
 
-def events_agent(fixtures):
+def events_agent(fixtures, shift=None, skew=0, die=False):
+    late = (shift or 0) + skew
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
         header_page = f.read()
     with open(os.path.join(fixtures, "events/raw_syscalls/sys_enter/format"), "rb") as f:
@@ -98,21 +105,29 @@ def events_agent(fixtures):
             send(9, struct.pack("<iQ", 4242, 1) + string("fakework") +
                  struct.pack("<iQ", 4343, 1) + string("other"))
             # CPU 1's page first: the viewer orders by time across CPUs
-            send(8, struct.pack("<I", 1) + string(page(1000500000, [
+            send(8, struct.pack("<I", 1) + string(page(1000500000 + late, [
                 (7, sys_enter(4242, 110))], missed=2)))
-            send(8, struct.pack("<I", 0) + string(page(1000000000, [
+            send(8, struct.pack("<I", 0) + string(page(1000000000 + late, [
                 (0, sys_enter(4242, 110)), (1000, sys_enter(4343, 39))])))
-            send(16, struct.pack("<Q", 1000000500))  # a watermark: CPU 0's first may go
+            # a watermark: CPU 0's first may go
+            send(16, struct.pack("<Q", 1000000500 + late))
             send(10, struct.pack("<I", 2) + struct.pack("<5Q", 0, 0, 0, 2, 2) +
                  struct.pack("<5Q", 0, 0, 2, 1, 1))
             send(3, struct.pack("<IB", rid, 1) + string("1 events"))
+            if die:
+                os._exit(3)
         elif ftype == 12:  # ping
-            send(13, payload + struct.pack("<Q", 5))
+            now = 5 if shift is None else time.clock_gettime_ns(time.CLOCK_MONOTONIC) + shift
+            send(13, payload + struct.pack("<Q", now))
     send(15, b"")
 
 
 if sys.argv[1] == "events":
-    events_agent(sys.argv[2])
+    if len(sys.argv) > 3:
+        events_agent(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
+                     sys.argv[5:] == ["die"])
+    else:
+        events_agent(sys.argv[2])
     sys.exit(0)
 # protocol 2's hello: proto and version first, as in every version; the rest is its own
 send(1, struct.pack("<H", 2) + string("9.9") + b"\x00whatever version 2 says", version=2)

@@ -294,16 +294,56 @@ START_TEST(test_remote_options)
 {
 	struct kt_options o;
 	char err[256];
+	static char prog[] = "ktop", b[] = "-b", via[] = "--via", cat[] = "cat";
+	char *many[2 * KT_REMOTES_MAX + 5];
+	int n = 0;
 
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "-e", "sched:*", NULL), 0);
-	ck_assert_str_eq(o.remote_host, "db1");
+	ck_assert_uint_eq(o.n_remotes, 1);
+	ck_assert_str_eq(o.remotes[0].host, "db1");
+	ck_assert_str_eq(o.remotes[0].label, "db1");
 	options_free(&o);
-	/* a second host is refused, not silently taken in place of the first */
-	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "-H", "db2", NULL), -1);
-	ck_assert_str_eq(err, "-H db1 and -H db2: one remote per ktop for now (run one ktop per "
-			      "host)");
+	/* several, mixed, in the order given; --via labelled by its place among the --via */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--via", "cat", "-H", "db1", "--via",
+			       "ktop --agent", "-H", "db2", NULL), 0);
+	ck_assert_uint_eq(o.n_remotes, 4);
+	ck_assert_str_eq(o.remotes[0].via, "cat");
+	ck_assert_str_eq(o.remotes[0].label, "via1");
+	ck_assert_ptr_null(o.remotes[0].host);
+	ck_assert_str_eq(o.remotes[1].label, "db1");
+	ck_assert_ptr_null(o.remotes[1].via);
+	ck_assert_str_eq(o.remotes[2].via, "ktop --agent");
+	ck_assert_str_eq(o.remotes[2].label, "via2");
+	ck_assert_str_eq(o.remotes[3].label, "db2");
+	options_free(&o);
+	/* a host twice, or a host named as a --via's label, would make two streams one */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "-H", "db1", NULL), -1);
+	ck_assert_str_eq(err, "two remotes labelled db1 (-H HOST is labelled HOST, --via CMD "
+			      "via1, via2... in order): give each host once");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "via1", "--via", "cat", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "two remotes labelled via1"));
+	/* the explorer shows one; -o writes one */
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--via", "cat", NULL), -1);
-	ck_assert_ptr_nonnull(strstr(err, "give one of them"));
+	ck_assert_str_eq(err, "the explorer shows one remote: several -H and --via merge into "
+			      "one stream with -b only");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-o", "x.dat", "-H", "db1", "-H", "db2",
+			       NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-o writes one remote's trace.dat"));
+	/* a fixed maximum, refused in one line above it */
+	many[n++] = prog;
+	many[n++] = b;
+	for (int i = 0; i <= KT_REMOTES_MAX; i++) {
+		many[n++] = via;
+		many[n++] = cat;
+	}
+	many[n] = NULL;
+	ck_assert_int_eq(options_parse(n, many, &o, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "at most 16 remotes (-H and --via) in one run: run another ktop for "
+			      "the rest");
+	ck_assert_int_eq(options_parse(n - 2, many, &o, err, sizeof(err)), 0);
+	ck_assert_uint_eq(o.n_remotes, KT_REMOTES_MAX);
+	ck_assert_str_eq(o.remotes[KT_REMOTES_MAX - 1].label, "via16");
+	options_free(&o);
 }
 END_TEST
 

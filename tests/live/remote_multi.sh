@@ -1,0 +1,77 @@
+#!/bin/bash
+# ktop -b over two remote agents at once (--via twice, each its own agent, instance and
+# guard on this machine, both seeing the same kernel), merged into one stream:
+#   - each host label's stream holds exactly the workload's N getppid() calls, named;
+#   - the merged stream is non-decreasing in shifted time (each agent's clock offset
+#     applied), the totals are 2N, nothing lost;
+#   - the summary names both hosts with their offset and its uncertainty, and as both
+#     agents' clock is this machine's, each offset is within the uncertainty it states;
+#   - after the viewer ends (SIGINT), both agents have left and left the kernel clean.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+require_root_tracefs
+require_workload
+
+N=${KTOP_EXACT_N:-200000}
+
+workload_start multi count "$N" ktop-exact
+wl=$WL_PID
+start_ktop "$T/m.out" "$T/m.err" -b \
+	--via "echo \$\$ >$T/a1.agent; exec $KTOP --agent" \
+	--via "echo \$\$ >$T/a2.agent; exec $KTOP --agent" \
+	-e syscalls:sys_enter_getppid --filter "common_pid == $wl"
+kpid=$KTOP_PID
+agents=()
+for i in 1 2; do
+	wait_until 15 test -s "$T/a$i.agent" || fail "agent $i did not start: $(head -c 500 "$T/m.err")"
+	agents+=("$(cat "$T/a$i.agent")")
+done
+KTOP_PIDS+=("${agents[@]}")
+for a in "${agents[@]}"; do
+	wait_capturing "$a" syscalls sys_enter_getppid
+done
+workload_go multi 60
+stop_ktop "$kpid" INT 30
+[ "$KTOP_RC" = 0 ] || fail "viewer exited $KTOP_RC; stderr: $(head -c 500 "$T/m.err")"
+# (stderr is the agents' too: what they say is not the viewer's to judge)
+grep -q "^ktop: via[12]: " "$T/m.err" && fail "the viewer lost an agent: $(head -c 500 "$T/m.err")"
+for a in "${agents[@]}"; do
+	wait_pid_exit "$a" 5 || fail "agent $a outlived its viewer"
+	instance_gone "$a" || fail "instance ktop-$a left after the agent exited"
+done
+
+# --- each host's stream: exactly N, named ---------------------------------------------------
+for h in via1 via2; do
+	line=$(grep "^# ktop: host $h " "$T/m.out") || fail "no summary line for $h: $(tail -n3 "$T/m.out")"
+	[[ $line =~ \ events=([0-9]+)\ lost=([0-9]+)\ lost_marked=([0-9]+)\ lost_unknown_pages=([0-9]+)\ bytes=[0-9]+\ frames=[0-9]+\ stalled=([0-9]+)\ late=([0-9]+),\ clock\ offset\ ([-+][0-9]+)\ ns\ \+/-\ ([0-9]+)\ ns$ ]] ||
+		fail "$h's summary: $line"
+	events=${BASH_REMATCH[1]} lost=${BASH_REMATCH[2]} marked=${BASH_REMATCH[3]}
+	unknown=${BASH_REMATCH[4]} stalled=${BASH_REMATCH[5]} late=${BASH_REMATCH[6]}
+	off=${BASH_REMATCH[7]} unc=${BASH_REMATCH[8]}
+	if [ "$lost" != 0 ] || [ "$marked" != 0 ] || [ "$unknown" != 0 ]; then
+		fail "$h: the kernel lost events with the default buffer; cannot check exactness: $line"
+	fi
+	[ "$events" = "$N" ] || fail "$h: events=$events, the workload made exactly $N calls"
+	if [ "$stalled" != 0 ] || [ "$late" != 0 ]; then
+		fail "$h: the merge hit its cap: $line"
+	fi
+	off=${off#+}
+	# the uncertainty is half the shortest round trip, rounded down: 1 ns more at most
+	[ "${off#-}" -le $((unc + 1)) ] ||
+		fail "$h: clock offset $off ns +/- $unc ns, but the agent's clock is this machine's (0)"
+	rows=$(grep -Ec "^[0-9]+\.[0-9]+ $h \[[0-9]{3}\] +ktop-exact-$wl +syscalls:sys_enter_getppid: $" "$T/m.out")
+	[ "$rows" = "$N" ] || fail "$h: $rows rows of ktop-exact-$wl's getppid, expected $N: $(grep -v ktop-exact "$T/m.out" | head -3)"
+	log "$h: $rows rows; $line"
+done
+
+# --- one stream, in shifted time ------------------------------------------------------------
+[ "$(grep -c '^[0-9]' "$T/m.out")" = $((2 * N)) ] ||
+	fail "$(grep -c '^[0-9]' "$T/m.out") event lines, expected $((2 * N)): $(grep -v -e ktop-exact -e '^#' "$T/m.out" | head -3)"
+back=$(awk '/^[0-9]/ { t = $1 + 0; if (seen && t < prev) { printf "%d: %.6f then %s", NR, prev, $1; exit } prev = t; seen = 1 }' "$T/m.out")
+[ -z "$back" ] || fail "the merged stream goes back in time at line $back"
+tail -n1 "$T/m.out" | grep -q "^# ktop: events=$((2 * N)) lost=0 lost_marked=0 lost_unknown_pages=0 evicted=0 " ||
+	fail "totals: $(tail -n1 "$T/m.out")"
+
+assert_clean
+pass
