@@ -152,11 +152,12 @@ static void br_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
 	tep_override_comm(h->tep, name, pid);
 }
 
-static void br_loss(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus)
+static void br_loss(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus,
+		    const struct kt_backlog *bl)
 {
 	struct br_host *h = ctx;
 
-	rpages_loss(h->pages, cpus, ncpus);
+	rpages_loss(h->pages, cpus, ncpus, bl);
 }
 
 /* A record (or a loss marker) for -o's file. */
@@ -478,6 +479,7 @@ struct br_figures {
 	struct kt_remote_stats st;
 	struct kt_reader_stats rs;
 	struct kt_hostmerge_stats ms;
+	struct kt_rbacklog bl;
 	uint64_t lost, unc;
 	int64_t off;
 	bool clock;
@@ -488,6 +490,7 @@ static void br_figures(const struct br_host *h, struct br_figures *f)
 	*f = (struct br_figures){ 0 };
 	remote_stats(h->r, &f->st);
 	rpages_stats(h->pages, &f->rs, NULL, 0, &f->lost);
+	rpages_backlog(h->pages, &f->bl);
 	if (h->b->merge)
 		hostmerge_stats(h->b->merge, h->idx, &f->ms);
 	f->clock = remote_clock(h->r, &f->off, &f->unc);
@@ -501,6 +504,9 @@ static void br_summary_one(struct batch_remote *b, const struct br_figures *f)
 		b->hosts[0].hello.ncpus, (unsigned long long)f->st.bytes,
 		(unsigned long long)f->st.frames, (unsigned long long)f->st.pages,
 		(unsigned long long)f->st.page_bytes);
+	fprintf(b->out, ", backlog max %llu bytes %llu ns, end %llu bytes %llu ns",
+		(unsigned long long)f->bl.max_bytes, (unsigned long long)f->bl.max_age_ns,
+		(unsigned long long)f->bl.bytes, (unsigned long long)f->bl.age_ns);
 	if (f->clock)
 		fprintf(b->out, ", clock offset %+lld ns +/- %llu ns", (long long)f->off,
 			(unsigned long long)f->unc);
@@ -513,11 +519,14 @@ static void br_summary_host(struct batch_remote *b, const struct br_host *h,
 {
 	fprintf(b->out, "# ktop: host %s (%s, kernel %s, %u CPUs): events=%llu lost=%llu "
 		"lost_marked=%llu lost_unknown_pages=%llu bytes=%llu frames=%llu stalled=%llu "
-		"late=%llu", h->opt->label, remote_name(h->r), h->hello.kernel, h->hello.ncpus,
-		(unsigned long long)f->rs.events, (unsigned long long)f->lost,
+		"late=%llu backlog_max=%llu backlog_max_ns=%llu backlog_end=%llu "
+		"backlog_end_ns=%llu", h->opt->label, remote_name(h->r), h->hello.kernel,
+		h->hello.ncpus, (unsigned long long)f->rs.events, (unsigned long long)f->lost,
 		(unsigned long long)f->rs.missed, (unsigned long long)f->rs.missed_unknown,
 		(unsigned long long)f->st.bytes, (unsigned long long)f->st.frames,
-		(unsigned long long)f->ms.stalled, (unsigned long long)f->ms.late);
+		(unsigned long long)f->ms.stalled, (unsigned long long)f->ms.late,
+		(unsigned long long)f->bl.max_bytes, (unsigned long long)f->bl.max_age_ns,
+		(unsigned long long)f->bl.bytes, (unsigned long long)f->bl.age_ns);
 	if (f->clock)
 		fprintf(b->out, ", clock offset %+lld ns +/- %llu ns", (long long)f->off,
 			(unsigned long long)f->unc);
@@ -537,12 +546,16 @@ static void br_summary_json_host(struct batch_remote *b, const struct br_host *h
 	json_string(b->out, h->hello.kernel);
 	fprintf(b->out, ",\"cpus\":%u,\"events\":%llu,\"lost\":%llu,\"lost_marked\":%llu,"
 		"\"lost_unknown_pages\":%llu,\"bytes\":%llu,\"frames\":%llu,\"pages\":%llu,"
-		"\"stalled\":%llu,\"late\":%llu,", h->hello.ncpus,
+		"\"stalled\":%llu,\"late\":%llu,\"backlog_max_bytes\":%llu,"
+		"\"backlog_max_ns\":%llu,\"backlog_end_bytes\":%llu,\"backlog_end_ns\":%llu,",
+		h->hello.ncpus,
 		(unsigned long long)f->rs.events, (unsigned long long)f->lost,
 		(unsigned long long)f->rs.missed, (unsigned long long)f->rs.missed_unknown,
 		(unsigned long long)f->st.bytes, (unsigned long long)f->st.frames,
 		(unsigned long long)f->st.pages, (unsigned long long)f->ms.stalled,
-		(unsigned long long)f->ms.late);
+		(unsigned long long)f->ms.late, (unsigned long long)f->bl.max_bytes,
+		(unsigned long long)f->bl.max_age_ns, (unsigned long long)f->bl.bytes,
+		(unsigned long long)f->bl.age_ns);
 	if (f->clock)
 		fprintf(b->out, "\"offset_ns\":%lld,\"uncertainty_ns\":%llu", (long long)f->off,
 			(unsigned long long)f->unc);

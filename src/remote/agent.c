@@ -70,6 +70,9 @@ struct agent {
 	/* under lock: */
 	struct kt_wbuf q; /* frames the writer has not taken yet */
 	size_t inflight; /* bytes the writer is writing */
+	/* the time of the first event of the oldest page in q, and in what the writer is
+	 * writing (0: no page there): how long the oldest unsent event has waited */
+	uint64_t q_oldest, inflight_oldest;
 	bool stopping; /* the capture is stopping: producers no longer wait for room */
 	unsigned long long stop_at; /* when it began to */
 	uint64_t *handed; /* per CPU: records in the pages sent since the reader (and the
@@ -193,14 +196,18 @@ static void *agent_writer(void *arg)
 		a->q = t;
 		a->q.len = 0;
 		a->inflight = mine.len;
+		a->inflight_oldest = a->q_oldest;
+		a->q_oldest = 0;
 		pthread_mutex_unlock(&a->lock);
 		agent_write(a, mine.data, mine.len);
 		mine.len = 0;
 		pthread_mutex_lock(&a->lock);
 		a->inflight = 0;
+		a->inflight_oldest = 0;
 		pthread_cond_broadcast(&a->q_room);
 	}
 	a->q.len = 0; /* dead: dropped */
+	a->q_oldest = 0;
 	pthread_cond_broadcast(&a->q_room);
 	pthread_mutex_unlock(&a->lock);
 	wbuf_free(&mine);
@@ -261,7 +268,7 @@ static void agent_note_pid(struct agent *a, int pid, unsigned long long ts)
 static void agent_page(void *ctx, int cpu, const void *page, size_t len)
 {
 	struct agent *a = ctx;
-	unsigned long long ts;
+	unsigned long long ts, first = 0;
 	size_t used = len;
 	int32_t pid;
 	void *rec;
@@ -280,6 +287,8 @@ static void agent_page(void *ctx, int cpu, const void *page, size_t len)
 			     rec = kbuffer_next_event(a->kbuf, &ts)) {
 				if (a->handed && cpu < a->app.ncpus)
 					a->handed[cpu]++;
+				if (!first)
+					first = ts;
 				if (kbuffer_event_size(a->kbuf) < 8)
 					continue;
 				memcpy(&pid, (char *)rec + 4, sizeof(pid)); /* common_pid */
@@ -291,7 +300,9 @@ static void agent_page(void *ctx, int cpu, const void *page, size_t len)
 		agent_send(a, KT_MSG_COMMS, a->pay.data, a->pay.len);
 	a->pay.len = 0;
 	msg_page_encode(&a->pay, (uint32_t)cpu, page, used);
-	agent_send(a, KT_MSG_PAGE, a->pay.data, a->pay.len);
+	if (agent_send(a, KT_MSG_PAGE, a->pay.data, a->pay.len) == 0 && a->writer_on &&
+	    first && (!a->q_oldest || first < a->q_oldest))
+		a->q_oldest = first;
 	agent_wait_room(a);
 	pthread_mutex_unlock(&a->lock);
 }
@@ -412,6 +423,7 @@ static void agent_left_lost(struct agent *a)
 		left += st->entries + unsent;
 		st->dropped_events += st->entries + unsent;
 		st->entries = 0;
+		st->bytes = 0; /* counted lost: nothing of it will come */
 		st->read_events -= unsent;
 	}
 	log_debug("%s: %llu events left in the kernel's buffers at the stop, counted lost",
@@ -442,10 +454,32 @@ static void agent_send_file(struct agent *a, uint8_t type, const char *path)
 	free(text);
 }
 
-/* The kernel's loss counters of every CPU. Lock held. */
+/* How long the oldest event not sent yet has waited: the oldest page queued (its first
+ * event; the writer's whole chunk counts as unsent until it is written), or an older
+ * one the kernel still holds (its stats' oldest event, when it holds any). Lock held. */
+static uint64_t agent_age(struct agent *a, const struct kt_cpu_stats *st, int ncpus)
+{
+	uint64_t now = clock_mono_ns(), age = 0, oldest = a->inflight_oldest;
+
+	if (!oldest || (a->q_oldest && a->q_oldest < oldest))
+		oldest = a->q_oldest;
+	if (oldest && now > oldest)
+		age = now - oldest;
+	for (int cpu = 0; st && cpu < ncpus; cpu++)
+		if (st[cpu].entries && st[cpu].oldest_us && st[cpu].now_us > st[cpu].oldest_us &&
+		    (st[cpu].now_us - st[cpu].oldest_us) * 1000 > age)
+			age = (st[cpu].now_us - st[cpu].oldest_us) * 1000;
+	return age;
+}
+
+/* The kernel's loss counters of every CPU, and how far behind the agent is: what the
+ * kernel holds unread, the queue ahead of this frame, the oldest unsent event's age. Lock
+ * held. */
 static void agent_send_loss(struct agent *a, const struct kt_cpu_stats *st)
 {
 	struct kt_loss_cpu *l = xcalloc((size_t)a->app.ncpus, sizeof(*l));
+	struct kt_cpu_stats *all = xcalloc((size_t)a->app.ncpus, sizeof(*all));
+	struct kt_backlog bl = { .queued = a->q.len + a->inflight };
 	struct kt_cpu_stats one;
 
 	for (int cpu = 0; cpu < a->app.ncpus; cpu++) {
@@ -453,13 +487,16 @@ static void agent_send_loss(struct agent *a, const struct kt_cpu_stats *st)
 			continue;
 		if (st)
 			one = st[cpu];
+		all[cpu] = one;
 		l[cpu] = (struct kt_loss_cpu){ one.overrun, one.commit_overrun,
 					       one.dropped_events, one.entries,
-					       one.read_events };
+					       one.read_events, one.bytes };
 	}
+	bl.age_ns = agent_age(a, all, a->app.ncpus);
 	a->pay.len = 0;
-	msg_loss_encode(&a->pay, l, (uint32_t)a->app.ncpus);
+	msg_loss_encode(&a->pay, l, (uint32_t)a->app.ncpus, &bl);
 	agent_send(a, KT_MSG_LOSS, a->pay.data, a->pay.len);
+	free(all);
 	free(l);
 }
 

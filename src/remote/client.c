@@ -147,6 +147,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 	const uint8_t *blob;
 	uint32_t id, len, cpu;
 	uint64_t sent, agent, now;
+	struct kt_backlog bl;
 	struct kt_rbuf rb;
 	bool ok;
 
@@ -220,10 +221,10 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 			return remote_malformed(f, err, errlen);
 		return 0;
 	case KT_MSG_LOSS:
-		if (msg_loss_decode(p, n, loss, 1024, &cpu) < 0)
+		if (msg_loss_decode(p, n, loss, 1024, &cpu, &bl) < 0)
 			return remote_malformed(f, err, errlen);
 		if (o->loss)
-			o->loss(r->ctx, loss, cpu);
+			o->loss(r->ctx, loss, cpu, &bl);
 		return 0;
 	case KT_MSG_PONG:
 		if (msg_pong_decode(p, n, &sent, &agent) < 0)

@@ -26,7 +26,8 @@ struct kt_remote_ops {
 	void (*events)(void *ctx, const uint8_t *p, size_t n);
 	void (*page)(void *ctx, uint32_t cpu, const uint8_t *page, size_t len);
 	void (*comm)(void *ctx, int32_t pid, uint64_t ts, const char *name);
-	void (*loss)(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus);
+	void (*loss)(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus,
+		     const struct kt_backlog *bl);
 	/* every event older than ts (the agent's clock) has come */
 	void (*watermark)(void *ctx, uint64_t ts);
 };

@@ -335,7 +335,8 @@ int msg_comms_decode(const uint8_t *p, size_t n,
 	return r.bad ? -1 : 0;
 }
 
-void msg_loss_encode(struct kt_wbuf *b, const struct kt_loss_cpu *cpus, uint32_t ncpus)
+void msg_loss_encode(struct kt_wbuf *b, const struct kt_loss_cpu *cpus, uint32_t ncpus,
+		     const struct kt_backlog *bl)
 {
 	wbuf_u32(b, ncpus);
 	for (uint32_t i = 0; i < ncpus; i++) {
@@ -344,18 +345,21 @@ void msg_loss_encode(struct kt_wbuf *b, const struct kt_loss_cpu *cpus, uint32_t
 		wbuf_u64(b, cpus[i].dropped);
 		wbuf_u64(b, cpus[i].entries);
 		wbuf_u64(b, cpus[i].read);
+		wbuf_u64(b, cpus[i].unread);
 	}
+	wbuf_u64(b, bl->queued);
+	wbuf_u64(b, bl->age_ns);
 }
 
 int msg_loss_decode(const uint8_t *p, size_t n, struct kt_loss_cpu *out, uint32_t max,
-		    uint32_t *ncpus)
+		    uint32_t *ncpus, struct kt_backlog *bl)
 {
 	struct kt_rbuf r;
 	struct kt_loss_cpu c;
 
 	rbuf_init(&r, p, n);
 	*ncpus = rbuf_u32(&r);
-	if (r.bad || *ncpus > max || (size_t)*ncpus * 40 != r.left)
+	if (r.bad || *ncpus > max || (size_t)*ncpus * 48 + 16 != r.left)
 		return -1;
 	for (uint32_t i = 0; i < *ncpus; i++) {
 		c.overrun = rbuf_u64(&r);
@@ -363,8 +367,11 @@ int msg_loss_decode(const uint8_t *p, size_t n, struct kt_loss_cpu *out, uint32_
 		c.dropped = rbuf_u64(&r);
 		c.entries = rbuf_u64(&r);
 		c.read = rbuf_u64(&r);
+		c.unread = rbuf_u64(&r);
 		out[i] = c;
 	}
+	bl->queued = rbuf_u64(&r);
+	bl->age_ns = rbuf_u64(&r);
 	return r.bad ? -1 : 0;
 }
 

@@ -34,6 +34,7 @@ struct kt_rpages {
 	struct kt_cpu_stats *cpu_stats; /* the last loss frame's */
 	uint32_t ncpu_stats;
 	uint64_t lost;
+	struct kt_rbacklog backlog;
 };
 
 struct kt_rpages *rpages_new(struct tep_handle *tep, kt_rpages_emit emit, void *ctx)
@@ -168,21 +169,36 @@ void rpages_page(struct kt_rpages *p, uint32_t cpu, const uint8_t *page, size_t 
 		rpages_flush(p, UINT64_MAX);
 }
 
-void rpages_loss(struct kt_rpages *p, const struct kt_loss_cpu *cpus, uint32_t ncpus)
+void rpages_loss(struct kt_rpages *p, const struct kt_loss_cpu *cpus, uint32_t ncpus,
+		 const struct kt_backlog *bl)
 {
-	uint64_t lost = 0;
+	struct kt_rbacklog *b = &p->backlog;
+	uint64_t lost = 0, unread = 0;
 
 	p->cpu_stats = xreallocarray(p->cpu_stats, ncpus ? ncpus : 1, sizeof(*p->cpu_stats));
 	p->ncpu_stats = ncpus;
 	for (uint32_t i = 0; i < ncpus; i++) {
 		lost += cpus[i].overrun + cpus[i].commit_overrun + cpus[i].dropped;
+		unread += cpus[i].unread;
 		p->cpu_stats[i] = (struct kt_cpu_stats){ .entries = cpus[i].entries,
 							 .overrun = cpus[i].overrun,
 							 .commit_overrun = cpus[i].commit_overrun,
 							 .dropped_events = cpus[i].dropped,
-							 .read_events = cpus[i].read };
+							 .read_events = cpus[i].read,
+							 .bytes = cpus[i].unread };
 	}
 	p->lost = lost;
+	b->bytes = bl->queued + unread;
+	b->age_ns = bl->age_ns;
+	if (b->bytes > b->max_bytes)
+		b->max_bytes = b->bytes;
+	if (b->age_ns > b->max_age_ns)
+		b->max_age_ns = b->age_ns;
+}
+
+void rpages_backlog(const struct kt_rpages *p, struct kt_rbacklog *out)
+{
+	*out = p->backlog;
 }
 
 void rpages_stats(const struct kt_rpages *p, struct kt_reader_stats *all,

@@ -5,7 +5,8 @@
  * into records (a loss marker first where the page says events were missed), queued per
  * CPU and handed on merged in time order up to each watermark of the agent's (every event
  * older has come). Batch mode prints what it is handed, the explorer's remote source
- * stores it. The agent's loss frames are kept as the kernel's per-CPU counters.
+ * stores it. The agent's loss frames are kept as the kernel's per-CPU counters, and the
+ * backlog they report (how far behind the agent is) as the last and the largest.
  *
  * Not thread-safe: one caller at a time (the remote source holds its lock).
  */
@@ -40,8 +41,17 @@ int rpages_format(struct kt_rpages *p, const char *system, const uint8_t *text, 
 void rpages_page(struct kt_rpages *p, uint32_t cpu, const uint8_t *page, size_t len);
 /* Hands on the queued records older than until (UINT64_MAX: all), merged across CPUs. */
 void rpages_flush(struct kt_rpages *p, uint64_t until);
-/* The agent's loss frame: the kernel's counters, kept. */
-void rpages_loss(struct kt_rpages *p, const struct kt_loss_cpu *cpus, uint32_t ncpus);
+/* The agent's loss frame: the kernel's counters and the agent's backlog, kept. */
+void rpages_loss(struct kt_rpages *p, const struct kt_loss_cpu *cpus, uint32_t ncpus,
+		 const struct kt_backlog *bl);
+
+/* How far behind the agent was, by its loss frames: bytes is its queue plus what the
+ * kernel held unread, age the wait of the oldest event not sent yet. */
+struct kt_rbacklog {
+	uint64_t bytes, age_ns;		/* the last frame's (0 and 0: caught up) */
+	uint64_t max_bytes, max_age_ns; /* the largest of each, over all frames */
+};
+void rpages_backlog(const struct kt_rpages *p, struct kt_rbacklog *out);
 
 /* What came: records and the pages' own loss marks (all CPUs, and per CPU into cpu when it
  * has room for ncpus), the kernel's loss total from the last loss frame. */

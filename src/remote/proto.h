@@ -21,7 +21,9 @@
 #include <stdint.h>
 
 #define KT_PROTO_MAGIC "KTOP"
-#define KT_PROTO_VERSION 1
+/* 2: the loss frame carries the backlog (each CPU's unread bytes, the agent's queue and the
+ * age of its oldest unsent event) */
+#define KT_PROTO_VERSION 2
 #define KT_FRAME_HDR 16
 /* No frame is larger, compressed or not: a length past it is a misframed stream. */
 #define KT_FRAME_MAX (32u << 20)
@@ -104,6 +106,13 @@ struct kt_request {
 
 struct kt_loss_cpu {
 	uint64_t overrun, commit_overrun, dropped, entries, read;
+	uint64_t unread; /* bytes the kernel holds that the agent has not read (stats' bytes) */
+};
+
+/* How far behind the agent is as it sends a loss frame, beside each CPU's unread bytes. */
+struct kt_backlog {
+	uint64_t queued; /* bytes of frames ahead of this one in the agent's queue */
+	uint64_t age_ns; /* how long the oldest event not sent yet has waited; 0: none waits */
 };
 
 /* ---- frames (frame.c) ---------------------------------------------------------------- */
@@ -208,11 +217,12 @@ int msg_comms_decode(const uint8_t *p, size_t n,
 		     void (*fn)(void *ctx, int32_t pid, uint64_t ts, const char *name),
 		     void *ctx);
 
-/* LOSS: the kernel's counters of each CPU. decode: at most max CPUs into out, the count
- * in *ncpus; -1 when malformed. */
-void msg_loss_encode(struct kt_wbuf *b, const struct kt_loss_cpu *cpus, uint32_t ncpus);
+/* LOSS: the kernel's counters of each CPU, then the agent's backlog. decode: at most max
+ * CPUs into out, the count in *ncpus; -1 when malformed. */
+void msg_loss_encode(struct kt_wbuf *b, const struct kt_loss_cpu *cpus, uint32_t ncpus,
+		     const struct kt_backlog *bl);
 int msg_loss_decode(const uint8_t *p, size_t n, struct kt_loss_cpu *out, uint32_t max,
-		    uint32_t *ncpus);
+		    uint32_t *ncpus, struct kt_backlog *bl);
 
 /* PING (the viewer's send time) and WATERMARK (the agent's trace clock): one u64. Returns
  * 0, or -1 when the payload is not exactly that. */

@@ -57,6 +57,9 @@ struct kt_source_desc {
 	unsigned long long first_ts, last_ts; /* SEEK: its span */
 	uint64_t corrupt;	  /* records a corrupt page gave, left out */
 	char corrupt_page[256];	  /* "PATH: corrupt page at offset ...": read up to there */
+	/* a remote agent that is behind (its oldest unsent event waited half a second or
+	 * more): the bytes it and its kernel hold unsent, that wait; 0 and 0 when caught up */
+	uint64_t behind_bytes, behind_ns;
 };
 
 typedef void (*kt_source_event_fn)(const char *system, const char *event, void *ctx);

@@ -39,6 +39,9 @@
 
 #define REMOTE_HELLO_MS 30000
 #define REMOTE_PING_NS 1000000000ull
+/* The header says "behind" from this wait of the agent's oldest unsent event: below it is
+ * the reader's own pace (a quiet CPU's partial page every 100 ms) and the tick's. */
+#define REMOTE_BEHIND_NS 500000000ull
 
 /* An event the viewer turned on or gave a filter ("sys:ev"; "sys:*" a whole system). */
 struct rs_event {
@@ -69,6 +72,7 @@ struct remote_src {
 	char tracer[64]; /* the agent's instance's, as last switched */
 	struct kt_probe *probes; /* made through the agent, in creation order */
 	size_t n_probes;
+	struct kt_rbacklog backlog; /* UI thread: the agent's last report, as of the tick */
 };
 
 #define RS(s) ((struct remote_src *)(s)->data)
@@ -150,9 +154,10 @@ static void rs_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
 	comms_set(((struct remote_src *)ctx)->app->comms, pid, ts, name);
 }
 
-static void rs_loss(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus)
+static void rs_loss(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus,
+		    const struct kt_backlog *bl)
 {
-	rpages_loss(((struct remote_src *)ctx)->pages, cpus, ncpus);
+	rpages_loss(((struct remote_src *)ctx)->pages, cpus, ncpus, bl);
 }
 
 static const struct kt_remote_ops rs_ops = {
@@ -246,6 +251,10 @@ static void remote_describe(struct kt_source *s, struct kt_source_desc *d)
 		 __atomic_load_n(&rs->gone, __ATOMIC_ACQUIRE) ? "ENDED " : "", rs->name);
 	snprintf(d->host, sizeof(d->host), "%s", rs->hello.host);
 	snprintf(d->kernel, sizeof(d->kernel), "%s", rs->hello.kernel);
+	if (rs->backlog.age_ns >= REMOTE_BEHIND_NS) {
+		d->behind_bytes = rs->backlog.bytes;
+		d->behind_ns = rs->backlog.age_ns;
+	}
 }
 
 /* The agent's last loss counters and what its pages brought. */
@@ -262,6 +271,7 @@ static void remote_tick(struct kt_source *s)
 	st = rpages_cpu_stats(rs->pages, &n);
 	for (uint32_t i = 0; i < n && i < (uint32_t)app->ncpus; i++)
 		app->cpu_stats[i] = st[i];
+	rpages_backlog(rs->pages, &rs->backlog);
 	pthread_mutex_unlock(&rs->lock);
 }
 

@@ -64,6 +64,20 @@ char *header_fmt_bytes(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* "3.2 MiB 1.4 s": how far behind a remote agent is. */
+static void fmt_behind(uint64_t bytes, uint64_t ns, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)bytes;
+	int u = 0;
+
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, len, u ? "%.1f %s %.1f s" : "%.0f %s %.1f s", v, units[u], (double)ns / 1e9);
+}
+
 /* Appends "label value" at *x if it fits before limit; a field that does not fit is left
  * out whole rather than cut. */
 static void field(WINDOW *win, int y, int *x, int limit, const char *label, const char *value,
@@ -112,7 +126,7 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 {
 	char a[64], b[64], v[160];
 	const char *word = paused ? "PAUSED" : state;
-	struct kt_source_desc desc;
+	struct kt_source_desc desc = { 0 };
 	int x = 0, y, limit = w, ww;
 	uint64_t lost;
 	bool unknown;
@@ -172,6 +186,10 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 	unknown = app->kernel_lost < app->rstats.missed + app->rstats.missed_unknown;
 	snprintf(v, sizeof(v), "%llu%s", (unsigned long long)lost, unknown ? "+?" : "");
 	field(win, 1, &x, w, "lost: ", v, lost || unknown ? CRT_HEADER_WARN : CRT_HEADER_VALUE);
+	if (desc.behind_ns) { /* a remote agent's backlog, only while it is behind */
+		fmt_behind(desc.behind_bytes, desc.behind_ns, v, sizeof(v));
+		field(win, 1, &x, w, "behind ", v, CRT_HEADER_WARN);
+	}
 	/* a recording's store is a window moving over the file: nothing is evicted for good */
 	if (!app_can(app, KT_CAP_SEEK)) {
 		header_fmt_count((double)app->sstats.evicted, v, sizeof(v));

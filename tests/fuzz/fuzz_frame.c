@@ -23,6 +23,7 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 {
 	char err[256] = "", a[256], b[256], store[512];
 	struct kt_loss_cpu loss[8];
+	struct kt_backlog backlog;
 	struct kt_request req;
 	struct kt_hello h;
 	const uint8_t *blob;
@@ -61,7 +62,7 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 		(void)msg_comms_decode(p, n, comm_seen, &comms);
 		break;
 	case KT_MSG_LOSS:
-		if (msg_loss_decode(p, n, loss, 8, &cpu) == 0)
+		if (msg_loss_decode(p, n, loss, 8, &cpu, &backlog) == 0)
 			FUZZ_ASSERT(cpu <= 8, "%u CPUs of loss into 8", cpu);
 		break;
 	case KT_MSG_PONG:

@@ -44,7 +44,7 @@ done
 # --- each host's stream: exactly N, named ---------------------------------------------------
 for h in via1 via2; do
 	line=$(grep "^# ktop: host $h " "$T/m.out") || fail "no summary line for $h: $(tail -n3 "$T/m.out")"
-	[[ $line =~ \ events=([0-9]+)\ lost=([0-9]+)\ lost_marked=([0-9]+)\ lost_unknown_pages=([0-9]+)\ bytes=[0-9]+\ frames=[0-9]+\ stalled=([0-9]+)\ late=([0-9]+),\ clock\ offset\ ([-+][0-9]+)\ ns\ \+/-\ ([0-9]+)\ ns$ ]] ||
+	[[ $line =~ \ events=([0-9]+)\ lost=([0-9]+)\ lost_marked=([0-9]+)\ lost_unknown_pages=([0-9]+)\ bytes=[0-9]+\ frames=[0-9]+\ stalled=([0-9]+)\ late=([0-9]+)\ backlog_max=[0-9]+\ backlog_max_ns=[0-9]+\ backlog_end=[0-9]+\ backlog_end_ns=[0-9]+,\ clock\ offset\ ([-+][0-9]+)\ ns\ \+/-\ ([0-9]+)\ ns$ ]] ||
 		fail "$h's summary: $line"
 	events=${BASH_REMATCH[1]} lost=${BASH_REMATCH[2]} marked=${BASH_REMATCH[3]}
 	unknown=${BASH_REMATCH[4]} stalled=${BASH_REMATCH[5]} late=${BASH_REMATCH[6]}

@@ -1,23 +1,32 @@
 #!/usr/bin/env python3
 # Peers of the remote protocol (docs/remote.md) for the tests that need no kernel:
-#   agent             an agent of protocol 2: its hello, then waits for stdin to close
-#   viewer FILE       a viewer of protocol 2: its hello, then copies what comes back to FILE
-#   events FIXTURES   an agent of protocol 1 with made-up pages: the hello, header_page
+#   agent             an agent of the next protocol (PROTO + 1): its hello, then waits for
+#                     stdin to close
+#   viewer FILE       a viewer of the next protocol: its hello, then copies what comes back
+#                     to FILE
+#   events FIXTURES   an agent of this protocol (PROTO) with made-up pages: the hello, header_page
 #                     (FIXTURES/events/header_page), and on an enable request the format of
 #                     raw_syscalls:sys_enter, task names, one page on CPU 1 (a loss of 2
 #                     stored in the page, one event), then an earlier one on CPU 0 (two
 #                     events), a watermark between CPU 0's two events, the loss
-#                     counters; an enable of nosuch:* is refused; kallsyms (two symbols)
-#                     and printk formats when asked; END when stdin closes.
-#   events FIXTURES SHIFT SKEW [die]
+#                     counters (no backlog); an enable of nosuch:* is refused; kallsyms
+#                     (two symbols) and printk formats when asked; END when stdin closes.
+#   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr]
 #                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
-#                     answering the enable, without END (tests/remote/multi_fake.sh)
+#                     answering the enable, without END (tests/remote/multi_fake.sh); with
+#                     backlog, its loss frame says it is behind by 1 MiB queued, 4096 and
+#                     8192 bytes unread on CPUs 0 and 1, 1.4 s, and its final one by 512
+#                     bytes unread on CPU 1, 0.25 s (tests/remote/backlog.sh); with stderr,
+#                     it writes "fake agent: warming up" to its stderr after its hello and
+#                     "fake agent: done" before END (tests/remote/agent_stderr.sh)
 import os
 import struct
 import sys
 import time
+
+PROTO = 2  # KT_PROTO_VERSION
 
 
 def fnv(b):
@@ -37,7 +46,7 @@ def string(s):
     return struct.pack("<I", len(b)) + b
 
 
-def send(ftype, payload, version=1):
+def send(ftype, payload, version=PROTO):
     try:
         sys.stdout.buffer.write(frame(ftype, payload, version))
         sys.stdout.buffer.flush()
@@ -76,18 +85,32 @@ def sys_enter(pid, nr):
     return struct.pack("<HBBiq6Q", 443, 0, 0, pid, nr, 1, 2, 3, 4, 5, 6)
 
 
-def events_agent(fixtures, shift=None, skew=0, die=False):
+def loss(cpus, queued=0, age=0):
+    """LOSS: per CPU (overrun, commit overrun, dropped, entries, read, unread bytes), then
+    the agent's queue and the age of its oldest unsent event."""
+    return (struct.pack("<I", len(cpus)) + b"".join(struct.pack("<6Q", *c) for c in cpus) +
+            struct.pack("<QQ", queued, age))
+
+
+def say(line):
+    sys.stderr.write(line + "\n")
+    sys.stderr.flush()
+
+
+def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False):
     late = (shift or 0) + skew
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
         header_page = f.read()
     with open(os.path.join(fixtures, "events/raw_syscalls/sys_enter/format"), "rb") as f:
         fmt = f.read()
-    hello = (struct.pack("<H", 1) + string("0.1.0") + b"A\x00" + string("fakehost") +
+    hello = (struct.pack("<H", PROTO) + string("0.1.0") + b"A\x00" + string("fakehost") +
              string("6.1.0-fake") + struct.pack("<II", 2, 4096) + bytes([8, 0]))
     for ftype, payload in frames(sys.stdin):
         if ftype == 1:  # the viewer's hello
             send(1, hello)
             send(4, header_page)
+            if stderr:
+                say("fake agent: warming up")
         elif ftype == 2:  # a request
             rid, op = struct.unpack("<IB", payload[:5])
             alen = struct.unpack("<I", payload[5:9])[0]
@@ -111,26 +134,33 @@ def events_agent(fixtures, shift=None, skew=0, die=False):
                 (0, sys_enter(4242, 110)), (1000, sys_enter(4343, 39))])))
             # a watermark: CPU 0's first may go
             send(16, struct.pack("<Q", 1000000500 + late))
-            send(10, struct.pack("<I", 2) + struct.pack("<5Q", 0, 0, 0, 2, 2) +
-                 struct.pack("<5Q", 0, 0, 2, 1, 1))
+            if backlog:
+                send(10, loss([(0, 0, 0, 2, 2, 4096), (0, 0, 2, 1, 1, 8192)],
+                              1 << 20, 1400000000))
+            else:
+                send(10, loss([(0, 0, 0, 2, 2, 0), (0, 0, 2, 1, 1, 0)]))
             send(3, struct.pack("<IB", rid, 1) + string("1 events"))
             if die:
                 os._exit(3)
         elif ftype == 12:  # ping
             now = 5 if shift is None else time.clock_gettime_ns(time.CLOCK_MONOTONIC) + shift
             send(13, payload + struct.pack("<Q", now))
+    if backlog:
+        send(10, loss([(0, 0, 0, 0, 2, 0), (0, 0, 2, 0, 1, 512)], 0, 250000000))
+    if stderr:
+        say("fake agent: done")
     send(15, b"")
 
 
 if sys.argv[1] == "events":
-    if len(sys.argv) > 3:
-        events_agent(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
-                     sys.argv[5:] == ["die"])
-    else:
-        events_agent(sys.argv[2])
+    nums = [int(a) for a in sys.argv[3:] if a.lstrip("-").isdigit()]
+    words = [a for a in sys.argv[3:] if not a.lstrip("-").isdigit()]
+    events_agent(sys.argv[2], nums[0] if nums else None, nums[1] if nums else 0,
+                 "die" in words, "backlog" in words, "stderr" in words)
     sys.exit(0)
-# protocol 2's hello: proto and version first, as in every version; the rest is its own
-send(1, struct.pack("<H", 2) + string("9.9") + b"\x00whatever version 2 says", version=2)
+# the next protocol's hello: proto and version first, as in every version; the rest is its own
+send(1, struct.pack("<H", PROTO + 1) + string("9.9") + b"\x00whatever the next version says",
+     version=PROTO + 1)
 if sys.argv[1] == "agent":
     sys.stdin.buffer.read()
 else:

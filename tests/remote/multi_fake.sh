@@ -37,7 +37,7 @@ sort -s -g -k1,1 <(head -n8 "$T/m.out") | cmp -s - <(head -n8 "$T/m.out") ||
 [ "$(wc -l <"$T/m.out")" = 11 ] || fail "not 8 events, 2 host lines and the totals: $(cat "$T/m.out")"
 for h in 1 2; do
 	line=$(grep "^# ktop: host via$h " "$T/m.out") || fail "no summary line for via$h: $(tail -n3 "$T/m.out")"
-	[[ $line =~ ^#\ ktop:\ host\ via$h\ \(agent\ at\ fakehost,\ kernel\ 6.1.0-fake,\ 2\ CPUs\):\ events=3\ lost=2\ lost_marked=2\ lost_unknown_pages=0\ bytes=[0-9]+\ frames=[0-9]+\ stalled=0\ late=0,\ clock\ offset\ ([-+][0-9]+)\ ns\ \+/-\ ([0-9]+)\ ns$ ]] ||
+	[[ $line =~ ^#\ ktop:\ host\ via$h\ \(agent\ at\ fakehost,\ kernel\ 6.1.0-fake,\ 2\ CPUs\):\ events=3\ lost=2\ lost_marked=2\ lost_unknown_pages=0\ bytes=[0-9]+\ frames=[0-9]+\ stalled=0\ late=0\ backlog_max=0\ backlog_max_ns=0\ backlog_end=0\ backlog_end_ns=0,\ clock\ offset\ ([-+][0-9]+)\ ns\ \+/-\ ([0-9]+)\ ns$ ]] ||
 		fail "via$h's summary: $line"
 	off=${BASH_REMATCH[1]} unc=${BASH_REMATCH[2]}
 	want=$(( h == 2 ? SHIFT : 0 ))

@@ -20,12 +20,12 @@ one_line()
 	log "$1: $(cat "$T/r.err")"
 }
 
-# --- a viewer of this version, an agent of protocol 2 ---------------------------------------
+# --- a viewer of this version (protocol 2), an agent of protocol 3 -------------------------
 run_ktop 30 "$T/r.out" "$T/r.err" -b --via "python3 $FAKE agent" -e syscalls:sys_enter_getppid
-one_line "newer agent" 1 "runs ktop 9.9 (remote protocol 2), this is ktop $version (protocol 1): install the same ktop version on both sides"
+one_line "newer agent" 1 "runs ktop 9.9 (remote protocol 3), this is ktop $version (protocol 2): install the same ktop version on both sides"
 [ -s "$T/r.out" ] && fail "newer agent: printed on stdout: $(head -c 300 "$T/r.out")"
 
-# --- an agent of this version, a viewer of protocol 2: refused before the kernel is touched -
+# --- an agent of this version, a viewer of protocol 3: refused before the kernel is touched -
 rm -f "$T/agent.out"
 mkfifo "$T/to_agent" "$T/from_agent"
 python3 "$FAKE" viewer "$T/agent.out" >"$T/to_agent" <"$T/from_agent" &
@@ -34,12 +34,12 @@ CLEANUP_PIDS+=("$!")
 KTOP_PIDS+=("$!")
 wait_pid_exit "$!" 30 || fail "the agent did not refuse the newer viewer within 30s"
 KTOP_RC=$WAIT_RC
-one_line "newer viewer" 2 "ktop --agent: the viewer runs ktop 9.9 (remote protocol 2), this is ktop $version (protocol 1)"
+one_line "newer viewer" 2 "ktop --agent: the viewer runs ktop 9.9 (remote protocol 3), this is ktop $version (protocol 2)"
 wait_pid_exit "${CLEANUP_PIDS[-1]}" 10 || fail "the fake viewer did not see the agent's end"
 # what the agent said back: its hello (so the viewer names both versions) and the error
 grep -qa "the viewer runs ktop 9.9" "$T/agent.out" || fail "the agent sent no error frame: $(od -c "$T/agent.out" | head -5)"
-[ "$(head -c 6 "$T/agent.out" | od -An -tx1 | tr -d ' \n')" = 4b544f500101 ] ||
-	fail "the agent's first frame is not a version-1 hello: $(od -An -tx1 "$T/agent.out" | head -2)"
+[ "$(head -c 6 "$T/agent.out" | od -An -tx1 | tr -d ' \n')" = 4b544f500201 ] ||
+	fail "the agent's first frame is not a version-2 hello: $(od -An -tx1 "$T/agent.out" | head -2)"
 
 # --- not an agent at all ------------------------------------------------------------------
 run_ktop 30 "$T/r.out" "$T/r.err" -b --via "echo 'bash: line 1: ktop: command not found'; sleep 5" \

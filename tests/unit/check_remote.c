@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <traceevent/event-parse.h>
+
+#include "remote/pages.h"
 #include "remote/proto.h"
 #include "source/source.h"
 
@@ -62,7 +65,8 @@ START_TEST(test_hello_roundtrip)
 }
 END_TEST
 
-/* A hello of protocol 2 whose body this version cannot read still names the versions. */
+/* A hello of the next protocol, whose body this version cannot read, still names the
+ * versions. */
 START_TEST(test_version_mismatch)
 {
 	struct kt_wbuf pay = { 0 }, b = { 0 };
@@ -76,20 +80,20 @@ START_TEST(test_version_mismatch)
 
 	wbuf_u16(&pay, KT_PROTO_VERSION + 1);
 	wbuf_str(&pay, "9.9");
-	wbuf_u64(&pay, 0xdeadbeef); /* whatever version 2 says next */
+	wbuf_u64(&pay, 0xdeadbeef); /* whatever the next version says next */
 	ck_assert_int_eq(frame_append(&b, KT_MSG_HELLO, pay.data, pay.len, false), 0);
 	b.data[4] = KT_PROTO_VERSION + 1;
 	b.data[5] = 200; /* a type this version does not know */
-	/* the header's check covers the version: seal it again as version 2 would */
+	/* the header's check covers the version: seal it again as the next version would */
 	c = frame_check(b.data, 12);
 	memcpy(b.data + 12, &c, 4);
 	n = one_frame(&b, &s, &f, &p);
 	ck_assert_uint_eq(f.version, KT_PROTO_VERSION + 1);
 	ck_assert_int_eq(msg_hello_decode(p, n, &g, err, sizeof(err)), 0);
 	ck_assert(msg_version_mismatch(&g, "agent at db-3", line, sizeof(line)));
-	ck_assert_msg(strstr(line, "agent at db-3 runs ktop 9.9 (remote protocol 2)") &&
-			      strstr(line, "protocol 1") && !strchr(line, '\n'),
-		      "%s", line);
+	snprintf(err, sizeof(err), "agent at db-3 runs ktop 9.9 (remote protocol %d), this is "
+		 "ktop %s (protocol %d)", KT_PROTO_VERSION + 1, PACKAGE_VERSION, KT_PROTO_VERSION);
+	ck_assert_msg(strstr(line, err) && !strchr(line, '\n'), "%s", line);
 	rstream_free(&s);
 	wbuf_free(&pay);
 	wbuf_free(&b);
@@ -98,7 +102,8 @@ END_TEST
 
 START_TEST(test_messages_roundtrip)
 {
-	struct kt_loss_cpu loss[2] = { { 1, 2, 3, 4, 5 }, { 6, 7, 8, 9, 10 } }, got[4];
+	struct kt_loss_cpu loss[2] = { { 1, 2, 3, 4, 5, 11 }, { 6, 7, 8, 9, 10, 12 } }, got[4];
+	struct kt_backlog bl = { 3 << 20, 1400000000 }, gotbl;
 	struct kt_wbuf pay = { 0 };
 	struct kt_request req;
 	char store[256], err[256], text[64], sys[32], name[32];
@@ -135,12 +140,17 @@ START_TEST(test_messages_roundtrip)
 	ck_assert(!memcmp(blob, "name: x\n", 8));
 
 	pay.len = 0;
-	msg_loss_encode(&pay, loss, 2);
-	ck_assert_int_eq(msg_loss_decode(pay.data, pay.len, got, 4, &cpu), 0);
+	msg_loss_encode(&pay, loss, 2, &bl);
+	ck_assert_uint_eq(pay.len, 4 + 2 * 48 + 16);
+	ck_assert_int_eq(msg_loss_decode(pay.data, pay.len, got, 4, &cpu, &gotbl), 0);
 	ck_assert_uint_eq(cpu, 2);
 	ck_assert(!memcmp(got, loss, sizeof(loss)));
-	ck_assert_int_eq(msg_loss_decode(pay.data, pay.len, got, 1, &cpu), -1);
-	ck_assert_int_eq(msg_loss_decode(pay.data, pay.len - 1, got, 4, &cpu), -1);
+	ck_assert_uint_eq(gotbl.queued, 3 << 20);
+	ck_assert_uint_eq(gotbl.age_ns, 1400000000);
+	ck_assert_int_eq(msg_loss_decode(pay.data, pay.len, got, 1, &cpu, &gotbl), -1);
+	ck_assert_int_eq(msg_loss_decode(pay.data, pay.len - 1, got, 4, &cpu, &gotbl), -1);
+	/* protocol 1's frame (five counters a CPU, no backlog) is not this one's */
+	ck_assert_int_eq(msg_loss_decode(pay.data, 4 + 2 * 40, got, 4, &cpu, &gotbl), -1);
 
 	pay.len = 0;
 	wbuf_u64(&pay, 0x0102030405060708ull); /* ping, watermark */
@@ -170,6 +180,39 @@ static void comm_seen(void *ctx, int32_t pid, uint64_t ts, const char *name)
 }
 
 /* A page goes as it was read, compressed when asked: the bytes come back the same. */
+/* The viewer keeps the backlog of each loss frame: its queue plus each CPU's unread bytes,
+ * and the largest bytes and age seen, which a caught-up frame does not lower. */
+START_TEST(test_backlog_kept)
+{
+	struct kt_loss_cpu cpus[2] = { { .unread = 4096 }, { .unread = 8192 } };
+	struct kt_backlog behind = { 1 << 20, 1500000000 }, caught = { 0, 0 };
+	struct tep_handle *tep = tep_alloc();
+	struct kt_rpages *p = rpages_new(tep, NULL, NULL);
+	struct kt_rbacklog b;
+	const struct kt_cpu_stats *st;
+	uint32_t n;
+
+	rpages_backlog(p, &b);
+	ck_assert(!b.bytes && !b.age_ns && !b.max_bytes && !b.max_age_ns);
+	rpages_loss(p, cpus, 2, &behind);
+	rpages_backlog(p, &b);
+	ck_assert_uint_eq(b.bytes, (1 << 20) + 4096 + 8192);
+	ck_assert_uint_eq(b.age_ns, 1500000000);
+	st = rpages_cpu_stats(p, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_uint_eq(st[1].bytes, 8192);
+	cpus[0].unread = cpus[1].unread = 0;
+	rpages_loss(p, cpus, 2, &caught);
+	rpages_backlog(p, &b);
+	ck_assert_uint_eq(b.bytes, 0);
+	ck_assert_uint_eq(b.age_ns, 0);
+	ck_assert_uint_eq(b.max_bytes, (1 << 20) + 4096 + 8192);
+	ck_assert_uint_eq(b.max_age_ns, 1500000000);
+	rpages_free(p);
+	tep_free(tep);
+}
+END_TEST
+
 START_TEST(test_page_compressed)
 {
 	struct kt_wbuf pay = { 0 }, b = { 0 }, plain = { 0 };
@@ -298,6 +341,7 @@ static Suite *remote_suite(void)
 	tcase_add_test(tc, test_hello_roundtrip);
 	tcase_add_test(tc, test_version_mismatch);
 	tcase_add_test(tc, test_messages_roundtrip);
+	tcase_add_test(tc, test_backlog_kept);
 	tcase_add_test(tc, test_page_compressed);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_remote_source);
