@@ -10,7 +10,10 @@
 #     or not (KTOP_THROTTLE_LOAD=N runs N busy loops meanwhile: its main thread never waits
 #     for the link, so it hears the viewer's end at once), then sends its queue and END at
 #     the link's pace: nothing it read is lost on the way, and events + lost is exactly the
-#     calls made.
+#     calls made;
+#   - the agent says how far behind it is: the largest backlog in the viewer's summary is
+#     past the 1 MiB its queue holds before its reader waits (the link cannot have
+#     emptied it while the kernel filled), with an age, the oldest unsent event's wait.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -65,6 +68,10 @@ throttled()
 	[[ $s =~ ^#\ ktop:\ events=([0-9]+)\ lost=([0-9]+)\  ]] || fail "no summary: '$s'"
 	events=${BASH_REMATCH[1]} lost=${BASH_REMATCH[2]}
 	log "$(head -n1 "$T/out")"
+	[[ $(head -n1 "$T/out") =~ ,\ backlog\ max\ ([0-9]+)\ bytes\ ([0-9]+)\ ns, ]] ||
+		fail "$kb KiB: no backlog in the agent's line: $(head -n1 "$T/out")"
+	[ "${BASH_REMATCH[1]}" -ge 1048576 ] && [ "${BASH_REMATCH[2]}" -gt 0 ] ||
+		fail "$kb KiB: behind a $RATE B/s link, the largest backlog reported is ${BASH_REMATCH[1]} bytes, ${BASH_REMATCH[2]} ns"
 	log "$kb KiB: $s; the kernel lost $kernel_lost of $calls calls; instance gone ${clean_ms} ms, END ${tail_ms} ms after the stop"
 	# the kernel's own loss, and what the agent's drain left in its buffers at the stop
 	[ "$lost" -ge "$kernel_lost" ] || fail "$kb KiB: the viewer says lost=$lost, less than the agent's kernel's $kernel_lost"
