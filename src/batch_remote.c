@@ -14,6 +14,8 @@
  * clock (remote/hostmerge.h: each host's offset from pings, its watermarks); every line
  * carries the host's label, and the summary has a line per host. An agent that dies during
  * the capture is named on stderr and holds the others back no longer; the run goes on.
+ * The agents' own stderr (ssh's warnings) is ours with one remote; with several, each line
+ * goes on with its host's label in front.
  */
 #include "config.h"
 
@@ -72,6 +74,7 @@ struct br_host {
 struct batch_remote {
 	const struct kt_options *opts;
 	FILE *out;
+	struct kt_remote_ops ops; /* br_ops, with several remotes their stderr's lines too */
 	struct br_host hosts[KT_REMOTES_MAX];
 	unsigned n;
 	struct kt_hostmerge *merge; /* several remotes; NULL with one */
@@ -243,6 +246,14 @@ static void br_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 	rpages_page(h->pages, cpu, page, len);
 }
 
+/* Several remotes: a line an agent's command wrote to its stderr, with its label. */
+static void br_stderr(void *ctx, const char *line)
+{
+	struct br_host *h = ctx;
+
+	fprintf(stderr, "%s: %s\n", h->opt->label, line);
+}
+
 static const struct kt_remote_ops br_ops = {
 	.hello = br_hello,
 	.header_page = br_header_page,
@@ -384,19 +395,24 @@ static int br_pump(struct br_host *h, char *err, size_t errlen)
  * something. Returns how many are live after, or -1 with err. */
 static int br_poll(struct batch_remote *b, int wake, int timeout_ms, char *err, size_t errlen)
 {
-	struct pollfd pfd[KT_REMOTES_MAX + 1];
+	struct pollfd pfd[2 * KT_REMOTES_MAX + 1];
 	int live = 0;
 
-	for (unsigned i = 0; i < b->n; i++)
+	for (unsigned i = 0; i < b->n; i++) {
 		pfd[i] = (struct pollfd){ .fd = b->hosts[i].ended ? -1 : remote_fd(b->hosts[i].r),
 					  .events = POLLIN };
-	pfd[b->n] = (struct pollfd){ .fd = wake, .events = POLLIN };
-	if (poll(pfd, b->n + 1, timeout_ms) < 0 && errno != EINTR) {
+		pfd[b->n + i] = (struct pollfd){ .fd = b->hosts[i].ended ? -1 :
+							      remote_err_fd(b->hosts[i].r),
+						 .events = POLLIN };
+	}
+	pfd[2 * b->n] = (struct pollfd){ .fd = wake, .events = POLLIN };
+	if (poll(pfd, 2 * b->n + 1, timeout_ms) < 0 && errno != EINTR) {
 		snprintf(err, errlen, "poll: %s", strerror(errno));
 		return -1;
 	}
 	for (unsigned i = 0; i < b->n; i++) {
-		if (pfd[i].fd >= 0 && pfd[i].revents && br_pump(&b->hosts[i], err, errlen) < 0)
+		if ((pfd[i].revents || pfd[b->n + i].revents) &&
+		    br_pump(&b->hosts[i], err, errlen) < 0)
 			return -1;
 		live += !b->hosts[i].ended;
 	}
@@ -626,7 +642,7 @@ static int br_host_open(struct batch_remote *b, unsigned i, char *err, size_t er
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	h->r = remote_spawn(h->opt->host, h->opt->via, b->opts->compress, &br_ops, h, err,
+	h->r = remote_spawn(h->opt->host, h->opt->via, b->opts->compress, &b->ops, h, err,
 			    errlen);
 	return h->r ? 0 : -1;
 }
@@ -699,8 +715,11 @@ int batch_remote_run(const struct kt_options *opts, FILE *out)
 
 		b.label_width = w > b.label_width ? w : b.label_width;
 	}
-	if (b.n > 1)
+	b.ops = br_ops;
+	if (b.n > 1) {
 		b.merge = hostmerge_new(b.n, KT_HOSTMERGE_CAP, br_merged, &b);
+		b.ops.stderr_line = br_stderr;
+	}
 	if (opts->record_path && !(b.mirror = mirror_new(err, sizeof(err))))
 		goto fail;
 	if (br_start(&b, err, sizeof(err)) < 0)

@@ -12,9 +12,9 @@ tests_unit_check_hostmerge_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_hostmerge
 # No kernel: peers of another protocol version, commands that are not agents.
 TESTS += tests/remote/version.sh tests/remote/decode.sh tests/remote/multi_fake.sh \
-	tests/remote/backlog.sh
+	tests/remote/backlog.sh tests/remote/agent_stderr.sh
 EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/multi_fake.sh \
-	tests/remote/backlog.sh \
+	tests/remote/backlog.sh tests/remote/agent_stderr.sh \
 	tests/remote/fake_peer.py \
 	tests/remote/throttle.py
 # Live: --via over a plain pipe (exact counts, loss, kill -9 of the viewer), a real sshd.

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The viewer's side of the pipe (client.h): the agent's command as a child with a pipe each
- * way, frames written whole (blocking: requests are small), frames read into callbacks.
+ * way (and one from its stderr when the caller takes its lines), frames written whole
+ * (blocking: requests are small), frames read into callbacks.
  */
 #include "config.h"
 
@@ -24,6 +25,9 @@ struct kt_remote {
 	void *ctx;
 	pid_t pid;
 	int to, from; /* the agent's stdin and stdout */
+	int errfd;    /* its stderr, when ops->stderr_line takes it; -1 */
+	char errline[1024]; /* the line it is writing */
+	size_t errlen;
 	struct kt_rstream rs;
 	struct kt_wbuf out, pay;
 	struct kt_hello hello;
@@ -47,7 +51,7 @@ struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 {
 	struct kt_remote *r;
 	struct kt_hello h = { .proto = KT_PROTO_VERSION, .role = 'V', .compress = compress };
-	int in[2], out[2];
+	int in[2], out[2], errp[2] = { -1, -1 };
 	ssize_t w;
 
 	if (pipe2(in, O_CLOEXEC) < 0)
@@ -55,6 +59,13 @@ struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 	if (pipe2(out, O_CLOEXEC) < 0) {
 		close(in[0]);
 		close(in[1]);
+		goto fail_pipe;
+	}
+	if (ops->stderr_line && pipe2(errp, O_CLOEXEC) < 0) {
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
 		goto fail_pipe;
 	}
 	r = xcalloc(1, sizeof(*r));
@@ -72,12 +83,18 @@ struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 		close(in[1]);
 		close(out[0]);
 		close(out[1]);
+		if (errp[0] >= 0) {
+			close(errp[0]);
+			close(errp[1]);
+		}
 		free(r);
 		return NULL;
 	}
 	if (r->pid == 0) {
 		dup2(in[0], STDIN_FILENO);
 		dup2(out[1], STDOUT_FILENO);
+		if (errp[1] >= 0)
+			dup2(errp[1], STDERR_FILENO);
 		signal(SIGPIPE, SIG_DFL);
 		if (host)
 			execlp("ssh", "ssh", "-T", host, "ktop", "--agent", (char *)NULL);
@@ -92,6 +109,11 @@ struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 	r->to = in[1];
 	r->from = out[0];
 	fcntl(r->from, F_SETFL, fcntl(r->from, F_GETFL) | O_NONBLOCK);
+	r->errfd = errp[0];
+	if (errp[1] >= 0) {
+		close(errp[1]);
+		fcntl(r->errfd, F_SETFL, fcntl(r->errfd, F_GETFL) | O_NONBLOCK);
+	}
 	snprintf(h.version, sizeof(h.version), "%s", PACKAGE_VERSION);
 	msg_hello_encode(&r->pay, &h);
 	frame_append(&r->out, KT_MSG_HELLO, r->pay.data, r->pay.len, false);
@@ -253,6 +275,51 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 	}
 }
 
+/* The line the command's stderr has written so far, handed on. */
+static void remote_err_flush(struct kt_remote *r)
+{
+	r->errline[r->errlen] = '\0';
+	r->ops->stderr_line(r->ctx, r->errline);
+	r->errlen = 0;
+}
+
+/* Hands on the complete lines its stderr has now (a line past the buffer in pieces); at
+ * its end, the last one without a newline, and the fd is closed. */
+static void remote_pump_err(struct kt_remote *r)
+{
+	char buf[4096];
+	ssize_t got;
+
+	while (r->errfd >= 0) {
+		got = read(r->errfd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0 && errno == EAGAIN)
+			return;
+		if (got <= 0) {
+			if (r->errlen)
+				remote_err_flush(r);
+			close(r->errfd);
+			r->errfd = -1;
+			return;
+		}
+		for (ssize_t i = 0; i < got; i++) {
+			if (buf[i] == '\n') {
+				remote_err_flush(r);
+				continue;
+			}
+			r->errline[r->errlen++] = buf[i];
+			if (r->errlen == sizeof(r->errline) - 1)
+				remote_err_flush(r);
+		}
+	}
+}
+
+int remote_err_fd(const struct kt_remote *r)
+{
+	return r->errfd;
+}
+
 int remote_pump(struct kt_remote *r, char *err, size_t errlen)
 {
 	uint8_t buf[262144];
@@ -262,12 +329,14 @@ int remote_pump(struct kt_remote *r, char *err, size_t errlen)
 	size_t n;
 	int ret;
 
+	remote_pump_err(r);
 	if (r->ended)
 		return 0;
 	got = read(r->from, buf, sizeof(buf));
 	if (got < 0)
 		return errno == EINTR || errno == EAGAIN ? 1 : 0;
 	if (got == 0) {
+		remote_pump_err(r); /* what it said as it went, before why it went */
 		if (!r->have_hello)
 			snprintf(err, errlen, "%s exited before its hello (its messages are above)",
 				 r->name);
@@ -416,6 +485,12 @@ int remote_close(struct kt_remote *r)
 	if (w == 0) {
 		kill(r->pid, SIGTERM);
 		waitpid(r->pid, &status, 0);
+	}
+	remote_pump_err(r); /* its last words; a process it left holding the pipe is not waited for */
+	if (r->errfd >= 0) {
+		if (r->errlen)
+			remote_err_flush(r);
+		close(r->errfd);
 	}
 	rstream_free(&r->rs);
 	wbuf_free(&r->out);

@@ -3,7 +3,9 @@
  * The viewer's side of the remote protocol (proto.h): spawns the command that runs the
  * agent (ssh HOST ktop --agent for -H, or --via's CMD through /bin/sh -c), says hello,
  * sends control requests and hands every frame the agent sends to the caller's callbacks.
- * Single-threaded: the caller polls remote_fd() and calls remote_pump().
+ * The command's stderr (ssh's warnings, the agent's messages) is the caller's, or, when it
+ * has a stderr_line callback, read through a pipe and handed on a line at a time.
+ * Single-threaded: the caller polls remote_fd() and remote_err_fd() and calls remote_pump().
  */
 #ifndef KTOP_REMOTE_CLIENT_H
 #define KTOP_REMOTE_CLIENT_H
@@ -30,6 +32,9 @@ struct kt_remote_ops {
 		     const struct kt_backlog *bl);
 	/* every event older than ts (the agent's clock) has come */
 	void (*watermark)(void *ctx, uint64_t ts);
+	/* a line the command wrote to its stderr, without its newline; set: the stderr is
+	 * read through a pipe instead of shared */
+	void (*stderr_line)(void *ctx, const char *line);
 };
 
 struct kt_remote_stats {
@@ -40,7 +45,7 @@ struct kt_remote_stats {
 struct kt_remote;
 
 /* Starts host's agent (ssh HOST ktop --agent) or via (/bin/sh -c VIA) with pipes on its
- * stdin and stdout (its stderr is ours), and sends the hello (compress: ask for zstd
+ * stdin and stdout (and its stderr, when ops has stderr_line), and sends the hello (compress: ask for zstd
  * frames). Returns NULL with one line in err. */
 struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 			       const struct kt_remote_ops *ops, void *ctx, char *err,
@@ -56,8 +61,11 @@ int remote_call(struct kt_remote *r, uint8_t op, const char *arg, const char *ar
 		size_t len);
 /* The fd to poll for the agent's frames. */
 int remote_fd(const struct kt_remote *r);
-/* Reads what is there and dispatches it. Returns 1 to go on, 0 once the agent said END, -1
- * with one line in err (an output that closed before END included). */
+/* The fd to poll for its stderr's lines; -1 when it is shared or has ended. */
+int remote_err_fd(const struct kt_remote *r);
+/* Reads what is there, its stderr's lines first, and dispatches it. Returns 1 to go on, 0
+ * once the agent said END, -1 with one line in err (an output that closed before END
+ * included). */
 int remote_pump(struct kt_remote *r, char *err, size_t errlen);
 /* Sends a ping; its pong refines the clock offset. */
 void remote_ping(struct kt_remote *r);
@@ -73,8 +81,8 @@ void remote_stats(const struct kt_remote *r, struct kt_remote_stats *out);
 const char *remote_name(const struct kt_remote *r);
 /* Closes the agent's stdin: it drains, sends its last pages, loss counters and END. */
 void remote_finish(struct kt_remote *r);
-/* Waits for the command (up to 3 s, then SIGTERM) and frees r. Returns its exit status, or
- * 128 + the signal. Safe on NULL. */
+/* Waits for the command (up to 3 s, then SIGTERM), hands on the last of its stderr, and
+ * frees r. Returns its exit status, or 128 + the signal. Safe on NULL. */
 int remote_close(struct kt_remote *r);
 
 #endif

@@ -60,6 +60,10 @@ struct kt_source_desc {
 	/* a remote agent that is behind (its oldest unsent event waited half a second or
 	 * more): the bytes it and its kernel hold unsent, that wait; 0 and 0 when caught up */
 	uint64_t behind_bytes, behind_ns;
+	/* the last line its far end wrote to its stderr (a remote agent's command: ssh's
+	 * warnings), and how many it wrote: a new one when note_seq changes */
+	char note[256];
+	unsigned note_seq;
 };
 
 typedef void (*kt_source_event_fn)(const char *system, const char *event, void *ctx);

@@ -10,7 +10,9 @@
  * the formats of the events it enables among them, so the tep only changes on the UI
  * thread). Events, filters, the tracer and dynamic probes are offered (the function lists
  * are not: the tracer pane says they are missing; a probe's hit counts are not asked for);
- * the rest is refused with one line.
+ * the rest is refused with one line. The agent's command's stderr (ssh's warnings) would
+ * break the screen: it is read through a pipe, its last line shown in the status line and
+ * all of it printed to stderr once the screen is given back (as the source closes).
  */
 #include "config.h"
 
@@ -73,6 +75,12 @@ struct remote_src {
 	struct kt_probe *probes; /* made through the agent, in creation order */
 	size_t n_probes;
 	struct kt_rbacklog backlog; /* UI thread: the agent's last report, as of the tick */
+	char *errlog; /* under lock: what the command wrote to its stderr, kept for the end */
+	size_t errlog_len;
+	char errlast[256]; /* under lock: its last line, without control characters */
+	unsigned errseq;   /* under lock: lines so far */
+	char note[256];	   /* UI thread: errlast and errseq as of the tick */
+	unsigned noteseq;
 };
 
 #define RS(s) ((struct remote_src *)(s)->data)
@@ -160,6 +168,34 @@ static void rs_loss(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus,
 	rpages_loss(((struct remote_src *)ctx)->pages, cpus, ncpus, bl);
 }
 
+/* A line of the command's stderr: kept, and the last one for the status line. */
+static void rs_stderr(void *ctx, const char *line)
+{
+	struct remote_src *rs = ctx;
+	size_t n = strlen(line), i;
+
+	rs->errlog = xrealloc(rs->errlog, rs->errlog_len + n + 2);
+	memcpy(rs->errlog + rs->errlog_len, line, n);
+	rs->errlog_len += n;
+	rs->errlog[rs->errlog_len++] = '\n';
+	rs->errlog[rs->errlog_len] = '\0';
+	/* an escape sequence must not reach the screen */
+	for (i = 0; line[i] && i < sizeof(rs->errlast) - 1; i++)
+		rs->errlast[i] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
+	rs->errlast[i] = '\0';
+	rs->errseq++;
+}
+
+/* What the command wrote to its stderr, to ours (the screen is not curses' now). */
+static void rs_stderr_out(struct remote_src *rs)
+{
+	if (rs->errlog_len)
+		fputs(rs->errlog, stderr);
+	free(rs->errlog);
+	rs->errlog = NULL;
+	rs->errlog_len = 0;
+}
+
 static const struct kt_remote_ops rs_ops = {
 	.hello = rs_hello,
 	.header_page = rs_header_page,
@@ -169,6 +205,7 @@ static const struct kt_remote_ops rs_ops = {
 	.comm = rs_comm,
 	.loss = rs_loss,
 	.watermark = rs_watermark,
+	.stderr_line = rs_stderr,
 };
 
 /* ---- the client thread ----------------------------------------------------------------- */
@@ -177,14 +214,15 @@ static const struct kt_remote_ops rs_ops = {
 static void *rs_thread(void *arg)
 {
 	struct remote_src *rs = arg;
-	struct pollfd pfd[2] = { { .fd = remote_fd(rs->r), .events = POLLIN },
-				 { .fd = rs->ctl[0], .events = POLLIN } };
+	struct pollfd pfd[3] = { { .fd = remote_fd(rs->r), .events = POLLIN },
+				 { .fd = rs->ctl[0], .events = POLLIN },
+				 { .fd = remote_err_fd(rs->r), .events = POLLIN } };
 	unsigned long long ping = 0, now;
 	char err[512] = "";
 	int ret = 1;
 
 	while (ret > 0) {
-		if (poll(pfd, 2, 1000) < 0 && errno != EINTR)
+		if (poll(pfd, 3, 1000) < 0 && errno != EINTR)
 			break;
 		if (pfd[1].revents)
 			return NULL;
@@ -194,8 +232,9 @@ static void *rs_thread(void *arg)
 			remote_ping(rs->r);
 			ping = now;
 		}
-		if (pfd[0].revents)
+		if (pfd[0].revents || pfd[2].revents)
 			ret = remote_pump(rs->r, err, sizeof(err));
+		pfd[2].fd = remote_err_fd(rs->r); /* -1 once it ended */
 		if (ret <= 0) { /* what came is all there is: stored, in order */
 			store_lock(rs->app->store);
 			rpages_flush(rs->pages, UINT64_MAX);
@@ -251,6 +290,8 @@ static void remote_describe(struct kt_source *s, struct kt_source_desc *d)
 		 __atomic_load_n(&rs->gone, __ATOMIC_ACQUIRE) ? "ENDED " : "", rs->name);
 	snprintf(d->host, sizeof(d->host), "%s", rs->hello.host);
 	snprintf(d->kernel, sizeof(d->kernel), "%s", rs->hello.kernel);
+	snprintf(d->note, sizeof(d->note), "%s", rs->note);
+	d->note_seq = rs->noteseq;
 	if (rs->backlog.age_ns >= REMOTE_BEHIND_NS) {
 		d->behind_bytes = rs->backlog.bytes;
 		d->behind_ns = rs->backlog.age_ns;
@@ -272,6 +313,8 @@ static void remote_tick(struct kt_source *s)
 	for (uint32_t i = 0; i < n && i < (uint32_t)app->ncpus; i++)
 		app->cpu_stats[i] = st[i];
 	rpages_backlog(rs->pages, &rs->backlog);
+	memcpy(rs->note, rs->errlast, sizeof(rs->note));
+	rs->noteseq = rs->errseq;
 	pthread_mutex_unlock(&rs->lock);
 }
 
@@ -294,6 +337,7 @@ static void remote_close_src(struct kt_source *s)
 	}
 	/* the agent sees its input and output close: it removes its instance at once */
 	remote_close(rs->r);
+	rs_stderr_out(rs);
 	close(rs->ctl[0]);
 	close(rs->ctl[1]);
 	rpages_free(rs->pages);
@@ -656,8 +700,10 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 		snprintf(err, errlen, "out of memory");
 		return KT_EXIT_FAILURE;
 	}
-	if (rs_connect(rs, opts, err, errlen) < 0)
+	if (rs_connect(rs, opts, err, errlen) < 0) {
+		rs_stderr_out(rs); /* the messages before the one line that says why */
 		return KT_EXIT_FAILURE;
+	}
 	app->decoder = decoder_new_offline(rs->tep);
 	app->catalog = catalog_parse(rs->events);
 	app->ncpus = rs->hello.ncpus ? (int)rs->hello.ncpus : 1;

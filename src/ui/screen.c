@@ -17,6 +17,7 @@
 #include "log.h"
 #include "options.h"
 #include "signals.h"
+#include "source/source.h"
 #include "ui/action.h"
 #include "ui/pane.h"
 #include "ui/screen.h"
@@ -199,9 +200,16 @@ static void ui_key(struct kt_ui *ui, int key)
 
 static void ui_tick(struct kt_ui *ui)
 {
+	struct kt_source_desc d;
 	int i;
 
 	app_tick(ui->app);
+	/* a remote agent's command wrote to its stderr: its last line, as an error */
+	source_describe(ui->app->source, &d);
+	if (d.note_seq != ui->note_seq) {
+		ui->note_seq = d.note_seq;
+		ui_message(ui, true, "remote stderr: %s", d.note);
+	}
 	header_refresh(&ui->header, ui->app);
 	ui->header_dirty = true;
 	for (i = 0; i < ui->lay.n; i++)

@@ -42,6 +42,7 @@ struct kt_ui {
 	bool relayout, full, header_dirty, status_dirty, fbar_dirty, help_dirty;
 	char msg[256];
 	bool msg_error;
+	unsigned note_seq; /* the source's stderr lines shown so far (kt_source_desc) */
 
 	struct kt_ui_settings start; /* what the session started with (settings.c) */
 	bool mouse;

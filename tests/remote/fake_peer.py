@@ -20,7 +20,10 @@
 #                     8192 bytes unread on CPUs 0 and 1, 1.4 s, and its final one by 512
 #                     bytes unread on CPU 1, 0.25 s (tests/remote/backlog.sh); with stderr,
 #                     it writes "fake agent: warming up" to its stderr after its hello and
-#                     "fake agent: done" before END (tests/remote/agent_stderr.sh)
+#                     "fake agent: done" before END (tests/remote/agent_stderr.sh).
+#                     The explorer's requests are answered too: events (available_events:
+#                     raw_syscalls:sys_enter), format, and disable (in backlog mode with a
+#                     loss frame that is caught up: tests/term/remote_backlog.sh).
 import os
 import struct
 import sys
@@ -123,6 +126,19 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
                 continue
             if arg.startswith("nosuch"):
                 send(3, struct.pack("<IB", rid, 0) + string(f"no event matches '{arg}'"))
+                continue
+            if op == 7:  # the explorer's catalogue
+                send(17, b"raw_syscalls:sys_enter\n")
+                send(3, struct.pack("<IB", rid, 1) + string(""))
+                continue
+            if op == 8:  # a format the explorer's decoder asks for
+                send(5, string("raw_syscalls") + string("sys_enter") + string(fmt))
+                send(3, struct.pack("<IB", rid, 1) + string("1 formats"))
+                continue
+            if op == 2:  # disable: caught up, in backlog mode
+                if backlog:
+                    send(10, loss([(0, 0, 0, 0, 2, 0), (0, 0, 2, 0, 1, 0)]))
+                send(3, struct.pack("<IB", rid, 1) + string("1 events"))
                 continue
             send(5, string("raw_syscalls") + string("sys_enter") + string(fmt))
             send(9, struct.pack("<iQ", 4242, 1) + string("fakework") +

@@ -1,0 +1,38 @@
+#!/bin/bash
+# What an agent's command writes to its stderr (ssh's warnings, the agent's own messages),
+# with no kernel: a made-up agent (tests/remote/fake_peer.py events ... stderr) writes one
+# line after its hello and one before its END.
+#   - batch mode with one remote: its lines reach ktop's stderr as they are, nothing else;
+#   - with several: each line carries its host's label, and only its own host's;
+#   - the explorer that cannot start (the command exits before its hello): the command's
+#     messages, then ktop's one line saying why, in that order (the explorer reads the
+#     command's stderr through a pipe, so it must hand it on before it gives up).
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+require_ktop
+require_python
+FAKE="python3 $KTOP_SRCDIR/tests/remote/fake_peer.py events $KTOP_SRCDIR/tests/unit/fixtures/tracing"
+
+# --- one remote: passed through ---------------------------------------------------------------
+run_ktop 30 "$T/r.out" "$T/r.err" -b --via "$FAKE stderr" -e raw_syscalls:sys_enter --duration 0.5
+[ "$KTOP_RC" = 0 ] || fail "one remote: exit $KTOP_RC; stderr: $(cat "$T/r.err")"
+printf 'fake agent: warming up\nfake agent: done\n' | diff -u - "$T/r.err" ||
+	fail "one remote: the agent's stderr differs (above)"
+[ "$(grep -c '^[0-9.]* \[00[01]\]' "$T/r.out")" = 4 ] || fail "one remote: not 4 events: $(cat "$T/r.out")"
+
+# --- several: each line with its host's label -------------------------------------------------
+run_ktop 30 "$T/m.out" "$T/m.err" -b --via "$FAKE 0 0" --via "$FAKE 0 0 stderr" \
+	-e raw_syscalls:sys_enter --duration 1
+[ "$KTOP_RC" = 0 ] || fail "several: exit $KTOP_RC; stderr: $(cat "$T/m.err")"
+printf 'via2: fake agent: warming up\nvia2: fake agent: done\n' | diff -u - "$T/m.err" ||
+	fail "several: the agents' stderr differs (above)"
+grep -q '^# ktop: events=6 ' "$T/m.out" || fail "several: totals: $(tail -n1 "$T/m.out")"
+
+# --- the explorer that cannot start: the command's words, then why -----------------------------
+run_ktop 30 "$T/e.out" "$T/e.err" --via "echo 'ssh: connect to host db-9 port 22: No route to host' >&2; exit 255"
+[ "$KTOP_RC" = 1 ] || fail "explorer: exit $KTOP_RC; stderr: $(cat "$T/e.err")"
+printf '%s\n' "ssh: connect to host db-9 port 22: No route to host" \
+	"ktop: echo 'ssh: connect to host db-9 port 22: No route to host' >&2; exit 255 exited before its hello (its messages are above)" |
+	diff -u - "$T/e.err" || fail "explorer: stderr differs (above)"
+pass
