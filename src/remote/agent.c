@@ -455,8 +455,11 @@ static void agent_send_file(struct agent *a, uint8_t type, const char *path)
 }
 
 /* How long the oldest event not sent yet has waited: the oldest page queued (its first
- * event; the writer's whole chunk counts as unsent until it is written), or an older
- * one the kernel still holds (its stats' oldest event, when it holds any). Lock held. */
+ * event; the writer's whole chunk counts as unsent until it is written), or an older one
+ * a CPU's buffer holds while the reader is behind on it: more than a page unread (it
+ * splices each page as it fills). Not below that: the stats' oldest event is the time of
+ * the page being written, which on a quiet CPU began long before its unread events. Lock
+ * held. */
 static uint64_t agent_age(struct agent *a, const struct kt_cpu_stats *st, int ncpus)
 {
 	uint64_t now = clock_mono_ns(), age = 0, oldest = a->inflight_oldest;
@@ -466,7 +469,8 @@ static uint64_t agent_age(struct agent *a, const struct kt_cpu_stats *st, int nc
 	if (oldest && now > oldest)
 		age = now - oldest;
 	for (int cpu = 0; st && cpu < ncpus; cpu++)
-		if (st[cpu].entries && st[cpu].oldest_us && st[cpu].now_us > st[cpu].oldest_us &&
+		if (st[cpu].entries && st[cpu].bytes > a->page_size && st[cpu].oldest_us &&
+		    st[cpu].now_us > st[cpu].oldest_us &&
 		    (st[cpu].now_us - st[cpu].oldest_us) * 1000 > age)
 			age = (st[cpu].now_us - st[cpu].oldest_us) * 1000;
 	return age;

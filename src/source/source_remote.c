@@ -292,7 +292,9 @@ static void remote_describe(struct kt_source *s, struct kt_source_desc *d)
 	snprintf(d->kernel, sizeof(d->kernel), "%s", rs->hello.kernel);
 	snprintf(d->note, sizeof(d->note), "%s", rs->note);
 	d->note_seq = rs->noteseq;
-	if (rs->backlog.age_ns >= REMOTE_BEHIND_NS) {
+	/* an agent that ended is behind no longer: what it sent is all there is */
+	if (rs->backlog.age_ns >= REMOTE_BEHIND_NS &&
+	    !__atomic_load_n(&rs->gone, __ATOMIC_ACQUIRE)) {
 		d->behind_bytes = rs->backlog.bytes;
 		d->behind_ns = rs->backlog.age_ns;
 	}
