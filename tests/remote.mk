@@ -25,6 +25,6 @@ LIVE_TESTS += tests/live/remote_multi.sh
 TERM_TESTS += tests/term/remote_explorer.sh
 # The probe editor over an agent: a uprobe made, toggled, its exact hits, a refusal, deleted.
 TERM_TESTS += tests/term/remote_probes.sh
-# With a made-up agent, no kernel: the header's "behind" while the agent is behind; the
-# agent's stderr in the status line, and after the explorer, not over its screen.
-TERM_TESTS += tests/term/remote_backlog.sh tests/term/remote_stderr.sh
+# The explorer over a made-up agent, no kernel: the header's "behind" while the agent is
+# behind; the agent's stderr in the status line and after the explorer, not over its screen.
+TERM_TESTS += tests/term/remote_fake.sh

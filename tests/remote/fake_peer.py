@@ -20,10 +20,10 @@
 #                     8192 bytes unread on CPUs 0 and 1, 1.4 s, and its final one by 512
 #                     bytes unread on CPU 1, 0.25 s (tests/remote/backlog.sh); with stderr,
 #                     it writes "fake agent: warming up" to its stderr after its hello and
-#                     "fake agent: done" before END (tests/remote/agent_stderr.sh).
+#                     "fake agent: done" when stdin closes (tests/remote/agent_stderr.sh).
 #                     The explorer's requests are answered too: events (available_events:
 #                     raw_syscalls:sys_enter), format, and disable (in backlog mode with a
-#                     loss frame that is caught up: tests/term/remote_backlog.sh).
+#                     loss frame that is caught up: tests/term/remote_fake.sh).
 import os
 import struct
 import sys
@@ -161,10 +161,10 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
         elif ftype == 12:  # ping
             now = 5 if shift is None else time.clock_gettime_ns(time.CLOCK_MONOTONIC) + shift
             send(13, payload + struct.pack("<Q", now))
-    if backlog:
-        send(10, loss([(0, 0, 0, 0, 2, 0), (0, 0, 2, 0, 1, 512)], 0, 250000000))
     if stderr:
         say("fake agent: done")
+    if backlog:
+        send(10, loss([(0, 0, 0, 0, 2, 0), (0, 0, 2, 0, 1, 512)], 0, 250000000))
     send(15, b"")
 
 
