@@ -471,7 +471,8 @@ tm() { TMUX='' TMUX_TMPDIR="$T" tmux -L "$TMUX_SOCK" "$@"; }
 # tmux_start COLS ROWS [ENV=VAL...] -- ARGS...: starts ktop ARGS (the binary is added) in a
 # detached session "t" of COLS x ROWS, under a small wrapper shell that records ktop's pid
 # and exit status (tmux itself does not always reap its pane's process in time to tell).
-# ktop's pid in KTOP_PID; after it exits, tmux_wait_exit gives the status.
+# ktop's pid in KTOP_PID; after it exits, tmux_wait_exit gives the status. No history is
+# kept unless TMUX_HISTORY says how many lines (for what scrolls off, tmux_screen -S -N).
 tmux_start()
 {
 	local cols=$1 rows=$2 envs=() e targs=()
@@ -482,7 +483,7 @@ tmux_start()
 	set -g default-terminal "${KTOP_TEST_TERM:-tmux-256color}"
 	set -g remain-on-exit on
 	set -g status off
-	set -g history-limit 0
+	set -g history-limit ${TMUX_HISTORY:-0}
 	set -sg escape-time 0
 	EOF
 	cat >"$T/run-in-pane" <<-'EOF'

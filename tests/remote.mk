@@ -28,3 +28,5 @@ TERM_TESTS += tests/term/remote_probes.sh
 # The explorer over a made-up agent, no kernel: the header's "behind" while the agent is
 # behind; the agent's stderr in the status line and after the explorer, not over its screen.
 TERM_TESTS += tests/term/remote_fake.sh
+# An agent flooding its stderr: 64 KiB of it kept for after the explorer, the rest counted.
+TERM_TESTS += tests/term/remote_stderr_flood.sh

@@ -44,6 +44,9 @@
 /* The header says "behind" from this wait of the agent's oldest unsent event: below it is
  * the reader's own pace (a quiet CPU's partial page every 100 ms) and the tick's. */
 #define REMOTE_BEHIND_NS 500000000ull
+/* An agent flooding its stderr must not grow the explorer: the first this many bytes are
+ * kept for the end, the lines past them counted. */
+#define REMOTE_ERRLOG_MAX (64u << 10)
 
 /* An event the viewer turned on or gave a filter ("sys:ev"; "sys:*" a whole system). */
 struct rs_event {
@@ -77,6 +80,7 @@ struct remote_src {
 	struct kt_rbacklog backlog; /* UI thread: the agent's last report, as of the tick */
 	char *errlog; /* under lock: what the command wrote to its stderr, kept for the end */
 	size_t errlog_len;
+	unsigned long errlog_dropped; /* lines past REMOTE_ERRLOG_MAX, counted, not kept */
 	char errlast[256]; /* under lock: its last line, without control characters */
 	unsigned errseq;   /* under lock: lines so far */
 	char note[256];	   /* UI thread: errlast and errseq as of the tick */
@@ -174,11 +178,15 @@ static void rs_stderr(void *ctx, const char *line)
 	struct remote_src *rs = ctx;
 	size_t n = strlen(line), i;
 
-	rs->errlog = xrealloc(rs->errlog, rs->errlog_len + n + 2);
-	memcpy(rs->errlog + rs->errlog_len, line, n);
-	rs->errlog_len += n;
-	rs->errlog[rs->errlog_len++] = '\n';
-	rs->errlog[rs->errlog_len] = '\0';
+	if (rs->errlog_len + n + 1 > REMOTE_ERRLOG_MAX) {
+		rs->errlog_dropped++;
+	} else {
+		rs->errlog = xrealloc(rs->errlog, rs->errlog_len + n + 2);
+		memcpy(rs->errlog + rs->errlog_len, line, n);
+		rs->errlog_len += n;
+		rs->errlog[rs->errlog_len++] = '\n';
+		rs->errlog[rs->errlog_len] = '\0';
+	}
 	/* an escape sequence must not reach the screen */
 	for (i = 0; line[i] && i < sizeof(rs->errlast) - 1; i++)
 		rs->errlast[i] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
@@ -191,9 +199,13 @@ static void rs_stderr_out(struct remote_src *rs)
 {
 	if (rs->errlog_len)
 		fputs(rs->errlog, stderr);
+	if (rs->errlog_dropped)
+		fprintf(stderr, "ktop: %lu more lines of the agent's stderr not kept (past %u KiB)\n",
+			rs->errlog_dropped, REMOTE_ERRLOG_MAX >> 10);
 	free(rs->errlog);
 	rs->errlog = NULL;
 	rs->errlog_len = 0;
+	rs->errlog_dropped = 0;
 }
 
 static const struct kt_remote_ops rs_ops = {

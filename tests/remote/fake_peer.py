@@ -11,7 +11,7 @@
 #                     events), a watermark between CPU 0's two events, the loss
 #                     counters (no backlog); an enable of nosuch:* is refused; kallsyms
 #                     (two symbols) and printk formats when asked; END when stdin closes.
-#   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr]
+#   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood]
 #                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
@@ -20,7 +20,9 @@
 #                     8192 bytes unread on CPUs 0 and 1, 1.4 s, and its final one by 512
 #                     bytes unread on CPU 1, 0.25 s (tests/remote/backlog.sh); with stderr,
 #                     it writes "fake agent: warming up" to its stderr after its hello and
-#                     "fake agent: done" when stdin closes (tests/remote/agent_stderr.sh).
+#                     "fake agent: done" when stdin closes (tests/remote/agent_stderr.sh);
+#                     with flood, 1000 lines of 100 bytes to its stderr after its hello
+#                     (tests/term/remote_stderr_flood.sh).
 #                     The explorer's requests are answered too: events (available_events:
 #                     raw_syscalls:sys_enter), format, and disable (in backlog mode with a
 #                     loss frame that is caught up: tests/term/remote_fake.sh).
@@ -100,7 +102,8 @@ def say(line):
     sys.stderr.flush()
 
 
-def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False):
+def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False,
+                 flood=False):
     late = (shift or 0) + skew
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
         header_page = f.read()
@@ -114,6 +117,8 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
             send(4, header_page)
             if stderr:
                 say("fake agent: warming up")
+            for i in range(1000 if flood else 0):
+                say(f"fake agent: noise {i:04d} ".ljust(99, "x"))
         elif ftype == 2:  # a request
             rid, op = struct.unpack("<IB", payload[:5])
             alen = struct.unpack("<I", payload[5:9])[0]
@@ -172,7 +177,7 @@ if sys.argv[1] == "events":
     nums = [int(a) for a in sys.argv[3:] if a.lstrip("-").isdigit()]
     words = [a for a in sys.argv[3:] if not a.lstrip("-").isdigit()]
     events_agent(sys.argv[2], nums[0] if nums else None, nums[1] if nums else 0,
-                 "die" in words, "backlog" in words, "stderr" in words)
+                 "die" in words, "backlog" in words, "stderr" in words, "flood" in words)
     sys.exit(0)
 # the next protocol's hello: proto and version first, as in every version; the rest is its own
 send(1, struct.pack("<H", PROTO + 1) + string("9.9") + b"\x00whatever the next version says",
