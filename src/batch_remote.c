@@ -14,6 +14,10 @@
  * clock (remote/hostmerge.h: each host's offset from pings, its watermarks); every line
  * carries the host's label, and the summary has a line per host. An agent that dies during
  * the capture is named on stderr and holds the others back no longer; the run goes on.
+ *
+ * --hist: each agent opens the histograms as local batch mode would (KT_REQ_HIST) and sends
+ * them rendered as local batch mode prints them when its capture stops; they are printed
+ * before the summary, each histogram's hosts in host order, labelled with several remotes.
  */
 #include "config.h"
 
@@ -67,6 +71,8 @@ struct br_host {
 	bool ended;	/* its END came, or (several remotes) it failed */
 	bool failed;
 	char err[512]; /* the first format or page the decoder refused */
+	uint32_t *hist_ids; /* --hist's i-th histogram: the request that opened it */
+	char **hist_text;   /* and its last snapshot (NULL: none came) */
 };
 
 struct batch_remote {
@@ -242,6 +248,21 @@ static void br_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 	rpages_page(h->pages, cpu, page, len);
 }
 
+/* A histogram's rendering: kept, the last one for each, until the summary prints it. */
+static void br_snapshot(void *ctx, struct kt_snapshot *s)
+{
+	struct br_host *h = ctx;
+
+	for (size_t i = 0; h->hist_ids && i < h->b->opts->n_hists; i++) {
+		if (h->hist_ids[i] != s->id)
+			continue;
+		free(h->hist_text[i]);
+		h->hist_text[i] = s->text;
+		return;
+	}
+	free(s->text); /* no histogram of ours: a request that failed */
+}
+
 static const struct kt_remote_ops br_ops = {
 	.hello = br_hello,
 	.header_page = br_header_page,
@@ -252,13 +273,16 @@ static const struct kt_remote_ops br_ops = {
 	.comm = br_comm,
 	.loss = br_loss,
 	.watermark = br_watermark,
+	.snapshot = br_snapshot,
 };
 
-/* The options' probes, tracer and events, as requests. Returns 0, or -1 with err. */
-static int br_requests(struct batch_remote *b, struct kt_remote *r, char *err, size_t errlen)
+/* The options' probes, tracer, events and histograms (last, as locally: they cover the
+ * capture), as requests. Returns 0, or -1 with err. */
+static int br_requests(struct br_host *h, char *err, size_t errlen)
 {
-	const struct kt_options *o = b->opts;
-	char reply[1024];
+	const struct kt_options *o = h->b->opts;
+	struct kt_remote *r = h->r;
+	char reply[1024], hint[160] = "";
 
 	for (size_t i = 0; i < o->n_probes; i++) {
 		if (o->probes[i].usdt) {
@@ -286,7 +310,51 @@ static int br_requests(struct batch_remote *b, struct kt_remote *r, char *err, s
 			return -1;
 		}
 	}
+	for (size_t i = 0; i < o->n_hists; i++) {
+		if (remote_call(r, KT_REQ_HIST, o->hists[i], o->json ? "json" : "", reply,
+				sizeof(reply)) < 0) {
+			/* an agent of before --hist ends on it: "unknown request" */
+			if (strcmp(h->hello.version, PACKAGE_VERSION))
+				snprintf(hint, sizeof(hint), " (it runs ktop %.31s, this is ktop %s: "
+					 "install the same version on both sides)", h->hello.version,
+					 PACKAGE_VERSION);
+			snprintf(err, errlen, "%s refused --hist %.200s: %.500s%s", remote_name(r),
+				 o->hists[i], reply, hint);
+			return -1;
+		}
+		h->hist_ids[i] = remote_last_id(r);
+	}
 	return 0;
+}
+
+/* --hist: each histogram as local batch mode prints it, every host's in host order; with
+ * several, text blocks follow a line naming the host and JSON objects carry "host" first,
+ * as events do. A host that ended without sending one is named on stderr. */
+static void br_print_hists(struct batch_remote *b)
+{
+	const struct br_host *h;
+
+	for (size_t i = 0; i < b->opts->n_hists; i++) {
+		for (unsigned k = 0; k < b->n; k++) {
+			h = &b->hosts[k];
+			if (!h->hist_text[i]) {
+				fprintf(stderr, "ktop: %s sent no histogram for --hist %s%s\n",
+					remote_name(h->r), b->opts->hists[i],
+					h->failed ? " (it ended early)" : "");
+				continue;
+			}
+			if (b->opts->json) {
+				fputs("{\"host\":", b->out);
+				json_string(b->out, h->opt->label);
+				/* an agent's is one object: its fields follow the host */
+				fprintf(b->out, ",%s", h->hist_text[i] + (h->hist_text[i][0] == '{'));
+				continue;
+			}
+			if (b->merge)
+				fprintf(b->out, "# host %s\n", h->opt->label);
+			fputs(h->hist_text[i], b->out);
+		}
+	}
 }
 
 /* The name the agent gave pid, for the file's task list; NULL when none came. */
@@ -559,6 +627,8 @@ static void br_summary(struct batch_remote *b, double secs)
 
 	if (b->out_closed)
 		return;
+	/* before the summary, which stays the last line, as locally */
+	br_print_hists(b);
 	for (unsigned i = 0; i < b->n; i++) {
 		br_figures(&b->hosts[i], &f[i]);
 		all.rs.events += f[i].rs.events;
@@ -609,6 +679,8 @@ static int br_host_open(struct batch_remote *b, unsigned i, char *err, size_t er
 	h->tep = tep_alloc();
 	h->dec = h->tep ? decoder_new_offline(h->tep) : NULL;
 	h->pages = h->dec ? rpages_new(h->tep, br_emit, h) : NULL;
+	h->hist_ids = xcalloc(b->opts->n_hists + 1, sizeof(*h->hist_ids));
+	h->hist_text = xcalloc(b->opts->n_hists + 1, sizeof(*h->hist_text));
 	if (!h->pages) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -620,6 +692,10 @@ static int br_host_open(struct batch_remote *b, unsigned i, char *err, size_t er
 
 static void br_host_close(struct br_host *h)
 {
+	for (size_t i = 0; h->hist_text && i < h->b->opts->n_hists; i++)
+		free(h->hist_text[i]);
+	free(h->hist_text);
+	free(h->hist_ids);
 	rpages_free(h->pages);
 	remote_close(h->r);
 	decoder_free(h->dec);
@@ -657,7 +733,7 @@ static int br_start(struct batch_remote *b, char *err, size_t errlen)
 		goto fail;
 	}
 	for (i = 0; i < b->n; i++)
-		if (br_requests(b, b->hosts[i].r, why, sizeof(why)) < 0)
+		if (br_requests(&b->hosts[i], why, sizeof(why)) < 0)
 			goto fail;
 	return 0;
 fail:

@@ -8,6 +8,8 @@
  * the reader (a tracer switch, the stop). A slow link fills the queue and makes producers
  * wait, so the kernel drops and counts; at the stop the queue takes the kernel's last pages
  * without waiting, so the instance goes first and the tail follows at the link's pace.
+ * Histograms (KT_REQ_HIST) are app.h's, as local batch mode's; their snapshots go when the
+ * capture stops, before END, and their programs with the agent's fds however it ends.
  */
 #include "config.h"
 
@@ -26,9 +28,11 @@
 
 #include "agent.h"
 #include "app.h"
+#include "backend/bpfhist.h"
 #include "backend/catalog.h"
 #include "backend/decode.h"
 #include "backend/guard.h"
+#include "backend/histprint.h"
 #include "backend/loss.h"
 #include "backend/session.h"
 #include "backend/tracers.h"
@@ -86,6 +90,12 @@ struct agent {
 	} names[AGENT_NAMES];
 	char **sent; /* "sys:event" of the formats sent */
 	size_t n_sent;
+	struct agent_hist {
+		struct kt_bpfhist *h; /* in app.hists, which closes it */
+		uint32_t id;	      /* the request that opened it */
+		bool json;	      /* rendered as --json prints it */
+	} *hists;
+	size_t n_hists;
 	struct kt_wbuf pay; /* under lock */
 	struct kt_rstream rs;
 };
@@ -509,12 +519,54 @@ static int agent_probe_add(struct agent *a, const char *kind, const char *def, c
 	return -1;
 }
 
+/* A --hist histogram loaded and attached as local batch mode does (app_hist_open: the
+ * same checks, the same refusals). Main thread, lock not held: the verifier takes a
+ * while and the page path goes on meanwhile. */
+static int agent_hist_open(struct agent *a, const struct kt_request *q, char *text,
+			   size_t len)
+{
+	struct kt_bpfhist *h = app_hist_open(&a->app, q->arg, text, len);
+
+	if (!h)
+		return -1;
+	a->hists = xreallocarray(a->hists, a->n_hists + 1, sizeof(*a->hists));
+	a->hists[a->n_hists++] = (struct agent_hist){ h, q->id, !strcmp(q->arg2, "json") };
+	snprintf(text, len, "%s via=%s", bpfhist_spec(h)->text, bpfhist_variant(h));
+	return 0;
+}
+
+/* Each histogram as its viewer asked to have it rendered, read as the capture stopped
+ * (app_stop_capture's last tick). Lock held. */
+static void agent_send_hists(struct agent *a)
+{
+	size_t len;
+	char *text;
+
+	for (size_t i = 0; i < a->n_hists; i++) {
+		text = histprint_render(a->hists[i].h, a->hists[i].json, &len);
+		if (!text) {
+			log_debug("%s: out of memory for %s", __func__,
+				  bpfhist_spec(a->hists[i].h)->text);
+			continue;
+		}
+		a->pay.len = 0;
+		msg_snapshot_encode(&a->pay, KT_SNAP_HIST, a->hists[i].id, text, len);
+		if (agent_send(a, KT_MSG_SNAPSHOT, a->pay.data, a->pay.len) < 0)
+			log_debug("%s: %s not sent (%zu bytes)", __func__,
+				  bpfhist_spec(a->hists[i].h)->text, len);
+		free(text);
+	}
+}
+
 static void agent_request(struct agent *a, const struct kt_request *q)
 {
 	char text[1024] = "";
 	int ret = -1;
 
-	if (q->op == KT_REQ_TRACER) {
+	if (q->op == KT_REQ_HIST) {
+		ret = agent_hist_open(a, q, text, sizeof(text));
+		pthread_mutex_lock(&a->lock);
+	} else if (q->op == KT_REQ_TRACER) {
 		/* the reader stops and starts again: its page sink takes the lock */
 		ret = app_set_tracer(&a->app, q->arg, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
@@ -555,9 +607,10 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			text[0] = '\0';
 			ret = 0;
 			break;
-		default: /* msg_request_decode knows every op */
-			snprintf(text, sizeof(text), "%s is not done by this agent",
-				 msg_request_name(q->op));
+		default: /* a newer viewer's */
+			snprintf(text, sizeof(text), "request %u is not known to this agent (ktop %s): "
+				 "install the same ktop version on both sides", q->op,
+				 PACKAGE_VERSION);
 			break;
 		}
 	}
@@ -810,6 +863,7 @@ int agent_run(const struct kt_options *opts)
 	pthread_mutex_unlock(&a->lock);
 	app_stop_capture(&a->app);
 	pthread_mutex_lock(&a->lock);
+	agent_send_hists(a);
 	agent_left_lost(a);
 	agent_send_loss(a, a->app.cpu_stats);
 	a->pay.len = 0;
@@ -825,6 +879,7 @@ out:
 	for (size_t i = 0; i < a->n_sent; i++)
 		free(a->sent[i]);
 	free(a->sent);
+	free(a->hists);
 	free(a->handed);
 	if (a->kbuf)
 		kbuffer_free(a->kbuf);

@@ -29,6 +29,8 @@ struct kt_remote_ops {
 	void (*loss)(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus);
 	/* every event older than ts (the agent's clock) has come */
 	void (*watermark)(void *ctx, uint64_t ts);
+	/* a histogram's rendering (KT_REQ_HIST); s->text is the callee's to free */
+	void (*snapshot)(void *ctx, struct kt_snapshot *s);
 };
 
 struct kt_remote_stats {
@@ -53,6 +55,8 @@ int remote_handshake(struct kt_remote *r, int timeout_ms, char *err, size_t errl
  * in reply. */
 int remote_call(struct kt_remote *r, uint8_t op, const char *arg, const char *arg2, char *reply,
 		size_t len);
+/* The id the last remote_call sent: a snapshot names the request that opened it. */
+uint32_t remote_last_id(const struct kt_remote *r);
 /* The fd to poll for the agent's frames. */
 int remote_fd(const struct kt_remote *r);
 /* Reads what is there and dispatches it. Returns 1 to go on, 0 once the agent said END, -1

@@ -9,11 +9,18 @@
 #                     events), a watermark between CPU 0's two events, the loss
 #                     counters; an enable of nosuch:* is refused; kallsyms (two symbols)
 #                     and printk formats when asked; END when stdin closes.
-#   events FIXTURES SHIFT SKEW [die]
+#   events FIXTURES SHIFT SKEW [die|old]
 #                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
-#                     answering the enable, without END (tests/remote/multi_fake.sh)
+#                     answering the enable, without END (tests/remote/multi_fake.sh); with
+#                     old, it says it is ktop 0.0.9 and answers a hist request as an agent
+#                     of before --hist did (an error frame: unknown request 10), then ENDs
+#                     when stdin closes.
+#                     Either way a hist request (op 10) of func:nosuch* is refused, and any
+#                     other is accepted: when stdin closes its snapshot (hist_text) comes
+#                     before END, rendered as arg2 asks ("json" or text), its count
+#                     3 + SHIFT in seconds, so each agent's is its own.
 import os
 import struct
 import sys
@@ -76,13 +83,28 @@ def sys_enter(pid, nr):
     return struct.pack("<HBBiq6Q", 443, 0, 0, pid, nr, 1, 2, 3, 4, 5, 6)
 
 
-def events_agent(fixtures, shift=None, skew=0, die=False):
+def hist_text(spec, count, json):
+    """A histogram as ktop -b --hist prints it (src/backend/histprint.c)."""
+    if json:
+        return ('{"hist":{"spec":"%s","by":"comm","unit":"ns","scale":"log2","step":0,'
+                '"via":"tp_btf","missed":1,"keys":[{"key":"fakework","id":0,"count":%d,'
+                '"sum":%d,"avg":1500,"min":1100,"p50":1500,"p90":1900,"p99":1990,'
+                '"max":1990,"buckets":[{"lo":1024,"hi":2048,"count":%d}]}]}}\n'
+                % (spec, count, count * 1500, count))
+    return ("# hist %s: by=comm unit=ns scale=log2 via=tp_btf keys=1 missed=1\n"
+            "key fakework count=%d sum=%d avg=1500 min=1100 p50=1500 p90=1900 p99=1990 "
+            "max=1990\n  [1024, 2048) %d |%s|\n" % (spec, count, count * 1500, count, "*" * 40))
+
+
+def events_agent(fixtures, shift=None, skew=0, die=False, old=False):
     late = (shift or 0) + skew
+    hists = []
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
         header_page = f.read()
     with open(os.path.join(fixtures, "events/raw_syscalls/sys_enter/format"), "rb") as f:
         fmt = f.read()
-    hello = (struct.pack("<H", 1) + string("0.1.0") + b"A\x00" + string("fakehost") +
+    hello = (struct.pack("<H", 1) + string("0.0.9" if old else "0.1.0") + b"A\x00" +
+             string("fakehost") +
              string("6.1.0-fake") + struct.pack("<II", 2, 4096) + bytes([8, 0]))
     for ftype, payload in frames(sys.stdin):
         if ftype == 1:  # the viewer's hello
@@ -97,6 +119,19 @@ def events_agent(fixtures, shift=None, skew=0, die=False):
                 with open(os.path.join(fixtures, "printk_formats"), "rb") as f:
                     send(7, f.read())
                 send(3, struct.pack("<IB", rid, 1) + string(""))
+                continue
+            if op == 10 and old:
+                send(14, string("unknown request 10"))
+                continue
+            if op == 10:
+                if arg.startswith("func:nosuch"):
+                    send(3, struct.pack("<IB", rid, 0) +
+                         string(f"{arg}: no kernel function nosuch to attach to"))
+                    continue
+                blen = struct.unpack("<I", payload[9 + alen:13 + alen])[0]
+                json = payload[13 + alen:13 + alen + blen] == b"json"
+                hists.append((rid, hist_text(arg, 3 + (shift or 0) // 1000000000, json)))
+                send(3, struct.pack("<IB", rid, 1) + string(f"{arg} via=tp_btf"))
                 continue
             if arg.startswith("nosuch"):
                 send(3, struct.pack("<IB", rid, 0) + string(f"no event matches '{arg}'"))
@@ -119,13 +154,15 @@ def events_agent(fixtures, shift=None, skew=0, die=False):
         elif ftype == 12:  # ping
             now = 5 if shift is None else time.clock_gettime_ns(time.CLOCK_MONOTONIC) + shift
             send(13, payload + struct.pack("<Q", now))
+    for rid, text in hists:
+        send(11, bytes([1]) + struct.pack("<I", rid) + string(text))
     send(15, b"")
 
 
 if sys.argv[1] == "events":
     if len(sys.argv) > 3:
         events_agent(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]),
-                     sys.argv[5:] == ["die"])
+                     sys.argv[5:] == ["die"], sys.argv[5:] == ["old"])
     else:
         events_agent(sys.argv[2])
     sys.exit(0)
