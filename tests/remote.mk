@@ -22,6 +22,8 @@ TESTS += tests/remote/hist_fake.sh
 LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh tests/live/remote_throttle.sh
 # Two agents through --via merged into one stream: exact per host, in time, clean after.
 LIVE_TESTS += tests/live/remote_multi.sh
+# --hist through agents: exact counts per host, the agent's refusal, programs gone after -9.
+LIVE_TESTS += tests/live/remote_hist.sh
 # The explorer over an agent (--via without -b): picker, exact stream, D, refusals, clean-up.
 TERM_TESTS += tests/term/remote_explorer.sh
 # The probe editor over an agent: a uprobe made, toggled, its exact hits, a refusal, deleted.

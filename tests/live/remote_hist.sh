@@ -1,0 +1,119 @@
+#!/bin/bash
+# --hist over remote agents (--via 'ktop --agent', a plain pipe), held to the local histogram
+# tests' standards (bpf_hist.sh):
+#   - a workload of exactly N getppid() calls: two agents (two hosts, one kernel) each count
+#     exactly N in key getppid of syscall-latency for its pid, printed in host order, each
+#     block after its "# host LABEL" line; with --json, "host" on each histogram object;
+#   - a spec the agent's kernel refuses (a field its event lacks): the viewer exits 1 with
+#     the agent's one line, the very reason local batch mode gives, naming the agent;
+#   - the viewer killed with -9: the agent's BPF programs (bpftool prog), its instance and
+#     the agent itself are gone within 2 s, as after local ktop's own end.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../hist-lib.sh
+. "$(dirname "$0")/../hist-lib.sh"
+require_live_hist
+require_workload
+
+N=${KTOP_EXACT_N:-100000}
+HOST=$(uname -n)
+
+# agent TAG: the --via command of an agent whose pid goes to $T/TAG.agent (sh -c's exec
+# keeps it) and whose debug log (attached programs) to $T/TAG.klog.
+agent() { echo "echo \$\$ >$T/$1.agent; exec $KTOP --agent -v --log $T/$1.klog"; }
+
+# agent_pid TAG: once that agent started, its pid in a.
+agent_pid()
+{
+	wait_until 15 test -s "$T/$1.agent" || fail "$1: the agent did not start: $(head -c 500 "$T"/*.err)"
+	a=$(cat "$T/$1.agent")
+	KTOP_PIDS+=("$a")
+}
+
+# workload: N getppid calls waiting for $T/go; its pid in wl.
+workload()
+{
+	rm -f "$T/go"
+	WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" count "$N" ktop-rhist >"$T/wl" &
+	CLEANUP_PIDS+=("$!")
+	wait_until 5 has_line "$T/wl" || fail "the workload printed no pid"
+	wl=$(head -n1 "$T/wl" | cut -d' ' -f1)
+}
+
+# exact TAG ARGS...: the workload counted by the agents the arguments start (one --hist,
+# HOSTS agents); the viewer stopped with SIGINT once it is done. Their programs are gone after.
+exact()
+{
+	local tag=$1 progs=() h
+	shift
+	workload
+	start_ktop "$T/$tag.out" "$T/$tag.err" -b "$@" --hist "syscall-latency,pid=$wl"
+	kpid=$KTOP_PID
+	for h in $HOSTS; do
+		agent_pid "$tag$h"
+		wait_attached "$T/$tag$h.klog" 1
+		mapfile -t -O "${#progs[@]}" progs < <(prog_ids "$a")
+	done
+	touch "$T/go"
+	wait_pid_exit "$wl" 60 || fail "$tag: workload count $N did not finish"
+	sleep 0.3 # the last exit events land before the final read
+	stop_ktop "$kpid" INT 30
+	[ "$KTOP_RC" = 0 ] || fail "$tag: viewer exited $KTOP_RC; stderr: $(head -c 500 "$T/$tag.err")"
+	assert_no_sanitizer "$T/$tag.err"
+	assert_progs_gone "${progs[@]}"
+}
+
+# --- two hosts: each counts every call, its block after its label, in host order ----------
+HOSTS="1 2"
+exact two --via "$(agent two1)" --via "$(agent two2)"
+[ "$(grep -c '^# host ' "$T/two.out")" = 2 ] && [ "$(grep -m1 '^# host ' "$T/two.out")" = "# host via1" ] ||
+	fail "two: not one block per host, via1 first: $(grep -n '^# h' "$T/two.out")"
+for h in 1 2; do
+	sed -n "/^# host via$h\$/,/^# \(host\|ktop\)/p" "$T/two.out" >"$T/two$h.hist"
+	grep -q "^# hist syscall-latency,pid=$wl: by=syscall unit=ns scale=log2 via=\(tp_btf\|raw_tp\|tracepoint\) " "$T/two$h.hist" ||
+		fail "two: via$h's header: $(head -3 "$T/two$h.hist")"
+	expect_key_count "$T/two$h.hist" getppid "$N"
+	log "two: via$h: $(hist_key_line "$T/two$h.hist" getppid | cut -d' ' -f1-4)"
+done
+
+# --- --json: the histogram object carries its host -------------------------------------------
+HOSTS=1
+exact json --json --via "$(agent json1)"
+python3 - "$T/json.out" "$N" <<'PY' || fail "json: $(grep '"hist"' "$T/json.out")"
+import json, sys
+objs = [json.loads(l) for l in open(sys.argv[1])]
+hists = [o for o in objs if "hist" in o]
+assert len(hists) == 1 and list(hists[0])[:2] == ["host", "hist"] and hists[0]["host"] == "via1", hists
+keys = {k["key"]: k for k in hists[0]["hist"]["keys"]}
+n, missed = int(sys.argv[2]), hists[0]["hist"]["missed"]
+assert keys["getppid"]["count"] <= n <= keys["getppid"]["count"] + missed, keys["getppid"]
+PY
+
+# --- a spec the agent's kernel refuses: the reason local batch mode gives, naming the agent -
+spec='field:sched:sched_switch.no_such'
+run_ktop 30 "$T/local.out" "$T/local.err" -b --hist "$spec" --duration 1
+[ "$KTOP_RC" = 1 ] && [ "$(wc -l <"$T/local.err")" = 1 ] || fail "local refusal: exit $KTOP_RC: $(cat "$T/local.err")"
+run_ktop 30 "$T/r.out" "$T/r.err" -b --via "$(agent ref)" --hist "$spec" --duration 1
+[ "$KTOP_RC" = 1 ] || fail "refusal: exit $KTOP_RC, expected 1: $(cat "$T/r.err")"
+echo "ktop: agent at $HOST refused --hist $spec: $(sed 's/^ktop: //' "$T/local.err")" |
+	diff -u - "$T/r.err" || fail "refusal: not the agent's one line with local's reason (above)"
+[ -s "$T/r.out" ] && fail "refusal: printed on stdout: $(cat "$T/r.out")"
+wait_until 5 all_gone "$(cat "$T/ref.agent")" || fail "refusal: the agent or its instance outlived the viewer"
+log "refusal: $(cat "$T/r.err")"
+
+# --- the viewer killed with -9: the agent's programs and instance go within 2 s -------------
+start_ktop "$T/k.out" "$T/k.err" -b --via "$(agent kill9)" --hist syscall-latency --hist runq-latency
+kpid=$KTOP_PID
+agent_pid kill9
+wait_attached "$T/kill9.klog" 2
+mapfile -t progs < <(prog_ids "$a")
+[ "${#progs[@]}" -ge 2 ] || fail "kill9: the agent holds ${#progs[@]} BPF programs for two histograms"
+kill -9 "$kpid"
+wait_until 2 all_gone "$a" ||
+	fail "kill9: 2 s after the viewer's kill -9: agent alive=$(pid_alive "$a" && echo yes || echo no), instance=$(instance_exists "$a" && echo yes || echo no)"
+assert_progs_gone "${progs[@]}"
+log "kill9: agent $a gone with its ${#progs[@]} BPF programs and its instance"
+
+assert_clean
+pass
