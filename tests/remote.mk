@@ -13,11 +13,11 @@ UNIT_TESTS += tests/unit/check_hostmerge
 # No kernel: peers of another protocol version, commands that are not agents.
 TESTS += tests/remote/version.sh tests/remote/decode.sh tests/remote/multi_fake.sh
 EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/multi_fake.sh \
-	tests/remote/hist_fake.sh \
+	tests/remote/snapshots_fake.sh \
 	tests/remote/fake_peer.py \
 	tests/remote/throttle.py
 # --hist over agents: snapshots printed as locally, labelled per host, refusals, old agents.
-TESTS += tests/remote/hist_fake.sh
+TESTS += tests/remote/snapshots_fake.sh
 # Live: --via over a plain pipe (exact counts, loss, kill -9 of the viewer), a real sshd.
 LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh tests/live/remote_throttle.sh
 # Two agents through --via merged into one stream: exact per host, in time, clean after.

@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "backend/bpfhist.h"
@@ -110,22 +109,4 @@ void histprint_json(const struct kt_bpfhist *h, FILE *out)
 		fputs("]}", out);
 	}
 	fputs("]}}\n", out);
-}
-
-char *histprint_render(const struct kt_bpfhist *h, bool json, size_t *len)
-{
-	char *text = NULL;
-	FILE *out = open_memstream(&text, len);
-
-	if (!out)
-		return NULL;
-	if (json)
-		histprint_json(h, out);
-	else
-		histprint_text(h, out);
-	if (fclose(out) != 0) {
-		free(text);
-		return NULL;
-	}
-	return text;
 }

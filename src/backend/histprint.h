@@ -4,15 +4,11 @@
 #ifndef KTOP_BACKEND_HISTPRINT_H
 #define KTOP_BACKEND_HISTPRINT_H
 
-#include <stdbool.h>
 #include <stdio.h>
 
 struct kt_bpfhist;
 
 void histprint_text(const struct kt_bpfhist *h, FILE *out);
 void histprint_json(const struct kt_bpfhist *h, FILE *out);
-/* Either of them into a malloc'd string of *len bytes (an agent's snapshot); NULL when out
- * of memory. */
-char *histprint_render(const struct kt_bpfhist *h, bool json, size_t *len);
 
 #endif

@@ -212,6 +212,7 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_PROBE_DEL] = "probe-delete", [KT_REQ_KALLSYMS] = "kallsyms",
 	[KT_REQ_EVENTS] = "events",	[KT_REQ_FORMAT] = "format",
 	[KT_REQ_TRACERS] = "tracers",	[KT_REQ_HIST] = "hist",
+	[KT_REQ_COUNTERS] = "counters",
 };
 
 const char *msg_request_name(uint8_t op)
@@ -382,7 +383,7 @@ int msg_snapshot_decode(const uint8_t *p, size_t n, struct kt_snapshot *s)
 	s->kind = rbuf_u8(&r);
 	s->id = rbuf_u32(&r);
 	text = rbuf_blob(&r, &len);
-	if (r.bad || r.left || s->kind != KT_SNAP_HIST)
+	if (r.bad || r.left || s->kind < KT_SNAP_HIST || s->kind > KT_SNAP_COUNTERS)
 		return -1;
 	s->text = xmalloc((size_t)len + 1);
 	for (uint32_t i = 0; i < len; i++)

@@ -38,7 +38,7 @@ enum kt_frame_type {
 	KT_MSG_PAGE,		/* agent: one ring-buffer page of one CPU, as read */
 	KT_MSG_COMMS,		/* agent: task names of the pids in the pages that follow */
 	KT_MSG_LOSS,		/* agent: the kernel's per-CPU loss counters */
-	KT_MSG_SNAPSHOT,	/* agent: a histogram snapshot, rendered as batch mode prints it */
+	KT_MSG_SNAPSHOT,	/* agent: histograms, counters, rendered as batch mode prints them */
 	KT_MSG_PING,		/* viewer: its clock */
 	KT_MSG_PONG,		/* agent: the viewer's clock back, and its own */
 	KT_MSG_ERROR,		/* agent: a fatal one-line error; it exits after */
@@ -60,6 +60,8 @@ enum kt_request_op {
 	KT_REQ_TRACERS,		/* no args: the reply is the instance's available tracers */
 	KT_REQ_HIST,		/* arg: a --hist spec, arg2: "json" or "" (text): how its
 				 * snapshots are rendered */
+	KT_REQ_COUNTERS,	/* arg: the --pmu-event specs, space-separated ("" the default
+				 * set alone), arg2: as KT_REQ_HIST's */
 	KT_REQ_OP_MAX
 };
 
@@ -104,9 +106,10 @@ struct kt_request {
 	const char *arg, *arg2;	/* into the payload, NUL-terminated by the decoder */
 };
 
-/* What a snapshot holds (its first field); counters would be the next. */
+/* What a snapshot holds (its first field). */
 enum kt_snapshot_kind {
 	KT_SNAP_HIST = 1,	/* a --hist histogram, as histprint renders it */
+	KT_SNAP_COUNTERS,	/* the --pmu counters, as pmu_print renders them */
 };
 
 struct kt_snapshot {

@@ -1,13 +1,15 @@
 #!/bin/bash
-# --hist over remote agents (--via 'ktop --agent', a plain pipe), held to the local histogram
-# tests' standards (bpf_hist.sh):
+# --hist and --pmu over remote agents (--via 'ktop --agent', a plain pipe), held to the local
+# histogram tests' standards (bpf_hist.sh, pmu_counters.sh):
 #   - a workload of exactly N getppid() calls: two agents (two hosts, one kernel) each count
-#     exactly N in key getppid of syscall-latency for its pid, printed in host order, each
-#     block after its "# host LABEL" line; with --json, "host" on each histogram object;
+#     exactly N in key getppid of syscall-latency for its pid, and at least N in the
+#     system-wide counter syscalls:sys_enter_getppid (other tasks may call it too), printed
+#     in host order, each block after its "# host LABEL" line, the histograms first; with
+#     --json, "host" on each histogram and counters object;
 #   - a spec the agent's kernel refuses (a field its event lacks): the viewer exits 1 with
 #     the agent's one line, the very reason local batch mode gives, naming the agent;
-#   - the viewer killed with -9: the agent's BPF programs (bpftool prog), its instance and
-#     the agent itself are gone within 2 s, as after local ktop's own end.
+#   - the viewer killed with -9: the agent's BPF programs (bpftool prog), its perf events,
+#     its instance and the agent itself are gone within 2 s, as after local ktop's own end.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -66,25 +68,35 @@ exact()
 
 # --- two hosts: each counts every call, its block after its label, in host order ----------
 HOSTS="1 2"
-exact two --via "$(agent two1)" --via "$(agent two2)"
-[ "$(grep -c '^# host ' "$T/two.out")" = 2 ] && [ "$(grep -m1 '^# host ' "$T/two.out")" = "# host via1" ] ||
-	fail "two: not one block per host, via1 first: $(grep -n '^# h' "$T/two.out")"
+exact two --via "$(agent two1)" --via "$(agent two2)" --pmu-event syscalls:sys_enter_getppid
+grep '^# \(host\|hist\|pmu:\)' "$T/two.out" | cut -d' ' -f1-3 >"$T/two.blocks"
+printf '# host via1\n# hist syscall-latency,pid=%s:\n# host via2\n# hist syscall-latency,pid=%s:\n# host via1\n# pmu: system-wide,\n# host via2\n# pmu: system-wide,\n' "$wl" "$wl" |
+	diff -u - "$T/two.blocks" || fail "two: not each histogram's hosts, then the counters', in host order (above)"
 for h in 1 2; do
+	# both of the host's blocks: its histogram, then its counters
 	sed -n "/^# host via$h\$/,/^# \(host\|ktop\)/p" "$T/two.out" >"$T/two$h.hist"
 	grep -q "^# hist syscall-latency,pid=$wl: by=syscall unit=ns scale=log2 via=\(tp_btf\|raw_tp\|tracepoint\) " "$T/two$h.hist" ||
 		fail "two: via$h's header: $(head -3 "$T/two$h.hist")"
 	expect_key_count "$T/two$h.hist" getppid "$N"
-	log "two: via$h: $(hist_key_line "$T/two$h.hist" getppid | cut -d' ' -f1-4)"
+	count=$(awk '$1 == "syscalls:sys_enter_getppid" { print $2 }' "$T/two$h.hist")
+	[ -n "$count" ] && [ "$count" -ge "$N" ] ||
+		fail "two: via$h's counter syscalls:sys_enter_getppid is '$count', the workload alone made $N calls: $(grep -A9 '^# pmu:' "$T/two$h.hist")"
+	log "two: via$h: $(hist_key_line "$T/two$h.hist" getppid | cut -d' ' -f1-4), counter $count"
 done
 
-# --- --json: the histogram object carries its host -------------------------------------------
+# --- --json: the histogram and counters objects carry their host ----------------------------
 HOSTS=1
-exact json --json --via "$(agent json1)"
+exact json --json --via "$(agent json1)" --pmu
 python3 - "$T/json.out" "$N" <<'PY' || fail "json: $(grep '"hist"' "$T/json.out")"
 import json, sys
 objs = [json.loads(l) for l in open(sys.argv[1])]
 hists = [o for o in objs if "hist" in o]
+pmus = [o for o in objs if "pmu" in o]
 assert len(hists) == 1 and list(hists[0])[:2] == ["host", "hist"] and hists[0]["host"] == "via1", hists
+assert len(pmus) == 1 and list(pmus[0])[:2] == ["host", "pmu"] and pmus[0]["host"] == "via1", pmus
+assert pmus[0]["pmu"]["target"] == "system" and any(
+    c["name"] == "context-switches" and c["available"] and c["value"] > 0
+    for c in pmus[0]["pmu"]["counters"]), pmus
 keys = {k["key"]: k for k in hists[0]["hist"]["keys"]}
 n, missed = int(sys.argv[2]), hists[0]["hist"]["missed"]
 assert keys["getppid"]["count"] <= n <= keys["getppid"]["count"] + missed, keys["getppid"]
@@ -103,7 +115,8 @@ wait_until 5 all_gone "$(cat "$T/ref.agent")" || fail "refusal: the agent or its
 log "refusal: $(cat "$T/r.err")"
 
 # --- the viewer killed with -9: the agent's programs and instance go within 2 s -------------
-start_ktop "$T/k.out" "$T/k.err" -b --via "$(agent kill9)" --hist syscall-latency --hist runq-latency
+start_ktop "$T/k.out" "$T/k.err" -b --via "$(agent kill9)" --hist syscall-latency --hist runq-latency \
+	--pmu
 kpid=$KTOP_PID
 agent_pid kill9
 wait_attached "$T/kill9.klog" 2

@@ -14,13 +14,15 @@
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
 #                     answering the enable, without END (tests/remote/multi_fake.sh); with
-#                     old, it says it is ktop 0.0.9 and answers a hist request as an agent
-#                     of before --hist did (an error frame: unknown request 10), then ENDs
-#                     when stdin closes.
+#                     old, it says it is ktop 0.0.9 and answers a hist or counters request
+#                     as an agent of before them did (an error frame: unknown request 10
+#                     or 11), then ENDs when stdin closes.
 #                     Either way a hist request (op 10) of func:nosuch* is refused, and any
 #                     other is accepted: when stdin closes its snapshot (hist_text) comes
 #                     before END, rendered as arg2 asks ("json" or text), its count
-#                     3 + SHIFT in seconds, so each agent's is its own.
+#                     3 + SHIFT in seconds, so each agent's is its own. A counters request
+#                     (op 11) naming nosuch is refused; else its snapshot (pmu_text, the
+#                     --pmu-event specs it was sent counted too) comes after the hists'.
 import os
 import struct
 import sys
@@ -96,9 +98,25 @@ def hist_text(spec, count, json):
             "max=1990\n  [1024, 2048) %d |%s|\n" % (spec, count, count * 1500, count, "*" * 40))
 
 
+def pmu_text(events, count, json):
+    """Counters as ktop -b --pmu prints them (src/backend/pmu_print.c), system-wide on 2 CPUs."""
+    names = ["context-switches"] + events
+    if json:
+        return ('{"pmu":{"target":"system","cpus":[0,1],"duration":1.000,"counters":[' +
+                ",".join('{"name":"%s","available":true,"counted":true,"value":%d,"raw":%d,'
+                         '"rate":%d,"running":1,"per_cpu":[%d,%d]}' % (n, count, count, count, count - 1, 1)
+                         for n in names) +
+                '],"derived":{}}}\n')
+    return ("# pmu: system-wide, 2 CPUs, 1.000 s\n"
+            "# pmu %-26s %18s %16s %8s  cpu0 cpu1\n" % ("counter", "value", "rate/s", "running") +
+            "".join("%-32s %18d %16.1f %7.1f%%  %d 1\n" % (n, count, count, 100.0, count - 1)
+                    for n in names) +
+            "# pmu derived: IPC=n/a (needs cycles and instructions (unavailable))\n")
+
+
 def events_agent(fixtures, shift=None, skew=0, die=False, old=False):
     late = (shift or 0) + skew
-    hists = []
+    hists, counters = [], None
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
         header_page = f.read()
     with open(os.path.join(fixtures, "events/raw_syscalls/sys_enter/format"), "rb") as f:
@@ -120,8 +138,19 @@ def events_agent(fixtures, shift=None, skew=0, die=False, old=False):
                     send(7, f.read())
                 send(3, struct.pack("<IB", rid, 1) + string(""))
                 continue
-            if op == 10 and old:
-                send(14, string("unknown request 10"))
+            if op in (10, 11) and old:
+                send(14, string(f"unknown request {op}"))
+                continue
+            if op == 11:
+                events = arg.split()
+                if any(e.startswith("nosuch") for e in events):
+                    send(3, struct.pack("<IB", rid, 0) +
+                         string("nosuch: unknown event (perf list names them)"))
+                    continue
+                blen = struct.unpack("<I", payload[9 + alen:13 + alen])[0]
+                json = payload[13 + alen:13 + alen + blen] == b"json"
+                counters = (rid, pmu_text(events, 7 + (shift or 0) // 1000000000, json))
+                send(3, struct.pack("<IB", rid, 1) + string(f"{1 + len(events)} counters"))
                 continue
             if op == 10:
                 if arg.startswith("func:nosuch"):
@@ -156,6 +185,8 @@ def events_agent(fixtures, shift=None, skew=0, die=False, old=False):
             send(13, payload + struct.pack("<Q", now))
     for rid, text in hists:
         send(11, bytes([1]) + struct.pack("<I", rid) + string(text))
+    if counters:
+        send(11, bytes([2]) + struct.pack("<I", counters[0]) + string(counters[1]))
     send(15, b"")
 
 

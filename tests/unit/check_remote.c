@@ -96,6 +96,25 @@ START_TEST(test_version_mismatch)
 }
 END_TEST
 
+/* A request encoded and decoded: every field back, and its op's name. */
+static void request_roundtrip(uint32_t id, uint8_t op, const char *name, const char *arg,
+			      const char *arg2)
+{
+	struct kt_wbuf pay = { 0 };
+	struct kt_request req;
+	char store[256], err[256];
+
+	msg_request_encode(&pay, id, op, arg, arg2);
+	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
+					    sizeof(err)), 0);
+	ck_assert_uint_eq(req.id, id);
+	ck_assert_uint_eq(req.op, op);
+	ck_assert_str_eq(msg_request_name(req.op), name);
+	ck_assert_str_eq(req.arg, arg);
+	ck_assert_str_eq(req.arg2, arg2);
+	wbuf_free(&pay);
+}
+
 START_TEST(test_messages_roundtrip)
 {
 	struct kt_loss_cpu loss[2] = { { 1, 2, 3, 4, 5 }, { 6, 7, 8, 9, 10 } }, got[4];
@@ -107,23 +126,10 @@ START_TEST(test_messages_roundtrip)
 	uint64_t a, c;
 	bool ok;
 
-	msg_request_encode(&pay, 7, KT_REQ_ENABLE, "syscalls:sys_enter_*", "common_pid == 1");
-	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
-					    sizeof(err)), 0);
-	ck_assert_uint_eq(req.id, 7);
-	ck_assert_uint_eq(req.op, KT_REQ_ENABLE);
-	ck_assert_str_eq(req.arg, "syscalls:sys_enter_*");
-	ck_assert_str_eq(req.arg2, "common_pid == 1");
-	pay.len = 0;
-	msg_request_encode(&pay, 9, KT_REQ_HIST, "syscall-latency,by=comm", "json");
-	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
-					    sizeof(err)), 0);
-	ck_assert_uint_eq(req.op, KT_REQ_HIST);
-	ck_assert_str_eq(msg_request_name(req.op), "hist");
-	ck_assert_str_eq(req.arg, "syscall-latency,by=comm");
-	ck_assert_str_eq(req.arg2, "json");
+	request_roundtrip(7, KT_REQ_ENABLE, "enable", "syscalls:sys_enter_*", "common_pid == 1");
+	request_roundtrip(9, KT_REQ_HIST, "hist", "syscall-latency,by=comm", "json");
+	request_roundtrip(10, KT_REQ_COUNTERS, "counters", "cycles sched:sched_switch", "");
 	/* a newer viewer's op decodes: the agent refuses it in a reply and goes on */
-	pay.len = 0;
 	msg_request_encode(&pay, 8, 99, "x", "");
 	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
 					    sizeof(err)), 0);
@@ -172,8 +178,9 @@ START_TEST(test_messages_roundtrip)
 }
 END_TEST
 
-/* A histogram's snapshot: its rendering comes back byte for byte, lines kept, a terminal's
- * control characters made harmless; a truncated, padded or unknown one is refused. */
+/* A histogram's or the counters' snapshot: its rendering comes back byte for byte, lines
+ * kept, a terminal's control characters made harmless; a truncated, padded or unknown one is
+ * refused. */
 START_TEST(test_snapshot)
 {
 	static const char text[] = "# hist syscall-latency: by=none unit=ns scale=log2 "
@@ -207,8 +214,17 @@ START_TEST(test_snapshot)
 	wbuf_u8(&pay, 0);
 	ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), -1);
 	pay.len = 0;
-	msg_snapshot_encode(&pay, KT_SNAP_HIST + 1, 1, "x\n", 2);
-	ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), -1);
+	msg_snapshot_encode(&pay, KT_SNAP_COUNTERS, 7, "# pmu: system-wide, 2 CPUs, 1.000 s\n", 36);
+	ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), 0);
+	ck_assert_uint_eq(s.kind, KT_SNAP_COUNTERS);
+	ck_assert_uint_eq(s.id, 7);
+	ck_assert_str_eq(s.text, "# pmu: system-wide, 2 CPUs, 1.000 s\n");
+	free(s.text);
+	for (unsigned kind = 0; kind < 256; kind += kind == 0 ? KT_SNAP_COUNTERS + 1 : 100) {
+		pay.len = 0;
+		msg_snapshot_encode(&pay, (uint8_t)kind, 1, "x\n", 2);
+		ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), -1);
+	}
 	wbuf_free(&pay);
 }
 END_TEST
