@@ -25,6 +25,15 @@ HOST=$(uname -n)
 # keeps it) and whose debug log (attached programs) to $T/TAG.klog.
 agent() { echo "echo \$\$ >$T/$1.agent; exec $KTOP --agent -v --log $T/$1.klog"; }
 
+# counters_open TAG: until that agent's log says its counters are open and counting.
+# shellcheck disable=SC2317 # called through wait_until
+_counters_logged() { grep -q 'app_pmu_open_events: [0-9]* counters' "$1" 2>/dev/null; }
+counters_open()
+{
+	wait_until 20 _counters_logged "$T/$1.klog" ||
+		fail "$1: the agent opened no counters within 20 s: $(tail -n3 "$T/$1.klog")"
+}
+
 # agent_pid TAG: once that agent started, its pid in a.
 agent_pid()
 {
@@ -43,8 +52,9 @@ workload()
 	wl=$(head -n1 "$T/wl" | cut -d' ' -f1)
 }
 
-# exact TAG ARGS...: the workload counted by the agents the arguments start (one --hist,
-# HOSTS agents); the viewer stopped with SIGINT once it is done. Their programs are gone after.
+# exact TAG ARGS...: the workload counted by the agents the arguments start (one --hist, and
+# counters the arguments ask for; HOSTS agents); the viewer stopped with SIGINT once it is
+# done. Their programs are gone after.
 exact()
 {
 	local tag=$1 progs=() h
@@ -55,6 +65,7 @@ exact()
 	for h in $HOSTS; do
 		agent_pid "$tag$h"
 		wait_attached "$T/$tag$h.klog" 1
+		counters_open "$tag$h"
 		mapfile -t -O "${#progs[@]}" progs < <(prog_ids "$a")
 	done
 	touch "$T/go"
@@ -114,7 +125,7 @@ echo "ktop: agent at $HOST refused --hist $spec: $(sed 's/^ktop: //' "$T/local.e
 wait_until 5 all_gone "$(cat "$T/ref.agent")" || fail "refusal: the agent or its instance outlived the viewer"
 log "refusal: $(cat "$T/r.err")"
 
-# --- the viewer killed with -9: the agent's programs and instance go within 2 s -------------
+# --- the viewer killed with -9: the agent's programs, counters and instance go within 2 s --
 start_ktop "$T/k.out" "$T/k.err" -b --via "$(agent kill9)" --hist syscall-latency --hist runq-latency \
 	--pmu
 kpid=$KTOP_PID
@@ -122,11 +133,13 @@ agent_pid kill9
 wait_attached "$T/kill9.klog" 2
 mapfile -t progs < <(prog_ids "$a")
 [ "${#progs[@]}" -ge 2 ] || fail "kill9: the agent holds ${#progs[@]} BPF programs for two histograms"
+counters_open kill9
+counters=$(perf_counter_fds "$a")
 kill -9 "$kpid"
 wait_until 2 all_gone "$a" ||
 	fail "kill9: 2 s after the viewer's kill -9: agent alive=$(pid_alive "$a" && echo yes || echo no), instance=$(instance_exists "$a" && echo yes || echo no)"
 assert_progs_gone "${progs[@]}"
-log "kill9: agent $a gone with its ${#progs[@]} BPF programs and its instance"
+log "kill9: agent $a gone with its ${#progs[@]} BPF programs, $counters counter fds and its instance"
 
 assert_clean
 pass
