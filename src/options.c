@@ -801,8 +801,8 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	if (o->n_remotes &&
 	    (o->tree || o->folded || o->input_path || o->cpu_profile || o->off_cpu ||
 	     o->n_triggers || o->stop_when || o->n_stacks || o->user_stacks || o->comm ||
-	     o->cgroup || o->n_pids || o->max_events || o->n_ftrace_lists[0] || o->n_ftrace_lists[1] ||
-	     o->n_ftrace_lists[2] || o->n_ftrace_lists[3] || o->profile))
+	     o->cgroup || o->n_pids || o->max_events || o->n_ftrace_lists[0] ||
+	     o->n_ftrace_lists[1] || o->n_ftrace_lists[2] || o->n_ftrace_lists[3] || o->profile))
 		FAIL("remote batch runs (-H, --via) take -e, --filter, -t, probes, --hist, --pmu, "
 		     "--pmu-event, --duration, -q, --json, -o and --compress so far; the other "
 		     "options work locally only");

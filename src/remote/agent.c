@@ -542,8 +542,8 @@ static int agent_hist_open(struct agent *a, const struct kt_request *q, char *te
 }
 
 /* --pmu's counters as local batch mode opens them (the default set and the --pmu-event
- * specs, space-separated in arg: a string field keeps no control character), refused as it refuses them: nothing may be counted for want of
- * privilege. Main thread, lock not held. */
+ * specs, space-separated in arg: a string field keeps no control character), refused as it
+ * refuses them: nothing may be counted for want of privilege. Main thread, lock not held. */
 static int agent_counters_open(struct agent *a, const struct kt_request *q, char *text,
 			       size_t len)
 {
@@ -593,7 +593,8 @@ static void agent_send_snapshot(struct agent *a, uint32_t id, const struct kt_bp
 		a->pay.len = 0;
 		msg_snapshot_encode(&a->pay, h ? KT_SNAP_HIST : KT_SNAP_COUNTERS, id, text, len);
 		if (agent_send(a, KT_MSG_SNAPSHOT, a->pay.data, a->pay.len) < 0)
-			log_debug("%s: request %u's snapshot not sent (%zu bytes)", __func__, id, len);
+			log_debug("%s: request %u's snapshot not sent (%zu bytes)", __func__, id,
+				  len);
 	}
 	free(text);
 }
@@ -660,8 +661,8 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			ret = 0;
 			break;
 		default: /* a newer viewer's */
-			snprintf(text, sizeof(text), "request %u is not known to this agent (ktop %s): "
-				 "install the same ktop version on both sides", q->op,
+			snprintf(text, sizeof(text), "request %u is not known to this agent (ktop "
+				 "%s): install the same ktop version on both sides", q->op,
 				 PACKAGE_VERSION);
 			break;
 		}

@@ -38,7 +38,7 @@ enum kt_frame_type {
 	KT_MSG_PAGE,		/* agent: one ring-buffer page of one CPU, as read */
 	KT_MSG_COMMS,		/* agent: task names of the pids in the pages that follow */
 	KT_MSG_LOSS,		/* agent: the kernel's per-CPU loss counters */
-	KT_MSG_SNAPSHOT,	/* agent: histograms, counters, rendered as batch mode prints them */
+	KT_MSG_SNAPSHOT,	/* agent: histograms, counters, as batch mode prints them */
 	KT_MSG_PING,		/* viewer: its clock */
 	KT_MSG_PONG,		/* agent: the viewer's clock back, and its own */
 	KT_MSG_ERROR,		/* agent: a fatal one-line error; it exits after */
@@ -115,7 +115,7 @@ enum kt_snapshot_kind {
 struct kt_snapshot {
 	uint8_t kind;
 	uint32_t id;		/* the request that opened it */
-	char *text;		/* NUL-terminated, malloc'd: control characters but '\n' as '?' */
+	char *text;		/* NUL-terminated, malloc'd; control chars but '\n' as '?' */
 	size_t len;
 };
 

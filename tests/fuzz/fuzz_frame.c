@@ -70,7 +70,8 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 			FUZZ_ASSERT(snap.len < n && strlen(snap.text) <= snap.len,
 				    "a snapshot of %zu bytes from %zu", snap.len, n);
 			for (size_t i = 0; i < snap.len; i++)
-				FUZZ_ASSERT(snap.text[i] == '\n' || (unsigned char)snap.text[i] >= 0x20,
+				FUZZ_ASSERT(snap.text[i] == '\n' ||
+						    (unsigned char)snap.text[i] >= 0x20,
 					    "a control character in a snapshot");
 			free(snap.text);
 		}
