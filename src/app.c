@@ -517,14 +517,21 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 
 int app_pmu_open(struct kt_app *app, char *err, size_t errlen)
 {
+	return app_pmu_open_events(app, app->opts->pmu_events, app->opts->n_pmu_events, err,
+				   errlen);
+}
+
+int app_pmu_open_events(struct kt_app *app, const char *const *events, size_t n, char *err,
+			size_t errlen)
+{
 	const struct kt_options *o = app->opts;
 	struct kt_pmu_config cfg = {
 		.tracing_dir = app->tracing_dir,
 		.pids = o->pids,
 		.npids = o->n_pids,
 		.cgroup_dir = app->cgroup ? app->cgroup->dir : NULL,
-		.events = o->pmu_events,
-		.nevents = o->n_pmu_events,
+		.events = events,
+		.nevents = n,
 	};
 	struct kt_pmu *p;
 

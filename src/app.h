@@ -190,6 +190,10 @@ int app_catalog_refresh(struct kt_app *app, char *err, size_t errlen);
  * open. Returns 0, or -1 with a one-line reason in err ("-p 42: no such process"). A
  * counter the machine cannot give is not an error: the set says why it is missing. */
 int app_pmu_open(struct kt_app *app, char *err, size_t errlen);
+/* The same with these --pmu-event specs (n of them) instead of the options' (an agent's,
+ * which its viewer names). */
+int app_pmu_open_events(struct kt_app *app, const char *const *events, size_t n, char *err,
+			size_t errlen);
 /* Closes the counters (their fds). Safe when not open. */
 void app_pmu_close(struct kt_app *app);
 /* Opens --profile's sampling (frequency, -p or --comm scope, --memory as the bound of the

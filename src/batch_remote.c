@@ -16,6 +16,11 @@
  * the capture is named on stderr and holds the others back no longer; the run goes on.
  * The agents' own stderr (ssh's warnings) is ours with one remote; with several, each line
  * goes on with its host's label in front.
+ *
+ * --hist and --pmu: each agent opens the histograms and the counters as local batch mode
+ * would (KT_REQ_HIST, KT_REQ_COUNTERS) and sends them rendered as local batch mode prints
+ * them when its capture stops; they are printed before the summary, each histogram's hosts
+ * in host order, then the counters', labelled with several remotes.
  */
 #include "config.h"
 
@@ -68,6 +73,10 @@ struct br_host {
 	bool ended;	/* its END came, or (several remotes) it failed */
 	bool failed;
 	char err[512]; /* the first format or page the decoder refused */
+	/* --hist's i-th histogram, and last (n_hists) --pmu's counters: the request that
+	 * opened it (0: none), and its snapshot (NULL: none came) */
+	uint32_t *snap_ids;
+	char **snap_text;
 };
 
 struct batch_remote {
@@ -253,6 +262,24 @@ static void br_stderr(void *ctx, const char *line)
 	fprintf(stderr, "%s: %s\n", h->opt->label, line);
 }
 
+/* A histogram's or the counters' rendering: kept, the last one of each, until the summary
+ * prints it. */
+static void br_snapshot(void *ctx, struct kt_snapshot *s)
+{
+	struct br_host *h = ctx;
+	size_t n = h->b->opts->n_hists;
+
+	for (size_t i = 0; i <= n; i++) {
+		if (!h->snap_ids[i] || h->snap_ids[i] != s->id ||
+		    s->kind != (i < n ? KT_SNAP_HIST : KT_SNAP_COUNTERS))
+			continue;
+		free(h->snap_text[i]);
+		h->snap_text[i] = s->text;
+		return;
+	}
+	free(s->text); /* not one of ours */
+}
+
 static const struct kt_remote_ops br_ops = {
 	.hello = br_hello,
 	.header_page = br_header_page,
@@ -263,13 +290,30 @@ static const struct kt_remote_ops br_ops = {
 	.comm = br_comm,
 	.loss = br_loss,
 	.watermark = br_watermark,
+	.snapshot = br_snapshot,
 };
 
-/* The options' probes, tracer and events, as requests. Returns 0, or -1 with err. */
-static int br_requests(struct batch_remote *b, struct kt_remote *r, char *err, size_t errlen)
+/* A refusal of a request that came after protocol 1's first ops (an agent of before them
+ * ends on it: "unknown request N"): with both ktop versions when they differ. */
+static void br_refused(const struct br_host *h, const char *what, const char *reply, char *err,
+		       size_t errlen)
 {
-	const struct kt_options *o = b->opts;
-	char reply[1024];
+	char hint[160] = "";
+
+	if (strcmp(h->hello.version, PACKAGE_VERSION))
+		snprintf(hint, sizeof(hint), " (it runs ktop %.31s, this is ktop %s: install the "
+			 "same version on both sides)", h->hello.version, PACKAGE_VERSION);
+	snprintf(err, errlen, "%s refused %.220s: %.500s%s", remote_name(h->r), what, reply, hint);
+}
+
+/* The options' probes, tracer, events, histograms and counters (these last, as locally:
+ * they cover the capture), as requests. Returns 0, or -1 with err. */
+static int br_requests(struct br_host *h, char *err, size_t errlen)
+{
+	const struct kt_options *o = h->b->opts;
+	struct kt_remote *r = h->r;
+	char reply[1024], what[230], *specs;
+	size_t n = 0;
 
 	for (size_t i = 0; i < o->n_probes; i++) {
 		if (o->probes[i].usdt) {
@@ -297,7 +341,68 @@ static int br_requests(struct batch_remote *b, struct kt_remote *r, char *err, s
 			return -1;
 		}
 	}
+	for (size_t i = 0; i < o->n_hists; i++) {
+		if (remote_call(r, KT_REQ_HIST, o->hists[i], o->json ? "json" : "", reply,
+				sizeof(reply)) < 0) {
+			snprintf(what, sizeof(what), "--hist %.200s", o->hists[i]);
+			br_refused(h, what, reply, err, errlen);
+			return -1;
+		}
+		h->snap_ids[i] = remote_last_id(r);
+	}
+	if (!o->pmu)
+		return 0;
+	specs = xcalloc(1, 1);
+	for (size_t i = 0; i < o->n_pmu_events; i++) {
+		size_t add = strlen(o->pmu_events[i]) + 2;
+
+		specs = xrealloc(specs, n + add);
+		n += (size_t)snprintf(specs + n, add, "%s%s", i ? " " : "", o->pmu_events[i]);
+	}
+	if (remote_call(r, KT_REQ_COUNTERS, specs, o->json ? "json" : "", reply,
+			sizeof(reply)) < 0) {
+		free(specs);
+		br_refused(h, "--pmu", reply, err, errlen);
+		return -1;
+	}
+	free(specs);
+	h->snap_ids[o->n_hists] = remote_last_id(r);
 	return 0;
+}
+
+/* --hist's histograms, then --pmu's counters, as local batch mode prints them, every
+ * host's in host order; with several, text blocks follow a line naming the host and JSON
+ * objects carry "host" first, as events do. A host that ended without sending one is named
+ * on stderr. */
+static void br_print_snapshots(struct batch_remote *b)
+{
+	const struct kt_options *o = b->opts;
+	const struct br_host *h;
+	const char *text;
+
+	for (size_t i = 0; i < o->n_hists + o->pmu; i++) {
+		for (unsigned k = 0; k < b->n; k++) {
+			h = &b->hosts[k];
+			text = h->snap_text[i];
+			if (!text) {
+				fprintf(stderr, "ktop: %s sent no %s%s%s\n", remote_name(h->r),
+					i < o->n_hists ? "histogram for --hist " : "counters",
+					i < o->n_hists ? o->hists[i] : "",
+					h->failed ? " (it ended early)" : "");
+				continue;
+			}
+			if (o->json) {
+				fputs("{\"host\":", b->out);
+				json_string(b->out, h->opt->label);
+				/* an agent's is one object: its fields follow the host */
+				fprintf(b->out, ",%s", text + (text[0] == '{'));
+				continue;
+			}
+			if (b->merge)
+				fprintf(b->out, "# host %s\n", h->opt->label);
+			fputs(text, b->out);
+		}
+	}
 }
 
 /* The name the agent gave pid, for the file's task list; NULL when none came. */
@@ -582,6 +687,8 @@ static void br_summary(struct batch_remote *b, double secs)
 
 	if (b->out_closed)
 		return;
+	/* before the summary, which stays the last line, as locally */
+	br_print_snapshots(b);
 	for (unsigned i = 0; i < b->n; i++) {
 		br_figures(&b->hosts[i], &f[i]);
 		all.rs.events += f[i].rs.events;
@@ -632,6 +739,8 @@ static int br_host_open(struct batch_remote *b, unsigned i, char *err, size_t er
 	h->tep = tep_alloc();
 	h->dec = h->tep ? decoder_new_offline(h->tep) : NULL;
 	h->pages = h->dec ? rpages_new(h->tep, br_emit, h) : NULL;
+	h->snap_ids = xcalloc(b->opts->n_hists + 1, sizeof(*h->snap_ids));
+	h->snap_text = xcalloc(b->opts->n_hists + 1, sizeof(*h->snap_text));
 	if (!h->pages) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -643,6 +752,10 @@ static int br_host_open(struct batch_remote *b, unsigned i, char *err, size_t er
 
 static void br_host_close(struct br_host *h)
 {
+	for (size_t i = 0; h->snap_text && i <= h->b->opts->n_hists; i++)
+		free(h->snap_text[i]);
+	free(h->snap_text);
+	free(h->snap_ids);
 	rpages_free(h->pages);
 	remote_close(h->r);
 	decoder_free(h->dec);
@@ -680,7 +793,7 @@ static int br_start(struct batch_remote *b, char *err, size_t errlen)
 		goto fail;
 	}
 	for (i = 0; i < b->n; i++)
-		if (br_requests(b, b->hosts[i].r, why, sizeof(why)) < 0)
+		if (br_requests(&b->hosts[i], why, sizeof(why)) < 0)
 			goto fail;
 	return 0;
 fail:

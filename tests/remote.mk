@@ -15,12 +15,17 @@ TESTS += tests/remote/version.sh tests/remote/decode.sh tests/remote/multi_fake.
 	tests/remote/backlog.sh tests/remote/agent_stderr.sh
 EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/multi_fake.sh \
 	tests/remote/backlog.sh tests/remote/agent_stderr.sh \
+	tests/remote/snapshots_fake.sh \
 	tests/remote/fake_peer.py \
 	tests/remote/throttle.py
+# --hist and --pmu over agents: snapshots printed as locally, per host, refusals, old agents.
+TESTS += tests/remote/snapshots_fake.sh
 # Live: --via over a plain pipe (exact counts, loss, kill -9 of the viewer), a real sshd.
 LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh tests/live/remote_throttle.sh
 # Two agents through --via merged into one stream: exact per host, in time, clean after.
 LIVE_TESTS += tests/live/remote_multi.sh
+# --hist and --pmu through agents: exact per host, the agent's refusal, all gone after -9.
+LIVE_TESTS += tests/live/remote_hist.sh
 # The explorer over an agent (--via without -b): picker, exact stream, D, refusals, clean-up.
 TERM_TESTS += tests/term/remote_explorer.sh
 # The probe editor over an agent: a uprobe made, toggled, its exact hits, a refusal, deleted.

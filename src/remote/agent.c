@@ -8,6 +8,9 @@
  * the reader (a tracer switch, the stop). A slow link fills the queue and makes producers
  * wait, so the kernel drops and counts; at the stop the queue takes the kernel's last pages
  * without waiting, so the instance goes first and the tail follows at the link's pace.
+ * Histograms and counters (KT_REQ_HIST, KT_REQ_COUNTERS) are app.h's, as local batch mode's;
+ * their snapshots go when the capture stops, before END, and their programs and perf events
+ * with the agent's fds however it ends.
  */
 #include "config.h"
 
@@ -26,10 +29,13 @@
 
 #include "agent.h"
 #include "app.h"
+#include "backend/bpfhist.h"
 #include "backend/catalog.h"
 #include "backend/decode.h"
 #include "backend/guard.h"
+#include "backend/histprint.h"
 #include "backend/loss.h"
+#include "backend/pmu.h"
 #include "backend/session.h"
 #include "backend/tracers.h"
 #include "clock.h"
@@ -89,6 +95,16 @@ struct agent {
 	} names[AGENT_NAMES];
 	char **sent; /* "sys:event" of the formats sent */
 	size_t n_sent;
+	struct agent_hist {
+		struct kt_bpfhist *h; /* in app.hists, which closes it */
+		uint32_t id;	      /* the request that opened it */
+		bool json;	      /* rendered as --json prints it */
+	} *hists;
+	size_t n_hists;
+	uint32_t pmu_id;	/* the counters request (0: none), rendered for --json? */
+	bool pmu_json;
+	char *pmu_specs;	/* their --pmu-event specs, and the list of them */
+	const char **pmu_events;
 	struct kt_wbuf pay; /* under lock */
 	struct kt_rstream rs;
 };
@@ -550,12 +566,101 @@ static int agent_probe_add(struct agent *a, const char *kind, const char *def, c
 	return -1;
 }
 
+/* A --hist histogram loaded and attached as local batch mode does (app_hist_open: the
+ * same checks, the same refusals). Main thread, lock not held: the verifier takes a
+ * while and the page path goes on meanwhile. */
+static int agent_hist_open(struct agent *a, const struct kt_request *q, char *text,
+			   size_t len)
+{
+	struct kt_bpfhist *h = app_hist_open(&a->app, q->arg, text, len);
+
+	if (!h)
+		return -1;
+	a->hists = xreallocarray(a->hists, a->n_hists + 1, sizeof(*a->hists));
+	a->hists[a->n_hists++] = (struct agent_hist){ h, q->id, !strcmp(q->arg2, "json") };
+	snprintf(text, len, "%s via=%s", bpfhist_spec(h)->text, bpfhist_variant(h));
+	return 0;
+}
+
+/* --pmu's counters as local batch mode opens them (the default set and the --pmu-event
+ * specs, space-separated in arg: a string field keeps no control character), refused as it
+ * refuses them: nothing may be counted for want of privilege. Main thread, lock not held. */
+static int agent_counters_open(struct agent *a, const struct kt_request *q, char *text,
+			       size_t len)
+{
+	size_t n = 0;
+	char *save = NULL;
+
+	if (a->pmu_specs) {
+		snprintf(text, len, "counters were asked for already (one counters request a run)");
+		return -1;
+	}
+	a->pmu_specs = xstrdup(q->arg);
+	for (char *s = strtok_r(a->pmu_specs, " ", &save); s; s = strtok_r(NULL, " ", &save)) {
+		a->pmu_events = xreallocarray(a->pmu_events, n + 1, sizeof(*a->pmu_events));
+		a->pmu_events[n++] = s;
+	}
+	if (app_pmu_open_events(&a->app, a->pmu_events, n, text, len) < 0 ||
+	    pmu_refused(a->app.pmu, text, len))
+		return -1;
+	a->pmu_id = q->id;
+	a->pmu_json = !strcmp(q->arg2, "json");
+	snprintf(text, len, "%zu counters", pmu_ncounters(a->app.pmu));
+	return 0;
+}
+
+/* A histogram (h) or the counters (h NULL) rendered as local batch mode prints them, in
+ * one snapshot frame. Lock held. */
+static void agent_send_snapshot(struct agent *a, uint32_t id, const struct kt_bpfhist *h,
+				bool json)
+{
+	size_t len = 0;
+	char *text = NULL;
+	FILE *out = open_memstream(&text, &len);
+
+	if (!out) {
+		log_debug("%s: %s", __func__, strerror(errno));
+		return;
+	}
+	if (h && json)
+		histprint_json(h, out);
+	else if (h)
+		histprint_text(h, out);
+	else if (json)
+		pmu_write_json(a->app.pmu, out);
+	else
+		pmu_write_text(a->app.pmu, out);
+	if (fclose(out) == 0) {
+		a->pay.len = 0;
+		msg_snapshot_encode(&a->pay, h ? KT_SNAP_HIST : KT_SNAP_COUNTERS, id, text, len);
+		if (agent_send(a, KT_MSG_SNAPSHOT, a->pay.data, a->pay.len) < 0)
+			log_debug("%s: request %u's snapshot not sent (%zu bytes)", __func__, id,
+				  len);
+	}
+	free(text);
+}
+
+/* Each histogram, then the counters, as the viewer asked to have them rendered: the
+ * histograms read as the capture stopped (app_stop_capture's last tick), the counters
+ * stopped before it (pmu_stop), as locally. Lock held. */
+static void agent_send_snapshots(struct agent *a)
+{
+	for (size_t i = 0; i < a->n_hists; i++)
+		agent_send_snapshot(a, a->hists[i].id, a->hists[i].h, a->hists[i].json);
+	if (a->pmu_id)
+		agent_send_snapshot(a, a->pmu_id, NULL, a->pmu_json);
+}
+
 static void agent_request(struct agent *a, const struct kt_request *q)
 {
 	char text[1024] = "";
 	int ret = -1;
 
-	if (q->op == KT_REQ_TRACER) {
+	if (q->op == KT_REQ_HIST || q->op == KT_REQ_COUNTERS) {
+		ret = q->op == KT_REQ_HIST ? agent_hist_open(a, q, text, sizeof(text)) :
+					     agent_counters_open(a, q, text, sizeof(text));
+		pthread_mutex_lock(&a->lock);
+	} else if (q->op == KT_REQ_TRACER) {
 		/* the reader stops and starts again: its page sink takes the lock */
 		ret = app_set_tracer(&a->app, q->arg, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
@@ -596,9 +701,10 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			text[0] = '\0';
 			ret = 0;
 			break;
-		default: /* msg_request_decode knows every op */
-			snprintf(text, sizeof(text), "%s is not done by this agent",
-				 msg_request_name(q->op));
+		default: /* a newer viewer's */
+			snprintf(text, sizeof(text), "request %u is not known to this agent (ktop "
+				 "%s): install the same ktop version on both sides", q->op,
+				 PACKAGE_VERSION);
 			break;
 		}
 	}
@@ -761,6 +867,8 @@ static int agent_loop(struct agent *a)
 	while (!signals_pending() && !agent_dead(a)) {
 		now = clock_mono_ns();
 		if (now >= next) {
+			if (a->pmu_id) /* rates over the last -d, as locally */
+				pmu_read(a->app.pmu);
 			pthread_mutex_lock(&a->lock);
 			agent_send_loss(a, NULL);
 			memset(a->names, 0, sizeof(a->names));
@@ -849,8 +957,11 @@ int agent_run(const struct kt_options *opts)
 	a->stop_at = clock_mono_ns();
 	pthread_cond_broadcast(&a->q_room);
 	pthread_mutex_unlock(&a->lock);
+	if (a->pmu_id) /* the counters cover the capture, not the drain */
+		pmu_stop(a->app.pmu);
 	app_stop_capture(&a->app);
 	pthread_mutex_lock(&a->lock);
+	agent_send_snapshots(a);
 	agent_left_lost(a);
 	agent_send_loss(a, a->app.cpu_stats);
 	a->pay.len = 0;
@@ -866,6 +977,9 @@ out:
 	for (size_t i = 0; i < a->n_sent; i++)
 		free(a->sent[i]);
 	free(a->sent);
+	free(a->hists);
+	free(a->pmu_events);
+	free(a->pmu_specs);
 	free(a->handed);
 	if (a->kbuf)
 		kbuffer_free(a->kbuf);

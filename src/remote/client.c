@@ -169,6 +169,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 {
 	const struct kt_remote_ops *o = r->ops;
 	struct kt_loss_cpu loss[1024];
+	struct kt_snapshot snap;
 	char sys[256], name[256];
 	const uint8_t *blob;
 	uint32_t id, len, cpu;
@@ -268,6 +269,14 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 			return remote_malformed(f, err, errlen);
 		if (o->watermark)
 			o->watermark(r->ctx, agent);
+		return 0;
+	case KT_MSG_SNAPSHOT:
+		if (msg_snapshot_decode(p, n, &snap) < 0)
+			return remote_malformed(f, err, errlen);
+		if (o->snapshot)
+			o->snapshot(r->ctx, &snap);
+		else
+			free(snap.text);
 		return 0;
 	case KT_MSG_END:
 		r->ended = true;
@@ -423,6 +432,11 @@ int remote_call(struct kt_remote *r, uint8_t op, const char *arg, const char *ar
 	}
 	snprintf(reply, len, "%s", r->reply);
 	return r->reply_ok ? 0 : -1;
+}
+
+uint32_t remote_last_id(const struct kt_remote *r)
+{
+	return r->want_id;
 }
 
 int remote_fd(const struct kt_remote *r)

@@ -36,6 +36,8 @@ struct kt_remote_ops {
 	/* a line the command wrote to its stderr, without its newline; set: the stderr is
 	 * read through a pipe instead of shared */
 	void (*stderr_line)(void *ctx, const char *line);
+	/* a histogram's rendering (KT_REQ_HIST); s->text is the callee's to free */
+	void (*snapshot)(void *ctx, struct kt_snapshot *s);
 };
 
 struct kt_remote_stats {
@@ -60,6 +62,8 @@ int remote_handshake(struct kt_remote *r, int timeout_ms, char *err, size_t errl
  * in reply. */
 int remote_call(struct kt_remote *r, uint8_t op, const char *arg, const char *arg2, char *reply,
 		size_t len);
+/* The id the last remote_call sent: a snapshot names the request that opened it. */
+uint32_t remote_last_id(const struct kt_remote *r);
 /* The fd to poll for the agent's frames. */
 int remote_fd(const struct kt_remote *r);
 /* The fd to poll for its stderr's lines; -1 when it is shared or has ended. */

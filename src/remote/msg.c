@@ -211,7 +211,8 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_TRACER] = "tracer",	[KT_REQ_PROBE_ADD] = "probe-add",
 	[KT_REQ_PROBE_DEL] = "probe-delete", [KT_REQ_KALLSYMS] = "kallsyms",
 	[KT_REQ_EVENTS] = "events",	[KT_REQ_FORMAT] = "format",
-	[KT_REQ_TRACERS] = "tracers",
+	[KT_REQ_TRACERS] = "tracers",	[KT_REQ_HIST] = "hist",
+	[KT_REQ_COUNTERS] = "counters",
 };
 
 const char *msg_request_name(uint8_t op)
@@ -243,10 +244,6 @@ int msg_request_decode(const uint8_t *p, size_t n, struct kt_request *req, char 
 	req->arg2 = store + half;
 	if (r.bad) {
 		snprintf(err, errlen, "malformed request (%zu bytes)", n);
-		return -1;
-	}
-	if (!req->op || req->op >= KT_REQ_OP_MAX) {
-		snprintf(err, errlen, "unknown request %u", req->op);
 		return -1;
 	}
 	return 0;
@@ -373,6 +370,35 @@ int msg_loss_decode(const uint8_t *p, size_t n, struct kt_loss_cpu *out, uint32_
 	bl->queued = rbuf_u64(&r);
 	bl->age_ns = rbuf_u64(&r);
 	return r.bad ? -1 : 0;
+}
+
+void msg_snapshot_encode(struct kt_wbuf *b, uint8_t kind, uint32_t id, const char *text,
+			 size_t len)
+{
+	wbuf_u8(b, kind);
+	wbuf_u32(b, id);
+	wbuf_blob(b, text, len);
+}
+
+int msg_snapshot_decode(const uint8_t *p, size_t n, struct kt_snapshot *s)
+{
+	const uint8_t *text;
+	struct kt_rbuf r;
+	uint32_t len;
+
+	rbuf_init(&r, p, n);
+	s->kind = rbuf_u8(&r);
+	s->id = rbuf_u32(&r);
+	text = rbuf_blob(&r, &len);
+	if (r.bad || r.left || s->kind < KT_SNAP_HIST || s->kind > KT_SNAP_COUNTERS)
+		return -1;
+	s->text = xmalloc((size_t)len + 1);
+	for (uint32_t i = 0; i < len; i++)
+		s->text[i] = text[i] == '\n' || (text[i] >= 0x20 && text[i] != 0x7f) ? (char)text[i]
+									       : '?';
+	s->text[len] = '\0';
+	s->len = len;
+	return 0;
 }
 
 int msg_u64_decode(const uint8_t *p, size_t n, uint64_t *v)

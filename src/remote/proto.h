@@ -40,7 +40,7 @@ enum kt_frame_type {
 	KT_MSG_PAGE,		/* agent: one ring-buffer page of one CPU, as read */
 	KT_MSG_COMMS,		/* agent: task names of the pids in the pages that follow */
 	KT_MSG_LOSS,		/* agent: the kernel's per-CPU loss counters */
-	KT_MSG_SNAPSHOT,	/* agent: a histogram or counter snapshot, as text */
+	KT_MSG_SNAPSHOT,	/* agent: histograms, counters, as batch mode prints them */
 	KT_MSG_PING,		/* viewer: its clock */
 	KT_MSG_PONG,		/* agent: the viewer's clock back, and its own */
 	KT_MSG_ERROR,		/* agent: a fatal one-line error; it exits after */
@@ -60,6 +60,10 @@ enum kt_request_op {
 	KT_REQ_EVENTS,		/* no args: send available_events */
 	KT_REQ_FORMAT,		/* arg: SYS:EV glob: send their formats (nothing enabled) */
 	KT_REQ_TRACERS,		/* no args: the reply is the instance's available tracers */
+	KT_REQ_HIST,		/* arg: a --hist spec, arg2: "json" or "" (text): how its
+				 * snapshots are rendered */
+	KT_REQ_COUNTERS,	/* arg: the --pmu-event specs, space-separated ("" the default
+				 * set alone), arg2: as KT_REQ_HIST's */
 	KT_REQ_OP_MAX
 };
 
@@ -102,6 +106,19 @@ struct kt_request {
 	uint32_t id;
 	uint8_t op;
 	const char *arg, *arg2;	/* into the payload, NUL-terminated by the decoder */
+};
+
+/* What a snapshot holds (its first field). */
+enum kt_snapshot_kind {
+	KT_SNAP_HIST = 1,	/* a --hist histogram, as histprint renders it */
+	KT_SNAP_COUNTERS,	/* the --pmu counters, as pmu_print renders them */
+};
+
+struct kt_snapshot {
+	uint8_t kind;
+	uint32_t id;		/* the request that opened it */
+	char *text;		/* NUL-terminated, malloc'd; control chars but '\n' as '?' */
+	size_t len;
 };
 
 struct kt_loss_cpu {
@@ -191,7 +208,8 @@ bool msg_version_mismatch(const struct kt_hello *peer, const char *who, char *li
 void msg_request_encode(struct kt_wbuf *b, uint32_t id, uint8_t op, const char *arg,
 			const char *arg2);
 /* Decodes into req, its strings copied into store (storelen bytes). Returns 0, or -1 with
- * one line in err (truncated, unknown op). */
+ * one line in err (truncated). An op this version does not know decodes (op as sent): the
+ * agent refuses it in its reply and goes on. */
 int msg_request_decode(const uint8_t *p, size_t n, struct kt_request *req, char *store,
 		       size_t storelen, char *err, size_t errlen);
 const char *msg_request_name(uint8_t op);
@@ -223,6 +241,13 @@ void msg_loss_encode(struct kt_wbuf *b, const struct kt_loss_cpu *cpus, uint32_t
 		     const struct kt_backlog *bl);
 int msg_loss_decode(const uint8_t *p, size_t n, struct kt_loss_cpu *out, uint32_t max,
 		    uint32_t *ncpus, struct kt_backlog *bl);
+
+/* SNAPSHOT: kind, the id of the request that opened it, the rendering (text bytes). decode:
+ * s->text is the caller's to free; -1 when malformed or of an unknown kind (nothing to
+ * free then). */
+void msg_snapshot_encode(struct kt_wbuf *b, uint8_t kind, uint32_t id, const char *text,
+			 size_t len);
+int msg_snapshot_decode(const uint8_t *p, size_t n, struct kt_snapshot *s);
 
 /* PING (the viewer's send time) and WATERMARK (the agent's trace clock): one u64. Returns
  * 0, or -1 when the payload is not exactly that. */

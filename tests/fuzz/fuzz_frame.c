@@ -25,6 +25,7 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 	struct kt_loss_cpu loss[8];
 	struct kt_backlog backlog;
 	struct kt_request req;
+	struct kt_snapshot snap;
 	struct kt_hello h;
 	const uint8_t *blob;
 	uint32_t id, len, cpu;
@@ -64,6 +65,17 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 	case KT_MSG_LOSS:
 		if (msg_loss_decode(p, n, loss, 8, &cpu, &backlog) == 0)
 			FUZZ_ASSERT(cpu <= 8, "%u CPUs of loss into 8", cpu);
+		break;
+	case KT_MSG_SNAPSHOT:
+		if (msg_snapshot_decode(p, n, &snap) == 0) {
+			FUZZ_ASSERT(snap.len < n && strlen(snap.text) <= snap.len,
+				    "a snapshot of %zu bytes from %zu", snap.len, n);
+			for (size_t i = 0; i < snap.len; i++)
+				FUZZ_ASSERT(snap.text[i] == '\n' ||
+						    (unsigned char)snap.text[i] >= 0x20,
+					    "a control character in a snapshot");
+			free(snap.text);
+		}
 		break;
 	case KT_MSG_PONG:
 		(void)msg_pong_decode(p, n, &t1, &t2);

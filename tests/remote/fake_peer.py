@@ -11,7 +11,7 @@
 #                     events), a watermark between CPU 0's two events, the loss
 #                     counters (no backlog); an enable of nosuch:* is refused; kallsyms
 #                     (two symbols) and printk formats when asked; END when stdin closes.
-#   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood]
+#   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood] [old]
 #                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
@@ -26,6 +26,15 @@
 #                     The explorer's requests are answered too: events (available_events:
 #                     raw_syscalls:sys_enter), format, and disable (in backlog mode with a
 #                     loss frame that is caught up: tests/term/remote_fake.sh).
+#                     With old, it says it is ktop 0.0.9 and answers a hist or counters
+#                     request as an agent that does not know them does (an error frame:
+#                     unknown request 10 or 11), then ENDs when stdin closes.
+#                     Either way a hist request (op 10) of func:nosuch* is refused, and any
+#                     other is accepted: when stdin closes its snapshot (hist_text) comes
+#                     before END, rendered as arg2 asks ("json" or text), its count
+#                     3 + SHIFT in seconds, so each agent's is its own. A counters request
+#                     (op 11) naming nosuch is refused; else its snapshot (pmu_text, the
+#                     --pmu-event specs it was sent counted too) comes after the hists'.
 import os
 import struct
 import sys
@@ -102,14 +111,45 @@ def say(line):
     sys.stderr.flush()
 
 
+def hist_text(spec, count, json):
+    """A histogram as ktop -b --hist prints it (src/backend/histprint.c)."""
+    if json:
+        return ('{"hist":{"spec":"%s","by":"comm","unit":"ns","scale":"log2","step":0,'
+                '"via":"tp_btf","missed":1,"keys":[{"key":"fakework","id":0,"count":%d,'
+                '"sum":%d,"avg":1500,"min":1100,"p50":1500,"p90":1900,"p99":1990,'
+                '"max":1990,"buckets":[{"lo":1024,"hi":2048,"count":%d}]}]}}\n'
+                % (spec, count, count * 1500, count))
+    return ("# hist %s: by=comm unit=ns scale=log2 via=tp_btf keys=1 missed=1\n"
+            "key fakework count=%d sum=%d avg=1500 min=1100 p50=1500 p90=1900 p99=1990 "
+            "max=1990\n  [1024, 2048) %d |%s|\n" % (spec, count, count * 1500, count, "*" * 40))
+
+
+def pmu_text(events, count, json):
+    """Counters as ktop -b --pmu prints them (src/backend/pmu_print.c), system-wide on 2 CPUs."""
+    names = ["context-switches"] + events
+    if json:
+        return ('{"pmu":{"target":"system","cpus":[0,1],"duration":1.000,"counters":[' +
+                ",".join('{"name":"%s","available":true,"counted":true,"value":%d,"raw":%d,'
+                         '"rate":%d,"running":1,"per_cpu":[%d,%d]}' % (n, count, count, count, count - 1, 1)
+                         for n in names) +
+                '],"derived":{}}}\n')
+    return ("# pmu: system-wide, 2 CPUs, 1.000 s\n"
+            "# pmu %-26s %18s %16s %8s  cpu0 cpu1\n" % ("counter", "value", "rate/s", "running") +
+            "".join("%-32s %18d %16.1f %7.1f%%  %d 1\n" % (n, count, count, 100.0, count - 1)
+                    for n in names) +
+            "# pmu derived: IPC=n/a (needs cycles and instructions (unavailable))\n")
+
+
 def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False,
-                 flood=False):
+                 flood=False, old=False):
     late = (shift or 0) + skew
+    hists, counters = [], None
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
         header_page = f.read()
     with open(os.path.join(fixtures, "events/raw_syscalls/sys_enter/format"), "rb") as f:
         fmt = f.read()
-    hello = (struct.pack("<H", PROTO) + string("0.1.0") + b"A\x00" + string("fakehost") +
+    hello = (struct.pack("<H", PROTO) + string("0.0.9" if old else "0.1.0") + b"A\x00" +
+             string("fakehost") +
              string("6.1.0-fake") + struct.pack("<II", 2, 4096) + bytes([8, 0]))
     for ftype, payload in frames(sys.stdin):
         if ftype == 1:  # the viewer's hello
@@ -128,6 +168,30 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
                 with open(os.path.join(fixtures, "printk_formats"), "rb") as f:
                     send(7, f.read())
                 send(3, struct.pack("<IB", rid, 1) + string(""))
+                continue
+            if op in (10, 11) and old:
+                send(14, string(f"unknown request {op}"))
+                continue
+            if op == 11:
+                events = arg.split()
+                if any(e.startswith("nosuch") for e in events):
+                    send(3, struct.pack("<IB", rid, 0) +
+                         string("nosuch: unknown event (perf list names them)"))
+                    continue
+                blen = struct.unpack("<I", payload[9 + alen:13 + alen])[0]
+                json = payload[13 + alen:13 + alen + blen] == b"json"
+                counters = (rid, pmu_text(events, 7 + (shift or 0) // 1000000000, json))
+                send(3, struct.pack("<IB", rid, 1) + string(f"{1 + len(events)} counters"))
+                continue
+            if op == 10:
+                if arg.startswith("func:nosuch"):
+                    send(3, struct.pack("<IB", rid, 0) +
+                         string(f"{arg}: no kernel function nosuch to attach to"))
+                    continue
+                blen = struct.unpack("<I", payload[9 + alen:13 + alen])[0]
+                json = payload[13 + alen:13 + alen + blen] == b"json"
+                hists.append((rid, hist_text(arg, 3 + (shift or 0) // 1000000000, json)))
+                send(3, struct.pack("<IB", rid, 1) + string(f"{arg} via=tp_btf"))
                 continue
             if arg.startswith("nosuch"):
                 send(3, struct.pack("<IB", rid, 0) + string(f"no event matches '{arg}'"))
@@ -170,6 +234,10 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
         say("fake agent: done")
     if backlog:
         send(10, loss([(0, 0, 0, 0, 2, 0), (0, 0, 2, 0, 1, 512)], 0, 250000000))
+    for rid, text in hists:
+        send(11, bytes([1]) + struct.pack("<I", rid) + string(text))
+    if counters:
+        send(11, bytes([2]) + struct.pack("<I", counters[0]) + string(counters[1]))
     send(15, b"")
 
 
@@ -177,7 +245,8 @@ if sys.argv[1] == "events":
     nums = [int(a) for a in sys.argv[3:] if a.lstrip("-").isdigit()]
     words = [a for a in sys.argv[3:] if not a.lstrip("-").isdigit()]
     events_agent(sys.argv[2], nums[0] if nums else None, nums[1] if nums else 0,
-                 "die" in words, "backlog" in words, "stderr" in words, "flood" in words)
+                 "die" in words, "backlog" in words, "stderr" in words, "flood" in words,
+                 "old" in words)
     sys.exit(0)
 # the next protocol's hello: proto and version first, as in every version; the rest is its own
 send(1, struct.pack("<H", PROTO + 1) + string("9.9") + b"\x00whatever the next version says",

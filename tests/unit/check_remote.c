@@ -100,6 +100,25 @@ START_TEST(test_version_mismatch)
 }
 END_TEST
 
+/* A request encoded and decoded: every field back, and its op's name. */
+static void request_roundtrip(uint32_t id, uint8_t op, const char *name, const char *arg,
+			      const char *arg2)
+{
+	struct kt_wbuf pay = { 0 };
+	struct kt_request req;
+	char store[256], err[256];
+
+	msg_request_encode(&pay, id, op, arg, arg2);
+	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
+					    sizeof(err)), 0);
+	ck_assert_uint_eq(req.id, id);
+	ck_assert_uint_eq(req.op, op);
+	ck_assert_str_eq(msg_request_name(req.op), name);
+	ck_assert_str_eq(req.arg, arg);
+	ck_assert_str_eq(req.arg2, arg2);
+	wbuf_free(&pay);
+}
+
 START_TEST(test_messages_roundtrip)
 {
 	struct kt_loss_cpu loss[2] = { { 1, 2, 3, 4, 5, 11 }, { 6, 7, 8, 9, 10, 12 } }, got[4];
@@ -112,18 +131,18 @@ START_TEST(test_messages_roundtrip)
 	uint64_t a, c;
 	bool ok;
 
-	msg_request_encode(&pay, 7, KT_REQ_ENABLE, "syscalls:sys_enter_*", "common_pid == 1");
-	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
-					    sizeof(err)), 0);
-	ck_assert_uint_eq(req.id, 7);
-	ck_assert_uint_eq(req.op, KT_REQ_ENABLE);
-	ck_assert_str_eq(req.arg, "syscalls:sys_enter_*");
-	ck_assert_str_eq(req.arg2, "common_pid == 1");
-	pay.len = 0;
+	request_roundtrip(7, KT_REQ_ENABLE, "enable", "syscalls:sys_enter_*", "common_pid == 1");
+	request_roundtrip(9, KT_REQ_HIST, "hist", "syscall-latency,by=comm", "json");
+	request_roundtrip(10, KT_REQ_COUNTERS, "counters", "cycles sched:sched_switch", "");
+	/* a newer viewer's op decodes: the agent refuses it in a reply and goes on */
 	msg_request_encode(&pay, 8, 99, "x", "");
 	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
-					    sizeof(err)), -1);
-	ck_assert_str_eq(err, "unknown request 99");
+					    sizeof(err)), 0);
+	ck_assert_uint_eq(req.op, 99);
+	ck_assert_str_eq(msg_request_name(req.op), "unknown");
+	ck_assert_int_eq(msg_request_decode(pay.data, pay.len - 1, &req, store, sizeof(store),
+					    err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "malformed request (13 bytes)");
 
 	pay.len = 0;
 	msg_reply_encode(&pay, 7, false, "no kprobes in this kernel (CONFIG_KPROBE_EVENTS)");
@@ -165,6 +184,57 @@ START_TEST(test_messages_roundtrip)
 	ck_assert_int_eq(msg_pong_decode(pay.data, pay.len, &a, &c), 0);
 	ck_assert(a == 123 && c == 456);
 	ck_assert_int_eq(msg_pong_decode(pay.data, pay.len - 1, &a, &c), -1);
+	wbuf_free(&pay);
+}
+END_TEST
+
+/* A histogram's or the counters' snapshot: its rendering comes back byte for byte, lines
+ * kept, a terminal's control characters made harmless; a truncated, padded or unknown one is
+ * refused. */
+START_TEST(test_snapshot)
+{
+	static const char text[] = "# hist syscall-latency: by=none unit=ns scale=log2 "
+				   "via=tp_btf keys=1 missed=2\nkey all count=5 sum=10\n"
+				   "  [1, 2) 5 |****|\n";
+	struct kt_wbuf pay = { 0 };
+	struct kt_snapshot s;
+
+	msg_snapshot_encode(&pay, KT_SNAP_HIST, 42, text, strlen(text));
+	ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), 0);
+	ck_assert_uint_eq(s.kind, KT_SNAP_HIST);
+	ck_assert_uint_eq(s.id, 42);
+	ck_assert_uint_eq(s.len, strlen(text));
+	ck_assert_str_eq(s.text, text);
+	free(s.text);
+
+	pay.len = 0;
+	msg_snapshot_encode(&pay, KT_SNAP_HIST, 1, "key \033]0;x\a\tz\n", 13);
+	ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), 0);
+	ck_assert_str_eq(s.text, "key ?]0;x??z\n");
+	free(s.text);
+	pay.len = 0;
+	msg_snapshot_encode(&pay, KT_SNAP_HIST, 1, "a\0b\n", 4);
+	ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), 0);
+	ck_assert_uint_eq(s.len, 4);
+	ck_assert_str_eq(s.text, "a?b\n");
+	free(s.text);
+
+	ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len - 1, &s), -1);
+	ck_assert_int_eq(msg_snapshot_decode(pay.data, 4, &s), -1);
+	wbuf_u8(&pay, 0);
+	ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), -1);
+	pay.len = 0;
+	msg_snapshot_encode(&pay, KT_SNAP_COUNTERS, 7, "# pmu: system-wide, 2 CPUs, 1.000 s\n", 36);
+	ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), 0);
+	ck_assert_uint_eq(s.kind, KT_SNAP_COUNTERS);
+	ck_assert_uint_eq(s.id, 7);
+	ck_assert_str_eq(s.text, "# pmu: system-wide, 2 CPUs, 1.000 s\n");
+	free(s.text);
+	for (unsigned kind = 0; kind < 256; kind += kind == 0 ? KT_SNAP_COUNTERS + 1 : 100) {
+		pay.len = 0;
+		msg_snapshot_encode(&pay, (uint8_t)kind, 1, "x\n", 2);
+		ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), -1);
+	}
 	wbuf_free(&pay);
 }
 END_TEST
@@ -342,6 +412,7 @@ static Suite *remote_suite(void)
 	tcase_add_test(tc, test_version_mismatch);
 	tcase_add_test(tc, test_messages_roundtrip);
 	tcase_add_test(tc, test_backlog_kept);
+	tcase_add_test(tc, test_snapshot);
 	tcase_add_test(tc, test_page_compressed);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_remote_source);
