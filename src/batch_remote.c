@@ -19,7 +19,6 @@
 
 #include <errno.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -406,18 +405,13 @@ static int br_poll(struct batch_remote *b, int wake, int timeout_ms, char *err, 
  * next) instead of raising SIGPIPE, which would end the run for all. */
 static void br_ping(struct batch_remote *b)
 {
-	struct timespec now = { 0 };
-	sigset_t pipe, old;
+	sigset_t old;
 
-	sigemptyset(&pipe);
-	sigaddset(&pipe, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &pipe, &old);
+	remote_sigpipe_block(&old);
 	for (unsigned i = 0; i < b->n; i++)
 		if (!b->hosts[i].ended)
 			remote_ping(b->hosts[i].r);
-	while (sigtimedwait(&pipe, NULL, &now) > 0) /* the one a write raised */
-		;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	remote_sigpipe_restore(&old);
 }
 
 /* Until --duration, a signal, or every agent's end. Returns 0 when all ended, 1 to finish,

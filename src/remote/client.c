@@ -48,6 +48,7 @@ struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 	struct kt_remote *r;
 	struct kt_hello h = { .proto = KT_PROTO_VERSION, .role = 'V', .compress = compress };
 	int in[2], out[2];
+	sigset_t old;
 	ssize_t w;
 
 	if (pipe2(in, O_CLOEXEC) < 0)
@@ -95,8 +96,11 @@ struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 	snprintf(h.version, sizeof(h.version), "%s", PACKAGE_VERSION);
 	msg_hello_encode(&r->pay, &h);
 	frame_append(&r->out, KT_MSG_HELLO, r->pay.data, r->pay.len, false);
-	/* a command that is not an agent may never read: its failure shows at the handshake */
+	/* a command that is not an agent may never read, or be gone already: its failure
+	 * shows at the handshake */
+	remote_sigpipe_block(&old);
 	w = write(r->to, r->out.data, r->out.len);
+	remote_sigpipe_restore(&old);
 	(void)w;
 	return r;
 fail_pipe:
@@ -390,6 +394,27 @@ void remote_stats(const struct kt_remote *r, struct kt_remote_stats *out)
 const char *remote_name(const struct kt_remote *r)
 {
 	return r->name;
+}
+
+void remote_sigpipe_block(sigset_t *old)
+{
+	sigset_t pipe;
+
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	pthread_sigmask(SIG_BLOCK, &pipe, old);
+}
+
+void remote_sigpipe_restore(const sigset_t *old)
+{
+	struct timespec now = { 0 };
+	sigset_t pipe;
+
+	sigemptyset(&pipe);
+	sigaddset(&pipe, SIGPIPE);
+	while (sigtimedwait(&pipe, NULL, &now) > 0) /* the one a write raised */
+		;
+	pthread_sigmask(SIG_SETMASK, old, NULL);
 }
 
 void remote_finish(struct kt_remote *r)

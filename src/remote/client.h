@@ -8,6 +8,7 @@
 #ifndef KTOP_REMOTE_CLIENT_H
 #define KTOP_REMOTE_CLIENT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -70,6 +71,11 @@ bool remote_clock(const struct kt_remote *r, int64_t *offset, uint64_t *uncertai
 void remote_stats(const struct kt_remote *r, struct kt_remote_stats *out);
 /* The agent's name for messages: "agent at HOST" once its hello came, else the command. */
 const char *remote_name(const struct kt_remote *r);
+/* Between the two, this thread's writes to an agent that is gone fail with EPIPE instead
+ * of raising SIGPIPE, which would end the process: block saves the mask in old, restore
+ * takes the SIGPIPE a write raised meanwhile and puts the mask back. */
+void remote_sigpipe_block(sigset_t *old);
+void remote_sigpipe_restore(const sigset_t *old);
 /* Closes the agent's stdin: it drains, sends its last pages, loss counters and END. */
 void remote_finish(struct kt_remote *r);
 /* Waits for the command (up to 3 s, then SIGTERM) and frees r. Returns its exit status, or

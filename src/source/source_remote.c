@@ -327,23 +327,18 @@ static struct rs_event *rs_find(struct remote_src *rs, const char *system, const
 static int rs_ask(struct remote_src *rs, uint8_t op, const char *arg, const char *arg2,
 		  char *reply, size_t len)
 {
-	struct timespec now = { 0 };
-	sigset_t pipe, old;
+	sigset_t old;
 	int ret = -1;
 
 	/* an agent that died makes the write fail, not the explorer end (SIGPIPE ends it) */
-	sigemptyset(&pipe);
-	sigaddset(&pipe, SIGPIPE);
-	pthread_sigmask(SIG_BLOCK, &pipe, &old);
+	remote_sigpipe_block(&old);
 	pthread_mutex_lock(&rs->lock);
 	if (__atomic_load_n(&rs->gone, __ATOMIC_ACQUIRE))
 		snprintf(reply, len, "%s", rs->ended);
 	else
 		ret = remote_call(rs->r, op, arg, arg2, reply, len);
 	pthread_mutex_unlock(&rs->lock);
-	while (sigtimedwait(&pipe, NULL, &now) > 0) /* the one that write raised */
-		;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	remote_sigpipe_restore(&old);
 	return ret;
 }
 
