@@ -32,18 +32,22 @@ TERM_TESTS += tests/term/hist_reject.sh
 # Runs the kernel skips, made on purpose: the generic histogram's object with a hook that
 # makes a second histogram recurse (tests/helpers/tphist_recurse.bpf.c, bpf_missed.sh).
 LIVE_TESTS += tests/live/bpf_missed.sh
+# Samples a program's map refused, counted as missed (tests/helpers/tphist_onerow.bpf.c).
+LIVE_TESTS += tests/live/bpf_dropped.sh
 #
 # An off-CPU profile whose every poll fails (tests/helpers/offcpu_badcounts.bpf.c): the pane
 # says it once, not every tick (flame_offcpu_fail.sh).
 TERM_TESTS += tests/term/flame_offcpu_fail.sh
 EXTRA_DIST += tests/helpers/verifier_reject.bpf.c tests/helpers/tphist_recurse.bpf.c \
-	tests/helpers/offcpu_badcounts.bpf.c
+	tests/helpers/tphist_onerow.bpf.c tests/helpers/offcpu_badcounts.bpf.c
 CLEANFILES += tests/helpers/verifier_reject.bpf.o tests/helpers/tphist_recurse.bpf.o \
+	tests/helpers/tphist_onerow.bpf.o \
 	tests/helpers/offcpu_badcounts.bpf.o \
 	tests/helpers/*.tmp
 if ENABLE_BPF
 tests/live/bpf_verifier.log tests/term/hist_reject.log: tests/helpers/verifier_reject.bpf.o
 tests/live/bpf_missed.log: tests/helpers/tphist_recurse.bpf.o
+tests/live/bpf_dropped.log: tests/helpers/tphist_onerow.bpf.o
 tests/term/flame_offcpu_fail.log: tests/helpers/offcpu_badcounts.bpf.o
 # A test object stands in for the built-in NAME its header names (KTOP_TEST_BPF_OBJECT=NAME:).
 # Its .rodata must be NAME's, byte for byte, or the loader's tunables would land elsewhere:
@@ -60,6 +64,9 @@ tests/helpers/verifier_reject.bpf.o: tests/helpers/verifier_reject.bpf.c $(BPF_H
 		src/probes/syslat.skel.h
 	$(BPF_TEST_OBJECT)
 tests/helpers/tphist_recurse.bpf.o: tests/helpers/tphist_recurse.bpf.c src/probes/tphist.bpf.c \
+		$(BPF_HDRS) src/probes/tphist.skel.h
+	$(BPF_TEST_OBJECT)
+tests/helpers/tphist_onerow.bpf.o: tests/helpers/tphist_onerow.bpf.c src/probes/tphist.bpf.c \
 		$(BPF_HDRS) src/probes/tphist.skel.h
 	$(BPF_TEST_OBJECT)
 tests/helpers/offcpu_badcounts.bpf.o: tests/helpers/offcpu_badcounts.bpf.c \

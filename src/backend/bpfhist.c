@@ -355,16 +355,19 @@ static int read_syscall_rows(struct kt_bpfhist *h)
  * Runs the kernel skipped: a plain tracepoint program does not run while another BPF program
  * or a BPF map syscall holds the CPU (ktop's own batch read, preempted, is one), and the
  * typed ones not when they would recurse. The kernel counts each (recursion_misses); the
- * histogram then lacks those samples, and says how many. lock-contention adds the waits it
- * could not time, begun inside its own map updates (lockcont.bpf.c's untimed).
+ * histogram then lacks those samples, and says how many. Added to them: the samples a
+ * program had but its map refused (hist_common.bpf.h's dropped), and lock-contention's
+ * waits it could not time, begun inside its own map updates (lockcont.bpf.c's untimed).
  */
 static uint64_t read_missed(const struct kt_bpfhist *h)
 {
-	unsigned long long untimed;
+	unsigned long long untimed, dropped;
 	uint64_t n = bpfobj_recursion_misses(h->load.obj);
 
 	if (h->untimed_counter && bpfobj_read_bss(h->load.obj, h->untimed_counter, &untimed) == 0)
 		n += untimed;
+	if (bpfobj_read_bss(h->load.obj, "dropped", &dropped) == 0)
+		n += dropped;
 	return n;
 }
 

@@ -72,7 +72,7 @@ static __always_inline void start(struct request *rq)
 		return;
 	m = issue_sector(rq);
 	ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&starts, &m, &ts, BPF_ANY);
+	hist_put_start(&starts, &m, &ts, BPF_ANY);
 }
 
 /* block_rq_complete's sector is blk_rq_pos, whatever the request. */

@@ -27,7 +27,7 @@ static __always_inline int on_entry(void)
 	if (!hist_wanted())
 		return 0;
 	ts = bpf_ktime_get_ns();
-	bpf_map_update_elem(&starts, &tid, &ts, BPF_ANY);
+	hist_put_start(&starts, &tid, &ts, BPF_ANY);
 	return 0;
 }
 

@@ -36,18 +36,22 @@ unsigned long long unended = 0;
 static __always_inline void start(struct task_struct *t, bool off)
 {
 	unsigned long long m, ts;
+	long r;
 
 	if (!hist_wanted())
 		return;
 	m = (unsigned int)BPF_CORE_READ(t, pid);
 	ts = bpf_ktime_get_ns();
 	if (!off) {
-		bpf_map_update_elem(&starts, &m, &ts, BPF_ANY);
+		hist_put_start(&starts, &m, &ts, BPF_ANY);
 		return;
 	}
-	if (bpf_map_update_elem(&starts, &m, &ts, BPF_NOEXIST) == -EEXIST) {
+	r = bpf_map_update_elem(&starts, &m, &ts, BPF_NOEXIST);
+	if (r == -EEXIST) {
 		__sync_fetch_and_add(&unended, 1);
-		bpf_map_update_elem(&starts, &m, &ts, BPF_EXIST);
+		hist_put_start(&starts, &m, &ts, BPF_EXIST);
+	} else if (r) {
+		__sync_fetch_and_add(&dropped, 1);
 	}
 }
 

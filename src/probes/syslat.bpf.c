@@ -45,8 +45,10 @@ static __always_inline int on_enter(long id)
 		return 0;
 	s = bpf_task_storage_get(&starts, bpf_get_current_task_btf(), 0,
 				 BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!s)
+	if (!s) { /* no memory for the task's storage, or its lock busy */
+		__sync_fetch_and_add(&dropped, 1);
 		return 0;
+	}
 	s->id = id;
 	s->ts = bpf_ktime_get_ns();
 	return 0;

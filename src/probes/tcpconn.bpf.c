@@ -65,7 +65,7 @@ static __always_inline void set_state(unsigned long long sk, int oldstate, int n
 			s.key.id = dport;
 		else
 			hist_key_current(&s.key);
-		bpf_map_update_elem(&starts, &sk, &s, BPF_ANY);
+		hist_put_start(&starts, &sk, &s, BPF_ANY);
 		return;
 	}
 	if (oldstate != TCP_SYN_SENT)

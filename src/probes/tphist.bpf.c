@@ -130,6 +130,7 @@ int lat_start(void *ctx)
 {
 	unsigned long long m, ts;
 	long long state;
+	long r;
 
 	if (!hist_wanted())
 		return 0;
@@ -143,14 +144,18 @@ int lat_start(void *ctx)
 		}
 	}
 	ts = bpf_ktime_get_ns();
-	if (dying_field.size &&
-	    bpf_map_update_elem(&starts, &m, &ts, BPF_NOEXIST) == -EEXIST) {
-		/* the task going off the CPU is on it: its last switch back in was missed */
-		__sync_fetch_and_add(&unended, 1);
-		bpf_map_update_elem(&starts, &m, &ts, BPF_EXIST);
+	if (!dying_field.size) {
+		hist_put_start(&starts, &m, &ts, BPF_ANY);
 		return 0;
 	}
-	bpf_map_update_elem(&starts, &m, &ts, BPF_ANY);
+	r = bpf_map_update_elem(&starts, &m, &ts, BPF_NOEXIST);
+	if (r == -EEXIST) {
+		/* the task going off the CPU is on it: its last switch back in was missed */
+		__sync_fetch_and_add(&unended, 1);
+		hist_put_start(&starts, &m, &ts, BPF_EXIST);
+	} else if (r) {
+		__sync_fetch_and_add(&dropped, 1);
+	}
 	return 0;
 }
 

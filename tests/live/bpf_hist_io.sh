@@ -6,7 +6,8 @@
 #  - write-size: 7 writes of 3000 bytes: 7 in [2048, 4096), sum 21000
 #  - bio-size and bio-latency keyed by dev, on a loop device of the test's own over a file:
 #    5 O_DIRECT reads of 4 KiB and 3 of 64 KiB are 8 requests, 5 in [4096, 8192) and 3 in
-#    [65536, 131072), sum 217088 bytes, and 8 latencies
+#    [65536, 131072), sum 217088 bytes, and 8 latencies (or fewer by the samples ktop
+#    reports missed: a start its map refused, a run the kernel skipped)
 #  - a key the typed hooks cannot give refuses them in one line and leaves the tracepoint
 # The programs each ktop held are gone after it exits.
 set -u
@@ -73,8 +74,7 @@ for via in tp_btf raw_tp tracepoint; do
 	expect_key "$T/bs-$via" "$LOOPDEVT" 8 217088
 	expect_bucket "$T/bs-$via" "$LOOPDEVT" 4096 8192 5
 	expect_bucket "$T/bs-$via" "$LOOPDEVT" 65536 131072 3
-	hist_key_line "$T/bl-$via" "$LOOPDEVT" | grep -q ' count=8 ' ||
-		fail "bio-latency via=$via: expected 8 requests on $LOOPDEV: $(cat "$T/bl-$via")"
+	expect_key_count "$T/bl-$via" "$LOOPDEVT" 8
 	log "via=$via: block request sizes and latencies exact"
 done
 
