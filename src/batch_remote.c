@@ -306,8 +306,44 @@ static void br_refused(const struct br_host *h, const char *what, const char *re
 	snprintf(err, errlen, "%s refused %.220s: %.500s%s", remote_name(h->r), what, reply, hint);
 }
 
-/* The options' probes, tracer, events, histograms and counters (these last, as locally:
- * they cover the capture), as requests. Returns 0, or -1 with err. */
+/* -p, --comm or --cgroup as the scope request, which then scopes what the others ask for:
+ * the processes and cgroups are the agent's machine's. Returns 0, or -1 with err. */
+static int br_scope(struct br_host *h, char *err, size_t errlen)
+{
+	const struct kt_options *o = h->b->opts;
+	char reply[1024], *pids = NULL;
+	const char *kind, *arg, *opt;
+	size_t n = 0;
+	int r;
+
+	if (o->n_pids) {
+		kind = o->follow_children ? "pid+children" : "pid";
+		opt = "-p";
+		for (size_t i = 0; i < o->n_pids; i++) {
+			pids = xrealloc(pids, n + 16);
+			n += (size_t)snprintf(pids + n, 16, "%s%d", i ? "," : "", (int)o->pids[i]);
+		}
+		arg = pids;
+	} else if (o->comm) {
+		kind = "comm";
+		opt = "--comm";
+		arg = o->comm;
+	} else if (o->cgroup) {
+		kind = "cgroup";
+		opt = "--cgroup";
+		arg = o->cgroup;
+	} else {
+		return 0;
+	}
+	r = remote_call(h->r, KT_REQ_SCOPE, kind, arg, reply, sizeof(reply));
+	if (r < 0)
+		br_refused(h, opt, reply, err, errlen);
+	free(pids);
+	return r < 0 ? -1 : 0;
+}
+
+/* The options' scope, probes, tracer, events, histograms and counters (these last, as
+ * locally: they cover the capture), as requests. Returns 0, or -1 with err. */
 static int br_requests(struct br_host *h, char *err, size_t errlen)
 {
 	const struct kt_options *o = h->b->opts;
@@ -315,6 +351,8 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 	char reply[1024], what[230], *specs;
 	size_t n = 0;
 
+	if (br_scope(h, err, errlen) < 0)
+		return -1;
 	for (size_t i = 0; i < o->n_probes; i++) {
 		if (o->probes[i].usdt) {
 			snprintf(err, errlen, "--usdt over a remote agent is not done yet");

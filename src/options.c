@@ -795,17 +795,18 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "-v apply)");
 	if (o->n_remotes && o->mode != KT_MODE_BATCH &&
 	    (o->tracer || o->n_probes || o->record_path || o->duration > 0 || o->quiet ||
-	     o->n_hists || o->pmu))
+	     o->n_hists || o->pmu || o->n_pids || o->comm || o->cgroup))
 		FAIL("the explorer over a remote agent (-H, --via) takes -e, --filter and "
-		     "--compress so far: -t, probes, --hist, --pmu and -o work there with -b");
+		     "--compress so far: -t, probes, --hist, --pmu, -p, --comm, --cgroup and -o "
+		     "work there with -b");
 	if (o->n_remotes &&
 	    (o->tree || o->folded || o->input_path || o->cpu_profile || o->off_cpu ||
-	     o->n_triggers || o->stop_when || o->n_stacks || o->user_stacks || o->comm ||
-	     o->cgroup || o->n_pids || o->max_events || o->n_ftrace_lists[0] ||
+	     o->n_triggers || o->stop_when || o->n_stacks || o->user_stacks ||
+	     o->max_events || o->n_ftrace_lists[0] ||
 	     o->n_ftrace_lists[1] || o->n_ftrace_lists[2] || o->n_ftrace_lists[3] || o->profile))
 		FAIL("remote batch runs (-H, --via) take -e, --filter, -t, probes, --hist, --pmu, "
-		     "--pmu-event, --duration, -q, --json, -o and --compress so far; the other "
-		     "options work locally only");
+		     "--pmu-event, -p, --comm, --cgroup, --follow-children, --duration, -q, "
+		     "--json, -o and --compress so far; the other options work locally only");
 	if (o->compress && !o->n_remotes)
 		FAIL("--compress applies to -H or --via (the agent compresses what it sends)");
 	return 0;

@@ -436,6 +436,23 @@ in_cgroup()
 	CLEANUP_PIDS+=("$IN_CGROUP_PID")
 }
 
+# spawn_count TAG N [CGROUP]: a workload of exactly N getppid calls named TAG, waiting for
+# $T/go, inside CGROUP when given; its pid in $T/TAG.wl and in wl_pid, ended on exit.
+spawn_count()
+{
+	local tag=$1 n=$2 cg=${3:-}
+	if [ -n "$cg" ]; then
+		WORKLOAD_GO="$T/go" in_cgroup "$cg" "$KTOP_WORKLOAD" count "$n" "$tag" >"$T/$tag.wl"
+		wl_pid=$IN_CGROUP_PID
+	else
+		WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" count "$n" "$tag" >"$T/$tag.wl" &
+		wl_pid=$!
+		CLEANUP_PIDS+=("$wl_pid")
+	fi
+	wait_until 5 has_line "$T/$tag.wl" || fail "workload $tag printed no pid"
+	[ "$(head -n1 "$T/$tag.wl")" = "$wl_pid" ] || fail "workload $tag is not pid $wl_pid"
+}
+
 require_tmux()
 {
 	command -v tmux >/dev/null 2>&1 || skip "needs tmux (apt-get install tmux)"

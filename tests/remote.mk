@@ -26,6 +26,8 @@ LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh tests/live/remot
 LIVE_TESTS += tests/live/remote_multi.sh
 # --hist and --pmu through agents: exact per host, the agent's refusal, all gone after -9.
 LIVE_TESTS += tests/live/remote_hist.sh
+# -p, --comm and --cgroup over an agent: the scope request (src/remote/agent.c).
+LIVE_TESTS += tests/live/remote_scope.sh
 # The explorer over an agent (--via without -b): picker, exact stream, D, refusals, clean-up.
 TERM_TESTS += tests/term/remote_explorer.sh
 # The probe editor over an agent: a uprobe made, toggled, its exact hits, a refusal, deleted.

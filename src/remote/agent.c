@@ -8,6 +8,8 @@
  * the reader (a tracer switch, the stop). A slow link fills the queue and makes producers
  * wait, so the kernel drops and counts; at the stop the queue takes the kernel's last pages
  * without waiting, so the instance goes first and the tail follows at the link's pace.
+ * The scope (KT_REQ_SCOPE) goes into the agent's own options and app.h's scope calls, so
+ * what follows it is scoped as after local -p, --comm or --cgroup.
  * Histograms and counters (KT_REQ_HIST, KT_REQ_COUNTERS) are app.h's, as local batch mode's;
  * their snapshots go when the capture stops, before END, and their programs and perf events
  * with the agent's fds however it ends.
@@ -36,6 +38,7 @@
 #include "backend/histprint.h"
 #include "backend/loss.h"
 #include "backend/pmu.h"
+#include "backend/scope.h"
 #include "backend/session.h"
 #include "backend/tracers.h"
 #include "clock.h"
@@ -67,7 +70,11 @@
 
 struct agent {
 	struct kt_app app;
+	/* the agent's options, which the scope request fills as -p, --comm and --cgroup
+	 * would (app.opts points here) */
+	struct kt_options o;
 	const struct kt_options *opts;
+	char *scope_comm; /* o.comm's, owned */
 	int in, out;
 	bool compress;
 	pthread_mutex_t lock;
@@ -532,7 +539,16 @@ static int agent_enable(struct agent *a, const char *spec, const char *filter, c
 	char *saved = a->app.event_filter;
 	int n;
 
-	a->app.event_filter = *filter ? xstrdup(filter) : NULL;
+	if (a->o.comm) {
+		a->app.event_filter = scope_comm_filter(a->o.comm, *filter ? filter : NULL, text,
+							len);
+		if (!a->app.event_filter) {
+			a->app.event_filter = saved;
+			return -1;
+		}
+	} else {
+		a->app.event_filter = *filter ? xstrdup(filter) : NULL;
+	}
 	agent_send_formats(a, spec);
 	n = app_set_events(&a->app, spec, true, text, len);
 	free(a->app.event_filter);
@@ -564,6 +580,69 @@ static int agent_probe_add(struct agent *a, const char *kind, const char *def, c
 	snprintf(text, len, "unknown probe kind '%s': kprobe, kretprobe, uprobe or uretprobe",
 		 kind);
 	return -1;
+}
+
+/* -p (arg "pid", or "pid+children" for --follow-children; arg2 the pids, comma-separated),
+ * --comm (arg2 the name) or --cgroup (arg2 the path) on the agent's machine, as app_open
+ * sets them up locally: the pids and the cgroup in the instance now (the cgroup's members
+ * kept current on every tick), the name in the filter of every event enabled from then on,
+ * and the pids in the options the counters open with. One scope a run, before the
+ * requests it scopes. Lock held. */
+static int agent_scope(struct agent *a, const struct kt_request *q, char *text, size_t len)
+{
+	bool children = !strcmp(q->arg, "pid+children");
+	char *filter, *end;
+	const char *s;
+	long v;
+
+	if (a->o.n_pids || a->o.comm || a->app.cgroup) {
+		snprintf(text, len, "the scope was set already (one scope request a run)");
+		return -1;
+	}
+	if (!strcmp(q->arg, "comm")) {
+		filter = scope_comm_filter(q->arg2, NULL, text, len);
+		if (!filter)
+			return -1;
+		free(filter);
+		a->o.comm = a->scope_comm = xstrdup(q->arg2);
+		snprintf(text, len, "comm %s", a->o.comm);
+		return 0;
+	}
+	if (!strcmp(q->arg, "cgroup")) {
+		if (app_set_cgroup(&a->app, q->arg2, text, len) < 0)
+			return -1;
+		snprintf(text, len, "%s", a->app.scope_desc);
+		return 0;
+	}
+	if (strcmp(q->arg, "pid") && !children) {
+		snprintf(text, len, "unknown scope '%s': pid, pid+children, comm or cgroup", q->arg);
+		return -1;
+	}
+	for (s = q->arg2; *s; s = *end ? end + 1 : end) {
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || end == s || v <= 0 || v > 0x7fffffff || (*end && *end != ',')) {
+			snprintf(text, len, "scope: '%s' is not a list of pids", q->arg2);
+			free(a->o.pids);
+			a->o.pids = NULL;
+			a->o.n_pids = 0;
+			return -1;
+		}
+		a->o.pids = xreallocarray(a->o.pids, a->o.n_pids + 1, sizeof(*a->o.pids));
+		a->o.pids[a->o.n_pids++] = (pid_t)v;
+	}
+	if (!a->o.n_pids || app_set_scope(&a->app, a->o.pids, a->o.n_pids, children, text,
+					  len) < 0) {
+		if (!a->o.n_pids)
+			snprintf(text, len, "scope: no pid given");
+		free(a->o.pids);
+		a->o.pids = NULL;
+		a->o.n_pids = 0;
+		return -1;
+	}
+	a->o.follow_children = children;
+	snprintf(text, len, "%s", a->app.scope_desc);
+	return 0;
 }
 
 /* A --hist histogram loaded and attached as local batch mode does (app_hist_open: the
@@ -694,6 +773,9 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			break;
 		case KT_REQ_FORMAT:
 			ret = agent_formats(a, q->arg, text, sizeof(text));
+			break;
+		case KT_REQ_SCOPE:
+			ret = agent_scope(a, q, text, sizeof(text));
 			break;
 		case KT_REQ_EVENTS:
 			snprintf(text, sizeof(text), "%s/available_events", a->app.tracing_dir);
@@ -869,6 +951,8 @@ static int agent_loop(struct agent *a)
 		if (now >= next) {
 			if (a->pmu_id) /* rates over the last -d, as locally */
 				pmu_read(a->app.pmu);
+			if (a->app.cgroup) /* its members now, as app_tick does locally */
+				app_follow_cgroup(&a->app);
 			pthread_mutex_lock(&a->lock);
 			agent_send_loss(a, NULL);
 			memset(a->names, 0, sizeof(a->names));
@@ -906,7 +990,8 @@ int agent_run(const struct kt_options *opts)
 	char err[1024];
 	int ret, flags;
 
-	a->opts = opts;
+	a->o = *opts;
+	a->opts = &a->o;
 	a->in = STDIN_FILENO;
 	a->out = STDOUT_FILENO;
 	a->app.wake_wr = -1;
@@ -922,7 +1007,7 @@ int agent_run(const struct kt_options *opts)
 	}
 	/* before any thread exists: the guard cleans up after kill -9 */
 	guard_start();
-	ret = app_open(&a->app, opts, err, sizeof(err));
+	ret = app_open(&a->app, &a->o, err, sizeof(err));
 	if (ret) {
 		app_close(&a->app);
 		ret = agent_refuse(a, err, ret);
@@ -980,6 +1065,8 @@ out:
 	free(a->hists);
 	free(a->pmu_events);
 	free(a->pmu_specs);
+	free(a->o.pids);
+	free(a->scope_comm);
 	free(a->handed);
 	if (a->kbuf)
 		kbuffer_free(a->kbuf);

@@ -64,6 +64,9 @@ enum kt_request_op {
 				 * snapshots are rendered */
 	KT_REQ_COUNTERS,	/* arg: the --pmu-event specs, space-separated ("" the default
 				 * set alone), arg2: as KT_REQ_HIST's */
+	KT_REQ_SCOPE,		/* arg: "pid", "pid+children", "comm" or "cgroup", arg2: the
+				 * pids (comma-separated), the name or the cgroup path, on the
+				 * agent's machine; before the requests it scopes */
 	KT_REQ_OP_MAX
 };
 

@@ -27,22 +27,8 @@ CG=$CGROUP_DIR
 CGNAME=${CG#"$CGROUP2"}
 HIST="field:syscalls:sys_enter_getppid.__syscall_nr,by=cgroup"
 
-# spawn TAG [CGROUP]: an N-call workload named TAG waiting for $T/go, inside CGROUP when
-# given; its pid in $T/TAG.wl, and in wl_pid.
-spawn()
-{
-	local tag=$1 cg=${2:-}
-	if [ -n "$cg" ]; then
-		WORKLOAD_GO="$T/go" in_cgroup "$cg" "$KTOP_WORKLOAD" count "$N" "$tag" >"$T/$tag.wl"
-		wl_pid=$IN_CGROUP_PID
-	else
-		WORKLOAD_GO="$T/go" "$KTOP_WORKLOAD" count "$N" "$tag" >"$T/$tag.wl" &
-		wl_pid=$!
-		CLEANUP_PIDS+=("$wl_pid")
-	fi
-	wait_until 5 has_line "$T/$tag.wl" || fail "workload $tag printed no pid"
-	[ "$(head -n1 "$T/$tag.wl")" = "$wl_pid" ] || fail "workload $tag is not pid $wl_pid"
-}
+# spawn TAG [CGROUP]: an N-call workload (lib.sh's spawn_count)
+spawn() { spawn_count "$1" "$N" "${2:-}"; }
 
 # pair TAG DIR: an N-call workload TAGin inside cgroup DIR and TAGout outside, both waiting
 # for $T/go; their pids in in_pid and out_pid.
