@@ -306,6 +306,19 @@ static void br_refused(const struct br_host *h, const char *what, const char *re
 	snprintf(err, errlen, "%s refused %.220s: %.500s%s", remote_name(h->r), what, reply, hint);
 }
 
+/* Enables each of the space-separated events a probe-add named (a USDT probe's sites, one
+ * otherwise), with the filter. Returns 0, or -1 with the refusal in names. */
+static int br_enable_each(struct kt_remote *r, char *names, size_t len, const char *filter)
+{
+	char *list = xstrdup(names), *save = NULL;
+	int ret = 0;
+
+	for (char *ev = strtok_r(list, " ", &save); ev && !ret; ev = strtok_r(NULL, " ", &save))
+		ret = remote_call(r, KT_REQ_ENABLE, ev, filter, names, len) < 0 ? -1 : 0;
+	free(list);
+	return ret;
+}
+
 /* -p, --comm or --cgroup as the scope request, which then scopes what the others ask for:
  * the processes and cgroups are the agent's machine's. Returns 0, or -1 with err. */
 static int br_scope(struct br_host *h, char *err, size_t errlen)
@@ -354,14 +367,11 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 	if (br_scope(h, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < o->n_probes; i++) {
-		if (o->probes[i].usdt) {
-			snprintf(err, errlen, "--usdt over a remote agent is not done yet");
-			return -1;
-		}
 		if (remote_call(r, KT_REQ_PROBE_ADD,
+				o->probes[i].usdt ? "usdt" :
 				probe_kind_name((enum kt_probe_kind)o->probes[i].kind),
 				o->probes[i].def, reply, sizeof(reply)) < 0 ||
-		    remote_call(r, KT_REQ_ENABLE, reply, o->filter, reply, sizeof(reply)) < 0) {
+		    br_enable_each(r, reply, sizeof(reply), o->filter) < 0) {
 			snprintf(err, errlen, "%s refused the probe %.200s: %.500s", remote_name(r),
 				 o->probes[i].def, reply);
 			return -1;

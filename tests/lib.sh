@@ -453,6 +453,18 @@ spawn_count()
 	[ "$(head -n1 "$T/$tag.wl")" = "$wl_pid" ] || fail "workload $tag is not pid $wl_pid"
 }
 
+# require_usdt_target: tests/helpers/usdt_target (make check builds it; its probe
+# ktop_test:hit) in TGT and its library's path (ktop_test:twice, two sites) in LIB, on a
+# kernel with uprobe events.
+require_usdt_target()
+{
+	local t=${KTOP_USDT_TARGET:-$(dirname "$KTOP")/tests/helpers/usdt_target}
+	[ -x "$t" ] || fail "no USDT target at '$t' (make check builds it)"
+	[ -e "$TRACEFS/uprobe_events" ] || skip "this kernel has no uprobe events"
+	TGT=$(readlink -f "$t")
+	LIB=$(dirname "$TGT")/libktop_usdt_twice.so
+}
+
 require_tmux()
 {
 	command -v tmux >/dev/null 2>&1 || skip "needs tmux (apt-get install tmux)"

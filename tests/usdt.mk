@@ -9,7 +9,7 @@ tests_helpers_usdt_target_CFLAGS = $(KTOP_WARN_CFLAGS)
 tests_helpers_usdt_target_LDFLAGS = -Wl,-rpath,$(abs_top_builddir)/tests/helpers
 tests_helpers_usdt_target_LDADD = tests/helpers/libktop_usdt_twice.so
 CLEANFILES += tests/helpers/libktop_usdt_twice.so
-EXTRA_DIST += tests/helpers/usdt_twice.c
+EXTRA_DIST += tests/helpers/usdt_twice.c tests/helpers/usdt_hits.py
 tests/helpers/libktop_usdt_twice.so: tests/helpers/usdt_twice.c
 	$(AM_V_CCLD)$(MKDIR_P) tests/helpers && \
 	$(CC) $(DEFS) -I$(top_builddir) $(KTOP_WARN_CFLAGS) -fPIC -shared \

@@ -46,6 +46,7 @@
 #include "log.h"
 #include "proto.h"
 #include "signals.h"
+#include "source/source.h"
 #include "xalloc.h"
 
 /* The viewer says hello at once; a pipe that says nothing is not a viewer. */
@@ -558,6 +559,36 @@ static int agent_enable(struct agent *a, const char *spec, const char *filter, c
 	return n < 0 ? -1 : 0;
 }
 
+/* --usdt: one uprobe per site of the probe in a binary of the agent's machine, as locally
+ * (app_usdt_create: all sites or none), not enabled; the reply names them all,
+ * space-separated, for the viewer's enables. */
+static int agent_usdt_add(struct agent *a, const char *def, char *text, size_t len)
+{
+	size_t first = source_probe_count(a->app.source), used = 0;
+	char err[512];
+	int n = app_usdt_create(&a->app, def, false, NULL, 0, err, sizeof(err));
+
+	if (n < 0) {
+		snprintf(text, len, "%s", err);
+		return -1;
+	}
+	text[0] = '\0';
+	for (size_t i = first; i < first + (size_t)n; i++) {
+		const struct kt_probe *p = source_probe_get(a->app.source, i);
+
+		used += (size_t)snprintf(text + used, used < len ? len - used : 0, "%s%s:%s",
+					 used ? " " : "", p->system, p->event);
+	}
+	if (used < len)
+		return 0;
+	for (size_t i = first + (size_t)n; i-- > first;)
+		app_probe_delete(&a->app, source_probe_get(a->app.source, i)->event, NULL, 0);
+	snprintf(text, len, "%.200s: %d sites, more than one reply names: probe them with "
+		 "--uprobe at their addresses (ktop --list-usdt on that machine lists them)", def,
+		 n);
+	return -1;
+}
+
 static int agent_probe_add(struct agent *a, const char *kind, const char *def, char *text,
 			   size_t len)
 {
@@ -567,6 +598,8 @@ static int agent_probe_add(struct agent *a, const char *kind, const char *def, c
 					     [KT_PROBE_URETPROBE] = "uretprobe" };
 	char err[512];
 
+	if (!strcmp(kind, "usdt"))
+		return agent_usdt_add(a, def, text, len);
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		if (!kinds[k] || strcmp(kinds[k], kind))
 			continue;
@@ -577,7 +610,7 @@ static int agent_probe_add(struct agent *a, const char *kind, const char *def, c
 		}
 		return 0;
 	}
-	snprintf(text, len, "unknown probe kind '%s': kprobe, kretprobe, uprobe or uretprobe",
+	snprintf(text, len, "unknown probe kind '%s': kprobe, kretprobe, uprobe, uretprobe or usdt",
 		 kind);
 	return -1;
 }

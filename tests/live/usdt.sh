@@ -19,11 +19,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 require_root_tracefs
 require_python
-KTOP_USDT_TARGET=${KTOP_USDT_TARGET:-$(dirname "$KTOP")/tests/helpers/usdt_target}
-[ -x "$KTOP_USDT_TARGET" ] || fail "no USDT target at '$KTOP_USDT_TARGET' (make check builds it)"
-[ -e "$TRACEFS/uprobe_events" ] || skip "this kernel has no uprobe events"
-TGT=$(readlink -f "$KTOP_USDT_TARGET")
-LIB=$(dirname "$TGT")/libktop_usdt_twice.so
+require_usdt_target
 PY=/usr/bin/python3.11
 DYN=$(_dynevents_file)
 N=41
@@ -75,25 +71,8 @@ stop_ktop "$pid" INT 10
 [ -s "$T/run.err" ] && fail "ktop wrote to stderr: $(head -c 400 "$T/run.err")"
 group_gone "$pid" || fail "ktop_$pid left in uprobe_events: $(grep "ktop_$pid/" "$DYN")"
 assert_clean
-python3 - "$T/run.out" "$pid" "$tgt" "$N" <<'PYEOF' || fail "USDT hits wrong (see above)"
-import json, sys
-path, kpid, tgt, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-rows = [json.loads(l) for l in open(path) if l.strip()]
-summary = rows.pop()["summary"]
-rows = [r for r in rows if "event" in r]  # not the probes' hit counts ({"probe":...})
-hits = [r for r in rows if r["event"] == f"ktop_{kpid}:hit"]
-twice = [(r["event"], r["fields"]["arg1"]) for r in rows if r["event"] != f"ktop_{kpid}:hit"]
-errors = []
-if twice != [(f"ktop_{kpid}:twice", 1), (f"ktop_{kpid}:twice_2", 2)]: errors.append(f"the two sites of twice: {twice}")
-if len(hits) != n: errors.append(f"{len(hits)} hits, expected {n}")
-if [r["fields"]["arg1"] for r in hits] != [i * 7 - 3 for i in range(n)]: errors.append(f"int args {[r['fields']['arg1'] for r in hits][:6]}...")
-if [r["fields"]["arg2"] for r in hits] != [10**12 + i for i in range(n)]: errors.append(f"long args {[r['fields']['arg2'] for r in hits][:6]}...")
-if [r["fields"]["arg3"] for r in hits] != [f"ktop-usdt-{i}" for i in range(n)]: errors.append(f"string args {[r['fields']['arg3'] for r in hits][:6]}...")
-if any(r["pid"] != tgt for r in hits): errors.append("hits from another pid")
-if summary["lost"]: errors.append(f"lost {summary['lost']}")
-for e in errors: print("usdt:", e)
-sys.exit(1 if errors else 0)
-PYEOF
+python3 "$(dirname "$0")/../helpers/usdt_hits.py" "$T/run.out" "ktop_$pid" "$tgt" "$N" ||
+	fail "USDT hits wrong (see above)"
 # without ktop the guard stays shut: the kernel put the semaphore back
 "$TGT" 3 >"$T/after.out" || fail "usdt target failed"
 [ "$(sed -n 2p "$T/after.out")" = "guard 0 semaphore 0" ] ||

@@ -14,9 +14,7 @@ set -u
 # shellcheck source-path=SCRIPTDIR source=../hist-lib.sh
 . "$(dirname "$0")/../hist-lib.sh"
 require_live_hist
-KTOP_USDT_TARGET=${KTOP_USDT_TARGET:-$(dirname "$KTOP")/tests/helpers/usdt_target}
-[ -x "$KTOP_USDT_TARGET" ] || fail "no USDT target at '$KTOP_USDT_TARGET' (make check builds it)"
-TGT=$(readlink -f "$KTOP_USDT_TARGET")
+require_usdt_target
 N=29
 
 rm -f "$T/go"
