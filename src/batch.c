@@ -19,7 +19,7 @@
 #include "backend/evstacks.h"
 #include "backend/histprint.h"
 #include "backend/pmu.h"
-#include "backend/probes.h"
+#include "backend/probeprint.h"
 #include "json.h"
 #include "batch.h"
 #include "record/recorder.h"
@@ -245,41 +245,6 @@ static void batch_stop_line(struct batch *b)
 	}
 }
 
-/* Each probe's hits, and a kernel probe's misses (kprobe_profile, uprobe_profile), as the
- * capture ended, the reason with the misses. */
-static void batch_probe_health(struct kt_app *app, FILE *out)
-{
-	const struct kt_probe_report *r;
-	bool user;
-
-	for (size_t i = 0; i < app->n_probe_reports; i++) {
-		r = &app->probe_reports[i];
-		user = probe_kind_is_user(r->kind);
-		if (app->opts->json) {
-			fprintf(out, "{\"probe\":{\"event\":\"%s\",\"kind\":\"%s\","
-				"\"maxactive\":%u,\"hits\":%llu", r->event, probe_kind_name(r->kind),
-				r->maxactive, (unsigned long long)r->health.hits);
-			if (!user)
-				fprintf(out, ",\"misses\":%llu", (unsigned long long)r->health.misses);
-			if (r->health.misses) {
-				fputs(",\"miss_reason\":", out);
-				json_string(out, probe_miss_reason(r->kind));
-			}
-			fputs("}}\n", out);
-			continue;
-		}
-		fprintf(out, "# probe %s %s hits=%llu", r->event, probe_kind_name(r->kind),
-			(unsigned long long)r->health.hits);
-		if (!user)
-			fprintf(out, " misses=%llu", (unsigned long long)r->health.misses);
-		if (r->maxactive)
-			fprintf(out, " maxactive=%u", r->maxactive);
-		if (r->health.misses)
-			fprintf(out, ": %s", probe_miss_reason(r->kind));
-		fputc('\n', out);
-	}
-}
-
 static void batch_summary(struct batch *b, double secs)
 {
 	struct kt_app *app = b->app;
@@ -313,7 +278,8 @@ static void batch_summary(struct batch *b, double secs)
 	}
 	if (app->stop)
 		batch_stop_line(b);
-	batch_probe_health(app, out);
+	/* each probe's hits, and a kernel probe's misses, as the capture ended */
+	probeprint(app->probe_reports, app->n_probe_reports, app->opts->json, out);
 	store_lock(app->store);
 	store_stats(app->store, &ss);
 	store_unlock(app->store);

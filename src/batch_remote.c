@@ -36,7 +36,7 @@
 
 #include "backend/decode.h"
 #include "backend/loss.h"
-#include "backend/probes.h"
+#include "backend/probeprint.h"
 #include "backend/store.h"
 #include "batch_remote.h"
 #include "clock.h"
@@ -77,6 +77,9 @@ struct br_host {
 	 * opened it (0: none), and its snapshot (NULL: none came) */
 	uint32_t *snap_ids;
 	char **snap_text;
+	/* its probes' hits and misses as its capture ended (NULL: none came) */
+	struct kt_probe_report *probes;
+	size_t n_probes;
 };
 
 struct batch_remote {
@@ -269,6 +272,12 @@ static void br_snapshot(void *ctx, struct kt_snapshot *s)
 	struct br_host *h = ctx;
 	size_t n = h->b->opts->n_hists;
 
+	if (s->kind == KT_SNAP_PROBES) {
+		free(h->probes);
+		h->probes = probeprint_parse_wire(s->text, &h->n_probes);
+		free(s->text);
+		return;
+	}
 	for (size_t i = 0; i <= n; i++) {
 		if (!h->snap_ids[i] || h->snap_ids[i] != s->id ||
 		    s->kind != (i < n ? KT_SNAP_HIST : KT_SNAP_COUNTERS))
@@ -418,6 +427,35 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 	return 0;
 }
 
+/* A host's probes' hits and misses, as local batch mode prints them after the counters;
+ * with several hosts after a line naming it, in JSON each object with "host" first. */
+static void br_print_probes(struct batch_remote *b, const struct br_host *h)
+{
+	char *text = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (!h->n_probes)
+		return;
+	if (!b->opts->json) {
+		if (b->merge)
+			fprintf(b->out, "# host %s\n", h->opt->label);
+		probeprint(h->probes, h->n_probes, false, b->out);
+		return;
+	}
+	mem = open_memstream(&text, &len);
+	if (!mem)
+		return;
+	probeprint(h->probes, h->n_probes, true, mem);
+	if (fclose(mem) == 0)
+		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			fputs("{\"host\":", b->out);
+			json_string(b->out, h->opt->label);
+			fprintf(b->out, ",%s\n", line + 1);
+		}
+	free(text);
+}
+
 /* --hist's histograms, then --pmu's counters, as local batch mode prints them, every
  * host's in host order; with several, text blocks follow a line naming the host and JSON
  * objects carry "host" first, as events do. A host that ended without sending one is named
@@ -451,6 +489,8 @@ static void br_print_snapshots(struct batch_remote *b)
 			fputs(text, b->out);
 		}
 	}
+	for (unsigned k = 0; k < b->n; k++)
+		br_print_probes(b, &b->hosts[k]);
 }
 
 /* The name the agent gave pid, for the file's task list; NULL when none came. */
@@ -803,6 +843,7 @@ static void br_host_close(struct br_host *h)
 	for (size_t i = 0; h->snap_text && i <= h->b->opts->n_hists; i++)
 		free(h->snap_text[i]);
 	free(h->snap_text);
+	free(h->probes);
 	free(h->snap_ids);
 	rpages_free(h->pages);
 	remote_close(h->r);

@@ -74,3 +74,4 @@ CLEANFILES += src/backend/syscall_names.h
 src/backend/histdata.$(OBJEXT): src/backend/syscall_names.h
 src_libktop_a_SOURCES += src/backend/histdata.c src/backend/histdata.h
 src_libktop_a_SOURCES += src/backend/histprint.c src/backend/histprint.h
+src_libktop_a_SOURCES += src/backend/probeprint.c src/backend/probeprint.h

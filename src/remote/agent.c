@@ -38,6 +38,7 @@
 #include "backend/histprint.h"
 #include "backend/loss.h"
 #include "backend/pmu.h"
+#include "backend/probeprint.h"
 #include "backend/scope.h"
 #include "backend/session.h"
 #include "backend/tracers.h"
@@ -752,15 +753,40 @@ static void agent_send_snapshot(struct agent *a, uint32_t id, const struct kt_bp
 	free(text);
 }
 
+/* The probes' hits and misses app_stop_capture read before it removed them, as lines the
+ * viewer renders as local batch mode does. Lock held. */
+static void agent_send_probe_reports(struct agent *a)
+{
+	size_t len = 0;
+	char *text = NULL;
+	FILE *out;
+
+	if (!a->app.n_probe_reports)
+		return;
+	out = open_memstream(&text, &len);
+	if (!out) {
+		log_debug("%s: %s", __func__, strerror(errno));
+		return;
+	}
+	probeprint_wire(a->app.probe_reports, a->app.n_probe_reports, out);
+	if (fclose(out) == 0) {
+		a->pay.len = 0;
+		msg_snapshot_encode(&a->pay, KT_SNAP_PROBES, 0, text, len);
+		agent_send(a, KT_MSG_SNAPSHOT, a->pay.data, a->pay.len);
+	}
+	free(text);
+}
+
 /* Each histogram, then the counters, as the viewer asked to have them rendered: the
  * histograms read as the capture stopped (app_stop_capture's last tick), the counters
- * stopped before it (pmu_stop), as locally. Lock held. */
+ * stopped before it (pmu_stop), as locally; then the probes' counts. Lock held. */
 static void agent_send_snapshots(struct agent *a)
 {
 	for (size_t i = 0; i < a->n_hists; i++)
 		agent_send_snapshot(a, a->hists[i].id, a->hists[i].h, a->hists[i].json);
 	if (a->pmu_id)
 		agent_send_snapshot(a, a->pmu_id, NULL, a->pmu_json);
+	agent_send_probe_reports(a);
 }
 
 static void agent_request(struct agent *a, const struct kt_request *q)

@@ -391,7 +391,7 @@ int msg_snapshot_decode(const uint8_t *p, size_t n, struct kt_snapshot *s)
 	s->kind = rbuf_u8(&r);
 	s->id = rbuf_u32(&r);
 	text = rbuf_blob(&r, &len);
-	if (r.bad || r.left || s->kind < KT_SNAP_HIST || s->kind > KT_SNAP_COUNTERS)
+	if (r.bad || r.left || s->kind < KT_SNAP_HIST || s->kind > KT_SNAP_PROBES)
 		return -1;
 	s->text = xmalloc((size_t)len + 1);
 	for (uint32_t i = 0; i < len; i++)

@@ -115,6 +115,8 @@ struct kt_request {
 enum kt_snapshot_kind {
 	KT_SNAP_HIST = 1,	/* a --hist histogram, as histprint renders it */
 	KT_SNAP_COUNTERS,	/* the --pmu counters, as pmu_print renders them */
+	KT_SNAP_PROBES,		/* each probe's hits and misses as the capture ended, in
+				 * probeprint_wire's lines (request id 0) */
 };
 
 struct kt_snapshot {

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include "fuzz_parser.h"
+#include "backend/probeprint.h"
 #include "remote/proto.h"
 
 static void comm_seen(void *ctx, int32_t pid, uint64_t ts, const char *name)
@@ -26,6 +27,7 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 	struct kt_backlog backlog;
 	struct kt_request req;
 	struct kt_snapshot snap;
+	size_t nprobes;
 	struct kt_hello h;
 	const uint8_t *blob;
 	uint32_t id, len, cpu;
@@ -74,6 +76,8 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 				FUZZ_ASSERT(snap.text[i] == '\n' ||
 						    (unsigned char)snap.text[i] >= 0x20,
 					    "a control character in a snapshot");
+			if (snap.kind == KT_SNAP_PROBES) /* the viewer parses these lines */
+				free(probeprint_parse_wire(snap.text, &nprobes));
 			free(snap.text);
 		}
 		break;

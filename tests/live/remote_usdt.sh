@@ -5,7 +5,8 @@
 # (usdt.sh), and the viewer enables every site it names. Against tests/helpers/usdt_target:
 #  - exactly N hits of ktop_test:hit with its int, long and string as the target passed
 #    them, and its library's ktop_test:twice as the two sites twice and twice_2, one hit
-#    each; the target's semaphore was counted up (its guard open N times);
+#    each; the target's semaphore was counted up (its guard open N times); each site's hit
+#    count as the agent's kernel kept it (uprobe_profile), as local batch mode prints it;
 #  - a probe the binary does not have: the agent's one line, exit 1;
 #  - after the viewer's end the agent's uprobe group is gone.
 set -u
@@ -44,7 +45,13 @@ grep -q "^[^:]*:ktop_$agent/" "$(_dynevents_file)" &&
 	fail "ktop_$agent left in the dynamic events: $(grep "ktop_$agent/" "$(_dynevents_file)")"
 python3 "$(dirname "$0")/../helpers/usdt_hits.py" "$T/run.out" "ktop_$agent" "$tgt" "$N" ||
 	fail "USDT hits over the agent wrong (see above)"
-log "$N of $N hits with their arguments, both sites of twice, through the agent's uprobes"
+for want in "hit\",\"kind\":\"uprobe\",\"maxactive\":0,\"hits\":$N}" \
+	"twice\",\"kind\":\"uprobe\",\"maxactive\":0,\"hits\":1}" \
+	"twice_2\",\"kind\":\"uprobe\",\"maxactive\":0,\"hits\":1}"; do
+	grep -qF "{\"host\":\"via1\",\"probe\":{\"event\":\"ktop_$agent:$want}" "$T/run.out" ||
+		fail "no probe counts ktop_$agent:$want from the agent: $(grep '"probe"' "$T/run.out")"
+done
+log "$N of $N hits with their arguments, both sites of twice, through the agent's uprobes, and their counts"
 
 run_ktop 30 "$T/bad.out" "$T/bad.err" -b --via "exec $KTOP --agent" \
 	--usdt "$TGT:ktop_test:nosuchprobe" --duration 0.5

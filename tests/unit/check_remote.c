@@ -10,6 +10,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "backend/probeprint.h"
 #include "remote/pages.h"
 #include "remote/proto.h"
 #include "source/source.h"
@@ -231,7 +232,7 @@ START_TEST(test_snapshot)
 	ck_assert_uint_eq(s.id, 7);
 	ck_assert_str_eq(s.text, "# pmu: system-wide, 2 CPUs, 1.000 s\n");
 	free(s.text);
-	for (unsigned kind = 0; kind < 256; kind += kind == 0 ? KT_SNAP_COUNTERS + 1 : 100) {
+	for (unsigned kind = 0; kind < 256; kind += kind == 0 ? KT_SNAP_PROBES + 1 : 100) {
 		pay.len = 0;
 		msg_snapshot_encode(&pay, (uint8_t)kind, 1, "x\n", 2);
 		ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), -1);
@@ -404,6 +405,39 @@ START_TEST(test_remote_source)
 }
 END_TEST
 
+/* The probes' counts as an agent sends them (a snapshot of probeprint_wire's lines) come
+ * back as the same reports; a line that is not one is skipped, not taken in part. */
+START_TEST(test_probe_reports)
+{
+	struct kt_probe_report in[2] = {
+		{ .event = "ktop_12:vfs_read", .kind = KT_PROBE_KRETPROBE, .maxactive = 64,
+		  .health = { 10, 3 } },
+		{ .event = "ktop_12:hit_2", .kind = KT_PROBE_UPROBE, .health = { 41, 0 } },
+	}, *out;
+	struct kt_wbuf pay = { 0 };
+	struct kt_snapshot s;
+	char *text = NULL;
+	size_t len = 0, n;
+	FILE *mem = open_memstream(&text, &len);
+
+	probeprint_wire(in, 2, mem);
+	fputs("ktop_12:x kprobe 0 5\nktop_12:y bogus 0 1 1\nktop_12:z uprobe 0 1 1 extra\n", mem);
+	ck_assert_int_eq(fclose(mem), 0);
+	msg_snapshot_encode(&pay, KT_SNAP_PROBES, 0, text, len);
+	ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), 0);
+	ck_assert_uint_eq(s.kind, KT_SNAP_PROBES);
+	out = probeprint_parse_wire(s.text, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_mem_eq(out, in, sizeof(in));
+	free(out);
+	free(s.text);
+	free(text);
+	free(pay.data);
+	ck_assert_ptr_null(probeprint_parse_wire("", &n));
+	ck_assert_uint_eq(n, 0);
+}
+END_TEST
+
 static Suite *remote_suite(void)
 {
 	Suite *s = suite_create("remote");
@@ -414,6 +448,7 @@ static Suite *remote_suite(void)
 	tcase_add_test(tc, test_messages_roundtrip);
 	tcase_add_test(tc, test_backlog_kept);
 	tcase_add_test(tc, test_snapshot);
+	tcase_add_test(tc, test_probe_reports);
 	tcase_add_test(tc, test_page_compressed);
 	tcase_add_test(tc, test_refusals);
 	tcase_add_test(tc, test_remote_source);
