@@ -182,6 +182,13 @@ static void br_record(struct batch_remote *b, const struct kt_rec *r)
 		b->rec_failed = true;
 }
 
+/* --max-events reached: what comes after is received (and recorded with -o) but not
+ * printed, and the capture stops, as locally. */
+static bool br_full(const struct batch_remote *b)
+{
+	return b->opts->max_events && b->printed >= b->opts->max_events;
+}
+
 /* r of host h's, ts its time (shifted onto this machine's clock with several remotes),
  * host_ts the agent's own: a line, or with --json an object (the host's label first). */
 static void br_print(struct br_host *h, const struct kt_rec *r, uint64_t host_ts)
@@ -190,7 +197,7 @@ static void br_print(struct br_host *h, const struct kt_rec *r, uint64_t host_ts
 	char line[8192], name[128], ts[32], label[80] = "";
 	int pid;
 
-	if (b->opts->quiet || b->out_closed)
+	if (b->opts->quiet || b->out_closed || br_full(b))
 		return;
 	if (b->opts->json) {
 		decoder_format_json(h->dec, r, line, sizeof(line));
@@ -647,6 +654,8 @@ static int br_capture(struct batch_remote *b, int wake, char *err, size_t errlen
 		ret = br_poll(b, wake, timeout, err, errlen);
 		if (ret <= 0)
 			return ret;
+		if (br_full(b))
+			return 1;
 	}
 	return 1;
 }

@@ -802,11 +802,12 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	if (o->n_remotes &&
 	    (o->tree || o->folded || o->input_path || o->cpu_profile || o->off_cpu ||
 	     o->n_triggers || o->stop_when || o->n_stacks || o->user_stacks ||
-	     o->max_events || o->n_ftrace_lists[0] ||
+	     o->n_ftrace_lists[0] ||
 	     o->n_ftrace_lists[1] || o->n_ftrace_lists[2] || o->n_ftrace_lists[3] || o->profile))
 		FAIL("remote batch runs (-H, --via) take -e, --filter, -t, probes, --hist, --pmu, "
-		     "--pmu-event, -p, --comm, --cgroup, --follow-children, --duration, -q, "
-		     "--json, -o and --compress so far; the other options work locally only");
+		     "--pmu-event, -p, --comm, --cgroup, --follow-children, --duration, "
+		     "--max-events, -q, --json, -o and --compress so far; the other options work "
+		     "locally only");
 	if (o->compress && !o->n_remotes)
 		FAIL("--compress applies to -H or --via (the agent compresses what it sends)");
 	return 0;

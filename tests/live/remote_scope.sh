@@ -10,7 +10,9 @@
 #  - --cgroup with A inside: exactly NA events, all A's, and a --hist over the agent counts
 #    exactly NA (the BPF program filters by the agent's cgroup);
 #  - a pid or a cgroup the agent's machine does not have: the viewer exits 1 with the
-#    agent's one line naming the option, and the agent leaves nothing behind.
+#    agent's one line naming the option, and the agent leaves nothing behind;
+#  - --max-events M with a scope of 500 calls: the viewer prints exactly M and ends the
+#    capture itself, long before its --duration.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -77,6 +79,21 @@ log "-p: $NA of $NA of A's calls, none of B's $NB, and A's own counters"
 capture comm "agent_request: enable $EV" --comm ktop-rs-b
 only comm b $NB
 log "--comm: $NB of $NB of B's calls, none of A's $NA"
+
+# ---- --max-events: M printed, and the capture ends by itself ---------------------------------
+rm -f "$T/go"
+spawn_count ktop-rs-m 500
+pm=$wl_pid
+start_ktop "$T/max.out" "$T/max.err" -b --via "exec $KTOP --agent -v --log $T/max.klog" \
+	-e "$EV" --comm ktop-rs-m --max-events 100 --duration 600
+wait_until 30 _logged "$T/max.klog" "agent_request: enable $EV" ||
+	fail "--max-events: the agent did not enable $EV: $(cat "$T/max.err")"
+touch "$T/go"
+wait_pid_exit "$KTOP_PID" 60 || fail "--max-events 100: the viewer did not end the capture itself"
+[ "$WAIT_RC" = 0 ] && [ "$(grep -c -- " ktop-rs-m-$pm .*$EV:" "$T/max.out")" = 100 ] &&
+	[ "$(grep -c -- "$EV:" "$T/max.out")" = 100 ] ||
+	fail "--max-events 100: exit $WAIT_RC, $(grep -c -- "$EV:" "$T/max.out") events printed: $(cat "$T/max.err")"
+log "--max-events 100: 100 of the 500 calls printed, the capture ended by itself"
 
 # ---- --cgroup: the agent's cgroup, for events and a histogram alike ---------------------------
 CG_A=$CGROUP_DIR capture cgroup 'agent_request: hist' --cgroup "$CGNAME" \
