@@ -80,6 +80,13 @@ struct br_host {
 	/* its probes' hits and misses as its capture ended (NULL: none came) */
 	struct kt_probe_report *probes;
 	size_t n_probes;
+	/* -o: its trace.dat (with several remotes, one a host: br_record_path) */
+	struct kt_mirror *mirror;
+	struct kt_tdat_writer *rec;
+	char *rec_path;
+	bool rec_failed;
+	char rec_err[512];
+	char uname[200], kallsyms[4200]; /* the writer's meta points here until it closes */
 };
 
 struct batch_remote {
@@ -92,20 +99,12 @@ struct batch_remote {
 	int label_width;
 	uint64_t printed;
 	bool out_closed;
-	/* -o (one remote) */
-	struct kt_mirror *mirror;
-	struct kt_tdat_writer *rec;
-	bool rec_failed;
-	char rec_err[512];
-	char uname[200], kallsyms[4200]; /* the writer's meta points here until it closes */
 };
 
 /* -o: a file the agent sent, kept where the trace.dat writer looks for it. */
 static void br_keep(struct br_host *h, const char *rel, const void *p, size_t n)
 {
-	struct batch_remote *b = h->b;
-
-	if (b->mirror && mirror_put(b->mirror, rel, p, n) < 0 && !h->err[0])
+	if (h->mirror && mirror_put(h->mirror, rel, p, n) < 0 && !h->err[0])
 		snprintf(h->err, sizeof(h->err), "cannot keep %s for -o: %s", rel,
 			 strerror(errno));
 }
@@ -146,7 +145,7 @@ static void br_format(void *ctx, const char *sys, const char *name, const uint8_
 	/* the tracers' formats come unasked: only a refused one of the user's events matters */
 	if (rpages_format(h->pages, sys, text, n) < 0 && strcmp(sys, "ftrace") && !h->err[0])
 		snprintf(h->err, sizeof(h->err), "the format of %s:%s does not parse", sys, name);
-	if (!h->b->mirror)
+	if (!h->mirror)
 		return;
 	snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name);
 	br_keep(h, rel, text, n);
@@ -174,12 +173,12 @@ static void br_loss(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus,
 	rpages_loss(h->pages, cpus, ncpus, bl);
 }
 
-/* A record (or a loss marker) for -o's file. */
-static void br_record(struct batch_remote *b, const struct kt_rec *r)
+/* A record (or a loss marker) of host h's for its -o file, in its own time order. */
+static void br_record(struct br_host *h, const struct kt_rec *r)
 {
-	if (b->rec && !b->rec_failed &&
-	    tdat_writer_add(b->rec, r, b->rec_err, sizeof(b->rec_err)) < 0)
-		b->rec_failed = true;
+	if (h->rec && !h->rec_failed &&
+	    tdat_writer_add(h->rec, r, h->rec_err, sizeof(h->rec_err)) < 0)
+		h->rec_failed = true;
 }
 
 /* --max-events reached: what comes after is received (and recorded with -o) but not
@@ -232,12 +231,11 @@ static void br_emit(void *ctx, const struct kt_rec *r)
 {
 	struct br_host *h = ctx;
 
-	if (h->b->merge) {
+	br_record(h, r);
+	if (h->b->merge)
 		hostmerge_put(h->b->merge, h->idx, r);
-		return;
-	}
-	br_print(h, r, r->ts);
-	br_record(h->b, r);
+	else
+		br_print(h, r, r->ts);
 }
 
 /* A record in the merged order of several remotes'. */
@@ -508,49 +506,76 @@ static const char *br_comm_name(void *ctx, int pid)
 	return tep_is_pid_registered(h->tep, pid) ? tep_data_comm_from_pid(h->tep, pid) : NULL;
 }
 
+/* -o FILE's path for host h: FILE with one remote; with several, one file a host, its
+ * label before FILE's extension (trace.dat: trace-db-1.dat), a '/' in it made '_'. */
+static char *br_record_path(const struct batch_remote *b, const struct br_host *h)
+{
+	const char *path = b->opts->record_path, *base = strrchr(path, '/');
+	const char *dot = strrchr(base ? base + 1 : path, '.');
+	size_t stem = dot && dot != (base ? base + 1 : path) ? (size_t)(dot - path) : strlen(path);
+	char *label = xstrdup(h->opt->label), *out;
+
+	if (b->n == 1) {
+		free(label);
+		return xstrdup(path);
+	}
+	for (char *c = label; *c; c++)
+		if (*c == '/')
+			*c = '_';
+	out = xasprintf("%.*s-%s%s", (int)stem, path, label, path + stem);
+	free(label);
+	return out;
+}
+
 /* -o, after the hello (whose header_page the mirror kept): the agent's kallsyms and printk
  * formats mirrored, then the writer, before any event is enabled. Returns 0, or -1 with
  * err. */
-static int br_record_start(struct batch_remote *b, struct kt_remote *r, char *err,
-			   size_t errlen)
+static int br_record_start(struct br_host *h, char *err, size_t errlen)
 {
-	const struct kt_hello *hello = &b->hosts[0].hello;
+	const struct kt_hello *hello = &h->hello;
 	struct kt_tdat_meta meta = { .ncpus = (int)hello->ncpus, .clock = "mono",
-				     .comm = br_comm_name, .comm_ctx = &b->hosts[0],
-				     .uname = b->uname,
-				     .kallsyms = b->kallsyms };
+				     .comm = br_comm_name, .comm_ctx = h,
+				     .uname = h->uname,
+				     .kallsyms = h->kallsyms };
 	char reply[1024];
 
-	if (remote_call(r, KT_REQ_KALLSYMS, "", "", reply, sizeof(reply)) < 0) {
-		snprintf(err, errlen, "%s: no kallsyms for -o: %.500s", remote_name(r), reply);
+	if (remote_call(h->r, KT_REQ_KALLSYMS, "", "", reply, sizeof(reply)) < 0) {
+		snprintf(err, errlen, "%s: no kallsyms for -o: %.500s", remote_name(h->r), reply);
 		return -1;
 	}
-	snprintf(b->uname, sizeof(b->uname), "Linux %s %s", hello->host, hello->kernel);
-	snprintf(b->kallsyms, sizeof(b->kallsyms), "%s/kallsyms", mirror_dir(b->mirror));
-	meta.tracing_dir = mirror_dir(b->mirror);
-	b->rec = tdat_writer_open(b->opts->record_path, &meta, err, errlen);
-	return b->rec ? 0 : -1;
+	snprintf(h->uname, sizeof(h->uname), "Linux %s %s", hello->host, hello->kernel);
+	snprintf(h->kallsyms, sizeof(h->kallsyms), "%s/kallsyms", mirror_dir(h->mirror));
+	meta.tracing_dir = mirror_dir(h->mirror);
+	h->rec_path = br_record_path(h->b, h);
+	h->rec = tdat_writer_open(h->rec_path, &meta, err, errlen);
+	return h->rec ? 0 : -1;
 }
 
-/* -o: the file written with the agent's last loss counters. Returns the exit code. */
-static int br_record_finish(struct batch_remote *b)
+/* -o: host h's file written with its agent's last loss counters and, with several
+ * remotes, its clock offset, which trace-cmd report adds to its timestamps (so that
+ * `trace-cmd report -i A -i B` merges the hosts' files as the printed stream is). Returns
+ * the exit code. */
+static int br_record_finish(struct br_host *h)
 {
-	unsigned long long events = tdat_writer_events(b->rec);
+	unsigned long long events = tdat_writer_events(h->rec);
 	const struct kt_cpu_stats *st;
+	int64_t off;
+	uint64_t unc;
 	uint32_t n;
 	int ret;
 
-	st = rpages_cpu_stats(b->hosts[0].pages, &n);
-
+	st = rpages_cpu_stats(h->pages, &n);
+	if (h->b->merge && remote_clock(h->r, &off, &unc))
+		tdat_writer_set_offset(h->rec, -off);
 	/* no counters came: none in the file */
-	ret = tdat_writer_close(b->rec, n == b->hosts[0].hello.ncpus ? st : NULL, b->rec_err,
-				sizeof(b->rec_err));
-	b->rec = NULL;
+	ret = tdat_writer_close(h->rec, n == h->hello.ncpus ? st : NULL, h->rec_err,
+				sizeof(h->rec_err));
+	h->rec = NULL;
 	if (ret) {
-		fprintf(stderr, "ktop: %s\n", b->rec_err);
+		fprintf(stderr, "ktop: %s\n", h->rec_err);
 		return KT_EXIT_RECORDING;
 	}
-	fprintf(stderr, "ktop: recorded %llu events to %s\n", events, b->opts->record_path);
+	fprintf(stderr, "ktop: recorded %llu events to %s\n", events, h->rec_path);
 	return KT_EXIT_OK;
 }
 
@@ -853,6 +878,9 @@ static void br_host_close(struct br_host *h)
 		free(h->snap_text[i]);
 	free(h->snap_text);
 	free(h->probes);
+	tdat_writer_abort(h->rec);
+	mirror_free(h->mirror);
+	free(h->rec_path);
 	free(h->snap_ids);
 	rpages_free(h->pages);
 	remote_close(h->r);
@@ -886,10 +914,9 @@ static int br_start(struct batch_remote *b, char *err, size_t errlen)
 			hostmerge_offset(b->merge, i, off);
 		}
 	}
-	if (b->opts->record_path && br_record_start(b, b->hosts[0].r, why, sizeof(why)) < 0) {
-		i = 0;
-		goto fail;
-	}
+	for (i = 0; b->opts->record_path && i < b->n; i++)
+		if (br_record_start(&b->hosts[i], why, sizeof(why)) < 0)
+			goto fail;
 	for (i = 0; i < b->n; i++)
 		if (br_requests(&b->hosts[i], why, sizeof(why)) < 0)
 			goto fail;
@@ -925,8 +952,9 @@ int batch_remote_run(const struct kt_options *opts, FILE *out)
 		b.merge = hostmerge_new(b.n, KT_HOSTMERGE_CAP, br_merged, &b);
 		b.ops.stderr_line = br_stderr;
 	}
-	if (opts->record_path && !(b.mirror = mirror_new(err, sizeof(err))))
-		goto fail;
+	for (unsigned i = 0; opts->record_path && i < b.n; i++)
+		if (!(b.hosts[i].mirror = mirror_new(err, sizeof(err))))
+			goto fail;
 	if (br_start(&b, err, sizeof(err)) < 0)
 		goto fail;
 	start = clock_mono_ns();
@@ -946,13 +974,14 @@ int batch_remote_run(const struct kt_options *opts, FILE *out)
 		failed = failed || b.hosts[i].failed;
 	}
 	br_summary(&b, (double)(clock_mono_ns() - start) / 1e9);
-	ret = b.rec ? br_record_finish(&b) : failed ? KT_EXIT_FAILURE : KT_EXIT_OK;
+	ret = failed ? KT_EXIT_FAILURE : KT_EXIT_OK;
+	for (unsigned i = 0; i < b.n; i++)
+		if (b.hosts[i].rec && br_record_finish(&b.hosts[i]) != KT_EXIT_OK)
+			ret = KT_EXIT_RECORDING;
 	goto out;
 fail:
 	fprintf(stderr, "ktop: %s\n", err);
 out:
-	tdat_writer_abort(b.rec);
-	mirror_free(b.mirror);
 	for (unsigned i = 0; i < b.n; i++)
 		br_host_close(&b.hosts[i]);
 	hostmerge_free(b.merge);

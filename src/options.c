@@ -780,9 +780,6 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	if (o->n_remotes > 1 && o->mode != KT_MODE_BATCH)
 		FAIL("the explorer shows one remote: several -H and --via merge into one stream "
 		     "with -b only");
-	if (o->n_remotes > 1 && o->record_path)
-		FAIL("-o writes one remote's trace.dat: give one -H or --via with it (or run one "
-		     "ktop -o per host)");
 	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->n_remotes ||
 			 o->n_events || o->filter || o->tracer || o->n_probes || o->input_path ||
 			 o->record_path || o->n_hists || o->pmu || o->cpu_profile || o->compress ||

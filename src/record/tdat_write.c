@@ -55,6 +55,7 @@ struct kt_tdat_writer {
 	unsigned char *pids;  /* bitmap of pids seen */
 	unsigned long long events; /* in pages written, or in the pages being filled */
 	char *stacks;	      /* tdat_writer_set_stacks, or NULL */
+	long long offset;     /* tdat_writer_set_offset: the OFFSET option's, 0 none */
 };
 
 static void bit_set(unsigned char *map, unsigned n)
@@ -376,6 +377,11 @@ io:
 	return -1;
 }
 
+void tdat_writer_set_offset(struct kt_tdat_writer *w, long long ns)
+{
+	w->offset = ns;
+}
+
 unsigned long long tdat_writer_events(const struct kt_tdat_writer *w)
 {
 	return w->events;
@@ -626,6 +632,10 @@ static void put_options(struct kt_tdat_writer *w, struct out *o,
 	put_option_str(o, TDAT_OPT_VERSION, PACKAGE_STRING);
 	if (w->stacks)
 		put_option_str(o, TDAT_OPT_KTOP_STACKS, w->stacks);
+	if (w->offset) { /* libtracecmd reads it with strtoll(, 0) */
+		snprintf(buf, sizeof(buf), "%lld", w->offset);
+		put_option_str(o, TDAT_OPT_OFFSET, buf);
+	}
 	for (i = 0; stats && i < w->meta.ncpus; i++) {
 		snprintf(buf, sizeof(buf),
 			 "CPU: %d\nentries: %llu\noverrun: %llu\ncommit overrun: %llu\n"

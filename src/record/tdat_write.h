@@ -46,6 +46,9 @@ int tdat_writer_add(struct kt_tdat_writer *w, const struct kt_rec *r, char *err,
 /* Keeps text (a copy) to be written as ktop's profile option (TDAT_OPT_KTOP_STACKS).
  * Returns 0, or -1 out of memory. */
 int tdat_writer_set_stacks(struct kt_tdat_writer *w, const char *text);
+/* ns trace-cmd report adds to every timestamp (the OFFSET option): another machine's
+ * records put onto this one's clock. 0, the default, writes no option. */
+void tdat_writer_set_offset(struct kt_tdat_writer *w, long long ns);
 /* Events the file will hold so far (loss markers not counted). */
 unsigned long long tdat_writer_events(const struct kt_tdat_writer *w);
 /* Writes the file and frees w. stats: ncpus per-CPU kernel loss counters, or NULL. Returns

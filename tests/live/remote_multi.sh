@@ -6,7 +6,10 @@
 #     applied), the totals are 2N, nothing lost;
 #   - the summary names both hosts with their offset and its uncertainty, and as both
 #     agents' clock is this machine's, each offset is within the uncertainty it states;
-#   - after the viewer ends (SIGINT), both agents have left and left the kernel clean.
+#   - after the viewer ends (SIGINT), both agents have left and left the kernel clean;
+#   - -o FILE wrote a trace.dat a host (FILE-via1.dat, FILE-via2.dat), each exactly the N
+#     calls as ktop -i and trace-cmd report read it, each with its host's clock offset, so
+#     that trace-cmd report -i A -i B merges the two into 2N rows in time order.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -20,7 +23,7 @@ wl=$WL_PID
 start_ktop "$T/m.out" "$T/m.err" -b \
 	--via "echo \$\$ >$T/a1.agent; exec $KTOP --agent" \
 	--via "echo \$\$ >$T/a2.agent; exec $KTOP --agent" \
-	-e syscalls:sys_enter_getppid --filter "common_pid == $wl"
+	-e syscalls:sys_enter_getppid --filter "common_pid == $wl" -o "$T/rec.dat"
 kpid=$KTOP_PID
 agents=()
 for i in 1 2; do
@@ -42,6 +45,7 @@ for a in "${agents[@]}"; do
 done
 
 # --- each host's stream: exactly N, named ---------------------------------------------------
+declare -A offs
 for h in via1 via2; do
 	line=$(grep "^# ktop: host $h " "$T/m.out") || fail "no summary line for $h: $(tail -n3 "$T/m.out")"
 	[[ $line =~ \ events=([0-9]+)\ lost=([0-9]+)\ lost_marked=([0-9]+)\ lost_unknown_pages=([0-9]+)\ bytes=[0-9]+\ frames=[0-9]+\ stalled=([0-9]+)\ late=([0-9]+)\ backlog_max=[0-9]+\ backlog_max_ns=[0-9]+\ backlog_end=[0-9]+\ backlog_end_ns=[0-9]+,\ clock\ offset\ ([-+][0-9]+)\ ns\ \+/-\ ([0-9]+)\ ns$ ]] ||
@@ -57,6 +61,7 @@ for h in via1 via2; do
 		fail "$h: the merge hit its cap: $line"
 	fi
 	off=${off#+}
+	offs[$h]=$off
 	# the uncertainty is half the shortest round trip, rounded down: 1 ns more at most
 	[ "${off#-}" -le $((unc + 1)) ] ||
 		fail "$h: clock offset $off ns +/- $unc ns, but the agent's clock is this machine's (0)"
@@ -72,6 +77,28 @@ back=$(awk '/^[0-9]/ { t = $1 + 0; if (seen && t < prev) { printf "%d: %.6f then
 [ -z "$back" ] || fail "the merged stream goes back in time at line $back"
 tail -n1 "$T/m.out" | grep -q "^# ktop: events=$((2 * N)) lost=0 lost_marked=0 lost_unknown_pages=0 evicted=0 " ||
 	fail "totals: $(tail -n1 "$T/m.out")"
+
+# --- -o: a file a host, merged again by trace-cmd -------------------------------------------
+command -v trace-cmd >/dev/null || fail "no trace-cmd (./dev installs it)"
+for h in via1 via2; do
+	grep -qx "ktop: recorded $N events to $T/rec-$h.dat" "$T/m.err" ||
+		fail "-o: no $T/rec-$h.dat of $N events: $(grep '^ktop: ' "$T/m.err")"
+	# the offset trace-cmd adds: the summary's, turned from the host's clock onto this one's
+	want=$((-${offs[$h]}))
+	got=$(trace-cmd dump --options -i "$T/rec-$h.dat" 2>/dev/null | sed -n '/Option OFFSET/{n;p}')
+	[ "${got:-0}" = "$want" ] || fail "-o: $h's file has OFFSET '${got:-none}', expected $want"
+	run_ktop 120 "$T/i-$h.out" "$T/i-$h.err" -b -q -i "$T/rec-$h.dat"
+	tail -n1 "$T/i-$h.out" | grep -q "^# ktop: events=$N lost=0 " ||
+		fail "-o: ktop -i $T/rec-$h.dat: exit $KTOP_RC: $(tail -n1 "$T/i-$h.out") $(cat "$T/i-$h.err")"
+done
+trace-cmd report -i "$T/rec-via1.dat" -i "$T/rec-via2.dat" >"$T/both.txt" 2>"$T/both.err" ||
+	fail "trace-cmd report of both files: $(head -c 500 "$T/both.err")"
+rows=$(grep -c "ktop-exact-$wl .*sys_enter_getppid" "$T/both.txt")
+[ "$rows" = $((2 * N)) ] || fail "trace-cmd report -i A -i B: $rows getppid rows, expected $((2 * N))"
+back=$(awk '/sys_enter_getppid/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) t = $i + 0
+	if (seen && t < prev) { print NR ": " prev " then " t; exit } prev = t; seen = 1 }' "$T/both.txt")
+[ -z "$back" ] || fail "trace-cmd's merge of the two files goes back in time at line $back"
+log "-o: $N events in each host's file, $((2 * N)) in order in trace-cmd's merge of both"
 
 assert_clean
 pass
