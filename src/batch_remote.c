@@ -35,6 +35,7 @@
 #include <traceevent/event-parse.h>
 
 #include "backend/decode.h"
+#include "backend/evstack_record.h"
 #include "backend/loss.h"
 #include "backend/probeprint.h"
 #include "backend/store.h"
@@ -99,6 +100,11 @@ struct batch_remote {
 	int label_width;
 	uint64_t printed;
 	bool out_closed;
+	/* the last line printed was an event of this host and CPU (--stack: its stack goes
+	 * right under it) */
+	bool last_event;
+	unsigned last_host, last_cpu;
+	uint64_t stacks; /* --stack: stack records printed */
 };
 
 /* -o: a file the agent sent, kept where the trace.dat writer looks for it. */
@@ -127,7 +133,20 @@ static void br_header_page(void *ctx, const uint8_t *p, size_t n)
 
 static void br_kallsyms(void *ctx, const uint8_t *p, size_t n)
 {
-	br_keep(ctx, "kallsyms", p, n);
+	struct br_host *h = ctx;
+	char *text;
+
+	br_keep(h, "kallsyms", p, n);
+	if (!h->b->opts->n_stacks)
+		return;
+	/* --stack: the stack records' addresses named as the agent's kernel has them */
+	text = xmalloc(n + 1);
+	memcpy(text, p, n);
+	text[n] = '\0';
+	if (tep_parse_kallsyms(h->tep, text) < 0 && !h->err[0])
+		snprintf(h->err, sizeof(h->err), "the agent's kallsyms do not parse: stacks show "
+			 "addresses");
+	free(text);
 }
 
 static void br_printk(void *ctx, const uint8_t *p, size_t n)
@@ -188,6 +207,42 @@ static bool br_full(const struct batch_remote *b)
 	return b->opts->max_events && b->printed >= b->opts->max_events;
 }
 
+/* --stack: a kernel stack record's frames, as local batch mode prints an event's stack:
+ * right under the event when it was the line before (the kernel writes it just after, on
+ * the same CPU), else under a line of its own saying whose it is. With --json the frames go
+ * into the record's object as "stack". Returns false for a record that is no stack. */
+static bool br_print_stack(struct br_host *h, const struct kt_rec *r, char *line, size_t len)
+{
+	struct batch_remote *b = h->b;
+	char ts[32], label[80] = "";
+	FILE *out = b->out;
+
+	if (!b->opts->n_stacks || !evstack_is_record(h->dec, r))
+		return false;
+	if (b->opts->json) {
+		decoder_format_json(h->dec, r, line, len);
+		line[strlen(line) - 1] = '\0'; /* the object's last '}' goes after the stack */
+		fputs("{\"host\":", out);
+		json_string(out, h->opt->label);
+		fprintf(out, ",%s,\"stack\":", line + 1);
+		evstack_record_print(h->dec, r, true, out);
+		fputs("}\n", out);
+		b->stacks++;
+		return true;
+	}
+	if (!b->last_event || b->last_host != h->idx || b->last_cpu != r->cpu) {
+		decoder_format_ts(r->ts, 0, ts, sizeof(ts));
+		if (b->merge)
+			snprintf(label, sizeof(label), " %-*s", b->label_width, h->opt->label);
+		fprintf(out, "%s%s [%03u] %16s-%-7d kernel stack:\n", ts, label, r->cpu,
+			tep_data_comm_from_pid(h->tep, decoder_rec_pid(r)), decoder_rec_pid(r));
+	}
+	evstack_record_print(h->dec, r, false, out);
+	b->last_event = false;
+	b->stacks++;
+	return true;
+}
+
 /* r of host h's, ts its time (shifted onto this machine's clock with several remotes),
  * host_ts the agent's own: a line, or with --json an object (the host's label first). */
 static void br_print(struct br_host *h, const struct kt_rec *r, uint64_t host_ts)
@@ -198,6 +253,14 @@ static void br_print(struct br_host *h, const struct kt_rec *r, uint64_t host_ts
 
 	if (b->opts->quiet || b->out_closed || br_full(b))
 		return;
+	if (!(r->flags & KT_REC_LOST) && br_print_stack(h, r, line, sizeof(line))) {
+		if (ferror(b->out))
+			b->out_closed = true;
+		return;
+	}
+	b->last_event = !(r->flags & KT_REC_LOST);
+	b->last_host = h->idx;
+	b->last_cpu = r->cpu;
 	if (b->opts->json) {
 		decoder_format_json(h->dec, r, line, sizeof(line));
 		fputs("{\"host\":", b->out);
@@ -400,6 +463,20 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 		    0) {
 			snprintf(err, errlen, "%s refused -e %.200s: %.500s", remote_name(r), o->events[i],
 				 reply);
+			return -1;
+		}
+	}
+	/* --stack: kallsyms first (-o asked for them already), so frames have names */
+	if (o->n_stacks && !o->record_path &&
+	    remote_call(r, KT_REQ_KALLSYMS, "", "", reply, sizeof(reply)) < 0) {
+		br_refused(h, "kallsyms for --stack", reply, err, errlen);
+		return -1;
+	}
+	for (size_t i = 0; i < o->n_stacks; i++) {
+		if (remote_call(r, KT_REQ_STACK, o->stacks[i], o->filter, reply, sizeof(reply)) <
+		    0) {
+			snprintf(what, sizeof(what), "--stack %.200s", o->stacks[i]);
+			br_refused(h, what, reply, err, errlen);
 			return -1;
 		}
 	}
@@ -811,6 +888,11 @@ static void br_summary(struct batch_remote *b, double secs)
 		return;
 	/* before the summary, which stays the last line, as locally */
 	br_print_snapshots(b);
+	if (b->stacks && b->opts->json)
+		fprintf(b->out, "{\"stacks\":{\"records\":%llu}}\n", (unsigned long long)b->stacks);
+	else if (b->stacks)
+		fprintf(b->out, "# ktop: stacks=%llu (kernel stack records, each printed with its "
+			"event)\n", (unsigned long long)b->stacks);
 	for (unsigned i = 0; i < b->n; i++) {
 		br_figures(&b->hosts[i], &f[i]);
 		all.rs.events += f[i].rs.events;

@@ -798,11 +798,11 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "work there with -b");
 	if (o->n_remotes &&
 	    (o->tree || o->folded || o->input_path || o->cpu_profile || o->off_cpu ||
-	     o->n_triggers || o->stop_when || o->n_stacks || o->user_stacks ||
+	     o->n_triggers || o->stop_when || o->user_stacks ||
 	     o->n_ftrace_lists[0] ||
 	     o->n_ftrace_lists[1] || o->n_ftrace_lists[2] || o->n_ftrace_lists[3] || o->profile))
 		FAIL("remote batch runs (-H, --via) take -e, --filter, -t, probes, --hist, --pmu, "
-		     "--pmu-event, -p, --comm, --cgroup, --follow-children, --duration, "
+		     "--pmu-event, --stack, -p, --comm, --cgroup, --follow-children, --duration, "
 		     "--max-events, -q, --json, -o and --compress so far; the other options work "
 		     "locally only");
 	if (o->compress && !o->n_remotes)

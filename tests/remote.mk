@@ -30,6 +30,8 @@ LIVE_TESTS += tests/live/remote_hist.sh
 LIVE_TESTS += tests/live/remote_scope.sh
 # --usdt over an agent: the sites of a binary on the agent's machine (src/remote/agent.c).
 LIVE_TESTS += tests/live/remote_usdt.sh
+# --stack over an agent: the frames named from the agent's kallsyms.
+LIVE_TESTS += tests/live/remote_stack.sh
 # The explorer over an agent (--via without -b): picker, exact stream, D, refusals, clean-up.
 TERM_TESTS += tests/term/remote_explorer.sh
 # The probe editor over an agent: a uprobe made, toggled, its exact hits, a refusal, deleted.

@@ -19,6 +19,7 @@
 #include "../json.h"
 #include "decode.h"
 #include "evstack.h"
+#include "evstack_record.h"
 #include "session.h"
 #include "store.h"
 #include "symbolize.h"
@@ -176,6 +177,37 @@ size_t evstack_read(struct kt_decoder *d, const struct kt_store *st, const struc
 	for (i = 0; i < nu && n < max; i++)
 		out[n++] = user[i];
 	return n;
+}
+
+bool evstack_is_record(struct kt_decoder *d, const struct kt_rec *r)
+{
+	char ev[64];
+	const char *what = decoder_format_name(d, r, ev, sizeof(ev));
+
+	return !strcmp(what, "ftrace:kernel_stack") || !strcmp(what, "ftrace:user_stack");
+}
+
+bool evstack_record_print(struct kt_decoder *d, const struct kt_rec *r, bool json, FILE *out)
+{
+	struct kt_evstack_frame f[KT_EVSTACK_MAX];
+	enum kt_frame_kind kind;
+	char ev[64], name[256];
+	const char *what = decoder_format_name(d, r, ev, sizeof(ev));
+	size_t n;
+
+	if (!strcmp(what, "ftrace:kernel_stack"))
+		n = read_callers(d, r, false, f, 0, KT_EVSTACK_MAX);
+	else if (!strcmp(what, "ftrace:user_stack"))
+		n = read_callers(d, r, true, f, 0, KT_EVSTACK_MAX);
+	else
+		return false;
+	if (json) {
+		evstack_write_json(d, NULL, f, n, out);
+		return true;
+	}
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, " => %s\n", evstack_name(d, NULL, &f[i], true, name, sizeof(name), &kind));
+	return true;
 }
 
 const char *evstack_name(struct kt_decoder *d, struct kt_symbolizer *sym,

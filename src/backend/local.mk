@@ -47,7 +47,7 @@ src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h \
 	src/backend/folded.c src/backend/folded.h
 # Stacks on events: the stacktrace trigger, a row's stack, event stacks as a stack tree.
 src_libktop_a_SOURCES += \
-	src/backend/evstack.c src/backend/evstack.h \
+	src/backend/evstack.c src/backend/evstack.h src/backend/evstack_record.h \
 	src/backend/evstacks.c src/backend/evstacks.h
 
 # BPF histograms and the off-CPU profile: the loader and the table of kinds open the objects

@@ -535,8 +535,10 @@ static void first_line(char *s)
 	s[strcspn(s, "\n")] = '\0';
 }
 
-static int agent_enable(struct agent *a, const char *spec, const char *filter, char *text,
-			size_t len)
+/* Enables spec's events (stack: each with its kernel stack, as --stack) with filter, and
+ * --comm's name when the scope has one, their formats sent first. */
+static int agent_enable(struct agent *a, const char *spec, const char *filter, bool stack,
+			char *text, size_t len)
 {
 	char *saved = a->app.event_filter;
 	int n;
@@ -552,7 +554,8 @@ static int agent_enable(struct agent *a, const char *spec, const char *filter, c
 		a->app.event_filter = *filter ? xstrdup(filter) : NULL;
 	}
 	agent_send_formats(a, spec);
-	n = app_set_events(&a->app, spec, true, text, len);
+	n = stack ? app_set_stacks(&a->app, spec, true, text, len) :
+		    app_set_events(&a->app, spec, true, text, len);
 	free(a->app.event_filter);
 	a->app.event_filter = saved;
 	if (n >= 0 && !text[0])
@@ -809,7 +812,9 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 		pthread_mutex_lock(&a->lock);
 		switch (q->op) {
 		case KT_REQ_ENABLE:
-			ret = agent_enable(a, q->arg, q->arg2, text, sizeof(text));
+		case KT_REQ_STACK:
+			ret = agent_enable(a, q->arg, q->arg2, q->op == KT_REQ_STACK, text,
+					   sizeof(text));
 			break;
 		case KT_REQ_DISABLE:
 			ret = app_set_events(&a->app, q->arg, false, text, sizeof(text)) < 0 ? -1 : 0;

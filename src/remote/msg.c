@@ -214,6 +214,7 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_TRACERS] = "tracers",	[KT_REQ_HIST] = "hist",
 	[KT_REQ_COUNTERS] = "counters",
 	[KT_REQ_SCOPE] = "scope",
+	[KT_REQ_STACK] = "stack",
 };
 
 const char *msg_request_name(uint8_t op)

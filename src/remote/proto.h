@@ -67,6 +67,8 @@ enum kt_request_op {
 	KT_REQ_SCOPE,		/* arg: "pid", "pid+children", "comm" or "cgroup", arg2: the
 				 * pids (comma-separated), the name or the cgroup path, on the
 				 * agent's machine; before the requests it scopes */
+	KT_REQ_STACK,		/* arg: SYS:EV glob, arg2: filter ("" none): the events on, each
+				 * with its kernel stack (a stacktrace trigger), as --stack */
 	KT_REQ_OP_MAX
 };
 

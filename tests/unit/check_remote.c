@@ -136,6 +136,7 @@ START_TEST(test_messages_roundtrip)
 	request_roundtrip(9, KT_REQ_HIST, "hist", "syscall-latency,by=comm", "json");
 	request_roundtrip(10, KT_REQ_COUNTERS, "counters", "cycles sched:sched_switch", "");
 	request_roundtrip(11, KT_REQ_SCOPE, "scope", "pid+children", "123,456");
+	request_roundtrip(12, KT_REQ_STACK, "stack", "syscalls:sys_enter_read", "fd == 3");
 	/* a newer viewer's op decodes: the agent refuses it in a reply and goes on */
 	msg_request_encode(&pay, 8, 99, "x", "");
 	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
