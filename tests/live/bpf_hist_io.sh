@@ -62,6 +62,7 @@ for via in tp_btf raw_tp tracepoint; do
 	# ---- block requests on the test's loop device ----------------------------------------
 	GO="exec"
 	NHIST=2
+	BLOCK_LOG=$LOOPDEVT
 	# shellcheck disable=SC2016 # $0 belongs to the inner shell
 	run_hist "bio-$via" bash -c 'dd if="$0" of=/dev/null iflag=direct bs=4096 count=5 status=none &&
 		dd if="$0" of=/dev/null iflag=direct bs=65536 skip=1 count=3 status=none' "$LOOPDEV" -- \
@@ -74,7 +75,12 @@ for via in tp_btf raw_tp tracepoint; do
 	expect_key "$T/bs-$via" "$LOOPDEVT" 8 217088
 	expect_bucket "$T/bs-$via" "$LOOPDEVT" 4096 8192 5
 	expect_bucket "$T/bs-$via" "$LOOPDEVT" 65536 131072 3
+	hist_key_line "$T/bl-$via" "$LOOPDEVT" | grep -q ' count=8 ' || {
+		log "bio-latency via=$via: not 8; the loop device's requests as the kernel recorded them:"
+		cat "$T/bio-$via.blocks" "$T/bs-$via" >&2
+	}
 	expect_key_count "$T/bl-$via" "$LOOPDEVT" 8
+	BLOCK_LOG=
 	log "via=$via: block request sizes and latencies exact"
 done
 
