@@ -777,9 +777,6 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "other runs");
 	if (o->off_cpu && o->n_pids > 1)
 		FAIL("--off-cpu scopes to one process: give -p a single PID");
-	if (o->n_remotes > 1 && o->mode != KT_MODE_BATCH)
-		FAIL("the explorer shows one remote: several -H and --via merge into one stream "
-		     "with -b only");
 	if (o->n_remotes > 1 && o->record_path)
 		FAIL("-o writes one remote's trace.dat: give one -H or --via with it (or run one "
 		     "ktop -o per host)");

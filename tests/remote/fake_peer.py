@@ -11,7 +11,7 @@
 #                     events), a watermark between CPU 0's two events, the loss
 #                     counters (no backlog); an enable of nosuch:* is refused; kallsyms
 #                     (two symbols) and printk formats when asked; END when stdin closes.
-#   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood] [old]
+#   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood] [old] [swept]
 #                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
@@ -22,7 +22,9 @@
 #                     it writes "fake agent: warming up" to its stderr after its hello and
 #                     "fake agent: done" when stdin closes (tests/remote/agent_stderr.sh);
 #                     with flood, 1000 lines of 100 bytes to its stderr after its hello
-#                     (tests/term/remote_stderr_flood.sh).
+#                     (tests/term/remote_stderr_flood.sh); with swept, once its pages
+#                     went, a watermark at its clock's now after each pong, as an idle
+#                     agent's reader sweeps (tests/term/remote_hosts.sh).
 #                     The explorer's requests are answered too: events (available_events:
 #                     raw_syscalls:sys_enter), format, and disable (in backlog mode with a
 #                     loss frame that is caught up: tests/term/remote_fake.sh).
@@ -141,9 +143,9 @@ def pmu_text(events, count, json):
 
 
 def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False,
-                 flood=False, old=False):
+                 flood=False, old=False, swept=False):
     late = (shift or 0) + skew
-    hists, counters = [], None
+    hists, counters, paged = [], None, False
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
         header_page = f.read()
     with open(os.path.join(fixtures, "events/raw_syscalls/sys_enter/format"), "rb") as f:
@@ -225,11 +227,14 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
             else:
                 send(10, loss([(0, 0, 0, 2, 2, 0), (0, 0, 2, 1, 1, 0)]))
             send(3, struct.pack("<IB", rid, 1) + string("1 events"))
+            paged = True
             if die:
                 os._exit(3)
         elif ftype == 12:  # ping
             now = 5 if shift is None else time.clock_gettime_ns(time.CLOCK_MONOTONIC) + shift
             send(13, payload + struct.pack("<Q", now))
+            if swept and paged:
+                send(16, struct.pack("<Q", now))
     if stderr:
         say("fake agent: done")
     if backlog:
@@ -246,7 +251,7 @@ if sys.argv[1] == "events":
     words = [a for a in sys.argv[3:] if not a.lstrip("-").isdigit()]
     events_agent(sys.argv[2], nums[0] if nums else None, nums[1] if nums else 0,
                  "die" in words, "backlog" in words, "stderr" in words, "flood" in words,
-                 "old" in words)
+                 "old" in words, "swept" in words)
     sys.exit(0)
 # the next protocol's hello: proto and version first, as in every version; the rest is its own
 send(1, struct.pack("<H", PROTO + 1) + string("9.9") + b"\x00whatever the next version says",

@@ -322,10 +322,14 @@ START_TEST(test_remote_options)
 			      "via1, via2... in order): give each host once");
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "via1", "--via", "cat", NULL), -1);
 	ck_assert_ptr_nonnull(strstr(err, "two remotes labelled via1"));
-	/* the explorer shows one; -o writes one */
-	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--via", "cat", NULL), -1);
-	ck_assert_str_eq(err, "the explorer shows one remote: several -H and --via merge into "
-			      "one stream with -b only");
+	/* the explorer shows several, labelled as in batch mode; -o writes one */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--via", "cat", NULL), 0);
+	ck_assert_uint_eq(o.n_remotes, 2);
+	ck_assert_str_eq(o.remotes[1].label, "via1");
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-o", "x.dat", "-H", "db1", "-H", "db2",
+			       NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-o writes one remote's trace.dat"));
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-o", "x.dat", "-H", "db1", "-H", "db2",
 			       NULL), -1);
 	ck_assert_ptr_nonnull(strstr(err, "-o writes one remote's trace.dat"));
