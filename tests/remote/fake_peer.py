@@ -11,7 +11,7 @@
 #                     events), a watermark between CPU 0's two events, the loss
 #                     counters (no backlog); an enable of nosuch:* is refused; kallsyms
 #                     (two symbols) and printk formats when asked; END when stdin closes.
-#   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood] [old] [swept]
+#   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood] [old] [swept] [picky]
 #                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
@@ -24,7 +24,10 @@
 #                     with flood, 1000 lines of 100 bytes to its stderr after its hello
 #                     (tests/term/remote_stderr_flood.sh); with swept, once its pages
 #                     went, a watermark at its clock's now after each pong, as an idle
-#                     agent's reader sweeps (tests/term/remote_hosts.sh).
+#                     agent's reader sweeps (tests/term/remote_hosts.sh); with picky, it
+#                     refuses every enable: "fake agent: enable refused (picky)" (and,
+#                     swept, sweeps from the start: no page will come). Its pages go
+#                     once, on the first enable; another is only answered.
 #                     The explorer's requests are answered too: events (available_events:
 #                     raw_syscalls:sys_enter), format, and disable (in backlog mode with a
 #                     loss frame that is caught up: tests/term/remote_fake.sh).
@@ -143,7 +146,7 @@ def pmu_text(events, count, json):
 
 
 def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False,
-                 flood=False, old=False, swept=False):
+                 flood=False, old=False, swept=False, picky=False):
     late = (shift or 0) + skew
     hists, counters, paged = [], None, False
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
@@ -198,6 +201,9 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
             if arg.startswith("nosuch"):
                 send(3, struct.pack("<IB", rid, 0) + string(f"no event matches '{arg}'"))
                 continue
+            if op == 1 and picky:
+                send(3, struct.pack("<IB", rid, 0) + string("fake agent: enable refused (picky)"))
+                continue
             if op == 7:  # the explorer's catalogue
                 send(17, b"raw_syscalls:sys_enter\n")
                 send(3, struct.pack("<IB", rid, 1) + string(""))
@@ -209,6 +215,9 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
             if op == 2:  # disable: caught up, in backlog mode
                 if backlog:
                     send(10, loss([(0, 0, 0, 0, 2, 0), (0, 0, 2, 0, 1, 0)]))
+                send(3, struct.pack("<IB", rid, 1) + string("1 events"))
+                continue
+            if paged:  # enabled again: a kernel makes no events twice
                 send(3, struct.pack("<IB", rid, 1) + string("1 events"))
                 continue
             send(5, string("raw_syscalls") + string("sys_enter") + string(fmt))
@@ -233,7 +242,7 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
         elif ftype == 12:  # ping
             now = 5 if shift is None else time.clock_gettime_ns(time.CLOCK_MONOTONIC) + shift
             send(13, payload + struct.pack("<Q", now))
-            if swept and paged:
+            if swept and (paged or picky):
                 send(16, struct.pack("<Q", now))
     if stderr:
         say("fake agent: done")
@@ -251,7 +260,7 @@ if sys.argv[1] == "events":
     words = [a for a in sys.argv[3:] if not a.lstrip("-").isdigit()]
     events_agent(sys.argv[2], nums[0] if nums else None, nums[1] if nums else 0,
                  "die" in words, "backlog" in words, "stderr" in words, "flood" in words,
-                 "old" in words, "swept" in words)
+                 "old" in words, "swept" in words, "picky" in words)
     sys.exit(0)
 # the next protocol's hello: proto and version first, as in every version; the rest is its own
 send(1, struct.pack("<H", PROTO + 1) + string("9.9") + b"\x00whatever the next version says",
