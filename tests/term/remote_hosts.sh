@@ -1,5 +1,5 @@
 #!/bin/bash
-# shellcheck disable=SC2317 # helpers called through wait_until
+# shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
 # The explorer over two made-up agents at once (tests/remote/fake_peer.py events ... SHIFT
 # SKEW swept), no kernel, in an 80x24 pane. via1's clock is this machine's, its events come
 # 250 ms after via2's once via2's are shifted by its offset (its clock is 3 s ahead):
