@@ -48,6 +48,7 @@
 #include "clock.h"
 #include "log.h"
 #include "remote/client.h"
+#include "remote/hostclock.h"
 #include "remote/hostmerge.h"
 #include "remote/pages.h"
 #include "source/source.h"
@@ -55,10 +56,6 @@
 
 #define REMOTE_HELLO_MS 30000
 #define REMOTE_PING_NS 1000000000ull
-/* Several remotes: round trips before any event, so the first records are shifted right
- * (batch mode's figures). */
-#define REMOTE_SYNC_ROUNDS 5
-#define REMOTE_SYNC_MS 10000
 /* The header says "behind" from this wait of the agent's oldest unsent event: below it is
  * the reader's own pace (a quiet CPU's partial page every 100 ms) and the tick's. */
 #define REMOTE_BEHIND_NS 500000000ull
@@ -247,20 +244,16 @@ static void rs_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 	store_unlock(h->rs->app->store);
 }
 
-/* With several hosts the offset the pongs so far give applies first: a watermark that
- * comes while the clock is being measured must not be shifted by none. */
 static void rs_watermark(void *ctx, uint64_t ts)
 {
 	struct rs_host *h = ctx;
-	int64_t off;
-	uint64_t unc;
 
 	store_lock(h->rs->app->store);
 	rpages_flush(h->pages, ts);
-	if (h->rs->merge && remote_clock(h->r, &off, &unc))
-		hostmerge_offset(h->rs->merge, h->idx, off);
-	if (h->rs->merge)
+	if (h->rs->merge) {
+		hostclock_refresh(h->rs->merge, h->idx, h->r);
 		hostmerge_watermark(h->rs->merge, h->idx, ts);
+	}
 	store_unlock(h->rs->app->store);
 	rs_wake(h->rs);
 }
@@ -352,12 +345,10 @@ static void rs_host_ended(struct rs_host *h, const char *err)
 static void rs_pump(struct rs_host *h)
 {
 	char err[512] = "";
-	int64_t off;
-	uint64_t unc;
 	int ret = remote_pump(h->r, err, sizeof(err));
 
-	if (h->rs->merge && remote_clock(h->r, &off, &unc))
-		hostmerge_offset(h->rs->merge, h->idx, off);
+	if (h->rs->merge)
+		hostclock_refresh(h->rs->merge, h->idx, h->r);
 	if (ret <= 0)
 		rs_host_ended(h, err);
 }
@@ -924,8 +915,6 @@ static int rs_host_start(struct remote_src *rs, unsigned i, const struct kt_opti
 static int rs_host_hello(struct remote_src *rs, unsigned i, char *err, size_t errlen)
 {
 	struct rs_host *h = &rs->hosts[i], *h0 = &rs->hosts[0];
-	int64_t off;
-	uint64_t unc;
 
 	if (remote_handshake(h->r, REMOTE_HELLO_MS, err, errlen) < 0)
 		return -1;
@@ -939,11 +928,7 @@ static int rs_host_hello(struct remote_src *rs, unsigned i, char *err, size_t er
 			 h0->label);
 		return -1;
 	}
-	if (remote_clock_sync(h->r, REMOTE_SYNC_ROUNDS, REMOTE_SYNC_MS, err, errlen) < 0)
-		return -1;
-	remote_clock(h->r, &off, &unc);
-	hostmerge_offset(rs->merge, i, off);
-	return 0;
+	return hostclock_sync(rs->merge, i, h->r, err, errlen);
 }
 
 /* Starts the agents and learns their layouts, the first one's events. Returns 0, or -1
