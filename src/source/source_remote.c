@@ -87,7 +87,14 @@ struct rs_host {
 	struct kt_rbacklog backlog; /* UI thread: its last report, as of the tick */
 	uint8_t *buf;		 /* a record given the first host's event id */
 	size_t buf_cap;
+	/* another host's event ids (65536) to the first host's, RS_ID_UNKNOWN until looked
+	 * up; NULL again when a format comes (an id may change meaning) */
+	int32_t *ids;
 };
+
+#define RS_IDS 65536	     /* common_type is two bytes */
+#define RS_ID_UNKNOWN (-1)
+#define RS_ID_NONE (-2)	     /* the first host has no format for it */
 
 struct remote_src {
 	struct kt_app *app;
@@ -134,14 +141,36 @@ static void rs_store(struct remote_src *rs, const struct kt_rec *r)
 		store_append(rs->app->store, r->ts, r->cpu, r->data, r->size);
 }
 
+/* The first host's id of host h's event type: looked up by name once (the first host's tep
+ * is the decoder's: touched once per type, not per record), RS_ID_NONE when it lacks it. */
+static int32_t rs_first_id(struct rs_host *h, int type)
+{
+	struct tep_event *mine, *theirs;
+
+	if (!h->ids) {
+		h->ids = xreallocarray(NULL, RS_IDS, sizeof(*h->ids));
+		for (size_t i = 0; i < RS_IDS; i++)
+			h->ids[i] = RS_ID_UNKNOWN;
+	}
+	if (h->ids[type] != RS_ID_UNKNOWN)
+		return h->ids[type];
+	mine = tep_find_event(h->tep, type);
+	theirs = mine ? tep_find_event_by_name(h->rs->hosts[0].tep, mine->system, mine->name) :
+			NULL;
+	h->ids[type] = theirs ? theirs->id : RS_ID_NONE;
+	if (!theirs)
+		log_debug("%s: %s: no format for its event %d on %s: its records are dropped",
+			  __func__, h->label, type, h->rs->hosts[0].label);
+	return h->ids[type];
+}
+
 /* A record of the host's in its order, as the first host numbers its CPU and event: NULL
  * when the first host has no format for its event. */
 static const struct kt_rec *rs_translate(struct rs_host *h, const struct kt_rec *r,
 					 struct kt_rec *out)
 {
-	struct tep_handle *first = h->rs->hosts[0].tep;
-	struct tep_event *mine, *theirs;
 	uint8_t *id;
+	int32_t theirs;
 	int type;
 
 	*out = *r;
@@ -150,14 +179,10 @@ static const struct kt_rec *rs_translate(struct rs_host *h, const struct kt_rec 
 		return out;
 	/* common_type: every record's first field, two bytes in the host's byte order */
 	type = (int)tep_read_number(h->tep, r->data, 2);
-	mine = tep_find_event(h->tep, type);
-	theirs = mine ? tep_find_event_by_name(first, mine->system, mine->name) : NULL;
-	if (!theirs) {
-		log_debug("%s: %s: no format for event %d on %s: dropped", __func__, h->label,
-			  type, h->rs->hosts[0].label);
+	theirs = rs_first_id(h, type);
+	if (theirs == RS_ID_NONE)
 		return NULL;
-	}
-	if (theirs->id == mine->id)
+	if (theirs == type)
 		return out;
 	if (h->buf_cap < r->size) {
 		h->buf = xrealloc(h->buf, r->size);
@@ -165,8 +190,8 @@ static const struct kt_rec *rs_translate(struct rs_host *h, const struct kt_rec 
 	}
 	memcpy(h->buf, r->data, r->size);
 	id = h->buf;
-	id[h->hello.big_endian ? 1 : 0] = (uint8_t)(theirs->id & 0xff);
-	id[h->hello.big_endian ? 0 : 1] = (uint8_t)((unsigned)theirs->id >> 8);
+	id[h->hello.big_endian ? 1 : 0] = (uint8_t)(theirs & 0xff);
+	id[h->hello.big_endian ? 0 : 1] = (uint8_t)((unsigned)theirs >> 8);
 	out->data = h->buf;
 	return out;
 }
@@ -214,13 +239,22 @@ static void rs_header_page(void *ctx, const uint8_t *p, size_t n)
 	rpages_header_page(((struct rs_host *)ctx)->pages, p, n);
 }
 
+/* A format: the ids looked up before it may mean another event now (a probe made again),
+ * the host's own, or every host's when it is the first host's. */
 static void rs_format(void *ctx, const char *sys, const char *name, const uint8_t *text,
 		      size_t n)
 {
 	struct rs_host *h = ctx;
+	struct remote_src *rs = h->rs;
 
 	if (rpages_format(h->pages, sys, text, n) < 0)
 		log_debug("%s: the format of %s:%s does not parse", __func__, sys, name);
+	for (unsigned i = 1; i < rs->n; i++) {
+		if (h->idx && i != h->idx)
+			continue;
+		free(rs->hosts[i].ids);
+		rs->hosts[i].ids = NULL;
+	}
 }
 
 /* The first host's list is the catalogue; the others' are not asked for. */
@@ -549,6 +583,7 @@ static void remote_close_src(struct kt_source *s)
 	for (unsigned i = 0; i < rs->n; i++) {
 		rpages_free(rs->hosts[i].pages);
 		free(rs->hosts[i].buf);
+		free(rs->hosts[i].ids);
 		if (rs->hosts[i].tep)
 			tep_free(rs->hosts[i].tep);
 	}

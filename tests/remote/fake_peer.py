@@ -12,6 +12,7 @@
 #                     counters (no backlog); an enable of nosuch:* is refused; kallsyms
 #                     (two symbols) and printk formats when asked; END when stdin closes.
 #   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood] [old] [swept] [picky]
+#                     [renumbered]
 #                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
@@ -27,7 +28,9 @@
 #                     agent's reader sweeps (tests/term/remote_hosts.sh); with picky, it
 #                     refuses every enable: "fake agent: enable refused (picky)" (and,
 #                     swept, sweeps from the start: no page will come). Its pages go
-#                     once, on the first enable; another is only answered.
+#                     once, on the first enable; another is only answered. With
+#                     renumbered its kernel numbers raw_syscalls:sys_enter 444, not 443
+#                     (in the format and the records), as another kernel may.
 #                     The explorer's requests are answered too: events (available_events:
 #                     raw_syscalls:sys_enter), format, and disable (in backlog mode with a
 #                     loss frame that is caught up: tests/term/remote_fake.sh).
@@ -100,8 +103,11 @@ def page(ts, events, missed=0):
     return struct.pack("<Qq", ts, commit) + data
 
 
+SYS_ENTER_ID = 443  # the fixture's; renumbered: 444
+
+
 def sys_enter(pid, nr):
-    return struct.pack("<HBBiq6Q", 443, 0, 0, pid, nr, 1, 2, 3, 4, 5, 6)
+    return struct.pack("<HBBiq6Q", SYS_ENTER_ID, 0, 0, pid, nr, 1, 2, 3, 4, 5, 6)
 
 
 def loss(cpus, queued=0, age=0):
@@ -146,13 +152,17 @@ def pmu_text(events, count, json):
 
 
 def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False,
-                 flood=False, old=False, swept=False, picky=False):
+                 flood=False, old=False, swept=False, picky=False, renumbered=False):
+    global SYS_ENTER_ID
     late = (shift or 0) + skew
     hists, counters, paged = [], None, False
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
         header_page = f.read()
     with open(os.path.join(fixtures, "events/raw_syscalls/sys_enter/format"), "rb") as f:
         fmt = f.read()
+    if renumbered:
+        SYS_ENTER_ID = 444
+        fmt = fmt.replace(b"\nID: 443\n", b"\nID: 444\n")
     hello = (struct.pack("<H", PROTO) + string("0.0.9" if old else "0.1.0") + b"A\x00" +
              string("fakehost") +
              string("6.1.0-fake") + struct.pack("<II", 2, 4096) + bytes([8, 0]))
@@ -260,7 +270,7 @@ if sys.argv[1] == "events":
     words = [a for a in sys.argv[3:] if not a.lstrip("-").isdigit()]
     events_agent(sys.argv[2], nums[0] if nums else None, nums[1] if nums else 0,
                  "die" in words, "backlog" in words, "stderr" in words, "flood" in words,
-                 "old" in words, "swept" in words, "picky" in words)
+                 "old" in words, "swept" in words, "picky" in words, "renumbered" in words)
     sys.exit(0)
 # the next protocol's hello: proto and version first, as in every version; the rest is its own
 send(1, struct.pack("<H", PROTO + 1) + string("9.9") + b"\x00whatever the next version says",

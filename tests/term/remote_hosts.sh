@@ -2,11 +2,14 @@
 # shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
 # The explorer over two made-up agents at once (tests/remote/fake_peer.py events ... SHIFT
 # SKEW swept), no kernel, in an 80x24 pane. via1's clock is this machine's, its events come
-# 250 ms after via2's once via2's are shifted by its offset (its clock is 3 s ahead):
+# 250 ms after via2's once via2's are shifted by its offset (its clock is 3 s ahead); via2's
+# kernel numbers the event 444 where via1's (whose formats the explorer decodes with) has
+# 443:
 #   - the header names the hosts ("2 hosts") and its third line gives each one's offset
 #     with its uncertainty: via1's within microseconds of 0, via2's +3000.0ms;
 #   - the stream has a host column: via2's four rows (two events, a loss, an event) come
-#     first, then via1's, the times never going backwards, each row's CPU its host's own;
+#     first, decoded as via1's sys_enter, then via1's, the times never going backwards,
+#     each row's CPU its host's own;
 #   - D names every CPU by its host (via1/0 ... via2/1), each with its host's loss, and the
 #     all row sums both hosts' losses (2 + 2);
 #   - P, the probe editor, is refused in one line naming the cause;
@@ -27,7 +30,7 @@ agent_pids() { cat "$T/a1.pid" "$T/a2.pid" 2>/dev/null; }
 _agents_gone() { local p; for p in $(agent_pids); do ! pid_alive "$p" || return 1; done; }
 
 tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- --via "$(fake a1 "0 250000000 swept")" \
-	--via "$(fake a2 "3000000000 0 swept")" -e raw_syscalls:sys_enter
+	--via "$(fake a2 "3000000000 0 swept renumbered")" -e raw_syscalls:sys_enter
 expect_text "^2 hosts  tracer: nop" 15 "the header does not say it shows 2 hosts"
 expect_text "^via1 [-+][0-9.]+(ns|us)±[0-9.]+(ns|us)  via2 \+3000\.[0-9]ms±[0-9.]+(ns|us)" 5 \
 	"the header's third line does not give both hosts' offsets with their uncertainty"
