@@ -98,7 +98,8 @@ struct rs_host {
 
 struct remote_src {
 	struct kt_app *app;
-	pthread_mutex_t lock; /* the hosts' r and pages, merge: the client thread's pump, the UI's requests */
+	/* the hosts' r and pages, merge: the client thread's pump, the UI's requests */
+	pthread_mutex_t lock;
 	struct rs_host hosts[KT_REMOTES_MAX];
 	unsigned n;
 	struct kt_hostmerge *merge; /* several hosts; NULL with one */

@@ -170,8 +170,8 @@ static void task_text(char *buf, size_t len, const char *comm, int pid, int max)
 	snprintf(buf, len, "%.*s%s", cl, comm, p);
 }
 
-/* The row's text: time, host (several remote hosts), CPU, task-pid, event, fields. Without RT_PAD single spaces
- * separate the columns (what the search matches). */
+/* The row's text: time, host (several remote hosts), CPU, task-pid, event, fields. Without
+ * RT_PAD single spaces separate the columns (what the search matches). */
 int stream_row_text(struct stream *st, const struct srow *row, int how, char *out,
 		    size_t len, struct seg *segs, int *nseg)
 {
