@@ -10,7 +10,8 @@
 #     cpu= of each host's CPUs (the second host's numbered after the first's) shows that
 #     host's label alone in the host column; the times on the screen never go backwards;
 #   - D names each CPU by its host and each host's kernel read exactly N;
-#   - Space again disables it in both instances;
+#   - via2's agent killed with -9: the third line says via2 ENDED, its guard cleans, the
+#     explorer goes on; Space disables the event in via1's instance, nothing said of via2;
 #   - after q both agents, their instances and probe groups are gone within 2 s.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -97,16 +98,23 @@ done
 tmux_keys F9 Escape
 wait_for_no_text "Ring buffers per CPU" 3 || fail "Esc did not close the ring-buffer pane"
 
-# Off on both.
+# via2's agent killed: the header says it ended, the explorer goes on with via1.
+kill -9 "${agents[1]}"
+expect_text "^via1 [-+][0-9.]+(ns|us)±[0-9.]+(ns|us)  via2 [-+][0-9.]+(ns|us)±[0-9.]+(ns|us) ENDED" 5 \
+	"the header's third line does not say via2 ended"
+expect_text "^2 hosts  tracer: nop" 3 "the header's first line changed: one host still runs"
+wait_until 2 all_gone "${agents[1]}" || fail "via2's agent killed -9: its guard did not clean within 2 s"
+pid_alive "$KTOP_PID" || fail "the explorer died with one of its agents"
+
+# Off on the one left, without a word about the one that ended.
 tmux_keys e
 expect_text "Event picker" 5 "e did not open the event picker"
 tmux_text sys_enter_getppid
 expect_text "\[x\] +sys_enter_getppid" 5 "the picker does not tick sys_enter_getppid"
 tmux_keys Space
 expect_text "\[ \] +sys_enter_getppid" 5 "Space did not turn sys_enter_getppid off"
-for a in "${agents[@]}"; do
-	event_enabled "$a" syscalls sys_enter_getppid && fail "sys_enter_getppid still on in agent $a's instance"
-done
+event_enabled "${agents[0]}" syscalls sys_enter_getppid && fail "sys_enter_getppid still on in via1's instance"
+wait_for_no_text "via2:" 1 || fail "the status line speaks of via2, which ended: $(tmux_screen | tail -2)"
 tmux_keys F2
 wait_for_no_text "Event picker" 3 || fail "F2 did not close the picker"
 
