@@ -153,22 +153,24 @@ static void host_field(WINDOW *win, int y, int *x, int limit, const struct kt_so
 	*x += crt_put(win, y, *x, "  ", limit - *x);
 }
 
-/* Several remote hosts, on line y, one host_field each; a host that does not fit is left
- * out whole, and the line ends with how many were. */
+/* Several remote hosts, on line y, one host_field each in order; from the first that does
+ * not fit the line ends with how many were left out ("+3 hosts"). */
 static void header_hosts(WINDOW *win, int y, int w, const struct kt_source_desc *d)
 {
 	char more[32];
-	int x = 0, left = 0;
+	unsigned i;
+	int x = 0, before;
 
-	for (unsigned i = 0; i < d->n_hosts; i++) {
-		int before = x;
-
+	for (i = 0; i < d->n_hosts; i++) {
+		before = x;
 		/* room for "+N hosts" after all but the last */
 		host_field(win, y, &x, i + 1 < d->n_hosts ? w - 11 : w, &d->hosts[i]);
-		left += x == before;
+		if (x == before)
+			break;
 	}
-	if (left) {
-		snprintf(more, sizeof(more), "+%d hosts", left);
+	if (i < d->n_hosts) {
+		snprintf(more, sizeof(more), "+%u host%s", d->n_hosts - i,
+			 d->n_hosts - i > 1 ? "s" : "");
 		field(win, y, &x, w, "", more, CRT_HEADER_WARN);
 	}
 }

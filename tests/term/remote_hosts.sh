@@ -15,7 +15,8 @@
 #   - P, the probe editor, is refused in one line naming the cause;
 #   - q ends both agents (their stdin closes).
 # Then via1 and a via2 that refuses every enable: Space in the picker enables the event on
-# via1, the status line names via2 and its reason, and via1's rows come.
+# via1, the status line names via2 and its reason, and via1's rows come. Five hosts in 80
+# columns: the three that fit whole, then "+2 hosts".
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -100,4 +101,14 @@ expect_count "^[0-9.]+ via1 " 4 3 "not via1's 4 rows"
 expect_count "^[0-9.]+ via2 " 0 3 "rows of via2, which refused"
 tmux_quit_clean
 wait_until 2 _agents_gone || fail "q: the agents $(agent_pids) still run 2 s after"
+tmux_kill_server
+
+# Five hosts in 80 columns: as many as fit whole, in order, then how many did not.
+hosts=()
+for i in 1 2 3 4 5; do hosts+=(--via "$FAKE 0 0"); done
+tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- "${hosts[@]}"
+expect_text "^5 hosts " 20 "the explorer did not start on five agents"
+expect_text "^via1 [^ ]+  via2 [^ ]+  via3 [^ ]+  \+2 hosts *$" 5 \
+	"the third line does not show via1-via3 whole and +2 hosts"
+tmux_quit_clean
 pass
