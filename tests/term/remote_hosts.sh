@@ -4,9 +4,10 @@
 # SKEW swept), no kernel, in an 80x24 pane. via1's clock is this machine's, its events come
 # 250 ms after via2's once via2's are shifted by its offset (its clock is 3 s ahead); via2's
 # kernel numbers the event 444 where via1's (whose formats the explorer decodes with) has
-# 443:
+# 443; via2 reports it is behind (1 MiB queued, 1.4 s):
 #   - the header names the hosts ("2 hosts") and its third line gives each one's offset
-#     with its uncertainty: via1's within microseconds of 0, via2's +3000.0ms;
+#     with its uncertainty: via1's within microseconds of 0, via2's +3000.0ms, behind
+#     1.0 MiB 1.4 s; the second line's lost is both hosts' (2 + 2);
 #   - the stream has a host column: via2's four rows (two events, a loss, an event) come
 #     first, decoded as via1's sys_enter, then via1's, the times never going backwards,
 #     each row's CPU its host's own;
@@ -31,10 +32,11 @@ agent_pids() { cat "$T/a1.pid" "$T/a2.pid" 2>/dev/null; }
 _agents_gone() { local p; for p in $(agent_pids); do ! pid_alive "$p" || return 1; done; }
 
 tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- --via "$(fake a1 "0 250000000 swept")" \
-	--via "$(fake a2 "3000000000 0 swept renumbered")" -e raw_syscalls:sys_enter
+	--via "$(fake a2 "3000000000 0 swept renumbered backlog")" -e raw_syscalls:sys_enter
 expect_text "^2 hosts  tracer: nop" 15 "the header does not say it shows 2 hosts"
-expect_text "^via1 [-+][0-9.]+(ns|us)±[0-9.]+(ns|us)  via2 \+3000\.[0-9]ms±[0-9.]+(ns|us)" 5 \
-	"the header's third line does not give both hosts' offsets with their uncertainty"
+expect_text "^via1 [-+][0-9.]+(ns|us)±[0-9.]+(ns|us)  via2 \+3000\.[0-9]ms±[0-9.]+(ns|us) behind 1\.0 MiB 1\.4 s *$" 5 \
+	"the header's third line does not give both hosts' offsets with their uncertainty, and via2 behind"
+expect_text "^lost: 4  evicted" 3 "the header's second line is not the hosts' summed loss alone"
 expect_text "Events: all CPUs +8 held" 10 "the stream does not hold both hosts' 8 rows"
 
 # The rows: host column, via2's first, times in order.
