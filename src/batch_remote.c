@@ -44,6 +44,7 @@
 #include "json.h"
 #include "record/tdat_write.h"
 #include "remote/client.h"
+#include "remote/hostclock.h"
 #include "remote/hostmerge.h"
 #include "remote/mirror.h"
 #include "remote/pages.h"
@@ -55,9 +56,6 @@
  * link); an agent that dies closes the pipe sooner. */
 #define REMOTE_END_MS 40000
 #define REMOTE_PING_NS 1000000000ull
-/* Several remotes: round trips before any event, so the first records are shifted right. */
-#define REMOTE_SYNC_ROUNDS 5
-#define REMOTE_SYNC_MS 10000
 
 struct batch_remote;
 
@@ -314,8 +312,10 @@ static void br_watermark(void *ctx, uint64_t ts)
 	struct br_host *h = ctx;
 
 	rpages_flush(h->pages, ts);
-	if (h->b->merge)
+	if (h->b->merge) {
+		hostclock_refresh(h->b->merge, h->idx, h->r);
 		hostmerge_watermark(h->b->merge, h->idx, ts);
+	}
 }
 
 static void br_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
@@ -673,13 +673,11 @@ static int br_host_failed(struct br_host *h, const char *err)
 /* Reads what host h's agent sent; its END ends it. Returns 0, or -1 (one remote) with err. */
 static int br_pump(struct br_host *h, char *err, size_t errlen)
 {
-	int64_t off;
-	uint64_t unc;
 	int ret;
 
 	ret = remote_pump(h->r, err, errlen);
-	if (h->b->merge && remote_clock(h->r, &off, &unc))
-		hostmerge_offset(h->b->merge, h->idx, off);
+	if (h->b->merge)
+		hostclock_refresh(h->b->merge, h->idx, h->r);
 	if (ret < 0)
 		return br_host_failed(h, err);
 	if (ret == 0) {
@@ -977,8 +975,6 @@ static int br_start(struct batch_remote *b, char *err, size_t errlen)
 {
 	char why[1024];
 	unsigned i;
-	int64_t off;
-	uint64_t unc;
 
 	for (i = 0; i < b->n; i++)
 		if (br_host_open(b, i, why, sizeof(why)) < 0)
@@ -988,13 +984,8 @@ static int br_start(struct batch_remote *b, char *err, size_t errlen)
 
 		if (remote_handshake(h->r, REMOTE_HELLO_MS, why, sizeof(why)) < 0)
 			goto fail;
-		if (b->merge) {
-			if (remote_clock_sync(h->r, REMOTE_SYNC_ROUNDS, REMOTE_SYNC_MS, why,
-					      sizeof(why)) < 0)
-				goto fail;
-			remote_clock(h->r, &off, &unc);
-			hostmerge_offset(b->merge, i, off);
-		}
+		if (b->merge && hostclock_sync(b->merge, i, h->r, why, sizeof(why)) < 0)
+			goto fail;
 	}
 	for (i = 0; b->opts->record_path && i < b->n; i++)
 		if (br_record_start(&b->hosts[i], why, sizeof(why)) < 0)

@@ -217,12 +217,12 @@ void options_usage(FILE *out)
 	      "      --tree             function_graph call trees, in the kernel's layout (or\n"
 	      "                         JSON with --json), instead of event lines\n"
 	      "\n"
-	      "Remote (docs/remote.md; with -b so far):\n"
+	      "Remote (docs/remote.md):\n"
 	      "  -H, --host HOST        capture on HOST: runs ssh HOST ktop --agent\n"
 	      "      --via CMD          capture through CMD (/bin/sh -c), which runs ktop --agent\n"
 	      "                         (kubectl exec -i POD -- ktop --agent, docker exec -i ...)\n"
-	      "                         -H and --via repeat (up to 16, with -b): one stream by\n"
-	      "                         time, a host column (HOST, or via1, via2... in order)\n"
+	      "                         -H and --via repeat (up to 16): one stream by time, a\n"
+	      "                         host column (HOST, or via1, via2... in order)\n"
 	      "      --compress         the agent sends its pages zstd-compressed (slow links)\n"
 	      "      --agent            no screen: the remote protocol on stdin/stdout, for a\n"
 	      "                         viewer at the other end of the pipe\n"
@@ -777,9 +777,6 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "other runs");
 	if (o->off_cpu && o->n_pids > 1)
 		FAIL("--off-cpu scopes to one process: give -p a single PID");
-	if (o->n_remotes > 1 && o->mode != KT_MODE_BATCH)
-		FAIL("the explorer shows one remote: several -H and --via merge into one stream "
-		     "with -b only");
 	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->n_remotes ||
 			 o->n_events || o->filter || o->tracer || o->n_probes || o->input_path ||
 			 o->record_path || o->n_hists || o->pmu || o->cpu_profile || o->compress ||

@@ -492,6 +492,15 @@ require_python()
 	command -v python3 >/dev/null 2>&1 || skip "needs python3 to check JSON"
 }
 
+# require_fake_agent: python3, and in FAKE the command of a made-up agent with no kernel
+# (tests/remote/fake_peer.py events FIXTURES); words after it say how it behaves.
+FAKE=
+require_fake_agent()
+{
+	require_python
+	FAKE="python3 $KTOP_SRCDIR/tests/remote/fake_peer.py events $KTOP_SRCDIR/tests/unit/fixtures/tracing"
+}
+
 # ---- tmux ------------------------------------------------------------------------------
 
 # A private server: its own socket directory inside $T, removed with it.

@@ -41,3 +41,9 @@ TERM_TESTS += tests/term/remote_probes.sh
 TERM_TESTS += tests/term/remote_fake.sh
 # An agent flooding its stderr: 64 KiB of it kept for after the explorer, the rest counted.
 TERM_TESTS += tests/term/remote_stderr_flood.sh
+# The explorer over two made-up agents: host column in merged time, offsets, D per host,
+# one host's refusal named, probes refused.
+TERM_TESTS += tests/term/remote_hosts.sh
+# The explorer over two real agents: the picker on both instances, the exact merged stream
+# with its host column, D per host, both clean within 2 s of q.
+TERM_TESTS += tests/term/remote_hosts_live.sh

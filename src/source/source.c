@@ -293,6 +293,12 @@ int source_type_set_filter(struct kt_source *s, int id, const char *expr, char *
 	return s->ops->type_set_filter(s, id, expr, err, errlen);
 }
 
+const char *source_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *local)
+{
+	*local = cpu;
+	return s && s->ops->cpu_host ? s->ops->cpu_host(s, cpu, local) : NULL;
+}
+
 void source_wait_complete(struct kt_source *s)
 {
 	if (HAS(s, KT_CAP_SEEK, wait_complete))

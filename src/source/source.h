@@ -47,6 +47,19 @@ enum kt_cap {
 				    * them (the recorded-events pane, source_type_*) */
 };
 
+/* Several remote hosts merged (ktop -H a -H b): the most one source holds (KT_REMOTES_MAX). */
+#define KT_SOURCE_HOSTS_MAX 16
+
+/* One of them, for the header. */
+struct kt_source_host {
+	char label[64];		     /* -H's HOST, "via1" ... */
+	bool clock;		     /* a pong came: offset and uncertainty are known */
+	int64_t offset_ns;	     /* its clock minus this machine's */
+	uint64_t uncertainty_ns;     /* half the shortest round trip */
+	bool ended;		     /* its agent ended or failed: its capture stopped */
+	uint64_t behind_bytes, behind_ns; /* as the source's own, this host's */
+};
+
 /* What the header and the summary say about a source. */
 struct kt_source_desc {
 	char name[256];		  /* "ktop-1234" (the instance), "trace.dat" (a recording's
@@ -64,6 +77,9 @@ struct kt_source_desc {
 	 * warnings), and how many it wrote: a new one when note_seq changes */
 	char note[256];
 	unsigned note_seq;
+	/* several remote hosts: each one (0 with one source of events, as a single -H) */
+	unsigned n_hosts;
+	struct kt_source_host hosts[KT_SOURCE_HOSTS_MAX];
 };
 
 typedef void (*kt_source_event_fn)(const char *system, const char *event, void *ctx);
@@ -145,6 +161,9 @@ struct kt_source_ops {
 	const char *(*type_filter)(struct kt_source *s, int id);
 	int (*type_set_filter)(struct kt_source *s, int id, const char *expr, char *err,
 			       size_t errlen);
+	/* several hosts: the label of the host whose CPU cpu is (the store numbers every
+	 * host's CPUs one after the other), that CPU's own number in *local; NULL with one */
+	const char *(*cpu_host)(struct kt_source *s, uint32_t cpu, uint32_t *local);
 	/* KT_CAP_SEEK */
 	void (*wait_complete)(struct kt_source *s);
 	const char *(*kept_stacks)(struct kt_source *s); /* the profile it keeps, or NULL */
@@ -244,6 +263,10 @@ void source_type_set_hidden(struct kt_source *s, int id, bool hidden);
 const char *source_type_filter(struct kt_source *s, int id);
 int source_type_set_filter(struct kt_source *s, int id, const char *expr, char *err,
 			   size_t errlen);
+
+/* Several hosts: cpu's host's label (stable while the source is open) and its own number
+ * in *local; NULL, *local = cpu, otherwise. */
+const char *source_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *local);
 
 void source_wait_complete(struct kt_source *s);
 const char *source_kept_stacks(struct kt_source *s);

@@ -1,18 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The remote event source (ktop -H HOST, ktop --via CMD without -b): the explorer over an
- * agent at the other end of a pipe (src/remote/, docs/remote.md). The agent's formats build
- * the tep the decoder reads, its available_events the catalogue. A client thread pumps the
- * pipe: pages decoded and merged by time (remote/pages.c, shared with batch mode) go into
- * app->store, one byte to the wake pipe per batch; task names into app->comms; the agent's
- * loss frames become app->cpu_stats and app->kernel_lost on the tick. Control requests are
- * sent from the UI thread under the same lock (remote_call dispatches what comes meanwhile,
- * the formats of the events it enables among them, so the tep only changes on the UI
- * thread). Events, filters, the tracer and dynamic probes are offered (the function lists
- * are not: the tracer pane says they are missing; a probe's hit counts are not asked for);
- * the rest is refused with one line. The agent's command's stderr (ssh's warnings) would
- * break the screen: it is read through a pipe, its last line shown in the status line and
- * all of it printed to stderr once the screen is given back (as the source closes).
+ * agent at the other end of a pipe (src/remote/, docs/remote.md), or over several (-H and
+ * --via more than once, KT_REMOTES_MAX). Each agent's formats build its own tep; the first
+ * host's is the one the decoder reads and its available_events the catalogue. A client
+ * thread pumps the pipes: pages decoded and merged by time (remote/pages.c, shared with
+ * batch mode) go into app->store, one byte to the wake pipe per batch; task names into
+ * app->comms; the agents' loss frames become app->cpu_stats and app->kernel_lost on the
+ * tick. Control requests are sent from the UI thread under the same lock (remote_call
+ * dispatches what comes meanwhile, the formats of the events it enables among them, so the
+ * decoder's tep only changes on the UI thread). Events, filters, the tracer and dynamic
+ * probes are offered (the function lists are not: the tracer pane says they are missing; a
+ * probe's hit counts are not asked for); the rest is refused with one line. The agents'
+ * commands' stderr (ssh's warnings) would break the screen: it is read through a pipe, its
+ * last line shown in the status line and all of it printed to stderr once the screen is
+ * given back (as the source closes).
+ *
+ * Several hosts: their records are merged onto this machine's clock by remote/hostmerge.c,
+ * each host's offset from the pings (as in batch mode), and stored with the hosts' CPUs
+ * numbered one after the other (the first host's 0..n-1, the next one's from n), so the
+ * ring-buffer pane and the per-CPU columns show every host's; source_cpu_host() names a
+ * CPU's host for the stream's host column. A record of an event whose id differs on its
+ * host from the first host's is given the first host's id; one the first host has no
+ * format for cannot be decoded and is dropped (ktop -v logs it). Every request goes to
+ * every host; one a host refuses is named with its label, the others keep theirs. Probes
+ * are refused (one editor for several kernels is not done yet). Task names are one table:
+ * a pid two hosts both use shows the name either gave last.
  */
 #include "config.h"
 
@@ -35,6 +48,8 @@
 #include "clock.h"
 #include "log.h"
 #include "remote/client.h"
+#include "remote/hostclock.h"
+#include "remote/hostmerge.h"
 #include "remote/pages.h"
 #include "source/source.h"
 #include "xalloc.h"
@@ -55,14 +70,40 @@ struct rs_event {
 	bool on;
 };
 
-struct remote_src {
-	struct kt_app *app;
-	struct tep_handle *tep;
-	pthread_mutex_t lock; /* r and pages: the client thread's pump, the UI's requests */
+struct remote_src;
+
+/* One agent. */
+struct rs_host {
+	struct remote_src *rs;
+	unsigned idx;
+	char label[64];		 /* several hosts: -H's HOST, "via1" ... */
+	struct tep_handle *tep;	 /* its formats; the first host's is the decoder's */
 	struct kt_remote *r;
 	struct kt_rpages *pages;
 	struct kt_hello hello;
-	char *events; /* available_events as the agent sent it */
+	uint32_t cpu_base;	 /* its CPU 0 in the store's numbering */
+	char ended[512];	 /* under lock: why its capture stopped */
+	bool gone;		 /* its pipe closed or its agent failed */
+	struct kt_rbacklog backlog; /* UI thread: its last report, as of the tick */
+	uint8_t *buf;		 /* a record given the first host's event id */
+	size_t buf_cap;
+	/* another host's event ids (65536) to the first host's, RS_ID_UNKNOWN until looked
+	 * up; NULL again when a format comes (an id may change meaning) */
+	int32_t *ids;
+};
+
+#define RS_IDS 65536	     /* common_type is two bytes */
+#define RS_ID_UNKNOWN (-1)
+#define RS_ID_NONE (-2)	     /* the first host has no format for it */
+
+struct remote_src {
+	struct kt_app *app;
+	/* the hosts' r and pages, merge: the client thread's pump, the UI's requests */
+	pthread_mutex_t lock;
+	struct rs_host hosts[KT_REMOTES_MAX];
+	unsigned n;
+	struct kt_hostmerge *merge; /* several hosts; NULL with one */
+	char *events; /* available_events as the first agent sent it */
 	size_t events_len;
 	struct rs_event *ev;
 	size_t n_ev;
@@ -71,17 +112,14 @@ struct remote_src {
 	pthread_t thread;
 	bool thread_on;
 	int ctl[2]; /* wakes the client thread to stop */
-	char ended[512]; /* under lock: why the capture stopped */
-	bool gone;	 /* the pipe closed or the agent failed: the capture stopped */
 	char name[256];
-	char tracer[64]; /* the agent's instance's, as last switched */
+	char tracer[64]; /* the agents' instances', as last switched */
 	struct kt_probe *probes; /* made through the agent, in creation order */
 	size_t n_probes;
-	struct kt_rbacklog backlog; /* UI thread: the agent's last report, as of the tick */
-	char *errlog; /* under lock: what the command wrote to its stderr, kept for the end */
+	char *errlog; /* under lock: what the commands wrote to their stderr, kept for the end */
 	size_t errlog_len;
 	unsigned long errlog_dropped; /* lines past REMOTE_ERRLOG_MAX, counted, not kept */
-	char errlast[256]; /* under lock: its last line, without control characters */
+	char errlast[256]; /* under lock: the last line, without control characters */
 	unsigned errseq;   /* under lock: lines so far */
 	char note[256];	   /* UI thread: errlast and errseq as of the tick */
 	unsigned noteseq;
@@ -89,16 +127,96 @@ struct remote_src {
 
 #define RS(s) ((struct remote_src *)(s)->data)
 
-/* ---- what the agent sends (under lock, from the client or the UI thread) -------------- */
-
-static void rs_emit(void *ctx, const struct kt_rec *r)
+static bool rs_gone(const struct rs_host *h)
 {
-	struct remote_src *rs = ctx;
+	return __atomic_load_n(&h->gone, __ATOMIC_ACQUIRE);
+}
 
+/* ---- what the agents send (under lock, from the client or the UI thread) -------------- */
+
+static void rs_store(struct remote_src *rs, const struct kt_rec *r)
+{
 	if (r->flags & KT_REC_LOST)
 		store_append_lost(rs->app->store, r->ts, r->cpu, r->lost);
 	else
 		store_append(rs->app->store, r->ts, r->cpu, r->data, r->size);
+}
+
+/* The first host's id of host h's event type: looked up by name once (the first host's tep
+ * is the decoder's: touched once per type, not per record), RS_ID_NONE when it lacks it. */
+static int32_t rs_first_id(struct rs_host *h, int type)
+{
+	struct tep_event *mine, *theirs;
+
+	if (!h->ids) {
+		h->ids = xreallocarray(NULL, RS_IDS, sizeof(*h->ids));
+		for (size_t i = 0; i < RS_IDS; i++)
+			h->ids[i] = RS_ID_UNKNOWN;
+	}
+	if (h->ids[type] != RS_ID_UNKNOWN)
+		return h->ids[type];
+	mine = tep_find_event(h->tep, type);
+	theirs = mine ? tep_find_event_by_name(h->rs->hosts[0].tep, mine->system, mine->name) :
+			NULL;
+	h->ids[type] = theirs ? theirs->id : RS_ID_NONE;
+	if (!theirs)
+		log_debug("%s: %s: no format for its event %d on %s: its records are dropped",
+			  __func__, h->label, type, h->rs->hosts[0].label);
+	return h->ids[type];
+}
+
+/* A record of the host's in its order, as the first host numbers its CPU and event: NULL
+ * when the first host has no format for its event. */
+static const struct kt_rec *rs_translate(struct rs_host *h, const struct kt_rec *r,
+					 struct kt_rec *out)
+{
+	uint8_t *id;
+	int32_t theirs;
+	int type;
+
+	*out = *r;
+	out->cpu += h->cpu_base;
+	if (!h->idx || (r->flags & KT_REC_LOST) || r->size < 2)
+		return out;
+	/* common_type: every record's first field, two bytes in the host's byte order */
+	type = (int)tep_read_number(h->tep, r->data, 2);
+	theirs = rs_first_id(h, type);
+	if (theirs == RS_ID_NONE)
+		return NULL;
+	if (theirs == type)
+		return out;
+	if (h->buf_cap < r->size) {
+		h->buf = xrealloc(h->buf, r->size);
+		h->buf_cap = r->size;
+	}
+	memcpy(h->buf, r->data, r->size);
+	id = h->buf;
+	id[h->hello.big_endian ? 1 : 0] = (uint8_t)(theirs & 0xff);
+	id[h->hello.big_endian ? 0 : 1] = (uint8_t)((unsigned)theirs >> 8);
+	out->data = h->buf;
+	return out;
+}
+
+static void rs_emit(void *ctx, const struct kt_rec *r)
+{
+	struct rs_host *h = ctx;
+	struct kt_rec t;
+	const struct kt_rec *m = rs_translate(h, r, &t);
+
+	if (!m)
+		return;
+	if (h->rs->merge)
+		hostmerge_put(h->rs->merge, h->idx, m);
+	else
+		rs_store(h->rs, m);
+}
+
+/* A record in the merged order of several hosts'. */
+static void rs_merged(void *ctx, unsigned host, const struct kt_rec *r, uint64_t host_ts)
+{
+	(void)host;
+	(void)host_ts;
+	rs_store(ctx, r);
 }
 
 static void rs_wake(struct remote_src *rs)
@@ -109,31 +227,41 @@ static void rs_wake(struct remote_src *rs)
 	(void)n;
 }
 
-static void rs_hello(void *ctx, const struct kt_hello *h)
+static void rs_hello(void *ctx, const struct kt_hello *hello)
 {
-	struct remote_src *rs = ctx;
+	struct rs_host *h = ctx;
 
-	rs->hello = *h;
-	rpages_hello(rs->pages, h);
+	h->hello = *hello;
+	rpages_hello(h->pages, hello);
 }
 
 static void rs_header_page(void *ctx, const uint8_t *p, size_t n)
 {
-	rpages_header_page(((struct remote_src *)ctx)->pages, p, n);
+	rpages_header_page(((struct rs_host *)ctx)->pages, p, n);
 }
 
+/* A format: the ids looked up before it may mean another event now (a probe made again),
+ * the host's own, or every host's when it is the first host's. */
 static void rs_format(void *ctx, const char *sys, const char *name, const uint8_t *text,
 		      size_t n)
 {
-	struct remote_src *rs = ctx;
+	struct rs_host *h = ctx;
+	struct remote_src *rs = h->rs;
 
-	if (rpages_format(rs->pages, sys, text, n) < 0)
+	if (rpages_format(h->pages, sys, text, n) < 0)
 		log_debug("%s: the format of %s:%s does not parse", __func__, sys, name);
+	for (unsigned i = 1; i < rs->n; i++) {
+		if (h->idx && i != h->idx)
+			continue;
+		free(rs->hosts[i].ids);
+		rs->hosts[i].ids = NULL;
+	}
 }
 
+/* The first host's list is the catalogue; the others' are not asked for. */
 static void rs_events(void *ctx, const uint8_t *p, size_t n)
 {
-	struct remote_src *rs = ctx;
+	struct remote_src *rs = ((struct rs_host *)ctx)->rs;
 
 	free(rs->events);
 	rs->events = xmalloc(n + 1);
@@ -144,40 +272,50 @@ static void rs_events(void *ctx, const uint8_t *p, size_t n)
 
 static void rs_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 {
-	struct remote_src *rs = ctx;
+	struct rs_host *h = ctx;
 
-	store_lock(rs->app->store);
-	rpages_page(rs->pages, cpu, page, len);
-	store_unlock(rs->app->store);
+	store_lock(h->rs->app->store);
+	rpages_page(h->pages, cpu, page, len);
+	store_unlock(h->rs->app->store);
 }
 
 static void rs_watermark(void *ctx, uint64_t ts)
 {
-	struct remote_src *rs = ctx;
+	struct rs_host *h = ctx;
 
-	store_lock(rs->app->store);
-	rpages_flush(rs->pages, ts);
-	store_unlock(rs->app->store);
-	rs_wake(rs);
+	store_lock(h->rs->app->store);
+	rpages_flush(h->pages, ts);
+	if (h->rs->merge) {
+		hostclock_refresh(h->rs->merge, h->idx, h->r);
+		hostmerge_watermark(h->rs->merge, h->idx, ts);
+	}
+	store_unlock(h->rs->app->store);
+	rs_wake(h->rs);
 }
 
 static void rs_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
 {
-	comms_set(((struct remote_src *)ctx)->app->comms, pid, ts, name);
+	comms_set(((struct rs_host *)ctx)->rs->app->comms, pid, ts, name);
 }
 
 static void rs_loss(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus,
 		    const struct kt_backlog *bl)
 {
-	rpages_loss(((struct remote_src *)ctx)->pages, cpus, ncpus, bl);
+	rpages_loss(((struct rs_host *)ctx)->pages, cpus, ncpus, bl);
 }
 
-/* A line of the command's stderr: kept, and the last one for the status line. */
-static void rs_stderr(void *ctx, const char *line)
+/* A line of a command's stderr (with its host's label when there are several): kept, and
+ * the last one for the status line. */
+static void rs_stderr(void *ctx, const char *text)
 {
-	struct remote_src *rs = ctx;
-	size_t n = strlen(line), i;
+	struct rs_host *h = ctx;
+	struct remote_src *rs = h->rs;
+	char line[1024];
+	size_t n, i;
 
+	snprintf(line, sizeof(line), "%s%s%s", rs->n > 1 ? h->label : "", rs->n > 1 ? ": " : "",
+		 text);
+	n = strlen(line);
 	if (rs->errlog_len + n + 1 > REMOTE_ERRLOG_MAX) {
 		rs->errlog_dropped++;
 	} else {
@@ -194,7 +332,7 @@ static void rs_stderr(void *ctx, const char *line)
 	rs->errseq++;
 }
 
-/* What the command wrote to its stderr, to ours (the screen is not curses' now). */
+/* What the commands wrote to their stderr, to ours (the screen is not curses' now). */
 static void rs_stderr_out(struct remote_src *rs)
 {
 	if (rs->errlog_len)
@@ -222,42 +360,74 @@ static const struct kt_remote_ops rs_ops = {
 
 /* ---- the client thread ----------------------------------------------------------------- */
 
-/* Pumps the pipe until told to stop or the agent ends; pings once a second. */
+/* Host h's capture stopped (err, or its END): what came is all there is, stored in order;
+ * with several hosts it holds the others back no longer. Lock held. */
+static void rs_host_ended(struct rs_host *h, const char *err)
+{
+	struct remote_src *rs = h->rs;
+
+	store_lock(rs->app->store);
+	rpages_flush(h->pages, UINT64_MAX);
+	if (rs->merge)
+		hostmerge_end(rs->merge, h->idx);
+	store_unlock(rs->app->store);
+	snprintf(h->ended, sizeof(h->ended), "%s", err[0] ? err : "the agent ended the capture");
+	__atomic_store_n(&h->gone, true, __ATOMIC_RELEASE);
+	log_debug("%s: %s: %s", __func__, h->label, h->ended);
+}
+
+/* Reads what host h's agent sent. Lock held. */
+static void rs_pump(struct rs_host *h)
+{
+	char err[512] = "";
+	int ret = remote_pump(h->r, err, sizeof(err));
+
+	if (h->rs->merge)
+		hostclock_refresh(h->rs->merge, h->idx, h->r);
+	if (ret <= 0)
+		rs_host_ended(h, err);
+}
+
+/* Pumps the pipes until told to stop or every agent ends; pings once a second. */
 static void *rs_thread(void *arg)
 {
 	struct remote_src *rs = arg;
-	struct pollfd pfd[3] = { { .fd = remote_fd(rs->r), .events = POLLIN },
-				 { .fd = rs->ctl[0], .events = POLLIN },
-				 { .fd = remote_err_fd(rs->r), .events = POLLIN } };
+	struct pollfd pfd[2 * KT_REMOTES_MAX + 1];
 	unsigned long long ping = 0, now;
-	char err[512] = "";
-	int ret = 1;
+	unsigned i, n = rs->n, live = n;
 
-	while (ret > 0) {
-		if (poll(pfd, 3, 1000) < 0 && errno != EINTR)
+	while (live) {
+		for (i = 0; i < n; i++) {
+			bool on = !rs_gone(&rs->hosts[i]);
+
+			pfd[i] = (struct pollfd){ .fd = on ? remote_fd(rs->hosts[i].r) : -1,
+						  .events = POLLIN };
+			pfd[n + i] = (struct pollfd){ .fd = on ? remote_err_fd(rs->hosts[i].r) : -1,
+						      .events = POLLIN };
+		}
+		pfd[2 * n] = (struct pollfd){ .fd = rs->ctl[0], .events = POLLIN };
+		if (poll(pfd, 2 * n + 1, 1000) < 0 && errno != EINTR)
 			break;
-		if (pfd[1].revents)
+		if (pfd[2 * n].revents)
 			return NULL;
 		pthread_mutex_lock(&rs->lock);
 		now = clock_mono_ns();
-		if (now - ping >= REMOTE_PING_NS) {
-			remote_ping(rs->r);
+		live = 0;
+		for (i = 0; i < n; i++) {
+			struct rs_host *h = &rs->hosts[i];
+
+			if (rs_gone(h))
+				continue;
+			if (now - ping >= REMOTE_PING_NS)
+				remote_ping(h->r);
+			if (pfd[i].revents || pfd[n + i].revents)
+				rs_pump(h);
+			live += !rs_gone(h);
+		}
+		if (now - ping >= REMOTE_PING_NS)
 			ping = now;
-		}
-		if (pfd[0].revents || pfd[2].revents)
-			ret = remote_pump(rs->r, err, sizeof(err));
-		pfd[2].fd = remote_err_fd(rs->r); /* -1 once it ended */
-		if (ret <= 0) { /* what came is all there is: stored, in order */
-			store_lock(rs->app->store);
-			rpages_flush(rs->pages, UINT64_MAX);
-			store_unlock(rs->app->store);
-			snprintf(rs->ended, sizeof(rs->ended), "%s",
-				 err[0] ? err : "the agent ended the capture");
-			__atomic_store_n(&rs->gone, true, __ATOMIC_RELEASE);
-		}
 		pthread_mutex_unlock(&rs->lock);
 	}
-	log_debug("%s: %s", __func__, rs->ended);
 	rs_wake(rs);
 	return NULL;
 }
@@ -266,8 +436,11 @@ static void *rs_thread(void *arg)
 
 static unsigned int remote_caps(struct kt_source *s)
 {
-	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES | KT_CAP_LIVE |
-	       KT_CAP_CLEAR | KT_CAP_KBUF;
+	unsigned int caps = KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_LIVE |
+			    KT_CAP_CLEAR | KT_CAP_KBUF;
+
+	/* no data: the unit tests ask what one agent offers */
+	return s->data && RS(s)->n > 1 ? caps : caps | KT_CAP_PROBES;
 }
 
 /* One line each, short enough for an 80-column status line. */
@@ -288,48 +461,102 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 		return "remote: stacks on events over an agent are not done yet";
 	case KT_CAP_SCOPE:
 		return "remote: scoping over an agent is not done yet (a filter on common_pid is)";
+	case KT_CAP_PROBES:
+		if (s->data && RS(s)->n > 1)
+			return "remote: probes with several hosts are not done yet (one -H or "
+			       "--via makes them)";
+		/* fall through */
 	default:
 		return "remote: not available over an agent yet (events, filters, tracers are)";
+	}
+}
+
+/* Host h for the header. Lock held. */
+static void rs_describe_host(struct rs_host *h, struct kt_source_host *d)
+{
+	snprintf(d->label, sizeof(d->label), "%s", h->label);
+	d->clock = remote_clock(h->r, &d->offset_ns, &d->uncertainty_ns);
+	d->ended = rs_gone(h);
+	if (h->backlog.age_ns >= REMOTE_BEHIND_NS && !d->ended) {
+		d->behind_bytes = h->backlog.bytes;
+		d->behind_ns = h->backlog.age_ns;
 	}
 }
 
 static void remote_describe(struct kt_source *s, struct kt_source_desc *d)
 {
 	struct remote_src *rs = RS(s);
+	struct rs_host *h0 = &rs->hosts[0];
+	bool all_gone = true;
 
+	for (unsigned i = 0; i < rs->n; i++)
+		all_gone &= rs_gone(&rs->hosts[i]);
 	/* first: the header cuts a long --via command short */
-	snprintf(d->name, sizeof(d->name), "%s%.240s",
-		 __atomic_load_n(&rs->gone, __ATOMIC_ACQUIRE) ? "ENDED " : "", rs->name);
-	snprintf(d->host, sizeof(d->host), "%s", rs->hello.host);
-	snprintf(d->kernel, sizeof(d->kernel), "%s", rs->hello.kernel);
+	snprintf(d->name, sizeof(d->name), "%s%.240s", all_gone ? "ENDED " : "", rs->name);
 	snprintf(d->note, sizeof(d->note), "%s", rs->note);
 	d->note_seq = rs->noteseq;
+	if (rs->n > 1) {
+		pthread_mutex_lock(&rs->lock); /* the clocks the pongs refine */
+		for (unsigned i = 0; i < rs->n; i++)
+			rs_describe_host(&rs->hosts[i], &d->hosts[i]);
+		pthread_mutex_unlock(&rs->lock);
+		d->n_hosts = rs->n;
+		return;
+	}
+	snprintf(d->host, sizeof(d->host), "%s", h0->hello.host);
+	snprintf(d->kernel, sizeof(d->kernel), "%s", h0->hello.kernel);
 	/* an agent that ended is behind no longer: what it sent is all there is */
-	if (rs->backlog.age_ns >= REMOTE_BEHIND_NS &&
-	    !__atomic_load_n(&rs->gone, __ATOMIC_ACQUIRE)) {
-		d->behind_bytes = rs->backlog.bytes;
-		d->behind_ns = rs->backlog.age_ns;
+	if (h0->backlog.age_ns >= REMOTE_BEHIND_NS && !all_gone) {
+		d->behind_bytes = h0->backlog.bytes;
+		d->behind_ns = h0->backlog.age_ns;
 	}
 }
 
-/* The agent's last loss counters and what its pages brought. */
+/* The agents' last loss counters and what their pages brought, every host's CPUs after the
+ * one before's. */
 static void remote_tick(struct kt_source *s)
 {
 	struct remote_src *rs = RS(s);
 	struct kt_app *app = s->app;
+	struct kt_reader_stats all;
 	const struct kt_cpu_stats *st;
-	uint32_t n;
+	uint64_t lost;
+	uint32_t n, room;
 
 	pthread_mutex_lock(&rs->lock);
-	rpages_stats(rs->pages, &app->rstats, app->cpu_rstats, (uint32_t)app->ncpus,
-		     &app->kernel_lost);
-	st = rpages_cpu_stats(rs->pages, &n);
-	for (uint32_t i = 0; i < n && i < (uint32_t)app->ncpus; i++)
-		app->cpu_stats[i] = st[i];
-	rpages_backlog(rs->pages, &rs->backlog);
+	app->rstats = (struct kt_reader_stats){ 0 };
+	app->kernel_lost = 0;
+	for (unsigned k = 0; k < rs->n; k++) {
+		struct rs_host *h = &rs->hosts[k];
+
+		room = (uint32_t)app->ncpus - h->cpu_base;
+		rpages_stats(h->pages, &all, app->cpu_rstats + h->cpu_base, room, &lost);
+		app->rstats.pages += all.pages;
+		app->rstats.events += all.events;
+		app->rstats.missed += all.missed;
+		app->rstats.missed_unknown += all.missed_unknown;
+		app->kernel_lost += lost;
+		st = rpages_cpu_stats(h->pages, &n);
+		for (uint32_t i = 0; i < n && i < room; i++)
+			app->cpu_stats[h->cpu_base + i] = st[i];
+		rpages_backlog(h->pages, &h->backlog);
+	}
 	memcpy(rs->note, rs->errlast, sizeof(rs->note));
 	rs->noteseq = rs->errseq;
 	pthread_mutex_unlock(&rs->lock);
+}
+
+static const char *remote_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *local)
+{
+	struct remote_src *rs = RS(s);
+	unsigned k = rs->n;
+
+	if (rs->n < 2)
+		return NULL;
+	while (k > 1 && cpu < rs->hosts[k - 1].cpu_base)
+		k--;
+	*local = cpu - rs->hosts[k - 1].cpu_base;
+	return rs->hosts[k - 1].label;
 }
 
 static void rs_probe_free(struct kt_probe *p)
@@ -349,12 +576,20 @@ static void remote_close_src(struct kt_source *s)
 			log_debug("%s: %s", __func__, strerror(errno));
 		pthread_join(rs->thread, NULL);
 	}
-	/* the agent sees its input and output close: it removes its instance at once */
-	remote_close(rs->r);
+	/* every agent sees its input and output close: it removes its instance at once */
+	for (unsigned i = 0; i < rs->n; i++)
+		remote_close(rs->hosts[i].r);
 	rs_stderr_out(rs);
 	close(rs->ctl[0]);
 	close(rs->ctl[1]);
-	rpages_free(rs->pages);
+	for (unsigned i = 0; i < rs->n; i++) {
+		rpages_free(rs->hosts[i].pages);
+		free(rs->hosts[i].buf);
+		free(rs->hosts[i].ids);
+		if (rs->hosts[i].tep)
+			tep_free(rs->hosts[i].tep);
+	}
+	hostmerge_free(rs->merge);
 	for (size_t i = 0; i < rs->n_ev; i++) {
 		free(rs->ev[i].spec);
 		free(rs->ev[i].filter);
@@ -368,8 +603,6 @@ static void remote_close_src(struct kt_source *s)
 		rs_probe_free(&rs->probes[i]);
 	free(rs->probes);
 	pthread_mutex_destroy(&rs->lock);
-	if (rs->tep)
-		tep_free(rs->tep);
 	free(rs);
 	s->data = NULL;
 }
@@ -390,40 +623,73 @@ static struct rs_event *rs_find(struct remote_src *rs, const char *system, const
 	return &rs->ev[rs->n_ev++];
 }
 
-/* A request and its reply (the agent's text, or its refusal; once the agent is gone, why,
- * without writing to its closed pipe). */
-static int rs_ask(struct remote_src *rs, uint8_t op, const char *arg, const char *arg2,
+/* A request to host h and its reply (the agent's text, or its refusal; once the agent is
+ * gone, why, without writing to its closed pipe). */
+static int rs_ask(struct rs_host *h, uint8_t op, const char *arg, const char *arg2,
 		  char *reply, size_t len)
 {
+	struct remote_src *rs = h->rs;
 	sigset_t old;
 	int ret = -1;
 
 	/* an agent that died makes the write fail, not the explorer end (SIGPIPE ends it) */
 	remote_sigpipe_block(&old);
 	pthread_mutex_lock(&rs->lock);
-	if (__atomic_load_n(&rs->gone, __ATOMIC_ACQUIRE))
-		snprintf(reply, len, "%s", rs->ended);
+	if (rs_gone(h))
+		snprintf(reply, len, "%s", h->ended);
 	else
-		ret = remote_call(rs->r, op, arg, arg2, reply, len);
+		ret = remote_call(h->r, op, arg, arg2, reply, len);
 	pthread_mutex_unlock(&rs->lock);
 	remote_sigpipe_restore(&old);
 	return ret;
 }
 
-/* A request; the agent's refusal as err. */
+/* A request to the first host; its refusal as err. */
 static int rs_call(struct remote_src *rs, uint8_t op, const char *arg, const char *arg2,
 		   char *err, size_t errlen)
 {
 	char reply[1024];
-	int ret = rs_ask(rs, op, arg, arg2, reply, sizeof(reply));
+	int ret = rs_ask(&rs->hosts[0], op, arg, arg2, reply, sizeof(reply));
 
 	if (ret < 0 && err && errlen)
 		snprintf(err, errlen, "%s", reply);
 	return ret;
 }
 
+/* A request to every host. Returns 0 when all took it, -1 with err saying why the first
+ * that refused did (its label first with several; how many took it after); *took: whether
+ * any did. A host that ended is passed over while another takes it. */
+static int rs_call_all(struct remote_src *rs, uint8_t op, const char *arg, const char *arg2,
+		       bool *took, char *err, size_t errlen)
+{
+	char reply[1024];
+	int yes = 0, no = 0;
+
+	if (rs->n == 1) {
+		*took = rs_call(rs, op, arg, arg2, err, errlen) == 0;
+		return *took ? 0 : -1;
+	}
+	for (unsigned i = 0; i < rs->n; i++) {
+		struct rs_host *h = &rs->hosts[i];
+
+		if (rs_ask(h, op, arg, arg2, reply, sizeof(reply)) == 0)
+			yes++;
+		else if (!rs_gone(h) && !no++ && err && errlen)
+			snprintf(err, errlen, "%s: %s", h->label, reply);
+	}
+	*took = yes > 0;
+	if (!yes && !no) { /* all of them ended */
+		snprintf(err, errlen, "%s: %s", rs->hosts[0].label, rs->hosts[0].ended);
+		return -1;
+	}
+	if (no && yes && err && errlen && strlen(err) + 40 < errlen)
+		snprintf(err + strlen(err), errlen - strlen(err), " (%d other%s took it)", yes,
+			 yes > 1 ? "s" : "");
+	return no ? -1 : 0;
+}
+
 /* The decoder lacks a format (the picker shows one, a filter is checked against it): the
- * agent sends it, once per event. UI thread. */
+ * first agent sends it, once per event. UI thread. */
 static int rs_load_format(void *ctx, const char *system, const char *event)
 {
 	struct remote_src *rs = ctx;
@@ -438,17 +704,19 @@ static int rs_load_format(void *ctx, const char *system, const char *event)
 	return rs_call(rs, KT_REQ_FORMAT, spec, "", NULL, 0);
 }
 
+/* On every host; on when any took it (a refusal is still reported: -1 with err). */
 static int remote_enable(struct kt_source *s, const char *system, const char *event, bool on,
 			 char *err, size_t errlen)
 {
 	struct remote_src *rs = RS(s);
 	struct rs_event *e = rs_find(rs, system, event, true);
+	bool took;
+	int ret = rs_call_all(rs, on ? KT_REQ_ENABLE : KT_REQ_DISABLE, e->spec,
+			      on && e->filter ? e->filter : "", &took, err, errlen);
 
-	if (rs_call(rs, on ? KT_REQ_ENABLE : KT_REQ_DISABLE, e->spec,
-		    on && e->filter ? e->filter : "", err, errlen) < 0)
-		return -1;
-	e->on = on;
-	return 0;
+	if (took)
+		e->on = on;
+	return ret;
 }
 
 static bool remote_is_enabled(struct kt_source *s, const char *system, const char *event)
@@ -462,7 +730,6 @@ static bool remote_is_enabled(struct kt_source *s, const char *system, const cha
 
 static int remote_for_each_enabled(struct kt_source *s, kt_source_event_fn fn, void *ctx)
 {
-	struct remote_src *rs = RS(s);
 	const struct kt_catalog *cat = s->app->catalog;
 	int n = 0;
 
@@ -473,7 +740,6 @@ static int remote_for_each_enabled(struct kt_source *s, kt_source_event_fn fn, v
 		if (fn)
 			fn(cat->events[i].system, cat->events[i].name, ctx);
 	}
-	(void)rs;
 	return n;
 }
 
@@ -485,25 +751,29 @@ static char *remote_get_filter(struct kt_source *s, const char *system, const ch
 }
 
 /* The agent sets a filter as it enables (its enable request carries it): an event that is
- * on is enabled again with it; one that is off keeps it for when it is turned on. The
- * protocol has no request that clears a filter yet: that is refused while the event is on. */
+ * on is enabled again with it, on every host; one that is off keeps it for when it is
+ * turned on. The protocol has no request that clears a filter yet: that is refused while
+ * the event is on. */
 static int remote_set_filter(struct kt_source *s, const char *system, const char *event,
 			     const char *filter, char *err, size_t errlen)
 {
 	struct remote_src *rs = RS(s);
 	struct rs_event *e = rs_find(rs, system, event, true);
-	bool clear = !filter || !*filter;
+	bool clear = !filter || !*filter, took = true;
+	int ret = 0;
 
 	if (e->on && clear) {
 		snprintf(err, errlen, "clearing a filter over a remote agent is not done yet: turn "
 			 "%s off and on again instead", e->spec);
 		return -1;
 	}
-	if (e->on && rs_call(rs, KT_REQ_ENABLE, e->spec, filter, err, errlen) < 0)
-		return -1;
-	free(e->filter);
-	e->filter = clear ? NULL : xstrdup(filter);
-	return 0;
+	if (e->on)
+		ret = rs_call_all(rs, KT_REQ_ENABLE, e->spec, filter, &took, err, errlen);
+	if (took) {
+		free(e->filter);
+		e->filter = clear ? NULL : xstrdup(filter);
+	}
+	return ret;
 }
 
 static char *remote_tracer(struct kt_source *s)
@@ -511,14 +781,14 @@ static char *remote_tracer(struct kt_source *s)
 	return xstrdup(RS(s)->tracer);
 }
 
-/* The agent's instance's tracers (tracers.h's array). */
+/* The first agent's instance's tracers (tracers.h's array). */
 static char **remote_tracers_available(struct kt_source *s, char *err, size_t errlen)
 {
 	char reply[1024], *save = NULL, *w;
 	char **names = xcalloc(1, sizeof(*names));
 	size_t n = 0;
 
-	if (rs_ask(RS(s), KT_REQ_TRACERS, "", "", reply, sizeof(reply)) < 0) {
+	if (rs_ask(&RS(s)->hosts[0], KT_REQ_TRACERS, "", "", reply, sizeof(reply)) < 0) {
 		snprintf(err, errlen, "%s", reply);
 		free(names);
 		return NULL;
@@ -558,7 +828,8 @@ static int remote_probe_create(struct kt_source *s, enum kt_probe_kind kind, con
 	char reply[1024], sys[128];
 	const char *colon;
 
-	if (rs_ask(rs, KT_REQ_PROBE_ADD, probe_kind_name(kind), def, reply, sizeof(reply)) < 0) {
+	if (rs_ask(&rs->hosts[0], KT_REQ_PROBE_ADD, probe_kind_name(kind), def, reply,
+		   sizeof(reply)) < 0) {
 		snprintf(err, errlen, "%s", reply);
 		return -1;
 	}
@@ -619,15 +890,16 @@ static const struct kt_probe *remote_probe_get(struct kt_source *s, size_t i)
 	return i < RS(s)->n_probes ? &RS(s)->probes[i] : NULL;
 }
 
-/* The agent restarts its reader around the switch (its pages keep coming). */
+/* Every agent restarts its reader around the switch (its pages keep coming). */
 static int remote_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen)
 {
 	struct remote_src *rs = RS(s);
+	bool took;
+	int ret = rs_call_all(rs, KT_REQ_TRACER, name, "", &took, err, errlen);
 
-	if (rs_call(rs, KT_REQ_TRACER, name, "", err, errlen) < 0)
-		return -1;
-	snprintf(rs->tracer, sizeof(rs->tracer), "%s", name);
-	return 0;
+	if (took)
+		snprintf(rs->tracer, sizeof(rs->tracer), "%s", name);
+	return ret;
 }
 
 const struct kt_source_ops source_remote_ops = {
@@ -650,37 +922,93 @@ const struct kt_source_ops source_remote_ops = {
 	.probe_delete = remote_probe_delete,
 	.probe_count = remote_probe_count,
 	.probe_get = remote_probe_get,
+	.cpu_host = remote_cpu_host,
 };
 
 /* ---- the opener ------------------------------------------------------------------------- */
 
-/* Starts the agent and learns its layout, formats and events. Returns 0, or -1 with err. */
+/* Host i's agent started, up to its hello. Returns 0, or -1 with err. */
+static int rs_host_start(struct remote_src *rs, unsigned i, const struct kt_options *opts,
+			 char *err, size_t errlen)
+{
+	struct rs_host *h = &rs->hosts[i];
+
+	h->rs = rs;
+	h->idx = i;
+	snprintf(h->label, sizeof(h->label), "%s", opts->remotes[i].label);
+	h->tep = tep_alloc();
+	h->pages = h->tep ? rpages_new(h->tep, rs_emit, h) : NULL;
+	if (!h->pages) {
+		snprintf(err, errlen, "cannot start: out of memory");
+		return -1;
+	}
+	h->r = remote_spawn(opts->remotes[i].host, opts->remotes[i].via, opts->compress,
+			    &rs_ops, h, err, errlen);
+	return h->r ? 0 : -1;
+}
+
+/* Host i's hello; with several, its clock, and a layout the first host's decoder reads.
+ * Returns 0, or -1 with err. */
+static int rs_host_hello(struct remote_src *rs, unsigned i, char *err, size_t errlen)
+{
+	struct rs_host *h = &rs->hosts[i], *h0 = &rs->hosts[0];
+
+	if (remote_handshake(h->r, REMOTE_HELLO_MS, err, errlen) < 0)
+		return -1;
+	h->cpu_base = i ? rs->hosts[i - 1].cpu_base + rs->hosts[i - 1].hello.ncpus : 0;
+	if (rs->n == 1)
+		return 0;
+	if (h->hello.big_endian != h0->hello.big_endian ||
+	    h->hello.long_size != h0->hello.long_size) {
+		snprintf(err, errlen, "its kernel's byte order or long size is not %s's: one "
+			 "explorer cannot merge them (ktop -b does, or one explorer each)",
+			 h0->label);
+		return -1;
+	}
+	return hostclock_sync(rs->merge, i, h->r, err, errlen);
+}
+
+/* Starts the agents and learns their layouts, the first one's events. Returns 0, or -1
+ * with err (the host's label first with several). */
 static int rs_connect(struct remote_src *rs, const struct kt_options *opts, char *err,
 		      size_t errlen)
 {
-	char reply[1024];
+	struct rs_host *h0 = &rs->hosts[0];
+	char reply[1024], why[1024];
+	unsigned i;
 
-	rs->tep = tep_alloc();
-	if (!rs->tep || pipe2(rs->ctl, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "cannot start: %s", strerror(errno ? errno : ENOMEM));
+	if (pipe2(rs->ctl, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "cannot start: %s", strerror(errno));
 		return -1;
 	}
-	rs->pages = rpages_new(rs->tep, rs_emit, rs);
-	rs->r = remote_spawn(opts->remotes[0].host, opts->remotes[0].via, opts->compress, &rs_ops,
-			     rs, err, errlen);
-	if (!rs->r || remote_handshake(rs->r, REMOTE_HELLO_MS, err, errlen) < 0)
-		return -1;
-	if (remote_call(rs->r, KT_REQ_EVENTS, "", "", reply, sizeof(reply)) < 0 || !rs->events) {
-		snprintf(err, errlen, "%s gave no event list: %s", remote_name(rs->r),
+	if (rs->n > 1)
+		rs->merge = hostmerge_new(rs->n, KT_HOSTMERGE_CAP, rs_merged, rs);
+	for (i = 0; i < rs->n; i++)
+		if (rs_host_start(rs, i, opts, why, sizeof(why)) < 0)
+			goto fail;
+	for (i = 0; i < rs->n; i++)
+		if (rs_host_hello(rs, i, why, sizeof(why)) < 0)
+			goto fail;
+	if (remote_call(h0->r, KT_REQ_EVENTS, "", "", reply, sizeof(reply)) < 0 || !rs->events) {
+		snprintf(why, sizeof(why), "%.200s gave no event list: %.700s", remote_name(h0->r),
 			 reply[0] ? reply : "an older agent? (install the same ktop on both sides)");
-		return -1;
+		i = 0;
+		goto fail;
 	}
-	if (opts->remotes[0].host)
+	if (rs->n > 1)
+		snprintf(rs->name, sizeof(rs->name), "%u hosts", rs->n);
+	else if (opts->remotes[0].host)
 		snprintf(rs->name, sizeof(rs->name), "%s", opts->remotes[0].host);
 	else
-		snprintf(rs->name, sizeof(rs->name), "%.64s via %.180s", rs->hello.host,
+		snprintf(rs->name, sizeof(rs->name), "%.64s via %.180s", h0->hello.host,
 			 opts->remotes[0].via);
 	return 0;
+fail:
+	if (rs->n > 1)
+		snprintf(err, errlen, "%s: %.900s", rs->hosts[i].label, why);
+	else
+		snprintf(err, errlen, "%s", why);
+	return -1;
 }
 
 int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err,
@@ -690,11 +1018,13 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 	struct kt_source *s;
 	sigset_t all, old;
 	int ret = app_init(app, opts, err, errlen);
+	struct rs_host *last;
 
 	if (ret != KT_EXIT_OK)
 		return ret;
 	rs = xcalloc(1, sizeof(*rs));
 	rs->app = app;
+	rs->n = (unsigned)opts->n_remotes;
 	rs->ctl[0] = rs->ctl[1] = -1;
 	snprintf(rs->tracer, sizeof(rs->tracer), "nop"); /* a new instance's */
 	pthread_mutex_init(&rs->lock, NULL);
@@ -702,7 +1032,7 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 	s->ops = &source_remote_ops;
 	s->app = app;
 	s->data = rs;
-	app->source = s; /* closes the agent with the app */
+	app->source = s; /* closes the agents with the app */
 	app->store = store_new(opts->memory_bytes);
 	app->comms = comms_new();
 	if (!app->store || !app->comms) {
@@ -713,9 +1043,12 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 		rs_stderr_out(rs); /* the messages before the one line that says why */
 		return KT_EXIT_FAILURE;
 	}
-	app->decoder = decoder_new_offline(rs->tep);
+	last = &rs->hosts[rs->n - 1];
+	app->decoder = decoder_new_offline(rs->hosts[0].tep);
 	app->catalog = catalog_parse(rs->events);
-	app->ncpus = rs->hello.ncpus ? (int)rs->hello.ncpus : 1;
+	app->ncpus = (int)(last->cpu_base + last->hello.ncpus);
+	if (app->ncpus < 1)
+		app->ncpus = 1;
 	app->cpu_stats = xcalloc((size_t)app->ncpus, sizeof(*app->cpu_stats));
 	app->cpu_rstats = xcalloc((size_t)app->ncpus, sizeof(*app->cpu_rstats));
 	if (!app->decoder || !app->catalog) {
@@ -727,7 +1060,7 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 	for (size_t i = 0; i < opts->n_events; i++)
 		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;
-	/* signals go to the main thread; the pings' SIGPIPE after the agent died is left
+	/* signals go to the main thread; the pings' SIGPIPE after an agent died is left
 	 * pending on this one, the write failing with EPIPE instead */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);

@@ -41,6 +41,8 @@ static const struct crt_glyphs glyphs_utf8 = {
 		   "\xe2\x96\x85", "\xe2\x96\x86", "\xe2\x96\x87", "\xe2\x96\x88" },
 	.bar_full = "\xe2\x96\x88",  /* █ */
 	.bar_empty = "\xe2\x96\x91", /* ░ */
+	.plusminus = "\xc2\xb1", /* ± */
+	.plusminus_w = 1,
 };
 
 static const struct crt_glyphs glyphs_ascii = {
@@ -55,6 +57,8 @@ static const struct crt_glyphs glyphs_ascii = {
 	.spark = { "_", ".", ":", "-", "=", "+", "*", "#" },
 	.bar_full = "#",
 	.bar_empty = ".",
+	.plusminus = "+-",
+	.plusminus_w = 2,
 };
 
 /* The compiled-in colour scheme: foreground, background (-1: the terminal's default) and

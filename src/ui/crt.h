@@ -61,6 +61,8 @@ struct crt_glyphs {
 	int ellipsis_w;	      /* its width in cells */
 	const char *spark[8]; /* one-cell bar heights, lowest first (counters pane) */
 	const char *bar_full, *bar_empty; /* horizontal bar cells */
+	const char *plusminus; /* "±" or "+-" (a clock offset's uncertainty) */
+	int plusminus_w;
 };
 
 /* Starts curses on the terminal. Returns 0, or -1 with a one-line reason in err (no

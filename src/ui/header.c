@@ -10,6 +10,11 @@
 #include "source/source.h"
 #include "ui/header.h"
 
+int header_lines(const struct kt_app *app)
+{
+	return KT_HEADER_LINES + (app->opts && app->opts->n_remotes > 1);
+}
+
 void header_refresh(struct kt_header *h, struct kt_app *app)
 {
 	char *t;
@@ -93,6 +98,81 @@ static void field(WINDOW *win, int y, int *x, int limit, const char *label, cons
 	*x += crt_put(win, y, *x, value, limit - *x);
 	wattrset(win, crt_attr(CRT_HEADER));
 	*x += crt_put(win, y, *x, "  ", limit - *x);
+}
+
+/* "+1234ns", "-3.5ms", "12us": ns, short; signed when sign is set. */
+static void fmt_ns(int64_t v, bool sign, char *buf, size_t len)
+{
+	double a = v < 0 ? -(double)v : (double)v;
+	const char *s = sign ? (v < 0 ? "-" : "+") : "";
+
+	if (a < 10000)
+		snprintf(buf, len, "%s%.0fns", s, a);
+	else if (a < 1e7)
+		snprintf(buf, len, "%s%.1fus", s, a / 1e3);
+	else if (a < 1e10)
+		snprintf(buf, len, "%s%.1fms", s, a / 1e6);
+	else
+		snprintf(buf, len, "%s%.3fs", s, a / 1e9);
+}
+
+/* One host: "db-1 +1234ns±56", then ENDED or how far behind, whole at *x if it fits. */
+static void host_field(WINDOW *win, int y, int *x, int limit, const struct kt_source_host *h)
+{
+	const struct crt_glyphs *g = crt_glyphs();
+	char off[32] = "offset ?", unc[32] = "", tail[64] = "";
+	int need;
+
+	if (h->clock) {
+		fmt_ns(h->offset_ns, true, off, sizeof(off));
+		fmt_ns((int64_t)h->uncertainty_ns, false, unc, sizeof(unc));
+	}
+	if (h->ended) {
+		snprintf(tail, sizeof(tail), " ENDED");
+	} else if (h->behind_ns) {
+		snprintf(tail, sizeof(tail), " behind ");
+		fmt_behind(h->behind_bytes, h->behind_ns, tail + 8, sizeof(tail) - 8);
+	}
+	need = (int)(strlen(h->label) + 1 + strlen(off) + strlen(unc) + strlen(tail)) + 2 +
+	       (h->clock ? g->plusminus_w : 0);
+	if (*x + need > limit)
+		return;
+	wattrset(win, crt_attr(CRT_HEADER_LABEL));
+	*x += crt_put(win, y, *x, h->label, limit - *x);
+	*x += crt_put(win, y, *x, " ", limit - *x);
+	wattrset(win, crt_attr(CRT_HEADER_VALUE));
+	*x += crt_put(win, y, *x, off, limit - *x);
+	if (h->clock) {
+		mvwaddstr(win, y, *x, g->plusminus);
+		*x += g->plusminus_w;
+		*x += crt_put(win, y, *x, unc, limit - *x);
+	}
+	wattrset(win, crt_attr(CRT_HEADER_WARN));
+	*x += crt_put(win, y, *x, tail, limit - *x);
+	wattrset(win, crt_attr(CRT_HEADER));
+	*x += crt_put(win, y, *x, "  ", limit - *x);
+}
+
+/* Several remote hosts, on line y, one host_field each in order; from the first that does
+ * not fit the line ends with how many were left out ("+3 hosts"). */
+static void header_hosts(WINDOW *win, int y, int w, const struct kt_source_desc *d)
+{
+	char more[32];
+	unsigned i;
+	int x = 0, before;
+
+	for (i = 0; i < d->n_hosts; i++) {
+		before = x;
+		/* room for "+N hosts" after all but the last */
+		host_field(win, y, &x, i + 1 < d->n_hosts ? w - 11 : w, &d->hosts[i]);
+		if (x == before)
+			break;
+	}
+	if (i < d->n_hosts) {
+		snprintf(more, sizeof(more), "+%u host%s", d->n_hosts - i,
+			 d->n_hosts - i > 1 ? "s" : "");
+		field(win, y, &x, w, "", more, CRT_HEADER_WARN);
+	}
 }
 
 /* An offline source (ktop -i): what the recording is (host, kernel, span, events) in place
@@ -202,5 +282,7 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 	snprintf(v, sizeof(v), "%.1f%% cpu %s rss", app->self.cpu_pct,
 		 header_fmt_bytes((double)app->self.rss_kb * 1024, a, sizeof(a)));
 	field(win, 1, &x, w, "ktop: ", v, CRT_HEADER_VALUE);
+	if (lines > 2 && desc.n_hosts > 1)
+		header_hosts(win, 2, w, &desc);
 	wattrset(win, A_NORMAL);
 }

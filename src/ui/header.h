@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The header lines: instance, tracer, enabled events, events received and lost (both exact:
  * together what the kernel wrote), event rate, store evictions kept apart, store memory,
- * ktop's own cost, and the PAUSED / FOLLOW state. */
+ * ktop's own cost, and the PAUSED / FOLLOW state. Several remote hosts add a third line:
+ * each host's label, its clock offset with its uncertainty, ENDED or how far behind. */
 #ifndef KTOP_UI_HEADER_H
 #define KTOP_UI_HEADER_H
 
@@ -18,6 +19,9 @@ struct kt_header {
 };
 
 #define KT_HEADER_LINES 2
+
+/* The lines the header takes for app: KT_HEADER_LINES, one more with several hosts. */
+int header_lines(const struct kt_app *app);
 
 /* Re-reads the slow figures (tracefs files): once per tick and after changes. */
 void header_refresh(struct kt_header *h, struct kt_app *app);

@@ -35,7 +35,7 @@ void screen_layout(struct kt_ui *ui)
 	layout_fix(&ui->lay);
 	for (i = 0; i < ui->lay.n; i++)
 		ui->lay.want_w[i] = ui->views[i]->ops->pref_width;
-	layout_screen(ui->cols, ui->lines, KT_HEADER_LINES, &ui->rects);
+	layout_screen(ui->cols, ui->lines, header_lines(ui->app), &ui->rects);
 	layout_compute(&ui->lay, ui->rects.panes, ui->pane, &ui->side);
 
 #define REWIN(win, r)                                                           \

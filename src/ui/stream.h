@@ -28,6 +28,10 @@ struct kt_store;
 struct srow {
 	uint64_t seq, ts;
 	uint32_t cpu, flags;
+	/* several remote hosts: the host's label (the host column) and cpu's own number on it
+	 * (hcpu is cpu with one source of events) */
+	const char *host;
+	uint32_t hcpu;
 	bool stack; /* a stack is attached */
 	int64_t lost;
 	int pid;
@@ -54,7 +58,7 @@ struct stream {
 	bool have_base;
 	int hscroll;
 	int cpu_off; /* split: first CPU column shown */
-	int time_w, task_w, name_w;
+	int time_w, host_w, task_w, name_w;
 	int enabled; /* source_enabled_count(), sampled on the tick */
 
 	struct srow *rows;

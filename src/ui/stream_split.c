@@ -9,6 +9,7 @@
 
 #include "app.h"
 #include "backend/store.h"
+#include "source/source.h"
 #include "ui/layout.h"
 #include "ui/stream.h"
 
@@ -38,7 +39,9 @@ void stream_draw_split(struct kt_view *v)
 	int c, i, y, total = 0;
 	uint64_t first, end, seq, oldest = UINT64_MAX, scanned = 0;
 	struct kt_rec r;
-	char hdr[32];
+	const char *host;
+	uint32_t hcpu;
+	char hdr[96];
 
 	if (rows_h <= 0)
 		return;
@@ -92,7 +95,8 @@ void stream_draw_split(struct kt_view *v)
 			base[cnt[c] - 1 - i] = tmp;
 		}
 		stream_resolve_comms(v, base, cnt[c]);
-		snprintf(hdr, sizeof(hdr), "CPU %d", st->cpu_off + c);
+		host = source_cpu_host(v->app->source, (uint32_t)(st->cpu_off + c), &hcpu);
+		snprintf(hdr, sizeof(hdr), "%s%sCPU %u", host ? host : "", host ? " " : "", hcpu);
 		wattrset(v->win, crt_attr(CRT_CPU) | A_BOLD);
 		crt_put(v->win, 1, cols[c].x, hdr, cols[c].w);
 		wattrset(v->win, A_NORMAL);

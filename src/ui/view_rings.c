@@ -6,16 +6,20 @@
  * the buffer was full, read, bytes buffered, the oldest buffered event's age) beside what
  * ktop's reader took from that CPU (events, pages, events its pages said were missed, pages
  * that said so without a count). Both count from the capture's last start (a tracer switch
- * resets the buffers and restarts the reader). Every figure is whole, never rounded.
+ * resets the buffers and restarts the reader). Every figure is whole, never rounded. With
+ * several remote hosts each CPU is named by its host ("db-1/3"), every host's after the one
+ * before's: each host's loss, CPU by CPU.
  */
 #include "config.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "app.h"
 #include "backend/loss.h"
 #include "backend/reader.h"
+#include "source/source.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -52,15 +56,16 @@ static void fmt_age(const struct kt_cpu_stats *st, char *buf, size_t len)
 		 (unsigned long long)(us % 1000000));
 }
 
-/* One row: "cpu3" or "all", the kernel's figures, then the reader's. */
-static void put_row(struct kt_view *v, int y, const char *name, const struct kt_cpu_stats *k,
-		    const struct kt_reader_stats *r, const char *age)
+/* One row: "cpu3" (several hosts: "db-1/3") or "all" in nw cells, the kernel's figures,
+ * then the reader's. */
+static void put_row(struct kt_view *v, int y, int nw, const char *name,
+		    const struct kt_cpu_stats *k, const struct kt_reader_stats *r, const char *age)
 {
-	char line[320];
+	char line[400];
 
 	snprintf(line, sizeof(line),
-		 "%-5s %9llu %9llu %6llu %9llu %11llu %10llu %10s | %11llu %7llu %8llu %5llu",
-		 name, (unsigned long long)k->entries, (unsigned long long)k->overrun,
+		 "%-*s %9llu %9llu %6llu %9llu %11llu %10llu %10s | %11llu %7llu %8llu %5llu",
+		 nw, name, (unsigned long long)k->entries, (unsigned long long)k->overrun,
 		 (unsigned long long)k->commit_overrun, (unsigned long long)k->dropped_events,
 		 (unsigned long long)k->read_events, (unsigned long long)k->bytes, age,
 		 (unsigned long long)r->events, (unsigned long long)r->pages,
@@ -73,18 +78,24 @@ static void rings_draw(struct kt_view *v)
 	const struct kt_app *app = v->app;
 	struct kt_cpu_stats all = { 0 };
 	struct kt_reader_stats rall = { 0 };
-	int *top = v->data, rows = v->h - HEAD_LINES - 1, cpu, y;
-	char right[64], name[16], age[32];
+	int *top = v->data, rows = v->h - HEAD_LINES - 1, cpu, y, nw = 5;
+	char right[64], name[80], age[32], head[200];
+	const char *host;
+	uint32_t local;
 
 	snprintf(right, sizeof(right), "lost %llu", (unsigned long long)app->kernel_lost);
 	view_draw_title(v, "Ring buffers per CPU: kernel | ktop's reader", right);
 	if (v->h < 2)
 		return;
+	for (cpu = 0; cpu < app->ncpus; cpu++) {
+		host = source_cpu_host(app->source, (uint32_t)cpu, &local);
+		if (host && (int)strlen(host) + 1 + snprintf(NULL, 0, "%u", local) > nw)
+			nw = (int)strlen(host) + 1 + snprintf(NULL, 0, "%u", local);
+	}
+	snprintf(head, sizeof(head), "%-*s   entries   overrun commit   dropped        read      "
+		 "bytes     oldest |   ktop read   pages   missed  ?pgs", nw, "CPU");
 	wattrset(v->win, crt_attr(CRT_DIM));
-	crt_put_pad(v->win, 1, 0,
-		    "CPU     entries   overrun commit   dropped        read      bytes     oldest"
-		    " |   ktop read   pages   missed  ?pgs",
-		    v->w);
+	crt_put_pad(v->win, 1, 0, head, v->w);
 	wattrset(v->win, A_NORMAL);
 	if (!app->cpu_stats || !app->cpu_rstats) {
 		crt_put_pad(v->win, HEAD_LINES, 1, "no ring buffers: ktop reads no kernel here",
@@ -112,13 +123,17 @@ static void rings_draw(struct kt_view *v)
 		y = HEAD_LINES + cpu - *top;
 		if (cpu < *top || y >= HEAD_LINES + rows)
 			continue;
-		snprintf(name, sizeof(name), "cpu%d", cpu);
+		host = source_cpu_host(app->source, (uint32_t)cpu, &local);
+		if (host)
+			snprintf(name, sizeof(name), "%.64s/%u", host, local);
+		else
+			snprintf(name, sizeof(name), "cpu%d", cpu);
 		fmt_age(k, age, sizeof(age));
-		put_row(v, y, name, k, r, age);
+		put_row(v, y, nw, name, k, r, age);
 	}
 	if (rows >= 0 && v->h > HEAD_LINES) {
 		wattrset(v->win, crt_attr(CRT_TITLE));
-		put_row(v, v->h - 1, "all", &all, &rall, "");
+		put_row(v, v->h - 1, nw, "all", &all, &rall, "");
 		wattrset(v->win, A_NORMAL);
 	}
 }

@@ -118,6 +118,7 @@ void stream_fill_row(struct kt_view *v, const struct kt_rec *r, struct srow *row
 	row->seq = r->seq;
 	row->ts = r->ts;
 	row->cpu = r->cpu;
+	row->host = source_cpu_host(v->app->source, r->cpu, &row->hcpu);
 	row->flags = r->flags;
 	row->stack = r->stack != 0;
 	row->lost = r->lost;
@@ -144,9 +145,9 @@ void stream_fill_row(struct kt_view *v, const struct kt_rec *r, struct srow *row
 static void lost_text(const struct srow *row, char *buf, size_t len)
 {
 	if (row->lost < 0)
-		snprintf(buf, len, "*** CPU %u: lost an unknown number of events ***", row->cpu);
+		snprintf(buf, len, "*** CPU %u: lost an unknown number of events ***", row->hcpu);
 	else
-		snprintf(buf, len, "*** CPU %u: lost %lld events ***", row->cpu,
+		snprintf(buf, len, "*** CPU %u: lost %lld events ***", row->hcpu,
 			 (long long)row->lost);
 }
 
@@ -169,8 +170,8 @@ static void task_text(char *buf, size_t len, const char *comm, int pid, int max)
 	snprintf(buf, len, "%.*s%s", cl, comm, p);
 }
 
-/* The row's text: time, CPU, task-pid, event, fields. Without RT_PAD single spaces
- * separate the columns (what the search matches). */
+/* The row's text: time, host (several remote hosts), CPU, task-pid, event, fields. Without
+ * RT_PAD single spaces separate the columns (what the search matches). */
 int stream_row_text(struct stream *st, const struct srow *row, int how, char *out,
 		    size_t len, struct seg *segs, int *nseg)
 {
@@ -189,6 +190,17 @@ int stream_row_text(struct stream *st, const struct srow *row, int how, char *ou
 	add_seg(segs, nseg, 0, n - 1, CRT_TIME);
 	if ((size_t)n >= len)
 		return (int)len - 1;
+	if (row->host) {
+		w = (int)strlen(row->host);
+		if (pad && w > st->host_w)
+			st->host_w = w < 16 ? w : 16;
+		s = n;
+		n += snprintf(out + n, len - n, "%-*.*s ", pad ? st->host_w : 0,
+			      pad ? st->host_w : w, row->host);
+		add_seg(segs, nseg, s, n - 1, CRT_TASK);
+		if ((size_t)n >= len)
+			return (int)len - 1;
+	}
 	if (row->flags & KT_REC_LOST) {
 		lost_text(row, lost, sizeof(lost));
 		s = n;
@@ -198,7 +210,7 @@ int stream_row_text(struct stream *st, const struct srow *row, int how, char *ou
 	}
 	if (how & RT_CPU) {
 		s = n;
-		n += snprintf(out + n, len - n, "[%03u] ", row->cpu);
+		n += snprintf(out + n, len - n, "[%03u] ", row->hcpu);
 		add_seg(segs, nseg, s, n - 1, CRT_CPU);
 		if ((size_t)n >= len)
 			return (int)len - 1;

@@ -11,8 +11,7 @@ set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_ktop
-require_python
-FAKE="python3 $KTOP_SRCDIR/tests/remote/fake_peer.py events $KTOP_SRCDIR/tests/unit/fixtures/tracing"
+require_fake_agent
 
 # --- one remote: passed through ---------------------------------------------------------------
 run_ktop 30 "$T/r.out" "$T/r.err" -b --via "$FAKE stderr" -e raw_syscalls:sys_enter --duration 0.5

@@ -11,7 +11,8 @@
 #                     events), a watermark between CPU 0's two events, the loss
 #                     counters (no backlog); an enable of nosuch:* is refused; kallsyms
 #                     (two symbols) and printk formats when asked; END when stdin closes.
-#   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood] [old]
+#   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood] [old] [swept] [picky]
+#                     [renumbered]
 #                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
@@ -22,7 +23,14 @@
 #                     it writes "fake agent: warming up" to its stderr after its hello and
 #                     "fake agent: done" when stdin closes (tests/remote/agent_stderr.sh);
 #                     with flood, 1000 lines of 100 bytes to its stderr after its hello
-#                     (tests/term/remote_stderr_flood.sh).
+#                     (tests/term/remote_stderr_flood.sh); with swept, once its pages
+#                     went, a watermark at its clock's now after each pong, as an idle
+#                     agent's reader sweeps (tests/term/remote_hosts.sh); with picky, it
+#                     refuses every enable: "fake agent: enable refused (picky)" (and,
+#                     swept, sweeps from the start: no page will come). Its pages go
+#                     once, on the first enable; another is only answered. With
+#                     renumbered its kernel numbers raw_syscalls:sys_enter 444, not 443
+#                     (in the format and the records), as another kernel may.
 #                     The explorer's requests are answered too: events (available_events:
 #                     raw_syscalls:sys_enter), format, and disable (in backlog mode with a
 #                     loss frame that is caught up: tests/term/remote_fake.sh).
@@ -95,8 +103,11 @@ def page(ts, events, missed=0):
     return struct.pack("<Qq", ts, commit) + data
 
 
+SYS_ENTER_ID = 443  # the fixture's; renumbered: 444
+
+
 def sys_enter(pid, nr):
-    return struct.pack("<HBBiq6Q", 443, 0, 0, pid, nr, 1, 2, 3, 4, 5, 6)
+    return struct.pack("<HBBiq6Q", SYS_ENTER_ID, 0, 0, pid, nr, 1, 2, 3, 4, 5, 6)
 
 
 def loss(cpus, queued=0, age=0):
@@ -141,13 +152,17 @@ def pmu_text(events, count, json):
 
 
 def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False,
-                 flood=False, old=False):
+                 flood=False, old=False, swept=False, picky=False, renumbered=False):
+    global SYS_ENTER_ID
     late = (shift or 0) + skew
-    hists, counters = [], None
+    hists, counters, paged = [], None, False
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
         header_page = f.read()
     with open(os.path.join(fixtures, "events/raw_syscalls/sys_enter/format"), "rb") as f:
         fmt = f.read()
+    if renumbered:
+        SYS_ENTER_ID = 444
+        fmt = fmt.replace(b"\nID: 443\n", b"\nID: 444\n")
     hello = (struct.pack("<H", PROTO) + string("0.0.9" if old else "0.1.0") + b"A\x00" +
              string("fakehost") +
              string("6.1.0-fake") + struct.pack("<II", 2, 4096) + bytes([8, 0]))
@@ -196,6 +211,9 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
             if arg.startswith("nosuch"):
                 send(3, struct.pack("<IB", rid, 0) + string(f"no event matches '{arg}'"))
                 continue
+            if op == 1 and picky:
+                send(3, struct.pack("<IB", rid, 0) + string("fake agent: enable refused (picky)"))
+                continue
             if op == 7:  # the explorer's catalogue
                 send(17, b"raw_syscalls:sys_enter\n")
                 send(3, struct.pack("<IB", rid, 1) + string(""))
@@ -207,6 +225,9 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
             if op == 2:  # disable: caught up, in backlog mode
                 if backlog:
                     send(10, loss([(0, 0, 0, 0, 2, 0), (0, 0, 2, 0, 1, 0)]))
+                send(3, struct.pack("<IB", rid, 1) + string("1 events"))
+                continue
+            if paged:  # enabled again: a kernel makes no events twice
                 send(3, struct.pack("<IB", rid, 1) + string("1 events"))
                 continue
             send(5, string("raw_syscalls") + string("sys_enter") + string(fmt))
@@ -225,11 +246,14 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
             else:
                 send(10, loss([(0, 0, 0, 2, 2, 0), (0, 0, 2, 1, 1, 0)]))
             send(3, struct.pack("<IB", rid, 1) + string("1 events"))
+            paged = True
             if die:
                 os._exit(3)
         elif ftype == 12:  # ping
             now = 5 if shift is None else time.clock_gettime_ns(time.CLOCK_MONOTONIC) + shift
             send(13, payload + struct.pack("<Q", now))
+            if swept and (paged or picky):
+                send(16, struct.pack("<Q", now))
     if stderr:
         say("fake agent: done")
     if backlog:
@@ -246,7 +270,7 @@ if sys.argv[1] == "events":
     words = [a for a in sys.argv[3:] if not a.lstrip("-").isdigit()]
     events_agent(sys.argv[2], nums[0] if nums else None, nums[1] if nums else 0,
                  "die" in words, "backlog" in words, "stderr" in words, "flood" in words,
-                 "old" in words)
+                 "old" in words, "swept" in words, "picky" in words, "renumbered" in words)
     sys.exit(0)
 # the next protocol's hello: proto and version first, as in every version; the rest is its own
 send(1, struct.pack("<H", PROTO + 1) + string("9.9") + b"\x00whatever the next version says",

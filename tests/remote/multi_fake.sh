@@ -11,8 +11,7 @@ set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_ktop
-require_python
-FAKE="python3 $KTOP_SRCDIR/tests/remote/fake_peer.py events $KTOP_SRCDIR/tests/unit/fixtures/tracing"
+require_fake_agent
 SHIFT=3000000000
 
 run_ktop 30 "$T/m.out" "$T/m.err" -b --via "$FAKE 0 250000000" --via "$FAKE $SHIFT 0" \

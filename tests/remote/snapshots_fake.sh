@@ -13,8 +13,7 @@ set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_ktop
-require_python
-FAKE="python3 $KTOP_SRCDIR/tests/remote/fake_peer.py events $KTOP_SRCDIR/tests/unit/fixtures/tracing"
+require_fake_agent
 SHIFT=3000000000
 version=$("$KTOP" --version | awk '{ print $NF; exit }')
 

@@ -15,8 +15,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 require_ktop
 require_tmux
-require_python
-FAKE="python3 $KTOP_SRCDIR/tests/remote/fake_peer.py events $KTOP_SRCDIR/tests/unit/fixtures/tracing"
+require_fake_agent
 
 mkdir -p "$T/xdg"
 # tmux's "Pane is dead" line scrolls the screen by one once ktop has exited: the first line

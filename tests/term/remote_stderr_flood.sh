@@ -8,8 +8,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 require_ktop
 require_tmux
-require_python
-FAKE="python3 $KTOP_SRCDIR/tests/remote/fake_peer.py events $KTOP_SRCDIR/tests/unit/fixtures/tracing"
+require_fake_agent
 
 mkdir -p "$T/xdg"
 tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- --via "$FAKE flood" -e raw_syscalls:sys_enter

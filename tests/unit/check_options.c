@@ -322,13 +322,24 @@ START_TEST(test_remote_options)
 			      "via1, via2... in order): give each host once");
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "via1", "--via", "cat", NULL), -1);
 	ck_assert_ptr_nonnull(strstr(err, "two remotes labelled via1"));
-	/* the explorer shows one; -o writes one */
-	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--via", "cat", NULL), -1);
-	ck_assert_str_eq(err, "the explorer shows one remote: several -H and --via merge into "
-			      "one stream with -b only");
+	/* the explorer shows several, labelled as in batch mode; -o writes a file a host, in
+	 * batch mode only */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--via", "cat", NULL), 0);
+	ck_assert_uint_eq(o.n_remotes, 2);
+	ck_assert_str_eq(o.remotes[1].label, "via1");
+	options_free(&o);
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-o", "x.dat", "-H", "db1", "-H", "db2",
+			       NULL), 0);
+	ck_assert_uint_eq(o.n_remotes, 2);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-o", "x.dat", "-H", "db1", "-H", "db2",
 			       NULL), -1);
-	ck_assert_ptr_nonnull(strstr(err, "-o writes one remote's trace.dat"));
+	/* the scope, --stack, --usdt and --max-events go to agents in batch mode */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "-p", "42", "--stack",
+			       "sched:sched_switch", "--max-events", "10", NULL), 0);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--cgroup", "/a", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-p, --comm, --cgroup and -o work there with -b"));
 	/* a fixed maximum, refused in one line above it */
 	many[n++] = prog;
 	many[n++] = b;
