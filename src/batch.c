@@ -397,7 +397,7 @@ static int batch_recording(struct batch *b)
 		return KT_EXIT_FAILURE;
 	}
 	if (o->cpu_profile &&
-	    !(b->profile = batch_profile_from_text(b->app, kept, err, sizeof(err)))) {
+	    !(b->profile = batch_profile_from_text(b->app->opts, kept, err, sizeof(err)))) {
 		fprintf(stderr, "ktop: %s: %s\n", o->input_path, err);
 		return KT_EXIT_FAILURE;
 	}

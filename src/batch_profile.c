@@ -16,7 +16,8 @@
 #define MAX_FRAMES 1024
 
 struct kt_batch_profile {
-	struct kt_app *app;
+	struct kt_app *app; /* the live profile's; NULL for a text's */
+	const struct kt_options *opts;
 	struct kt_stacks *stacks;
 	/* the live profile's at print time, or the recording's */
 	char event[32];
@@ -29,7 +30,7 @@ static const char kind_letter[] = {
 	[KT_FRAME_JIT] = 'j', [KT_FRAME_UNRESOLVED] = 'x',
 };
 
-struct kt_batch_profile *batch_profile_new(struct kt_app *app)
+static struct kt_batch_profile *profile_new(struct kt_app *app, const struct kt_options *o)
 {
 	struct kt_batch_profile *bp = calloc(1, sizeof(*bp));
 
@@ -38,7 +39,13 @@ struct kt_batch_profile *batch_profile_new(struct kt_app *app)
 		return NULL;
 	}
 	bp->app = app;
+	bp->opts = o;
 	return bp;
+}
+
+struct kt_batch_profile *batch_profile_new(struct kt_app *app)
+{
+	return profile_new(app, app->opts);
 }
 
 void batch_profile_poll(struct kt_batch_profile *bp)
@@ -49,7 +56,7 @@ void batch_profile_poll(struct kt_batch_profile *bp)
 /* The live profile's figures, when there is one. */
 static void take_live(struct kt_batch_profile *bp)
 {
-	const struct kt_profile *p = bp->app->profile;
+	const struct kt_profile *p = bp->app ? bp->app->profile : NULL;
 
 	if (!p)
 		return;
@@ -138,10 +145,10 @@ static int parse_stack(struct kt_batch_profile *bp, char *line)
 	return stacks_add(bp->stacks, frames, n, weight);
 }
 
-struct kt_batch_profile *batch_profile_from_text(struct kt_app *app, const char *text,
+struct kt_batch_profile *batch_profile_from_text(const struct kt_options *opts, const char *text,
 						 char *err, size_t errlen)
 {
-	struct kt_batch_profile *bp = batch_profile_new(app);
+	struct kt_batch_profile *bp = profile_new(NULL, opts);
 	char *copy = strdup(text), *line, *save = NULL;
 	unsigned no = 0;
 
@@ -226,7 +233,7 @@ static int print_json(struct kt_batch_profile *bp, FILE *out)
 
 int batch_profile_print(struct kt_batch_profile *bp, FILE *out)
 {
-	const struct kt_options *o = bp->app->opts;
+	const struct kt_options *o = bp->opts;
 
 	take_live(bp);
 	if (o->json)

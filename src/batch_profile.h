@@ -9,13 +9,14 @@
 #include <stdio.h>
 
 struct kt_app;
+struct kt_options;
 struct kt_batch_profile;
 
 /* The live profile's (app->profile). NULL when out of memory. */
 struct kt_batch_profile *batch_profile_new(struct kt_app *app);
-/* A recording's, from its text (batch_profile_text's). NULL with err when it does not
- * parse. */
-struct kt_batch_profile *batch_profile_from_text(struct kt_app *app, const char *text,
+/* A recording's or an agent's, from its text (batch_profile_text's), printed as the
+ * options say. NULL with err when it does not parse. */
+struct kt_batch_profile *batch_profile_from_text(const struct kt_options *opts, const char *text,
 						 char *err, size_t errlen);
 /* Takes what the live profile's rings hold. */
 void batch_profile_poll(struct kt_batch_profile *bp);

@@ -39,6 +39,7 @@
 #include "backend/loss.h"
 #include "backend/probeprint.h"
 #include "backend/store.h"
+#include "batch_profile.h"
 #include "batch_remote.h"
 #include "clock.h"
 #include "json.h"
@@ -79,6 +80,9 @@ struct br_host {
 	/* its probes' hits and misses as its capture ended (NULL: none came) */
 	struct kt_probe_report *probes;
 	size_t n_probes;
+	/* --profile: the request that opened it, and its stacks' text (NULL: none came) */
+	uint32_t profile_id;
+	char *profile_text;
 	/* -o: its trace.dat (with several remotes, one a host: br_record_path) */
 	struct kt_mirror *mirror;
 	struct kt_tdat_writer *rec;
@@ -346,6 +350,11 @@ static void br_snapshot(void *ctx, struct kt_snapshot *s)
 		free(s->text);
 		return;
 	}
+	if (s->kind == KT_SNAP_PROFILE && h->profile_id && s->id == h->profile_id) {
+		free(h->profile_text);
+		h->profile_text = s->text;
+		return;
+	}
 	for (size_t i = 0; i <= n; i++) {
 		if (!h->snap_ids[i] || h->snap_ids[i] != s->id ||
 		    s->kind != (i < n ? KT_SNAP_HIST : KT_SNAP_COUNTERS))
@@ -489,6 +498,15 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 		}
 		h->snap_ids[i] = remote_last_id(r);
 	}
+	if (o->cpu_profile) {
+		snprintf(what, sizeof(what), "%u", o->freq);
+		if (remote_call(r, KT_REQ_PROFILE, o->freq ? what : "", "", reply, sizeof(reply)) <
+		    0) {
+			br_refused(h, "--profile", reply, err, errlen);
+			return -1;
+		}
+		h->profile_id = remote_last_id(r);
+	}
 	if (!o->pmu)
 		return 0;
 	specs = xcalloc(1, 1);
@@ -507,6 +525,61 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 	free(specs);
 	h->snap_ids[o->n_hists] = remote_last_id(r);
 	return 0;
+}
+
+/* Each host's --profile stacks as local batch mode prints them (batch_profile.c, from the
+ * text the agent sent), first, as locally. With several hosts, text blocks follow a line
+ * naming the host and JSON objects carry "host"; with --folded every stack begins with its
+ * host's label, one flame graph's input for them all. Returns -1 on a write error. */
+static int br_print_profiles(struct batch_remote *b)
+{
+	const struct kt_options *o = b->opts;
+	struct kt_batch_profile *bp;
+	char err[200], *text, *line, *save;
+	size_t len;
+	FILE *mem;
+	int ret = 0;
+
+	for (unsigned k = 0; o->cpu_profile && k < b->n && !ret; k++) {
+		const struct br_host *h = &b->hosts[k];
+
+		if (!h->profile_text) {
+			fprintf(stderr, "ktop: %s sent no profile%s\n", remote_name(h->r),
+				h->failed ? " (it ended early)" : "");
+			continue;
+		}
+		bp = batch_profile_from_text(o, h->profile_text, err, sizeof(err));
+		if (!bp) {
+			fprintf(stderr, "ktop: %s: %s\n", remote_name(h->r), err);
+			continue;
+		}
+		if (!b->merge && !o->json) {
+			ret = batch_profile_print(bp, b->out);
+			batch_profile_free(bp);
+			continue;
+		}
+		text = NULL;
+		mem = open_memstream(&text, &len);
+		ret = mem ? batch_profile_print(bp, mem) : -1;
+		if (mem && fclose(mem))
+			ret = -1;
+		batch_profile_free(bp);
+		if (!ret && !o->json && !o->folded)
+			fprintf(b->out, "# host %s\n%s", h->opt->label, text);
+		save = NULL;
+		for (line = ret || (!o->json && !o->folded) ? NULL : strtok_r(text, "\n", &save);
+		     line; line = strtok_r(NULL, "\n", &save)) {
+			if (o->json) {
+				fputs("{\"host\":", b->out);
+				json_string(b->out, h->opt->label);
+				fprintf(b->out, ",%s\n", line + 1);
+			} else {
+				fprintf(b->out, "%s;%s\n", h->opt->label, line);
+			}
+		}
+		free(text);
+	}
+	return ret || ferror(b->out) ? -1 : 0;
 }
 
 /* A host's probes' hits and misses, as local batch mode prints them after the counters;
@@ -884,6 +957,9 @@ static void br_summary(struct batch_remote *b, double secs)
 
 	if (b->out_closed)
 		return;
+	/* --folded: the flame graph's input and nothing else, as locally */
+	if (br_print_profiles(b) < 0 || b->opts->folded)
+		return;
 	/* before the summary, which stays the last line, as locally */
 	br_print_snapshots(b);
 	if (b->stacks && b->opts->json)
@@ -958,6 +1034,7 @@ static void br_host_close(struct br_host *h)
 		free(h->snap_text[i]);
 	free(h->snap_text);
 	free(h->probes);
+	free(h->profile_text);
 	tdat_writer_abort(h->rec);
 	mirror_free(h->mirror);
 	free(h->rec_path);

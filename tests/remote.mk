@@ -32,6 +32,8 @@ LIVE_TESTS += tests/live/remote_scope.sh
 LIVE_TESTS += tests/live/remote_usdt.sh
 # --stack over an agent: the frames named from the agent's kallsyms.
 LIVE_TESTS += tests/live/remote_stack.sh
+# --profile over agents: each samples on its own machine, the stacks under their host.
+LIVE_TESTS += tests/live/remote_profile.sh
 # The explorer over an agent (--via without -b): picker, exact stream, D, refusals, clean-up.
 TERM_TESTS += tests/term/remote_explorer.sh
 # The probe editor over an agent: a uprobe made, toggled, its exact hits, a refusal, deleted.

@@ -42,6 +42,7 @@
 #include "backend/scope.h"
 #include "backend/session.h"
 #include "backend/tracers.h"
+#include "batch_profile.h"
 #include "clock.h"
 #include "fileio.h"
 #include "log.h"
@@ -67,6 +68,8 @@
 #define AGENT_STOP_READ_NS 500000000ull
 /* Direct-mapped cache of the names sent, cleared on every tick (a rename shows in a -d). */
 #define AGENT_NAMES 4096
+/* --profile's rings are taken this often, as local batch mode takes them. */
+#define AGENT_PROFILE_POLL_NS 100000000ull
 /* An event committing as a pass began may carry an earlier time (the reader's slack). */
 #define AGENT_COMMIT_SLACK_NS 2000000ull
 
@@ -110,6 +113,9 @@ struct agent {
 		bool json;	      /* rendered as --json prints it */
 	} *hists;
 	size_t n_hists;
+	struct kt_batch_profile *profile; /* --profile's stacks (NULL: none asked for) */
+	uint32_t profile_id;	/* the request that opened it */
+	unsigned long long profile_polled; /* when its rings were last taken */
 	uint32_t pmu_id;	/* the counters request (0: none), rendered for --json? */
 	bool pmu_json;
 	char *pmu_specs;	/* their --pmu-event specs, and the list of them */
@@ -725,6 +731,63 @@ static int agent_counters_open(struct agent *a, const struct kt_request *q, char
 	return 0;
 }
 
+/* --profile on the agent's machine as local batch mode samples (app_profile_open: -F's
+ * frequency, scoped by the scope request's pids or comm, bounded by the agent's --memory),
+ * its rings taken every PROFILE_POLL_MS, its stacks sent when the capture stops. Main
+ * thread, lock not held. */
+static int agent_profile_open(struct agent *a, const struct kt_request *q, char *text,
+			      size_t len)
+{
+	char *end;
+	unsigned long freq = 0;
+
+	if (a->profile) {
+		snprintf(text, len, "a profile was asked for already (one profile request a run)");
+		return -1;
+	}
+	if (*q->arg) {
+		errno = 0;
+		freq = strtoul(q->arg, &end, 10);
+		if (errno || *end || !freq || freq > 0xffffffffUL) {
+			snprintf(text, len, "profile: -F '%.40s' is not a frequency in Hz", q->arg);
+			return -1;
+		}
+	}
+	a->o.freq = (unsigned)freq;
+	a->o.cpu_profile = true;
+	if (app_profile_open(&a->app, text, len) < 0)
+		return -1;
+	a->profile = batch_profile_new(&a->app);
+	if (!a->profile) {
+		snprintf(text, len, "profile: out of memory for its stacks");
+		return -1;
+	}
+	a->profile_id = q->id;
+	snprintf(text, len, "profile sampling");
+	return 0;
+}
+
+/* The profile's stacks as batch_profile_text gives them, for the viewer to print as local
+ * batch mode does. Lock held. */
+static void agent_send_profile(struct agent *a)
+{
+	char *text;
+
+	if (!a->profile)
+		return;
+	batch_profile_poll(a->profile);
+	text = batch_profile_text(a->profile);
+	if (!text) {
+		log_debug("%s: out of memory", __func__);
+		return;
+	}
+	a->pay.len = 0;
+	msg_snapshot_encode(&a->pay, KT_SNAP_PROFILE, a->profile_id, text, strlen(text));
+	if (agent_send(a, KT_MSG_SNAPSHOT, a->pay.data, a->pay.len) < 0)
+		log_debug("%s: the profile's %zu bytes not sent", __func__, strlen(text));
+	free(text);
+}
+
 /* A histogram (h) or the counters (h NULL) rendered as local batch mode prints them, in
  * one snapshot frame. Lock held. */
 static void agent_send_snapshot(struct agent *a, uint32_t id, const struct kt_bpfhist *h,
@@ -790,6 +853,7 @@ static void agent_send_snapshots(struct agent *a)
 	if (a->pmu_id)
 		agent_send_snapshot(a, a->pmu_id, NULL, a->pmu_json);
 	agent_send_probe_reports(a);
+	agent_send_profile(a);
 }
 
 static void agent_request(struct agent *a, const struct kt_request *q)
@@ -797,9 +861,10 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 	char text[1024] = "";
 	int ret = -1;
 
-	if (q->op == KT_REQ_HIST || q->op == KT_REQ_COUNTERS) {
-		ret = q->op == KT_REQ_HIST ? agent_hist_open(a, q, text, sizeof(text)) :
-					     agent_counters_open(a, q, text, sizeof(text));
+	if (q->op == KT_REQ_HIST || q->op == KT_REQ_COUNTERS || q->op == KT_REQ_PROFILE) {
+		ret = q->op == KT_REQ_HIST     ? agent_hist_open(a, q, text, sizeof(text)) :
+		      q->op == KT_REQ_COUNTERS ? agent_counters_open(a, q, text, sizeof(text)) :
+						 agent_profile_open(a, q, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
 	} else if (q->op == KT_REQ_TRACER) {
 		/* the reader stops and starts again: its page sink takes the lock */
@@ -1008,10 +1073,14 @@ static int agent_loop(struct agent *a)
 	unsigned long long tick = a->opts->delay_ms * 1000000ull, next = clock_mono_ns() + tick;
 	unsigned long long now;
 	char err[512];
-	int ret;
+	int ret, timeout;
 
 	while (!signals_pending() && !agent_dead(a)) {
 		now = clock_mono_ns();
+		if (a->profile && now - a->profile_polled >= AGENT_PROFILE_POLL_NS) {
+			batch_profile_poll(a->profile); /* its rings are its own: no lock */
+			a->profile_polled = now;
+		}
 		if (now >= next) {
 			if (a->pmu_id) /* rates over the last -d, as locally */
 				pmu_read(a->app.pmu);
@@ -1024,7 +1093,10 @@ static int agent_loop(struct agent *a)
 			next = now + tick;
 			continue;
 		}
-		if (poll(pfd, 2, (int)((next - now) / 1000000) + 1) < 0 && errno != EINTR)
+		timeout = (int)((next - now) / 1000000) + 1;
+		if (a->profile && timeout > (int)(AGENT_PROFILE_POLL_NS / 1000000))
+			timeout = (int)(AGENT_PROFILE_POLL_NS / 1000000);
+		if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
 			break;
 		if (pfd[1].revents)
 			app_drain_wake(&a->app);
@@ -1118,6 +1190,7 @@ int agent_run(const struct kt_options *opts)
 	pthread_mutex_unlock(&a->lock);
 	agent_writer_stop(a, signals_pending() || agent_dead(a) ? AGENT_FLUSH_SIG_NS :
 								   AGENT_FLUSH_EOF_NS);
+	batch_profile_free(a->profile); /* it reads app.profile */
 	app_close(&a->app);
 	if (signals_pending())
 		log_debug("%s: signal %d", __func__, signals_pending());

@@ -215,6 +215,7 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_COUNTERS] = "counters",
 	[KT_REQ_SCOPE] = "scope",
 	[KT_REQ_STACK] = "stack",
+	[KT_REQ_PROFILE] = "profile",
 };
 
 const char *msg_request_name(uint8_t op)
@@ -392,7 +393,7 @@ int msg_snapshot_decode(const uint8_t *p, size_t n, struct kt_snapshot *s)
 	s->kind = rbuf_u8(&r);
 	s->id = rbuf_u32(&r);
 	text = rbuf_blob(&r, &len);
-	if (r.bad || r.left || s->kind < KT_SNAP_HIST || s->kind > KT_SNAP_PROBES)
+	if (r.bad || r.left || s->kind < KT_SNAP_HIST || s->kind > KT_SNAP_PROFILE)
 		return -1;
 	s->text = xmalloc((size_t)len + 1);
 	for (uint32_t i = 0; i < len; i++)

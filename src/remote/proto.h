@@ -69,6 +69,8 @@ enum kt_request_op {
 				 * agent's machine; before the requests it scopes */
 	KT_REQ_STACK,		/* arg: SYS:EV glob, arg2: filter ("" none): the events on, each
 				 * with its kernel stack (a stacktrace trigger), as --stack */
+	KT_REQ_PROFILE,		/* arg: -F's frequency ("" the default): --profile's sampling
+				 * on the agent's machine, scoped as the scope request says */
 	KT_REQ_OP_MAX
 };
 
@@ -119,6 +121,8 @@ enum kt_snapshot_kind {
 	KT_SNAP_COUNTERS,	/* the --pmu counters, as pmu_print renders them */
 	KT_SNAP_PROBES,		/* each probe's hits and misses as the capture ended, in
 				 * probeprint_wire's lines (request id 0) */
+	KT_SNAP_PROFILE,	/* --profile's stacks as the capture ended, in
+				 * batch_profile_text's form, named on the agent's machine */
 };
 
 struct kt_snapshot {

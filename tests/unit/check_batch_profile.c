@@ -23,13 +23,12 @@ static const char text[] =
 START_TEST(test_roundtrip)
 {
 	struct kt_options o = { .mode = KT_MODE_BATCH };
-	struct kt_app app = { .opts = &o };
 	struct kt_batch_profile *bp;
 	char err[256] = "", *again, *folded = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	bp = batch_profile_from_text(&app, text, err, sizeof(err));
+	bp = batch_profile_from_text(&o, text, err, sizeof(err));
 	ck_assert_msg(bp, "%s", err);
 	again = batch_profile_text(bp);
 	ck_assert_ptr_nonnull(again);
@@ -56,20 +55,19 @@ END_TEST
 START_TEST(test_damaged)
 {
 	struct kt_options o = { .mode = KT_MODE_BATCH };
-	struct kt_app app = { .opts = &o };
 	char err[256];
 
-	ck_assert_ptr_null(batch_profile_from_text(&app, "", err, sizeof(err)));
+	ck_assert_ptr_null(batch_profile_from_text(&o, "", err, sizeof(err)));
 	ck_assert_str_eq(err, "its profile is empty");
-	ck_assert_ptr_null(batch_profile_from_text(&app, "tu a;b 1\n", err, sizeof(err)));
+	ck_assert_ptr_null(batch_profile_from_text(&o, "tu a;b 1\n", err, sizeof(err)));
 	ck_assert_str_eq(err, "its profile is corrupt at line 1: 'tu a;b 1'");
 	/* three frames, two kinds */
-	ck_assert_ptr_null(batch_profile_from_text(&app, "# profile: event=cycles\ntu a;b;c 1\n",
+	ck_assert_ptr_null(batch_profile_from_text(&o, "# profile: event=cycles\ntu a;b;c 1\n",
 						   err, sizeof(err)));
 	ck_assert_str_eq(err, "its profile is corrupt at line 2: 'tu'");
-	ck_assert_ptr_null(batch_profile_from_text(&app, "# profile: event=cycles\ntq a;b 1\n",
+	ck_assert_ptr_null(batch_profile_from_text(&o, "# profile: event=cycles\ntq a;b 1\n",
 						   err, sizeof(err)));
-	ck_assert_ptr_null(batch_profile_from_text(&app, "# profile: event=cycles\ntu a;b x\n",
+	ck_assert_ptr_null(batch_profile_from_text(&o, "# profile: event=cycles\ntu a;b x\n",
 						   err, sizeof(err)));
 }
 END_TEST

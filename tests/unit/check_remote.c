@@ -137,6 +137,7 @@ START_TEST(test_messages_roundtrip)
 	request_roundtrip(10, KT_REQ_COUNTERS, "counters", "cycles sched:sched_switch", "");
 	request_roundtrip(11, KT_REQ_SCOPE, "scope", "pid+children", "123,456");
 	request_roundtrip(12, KT_REQ_STACK, "stack", "syscalls:sys_enter_read", "fd == 3");
+	request_roundtrip(13, KT_REQ_PROFILE, "profile", "199", "");
 	/* a newer viewer's op decodes: the agent refuses it in a reply and goes on */
 	msg_request_encode(&pay, 8, 99, "x", "");
 	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
@@ -233,7 +234,7 @@ START_TEST(test_snapshot)
 	ck_assert_uint_eq(s.id, 7);
 	ck_assert_str_eq(s.text, "# pmu: system-wide, 2 CPUs, 1.000 s\n");
 	free(s.text);
-	for (unsigned kind = 0; kind < 256; kind += kind == 0 ? KT_SNAP_PROBES + 1 : 100) {
+	for (unsigned kind = 0; kind < 256; kind += kind == 0 ? KT_SNAP_PROFILE + 1 : 100) {
 		pay.len = 0;
 		msg_snapshot_encode(&pay, (uint8_t)kind, 1, "x\n", 2);
 		ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), -1);
