@@ -47,6 +47,7 @@ enum kt_frame_type {
 	KT_MSG_END,		/* agent: capture drained, nothing follows */
 	KT_MSG_WATERMARK,	/* agent: every event before this time has been sent */
 	KT_MSG_EVENTS,		/* agent: available_events (asked for) */
+	KT_MSG_HISTROWS,	/* agent: a live histogram's rows on each tick (histrows.h) */
 	KT_MSG_TYPE_MAX
 };
 
@@ -69,6 +70,9 @@ enum kt_request_op {
 				 * agent's machine; before the requests it scopes */
 	KT_REQ_STACK,		/* arg: SYS:EV glob, arg2: filter ("" none): the events on, each
 				 * with its kernel stack (a stacktrace trigger), as --stack */
+	KT_REQ_HIST_LIVE,	/* arg: a --hist spec: opened as KT_REQ_HIST, its rows sent in a
+				 * HISTROWS frame on every tick (the explorer's pane) */
+	KT_REQ_HIST_CLOSE,	/* arg: the id of the KT_REQ_HIST_LIVE that opened it */
 	KT_REQ_OP_MAX
 };
 
