@@ -12,7 +12,8 @@
  * what follows it is scoped as after local -p, --comm or --cgroup.
  * Histograms and counters (KT_REQ_HIST, KT_REQ_COUNTERS) are app.h's, as local batch mode's;
  * their snapshots go when the capture stops, before END, and their programs and perf events
- * with the agent's fds however it ends.
+ * with the agent's fds however it ends. The explorer's histograms (KT_REQ_HIST_LIVE) are
+ * read on every -d tick and sent as their rows (histrows.h), until KT_REQ_HIST_CLOSE.
  */
 #include "config.h"
 
@@ -45,6 +46,7 @@
 #include "clock.h"
 #include "fileio.h"
 #include "log.h"
+#include "histrows.h"
 #include "proto.h"
 #include "signals.h"
 #include "source/source.h"
@@ -108,6 +110,7 @@ struct agent {
 		struct kt_bpfhist *h; /* in app.hists, which closes it */
 		uint32_t id;	      /* the request that opened it */
 		bool json;	      /* rendered as --json prints it */
+		bool live;	      /* the explorer's: its rows on every tick */
 	} *hists;
 	size_t n_hists;
 	uint32_t pmu_id;	/* the counters request (0: none), rendered for --json? */
@@ -693,9 +696,55 @@ static int agent_hist_open(struct agent *a, const struct kt_request *q, char *te
 	if (!h)
 		return -1;
 	a->hists = xreallocarray(a->hists, a->n_hists + 1, sizeof(*a->hists));
-	a->hists[a->n_hists++] = (struct agent_hist){ h, q->id, !strcmp(q->arg2, "json") };
+	a->hists[a->n_hists++] = (struct agent_hist){ h, q->id, !strcmp(q->arg2, "json"),
+						      q->op == KT_REQ_HIST_LIVE };
 	snprintf(text, len, "%s via=%s", bpfhist_spec(h)->text, bpfhist_variant(h));
 	return 0;
+}
+
+/* The explorer closed its pane: the histogram named by the id of the request that opened
+ * it goes, its programs and maps with it. Main thread, lock not held. */
+static int agent_hist_close(struct agent *a, const struct kt_request *q, char *text,
+			    size_t len)
+{
+	char *end;
+	unsigned long id = strtoul(q->arg, &end, 10);
+
+	for (size_t i = 0; *q->arg && !*end && i < a->n_hists; i++) {
+		if (a->hists[i].id != id || !a->hists[i].live)
+			continue;
+		app_hist_close(&a->app, a->hists[i].h);
+		memmove(&a->hists[i], &a->hists[i + 1], (a->n_hists - i - 1) * sizeof(*a->hists));
+		a->n_hists--;
+		snprintf(text, len, "closed");
+		return 0;
+	}
+	snprintf(text, len, "no histogram of the explorer's was opened by request '%s'", q->arg);
+	return -1;
+}
+
+/* The explorer's histograms read and sent as their rows (every -d tick). Main thread. */
+static void agent_send_histrows(struct agent *a)
+{
+	const struct kt_hist_row *rows;
+	struct kt_bpfhist *h;
+	char err[512];
+	size_t n;
+
+	for (size_t i = 0; i < a->n_hists; i++) {
+		if (!a->hists[i].live)
+			continue;
+		h = a->hists[i].h;
+		if (bpfhist_read(h, err, sizeof(err)) < 0)
+			log_debug("%s: %s", __func__, err);
+		n = bpfhist_rows(h, &rows);
+		pthread_mutex_lock(&a->lock);
+		a->pay.len = 0;
+		msg_histrows_encode(&a->pay, a->hists[i].id, bpfhist_variant(h), bpfhist_missed(h),
+				    bpfhist_total(h), rows, n);
+		agent_send(a, KT_MSG_HISTROWS, a->pay.data, a->pay.len);
+		pthread_mutex_unlock(&a->lock);
+	}
 }
 
 /* --pmu's counters as local batch mode opens them (the default set and the --pmu-event
@@ -786,7 +835,8 @@ static void agent_send_probe_reports(struct agent *a)
 static void agent_send_snapshots(struct agent *a)
 {
 	for (size_t i = 0; i < a->n_hists; i++)
-		agent_send_snapshot(a, a->hists[i].id, a->hists[i].h, a->hists[i].json);
+		if (!a->hists[i].live) /* the explorer had its rows on every tick */
+			agent_send_snapshot(a, a->hists[i].id, a->hists[i].h, a->hists[i].json);
 	if (a->pmu_id)
 		agent_send_snapshot(a, a->pmu_id, NULL, a->pmu_json);
 	agent_send_probe_reports(a);
@@ -797,9 +847,12 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 	char text[1024] = "";
 	int ret = -1;
 
-	if (q->op == KT_REQ_HIST || q->op == KT_REQ_COUNTERS) {
-		ret = q->op == KT_REQ_HIST ? agent_hist_open(a, q, text, sizeof(text)) :
-					     agent_counters_open(a, q, text, sizeof(text));
+	if (q->op == KT_REQ_HIST || q->op == KT_REQ_HIST_LIVE || q->op == KT_REQ_COUNTERS) {
+		ret = q->op == KT_REQ_COUNTERS ? agent_counters_open(a, q, text, sizeof(text)) :
+						 agent_hist_open(a, q, text, sizeof(text));
+		pthread_mutex_lock(&a->lock);
+	} else if (q->op == KT_REQ_HIST_CLOSE) {
+		ret = agent_hist_close(a, q, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
 	} else if (q->op == KT_REQ_TRACER) {
 		/* the reader stops and starts again: its page sink takes the lock */
@@ -1017,6 +1070,7 @@ static int agent_loop(struct agent *a)
 				pmu_read(a->app.pmu);
 			if (a->app.cgroup) /* its members now, as app_tick does locally */
 				app_follow_cgroup(&a->app);
+			agent_send_histrows(a);
 			pthread_mutex_lock(&a->lock);
 			agent_send_loss(a, NULL);
 			memset(a->names, 0, sizeof(a->names));

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "histrows.h"
 #include "proto.h"
 
 /* What the agent sends; any callback may be NULL. Data pointers are valid during the call. */
@@ -38,6 +39,8 @@ struct kt_remote_ops {
 	void (*stderr_line)(void *ctx, const char *line);
 	/* a histogram's rendering (KT_REQ_HIST); s->text is the callee's to free */
 	void (*snapshot)(void *ctx, struct kt_snapshot *s);
+	/* a live histogram's rows (KT_REQ_HIST_LIVE, histrows.h); h->rows is the callee's */
+	void (*hist_rows)(void *ctx, struct kt_histrows *h);
 };
 
 struct kt_remote_stats {
