@@ -11,7 +11,9 @@
  * dispatches what comes meanwhile, the formats of the events it enables among them, so the
  * decoder's tep only changes on the UI thread). Events, filters, the tracer and dynamic
  * probes are offered (the function lists are not: the tracer pane says they are missing; a
- * probe's hit counts are not asked for); the rest is refused with one line. The agents'
+ * probe's hit counts are not asked for), and with one host histograms (the agent opens
+ * each, KT_REQ_HIST_LIVE, and sends its rows on every tick: histsrc.h's pane data); the
+ * rest is refused with one line. The agents'
  * commands' stderr (ssh's warnings) would break the screen: it is read through a pipe, its
  * last line shown in the status line and all of it printed to stderr once the screen is
  * given back (as the source closes).
@@ -46,6 +48,7 @@
 #include "backend/comms.h"
 #include "backend/decode.h"
 #include "clock.h"
+#include "histsrc.h"
 #include "log.h"
 #include "remote/client.h"
 #include "remote/hostclock.h"
@@ -71,6 +74,18 @@ struct rs_event {
 };
 
 struct remote_src;
+
+/* A histogram the explorer opened on the (one) agent: the rows of its last HISTROWS frame,
+ * which the pane's update takes. */
+struct rs_hist {
+	struct kt_histsrc base;
+	struct remote_src *rs;
+	uint32_t id;		  /* the KT_REQ_HIST_LIVE that opened it */
+	struct rs_hist *next;	  /* under lock: in rs->hists */
+	struct kt_histrows in;	  /* under lock: the last frame's */
+	bool fresh;		  /* under lock: in came since the last update */
+	struct kt_histrows shown; /* UI thread: what the pane reads */
+};
 
 /* One agent. */
 struct rs_host {
@@ -123,6 +138,7 @@ struct remote_src {
 	unsigned errseq;   /* under lock: lines so far */
 	char note[256];	   /* UI thread: errlast and errseq as of the tick */
 	unsigned noteseq;
+	struct rs_hist *hists; /* under lock: the explorer's histograms on the agent */
 };
 
 #define RS(s) ((struct remote_src *)(s)->data)
@@ -346,6 +362,23 @@ static void rs_stderr_out(struct remote_src *rs)
 	rs->errlog_dropped = 0;
 }
 
+/* A histogram's rows (client thread, or the UI's remote_call; lock held): kept for its
+ * pane's next update; those of one closed meanwhile are dropped. */
+static void rs_hist_rows(void *ctx, struct kt_histrows *rows)
+{
+	struct rs_hist *rh = ((struct rs_host *)ctx)->rs->hists;
+
+	while (rh && rh->id != rows->id)
+		rh = rh->next;
+	if (!rh) {
+		free(rows->rows);
+		return;
+	}
+	free(rh->in.rows);
+	rh->in = *rows;
+	rh->fresh = true;
+}
+
 static const struct kt_remote_ops rs_ops = {
 	.hello = rs_hello,
 	.header_page = rs_header_page,
@@ -356,6 +389,7 @@ static const struct kt_remote_ops rs_ops = {
 	.loss = rs_loss,
 	.watermark = rs_watermark,
 	.stderr_line = rs_stderr,
+	.hist_rows = rs_hist_rows,
 };
 
 /* ---- the client thread ----------------------------------------------------------------- */
@@ -440,7 +474,7 @@ static unsigned int remote_caps(struct kt_source *s)
 			    KT_CAP_CLEAR | KT_CAP_KBUF;
 
 	/* no data: the unit tests ask what one agent offers */
-	return s->data && RS(s)->n > 1 ? caps : caps | KT_CAP_PROBES;
+	return s->data && RS(s)->n > 1 ? caps : caps | KT_CAP_PROBES | KT_CAP_HIST;
 }
 
 /* One line each, short enough for an 80-column status line. */
@@ -448,7 +482,8 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 {
 	switch (cap) {
 	case KT_CAP_HIST:
-		return "remote: BPF histograms over an agent are not done yet";
+		return "remote: histograms on several hosts are not done yet (one -H or --via "
+		       "has them)";
 	case KT_CAP_COUNTERS:
 		return "remote: counters over an agent are not done yet";
 	case KT_CAP_PROFILE:
@@ -902,6 +937,121 @@ static int remote_set_tracer(struct kt_source *s, const char *name, char *err, s
 	return ret;
 }
 
+/* ---- histograms on the agent (histsrc.h) ------------------------------------------------- */
+
+#define RH(h) ((struct rs_hist *)(h))
+
+static void rh_update(struct kt_histsrc *h)
+{
+	struct rs_hist *rh = RH(h);
+
+	pthread_mutex_lock(&rh->rs->lock);
+	if (rh->fresh) {
+		free(rh->shown.rows);
+		rh->shown = rh->in;
+		rh->in.rows = NULL;
+		rh->fresh = false;
+	}
+	pthread_mutex_unlock(&rh->rs->lock);
+}
+
+static size_t rh_rows(struct kt_histsrc *h, const struct kt_hist_row **rows)
+{
+	*rows = RH(h)->shown.rows;
+	return RH(h)->shown.nrows;
+}
+
+static const struct kt_hist_row *rh_total(struct kt_histsrc *h)
+{
+	return &RH(h)->shown.total;
+}
+
+static const char *rh_variant(struct kt_histsrc *h)
+{
+	return RH(h)->shown.variant;
+}
+
+static uint64_t rh_missed(struct kt_histsrc *h)
+{
+	return RH(h)->shown.missed;
+}
+
+/* Out of the list, and closed on the agent (its programs go with it there). */
+static void rh_close(struct kt_histsrc *h)
+{
+	struct rs_hist *rh = RH(h), **pp;
+	struct remote_src *rs = rh->rs;
+	char id[16], err[1024];
+
+	pthread_mutex_lock(&rs->lock);
+	for (pp = &rs->hists; *pp && *pp != rh; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = rh->next;
+	pthread_mutex_unlock(&rs->lock);
+	snprintf(id, sizeof(id), "%u", rh->id);
+	if (!rs_gone(&rs->hosts[0]) &&
+	    rs_call(rs, KT_REQ_HIST_CLOSE, id, "", err, sizeof(err)) < 0)
+		log_debug("%s: %s", __func__, err);
+	free(rh->in.rows);
+	free(rh->shown.rows);
+	free(rh);
+}
+
+static const struct kt_histsrc_ops rh_ops = {
+	.update = rh_update,
+	.rows = rh_rows,
+	.total = rh_total,
+	.variant = rh_variant,
+	.missed = rh_missed,
+	.close = rh_close,
+};
+
+/* The spec's syntax is checked here, as batch mode does; the agent opens it as local
+ * batch mode would (app_hist_open) or says why not, and sends its rows on every tick. */
+static struct kt_histsrc *remote_hist_open(struct kt_source *s, const char *spec, char *err,
+					   size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	struct rs_host *h = &rs->hosts[0];
+	struct rs_hist *rh = xcalloc(1, sizeof(*rh));
+	char reply[1024];
+	const char *via;
+	sigset_t old;
+	int ret = -1;
+
+	rh->base.ops = &rh_ops;
+	rh->rs = rs;
+	if (histspec_parse(spec, &rh->base.spec, err, errlen) < 0) {
+		free(rh);
+		return NULL;
+	}
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
+	if (rs_gone(h)) {
+		snprintf(reply, sizeof(reply), "%s", h->ended);
+	} else {
+		ret = remote_call(h->r, KT_REQ_HIST_LIVE, spec, "", reply, sizeof(reply));
+		/* listed before the lock goes: its first rows may come at once */
+		if (ret == 0) {
+			rh->id = remote_last_id(h->r);
+			rh->next = rs->hists;
+			rs->hists = rh;
+		}
+	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
+	if (ret < 0) {
+		snprintf(err, errlen, "%s", reply);
+		free(rh);
+		return NULL;
+	}
+	/* "SPEC via=VARIANT": the variant until the first rows say it */
+	via = strstr(reply, " via=");
+	snprintf(rh->shown.variant, sizeof(rh->shown.variant), "%s", via ? via + 5 : "?");
+	return &rh->base;
+}
+
 const struct kt_source_ops source_remote_ops = {
 	.kind = "remote",
 	.remote = true,
@@ -923,6 +1073,7 @@ const struct kt_source_ops source_remote_ops = {
 	.probe_count = remote_probe_count,
 	.probe_get = remote_probe_get,
 	.cpu_host = remote_cpu_host,
+	.hist_open = remote_hist_open,
 };
 
 /* ---- the opener ------------------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The histogram pane: one BPF histogram (src/backend/bpfhist.c), aggregated in the kernel
- * and read by app_tick() on the UI tick. Three ways to look at it:
+ * The histogram pane: one BPF histogram, aggregated in the kernel, here or on an agent's
+ * (src/histsrc.h), refreshed on the UI tick. Three ways to look at it:
  *
  *   bars     the buckets of all keys together, or of the selected key, as bars
  *   keys     one row per key with count, average, p50, p99 and max, sorted by count or p99
@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "app.h"
-#include "backend/bpfhist.h"
 #include "backend/histdata.h"
+#include "histsrc.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -33,7 +33,7 @@
 enum hist_mode { MODE_BARS, MODE_KEYS, MODE_HEAT, MODE_COUNT };
 
 struct hist_view {
-	struct kt_bpfhist *h; /* owned by the app (app_hist_close) */
+	struct kt_histsrc *h; /* histsrc_close */
 	char err[512];	      /* why the last spec was refused, until the next key */
 	char hint[256];	      /* Tab's matching built-ins while the prompt is open */
 	enum hist_mode mode;
@@ -75,7 +75,7 @@ static const struct kt_hist_row *shown_row(const struct hist_view *hv)
 
 static const struct kt_hist_spec *spec_of(const struct hist_view *hv)
 {
-	return bpfhist_spec(hv->h);
+	return &hv->h->spec;
 }
 
 static int sort_count_iv(const void *a, const void *b)
@@ -133,7 +133,8 @@ static void heat_push(struct hist_view *hv)
 		hv->heat_n++;
 }
 
-/* Copies what the last read left, unless frozen. */
+/* Copies what the last read left (app_tick's of the map, or the agent's last rows),
+ * unless frozen. */
 static void snapshot(struct kt_view *v)
 {
 	struct hist_view *hv = HV(v);
@@ -141,12 +142,13 @@ static void snapshot(struct kt_view *v)
 
 	if (!hv->h || hv->frozen || hv->paused)
 		return;
-	hv->nrows = bpfhist_rows(hv->h, &rows);
+	hv->h->ops->update(hv->h);
+	hv->nrows = hv->h->ops->rows(hv->h, &rows);
 	free(hv->rows);
 	hv->rows = hv->nrows ? xcalloc(hv->nrows, sizeof(*hv->rows)) : NULL;
 	if (hv->nrows)
 		memcpy(hv->rows, rows, hv->nrows * sizeof(*hv->rows));
-	hv->total = *bpfhist_total(hv->h);
+	hv->total = *hv->h->ops->total(hv->h);
 	sort_rows(hv);
 }
 
@@ -176,8 +178,7 @@ static void hist_view_free(struct kt_view *v)
 {
 	struct hist_view *hv = HV(v);
 
-	if (hv->h)
-		app_hist_close(v->app, hv->h);
+	histsrc_close(hv->h);
 	free(hv->rows);
 	free(hv->heat);
 	free(hv);
@@ -188,12 +189,11 @@ static void hist_view_resize(struct kt_view *v)
 	v->dirty = true;
 }
 
-static void adopt(struct kt_view *v, struct kt_bpfhist *h)
+static void adopt(struct kt_view *v, struct kt_histsrc *h)
 {
 	struct hist_view *hv = HV(v);
 
-	if (hv->h)
-		app_hist_close(v->app, hv->h);
+	histsrc_close(hv->h);
 	hv->h = h;
 	hv->err[0] = '\0';
 	reset(hv);
@@ -213,10 +213,10 @@ static void hist_edit(struct kt_view *v)
 void view_hist_build(struct kt_view *v, const char *text)
 {
 	struct hist_view *hv = HV(v);
-	struct kt_bpfhist *h;
+	struct kt_histsrc *h;
 	char err[512];
 
-	h = app_hist_open(v->app, text, err, sizeof(err));
+	h = histsrc_open(v->app, text, err, sizeof(err));
 	if (!h) {
 		/* the histogram on screen keeps running; the reason stays in the pane too */
 		snprintf(hv->err, sizeof(hv->err), "%s", err);
@@ -225,7 +225,7 @@ void view_hist_build(struct kt_view *v, const char *text)
 		return;
 	}
 	adopt(v, h);
-	ui_message(v->ui, false, "histogram %s via %s", text, bpfhist_variant(h));
+	ui_message(v->ui, false, "histogram %s via %s", text, h->ops->variant(h));
 }
 
 static void hist_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
@@ -465,12 +465,12 @@ static void hist_view_draw(struct kt_view *v)
 		wattrset(v->win, A_NORMAL);
 		return;
 	}
-	if (bpfhist_missed(hv->h))
+	if (hv->h->ops->missed(hv->h))
 		snprintf(title, sizeof(title), "Hist %s [%s, %llu missed]", spec_of(hv)->text,
-			 bpfhist_variant(hv->h), (unsigned long long)bpfhist_missed(hv->h));
+			 hv->h->ops->variant(hv->h), (unsigned long long)hv->h->ops->missed(hv->h));
 	else
 		snprintf(title, sizeof(title), "Hist %s [%s]", spec_of(hv)->text,
-			 bpfhist_variant(hv->h));
+			 hv->h->ops->variant(hv->h));
 	snprintf(right, sizeof(right), "%s %s%s", mode_names[hv->mode],
 		 hv->mode == MODE_HEAT ? "interval" : hv->cumulative ? "total" : "interval",
 		 hv->frozen ? " FROZEN" : hv->paused ? " PAUSED" : "");
@@ -579,7 +579,6 @@ static void hist_view_tick(struct kt_view *v)
 {
 	struct hist_view *hv = HV(v);
 
-	/* app_tick() read the map just before */
 	if (!hv->h || hv->frozen || hv->paused)
 		return;
 	snapshot(v);

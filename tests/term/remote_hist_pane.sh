@@ -1,0 +1,83 @@
+#!/bin/bash
+# shellcheck disable=SC2317 # helpers called through wait_until
+# The histogram pane over a real agent (--via 'ktop --agent', a plain pipe), at 80x24:
+#   - H and a spec the agent's kernel refuses (a field its event lacks): the agent's one-line
+#     reason in the status line, no pane, no BPF program in the agent;
+#   - getppid's calls counted by command on the agent: a workload of exactly N calls shows
+#     count N for its command in the key table; a second one of N more, with the pane open,
+#     2N: the rows come from the agent on every tick, the same figures as locally;
+#   - Esc closes the pane and the agent's BPF programs go within 2 s (its fdinfo, bpftool);
+#     one opened again, then q: the agent, its programs and its instance gone within 2 s.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../hist-lib.sh
+. "$(dirname "$0")/../hist-lib.sh"
+require_live_hist
+require_tmux
+require_workload
+
+N=${KTOP_EXACT_N:-20000}
+SPEC=field:syscalls:sys_enter_getppid.__syscall_nr,by=comm
+
+# The explorer on an agent whose pid goes to $T/rh.agent (sh -c's exec keeps it) and whose
+# debug log (attached programs) to $T/rh.klog; the agent's pid in agent.
+mkdir -p "$T/xdg"
+tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 \
+	--via "echo \$\$ >$T/rh.agent; exec $KTOP --agent -v --log $T/rh.klog"
+wait_until 15 test -s "$T/rh.agent" || fail "the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
+agent=$(cat "$T/rh.agent")
+KTOP_PIDS+=("$agent")
+expect_text "No events enabled" 15 "the explorer did not start on the agent"
+
+# hist SPEC: H, the prompt emptied, SPEC, Enter.
+hist()
+{
+	tmux_keys H
+	expect_text "histogram> " 5 "H opened no prompt"
+	tmux_keys C-u
+	tmux_text "$1"
+	tmux_keys Enter
+}
+
+# ---- a spec the agent refuses: its reason, nothing opened -------------------------------------
+hist field:sched:sched_switch.no_such
+expect_text "sched:sched_switch has no field 'no_such'" 10 "no agent's reason for a field its kernel lacks"
+[ -z "$(prog_ids "$agent")" ] || fail "a refused histogram left programs in the agent"
+tmux_keys Escape
+
+# ---- exactly N, then 2N, from the agent's rows ----------------------------------------------
+hist "$SPEC"
+expect_text "^histogram $SPEC via [a-z_]+" 10 "no histogram opened via the agent's variant"
+expect_text "Hist $SPEC" 3 "no histogram pane"
+wait_attached "$T/rh.klog" 1
+mapfile -t PROGS < <(prog_ids "$agent")
+[ "${#PROGS[@]}" -ge 1 ] || fail "the agent holds no BPF program for the pane's histogram"
+tmux_keys v z i
+expect_text "comm +\*count +avg +p50 +p99 +max" 5 "v showed no key table"
+expect_text "keys total" 3 "i did not switch to totals"
+workload_start one count "$N" ktop-rhp
+workload_go one 60
+expect_text "^ktop-rhp +$N " 10 "the pane does not count exactly the workload's $N calls for ktop-rhp"
+workload_start two count "$N" ktop-rhp
+workload_go two 60
+expect_text "^ktop-rhp +$((2 * N)) " 10 "the pane did not follow the second workload to $((2 * N))"
+log "the pane counted $N, then $((2 * N)) getppid calls of ktop-rhp on the agent"
+
+# ---- Esc: the agent's programs go ---------------------------------------------------------
+tmux_keys Escape
+wait_for_no_text "Hist $SPEC" 3 || fail "Esc did not close the pane"
+wait_until 2 _progs_gone "${PROGS[@]}" || fail "2 s after Esc the agent still holds: $(prog_ids "$agent")"
+pid_alive "$agent" || fail "closing the pane ended the agent"
+
+# ---- q with a pane open: the agent and all of it gone within 2 s --------------------------------
+hist syscall-latency
+expect_text "^histogram syscall-latency via [a-z_]+" 10 "the second histogram did not open"
+wait_attached "$T/rh.klog" 2
+mapfile -t PROGS < <(prog_ids "$agent")
+tmux_quit_clean
+wait_until 2 all_gone "$agent" || fail "q: the agent or its instance outlived the viewer by 2 s"
+wait_until 2 _progs_gone "${PROGS[@]}" || fail "q: the agent's programs remain"
+tmux_kill_server
+assert_clean
+pass
