@@ -789,9 +789,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "-v apply)");
 	if (o->n_remotes && o->mode != KT_MODE_BATCH &&
 	    (o->tracer || o->n_probes || o->record_path || o->duration > 0 || o->quiet ||
-	     o->n_hists || o->pmu || o->n_pids || o->comm || o->cgroup))
-		FAIL("the explorer over a remote agent (-H, --via) takes -e, --filter and "
-		     "--compress so far: -t, probes, --hist, --pmu, -p, --comm, --cgroup and -o "
+	     o->pmu || o->n_pids || o->comm || o->cgroup))
+		FAIL("the explorer over a remote agent (-H, --via) takes -e, --filter, --hist and "
+		     "--compress so far: -t, probes, --pmu, -p, --comm, --cgroup and -o "
 		     "work there with -b");
 	if (o->n_remotes &&
 	    (o->tree || o->folded || o->input_path || o->cpu_profile || o->off_cpu ||

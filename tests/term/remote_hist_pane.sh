@@ -6,8 +6,10 @@
 #   - getppid's calls counted by command on the agent: a workload of exactly N calls shows
 #     count N for its command in the key table; a second one of N more, with the pane open,
 #     2N: the rows come from the agent on every tick, the same figures as locally;
-#   - Esc closes the pane and the agent's BPF programs go within 2 s (its fdinfo, bpftool);
-#     one opened again, then q: the agent, its programs and its instance gone within 2 s.
+#   - Esc closes the pane and the agent's BPF programs go within 2 s (its fdinfo, bpftool),
+#     the agent running on;
+#   - --hist opens a pane on the agent at the start; q: the agent, its programs and its
+#     instance gone within 2 s.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -20,15 +22,21 @@ require_workload
 N=${KTOP_EXACT_N:-20000}
 SPEC=field:syscalls:sys_enter_getppid.__syscall_nr,by=comm
 
-# The explorer on an agent whose pid goes to $T/rh.agent (sh -c's exec keeps it) and whose
-# debug log (attached programs) to $T/rh.klog; the agent's pid in agent.
+# remote TAG ARGS...: the explorer on an agent whose pid goes to $T/TAG.agent (sh -c's exec
+# keeps it) and whose debug log (attached programs) to $T/TAG.klog; its pid in agent.
 mkdir -p "$T/xdg"
-tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 \
-	--via "echo \$\$ >$T/rh.agent; exec $KTOP --agent -v --log $T/rh.klog"
-wait_until 15 test -s "$T/rh.agent" || fail "the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
-agent=$(cat "$T/rh.agent")
-KTOP_PIDS+=("$agent")
-expect_text "No events enabled" 15 "the explorer did not start on the agent"
+remote()
+{
+	local tag=$1
+	shift
+	tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 \
+		--via "echo \$\$ >$T/$tag.agent; exec $KTOP --agent -v --log $T/$tag.klog" "$@"
+	wait_until 15 test -s "$T/$tag.agent" || fail "$tag: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
+	agent=$(cat "$T/$tag.agent")
+	KTOP_PIDS+=("$agent")
+	expect_text "No events enabled" 15 "$tag: the explorer did not start on the agent"
+}
+remote rh
 
 # hist SPEC: H, the prompt emptied, SPEC, Enter.
 hist()
@@ -70,11 +78,17 @@ wait_for_no_text "Hist $SPEC" 3 || fail "Esc did not close the pane"
 wait_until 2 _progs_gone "${PROGS[@]}" || fail "2 s after Esc the agent still holds: $(prog_ids "$agent")"
 pid_alive "$agent" || fail "closing the pane ended the agent"
 
-# ---- q with a pane open: the agent and all of it gone within 2 s --------------------------------
-hist syscall-latency
-expect_text "^histogram syscall-latency via [a-z_]+" 10 "the second histogram did not open"
-wait_attached "$T/rh.klog" 2
+tmux_quit_clean
+wait_until 2 all_gone "$agent" || fail "q: the agent or its instance outlived the viewer by 2 s"
+tmux_kill_server
+
+# ---- --hist at the start, then q: the agent and all of it gone within 2 s ----------------------
+remote start --hist syscall-latency
+expect_text "^histogram syscall-latency via [a-z_]+" 10 "--hist opened no histogram on the agent"
+expect_text "Hist syscall-latency" 3 "--hist opened no pane"
+wait_attached "$T/start.klog" 1
 mapfile -t PROGS < <(prog_ids "$agent")
+[ "${#PROGS[@]}" -ge 1 ] || fail "--hist: the agent holds no BPF program"
 tmux_quit_clean
 wait_until 2 all_gone "$agent" || fail "q: the agent or its instance outlived the viewer by 2 s"
 wait_until 2 _progs_gone "${PROGS[@]}" || fail "q: the agent's programs remain"
