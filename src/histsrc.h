@@ -2,7 +2,8 @@
 /*
  * What the histogram pane draws: one histogram, counted by BPF on this machine (app.h's
  * app_hist_open, read by app_tick) or on an agent's (the remote source's hist_open op, its
- * rows sent on every -d tick). The pane updates it on its tick, reads the rows, the
+ * rows sent on every -d tick; with several agents every host's rows, each with its
+ * host). The pane updates it on its tick, reads the rows, the
  * totals, the variant and missed= of that update, and closes it; it never knows which.
  */
 #ifndef KTOP_HISTSRC_H
@@ -26,6 +27,9 @@ struct kt_histsrc_ops {
 	/* how it is attached ("tp_btf", ...), and the samples the kernel skipped */
 	const char *(*variant)(struct kt_histsrc *h);
 	uint64_t (*missed)(struct kt_histsrc *h);
+	/* several hosts (the remote source): the label of a row's host; NULL op, or NULL:
+	 * one machine's rows, shown without */
+	const char *(*host_label)(struct kt_histsrc *h, unsigned int host);
 	/* stops it (its programs go, here or on the agent) and frees h */
 	void (*close)(struct kt_histsrc *h);
 };

@@ -48,6 +48,7 @@ struct hist_view {
 	int sel;	   /* selected key row; -1: all keys together */
 	bool has_selkey;
 	struct kt_hist_key selkey; /* follows the key across re-sorts */
+	unsigned int selhost;	   /* and its host (several remote hosts) */
 	int top;
 	int list_h;
 	/* heatmap: interval buckets of the shown key set, one row per tick */
@@ -119,7 +120,8 @@ static void sort_rows(struct hist_view *hv)
 		return;
 	hv->sel = -1;
 	for (i = 0; i < hv->nrows; i++)
-		if (!memcmp(&hv->rows[i].key, &hv->selkey, sizeof(hv->selkey)))
+		if (!memcmp(&hv->rows[i].key, &hv->selkey, sizeof(hv->selkey)) &&
+		    hv->rows[i].host == hv->selhost)
 			hv->sel = (int)i;
 }
 
@@ -262,6 +264,18 @@ static void heat_cell(int level, attr_t *attr, const char **glyph)
 	*attr = crt_attr(colour[level]) | (level == 4 ? A_BOLD : 0);
 }
 
+/* A row's key as hist_key_label names it, after its host's label with several hosts. */
+static void row_label(const struct hist_view *hv, const struct kt_hist_row *r, char *buf,
+		      size_t len)
+{
+	const char *host = hv->h->ops->host_label ? hv->h->ops->host_label(hv->h, r->host) :
+						     NULL;
+	char key[48];
+
+	hist_key_label(spec_of(hv), &r->key, key, sizeof(key));
+	snprintf(buf, len, "%s%s%s", host ? host : "", host ? " " : "", key);
+}
+
 static void draw_stats(struct kt_view *v, int y)
 {
 	struct hist_view *hv = HV(v);
@@ -270,7 +284,7 @@ static void draw_stats(struct kt_view *v, int y)
 	char key[64], avg[16], p50[16], p90[16], p99[16], max[16], line[256];
 
 	if (hv->sel >= 0)
-		hist_key_label(s, &shown_row(hv)->key, key, sizeof(key));
+		row_label(hv, shown_row(hv), key, sizeof(key));
 	else
 		snprintf(key, sizeof(key), "all %zu keys", hv->nrows);
 	hist_format_value(s, val->count ? val->sum / val->count : 0, avg, sizeof(avg));
@@ -368,7 +382,7 @@ static void draw_keys(struct kt_view *v, int y, int h)
 		const struct kt_hist_row *r = &hv->rows[hv->top + i];
 		const struct kt_hist_val *val = val_of(hv, r);
 
-		hist_key_label(s, &r->key, key, sizeof(key));
+		row_label(hv, r, key, sizeof(key));
 		hist_format_value(s, val->count ? val->sum / val->count : 0, avg, sizeof(avg));
 		hist_format_value(s, hist_percentile(s, val, 0.5), p50, sizeof(p50));
 		hist_format_value(s, hist_percentile(s, val, 0.99), p99, sizeof(p99));
@@ -511,8 +525,10 @@ static void select_row(struct hist_view *hv, int sel)
 		sel = -1;
 	hv->sel = sel;
 	hv->has_selkey = sel >= 0;
-	if (sel >= 0)
+	if (sel >= 0) {
 		hv->selkey = hv->rows[sel].key;
+		hv->selhost = hv->rows[sel].host;
+	}
 	/* the heatmap describes one key set: a new one starts a new history */
 	hv->heat_n = 0;
 }

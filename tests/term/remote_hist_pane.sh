@@ -9,7 +9,10 @@
 #   - Esc closes the pane and the agent's BPF programs go within 2 s (its fdinfo, bpftool),
 #     the agent running on;
 #   - --hist opens a pane on the agent at the start; q: the agent, its programs and its
-#     instance gone within 2 s.
+#     instance gone within 2 s;
+#   - two agents (two --via, one kernel): a refusal names the host; the histogram opens on
+#     both, each host's row of the workload's command labelled with it and counting exactly
+#     N; q: both agents and all their programs gone within 2 s.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -29,12 +32,17 @@ remote()
 {
 	local tag=$1
 	shift
-	tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 \
-		--via "echo \$\$ >$T/$tag.agent; exec $KTOP --agent -v --log $T/$tag.klog" "$@"
-	wait_until 15 test -s "$T/$tag.agent" || fail "$tag: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
-	agent=$(cat "$T/$tag.agent")
-	KTOP_PIDS+=("$agent")
+	tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(via "$tag")" "$@"
+	agent=$(agent_pid "$tag")
 	expect_text "No events enabled" 15 "$tag: the explorer did not start on the agent"
+}
+# via TAG: the agent's command; agent_pid TAG: its pid, once it started.
+via() { echo "echo \$\$ >$T/$1.agent; exec $KTOP --agent -v --log $T/$1.klog"; }
+agent_pid()
+{
+	wait_until 15 test -s "$T/$1.agent" || fail "$1: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
+	KTOP_PIDS+=("$(cat "$T/$1.agent")")
+	cat "$T/$1.agent"
 }
 remote rh
 
@@ -92,6 +100,33 @@ mapfile -t PROGS < <(prog_ids "$agent")
 tmux_quit_clean
 wait_until 2 all_gone "$agent" || fail "q: the agent or its instance outlived the viewer by 2 s"
 wait_until 2 _progs_gone "${PROGS[@]}" || fail "q: the agent's programs remain"
+tmux_kill_server
+
+# ---- two hosts: each one's row, labelled, exact; a refusal names its host ---------------------
+tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(via two1)" --via "$(via two2)"
+a1=$(agent_pid two1)
+a2=$(agent_pid two2)
+expect_text "^2 hosts " 15 "the explorer did not start on both agents"
+hist field:sched:sched_switch.no_such
+expect_text "^via1: field:sched:sched_switch.no_such: sched:sched_switch has no field 'no_such" 10 "two: the refusal does not name via1"
+[ -z "$(prog_ids "$a1")$(prog_ids "$a2")" ] || fail "two: a refused histogram left programs"
+tmux_keys Escape
+hist "$SPEC"
+expect_text "^histogram $SPEC via [a-z_]+" 10 "two: the histogram did not open on both"
+wait_attached "$T/two1.klog" 1
+wait_attached "$T/two2.klog" 1
+mapfile -t PROGS < <(prog_ids "$a1"; prog_ids "$a2")
+tmux_keys v z i
+expect_text "keys total" 5 "two: no key table of totals"
+workload_start three count "$N" ktop-rhp
+workload_go three 60
+expect_text "^via1 ktop-rhp +$N " 10 "two: via1's row does not count exactly $N"
+expect_text "^via2 ktop-rhp +$N " 10 "two: via2's row does not count exactly $N"
+log "two: via1 and via2 each counted $N"
+tmux_quit_clean
+wait_until 2 all_gone "$a1" && wait_until 2 all_gone "$a2" ||
+	fail "two: q: an agent or its instance outlived the viewer by 2 s"
+wait_until 2 _progs_gone "${PROGS[@]}" || fail "two: q: the agents' programs remain"
 tmux_kill_server
 assert_clean
 pass

@@ -13,7 +13,7 @@
 #     each row's CPU its host's own;
 #   - D names every CPU by its host (via1/0 ... via2/1), each with its host's loss, and the
 #     all row sums both hosts' losses (2 + 2);
-#   - P, the probe editor, and H, a histogram, are refused in one line naming the cause;
+#   - P, the probe editor, is refused in one line naming the cause;
 #   - q ends both agents (their stdin closes).
 # Then via1 and a via2 that refuses every enable: Space in the picker enables the event on
 # via1, the status line names via2 and its reason, and via1's rows come. Five hosts in 80
@@ -78,9 +78,6 @@ wait_for_no_text "Ring buffers per CPU" 3 || fail "Esc did not close the ring-bu
 tmux_keys P
 expect_text "^remote: probes with several hosts are not done yet \(one -H or --via makes them\)" 3 \
 	"P: no one-line refusal naming the cause"
-tmux_keys H
-expect_text "^remote: histograms on several hosts are not done yet \(one -H or --via has them\)" 3 \
-	"H: no one-line refusal naming the cause"
 
 tmux_quit_clean
 wait_until 2 _agents_gone || fail "q: the agents $(agent_pids) still run 2 s after"
