@@ -18,9 +18,10 @@ struct local_hist {
 
 #define LH(h) ((struct local_hist *)(h))
 
-static void local_update(struct kt_histsrc *h)
+static bool local_update(struct kt_histsrc *h)
 {
 	(void)h; /* app_tick read the map just before the pane's tick */
+	return true;
 }
 
 static size_t local_rows(struct kt_histsrc *h, const struct kt_hist_row **rows)

@@ -9,6 +9,7 @@
 #ifndef KTOP_HISTSRC_H
 #define KTOP_HISTSRC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,8 +20,8 @@ struct kt_histsrc;
 
 struct kt_histsrc_ops {
 	/* takes what came since the last update (the map's last read, the agent's last
-	 * rows); what the calls below return stays until the next */
-	void (*update)(struct kt_histsrc *h);
+	 * rows); what the calls below return stays until the next. false: nothing came */
+	bool (*update)(struct kt_histsrc *h);
 	/* the keys (in no order the pane relies on), and all of them together */
 	size_t (*rows)(struct kt_histsrc *h, const struct kt_hist_row **rows);
 	const struct kt_hist_row *(*total)(struct kt_histsrc *h);

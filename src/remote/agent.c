@@ -13,12 +13,14 @@
  * Histograms and counters (KT_REQ_HIST, KT_REQ_COUNTERS) are app.h's, as local batch mode's;
  * their snapshots go when the capture stops, before END, and their programs and perf events
  * with the agent's fds however it ends. The explorer's histograms (KT_REQ_HIST_LIVE) are
- * read on every -d tick and sent as their rows (histrows.h), until KT_REQ_HIST_CLOSE.
+ * read every tick of the viewer's and sent as their rows (histrows.h), until
+ * KT_REQ_HIST_CLOSE.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -110,7 +112,8 @@ struct agent {
 		struct kt_bpfhist *h; /* in app.hists, which closes it */
 		uint32_t id;	      /* the request that opened it */
 		bool json;	      /* rendered as --json prints it */
-		bool live;	      /* the explorer's: its rows on every tick */
+		bool live;	      /* the explorer's: its rows every period */
+		unsigned long long period_ns, next_ns; /* live: the viewer's tick, when next */
 	} *hists;
 	size_t n_hists;
 	uint32_t pmu_id;	/* the counters request (0: none), rendered for --json? */
@@ -685,6 +688,19 @@ static int agent_scope(struct agent *a, const struct kt_request *q, char *text, 
 	return 0;
 }
 
+/* The viewer's tick in ms (KT_REQ_HIST_LIVE's arg2) in ns: its -d, 100 ms to an hour;
+ * the agent's own -d when it gives none. */
+static unsigned long long agent_hist_period(struct agent *a, const char *ms)
+{
+	char *end;
+	unsigned long v = strtoul(ms, &end, 10);
+
+	if (!*ms || *end || !v)
+		v = a->opts->delay_ms;
+	v = v < 100 ? 100 : v > 3600000 ? 3600000 : v;
+	return v * 1000000ull;
+}
+
 /* A --hist histogram loaded and attached as local batch mode does (app_hist_open: the
  * same checks, the same refusals). Main thread, lock not held: the verifier takes a
  * while and the page path goes on meanwhile. */
@@ -692,12 +708,16 @@ static int agent_hist_open(struct agent *a, const struct kt_request *q, char *te
 			   size_t len)
 {
 	struct kt_bpfhist *h = app_hist_open(&a->app, q->arg, text, len);
+	bool live = q->op == KT_REQ_HIST_LIVE;
 
 	if (!h)
 		return -1;
 	a->hists = xreallocarray(a->hists, a->n_hists + 1, sizeof(*a->hists));
-	a->hists[a->n_hists++] = (struct agent_hist){ h, q->id, !strcmp(q->arg2, "json"),
-						      q->op == KT_REQ_HIST_LIVE };
+	a->hists[a->n_hists++] = (struct agent_hist){
+		.h = h, .id = q->id, .json = !strcmp(q->arg2, "json"), .live = live,
+		.period_ns = live ? agent_hist_period(a, q->arg2) : 0,
+		.next_ns = clock_mono_ns(), /* the first rows at the next turn of the loop */
+	};
 	snprintf(text, len, "%s via=%s", bpfhist_spec(h)->text, bpfhist_variant(h));
 	return 0;
 }
@@ -723,9 +743,11 @@ static int agent_hist_close(struct agent *a, const struct kt_request *q, char *t
 	return -1;
 }
 
-/* The explorer's histograms read and sent as their rows (every -d tick). Main thread. */
-static void agent_send_histrows(struct agent *a)
+/* The explorer's histograms whose period came read and sent as their rows. Returns when
+ * the next one is due (ULLONG_MAX: none is live). Main thread. */
+static unsigned long long agent_send_histrows(struct agent *a, unsigned long long now)
 {
+	unsigned long long due = ULLONG_MAX;
 	const struct kt_hist_row *rows;
 	struct kt_bpfhist *h;
 	char err[512];
@@ -734,6 +756,12 @@ static void agent_send_histrows(struct agent *a)
 	for (size_t i = 0; i < a->n_hists; i++) {
 		if (!a->hists[i].live)
 			continue;
+		if (now < a->hists[i].next_ns) {
+			due = a->hists[i].next_ns < due ? a->hists[i].next_ns : due;
+			continue;
+		}
+		a->hists[i].next_ns = now + a->hists[i].period_ns;
+		due = a->hists[i].next_ns < due ? a->hists[i].next_ns : due;
 		h = a->hists[i].h;
 		if (bpfhist_read(h, err, sizeof(err)) < 0)
 			log_debug("%s: %s", __func__, err);
@@ -745,6 +773,7 @@ static void agent_send_histrows(struct agent *a)
 		agent_send(a, KT_MSG_HISTROWS, a->pay.data, a->pay.len);
 		pthread_mutex_unlock(&a->lock);
 	}
+	return due;
 }
 
 /* --pmu's counters as local batch mode opens them (the default set and the --pmu-event
@@ -1059,18 +1088,19 @@ static int agent_loop(struct agent *a)
 	struct pollfd pfd[2] = { { .fd = a->in, .events = POLLIN },
 				 { .fd = a->app.wake_rd, .events = POLLIN } };
 	unsigned long long tick = a->opts->delay_ms * 1000000ull, next = clock_mono_ns() + tick;
-	unsigned long long now;
+	unsigned long long now, wake;
 	char err[512];
 	int ret;
 
 	while (!signals_pending() && !agent_dead(a)) {
+		/* the explorer's histograms at its pace, the loss at the agent's -d */
+		wake = agent_send_histrows(a, clock_mono_ns());
 		now = clock_mono_ns();
 		if (now >= next) {
 			if (a->pmu_id) /* rates over the last -d, as locally */
 				pmu_read(a->app.pmu);
 			if (a->app.cgroup) /* its members now, as app_tick does locally */
 				app_follow_cgroup(&a->app);
-			agent_send_histrows(a);
 			pthread_mutex_lock(&a->lock);
 			agent_send_loss(a, NULL);
 			memset(a->names, 0, sizeof(a->names));
@@ -1078,7 +1108,9 @@ static int agent_loop(struct agent *a)
 			next = now + tick;
 			continue;
 		}
-		if (poll(pfd, 2, (int)((next - now) / 1000000) + 1) < 0 && errno != EINTR)
+		wake = wake < next ? wake : next;
+		if (poll(pfd, 2, wake > now ? (int)((wake - now) / 1000000) + 1 : 0) < 0 &&
+		    errno != EINTR)
 			break;
 		if (pfd[1].revents)
 			app_drain_wake(&a->app);

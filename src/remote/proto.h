@@ -70,8 +70,9 @@ enum kt_request_op {
 				 * agent's machine; before the requests it scopes */
 	KT_REQ_STACK,		/* arg: SYS:EV glob, arg2: filter ("" none): the events on, each
 				 * with its kernel stack (a stacktrace trigger), as --stack */
-	KT_REQ_HIST_LIVE,	/* arg: a --hist spec: opened as KT_REQ_HIST, its rows sent in a
-				 * HISTROWS frame on every tick (the explorer's pane) */
+	KT_REQ_HIST_LIVE,	/* arg: a --hist spec, arg2: the viewer's tick in ms ("": the
+				 * agent's -d): opened as KT_REQ_HIST, read and its rows sent in
+				 * a HISTROWS frame every tick (the explorer's pane) */
 	KT_REQ_HIST_CLOSE,	/* arg: the id of the KT_REQ_HIST_LIVE that opened it */
 	KT_REQ_OP_MAX
 };

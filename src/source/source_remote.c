@@ -972,7 +972,7 @@ static void rh_gather(struct rs_hist *rh)
 		snprintf(rh->variant, sizeof(rh->variant), "%s", rh->last[0].variant);
 }
 
-static void rh_update(struct kt_histsrc *h)
+static bool rh_update(struct kt_histsrc *h)
 {
 	struct rs_hist *rh = RH(h);
 	bool changed = false;
@@ -990,6 +990,7 @@ static void rh_update(struct kt_histsrc *h)
 	pthread_mutex_unlock(&rh->rs->lock);
 	if (changed)
 		rh_gather(rh);
+	return changed;
 }
 
 static size_t rh_rows(struct kt_histsrc *h, const struct kt_hist_row **rows)
@@ -1070,15 +1071,18 @@ static int rh_open_on(struct rs_hist *rh, struct rs_host *h, const char *spec, c
 		      size_t len)
 {
 	struct remote_src *rs = rh->rs;
+	char tick[16];
 	sigset_t old;
 	int ret = -1;
 
+	/* the rows every -d of this explorer's, so the interval is the pane's tick */
+	snprintf(tick, sizeof(tick), "%u", rs->app->opts->delay_ms);
 	remote_sigpipe_block(&old);
 	pthread_mutex_lock(&rs->lock);
 	if (rs_gone(h)) {
 		snprintf(reply, len, "%s", h->ended);
 	} else {
-		ret = remote_call(h->r, KT_REQ_HIST_LIVE, spec, "", reply, len);
+		ret = remote_call(h->r, KT_REQ_HIST_LIVE, spec, tick, reply, len);
 		if (ret == 0) {
 			rh->id[h->idx] = remote_last_id(h->r);
 			if (rs->hists != rh) {

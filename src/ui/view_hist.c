@@ -135,8 +135,8 @@ static void heat_push(struct hist_view *hv)
 		hv->heat_n++;
 }
 
-/* Copies what the last read left (app_tick's of the map, or the agent's last rows),
- * unless frozen. */
+/* Copies what the last update left (app_tick's read of the map, or the agent's last
+ * rows), unless frozen. */
 static void snapshot(struct kt_view *v)
 {
 	struct hist_view *hv = HV(v);
@@ -144,7 +144,6 @@ static void snapshot(struct kt_view *v)
 
 	if (!hv->h || hv->frozen || hv->paused)
 		return;
-	hv->h->ops->update(hv->h);
 	hv->nrows = hv->h->ops->rows(hv->h, &rows);
 	free(hv->rows);
 	hv->rows = hv->nrows ? xcalloc(hv->nrows, sizeof(*hv->rows)) : NULL;
@@ -595,7 +594,8 @@ static void hist_view_tick(struct kt_view *v)
 {
 	struct hist_view *hv = HV(v);
 
-	if (!hv->h || hv->frozen || hv->paused)
+	/* a tick the data has nothing new for (an agent's rows not come yet) adds no row */
+	if (!hv->h || hv->frozen || hv->paused || !hv->h->ops->update(hv->h))
 		return;
 	snapshot(v);
 	heat_push(hv);
