@@ -5,7 +5,8 @@
 #     reason in the status line, no pane, no BPF program in the agent;
 #   - getppid's calls counted by command on the agent: a workload of exactly N calls shows
 #     count N for its command in the key table; a second one of N more, with the pane open,
-#     2N: the rows come from the agent on every tick, the same figures as locally;
+#     2N: the rows come from the agent on every tick of the explorer's (the agent's own -d
+#     is a minute), the same figures as locally;
 #   - Esc closes the pane and the agent's BPF programs go within 2 s (its fdinfo, bpftool),
 #     the agent running on;
 #   - --hist opens a pane on the agent at the start; q: the agent, its programs and its
@@ -36,8 +37,9 @@ remote()
 	agent=$(agent_pid "$tag")
 	expect_text "No events enabled" 15 "$tag: the explorer did not start on the agent"
 }
-# via TAG: the agent's command; agent_pid TAG: its pid, once it started.
-via() { echo "echo \$\$ >$T/$1.agent; exec $KTOP --agent -v --log $T/$1.klog"; }
+# via TAG: the agent's command, its own -d a minute: the rows come at the explorer's -d
+# (0.1 s) all the same; agent_pid TAG: its pid, once it started.
+via() { echo "echo \$\$ >$T/$1.agent; exec $KTOP --agent -d 600 -v --log $T/$1.klog"; }
 agent_pid()
 {
 	wait_until 15 test -s "$T/$1.agent" || fail "$1: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
