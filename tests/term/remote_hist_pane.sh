@@ -1,5 +1,5 @@
 #!/bin/bash
-# shellcheck disable=SC2317 # helpers called through wait_until
+# shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
 # The histogram pane over a real agent (--via 'ktop --agent', a plain pipe), at 80x24:
 #   - H and a spec the agent's kernel refuses (a field its event lacks): the agent's one-line
 #     reason in the status line, no pane, no BPF program in the agent;
@@ -126,8 +126,8 @@ expect_text "^via1 ktop-rhp +$N " 10 "two: via1's row does not count exactly $N"
 expect_text "^via2 ktop-rhp +$N " 10 "two: via2's row does not count exactly $N"
 log "two: via1 and via2 each counted $N"
 tmux_quit_clean
-wait_until 2 all_gone "$a1" && wait_until 2 all_gone "$a2" ||
-	fail "two: q: an agent or its instance outlived the viewer by 2 s"
+_both_gone() { all_gone "$a1" && all_gone "$a2"; }
+wait_until 2 _both_gone || fail "two: q: an agent or its instance outlived the viewer by 2 s"
 wait_until 2 _progs_gone "${PROGS[@]}" || fail "two: q: the agents' programs remain"
 tmux_kill_server
 assert_clean
