@@ -443,6 +443,13 @@ int remote_call(struct kt_remote *r, uint8_t op, const char *arg, const char *ar
 	return r->reply_ok ? 0 : -1;
 }
 
+int remote_send_request(struct kt_remote *r, uint8_t op, const char *arg, const char *arg2)
+{
+	r->pay.len = 0;
+	msg_request_encode(&r->pay, ++r->next_id, op, arg, arg2);
+	return remote_send(r, KT_MSG_REQUEST);
+}
+
 uint32_t remote_last_id(const struct kt_remote *r)
 {
 	return r->want_id;

@@ -1022,20 +1022,26 @@ static const char *rh_host_label(struct kt_histsrc *h, unsigned host)
 	return rs->n > 1 && host < rs->n ? rs->hosts[host].label : NULL;
 }
 
-/* Closed on each host that opened it (its programs go with it there). */
+/* Closed on each host that opened it (its programs go with it there), no reply waited
+ * for: Esc and q never wait for a slow link. */
 static void rh_free(struct rs_hist *rh)
 {
 	struct remote_src *rs = rh->rs;
-	char id[16], err[1024];
+	sigset_t old;
+	char id[16];
 
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
 	for (unsigned i = 0; i < rs->n; i++) {
 		snprintf(id, sizeof(id), "%u", rh->id[i]);
 		if (rh->id[i] && !rs_gone(&rs->hosts[i]) &&
-		    rs_ask(&rs->hosts[i], KT_REQ_HIST_CLOSE, id, "", err, sizeof(err)) < 0)
-			log_debug("%s: %s: %s", __func__, rs->hosts[i].label, err);
+		    remote_send_request(rs->hosts[i].r, KT_REQ_HIST_CLOSE, id, "") < 0)
+			log_debug("%s: %s: %s", __func__, rs->hosts[i].label, strerror(errno));
 		free(rh->in[i].rows);
 		free(rh->last[i].rows);
 	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
 	free(rh->rows);
 	free(rh);
 }
