@@ -9,6 +9,7 @@ src_libktop_a_SOURCES += \
 	src/fileio.c src/fileio.h \
 	src/options.c src/options.h \
 	src/app.c src/app.h \
+	src/histsrc.c src/histsrc.h \
 	src/signals.c src/signals.h \
 	src/batch.c src/batch.h \
 	src/batch_tree.c src/batch_tree.h \

@@ -36,6 +36,8 @@ LIVE_TESTS += tests/live/remote_stack.sh
 LIVE_TESTS += tests/live/remote_profile.sh
 # The explorer over an agent (--via without -b): picker, exact stream, D, refusals, clean-up.
 TERM_TESTS += tests/term/remote_explorer.sh
+# The histogram pane over an agent: its refusal, exact live counts, its programs gone on Esc and q.
+TERM_TESTS += tests/term/remote_hist_pane.sh
 # The probe editor over an agent: a uprobe made, toggled, its exact hits, a refusal, deleted.
 TERM_TESTS += tests/term/remote_probes.sh
 # The explorer over a made-up agent, no kernel: the header's "behind" while the agent is

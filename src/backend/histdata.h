@@ -13,6 +13,7 @@ struct kt_hist_row {
 	struct kt_hist_key key;
 	struct kt_hist_val cum;
 	struct kt_hist_val iv;
+	unsigned int host; /* the explorer over several agents: whose row (histsrc.h), else 0 */
 };
 
 /* Values of bucket slot are in [*lo, *hi); the last linear bucket has *hi == 0 (open). */

@@ -12,12 +12,15 @@
  * what follows it is scoped as after local -p, --comm or --cgroup.
  * Histograms and counters (KT_REQ_HIST, KT_REQ_COUNTERS) are app.h's, as local batch mode's;
  * their snapshots go when the capture stops, before END, and their programs and perf events
- * with the agent's fds however it ends.
+ * with the agent's fds however it ends. The explorer's histograms (KT_REQ_HIST_LIVE) are
+ * read every tick of the viewer's and sent as their rows (histrows.h), until
+ * KT_REQ_HIST_CLOSE.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -46,6 +49,7 @@
 #include "clock.h"
 #include "fileio.h"
 #include "log.h"
+#include "histrows.h"
 #include "proto.h"
 #include "signals.h"
 #include "source/source.h"
@@ -111,6 +115,8 @@ struct agent {
 		struct kt_bpfhist *h; /* in app.hists, which closes it */
 		uint32_t id;	      /* the request that opened it */
 		bool json;	      /* rendered as --json prints it */
+		bool live;	      /* the explorer's: its rows every period */
+		unsigned long long period_ns, next_ns; /* live: the viewer's tick, when next */
 	} *hists;
 	size_t n_hists;
 	struct kt_batch_profile *profile; /* --profile's stacks (NULL: none asked for) */
@@ -688,6 +694,19 @@ static int agent_scope(struct agent *a, const struct kt_request *q, char *text, 
 	return 0;
 }
 
+/* The viewer's tick in ms (KT_REQ_HIST_LIVE's arg2) in ns: its -d, 100 ms to an hour;
+ * the agent's own -d when it gives none. */
+static unsigned long long agent_hist_period(struct agent *a, const char *ms)
+{
+	char *end;
+	unsigned long v = strtoul(ms, &end, 10);
+
+	if (!*ms || *end || !v)
+		v = a->opts->delay_ms;
+	v = v < 100 ? 100 : v > 3600000 ? 3600000 : v;
+	return v * 1000000ull;
+}
+
 /* A --hist histogram loaded and attached as local batch mode does (app_hist_open: the
  * same checks, the same refusals). Main thread, lock not held: the verifier takes a
  * while and the page path goes on meanwhile. */
@@ -695,13 +714,72 @@ static int agent_hist_open(struct agent *a, const struct kt_request *q, char *te
 			   size_t len)
 {
 	struct kt_bpfhist *h = app_hist_open(&a->app, q->arg, text, len);
+	bool live = q->op == KT_REQ_HIST_LIVE;
 
 	if (!h)
 		return -1;
 	a->hists = xreallocarray(a->hists, a->n_hists + 1, sizeof(*a->hists));
-	a->hists[a->n_hists++] = (struct agent_hist){ h, q->id, !strcmp(q->arg2, "json") };
+	a->hists[a->n_hists++] = (struct agent_hist){
+		.h = h, .id = q->id, .json = !strcmp(q->arg2, "json"), .live = live,
+		.period_ns = live ? agent_hist_period(a, q->arg2) : 0,
+		.next_ns = clock_mono_ns(), /* the first rows at the next turn of the loop */
+	};
 	snprintf(text, len, "%s via=%s", bpfhist_spec(h)->text, bpfhist_variant(h));
 	return 0;
+}
+
+/* The explorer closed its pane: the histogram named by the id of the request that opened
+ * it goes, its programs and maps with it. Main thread, lock not held. */
+static int agent_hist_close(struct agent *a, const struct kt_request *q, char *text,
+			    size_t len)
+{
+	char *end;
+	unsigned long id = strtoul(q->arg, &end, 10);
+
+	for (size_t i = 0; *q->arg && !*end && i < a->n_hists; i++) {
+		if (a->hists[i].id != id || !a->hists[i].live)
+			continue;
+		app_hist_close(&a->app, a->hists[i].h);
+		memmove(&a->hists[i], &a->hists[i + 1], (a->n_hists - i - 1) * sizeof(*a->hists));
+		a->n_hists--;
+		snprintf(text, len, "closed");
+		return 0;
+	}
+	snprintf(text, len, "no histogram of the explorer's was opened by request '%s'", q->arg);
+	return -1;
+}
+
+/* The explorer's histograms whose period came read and sent as their rows. Returns when
+ * the next one is due (ULLONG_MAX: none is live). Main thread. */
+static unsigned long long agent_send_histrows(struct agent *a, unsigned long long now)
+{
+	unsigned long long due = ULLONG_MAX;
+	const struct kt_hist_row *rows;
+	struct kt_bpfhist *h;
+	char err[512];
+	size_t n;
+
+	for (size_t i = 0; i < a->n_hists; i++) {
+		if (!a->hists[i].live)
+			continue;
+		if (now < a->hists[i].next_ns) {
+			due = a->hists[i].next_ns < due ? a->hists[i].next_ns : due;
+			continue;
+		}
+		a->hists[i].next_ns = now + a->hists[i].period_ns;
+		due = a->hists[i].next_ns < due ? a->hists[i].next_ns : due;
+		h = a->hists[i].h;
+		if (bpfhist_read(h, err, sizeof(err)) < 0)
+			log_debug("%s: %s", __func__, err);
+		n = bpfhist_rows(h, &rows);
+		pthread_mutex_lock(&a->lock);
+		a->pay.len = 0;
+		msg_histrows_encode(&a->pay, a->hists[i].id, bpfhist_variant(h), bpfhist_missed(h),
+				    bpfhist_total(h), rows, n);
+		agent_send(a, KT_MSG_HISTROWS, a->pay.data, a->pay.len);
+		pthread_mutex_unlock(&a->lock);
+	}
+	return due;
 }
 
 /* --pmu's counters as local batch mode opens them (the default set and the --pmu-event
@@ -849,7 +927,8 @@ static void agent_send_probe_reports(struct agent *a)
 static void agent_send_snapshots(struct agent *a)
 {
 	for (size_t i = 0; i < a->n_hists; i++)
-		agent_send_snapshot(a, a->hists[i].id, a->hists[i].h, a->hists[i].json);
+		if (!a->hists[i].live) /* the explorer had its rows on every tick */
+			agent_send_snapshot(a, a->hists[i].id, a->hists[i].h, a->hists[i].json);
 	if (a->pmu_id)
 		agent_send_snapshot(a, a->pmu_id, NULL, a->pmu_json);
 	agent_send_probe_reports(a);
@@ -861,10 +940,14 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 	char text[1024] = "";
 	int ret = -1;
 
-	if (q->op == KT_REQ_HIST || q->op == KT_REQ_COUNTERS || q->op == KT_REQ_PROFILE) {
-		ret = q->op == KT_REQ_HIST     ? agent_hist_open(a, q, text, sizeof(text)) :
-		      q->op == KT_REQ_COUNTERS ? agent_counters_open(a, q, text, sizeof(text)) :
-						 agent_profile_open(a, q, text, sizeof(text));
+	if (q->op == KT_REQ_HIST || q->op == KT_REQ_HIST_LIVE || q->op == KT_REQ_COUNTERS ||
+	    q->op == KT_REQ_PROFILE) {
+		ret = q->op == KT_REQ_COUNTERS ? agent_counters_open(a, q, text, sizeof(text)) :
+		      q->op == KT_REQ_PROFILE  ? agent_profile_open(a, q, text, sizeof(text)) :
+						 agent_hist_open(a, q, text, sizeof(text));
+		pthread_mutex_lock(&a->lock);
+	} else if (q->op == KT_REQ_HIST_CLOSE) {
+		ret = agent_hist_close(a, q, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
 	} else if (q->op == KT_REQ_TRACER) {
 		/* the reader stops and starts again: its page sink takes the lock */
@@ -1071,11 +1154,13 @@ static int agent_loop(struct agent *a)
 	struct pollfd pfd[2] = { { .fd = a->in, .events = POLLIN },
 				 { .fd = a->app.wake_rd, .events = POLLIN } };
 	unsigned long long tick = a->opts->delay_ms * 1000000ull, next = clock_mono_ns() + tick;
-	unsigned long long now;
+	unsigned long long now, wake;
 	char err[512];
-	int ret, timeout;
+	int ret;
 
 	while (!signals_pending() && !agent_dead(a)) {
+		/* the explorer's histograms at its pace, the loss at the agent's -d */
+		wake = agent_send_histrows(a, clock_mono_ns());
 		now = clock_mono_ns();
 		if (a->profile && now - a->profile_polled >= AGENT_PROFILE_POLL_NS) {
 			batch_profile_poll(a->profile); /* its rings are its own: no lock */
@@ -1093,10 +1178,11 @@ static int agent_loop(struct agent *a)
 			next = now + tick;
 			continue;
 		}
-		timeout = (int)((next - now) / 1000000) + 1;
-		if (a->profile && timeout > (int)(AGENT_PROFILE_POLL_NS / 1000000))
-			timeout = (int)(AGENT_PROFILE_POLL_NS / 1000000);
-		if (poll(pfd, 2, timeout) < 0 && errno != EINTR)
+		wake = wake < next ? wake : next;
+		if (a->profile && wake > now + AGENT_PROFILE_POLL_NS)
+			wake = now + AGENT_PROFILE_POLL_NS;
+		if (poll(pfd, 2, wake > now ? (int)((wake - now) / 1000000) + 1 : 0) < 0 &&
+		    errno != EINTR)
 			break;
 		if (pfd[1].revents)
 			app_drain_wake(&a->app);

@@ -170,6 +170,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 	const struct kt_remote_ops *o = r->ops;
 	struct kt_loss_cpu loss[1024];
 	struct kt_snapshot snap;
+	struct kt_histrows rows;
 	char sys[256], name[256];
 	const uint8_t *blob;
 	uint32_t id, len, cpu;
@@ -277,6 +278,14 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 			o->snapshot(r->ctx, &snap);
 		else
 			free(snap.text);
+		return 0;
+	case KT_MSG_HISTROWS:
+		if (msg_histrows_decode(p, n, &rows) < 0)
+			return remote_malformed(f, err, errlen);
+		if (o->hist_rows)
+			o->hist_rows(r->ctx, &rows);
+		else
+			free(rows.rows);
 		return 0;
 	case KT_MSG_END:
 		r->ended = true;
@@ -432,6 +441,13 @@ int remote_call(struct kt_remote *r, uint8_t op, const char *arg, const char *ar
 	}
 	snprintf(reply, len, "%s", r->reply);
 	return r->reply_ok ? 0 : -1;
+}
+
+int remote_send_request(struct kt_remote *r, uint8_t op, const char *arg, const char *arg2)
+{
+	r->pay.len = 0;
+	msg_request_encode(&r->pay, ++r->next_id, op, arg, arg2);
+	return remote_send(r, KT_MSG_REQUEST);
 }
 
 uint32_t remote_last_id(const struct kt_remote *r)

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "histrows.h"
 #include "proto.h"
 
 /* What the agent sends; any callback may be NULL. Data pointers are valid during the call. */
@@ -38,6 +39,8 @@ struct kt_remote_ops {
 	void (*stderr_line)(void *ctx, const char *line);
 	/* a histogram's rendering (KT_REQ_HIST); s->text is the callee's to free */
 	void (*snapshot)(void *ctx, struct kt_snapshot *s);
+	/* a live histogram's rows (KT_REQ_HIST_LIVE, histrows.h); h->rows is the callee's */
+	void (*hist_rows)(void *ctx, struct kt_histrows *h);
 };
 
 struct kt_remote_stats {
@@ -62,6 +65,10 @@ int remote_handshake(struct kt_remote *r, int timeout_ms, char *err, size_t errl
  * in reply. */
 int remote_call(struct kt_remote *r, uint8_t op, const char *arg, const char *arg2, char *reply,
 		size_t len);
+/* Sends a request without waiting: its reply is dropped as it comes (a histogram's close,
+ * which must not hold the screen up behind a slow link). Returns 0, or -1 (errno) when the
+ * pipe is gone. */
+int remote_send_request(struct kt_remote *r, uint8_t op, const char *arg, const char *arg2);
 /* The id the last remote_call sent: a snapshot names the request that opened it. */
 uint32_t remote_last_id(const struct kt_remote *r);
 /* The fd to poll for the agent's frames. */

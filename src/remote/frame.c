@@ -25,7 +25,7 @@ static const char *const type_names[KT_MSG_TYPE_MAX] = {
 	[KT_MSG_SNAPSHOT] = "snapshot",	  [KT_MSG_PING] = "ping",
 	[KT_MSG_PONG] = "pong",		  [KT_MSG_ERROR] = "error",
 	[KT_MSG_END] = "end",		  [KT_MSG_WATERMARK] = "watermark",
-	[KT_MSG_EVENTS] = "events",
+	[KT_MSG_EVENTS] = "events",	  [KT_MSG_HISTROWS] = "histrows",
 };
 
 const char *frame_type_name(uint8_t type)

@@ -2,6 +2,7 @@
 # (ktop --agent) and the viewer's side of the pipe.
 src_libktop_a_SOURCES += \
 	src/remote/proto.h src/remote/frame.c src/remote/msg.c \
+	src/remote/histrows.c src/remote/histrows.h \
 	src/remote/agent.c src/remote/agent.h \
 	src/remote/client.c src/remote/client.h \
 	src/remote/mirror.c src/remote/mirror.h \

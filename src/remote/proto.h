@@ -47,6 +47,7 @@ enum kt_frame_type {
 	KT_MSG_END,		/* agent: capture drained, nothing follows */
 	KT_MSG_WATERMARK,	/* agent: every event before this time has been sent */
 	KT_MSG_EVENTS,		/* agent: available_events (asked for) */
+	KT_MSG_HISTROWS,	/* agent: a live histogram's rows on each tick (histrows.h) */
 	KT_MSG_TYPE_MAX
 };
 
@@ -71,6 +72,10 @@ enum kt_request_op {
 				 * with its kernel stack (a stacktrace trigger), as --stack */
 	KT_REQ_PROFILE,		/* arg: -F's frequency ("" the default): --profile's sampling
 				 * on the agent's machine, scoped as the scope request says */
+	KT_REQ_HIST_LIVE,	/* arg: a --hist spec, arg2: the viewer's tick in ms ("": the
+				 * agent's -d): opened as KT_REQ_HIST, read and its rows sent in
+				 * a HISTROWS frame every tick (the explorer's pane) */
+	KT_REQ_HIST_CLOSE,	/* arg: the id of the KT_REQ_HIST_LIVE that opened it */
 	KT_REQ_OP_MAX
 };
 

@@ -305,6 +305,21 @@ void source_wait_complete(struct kt_source *s)
 		s->ops->wait_complete(s);
 }
 
+bool source_has_hists(struct kt_source *s)
+{
+	return s && s->ops->hist_open;
+}
+
+struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char *err,
+				    size_t errlen)
+{
+	if (!HAS(s, KT_CAP_HIST, hist_open)) {
+		refuse(s, KT_CAP_HIST, err, errlen);
+		return NULL;
+	}
+	return s->ops->hist_open(s, spec, err, errlen);
+}
+
 const char *source_kept_stacks(struct kt_source *s)
 {
 	return HAS(s, KT_CAP_SEEK, kept_stacks) ? s->ops->kept_stacks(s) : NULL;

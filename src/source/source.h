@@ -24,6 +24,7 @@ struct kt_app;
 struct kt_source;
 struct kt_cgroup;
 struct kt_trigger;
+struct kt_histsrc;
 struct tep_event;
 
 enum kt_cap {
@@ -164,6 +165,10 @@ struct kt_source_ops {
 	/* several hosts: the label of the host whose CPU cpu is (the store numbers every
 	 * host's CPUs one after the other), that CPU's own number in *local; NULL with one */
 	const char *(*cpu_host)(struct kt_source *s, uint32_t cpu, uint32_t *local);
+	/* KT_CAP_HIST done by the source itself (an agent's BPF, histsrc.h): opens spec,
+	 * NULL with one line in err; NULL op: app_hist_open's, on this machine */
+	struct kt_histsrc *(*hist_open)(struct kt_source *s, const char *spec, char *err,
+					size_t errlen);
 	/* KT_CAP_SEEK */
 	void (*wait_complete)(struct kt_source *s);
 	const char *(*kept_stacks)(struct kt_source *s); /* the profile it keeps, or NULL */
@@ -224,6 +229,12 @@ int source_tracing_on(struct kt_source *s, bool on);
  * a source that scopes (before app_open: the cgroup is only resolved), -1 with one line. */
 int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 		       size_t errlen);
+
+/* KT_CAP_HIST: whether the source counts them itself (its hist_open), and opens one
+ * there (NULL with its one line: the capability's refusal, or the source's reason). */
+bool source_has_hists(struct kt_source *s);
+struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char *err,
+				    size_t errlen);
 
 bool source_stacks_enabled(struct kt_source *s, const char *system, const char *event);
 int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,

@@ -11,7 +11,9 @@
  * dispatches what comes meanwhile, the formats of the events it enables among them, so the
  * decoder's tep only changes on the UI thread). Events, filters, the tracer and dynamic
  * probes are offered (the function lists are not: the tracer pane says they are missing; a
- * probe's hit counts are not asked for); the rest is refused with one line. The agents'
+ * probe's hit counts are not asked for), and histograms (each agent opens it,
+ * KT_REQ_HIST_LIVE, and sends its rows on every tick: histsrc.h's pane data, every host's
+ * rows labelled with their host); the rest is refused with one line. The agents'
  * commands' stderr (ssh's warnings) would break the screen: it is read through a pipe, its
  * last line shown in the status line and all of it printed to stderr once the screen is
  * given back (as the source closes).
@@ -46,6 +48,7 @@
 #include "backend/comms.h"
 #include "backend/decode.h"
 #include "clock.h"
+#include "histsrc.h"
 #include "log.h"
 #include "remote/client.h"
 #include "remote/hostclock.h"
@@ -71,6 +74,25 @@ struct rs_event {
 };
 
 struct remote_src;
+
+/* A histogram the explorer opened on every agent: each host's last HISTROWS frame, which
+ * the pane's update takes, and all of their rows together, each with its host. */
+struct rs_hist {
+	struct kt_histsrc base;
+	struct remote_src *rs;
+	uint32_t id[KT_REMOTES_MAX];		 /* the KT_REQ_HIST_LIVE that opened it on
+						  * each host (0: not there) */
+	struct rs_hist *next;			 /* under lock: in rs->hists */
+	struct kt_histrows in[KT_REMOTES_MAX];	 /* under lock: each host's last frame */
+	bool fresh[KT_REMOTES_MAX];		 /* under lock: in came since the update */
+	struct kt_histrows last[KT_REMOTES_MAX]; /* UI thread: each host's, as updated */
+	/* UI thread: what the pane reads */
+	struct kt_hist_row *rows; /* every host's, each with its host */
+	size_t nrows;
+	struct kt_hist_row total; /* every host's summed */
+	uint64_t missed;	  /* likewise */
+	char variant[16];	  /* the first host's */
+};
 
 /* One agent. */
 struct rs_host {
@@ -123,6 +145,7 @@ struct remote_src {
 	unsigned errseq;   /* under lock: lines so far */
 	char note[256];	   /* UI thread: errlast and errseq as of the tick */
 	unsigned noteseq;
+	struct rs_hist *hists; /* under lock: the explorer's histograms on the agent */
 };
 
 #define RS(s) ((struct remote_src *)(s)->data)
@@ -346,6 +369,24 @@ static void rs_stderr_out(struct remote_src *rs)
 	rs->errlog_dropped = 0;
 }
 
+/* A histogram's rows (client thread, or the UI's remote_call; lock held): kept for its
+ * pane's next update; those of one closed meanwhile are dropped. */
+static void rs_hist_rows(void *ctx, struct kt_histrows *rows)
+{
+	struct rs_host *h = ctx;
+	struct rs_hist *rh = h->rs->hists;
+
+	while (rh && (!rows->id || rh->id[h->idx] != rows->id))
+		rh = rh->next;
+	if (!rh) {
+		free(rows->rows);
+		return;
+	}
+	free(rh->in[h->idx].rows);
+	rh->in[h->idx] = *rows;
+	rh->fresh[h->idx] = true;
+}
+
 static const struct kt_remote_ops rs_ops = {
 	.hello = rs_hello,
 	.header_page = rs_header_page,
@@ -356,6 +397,7 @@ static const struct kt_remote_ops rs_ops = {
 	.loss = rs_loss,
 	.watermark = rs_watermark,
 	.stderr_line = rs_stderr,
+	.hist_rows = rs_hist_rows,
 };
 
 /* ---- the client thread ----------------------------------------------------------------- */
@@ -436,8 +478,8 @@ static void *rs_thread(void *arg)
 
 static unsigned int remote_caps(struct kt_source *s)
 {
-	unsigned int caps = KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_LIVE |
-			    KT_CAP_CLEAR | KT_CAP_KBUF;
+	unsigned int caps = KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_HIST |
+			    KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF;
 
 	/* no data: the unit tests ask what one agent offers */
 	return s->data && RS(s)->n > 1 ? caps : caps | KT_CAP_PROBES;
@@ -447,8 +489,6 @@ static unsigned int remote_caps(struct kt_source *s)
 static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 {
 	switch (cap) {
-	case KT_CAP_HIST:
-		return "remote: BPF histograms over an agent are not done yet";
 	case KT_CAP_COUNTERS:
 		return "remote: counters over an agent are not done yet";
 	case KT_CAP_PROFILE:
@@ -902,6 +942,200 @@ static int remote_set_tracer(struct kt_source *s, const char *name, char *err, s
 	return ret;
 }
 
+/* ---- histograms on the agent (histsrc.h) ------------------------------------------------- */
+
+#define RH(h) ((struct rs_hist *)(h))
+
+/* Every host's rows one after the other, their totals and misses summed. UI thread. */
+static void rh_gather(struct rs_hist *rh)
+{
+	unsigned n = rh->rs->n;
+	size_t k = 0;
+
+	rh->nrows = 0;
+	for (unsigned i = 0; i < n; i++)
+		rh->nrows += rh->last[i].nrows;
+	free(rh->rows);
+	rh->rows = rh->nrows ? xcalloc(rh->nrows, sizeof(*rh->rows)) : NULL;
+	memset(&rh->total, 0, sizeof(rh->total));
+	rh->missed = 0;
+	for (unsigned i = 0; i < n; i++) {
+		for (uint32_t j = 0; j < rh->last[i].nrows; j++) {
+			rh->rows[k] = rh->last[i].rows[j];
+			rh->rows[k++].host = i;
+		}
+		hist_val_add(&rh->total.cum, &rh->last[i].total.cum);
+		hist_val_add(&rh->total.iv, &rh->last[i].total.iv);
+		rh->missed += rh->last[i].missed;
+	}
+	if (rh->last[0].variant[0])
+		snprintf(rh->variant, sizeof(rh->variant), "%s", rh->last[0].variant);
+}
+
+static bool rh_update(struct kt_histsrc *h)
+{
+	struct rs_hist *rh = RH(h);
+	bool changed = false;
+
+	pthread_mutex_lock(&rh->rs->lock);
+	for (unsigned i = 0; i < rh->rs->n; i++) {
+		if (!rh->fresh[i])
+			continue;
+		free(rh->last[i].rows);
+		rh->last[i] = rh->in[i];
+		rh->in[i].rows = NULL;
+		rh->fresh[i] = false;
+		changed = true;
+	}
+	pthread_mutex_unlock(&rh->rs->lock);
+	if (changed)
+		rh_gather(rh);
+	return changed;
+}
+
+static size_t rh_rows(struct kt_histsrc *h, const struct kt_hist_row **rows)
+{
+	*rows = RH(h)->rows;
+	return RH(h)->nrows;
+}
+
+static const struct kt_hist_row *rh_total(struct kt_histsrc *h)
+{
+	return &RH(h)->total;
+}
+
+static const char *rh_variant(struct kt_histsrc *h)
+{
+	return RH(h)->variant;
+}
+
+static uint64_t rh_missed(struct kt_histsrc *h)
+{
+	return RH(h)->missed;
+}
+
+/* Several hosts: a row's host's label. */
+static const char *rh_host_label(struct kt_histsrc *h, unsigned host)
+{
+	struct remote_src *rs = RH(h)->rs;
+
+	return rs->n > 1 && host < rs->n ? rs->hosts[host].label : NULL;
+}
+
+/* Closed on each host that opened it (its programs go with it there), no reply waited
+ * for: Esc and q never wait for a slow link. */
+static void rh_free(struct rs_hist *rh)
+{
+	struct remote_src *rs = rh->rs;
+	sigset_t old;
+	char id[16];
+
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
+	for (unsigned i = 0; i < rs->n; i++) {
+		snprintf(id, sizeof(id), "%u", rh->id[i]);
+		if (rh->id[i] && !rs_gone(&rs->hosts[i]) &&
+		    remote_send_request(rs->hosts[i].r, KT_REQ_HIST_CLOSE, id, "") < 0)
+			log_debug("%s: %s: %s", __func__, rs->hosts[i].label, strerror(errno));
+		free(rh->in[i].rows);
+		free(rh->last[i].rows);
+	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
+	free(rh->rows);
+	free(rh);
+}
+
+/* Out of the list, then closed on the agents. */
+static void rh_close(struct kt_histsrc *h)
+{
+	struct rs_hist *rh = RH(h), **pp;
+	struct remote_src *rs = rh->rs;
+
+	pthread_mutex_lock(&rs->lock);
+	for (pp = &rs->hists; *pp && *pp != rh; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = rh->next;
+	pthread_mutex_unlock(&rs->lock);
+	rh_free(rh);
+}
+
+static const struct kt_histsrc_ops rh_ops = {
+	.update = rh_update,
+	.rows = rh_rows,
+	.total = rh_total,
+	.variant = rh_variant,
+	.missed = rh_missed,
+	.host_label = rh_host_label,
+	.close = rh_close,
+};
+
+/* Opens it on host h (listed before the lock goes: its first rows may come at once).
+ * Returns 0, or -1 with the agent's reason (or why it is gone) in reply. */
+static int rh_open_on(struct rs_hist *rh, struct rs_host *h, const char *spec, char *reply,
+		      size_t len)
+{
+	struct remote_src *rs = rh->rs;
+	char tick[16];
+	sigset_t old;
+	int ret = -1;
+
+	/* the rows every -d of this explorer's, so the interval is the pane's tick */
+	snprintf(tick, sizeof(tick), "%u", rs->app->opts->delay_ms);
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
+	if (rs_gone(h)) {
+		snprintf(reply, len, "%s", h->ended);
+	} else {
+		ret = remote_call(h->r, KT_REQ_HIST_LIVE, spec, tick, reply, len);
+		if (ret == 0) {
+			rh->id[h->idx] = remote_last_id(h->r);
+			if (rs->hists != rh) {
+				rh->next = rs->hists;
+				rs->hists = rh;
+			}
+		}
+	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
+	return ret;
+}
+
+/* The spec's syntax is checked here, as batch mode does; each agent opens it as local
+ * batch mode would (app_hist_open) and sends its rows on every tick. All or none: the
+ * first host that refuses (or ended) is named with its reason, and the hosts that took it
+ * close it again. */
+static struct kt_histsrc *remote_hist_open(struct kt_source *s, const char *spec, char *err,
+					   size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	struct rs_hist *rh = xcalloc(1, sizeof(*rh));
+	char reply[1024];
+	const char *via;
+
+	rh->base.ops = &rh_ops;
+	rh->rs = rs;
+	if (histspec_parse(spec, &rh->base.spec, err, errlen) < 0) {
+		free(rh);
+		return NULL;
+	}
+	for (unsigned i = 0; i < rs->n; i++) {
+		if (rh_open_on(rh, &rs->hosts[i], spec, reply, sizeof(reply)) == 0) {
+			/* "SPEC via=VARIANT": the variant until the first rows say it */
+			via = strstr(reply, " via=");
+			if (!i)
+				snprintf(rh->variant, sizeof(rh->variant), "%s", via ? via + 5 : "?");
+			continue;
+		}
+		snprintf(err, errlen, "%s%s%s", rs->n > 1 ? rs->hosts[i].label : "",
+			 rs->n > 1 ? ": " : "", reply);
+		rh_close(&rh->base);
+		return NULL;
+	}
+	return &rh->base;
+}
+
 const struct kt_source_ops source_remote_ops = {
 	.kind = "remote",
 	.remote = true,
@@ -923,6 +1157,7 @@ const struct kt_source_ops source_remote_ops = {
 	.probe_count = remote_probe_count,
 	.probe_get = remote_probe_get,
 	.cpu_host = remote_cpu_host,
+	.hist_open = remote_hist_open,
 };
 
 /* ---- the opener ------------------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The histogram pane: one BPF histogram (src/backend/bpfhist.c), aggregated in the kernel
- * and read by app_tick() on the UI tick. Three ways to look at it:
+ * The histogram pane: one BPF histogram, aggregated in the kernel, here or on an agent's
+ * (src/histsrc.h), refreshed on the UI tick. Three ways to look at it:
  *
  *   bars     the buckets of all keys together, or of the selected key, as bars
  *   keys     one row per key with count, average, p50, p99 and max, sorted by count or p99
@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "app.h"
-#include "backend/bpfhist.h"
 #include "backend/histdata.h"
+#include "histsrc.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -33,7 +33,7 @@
 enum hist_mode { MODE_BARS, MODE_KEYS, MODE_HEAT, MODE_COUNT };
 
 struct hist_view {
-	struct kt_bpfhist *h; /* owned by the app (app_hist_close) */
+	struct kt_histsrc *h; /* histsrc_close */
 	char err[512];	      /* why the last spec was refused, until the next key */
 	char hint[256];	      /* Tab's matching built-ins while the prompt is open */
 	enum hist_mode mode;
@@ -48,6 +48,7 @@ struct hist_view {
 	int sel;	   /* selected key row; -1: all keys together */
 	bool has_selkey;
 	struct kt_hist_key selkey; /* follows the key across re-sorts */
+	unsigned int selhost;	   /* and its host (several remote hosts) */
 	int top;
 	int list_h;
 	/* heatmap: interval buckets of the shown key set, one row per tick */
@@ -75,7 +76,7 @@ static const struct kt_hist_row *shown_row(const struct hist_view *hv)
 
 static const struct kt_hist_spec *spec_of(const struct hist_view *hv)
 {
-	return bpfhist_spec(hv->h);
+	return &hv->h->spec;
 }
 
 static int sort_count_iv(const void *a, const void *b)
@@ -119,7 +120,8 @@ static void sort_rows(struct hist_view *hv)
 		return;
 	hv->sel = -1;
 	for (i = 0; i < hv->nrows; i++)
-		if (!memcmp(&hv->rows[i].key, &hv->selkey, sizeof(hv->selkey)))
+		if (!memcmp(&hv->rows[i].key, &hv->selkey, sizeof(hv->selkey)) &&
+		    hv->rows[i].host == hv->selhost)
 			hv->sel = (int)i;
 }
 
@@ -133,7 +135,8 @@ static void heat_push(struct hist_view *hv)
 		hv->heat_n++;
 }
 
-/* Copies what the last read left, unless frozen. */
+/* Copies what the last update left (app_tick's read of the map, or the agent's last
+ * rows), unless frozen. */
 static void snapshot(struct kt_view *v)
 {
 	struct hist_view *hv = HV(v);
@@ -141,12 +144,12 @@ static void snapshot(struct kt_view *v)
 
 	if (!hv->h || hv->frozen || hv->paused)
 		return;
-	hv->nrows = bpfhist_rows(hv->h, &rows);
+	hv->nrows = hv->h->ops->rows(hv->h, &rows);
 	free(hv->rows);
 	hv->rows = hv->nrows ? xcalloc(hv->nrows, sizeof(*hv->rows)) : NULL;
 	if (hv->nrows)
 		memcpy(hv->rows, rows, hv->nrows * sizeof(*hv->rows));
-	hv->total = *bpfhist_total(hv->h);
+	hv->total = *hv->h->ops->total(hv->h);
 	sort_rows(hv);
 }
 
@@ -176,8 +179,7 @@ static void hist_view_free(struct kt_view *v)
 {
 	struct hist_view *hv = HV(v);
 
-	if (hv->h)
-		app_hist_close(v->app, hv->h);
+	histsrc_close(hv->h);
 	free(hv->rows);
 	free(hv->heat);
 	free(hv);
@@ -188,12 +190,11 @@ static void hist_view_resize(struct kt_view *v)
 	v->dirty = true;
 }
 
-static void adopt(struct kt_view *v, struct kt_bpfhist *h)
+static void adopt(struct kt_view *v, struct kt_histsrc *h)
 {
 	struct hist_view *hv = HV(v);
 
-	if (hv->h)
-		app_hist_close(v->app, hv->h);
+	histsrc_close(hv->h);
 	hv->h = h;
 	hv->err[0] = '\0';
 	reset(hv);
@@ -213,10 +214,10 @@ static void hist_edit(struct kt_view *v)
 void view_hist_build(struct kt_view *v, const char *text)
 {
 	struct hist_view *hv = HV(v);
-	struct kt_bpfhist *h;
+	struct kt_histsrc *h;
 	char err[512];
 
-	h = app_hist_open(v->app, text, err, sizeof(err));
+	h = histsrc_open(v->app, text, err, sizeof(err));
 	if (!h) {
 		/* the histogram on screen keeps running; the reason stays in the pane too */
 		snprintf(hv->err, sizeof(hv->err), "%s", err);
@@ -225,7 +226,7 @@ void view_hist_build(struct kt_view *v, const char *text)
 		return;
 	}
 	adopt(v, h);
-	ui_message(v->ui, false, "histogram %s via %s", text, bpfhist_variant(h));
+	ui_message(v->ui, false, "histogram %s via %s", text, h->ops->variant(h));
 }
 
 static void hist_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
@@ -262,6 +263,18 @@ static void heat_cell(int level, attr_t *attr, const char **glyph)
 	*attr = crt_attr(colour[level]) | (level == 4 ? A_BOLD : 0);
 }
 
+/* A row's key as hist_key_label names it, after its host's label with several hosts. */
+static void row_label(const struct hist_view *hv, const struct kt_hist_row *r, char *buf,
+		      size_t len)
+{
+	const char *host = hv->h->ops->host_label ? hv->h->ops->host_label(hv->h, r->host) :
+						     NULL;
+	char key[48];
+
+	hist_key_label(spec_of(hv), &r->key, key, sizeof(key));
+	snprintf(buf, len, "%s%s%s", host ? host : "", host ? " " : "", key);
+}
+
 static void draw_stats(struct kt_view *v, int y)
 {
 	struct hist_view *hv = HV(v);
@@ -270,7 +283,7 @@ static void draw_stats(struct kt_view *v, int y)
 	char key[64], avg[16], p50[16], p90[16], p99[16], max[16], line[256];
 
 	if (hv->sel >= 0)
-		hist_key_label(s, &shown_row(hv)->key, key, sizeof(key));
+		row_label(hv, shown_row(hv), key, sizeof(key));
 	else
 		snprintf(key, sizeof(key), "all %zu keys", hv->nrows);
 	hist_format_value(s, val->count ? val->sum / val->count : 0, avg, sizeof(avg));
@@ -368,7 +381,7 @@ static void draw_keys(struct kt_view *v, int y, int h)
 		const struct kt_hist_row *r = &hv->rows[hv->top + i];
 		const struct kt_hist_val *val = val_of(hv, r);
 
-		hist_key_label(s, &r->key, key, sizeof(key));
+		row_label(hv, r, key, sizeof(key));
 		hist_format_value(s, val->count ? val->sum / val->count : 0, avg, sizeof(avg));
 		hist_format_value(s, hist_percentile(s, val, 0.5), p50, sizeof(p50));
 		hist_format_value(s, hist_percentile(s, val, 0.99), p99, sizeof(p99));
@@ -465,12 +478,12 @@ static void hist_view_draw(struct kt_view *v)
 		wattrset(v->win, A_NORMAL);
 		return;
 	}
-	if (bpfhist_missed(hv->h))
+	if (hv->h->ops->missed(hv->h))
 		snprintf(title, sizeof(title), "Hist %s [%s, %llu missed]", spec_of(hv)->text,
-			 bpfhist_variant(hv->h), (unsigned long long)bpfhist_missed(hv->h));
+			 hv->h->ops->variant(hv->h), (unsigned long long)hv->h->ops->missed(hv->h));
 	else
 		snprintf(title, sizeof(title), "Hist %s [%s]", spec_of(hv)->text,
-			 bpfhist_variant(hv->h));
+			 hv->h->ops->variant(hv->h));
 	snprintf(right, sizeof(right), "%s %s%s", mode_names[hv->mode],
 		 hv->mode == MODE_HEAT ? "interval" : hv->cumulative ? "total" : "interval",
 		 hv->frozen ? " FROZEN" : hv->paused ? " PAUSED" : "");
@@ -511,8 +524,10 @@ static void select_row(struct hist_view *hv, int sel)
 		sel = -1;
 	hv->sel = sel;
 	hv->has_selkey = sel >= 0;
-	if (sel >= 0)
+	if (sel >= 0) {
 		hv->selkey = hv->rows[sel].key;
+		hv->selhost = hv->rows[sel].host;
+	}
 	/* the heatmap describes one key set: a new one starts a new history */
 	hv->heat_n = 0;
 }
@@ -579,8 +594,8 @@ static void hist_view_tick(struct kt_view *v)
 {
 	struct hist_view *hv = HV(v);
 
-	/* app_tick() read the map just before */
-	if (!hv->h || hv->frozen || hv->paused)
+	/* a tick the data has nothing new for (an agent's rows not come yet) adds no row */
+	if (!hv->h || hv->frozen || hv->paused || !hv->h->ops->update(hv->h))
 		return;
 	snapshot(v);
 	heat_push(hv);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for the remote protocol's input side (src/remote/frame.c, msg.c): any
+ * libFuzzer target for the remote protocol's input side (src/remote/frame.c, msg.c,
+ * histrows.c): any
  * bytes from the pipe, split where the first byte says (a pipe delivers them in any
  * pieces), go through the frame reassembler, and every frame found through the decoder of
  * its type, as the agent and the viewer read them. A stream that cannot go on is refused
@@ -10,6 +11,7 @@
 
 #include "fuzz_parser.h"
 #include "backend/probeprint.h"
+#include "remote/histrows.h"
 #include "remote/proto.h"
 
 static void comm_seen(void *ctx, int32_t pid, uint64_t ts, const char *name)
@@ -27,6 +29,7 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 	struct kt_backlog backlog;
 	struct kt_request req;
 	struct kt_snapshot snap;
+	struct kt_histrows rows;
 	size_t nprobes;
 	struct kt_hello h;
 	const uint8_t *blob;
@@ -80,6 +83,18 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 				free(probeprint_parse_wire(snap.text, &nprobes));
 			free(snap.text);
 		}
+		break;
+	case KT_MSG_HISTROWS:
+		if (msg_histrows_decode(p, n, &rows) < 0)
+			break;
+		/* every row took its bytes: nothing was allocated past what came */
+		FUZZ_ASSERT((size_t)rows.nrows * 78 <= n, "%u rows from %zu bytes", rows.nrows, n);
+		FUZZ_ASSERT(strlen(rows.variant) < sizeof(rows.variant), "variant unterminated");
+		for (uint32_t i = 0; i < rows.nrows; i++)
+			for (size_t c = 0; c < KT_HIST_COMM && rows.rows[i].key.name[c]; c++)
+				FUZZ_ASSERT((unsigned char)rows.rows[i].key.name[c] >= 0x20,
+					    "a control character in a key");
+		free(rows.rows);
 		break;
 	case KT_MSG_PONG:
 		(void)msg_pong_decode(p, n, &t1, &t2);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The remote protocol's frames and messages (src/remote/frame.c, msg.c): round trips,
+/* The remote protocol's frames and messages (src/remote/frame.c, msg.c, histrows.c): round trips,
  * compression, a peer of another version named in one line, truncated, oversized and
  * foreign input refused in one line. */
 #include "config.h"
@@ -11,6 +11,7 @@
 #include <traceevent/event-parse.h>
 
 #include "backend/probeprint.h"
+#include "remote/histrows.h"
 #include "remote/pages.h"
 #include "remote/proto.h"
 #include "source/source.h"
@@ -383,14 +384,16 @@ END_TEST
 START_TEST(test_remote_source)
 {
 	static const unsigned int refused[] = {
-		KT_CAP_TRIGGERS, KT_CAP_STACKS,	  KT_CAP_SCOPE,	  KT_CAP_HIST,
-		KT_CAP_COUNTERS, KT_CAP_PROFILE, KT_CAP_WRITE, KT_CAP_SEEK,  KT_CAP_HIDE,
+		KT_CAP_TRIGGERS, KT_CAP_STACKS, KT_CAP_SCOPE, KT_CAP_COUNTERS,
+		KT_CAP_PROFILE,	 KT_CAP_WRITE,	KT_CAP_SEEK,  KT_CAP_HIDE,
 	};
 	struct kt_source s = { .ops = &source_remote_ops };
 	const char *why;
 
 	ck_assert(source_can(&s, KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES |
-				     KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF));
+				     KT_CAP_HIST | KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF));
+	/* histograms on the agent, drawn by the pane from its rows (histsrc.h) */
+	ck_assert(source_has_hists(&s));
 	/* the agent's kernel and files, not this machine's: the probe editor checks nothing
 	 * of them here */
 	ck_assert(source_is_remote(&s));
@@ -404,6 +407,73 @@ START_TEST(test_remote_source)
 	ck_assert_str_eq(source_refusal(&s, KT_CAP_COUNTERS),
 			 "remote: counters over an agent are not done yet");
 	ck_assert_ptr_null(source_refusal(&s, KT_CAP_EVENTS | KT_CAP_FILTER));
+}
+END_TEST
+
+/* A live histogram's rows (HISTROWS) come back as they went: keys, both bucket sets with
+ * only their non-empty slots on the wire, the total, the variant and missed=; a name of
+ * the full 16 bytes keeps them, control characters do not reach the pane; a truncated,
+ * padded or out-of-range payload is refused. */
+START_TEST(test_histrows)
+{
+	struct kt_hist_row rows[2] = { 0 }, total = { 0 };
+	struct kt_histrows h;
+	struct kt_wbuf pay = { 0 };
+	uint8_t *bad;
+
+	rows[0].key.id = 110;
+	memcpy(rows[0].key.name, "0123456789abcdef", KT_HIST_COMM); /* no NUL */
+	rows[0].cum = (struct kt_hist_val){ .count = 20000, .sum = 2200000, .min = 110,
+					    .max = 110 };
+	rows[0].cum.slots[6] = 20000;
+	rows[0].iv = rows[0].cum;
+	rows[1].key.id = 7;
+	memcpy(rows[1].key.name, "a]0b", 6);
+	rows[1].cum = (struct kt_hist_val){ .count = 3, .sum = 9, .min = 1, .max = 5 };
+	rows[1].cum.slots[0] = 1;
+	rows[1].cum.slots[KT_HIST_SLOTS - 1] = 2;
+	total.cum = rows[0].cum;
+	hist_val_add(&total.cum, &rows[1].cum);
+	total.iv = rows[0].iv;
+
+	msg_histrows_encode(&pay, 9, "tp_btf", 4, &total, rows, 2);
+	/* sparse: far less than the structs */
+	ck_assert_uint_lt(pay.len, sizeof(rows) / 4);
+	ck_assert_int_eq(msg_histrows_decode(pay.data, pay.len, &h), 0);
+	ck_assert_uint_eq(h.id, 9);
+	ck_assert_str_eq(h.variant, "tp_btf");
+	ck_assert_uint_eq(h.missed, 4);
+	ck_assert_uint_eq(h.nrows, 2);
+	ck_assert(!memcmp(&h.total, &total, sizeof(total)));
+	ck_assert(!memcmp(&h.rows[0], &rows[0], sizeof(rows[0])));
+	ck_assert_uint_eq(h.rows[1].key.id, 7);
+	ck_assert_str_eq(h.rows[1].key.name, "a?]0b");
+	ck_assert(!memcmp(&h.rows[1].cum, &rows[1].cum, sizeof(rows[1].cum)));
+	free(h.rows);
+
+	for (size_t n = 0; n < pay.len; n++)
+		ck_assert_msg(msg_histrows_decode(pay.data, n, &h) == -1, "%zu of %zu bytes", n,
+			      pay.len);
+	wbuf_u8(&pay, 0);
+	ck_assert_int_eq(msg_histrows_decode(pay.data, pay.len, &h), -1);
+	pay.len--;
+	/* the total's first value's slot count (after id, "tp_btf", missed, key id, "") */
+	bad = pay.data + 4 + 4 + 6 + 8 + 8 + 4 + 4 * 8;
+	ck_assert_uint_eq(*bad, 3); /* slots 0, 6 and the last */
+	bad[1] = KT_HIST_SLOTS; /* a slot past the last */
+	ck_assert_int_eq(msg_histrows_decode(pay.data, pay.len, &h), -1);
+	bad[1] = bad[1 + 9]; /* the same slot twice */
+	ck_assert_int_eq(msg_histrows_decode(pay.data, pay.len, &h), -1);
+	wbuf_free(&pay);
+
+	/* no rows; a row count the payload cannot hold is refused before any allocation */
+	msg_histrows_encode(&pay, 1, "kprobe", 0, &total, NULL, 0);
+	ck_assert_int_eq(msg_histrows_decode(pay.data, pay.len, &h), 0);
+	ck_assert_uint_eq(h.nrows, 0);
+	ck_assert_ptr_null(h.rows);
+	memset(pay.data + pay.len - 4, 0xff, 4);
+	ck_assert_int_eq(msg_histrows_decode(pay.data, pay.len, &h), -1);
+	wbuf_free(&pay);
 }
 END_TEST
 
@@ -450,6 +520,7 @@ static Suite *remote_suite(void)
 	tcase_add_test(tc, test_messages_roundtrip);
 	tcase_add_test(tc, test_backlog_kept);
 	tcase_add_test(tc, test_snapshot);
+	tcase_add_test(tc, test_histrows);
 	tcase_add_test(tc, test_probe_reports);
 	tcase_add_test(tc, test_page_compressed);
 	tcase_add_test(tc, test_refusals);

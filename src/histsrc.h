@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the histogram pane draws: one histogram, counted by BPF on this machine (app.h's
+ * app_hist_open, read by app_tick) or on an agent's (the remote source's hist_open op, its
+ * rows sent on every -d tick; with several agents every host's rows, each with its
+ * host). The pane updates it on its tick, reads the rows, the
+ * totals, the variant and missed= of that update, and closes it; it never knows which.
+ */
+#ifndef KTOP_HISTSRC_H
+#define KTOP_HISTSRC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend/histdata.h"
+
+struct kt_app;
+struct kt_histsrc;
+
+struct kt_histsrc_ops {
+	/* takes what came since the last update (the map's last read, the agent's last
+	 * rows); what the calls below return stays until the next. false: nothing came */
+	bool (*update)(struct kt_histsrc *h);
+	/* the keys (in no order the pane relies on), and all of them together */
+	size_t (*rows)(struct kt_histsrc *h, const struct kt_hist_row **rows);
+	const struct kt_hist_row *(*total)(struct kt_histsrc *h);
+	/* how it is attached ("tp_btf", ...), and the samples the kernel skipped */
+	const char *(*variant)(struct kt_histsrc *h);
+	uint64_t (*missed)(struct kt_histsrc *h);
+	/* several hosts (the remote source): the label of a row's host; NULL op, or NULL:
+	 * one machine's rows, shown without */
+	const char *(*host_label)(struct kt_histsrc *h, unsigned int host);
+	/* stops it (its programs go, here or on the agent) and frees h */
+	void (*close)(struct kt_histsrc *h);
+};
+
+struct kt_histsrc {
+	const struct kt_histsrc_ops *ops;
+	struct kt_hist_spec spec; /* as parsed: buckets, unit, key */
+};
+
+/*
+ * Opens text on app's source: the source's own (source_hist_open) when it has them, else a
+ * BPF histogram here (app_hist_open). Returns NULL with one line in err: the kernel's, or
+ * the agent's, reason.
+ */
+struct kt_histsrc *histsrc_open(struct kt_app *app, const char *text, char *err,
+				size_t errlen);
+void histsrc_close(struct kt_histsrc *h); /* NULL is fine */
+
+#endif
