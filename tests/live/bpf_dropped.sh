@@ -24,7 +24,7 @@ REF='syscall-latency,by=syscall,pid=PID'
 # section FILE SPEC-PREFIX: the lines of the histogram whose header starts so.
 section() { awk -v h="# hist $2" 'index($0, "# hist ") == 1 { on = index($0, h) == 1 } on' "$1"; }
 
-GO=exec # the shell's own getppid calls come before it waits; only the workload's are counted
+GO='exec' # the shell's own getppid calls come before it waits; only the workload's are counted
 NHIST=2
 run_hist text "$KTOP_WORKLOAD" names "${NAMES[@]}" -- --hist "$SPEC" --hist "$REF"
 section "$T/text.out" "field:syscalls:sys_enter_getppid" >"$T/one.out"
