@@ -80,6 +80,7 @@ struct agent {
 	 * writing (0: no page there): how long the oldest unsent event has waited */
 	uint64_t q_oldest, inflight_oldest;
 	bool stopping; /* the capture is stopping: producers no longer wait for room */
+	bool viewer_done; /* the viewer's end request came: as its stdin closing */
 	unsigned long long stop_at; /* when it began to */
 	uint64_t *handed; /* per CPU: records in the pages sent since the reader (and the
 			   * kernel's counters) last started */
@@ -701,6 +702,10 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			text[0] = '\0';
 			ret = 0;
 			break;
+		case KT_REQ_END:
+			a->viewer_done = true;
+			ret = 0;
+			break;
 		default: /* a newer viewer's */
 			snprintf(text, sizeof(text), "request %u is not known to this agent (ktop "
 				 "%s): install the same ktop version on both sides", q->op,
@@ -748,7 +753,8 @@ static int agent_frame(struct agent *a, const struct kt_frame *f, const uint8_t 
 	}
 }
 
-/* Reads what stdin has. Returns 1 to go on, 0 at its end, -1 with err (a bad frame). */
+/* Reads what stdin has. Returns 1 to go on, 0 at its end (or the viewer's end request), -1
+ * with err (a bad frame). */
 static int agent_input(struct agent *a, char *err, size_t errlen)
 {
 	uint8_t buf[65536];
@@ -764,9 +770,12 @@ static int agent_input(struct agent *a, char *err, size_t errlen)
 	if (r == 0)
 		return 0;
 	rstream_feed(&a->rs, buf, (size_t)r);
-	while ((ret = rstream_next(&a->rs, &f, &p, &n, err, errlen)) > 0)
+	while ((ret = rstream_next(&a->rs, &f, &p, &n, err, errlen)) > 0) {
 		if (agent_frame(a, &f, p, n, err, errlen) < 0)
 			return -1;
+		if (a->viewer_done) /* what it sent after is not read */
+			return 0;
+	}
 	return ret < 0 ? -1 : 1;
 }
 
@@ -884,7 +893,8 @@ static int agent_loop(struct agent *a)
 			continue;
 		ret = agent_input(a, err, sizeof(err));
 		if (ret == 0) {
-			log_debug("%s: the viewer closed stdin", __func__);
+			log_debug("%s: the viewer %s", __func__,
+				  a->viewer_done ? "said it is done" : "closed stdin");
 			break;
 		}
 		if (ret < 0) {

@@ -212,7 +212,7 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_PROBE_DEL] = "probe-delete", [KT_REQ_KALLSYMS] = "kallsyms",
 	[KT_REQ_EVENTS] = "events",	[KT_REQ_FORMAT] = "format",
 	[KT_REQ_TRACERS] = "tracers",	[KT_REQ_HIST] = "hist",
-	[KT_REQ_COUNTERS] = "counters",
+	[KT_REQ_COUNTERS] = "counters",	[KT_REQ_END] = "end",
 };
 
 const char *msg_request_name(uint8_t op)

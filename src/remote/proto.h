@@ -64,6 +64,8 @@ enum kt_request_op {
 				 * snapshots are rendered */
 	KT_REQ_COUNTERS,	/* arg: the --pmu-event specs, space-separated ("" the default
 				 * set alone), arg2: as KT_REQ_HIST's */
+	KT_REQ_END,		/* no args: the viewer is done; the agent ends as when its stdin
+				 * closes (a serial line never closes) */
 	KT_REQ_OP_MAX
 };
 

@@ -142,6 +142,30 @@ static void rs_events(void *ctx, const uint8_t *p, size_t n)
 	rs->events_len = n;
 }
 
+/* The agent's kallsyms and printk formats (asked for by rs_load_symbols): addresses in its
+ * records become its kernel's function names. */
+static void rs_parse(struct remote_src *rs, const uint8_t *p, size_t n, bool kallsyms)
+{
+	char *buf = xmalloc(n + 1);
+
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	if (kallsyms ? tep_parse_kallsyms(rs->tep, buf) : tep_parse_printk_formats(rs->tep, buf))
+		log_debug("%s: the agent's %s do not parse", __func__,
+			  kallsyms ? "kallsyms" : "printk formats");
+	free(buf);
+}
+
+static void rs_kallsyms(void *ctx, const uint8_t *p, size_t n)
+{
+	rs_parse(ctx, p, n, true);
+}
+
+static void rs_printk(void *ctx, const uint8_t *p, size_t n)
+{
+	rs_parse(ctx, p, n, false);
+}
+
 static void rs_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 {
 	struct remote_src *rs = ctx;
@@ -213,6 +237,8 @@ static const struct kt_remote_ops rs_ops = {
 	.header_page = rs_header_page,
 	.format = rs_format,
 	.events = rs_events,
+	.kallsyms = rs_kallsyms,
+	.printk = rs_printk,
 	.page = rs_page,
 	.comm = rs_comm,
 	.loss = rs_loss,
@@ -436,6 +462,18 @@ static int rs_load_format(void *ctx, const char *system, const char *event)
 	rs->asked = xreallocarray(rs->asked, rs->n_asked + 1, sizeof(*rs->asked));
 	rs->asked[rs->n_asked++] = xstrdup(spec);
 	return rs_call(rs, KT_REQ_FORMAT, spec, "", NULL, 0);
+}
+
+/* The decoder needs kernel function names (a call tree, an event printing %ps): the agent
+ * sends its kallsyms and printk formats, once. UI thread; it waits for them, as for a
+ * format (a few MB: seconds over a slow link). */
+static void rs_load_symbols(void *ctx)
+{
+	struct remote_src *rs = ctx;
+	char err[1024];
+
+	if (rs_call(rs, KT_REQ_KALLSYMS, "", "", err, sizeof(err)) < 0)
+		log_debug("%s: no kallsyms from the agent: %s", __func__, err);
 }
 
 static int remote_enable(struct kt_source *s, const char *system, const char *event, bool on,
@@ -724,6 +762,7 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 	}
 	decoder_set_comms(app->decoder, app->comms);
 	decoder_set_loader(app->decoder, rs_load_format, rs);
+	decoder_set_symbols_loader(app->decoder, rs_load_symbols, rs);
 	for (size_t i = 0; i < opts->n_events; i++)
 		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;

@@ -134,6 +134,7 @@ START_TEST(test_messages_roundtrip)
 	request_roundtrip(7, KT_REQ_ENABLE, "enable", "syscalls:sys_enter_*", "common_pid == 1");
 	request_roundtrip(9, KT_REQ_HIST, "hist", "syscall-latency,by=comm", "json");
 	request_roundtrip(10, KT_REQ_COUNTERS, "counters", "cycles sched:sched_switch", "");
+	request_roundtrip(11, KT_REQ_END, "end", "", "");
 	/* a newer viewer's op decodes: the agent refuses it in a reply and goes on */
 	msg_request_encode(&pay, 8, 99, "x", "");
 	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
