@@ -63,8 +63,6 @@ struct kt_decoder {
 	struct kt_comms *history;
 	kt_format_loader loader; /* a borrowed tep's formats fetched on demand, or NULL */
 	void *loader_ctx;
-	kt_symbols_loader symbols; /* a borrowed tep's kernel names, fetched once, or NULL */
-	void *symbols_ctx;
 	char names[NAME_SLOTS][KT_COMM_LEN]; /* interned names from the history */
 	struct cmdline *cmdlines; /* sorted by pid */
 	size_t ncmdlines;
@@ -383,10 +381,6 @@ static void decoder_load_kallsyms(struct kt_decoder *d)
 	if (d->kallsyms_loaded)
 		return;
 	d->kallsyms_loaded = true;
-	if (d->symbols) {
-		d->symbols(d->symbols_ctx);
-		return;
-	}
 	buf = file_read_all("/proc/kallsyms", NULL);
 	if (buf) {
 		tep_parse_kallsyms(d->tep, buf);
@@ -500,13 +494,6 @@ void decoder_set_loader(struct kt_decoder *d, kt_format_loader fn, void *ctx)
 {
 	d->loader = fn;
 	d->loader_ctx = ctx;
-}
-
-void decoder_set_symbols_loader(struct kt_decoder *d, kt_symbols_loader fn, void *ctx)
-{
-	d->symbols = fn;
-	d->symbols_ctx = ctx;
-	d->kallsyms_loaded = false;
 }
 
 /* A stable copy of name, for as long as d lives; NULL when the table is full. */

@@ -26,11 +26,6 @@ void decoder_free(struct kt_decoder *d);
  * returns 0 when the format is now in the tep. */
 typedef int (*kt_format_loader)(void *ctx, const char *system, const char *event);
 void decoder_set_loader(struct kt_decoder *d, kt_format_loader fn, void *ctx);
-/* A borrowed tep gets its kernel function names from fn once, on the thread that first needs
- * them (an event that prints symbols, decoder_tep_with_symbols): a remote source fetches its
- * agent's kallsyms and printk formats into the tep. */
-typedef void (*kt_symbols_loader)(void *ctx);
-void decoder_set_symbols_loader(struct kt_decoder *d, kt_symbols_loader fn, void *ctx);
 /* Makes sure the format of system:event is parsed. Returns 0, or -1 when it has no format. */
 int decoder_load(struct kt_decoder *d, const char *system, const char *event);
 /* The event of a record, loading its format on first sight; NULL when unknown. */
