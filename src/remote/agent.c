@@ -84,6 +84,8 @@ struct agent {
 	unsigned long long stop_at; /* when it began to */
 	uint64_t *handed; /* per CPU: records in the pages sent since the reader (and the
 			   * kernel's counters) last started */
+	uint64_t *last_ts; /* per CPU: the time of the last record of the pages sent (0: none) */
+	uint64_t wm_sent; /* the last watermark sent */
 	bool writer_on, writer_quit;
 	pthread_cond_t q_data, q_room;
 	pthread_t writer;
@@ -302,8 +304,10 @@ static void agent_page(void *ctx, int cpu, const void *page, size_t len)
 				used = len;
 			for (rec = kbuffer_read_event(a->kbuf, &ts); rec;
 			     rec = kbuffer_next_event(a->kbuf, &ts)) {
-				if (a->handed && cpu < a->app.ncpus)
+				if (a->handed && cpu < a->app.ncpus) {
 					a->handed[cpu]++;
+					a->last_ts[cpu] = ts;
+				}
 				if (!first)
 					first = ts;
 				if (kbuffer_event_size(a->kbuf) < 8)
@@ -324,15 +328,25 @@ static void agent_page(void *ctx, int cpu, const void *page, size_t len)
 	pthread_mutex_unlock(&a->lock);
 }
 
-/* The reader read every CPU to its end (reader thread): the viewer may order what came. */
-static void agent_swept(void *ctx, unsigned long long before)
+/* A pass of the reader ended (reader thread): the viewer may order what is older than the
+ * pass on the CPUs it read to their end, and, on a CPU it did not (under a storm the reader
+ * never catches up, and the viewer would order nothing until its 64 MiB queue spilled),
+ * what is not newer than the last record sent from it: a CPU's pages come in order. */
+static void agent_swept(void *ctx, unsigned long long before, const int *behind, int nbehind)
 {
 	struct agent *a = ctx;
+	uint64_t wm = before > AGENT_COMMIT_SLACK_NS ? before - AGENT_COMMIT_SLACK_NS : 0;
 
 	pthread_mutex_lock(&a->lock);
-	a->pay.len = 0;
-	wbuf_u64(&a->pay, before > AGENT_COMMIT_SLACK_NS ? before - AGENT_COMMIT_SLACK_NS : 0);
-	agent_send(a, KT_MSG_WATERMARK, a->pay.data, a->pay.len);
+	for (int i = 0; i < nbehind; i++)
+		if (behind[i] >= 0 && behind[i] < a->app.ncpus && a->last_ts[behind[i]] < wm)
+			wm = a->last_ts[behind[i]];
+	if (wm > a->wm_sent) {
+		a->wm_sent = wm;
+		a->pay.len = 0;
+		wbuf_u64(&a->pay, wm);
+		agent_send(a, KT_MSG_WATERMARK, a->pay.data, a->pay.len);
+	}
 	pthread_mutex_unlock(&a->lock);
 }
 
@@ -940,6 +954,7 @@ int agent_run(const struct kt_options *opts)
 	}
 	signals_install(a->app.wake_wr);
 	a->handed = xcalloc((size_t)a->app.ncpus, sizeof(*a->handed));
+	a->last_ts = xcalloc((size_t)a->app.ncpus, sizeof(*a->last_ts));
 	agent_writer_start(a);
 	/* the page path's buffers, the hello and the formats before the first page */
 	a->page_size = (size_t)reader_page_size(a->app.reader);
@@ -991,6 +1006,7 @@ out:
 	free(a->pmu_events);
 	free(a->pmu_specs);
 	free(a->handed);
+	free(a->last_ts);
 	if (a->kbuf)
 		kbuffer_free(a->kbuf);
 	free(a->page);
