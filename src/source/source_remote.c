@@ -75,6 +75,7 @@ struct remote_src {
 	bool gone;	 /* the pipe closed or the agent failed: the capture stopped */
 	char name[256];
 	char tracer[64]; /* the agent's instance's, as last switched */
+	bool symbols; /* its kallsyms were asked for */
 	struct kt_probe *probes; /* made through the agent, in creation order */
 	size_t n_probes;
 	struct kt_rbacklog backlog; /* UI thread: the agent's last report, as of the tick */
@@ -464,18 +465,6 @@ static int rs_load_format(void *ctx, const char *system, const char *event)
 	return rs_call(rs, KT_REQ_FORMAT, spec, "", NULL, 0);
 }
 
-/* The decoder needs kernel function names (a call tree, an event printing %ps): the agent
- * sends its kallsyms and printk formats, once. UI thread; it waits for them, as for a
- * format (a few MB: seconds over a slow link). */
-static void rs_load_symbols(void *ctx)
-{
-	struct remote_src *rs = ctx;
-	char err[1024];
-
-	if (rs_call(rs, KT_REQ_KALLSYMS, "", "", err, sizeof(err)) < 0)
-		log_debug("%s: no kallsyms from the agent: %s", __func__, err);
-}
-
 static int remote_enable(struct kt_source *s, const char *system, const char *event, bool on,
 			 char *err, size_t errlen)
 {
@@ -657,11 +646,21 @@ static const struct kt_probe *remote_probe_get(struct kt_source *s, size_t i)
 	return i < RS(s)->n_probes ? &RS(s)->probes[i] : NULL;
 }
 
-/* The agent restarts its reader around the switch (its pages keep coming). */
+/* The agent restarts its reader around the switch (its pages keep coming). A tracer's
+ * records carry kernel addresses (a call tree's functions): before the first switch to one,
+ * while the link is still quiet, the agent's kallsyms and printk formats come into the tep,
+ * here, where the UI holds no lock the pages coming meanwhile need (a row being drawn holds
+ * the store's). A few MB: seconds over a slow link. */
 static int remote_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen)
 {
 	struct remote_src *rs = RS(s);
+	char why[1024];
 
+	if (strcmp(name, "nop") && !rs->symbols) {
+		rs->symbols = true;
+		if (rs_call(rs, KT_REQ_KALLSYMS, "", "", why, sizeof(why)) < 0)
+			log_debug("%s: no kallsyms from the agent: %s", __func__, why);
+	}
 	if (rs_call(rs, KT_REQ_TRACER, name, "", err, errlen) < 0)
 		return -1;
 	snprintf(rs->tracer, sizeof(rs->tracer), "%s", name);
@@ -762,7 +761,6 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 	}
 	decoder_set_comms(app->decoder, app->comms);
 	decoder_set_loader(app->decoder, rs_load_format, rs);
-	decoder_set_symbols_loader(app->decoder, rs_load_symbols, rs);
 	for (size_t i = 0; i < opts->n_events; i++)
 		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)
 			return KT_EXIT_FAILURE;
