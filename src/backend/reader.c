@@ -74,6 +74,7 @@ struct kt_reader {
 	struct kt_rename_layout rename;
 	struct kt_taskwatch *names; /* every exec, rename and fork, into comms; NULL: none */
 	struct reader_cpu *cpus;
+	int *behind; /* page mode: the CPUs a pass did not read to their end */
 	int ncpus;
 	int subbuf_size;
 	int wake_fd;
@@ -343,15 +344,14 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 
 /*
  * Page mode's pass: each CPU's full pages, and with partial its last partial page, to the
- * sink. Returns the pages handed over; while draining at the stop, 0 once the sink is
- * full.
+ * sink; then the sink learns which CPUs it did not read to their end. Returns the pages
+ * handed over; while draining at the stop, 0 once the sink is full.
  */
 static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draining)
 {
 	unsigned long long before = clock_mono_ns();
-	bool all_read = partial;
 	uint64_t pages = 0;
-	int i, k, n;
+	int i, k, n, nbehind = 0;
 
 	if (r->names)
 		taskwatch_drain(r->names);
@@ -370,11 +370,11 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draini
 			r->sink.page(r->sink.ctx, c->cpu, c->page, (size_t)n);
 			pages++;
 		}
-		if (k == READER_PAGES_PER_PASS)
-			all_read = false;
+		if (!partial || k == READER_PAGES_PER_PASS)
+			r->behind[nbehind++] = c->cpu;
 	}
-	if (all_read && r->sink.swept)
-		r->sink.swept(r->sink.ctx, before);
+	if (r->sink.swept)
+		r->sink.swept(r->sink.ctx, before, r->behind, nbehind);
 	return pages;
 }
 
@@ -463,6 +463,8 @@ static void reader_close_cpus(struct kt_reader *r)
 	}
 	free(r->cpus);
 	r->cpus = NULL;
+	free(r->behind);
+	r->behind = NULL;
 }
 
 /* The task_rename layout: its records, when enabled, name tasks exactly over time. */
@@ -517,7 +519,8 @@ static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st
 	pthread_mutex_init(&r->tid_lock, NULL);
 	pthread_cond_init(&r->tid_cond, NULL);
 	r->cpus = calloc((size_t)r->ncpus, sizeof(*r->cpus));
-	if (!r->cpus || pipe2(r->ctl, O_CLOEXEC | O_NONBLOCK) < 0) {
+	r->behind = calloc((size_t)r->ncpus, sizeof(*r->behind));
+	if (!r->cpus || !r->behind || pipe2(r->ctl, O_CLOEXEC | O_NONBLOCK) < 0) {
 		snprintf(err, errlen, "cannot set up the reader: %s", strerror(errno));
 		goto fail;
 	}

@@ -30,10 +30,12 @@ struct kt_reader;
  * the page (len: the bytes read, a whole sub-buffer) and its CPU. */
 struct kt_page_sink {
 	void (*page)(void *ctx, int cpu, const void *page, size_t len);
-	/* After a pass that read every CPU to its end (may be NULL): every event the kernel
-	 * committed before `before` (the trace clock, mono) was in the pages handed over,
-	 * but for one committing while the pass began (allow 2 ms, as the merge does). */
-	void (*swept)(void *ctx, unsigned long long before);
+	/* After each pass (may be NULL): behind lists the nbehind CPUs it did not read to
+	 * their end (a storm's, or any CPU's partial page when the pass took full pages
+	 * only); on every other CPU, every event the kernel committed before `before` (the
+	 * trace clock, mono) was in the pages handed over, but for one committing while the
+	 * pass began (allow 2 ms, as the merge does). */
+	void (*swept)(void *ctx, unsigned long long before, const int *behind, int nbehind);
 	/* While the reader drains at the stop (may be NULL): asked before each page; true
 	 * ends the drain there, and what the kernel still holds stays in its buffer (the
 	 * instance's per-CPU `entries` count it until the instance goes). */

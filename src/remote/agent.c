@@ -96,9 +96,12 @@ struct agent {
 	 * writing (0: no page there): how long the oldest unsent event has waited */
 	uint64_t q_oldest, inflight_oldest;
 	bool stopping; /* the capture is stopping: producers no longer wait for room */
+	bool viewer_done; /* the viewer's end request came: as its stdin closing */
 	unsigned long long stop_at; /* when it began to */
 	uint64_t *handed; /* per CPU: records in the pages sent since the reader (and the
 			   * kernel's counters) last started */
+	uint64_t *last_ts; /* per CPU: the time of the last record of the pages sent (0: none) */
+	uint64_t wm_sent; /* the last watermark sent */
 	bool writer_on, writer_quit;
 	pthread_cond_t q_data, q_room;
 	pthread_t writer;
@@ -322,8 +325,10 @@ static void agent_page(void *ctx, int cpu, const void *page, size_t len)
 				used = len;
 			for (rec = kbuffer_read_event(a->kbuf, &ts); rec;
 			     rec = kbuffer_next_event(a->kbuf, &ts)) {
-				if (a->handed && cpu < a->app.ncpus)
+				if (a->handed && cpu < a->app.ncpus) {
 					a->handed[cpu]++;
+					a->last_ts[cpu] = ts;
+				}
 				if (!first)
 					first = ts;
 				if (kbuffer_event_size(a->kbuf) < 8)
@@ -344,15 +349,25 @@ static void agent_page(void *ctx, int cpu, const void *page, size_t len)
 	pthread_mutex_unlock(&a->lock);
 }
 
-/* The reader read every CPU to its end (reader thread): the viewer may order what came. */
-static void agent_swept(void *ctx, unsigned long long before)
+/* A pass of the reader ended (reader thread): the viewer may order what is older than the
+ * pass on the CPUs it read to their end, and, on a CPU it did not (under a storm the reader
+ * never catches up, and the viewer would order nothing until its 64 MiB queue spilled),
+ * what is not newer than the last record sent from it: a CPU's pages come in order. */
+static void agent_swept(void *ctx, unsigned long long before, const int *behind, int nbehind)
 {
 	struct agent *a = ctx;
+	uint64_t wm = before > AGENT_COMMIT_SLACK_NS ? before - AGENT_COMMIT_SLACK_NS : 0;
 
 	pthread_mutex_lock(&a->lock);
-	a->pay.len = 0;
-	wbuf_u64(&a->pay, before > AGENT_COMMIT_SLACK_NS ? before - AGENT_COMMIT_SLACK_NS : 0);
-	agent_send(a, KT_MSG_WATERMARK, a->pay.data, a->pay.len);
+	for (int i = 0; i < nbehind; i++)
+		if (behind[i] >= 0 && behind[i] < a->app.ncpus && a->last_ts[behind[i]] < wm)
+			wm = a->last_ts[behind[i]];
+	if (wm > a->wm_sent) {
+		a->wm_sent = wm;
+		a->pay.len = 0;
+		wbuf_u64(&a->pay, wm);
+		agent_send(a, KT_MSG_WATERMARK, a->pay.data, a->pay.len);
+	}
 	pthread_mutex_unlock(&a->lock);
 }
 
@@ -995,6 +1010,10 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			text[0] = '\0';
 			ret = 0;
 			break;
+		case KT_REQ_END:
+			a->viewer_done = true;
+			ret = 0;
+			break;
 		default: /* a newer viewer's */
 			snprintf(text, sizeof(text), "request %u is not known to this agent (ktop "
 				 "%s): install the same ktop version on both sides", q->op,
@@ -1042,7 +1061,8 @@ static int agent_frame(struct agent *a, const struct kt_frame *f, const uint8_t 
 	}
 }
 
-/* Reads what stdin has. Returns 1 to go on, 0 at its end, -1 with err (a bad frame). */
+/* Reads what stdin has. Returns 1 to go on, 0 at its end (or the viewer's end request), -1
+ * with err (a bad frame). */
 static int agent_input(struct agent *a, char *err, size_t errlen)
 {
 	uint8_t buf[65536];
@@ -1058,9 +1078,12 @@ static int agent_input(struct agent *a, char *err, size_t errlen)
 	if (r == 0)
 		return 0;
 	rstream_feed(&a->rs, buf, (size_t)r);
-	while ((ret = rstream_next(&a->rs, &f, &p, &n, err, errlen)) > 0)
+	while ((ret = rstream_next(&a->rs, &f, &p, &n, err, errlen)) > 0) {
 		if (agent_frame(a, &f, p, n, err, errlen) < 0)
 			return -1;
+		if (a->viewer_done) /* what it sent after is not read */
+			return 0;
+	}
 	return ret < 0 ? -1 : 1;
 }
 
@@ -1190,7 +1213,8 @@ static int agent_loop(struct agent *a)
 			continue;
 		ret = agent_input(a, err, sizeof(err));
 		if (ret == 0) {
-			log_debug("%s: the viewer closed stdin", __func__);
+			log_debug("%s: the viewer %s", __func__,
+				  a->viewer_done ? "said it is done" : "closed stdin");
 			break;
 		}
 		if (ret < 0) {
@@ -1237,6 +1261,7 @@ int agent_run(const struct kt_options *opts)
 	}
 	signals_install(a->app.wake_wr);
 	a->handed = xcalloc((size_t)a->app.ncpus, sizeof(*a->handed));
+	a->last_ts = xcalloc((size_t)a->app.ncpus, sizeof(*a->last_ts));
 	agent_writer_start(a);
 	/* the page path's buffers, the hello and the formats before the first page */
 	a->page_size = (size_t)reader_page_size(a->app.reader);
@@ -1291,6 +1316,7 @@ out:
 	free(a->o.pids);
 	free(a->scope_comm);
 	free(a->handed);
+	free(a->last_ts);
 	if (a->kbuf)
 		kbuffer_free(a->kbuf);
 	free(a->page);

@@ -18,6 +18,7 @@
 
 #include "client.h"
 #include "clock.h"
+#include "log.h"
 #include "xalloc.h"
 
 struct kt_remote {
@@ -519,8 +520,22 @@ void remote_sigpipe_restore(const sigset_t *old)
 
 void remote_finish(struct kt_remote *r)
 {
-	if (r->to >= 0)
-		close(r->to);
+	sigset_t old;
+
+	if (r->to < 0)
+		return;
+	/* the end request first: a line that never closes (a serial port) carries no EOF. An
+	 * agent that stopped reading, or is gone, must not hold the viewer: no waiting, no
+	 * SIGPIPE; the close says the same on a pipe anyway. */
+	remote_sigpipe_block(&old);
+	if (fcntl(r->to, F_SETFL, fcntl(r->to, F_GETFL) | O_NONBLOCK) == 0) {
+		r->pay.len = 0;
+		msg_request_encode(&r->pay, ++r->next_id, KT_REQ_END, "", "");
+		if (remote_send(r, KT_MSG_REQUEST) < 0)
+			log_debug("%s: %s: no end request: %s", __func__, r->name, strerror(errno));
+	}
+	remote_sigpipe_restore(&old);
+	close(r->to);
 	r->to = -1;
 }
 

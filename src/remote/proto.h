@@ -76,6 +76,8 @@ enum kt_request_op {
 				 * agent's -d): opened as KT_REQ_HIST, read and its rows sent in
 				 * a HISTROWS frame every tick (the explorer's pane) */
 	KT_REQ_HIST_CLOSE,	/* arg: the id of the KT_REQ_HIST_LIVE that opened it */
+	KT_REQ_END,		/* no args: the viewer is done; the agent ends as when its stdin
+				 * closes (a serial line never closes) */
 	KT_REQ_OP_MAX
 };
 

@@ -136,6 +136,7 @@ struct remote_src {
 	int ctl[2]; /* wakes the client thread to stop */
 	char name[256];
 	char tracer[64]; /* the agents' instances', as last switched */
+	bool symbols; /* the first host's kallsyms were asked for */
 	struct kt_probe *probes; /* made through the agent, in creation order */
 	size_t n_probes;
 	char *errlog; /* under lock: what the commands wrote to their stderr, kept for the end */
@@ -293,6 +294,30 @@ static void rs_events(void *ctx, const uint8_t *p, size_t n)
 	rs->events_len = n;
 }
 
+/* The agent's kallsyms and printk formats (asked for by remote_set_tracer): addresses in its
+ * records become its kernel's function names. */
+static void rs_parse(struct rs_host *h, const uint8_t *p, size_t n, bool kallsyms)
+{
+	char *buf = xmalloc(n + 1);
+
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	if (kallsyms ? tep_parse_kallsyms(h->tep, buf) : tep_parse_printk_formats(h->tep, buf))
+		log_debug("%s: the agent's %s do not parse", __func__,
+			  kallsyms ? "kallsyms" : "printk formats");
+	free(buf);
+}
+
+static void rs_kallsyms(void *ctx, const uint8_t *p, size_t n)
+{
+	rs_parse(ctx, p, n, true);
+}
+
+static void rs_printk(void *ctx, const uint8_t *p, size_t n)
+{
+	rs_parse(ctx, p, n, false);
+}
+
 static void rs_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 {
 	struct rs_host *h = ctx;
@@ -392,6 +417,8 @@ static const struct kt_remote_ops rs_ops = {
 	.header_page = rs_header_page,
 	.format = rs_format,
 	.events = rs_events,
+	.kallsyms = rs_kallsyms,
+	.printk = rs_printk,
 	.page = rs_page,
 	.comm = rs_comm,
 	.loss = rs_loss,
@@ -930,12 +957,25 @@ static const struct kt_probe *remote_probe_get(struct kt_source *s, size_t i)
 	return i < RS(s)->n_probes ? &RS(s)->probes[i] : NULL;
 }
 
-/* Every agent restarts its reader around the switch (its pages keep coming). */
+/* Every agent restarts its reader around the switch (its pages keep coming). A tracer's
+ * records carry kernel addresses (a call tree's functions): before the first switch to one,
+ * while the link is still quiet, the first host's kallsyms and printk formats come into its
+ * tep, which decodes every host's records (so with several hosts their kernels' addresses
+ * are named by the first's), here, where the UI holds no lock the pages coming meanwhile
+ * need (a row being drawn holds the store's). A few MB: seconds over a slow link. */
 static int remote_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen)
 {
 	struct remote_src *rs = RS(s);
+	char why[1024];
 	bool took;
-	int ret = rs_call_all(rs, KT_REQ_TRACER, name, "", &took, err, errlen);
+	int ret;
+
+	if (strcmp(name, "nop") && !rs->symbols) {
+		rs->symbols = true;
+		if (rs_call(rs, KT_REQ_KALLSYMS, "", "", why, sizeof(why)) < 0)
+			log_debug("%s: no kallsyms from the agent: %s", __func__, why);
+	}
+	ret = rs_call_all(rs, KT_REQ_TRACER, name, "", &took, err, errlen);
 
 	if (took)
 		snprintf(rs->tracer, sizeof(rs->tracer), "%s", name);

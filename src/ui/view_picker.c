@@ -58,6 +58,8 @@ struct picker {
 	char **trig;	      /* per catalog event: its triggers as the kernel lists them, joined
 			       * by "; ", or NULL (only ktop writes its instance: read at start,
 			       * then where ktop adds or removes, counts on the tick) */
+	size_t ntrig;	      /* its entries: the catalogue may be gone when they are freed
+			       * (a probe made or deleted replaces it first) */
 	int *score;	      /* per catalog event while narrowing; -1 no match */
 	struct prow *rows;
 	int nrows;
@@ -315,6 +317,7 @@ static void picker_init(struct kt_view *v)
 	/* A row per event plus one per system at most. */
 	pk->rows = xcalloc(n + pk->ngroups + 1, sizeof(*pk->rows));
 	pk->trig = xcalloc(n, sizeof(*pk->trig));
+	pk->ntrig = n;
 	t0 = clock_mono_ns();
 	read_enabled(v, pk);
 	source_triggers_for_each(v->app->source, mark_triggers, v);
@@ -349,7 +352,7 @@ static void picker_free(struct kt_view *v)
 	struct picker *pk = P(v);
 
 	clear_detail(pk);
-	for (size_t i = 0; pk->trig && i < pk->cat->count; i++)
+	for (size_t i = 0; i < pk->ntrig; i++)
 		free(pk->trig[i]);
 	free(pk->trig);
 	free(pk->groups);

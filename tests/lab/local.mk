@@ -21,8 +21,10 @@ LAB_TEST_FILES = \
 	tests/lab/tests/53-tree-pane-pause.sh \
 	tests/lab/tests/55-top-level-kill9.sh \
 	tests/lab/tests/60-triggers-snapshot-hist.sh
-LAB_CHECKS = tests/lab/kernel-lab.tap tests/lab/harness-fails.sh
+# The kernel lab as a remote: the explorer here drives the guest's agent over a serial line.
+LAB_CHECKS = tests/lab/kernel-lab.tap tests/lab/harness-fails.sh tests/lab/remote-explorer.sh
 EXTRA_DIST += tests/lab/run-vm.sh tests/lab/kernel-clean.sh tests/lab/calltext.awk \
+	tests/lab/remote-agent.sh \
 	tests/lab/README.md \
 	$(LAB_CHECKS) $(LAB_TEST_FILES)
 
@@ -42,7 +44,7 @@ check-vm:
 clean-local: clean-lab
 clean-lab:
 	-rm -rf lab-root lab-initramfs.gz lab-initramfs.gz.tmp lab-console.log lab-serial1.log \
-		lab-out lab-build lab-fixtures lab-fixtures-smp2 tests/lab/run
+		lab-out lab-build lab-fixtures lab-fixtures-smp2 tests/lab/run tests/lab/remote-run
 distclean-local: clean-lab
 	-rm -rf lab-cache
 

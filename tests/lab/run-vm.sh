@@ -23,9 +23,14 @@
 #   LAB_SMP          guest CPUs (default 1; more run single-threaded TCG, see below)
 #   LAB_TIMEOUT      seconds the whole guest may take (default 600)
 #   LAB_TEST_TIMEOUT seconds one guest test may take (default 60)
-#   LAB_KERNEL_PKG   kernel package to fetch (default: what linux-image-amd64 depends on)
+#   LAB_KERNEL_PKG   kernel package to fetch (default: what LAB_KERNEL_META depends on)
+#   LAB_KERNEL_META  the meta package naming it (default: linux-image-amd64)
 #   LAB_VERBOSE=1    copy the console to stdout as it comes
 #   LAB_QEMU_ARGS    extra qemu arguments (word-split)
+#   LAB_SERIAL1      qemu's backend of the second serial port, ttyS1 (default:
+#                    file:lab-serial1.log, where lab-save writes); remote-explorer.sh gives a
+#                    socket (unix:PATH,server=on,wait=off) the host's explorer reaches the
+#                    guest's agent through
 #
 # Files back from the guest: a guest test runs `lab-save FILE [NAME]`, which writes
 # `LAB-FILE NAME SIZE SHA256`, the file in base64 and `LAB-END NAME` to the second serial port
@@ -82,7 +87,7 @@ busybox=$(dpkg -L busybox-static | grep -m1 '/busybox$')
 mkdir -p "$cache" || exit 1
 kernel_pkg()
 {
-	apt-cache depends linux-image-amd64 2>/dev/null |
+	apt-cache depends "${LAB_KERNEL_META:-linux-image-amd64}" 2>/dev/null |
 		awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }'
 }
 pkg=${LAB_KERNEL_PKG:-$(kernel_pkg)}
@@ -283,7 +288,7 @@ smp=${LAB_SMP:-1}
 accel=tcg
 [ "$smp" -gt 1 ] && accel=tcg,thread=single
 qemu_cmd=(qemu-system-x86_64 -accel "$accel" -smp "$smp" -m 1024 -nographic -no-reboot -nic none
-	-serial mon:stdio -serial "file:$serial1"
+	-serial mon:stdio -serial "${LAB_SERIAL1:-file:$serial1}"
 	-kernel "$vmlinuz" -initrd "$initrd"
 	-append "console=ttyS0 panic=-1 softlockup_panic=1 quiet")
 # shellcheck disable=SC2206 # word splitting is the point

@@ -7,7 +7,9 @@
 #     agent's kernel's per_cpu stats, and events + lost == the calls made;
 #   - the agent told to go (SIGTERM, SIGHUP) while its viewer stopped reading, and the viewer
 #     killed with -9 (a probe of the agent's in place): the agent's instance, its probe group
-#     and the agent itself are gone within 2 s.
+#     and the agent itself are gone within 2 s;
+#   - an agent whose input never closes (as on a serial line) ends on the viewer's end
+#     request, its instance gone, and the viewer gets its END.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -126,6 +128,23 @@ for sig in TERM HUP; do
 	fi
 	log "stuck$sig: agent gone within 2 s of SIG$sig with its viewer stopped; the viewer then: exit $WAIT_RC $(head -c 200 "$T/stuck$sig.err")"
 done
+
+# --- a line that never closes (a serial port, a terminal): the viewer's end request ------
+# The agent's stdin is a FIFO it holds open for writing itself, as a tty never reads EOF;
+# cat copies the viewer's bytes into it. Only the end request tells the agent to go.
+mkfifo "$T/line" || fail "mkfifo failed"
+start_ktop "$T/line.out" "$T/line.err" -b -q --duration 1 -e syscalls:sys_enter_getppid \
+	--via "exec 3<&0; cat <&3 >$T/line & exec 3<&-; echo \$\$ >$T/line.agent; exec $KTOP --agent <>$T/line"
+kpid=$KTOP_PID
+wait_until 15 test -s "$T/line.agent" || fail "line: the agent did not start: $(head -c 500 "$T/line.err")"
+agent=$(cat "$T/line.agent")
+KTOP_PIDS+=("$agent")
+wait_capturing "$agent" syscalls sys_enter_getppid
+wait_pid_exit "$kpid" 30 || fail "line: the viewer did not end after --duration 1 (no END from an agent whose input never closes)"
+[ "$WAIT_RC" = 0 ] || fail "line: viewer exited $WAIT_RC: $(head -c 500 "$T/line.err")"
+wait_until 2 all_gone "$agent" ||
+	fail "line: 2 s after its viewer ended, the agent on a line that never closes is not gone: alive=$(pid_alive "$agent" && echo yes || echo no), instance=$(instance_exists "$agent" && echo yes || echo no)"
+log "line: the agent on a line that never closes ended on the viewer's end request"
 
 # --- the viewer killed with -9: the agent leaves the kernel clean within 2 s -------------
 libc=$(ldd "$KTOP_WORKLOAD_BIN" | awk '/libc\.so/ { print $3; exit }')

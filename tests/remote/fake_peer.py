@@ -36,7 +36,8 @@
 #                     loss frame that is caught up: tests/term/remote_fake.sh).
 #                     With old, it says it is ktop 0.0.9 and answers a hist or counters
 #                     request as an agent that does not know them does (an error frame:
-#                     unknown request 10 or 11), then ENDs when stdin closes.
+#                     unknown request 10 or 11), then ENDs when stdin closes or the
+#                     viewer's end request (op 17) comes.
 #                     Either way a hist request (op 10) of func:nosuch* is refused, and any
 #                     other is accepted: when stdin closes its snapshot (hist_text) comes
 #                     before END, rendered as arg2 asks ("json" or text), its count
@@ -178,6 +179,8 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
             rid, op = struct.unpack("<IB", payload[:5])
             alen = struct.unpack("<I", payload[5:9])[0]
             arg = payload[9:9 + alen].decode()
+            if op == 17:  # end: the viewer is done, as when stdin closes
+                break
             if op == 6:  # kallsyms and printk formats, for -o
                 send(6, b"ffffffff81000000 T _stext\nffffffff81001000 T do_syscall_64\n")
                 with open(os.path.join(fixtures, "printk_formats"), "rb") as f:

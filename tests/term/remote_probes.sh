@@ -10,7 +10,8 @@
 #     the agent sent for the new event;
 #   - a function the binary lacks is refused with the agent's own reason (not checked here:
 #     the binary is the agent's), and nothing is made;
-#   - d deletes it from the agent's group, and it can be made again;
+#   - d deletes it from the agent's group, and it can be made again, and made and deleted
+#     with the event picker open (whose catalogue each replaces);
 #   - s (USDT, whose notes are read on this machine) is refused in one line;
 #   - after q the agent, its instance and group are gone.
 set -u
@@ -89,6 +90,20 @@ expect_text "Events: all CPUs +$((N + M)) held" 10 "the stream does not hold the
 wait_until 3 _newest_row_decoded || fail "the newest hit is not decoded as ktop_probe_target: $(newest_row)"
 tmux_keys d
 expect_text "deleted ktop_$agent:ktop_probe_target" 5 "d did not delete the probe made again"
+
+# The picker open beside the editor: each probe made or deleted replaces the catalogue it
+# lists (the picker once freed its rows by the old one's size, after it was gone).
+tmux_keys Escape
+wait_for_no_text "^ Probes ktop_" 3 || fail "Esc did not close the probe editor"
+tmux_keys e
+expect_text "Event picker" 5 "e did not open the event picker"
+tmux_keys Tab # the stream has the keys again
+tmux_keys P
+expect_text "^ Probes " 5 "P did not open the probe editor beside the picker"
+editor_uprobe "$target" ktop_probe_target
+expect_text "created and enabled ktop_$agent:ktop_probe_target" 5 "no probe made with the picker open"
+tmux_keys d
+expect_text "deleted ktop_$agent:ktop_probe_target" 5 "no probe deleted with the picker open"
 
 tmux_quit_clean
 wait_until 2 all_gone "$agent" ||

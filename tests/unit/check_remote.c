@@ -139,6 +139,7 @@ START_TEST(test_messages_roundtrip)
 	request_roundtrip(11, KT_REQ_SCOPE, "scope", "pid+children", "123,456");
 	request_roundtrip(12, KT_REQ_STACK, "stack", "syscalls:sys_enter_read", "fd == 3");
 	request_roundtrip(13, KT_REQ_PROFILE, "profile", "199", "");
+	request_roundtrip(14, KT_REQ_END, "end", "", "");
 	/* a newer viewer's op decodes: the agent refuses it in a reply and goes on */
 	msg_request_encode(&pay, 8, 99, "x", "");
 	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
