@@ -71,7 +71,7 @@ only()
 capture pid 'agent_request: counters' -p PA
 only pid a $NA
 grep -q "^# pmu: pid $pa (1 thread)" "$T/pid.out" &&
-	grep -q '^context-switches  *[1-9]' "$T/pid.out" ||
+	grep -q '^task-clock  *[1-9]' "$T/pid.out" ||
 	fail "-p: no counters of pid $pa: $(grep -A3 '^# pmu' "$T/pid.out")"
 log "-p: $NA of $NA of A's calls, none of B's $NB, and A's own counters"
 
