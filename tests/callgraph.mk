@@ -15,7 +15,7 @@ TESTS += tests/unit/check_callgraph
 endif
 
 # make bench also prints the builder's throughput on a replayed lab recording.
-EXTRA_PROGRAMS += tests/bench/callgraph_bench
+check_PROGRAMS += tests/bench/callgraph_bench
 tests_bench_callgraph_bench_SOURCES = tests/bench/callgraph_bench.c \
 	tests/unit/fixture_dat.c tests/unit/fixture_dat.h
 tests_bench_callgraph_bench_CFLAGS = $(AM_CFLAGS) $(TRACECMD_CFLAGS)

@@ -26,7 +26,7 @@ LIVE_TESTS += tests/live/profile_shares.sh tests/live/profile_exit.sh \
 	tests/live/profile_record.sh tests/live/profile_user.sh
 EXTRA_DIST += tests/profile-lib.sh
 # make bench: sampling cost against perf record, symbolizing against perf report.
-EXTRA_PROGRAMS += tests/bench/symbolize_bench
+check_PROGRAMS += tests/bench/symbolize_bench
 tests_bench_symbolize_bench_SOURCES = tests/bench/symbolize_bench.c
 tests_bench_symbolize_bench_CFLAGS = $(AM_CFLAGS)
 tests_bench_symbolize_bench_LDADD = $(KTOP_LIBS)
@@ -48,7 +48,7 @@ TERM_TESTS += tests/term/flame_live.sh tests/term/flame_offcpu.sh tests/term/fla
 	tests/term/flame_recorded.sh tests/term/flame_cpu.sh tests/term/flame_window.sh
 EXTRA_DIST += tests/term/flame-lib.sh
 # make bench: the flame graph pane's redraw with 100 k unique stacks, against the frame budget.
-EXTRA_PROGRAMS += tests/bench/flame_bench
+check_PROGRAMS += tests/bench/flame_bench
 tests_bench_flame_bench_SOURCES = tests/bench/flame_bench.c
 tests_bench_flame_bench_CFLAGS = $(AM_CFLAGS)
 tests_bench_flame_bench_LDADD = $(KTOP_LIBS)

@@ -22,6 +22,7 @@
 #include "app.h"
 #include "backend/stacks.h"
 #include "backend/stackwin.h"
+#include "ui/pane.h"
 #include "ui/screen.h"
 #include "ui/view.h"
 
@@ -199,7 +200,7 @@ int main(int argc, char **argv)
 	memset(&v, 0, sizeof(v));
 	app.opts = &opts;
 	ui.app = &app;
-	v.ops = &view_flame_ops;
+	v.ops = pane_kind("flame")->ops; /* the registry's row (ui/pane.h) */
 	v.ui = &ui;
 	v.app = &app;
 	v.focused = true;
