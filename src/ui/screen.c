@@ -117,20 +117,15 @@ static void help_key(struct kt_ui *ui, int key)
 
 /* A click focuses the pane under it and goes to the pane (the picker toggles the event
  * clicked); the wheel scrolls the pane under it by three rows. */
-static void ui_mouse(struct kt_ui *ui)
+static void ui_mouse_event(struct kt_ui *ui, const MEVENT *me)
 {
-	MEVENT me;
 	int i, n;
 
-	if (getmouse(&me) != OK) {
-		log_debug("%s: KEY_MOUSE with no event", __func__);
-		return;
-	}
-	log_debug("%s: %d,%d %#lx", __func__, me.y, me.x, (unsigned long)me.bstate);
+	log_debug("%s: %d,%d %#lx", __func__, me->y, me->x, (unsigned long)me->bstate);
 	if (ui->prompt.active)
 		return;
 	if (ui->help) {
-		if (me.bstate & BUTTON1_PRESSED) {
+		if (me->bstate & BUTTON1_PRESSED) {
 			ui->help = false;
 			ui->full = true;
 		}
@@ -140,21 +135,37 @@ static void ui_mouse(struct kt_ui *ui)
 		struct kt_view *v = ui->views[i];
 		int by, bx;
 
-		if (!v->win || !wenclose(v->win, me.y, me.x))
+		if (!v->win || !wenclose(v->win, me->y, me->x))
 			continue;
 		getbegyx(v->win, by, bx);
-		if (me.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		if (me->bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
 			for (n = 0; n < 3; n++)
-				v->ops->key(v, (me.bstate & BUTTON4_PRESSED) ? KEY_UP : KEY_DOWN);
+				v->ops->key(v, (me->bstate & BUTTON4_PRESSED) ? KEY_UP : KEY_DOWN);
 			v->dirty = true;
-		} else if (me.bstate & BUTTON1_PRESSED) {
+		} else if (me->bstate & BUTTON1_PRESSED) {
 			if (i != ui->lay.focus)
 				pane_focus(ui, i);
 			if (v->ops->click)
-				v->ops->click(v, me.y - by, me.x - bx);
+				v->ops->click(v, me->y - by, me->x - bx);
 		}
 		return;
 	}
+}
+
+/* One KEY_MOUSE can stand for several events: when a press and its release arrive in one
+ * read, ncurses queues both and returns KEY_MOUSE once. getmouse() pops the newest, so
+ * take them all and handle them oldest first, or the press is lost under its release. */
+static void ui_mouse(struct kt_ui *ui)
+{
+	MEVENT me[16];
+	int n = 0;
+
+	while (n < (int)(sizeof(me) / sizeof(me[0])) && getmouse(&me[n]) == OK)
+		n++;
+	if (!n)
+		log_debug("%s: KEY_MOUSE with no event", __func__);
+	while (n-- > 0)
+		ui_mouse_event(ui, &me[n]);
 }
 
 static void ui_key(struct kt_ui *ui, int key)

@@ -260,7 +260,9 @@ expect_text "enabled: 2" 10 "-P mine did not enable the two events"
 quit_ok "-P mine"
 
 # ---- the mouse --------------------------------------------------------------------------------
-click() { tmux_text $'\e[<0;'"$1;$2"'M'; tmux_text $'\e[<0;'"$1;$2"'m'; }
+# A press and its release in one write, as a slow SSH link delivers them: ncurses queues both
+# behind one KEY_MOUSE, and the press must not be lost under the release.
+click() { tmux_text $'\e[<0;'"$1;$2"$'M\e[<0;'"$1;$2"'m'; }
 # The keys and mouse events ktop read, from its -v log, when a click goes unanswered.
 expect_click()
 {
