@@ -10,8 +10,9 @@
  * tick. Control requests are sent from the UI thread under the same lock (remote_call
  * dispatches what comes meanwhile, the formats of the events it enables among them, so the
  * decoder's tep only changes on the UI thread). Events, filters, the tracer and dynamic
- * probes are offered (the function lists are not: the tracer pane says they are missing; a
- * probe's hit counts are not asked for), and histograms (each agent opens it,
+ * probes are offered (the function lists are not: the tracer pane says they are missing;
+ * USDT probes are made by the agent, which reads the binary; a probe's counts are asked for
+ * on the editor's tick, KT_REQ_PROBE_COUNTS, and come as a snapshot), and histograms (each agent opens it,
  * KT_REQ_HIST_LIVE, and sends its rows on every tick: histsrc.h's pane data, every host's
  * rows labelled with their host); the rest is refused with one line. The agents'
  * commands' stderr (ssh's warnings) would break the screen: it is read through a pipe, its
@@ -25,8 +26,9 @@
  * CPU's host for the stream's host column. A record of an event whose id differs on its
  * host from the first host's is given the first host's id; one the first host has no
  * format for cannot be decoded and is dropped (ktop -v logs it). Every request goes to
- * every host; one a host refuses is named with its label, the others keep theirs. Probes
- * are refused (one editor for several kernels is not done yet). Task names are one table:
+ * every host; one a host refuses is named with its label, the others keep theirs. A probe
+ * is made on every host, all or none, each agent in its own group, which maps to the first
+ * host's (the editor's probes are the first host's events). Task names are one table:
  * a pid two hosts both use shows the name either gave last.
  */
 #include "config.h"

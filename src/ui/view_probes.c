@@ -13,7 +13,11 @@
  * line says why and what to do.
  * s starts a USDT probe (usdt.h): a binary, library or pid first, then
  * "PROVIDER:PROBE [argN:TYPE...]" (a pid's: "PATH:PROVIDER:PROBE ...") with Tab over its
- * notes; it becomes one uprobe per site. */
+ * notes; it becomes one uprobe per site.
+ * Over agents (a remote source) the binary and the definition go whole to the agent, which
+ * checks them and reads a USDT probe's notes on its machine; the counts are the agents',
+ * asked for on each tick; with several hosts the title names each host's group and the
+ * bottom line the selected probe's hits per host. */
 #include "config.h"
 
 #include <dirent.h>
