@@ -612,6 +612,27 @@ editor_uprobe()
 	tmux_keys Enter
 }
 probe_count() { grep -c "^[pr]:$PROBE_GROUP/" "$(_dynevents_file)"; }
+# remote_editor_start COLS ROWS [ARGS...]: tmux_start on one agent through a plain pipe
+# (--via 'ktop --agent', -d 1 and ARGS), then its probe editor (P) open and empty; the
+# agent's pid in agent (and KTOP_PIDS). agent_probes: its group's dynamic events.
+agent=
+remote_editor_start()
+{
+	local cols=$1 rows=$2
+	shift 2
+	tmux_start "$cols" "$rows" -- --via "echo \$\$ >$T/agent; exec $KTOP --agent" -d 1 "$@"
+	# shellcheck disable=SC2119 # the whole screen
+	wait_until 15 test -s "$T/agent" ||
+		fail "the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
+	agent=$(cat "$T/agent")
+	KTOP_PIDS+=("$agent")
+	wait_until 15 instance_exists "$agent" || fail "no instance ktop-$agent"
+	expect_text "No events enabled" 10 "the explorer did not start on the agent"
+	tmux_keys P
+	expect_text "Probes " 5 "P did not open the probe editor over the agent"
+	expect_text "no probes yet" 3 "the editor over the agent does not start empty"
+}
+agent_probes() { grep -c "^[pr]:ktop_$agent/" "$(_dynevents_file)"; }
 
 _screen_has() { tmux_screen | grep -Eq -- "$1"; }
 _screen_lacks() { ! tmux_screen | grep -Eq -- "$1"; }

@@ -26,18 +26,8 @@ hit_row='probe_targ[a-z]*-[0-9]+ +ktop_probe_target \([0-9a-f]+\)'
 # The stream's last row, just above the probe editor.
 newest_row() { tmux_screen | grep -B1 '^ Probes ktop_' | head -1; }
 _newest_row_decoded() { newest_row | grep -Eq "$hit_row"; }
-agent_probes() { grep -c "^[pr]:ktop_$agent/" "$(_dynevents_file)"; }
 
-tmux_start 80 24 -- --via "echo \$\$ >$T/agent; exec $KTOP --agent" -d 1
-wait_until 15 test -s "$T/agent" || fail "the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
-agent=$(cat "$T/agent")
-KTOP_PIDS+=("$agent")
-wait_until 15 instance_exists "$agent" || fail "no instance ktop-$agent"
-expect_text "No events enabled" 10 "the explorer did not start on the agent"
-
-tmux_keys P
-expect_text "Probes " 5 "P did not open the probe editor over the agent"
-expect_text "no probes yet" 3 "the editor over the agent does not start empty"
+remote_editor_start 80 24
 # A uprobe on the agent's file, enabled as it is made.
 editor_uprobe "$target" ktop_probe_target
 expect_text "created and enabled ktop_$agent:ktop_probe_target" 5 "the agent did not make the probe"

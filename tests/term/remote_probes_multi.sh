@@ -1,5 +1,5 @@
 #!/bin/bash
-# shellcheck disable=SC2317 # helpers called through wait_until
+# shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
 # The probe editor (P) over two real agents (--via 'ktop --agent' twice), 140x50. via2 runs
 # in a mount namespace of its own where a tmpfs hides $T/only: a binary there is one only
 # via1 can see. On a private copy of tests/helpers/probe_target (the kernel counts a

@@ -20,7 +20,6 @@ require_tmux
 require_usdt_target
 N=7
 
-agent_probes() { grep -c "^p:ktop_$agent/" "$(_dynevents_file)"; }
 # editor_usdt BINARY DEF: s, the binary, DEF, Enter.
 editor_usdt()
 {
@@ -35,14 +34,7 @@ editor_usdt()
 	tmux_keys Enter
 }
 
-tmux_start 120 40 -- --via "echo \$\$ >$T/agent; exec $KTOP --agent" -d 1
-wait_until 15 test -s "$T/agent" || fail "the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
-agent=$(cat "$T/agent")
-KTOP_PIDS+=("$agent")
-wait_until 15 instance_exists "$agent" || fail "no instance ktop-$agent"
-expect_text "No events enabled" 10 "the explorer did not start on the agent"
-tmux_keys P
-expect_text "no probes yet" 5 "P did not open the probe editor over the agent"
+remote_editor_start 120 40
 
 editor_usdt "$TGT" 'ktop_test:hit arg3:string'
 expect_text "created and enabled ktop_$agent:hit" 10 "the agent did not make the USDT probe"
