@@ -961,6 +961,19 @@ static int rs_probe_names(struct rs_host *h, const char *reply, const char *firs
 	return 0;
 }
 
+/* A probe came or went: the counts the agents sent before are of other probes (a name
+ * made again counts from 0). */
+static void rs_counts_forget(struct remote_src *rs)
+{
+	pthread_mutex_lock(&rs->lock);
+	for (unsigned k = 0; k < rs->n; k++) {
+		free(rs->hosts[k].counts);
+		rs->hosts[k].counts = NULL;
+		rs->hosts[k].n_counts = 0;
+	}
+	pthread_mutex_unlock(&rs->lock);
+}
+
 /* Deletes each of names ("GROUP:NAME ...") on host h. */
 static void rs_probe_undo(struct rs_host *h, const char *names)
 {
@@ -1012,6 +1025,7 @@ static int rs_probe_add(struct remote_src *rs, const char *kindname, enum kt_pro
 		goto undo_all;
 	}
 	snprintf(events, eventslen, "%s", first);
+	rs_counts_forget(rs);
 	for (const char *p = first; *p; p += strcspn(p, " "), p += *p == ' ', n++) {
 		size_t g = strcspn(p, ":"), w = strcspn(p, " ");
 
@@ -1081,6 +1095,7 @@ static int remote_probe_delete(struct kt_source *s, const char *name, char *err,
 			(rs->n_probes - i - 1) * sizeof(*rs->probes));
 		rs->n_probes--;
 	}
+	rs_counts_forget(rs);
 	rs_refresh_catalog(rs, NULL, 0);
 	return ret;
 }

@@ -448,8 +448,10 @@ static void start(struct kt_view *v, struct ppane *pp, enum kt_probe_kind kind)
 	pp->errpos = -1;
 	if (probe_kind_is_user(kind)) {
 		pp->editing = true;
-		ui_prompt_open(v->ui, v, PROMPT_BINARY, pp->usdt ? "USDT in binary, library or "
-				       "pid: " : "binary or library: ", pp->path[0] ? pp->path : "");
+		ui_prompt_open(v->ui, v, PROMPT_BINARY, !pp->usdt ? "binary or library: " :
+				       remote ? "USDT in the agent's binary or library: " :
+						"USDT in binary, library or pid: ",
+			       pp->path[0] ? pp->path : "");
 		return;
 	}
 	if (!pp->ksyms && !remote) {

@@ -24,7 +24,7 @@ N=7
 editor_usdt()
 {
 	tmux_keys s
-	expect_text "^USDT in binary, library or pid:" 5 "s did not ask for the binary"
+	expect_text "^USDT in the agent's binary or library:" 5 "s did not ask for the agent's binary"
 	tmux_keys C-u
 	tmux_text "$1"
 	tmux_keys Enter
@@ -58,8 +58,8 @@ expect_text "\[x\] hit +uprobe +hits=$N " 10 "the editor's count of hit is not $
 expect_text '\[x\] twice +uprobe +hits=1 ' 3 "the editor's count of twice is not 1"
 expect_text '\[x\] twice_2 +uprobe +hits=1 ' 3 "the editor's count of twice_2 is not 1"
 expect_text "Events: all CPUs +$((N + 2)) held" 10 "the stream does not hold the $((N + 2)) hits"
-expect_count 'usdt_target-[0-9]+ +hit +\([0-9a-f]+\) arg1=-?[0-9]+' "$N" 3 "not $N hits decoded with their arguments"
-expect_text "usdt_target-[0-9]+ +hit +\([0-9a-f]+\) arg1=$((7 * (N - 1) - 3))" 3 "the last hit's argument is not the target's"
+expect_count 'usdt_targ[a-z]*-[0-9]+ +hit +\([0-9a-f]+\) arg1=-?[0-9]+' "$N" 3 "not $N hits decoded with their arguments"
+expect_text "usdt_targ[a-z]*-[0-9]+ +hit +\([0-9a-f]+\) arg1=$((7 * (N - 1) - 3))" 3 "the last hit's argument is not the target's"
 log "editor over the agent: hits=$N of hit, 1 of each site of twice, live"
 
 # A probe the binary lacks: the agent's reason, nothing made.
