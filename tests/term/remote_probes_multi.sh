@@ -12,7 +12,12 @@
 #     via2 in the stream, and the editor's live counts say hits=2N, N per host;
 #   - a uprobe on the binary only via1 sees: via2's refusal named in one line, and via1,
 #     which made it, deletes it again: neither agent holds it;
-#   - d deletes it on both; after q both agents, their instances and groups are gone.
+#   - d deletes it on both;
+#   - s makes USDT probes on both (tests/helpers/usdt_target's hit, its library's twice as
+#     two sites): the guarded probe runs (one uprobe per site in the kernel: semaphore 1),
+#     the live counts
+#     are 2N for hit and 2 for each site of twice, once per host;
+#   - after q both agents, their instances and groups are gone.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -21,6 +26,7 @@ require_tmux
 command -v unshare >/dev/null 2>&1 || skip "needs unshare (util-linux)"
 unshare -m true 2>/dev/null || skip "cannot make a mount namespace here"
 private_probe_target
+require_usdt_target
 mkdir -p "$T/only"
 cp "$target" "$T/only/probe_target" || fail "cannot copy the probe target to $T/only"
 N=6
@@ -100,6 +106,43 @@ expect_text "deleted ktop_$a1:ktop_probe_target" 5 "d did not delete the probe"
 expect_text "no probes yet" 3 "the editor still lists the deleted probe"
 for a in "$a1" "$a2"; do
 	[ "$(dynevents "$a" ktop_probe_target)" = 0 ] || fail "ktop_$a keeps the deleted probe"
+done
+
+# USDT on both: each agent reads the notes and makes the sites with the semaphore (the
+# kernel shares one uprobe per file and offset, so it is 1 with both hosts' probes); the
+# library's twice is two sites on each host.
+for def in "$TGT ktop_test:hit" "$LIB ktop_test:twice"; do
+	tmux_keys s
+	expect_text "^USDT in the agent's binary or library:" 5 "s did not ask for the binary"
+	bin=${def% *}
+	tmux_keys C-u
+	tmux_text "$bin"
+	tmux_keys Enter
+	expect_text "^usdt ${bin##*/}:" 5 "no probe prompt after the binary"
+	tmux_text "${def#* }"
+	tmux_keys Enter
+	expect_text "created and enabled ktop_$a1:${def#*:}" 10 "the agents did not make ${def#* }"
+done
+for a in "$a1" "$a2"; do
+	for ev in hit twice twice_2; do
+		[ "$(dynevents "$a" $ev)" = 1 ] || fail "ktop_$a holds no $ev"
+		wait_capturing "$a" "ktop_$a" "$ev" 5
+	done
+done
+"$TGT" "$N" >"$T/usdt.out" || fail "usdt_target failed"
+[ "$(sed -n 2p "$T/usdt.out")" = "guard $N semaphore 1" ] ||
+	fail "the target's guard: '$(sed -n 2p "$T/usdt.out")', expected 'guard $N semaphore 1'"
+expect_text "\[x\] hit +uprobe +hits=$((2 * N)) " 10 "the editor's count of hit is not $((2 * N))"
+expect_text '\[x\] twice +uprobe +hits=2 ' 3 "the editor's count of twice is not 2"
+expect_text '\[x\] twice_2 +uprobe +hits=2 ' 3 "the editor's count of twice_2 is not 2"
+expect_text "│ hits via1 1, via2 1 *$" 3 "the selected site twice_2 is not counted once per host"
+log "USDT on both agents: guarded, hit $N per host, each site of twice once per host"
+for ev in twice_2 twice hit; do
+	tmux_keys d
+	expect_text "deleted ktop_$a1:$ev" 5 "d did not delete $ev"
+done
+for a in "$a1" "$a2"; do
+	[ "$(grep -c "^p:ktop_$a/" "$(_dynevents_file)")" = 0 ] || fail "ktop_$a keeps USDT sites"
 done
 
 tmux_quit_clean
