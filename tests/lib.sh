@@ -633,6 +633,32 @@ remote_editor_start()
 	expect_text "no probes yet" 3 "the editor over the agent does not start empty"
 }
 agent_probes() { grep -c "^[pr]:ktop_$agent/" "$(_dynevents_file)"; }
+# editor_usdt BINARY DEF: in the probe editor open over agents, s, the binary on the agents'
+# machine, then DEF (PROVIDER:PROBE [ARGS]), and Enter.
+editor_usdt()
+{
+	tmux_keys s
+	expect_text "^USDT in the agent's binary or library:" 5 "s did not ask for the agent's binary"
+	tmux_keys C-u
+	tmux_text "$1"
+	tmux_keys Enter
+	expect_text "^usdt ${1##*/}:" 5 "no probe prompt after the binary"
+	expect_text "new USDT probe \(read by the agent\): /" 3 "the editor does not say the agent reads the notes"
+	tmux_text "$2"
+	tmux_keys Enter
+}
+# usdt_run_counted N HOSTS: the USDT target (require_usdt_target) called N times, its guarded
+# probe on (semaphore 1: one uprobe per site in the kernel, however many groups probe it),
+# then the open editor's live counts: hit N x HOSTS, each site of twice HOSTS.
+usdt_run_counted()
+{
+	"$TGT" "$1" >"$T/usdt.out" || fail "usdt_target failed"
+	[ "$(sed -n 2p "$T/usdt.out")" = "guard $1 semaphore 1" ] ||
+		fail "the target's guard: '$(sed -n 2p "$T/usdt.out")', expected 'guard $1 semaphore 1'"
+	expect_text "\[x\] hit +uprobe +hits=$(($1 * $2)) " 10 "the editor's count of hit is not $(($1 * $2))"
+	expect_text "\[x\] twice +uprobe +hits=$2 " 3 "the editor's count of twice is not $2"
+	expect_text "\[x\] twice_2 +uprobe +hits=$2 " 3 "the editor's count of twice_2 is not $2"
+}
 
 _screen_has() { tmux_screen | grep -Eq -- "$1"; }
 _screen_lacks() { ! tmux_screen | grep -Eq -- "$1"; }

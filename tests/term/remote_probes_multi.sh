@@ -111,30 +111,17 @@ done
 # USDT on both: each agent reads the notes and makes the sites with the semaphore (the
 # kernel shares one uprobe per file and offset, so it is 1 with both hosts' probes); the
 # library's twice is two sites on each host.
-for def in "$TGT ktop_test:hit" "$LIB ktop_test:twice"; do
-	tmux_keys s
-	expect_text "^USDT in the agent's binary or library:" 5 "s did not ask for the binary"
-	bin=${def% *}
-	tmux_keys C-u
-	tmux_text "$bin"
-	tmux_keys Enter
-	expect_text "^usdt ${bin##*/}:" 5 "no probe prompt after the binary"
-	tmux_text "${def#* }"
-	tmux_keys Enter
-	expect_text "created and enabled ktop_$a1:${def#*:}" 10 "the agents did not make ${def#* }"
-done
+editor_usdt "$TGT" ktop_test:hit
+expect_text "created and enabled ktop_$a1:hit" 10 "the agents did not make ktop_test:hit"
+editor_usdt "$LIB" ktop_test:twice
+expect_text "created and enabled ktop_$a1:twice" 10 "the agents did not make ktop_test:twice"
 for a in "$a1" "$a2"; do
 	for ev in hit twice twice_2; do
 		[ "$(dynevents "$a" $ev)" = 1 ] || fail "ktop_$a holds no $ev"
 		wait_capturing "$a" "ktop_$a" "$ev" 5
 	done
 done
-"$TGT" "$N" >"$T/usdt.out" || fail "usdt_target failed"
-[ "$(sed -n 2p "$T/usdt.out")" = "guard $N semaphore 1" ] ||
-	fail "the target's guard: '$(sed -n 2p "$T/usdt.out")', expected 'guard $N semaphore 1'"
-expect_text "\[x\] hit +uprobe +hits=$((2 * N)) " 10 "the editor's count of hit is not $((2 * N))"
-expect_text '\[x\] twice +uprobe +hits=2 ' 3 "the editor's count of twice is not 2"
-expect_text '\[x\] twice_2 +uprobe +hits=2 ' 3 "the editor's count of twice_2 is not 2"
+usdt_run_counted "$N" 2
 expect_text "│ hits via1 1, via2 1 *$" 3 "the selected site twice_2 is not counted once per host"
 log "USDT on both agents: guarded, hit $N per host, each site of twice once per host"
 for ev in twice_2 twice hit; do

@@ -20,20 +20,6 @@ require_tmux
 require_usdt_target
 N=7
 
-# editor_usdt BINARY DEF: s, the binary, DEF, Enter.
-editor_usdt()
-{
-	tmux_keys s
-	expect_text "^USDT in the agent's binary or library:" 5 "s did not ask for the agent's binary"
-	tmux_keys C-u
-	tmux_text "$1"
-	tmux_keys Enter
-	expect_text "^usdt ${1##*/}:" 5 "no probe prompt after the binary"
-	expect_text "new USDT probe \(read by the agent\): /" 3 "the editor does not say the agent reads the notes"
-	tmux_text "$2"
-	tmux_keys Enter
-}
-
 remote_editor_start 120 40
 
 editor_usdt "$TGT" 'ktop_test:hit arg3:string'
@@ -51,12 +37,7 @@ for ev in hit twice twice_2; do
 	wait_capturing "$agent" "ktop_$agent" "$ev" 5
 done
 
-"$TGT" "$N" >"$T/target.out" || fail "usdt_target failed"
-[ "$(sed -n 2p "$T/target.out")" = "guard $N semaphore 1" ] ||
-	fail "the target's guard: '$(sed -n 2p "$T/target.out")', expected 'guard $N semaphore 1'"
-expect_text "\[x\] hit +uprobe +hits=$N " 10 "the editor's count of hit is not $N"
-expect_text '\[x\] twice +uprobe +hits=1 ' 3 "the editor's count of twice is not 1"
-expect_text '\[x\] twice_2 +uprobe +hits=1 ' 3 "the editor's count of twice_2 is not 1"
+usdt_run_counted "$N" 1
 expect_text "Events: all CPUs +$((N + 2)) held" 10 "the stream does not hold the $((N + 2)) hits"
 expect_count 'usdt_targ[a-z]*-[0-9]+ +hit +\([0-9a-f]+\) arg1=-?[0-9]+' "$N" 3 "not $N hits decoded with their arguments"
 expect_text "usdt_targ[a-z]*-[0-9]+ +hit +\([0-9a-f]+\) arg1=$((7 * (N - 1) - 3))" 3 "the last hit's argument is not the target's"
