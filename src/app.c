@@ -864,12 +864,50 @@ undo:
 	return -1;
 }
 
+/* A source that makes USDT probes itself (an agent reads the binary on its machine): each
+ * site's format loaded and the site enabled, all or none. */
+static int app_usdt_create_by_source(struct kt_app *app, const char *def, bool enable,
+				     char *event, size_t eventlen, char *err, size_t errlen)
+{
+	char names[1024], *save = NULL, *w, *dot;
+	int n = source_usdt_create(app->source, def, names, sizeof(names), err, errlen);
+
+	if (n < 0)
+		return -1;
+	if (event)
+		snprintf(event, eventlen, "%.*s", (int)strcspn(names, " "), names);
+	for (w = strtok_r(names, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		dot = strchr(w, ':');
+		*dot = '\0';
+		if (decoder_load(app->decoder, w, dot + 1) < 0) {
+			snprintf(err, errlen, "cannot read the format of %s:%s", w, dot + 1);
+			goto undo;
+		}
+		*dot = ':';
+		if (enable && app_set_events(app, w, true, err, errlen) < 0)
+			goto undo;
+	}
+	return n;
+undo:
+	for (int k = 0; k < n; k++) {
+		const struct kt_probe *pr =
+			source_probe_get(app->source, source_probe_count(app->source) - 1);
+
+		app_probe_delete(app, pr->event, NULL, 0);
+	}
+	return -1;
+}
+
 int app_usdt_create(struct kt_app *app, const char *def, bool enable, char *event,
 		    size_t eventlen, char *err, size_t errlen)
 {
 	char **defs, name[128];
 	int n, count, i, k;
 
+	if (app_refuses(app, KT_CAP_PROBES, err, errlen))
+		return -1;
+	if (source_own_usdt(app->source))
+		return app_usdt_create_by_source(app, def, enable, event, eventlen, err, errlen);
 	n = count = usdt_uprobe_defs(def, &defs, err, errlen);
 	if (n < 0)
 		return -1;

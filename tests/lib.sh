@@ -612,6 +612,53 @@ editor_uprobe()
 	tmux_keys Enter
 }
 probe_count() { grep -c "^[pr]:$PROBE_GROUP/" "$(_dynevents_file)"; }
+# remote_editor_start COLS ROWS [ARGS...]: tmux_start on one agent through a plain pipe
+# (--via 'ktop --agent', -d 1 and ARGS), then its probe editor (P) open and empty; the
+# agent's pid in agent (and KTOP_PIDS). agent_probes: its group's dynamic events.
+agent=
+remote_editor_start()
+{
+	local cols=$1 rows=$2
+	shift 2
+	tmux_start "$cols" "$rows" -- --via "echo \$\$ >$T/agent; exec $KTOP --agent" -d 1 "$@"
+	# shellcheck disable=SC2119 # the whole screen
+	wait_until 15 test -s "$T/agent" ||
+		fail "the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
+	agent=$(cat "$T/agent")
+	KTOP_PIDS+=("$agent")
+	wait_until 15 instance_exists "$agent" || fail "no instance ktop-$agent"
+	expect_text "No events enabled" 10 "the explorer did not start on the agent"
+	tmux_keys P
+	expect_text "Probes " 5 "P did not open the probe editor over the agent"
+	expect_text "no probes yet" 3 "the editor over the agent does not start empty"
+}
+agent_probes() { grep -c "^[pr]:ktop_$agent/" "$(_dynevents_file)"; }
+# editor_usdt BINARY DEF: in the probe editor open over agents, s, the binary on the agents'
+# machine, then DEF (PROVIDER:PROBE [ARGS]), and Enter.
+editor_usdt()
+{
+	tmux_keys s
+	expect_text "^USDT in the agent's binary or library:" 5 "s did not ask for the agent's binary"
+	tmux_keys C-u
+	tmux_text "$1"
+	tmux_keys Enter
+	expect_text "^usdt ${1##*/}:" 5 "no probe prompt after the binary"
+	expect_text "new USDT probe \(read by the agent\): /" 3 "the editor does not say the agent reads the notes"
+	tmux_text "$2"
+	tmux_keys Enter
+}
+# usdt_run_counted N HOSTS: the USDT target (require_usdt_target) called N times, its guarded
+# probe on (semaphore 1: one uprobe per site in the kernel, however many groups probe it),
+# then the open editor's live counts: hit N x HOSTS, each site of twice HOSTS.
+usdt_run_counted()
+{
+	"$TGT" "$1" >"$T/usdt.out" || fail "usdt_target failed"
+	[ "$(sed -n 2p "$T/usdt.out")" = "guard $1 semaphore 1" ] ||
+		fail "the target's guard: '$(sed -n 2p "$T/usdt.out")', expected 'guard $1 semaphore 1'"
+	expect_text "\[x\] hit +uprobe +hits=$(($1 * $2)) " 10 "the editor's count of hit is not $(($1 * $2))"
+	expect_text "\[x\] twice +uprobe +hits=$2 " 3 "the editor's count of twice is not $2"
+	expect_text "\[x\] twice_2 +uprobe +hits=$2 " 3 "the editor's count of twice_2 is not $2"
+}
 
 _screen_has() { tmux_screen | grep -Eq -- "$1"; }
 _screen_lacks() { ! tmux_screen | grep -Eq -- "$1"; }

@@ -46,8 +46,13 @@ TERM_TESTS += tests/term/remote_fake.sh
 # An agent flooding its stderr: 64 KiB of it kept for after the explorer, the rest counted.
 TERM_TESTS += tests/term/remote_stderr_flood.sh
 # The explorer over two made-up agents: host column in merged time, offsets, D per host,
-# one host's refusal named, probes refused.
+# one host's refusal named, a probe's refusal on one host.
 TERM_TESTS += tests/term/remote_hosts.sh
 # The explorer over two real agents: the picker on both instances, the exact merged stream
 # with its host column, D per host, both clean within 2 s of q.
 TERM_TESTS += tests/term/remote_hosts_live.sh
+# The probe editor over two real agents: one uprobe made on both (exact hits per host, live
+# counts), a refusal on one host leaves neither with it, delete on both.
+TERM_TESTS += tests/term/remote_probes_multi.sh
+# USDT from the probe editor over an agent: the sites the agent reads, their exact live counts.
+TERM_TESTS += tests/term/remote_usdt_editor.sh

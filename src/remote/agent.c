@@ -912,28 +912,47 @@ static void agent_send_snapshot(struct agent *a, uint32_t id, const struct kt_bp
 	free(text);
 }
 
-/* The probes' hits and misses app_stop_capture read before it removed them, as lines the
- * viewer renders as local batch mode does. Lock held. */
-static void agent_send_probe_reports(struct agent *a)
+/* Probes' hits and misses as lines the viewer parses back (probeprint_wire), in a snapshot
+ * naming request id (0: as the capture ended). Lock held. */
+static void agent_send_probe_lines(struct agent *a, uint32_t id,
+				   const struct kt_probe_report *r, size_t n)
 {
 	size_t len = 0;
 	char *text = NULL;
-	FILE *out;
+	FILE *out = open_memstream(&text, &len);
 
-	if (!a->app.n_probe_reports)
-		return;
-	out = open_memstream(&text, &len);
 	if (!out) {
 		log_debug("%s: %s", __func__, strerror(errno));
 		return;
 	}
-	probeprint_wire(a->app.probe_reports, a->app.n_probe_reports, out);
+	probeprint_wire(r, n, out);
 	if (fclose(out) == 0) {
 		a->pay.len = 0;
-		msg_snapshot_encode(&a->pay, KT_SNAP_PROBES, 0, text, len);
+		msg_snapshot_encode(&a->pay, KT_SNAP_PROBES, id, text, len);
 		agent_send(a, KT_MSG_SNAPSHOT, a->pay.data, a->pay.len);
 	}
 	free(text);
+}
+
+/* The probes' hits and misses app_stop_capture read before it removed them, as lines the
+ * viewer renders as local batch mode does. Lock held. */
+static void agent_send_probe_reports(struct agent *a)
+{
+	if (a->app.n_probe_reports)
+		agent_send_probe_lines(a, 0, a->app.probe_reports, a->app.n_probe_reports);
+}
+
+/* KT_REQ_PROBE_COUNTS: every probe's counts now (an empty snapshot when there is none, so
+ * the viewer drops a probe gone since), before the reply. Lock held. */
+static int agent_probe_counts(struct agent *a, uint32_t id, char *text, size_t len)
+{
+	size_t n = 0;
+	struct kt_probe_report *r = probes_report(a->app.probes, &n);
+
+	agent_send_probe_lines(a, id, r, n);
+	free(r);
+	snprintf(text, len, "%zu probes", n);
+	return 0;
 }
 
 /* Each histogram, then the counters, as the viewer asked to have them rendered: the
@@ -987,6 +1006,9 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			break;
 		case KT_REQ_PROBE_DEL:
 			ret = app_probe_delete(&a->app, q->arg, text, sizeof(text));
+			break;
+		case KT_REQ_PROBE_COUNTS:
+			ret = agent_probe_counts(a, q->id, text, sizeof(text));
 			break;
 		case KT_REQ_KALLSYMS:
 			agent_send_file(a, KT_MSG_KALLSYMS, "/proc/kallsyms");

@@ -55,7 +55,8 @@ enum kt_request_op {
 	KT_REQ_ENABLE = 1,	/* arg: SYS:EV glob, arg2: filter ("" none) */
 	KT_REQ_DISABLE,		/* arg: SYS:EV glob */
 	KT_REQ_TRACER,		/* arg: tracer name */
-	KT_REQ_PROBE_ADD,	/* arg: kind (kprobe, kretprobe, uprobe, uretprobe), arg2: def */
+	KT_REQ_PROBE_ADD,	/* arg: kind (kprobe, kretprobe, uprobe, uretprobe, usdt),
+				 * arg2: def */
 	KT_REQ_PROBE_DEL,	/* arg: probe name */
 	KT_REQ_KALLSYMS,	/* no args: send kallsyms and printk formats */
 	KT_REQ_EVENTS,		/* no args: send available_events */
@@ -78,6 +79,9 @@ enum kt_request_op {
 	KT_REQ_HIST_CLOSE,	/* arg: the id of the KT_REQ_HIST_LIVE that opened it */
 	KT_REQ_END,		/* no args: the viewer is done; the agent ends as when its stdin
 				 * closes (a serial line never closes) */
+	KT_REQ_PROBE_COUNTS = 24, /* no args: each probe's hits and misses now, in a snapshot
+				 * of KT_SNAP_PROBES naming this request, before the reply
+				 * (the explorer's probe editor, on its tick) */
 	KT_REQ_OP_MAX
 };
 
@@ -126,8 +130,9 @@ struct kt_request {
 enum kt_snapshot_kind {
 	KT_SNAP_HIST = 1,	/* a --hist histogram, as histprint renders it */
 	KT_SNAP_COUNTERS,	/* the --pmu counters, as pmu_print renders them */
-	KT_SNAP_PROBES,		/* each probe's hits and misses as the capture ended, in
-				 * probeprint_wire's lines (request id 0) */
+	KT_SNAP_PROBES,		/* each probe's hits and misses, in probeprint_wire's lines:
+				 * as the capture ended (request id 0), or now, asked for by
+				 * KT_REQ_PROBE_COUNTS (its id) */
 	KT_SNAP_PROFILE,	/* --profile's stacks as the capture ended, in
 				 * batch_profile_text's form, named on the agent's machine */
 };

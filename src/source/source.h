@@ -59,6 +59,7 @@ struct kt_source_host {
 	uint64_t uncertainty_ns;     /* half the shortest round trip */
 	bool ended;		     /* its agent ended or failed: its capture stopped */
 	uint64_t behind_bytes, behind_ns; /* as the source's own, this host's */
+	char group[32];		     /* its agent's probe group, "" before its first probe */
 };
 
 /* What the header and the summary say about a source. */
@@ -150,8 +151,21 @@ struct kt_source_ops {
 	size_t (*probe_count)(struct kt_source *s);
 	/* the i-th in creation order, valid until the next create or delete */
 	const struct kt_probe *(*probe_get)(struct kt_source *s, size_t i);
-	/* its hits and misses (NULL: the source cannot say) */
+	/* its hits and misses (NULL: the source cannot say); with several hosts every host's
+	 * summed */
 	int (*probe_health)(struct kt_source *s, size_t i, struct kt_probe_health *h);
+	/* several hosts: host's own counts of it (-1 unknown there) */
+	int (*probe_host_health)(struct kt_source *s, size_t i, unsigned host,
+				 struct kt_probe_health *h);
+	/* asks for fresh counts, without waiting (an agent's: what probe_health gives once
+	 * they came); NULL: probe_health reads them itself */
+	void (*probe_refresh)(struct kt_source *s);
+	/* a USDT probe (usdt.h's definition) made by the source itself, the binary read where
+	 * its kernel is: one probe per site, disabled, in the catalogue after, all or none;
+	 * returns how many, their "GROUP:NAME" space-separated in events. NULL: app.c turns
+	 * it into uprobes on this machine */
+	int (*usdt_create)(struct kt_source *s, const char *def, char *events, size_t eventslen,
+			   char *err, size_t errlen);
 	/* KT_CAP_SCOPE: brings the kernel's pid scope up to date with the cgroup's members */
 	int (*sync_cgroup)(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 			   size_t errlen);
@@ -267,6 +281,15 @@ size_t source_probe_count(struct kt_source *s);
 const struct kt_probe *source_probe_get(struct kt_source *s, size_t i);
 /* -1 when the source cannot say (probes_health's rules for a live one) */
 int source_probe_health(struct kt_source *s, size_t i, struct kt_probe_health *h);
+/* Several hosts: host's own counts of the i-th; -1 when unknown there. */
+int source_probe_host_health(struct kt_source *s, size_t i, unsigned host,
+			     struct kt_probe_health *h);
+/* Asks for fresh counts where the source must (an agent's); nothing otherwise. */
+void source_probe_refresh(struct kt_source *s);
+/* Whether the source makes USDT probes itself (its usdt_create), and makes one. */
+bool source_own_usdt(struct kt_source *s);
+int source_usdt_create(struct kt_source *s, const char *def, char *events, size_t eventslen,
+		       char *err, size_t errlen);
 
 uint64_t source_type_count(struct kt_source *s, int id);
 bool source_type_hidden(struct kt_source *s, int id);

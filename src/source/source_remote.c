@@ -10,8 +10,9 @@
  * tick. Control requests are sent from the UI thread under the same lock (remote_call
  * dispatches what comes meanwhile, the formats of the events it enables among them, so the
  * decoder's tep only changes on the UI thread). Events, filters, the tracer and dynamic
- * probes are offered (the function lists are not: the tracer pane says they are missing; a
- * probe's hit counts are not asked for), and histograms (each agent opens it,
+ * probes are offered (the function lists are not: the tracer pane says they are missing;
+ * USDT probes are made by the agent, which reads the binary; a probe's counts are asked for
+ * on the editor's tick, KT_REQ_PROBE_COUNTS, and come as a snapshot), and histograms (each agent opens it,
  * KT_REQ_HIST_LIVE, and sends its rows on every tick: histsrc.h's pane data, every host's
  * rows labelled with their host); the rest is refused with one line. The agents'
  * commands' stderr (ssh's warnings) would break the screen: it is read through a pipe, its
@@ -25,8 +26,9 @@
  * CPU's host for the stream's host column. A record of an event whose id differs on its
  * host from the first host's is given the first host's id; one the first host has no
  * format for cannot be decoded and is dropped (ktop -v logs it). Every request goes to
- * every host; one a host refuses is named with its label, the others keep theirs. Probes
- * are refused (one editor for several kernels is not done yet). Task names are one table:
+ * every host; one a host refuses is named with its label, the others keep theirs. A probe
+ * is made on every host, all or none, each agent in its own group, which maps to the first
+ * host's (the editor's probes are the first host's events). Task names are one table:
  * a pid two hosts both use shows the name either gave last.
  */
 #include "config.h"
@@ -47,6 +49,7 @@
 #include "backend/catalog.h"
 #include "backend/comms.h"
 #include "backend/decode.h"
+#include "backend/probeprint.h"
 #include "clock.h"
 #include "histsrc.h"
 #include "log.h"
@@ -112,6 +115,13 @@ struct rs_host {
 	/* another host's event ids (65536) to the first host's, RS_ID_UNKNOWN until looked
 	 * up; NULL again when a format comes (an id may change meaning) */
 	int32_t *ids;
+	/* its agent's probe group (written under lock): its probes' events are the first
+	 * host's of the same name in the first host's group */
+	char group[32];
+	/* under lock: the counts of its probes its agent last sent (KT_REQ_PROBE_COUNTS) */
+	struct kt_probe_report *counts;
+	size_t n_counts;
+	bool counts_asked; /* under lock: a request is out that no snapshot answered yet */
 };
 
 #define RS_IDS 65536	     /* common_type is two bytes */
@@ -180,8 +190,12 @@ static int32_t rs_first_id(struct rs_host *h, int type)
 	if (h->ids[type] != RS_ID_UNKNOWN)
 		return h->ids[type];
 	mine = tep_find_event(h->tep, type);
-	theirs = mine ? tep_find_event_by_name(h->rs->hosts[0].tep, mine->system, mine->name) :
-			NULL;
+	/* its probes are the first host's of the same name, in the first host's group */
+	theirs = !mine ? NULL :
+		 tep_find_event_by_name(h->rs->hosts[0].tep,
+					h->group[0] && !strcmp(mine->system, h->group) ?
+						h->rs->hosts[0].group : mine->system,
+					mine->name);
 	h->ids[type] = theirs ? theirs->id : RS_ID_NONE;
 	if (!theirs)
 		log_debug("%s: %s: no format for its event %d on %s: its records are dropped",
@@ -412,6 +426,20 @@ static void rs_hist_rows(void *ctx, struct kt_histrows *rows)
 	rh->fresh[h->idx] = true;
 }
 
+/* A probes' counts snapshot (KT_REQ_PROBE_COUNTS's, or the one as the capture ended):
+ * host h's counts from now on. Lock held. */
+static void rs_snapshot(void *ctx, struct kt_snapshot *snap)
+{
+	struct rs_host *h = ctx;
+
+	if (snap->kind == KT_SNAP_PROBES) {
+		free(h->counts);
+		h->counts = probeprint_parse_wire(snap->text, &h->n_counts);
+		h->counts_asked = false;
+	}
+	free(snap->text);
+}
+
 static const struct kt_remote_ops rs_ops = {
 	.hello = rs_hello,
 	.header_page = rs_header_page,
@@ -425,6 +453,7 @@ static const struct kt_remote_ops rs_ops = {
 	.watermark = rs_watermark,
 	.stderr_line = rs_stderr,
 	.hist_rows = rs_hist_rows,
+	.snapshot = rs_snapshot,
 };
 
 /* ---- the client thread ----------------------------------------------------------------- */
@@ -505,16 +534,15 @@ static void *rs_thread(void *arg)
 
 static unsigned int remote_caps(struct kt_source *s)
 {
-	unsigned int caps = KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_HIST |
-			    KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF;
-
-	/* no data: the unit tests ask what one agent offers */
-	return s->data && RS(s)->n > 1 ? caps : caps | KT_CAP_PROBES;
+	(void)s;
+	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES | KT_CAP_HIST |
+	       KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF;
 }
 
 /* One line each, short enough for an 80-column status line. */
 static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 {
+	(void)s;
 	switch (cap) {
 	case KT_CAP_COUNTERS:
 		return "remote: counters over an agent are not done yet";
@@ -528,11 +556,6 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 		return "remote: stacks on events over an agent are not done yet";
 	case KT_CAP_SCOPE:
 		return "remote: scoping over an agent is not done yet (a filter on common_pid is)";
-	case KT_CAP_PROBES:
-		if (s->data && RS(s)->n > 1)
-			return "remote: probes with several hosts are not done yet (one -H or "
-			       "--via makes them)";
-		/* fall through */
 	default:
 		return "remote: not available over an agent yet (events, filters, tracers are)";
 	}
@@ -544,6 +567,7 @@ static void rs_describe_host(struct rs_host *h, struct kt_source_host *d)
 	snprintf(d->label, sizeof(d->label), "%s", h->label);
 	d->clock = remote_clock(h->r, &d->offset_ns, &d->uncertainty_ns);
 	d->ended = rs_gone(h);
+	snprintf(d->group, sizeof(d->group), "%s", h->group);
 	if (h->backlog.age_ns >= REMOTE_BEHIND_NS && !d->ended) {
 		d->behind_bytes = h->backlog.bytes;
 		d->behind_ns = h->backlog.age_ns;
@@ -653,6 +677,7 @@ static void remote_close_src(struct kt_source *s)
 		rpages_free(rs->hosts[i].pages);
 		free(rs->hosts[i].buf);
 		free(rs->hosts[i].ids);
+		free(rs->hosts[i].counts);
 		if (rs->hosts[i].tep)
 			tep_free(rs->hosts[i].tep);
 	}
@@ -723,13 +748,27 @@ static int rs_call(struct remote_src *rs, uint8_t op, const char *arg, const cha
 	return ret;
 }
 
-/* A request to every host. Returns 0 when all took it, -1 with err saying why the first
- * that refused did (its label first with several; how many took it after); *took: whether
- * any did. A host that ended is passed over while another takes it. */
+/* arg as host h knows it: an event of the first host's probe group ("GROUP:NAME", or
+ * "GROUP:*") is the one of that name in h's group. */
+static const char *rs_host_arg(const struct rs_host *h, const char *arg, char *buf, size_t len)
+{
+	const char *g0 = h->rs->hosts[0].group;
+	size_t n = strlen(g0);
+
+	if (!h->idx || !n || !h->group[0] || strncmp(arg, g0, n) || arg[n] != ':')
+		return arg;
+	snprintf(buf, len, "%s%s", h->group, arg + n);
+	return buf;
+}
+
+/* A request to every host (an event named as each host's group has it). Returns 0 when
+ * all took it, -1 with err saying why the first that refused did (its label first with
+ * several; how many took it after); *took: whether any did. A host that ended is passed
+ * over while another takes it. */
 static int rs_call_all(struct remote_src *rs, uint8_t op, const char *arg, const char *arg2,
 		       bool *took, char *err, size_t errlen)
 {
-	char reply[1024];
+	char reply[1024], own[512];
 	int yes = 0, no = 0;
 
 	if (rs->n == 1) {
@@ -739,7 +778,8 @@ static int rs_call_all(struct remote_src *rs, uint8_t op, const char *arg, const
 	for (unsigned i = 0; i < rs->n; i++) {
 		struct rs_host *h = &rs->hosts[i];
 
-		if (rs_ask(h, op, arg, arg2, reply, sizeof(reply)) == 0)
+		if (rs_ask(h, op, rs_host_arg(h, arg, own, sizeof(own)), arg2, reply,
+			   sizeof(reply)) == 0)
 			yes++;
 		else if (!rs_gone(h) && !no++ && err && errlen)
 			snprintf(err, errlen, "%s: %s", h->label, reply);
@@ -885,51 +925,163 @@ static int rs_refresh_catalog(struct remote_src *rs, char *err, size_t errlen)
 	return 0;
 }
 
-/* The agent makes it (disabled) and names it; its catalogue is read again. The format
- * comes as for any event: the decoder asks for it (request 8), and the agent sends it when
- * the event is enabled (so a probe made again, with a new id, is decoded by its new one). */
-static int remote_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
-			       char *event, size_t eventlen, char *err, size_t errlen)
+/* Host h's names of what it made ("GROUP:NAME ..."), checked: one group, the first host's
+ * names (its binary, its kernel may differ). Its group learned. Returns 0, or -1 with err. */
+static int rs_probe_names(struct rs_host *h, const char *reply, const char *first, char *err,
+			  size_t errlen)
 {
-	struct remote_src *rs = RS(s);
-	char reply[1024], sys[128];
-	const char *colon;
+	struct remote_src *rs = h->rs;
+	size_t g = strcspn(reply, ":"), a, b;
+	const char *p = reply, *q = first;
 
-	if (rs_ask(&rs->hosts[0], KT_REQ_PROBE_ADD, probe_kind_name(kind), def, reply,
-		   sizeof(reply)) < 0) {
-		snprintf(err, errlen, "%s", reply);
+	if (!reply[g] || g >= sizeof(h->group) || strchr(reply, ':') > reply + strcspn(reply, " ")) {
+		snprintf(err, errlen, "%s named its probe '%.200s', not GROUP:NAME",
+			 remote_name(h->r), reply);
 		return -1;
 	}
-	colon = strchr(reply, ':');
-	if (!colon) {
-		snprintf(err, errlen, "%s named its probe '%.200s', not GROUP:NAME", rs->name,
-			 reply);
+	for (; *p; p += a + (p[a] == ' '), q += b + (q[b] == ' ')) {
+		a = strcspn(p, " ");
+		b = strcspn(q, " ");
+		if (strncmp(p, reply, g + 1) ||
+		    (h->idx && (a - g != b - strcspn(q, ":") || strncmp(p + g, q + strcspn(q, ":"),
+									 a - g)))) {
+			snprintf(err, errlen, "its sites %.300s are not %.300s's %.300s (the binaries "
+				 "differ?)", reply, rs->hosts[0].label, first);
+			return -1;
+		}
+	}
+	if (h->idx && *q) {
+		snprintf(err, errlen, "its sites %.300s are not %.300s's %.300s (the binaries "
+			 "differ?)", reply, rs->hosts[0].label, first);
 		return -1;
 	}
-	snprintf(event, eventlen, "%s", reply);
-	if (rs_refresh_catalog(rs, err, errlen) < 0) {
-		rs_call(rs, KT_REQ_PROBE_DEL, reply, "", NULL, 0);
-		return -1;
-	}
-	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - reply), reply);
-	rs->probes = xreallocarray(rs->probes, rs->n_probes + 1, sizeof(*rs->probes));
-	rs->probes[rs->n_probes++] = (struct kt_probe){
-		.kind = kind,
-		.system = xstrdup(sys),
-		.event = xstrdup(colon + 1),
-		.definition = xstrdup(def),
-	};
+	pthread_mutex_lock(&rs->lock); /* the client thread maps its records by it */
+	snprintf(h->group, sizeof(h->group), "%.*s", (int)g, reply);
+	pthread_mutex_unlock(&rs->lock);
 	return 0;
 }
 
+/* A probe came or went: the counts the agents sent before are of other probes (a name
+ * made again counts from 0). */
+static void rs_counts_forget(struct remote_src *rs)
+{
+	pthread_mutex_lock(&rs->lock);
+	for (unsigned k = 0; k < rs->n; k++) {
+		free(rs->hosts[k].counts);
+		rs->hosts[k].counts = NULL;
+		rs->hosts[k].n_counts = 0;
+	}
+	pthread_mutex_unlock(&rs->lock);
+}
+
+/* Deletes each of names ("GROUP:NAME ...") on host h. */
+static void rs_probe_undo(struct rs_host *h, const char *names)
+{
+	char one[256], why[1024];
+
+	for (const char *p = names; *p; p += strcspn(p, " "), p += *p == ' ') {
+		snprintf(one, sizeof(one), "%.*s", (int)strcspn(p, " "), p);
+		if (rs_ask(h, KT_REQ_PROBE_DEL, one, "", why, sizeof(why)) < 0)
+			log_debug("%s: %s: %s: %s", __func__, h->label, one, why);
+	}
+}
+
+/* Every agent makes it (kind "usdt": one probe a site), disabled, all or none: the first
+ * host that refuses is named with its reason and the hosts that made it delete it again.
+ * A host that ended is passed over. The first host's catalogue is read again. The formats
+ * come as for any event: the decoder asks for them (request 8), and each agent sends its
+ * own when the event is enabled (so a probe made again, with a new id, is decoded by its
+ * new one). Returns how many probes, the first host's names in events. */
+static int rs_probe_add(struct remote_src *rs, const char *kindname, enum kt_probe_kind kind,
+			const char *def, char *events, size_t eventslen, char *err, size_t errlen)
+{
+	char made[KT_REMOTES_MAX][1024], reply[1024], why[1024], *first = NULL;
+	unsigned i, k;
+	int n = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		struct rs_host *h = &rs->hosts[i];
+
+		made[i][0] = '\0';
+		if (rs_gone(h) && rs->n > 1)
+			continue;
+		if (rs_ask(h, KT_REQ_PROBE_ADD, kindname, def, reply, sizeof(reply)) < 0) {
+			snprintf(why, sizeof(why), "%s", reply);
+			goto undo;
+		}
+		snprintf(made[i], sizeof(made[i]), "%s", reply);
+		if (rs_probe_names(h, reply, first ? first : reply, why, sizeof(why)) < 0)
+			goto undo;
+		if (!first)
+			first = made[i];
+	}
+	if (!first) {
+		snprintf(err, errlen, "%s: %s", rs->hosts[0].label, rs->hosts[0].ended);
+		return -1;
+	}
+	if (rs_refresh_catalog(rs, err, errlen) < 0) {
+		i = rs->n;
+		why[0] = '\0';
+		goto undo_all;
+	}
+	snprintf(events, eventslen, "%s", first);
+	rs_counts_forget(rs);
+	for (const char *p = first; *p; p += strcspn(p, " "), p += *p == ' ', n++) {
+		size_t g = strcspn(p, ":"), w = strcspn(p, " ");
+
+		rs->probes = xreallocarray(rs->probes, rs->n_probes + 1, sizeof(*rs->probes));
+		rs->probes[rs->n_probes++] = (struct kt_probe){
+			.kind = kind,
+			.system = xasprintf("%.*s", (int)g, p),
+			.event = xasprintf("%.*s", (int)(w - g - 1), p + g + 1),
+			.definition = xstrdup(def),
+		};
+	}
+	return n;
+undo:
+	if (rs->n > 1)
+		snprintf(err, errlen, "%s: %s", rs->hosts[i].label, why);
+	else
+		snprintf(err, errlen, "%s", why);
+	i++; /* a host that made it with other names deletes it too */
+undo_all:
+	for (k = 0; k < i; k++)
+		rs_probe_undo(&rs->hosts[k], made[k]);
+	return -1;
+}
+
+static int remote_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
+			       char *event, size_t eventlen, char *err, size_t errlen)
+{
+	char names[1024];
+	int n = rs_probe_add(RS(s), probe_kind_name(kind), kind, def, names, sizeof(names), err,
+			     errlen);
+
+	if (n < 0)
+		return -1;
+	snprintf(event, eventlen, "%s", names);
+	return 0;
+}
+
+/* The agents read the binary's notes on their machines and make one uprobe a site, the
+ * semaphore counted up there, as local --usdt does. */
+static int remote_usdt_create(struct kt_source *s, const char *def, char *events,
+			      size_t eventslen, char *err, size_t errlen)
+{
+	return rs_probe_add(RS(s), "usdt", KT_PROBE_UPROBE, def, events, eventslen, err, errlen);
+}
+
+/* On every host (each its own group's); dropped here once one took it. */
 static int remote_probe_delete(struct kt_source *s, const char *name, char *err, size_t errlen)
 {
 	struct remote_src *rs = RS(s);
 	const char *ev = strchr(name, ':') ? strchr(name, ':') + 1 : name;
 	struct rs_event *e;
+	bool took;
 	size_t i;
+	int ret = rs_call_all(rs, KT_REQ_PROBE_DEL, name, "", &took, err, errlen);
 
-	if (rs_call(rs, KT_REQ_PROBE_DEL, name, "", err, errlen) < 0)
+	if (!took)
 		return -1;
 	for (i = 0; i < rs->n_probes && strcmp(rs->probes[i].event, ev); i++)
 		;
@@ -943,8 +1095,87 @@ static int remote_probe_delete(struct kt_source *s, const char *name, char *err,
 			(rs->n_probes - i - 1) * sizeof(*rs->probes));
 		rs->n_probes--;
 	}
+	rs_counts_forget(rs);
 	rs_refresh_catalog(rs, NULL, 0);
-	return 0;
+	return ret;
+}
+
+/* Host k's last counts of the i-th probe (its name in k's group). Lock held. */
+static int rs_host_counts(struct remote_src *rs, size_t i, unsigned k, struct kt_probe_health *h)
+{
+	const struct rs_host *host = &rs->hosts[k];
+	char name[256];
+
+	snprintf(name, sizeof(name), "%s:%s", host->group, rs->probes[i].event);
+	for (size_t j = 0; host->group[0] && j < host->n_counts; j++) {
+		if (!strcmp(host->counts[j].event, name)) {
+			*h = host->counts[j].health;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Every host's counts, summed; -1 when none has said. */
+static int remote_probe_health(struct kt_source *s, size_t i, struct kt_probe_health *h)
+{
+	struct remote_src *rs = RS(s);
+	struct kt_probe_health one;
+	int found = 0;
+
+	if (i >= rs->n_probes)
+		return -1;
+	*h = (struct kt_probe_health){ 0 };
+	pthread_mutex_lock(&rs->lock);
+	for (unsigned k = 0; k < rs->n; k++) {
+		if (rs_host_counts(rs, i, k, &one) < 0)
+			continue;
+		h->hits += one.hits;
+		h->misses += one.misses;
+		found++;
+	}
+	pthread_mutex_unlock(&rs->lock);
+	return found ? 0 : -1;
+}
+
+static int remote_probe_host_health(struct kt_source *s, size_t i, unsigned host,
+				    struct kt_probe_health *h)
+{
+	struct remote_src *rs = RS(s);
+	int ret;
+
+	if (i >= rs->n_probes || host >= rs->n)
+		return -1;
+	pthread_mutex_lock(&rs->lock);
+	ret = rs_host_counts(rs, i, host, h);
+	pthread_mutex_unlock(&rs->lock);
+	return ret;
+}
+
+/* Each agent that answered the last asks for its counts again (request 24, not waited
+ * for: its snapshot comes through the client thread). An older agent refuses it: its one
+ * request stays unanswered, and its probes show no counts. */
+static void remote_probe_refresh(struct kt_source *s)
+{
+	struct remote_src *rs = RS(s);
+	sigset_t old;
+
+	if (!rs->n_probes)
+		return;
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
+	for (unsigned k = 0; k < rs->n; k++) {
+		struct rs_host *h = &rs->hosts[k];
+
+		if (rs_gone(h) || h->counts_asked)
+			continue;
+		if (remote_send_request(h->r, KT_REQ_PROBE_COUNTS, "", "") < 0)
+			log_debug("%s: %s: %s", __func__, h->label, strerror(errno));
+		else
+			h->counts_asked = true;
+	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
 }
 
 static size_t remote_probe_count(struct kt_source *s)
@@ -1196,6 +1427,10 @@ const struct kt_source_ops source_remote_ops = {
 	.probe_delete = remote_probe_delete,
 	.probe_count = remote_probe_count,
 	.probe_get = remote_probe_get,
+	.probe_health = remote_probe_health,
+	.probe_host_health = remote_probe_host_health,
+	.probe_refresh = remote_probe_refresh,
+	.usdt_create = remote_usdt_create,
 	.cpu_host = remote_cpu_host,
 	.hist_open = remote_hist_open,
 };

@@ -31,6 +31,7 @@
 #                     once, on the first enable; another is only answered. With
 #                     renumbered its kernel numbers raw_syscalls:sys_enter 444, not 443
 #                     (in the format and the records), as another kernel may.
+#                     A probe-add request (op 4) is refused: "fake agent: no probes here".
 #                     The explorer's requests are answered too: events (available_events:
 #                     raw_syscalls:sys_enter), format, and disable (in backlog mode with a
 #                     loss frame that is caught up: tests/term/remote_fake.sh).
@@ -213,6 +214,9 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
                 continue
             if arg.startswith("nosuch"):
                 send(3, struct.pack("<IB", rid, 0) + string(f"no event matches '{arg}'"))
+                continue
+            if op == 4:  # probe-add: no kernel to make it in
+                send(3, struct.pack("<IB", rid, 0) + string("fake agent: no probes here"))
                 continue
             if op == 1 and picky:
                 send(3, struct.pack("<IB", rid, 0) + string("fake agent: enable refused (picky)"))

@@ -140,6 +140,7 @@ START_TEST(test_messages_roundtrip)
 	request_roundtrip(12, KT_REQ_STACK, "stack", "syscalls:sys_enter_read", "fd == 3");
 	request_roundtrip(13, KT_REQ_PROFILE, "profile", "199", "");
 	request_roundtrip(14, KT_REQ_END, "end", "", "");
+	request_roundtrip(15, KT_REQ_PROBE_COUNTS, "probe-counts", "", "");
 	/* a newer viewer's op decodes: the agent refuses it in a reply and goes on */
 	msg_request_encode(&pay, 8, 99, "x", "");
 	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
