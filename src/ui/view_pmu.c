@@ -38,7 +38,7 @@ struct pmu_view {
 	struct kt_countersrc *c; /* NULL: they could not be opened (err says why) */
 	int sel;     /* selected row among the shown counters */
 	int top;     /* first counter row on screen */
-	int det_off; /* first slot (several hosts: host) in the detail section */
+	int det_off; /* first slot in the detail section */
 	int host_off; /* several hosts: the first host's column on screen */
 	bool paused;
 	char err[320]; /* the counters could not be opened */

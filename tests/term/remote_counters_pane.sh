@@ -27,15 +27,6 @@ command -v setpriv >/dev/null 2>&1 || fail "no setpriv (util-linux) to start an 
 N=${KTOP_EXACT_N:-20000}
 TP=syscalls:sys_enter_getppid
 [ -d "$TRACEFS/events/syscalls/sys_enter_getppid" ] || skip "the kernel has no $TP tracepoint"
-DEVICES=/sys/bus/event_source/devices
-have_hw_pmu()
-{
-	local d
-	for d in "$DEVICES"/cpu "$DEVICES"/cpu_core "$DEVICES"/cpu_atom "$DEVICES"/armv* "$DEVICES"/arm_*; do
-		[ -e "$d/type" ] && return 0
-	done
-	return 1
-}
 
 # via TAG [WRAPPER...]: the agent's command, its pid to $T/TAG.agent (exec keeps it), its own
 # -d a minute: its figures come at the explorer's -d all the same. agent_pid TAG: its pid.
