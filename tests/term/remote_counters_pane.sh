@@ -1,5 +1,5 @@
 #!/bin/bash
-# shellcheck disable=SC2317 # helpers called through wait_until
+# shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
 # The counters pane over real agents (--via 'ktop --agent', a plain pipe), at 80 columns:
 #   - one agent: --pmu-event opens the pane at the start on the agent's counters; the agent
 #     holds perf counter fds and the explorer none; its system-wide tracepoint counter
@@ -111,9 +111,10 @@ tmux_keys Tab F9
 expect_text "^counter +via1 +via2 +via3 *$" 5 "the columns are not headed via1 via2 via3"
 expect_text "^syscalls:sys_enter +[0-9.]+[kM]? +[0-9.]+[kM]?/s +[0-9.]+[kM]? +[0-9.]+[kM]?/s +refused" 10 "no figures in via1's and via2's columns and refused in via3's"
 expect_text "^via3: --pmu: not permitted \(EACCES" 3 "via3's refusal is not its one line under the table"
-_counting "$a1" && _counting "$a2" || fail "via1 or via2 shows figures but holds no perf counter fd"
+{ _counting "$a1" && _counting "$a2"; } || fail "via1 or via2 shows figures but holds no perf counter fd"
 _no_counters "$a3" || fail "via3 refused but holds perf counter fds"
-b1=$(value 1) && b2=$(value 2) || fail "no values of $TP to start from"
+b1=$(value 1) || fail "no value of $TP in via1's column to start from"
+b2=$(value 2) || fail "no value of $TP in via2's column to start from"
 workload_start three count "$N" ktop-rcp
 workload_go three 60
 wait_until 10 grew 1 "${b1% *}" || fail "via1's $TP went from $b1 to $(value 1), not by $N"
