@@ -50,6 +50,7 @@
 #include "remote/mirror.h"
 #include "remote/pages.h"
 #include "signals.h"
+#include "strutil.h"
 #include "xalloc.h"
 
 #define REMOTE_HELLO_MS 30000
@@ -448,7 +449,6 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 	const struct kt_options *o = h->b->opts;
 	struct kt_remote *r = h->r;
 	char reply[1024], what[230], *specs;
-	size_t n = 0;
 
 	if (br_scope(h, err, errlen) < 0)
 		return -1;
@@ -509,12 +509,10 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 	}
 	if (!o->pmu)
 		return 0;
-	specs = xcalloc(1, 1);
-	for (size_t i = 0; i < o->n_pmu_events; i++) {
-		size_t add = strlen(o->pmu_events[i]) + 2;
-
-		specs = xrealloc(specs, n + add);
-		n += (size_t)snprintf(specs + n, add, "%s%s", i ? " " : "", o->pmu_events[i]);
+	specs = str_join(o->pmu_events, o->n_pmu_events);
+	if (!specs) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
 	if (remote_call(r, KT_REQ_COUNTERS, specs, o->json ? "json" : "", reply,
 			sizeof(reply)) < 0) {

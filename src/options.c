@@ -789,10 +789,10 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "-v apply)");
 	if (o->n_remotes && o->mode != KT_MODE_BATCH &&
 	    (o->tracer || o->n_probes || o->record_path || o->duration > 0 || o->quiet ||
-	     o->pmu || o->n_pids || o->comm || o->cgroup || o->cpu_profile))
-		FAIL("the explorer over a remote agent (-H, --via) takes -e, --filter, --hist and "
-		     "--compress so far: -t, probes, --pmu, --profile, -p, --comm, --cgroup and -o "
-		     "work there with -b");
+	     o->n_pids || o->comm || o->cgroup || o->cpu_profile))
+		FAIL("the explorer over a remote agent (-H, --via) takes -e, --filter, --hist, "
+		     "--pmu, --pmu-event and --compress so far: -t, probes, --profile, -p, --comm, "
+		     "--cgroup and -o work there with -b");
 	if (o->n_remotes &&
 	    (o->tree || (o->folded && !o->cpu_profile) || o->input_path || o->off_cpu ||
 	     o->n_triggers || o->stop_when || o->user_stacks ||

@@ -114,6 +114,18 @@ perf_counter_fds()
 	echo $((fds - ${maps:-0}))
 }
 
+# have_hw_pmu: a core PMU (the hardware counters) exists: x86 "cpu"/"cpu_core", Arm
+# "armv8_*". DEVICES: where the kernel lists the perf event sources.
+DEVICES=/sys/bus/event_source/devices
+have_hw_pmu()
+{
+	local d
+	for d in "$DEVICES"/cpu "$DEVICES"/cpu_core "$DEVICES"/cpu_atom "$DEVICES"/armv* "$DEVICES"/arm_*; do
+		[ -e "$d/type" ] && return 0
+	done
+	return 1
+}
+
 # wait_until TIMEOUT_SECONDS COMMAND [ARGS...]: polls COMMAND every 50 ms. Returns 0 as soon
 # as it succeeds, 1 when the time is up.
 wait_until()

@@ -38,6 +38,10 @@ LIVE_TESTS += tests/live/remote_profile.sh
 TERM_TESTS += tests/term/remote_explorer.sh
 # The histogram pane over an agent: its refusal, exact live counts, its programs gone on Esc and q.
 TERM_TESTS += tests/term/remote_hist_pane.sh
+# The counters pane over agents: the agent's figures (a workload's calls counted), refused
+# counters and a refusing host in one line, a column per host, the agents' perf fds gone on
+# Esc and q.
+TERM_TESTS += tests/term/remote_counters_pane.sh
 # The probe editor over an agent: a uprobe made, toggled, its exact hits, a refusal, deleted.
 TERM_TESTS += tests/term/remote_probes.sh
 # The explorer over a made-up agent, no kernel: the header's "behind" while the agent is

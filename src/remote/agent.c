@@ -14,7 +14,8 @@
  * their snapshots go when the capture stops, before END, and their programs and perf events
  * with the agent's fds however it ends. The explorer's histograms (KT_REQ_HIST_LIVE) are
  * read every tick of the viewer's and sent as their rows (histrows.h), until
- * KT_REQ_HIST_CLOSE.
+ * KT_REQ_HIST_CLOSE; its counters (KT_REQ_COUNTERS_LIVE) likewise as their figures
+ * (counterrows.h), until KT_REQ_COUNTERS_CLOSE.
  */
 #include "config.h"
 
@@ -41,6 +42,7 @@
 #include "backend/histprint.h"
 #include "backend/loss.h"
 #include "backend/pmu.h"
+#include "backend/pmu_snap.h"
 #include "backend/probeprint.h"
 #include "backend/scope.h"
 #include "backend/session.h"
@@ -49,6 +51,7 @@
 #include "clock.h"
 #include "fileio.h"
 #include "log.h"
+#include "counterrows.h"
 #include "histrows.h"
 #include "proto.h"
 #include "signals.h"
@@ -127,8 +130,11 @@ struct agent {
 	unsigned long long profile_polled; /* when its rings were last taken */
 	uint32_t pmu_id;	/* the counters request (0: none), rendered for --json? */
 	bool pmu_json;
-	char *pmu_specs;	/* their --pmu-event specs, and the list of them */
-	const char **pmu_events;
+	/* the explorer's counters (KT_REQ_COUNTERS_LIVE; 0: none), their figures sent every
+	 * period, the viewer's tick */
+	uint32_t pmu_live;
+	unsigned long long pmu_period_ns, pmu_next_ns;
+	struct kt_pmu_snap pmu_snap; /* the last figures sent */
 	struct kt_wbuf pay; /* under lock */
 	struct kt_rstream rs;
 };
@@ -709,9 +715,9 @@ static int agent_scope(struct agent *a, const struct kt_request *q, char *text, 
 	return 0;
 }
 
-/* The viewer's tick in ms (KT_REQ_HIST_LIVE's arg2) in ns: its -d, 100 ms to an hour;
- * the agent's own -d when it gives none. */
-static unsigned long long agent_hist_period(struct agent *a, const char *ms)
+/* The viewer's tick in ms (KT_REQ_HIST_LIVE's and KT_REQ_COUNTERS_LIVE's arg2) in ns: its
+ * -d, 100 ms to an hour; the agent's own -d when it gives none. */
+static unsigned long long agent_live_period(struct agent *a, const char *ms)
 {
 	char *end;
 	unsigned long v = strtoul(ms, &end, 10);
@@ -736,7 +742,7 @@ static int agent_hist_open(struct agent *a, const struct kt_request *q, char *te
 	a->hists = xreallocarray(a->hists, a->n_hists + 1, sizeof(*a->hists));
 	a->hists[a->n_hists++] = (struct agent_hist){
 		.h = h, .id = q->id, .json = !strcmp(q->arg2, "json"), .live = live,
-		.period_ns = live ? agent_hist_period(a, q->arg2) : 0,
+		.period_ns = live ? agent_live_period(a, q->arg2) : 0,
 		.next_ns = clock_mono_ns(), /* the first rows at the next turn of the loop */
 	};
 	snprintf(text, len, "%s via=%s", bpfhist_spec(h)->text, bpfhist_variant(h));
@@ -799,29 +805,87 @@ static unsigned long long agent_send_histrows(struct agent *a, unsigned long lon
 
 /* --pmu's counters as local batch mode opens them (the default set and the --pmu-event
  * specs, space-separated in arg: a string field keeps no control character), refused as it
- * refuses them: nothing may be counted for want of privilege. Main thread, lock not held. */
+ * refuses them: nothing may be counted for want of privilege. The explorer's
+ * (KT_REQ_COUNTERS_LIVE) are read every tick of the viewer's (arg2) and sent as their
+ * figures, the first after one tick (a rate needs an interval). One set at a time: the
+ * app has one. Main thread, lock not held. */
 static int agent_counters_open(struct agent *a, const struct kt_request *q, char *text,
 			       size_t len)
 {
+	char *specs, *save = NULL;
+	const char **events = NULL;
 	size_t n = 0;
-	char *save = NULL;
+	int ret;
 
-	if (a->pmu_specs) {
-		snprintf(text, len, "counters were asked for already (one counters request a run)");
+	if (a->app.pmu) {
+		snprintf(text, len, "counters are open already (one set at a time: close them "
+			 "first)");
 		return -1;
 	}
-	a->pmu_specs = xstrdup(q->arg);
-	for (char *s = strtok_r(a->pmu_specs, " ", &save); s; s = strtok_r(NULL, " ", &save)) {
-		a->pmu_events = xreallocarray(a->pmu_events, n + 1, sizeof(*a->pmu_events));
-		a->pmu_events[n++] = s;
+	specs = xstrdup(q->arg);
+	for (char *s = strtok_r(specs, " ", &save); s; s = strtok_r(NULL, " ", &save)) {
+		events = xreallocarray(events, n + 1, sizeof(*events));
+		events[n++] = s;
 	}
-	if (app_pmu_open_events(&a->app, a->pmu_events, n, text, len) < 0 ||
-	    pmu_refused(a->app.pmu, text, len))
+	/* the set keeps no pointer into the specs */
+	ret = app_pmu_open_events(&a->app, events, n, text, len);
+	free(events);
+	free(specs);
+	if (ret < 0)
 		return -1;
-	a->pmu_id = q->id;
-	a->pmu_json = !strcmp(q->arg2, "json");
+	if (pmu_refused(a->app.pmu, text, len)) {
+		app_pmu_close(&a->app);
+		return -1;
+	}
+	if (q->op == KT_REQ_COUNTERS_LIVE) {
+		a->pmu_live = q->id;
+		a->pmu_period_ns = agent_live_period(a, q->arg2);
+		a->pmu_next_ns = clock_mono_ns() + a->pmu_period_ns;
+	} else {
+		a->pmu_id = q->id;
+		a->pmu_json = !strcmp(q->arg2, "json");
+	}
 	snprintf(text, len, "%zu counters", pmu_ncounters(a->app.pmu));
 	return 0;
+}
+
+/* The explorer closed its counters pane: the set opened by that request goes, its perf
+ * fds with it. Main thread, lock not held. */
+static int agent_counters_close(struct agent *a, const struct kt_request *q, char *text,
+				size_t len)
+{
+	char *end;
+	unsigned long id = strtoul(q->arg, &end, 10);
+
+	if (!*q->arg || *end || !a->pmu_live || id != a->pmu_live) {
+		snprintf(text, len, "no counters of the explorer's were opened by request '%s'",
+			 q->arg);
+		return -1;
+	}
+	app_pmu_close(&a->app);
+	pmu_snap_free(&a->pmu_snap);
+	a->pmu_live = 0;
+	snprintf(text, len, "closed");
+	return 0;
+}
+
+/* The explorer's counters, when their period came: read and sent as their figures.
+ * Returns when they are next due (ULLONG_MAX: none are open). Main thread. */
+static unsigned long long agent_send_counterrows(struct agent *a, unsigned long long now)
+{
+	if (!a->pmu_live)
+		return ULLONG_MAX;
+	if (now < a->pmu_next_ns)
+		return a->pmu_next_ns;
+	a->pmu_next_ns = now + a->pmu_period_ns;
+	pmu_read(a->app.pmu);
+	pmu_snap_take(a->app.pmu, &a->pmu_snap);
+	pthread_mutex_lock(&a->lock);
+	a->pay.len = 0;
+	msg_counterrows_encode(&a->pay, a->pmu_live, &a->pmu_snap);
+	agent_send(a, KT_MSG_COUNTERROWS, a->pay.data, a->pay.len);
+	pthread_mutex_unlock(&a->lock);
+	return a->pmu_next_ns;
 }
 
 /* --profile on the agent's machine as local batch mode samples (app_profile_open: -F's
@@ -975,13 +1039,15 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 	int ret = -1;
 
 	if (q->op == KT_REQ_HIST || q->op == KT_REQ_HIST_LIVE || q->op == KT_REQ_COUNTERS ||
-	    q->op == KT_REQ_PROFILE) {
-		ret = q->op == KT_REQ_COUNTERS ? agent_counters_open(a, q, text, sizeof(text)) :
-		      q->op == KT_REQ_PROFILE  ? agent_profile_open(a, q, text, sizeof(text)) :
-						 agent_hist_open(a, q, text, sizeof(text));
+	    q->op == KT_REQ_COUNTERS_LIVE || q->op == KT_REQ_PROFILE) {
+		ret = q->op == KT_REQ_COUNTERS || q->op == KT_REQ_COUNTERS_LIVE ?
+			      agent_counters_open(a, q, text, sizeof(text)) :
+		      q->op == KT_REQ_PROFILE ? agent_profile_open(a, q, text, sizeof(text)) :
+						agent_hist_open(a, q, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
-	} else if (q->op == KT_REQ_HIST_CLOSE) {
-		ret = agent_hist_close(a, q, text, sizeof(text));
+	} else if (q->op == KT_REQ_HIST_CLOSE || q->op == KT_REQ_COUNTERS_CLOSE) {
+		ret = q->op == KT_REQ_HIST_CLOSE ? agent_hist_close(a, q, text, sizeof(text)) :
+						   agent_counters_close(a, q, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
 	} else if (q->op == KT_REQ_TRACER) {
 		/* the reader stops and starts again: its page sink takes the lock */
@@ -1199,14 +1265,16 @@ static int agent_loop(struct agent *a)
 	struct pollfd pfd[2] = { { .fd = a->in, .events = POLLIN },
 				 { .fd = a->app.wake_rd, .events = POLLIN } };
 	unsigned long long tick = a->opts->delay_ms * 1000000ull, next = clock_mono_ns() + tick;
-	unsigned long long now, wake;
+	unsigned long long now, wake, ctr;
 	char err[512];
 	int ret;
 
 	while (!signals_pending() && !agent_dead(a)) {
-		/* the explorer's histograms at its pace, the loss at the agent's -d */
+		/* the explorer's histograms and counters at its pace, the loss at the agent's -d */
 		wake = agent_send_histrows(a, clock_mono_ns());
 		now = clock_mono_ns();
+		ctr = agent_send_counterrows(a, now);
+		wake = ctr < wake ? ctr : wake;
 		if (a->profile && now - a->profile_polled >= AGENT_PROFILE_POLL_NS) {
 			batch_profile_poll(a->profile); /* its rings are its own: no lock */
 			a->profile_polled = now;
@@ -1333,8 +1401,7 @@ out:
 		free(a->sent[i]);
 	free(a->sent);
 	free(a->hists);
-	free(a->pmu_events);
-	free(a->pmu_specs);
+	pmu_snap_free(&a->pmu_snap);
 	free(a->o.pids);
 	free(a->scope_comm);
 	free(a->handed);

@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "counterrows.h"
 #include "histrows.h"
 #include "proto.h"
 
@@ -41,6 +42,9 @@ struct kt_remote_ops {
 	void (*snapshot)(void *ctx, struct kt_snapshot *s);
 	/* a live histogram's rows (KT_REQ_HIST_LIVE, histrows.h); h->rows is the callee's */
 	void (*hist_rows)(void *ctx, struct kt_histrows *h);
+	/* live counters' figures (KT_REQ_COUNTERS_LIVE, counterrows.h); c->snap is the
+	 * callee's */
+	void (*counter_rows)(void *ctx, struct kt_counterrows *c);
 };
 
 struct kt_remote_stats {

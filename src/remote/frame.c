@@ -26,6 +26,7 @@ static const char *const type_names[KT_MSG_TYPE_MAX] = {
 	[KT_MSG_PONG] = "pong",		  [KT_MSG_ERROR] = "error",
 	[KT_MSG_END] = "end",		  [KT_MSG_WATERMARK] = "watermark",
 	[KT_MSG_EVENTS] = "events",	  [KT_MSG_HISTROWS] = "histrows",
+	[KT_MSG_COUNTERROWS] = "counterrows",
 };
 
 const char *frame_type_name(uint8_t type)

@@ -3,6 +3,7 @@
 src_libktop_a_SOURCES += \
 	src/remote/proto.h src/remote/frame.c src/remote/msg.c \
 	src/remote/histrows.c src/remote/histrows.h \
+	src/remote/counterrows.c src/remote/counterrows.h \
 	src/remote/agent.c src/remote/agent.h \
 	src/remote/client.c src/remote/client.h \
 	src/remote/mirror.c src/remote/mirror.h \

@@ -217,7 +217,9 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_STACK] = "stack",
 	[KT_REQ_PROFILE] = "profile",
 	[KT_REQ_HIST_LIVE] = "hist-live", [KT_REQ_HIST_CLOSE] = "hist-close",
-	[KT_REQ_END] = "end", [KT_REQ_PROBE_COUNTS] = "probe-counts",
+	[KT_REQ_END] = "end",
+	[KT_REQ_COUNTERS_LIVE] = "counters-live", [KT_REQ_COUNTERS_CLOSE] = "counters-close",
+	[KT_REQ_PROBE_COUNTS] = "probe-counts",
 };
 
 const char *msg_request_name(uint8_t op)

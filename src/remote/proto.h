@@ -48,6 +48,8 @@ enum kt_frame_type {
 	KT_MSG_WATERMARK,	/* agent: every event before this time has been sent */
 	KT_MSG_EVENTS,		/* agent: available_events (asked for) */
 	KT_MSG_HISTROWS,	/* agent: a live histogram's rows on each tick (histrows.h) */
+	KT_MSG_COUNTERROWS = 19, /* agent: live counters' figures on each tick
+				  * (counterrows.h) */
 	KT_MSG_TYPE_MAX
 };
 
@@ -79,6 +81,12 @@ enum kt_request_op {
 	KT_REQ_HIST_CLOSE,	/* arg: the id of the KT_REQ_HIST_LIVE that opened it */
 	KT_REQ_END,		/* no args: the viewer is done; the agent ends as when its stdin
 				 * closes (a serial line never closes) */
+	KT_REQ_COUNTERS_LIVE = 18, /* arg: as KT_REQ_COUNTERS's, arg2: the viewer's tick in
+				    * ms ("": the agent's -d): opened as KT_REQ_COUNTERS, read
+				    * and their figures sent in a COUNTERROWS frame every tick
+				    * (the explorer's counters pane) */
+	KT_REQ_COUNTERS_CLOSE = 19, /* arg: the id of the KT_REQ_COUNTERS_LIVE that opened
+				     * them */
 	KT_REQ_PROBE_COUNTS = 24, /* no args: each probe's hits and misses now, in a snapshot
 				 * of KT_SNAP_PROBES naming this request, before the reply
 				 * (the explorer's probe editor, on its tick) */

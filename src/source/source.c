@@ -346,6 +346,20 @@ struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char 
 	return s->ops->hist_open(s, spec, err, errlen);
 }
 
+bool source_has_counters(struct kt_source *s)
+{
+	return s && s->ops->counters_open;
+}
+
+struct kt_countersrc *source_counters_open(struct kt_source *s, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_COUNTERS, counters_open)) {
+		refuse(s, KT_CAP_COUNTERS, err, errlen);
+		return NULL;
+	}
+	return s->ops->counters_open(s, err, errlen);
+}
+
 const char *source_kept_stacks(struct kt_source *s)
 {
 	return HAS(s, KT_CAP_SEEK, kept_stacks) ? s->ops->kept_stacks(s) : NULL;

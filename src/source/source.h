@@ -25,6 +25,7 @@ struct kt_source;
 struct kt_cgroup;
 struct kt_trigger;
 struct kt_histsrc;
+struct kt_countersrc;
 struct tep_event;
 
 enum kt_cap {
@@ -183,6 +184,10 @@ struct kt_source_ops {
 	 * NULL with one line in err; NULL op: app_hist_open's, on this machine */
 	struct kt_histsrc *(*hist_open)(struct kt_source *s, const char *spec, char *err,
 					size_t errlen);
+	/* KT_CAP_COUNTERS done by the source itself (agents' perf, countersrc.h): opens the
+	 * options' counters there, NULL with one line in err; NULL op: app_pmu_open's, on
+	 * this machine */
+	struct kt_countersrc *(*counters_open)(struct kt_source *s, char *err, size_t errlen);
 	/* KT_CAP_SEEK */
 	void (*wait_complete)(struct kt_source *s);
 	const char *(*kept_stacks)(struct kt_source *s); /* the profile it keeps, or NULL */
@@ -249,6 +254,11 @@ int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *er
 bool source_has_hists(struct kt_source *s);
 struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char *err,
 				    size_t errlen);
+
+/* KT_CAP_COUNTERS: whether the source counts them itself (its counters_open), and opens
+ * them there (NULL with its one line: the capability's refusal, or the source's reason). */
+bool source_has_counters(struct kt_source *s);
+struct kt_countersrc *source_counters_open(struct kt_source *s, char *err, size_t errlen);
 
 bool source_stacks_enabled(struct kt_source *s, const char *system, const char *event);
 int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,

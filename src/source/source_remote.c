@@ -12,9 +12,11 @@
  * decoder's tep only changes on the UI thread). Events, filters, the tracer and dynamic
  * probes are offered (the function lists are not: the tracer pane says they are missing;
  * USDT probes are made by the agent, which reads the binary; a probe's counts are asked for
- * on the editor's tick, KT_REQ_PROBE_COUNTS, and come as a snapshot), and histograms (each agent opens it,
+ * on the editor's tick, KT_REQ_PROBE_COUNTS, and come as a snapshot), histograms (each agent opens it,
  * KT_REQ_HIST_LIVE, and sends its rows on every tick: histsrc.h's pane data, every host's
- * rows labelled with their host); the rest is refused with one line. The agents'
+ * rows labelled with their host) and counters (each agent opens them,
+ * KT_REQ_COUNTERS_LIVE, and sends their figures on every tick: countersrc.h's pane data,
+ * a set per host); the rest is refused with one line. The agents'
  * commands' stderr (ssh's warnings) would break the screen: it is read through a pipe, its
  * last line shown in the status line and all of it printed to stderr once the screen is
  * given back (as the source closes).
@@ -51,6 +53,7 @@
 #include "backend/decode.h"
 #include "backend/probeprint.h"
 #include "clock.h"
+#include "countersrc.h"
 #include "histsrc.h"
 #include "log.h"
 #include "remote/client.h"
@@ -58,6 +61,7 @@
 #include "remote/hostmerge.h"
 #include "remote/pages.h"
 #include "source/source.h"
+#include "strutil.h"
 #include "xalloc.h"
 
 #define REMOTE_HELLO_MS 30000
@@ -95,6 +99,20 @@ struct rs_hist {
 	struct kt_hist_row total; /* every host's summed */
 	uint64_t missed;	  /* likewise */
 	char variant[16];	  /* the first host's */
+};
+
+/* The counters the explorer opened on every agent: each host's last COUNTERROWS figures,
+ * which the pane's update takes, or why the host refused them. */
+struct rs_ctrs {
+	struct kt_countersrc base;
+	struct remote_src *rs;
+	uint32_t id[KT_REMOTES_MAX];	       /* the KT_REQ_COUNTERS_LIVE that opened them on
+						* each host (0: not there) */
+	char *refusal[KT_REMOTES_MAX];	       /* why a host did not (NULL: it did) */
+	struct kt_pmu_snap in[KT_REMOTES_MAX]; /* under lock: each host's last figures */
+	bool fresh[KT_REMOTES_MAX];	       /* under lock: in came since the update */
+	struct kt_pmu_snap last[KT_REMOTES_MAX]; /* UI thread: each host's, as updated */
+	bool have[KT_REMOTES_MAX];	       /* UI thread: last holds figures */
 };
 
 /* One agent. */
@@ -157,6 +175,7 @@ struct remote_src {
 	char note[256];	   /* UI thread: errlast and errseq as of the tick */
 	unsigned noteseq;
 	struct rs_hist *hists; /* under lock: the explorer's histograms on the agent */
+	struct rs_ctrs *ctrs;  /* under lock: the explorer's counters on the agents (one set) */
 };
 
 #define RS(s) ((struct remote_src *)(s)->data)
@@ -440,6 +459,22 @@ static void rs_snapshot(void *ctx, struct kt_snapshot *snap)
 	free(snap->text);
 }
 
+/* Counters' figures (client thread, or the UI's remote_call; lock held): kept for the pane's
+ * next update; those of a set closed meanwhile are dropped. */
+static void rs_counter_rows(void *ctx, struct kt_counterrows *rows)
+{
+	struct rs_host *h = ctx;
+	struct rs_ctrs *rc = h->rs->ctrs;
+
+	if (!rc || !rows->id || rc->id[h->idx] != rows->id) {
+		pmu_snap_free(&rows->snap);
+		return;
+	}
+	pmu_snap_free(&rc->in[h->idx]);
+	rc->in[h->idx] = rows->snap;
+	rc->fresh[h->idx] = true;
+}
+
 static const struct kt_remote_ops rs_ops = {
 	.hello = rs_hello,
 	.header_page = rs_header_page,
@@ -454,6 +489,7 @@ static const struct kt_remote_ops rs_ops = {
 	.stderr_line = rs_stderr,
 	.hist_rows = rs_hist_rows,
 	.snapshot = rs_snapshot,
+	.counter_rows = rs_counter_rows,
 };
 
 /* ---- the client thread ----------------------------------------------------------------- */
@@ -536,7 +572,7 @@ static unsigned int remote_caps(struct kt_source *s)
 {
 	(void)s;
 	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES | KT_CAP_HIST |
-	       KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF;
+	       KT_CAP_COUNTERS | KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF;
 }
 
 /* One line each, short enough for an 80-column status line. */
@@ -544,8 +580,6 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 {
 	(void)s;
 	switch (cap) {
-	case KT_CAP_COUNTERS:
-		return "remote: counters over an agent are not done yet";
 	case KT_CAP_PROFILE:
 		return "remote: profiles over an agent are not done yet";
 	case KT_CAP_WRITE:
@@ -1293,26 +1327,60 @@ static const char *rh_host_label(struct kt_histsrc *h, unsigned host)
 	return rs->n > 1 && host < rs->n ? rs->hosts[host].label : NULL;
 }
 
-/* Closed on each host that opened it (its programs go with it there), no reply waited
- * for: Esc and q never wait for a slow link. */
-static void rh_free(struct rs_hist *rh)
+/* A live request (histogram, counters) closed on each host that opened it (id, the op
+ * that closes it: what it holds there goes), no reply waited for: Esc and q never wait
+ * for a slow link. */
+static void rs_live_close(struct remote_src *rs, uint8_t op, const uint32_t *id)
 {
-	struct remote_src *rs = rh->rs;
 	sigset_t old;
-	char id[16];
+	char arg[16];
 
 	remote_sigpipe_block(&old);
 	pthread_mutex_lock(&rs->lock);
 	for (unsigned i = 0; i < rs->n; i++) {
-		snprintf(id, sizeof(id), "%u", rh->id[i]);
-		if (rh->id[i] && !rs_gone(&rs->hosts[i]) &&
-		    remote_send_request(rs->hosts[i].r, KT_REQ_HIST_CLOSE, id, "") < 0)
+		snprintf(arg, sizeof(arg), "%u", id[i]);
+		if (id[i] && !rs_gone(&rs->hosts[i]) &&
+		    remote_send_request(rs->hosts[i].r, op, arg, "") < 0)
 			log_debug("%s: %s: %s", __func__, rs->hosts[i].label, strerror(errno));
-		free(rh->in[i].rows);
-		free(rh->last[i].rows);
 	}
 	pthread_mutex_unlock(&rs->lock);
 	remote_sigpipe_restore(&old);
+}
+
+/* Opens a live request on host h (op, arg; the explorer's -d as its tick, so the interval
+ * is the pane's), its id in *id under the lock: the frames it sends may come at once. The
+ * caller listed what they go to before. Returns 0, or -1 with the agent's reason (or why
+ * it is gone) in reply. */
+static int rs_live_open(struct rs_host *h, uint8_t op, const char *arg, uint32_t *id,
+			char *reply, size_t len)
+{
+	struct remote_src *rs = h->rs;
+	char tick[16];
+	sigset_t old;
+	int ret = -1;
+
+	snprintf(tick, sizeof(tick), "%u", rs->app->opts->delay_ms);
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
+	if (rs_gone(h)) {
+		snprintf(reply, len, "%s", h->ended);
+	} else {
+		ret = remote_call(h->r, op, arg, tick, reply, len);
+		if (ret == 0)
+			*id = remote_last_id(h->r);
+	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
+	return ret;
+}
+
+static void rh_free(struct rs_hist *rh)
+{
+	rs_live_close(rh->rs, KT_REQ_HIST_CLOSE, rh->id);
+	for (unsigned i = 0; i < rh->rs->n; i++) {
+		free(rh->in[i].rows);
+		free(rh->last[i].rows);
+	}
 	free(rh->rows);
 	free(rh);
 }
@@ -1342,37 +1410,6 @@ static const struct kt_histsrc_ops rh_ops = {
 	.close = rh_close,
 };
 
-/* Opens it on host h (listed before the lock goes: its first rows may come at once).
- * Returns 0, or -1 with the agent's reason (or why it is gone) in reply. */
-static int rh_open_on(struct rs_hist *rh, struct rs_host *h, const char *spec, char *reply,
-		      size_t len)
-{
-	struct remote_src *rs = rh->rs;
-	char tick[16];
-	sigset_t old;
-	int ret = -1;
-
-	/* the rows every -d of this explorer's, so the interval is the pane's tick */
-	snprintf(tick, sizeof(tick), "%u", rs->app->opts->delay_ms);
-	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
-	if (rs_gone(h)) {
-		snprintf(reply, len, "%s", h->ended);
-	} else {
-		ret = remote_call(h->r, KT_REQ_HIST_LIVE, spec, tick, reply, len);
-		if (ret == 0) {
-			rh->id[h->idx] = remote_last_id(h->r);
-			if (rs->hists != rh) {
-				rh->next = rs->hists;
-				rs->hists = rh;
-			}
-		}
-	}
-	pthread_mutex_unlock(&rs->lock);
-	remote_sigpipe_restore(&old);
-	return ret;
-}
-
 /* The spec's syntax is checked here, as batch mode does; each agent opens it as local
  * batch mode would (app_hist_open) and sends its rows on every tick. All or none: the
  * first host that refuses (or ended) is named with its reason, and the hosts that took it
@@ -1391,8 +1428,13 @@ static struct kt_histsrc *remote_hist_open(struct kt_source *s, const char *spec
 		free(rh);
 		return NULL;
 	}
+	pthread_mutex_lock(&rs->lock);
+	rh->next = rs->hists;
+	rs->hists = rh;
+	pthread_mutex_unlock(&rs->lock);
 	for (unsigned i = 0; i < rs->n; i++) {
-		if (rh_open_on(rh, &rs->hosts[i], spec, reply, sizeof(reply)) == 0) {
+		if (rs_live_open(&rs->hosts[i], KT_REQ_HIST_LIVE, spec, &rh->id[i], reply,
+				 sizeof(reply)) == 0) {
 			/* "SPEC via=VARIANT": the variant until the first rows say it */
 			via = strstr(reply, " via=");
 			if (!i)
@@ -1405,6 +1447,115 @@ static struct kt_histsrc *remote_hist_open(struct kt_source *s, const char *spec
 		return NULL;
 	}
 	return &rh->base;
+}
+
+/* ---- counters on the agents (countersrc.h) ------------------------------------------------ */
+
+#define RC(c) ((struct rs_ctrs *)(c))
+
+static bool rc_update(struct kt_countersrc *c)
+{
+	struct rs_ctrs *rc = RC(c);
+	bool changed = false;
+
+	pthread_mutex_lock(&rc->rs->lock);
+	for (unsigned i = 0; i < rc->rs->n; i++) {
+		if (!rc->fresh[i])
+			continue;
+		pmu_snap_free(&rc->last[i]);
+		rc->last[i] = rc->in[i];
+		memset(&rc->in[i], 0, sizeof(rc->in[i]));
+		rc->fresh[i] = false;
+		rc->have[i] = changed = true;
+	}
+	pthread_mutex_unlock(&rc->rs->lock);
+	return changed;
+}
+
+static unsigned rc_nhosts(struct kt_countersrc *c)
+{
+	return RC(c)->rs->n;
+}
+
+static void rc_host(struct kt_countersrc *c, unsigned i, struct kt_countersrc_host *out)
+{
+	struct rs_ctrs *rc = RC(c);
+
+	*out = (struct kt_countersrc_host){
+		.label = rc->rs->n > 1 ? rc->rs->hosts[i].label : NULL,
+		.refusal = rc->refusal[i],
+		.snap = rc->have[i] ? &rc->last[i] : NULL,
+	};
+}
+
+/* Out of the source, closed on the agents (their perf fds go there), freed. */
+static void rc_close(struct kt_countersrc *c)
+{
+	struct rs_ctrs *rc = RC(c);
+	struct remote_src *rs = rc->rs;
+
+	pthread_mutex_lock(&rs->lock);
+	if (rs->ctrs == rc)
+		rs->ctrs = NULL;
+	pthread_mutex_unlock(&rs->lock);
+	rs_live_close(rs, KT_REQ_COUNTERS_CLOSE, rc->id);
+	for (unsigned i = 0; i < rs->n; i++) {
+		pmu_snap_free(&rc->in[i]);
+		pmu_snap_free(&rc->last[i]);
+		free(rc->refusal[i]);
+	}
+	free(rc);
+}
+
+static const struct kt_countersrc_ops rc_ops = {
+	.update = rc_update,
+	.nhosts = rc_nhosts,
+	.host = rc_host,
+	.close = rc_close,
+};
+
+/* The options' counters (the default set, --pmu-event) opened by each agent as local batch
+ * mode would (app_pmu_open_events, scoped by its scope), their figures sent on every tick.
+ * A host that refuses keeps its reason for the pane; NULL with err (the first host's
+ * reason, its label first with several) when none took them. */
+static struct kt_countersrc *remote_counters_open(struct kt_source *s, char *err,
+						  size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	const struct kt_options *o = rs->app->opts;
+	struct rs_ctrs *rc;
+	char reply[1024], *specs;
+	unsigned took = 0;
+
+	if (rs->ctrs) {
+		snprintf(err, errlen, "the counters are open already (one set at a time)");
+		return NULL;
+	}
+	specs = str_join(o->pmu_events, o->n_pmu_events);
+	if (!specs) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	rc = xcalloc(1, sizeof(*rc));
+	rc->base.ops = &rc_ops;
+	rc->rs = rs;
+	pthread_mutex_lock(&rs->lock);
+	rs->ctrs = rc;
+	pthread_mutex_unlock(&rs->lock);
+	for (unsigned i = 0; i < rs->n; i++) {
+		if (rs_live_open(&rs->hosts[i], KT_REQ_COUNTERS_LIVE, specs, &rc->id[i], reply,
+				 sizeof(reply)) == 0)
+			took++;
+		else
+			rc->refusal[i] = xstrdup(reply);
+	}
+	free(specs);
+	if (took)
+		return &rc->base;
+	snprintf(err, errlen, "%s%s%s", rs->n > 1 ? rs->hosts[0].label : "", rs->n > 1 ? ": " : "",
+		 rc->refusal[0]);
+	rc_close(&rc->base);
+	return NULL;
 }
 
 const struct kt_source_ops source_remote_ops = {
@@ -1433,6 +1584,7 @@ const struct kt_source_ops source_remote_ops = {
 	.usdt_create = remote_usdt_create,
 	.cpu_host = remote_cpu_host,
 	.hist_open = remote_hist_open,
+	.counters_open = remote_counters_open,
 };
 
 /* ---- the opener ------------------------------------------------------------------------- */
