@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "histrows.h"
+#include "profrows.h"
 #include "proto.h"
 
 /* What the agent sends; any callback may be NULL. Data pointers are valid during the call. */
@@ -41,6 +42,9 @@ struct kt_remote_ops {
 	void (*snapshot)(void *ctx, struct kt_snapshot *s);
 	/* a live histogram's rows (KT_REQ_HIST_LIVE, histrows.h); h->rows is the callee's */
 	void (*hist_rows)(void *ctx, struct kt_histrows *h);
+	/* a live profile's stacks since its last such frame (KT_REQ_PROFILE_LIVE, profrows.h):
+	 * checked, pointing into the frame (profrows_add adds them) */
+	void (*prof_rows)(void *ctx, const struct kt_profrows *h);
 };
 
 struct kt_remote_stats {

@@ -48,6 +48,8 @@ enum kt_frame_type {
 	KT_MSG_WATERMARK,	/* agent: every event before this time has been sent */
 	KT_MSG_EVENTS,		/* agent: available_events (asked for) */
 	KT_MSG_HISTROWS,	/* agent: a live histogram's rows on each tick (histrows.h) */
+	KT_MSG_PROFROWS = 20,	/* agent: a live profile's stacks counted since its last such
+				 * frame, named on the agent's machine (profrows.h) */
 	KT_MSG_TYPE_MAX
 };
 
@@ -78,6 +80,12 @@ enum kt_request_op {
 	KT_REQ_HIST_CLOSE,	/* arg: the id of the KT_REQ_HIST_LIVE that opened it */
 	KT_REQ_END,		/* no args: the viewer is done; the agent ends as when its stdin
 				 * closes (a serial line never closes) */
+	KT_REQ_PROFILE_LIVE = 20, /* arg: -F's frequency ("" the default) or "off-cpu", arg2:
+				 * the viewer's tick in ms ("": the agent's -d): sampled as
+				 * KT_REQ_PROFILE (or off-CPU), the stacks counted since the
+				 * last tick sent in a PROFROWS frame every tick (the flame
+				 * pane); the reply is its title ("cpu-clock", "off-CPU, tp_btf") */
+	KT_REQ_PROFILE_CLOSE,	/* arg: the id of the KT_REQ_PROFILE_LIVE that opened it */
 	KT_REQ_OP_MAX
 };
 
@@ -130,6 +138,8 @@ enum kt_snapshot_kind {
 				 * probeprint_wire's lines (request id 0) */
 	KT_SNAP_PROFILE,	/* --profile's stacks as the capture ended, in
 				 * batch_profile_text's form, named on the agent's machine */
+	KT_SNAP_OFFCPU = 5,	/* --off-cpu's profile as the capture ended (KT_REQ_PROFILE with
+				 * "off-cpu"), as local -b --off-cpu prints it (text or JSON) */
 };
 
 struct kt_snapshot {
