@@ -25,6 +25,7 @@ struct kt_source;
 struct kt_cgroup;
 struct kt_trigger;
 struct kt_histsrc;
+struct kt_profsrc;
 struct tep_event;
 
 enum kt_cap {
@@ -169,6 +170,11 @@ struct kt_source_ops {
 	 * NULL with one line in err; NULL op: app_hist_open's, on this machine */
 	struct kt_histsrc *(*hist_open)(struct kt_source *s, const char *spec, char *err,
 					size_t errlen);
+	/* KT_CAP_PROFILE done by the source itself (an agent's, profsrc.h): the on-CPU
+	 * profile at freq (0: the default), or off_cpu's; NULL with one line in err; NULL op:
+	 * the flame pane samples this machine */
+	struct kt_profsrc *(*profile_open)(struct kt_source *s, bool off_cpu, unsigned freq,
+					   char *err, size_t errlen);
 	/* KT_CAP_SEEK */
 	void (*wait_complete)(struct kt_source *s);
 	const char *(*kept_stacks)(struct kt_source *s); /* the profile it keeps, or NULL */
@@ -235,6 +241,11 @@ int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *er
 bool source_has_hists(struct kt_source *s);
 struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char *err,
 				    size_t errlen);
+/* KT_CAP_PROFILE: whether the source profiles itself (its profile_open), and opens one
+ * there (NULL with its one line: the capability's refusal, or the source's reason). */
+bool source_has_profiles(struct kt_source *s);
+struct kt_profsrc *source_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
+				       char *err, size_t errlen);
 
 bool source_stacks_enabled(struct kt_source *s, const char *system, const char *event);
 int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,

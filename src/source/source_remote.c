@@ -13,7 +13,9 @@
  * probes are offered (the function lists are not: the tracer pane says they are missing; a
  * probe's hit counts are not asked for), and histograms (each agent opens it,
  * KT_REQ_HIST_LIVE, and sends its rows on every tick: histsrc.h's pane data, every host's
- * rows labelled with their host); the rest is refused with one line. The agents'
+ * rows labelled with their host) and the flame pane's profiles (KT_REQ_PROFILE_LIVE: each
+ * agent samples, names the frames and sends the stacks of every tick, profsrc.h; every
+ * host's under its label); the rest is refused with one line. The agents'
  * commands' stderr (ssh's warnings) would break the screen: it is read through a pipe, its
  * last line shown in the status line and all of it printed to stderr once the screen is
  * given back (as the source closes).
@@ -33,6 +35,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -49,6 +52,7 @@
 #include "backend/decode.h"
 #include "clock.h"
 #include "histsrc.h"
+#include "profsrc.h"
 #include "log.h"
 #include "remote/client.h"
 #include "remote/hostclock.h"
@@ -93,6 +97,25 @@ struct rs_hist {
 	uint64_t missed;	  /* likewise */
 	char variant[16];	  /* the first host's */
 };
+
+/* A profile the flame pane opened on every agent (profsrc.h): the PROFROWS frames that
+ * came since the pane's last update, which adds their stacks, each host's under its label
+ * when there are several. */
+struct rs_prof {
+	struct kt_profsrc base;
+	struct remote_src *rs;
+	uint32_t id[KT_REMOTES_MAX]; /* the KT_REQ_PROFILE_LIVE that opened it on each host */
+	struct rs_prof *next;	     /* under lock: in rs->profs */
+	/* under lock: the frames' payloads since the update, each after its host's index
+	 * (u32) and length (u64), and what a frozen pane left out past RS_PROF_PENDING_MAX */
+	struct kt_wbuf pending;
+	uint64_t pending_dropped;
+	char note[256];		     /* under lock: the last line a host said of it, "" none */
+};
+
+/* A frozen flame pane takes no frames: the agents' are kept up to this much, the rest
+ * dropped (a local profile's rings overflow likewise). */
+#define RS_PROF_PENDING_MAX (16u << 20)
 
 /* One agent. */
 struct rs_host {
@@ -147,6 +170,7 @@ struct remote_src {
 	char note[256];	   /* UI thread: errlast and errseq as of the tick */
 	unsigned noteseq;
 	struct rs_hist *hists; /* under lock: the explorer's histograms on the agent */
+	struct rs_prof *profs; /* under lock: the flame pane's profiles on the agents */
 };
 
 #define RS(s) ((struct remote_src *)(s)->data)
@@ -412,6 +436,35 @@ static void rs_hist_rows(void *ctx, struct kt_histrows *rows)
 	rh->fresh[h->idx] = true;
 }
 
+/* A profile's stacks (client thread, or the UI's remote_call; lock held): added to its
+ * pane's next update, under the host's label with several hosts; those of one closed
+ * meanwhile are dropped. */
+static void rs_prof_rows(void *ctx, const struct kt_profrows *rows)
+{
+	struct rs_host *h = ctx;
+	struct remote_src *rs = h->rs;
+	struct rs_prof *rp = rs->profs;
+
+	while (rp && (!rows->id || rp->id[h->idx] != rows->id))
+		rp = rp->next;
+	if (!rp)
+		return;
+	if (rows->note[0])
+		snprintf(rp->note, sizeof(rp->note), "%.63s%s%.180s", rs->n > 1 ? h->label : "",
+			 rs->n > 1 ? ": " : "", rows->note);
+	if (!rows->nstacks)
+		return;
+	if (rp->pending.len + rows->stacks_len > RS_PROF_PENDING_MAX) {
+		rp->pending_dropped++;
+		return;
+	}
+	/* the frame again, as the stacks it checked: its head is in rows */
+	wbuf_u32(&rp->pending, h->idx);
+	wbuf_u32(&rp->pending, rows->nstacks);
+	wbuf_u64(&rp->pending, rows->stacks_len);
+	wbuf_put(&rp->pending, rows->stacks, rows->stacks_len);
+}
+
 static const struct kt_remote_ops rs_ops = {
 	.hello = rs_hello,
 	.header_page = rs_header_page,
@@ -425,6 +478,7 @@ static const struct kt_remote_ops rs_ops = {
 	.watermark = rs_watermark,
 	.stderr_line = rs_stderr,
 	.hist_rows = rs_hist_rows,
+	.prof_rows = rs_prof_rows,
 };
 
 /* ---- the client thread ----------------------------------------------------------------- */
@@ -506,7 +560,7 @@ static void *rs_thread(void *arg)
 static unsigned int remote_caps(struct kt_source *s)
 {
 	unsigned int caps = KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_HIST |
-			    KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF;
+			    KT_CAP_PROFILE | KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF;
 
 	/* no data: the unit tests ask what one agent offers */
 	return s->data && RS(s)->n > 1 ? caps : caps | KT_CAP_PROBES;
@@ -518,8 +572,6 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 	switch (cap) {
 	case KT_CAP_COUNTERS:
 		return "remote: counters over an agent are not done yet";
-	case KT_CAP_PROFILE:
-		return "remote: profiles over an agent are not done yet";
 	case KT_CAP_WRITE:
 		return "remote: w and A not done yet (ktop -b -H HOST -o FILE records it)";
 	case KT_CAP_TRIGGERS:
@@ -982,6 +1034,60 @@ static int remote_set_tracer(struct kt_source *s, const char *name, char *err, s
 	return ret;
 }
 
+/* ---- what the explorer opens on every agent, which sends it every tick ------------------ */
+
+/* Opens op (a live histogram or profile) on host h with arg and this explorer's -d, so its
+ * interval is the pane's tick: its id in *id, and listed by list(obj) before the lock goes
+ * (its first frame may come at once). Returns 0, or -1 with the agent's reason (or why it
+ * is gone) in reply. */
+static int rs_live_open(struct rs_host *h, uint8_t op, const char *arg, uint32_t *id,
+			void (*list)(void *obj), void *obj, char *reply, size_t len)
+{
+	struct remote_src *rs = h->rs;
+	char tick[16];
+	sigset_t old;
+	int ret = -1;
+
+	snprintf(tick, sizeof(tick), "%u", rs->app->opts->delay_ms);
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
+	if (rs_gone(h)) {
+		snprintf(reply, len, "%s", h->ended);
+	} else {
+		ret = remote_call(h->r, op, arg, tick, reply, len);
+		if (ret == 0) {
+			*id = remote_last_id(h->r);
+			list(obj);
+		}
+	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
+	return ret;
+}
+
+/* Closed (op, the id of the request that opened it) on each host that opened it (its
+ * programs go with it there), no reply waited for: Esc and q never wait for a slow link;
+ * done(obj, host) frees what each host's frames left, under the lock. */
+static void rs_live_close(struct remote_src *rs, uint8_t op, const uint32_t *ids,
+			  void (*done)(void *obj, unsigned host), void *obj)
+{
+	sigset_t old;
+	char id[16];
+
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
+	for (unsigned i = 0; i < rs->n; i++) {
+		snprintf(id, sizeof(id), "%u", ids[i]);
+		if (ids[i] && !rs_gone(&rs->hosts[i]) &&
+		    remote_send_request(rs->hosts[i].r, op, id, "") < 0)
+			log_debug("%s: %s: %s", __func__, rs->hosts[i].label, strerror(errno));
+		if (done)
+			done(obj, i);
+	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
+}
+
 /* ---- histograms on the agent (histsrc.h) ------------------------------------------------- */
 
 #define RH(h) ((struct rs_hist *)(h))
@@ -1062,26 +1168,18 @@ static const char *rh_host_label(struct kt_histsrc *h, unsigned host)
 	return rs->n > 1 && host < rs->n ? rs->hosts[host].label : NULL;
 }
 
-/* Closed on each host that opened it (its programs go with it there), no reply waited
- * for: Esc and q never wait for a slow link. */
+/* Each host's frames of it, as the histogram closes. Lock held. */
+static void rh_done(void *obj, unsigned host)
+{
+	struct rs_hist *rh = obj;
+
+	free(rh->in[host].rows);
+	free(rh->last[host].rows);
+}
+
 static void rh_free(struct rs_hist *rh)
 {
-	struct remote_src *rs = rh->rs;
-	sigset_t old;
-	char id[16];
-
-	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
-	for (unsigned i = 0; i < rs->n; i++) {
-		snprintf(id, sizeof(id), "%u", rh->id[i]);
-		if (rh->id[i] && !rs_gone(&rs->hosts[i]) &&
-		    remote_send_request(rs->hosts[i].r, KT_REQ_HIST_CLOSE, id, "") < 0)
-			log_debug("%s: %s: %s", __func__, rs->hosts[i].label, strerror(errno));
-		free(rh->in[i].rows);
-		free(rh->last[i].rows);
-	}
-	pthread_mutex_unlock(&rs->lock);
-	remote_sigpipe_restore(&old);
+	rs_live_close(rh->rs, KT_REQ_HIST_CLOSE, rh->id, rh_done, rh);
 	free(rh->rows);
 	free(rh);
 }
@@ -1111,35 +1209,16 @@ static const struct kt_histsrc_ops rh_ops = {
 	.close = rh_close,
 };
 
-/* Opens it on host h (listed before the lock goes: its first rows may come at once).
- * Returns 0, or -1 with the agent's reason (or why it is gone) in reply. */
-static int rh_open_on(struct rs_hist *rh, struct rs_host *h, const char *spec, char *reply,
-		      size_t len)
+/* In the list the rows are matched against (lock held). */
+static void rh_list(void *obj)
 {
+	struct rs_hist *rh = obj;
 	struct remote_src *rs = rh->rs;
-	char tick[16];
-	sigset_t old;
-	int ret = -1;
 
-	/* the rows every -d of this explorer's, so the interval is the pane's tick */
-	snprintf(tick, sizeof(tick), "%u", rs->app->opts->delay_ms);
-	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
-	if (rs_gone(h)) {
-		snprintf(reply, len, "%s", h->ended);
-	} else {
-		ret = remote_call(h->r, KT_REQ_HIST_LIVE, spec, tick, reply, len);
-		if (ret == 0) {
-			rh->id[h->idx] = remote_last_id(h->r);
-			if (rs->hists != rh) {
-				rh->next = rs->hists;
-				rs->hists = rh;
-			}
-		}
+	if (rs->hists != rh) {
+		rh->next = rs->hists;
+		rs->hists = rh;
 	}
-	pthread_mutex_unlock(&rs->lock);
-	remote_sigpipe_restore(&old);
-	return ret;
 }
 
 /* The spec's syntax is checked here, as batch mode does; each agent opens it as local
@@ -1161,7 +1240,8 @@ static struct kt_histsrc *remote_hist_open(struct kt_source *s, const char *spec
 		return NULL;
 	}
 	for (unsigned i = 0; i < rs->n; i++) {
-		if (rh_open_on(rh, &rs->hosts[i], spec, reply, sizeof(reply)) == 0) {
+		if (rs_live_open(&rs->hosts[i], KT_REQ_HIST_LIVE, spec, &rh->id[i], rh_list, rh, reply,
+				 sizeof(reply)) == 0) {
 			/* "SPEC via=VARIANT": the variant until the first rows say it */
 			via = strstr(reply, " via=");
 			if (!i)
@@ -1174,6 +1254,126 @@ static struct kt_histsrc *remote_hist_open(struct kt_source *s, const char *spec
 		return NULL;
 	}
 	return &rh->base;
+}
+
+/* ---- profiles on the agent (profsrc.h) --------------------------------------------------- */
+
+#define RP(p) ((struct rs_prof *)(p))
+
+/* The stacks of what came since the last update added to into, each host's under its
+ * label with several, within a quarter of --memory as a local pane's profile is bounded.
+ * UI thread; the frames are taken under the lock, added after it. */
+static bool rp_update(struct kt_profsrc *p, struct kt_stacks *into, char *note, size_t len)
+{
+	struct rs_prof *rp = RP(p);
+	struct remote_src *rs = rp->rs;
+	struct kt_wbuf got;
+	struct kt_profrows rows = { 0 };
+	uint64_t dropped = 0, frozen;
+	struct kt_rbuf r;
+	unsigned host;
+	bool changed;
+	int ret = 0;
+
+	pthread_mutex_lock(&rs->lock);
+	snprintf(note, len, "%s", rp->note);
+	rp->note[0] = '\0';
+	got = rp->pending;
+	memset(&rp->pending, 0, sizeof(rp->pending));
+	frozen = rp->pending_dropped;
+	rp->pending_dropped = 0;
+	pthread_mutex_unlock(&rs->lock);
+	changed = got.len > 0;
+	rbuf_init(&r, got.data, got.len);
+	while (r.left && !r.bad && !ret) {
+		host = rbuf_u32(&r);
+		rows.nstacks = rbuf_u32(&r);
+		rows.stacks_len = (size_t)rbuf_u64(&r);
+		rows.stacks = r.p;
+		r.p += rows.stacks_len;
+		r.left -= rows.stacks_len;
+		ret = profrows_add(&rows, into, rs->n > 1 ? rs->hosts[host].label : NULL,
+				   rs->app->opts->memory_bytes / 4, &dropped);
+	}
+	wbuf_free(&got);
+	if (ret < 0)
+		snprintf(note, len, "%s: out of memory for its stacks", p->name);
+	else if (frozen)
+		snprintf(note, len, "%s: %" PRIu64 " of the agents' frames left out while the pane "
+			 "took none (past %u MiB)", p->name, frozen, RS_PROF_PENDING_MAX >> 20);
+	else if (dropped && !note[0])
+		snprintf(note, len, "%s: stacks of weight %" PRIu64 " left out: past a quarter of "
+			 "--memory", p->name, dropped);
+	return changed;
+}
+
+/* Out of the list, then closed on the agents: their perf events and BPF programs go. */
+static void rp_close(struct kt_profsrc *p)
+{
+	struct rs_prof *rp = RP(p), **pp;
+	struct remote_src *rs = rp->rs;
+
+	pthread_mutex_lock(&rs->lock);
+	for (pp = &rs->profs; *pp && *pp != rp; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = rp->next;
+	pthread_mutex_unlock(&rs->lock);
+	rs_live_close(rs, KT_REQ_PROFILE_CLOSE, rp->id, NULL, NULL);
+	wbuf_free(&rp->pending);
+	free(rp);
+}
+
+static const struct kt_profsrc_ops rp_ops = {
+	.update = rp_update,
+	.close = rp_close,
+};
+
+/* In the list the frames are matched against (lock held). */
+static void rp_list(void *obj)
+{
+	struct rs_prof *rp = obj;
+	struct remote_src *rs = rp->rs;
+
+	if (rs->profs != rp) {
+		rp->next = rs->profs;
+		rs->profs = rp;
+	}
+}
+
+/* Each agent samples (or counts its off-CPU time) on its machine, names the frames there
+ * and sends the stacks counted since its last tick, every tick of this explorer's. All or
+ * none: the first host that refuses (or ended) is named with its reason, and the hosts
+ * that took it close it again. The title is the first host's. */
+static struct kt_profsrc *remote_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
+					      char *err, size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	struct rs_prof *rp = xcalloc(1, sizeof(*rp));
+	char arg[16], reply[1024];
+
+	rp->base.ops = &rp_ops;
+	rp->base.off_cpu = off_cpu;
+	rp->rs = rs;
+	if (off_cpu)
+		snprintf(arg, sizeof(arg), "off-cpu");
+	else if (freq)
+		snprintf(arg, sizeof(arg), "%u", freq);
+	else
+		arg[0] = '\0';
+	for (unsigned i = 0; i < rs->n; i++) {
+		if (rs_live_open(&rs->hosts[i], KT_REQ_PROFILE_LIVE, arg, &rp->id[i], rp_list, rp,
+				 reply, sizeof(reply)) == 0) {
+			if (!i)
+				snprintf(rp->base.name, sizeof(rp->base.name), "%.120s", reply);
+			continue;
+		}
+		snprintf(err, errlen, "%s%s%s", rs->n > 1 ? rs->hosts[i].label : "",
+			 rs->n > 1 ? ": " : "", reply);
+		rp_close(&rp->base);
+		return NULL;
+	}
+	return &rp->base;
 }
 
 const struct kt_source_ops source_remote_ops = {
@@ -1198,6 +1398,7 @@ const struct kt_source_ops source_remote_ops = {
 	.probe_get = remote_probe_get,
 	.cpu_host = remote_cpu_host,
 	.hist_open = remote_hist_open,
+	.profile_open = remote_profile_open,
 };
 
 /* ---- the opener ------------------------------------------------------------------------- */
