@@ -79,14 +79,21 @@ struct rs_event {
 
 struct remote_src;
 
+/* What the explorer opened on every agent, which sends it every tick: a histogram or a
+ * profile, found by the request that opened it on the frame's host. */
+struct rs_live {
+	uint8_t op;		     /* KT_REQ_HIST_LIVE or KT_REQ_PROFILE_LIVE */
+	uint32_t id[KT_REMOTES_MAX]; /* the request that opened it on each host (0: not there) */
+	struct rs_live *next;	     /* under lock: in rs->lives */
+	void *obj;		     /* the rs_hist or rs_prof it is */
+};
+
 /* A histogram the explorer opened on every agent: each host's last HISTROWS frame, which
  * the pane's update takes, and all of their rows together, each with its host. */
 struct rs_hist {
 	struct kt_histsrc base;
 	struct remote_src *rs;
-	uint32_t id[KT_REMOTES_MAX];		 /* the KT_REQ_HIST_LIVE that opened it on
-						  * each host (0: not there) */
-	struct rs_hist *next;			 /* under lock: in rs->hists */
+	struct rs_live live;
 	struct kt_histrows in[KT_REMOTES_MAX];	 /* under lock: each host's last frame */
 	bool fresh[KT_REMOTES_MAX];		 /* under lock: in came since the update */
 	struct kt_histrows last[KT_REMOTES_MAX]; /* UI thread: each host's, as updated */
@@ -104,8 +111,7 @@ struct rs_hist {
 struct rs_prof {
 	struct kt_profsrc base;
 	struct remote_src *rs;
-	uint32_t id[KT_REMOTES_MAX]; /* the KT_REQ_PROFILE_LIVE that opened it on each host */
-	struct rs_prof *next;	     /* under lock: in rs->profs */
+	struct rs_live live;
 	/* under lock: the frames' payloads since the update, each after its host's index
 	 * (u32) and length (u64), and what a frozen pane left out past RS_PROF_PENDING_MAX */
 	struct kt_wbuf pending;
@@ -169,8 +175,7 @@ struct remote_src {
 	unsigned errseq;   /* under lock: lines so far */
 	char note[256];	   /* UI thread: errlast and errseq as of the tick */
 	unsigned noteseq;
-	struct rs_hist *hists; /* under lock: the explorer's histograms on the agent */
-	struct rs_prof *profs; /* under lock: the flame pane's profiles on the agents */
+	struct rs_live *lives; /* under lock: the panes' histograms and profiles on the agents */
 };
 
 #define RS(s) ((struct remote_src *)(s)->data)
@@ -418,15 +423,24 @@ static void rs_stderr_out(struct remote_src *rs)
 	rs->errlog_dropped = 0;
 }
 
+/* The histogram or profile (op) that the request id opened on host h; NULL once it closed.
+ * Lock held. */
+static void *rs_live_find(struct rs_host *h, uint8_t op, uint32_t id)
+{
+	struct rs_live *lv = h->rs->lives;
+
+	while (lv && (!id || lv->op != op || lv->id[h->idx] != id))
+		lv = lv->next;
+	return lv ? lv->obj : NULL;
+}
+
 /* A histogram's rows (client thread, or the UI's remote_call; lock held): kept for its
  * pane's next update; those of one closed meanwhile are dropped. */
 static void rs_hist_rows(void *ctx, struct kt_histrows *rows)
 {
 	struct rs_host *h = ctx;
-	struct rs_hist *rh = h->rs->hists;
+	struct rs_hist *rh = rs_live_find(h, KT_REQ_HIST_LIVE, rows->id);
 
-	while (rh && (!rows->id || rh->id[h->idx] != rows->id))
-		rh = rh->next;
 	if (!rh) {
 		free(rows->rows);
 		return;
@@ -443,10 +457,8 @@ static void rs_prof_rows(void *ctx, const struct kt_profrows *rows)
 {
 	struct rs_host *h = ctx;
 	struct remote_src *rs = h->rs;
-	struct rs_prof *rp = rs->profs;
+	struct rs_prof *rp = rs_live_find(h, KT_REQ_PROFILE_LIVE, rows->id);
 
-	while (rp && (!rows->id || rp->id[h->idx] != rows->id))
-		rp = rp->next;
 	if (!rp)
 		return;
 	if (rows->note[0])
@@ -1036,12 +1048,11 @@ static int remote_set_tracer(struct kt_source *s, const char *name, char *err, s
 
 /* ---- what the explorer opens on every agent, which sends it every tick ------------------ */
 
-/* Opens op (a live histogram or profile) on host h with arg and this explorer's -d, so its
- * interval is the pane's tick: its id in *id, and listed by list(obj) before the lock goes
- * (its first frame may come at once). Returns 0, or -1 with the agent's reason (or why it
- * is gone) in reply. */
-static int rs_live_open(struct rs_host *h, uint8_t op, const char *arg, uint32_t *id,
-			void (*list)(void *obj), void *obj, char *reply, size_t len)
+/* Opens lv on host h with arg and this explorer's -d, so its interval is the pane's tick,
+ * and lists it before the lock goes (its first frame may come at once). Returns 0, or -1
+ * with the agent's reason (or why it is gone) in reply. */
+static int rs_live_open(struct rs_host *h, struct rs_live *lv, const char *arg, char *reply,
+			size_t len)
 {
 	struct remote_src *rs = h->rs;
 	char tick[16];
@@ -1054,10 +1065,13 @@ static int rs_live_open(struct rs_host *h, uint8_t op, const char *arg, uint32_t
 	if (rs_gone(h)) {
 		snprintf(reply, len, "%s", h->ended);
 	} else {
-		ret = remote_call(h->r, op, arg, tick, reply, len);
+		ret = remote_call(h->r, lv->op, arg, tick, reply, len);
 		if (ret == 0) {
-			*id = remote_last_id(h->r);
-			list(obj);
+			lv->id[h->idx] = remote_last_id(h->r);
+			if (rs->lives != lv) { /* once: its hosts open one after another */
+				lv->next = rs->lives;
+				rs->lives = lv;
+			}
 		}
 	}
 	pthread_mutex_unlock(&rs->lock);
@@ -1065,24 +1079,49 @@ static int rs_live_open(struct rs_host *h, uint8_t op, const char *arg, uint32_t
 	return ret;
 }
 
-/* Closed (op, the id of the request that opened it) on each host that opened it (its
- * programs go with it there), no reply waited for: Esc and q never wait for a slow link;
- * done(obj, host) frees what each host's frames left, under the lock. */
-static void rs_live_close(struct remote_src *rs, uint8_t op, const uint32_t *ids,
-			  void (*done)(void *obj, unsigned host), void *obj)
+/* Opens lv on every host, all or none. Returns 0 with the first host's reply in first, or
+ * -1 with the first refusal (or why that host is gone; with several hosts its label first)
+ * in err: the caller closes lv then (rs_live_close), on the hosts that took it. */
+static int rs_live_open_all(struct remote_src *rs, struct rs_live *lv, const char *arg,
+			    char *first, size_t firstlen, char *err, size_t errlen)
 {
+	char reply[1024];
+
+	for (unsigned i = 0; i < rs->n; i++) {
+		if (rs_live_open(&rs->hosts[i], lv, arg, reply, sizeof(reply)) < 0) {
+			snprintf(err, errlen, "%s%s%s", rs->n > 1 ? rs->hosts[i].label : "",
+				 rs->n > 1 ? ": " : "", reply);
+			return -1;
+		}
+		if (!i)
+			snprintf(first, firstlen, "%s", reply);
+	}
+	return 0;
+}
+
+/* Out of the list, and closed (close_op, the id of the request that opened it) on each
+ * host that opened it (its programs go with it there), no reply waited for: Esc and q
+ * never wait for a slow link; done(obj, host) frees what each host's frames left. */
+static void rs_live_close(struct remote_src *rs, struct rs_live *lv, uint8_t close_op,
+			  void (*done)(void *obj, unsigned host))
+{
+	struct rs_live **pp;
 	sigset_t old;
 	char id[16];
 
 	remote_sigpipe_block(&old);
 	pthread_mutex_lock(&rs->lock);
+	for (pp = &rs->lives; *pp && *pp != lv; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = lv->next;
 	for (unsigned i = 0; i < rs->n; i++) {
-		snprintf(id, sizeof(id), "%u", ids[i]);
-		if (ids[i] && !rs_gone(&rs->hosts[i]) &&
-		    remote_send_request(rs->hosts[i].r, op, id, "") < 0)
+		snprintf(id, sizeof(id), "%u", lv->id[i]);
+		if (lv->id[i] && !rs_gone(&rs->hosts[i]) &&
+		    remote_send_request(rs->hosts[i].r, close_op, id, "") < 0)
 			log_debug("%s: %s: %s", __func__, rs->hosts[i].label, strerror(errno));
 		if (done)
-			done(obj, i);
+			done(lv->obj, i);
 	}
 	pthread_mutex_unlock(&rs->lock);
 	remote_sigpipe_restore(&old);
@@ -1177,26 +1216,14 @@ static void rh_done(void *obj, unsigned host)
 	free(rh->last[host].rows);
 }
 
-static void rh_free(struct rs_hist *rh)
-{
-	rs_live_close(rh->rs, KT_REQ_HIST_CLOSE, rh->id, rh_done, rh);
-	free(rh->rows);
-	free(rh);
-}
-
 /* Out of the list, then closed on the agents. */
 static void rh_close(struct kt_histsrc *h)
 {
-	struct rs_hist *rh = RH(h), **pp;
-	struct remote_src *rs = rh->rs;
+	struct rs_hist *rh = RH(h);
 
-	pthread_mutex_lock(&rs->lock);
-	for (pp = &rs->hists; *pp && *pp != rh; pp = &(*pp)->next)
-		;
-	if (*pp)
-		*pp = rh->next;
-	pthread_mutex_unlock(&rs->lock);
-	rh_free(rh);
+	rs_live_close(rh->rs, &rh->live, KT_REQ_HIST_CLOSE, rh_done);
+	free(rh->rows);
+	free(rh);
 }
 
 static const struct kt_histsrc_ops rh_ops = {
@@ -1208,18 +1235,6 @@ static const struct kt_histsrc_ops rh_ops = {
 	.host_label = rh_host_label,
 	.close = rh_close,
 };
-
-/* In the list the rows are matched against (lock held). */
-static void rh_list(void *obj)
-{
-	struct rs_hist *rh = obj;
-	struct remote_src *rs = rh->rs;
-
-	if (rs->hists != rh) {
-		rh->next = rs->hists;
-		rs->hists = rh;
-	}
-}
 
 /* The spec's syntax is checked here, as batch mode does; each agent opens it as local
  * batch mode would (app_hist_open) and sends its rows on every tick. All or none: the
@@ -1235,24 +1250,18 @@ static struct kt_histsrc *remote_hist_open(struct kt_source *s, const char *spec
 
 	rh->base.ops = &rh_ops;
 	rh->rs = rs;
+	rh->live = (struct rs_live){ .op = KT_REQ_HIST_LIVE, .obj = rh };
 	if (histspec_parse(spec, &rh->base.spec, err, errlen) < 0) {
 		free(rh);
 		return NULL;
 	}
-	for (unsigned i = 0; i < rs->n; i++) {
-		if (rs_live_open(&rs->hosts[i], KT_REQ_HIST_LIVE, spec, &rh->id[i], rh_list, rh, reply,
-				 sizeof(reply)) == 0) {
-			/* "SPEC via=VARIANT": the variant until the first rows say it */
-			via = strstr(reply, " via=");
-			if (!i)
-				snprintf(rh->variant, sizeof(rh->variant), "%s", via ? via + 5 : "?");
-			continue;
-		}
-		snprintf(err, errlen, "%s%s%s", rs->n > 1 ? rs->hosts[i].label : "",
-			 rs->n > 1 ? ": " : "", reply);
+	if (rs_live_open_all(rs, &rh->live, spec, reply, sizeof(reply), err, errlen) < 0) {
 		rh_close(&rh->base);
 		return NULL;
 	}
+	/* "SPEC via=VARIANT": the variant until the first rows say it */
+	via = strstr(reply, " via=");
+	snprintf(rh->variant, sizeof(rh->variant), "%s", via ? via + 5 : "?");
 	return &rh->base;
 }
 
@@ -1310,16 +1319,9 @@ static bool rp_update(struct kt_profsrc *p, struct kt_stacks *into, char *note, 
 /* Out of the list, then closed on the agents: their perf events and BPF programs go. */
 static void rp_close(struct kt_profsrc *p)
 {
-	struct rs_prof *rp = RP(p), **pp;
-	struct remote_src *rs = rp->rs;
+	struct rs_prof *rp = RP(p);
 
-	pthread_mutex_lock(&rs->lock);
-	for (pp = &rs->profs; *pp && *pp != rp; pp = &(*pp)->next)
-		;
-	if (*pp)
-		*pp = rp->next;
-	pthread_mutex_unlock(&rs->lock);
-	rs_live_close(rs, KT_REQ_PROFILE_CLOSE, rp->id, NULL, NULL);
+	rs_live_close(rp->rs, &rp->live, KT_REQ_PROFILE_CLOSE, NULL);
 	wbuf_free(&rp->pending);
 	free(rp);
 }
@@ -1328,18 +1330,6 @@ static const struct kt_profsrc_ops rp_ops = {
 	.update = rp_update,
 	.close = rp_close,
 };
-
-/* In the list the frames are matched against (lock held). */
-static void rp_list(void *obj)
-{
-	struct rs_prof *rp = obj;
-	struct remote_src *rs = rp->rs;
-
-	if (rs->profs != rp) {
-		rp->next = rs->profs;
-		rs->profs = rp;
-	}
-}
 
 /* Each agent samples (or counts its off-CPU time) on its machine, names the frames there
  * and sends the stacks counted since its last tick, every tick of this explorer's. All or
@@ -1350,26 +1340,21 @@ static struct kt_profsrc *remote_profile_open(struct kt_source *s, bool off_cpu,
 {
 	struct remote_src *rs = RS(s);
 	struct rs_prof *rp = xcalloc(1, sizeof(*rp));
-	char arg[16], reply[1024];
+	char arg[16];
 
 	rp->base.ops = &rp_ops;
 	rp->base.off_cpu = off_cpu;
 	rp->rs = rs;
+	rp->live = (struct rs_live){ .op = KT_REQ_PROFILE_LIVE, .obj = rp };
 	if (off_cpu)
 		snprintf(arg, sizeof(arg), "off-cpu");
 	else if (freq)
 		snprintf(arg, sizeof(arg), "%u", freq);
 	else
 		arg[0] = '\0';
-	for (unsigned i = 0; i < rs->n; i++) {
-		if (rs_live_open(&rs->hosts[i], KT_REQ_PROFILE_LIVE, arg, &rp->id[i], rp_list, rp,
-				 reply, sizeof(reply)) == 0) {
-			if (!i)
-				snprintf(rp->base.name, sizeof(rp->base.name), "%.120s", reply);
-			continue;
-		}
-		snprintf(err, errlen, "%s%s%s", rs->n > 1 ? rs->hosts[i].label : "",
-			 rs->n > 1 ? ": " : "", reply);
+	/* the title: the first host's reply */
+	if (rs_live_open_all(rs, &rp->live, arg, rp->base.name, sizeof(rp->base.name), err,
+			     errlen) < 0) {
 		rp_close(&rp->base);
 		return NULL;
 	}

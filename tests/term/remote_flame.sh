@@ -24,14 +24,6 @@ require_flame_live
 CPU_SECS=${KTOP_PROFILE_SECS:-5}
 mkdir -p "$T/xdg"
 
-# via TAG: the agent's command; its pid goes to $T/TAG.agent (sh -c's exec keeps it).
-via() { echo "echo \$\$ >$T/$1.agent; exec $KTOP --agent -v --log $T/$1.klog"; }
-agent_pid()
-{
-	wait_until 15 test -s "$T/$1.agent" || fail "$1: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
-	KTOP_PIDS+=("$(cat "$T/$1.agent")")
-	cat "$T/$1.agent"
-}
 perf_fds() { find "/proc/$1/fd" -lname 'anon_inode:*perf_event*' 2>/dev/null | wc -l; }
 _perf_back() { [ "$(perf_fds "$1")" -le "$2" ]; }
 _sampling_more() { [ "$(perf_fds "$1")" -gt "$2" ]; }
@@ -50,8 +42,8 @@ find_share()
 
 # ---- one agent: profwork's split ------------------------------------------------------------
 start_profwork "$T/work.out" split 120
-tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(via one)"
-agent=$(agent_pid one)
+tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(remote_via one)"
+agent=$(remote_agent_pid one)
 expect_text "No events enabled" 15 "the explorer did not start on the agent"
 before=$(perf_fds "$agent")
 tmux_keys I
@@ -97,8 +89,8 @@ wait_until 2 all_gone "$agent" || fail "q: the agent or its instance outlived th
 tmux_kill_server
 
 # ---- -F over the agent's limit: its one line, the screen kept ---------------------------------
-tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(via bad)" --profile -F 1000000
-agent=$(agent_pid bad)
+tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(remote_via bad)" --profile -F 1000000
+agent=$(remote_agent_pid bad)
 expect_text "No events enabled" 15 "the explorer did not start on the agent"
 before=$(perf_fds "$agent")
 tmux_keys I
@@ -111,10 +103,9 @@ wait_until 2 all_gone "$agent" || fail "-F: q: the agent outlived the viewer by 
 tmux_kill_server
 
 # ---- two agents: one graph, each host under its label -------------------------------------
-tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(via two1)" --via "$(via two2)"
-a1=$(agent_pid two1)
-a2=$(agent_pid two2)
-expect_text "^2 hosts " 15 "the explorer did not start on both agents"
+remote_two two1 two2
+a1=$A1
+a2=$A2
 b1=$(perf_fds "$a1")
 b2=$(perf_fds "$a2")
 tmux_keys I
@@ -129,8 +120,9 @@ expect_text "via2" 15 "two: no via2 frame below all"
 row=$(tmux_screen | grep -n "^all" | head -1 | cut -d: -f1)
 [ -n "$row" ] || fail "two: no root row: $(tmux_screen)"
 below=$(tmux_screen | sed -n "$((row + 1))p")
-echo "$below" | grep -q "via1" && echo "$below" | grep -q "via2" ||
+if ! echo "$below" | grep -q "via1" || ! echo "$below" | grep -q "via2"; then
 	fail "two: the row below all is not via1 and via2 side by side: $(tmux_screen)"
+fi
 s=$(find_share profwork)
 awk -v s="$s" 'BEGIN { exit !(s > 0) }' || fail "two: no profwork in the graph"
 log "two: via1 and via2 below all, profwork $s% of the graph"
@@ -140,10 +132,6 @@ expect_text "Flame graph: off-CPU, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 15 "two:
 wait_progs "$a1" 1
 wait_progs "$a2" 1
 mapfile -t PROGS < <(prog_ids "$a1"; prog_ids "$a2")
-tmux_quit_clean
-_both_gone() { all_gone "$a1" && all_gone "$a2"; }
-wait_until 2 _both_gone || fail "two: q: an agent or its instance outlived the viewer by 2 s"
-wait_until 2 _progs_gone "${PROGS[@]}" || fail "two: q: the agents' programs remain"
-tmux_kill_server
+remote_two_quit "${PROGS[@]}"
 assert_clean
 pass
