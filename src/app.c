@@ -18,6 +18,7 @@
 #include "backend/cgroup.h"
 #include "backend/decode.h"
 #include "backend/folded.h"
+#include "backend/offcpu.h"
 #include "backend/pmu.h"
 #include "backend/profile.h"
 #include "backend/privs.h"
@@ -619,6 +620,42 @@ int app_profile_open(struct kt_app *app, char *err, size_t errlen)
 	}
 	app->profile = profile_open(&po, err, errlen);
 	return app->profile ? 0 : -1;
+}
+
+int app_offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, char *err,
+		     size_t errlen)
+{
+	const struct kt_options *o = app->opts;
+	struct kt_privs pv;
+	char why[400];
+
+	/* the programs follow one tgid, as ktop -b --off-cpu refuses more */
+	if (o->n_pids > 1) {
+		snprintf(err, errlen, "off-CPU profile: it scopes to one process, and -p gave %zu: "
+			 "start ktop with one -p PID (k: the on-CPU profile takes them all)",
+			 o->n_pids);
+		return -1;
+	}
+	privs_read(&pv);
+	if (privs_bpf_refusal(&pv, why, sizeof(why))) {
+		snprintf(err, errlen, "off-CPU profile: %s", why);
+		return -1;
+	}
+	memset(s, 0, sizeof(*s));
+	s->comm = o->comm;
+	s->via = o->off_cpu_via;
+	if (o->n_pids)
+		s->tgid = (unsigned int)o->pids[0];
+	if (!app->cgroup)
+		return 0;
+	if (!app->cgroup->v2) {
+		snprintf(err, errlen, "off-CPU profile: it filters by cgroup v2 ids only, and %s is a v1 cgroup",
+			 app->cgroup->name);
+		return -1;
+	}
+	s->cgroup_id = app->cgroup->id;
+	s->cgroup_level = app->cgroup->level;
+	return 0;
 }
 
 void app_pmu_close(struct kt_app *app)

@@ -789,17 +789,18 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "-v apply)");
 	if (o->n_remotes && o->mode != KT_MODE_BATCH &&
 	    (o->tracer || o->n_probes || o->record_path || o->duration > 0 || o->quiet ||
-	     o->n_pids || o->comm || o->cgroup || o->cpu_profile))
+	     o->n_pids || o->comm || o->cgroup))
 		FAIL("the explorer over a remote agent (-H, --via) takes -e, --filter, --hist, "
-		     "--pmu, --pmu-event and --compress so far: -t, probes, --profile, -p, --comm, "
-		     "--cgroup and -o work there with -b");
+		     "--pmu, --pmu-event, --profile -F (the flame pane's rate) and --compress so "
+		     "far: -t, probes, -p, --comm, --cgroup and -o work there with -b");
 	if (o->n_remotes &&
-	    (o->tree || (o->folded && !o->cpu_profile) || o->input_path || o->off_cpu ||
+	    (o->tree || (o->folded && !o->cpu_profile && !o->off_cpu) || o->input_path ||
 	     o->n_triggers || o->stop_when || o->user_stacks ||
 	     o->n_ftrace_lists[0] ||
 	     o->n_ftrace_lists[1] || o->n_ftrace_lists[2] || o->n_ftrace_lists[3] || o->profile))
 		FAIL("remote batch runs (-H, --via) take -e, --filter, -t, probes, --hist, --pmu, "
-		     "--pmu-event, --profile (-F, --folded), --stack, -p, --comm, --cgroup, "
+		     "--pmu-event, --profile (-F, --folded), --off-cpu, --stack, -p, --comm, "
+		     "--cgroup, "
 		     "--follow-children, --duration, "
 		     "--max-events, -q, --json, -o and --compress so far; the other options work "
 		     "locally only");

@@ -728,6 +728,50 @@ tmux_wait_exit()
 
 _alt_off() { [ "$(tmux_pane '#{alternate_on}')" = 0 ]; }
 
+# The explorer over real agents (--via): remote_via TAG [AGENT ARGS...] is an agent's
+# command, its pid written to $T/TAG.agent (sh -c's exec keeps it) and its debug log to
+# $T/TAG.klog; remote_agent_pid TAG its pid once it started (the clean-up kills it);
+# remote_two TAG1 TAG2 [AGENT ARGS...] the explorer at 80x24 (-d 1) over two such agents,
+# their pids in A1 and A2 once the header names both (remote_two_quit: q, all of it gone;
+# BPF programs checked with hist-lib.sh's _progs_gone).
+remote_via()
+{
+	local tag=$1
+	shift
+	echo "echo \$\$ >$T/$tag.agent; exec $KTOP --agent $* -v --log $T/$tag.klog"
+}
+# shellcheck disable=SC2119 # the whole screen
+remote_agent_pid()
+{
+	wait_until 15 test -s "$T/$1.agent" || fail "$1: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
+	KTOP_PIDS+=("$(cat "$T/$1.agent")")
+	cat "$T/$1.agent"
+}
+A1=''
+A2=''
+remote_two()
+{
+	local t1=$1 t2=$2
+	shift 2
+	mkdir -p "$T/xdg"
+	tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(remote_via "$t1" "$@")" \
+		--via "$(remote_via "$t2" "$@")"
+	A1=$(remote_agent_pid "$t1")
+	A2=$(remote_agent_pid "$t2")
+	KTOP_PIDS+=("$A1" "$A2") # (the subshells' own lists are gone)
+	expect_text "^2 hosts " 15 "the explorer did not start on both agents"
+}
+# remote_two_quit PROG_ID...: q, then within 2 s both agents, their instances and these
+# BPF programs of theirs are gone; the tmux server too.
+_two_gone() { all_gone "$A1" && all_gone "$A2"; }
+remote_two_quit()
+{
+	tmux_quit_clean
+	wait_until 2 _two_gone || fail "two: q: an agent or its instance outlived the viewer by 2 s"
+	[ $# = 0 ] || wait_until 2 _progs_gone "$@" || fail "two: q: the agents' programs remain"
+	tmux_kill_server
+}
+
 # tmux_quit_clean: q quits ktop in the pane, with exit status 0, the terminal restored and no
 # sanitizer report on it.
 tmux_quit_clean()

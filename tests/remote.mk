@@ -34,6 +34,8 @@ LIVE_TESTS += tests/live/remote_usdt.sh
 LIVE_TESTS += tests/live/remote_stack.sh
 # --profile over agents: each samples on its own machine, the stacks under their host.
 LIVE_TESTS += tests/live/remote_profile.sh
+# --off-cpu over agents: a workload's known reads of a pipe counted on each agent's machine.
+LIVE_TESTS += tests/live/remote_offcpu.sh
 # The explorer over an agent (--via without -b): picker, exact stream, D, refusals, clean-up.
 TERM_TESTS += tests/term/remote_explorer.sh
 # The histogram pane over an agent: its refusal, exact live counts, its programs gone on Esc and q.
@@ -42,6 +44,9 @@ TERM_TESTS += tests/term/remote_hist_pane.sh
 # counters and a refusing host in one line, a column per host, the agents' perf fds gone on
 # Esc and q.
 TERM_TESTS += tests/term/remote_counters_pane.sh
+# The flame pane over agents: profwork's split live, off-CPU, two hosts under their labels,
+# a refused -F in one line, the agents' perf fds and programs gone on Esc and q.
+TERM_TESTS += tests/term/remote_flame.sh
 # The probe editor over an agent: a uprobe made, toggled, its exact hits, a refusal, deleted.
 TERM_TESTS += tests/term/remote_probes.sh
 # The explorer over a made-up agent, no kernel: the header's "behind" while the agent is

@@ -15,7 +15,10 @@
  * with the agent's fds however it ends. The explorer's histograms (KT_REQ_HIST_LIVE) are
  * read every tick of the viewer's and sent as their rows (histrows.h), until
  * KT_REQ_HIST_CLOSE; its counters (KT_REQ_COUNTERS_LIVE) likewise as their figures
- * (counterrows.h), until KT_REQ_COUNTERS_CLOSE.
+ * (counterrows.h), until KT_REQ_COUNTERS_CLOSE; its flame pane's profiles
+ * (KT_REQ_PROFILE_LIVE, agentprof.h) polled every 100 ms and their stacks sent every such
+ * tick (profrows.h), until KT_REQ_PROFILE_CLOSE; --off-cpu's (KT_REQ_PROFILE "off-cpu")
+ * rendered as the capture stops.
  */
 #include "config.h"
 
@@ -52,6 +55,7 @@
 #include "fileio.h"
 #include "log.h"
 #include "counterrows.h"
+#include "agentprof.h"
 #include "histrows.h"
 #include "proto.h"
 #include "signals.h"
@@ -127,7 +131,15 @@ struct agent {
 	size_t n_hists;
 	struct kt_batch_profile *profile; /* --profile's stacks (NULL: none asked for) */
 	uint32_t profile_id;	/* the request that opened it */
-	unsigned long long profile_polled; /* when its rings were last taken */
+	unsigned long long profile_polled; /* when its rings (and profs') were last taken */
+	struct agent_prof {
+		struct kt_agentprof *p;
+		uint32_t id;	   /* the request that opened it */
+		bool live;	   /* the explorer's: its stacks every period; else --off-cpu's */
+		bool json, quiet;  /* --off-cpu's: rendered as --json, -q print it */
+		unsigned long long period_ns, next_ns; /* live: the viewer's tick, when next */
+	} *profs;
+	size_t n_profs;
 	uint32_t pmu_id;	/* the counters request (0: none), rendered for --json? */
 	bool pmu_json;
 	/* the explorer's counters (KT_REQ_COUNTERS_LIVE; 0: none), their figures sent every
@@ -715,7 +727,7 @@ static int agent_scope(struct agent *a, const struct kt_request *q, char *text, 
 	return 0;
 }
 
-/* The viewer's tick in ms (KT_REQ_HIST_LIVE's and KT_REQ_COUNTERS_LIVE's arg2) in ns: its
+/* The viewer's tick in ms (arg2 of KT_REQ_HIST_LIVE, _COUNTERS_LIVE, _PROFILE_LIVE) in ns: its
  * -d, 100 ms to an hour; the agent's own -d when it gives none. */
 static unsigned long long agent_live_period(struct agent *a, const char *ms)
 {
@@ -892,25 +904,20 @@ static unsigned long long agent_send_counterrows(struct agent *a, unsigned long 
  * frequency, scoped by the scope request's pids or comm, bounded by the agent's --memory),
  * its rings taken every PROFILE_POLL_MS, its stacks sent when the capture stops. Main
  * thread, lock not held. */
+static int agent_prof_add(struct agent *a, const struct kt_request *q, char *text,
+			  size_t len);
+
 static int agent_profile_open(struct agent *a, const struct kt_request *q, char *text,
 			      size_t len)
 {
-	char *end;
-	unsigned long freq = 0;
-
+	if (agentprof_is_offcpu(q->arg))
+		return agent_prof_add(a, q, text, len);
 	if (a->profile) {
 		snprintf(text, len, "a profile was asked for already (one profile request a run)");
 		return -1;
 	}
-	if (*q->arg) {
-		errno = 0;
-		freq = strtoul(q->arg, &end, 10);
-		if (errno || *end || !freq || freq > 0xffffffffUL) {
-			snprintf(text, len, "profile: -F '%.40s' is not a frequency in Hz", q->arg);
-			return -1;
-		}
-	}
-	a->o.freq = (unsigned)freq;
+	if (agentprof_freq(q->arg, &a->o.freq, text, len) < 0)
+		return -1;
 	a->o.cpu_profile = true;
 	if (app_profile_open(&a->app, text, len) < 0)
 		return -1;
@@ -922,6 +929,98 @@ static int agent_profile_open(struct agent *a, const struct kt_request *q, char 
 	a->profile_id = q->id;
 	snprintf(text, len, "profile sampling");
 	return 0;
+}
+
+/* The flame pane's profile (KT_REQ_PROFILE_LIVE: "", a frequency or "off-cpu", its stacks
+ * every tick of the viewer's) or --off-cpu's (KT_REQ_PROFILE "off-cpu", arg2's words
+ * "json" and "quiet" say how it is rendered at the end), scoped by the agent's options.
+ * The reply names it. Main thread, lock not held. */
+static int agent_prof_add(struct agent *a, const struct kt_request *q, char *text,
+			  size_t len)
+{
+	bool live = q->op == KT_REQ_PROFILE_LIVE;
+	struct kt_agentprof *p = agentprof_open(&a->app, q->arg, text, len);
+
+	if (!p)
+		return -1;
+	a->profs = xreallocarray(a->profs, a->n_profs + 1, sizeof(*a->profs));
+	a->profs[a->n_profs++] = (struct agent_prof){
+		.p = p, .id = q->id, .live = live,
+		.json = !live && strstr(q->arg2, "json"), .quiet = !live && strstr(q->arg2, "quiet"),
+		.period_ns = live ? agent_live_period(a, q->arg2) : 0,
+		.next_ns = clock_mono_ns() + (live ? agent_live_period(a, q->arg2) : 0),
+	};
+	snprintf(text, len, "%s", agentprof_name(p));
+	return 0;
+}
+
+/* The explorer let its profile go: the one the request of that id opened goes, its perf
+ * events or BPF programs with it. Main thread, lock not held. */
+static int agent_prof_close(struct agent *a, const struct kt_request *q, char *text,
+			    size_t len)
+{
+	char *end;
+	unsigned long id = strtoul(q->arg, &end, 10);
+
+	for (size_t i = 0; *q->arg && !*end && i < a->n_profs; i++) {
+		if (a->profs[i].id != id || !a->profs[i].live)
+			continue;
+		agentprof_free(a->profs[i].p);
+		memmove(&a->profs[i], &a->profs[i + 1], (a->n_profs - i - 1) * sizeof(*a->profs));
+		a->n_profs--;
+		snprintf(text, len, "closed");
+		return 0;
+	}
+	snprintf(text, len, "no profile of the explorer's was opened by request '%s'", q->arg);
+	return -1;
+}
+
+/* The explorer's profiles whose period came sent as the stacks counted since their last
+ * frame. Returns when the next one is due (ULLONG_MAX: none is live). Main thread. */
+static unsigned long long agent_send_profrows(struct agent *a, unsigned long long now)
+{
+	unsigned long long due = ULLONG_MAX;
+
+	for (size_t i = 0; i < a->n_profs; i++) {
+		struct agent_prof *ap = &a->profs[i];
+
+		if (!ap->live)
+			continue;
+		if (now >= ap->next_ns) {
+			ap->next_ns = now + ap->period_ns;
+			agentprof_poll(ap->p);
+			pthread_mutex_lock(&a->lock);
+			a->pay.len = 0;
+			agentprof_encode(ap->p, ap->id, &a->pay);
+			agent_send(a, KT_MSG_PROFROWS, a->pay.data, a->pay.len);
+			pthread_mutex_unlock(&a->lock);
+		}
+		due = ap->next_ns < due ? ap->next_ns : due;
+	}
+	return due;
+}
+
+/* --off-cpu's profiles of the whole run, as local -b --off-cpu prints them. Lock held. */
+static void agent_send_offcpu(struct agent *a)
+{
+	char *text;
+
+	for (size_t i = 0; i < a->n_profs; i++) {
+		if (a->profs[i].live)
+			continue;
+		agentprof_poll(a->profs[i].p);
+		text = agentprof_offcpu_text(a->profs[i].p, a->profs[i].json, a->profs[i].quiet);
+		if (!text) {
+			log_debug("%s: out of memory", __func__);
+			continue;
+		}
+		a->pay.len = 0;
+		msg_snapshot_encode(&a->pay, KT_SNAP_OFFCPU, a->profs[i].id, text, strlen(text));
+		if (agent_send(a, KT_MSG_SNAPSHOT, a->pay.data, a->pay.len) < 0)
+			log_debug("%s: the off-CPU profile's %zu bytes not sent", __func__,
+				  strlen(text));
+		free(text);
+	}
 }
 
 /* The profile's stacks as batch_profile_text gives them, for the viewer to print as local
@@ -1031,6 +1130,7 @@ static void agent_send_snapshots(struct agent *a)
 		agent_send_snapshot(a, a->pmu_id, NULL, a->pmu_json);
 	agent_send_probe_reports(a);
 	agent_send_profile(a);
+	agent_send_offcpu(a);
 }
 
 static void agent_request(struct agent *a, const struct kt_request *q)
@@ -1039,15 +1139,19 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 	int ret = -1;
 
 	if (q->op == KT_REQ_HIST || q->op == KT_REQ_HIST_LIVE || q->op == KT_REQ_COUNTERS ||
-	    q->op == KT_REQ_COUNTERS_LIVE || q->op == KT_REQ_PROFILE) {
+	    q->op == KT_REQ_COUNTERS_LIVE || q->op == KT_REQ_PROFILE ||
+	    q->op == KT_REQ_PROFILE_LIVE) {
 		ret = q->op == KT_REQ_COUNTERS || q->op == KT_REQ_COUNTERS_LIVE ?
 			      agent_counters_open(a, q, text, sizeof(text)) :
-		      q->op == KT_REQ_PROFILE ? agent_profile_open(a, q, text, sizeof(text)) :
-						agent_hist_open(a, q, text, sizeof(text));
+		      q->op == KT_REQ_PROFILE	   ? agent_profile_open(a, q, text, sizeof(text)) :
+		      q->op == KT_REQ_PROFILE_LIVE ? agent_prof_add(a, q, text, sizeof(text)) :
+						     agent_hist_open(a, q, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
-	} else if (q->op == KT_REQ_HIST_CLOSE || q->op == KT_REQ_COUNTERS_CLOSE) {
-		ret = q->op == KT_REQ_HIST_CLOSE ? agent_hist_close(a, q, text, sizeof(text)) :
-						   agent_counters_close(a, q, text, sizeof(text));
+	} else if (q->op == KT_REQ_HIST_CLOSE || q->op == KT_REQ_COUNTERS_CLOSE ||
+		   q->op == KT_REQ_PROFILE_CLOSE) {
+		ret = q->op == KT_REQ_HIST_CLOSE     ? agent_hist_close(a, q, text, sizeof(text)) :
+		      q->op == KT_REQ_COUNTERS_CLOSE ? agent_counters_close(a, q, text, sizeof(text)) :
+						       agent_prof_close(a, q, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
 	} else if (q->op == KT_REQ_TRACER) {
 		/* the reader stops and starts again: its page sink takes the lock */
@@ -1265,18 +1369,23 @@ static int agent_loop(struct agent *a)
 	struct pollfd pfd[2] = { { .fd = a->in, .events = POLLIN },
 				 { .fd = a->app.wake_rd, .events = POLLIN } };
 	unsigned long long tick = a->opts->delay_ms * 1000000ull, next = clock_mono_ns() + tick;
-	unsigned long long now, wake, ctr;
+	unsigned long long now, wake, ctr, prof;
 	char err[512];
 	int ret;
 
 	while (!signals_pending() && !agent_dead(a)) {
 		/* the explorer's histograms and counters at its pace, the loss at the agent's -d */
 		wake = agent_send_histrows(a, clock_mono_ns());
+		prof = agent_send_profrows(a, clock_mono_ns());
+		wake = prof < wake ? prof : wake;
 		now = clock_mono_ns();
 		ctr = agent_send_counterrows(a, now);
 		wake = ctr < wake ? ctr : wake;
-		if (a->profile && now - a->profile_polled >= AGENT_PROFILE_POLL_NS) {
-			batch_profile_poll(a->profile); /* its rings are its own: no lock */
+		if ((a->profile || a->n_profs) && now - a->profile_polled >= AGENT_PROFILE_POLL_NS) {
+			if (a->profile)
+				batch_profile_poll(a->profile); /* its rings are its own: no lock */
+			for (size_t i = 0; i < a->n_profs; i++)
+				agentprof_poll(a->profs[i].p);
 			a->profile_polled = now;
 		}
 		if (now >= next) {
@@ -1292,7 +1401,7 @@ static int agent_loop(struct agent *a)
 			continue;
 		}
 		wake = wake < next ? wake : next;
-		if (a->profile && wake > now + AGENT_PROFILE_POLL_NS)
+		if ((a->profile || a->n_profs) && wake > now + AGENT_PROFILE_POLL_NS)
 			wake = now + AGENT_PROFILE_POLL_NS;
 		if (poll(pfd, 2, wake > now ? (int)((wake - now) / 1000000) + 1 : 0) < 0 &&
 		    errno != EINTR)
@@ -1392,6 +1501,8 @@ int agent_run(const struct kt_options *opts)
 	agent_writer_stop(a, signals_pending() || agent_dead(a) ? AGENT_FLUSH_SIG_NS :
 								   AGENT_FLUSH_EOF_NS);
 	batch_profile_free(a->profile); /* it reads app.profile */
+	for (size_t i = 0; i < a->n_profs; i++)
+		agentprof_free(a->profs[i].p);
 	app_close(&a->app);
 	if (signals_pending())
 		log_debug("%s: signal %d", __func__, signals_pending());
@@ -1402,6 +1513,7 @@ out:
 	free(a->sent);
 	free(a->hists);
 	pmu_snap_free(&a->pmu_snap);
+	free(a->profs);
 	free(a->o.pids);
 	free(a->scope_comm);
 	free(a->handed);

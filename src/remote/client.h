@@ -17,6 +17,7 @@
 
 #include "counterrows.h"
 #include "histrows.h"
+#include "profrows.h"
 #include "proto.h"
 
 /* What the agent sends; any callback may be NULL. Data pointers are valid during the call. */
@@ -45,6 +46,9 @@ struct kt_remote_ops {
 	/* live counters' figures (KT_REQ_COUNTERS_LIVE, counterrows.h); c->snap is the
 	 * callee's */
 	void (*counter_rows)(void *ctx, struct kt_counterrows *c);
+	/* a live profile's stacks since its last such frame (KT_REQ_PROFILE_LIVE, profrows.h):
+	 * checked, pointing into the frame (profrows_add adds them) */
+	void (*prof_rows)(void *ctx, const struct kt_profrows *h);
 };
 
 struct kt_remote_stats {

@@ -50,6 +50,8 @@ enum kt_frame_type {
 	KT_MSG_HISTROWS,	/* agent: a live histogram's rows on each tick (histrows.h) */
 	KT_MSG_COUNTERROWS = 19, /* agent: live counters' figures on each tick
 				  * (counterrows.h) */
+	KT_MSG_PROFROWS = 20,	/* agent: a live profile's stacks counted since its last such
+				 * frame, named on the agent's machine (profrows.h) */
 	KT_MSG_TYPE_MAX
 };
 
@@ -87,6 +89,13 @@ enum kt_request_op {
 				    * (the explorer's counters pane) */
 	KT_REQ_COUNTERS_CLOSE = 19, /* arg: the id of the KT_REQ_COUNTERS_LIVE that opened
 				     * them */
+	KT_REQ_PROFILE_LIVE = 20, /* arg: -F's frequency ("" the default) or "off-cpu", arg2:
+				 * the viewer's tick in ms ("": the agent's -d): sampled as
+				 * KT_REQ_PROFILE (or off-CPU), the stacks counted since the
+				 * last tick sent in a PROFROWS frame every tick (the flame
+				 * pane); the reply is its title ("cpu-clock", "off-CPU, tp_btf") */
+	KT_REQ_PROFILE_CLOSE = 21, /* arg: the id of the KT_REQ_PROFILE_LIVE that opened
+				    * it */
 	KT_REQ_PROBE_COUNTS = 24, /* no args: each probe's hits and misses now, in a snapshot
 				 * of KT_SNAP_PROBES naming this request, before the reply
 				 * (the explorer's probe editor, on its tick) */
@@ -143,6 +152,8 @@ enum kt_snapshot_kind {
 				 * KT_REQ_PROBE_COUNTS (its id) */
 	KT_SNAP_PROFILE,	/* --profile's stacks as the capture ended, in
 				 * batch_profile_text's form, named on the agent's machine */
+	KT_SNAP_OFFCPU = 5,	/* --off-cpu's profile as the capture ended (KT_REQ_PROFILE with
+				 * "off-cpu"), as local -b --off-cpu prints it (text or JSON) */
 };
 
 struct kt_snapshot {

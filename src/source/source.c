@@ -360,6 +360,21 @@ struct kt_countersrc *source_counters_open(struct kt_source *s, char *err, size_
 	return s->ops->counters_open(s, err, errlen);
 }
 
+bool source_has_profiles(struct kt_source *s)
+{
+	return s && s->ops->profile_open;
+}
+
+struct kt_profsrc *source_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
+				       char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_PROFILE, profile_open)) {
+		refuse(s, KT_CAP_PROFILE, err, errlen);
+		return NULL;
+	}
+	return s->ops->profile_open(s, off_cpu, freq, err, errlen);
+}
+
 const char *source_kept_stacks(struct kt_source *s)
 {
 	return HAS(s, KT_CAP_SEEK, kept_stacks) ? s->ops->kept_stacks(s) : NULL;

@@ -26,6 +26,7 @@ struct kt_cgroup;
 struct kt_trigger;
 struct kt_histsrc;
 struct kt_countersrc;
+struct kt_profsrc;
 struct tep_event;
 
 enum kt_cap {
@@ -188,6 +189,11 @@ struct kt_source_ops {
 	 * options' counters there, NULL with one line in err; NULL op: app_pmu_open's, on
 	 * this machine */
 	struct kt_countersrc *(*counters_open)(struct kt_source *s, char *err, size_t errlen);
+	/* KT_CAP_PROFILE done by the source itself (an agent's, profsrc.h): the on-CPU
+	 * profile at freq (0: the default), or off_cpu's; NULL with one line in err; NULL op:
+	 * the flame pane samples this machine */
+	struct kt_profsrc *(*profile_open)(struct kt_source *s, bool off_cpu, unsigned freq,
+					   char *err, size_t errlen);
 	/* KT_CAP_SEEK */
 	void (*wait_complete)(struct kt_source *s);
 	const char *(*kept_stacks)(struct kt_source *s); /* the profile it keeps, or NULL */
@@ -254,6 +260,11 @@ int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *er
 bool source_has_hists(struct kt_source *s);
 struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char *err,
 				    size_t errlen);
+/* KT_CAP_PROFILE: whether the source profiles itself (its profile_open), and opens one
+ * there (NULL with its one line: the capability's refusal, or the source's reason). */
+bool source_has_profiles(struct kt_source *s);
+struct kt_profsrc *source_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
+				       char *err, size_t errlen);
 
 /* KT_CAP_COUNTERS: whether the source counts them itself (its counters_open), and opens
  * them there (NULL with its one line: the capability's refusal, or the source's reason). */

@@ -14,9 +14,11 @@
  * USDT probes are made by the agent, which reads the binary; a probe's counts are asked for
  * on the editor's tick, KT_REQ_PROBE_COUNTS, and come as a snapshot), histograms (each agent opens it,
  * KT_REQ_HIST_LIVE, and sends its rows on every tick: histsrc.h's pane data, every host's
- * rows labelled with their host) and counters (each agent opens them,
+ * rows labelled with their host), counters (each agent opens them,
  * KT_REQ_COUNTERS_LIVE, and sends their figures on every tick: countersrc.h's pane data,
- * a set per host); the rest is refused with one line. The agents'
+ * a set per host) and the flame pane's profiles (KT_REQ_PROFILE_LIVE: each agent samples,
+ * names the frames and sends the stacks of every tick, profsrc.h; every host's under its
+ * label); the rest is refused with one line. The agents'
  * commands' stderr (ssh's warnings) would break the screen: it is read through a pipe, its
  * last line shown in the status line and all of it printed to stderr once the screen is
  * given back (as the source closes).
@@ -37,6 +39,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -55,6 +58,7 @@
 #include "clock.h"
 #include "countersrc.h"
 #include "histsrc.h"
+#include "profsrc.h"
 #include "log.h"
 #include "remote/client.h"
 #include "remote/hostclock.h"
@@ -82,14 +86,21 @@ struct rs_event {
 
 struct remote_src;
 
+/* What the explorer opened on every agent, which sends it every tick: a histogram, the
+ * counters or a profile, found by the request that opened it on the frame's host. */
+struct rs_live {
+	uint8_t op;		     /* KT_REQ_HIST_LIVE, _COUNTERS_LIVE or _PROFILE_LIVE */
+	uint32_t id[KT_REMOTES_MAX]; /* the request that opened it on each host (0: not there) */
+	struct rs_live *next;	     /* under lock: in rs->lives */
+	void *obj;		     /* the rs_hist, rs_ctrs or rs_prof it is */
+};
+
 /* A histogram the explorer opened on every agent: each host's last HISTROWS frame, which
  * the pane's update takes, and all of their rows together, each with its host. */
 struct rs_hist {
 	struct kt_histsrc base;
 	struct remote_src *rs;
-	uint32_t id[KT_REMOTES_MAX];		 /* the KT_REQ_HIST_LIVE that opened it on
-						  * each host (0: not there) */
-	struct rs_hist *next;			 /* under lock: in rs->hists */
+	struct rs_live live;
 	struct kt_histrows in[KT_REMOTES_MAX];	 /* under lock: each host's last frame */
 	bool fresh[KT_REMOTES_MAX];		 /* under lock: in came since the update */
 	struct kt_histrows last[KT_REMOTES_MAX]; /* UI thread: each host's, as updated */
@@ -106,14 +117,31 @@ struct rs_hist {
 struct rs_ctrs {
 	struct kt_countersrc base;
 	struct remote_src *rs;
-	uint32_t id[KT_REMOTES_MAX];	       /* the KT_REQ_COUNTERS_LIVE that opened them on
-						* each host (0: not there) */
+	struct rs_live live;
 	char *refusal[KT_REMOTES_MAX];	       /* why a host did not (NULL: it did) */
 	struct kt_pmu_snap in[KT_REMOTES_MAX]; /* under lock: each host's last figures */
 	bool fresh[KT_REMOTES_MAX];	       /* under lock: in came since the update */
 	struct kt_pmu_snap last[KT_REMOTES_MAX]; /* UI thread: each host's, as updated */
 	bool have[KT_REMOTES_MAX];	       /* UI thread: last holds figures */
 };
+
+/* A profile the flame pane opened on every agent (profsrc.h): the PROFROWS frames that
+ * came since the pane's last update, which adds their stacks, each host's under its label
+ * when there are several. */
+struct rs_prof {
+	struct kt_profsrc base;
+	struct remote_src *rs;
+	struct rs_live live;
+	/* under lock: the frames' payloads since the update, each after its host's index
+	 * (u32) and length (u64), and what a frozen pane left out past RS_PROF_PENDING_MAX */
+	struct kt_wbuf pending;
+	uint64_t pending_dropped;
+	char note[256];		     /* under lock: the last line a host said of it, "" none */
+};
+
+/* A frozen flame pane takes no frames: the agents' are kept up to this much, the rest
+ * dropped (a local profile's rings overflow likewise). */
+#define RS_PROF_PENDING_MAX (16u << 20)
 
 /* One agent. */
 struct rs_host {
@@ -174,7 +202,7 @@ struct remote_src {
 	unsigned errseq;   /* under lock: lines so far */
 	char note[256];	   /* UI thread: errlast and errseq as of the tick */
 	unsigned noteseq;
-	struct rs_hist *hists; /* under lock: the explorer's histograms on the agent */
+	struct rs_live *lives; /* under lock: the panes' histograms and profiles on the agents */
 	struct rs_ctrs *ctrs;  /* under lock: the explorer's counters on the agents (one set) */
 };
 
@@ -427,15 +455,24 @@ static void rs_stderr_out(struct remote_src *rs)
 	rs->errlog_dropped = 0;
 }
 
+/* The histogram or profile (op) that the request id opened on host h; NULL once it closed.
+ * Lock held. */
+static void *rs_live_find(struct rs_host *h, uint8_t op, uint32_t id)
+{
+	struct rs_live *lv = h->rs->lives;
+
+	while (lv && (!id || lv->op != op || lv->id[h->idx] != id))
+		lv = lv->next;
+	return lv ? lv->obj : NULL;
+}
+
 /* A histogram's rows (client thread, or the UI's remote_call; lock held): kept for its
  * pane's next update; those of one closed meanwhile are dropped. */
 static void rs_hist_rows(void *ctx, struct kt_histrows *rows)
 {
 	struct rs_host *h = ctx;
-	struct rs_hist *rh = h->rs->hists;
+	struct rs_hist *rh = rs_live_find(h, KT_REQ_HIST_LIVE, rows->id);
 
-	while (rh && (!rows->id || rh->id[h->idx] != rows->id))
-		rh = rh->next;
 	if (!rh) {
 		free(rows->rows);
 		return;
@@ -464,15 +501,42 @@ static void rs_snapshot(void *ctx, struct kt_snapshot *snap)
 static void rs_counter_rows(void *ctx, struct kt_counterrows *rows)
 {
 	struct rs_host *h = ctx;
-	struct rs_ctrs *rc = h->rs->ctrs;
+	struct rs_ctrs *rc = rs_live_find(h, KT_REQ_COUNTERS_LIVE, rows->id);
 
-	if (!rc || !rows->id || rc->id[h->idx] != rows->id) {
+	if (!rc) {
 		pmu_snap_free(&rows->snap);
 		return;
 	}
 	pmu_snap_free(&rc->in[h->idx]);
 	rc->in[h->idx] = rows->snap;
 	rc->fresh[h->idx] = true;
+}
+
+/* A profile's stacks (client thread, or the UI's remote_call; lock held): added to its
+ * pane's next update, under the host's label with several hosts; those of one closed
+ * meanwhile are dropped. */
+static void rs_prof_rows(void *ctx, const struct kt_profrows *rows)
+{
+	struct rs_host *h = ctx;
+	struct remote_src *rs = h->rs;
+	struct rs_prof *rp = rs_live_find(h, KT_REQ_PROFILE_LIVE, rows->id);
+
+	if (!rp)
+		return;
+	if (rows->note[0])
+		snprintf(rp->note, sizeof(rp->note), "%.63s%s%.180s", rs->n > 1 ? h->label : "",
+			 rs->n > 1 ? ": " : "", rows->note);
+	if (!rows->nstacks)
+		return;
+	if (rp->pending.len + rows->stacks_len > RS_PROF_PENDING_MAX) {
+		rp->pending_dropped++;
+		return;
+	}
+	/* the frame again, as the stacks it checked: its head is in rows */
+	wbuf_u32(&rp->pending, h->idx);
+	wbuf_u32(&rp->pending, rows->nstacks);
+	wbuf_u64(&rp->pending, rows->stacks_len);
+	wbuf_put(&rp->pending, rows->stacks, rows->stacks_len);
 }
 
 static const struct kt_remote_ops rs_ops = {
@@ -490,6 +554,7 @@ static const struct kt_remote_ops rs_ops = {
 	.hist_rows = rs_hist_rows,
 	.snapshot = rs_snapshot,
 	.counter_rows = rs_counter_rows,
+	.prof_rows = rs_prof_rows,
 };
 
 /* ---- the client thread ----------------------------------------------------------------- */
@@ -572,7 +637,7 @@ static unsigned int remote_caps(struct kt_source *s)
 {
 	(void)s;
 	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES | KT_CAP_HIST |
-	       KT_CAP_COUNTERS | KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF;
+	       KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF;
 }
 
 /* One line each, short enough for an 80-column status line. */
@@ -580,8 +645,6 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 {
 	(void)s;
 	switch (cap) {
-	case KT_CAP_PROFILE:
-		return "remote: profiles over an agent are not done yet";
 	case KT_CAP_WRITE:
 		return "remote: w and A not done yet (ktop -b -H HOST -o FILE records it)";
 	case KT_CAP_TRIGGERS:
@@ -1247,6 +1310,87 @@ static int remote_set_tracer(struct kt_source *s, const char *name, char *err, s
 	return ret;
 }
 
+/* ---- what the explorer opens on every agent, which sends it every tick ------------------ */
+
+/* Opens lv on host h with arg and this explorer's -d, so its interval is the pane's tick,
+ * and lists it before the lock goes (its first frame may come at once). Returns 0, or -1
+ * with the agent's reason (or why it is gone) in reply. */
+static int rs_live_open(struct rs_host *h, struct rs_live *lv, const char *arg, char *reply,
+			size_t len)
+{
+	struct remote_src *rs = h->rs;
+	char tick[16];
+	sigset_t old;
+	int ret = -1;
+
+	snprintf(tick, sizeof(tick), "%u", rs->app->opts->delay_ms);
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
+	if (rs_gone(h)) {
+		snprintf(reply, len, "%s", h->ended);
+	} else {
+		ret = remote_call(h->r, lv->op, arg, tick, reply, len);
+		if (ret == 0) {
+			lv->id[h->idx] = remote_last_id(h->r);
+			if (rs->lives != lv) { /* once: its hosts open one after another */
+				lv->next = rs->lives;
+				rs->lives = lv;
+			}
+		}
+	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
+	return ret;
+}
+
+/* Opens lv on every host, all or none. Returns 0 with the first host's reply in first, or
+ * -1 with the first refusal (or why that host is gone; with several hosts its label first)
+ * in err: the caller closes lv then (rs_live_close), on the hosts that took it. */
+static int rs_live_open_all(struct remote_src *rs, struct rs_live *lv, const char *arg,
+			    char *first, size_t firstlen, char *err, size_t errlen)
+{
+	char reply[1024];
+
+	for (unsigned i = 0; i < rs->n; i++) {
+		if (rs_live_open(&rs->hosts[i], lv, arg, reply, sizeof(reply)) < 0) {
+			snprintf(err, errlen, "%s%s%s", rs->n > 1 ? rs->hosts[i].label : "",
+				 rs->n > 1 ? ": " : "", reply);
+			return -1;
+		}
+		if (!i)
+			snprintf(first, firstlen, "%s", reply);
+	}
+	return 0;
+}
+
+/* Out of the list, and closed (close_op, the id of the request that opened it) on each
+ * host that opened it (its programs go with it there), no reply waited for: Esc and q
+ * never wait for a slow link; done(obj, host) frees what each host's frames left. */
+static void rs_live_close(struct remote_src *rs, struct rs_live *lv, uint8_t close_op,
+			  void (*done)(void *obj, unsigned host))
+{
+	struct rs_live **pp;
+	sigset_t old;
+	char id[16];
+
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
+	for (pp = &rs->lives; *pp && *pp != lv; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = lv->next;
+	for (unsigned i = 0; i < rs->n; i++) {
+		snprintf(id, sizeof(id), "%u", lv->id[i]);
+		if (lv->id[i] && !rs_gone(&rs->hosts[i]) &&
+		    remote_send_request(rs->hosts[i].r, close_op, id, "") < 0)
+			log_debug("%s: %s: %s", __func__, rs->hosts[i].label, strerror(errno));
+		if (done)
+			done(lv->obj, i);
+	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
+}
+
 /* ---- histograms on the agent (histsrc.h) ------------------------------------------------- */
 
 #define RH(h) ((struct rs_hist *)(h))
@@ -1327,77 +1471,23 @@ static const char *rh_host_label(struct kt_histsrc *h, unsigned host)
 	return rs->n > 1 && host < rs->n ? rs->hosts[host].label : NULL;
 }
 
-/* A live request (histogram, counters) closed on each host that opened it (id, the op
- * that closes it: what it holds there goes), no reply waited for: Esc and q never wait
- * for a slow link. */
-static void rs_live_close(struct remote_src *rs, uint8_t op, const uint32_t *id)
+/* Each host's frames of it, as the histogram closes. Lock held. */
+static void rh_done(void *obj, unsigned host)
 {
-	sigset_t old;
-	char arg[16];
+	struct rs_hist *rh = obj;
 
-	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
-	for (unsigned i = 0; i < rs->n; i++) {
-		snprintf(arg, sizeof(arg), "%u", id[i]);
-		if (id[i] && !rs_gone(&rs->hosts[i]) &&
-		    remote_send_request(rs->hosts[i].r, op, arg, "") < 0)
-			log_debug("%s: %s: %s", __func__, rs->hosts[i].label, strerror(errno));
-	}
-	pthread_mutex_unlock(&rs->lock);
-	remote_sigpipe_restore(&old);
-}
-
-/* Opens a live request on host h (op, arg; the explorer's -d as its tick, so the interval
- * is the pane's), its id in *id under the lock: the frames it sends may come at once. The
- * caller listed what they go to before. Returns 0, or -1 with the agent's reason (or why
- * it is gone) in reply. */
-static int rs_live_open(struct rs_host *h, uint8_t op, const char *arg, uint32_t *id,
-			char *reply, size_t len)
-{
-	struct remote_src *rs = h->rs;
-	char tick[16];
-	sigset_t old;
-	int ret = -1;
-
-	snprintf(tick, sizeof(tick), "%u", rs->app->opts->delay_ms);
-	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
-	if (rs_gone(h)) {
-		snprintf(reply, len, "%s", h->ended);
-	} else {
-		ret = remote_call(h->r, op, arg, tick, reply, len);
-		if (ret == 0)
-			*id = remote_last_id(h->r);
-	}
-	pthread_mutex_unlock(&rs->lock);
-	remote_sigpipe_restore(&old);
-	return ret;
-}
-
-static void rh_free(struct rs_hist *rh)
-{
-	rs_live_close(rh->rs, KT_REQ_HIST_CLOSE, rh->id);
-	for (unsigned i = 0; i < rh->rs->n; i++) {
-		free(rh->in[i].rows);
-		free(rh->last[i].rows);
-	}
-	free(rh->rows);
-	free(rh);
+	free(rh->in[host].rows);
+	free(rh->last[host].rows);
 }
 
 /* Out of the list, then closed on the agents. */
 static void rh_close(struct kt_histsrc *h)
 {
-	struct rs_hist *rh = RH(h), **pp;
-	struct remote_src *rs = rh->rs;
+	struct rs_hist *rh = RH(h);
 
-	pthread_mutex_lock(&rs->lock);
-	for (pp = &rs->hists; *pp && *pp != rh; pp = &(*pp)->next)
-		;
-	if (*pp)
-		*pp = rh->next;
-	pthread_mutex_unlock(&rs->lock);
-	rh_free(rh);
+	rs_live_close(rh->rs, &rh->live, KT_REQ_HIST_CLOSE, rh_done);
+	free(rh->rows);
+	free(rh);
 }
 
 static const struct kt_histsrc_ops rh_ops = {
@@ -1424,29 +1514,115 @@ static struct kt_histsrc *remote_hist_open(struct kt_source *s, const char *spec
 
 	rh->base.ops = &rh_ops;
 	rh->rs = rs;
+	rh->live = (struct rs_live){ .op = KT_REQ_HIST_LIVE, .obj = rh };
 	if (histspec_parse(spec, &rh->base.spec, err, errlen) < 0) {
 		free(rh);
 		return NULL;
 	}
-	pthread_mutex_lock(&rs->lock);
-	rh->next = rs->hists;
-	rs->hists = rh;
-	pthread_mutex_unlock(&rs->lock);
-	for (unsigned i = 0; i < rs->n; i++) {
-		if (rs_live_open(&rs->hosts[i], KT_REQ_HIST_LIVE, spec, &rh->id[i], reply,
-				 sizeof(reply)) == 0) {
-			/* "SPEC via=VARIANT": the variant until the first rows say it */
-			via = strstr(reply, " via=");
-			if (!i)
-				snprintf(rh->variant, sizeof(rh->variant), "%s", via ? via + 5 : "?");
-			continue;
-		}
-		snprintf(err, errlen, "%s%s%s", rs->n > 1 ? rs->hosts[i].label : "",
-			 rs->n > 1 ? ": " : "", reply);
+	if (rs_live_open_all(rs, &rh->live, spec, reply, sizeof(reply), err, errlen) < 0) {
 		rh_close(&rh->base);
 		return NULL;
 	}
+	/* "SPEC via=VARIANT": the variant until the first rows say it */
+	via = strstr(reply, " via=");
+	snprintf(rh->variant, sizeof(rh->variant), "%s", via ? via + 5 : "?");
 	return &rh->base;
+}
+
+/* ---- profiles on the agent (profsrc.h) --------------------------------------------------- */
+
+#define RP(p) ((struct rs_prof *)(p))
+
+/* The stacks of what came since the last update added to into, each host's under its
+ * label with several, within a quarter of --memory as a local pane's profile is bounded.
+ * UI thread; the frames are taken under the lock, added after it. */
+static bool rp_update(struct kt_profsrc *p, struct kt_stacks *into, char *note, size_t len)
+{
+	struct rs_prof *rp = RP(p);
+	struct remote_src *rs = rp->rs;
+	struct kt_wbuf got;
+	struct kt_profrows rows = { 0 };
+	uint64_t dropped = 0, frozen;
+	struct kt_rbuf r;
+	unsigned host;
+	bool changed;
+	int ret = 0;
+
+	pthread_mutex_lock(&rs->lock);
+	snprintf(note, len, "%s", rp->note);
+	rp->note[0] = '\0';
+	got = rp->pending;
+	memset(&rp->pending, 0, sizeof(rp->pending));
+	frozen = rp->pending_dropped;
+	rp->pending_dropped = 0;
+	pthread_mutex_unlock(&rs->lock);
+	changed = got.len > 0;
+	rbuf_init(&r, got.data, got.len);
+	while (r.left && !r.bad && !ret) {
+		host = rbuf_u32(&r);
+		rows.nstacks = rbuf_u32(&r);
+		rows.stacks_len = (size_t)rbuf_u64(&r);
+		rows.stacks = r.p;
+		r.p += rows.stacks_len;
+		r.left -= rows.stacks_len;
+		ret = profrows_add(&rows, into, rs->n > 1 ? rs->hosts[host].label : NULL,
+				   rs->app->opts->memory_bytes / 4, &dropped);
+	}
+	wbuf_free(&got);
+	if (ret < 0)
+		snprintf(note, len, "%s: out of memory for its stacks", p->name);
+	else if (frozen)
+		snprintf(note, len, "%s: %" PRIu64 " of the agents' frames left out while the pane "
+			 "took none (past %u MiB)", p->name, frozen, RS_PROF_PENDING_MAX >> 20);
+	else if (dropped && !note[0])
+		snprintf(note, len, "%s: stacks of weight %" PRIu64 " left out: past a quarter of "
+			 "--memory", p->name, dropped);
+	return changed;
+}
+
+/* Out of the list, then closed on the agents: their perf events and BPF programs go. */
+static void rp_close(struct kt_profsrc *p)
+{
+	struct rs_prof *rp = RP(p);
+
+	rs_live_close(rp->rs, &rp->live, KT_REQ_PROFILE_CLOSE, NULL);
+	wbuf_free(&rp->pending);
+	free(rp);
+}
+
+static const struct kt_profsrc_ops rp_ops = {
+	.update = rp_update,
+	.close = rp_close,
+};
+
+/* Each agent samples (or counts its off-CPU time) on its machine, names the frames there
+ * and sends the stacks counted since its last tick, every tick of this explorer's. All or
+ * none: the first host that refuses (or ended) is named with its reason, and the hosts
+ * that took it close it again. The title is the first host's. */
+static struct kt_profsrc *remote_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
+					      char *err, size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	struct rs_prof *rp = xcalloc(1, sizeof(*rp));
+	char arg[16];
+
+	rp->base.ops = &rp_ops;
+	rp->base.off_cpu = off_cpu;
+	rp->rs = rs;
+	rp->live = (struct rs_live){ .op = KT_REQ_PROFILE_LIVE, .obj = rp };
+	if (off_cpu)
+		snprintf(arg, sizeof(arg), "off-cpu");
+	else if (freq)
+		snprintf(arg, sizeof(arg), "%u", freq);
+	else
+		arg[0] = '\0';
+	/* the title: the first host's reply */
+	if (rs_live_open_all(rs, &rp->live, arg, rp->base.name, sizeof(rp->base.name), err,
+			     errlen) < 0) {
+		rp_close(&rp->base);
+		return NULL;
+	}
+	return &rp->base;
 }
 
 /* ---- counters on the agents (countersrc.h) ------------------------------------------------ */
@@ -1494,11 +1670,11 @@ static void rc_close(struct kt_countersrc *c)
 	struct rs_ctrs *rc = RC(c);
 	struct remote_src *rs = rc->rs;
 
+	rs_live_close(rs, &rc->live, KT_REQ_COUNTERS_CLOSE, NULL);
 	pthread_mutex_lock(&rs->lock);
 	if (rs->ctrs == rc)
 		rs->ctrs = NULL;
 	pthread_mutex_unlock(&rs->lock);
-	rs_live_close(rs, KT_REQ_COUNTERS_CLOSE, rc->id);
 	for (unsigned i = 0; i < rs->n; i++) {
 		pmu_snap_free(&rc->in[i]);
 		pmu_snap_free(&rc->last[i]);
@@ -1539,12 +1715,12 @@ static struct kt_countersrc *remote_counters_open(struct kt_source *s, char *err
 	rc = xcalloc(1, sizeof(*rc));
 	rc->base.ops = &rc_ops;
 	rc->rs = rs;
+	rc->live = (struct rs_live){ .op = KT_REQ_COUNTERS_LIVE, .obj = rc };
 	pthread_mutex_lock(&rs->lock);
 	rs->ctrs = rc;
 	pthread_mutex_unlock(&rs->lock);
 	for (unsigned i = 0; i < rs->n; i++) {
-		if (rs_live_open(&rs->hosts[i], KT_REQ_COUNTERS_LIVE, specs, &rc->id[i], reply,
-				 sizeof(reply)) == 0)
+		if (rs_live_open(&rs->hosts[i], &rc->live, specs, reply, sizeof(reply)) == 0)
 			took++;
 		else
 			rc->refusal[i] = xstrdup(reply);
@@ -1585,6 +1761,7 @@ const struct kt_source_ops source_remote_ops = {
 	.cpu_host = remote_cpu_host,
 	.hist_open = remote_hist_open,
 	.counters_open = remote_counters_open,
+	.profile_open = remote_profile_open,
 };
 
 /* ---- the opener ------------------------------------------------------------------------- */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the remote protocol's input side (src/remote/frame.c, msg.c,
- * histrows.c, counterrows.c): any
+ * histrows.c, counterrows.c, profrows.c): any
  * bytes from the pipe, split where the first byte says (a pipe delivers them in any
  * pieces), go through the frame reassembler, and every frame found through the decoder of
  * its type, as the agent and the viewer read them. A stream that cannot go on is refused
@@ -15,6 +15,7 @@
 #include "backend/probeprint.h"
 #include "remote/counterrows.h"
 #include "remote/histrows.h"
+#include "remote/profrows.h"
 #include "remote/proto.h"
 
 static void comm_seen(void *ctx, int32_t pid, uint64_t ts, const char *name)
@@ -23,6 +24,23 @@ static void comm_seen(void *ctx, int32_t pid, uint64_t ts, const char *name)
 	(void)ts;
 	FUZZ_ASSERT(strlen(name) < 64, "a task name of %zu bytes", strlen(name));
 	++*(unsigned *)ctx;
+}
+
+/* Each stack of a PROFROWS frame that decoded: its frames within bounds, their names
+ * without control characters. */
+static int prof_seen(void *ctx, uint64_t weight, size_t n, const uint8_t *kinds,
+		     const char *const *names)
+{
+	FUZZ_ASSERT(weight && n && n <= KT_PROFROWS_MAX_DEPTH, "a stack of %zu frames, weight %llu",
+		    n, (unsigned long long)weight);
+	for (size_t i = 0; i < n; i++) {
+		FUZZ_ASSERT(kinds[i] <= 4, "a frame of kind %u", kinds[i]);
+		for (const char *c = names[i]; *c; c++)
+			FUZZ_ASSERT((unsigned char)*c >= 0x20 && *c != 0x7f,
+				    "a control character in a frame");
+	}
+	++*(unsigned *)ctx;
+	return 0;
 }
 
 static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
@@ -34,6 +52,7 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 	struct kt_snapshot snap;
 	struct kt_histrows rows;
 	struct kt_counterrows crows;
+	struct kt_profrows prof;
 	size_t nprobes;
 	struct kt_hello h;
 	const uint8_t *blob;
@@ -118,6 +137,14 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 					    "a control character in a reason");
 		}
 		pmu_snap_free(&crows.snap);
+		break;
+	case KT_MSG_PROFROWS:
+		if (msg_profrows_decode(p, n, &prof) < 0)
+			break;
+		FUZZ_ASSERT(prof.stacks >= p && prof.stacks + prof.stacks_len == p + n,
+			    "the stacks outside their frame");
+		FUZZ_ASSERT(profrows_each(&prof, prof_seen, &comms) == 0 && comms == prof.nstacks,
+			    "%u of %u stacks seen", comms, prof.nstacks);
 		break;
 	case KT_MSG_PONG:
 		(void)msg_pong_decode(p, n, &t1, &t2);

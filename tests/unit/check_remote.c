@@ -14,6 +14,7 @@
 #include "backend/probeprint.h"
 #include "remote/counterrows.h"
 #include "remote/histrows.h"
+#include "remote/profrows.h"
 #include "remote/pages.h"
 #include "remote/proto.h"
 #include "source/source.h"
@@ -239,7 +240,7 @@ START_TEST(test_snapshot)
 	ck_assert_uint_eq(s.id, 7);
 	ck_assert_str_eq(s.text, "# pmu: system-wide, 2 CPUs, 1.000 s\n");
 	free(s.text);
-	for (unsigned kind = 0; kind < 256; kind += kind == 0 ? KT_SNAP_PROFILE + 1 : 100) {
+	for (unsigned kind = 0; kind < 256; kind += kind == 0 ? KT_SNAP_OFFCPU + 1 : 100) {
 		pay.len = 0;
 		msg_snapshot_encode(&pay, (uint8_t)kind, 1, "x\n", 2);
 		ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), -1);
@@ -388,19 +389,20 @@ END_TEST
 START_TEST(test_remote_source)
 {
 	static const unsigned int refused[] = {
-		KT_CAP_TRIGGERS, KT_CAP_STACKS, KT_CAP_SCOPE, KT_CAP_PROFILE,
+		KT_CAP_TRIGGERS, KT_CAP_STACKS, KT_CAP_SCOPE,
 		KT_CAP_WRITE,	 KT_CAP_SEEK,	KT_CAP_HIDE,
 	};
 	struct kt_source s = { .ops = &source_remote_ops };
 	const char *why;
 
 	ck_assert(source_can(&s, KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES |
-				     KT_CAP_HIST | KT_CAP_COUNTERS | KT_CAP_LIVE | KT_CAP_CLEAR |
-				     KT_CAP_KBUF));
-	/* histograms and counters on the agent, drawn by the panes from what it sends
-	 * (histsrc.h, countersrc.h) */
+				     KT_CAP_HIST | KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_LIVE |
+				     KT_CAP_CLEAR | KT_CAP_KBUF));
+	/* histograms, counters and profiles on the agent, drawn by the panes from what it
+	 * sends (histsrc.h, countersrc.h, profsrc.h) */
 	ck_assert(source_has_hists(&s));
 	ck_assert(source_has_counters(&s));
+	ck_assert(source_has_profiles(&s));
 	/* the agent's kernel and files, not this machine's: the probe editor checks nothing
 	 * of them here */
 	ck_assert(source_is_remote(&s));
@@ -411,8 +413,8 @@ START_TEST(test_remote_source)
 				      !strchr(why, '\n'),
 			      "cap %#x: '%s'", refused[i], why ? why : "(null)");
 	}
-	ck_assert_str_eq(source_refusal(&s, KT_CAP_PROFILE),
-			 "remote: profiles over an agent are not done yet");
+	ck_assert_str_eq(source_refusal(&s, KT_CAP_TRIGGERS),
+			 "remote: triggers over an agent are not done yet");
 	ck_assert_ptr_null(source_refusal(&s, KT_CAP_EVENTS | KT_CAP_FILTER));
 }
 END_TEST
@@ -594,6 +596,88 @@ START_TEST(test_counterrows)
 }
 END_TEST
 
+/* What profrows_each saw: each stack as "WEIGHT KINDS frame;frame;..." lines. */
+static int profrows_seen(void *ctx, uint64_t weight, size_t n, const uint8_t *kinds,
+			 const char *const *names)
+{
+	FILE *out = ctx;
+
+	fprintf(out, "%llu ", (unsigned long long)weight);
+	for (size_t i = 0; i < n; i++)
+		fputc('0' + kinds[i], out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%c%s", i ? ';' : ' ', names[i]);
+	fputc('\n', out);
+	return 0;
+}
+
+static char *profrows_text(const struct kt_profrows *h)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	ck_assert_int_eq(profrows_each(h, profrows_seen, mem), 0);
+	ck_assert_int_eq(fclose(mem), 0);
+	return text;
+}
+
+/* A live profile's stacks (PROFROWS) come back as they went: weights, kinds and names root
+ * to leaf, the note; control characters do not reach the pane; a stack of weight 0, of no
+ * frame, a kind past the last, a truncated or padded payload, a count the payload cannot
+ * hold are refused. */
+START_TEST(test_profrows)
+{
+	static const uint8_t k1[] = { 0, 2, 2, 1 }, k2[] = { 0, 4 };
+	static const char *const n1[] = { "profwork", "main", "hot_seventy", "asm_sysvec" },
+				 *const n2[] = { "kworker/0:1", "[x\x1b]0;" };
+	struct kt_wbuf pay = { 0 };
+	struct kt_profrows h;
+	size_t at;
+	char *text;
+
+	at = profrows_begin(&pay, 7, "off-CPU profile: a read failed");
+	profrows_put(&pay, 693, 4, k1, n1);
+	profrows_put(&pay, 12000000000ull, 2, k2, n2);
+	profrows_end(&pay, at, 2);
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), 0);
+	ck_assert_uint_eq(h.id, 7);
+	ck_assert_str_eq(h.note, "off-CPU profile: a read failed");
+	ck_assert_uint_eq(h.nstacks, 2);
+	text = profrows_text(&h);
+	ck_assert_str_eq(text, "693 0221 profwork;main;hot_seventy;asm_sysvec\n"
+			       "12000000000 04 kworker/0:1;[x?]0;\n");
+	free(text);
+	for (size_t n = 0; n < pay.len; n++)
+		ck_assert_msg(msg_profrows_decode(pay.data, n, &h) == -1, "%zu of %zu bytes", n,
+			      pay.len);
+	wbuf_u8(&pay, 0);
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), -1);
+	pay.len--;
+	/* the first stack's first kind (after id, the note, the count, weight, frames) */
+	at = 4 + 4 + strlen("off-CPU profile: a read failed") + 4 + 8 + 2;
+	ck_assert_uint_eq(pay.data[at], 0);
+	pay.data[at] = 5; /* past KT_FRAME_UNRESOLVED */
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), -1);
+	pay.data[at] = 0;
+	memset(pay.data + at - 10, 0, 8); /* weight 0 */
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), -1);
+	wbuf_free(&pay);
+
+	/* none; a stack of no frame; more stacks than the payload holds */
+	at = profrows_begin(&pay, 1, "");
+	profrows_end(&pay, at, 0);
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), 0);
+	ck_assert_uint_eq(h.nstacks, 0);
+	profrows_put(&pay, 1, 0, k1, n1);
+	profrows_end(&pay, at, 1);
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), -1);
+	profrows_end(&pay, at, 0xffffffffu);
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), -1);
+	wbuf_free(&pay);
+}
+END_TEST
+
 /* The probes' counts as an agent sends them (a snapshot of probeprint_wire's lines) come
  * back as the same reports; a line that is not one is skipped, not taken in part. */
 START_TEST(test_probe_reports)
@@ -639,6 +723,7 @@ static Suite *remote_suite(void)
 	tcase_add_test(tc, test_snapshot);
 	tcase_add_test(tc, test_histrows);
 	tcase_add_test(tc, test_counterrows);
+	tcase_add_test(tc, test_profrows);
 	tcase_add_test(tc, test_probe_reports);
 	tcase_add_test(tc, test_page_compressed);
 	tcase_add_test(tc, test_refusals);
