@@ -51,3 +51,9 @@ TERM_TESTS += tests/term/remote_hosts.sh
 # The explorer over two real agents: the picker on both instances, the exact merged stream
 # with its host column, D per host, both clean within 2 s of q.
 TERM_TESTS += tests/term/remote_hosts_live.sh
+# Scope in the explorer over agents: -p at start-up, the scope keys (pid, comm, cgroup,
+# empty) on one and two agents, exact counts, refusals naming the host.
+TERM_TESTS += tests/term/remote_scope_keys.sh
+# Stacks on events in the explorer over an agent: ^K on and off, --stack, frames named from
+# the agent's kallsyms.
+TERM_TESTS += tests/term/remote_evstacks.sh

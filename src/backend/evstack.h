@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evstack_record.h"
 #include "stacks.h"
 
 struct kt_decoder;
@@ -34,9 +35,6 @@ struct kt_evstack_frame {
 	int pid; /* a user frame's process (the user stack's tgid) */
 };
 
-/* Tells the store which record types are stacks: ftrace's kernel_stack and user_stack as
- * the decoder knows them (the live kernel's formats, or a recording's). */
-void evstack_setup(struct kt_store *st, struct kt_decoder *d);
 
 /* Adds the stacktrace trigger that puts system:event's kernel stack after each of its
  * records, with the event's filter in force as its condition (te: the event's format, for

@@ -78,6 +78,13 @@ enum kt_request_op {
 	KT_REQ_HIST_CLOSE,	/* arg: the id of the KT_REQ_HIST_LIVE that opened it */
 	KT_REQ_END,		/* no args: the viewer is done; the agent ends as when its stdin
 				 * closes (a serial line never closes) */
+	KT_REQ_SCOPE_SET = 22,	/* the explorer's scope key, replacing the scope in force: arg
+				 * "pid", "pid+children", "comm", "comm+children", "cgroup",
+				 * "none" (no process: another host's scope runs nowhere here)
+				 * or "" (all processes), arg2 as KT_REQ_SCOPE's; the pids must
+				 * run there, a command's running processes are its pids; the
+				 * reply is the scope as the header says it */
+	KT_REQ_STACK_OFF = 23,	/* arg: SYS:EV glob: their stacks off (the events stay on) */
 	KT_REQ_OP_MAX
 };
 

@@ -156,6 +156,14 @@ bool source_stacks_enabled(struct kt_source *s, const char *system, const char *
 	       s->ops->stacks_enabled(s, system, event);
 }
 
+int source_stacks_set(struct kt_source *s, struct tep_event *te, const char *system,
+		      const char *event, bool on, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_STACKS, stacks_set))
+		return refuse(s, KT_CAP_STACKS, err, errlen);
+	return s->ops->stacks_set(s, te, system, event, on, err, errlen);
+}
+
 int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,
 			   const char *event, char *err, size_t errlen)
 {
@@ -329,4 +337,17 @@ int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *er
 		       size_t errlen)
 {
 	return HAS(s, KT_CAP_SCOPE, sync_cgroup) ? s->ops->sync_cgroup(s, cg, err, errlen) : 0;
+}
+
+bool source_own_scope(struct kt_source *s)
+{
+	return HAS(s, KT_CAP_SCOPE, set_scope);
+}
+
+int source_set_scope(struct kt_source *s, const char *kind, const char *arg, char *desc,
+		     size_t desclen, char *note, size_t notelen, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_SCOPE, set_scope))
+		return refuse(s, KT_CAP_SCOPE, err, errlen);
+	return s->ops->set_scope(s, kind, arg, desc, desclen, note, notelen, err, errlen);
 }

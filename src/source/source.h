@@ -127,6 +127,10 @@ struct kt_source_ops {
 	bool (*stacks_enabled)(struct kt_source *s, const char *system, const char *event);
 	int (*stacks_refilter)(struct kt_source *s, struct tep_event *te, const char *system,
 			       const char *event, char *err, size_t errlen);
+	/* the event's kernel stack after each of its records, or no more (the event, on
+	 * already, stays on); te: its format, for the check (may be NULL) */
+	int (*stacks_set)(struct kt_source *s, struct tep_event *te, const char *system,
+			  const char *event, bool on, char *err, size_t errlen);
 	/* KT_CAP_TRACER (tracers.h; the switch itself is app_set_tracer) */
 	char *(*tracer)(struct kt_source *s);
 	char **(*tracers_available)(struct kt_source *s, char *err, size_t errlen);
@@ -155,6 +159,14 @@ struct kt_source_ops {
 	/* KT_CAP_SCOPE: brings the kernel's pid scope up to date with the cgroup's members */
 	int (*sync_cgroup)(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 			   size_t errlen);
+	/* KT_CAP_SCOPE on another machine, whose processes and cgroups this one cannot
+	 * check: kind "pid", "pid+children", "comm", "comm+children", "cgroup" or "" (all
+	 * processes), arg the pids comma-separated, the name or the path; the scope there
+	 * replaced. desc: the scope as the header says it ("" all processes); note: what
+	 * some hosts of several refused ("" none). Returns 0, or -1 with one line and the
+	 * scope unchanged. NULL op: app_set_scope's, on this machine. */
+	int (*set_scope)(struct kt_source *s, const char *kind, const char *arg, char *desc,
+			 size_t desclen, char *note, size_t notelen, char *err, size_t errlen);
 	/* KT_CAP_HIDE: event types by tep id */
 	uint64_t (*type_count)(struct kt_source *s, int id);
 	bool (*type_hidden)(struct kt_source *s, int id);
@@ -229,6 +241,11 @@ int source_tracing_on(struct kt_source *s, bool on);
  * a source that scopes (before app_open: the cgroup is only resolved), -1 with one line. */
 int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 		       size_t errlen);
+/* KT_CAP_SCOPE: whether the scope is set on another machine (its set_scope op), and sets
+ * it there (ops->set_scope's contract). */
+bool source_own_scope(struct kt_source *s);
+int source_set_scope(struct kt_source *s, const char *kind, const char *arg, char *desc,
+		     size_t desclen, char *note, size_t notelen, char *err, size_t errlen);
 
 /* KT_CAP_HIST: whether the source counts them itself (its hist_open), and opens one
  * there (NULL with its one line: the capability's refusal, or the source's reason). */
@@ -237,6 +254,8 @@ struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char 
 				    size_t errlen);
 
 bool source_stacks_enabled(struct kt_source *s, const char *system, const char *event);
+int source_stacks_set(struct kt_source *s, struct tep_event *te, const char *system,
+		      const char *event, bool on, char *err, size_t errlen);
 int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,
 			   const char *event, char *err, size_t errlen);
 
