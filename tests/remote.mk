@@ -57,3 +57,5 @@ TERM_TESTS += tests/term/remote_scope_keys.sh
 # Stacks on events in the explorer over an agent: ^K on and off, --stack, frames named from
 # the agent's kallsyms.
 TERM_TESTS += tests/term/remote_evstacks.sh
+# The scope key over two made-up agents, one refusing the pid: it records nothing then.
+TERM_TESTS += tests/term/remote_scope_hosts.sh

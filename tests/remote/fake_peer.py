@@ -12,7 +12,7 @@
 #                     counters (no backlog); an enable of nosuch:* is refused; kallsyms
 #                     (two symbols) and printk formats when asked; END when stdin closes.
 #   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood] [old] [swept] [picky]
-#                     [renumbered]
+#                     [renumbered] [nopids]
 #                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
@@ -31,6 +31,11 @@
 #                     once, on the first enable; another is only answered. With
 #                     renumbered its kernel numbers raw_syscalls:sys_enter 444, not 443
 #                     (in the format and the records), as another kernel may.
+#                     The scope key's request (op 22) is taken, the reply "KIND ARG" ("all
+#                     processes" for an empty one), and when stdin closes the scopes taken
+#                     are said on its stderr ("fake agent: scopes KIND ARG; ..."); with
+#                     nopids a pid scope is refused as an agent that has none of its pids
+#                     refuses it (tests/term/remote_scope_hosts.sh).
 #                     The explorer's requests are answered too: events (available_events:
 #                     raw_syscalls:sys_enter), format, and disable (in backlog mode with a
 #                     loss frame that is caught up: tests/term/remote_fake.sh).
@@ -153,10 +158,11 @@ def pmu_text(events, count, json):
 
 
 def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False,
-                 flood=False, old=False, swept=False, picky=False, renumbered=False):
+                 flood=False, old=False, swept=False, picky=False, renumbered=False,
+                 nopids=False):
     global SYS_ENTER_ID
     late = (shift or 0) + skew
-    hists, counters, paged = [], None, False
+    hists, counters, paged, scopes = [], None, False, []
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
         header_page = f.read()
     with open(os.path.join(fixtures, "events/raw_syscalls/sys_enter/format"), "rb") as f:
@@ -211,6 +217,17 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
                 hists.append((rid, hist_text(arg, 3 + (shift or 0) // 1000000000, json)))
                 send(3, struct.pack("<IB", rid, 1) + string(f"{arg} via=tp_btf"))
                 continue
+            if op == 22:  # the explorer's scope key
+                blen = struct.unpack("<I", payload[9 + alen:13 + alen])[0]
+                arg2 = payload[13 + alen:13 + alen + blen].decode()
+                if arg.startswith("pid") and nopids:
+                    send(3, struct.pack("<IB", rid, 0) + string(
+                        f"pid {arg2} is not running on fakehost: type one that runs there"))
+                    continue
+                scopes.append(f"{arg} {arg2}".strip() or "all")
+                send(3, struct.pack("<IB", rid, 1) +
+                     string(f"{arg} {arg2}".rstrip() if arg else "all processes"))
+                continue
             if arg.startswith("nosuch"):
                 send(3, struct.pack("<IB", rid, 0) + string(f"no event matches '{arg}'"))
                 continue
@@ -259,6 +276,8 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
                 send(16, struct.pack("<Q", now))
     if stderr:
         say("fake agent: done")
+    if scopes:
+        say("fake agent: scopes " + "; ".join(scopes))
     if backlog:
         send(10, loss([(0, 0, 0, 0, 2, 0), (0, 0, 2, 0, 1, 512)], 0, 250000000))
     for rid, text in hists:
@@ -273,7 +292,8 @@ if sys.argv[1] == "events":
     words = [a for a in sys.argv[3:] if not a.lstrip("-").isdigit()]
     events_agent(sys.argv[2], nums[0] if nums else None, nums[1] if nums else 0,
                  "die" in words, "backlog" in words, "stderr" in words, "flood" in words,
-                 "old" in words, "swept" in words, "picky" in words, "renumbered" in words)
+                 "old" in words, "swept" in words, "picky" in words, "renumbered" in words,
+                 "nopids" in words)
     sys.exit(0)
 # the next protocol's hello: proto and version first, as in every version; the rest is its own
 send(1, struct.pack("<H", PROTO + 1) + string("9.9") + b"\x00whatever the next version says",

@@ -1,5 +1,5 @@
 #!/bin/bash
-# shellcheck disable=SC2317 # helpers called through wait_until
+# shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
 # Stacks on events in the explorer over a real agent (--via 'ktop --agent', 100x24), scoped
 # to the workloads by -p:
 #   - ^K on syscalls:sys_enter_getppid in the picker puts a stacktrace trigger on it in the
@@ -86,12 +86,7 @@ event_enabled "$agent" syscalls sys_enter_getppid || fail "^K off disabled the e
 tmux_keys Escape Escape
 expect_text "^ Events: all CPUs" 5 "the picker did not close"
 held rkst-off 2
-tmux_keys R
-expect_text "Scope: " 5 "R did not show the scope line"
-tmux_keys s
-expect_text "^scope \(pid=" 5 "s did not open the scope prompt"
-tmux_text "pid=$pw"
-tmux_keys Enter
+scope_key "pid=$pw"
 expect_text "records only pid $pw" 10 "the scope did not move to the second workload"
 tmux_keys Escape G
 release

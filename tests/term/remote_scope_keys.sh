@@ -1,5 +1,5 @@
 #!/bin/bash
-# shellcheck disable=SC2317 # helpers called through wait_until
+# shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
 # Scope in the explorer over real agents (--via 'ktop --agent', 100x24). Each step runs two
 # held workloads of exactly N getppid calls side by side (rkSa and rkSb) and releases them
 # once the scope is set; the stream's "held" count then grows by exactly what the scope lets
@@ -81,13 +81,8 @@ all_scoped()
 # scope TEXT: R, s, TEXT, Enter, and the pane closed again once the line came (MESSAGE).
 scope()
 {
-	tmux_keys R
-	expect_text "Scope: " 5 "R did not show the scope line"
-	tmux_keys s
-	expect_text "^scope \(pid=" 5 "s did not open the scope prompt"
-	[ -n "$1" ] && tmux_text "$1"
-	tmux_keys Enter
-	expect_text "$2" 10 "${3:-no line /$2/ after scope '$1'}"
+	scope_key "$1"
+	expect_text "$2" 10 "${3:-no line /$2/ after scope \"$1\"}"
 	tmux_keys Escape
 	wait_for_no_text "Scope: " 3 || fail "Esc did not close the tracer pane"
 }
