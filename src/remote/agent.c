@@ -768,7 +768,6 @@ static int agent_scope_set(struct agent *a, const struct kt_request *q, char *te
 	char kind[16], host[64], why[512];
 	pid_t *pids = NULL, self = getpid();
 	ssize_t n = 0;
-	int ret;
 
 	snprintf(kind, sizeof(kind), "%.*s", (int)klen, q->arg);
 	if (!strcmp(kind, "cgroup")) {
@@ -776,13 +775,11 @@ static int agent_scope_set(struct agent *a, const struct kt_request *q, char *te
 			snprintf(text, len, "on %s: %s", agent_host(host, sizeof(host)), why);
 			return -1;
 		}
-		n = 0;
 	} else if (!strcmp(kind, "none")) {
-		ret = app_set_scope(&a->app, &self, 1, false, text, len);
-		if (ret == 0)
-			snprintf(text, len, "none");
-		return ret;
-	} else if (*kind && strcmp(kind, "pid") && strcmp(kind, "comm")) {
+		if (app_set_scope(&a->app, &self, 1, false, text, len) < 0)
+			return -1;
+	} else if ((*kind && strcmp(kind, "pid") && strcmp(kind, "comm")) ||
+		   (q->arg[klen] && !children)) {
 		snprintf(text, len, "unknown scope '%.32s': pid, comm, cgroup, none or empty, "
 			 "+children after pid or comm", q->arg);
 		return -1;
@@ -798,6 +795,8 @@ static int agent_scope_set(struct agent *a, const struct kt_request *q, char *te
 	a->o.follow_children = children;
 	if (!strcmp(kind, "comm"))
 		snprintf(text, len, "comm %.32s%s", q->arg2, children ? " +children" : "");
+	else if (!strcmp(kind, "none"))
+		snprintf(text, len, "none");
 	else
 		snprintf(text, len, "%s", a->app.scope_desc[0] ? a->app.scope_desc :
 				    "all processes");
