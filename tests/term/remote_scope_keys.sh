@@ -15,7 +15,8 @@
 #     the row filter);
 #   - two agents: -p A on both (each host's N: 2N), pid=B on both (2N more), a missing pid
 #     refused with the first host's label, an empty scope clears both;
-#   - q: the agents and their instances are gone within 2 s.
+#   - q: the agents and their instances are gone within 2 s;
+#   - -p of a pid the agent's machine does not run: exit 1 with the agent's one line.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -184,5 +185,11 @@ tmux_quit_clean
 _agents_gone() { all_gone "${agents[0]}" && all_gone "${agents[1]}"; }
 wait_until 2 _agents_gone || fail "q: the agents or their instances are still there 2 s after"
 log "two agents: the scope, its refusal and its clearing on both"
+
+# ---- -p of a pid the agent's machine does not run: ktop does not start, one line -----------
+run_ktop 60 "$T/gone.out" "$T/gone.err" --via "exec $KTOP --agent" -p "$gone" -e "$EV"
+[ "$KTOP_RC" = 1 ] || fail "-p $gone: ktop exited $KTOP_RC, not 1: $(cat "$T/gone.err")"
+[ "$(cat "$T/gone.err")" = "ktop: agent at $host refused -p: pid $gone: no such process (scope to a running one)" ] ||
+	fail "-p $gone: not the agent's one line: $(cat "$T/gone.err")"
 assert_clean
 pass
