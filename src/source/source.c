@@ -301,6 +301,11 @@ int source_type_set_filter(struct kt_source *s, int id, const char *expr, char *
 	return s->ops->type_set_filter(s, id, expr, err, errlen);
 }
 
+struct tep_handle *source_symbols(struct kt_source *s, uint32_t cpu)
+{
+	return s && s->ops->symbols ? s->ops->symbols(s, cpu) : NULL;
+}
+
 const char *source_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *local)
 {
 	*local = cpu;

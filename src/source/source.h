@@ -26,6 +26,7 @@ struct kt_cgroup;
 struct kt_trigger;
 struct kt_histsrc;
 struct tep_event;
+struct tep_handle;
 
 enum kt_cap {
 	KT_CAP_EVENTS = 1u << 0,   /* turns kernel events on and off (-e, the picker) */
@@ -177,6 +178,9 @@ struct kt_source_ops {
 	/* several hosts: the label of the host whose CPU cpu is (the store numbers every
 	 * host's CPUs one after the other), that CPU's own number in *local; NULL with one */
 	const char *(*cpu_host)(struct kt_source *s, uint32_t cpu, uint32_t *local);
+	/* several hosts: the tep whose kallsyms name the kernel addresses of a record of that
+	 * CPU (its host's kernel); NULL with one, or when the decoder's do */
+	struct tep_handle *(*symbols)(struct kt_source *s, uint32_t cpu);
 	/* KT_CAP_HIST done by the source itself (an agent's BPF, histsrc.h): opens spec,
 	 * NULL with one line in err; NULL op: app_hist_open's, on this machine */
 	struct kt_histsrc *(*hist_open)(struct kt_source *s, const char *spec, char *err,
@@ -297,6 +301,8 @@ int source_type_set_filter(struct kt_source *s, int id, const char *expr, char *
 /* Several hosts: cpu's host's label (stable while the source is open) and its own number
  * in *local; NULL, *local = cpu, otherwise. */
 const char *source_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *local);
+/* The tep that names a CPU's kernel addresses (ops->symbols), NULL: the decoder's. */
+struct tep_handle *source_symbols(struct kt_source *s, uint32_t cpu);
 
 void source_wait_complete(struct kt_source *s);
 const char *source_kept_stacks(struct kt_source *s);

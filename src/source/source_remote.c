@@ -140,6 +140,7 @@ struct remote_src {
 	char name[256];
 	char tracer[64]; /* the agents' instances', as last switched */
 	bool symbols; /* the first host's kallsyms were asked for */
+	bool host_symbols; /* every other host's too (stacks: each host's frames its own) */
 	struct kt_probe *probes; /* made through the agent, in creation order */
 	size_t n_probes;
 	char *errlog; /* under lock: what the commands wrote to their stderr, kept for the end */
@@ -626,6 +627,19 @@ static const char *remote_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *
 	return rs->hosts[k - 1].label;
 }
 
+/* Several hosts: the tep of the host whose CPU cpu is, which holds its kallsyms once a
+ * stack asked for them (the UI thread reads it; the client thread only adds formats);
+ * NULL for the first host's, which is the decoder's. */
+static struct tep_handle *remote_symbols(struct kt_source *s, uint32_t cpu)
+{
+	struct remote_src *rs = RS(s);
+
+	for (unsigned k = rs->n; rs->host_symbols && k-- > 1;)
+		if (cpu >= rs->hosts[k].cpu_base)
+			return rs->hosts[k].tep;
+	return NULL; /* the first host's: the decoder's */
+}
+
 static void rs_probe_free(struct kt_probe *p)
 {
 	free(p->system);
@@ -860,6 +874,21 @@ static void rs_symbols(struct remote_src *rs)
 		log_debug("%s: no kallsyms from the agent: %s", __func__, why);
 }
 
+/* Every host's kallsyms into its own tep, once, before the first stack: a stack's frames
+ * are named by its host's kernel (remote_symbols), whose addresses KASLR makes its own. */
+static void rs_host_symbols(struct remote_src *rs)
+{
+	char why[1024];
+
+	rs_symbols(rs);
+	if (rs->host_symbols)
+		return;
+	rs->host_symbols = true;
+	for (unsigned i = 1; i < rs->n; i++)
+		if (rs_ask(&rs->hosts[i], KT_REQ_KALLSYMS, "", "", why, sizeof(why)) < 0)
+			log_debug("%s: no kallsyms from %s: %s", __func__, rs->hosts[i].label, why);
+}
+
 static bool remote_stacks_enabled(struct kt_source *s, const char *system, const char *event)
 {
 	struct rs_event *e = rs_find(RS(s), system, event, false);
@@ -881,7 +910,7 @@ static int remote_stacks_set(struct kt_source *s, struct tep_event *te, const ch
 
 	(void)te; /* the agent checks the trigger against its own format */
 	if (on)
-		rs_symbols(rs);
+		rs_host_symbols(rs);
 	ret = rs_call_all(rs, on ? KT_REQ_STACK : KT_REQ_STACK_OFF, e->spec,
 			  on && e->filter ? e->filter : "", &took, err, errlen);
 	if (took) {
@@ -1313,6 +1342,7 @@ const struct kt_source_ops source_remote_ops = {
 	.probe_count = remote_probe_count,
 	.probe_get = remote_probe_get,
 	.cpu_host = remote_cpu_host,
+	.symbols = remote_symbols,
 	.hist_open = remote_hist_open,
 };
 
