@@ -13,7 +13,10 @@
  * probes are offered (the function lists are not: the tracer pane says they are missing; a
  * probe's hit counts are not asked for), and histograms (each agent opens it,
  * KT_REQ_HIST_LIVE, and sends its rows on every tick: histsrc.h's pane data, every host's
- * rows labelled with their host); the rest is refused with one line. The agents'
+ * rows labelled with their host), stacks on events (KT_REQ_STACK, KT_REQ_STACK_OFF; the
+ * frames named from each host's kallsyms) and the scope (KT_REQ_SCOPE at the start,
+ * KT_REQ_SCOPE_SET from the key, names checked on the agent's machine); the rest is
+ * refused with one line. The agents'
  * commands' stderr (ssh's warnings) would break the screen: it is read through a pipe, its
  * last line shown in the status line and all of it printed to stderr once the screen is
  * given back (as the source closes).
