@@ -18,6 +18,7 @@
 #include "backend/cgroup.h"
 #include "backend/decode.h"
 #include "backend/folded.h"
+#include "backend/offcpu.h"
 #include "backend/pmu.h"
 #include "backend/profile.h"
 #include "backend/privs.h"
@@ -634,6 +635,42 @@ int app_profile_open(struct kt_app *app, char *err, size_t errlen)
 	return app->profile ? 0 : -1;
 }
 
+int app_offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, char *err,
+		     size_t errlen)
+{
+	const struct kt_options *o = app->opts;
+	struct kt_privs pv;
+	char why[400];
+
+	/* the programs follow one tgid, as ktop -b --off-cpu refuses more */
+	if (o->n_pids > 1) {
+		snprintf(err, errlen, "off-CPU profile: it scopes to one process, and -p gave %zu: "
+			 "start ktop with one -p PID (k: the on-CPU profile takes them all)",
+			 o->n_pids);
+		return -1;
+	}
+	privs_read(&pv);
+	if (privs_bpf_refusal(&pv, why, sizeof(why))) {
+		snprintf(err, errlen, "off-CPU profile: %s", why);
+		return -1;
+	}
+	memset(s, 0, sizeof(*s));
+	s->comm = o->comm;
+	s->via = o->off_cpu_via;
+	if (o->n_pids)
+		s->tgid = (unsigned int)o->pids[0];
+	if (!app->cgroup)
+		return 0;
+	if (!app->cgroup->v2) {
+		snprintf(err, errlen, "off-CPU profile: it filters by cgroup v2 ids only, and %s is a v1 cgroup",
+			 app->cgroup->name);
+		return -1;
+	}
+	s->cgroup_id = app->cgroup->id;
+	s->cgroup_level = app->cgroup->level;
+	return 0;
+}
+
 void app_pmu_close(struct kt_app *app)
 {
 	pmu_free(app->pmu);
@@ -879,12 +916,50 @@ undo:
 	return -1;
 }
 
+/* A source that makes USDT probes itself (an agent reads the binary on its machine): each
+ * site's format loaded and the site enabled, all or none. */
+static int app_usdt_create_by_source(struct kt_app *app, const char *def, bool enable,
+				     char *event, size_t eventlen, char *err, size_t errlen)
+{
+	char names[1024], *save = NULL, *w, *dot;
+	int n = source_usdt_create(app->source, def, names, sizeof(names), err, errlen);
+
+	if (n < 0)
+		return -1;
+	if (event)
+		snprintf(event, eventlen, "%.*s", (int)strcspn(names, " "), names);
+	for (w = strtok_r(names, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+		dot = strchr(w, ':');
+		*dot = '\0';
+		if (decoder_load(app->decoder, w, dot + 1) < 0) {
+			snprintf(err, errlen, "cannot read the format of %s:%s", w, dot + 1);
+			goto undo;
+		}
+		*dot = ':';
+		if (enable && app_set_events(app, w, true, err, errlen) < 0)
+			goto undo;
+	}
+	return n;
+undo:
+	for (int k = 0; k < n; k++) {
+		const struct kt_probe *pr =
+			source_probe_get(app->source, source_probe_count(app->source) - 1);
+
+		app_probe_delete(app, pr->event, NULL, 0);
+	}
+	return -1;
+}
+
 int app_usdt_create(struct kt_app *app, const char *def, bool enable, char *event,
 		    size_t eventlen, char *err, size_t errlen)
 {
 	char **defs, name[128];
 	int n, count, i, k;
 
+	if (app_refuses(app, KT_CAP_PROBES, err, errlen))
+		return -1;
+	if (source_own_usdt(app->source))
+		return app_usdt_create_by_source(app, def, enable, event, eventlen, err, errlen);
 	n = count = usdt_uprobe_defs(def, &defs, err, errlen);
 	if (n < 0)
 		return -1;

@@ -206,6 +206,13 @@ void app_pmu_close(struct kt_app *app);
  * stacks it fills) unless it is open. Returns 0, or -1 with a one-line reason in err and
  * errno EACCES/EPERM when privilege is what is missing. */
 int app_profile_open(struct kt_app *app, char *err, size_t errlen);
+/* The off-CPU profile's scope (offcpu.h) from the app's -p (one process), --comm and
+ * --cgroup (a v2 one), as its BPF programs filter, after the privileges BPF needs are
+ * checked, for a refusal that names them. Returns 0, or -1 with one line in err ("off-CPU
+ * profile: ..."). s's strings point into the app's options. */
+struct kt_offcpu_scope;
+int app_offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, char *err,
+		     size_t errlen);
 /* Parses spec, loads and attaches its BPF histogram, and keeps it in app->hists. Returns
  * it, or NULL with a one-line reason in err (bad spec, no such field, the kernel's refusal
  * with the verifier's last lines); nothing else changes then. */

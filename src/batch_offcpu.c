@@ -100,20 +100,19 @@ static void capture(struct run *r)
 	poll_once(r);
 }
 
-/* The counts beside the stacks, as "key=value" words (batch_profile.c's form). */
-static void counts_text(struct run *r, FILE *out)
+void batch_offcpu_counts(const struct kt_offcpu *oc, const struct kt_stacks *st, FILE *out)
 {
 	struct kt_offcpu_stats s;
 	struct kt_symstats sy;
 
-	offcpu_stats(r->oc, &s);
-	symbolizer_stats(offcpu_symbolizer(r->oc), &sy);
+	offcpu_stats(oc, &s);
+	symbolizer_stats(offcpu_symbolizer(oc), &sy);
 	fprintf(out,
 		"via=%s unit=%s total=%llu stretches=%llu stacks=%zu lost_kernel_stacks=%llu "
 		"lost_user_stacks=%llu dropped=%llu dropped_ns=%llu starts_dropped=%llu "
 		"unended=%llu missed=%llu frames_unresolved=%llu frames_resolved=%llu",
-		offcpu_variant(r->oc), stacks_unit_name(KT_STACK_NSEC), (unsigned long long)s.ns,
-		(unsigned long long)s.stretches, stacks_leaves(r->st),
+		offcpu_variant(oc), stacks_unit_name(KT_STACK_NSEC), (unsigned long long)s.ns,
+		(unsigned long long)s.stretches, stacks_leaves(st),
 		(unsigned long long)s.lost_kstacks, (unsigned long long)s.lost_ustacks,
 		(unsigned long long)s.dropped, (unsigned long long)s.dropped_ns,
 		(unsigned long long)s.starts_dropped, (unsigned long long)s.unended,
@@ -121,16 +120,17 @@ static void counts_text(struct run *r, FILE *out)
 		(unsigned long long)sy.resolved);
 }
 
-static void print_json(struct run *r)
+void batch_offcpu_json(const struct kt_offcpu *oc, const struct kt_stacks *st, bool quiet,
+		       FILE *out)
 {
 	struct kt_offcpu_stats s;
 	struct kt_symstats sy;
 
-	offcpu_stats(r->oc, &s);
-	symbolizer_stats(offcpu_symbolizer(r->oc), &sy);
-	fputs("{\"offcpu\":{\"via\":", r->out);
-	json_string(r->out, offcpu_variant(r->oc));
-	fprintf(r->out,
+	offcpu_stats(oc, &s);
+	symbolizer_stats(offcpu_symbolizer(oc), &sy);
+	fputs("{\"offcpu\":{\"via\":", out);
+	json_string(out, offcpu_variant(oc));
+	fprintf(out,
 		",\"unit\":\"%s\",\"total\":%llu,\"stretches\":%llu,\"lost_kernel_stacks\":%llu,"
 		"\"lost_user_stacks\":%llu,\"dropped\":%llu,\"dropped_ns\":%llu,"
 		"\"starts_dropped\":%llu,\"unended\":%llu,\"missed\":%llu,"
@@ -141,11 +141,11 @@ static void print_json(struct run *r)
 		(unsigned long long)s.dropped_ns, (unsigned long long)s.starts_dropped,
 		(unsigned long long)s.unended, (unsigned long long)s.missed,
 		(unsigned long long)sy.unresolved, (unsigned long long)sy.resolved);
-	if (r->o->quiet)
-		fputs("[]", r->out);
+	if (quiet)
+		fputs("[]", out);
 	else
-		stacks_write_json(r->st, r->out);
-	fputs("}}\n", r->out);
+		stacks_write_json(st, out);
+	fputs("}}\n", out);
 }
 
 /* As batch_profile.c prints the on-CPU profile: text, a "# off-cpu:" line of counts, then
@@ -156,11 +156,11 @@ static void print_profile(struct run *r)
 	FILE *counts = r->o->folded ? stderr : r->out;
 
 	if (r->o->json) {
-		print_json(r);
+		batch_offcpu_json(r->oc, r->st, r->o->quiet, r->out);
 		return;
 	}
 	fputs(r->o->folded ? "ktop: off-cpu: " : "# off-cpu: ", counts);
-	counts_text(r, counts);
+	batch_offcpu_counts(r->oc, r->st, counts);
 	fputc('\n', counts);
 	if (!r->o->quiet)
 		stacks_write_folded(r->st, r->out);

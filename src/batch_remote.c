@@ -51,6 +51,7 @@
 #include "remote/pages.h"
 #include "remote/scopereq.h"
 #include "signals.h"
+#include "strutil.h"
 #include "xalloc.h"
 
 #define REMOTE_HELLO_MS 30000
@@ -84,6 +85,9 @@ struct br_host {
 	/* --profile: the request that opened it, and its stacks' text (NULL: none came) */
 	uint32_t profile_id;
 	char *profile_text;
+	/* --off-cpu: likewise, rendered by the agent as local -b --off-cpu prints it */
+	uint32_t offcpu_id;
+	char *offcpu_text;
 	/* -o: its trace.dat (with several remotes, one a host: br_record_path) */
 	struct kt_mirror *mirror;
 	struct kt_tdat_writer *rec;
@@ -356,6 +360,11 @@ static void br_snapshot(void *ctx, struct kt_snapshot *s)
 		h->profile_text = s->text;
 		return;
 	}
+	if (s->kind == KT_SNAP_OFFCPU && h->offcpu_id && s->id == h->offcpu_id) {
+		free(h->offcpu_text);
+		h->offcpu_text = s->text;
+		return;
+	}
 	for (size_t i = 0; i <= n; i++) {
 		if (!h->snap_ids[i] || h->snap_ids[i] != s->id ||
 		    s->kind != (i < n ? KT_SNAP_HIST : KT_SNAP_COUNTERS))
@@ -430,7 +439,6 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 	const struct kt_options *o = h->b->opts;
 	struct kt_remote *r = h->r;
 	char reply[1024], what[230], *specs;
-	size_t n = 0;
 
 	if (br_scope(h, err, errlen) < 0)
 		return -1;
@@ -489,14 +497,23 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 		}
 		h->profile_id = remote_last_id(r);
 	}
+	if (o->off_cpu) {
+		/* rendered there as --json and -q print it; arg: its variant, when pinned */
+		snprintf(what, sizeof(what), "off-cpu%s%.30s", o->off_cpu_via ? "=" : "",
+			 o->off_cpu_via ? o->off_cpu_via : "");
+		if (remote_call(r, KT_REQ_PROFILE, what, o->json ? (o->quiet ? "json quiet" : "json") :
+			        o->quiet ? "quiet" : "", reply, sizeof(reply)) < 0) {
+			br_refused(h, "--off-cpu", reply, err, errlen);
+			return -1;
+		}
+		h->offcpu_id = remote_last_id(r);
+	}
 	if (!o->pmu)
 		return 0;
-	specs = xcalloc(1, 1);
-	for (size_t i = 0; i < o->n_pmu_events; i++) {
-		size_t add = strlen(o->pmu_events[i]) + 2;
-
-		specs = xrealloc(specs, n + add);
-		n += (size_t)snprintf(specs + n, add, "%s%s", i ? " " : "", o->pmu_events[i]);
+	specs = str_join(o->pmu_events, o->n_pmu_events);
+	if (!specs) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
 	}
 	if (remote_call(r, KT_REQ_COUNTERS, specs, o->json ? "json" : "", reply,
 			sizeof(reply)) < 0) {
@@ -509,59 +526,101 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 	return 0;
 }
 
-/* Each host's --profile stacks as local batch mode prints them (batch_profile.c, from the
- * text the agent sent), first, as locally. With several hosts, text blocks follow a line
- * naming the host and JSON objects carry "host"; with --folded every stack begins with its
- * host's label, one flame graph's input for them all. Returns -1 on a write error. */
+/* A host's profile as local batch mode renders it (text, its counts line first; --folded,
+ * the stacks alone, the counts on stderr already; --json, one object): as it is with one
+ * host, else after a line naming the host, each JSON object with "host", each folded
+ * stack under the host's label, one flame graph's input for them all. text is changed. */
+static void br_print_block(struct batch_remote *b, const struct br_host *h, char *text)
+{
+	const struct kt_options *o = b->opts;
+	char *line, *save = NULL;
+
+	if (!b->merge && !o->json) {
+		fputs(text, b->out);
+		return;
+	}
+	if (!o->json && !o->folded) {
+		fprintf(b->out, "# host %s\n%s", h->opt->label, text);
+		return;
+	}
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (o->json) {
+			fputs("{\"host\":", b->out);
+			json_string(b->out, h->opt->label);
+			fprintf(b->out, ",%s\n", line + 1);
+		} else {
+			fprintf(b->out, "%s;%s\n", h->opt->label, line);
+		}
+	}
+}
+
+/* A host's --profile stacks rendered as local batch mode prints them (batch_profile.c, from
+ * the text the agent sent). malloc'd; NULL with the reason on stderr. */
+static char *br_profile_text(struct batch_remote *b, const struct br_host *h)
+{
+	struct kt_batch_profile *bp;
+	char err[200], *text = NULL;
+	size_t len;
+	FILE *mem;
+	int ret;
+
+	bp = batch_profile_from_text(b->opts, h->profile_text, err, sizeof(err));
+	if (!bp) {
+		fprintf(stderr, "ktop: %s: %s\n", remote_name(h->r), err);
+		return NULL;
+	}
+	mem = open_memstream(&text, &len);
+	ret = mem ? batch_profile_print(bp, mem) : -1;
+	if (mem && fclose(mem))
+		ret = -1;
+	batch_profile_free(bp);
+	if (ret < 0) {
+		fprintf(stderr, "ktop: %s: out of memory for its profile\n", remote_name(h->r));
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+/* A host's --off-cpu profile as the agent rendered it (local batch mode's text or JSON);
+ * --folded takes its counts line to stderr, as locally. Its stacks (or the object) stay
+ * in text. */
+static char *br_offcpu_text(struct batch_remote *b, struct br_host *h)
+{
+	char *text = h->offcpu_text, *nl;
+
+	h->offcpu_text = NULL;
+	if (!b->opts->folded || b->opts->json || strncmp(text, "# off-cpu: ", 11))
+		return text;
+	nl = strchr(text, '\n');
+	fprintf(stderr, "ktop: off-cpu: %.*s\n", nl ? (int)(nl - text - 11) : (int)strlen(text + 11),
+		text + 11);
+	memmove(text, nl ? nl + 1 : text + strlen(text), strlen(nl ? nl + 1 : "") + 1);
+	return text;
+}
+
+/* Each host's --profile or --off-cpu stacks, first, as locally (br_print_block). Returns
+ * -1 on a write error. */
 static int br_print_profiles(struct batch_remote *b)
 {
 	const struct kt_options *o = b->opts;
-	struct kt_batch_profile *bp;
-	char err[200], *text, *line, *save;
-	size_t len;
-	FILE *mem;
-	int ret = 0;
+	char *text;
 
-	for (unsigned k = 0; o->cpu_profile && k < b->n && !ret; k++) {
-		const struct br_host *h = &b->hosts[k];
+	for (unsigned k = 0; (o->cpu_profile || o->off_cpu) && k < b->n; k++) {
+		struct br_host *h = &b->hosts[k];
 
-		if (!h->profile_text) {
-			fprintf(stderr, "ktop: %s sent no profile%s\n", remote_name(h->r),
+		if (o->cpu_profile ? !h->profile_text : !h->offcpu_text) {
+			fprintf(stderr, "ktop: %s sent no %s profile%s\n", remote_name(h->r),
+				o->cpu_profile ? "on-CPU" : "off-CPU",
 				h->failed ? " (it ended early)" : "");
 			continue;
 		}
-		bp = batch_profile_from_text(o, h->profile_text, err, sizeof(err));
-		if (!bp) {
-			fprintf(stderr, "ktop: %s: %s\n", remote_name(h->r), err);
-			continue;
-		}
-		if (!b->merge && !o->json) {
-			ret = batch_profile_print(bp, b->out);
-			batch_profile_free(bp);
-			continue;
-		}
-		text = NULL;
-		mem = open_memstream(&text, &len);
-		ret = mem ? batch_profile_print(bp, mem) : -1;
-		if (mem && fclose(mem))
-			ret = -1;
-		batch_profile_free(bp);
-		if (!ret && !o->json && !o->folded)
-			fprintf(b->out, "# host %s\n%s", h->opt->label, text);
-		save = NULL;
-		for (line = ret || (!o->json && !o->folded) ? NULL : strtok_r(text, "\n", &save);
-		     line; line = strtok_r(NULL, "\n", &save)) {
-			if (o->json) {
-				fputs("{\"host\":", b->out);
-				json_string(b->out, h->opt->label);
-				fprintf(b->out, ",%s\n", line + 1);
-			} else {
-				fprintf(b->out, "%s;%s\n", h->opt->label, line);
-			}
-		}
+		text = o->cpu_profile ? br_profile_text(b, h) : br_offcpu_text(b, h);
+		if (text)
+			br_print_block(b, h, text);
 		free(text);
 	}
-	return ret || ferror(b->out) ? -1 : 0;
+	return ferror(b->out) ? -1 : 0;
 }
 
 /* A host's probes' hits and misses, as local batch mode prints them after the counters;
@@ -1017,6 +1076,7 @@ static void br_host_close(struct br_host *h)
 	free(h->snap_text);
 	free(h->probes);
 	free(h->profile_text);
+	free(h->offcpu_text);
 	tdat_writer_abort(h->rec);
 	mirror_free(h->mirror);
 	free(h->rec_path);

@@ -790,18 +790,18 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "other end of the pipe: give it no mode or capture option (--buffer-kb and "
 		     "-v apply)");
 	if (o->n_remotes && o->mode != KT_MODE_BATCH &&
-	    (o->tracer || o->n_probes || o->record_path || o->duration > 0 || o->quiet ||
-	     o->pmu || o->cpu_profile))
+	    (o->tracer || o->n_probes || o->record_path || o->duration > 0 || o->quiet))
 		FAIL("the explorer over a remote agent (-H, --via) takes -e, --filter, --stack, "
-		     "--hist, -p, --comm, --cgroup and --compress so far: -t, probes, --pmu, "
-		     "--profile and -o work there with -b");
+		     "--hist, --pmu, --pmu-event, --profile -F (the flame pane's rate), -p, --comm, "
+		     "--cgroup and --compress so far: -t, probes and -o work there with -b");
 	if (o->n_remotes &&
-	    (o->tree || (o->folded && !o->cpu_profile) || o->input_path || o->off_cpu ||
+	    (o->tree || (o->folded && !o->cpu_profile && !o->off_cpu) || o->input_path ||
 	     o->n_triggers || o->stop_when || o->user_stacks ||
 	     o->n_ftrace_lists[0] ||
 	     o->n_ftrace_lists[1] || o->n_ftrace_lists[2] || o->n_ftrace_lists[3] || o->profile))
 		FAIL("remote batch runs (-H, --via) take -e, --filter, -t, probes, --hist, --pmu, "
-		     "--pmu-event, --profile (-F, --folded), --stack, -p, --comm, --cgroup, "
+		     "--pmu-event, --profile (-F, --folded), --off-cpu, --stack, -p, --comm, "
+		     "--cgroup, "
 		     "--follow-children, --duration, "
 		     "--max-events, -q, --json, -o and --compress so far; the other options work "
 		     "locally only");

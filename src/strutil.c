@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "strutil.h"
@@ -41,4 +42,20 @@ bool str_has_word(const char *text, const char *word)
 		    (!p[n] || isspace((unsigned char)p[n])))
 			return true;
 	return false;
+}
+
+char *str_join(const char *const *words, size_t n)
+{
+	size_t len = 1, off = 0;
+	char *s;
+
+	for (size_t i = 0; i < n; i++)
+		len += strlen(words[i]) + 1;
+	s = malloc(len);
+	if (!s)
+		return NULL;
+	s[0] = '\0';
+	for (size_t i = 0; i < n; i++)
+		off += (size_t)snprintf(s + off, len - off, "%s%s", i ? " " : "", words[i]);
+	return s;
 }

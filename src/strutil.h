@@ -19,4 +19,8 @@ void str_seterr(char *err, size_t errlen, const char *fmt, ...)
  * found in "function_graph"). */
 bool str_has_word(const char *text, const char *word);
 
+/* The n words one after the other, a space between each: malloc'd ("" for none), NULL out
+ * of memory. */
+char *str_join(const char *const *words, size_t n);
+
 #endif

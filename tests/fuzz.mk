@@ -23,7 +23,8 @@ FUZZ_FOLDED_SRCS = tests/fuzz/fuzz_folded.c src/backend/folded.c src/backend/sta
 	src/json.c
 # the remote protocol's frames and messages, as either side reads them from the pipe
 FUZZ_FRAME_SRCS = tests/fuzz/fuzz_frame.c src/remote/frame.c src/remote/msg.c \
-	src/remote/histrows.c \
+	src/remote/histrows.c src/remote/counterrows.c src/backend/pmu_snap.c \
+	src/remote/profrows.c \
 	src/backend/probeprint.c src/json.c $(FUZZ_PROBES_LIB)
 FUZZ_PARSER_TESTS = tests/fuzz/frame.dict tests/fuzz/filter.dict tests/fuzz/probe.dict tests/fuzz/histspec.dict \
 	tests/fuzz/ktoprc.dict tests/fuzz/theme.dict tests/fuzz/rowfilter.dict tests/fuzz/usdt.dict \

@@ -114,6 +114,18 @@ perf_counter_fds()
 	echo $((fds - ${maps:-0}))
 }
 
+# have_hw_pmu: a core PMU (the hardware counters) exists: x86 "cpu"/"cpu_core", Arm
+# "armv8_*". DEVICES: where the kernel lists the perf event sources.
+DEVICES=/sys/bus/event_source/devices
+have_hw_pmu()
+{
+	local d
+	for d in "$DEVICES"/cpu "$DEVICES"/cpu_core "$DEVICES"/cpu_atom "$DEVICES"/armv* "$DEVICES"/arm_*; do
+		[ -e "$d/type" ] && return 0
+	done
+	return 1
+}
+
 # wait_until TIMEOUT_SECONDS COMMAND [ARGS...]: polls COMMAND every 50 ms. Returns 0 as soon
 # as it succeeds, 1 when the time is up.
 wait_until()
@@ -623,6 +635,53 @@ editor_uprobe()
 	tmux_keys Enter
 }
 probe_count() { grep -c "^[pr]:$PROBE_GROUP/" "$(_dynevents_file)"; }
+# remote_editor_start COLS ROWS [ARGS...]: tmux_start on one agent through a plain pipe
+# (--via 'ktop --agent', -d 1 and ARGS), then its probe editor (P) open and empty; the
+# agent's pid in agent (and KTOP_PIDS). agent_probes: its group's dynamic events.
+agent=
+remote_editor_start()
+{
+	local cols=$1 rows=$2
+	shift 2
+	tmux_start "$cols" "$rows" -- --via "echo \$\$ >$T/agent; exec $KTOP --agent" -d 1 "$@"
+	# shellcheck disable=SC2119 # the whole screen
+	wait_until 15 test -s "$T/agent" ||
+		fail "the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
+	agent=$(cat "$T/agent")
+	KTOP_PIDS+=("$agent")
+	wait_until 15 instance_exists "$agent" || fail "no instance ktop-$agent"
+	expect_text "No events enabled" 10 "the explorer did not start on the agent"
+	tmux_keys P
+	expect_text "Probes " 5 "P did not open the probe editor over the agent"
+	expect_text "no probes yet" 3 "the editor over the agent does not start empty"
+}
+agent_probes() { grep -c "^[pr]:ktop_$agent/" "$(_dynevents_file)"; }
+# editor_usdt BINARY DEF: in the probe editor open over agents, s, the binary on the agents'
+# machine, then DEF (PROVIDER:PROBE [ARGS]), and Enter.
+editor_usdt()
+{
+	tmux_keys s
+	expect_text "^USDT in the agent's binary or library:" 5 "s did not ask for the agent's binary"
+	tmux_keys C-u
+	tmux_text "$1"
+	tmux_keys Enter
+	expect_text "^usdt ${1##*/}:" 5 "no probe prompt after the binary"
+	expect_text "new USDT probe \(read by the agent\): /" 3 "the editor does not say the agent reads the notes"
+	tmux_text "$2"
+	tmux_keys Enter
+}
+# usdt_run_counted N HOSTS: the USDT target (require_usdt_target) called N times, its guarded
+# probe on (semaphore 1: one uprobe per site in the kernel, however many groups probe it),
+# then the open editor's live counts: hit N x HOSTS, each site of twice HOSTS.
+usdt_run_counted()
+{
+	"$TGT" "$1" >"$T/usdt.out" || fail "usdt_target failed"
+	[ "$(sed -n 2p "$T/usdt.out")" = "guard $1 semaphore 1" ] ||
+		fail "the target's guard: '$(sed -n 2p "$T/usdt.out")', expected 'guard $1 semaphore 1'"
+	expect_text "\[x\] hit +uprobe +hits=$(($1 * $2)) " 10 "the editor's count of hit is not $(($1 * $2))"
+	expect_text "\[x\] twice +uprobe +hits=$2 " 3 "the editor's count of twice is not $2"
+	expect_text "\[x\] twice_2 +uprobe +hits=$2 " 3 "the editor's count of twice_2 is not $2"
+}
 
 _screen_has() { tmux_screen | grep -Eq -- "$1"; }
 _screen_lacks() { ! tmux_screen | grep -Eq -- "$1"; }
@@ -679,6 +738,50 @@ tmux_wait_exit()
 }
 
 _alt_off() { [ "$(tmux_pane '#{alternate_on}')" = 0 ]; }
+
+# The explorer over real agents (--via): remote_via TAG [AGENT ARGS...] is an agent's
+# command, its pid written to $T/TAG.agent (sh -c's exec keeps it) and its debug log to
+# $T/TAG.klog; remote_agent_pid TAG its pid once it started (the clean-up kills it);
+# remote_two TAG1 TAG2 [AGENT ARGS...] the explorer at 80x24 (-d 1) over two such agents,
+# their pids in A1 and A2 once the header names both (remote_two_quit: q, all of it gone;
+# BPF programs checked with hist-lib.sh's _progs_gone).
+remote_via()
+{
+	local tag=$1
+	shift
+	echo "echo \$\$ >$T/$tag.agent; exec $KTOP --agent $* -v --log $T/$tag.klog"
+}
+# shellcheck disable=SC2119 # the whole screen
+remote_agent_pid()
+{
+	wait_until 15 test -s "$T/$1.agent" || fail "$1: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
+	KTOP_PIDS+=("$(cat "$T/$1.agent")")
+	cat "$T/$1.agent"
+}
+A1=''
+A2=''
+remote_two()
+{
+	local t1=$1 t2=$2
+	shift 2
+	mkdir -p "$T/xdg"
+	tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(remote_via "$t1" "$@")" \
+		--via "$(remote_via "$t2" "$@")"
+	A1=$(remote_agent_pid "$t1")
+	A2=$(remote_agent_pid "$t2")
+	KTOP_PIDS+=("$A1" "$A2") # (the subshells' own lists are gone)
+	expect_text "^2 hosts " 15 "the explorer did not start on both agents"
+}
+# remote_two_quit PROG_ID...: q, then within 2 s both agents, their instances and these
+# BPF programs of theirs are gone; the tmux server too.
+_two_gone() { all_gone "$A1" && all_gone "$A2"; }
+remote_two_quit()
+{
+	tmux_quit_clean
+	wait_until 2 _two_gone || fail "two: q: an agent or its instance outlived the viewer by 2 s"
+	[ $# = 0 ] || wait_until 2 _progs_gone "$@" || fail "two: q: the agents' programs remain"
+	tmux_kill_server
+}
 
 # tmux_quit_clean: q quits ktop in the pane, with exit status 0, the terminal restored and no
 # sanitizer report on it.

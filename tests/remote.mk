@@ -34,10 +34,19 @@ LIVE_TESTS += tests/live/remote_usdt.sh
 LIVE_TESTS += tests/live/remote_stack.sh
 # --profile over agents: each samples on its own machine, the stacks under their host.
 LIVE_TESTS += tests/live/remote_profile.sh
+# --off-cpu over agents: a workload's known reads of a pipe counted on each agent's machine.
+LIVE_TESTS += tests/live/remote_offcpu.sh
 # The explorer over an agent (--via without -b): picker, exact stream, D, refusals, clean-up.
 TERM_TESTS += tests/term/remote_explorer.sh
 # The histogram pane over an agent: its refusal, exact live counts, its programs gone on Esc and q.
 TERM_TESTS += tests/term/remote_hist_pane.sh
+# The counters pane over agents: the agent's figures (a workload's calls counted), refused
+# counters and a refusing host in one line, a column per host, the agents' perf fds gone on
+# Esc and q.
+TERM_TESTS += tests/term/remote_counters_pane.sh
+# The flame pane over agents: profwork's split live, off-CPU, two hosts under their labels,
+# a refused -F in one line, the agents' perf fds and programs gone on Esc and q.
+TERM_TESTS += tests/term/remote_flame.sh
 # The probe editor over an agent: a uprobe made, toggled, its exact hits, a refusal, deleted.
 TERM_TESTS += tests/term/remote_probes.sh
 # The explorer over a made-up agent, no kernel: the header's "behind" while the agent is
@@ -46,11 +55,16 @@ TERM_TESTS += tests/term/remote_fake.sh
 # An agent flooding its stderr: 64 KiB of it kept for after the explorer, the rest counted.
 TERM_TESTS += tests/term/remote_stderr_flood.sh
 # The explorer over two made-up agents: host column in merged time, offsets, D per host,
-# one host's refusal named, probes refused.
+# one host's refusal named, a probe's refusal on one host.
 TERM_TESTS += tests/term/remote_hosts.sh
 # The explorer over two real agents: the picker on both instances, the exact merged stream
 # with its host column, D per host, both clean within 2 s of q.
 TERM_TESTS += tests/term/remote_hosts_live.sh
+# The probe editor over two real agents: one uprobe made on both (exact hits per host, live
+# counts), a refusal on one host leaves neither with it, delete on both.
+TERM_TESTS += tests/term/remote_probes_multi.sh
+# USDT from the probe editor over an agent: the sites the agent reads, their exact live counts.
+TERM_TESTS += tests/term/remote_usdt_editor.sh
 # Scope in the explorer over agents: -p at start-up, the scope keys (pid, comm, cgroup,
 # empty) on one and two agents, exact counts, refusals naming the host.
 TERM_TESTS += tests/term/remote_scope_keys.sh

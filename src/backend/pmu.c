@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,9 @@
 #include <unistd.h>
 
 #include "backend/pmu_local.h"
+#include "backend/pmu_snap.h"
 #include "fileio.h"
+#include "xalloc.h"
 
 /* The default set, in display order; members of one group are adjacent. */
 static const struct {
@@ -512,5 +515,69 @@ void pmu_ratios(const struct kt_pmu *p, struct kt_pmu_ratio out[KT_PMU_NRATIOS])
 		r->value = num->value / den->value * ratio_defs[i].mult;
 		if (!isnan(num->rate) && !isnan(den->rate) && den->rate > 0)
 			r->rate_value = num->rate / den->rate * ratio_defs[i].mult;
+	}
+}
+
+/* ---- the figures as plain values (pmu_snap.h) -------------------------------------------- */
+
+static uint8_t counter_fmt(const struct kt_pmu_counter *c)
+{
+	/* cpu-clock and task-clock count nanoseconds */
+	if (c->attr.type == PERF_TYPE_SOFTWARE && (c->attr.config == PERF_COUNT_SW_CPU_CLOCK ||
+						   c->attr.config == PERF_COUNT_SW_TASK_CLOCK))
+		return KT_PMU_FMT_NS;
+	if (c->attr.scale != 1.0 || c->attr.unit[0])
+		return KT_PMU_FMT_UNIT;
+	return KT_PMU_FMT_COUNT;
+}
+
+void pmu_snap_take(const struct kt_pmu *p, struct kt_pmu_snap *s)
+{
+	struct kt_pmu_ratio r[KT_PMU_NRATIOS];
+	size_t i, n = pmu_ncounters(p);
+	uint32_t k;
+
+	pmu_snap_free(s);
+	pmu_target_text(p, s->target, sizeof(s->target));
+	s->per_task = pmu_per_task(p);
+	s->samples = pmu_samples(p);
+	s->interval = pmu_interval(p);
+	s->nslots = (uint32_t)pmu_nslots(p);
+	s->slot_ids = xcalloc(s->nslots ? s->nslots : 1, sizeof(*s->slot_ids));
+	for (k = 0; k < s->nslots; k++)
+		s->slot_ids[k] = pmu_slot_id(p, (int)k);
+	s->counters = xcalloc(n ? n : 1, sizeof(*s->counters));
+	for (i = 0; i < n; i++) {
+		const struct kt_pmu_counter *c = pmu_counter(p, i);
+		struct kt_pmu_snap_counter *o = &s->counters[s->ncounters];
+
+		if (!pmu_counter_shown(p, i))
+			continue;
+		s->ncounters++;
+		snprintf(o->name, sizeof(o->name), "%s", c->name);
+		o->fmt = counter_fmt(c);
+		snprintf(o->unit, sizeof(o->unit), "%s", c->attr.unit);
+		o->user = c->user;
+		o->available = c->available;
+		o->counted = c->counted;
+		snprintf(o->reason, sizeof(o->reason), "%s", c->reason);
+		o->raw = c->raw;
+		o->value = c->value;
+		o->rate = c->rate;
+		o->share = c->share;
+		o->share_total = c->share_total;
+		o->slots = xcalloc(s->nslots ? s->nslots : 1, sizeof(*o->slots));
+		for (k = 0; k < s->nslots; k++) {
+			o->slots[k].open = c->slots[k].open;
+			o->slots[k].rate = c->slots[k].rate;
+		}
+	}
+	pmu_ratios(p, r);
+	for (i = 0; i < KT_PMU_NRATIOS; i++) {
+		snprintf(s->ratios[i].name, sizeof(s->ratios[i].name), "%s", r[i].name);
+		snprintf(s->ratios[i].unit, sizeof(s->ratios[i].unit), "%s", r[i].unit);
+		s->ratios[i].value = r[i].value;
+		s->ratios[i].rate_value = r[i].rate_value;
+		snprintf(s->ratios[i].why, sizeof(s->ratios[i].why), "%s", r[i].why);
 	}
 }

@@ -160,6 +160,11 @@ void pmu_ratios(const struct kt_pmu *p, struct kt_pmu_ratio out[KT_PMU_NRATIOS])
  * optional default of a PMU whose other counters work. */
 bool pmu_counter_shown(const struct kt_pmu *p, size_t i);
 
+/* Its figures as of the last read into s (pmu_snap.h: what the counters pane draws and an
+ * agent sends), replacing what s held. */
+struct kt_pmu_snap;
+void pmu_snap_take(const struct kt_pmu *p, struct kt_pmu_snap *s);
+
 /* Batch output: a table (lines starting "# pmu" are headers) or one JSON object
  * {"pmu":{...}} on one line. */
 void pmu_write_text(const struct kt_pmu *p, FILE *out);

@@ -375,17 +375,6 @@ static bool in_scope(struct kt_profile *p, int pid, int cpu, const char *comm)
 	return !p->scope_comm[0] || !strcmp(p->scope_comm, comm);
 }
 
-/* Whether the tree holds frames[0..n) already (so adding it past the bound costs nothing). */
-static bool known_path(const struct kt_stacks *st, const struct kt_frame *f, size_t n)
-{
-	const struct kt_stack_node *at = stacks_root(st);
-	size_t i;
-
-	for (i = 0; i < n && at; i++)
-		at = stacks_child(st, at, f[i].name);
-	return at != NULL;
-}
-
 /* Names pd's chain and adds it to into with its count as weight. Returns the samples added. */
 static size_t add_chain(struct kt_profile *p, const struct pend *pd, struct kt_stacks *into)
 {
@@ -428,7 +417,7 @@ static size_t add_chain(struct kt_profile *p, const struct pend *pd, struct kt_s
 	p->st.frames_unresolved += bad * pd->count;
 	p->st.frames_resolved += (n - 1 - bad) * pd->count;
 	if ((p->max_bytes && stacks_bytes_adding(into, p->frames, n) > p->max_bytes &&
-	     !known_path(into, p->frames, n)) || stacks_add(into, p->frames, n, pd->count) < 0) {
+	     !stacks_has_path(into, p->frames, n)) || stacks_add(into, p->frames, n, pd->count) < 0) {
 		p->st.dropped_memory += pd->count;
 		return 0;
 	}

@@ -368,6 +368,15 @@ static size_t grown_cap(size_t cap, size_t used, size_t more)
 	return cap;
 }
 
+bool stacks_has_path(const struct kt_stacks *st, const struct kt_frame *frames, size_t n)
+{
+	const struct kt_stack_node *at = stacks_root(st);
+
+	for (size_t i = 0; i < n && at; i++)
+		at = stacks_child(st, at, frames[i].name);
+	return at != NULL;
+}
+
 size_t stacks_bytes_adding(const struct kt_stacks *st, const struct kt_frame *frames, size_t n)
 {
 	size_t names = 0;

@@ -83,6 +83,8 @@ size_t stacks_bytes(const struct kt_stacks *st);
  * a new name, and the tables grown to hold them, so a caller bounding the tree checks
  * before adding rather than finding it past the bound after. */
 size_t stacks_bytes_adding(const struct kt_stacks *st, const struct kt_frame *frames, size_t n);
+/* Whether the tree holds frames[0..n) already (so adding it past a bound costs nothing). */
+bool stacks_has_path(const struct kt_stacks *st, const struct kt_frame *frames, size_t n);
 
 /* Calls fn once per node with self > 0, with its path root-excluded (path[0] is the task),
  * children in name order, so the output is the same whatever order stacks came in. Stops

@@ -14,7 +14,11 @@
  * their snapshots go when the capture stops, before END, and their programs and perf events
  * with the agent's fds however it ends. The explorer's histograms (KT_REQ_HIST_LIVE) are
  * read every tick of the viewer's and sent as their rows (histrows.h), until
- * KT_REQ_HIST_CLOSE.
+ * KT_REQ_HIST_CLOSE; its counters (KT_REQ_COUNTERS_LIVE) likewise as their figures
+ * (counterrows.h), until KT_REQ_COUNTERS_CLOSE; its flame pane's profiles
+ * (KT_REQ_PROFILE_LIVE, agentprof.h) polled every 100 ms and their stacks sent every such
+ * tick (profrows.h), until KT_REQ_PROFILE_CLOSE; --off-cpu's (KT_REQ_PROFILE "off-cpu")
+ * rendered as the capture stops.
  */
 #include "config.h"
 
@@ -42,6 +46,7 @@
 #include "backend/histprint.h"
 #include "backend/loss.h"
 #include "backend/pmu.h"
+#include "backend/pmu_snap.h"
 #include "backend/probeprint.h"
 #include "backend/scope.h"
 #include "backend/session.h"
@@ -50,6 +55,8 @@
 #include "clock.h"
 #include "fileio.h"
 #include "log.h"
+#include "counterrows.h"
+#include "agentprof.h"
 #include "histrows.h"
 #include "proto.h"
 #include "signals.h"
@@ -125,11 +132,22 @@ struct agent {
 	size_t n_hists;
 	struct kt_batch_profile *profile; /* --profile's stacks (NULL: none asked for) */
 	uint32_t profile_id;	/* the request that opened it */
-	unsigned long long profile_polled; /* when its rings were last taken */
+	unsigned long long profile_polled; /* when its rings (and profs') were last taken */
+	struct agent_prof {
+		struct kt_agentprof *p;
+		uint32_t id;	   /* the request that opened it */
+		bool live;	   /* the explorer's: its stacks every period; else --off-cpu's */
+		bool json, quiet;  /* --off-cpu's: rendered as --json, -q print it */
+		unsigned long long period_ns, next_ns; /* live: the viewer's tick, when next */
+	} *profs;
+	size_t n_profs;
 	uint32_t pmu_id;	/* the counters request (0: none), rendered for --json? */
 	bool pmu_json;
-	char *pmu_specs;	/* their --pmu-event specs, and the list of them */
-	const char **pmu_events;
+	/* the explorer's counters (KT_REQ_COUNTERS_LIVE; 0: none), their figures sent every
+	 * period, the viewer's tick */
+	uint32_t pmu_live;
+	unsigned long long pmu_period_ns, pmu_next_ns;
+	struct kt_pmu_snap pmu_snap; /* the last figures sent */
 	struct kt_wbuf pay; /* under lock */
 	struct kt_rstream rs;
 };
@@ -803,9 +821,9 @@ static int agent_scope_set(struct agent *a, const struct kt_request *q, char *te
 	return 0;
 }
 
-/* The viewer's tick in ms (KT_REQ_HIST_LIVE's arg2) in ns: its -d, 100 ms to an hour;
- * the agent's own -d when it gives none. */
-static unsigned long long agent_hist_period(struct agent *a, const char *ms)
+/* The viewer's tick in ms (arg2 of KT_REQ_HIST_LIVE, _COUNTERS_LIVE, _PROFILE_LIVE) in ns: its
+ * -d, 100 ms to an hour; the agent's own -d when it gives none. */
+static unsigned long long agent_live_period(struct agent *a, const char *ms)
 {
 	char *end;
 	unsigned long v = strtoul(ms, &end, 10);
@@ -830,7 +848,7 @@ static int agent_hist_open(struct agent *a, const struct kt_request *q, char *te
 	a->hists = xreallocarray(a->hists, a->n_hists + 1, sizeof(*a->hists));
 	a->hists[a->n_hists++] = (struct agent_hist){
 		.h = h, .id = q->id, .json = !strcmp(q->arg2, "json"), .live = live,
-		.period_ns = live ? agent_hist_period(a, q->arg2) : 0,
+		.period_ns = live ? agent_live_period(a, q->arg2) : 0,
 		.next_ns = clock_mono_ns(), /* the first rows at the next turn of the loop */
 	};
 	snprintf(text, len, "%s via=%s", bpfhist_spec(h)->text, bpfhist_variant(h));
@@ -893,54 +911,107 @@ static unsigned long long agent_send_histrows(struct agent *a, unsigned long lon
 
 /* --pmu's counters as local batch mode opens them (the default set and the --pmu-event
  * specs, space-separated in arg: a string field keeps no control character), refused as it
- * refuses them: nothing may be counted for want of privilege. Main thread, lock not held. */
+ * refuses them: nothing may be counted for want of privilege. The explorer's
+ * (KT_REQ_COUNTERS_LIVE) are read every tick of the viewer's (arg2) and sent as their
+ * figures, the first after one tick (a rate needs an interval). One set at a time: the
+ * app has one. Main thread, lock not held. */
 static int agent_counters_open(struct agent *a, const struct kt_request *q, char *text,
 			       size_t len)
 {
+	char *specs, *save = NULL;
+	const char **events = NULL;
 	size_t n = 0;
-	char *save = NULL;
+	int ret;
 
-	if (a->pmu_specs) {
-		snprintf(text, len, "counters were asked for already (one counters request a run)");
+	if (a->app.pmu) {
+		snprintf(text, len, "counters are open already (one set at a time: close them "
+			 "first)");
 		return -1;
 	}
-	a->pmu_specs = xstrdup(q->arg);
-	for (char *s = strtok_r(a->pmu_specs, " ", &save); s; s = strtok_r(NULL, " ", &save)) {
-		a->pmu_events = xreallocarray(a->pmu_events, n + 1, sizeof(*a->pmu_events));
-		a->pmu_events[n++] = s;
+	specs = xstrdup(q->arg);
+	for (char *s = strtok_r(specs, " ", &save); s; s = strtok_r(NULL, " ", &save)) {
+		events = xreallocarray(events, n + 1, sizeof(*events));
+		events[n++] = s;
 	}
-	if (app_pmu_open_events(&a->app, a->pmu_events, n, text, len) < 0 ||
-	    pmu_refused(a->app.pmu, text, len))
+	/* the set keeps no pointer into the specs */
+	ret = app_pmu_open_events(&a->app, events, n, text, len);
+	free(events);
+	free(specs);
+	if (ret < 0)
 		return -1;
-	a->pmu_id = q->id;
-	a->pmu_json = !strcmp(q->arg2, "json");
+	if (pmu_refused(a->app.pmu, text, len)) {
+		app_pmu_close(&a->app);
+		return -1;
+	}
+	if (q->op == KT_REQ_COUNTERS_LIVE) {
+		a->pmu_live = q->id;
+		a->pmu_period_ns = agent_live_period(a, q->arg2);
+		a->pmu_next_ns = clock_mono_ns() + a->pmu_period_ns;
+	} else {
+		a->pmu_id = q->id;
+		a->pmu_json = !strcmp(q->arg2, "json");
+	}
 	snprintf(text, len, "%zu counters", pmu_ncounters(a->app.pmu));
 	return 0;
+}
+
+/* The explorer closed its counters pane: the set opened by that request goes, its perf
+ * fds with it. Main thread, lock not held. */
+static int agent_counters_close(struct agent *a, const struct kt_request *q, char *text,
+				size_t len)
+{
+	char *end;
+	unsigned long id = strtoul(q->arg, &end, 10);
+
+	if (!*q->arg || *end || !a->pmu_live || id != a->pmu_live) {
+		snprintf(text, len, "no counters of the explorer's were opened by request '%s'",
+			 q->arg);
+		return -1;
+	}
+	app_pmu_close(&a->app);
+	pmu_snap_free(&a->pmu_snap);
+	a->pmu_live = 0;
+	snprintf(text, len, "closed");
+	return 0;
+}
+
+/* The explorer's counters, when their period came: read and sent as their figures.
+ * Returns when they are next due (ULLONG_MAX: none are open). Main thread. */
+static unsigned long long agent_send_counterrows(struct agent *a, unsigned long long now)
+{
+	if (!a->pmu_live)
+		return ULLONG_MAX;
+	if (now < a->pmu_next_ns)
+		return a->pmu_next_ns;
+	a->pmu_next_ns = now + a->pmu_period_ns;
+	pmu_read(a->app.pmu);
+	pmu_snap_take(a->app.pmu, &a->pmu_snap);
+	pthread_mutex_lock(&a->lock);
+	a->pay.len = 0;
+	msg_counterrows_encode(&a->pay, a->pmu_live, &a->pmu_snap);
+	agent_send(a, KT_MSG_COUNTERROWS, a->pay.data, a->pay.len);
+	pthread_mutex_unlock(&a->lock);
+	return a->pmu_next_ns;
 }
 
 /* --profile on the agent's machine as local batch mode samples (app_profile_open: -F's
  * frequency, scoped by the scope request's pids or comm, bounded by the agent's --memory),
  * its rings taken every PROFILE_POLL_MS, its stacks sent when the capture stops. Main
  * thread, lock not held. */
+static int agent_prof_add(struct agent *a, const struct kt_request *q, char *text,
+			  size_t len);
+
 static int agent_profile_open(struct agent *a, const struct kt_request *q, char *text,
 			      size_t len)
 {
-	char *end;
-	unsigned long freq = 0;
-
+	if (agentprof_is_offcpu(q->arg))
+		return agent_prof_add(a, q, text, len);
 	if (a->profile) {
 		snprintf(text, len, "a profile was asked for already (one profile request a run)");
 		return -1;
 	}
-	if (*q->arg) {
-		errno = 0;
-		freq = strtoul(q->arg, &end, 10);
-		if (errno || *end || !freq || freq > 0xffffffffUL) {
-			snprintf(text, len, "profile: -F '%.40s' is not a frequency in Hz", q->arg);
-			return -1;
-		}
-	}
-	a->o.freq = (unsigned)freq;
+	if (agentprof_freq(q->arg, &a->o.freq, text, len) < 0)
+		return -1;
 	a->o.cpu_profile = true;
 	if (app_profile_open(&a->app, text, len) < 0)
 		return -1;
@@ -952,6 +1023,98 @@ static int agent_profile_open(struct agent *a, const struct kt_request *q, char 
 	a->profile_id = q->id;
 	snprintf(text, len, "profile sampling");
 	return 0;
+}
+
+/* The flame pane's profile (KT_REQ_PROFILE_LIVE: "", a frequency or "off-cpu", its stacks
+ * every tick of the viewer's) or --off-cpu's (KT_REQ_PROFILE "off-cpu", arg2's words
+ * "json" and "quiet" say how it is rendered at the end), scoped by the agent's options.
+ * The reply names it. Main thread, lock not held. */
+static int agent_prof_add(struct agent *a, const struct kt_request *q, char *text,
+			  size_t len)
+{
+	bool live = q->op == KT_REQ_PROFILE_LIVE;
+	struct kt_agentprof *p = agentprof_open(&a->app, q->arg, text, len);
+
+	if (!p)
+		return -1;
+	a->profs = xreallocarray(a->profs, a->n_profs + 1, sizeof(*a->profs));
+	a->profs[a->n_profs++] = (struct agent_prof){
+		.p = p, .id = q->id, .live = live,
+		.json = !live && strstr(q->arg2, "json"), .quiet = !live && strstr(q->arg2, "quiet"),
+		.period_ns = live ? agent_live_period(a, q->arg2) : 0,
+		.next_ns = clock_mono_ns() + (live ? agent_live_period(a, q->arg2) : 0),
+	};
+	snprintf(text, len, "%s", agentprof_name(p));
+	return 0;
+}
+
+/* The explorer let its profile go: the one the request of that id opened goes, its perf
+ * events or BPF programs with it. Main thread, lock not held. */
+static int agent_prof_close(struct agent *a, const struct kt_request *q, char *text,
+			    size_t len)
+{
+	char *end;
+	unsigned long id = strtoul(q->arg, &end, 10);
+
+	for (size_t i = 0; *q->arg && !*end && i < a->n_profs; i++) {
+		if (a->profs[i].id != id || !a->profs[i].live)
+			continue;
+		agentprof_free(a->profs[i].p);
+		memmove(&a->profs[i], &a->profs[i + 1], (a->n_profs - i - 1) * sizeof(*a->profs));
+		a->n_profs--;
+		snprintf(text, len, "closed");
+		return 0;
+	}
+	snprintf(text, len, "no profile of the explorer's was opened by request '%s'", q->arg);
+	return -1;
+}
+
+/* The explorer's profiles whose period came sent as the stacks counted since their last
+ * frame. Returns when the next one is due (ULLONG_MAX: none is live). Main thread. */
+static unsigned long long agent_send_profrows(struct agent *a, unsigned long long now)
+{
+	unsigned long long due = ULLONG_MAX;
+
+	for (size_t i = 0; i < a->n_profs; i++) {
+		struct agent_prof *ap = &a->profs[i];
+
+		if (!ap->live)
+			continue;
+		if (now >= ap->next_ns) {
+			ap->next_ns = now + ap->period_ns;
+			agentprof_poll(ap->p);
+			pthread_mutex_lock(&a->lock);
+			a->pay.len = 0;
+			agentprof_encode(ap->p, ap->id, &a->pay);
+			agent_send(a, KT_MSG_PROFROWS, a->pay.data, a->pay.len);
+			pthread_mutex_unlock(&a->lock);
+		}
+		due = ap->next_ns < due ? ap->next_ns : due;
+	}
+	return due;
+}
+
+/* --off-cpu's profiles of the whole run, as local -b --off-cpu prints them. Lock held. */
+static void agent_send_offcpu(struct agent *a)
+{
+	char *text;
+
+	for (size_t i = 0; i < a->n_profs; i++) {
+		if (a->profs[i].live)
+			continue;
+		agentprof_poll(a->profs[i].p);
+		text = agentprof_offcpu_text(a->profs[i].p, a->profs[i].json, a->profs[i].quiet);
+		if (!text) {
+			log_debug("%s: out of memory", __func__);
+			continue;
+		}
+		a->pay.len = 0;
+		msg_snapshot_encode(&a->pay, KT_SNAP_OFFCPU, a->profs[i].id, text, strlen(text));
+		if (agent_send(a, KT_MSG_SNAPSHOT, a->pay.data, a->pay.len) < 0)
+			log_debug("%s: the off-CPU profile's %zu bytes not sent", __func__,
+				  strlen(text));
+		free(text);
+	}
 }
 
 /* The profile's stacks as batch_profile_text gives them, for the viewer to print as local
@@ -1006,28 +1169,47 @@ static void agent_send_snapshot(struct agent *a, uint32_t id, const struct kt_bp
 	free(text);
 }
 
-/* The probes' hits and misses app_stop_capture read before it removed them, as lines the
- * viewer renders as local batch mode does. Lock held. */
-static void agent_send_probe_reports(struct agent *a)
+/* Probes' hits and misses as lines the viewer parses back (probeprint_wire), in a snapshot
+ * naming request id (0: as the capture ended). Lock held. */
+static void agent_send_probe_lines(struct agent *a, uint32_t id,
+				   const struct kt_probe_report *r, size_t n)
 {
 	size_t len = 0;
 	char *text = NULL;
-	FILE *out;
+	FILE *out = open_memstream(&text, &len);
 
-	if (!a->app.n_probe_reports)
-		return;
-	out = open_memstream(&text, &len);
 	if (!out) {
 		log_debug("%s: %s", __func__, strerror(errno));
 		return;
 	}
-	probeprint_wire(a->app.probe_reports, a->app.n_probe_reports, out);
+	probeprint_wire(r, n, out);
 	if (fclose(out) == 0) {
 		a->pay.len = 0;
-		msg_snapshot_encode(&a->pay, KT_SNAP_PROBES, 0, text, len);
+		msg_snapshot_encode(&a->pay, KT_SNAP_PROBES, id, text, len);
 		agent_send(a, KT_MSG_SNAPSHOT, a->pay.data, a->pay.len);
 	}
 	free(text);
+}
+
+/* The probes' hits and misses app_stop_capture read before it removed them, as lines the
+ * viewer renders as local batch mode does. Lock held. */
+static void agent_send_probe_reports(struct agent *a)
+{
+	if (a->app.n_probe_reports)
+		agent_send_probe_lines(a, 0, a->app.probe_reports, a->app.n_probe_reports);
+}
+
+/* KT_REQ_PROBE_COUNTS: every probe's counts now (an empty snapshot when there is none, so
+ * the viewer drops a probe gone since), before the reply. Lock held. */
+static int agent_probe_counts(struct agent *a, uint32_t id, char *text, size_t len)
+{
+	size_t n = 0;
+	struct kt_probe_report *r = probes_report(a->app.probes, &n);
+
+	agent_send_probe_lines(a, id, r, n);
+	free(r);
+	snprintf(text, len, "%zu probes", n);
+	return 0;
 }
 
 /* Each histogram, then the counters, as the viewer asked to have them rendered: the
@@ -1042,6 +1224,7 @@ static void agent_send_snapshots(struct agent *a)
 		agent_send_snapshot(a, a->pmu_id, NULL, a->pmu_json);
 	agent_send_probe_reports(a);
 	agent_send_profile(a);
+	agent_send_offcpu(a);
 }
 
 static void agent_request(struct agent *a, const struct kt_request *q)
@@ -1050,13 +1233,19 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 	int ret = -1;
 
 	if (q->op == KT_REQ_HIST || q->op == KT_REQ_HIST_LIVE || q->op == KT_REQ_COUNTERS ||
-	    q->op == KT_REQ_PROFILE) {
-		ret = q->op == KT_REQ_COUNTERS ? agent_counters_open(a, q, text, sizeof(text)) :
-		      q->op == KT_REQ_PROFILE  ? agent_profile_open(a, q, text, sizeof(text)) :
-						 agent_hist_open(a, q, text, sizeof(text));
+	    q->op == KT_REQ_COUNTERS_LIVE || q->op == KT_REQ_PROFILE ||
+	    q->op == KT_REQ_PROFILE_LIVE) {
+		ret = q->op == KT_REQ_COUNTERS || q->op == KT_REQ_COUNTERS_LIVE ?
+			      agent_counters_open(a, q, text, sizeof(text)) :
+		      q->op == KT_REQ_PROFILE	   ? agent_profile_open(a, q, text, sizeof(text)) :
+		      q->op == KT_REQ_PROFILE_LIVE ? agent_prof_add(a, q, text, sizeof(text)) :
+						     agent_hist_open(a, q, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
-	} else if (q->op == KT_REQ_HIST_CLOSE) {
-		ret = agent_hist_close(a, q, text, sizeof(text));
+	} else if (q->op == KT_REQ_HIST_CLOSE || q->op == KT_REQ_COUNTERS_CLOSE ||
+		   q->op == KT_REQ_PROFILE_CLOSE) {
+		ret = q->op == KT_REQ_HIST_CLOSE     ? agent_hist_close(a, q, text, sizeof(text)) :
+		      q->op == KT_REQ_COUNTERS_CLOSE ? agent_counters_close(a, q, text, sizeof(text)) :
+						       agent_prof_close(a, q, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
 	} else if (q->op == KT_REQ_TRACER) {
 		/* the reader stops and starts again: its page sink takes the lock */
@@ -1081,6 +1270,9 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			break;
 		case KT_REQ_PROBE_DEL:
 			ret = app_probe_delete(&a->app, q->arg, text, sizeof(text));
+			break;
+		case KT_REQ_PROBE_COUNTS:
+			ret = agent_probe_counts(a, q->id, text, sizeof(text));
 			break;
 		case KT_REQ_KALLSYMS:
 			agent_send_file(a, KT_MSG_KALLSYMS, "/proc/kallsyms");
@@ -1277,16 +1469,23 @@ static int agent_loop(struct agent *a)
 	struct pollfd pfd[2] = { { .fd = a->in, .events = POLLIN },
 				 { .fd = a->app.wake_rd, .events = POLLIN } };
 	unsigned long long tick = a->opts->delay_ms * 1000000ull, next = clock_mono_ns() + tick;
-	unsigned long long now, wake;
+	unsigned long long now, wake, ctr, prof;
 	char err[512];
 	int ret;
 
 	while (!signals_pending() && !agent_dead(a)) {
-		/* the explorer's histograms at its pace, the loss at the agent's -d */
+		/* the explorer's histograms and counters at its pace, the loss at the agent's -d */
 		wake = agent_send_histrows(a, clock_mono_ns());
+		prof = agent_send_profrows(a, clock_mono_ns());
+		wake = prof < wake ? prof : wake;
 		now = clock_mono_ns();
-		if (a->profile && now - a->profile_polled >= AGENT_PROFILE_POLL_NS) {
-			batch_profile_poll(a->profile); /* its rings are its own: no lock */
+		ctr = agent_send_counterrows(a, now);
+		wake = ctr < wake ? ctr : wake;
+		if ((a->profile || a->n_profs) && now - a->profile_polled >= AGENT_PROFILE_POLL_NS) {
+			if (a->profile)
+				batch_profile_poll(a->profile); /* its rings are its own: no lock */
+			for (size_t i = 0; i < a->n_profs; i++)
+				agentprof_poll(a->profs[i].p);
 			a->profile_polled = now;
 		}
 		if (now >= next) {
@@ -1302,7 +1501,7 @@ static int agent_loop(struct agent *a)
 			continue;
 		}
 		wake = wake < next ? wake : next;
-		if (a->profile && wake > now + AGENT_PROFILE_POLL_NS)
+		if ((a->profile || a->n_profs) && wake > now + AGENT_PROFILE_POLL_NS)
 			wake = now + AGENT_PROFILE_POLL_NS;
 		if (poll(pfd, 2, wake > now ? (int)((wake - now) / 1000000) + 1 : 0) < 0 &&
 		    errno != EINTR)
@@ -1402,6 +1601,8 @@ int agent_run(const struct kt_options *opts)
 	agent_writer_stop(a, signals_pending() || agent_dead(a) ? AGENT_FLUSH_SIG_NS :
 								   AGENT_FLUSH_EOF_NS);
 	batch_profile_free(a->profile); /* it reads app.profile */
+	for (size_t i = 0; i < a->n_profs; i++)
+		agentprof_free(a->profs[i].p);
 	app_close(&a->app);
 	if (signals_pending())
 		log_debug("%s: signal %d", __func__, signals_pending());
@@ -1411,8 +1612,8 @@ out:
 		free(a->sent[i]);
 	free(a->sent);
 	free(a->hists);
-	free(a->pmu_events);
-	free(a->pmu_specs);
+	pmu_snap_free(&a->pmu_snap);
+	free(a->profs);
 	free(a->o.pids);
 	free(a->scope_comm);
 	free(a->handed);

@@ -172,6 +172,8 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 	struct kt_loss_cpu loss[1024];
 	struct kt_snapshot snap;
 	struct kt_histrows rows;
+	struct kt_counterrows crows;
+	struct kt_profrows prof;
 	char sys[256], name[256];
 	const uint8_t *blob;
 	uint32_t id, len, cpu;
@@ -287,6 +289,20 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 			o->hist_rows(r->ctx, &rows);
 		else
 			free(rows.rows);
+		return 0;
+	case KT_MSG_COUNTERROWS:
+		if (msg_counterrows_decode(p, n, &crows) < 0)
+			return remote_malformed(f, err, errlen);
+		if (o->counter_rows)
+			o->counter_rows(r->ctx, &crows);
+		else
+			pmu_snap_free(&crows.snap);
+		return 0;
+	case KT_MSG_PROFROWS:
+		if (msg_profrows_decode(p, n, &prof) < 0)
+			return remote_malformed(f, err, errlen);
+		if (o->prof_rows)
+			o->prof_rows(r->ctx, &prof);
 		return 0;
 	case KT_MSG_END:
 		r->ended = true;

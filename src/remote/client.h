@@ -15,7 +15,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "counterrows.h"
 #include "histrows.h"
+#include "profrows.h"
 #include "proto.h"
 
 /* What the agent sends; any callback may be NULL. Data pointers are valid during the call. */
@@ -41,6 +43,12 @@ struct kt_remote_ops {
 	void (*snapshot)(void *ctx, struct kt_snapshot *s);
 	/* a live histogram's rows (KT_REQ_HIST_LIVE, histrows.h); h->rows is the callee's */
 	void (*hist_rows)(void *ctx, struct kt_histrows *h);
+	/* live counters' figures (KT_REQ_COUNTERS_LIVE, counterrows.h); c->snap is the
+	 * callee's */
+	void (*counter_rows)(void *ctx, struct kt_counterrows *c);
+	/* a live profile's stacks since its last such frame (KT_REQ_PROFILE_LIVE, profrows.h):
+	 * checked, pointing into the frame (profrows_add adds them) */
+	void (*prof_rows)(void *ctx, const struct kt_profrows *h);
 };
 
 struct kt_remote_stats {

@@ -26,11 +26,14 @@ static const char *const type_names[KT_MSG_TYPE_MAX] = {
 	[KT_MSG_PONG] = "pong",		  [KT_MSG_ERROR] = "error",
 	[KT_MSG_END] = "end",		  [KT_MSG_WATERMARK] = "watermark",
 	[KT_MSG_EVENTS] = "events",	  [KT_MSG_HISTROWS] = "histrows",
+	[KT_MSG_COUNTERROWS] = "counterrows",
+	[KT_MSG_PROFROWS] = "profrows",
 };
 
 const char *frame_type_name(uint8_t type)
 {
-	return type && type < KT_MSG_TYPE_MAX ? type_names[type] : "unknown";
+	/* the numbers left free between the types (other versions' own) are unknown too */
+	return type < KT_MSG_TYPE_MAX && type_names[type] ? type_names[type] : "unknown";
 }
 
 uint32_t frame_check(const uint8_t *p, size_t n)
@@ -105,7 +108,8 @@ long frame_parse(const uint8_t *buf, size_t len, struct kt_frame *f, char *err, 
 		return -1;
 	}
 	/* another version's types are its own business: its hello says which version */
-	if (f->version == KT_PROTO_VERSION && (!f->type || f->type >= KT_MSG_TYPE_MAX)) {
+	if (f->version == KT_PROTO_VERSION &&
+	    (f->type >= KT_MSG_TYPE_MAX || !type_names[f->type])) {
 		snprintf(err, errlen, "unknown frame type %u", f->type);
 		return -1;
 	}

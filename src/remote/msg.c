@@ -219,11 +219,14 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_HIST_LIVE] = "hist-live", [KT_REQ_HIST_CLOSE] = "hist-close",
 	[KT_REQ_END] = "end",
 	[KT_REQ_SCOPE_SET] = "scope-set", [KT_REQ_STACK_OFF] = "stack-off",
+	[KT_REQ_COUNTERS_LIVE] = "counters-live", [KT_REQ_COUNTERS_CLOSE] = "counters-close",
+	[KT_REQ_PROBE_COUNTS] = "probe-counts",
+	[KT_REQ_PROFILE_LIVE] = "profile-live", [KT_REQ_PROFILE_CLOSE] = "profile-close",
 };
 
 const char *msg_request_name(uint8_t op)
 {
-	return op && op < KT_REQ_OP_MAX ? req_names[op] : "unknown";
+	return op < KT_REQ_OP_MAX && req_names[op] ? req_names[op] : "unknown";
 }
 
 void msg_request_encode(struct kt_wbuf *b, uint32_t id, uint8_t op, const char *arg,
@@ -396,7 +399,7 @@ int msg_snapshot_decode(const uint8_t *p, size_t n, struct kt_snapshot *s)
 	s->kind = rbuf_u8(&r);
 	s->id = rbuf_u32(&r);
 	text = rbuf_blob(&r, &len);
-	if (r.bad || r.left || s->kind < KT_SNAP_HIST || s->kind > KT_SNAP_PROFILE)
+	if (r.bad || r.left || s->kind < KT_SNAP_HIST || s->kind > KT_SNAP_OFFCPU)
 		return -1;
 	s->text = xmalloc((size_t)len + 1);
 	for (uint32_t i = 0; i < len; i++)

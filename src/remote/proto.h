@@ -48,6 +48,10 @@ enum kt_frame_type {
 	KT_MSG_WATERMARK,	/* agent: every event before this time has been sent */
 	KT_MSG_EVENTS,		/* agent: available_events (asked for) */
 	KT_MSG_HISTROWS,	/* agent: a live histogram's rows on each tick (histrows.h) */
+	KT_MSG_COUNTERROWS = 19, /* agent: live counters' figures on each tick
+				  * (counterrows.h) */
+	KT_MSG_PROFROWS = 20,	/* agent: a live profile's stacks counted since its last such
+				 * frame, named on the agent's machine (profrows.h) */
 	KT_MSG_TYPE_MAX
 };
 
@@ -55,7 +59,8 @@ enum kt_request_op {
 	KT_REQ_ENABLE = 1,	/* arg: SYS:EV glob, arg2: filter ("" none) */
 	KT_REQ_DISABLE,		/* arg: SYS:EV glob */
 	KT_REQ_TRACER,		/* arg: tracer name */
-	KT_REQ_PROBE_ADD,	/* arg: kind (kprobe, kretprobe, uprobe, uretprobe), arg2: def */
+	KT_REQ_PROBE_ADD,	/* arg: kind (kprobe, kretprobe, uprobe, uretprobe, usdt),
+				 * arg2: def */
 	KT_REQ_PROBE_DEL,	/* arg: probe name */
 	KT_REQ_KALLSYMS,	/* no args: send kallsyms and printk formats */
 	KT_REQ_EVENTS,		/* no args: send available_events */
@@ -78,6 +83,19 @@ enum kt_request_op {
 	KT_REQ_HIST_CLOSE,	/* arg: the id of the KT_REQ_HIST_LIVE that opened it */
 	KT_REQ_END,		/* no args: the viewer is done; the agent ends as when its stdin
 				 * closes (a serial line never closes) */
+	KT_REQ_COUNTERS_LIVE = 18, /* arg: as KT_REQ_COUNTERS's, arg2: the viewer's tick in
+				    * ms ("": the agent's -d): opened as KT_REQ_COUNTERS, read
+				    * and their figures sent in a COUNTERROWS frame every tick
+				    * (the explorer's counters pane) */
+	KT_REQ_COUNTERS_CLOSE = 19, /* arg: the id of the KT_REQ_COUNTERS_LIVE that opened
+				     * them */
+	KT_REQ_PROFILE_LIVE = 20, /* arg: -F's frequency ("" the default) or "off-cpu", arg2:
+				 * the viewer's tick in ms ("": the agent's -d): sampled as
+				 * KT_REQ_PROFILE (or off-CPU), the stacks counted since the
+				 * last tick sent in a PROFROWS frame every tick (the flame
+				 * pane); the reply is its title ("cpu-clock", "off-CPU, tp_btf") */
+	KT_REQ_PROFILE_CLOSE = 21, /* arg: the id of the KT_REQ_PROFILE_LIVE that opened
+				    * it */
 	KT_REQ_SCOPE_SET = 22,	/* the explorer's scope key, replacing the scope in force: arg
 				 * "pid", "pid+children", "comm", "comm+children", "cgroup",
 				 * "none" (no process: another host's scope runs nowhere here)
@@ -85,6 +103,9 @@ enum kt_request_op {
 				 * run there, a command's running processes are its pids; the
 				 * reply is the scope as the header says it */
 	KT_REQ_STACK_OFF = 23,	/* arg: SYS:EV glob: their stacks off (the events stay on) */
+	KT_REQ_PROBE_COUNTS = 24, /* no args: each probe's hits and misses now, in a snapshot
+				 * of KT_SNAP_PROBES naming this request, before the reply
+				 * (the explorer's probe editor, on its tick) */
 	KT_REQ_OP_MAX
 };
 
@@ -133,10 +154,13 @@ struct kt_request {
 enum kt_snapshot_kind {
 	KT_SNAP_HIST = 1,	/* a --hist histogram, as histprint renders it */
 	KT_SNAP_COUNTERS,	/* the --pmu counters, as pmu_print renders them */
-	KT_SNAP_PROBES,		/* each probe's hits and misses as the capture ended, in
-				 * probeprint_wire's lines (request id 0) */
+	KT_SNAP_PROBES,		/* each probe's hits and misses, in probeprint_wire's lines:
+				 * as the capture ended (request id 0), or now, asked for by
+				 * KT_REQ_PROBE_COUNTS (its id) */
 	KT_SNAP_PROFILE,	/* --profile's stacks as the capture ended, in
 				 * batch_profile_text's form, named on the agent's machine */
+	KT_SNAP_OFFCPU = 5,	/* --off-cpu's profile as the capture ended (KT_REQ_PROFILE with
+				 * "off-cpu"), as local -b --off-cpu prints it (text or JSON) */
 };
 
 struct kt_snapshot {

@@ -272,6 +272,32 @@ int source_probe_health(struct kt_source *s, size_t i, struct kt_probe_health *h
 	return HAS(s, KT_CAP_PROBES, probe_health) ? s->ops->probe_health(s, i, h) : -1;
 }
 
+int source_probe_host_health(struct kt_source *s, size_t i, unsigned host,
+			     struct kt_probe_health *h)
+{
+	return HAS(s, KT_CAP_PROBES, probe_host_health) ? s->ops->probe_host_health(s, i, host, h) :
+							   -1;
+}
+
+void source_probe_refresh(struct kt_source *s)
+{
+	if (HAS(s, KT_CAP_PROBES, probe_refresh))
+		s->ops->probe_refresh(s);
+}
+
+bool source_own_usdt(struct kt_source *s)
+{
+	return s && s->ops->usdt_create;
+}
+
+int source_usdt_create(struct kt_source *s, const char *def, char *events, size_t eventslen,
+		       char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_PROBES, usdt_create))
+		return refuse(s, KT_CAP_PROBES, err, errlen);
+	return s->ops->usdt_create(s, def, events, eventslen, err, errlen);
+}
+
 uint64_t source_type_count(struct kt_source *s, int id)
 {
 	return HAS(s, KT_CAP_HIDE, type_count) ? s->ops->type_count(s, id) : 0;
@@ -331,6 +357,35 @@ struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char 
 		return NULL;
 	}
 	return s->ops->hist_open(s, spec, err, errlen);
+}
+
+bool source_has_counters(struct kt_source *s)
+{
+	return s && s->ops->counters_open;
+}
+
+struct kt_countersrc *source_counters_open(struct kt_source *s, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_COUNTERS, counters_open)) {
+		refuse(s, KT_CAP_COUNTERS, err, errlen);
+		return NULL;
+	}
+	return s->ops->counters_open(s, err, errlen);
+}
+
+bool source_has_profiles(struct kt_source *s)
+{
+	return s && s->ops->profile_open;
+}
+
+struct kt_profsrc *source_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
+				       char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_PROFILE, profile_open)) {
+		refuse(s, KT_CAP_PROFILE, err, errlen);
+		return NULL;
+	}
+	return s->ops->profile_open(s, off_cpu, freq, err, errlen);
 }
 
 const char *source_kept_stacks(struct kt_source *s)

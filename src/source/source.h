@@ -25,6 +25,8 @@ struct kt_source;
 struct kt_cgroup;
 struct kt_trigger;
 struct kt_histsrc;
+struct kt_countersrc;
+struct kt_profsrc;
 struct tep_event;
 struct tep_handle;
 
@@ -60,6 +62,7 @@ struct kt_source_host {
 	uint64_t uncertainty_ns;     /* half the shortest round trip */
 	bool ended;		     /* its agent ended or failed: its capture stopped */
 	uint64_t behind_bytes, behind_ns; /* as the source's own, this host's */
+	char group[32];		     /* its agent's probe group, "" before its first probe */
 };
 
 /* What the header and the summary say about a source. */
@@ -155,8 +158,21 @@ struct kt_source_ops {
 	size_t (*probe_count)(struct kt_source *s);
 	/* the i-th in creation order, valid until the next create or delete */
 	const struct kt_probe *(*probe_get)(struct kt_source *s, size_t i);
-	/* its hits and misses (NULL: the source cannot say) */
+	/* its hits and misses (NULL: the source cannot say); with several hosts every host's
+	 * summed */
 	int (*probe_health)(struct kt_source *s, size_t i, struct kt_probe_health *h);
+	/* several hosts: host's own counts of it (-1 unknown there) */
+	int (*probe_host_health)(struct kt_source *s, size_t i, unsigned host,
+				 struct kt_probe_health *h);
+	/* asks for fresh counts, without waiting (an agent's: what probe_health gives once
+	 * they came); NULL: probe_health reads them itself */
+	void (*probe_refresh)(struct kt_source *s);
+	/* a USDT probe (usdt.h's definition) made by the source itself, the binary read where
+	 * its kernel is: one probe per site, disabled, in the catalogue after, all or none;
+	 * returns how many, their "GROUP:NAME" space-separated in events. NULL: app.c turns
+	 * it into uprobes on this machine */
+	int (*usdt_create)(struct kt_source *s, const char *def, char *events, size_t eventslen,
+			   char *err, size_t errlen);
 	/* KT_CAP_SCOPE: brings the kernel's pid scope up to date with the cgroup's members */
 	int (*sync_cgroup)(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 			   size_t errlen);
@@ -185,6 +201,15 @@ struct kt_source_ops {
 	 * NULL with one line in err; NULL op: app_hist_open's, on this machine */
 	struct kt_histsrc *(*hist_open)(struct kt_source *s, const char *spec, char *err,
 					size_t errlen);
+	/* KT_CAP_COUNTERS done by the source itself (agents' perf, countersrc.h): opens the
+	 * options' counters there, NULL with one line in err; NULL op: app_pmu_open's, on
+	 * this machine */
+	struct kt_countersrc *(*counters_open)(struct kt_source *s, char *err, size_t errlen);
+	/* KT_CAP_PROFILE done by the source itself (an agent's, profsrc.h): the on-CPU
+	 * profile at freq (0: the default), or off_cpu's; NULL with one line in err; NULL op:
+	 * the flame pane samples this machine */
+	struct kt_profsrc *(*profile_open)(struct kt_source *s, bool off_cpu, unsigned freq,
+					   char *err, size_t errlen);
 	/* KT_CAP_SEEK */
 	void (*wait_complete)(struct kt_source *s);
 	const char *(*kept_stacks)(struct kt_source *s); /* the profile it keeps, or NULL */
@@ -256,6 +281,16 @@ int source_set_scope(struct kt_source *s, const char *kind, const char *arg, cha
 bool source_has_hists(struct kt_source *s);
 struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char *err,
 				    size_t errlen);
+/* KT_CAP_PROFILE: whether the source profiles itself (its profile_open), and opens one
+ * there (NULL with its one line: the capability's refusal, or the source's reason). */
+bool source_has_profiles(struct kt_source *s);
+struct kt_profsrc *source_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
+				       char *err, size_t errlen);
+
+/* KT_CAP_COUNTERS: whether the source counts them itself (its counters_open), and opens
+ * them there (NULL with its one line: the capability's refusal, or the source's reason). */
+bool source_has_counters(struct kt_source *s);
+struct kt_countersrc *source_counters_open(struct kt_source *s, char *err, size_t errlen);
 
 bool source_stacks_enabled(struct kt_source *s, const char *system, const char *event);
 int source_stacks_set(struct kt_source *s, struct tep_event *te, const char *system,
@@ -290,6 +325,15 @@ size_t source_probe_count(struct kt_source *s);
 const struct kt_probe *source_probe_get(struct kt_source *s, size_t i);
 /* -1 when the source cannot say (probes_health's rules for a live one) */
 int source_probe_health(struct kt_source *s, size_t i, struct kt_probe_health *h);
+/* Several hosts: host's own counts of the i-th; -1 when unknown there. */
+int source_probe_host_health(struct kt_source *s, size_t i, unsigned host,
+			     struct kt_probe_health *h);
+/* Asks for fresh counts where the source must (an agent's); nothing otherwise. */
+void source_probe_refresh(struct kt_source *s);
+/* Whether the source makes USDT probes itself (its usdt_create), and makes one. */
+bool source_own_usdt(struct kt_source *s);
+int source_usdt_create(struct kt_source *s, const char *def, char *events, size_t eventslen,
+		       char *err, size_t errlen);
 
 uint64_t source_type_count(struct kt_source *s, int id);
 bool source_type_hidden(struct kt_source *s, int id);

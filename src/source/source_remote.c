@@ -10,13 +10,17 @@
  * tick. Control requests are sent from the UI thread under the same lock (remote_call
  * dispatches what comes meanwhile, the formats of the events it enables among them, so the
  * decoder's tep only changes on the UI thread). Events, filters, the tracer and dynamic
- * probes are offered (the function lists are not: the tracer pane says they are missing; a
- * probe's hit counts are not asked for), and histograms (each agent opens it,
+ * probes are offered (the function lists are not: the tracer pane says they are missing;
+ * USDT probes are made by the agent, which reads the binary; a probe's counts are asked for
+ * on the editor's tick, KT_REQ_PROBE_COUNTS, and come as a snapshot), histograms (each agent opens it,
  * KT_REQ_HIST_LIVE, and sends its rows on every tick: histsrc.h's pane data, every host's
- * rows labelled with their host), stacks on events (KT_REQ_STACK, KT_REQ_STACK_OFF; the
- * frames named from each host's kallsyms) and the scope (KT_REQ_SCOPE at the start,
- * KT_REQ_SCOPE_SET from the key, names checked on the agent's machine); the rest is
- * refused with one line. The agents'
+ * rows labelled with their host), counters (each agent opens them,
+ * KT_REQ_COUNTERS_LIVE, and sends their figures on every tick: countersrc.h's pane data,
+ * a set per host), the flame pane's profiles (KT_REQ_PROFILE_LIVE: each agent samples,
+ * names the frames and sends the stacks of every tick, profsrc.h; every host's under its
+ * label), stacks on events (KT_REQ_STACK, KT_REQ_STACK_OFF; the frames named from each
+ * host's kallsyms) and the scope (KT_REQ_SCOPE at the start, KT_REQ_SCOPE_SET from the
+ * key, names checked on the agent's machine); the rest is refused with one line. The agents'
  * commands' stderr (ssh's warnings) would break the screen: it is read through a pipe, its
  * last line shown in the status line and all of it printed to stderr once the screen is
  * given back (as the source closes).
@@ -28,14 +32,16 @@
  * CPU's host for the stream's host column. A record of an event whose id differs on its
  * host from the first host's is given the first host's id; one the first host has no
  * format for cannot be decoded and is dropped (ktop -v logs it). Every request goes to
- * every host; one a host refuses is named with its label, the others keep theirs. Probes
- * are refused (one editor for several kernels is not done yet). Task names are one table:
+ * every host; one a host refuses is named with its label, the others keep theirs. A probe
+ * is made on every host, all or none, each agent in its own group, which maps to the first
+ * host's (the editor's probes are the first host's events). Task names are one table:
  * a pid two hosts both use shows the name either gave last.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -51,8 +57,11 @@
 #include "backend/comms.h"
 #include "backend/decode.h"
 #include "backend/evstack_record.h"
+#include "backend/probeprint.h"
 #include "clock.h"
+#include "countersrc.h"
 #include "histsrc.h"
+#include "profsrc.h"
 #include "log.h"
 #include "remote/client.h"
 #include "remote/hostclock.h"
@@ -60,6 +69,7 @@
 #include "remote/pages.h"
 #include "remote/scopereq.h"
 #include "source/source.h"
+#include "strutil.h"
 #include "xalloc.h"
 
 #define REMOTE_HELLO_MS 30000
@@ -81,14 +91,21 @@ struct rs_event {
 
 struct remote_src;
 
+/* What the explorer opened on every agent, which sends it every tick: a histogram, the
+ * counters or a profile, found by the request that opened it on the frame's host. */
+struct rs_live {
+	uint8_t op;		     /* KT_REQ_HIST_LIVE, _COUNTERS_LIVE or _PROFILE_LIVE */
+	uint32_t id[KT_REMOTES_MAX]; /* the request that opened it on each host (0: not there) */
+	struct rs_live *next;	     /* under lock: in rs->lives */
+	void *obj;		     /* the rs_hist, rs_ctrs or rs_prof it is */
+};
+
 /* A histogram the explorer opened on every agent: each host's last HISTROWS frame, which
  * the pane's update takes, and all of their rows together, each with its host. */
 struct rs_hist {
 	struct kt_histsrc base;
 	struct remote_src *rs;
-	uint32_t id[KT_REMOTES_MAX];		 /* the KT_REQ_HIST_LIVE that opened it on
-						  * each host (0: not there) */
-	struct rs_hist *next;			 /* under lock: in rs->hists */
+	struct rs_live live;
 	struct kt_histrows in[KT_REMOTES_MAX];	 /* under lock: each host's last frame */
 	bool fresh[KT_REMOTES_MAX];		 /* under lock: in came since the update */
 	struct kt_histrows last[KT_REMOTES_MAX]; /* UI thread: each host's, as updated */
@@ -99,6 +116,37 @@ struct rs_hist {
 	uint64_t missed;	  /* likewise */
 	char variant[16];	  /* the first host's */
 };
+
+/* The counters the explorer opened on every agent: each host's last COUNTERROWS figures,
+ * which the pane's update takes, or why the host refused them. */
+struct rs_ctrs {
+	struct kt_countersrc base;
+	struct remote_src *rs;
+	struct rs_live live;
+	char *refusal[KT_REMOTES_MAX];	       /* why a host did not (NULL: it did) */
+	struct kt_pmu_snap in[KT_REMOTES_MAX]; /* under lock: each host's last figures */
+	bool fresh[KT_REMOTES_MAX];	       /* under lock: in came since the update */
+	struct kt_pmu_snap last[KT_REMOTES_MAX]; /* UI thread: each host's, as updated */
+	bool have[KT_REMOTES_MAX];	       /* UI thread: last holds figures */
+};
+
+/* A profile the flame pane opened on every agent (profsrc.h): the PROFROWS frames that
+ * came since the pane's last update, which adds their stacks, each host's under its label
+ * when there are several. */
+struct rs_prof {
+	struct kt_profsrc base;
+	struct remote_src *rs;
+	struct rs_live live;
+	/* under lock: the frames' payloads since the update, each after its host's index
+	 * (u32) and length (u64), and what a frozen pane left out past RS_PROF_PENDING_MAX */
+	struct kt_wbuf pending;
+	uint64_t pending_dropped;
+	char note[256];		     /* under lock: the last line a host said of it, "" none */
+};
+
+/* A frozen flame pane takes no frames: the agents' are kept up to this much, the rest
+ * dropped (a local profile's rings overflow likewise). */
+#define RS_PROF_PENDING_MAX (16u << 20)
 
 /* One agent. */
 struct rs_host {
@@ -118,6 +166,13 @@ struct rs_host {
 	/* another host's event ids (65536) to the first host's, RS_ID_UNKNOWN until looked
 	 * up; NULL again when a format comes (an id may change meaning) */
 	int32_t *ids;
+	/* its agent's probe group (written under lock): its probes' events are the first
+	 * host's of the same name in the first host's group */
+	char group[32];
+	/* under lock: the counts of its probes its agent last sent (KT_REQ_PROBE_COUNTS) */
+	struct kt_probe_report *counts;
+	size_t n_counts;
+	bool counts_asked; /* under lock: a request is out that no snapshot answered yet */
 };
 
 #define RS_IDS 65536	     /* common_type is two bytes */
@@ -153,7 +208,8 @@ struct remote_src {
 	unsigned errseq;   /* under lock: lines so far */
 	char note[256];	   /* UI thread: errlast and errseq as of the tick */
 	unsigned noteseq;
-	struct rs_hist *hists; /* under lock: the explorer's histograms on the agent */
+	struct rs_live *lives; /* under lock: the panes' histograms and profiles on the agents */
+	struct rs_ctrs *ctrs;  /* under lock: the explorer's counters on the agents (one set) */
 };
 
 #define RS(s) ((struct remote_src *)(s)->data)
@@ -187,8 +243,12 @@ static int32_t rs_first_id(struct rs_host *h, int type)
 	if (h->ids[type] != RS_ID_UNKNOWN)
 		return h->ids[type];
 	mine = tep_find_event(h->tep, type);
-	theirs = mine ? tep_find_event_by_name(h->rs->hosts[0].tep, mine->system, mine->name) :
-			NULL;
+	/* its probes are the first host's of the same name, in the first host's group */
+	theirs = !mine ? NULL :
+		 tep_find_event_by_name(h->rs->hosts[0].tep,
+					h->group[0] && !strcmp(mine->system, h->group) ?
+						h->rs->hosts[0].group : mine->system,
+					mine->name);
 	h->ids[type] = theirs ? theirs->id : RS_ID_NONE;
 	if (!theirs)
 		log_debug("%s: %s: no format for its event %d on %s: its records are dropped",
@@ -401,15 +461,24 @@ static void rs_stderr_out(struct remote_src *rs)
 	rs->errlog_dropped = 0;
 }
 
+/* The histogram or profile (op) that the request id opened on host h; NULL once it closed.
+ * Lock held. */
+static void *rs_live_find(struct rs_host *h, uint8_t op, uint32_t id)
+{
+	struct rs_live *lv = h->rs->lives;
+
+	while (lv && (!id || lv->op != op || lv->id[h->idx] != id))
+		lv = lv->next;
+	return lv ? lv->obj : NULL;
+}
+
 /* A histogram's rows (client thread, or the UI's remote_call; lock held): kept for its
  * pane's next update; those of one closed meanwhile are dropped. */
 static void rs_hist_rows(void *ctx, struct kt_histrows *rows)
 {
 	struct rs_host *h = ctx;
-	struct rs_hist *rh = h->rs->hists;
+	struct rs_hist *rh = rs_live_find(h, KT_REQ_HIST_LIVE, rows->id);
 
-	while (rh && (!rows->id || rh->id[h->idx] != rows->id))
-		rh = rh->next;
 	if (!rh) {
 		free(rows->rows);
 		return;
@@ -417,6 +486,63 @@ static void rs_hist_rows(void *ctx, struct kt_histrows *rows)
 	free(rh->in[h->idx].rows);
 	rh->in[h->idx] = *rows;
 	rh->fresh[h->idx] = true;
+}
+
+/* A probes' counts snapshot (KT_REQ_PROBE_COUNTS's, or the one as the capture ended):
+ * host h's counts from now on. Lock held. */
+static void rs_snapshot(void *ctx, struct kt_snapshot *snap)
+{
+	struct rs_host *h = ctx;
+
+	if (snap->kind == KT_SNAP_PROBES) {
+		free(h->counts);
+		h->counts = probeprint_parse_wire(snap->text, &h->n_counts);
+		h->counts_asked = false;
+	}
+	free(snap->text);
+}
+
+/* Counters' figures (client thread, or the UI's remote_call; lock held): kept for the pane's
+ * next update; those of a set closed meanwhile are dropped. */
+static void rs_counter_rows(void *ctx, struct kt_counterrows *rows)
+{
+	struct rs_host *h = ctx;
+	struct rs_ctrs *rc = rs_live_find(h, KT_REQ_COUNTERS_LIVE, rows->id);
+
+	if (!rc) {
+		pmu_snap_free(&rows->snap);
+		return;
+	}
+	pmu_snap_free(&rc->in[h->idx]);
+	rc->in[h->idx] = rows->snap;
+	rc->fresh[h->idx] = true;
+}
+
+/* A profile's stacks (client thread, or the UI's remote_call; lock held): added to its
+ * pane's next update, under the host's label with several hosts; those of one closed
+ * meanwhile are dropped. */
+static void rs_prof_rows(void *ctx, const struct kt_profrows *rows)
+{
+	struct rs_host *h = ctx;
+	struct remote_src *rs = h->rs;
+	struct rs_prof *rp = rs_live_find(h, KT_REQ_PROFILE_LIVE, rows->id);
+
+	if (!rp)
+		return;
+	if (rows->note[0])
+		snprintf(rp->note, sizeof(rp->note), "%.63s%s%.180s", rs->n > 1 ? h->label : "",
+			 rs->n > 1 ? ": " : "", rows->note);
+	if (!rows->nstacks)
+		return;
+	if (rp->pending.len + rows->stacks_len > RS_PROF_PENDING_MAX) {
+		rp->pending_dropped++;
+		return;
+	}
+	/* the frame again, as the stacks it checked: its head is in rows */
+	wbuf_u32(&rp->pending, h->idx);
+	wbuf_u32(&rp->pending, rows->nstacks);
+	wbuf_u64(&rp->pending, rows->stacks_len);
+	wbuf_put(&rp->pending, rows->stacks, rows->stacks_len);
 }
 
 static const struct kt_remote_ops rs_ops = {
@@ -432,6 +558,9 @@ static const struct kt_remote_ops rs_ops = {
 	.watermark = rs_watermark,
 	.stderr_line = rs_stderr,
 	.hist_rows = rs_hist_rows,
+	.snapshot = rs_snapshot,
+	.counter_rows = rs_counter_rows,
+	.prof_rows = rs_prof_rows,
 };
 
 /* ---- the client thread ----------------------------------------------------------------- */
@@ -512,31 +641,21 @@ static void *rs_thread(void *arg)
 
 static unsigned int remote_caps(struct kt_source *s)
 {
-	unsigned int caps = KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_HIST |
-			    KT_CAP_STACKS | KT_CAP_SCOPE | KT_CAP_LIVE | KT_CAP_CLEAR |
-			    KT_CAP_KBUF;
-
-	/* no data: the unit tests ask what one agent offers */
-	return s->data && RS(s)->n > 1 ? caps : caps | KT_CAP_PROBES;
+	(void)s;
+	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES | KT_CAP_HIST |
+	       KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_STACKS | KT_CAP_SCOPE | KT_CAP_LIVE |
+	       KT_CAP_CLEAR | KT_CAP_KBUF;
 }
 
 /* One line each, short enough for an 80-column status line. */
 static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 {
+	(void)s;
 	switch (cap) {
-	case KT_CAP_COUNTERS:
-		return "remote: counters over an agent are not done yet";
-	case KT_CAP_PROFILE:
-		return "remote: profiles over an agent are not done yet";
 	case KT_CAP_WRITE:
 		return "remote: w and A not done yet (ktop -b -H HOST -o FILE records it)";
 	case KT_CAP_TRIGGERS:
 		return "remote: triggers over an agent are not done yet";
-	case KT_CAP_PROBES:
-		if (s->data && RS(s)->n > 1)
-			return "remote: probes with several hosts are not done yet (one -H or "
-			       "--via makes them)";
-		/* fall through */
 	default:
 		return "remote: not available over an agent yet (events, filters, tracers are)";
 	}
@@ -548,6 +667,7 @@ static void rs_describe_host(struct rs_host *h, struct kt_source_host *d)
 	snprintf(d->label, sizeof(d->label), "%s", h->label);
 	d->clock = remote_clock(h->r, &d->offset_ns, &d->uncertainty_ns);
 	d->ended = rs_gone(h);
+	snprintf(d->group, sizeof(d->group), "%s", h->group);
 	if (h->backlog.age_ns >= REMOTE_BEHIND_NS && !d->ended) {
 		d->behind_bytes = h->backlog.bytes;
 		d->behind_ns = h->backlog.age_ns;
@@ -670,6 +790,7 @@ static void remote_close_src(struct kt_source *s)
 		rpages_free(rs->hosts[i].pages);
 		free(rs->hosts[i].buf);
 		free(rs->hosts[i].ids);
+		free(rs->hosts[i].counts);
 		if (rs->hosts[i].tep)
 			tep_free(rs->hosts[i].tep);
 	}
@@ -740,13 +861,27 @@ static int rs_call(struct remote_src *rs, uint8_t op, const char *arg, const cha
 	return ret;
 }
 
-/* A request to every host. Returns 0 when all took it, -1 with err saying why the first
- * that refused did (its label first with several; how many took it after); *took: whether
- * any did. A host that ended is passed over while another takes it. */
+/* arg as host h knows it: an event of the first host's probe group ("GROUP:NAME", or
+ * "GROUP:*") is the one of that name in h's group. */
+static const char *rs_host_arg(const struct rs_host *h, const char *arg, char *buf, size_t len)
+{
+	const char *g0 = h->rs->hosts[0].group;
+	size_t n = strlen(g0);
+
+	if (!h->idx || !n || !h->group[0] || strncmp(arg, g0, n) || arg[n] != ':')
+		return arg;
+	snprintf(buf, len, "%s%s", h->group, arg + n);
+	return buf;
+}
+
+/* A request to every host (an event named as each host's group has it). Returns 0 when
+ * all took it, -1 with err saying why the first that refused did (its label first with
+ * several; how many took it after); *took: whether any did. A host that ended is passed
+ * over while another takes it. */
 static int rs_call_all(struct remote_src *rs, uint8_t op, const char *arg, const char *arg2,
 		       bool *took, char *err, size_t errlen)
 {
-	char reply[1024];
+	char reply[1024], own[512];
 	int yes = 0, no = 0;
 
 	if (rs->n == 1) {
@@ -756,7 +891,8 @@ static int rs_call_all(struct remote_src *rs, uint8_t op, const char *arg, const
 	for (unsigned i = 0; i < rs->n; i++) {
 		struct rs_host *h = &rs->hosts[i];
 
-		if (rs_ask(h, op, arg, arg2, reply, sizeof(reply)) == 0)
+		if (rs_ask(h, op, rs_host_arg(h, arg, own, sizeof(own)), arg2, reply,
+			   sizeof(reply)) == 0)
 			yes++;
 		else if (!rs_gone(h) && !no++ && err && errlen)
 			snprintf(err, errlen, "%s: %s", h->label, reply);
@@ -1037,51 +1173,163 @@ static int rs_refresh_catalog(struct remote_src *rs, char *err, size_t errlen)
 	return 0;
 }
 
-/* The agent makes it (disabled) and names it; its catalogue is read again. The format
- * comes as for any event: the decoder asks for it (request 8), and the agent sends it when
- * the event is enabled (so a probe made again, with a new id, is decoded by its new one). */
-static int remote_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
-			       char *event, size_t eventlen, char *err, size_t errlen)
+/* Host h's names of what it made ("GROUP:NAME ..."), checked: one group, the first host's
+ * names (its binary, its kernel may differ). Its group learned. Returns 0, or -1 with err. */
+static int rs_probe_names(struct rs_host *h, const char *reply, const char *first, char *err,
+			  size_t errlen)
 {
-	struct remote_src *rs = RS(s);
-	char reply[1024], sys[128];
-	const char *colon;
+	struct remote_src *rs = h->rs;
+	size_t g = strcspn(reply, ":"), a, b;
+	const char *p = reply, *q = first;
 
-	if (rs_ask(&rs->hosts[0], KT_REQ_PROBE_ADD, probe_kind_name(kind), def, reply,
-		   sizeof(reply)) < 0) {
-		snprintf(err, errlen, "%s", reply);
+	if (!reply[g] || g >= sizeof(h->group) || strchr(reply, ':') > reply + strcspn(reply, " ")) {
+		snprintf(err, errlen, "%s named its probe '%.200s', not GROUP:NAME",
+			 remote_name(h->r), reply);
 		return -1;
 	}
-	colon = strchr(reply, ':');
-	if (!colon) {
-		snprintf(err, errlen, "%s named its probe '%.200s', not GROUP:NAME", rs->name,
-			 reply);
+	for (; *p; p += a + (p[a] == ' '), q += b + (q[b] == ' ')) {
+		a = strcspn(p, " ");
+		b = strcspn(q, " ");
+		if (strncmp(p, reply, g + 1) ||
+		    (h->idx && (a - g != b - strcspn(q, ":") || strncmp(p + g, q + strcspn(q, ":"),
+									 a - g)))) {
+			snprintf(err, errlen, "its sites %.300s are not %.300s's %.300s (the binaries "
+				 "differ?)", reply, rs->hosts[0].label, first);
+			return -1;
+		}
+	}
+	if (h->idx && *q) {
+		snprintf(err, errlen, "its sites %.300s are not %.300s's %.300s (the binaries "
+			 "differ?)", reply, rs->hosts[0].label, first);
 		return -1;
 	}
-	snprintf(event, eventlen, "%s", reply);
-	if (rs_refresh_catalog(rs, err, errlen) < 0) {
-		rs_call(rs, KT_REQ_PROBE_DEL, reply, "", NULL, 0);
-		return -1;
-	}
-	snprintf(sys, sizeof(sys), "%.*s", (int)(colon - reply), reply);
-	rs->probes = xreallocarray(rs->probes, rs->n_probes + 1, sizeof(*rs->probes));
-	rs->probes[rs->n_probes++] = (struct kt_probe){
-		.kind = kind,
-		.system = xstrdup(sys),
-		.event = xstrdup(colon + 1),
-		.definition = xstrdup(def),
-	};
+	pthread_mutex_lock(&rs->lock); /* the client thread maps its records by it */
+	snprintf(h->group, sizeof(h->group), "%.*s", (int)g, reply);
+	pthread_mutex_unlock(&rs->lock);
 	return 0;
 }
 
+/* A probe came or went: the counts the agents sent before are of other probes (a name
+ * made again counts from 0). */
+static void rs_counts_forget(struct remote_src *rs)
+{
+	pthread_mutex_lock(&rs->lock);
+	for (unsigned k = 0; k < rs->n; k++) {
+		free(rs->hosts[k].counts);
+		rs->hosts[k].counts = NULL;
+		rs->hosts[k].n_counts = 0;
+	}
+	pthread_mutex_unlock(&rs->lock);
+}
+
+/* Deletes each of names ("GROUP:NAME ...") on host h. */
+static void rs_probe_undo(struct rs_host *h, const char *names)
+{
+	char one[256], why[1024];
+
+	for (const char *p = names; *p; p += strcspn(p, " "), p += *p == ' ') {
+		snprintf(one, sizeof(one), "%.*s", (int)strcspn(p, " "), p);
+		if (rs_ask(h, KT_REQ_PROBE_DEL, one, "", why, sizeof(why)) < 0)
+			log_debug("%s: %s: %s: %s", __func__, h->label, one, why);
+	}
+}
+
+/* Every agent makes it (kind "usdt": one probe a site), disabled, all or none: the first
+ * host that refuses is named with its reason and the hosts that made it delete it again.
+ * A host that ended is passed over. The first host's catalogue is read again. The formats
+ * come as for any event: the decoder asks for them (request 8), and each agent sends its
+ * own when the event is enabled (so a probe made again, with a new id, is decoded by its
+ * new one). Returns how many probes, the first host's names in events. */
+static int rs_probe_add(struct remote_src *rs, const char *kindname, enum kt_probe_kind kind,
+			const char *def, char *events, size_t eventslen, char *err, size_t errlen)
+{
+	char made[KT_REMOTES_MAX][1024], reply[1024], why[1024], *first = NULL;
+	unsigned i, k;
+	int n = 0;
+
+	for (i = 0; i < rs->n; i++) {
+		struct rs_host *h = &rs->hosts[i];
+
+		made[i][0] = '\0';
+		if (rs_gone(h) && rs->n > 1)
+			continue;
+		if (rs_ask(h, KT_REQ_PROBE_ADD, kindname, def, reply, sizeof(reply)) < 0) {
+			snprintf(why, sizeof(why), "%s", reply);
+			goto undo;
+		}
+		snprintf(made[i], sizeof(made[i]), "%s", reply);
+		if (rs_probe_names(h, reply, first ? first : reply, why, sizeof(why)) < 0)
+			goto undo;
+		if (!first)
+			first = made[i];
+	}
+	if (!first) {
+		snprintf(err, errlen, "%s: %s", rs->hosts[0].label, rs->hosts[0].ended);
+		return -1;
+	}
+	if (rs_refresh_catalog(rs, err, errlen) < 0) {
+		i = rs->n;
+		why[0] = '\0';
+		goto undo_all;
+	}
+	snprintf(events, eventslen, "%s", first);
+	rs_counts_forget(rs);
+	for (const char *p = first; *p; p += strcspn(p, " "), p += *p == ' ', n++) {
+		size_t g = strcspn(p, ":"), w = strcspn(p, " ");
+
+		rs->probes = xreallocarray(rs->probes, rs->n_probes + 1, sizeof(*rs->probes));
+		rs->probes[rs->n_probes++] = (struct kt_probe){
+			.kind = kind,
+			.system = xasprintf("%.*s", (int)g, p),
+			.event = xasprintf("%.*s", (int)(w - g - 1), p + g + 1),
+			.definition = xstrdup(def),
+		};
+	}
+	return n;
+undo:
+	if (rs->n > 1)
+		snprintf(err, errlen, "%s: %s", rs->hosts[i].label, why);
+	else
+		snprintf(err, errlen, "%s", why);
+	i++; /* a host that made it with other names deletes it too */
+undo_all:
+	for (k = 0; k < i; k++)
+		rs_probe_undo(&rs->hosts[k], made[k]);
+	return -1;
+}
+
+static int remote_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
+			       char *event, size_t eventlen, char *err, size_t errlen)
+{
+	char names[1024];
+	int n = rs_probe_add(RS(s), probe_kind_name(kind), kind, def, names, sizeof(names), err,
+			     errlen);
+
+	if (n < 0)
+		return -1;
+	snprintf(event, eventlen, "%s", names);
+	return 0;
+}
+
+/* The agents read the binary's notes on their machines and make one uprobe a site, the
+ * semaphore counted up there, as local --usdt does. */
+static int remote_usdt_create(struct kt_source *s, const char *def, char *events,
+			      size_t eventslen, char *err, size_t errlen)
+{
+	return rs_probe_add(RS(s), "usdt", KT_PROBE_UPROBE, def, events, eventslen, err, errlen);
+}
+
+/* On every host (each its own group's); dropped here once one took it. */
 static int remote_probe_delete(struct kt_source *s, const char *name, char *err, size_t errlen)
 {
 	struct remote_src *rs = RS(s);
 	const char *ev = strchr(name, ':') ? strchr(name, ':') + 1 : name;
 	struct rs_event *e;
+	bool took;
 	size_t i;
+	int ret = rs_call_all(rs, KT_REQ_PROBE_DEL, name, "", &took, err, errlen);
 
-	if (rs_call(rs, KT_REQ_PROBE_DEL, name, "", err, errlen) < 0)
+	if (!took)
 		return -1;
 	for (i = 0; i < rs->n_probes && strcmp(rs->probes[i].event, ev); i++)
 		;
@@ -1095,8 +1343,87 @@ static int remote_probe_delete(struct kt_source *s, const char *name, char *err,
 			(rs->n_probes - i - 1) * sizeof(*rs->probes));
 		rs->n_probes--;
 	}
+	rs_counts_forget(rs);
 	rs_refresh_catalog(rs, NULL, 0);
-	return 0;
+	return ret;
+}
+
+/* Host k's last counts of the i-th probe (its name in k's group). Lock held. */
+static int rs_host_counts(struct remote_src *rs, size_t i, unsigned k, struct kt_probe_health *h)
+{
+	const struct rs_host *host = &rs->hosts[k];
+	char name[256];
+
+	snprintf(name, sizeof(name), "%s:%s", host->group, rs->probes[i].event);
+	for (size_t j = 0; host->group[0] && j < host->n_counts; j++) {
+		if (!strcmp(host->counts[j].event, name)) {
+			*h = host->counts[j].health;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Every host's counts, summed; -1 when none has said. */
+static int remote_probe_health(struct kt_source *s, size_t i, struct kt_probe_health *h)
+{
+	struct remote_src *rs = RS(s);
+	struct kt_probe_health one;
+	int found = 0;
+
+	if (i >= rs->n_probes)
+		return -1;
+	*h = (struct kt_probe_health){ 0 };
+	pthread_mutex_lock(&rs->lock);
+	for (unsigned k = 0; k < rs->n; k++) {
+		if (rs_host_counts(rs, i, k, &one) < 0)
+			continue;
+		h->hits += one.hits;
+		h->misses += one.misses;
+		found++;
+	}
+	pthread_mutex_unlock(&rs->lock);
+	return found ? 0 : -1;
+}
+
+static int remote_probe_host_health(struct kt_source *s, size_t i, unsigned host,
+				    struct kt_probe_health *h)
+{
+	struct remote_src *rs = RS(s);
+	int ret;
+
+	if (i >= rs->n_probes || host >= rs->n)
+		return -1;
+	pthread_mutex_lock(&rs->lock);
+	ret = rs_host_counts(rs, i, host, h);
+	pthread_mutex_unlock(&rs->lock);
+	return ret;
+}
+
+/* Each agent that answered the last asks for its counts again (request 24, not waited
+ * for: its snapshot comes through the client thread). An older agent refuses it: its one
+ * request stays unanswered, and its probes show no counts. */
+static void remote_probe_refresh(struct kt_source *s)
+{
+	struct remote_src *rs = RS(s);
+	sigset_t old;
+
+	if (!rs->n_probes)
+		return;
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
+	for (unsigned k = 0; k < rs->n; k++) {
+		struct rs_host *h = &rs->hosts[k];
+
+		if (rs_gone(h) || h->counts_asked)
+			continue;
+		if (remote_send_request(h->r, KT_REQ_PROBE_COUNTS, "", "") < 0)
+			log_debug("%s: %s: %s", __func__, h->label, strerror(errno));
+		else
+			h->counts_asked = true;
+	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
 }
 
 static size_t remote_probe_count(struct kt_source *s)
@@ -1124,6 +1451,87 @@ static int remote_set_tracer(struct kt_source *s, const char *name, char *err, s
 	if (took)
 		snprintf(rs->tracer, sizeof(rs->tracer), "%s", name);
 	return ret;
+}
+
+/* ---- what the explorer opens on every agent, which sends it every tick ------------------ */
+
+/* Opens lv on host h with arg and this explorer's -d, so its interval is the pane's tick,
+ * and lists it before the lock goes (its first frame may come at once). Returns 0, or -1
+ * with the agent's reason (or why it is gone) in reply. */
+static int rs_live_open(struct rs_host *h, struct rs_live *lv, const char *arg, char *reply,
+			size_t len)
+{
+	struct remote_src *rs = h->rs;
+	char tick[16];
+	sigset_t old;
+	int ret = -1;
+
+	snprintf(tick, sizeof(tick), "%u", rs->app->opts->delay_ms);
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
+	if (rs_gone(h)) {
+		snprintf(reply, len, "%s", h->ended);
+	} else {
+		ret = remote_call(h->r, lv->op, arg, tick, reply, len);
+		if (ret == 0) {
+			lv->id[h->idx] = remote_last_id(h->r);
+			if (rs->lives != lv) { /* once: its hosts open one after another */
+				lv->next = rs->lives;
+				rs->lives = lv;
+			}
+		}
+	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
+	return ret;
+}
+
+/* Opens lv on every host, all or none. Returns 0 with the first host's reply in first, or
+ * -1 with the first refusal (or why that host is gone; with several hosts its label first)
+ * in err: the caller closes lv then (rs_live_close), on the hosts that took it. */
+static int rs_live_open_all(struct remote_src *rs, struct rs_live *lv, const char *arg,
+			    char *first, size_t firstlen, char *err, size_t errlen)
+{
+	char reply[1024];
+
+	for (unsigned i = 0; i < rs->n; i++) {
+		if (rs_live_open(&rs->hosts[i], lv, arg, reply, sizeof(reply)) < 0) {
+			snprintf(err, errlen, "%s%s%s", rs->n > 1 ? rs->hosts[i].label : "",
+				 rs->n > 1 ? ": " : "", reply);
+			return -1;
+		}
+		if (!i)
+			snprintf(first, firstlen, "%s", reply);
+	}
+	return 0;
+}
+
+/* Out of the list, and closed (close_op, the id of the request that opened it) on each
+ * host that opened it (its programs go with it there), no reply waited for: Esc and q
+ * never wait for a slow link; done(obj, host) frees what each host's frames left. */
+static void rs_live_close(struct remote_src *rs, struct rs_live *lv, uint8_t close_op,
+			  void (*done)(void *obj, unsigned host))
+{
+	struct rs_live **pp;
+	sigset_t old;
+	char id[16];
+
+	remote_sigpipe_block(&old);
+	pthread_mutex_lock(&rs->lock);
+	for (pp = &rs->lives; *pp && *pp != lv; pp = &(*pp)->next)
+		;
+	if (*pp)
+		*pp = lv->next;
+	for (unsigned i = 0; i < rs->n; i++) {
+		snprintf(id, sizeof(id), "%u", lv->id[i]);
+		if (lv->id[i] && !rs_gone(&rs->hosts[i]) &&
+		    remote_send_request(rs->hosts[i].r, close_op, id, "") < 0)
+			log_debug("%s: %s: %s", __func__, rs->hosts[i].label, strerror(errno));
+		if (done)
+			done(lv->obj, i);
+	}
+	pthread_mutex_unlock(&rs->lock);
+	remote_sigpipe_restore(&old);
 }
 
 /* ---- histograms on the agent (histsrc.h) ------------------------------------------------- */
@@ -1206,43 +1614,23 @@ static const char *rh_host_label(struct kt_histsrc *h, unsigned host)
 	return rs->n > 1 && host < rs->n ? rs->hosts[host].label : NULL;
 }
 
-/* Closed on each host that opened it (its programs go with it there), no reply waited
- * for: Esc and q never wait for a slow link. */
-static void rh_free(struct rs_hist *rh)
+/* Each host's frames of it, as the histogram closes. Lock held. */
+static void rh_done(void *obj, unsigned host)
 {
-	struct remote_src *rs = rh->rs;
-	sigset_t old;
-	char id[16];
+	struct rs_hist *rh = obj;
 
-	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
-	for (unsigned i = 0; i < rs->n; i++) {
-		snprintf(id, sizeof(id), "%u", rh->id[i]);
-		if (rh->id[i] && !rs_gone(&rs->hosts[i]) &&
-		    remote_send_request(rs->hosts[i].r, KT_REQ_HIST_CLOSE, id, "") < 0)
-			log_debug("%s: %s: %s", __func__, rs->hosts[i].label, strerror(errno));
-		free(rh->in[i].rows);
-		free(rh->last[i].rows);
-	}
-	pthread_mutex_unlock(&rs->lock);
-	remote_sigpipe_restore(&old);
-	free(rh->rows);
-	free(rh);
+	free(rh->in[host].rows);
+	free(rh->last[host].rows);
 }
 
 /* Out of the list, then closed on the agents. */
 static void rh_close(struct kt_histsrc *h)
 {
-	struct rs_hist *rh = RH(h), **pp;
-	struct remote_src *rs = rh->rs;
+	struct rs_hist *rh = RH(h);
 
-	pthread_mutex_lock(&rs->lock);
-	for (pp = &rs->hists; *pp && *pp != rh; pp = &(*pp)->next)
-		;
-	if (*pp)
-		*pp = rh->next;
-	pthread_mutex_unlock(&rs->lock);
-	rh_free(rh);
+	rs_live_close(rh->rs, &rh->live, KT_REQ_HIST_CLOSE, rh_done);
+	free(rh->rows);
+	free(rh);
 }
 
 static const struct kt_histsrc_ops rh_ops = {
@@ -1254,37 +1642,6 @@ static const struct kt_histsrc_ops rh_ops = {
 	.host_label = rh_host_label,
 	.close = rh_close,
 };
-
-/* Opens it on host h (listed before the lock goes: its first rows may come at once).
- * Returns 0, or -1 with the agent's reason (or why it is gone) in reply. */
-static int rh_open_on(struct rs_hist *rh, struct rs_host *h, const char *spec, char *reply,
-		      size_t len)
-{
-	struct remote_src *rs = rh->rs;
-	char tick[16];
-	sigset_t old;
-	int ret = -1;
-
-	/* the rows every -d of this explorer's, so the interval is the pane's tick */
-	snprintf(tick, sizeof(tick), "%u", rs->app->opts->delay_ms);
-	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
-	if (rs_gone(h)) {
-		snprintf(reply, len, "%s", h->ended);
-	} else {
-		ret = remote_call(h->r, KT_REQ_HIST_LIVE, spec, tick, reply, len);
-		if (ret == 0) {
-			rh->id[h->idx] = remote_last_id(h->r);
-			if (rs->hists != rh) {
-				rh->next = rs->hists;
-				rs->hists = rh;
-			}
-		}
-	}
-	pthread_mutex_unlock(&rs->lock);
-	remote_sigpipe_restore(&old);
-	return ret;
-}
 
 /* The spec's syntax is checked here, as batch mode does; each agent opens it as local
  * batch mode would (app_hist_open) and sends its rows on every tick. All or none: the
@@ -1300,24 +1657,224 @@ static struct kt_histsrc *remote_hist_open(struct kt_source *s, const char *spec
 
 	rh->base.ops = &rh_ops;
 	rh->rs = rs;
+	rh->live = (struct rs_live){ .op = KT_REQ_HIST_LIVE, .obj = rh };
 	if (histspec_parse(spec, &rh->base.spec, err, errlen) < 0) {
 		free(rh);
 		return NULL;
 	}
-	for (unsigned i = 0; i < rs->n; i++) {
-		if (rh_open_on(rh, &rs->hosts[i], spec, reply, sizeof(reply)) == 0) {
-			/* "SPEC via=VARIANT": the variant until the first rows say it */
-			via = strstr(reply, " via=");
-			if (!i)
-				snprintf(rh->variant, sizeof(rh->variant), "%s", via ? via + 5 : "?");
-			continue;
-		}
-		snprintf(err, errlen, "%s%s%s", rs->n > 1 ? rs->hosts[i].label : "",
-			 rs->n > 1 ? ": " : "", reply);
+	if (rs_live_open_all(rs, &rh->live, spec, reply, sizeof(reply), err, errlen) < 0) {
 		rh_close(&rh->base);
 		return NULL;
 	}
+	/* "SPEC via=VARIANT": the variant until the first rows say it */
+	via = strstr(reply, " via=");
+	snprintf(rh->variant, sizeof(rh->variant), "%s", via ? via + 5 : "?");
 	return &rh->base;
+}
+
+/* ---- profiles on the agent (profsrc.h) --------------------------------------------------- */
+
+#define RP(p) ((struct rs_prof *)(p))
+
+/* The stacks of what came since the last update added to into, each host's under its
+ * label with several, within a quarter of --memory as a local pane's profile is bounded.
+ * UI thread; the frames are taken under the lock, added after it. */
+static bool rp_update(struct kt_profsrc *p, struct kt_stacks *into, char *note, size_t len)
+{
+	struct rs_prof *rp = RP(p);
+	struct remote_src *rs = rp->rs;
+	struct kt_wbuf got;
+	struct kt_profrows rows = { 0 };
+	uint64_t dropped = 0, frozen;
+	struct kt_rbuf r;
+	unsigned host;
+	bool changed;
+	int ret = 0;
+
+	pthread_mutex_lock(&rs->lock);
+	snprintf(note, len, "%s", rp->note);
+	rp->note[0] = '\0';
+	got = rp->pending;
+	memset(&rp->pending, 0, sizeof(rp->pending));
+	frozen = rp->pending_dropped;
+	rp->pending_dropped = 0;
+	pthread_mutex_unlock(&rs->lock);
+	changed = got.len > 0;
+	rbuf_init(&r, got.data, got.len);
+	while (r.left && !r.bad && !ret) {
+		host = rbuf_u32(&r);
+		rows.nstacks = rbuf_u32(&r);
+		rows.stacks_len = (size_t)rbuf_u64(&r);
+		rows.stacks = r.p;
+		r.p += rows.stacks_len;
+		r.left -= rows.stacks_len;
+		ret = profrows_add(&rows, into, rs->n > 1 ? rs->hosts[host].label : NULL,
+				   rs->app->opts->memory_bytes / 4, &dropped);
+	}
+	wbuf_free(&got);
+	if (ret < 0)
+		snprintf(note, len, "%s: out of memory for its stacks", p->name);
+	else if (frozen)
+		snprintf(note, len, "%s: %" PRIu64 " of the agents' frames left out while the pane "
+			 "took none (past %u MiB)", p->name, frozen, RS_PROF_PENDING_MAX >> 20);
+	else if (dropped && !note[0])
+		snprintf(note, len, "%s: stacks of weight %" PRIu64 " left out: past a quarter of "
+			 "--memory", p->name, dropped);
+	return changed;
+}
+
+/* Out of the list, then closed on the agents: their perf events and BPF programs go. */
+static void rp_close(struct kt_profsrc *p)
+{
+	struct rs_prof *rp = RP(p);
+
+	rs_live_close(rp->rs, &rp->live, KT_REQ_PROFILE_CLOSE, NULL);
+	wbuf_free(&rp->pending);
+	free(rp);
+}
+
+static const struct kt_profsrc_ops rp_ops = {
+	.update = rp_update,
+	.close = rp_close,
+};
+
+/* Each agent samples (or counts its off-CPU time) on its machine, names the frames there
+ * and sends the stacks counted since its last tick, every tick of this explorer's. All or
+ * none: the first host that refuses (or ended) is named with its reason, and the hosts
+ * that took it close it again. The title is the first host's. */
+static struct kt_profsrc *remote_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
+					      char *err, size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	struct rs_prof *rp = xcalloc(1, sizeof(*rp));
+	char arg[16];
+
+	rp->base.ops = &rp_ops;
+	rp->base.off_cpu = off_cpu;
+	rp->rs = rs;
+	rp->live = (struct rs_live){ .op = KT_REQ_PROFILE_LIVE, .obj = rp };
+	if (off_cpu)
+		snprintf(arg, sizeof(arg), "off-cpu");
+	else if (freq)
+		snprintf(arg, sizeof(arg), "%u", freq);
+	else
+		arg[0] = '\0';
+	/* the title: the first host's reply */
+	if (rs_live_open_all(rs, &rp->live, arg, rp->base.name, sizeof(rp->base.name), err,
+			     errlen) < 0) {
+		rp_close(&rp->base);
+		return NULL;
+	}
+	return &rp->base;
+}
+
+/* ---- counters on the agents (countersrc.h) ------------------------------------------------ */
+
+#define RC(c) ((struct rs_ctrs *)(c))
+
+static bool rc_update(struct kt_countersrc *c)
+{
+	struct rs_ctrs *rc = RC(c);
+	bool changed = false;
+
+	pthread_mutex_lock(&rc->rs->lock);
+	for (unsigned i = 0; i < rc->rs->n; i++) {
+		if (!rc->fresh[i])
+			continue;
+		pmu_snap_free(&rc->last[i]);
+		rc->last[i] = rc->in[i];
+		memset(&rc->in[i], 0, sizeof(rc->in[i]));
+		rc->fresh[i] = false;
+		rc->have[i] = changed = true;
+	}
+	pthread_mutex_unlock(&rc->rs->lock);
+	return changed;
+}
+
+static unsigned rc_nhosts(struct kt_countersrc *c)
+{
+	return RC(c)->rs->n;
+}
+
+static void rc_host(struct kt_countersrc *c, unsigned i, struct kt_countersrc_host *out)
+{
+	struct rs_ctrs *rc = RC(c);
+
+	*out = (struct kt_countersrc_host){
+		.label = rc->rs->n > 1 ? rc->rs->hosts[i].label : NULL,
+		.refusal = rc->refusal[i],
+		.snap = rc->have[i] ? &rc->last[i] : NULL,
+	};
+}
+
+/* Out of the source, closed on the agents (their perf fds go there), freed. */
+static void rc_close(struct kt_countersrc *c)
+{
+	struct rs_ctrs *rc = RC(c);
+	struct remote_src *rs = rc->rs;
+
+	rs_live_close(rs, &rc->live, KT_REQ_COUNTERS_CLOSE, NULL);
+	pthread_mutex_lock(&rs->lock);
+	if (rs->ctrs == rc)
+		rs->ctrs = NULL;
+	pthread_mutex_unlock(&rs->lock);
+	for (unsigned i = 0; i < rs->n; i++) {
+		pmu_snap_free(&rc->in[i]);
+		pmu_snap_free(&rc->last[i]);
+		free(rc->refusal[i]);
+	}
+	free(rc);
+}
+
+static const struct kt_countersrc_ops rc_ops = {
+	.update = rc_update,
+	.nhosts = rc_nhosts,
+	.host = rc_host,
+	.close = rc_close,
+};
+
+/* The options' counters (the default set, --pmu-event) opened by each agent as local batch
+ * mode would (app_pmu_open_events, scoped by its scope), their figures sent on every tick.
+ * A host that refuses keeps its reason for the pane; NULL with err (the first host's
+ * reason, its label first with several) when none took them. */
+static struct kt_countersrc *remote_counters_open(struct kt_source *s, char *err,
+						  size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	const struct kt_options *o = rs->app->opts;
+	struct rs_ctrs *rc;
+	char reply[1024], *specs;
+	unsigned took = 0;
+
+	if (rs->ctrs) {
+		snprintf(err, errlen, "the counters are open already (one set at a time)");
+		return NULL;
+	}
+	specs = str_join(o->pmu_events, o->n_pmu_events);
+	if (!specs) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	rc = xcalloc(1, sizeof(*rc));
+	rc->base.ops = &rc_ops;
+	rc->rs = rs;
+	rc->live = (struct rs_live){ .op = KT_REQ_COUNTERS_LIVE, .obj = rc };
+	pthread_mutex_lock(&rs->lock);
+	rs->ctrs = rc;
+	pthread_mutex_unlock(&rs->lock);
+	for (unsigned i = 0; i < rs->n; i++) {
+		if (rs_live_open(&rs->hosts[i], &rc->live, specs, reply, sizeof(reply)) == 0)
+			took++;
+		else
+			rc->refusal[i] = xstrdup(reply);
+	}
+	free(specs);
+	if (took)
+		return &rc->base;
+	snprintf(err, errlen, "%s%s%s", rs->n > 1 ? rs->hosts[0].label : "", rs->n > 1 ? ": " : "",
+		 rc->refusal[0]);
+	rc_close(&rc->base);
+	return NULL;
 }
 
 const struct kt_source_ops source_remote_ops = {
@@ -1344,9 +1901,15 @@ const struct kt_source_ops source_remote_ops = {
 	.probe_delete = remote_probe_delete,
 	.probe_count = remote_probe_count,
 	.probe_get = remote_probe_get,
+	.probe_health = remote_probe_health,
+	.probe_host_health = remote_probe_host_health,
+	.probe_refresh = remote_probe_refresh,
+	.usdt_create = remote_usdt_create,
 	.cpu_host = remote_cpu_host,
 	.symbols = remote_symbols,
 	.hist_open = remote_hist_open,
+	.counters_open = remote_counters_open,
+	.profile_open = remote_profile_open,
 };
 
 /* ---- the opener ------------------------------------------------------------------------- */

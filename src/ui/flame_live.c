@@ -7,16 +7,15 @@
 #include <string.h>
 
 #include "app.h"
-#include "backend/cgroup.h"
 #include "backend/evstacks.h"
 #include "backend/folded.h"
 #include "backend/offcpu.h"
 #include "backend/pmu.h"
-#include "backend/privs.h"
 #include "backend/profile.h"
 #include "backend/stacks.h"
 #include "backend/store.h"
 #include "options.h"
+#include "profsrc.h"
 #include "source/source.h"
 #include "ui/flame_live.h"
 #include "ui/screen.h"
@@ -30,10 +29,20 @@ struct live {
 	enum live_kind kind;
 	struct kt_profile *prof;
 	struct kt_offcpu *oc;
+	struct kt_profsrc *ps; /* on- or off-CPU, the source's own (an agent's) */
 	uint64_t next; /* events: the first record not added yet */
 	int cpu;       /* events: only this CPU's (the pane's c), -1: every CPU */
 	char said[256]; /* off-CPU: the failure the status line was given, "" after a good poll */
 };
+
+/* Says err in the status line once, not every tick: the status line stays free for the
+ * keys' words; "" forgets it (a good poll). */
+static void live_say(struct live *lv, const char *err)
+{
+	if (err[0] && strcmp(err, lv->said))
+		ui_message(lv->ui, true, "%s", err);
+	snprintf(lv->said, sizeof(lv->said), "%s", err);
+}
 
 static bool row_shown(void *arg, const struct kt_rec *r)
 {
@@ -69,18 +78,23 @@ static bool live_update(void *arg, struct kt_stacks *st)
 	struct live *lv = arg;
 	char err[256];
 
+	bool changed;
+
+	if (lv->ps) {
+		changed = lv->ps->ops->update(lv->ps, st, err, sizeof(err));
+		if (err[0])
+			live_say(lv, err);
+		return changed;
+	}
 	switch (lv->kind) {
 	case LIVE_ONCPU:
 		return profile_poll(lv->prof, st) > 0;
 	case LIVE_OFFCPU:
 		if (offcpu_poll(lv->oc, st, err, sizeof(err)) < 0) {
-			/* once, not every tick: the status line stays free for the keys' words */
-			if (strcmp(err, lv->said))
-				ui_message(lv->ui, true, "%s", err);
-			snprintf(lv->said, sizeof(lv->said), "%s", err);
+			live_say(lv, err);
 			return false;
 		}
-		lv->said[0] = '\0';
+		live_say(lv, "");
 		return true;
 	case LIVE_EVENTS:
 		return collect_events(lv, st) > 0;
@@ -120,45 +134,9 @@ static void live_close(void *arg)
 
 	profile_close(lv->prof);
 	offcpu_free(lv->oc);
+	if (lv->ps)
+		lv->ps->ops->close(lv->ps);
 	free(lv);
-}
-
-/* -p (one process), --comm and --cgroup as the BPF programs filter; the privileges BPF
- * needs checked first, for a refusal that names them. */
-static int offcpu_scope(const struct kt_app *app, struct kt_offcpu_scope *s, char *err,
-			size_t errlen)
-{
-	const struct kt_options *o = app->opts;
-	struct kt_privs pv;
-	char why[400];
-
-	/* the programs follow one tgid, as ktop -b --off-cpu refuses more */
-	if (o->n_pids > 1) {
-		snprintf(err, errlen, "off-CPU profile: it scopes to one process, and -p gave %zu: "
-			 "start ktop with one -p PID (k: the on-CPU profile takes them all)",
-			 o->n_pids);
-		return -1;
-	}
-	privs_read(&pv);
-	if (privs_bpf_refusal(&pv, why, sizeof(why))) {
-		snprintf(err, errlen, "off-CPU profile: %s", why);
-		return -1;
-	}
-	memset(s, 0, sizeof(*s));
-	s->comm = o->comm;
-	s->via = o->off_cpu_via;
-	if (o->n_pids)
-		s->tgid = (unsigned int)o->pids[0];
-	if (!app->cgroup)
-		return 0;
-	if (!app->cgroup->v2) {
-		snprintf(err, errlen, "off-CPU profile: it filters by cgroup v2 ids only, and %s is a v1 cgroup",
-			 app->cgroup->name);
-		return -1;
-	}
-	s->cgroup_id = app->cgroup->id;
-	s->cgroup_level = app->cgroup->level;
-	return 0;
 }
 
 /* Starts kind into a new tree: lv and st filled, name its title. Returns 0, or -1 with the
@@ -176,6 +154,20 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
 	lv->kind = kind;
 	lv->cpu = -1;
 	err[0] = '\0';
+	if (kind != LIVE_EVENTS && source_has_profiles(ui->app->source)) {
+		/* the source's machine samples and names them (an agent) */
+		lv->ps = source_profile_open(ui->app->source, kind == LIVE_OFFCPU, o->freq, err,
+					     errlen);
+		if (!lv->ps)
+			return -1;
+		snprintf(name, namelen, "%s", lv->ps->name);
+		*st = stacks_new(lv->ps->off_cpu ? KT_STACK_NSEC : KT_STACK_SAMPLES);
+		if (*st)
+			return 0;
+		lv->ps->ops->close(lv->ps);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
 	switch (kind) {
 	case LIVE_ONCPU:
 		lv->prof = profile_open(&po, err, errlen);
@@ -185,7 +177,7 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
 		*st = stacks_new(KT_STACK_SAMPLES);
 		break;
 	case LIVE_OFFCPU:
-		if (offcpu_scope(ui->app, &sc, err, errlen) < 0)
+		if (app_offcpu_scope(ui->app, &sc, err, errlen) < 0)
 			return -1;
 		lv->oc = offcpu_open(&sc, err, errlen);
 		if (!lv->oc)
@@ -232,8 +224,10 @@ static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
 		return false;
 	}
 	src.arg = lv;
-	if (kind == LIVE_OFFCPU)
-		src.cpu = NULL; /* a task blocks on one CPU and may wake on another */
+	/* a task blocks on one CPU and may wake on another; an agent's stacks come summed
+	 * over its CPUs */
+	if (kind == LIVE_OFFCPU || lv->ps)
+		src.cpu = NULL;
 	view_flame_show(v, st, NULL, name, &src, false);
 	return true;
 }

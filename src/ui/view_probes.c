@@ -13,7 +13,11 @@
  * line says why and what to do.
  * s starts a USDT probe (usdt.h): a binary, library or pid first, then
  * "PROVIDER:PROBE [argN:TYPE...]" (a pid's: "PATH:PROVIDER:PROBE ...") with Tab over its
- * notes; it becomes one uprobe per site. */
+ * notes; it becomes one uprobe per site.
+ * Over agents (a remote source) the binary and the definition go whole to the agent, which
+ * checks them and reads a USDT probe's notes on its machine; the counts are the agents',
+ * asked for on each tick; with several hosts the title names each host's group and the
+ * bottom line the selected probe's hits per host. */
 #include "config.h"
 
 #include <dirent.h>
@@ -132,6 +136,8 @@ static void draw_editor(struct kt_view *v, struct ppane *pp, int y)
 		snprintf(buf, sizeof(buf), "new USDT probe (%zu in %s): %.900s", pp->notes->count,
 			 pp->usdt_pid ? "the process" : "the file", pp->path[0] ? pp->path :
 										   "its files");
+	else if (pp->usdt) /* an agent's file: its notes are read there */
+		snprintf(buf, sizeof(buf), "new USDT probe (read by the agent): %.900s", pp->path);
 	else if (probe_kind_is_user(pp->kind) && pp->usyms && pp->path[0])
 		snprintf(buf, sizeof(buf), "new %s (%zu functions): %.900s",
 			 probe_kind_name(pp->kind), pp->usyms->count, pp->path);
@@ -169,12 +175,66 @@ static void draw_editor(struct kt_view *v, struct ppane *pp, int y)
 	wattrset(v->win, A_NORMAL);
 }
 
+/* Several hosts: each one's probe group, or how many they are when that does not fit. */
+static void hosts_title(struct kt_view *v, const struct kt_source_desc *d, char *title,
+			size_t len)
+{
+	size_t used = (size_t)snprintf(title, len, "Probes");
+
+	for (unsigned k = 0; k < d->n_hosts && used < len; k++) {
+		if (!d->hosts[k].group[0]) {
+			used = len;
+			break;
+		}
+		used += (size_t)snprintf(title + used, len - used, " %s %s", d->hosts[k].label,
+					 d->hosts[k].group);
+	}
+	if (used >= len || (int)used > v->w - 14)
+		snprintf(title, len, "Probes on %u hosts", d->n_hosts);
+}
+
+/* Several hosts: the i-th probe's counts on each ("hits via1 23, via2 23"). false with one,
+ * or before any host has said. */
+static bool hosts_counts(struct kt_view *v, size_t i, char *buf, size_t len)
+{
+	const struct kt_probe *p = source_probe_get(v->app->source, i);
+	struct kt_source_desc d;
+	struct kt_probe_health h;
+	size_t used;
+	bool any = false;
+
+	if (!p || !source_is_remote(v->app->source))
+		return false;
+	source_describe(v->app->source, &d);
+	if (d.n_hosts < 2)
+		return false;
+	used = (size_t)snprintf(buf, len, "%s", probe_kind_is_user(p->kind) ? "hits" :
+					     "hits/misses");
+	for (unsigned k = 0; k < d.n_hosts && used < len; k++) {
+		bool known = source_probe_host_health(v->app->source, i, k, &h) == 0;
+
+		any |= known;
+		if (!known)
+			used += (size_t)snprintf(buf + used, len - used, "%s %s ?", k ? "," : "",
+						 d.hosts[k].label);
+		else if (probe_kind_is_user(p->kind))
+			used += (size_t)snprintf(buf + used, len - used, "%s %s %llu", k ? "," : "",
+						 d.hosts[k].label, (unsigned long long)h.hits);
+		else
+			used += (size_t)snprintf(buf + used, len - used, "%s %s %llu/%llu",
+						 k ? "," : "", d.hosts[k].label,
+						 (unsigned long long)h.hits,
+						 (unsigned long long)h.misses);
+	}
+	return any;
+}
+
 static void probes_draw(struct kt_view *v)
 {
 	struct ppane *pp = PP(v);
 	attr_t cursor = crt_attr(v->focused ? CRT_CURSOR : CRT_CURSOR_DIM);
 	size_t n = nprobes(v), i;
-	char title[64], right[48], buf[512];
+	char title[200], right[48], buf[512];
 	const struct kt_probe *miss = NULL;
 	int y = 2, list_h;
 
@@ -186,7 +246,10 @@ static void probes_draw(struct kt_view *v)
 		struct kt_source_desc d;
 
 		source_describe(v->app->source, &d);
-		snprintf(title, sizeof(title), "Probes %.40s", p0 ? p0->system : d.host);
+		if (d.n_hosts > 1)
+			hosts_title(v, &d, title, sizeof(title));
+		else
+			snprintf(title, sizeof(title), "Probes %.40s", p0 ? p0->system : d.host);
 	}
 	snprintf(right, sizeof(right), "%zu probe%s", n, n == 1 ? "" : "s");
 	view_draw_title(v, title, right);
@@ -227,12 +290,14 @@ static void probes_draw(struct kt_view *v)
 		crt_put(v->win, y + (int)i, 1, buf, v->w - 2);
 	}
 	if (!pp->editing && !pp->error[0]) {
-		/* the selected probe misses: why, and the way out, in place of the key hints */
+		/* the selected probe misses: why, and the way out, in place of the key hints;
+		 * with several hosts, each one's counts of it */
 		if (miss)
 			snprintf(buf, sizeof(buf), "misses: %s", probe_miss_reason(miss->kind));
+		else if (!hosts_counts(v, (size_t)pp->sel, buf, sizeof(buf)))
+			snprintf(buf, sizeof(buf), "Spc: on/off  Enter: filter  d: delete");
 		wattrset(v->win, crt_attr(miss ? CRT_ERROR : CRT_DIM));
-		crt_put(v->win, v->h - 1, 1, miss ? buf : "Spc: on/off  Enter: filter  d: delete",
-			v->w - 2);
+		crt_put(v->win, v->h - 1, 1, buf, v->w - 2);
 		wattrset(v->win, A_NORMAL);
 		return;
 	}
@@ -373,11 +438,6 @@ static void start(struct kt_view *v, struct ppane *pp, enum kt_probe_kind kind)
 		ui_message(v->ui, true, "no probe support in this session");
 		return;
 	}
-	if (remote && pp->usdt) {
-		ui_message(v->ui, true, "remote: USDT over an agent is not done yet (u: "
-			   "PATH:0xOFFSET is)");
-		return;
-	}
 	/* an agent's kernel says itself what it lacks, as it refuses the probe */
 	if (!remote && !probes_supported(kind, why, sizeof(why))) {
 		ui_message(v->ui, true, "%s", why[0] ? why : "this kernel has no such probes");
@@ -388,8 +448,10 @@ static void start(struct kt_view *v, struct ppane *pp, enum kt_probe_kind kind)
 	pp->errpos = -1;
 	if (probe_kind_is_user(kind)) {
 		pp->editing = true;
-		ui_prompt_open(v->ui, v, PROMPT_BINARY, pp->usdt ? "USDT in binary, library or "
-				       "pid: " : "binary or library: ", pp->path[0] ? pp->path : "");
+		ui_prompt_open(v->ui, v, PROMPT_BINARY, !pp->usdt ? "binary or library: " :
+				       remote ? "USDT in the agent's binary or library: " :
+						"USDT in binary, library or pid: ",
+			       pp->path[0] ? pp->path : "");
 		return;
 	}
 	if (!pp->ksyms && !remote) {
@@ -494,6 +556,21 @@ static void usdt_accepted(struct kt_view *v, struct ppane *pp, const char *text)
 
 	pp->usdt_pid = 0;
 	pp->path[0] = '\0';
+	symlist_free(pp->notes);
+	pp->notes = NULL;
+	if (source_is_remote(v->app->source)) {
+		/* the agent's file: it reads the notes, makes the sites, and says what fails */
+		if (!text[0] || strspn(text, "0123456789") == strlen(text)) {
+			ui_message(v->ui, true, "remote: type the binary's path on the agent's machine "
+				   "(a pid's files are read only locally)");
+			pp->editing = false;
+			return;
+		}
+		snprintf(pp->path, sizeof(pp->path), "%s", text);
+		pp->text[0] = pp->hint[0] = '\0';
+		open_def_prompt(v, pp, true);
+		return;
+	}
 	if (text[0] && strspn(text, "0123456789") == strlen(text)) {
 		pp->usdt_pid = (pid_t)atoi(text);
 		r = usdt_read_pid(pp->usdt_pid, &l, err, sizeof(err));
@@ -505,7 +582,6 @@ static void usdt_accepted(struct kt_view *v, struct ppane *pp, const char *text)
 	if (r == 0 && !l.n)
 		snprintf(err, sizeof(err), "%.400s has no USDT probes (no .note.stapsdt notes)",
 			 pp->usdt_pid ? "the process" : pp->path);
-	symlist_free(pp->notes);
 	pp->notes = r == 0 && l.n ? symlist_new() : NULL;
 	for (i = 0; pp->notes && i < l.n; i++) {
 		snprintf(name, sizeof(name), "%s%s%s:%s", pp->usdt_pid ? l.v[i].path : "",
@@ -715,6 +791,7 @@ static int probes_key(struct kt_view *v, int key)
 static void probes_tick(struct kt_view *v)
 {
 	v->dirty = true; /* on/off states set elsewhere (the picker) */
+	source_probe_refresh(v->app->source); /* an agent's counts, for a later draw */
 }
 
 static const struct funcbar_item probe_items[] = {

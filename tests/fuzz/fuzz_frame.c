@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for the remote protocol's input side (src/remote/frame.c, msg.c,
- * histrows.c): any
+ * histrows.c, counterrows.c, profrows.c): any
  * bytes from the pipe, split where the first byte says (a pipe delivers them in any
  * pieces), go through the frame reassembler, and every frame found through the decoder of
  * its type, as the agent and the viewer read them. A stream that cannot go on is refused
@@ -9,9 +9,13 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "fuzz_parser.h"
 #include "backend/probeprint.h"
+#include "remote/counterrows.h"
 #include "remote/histrows.h"
+#include "remote/profrows.h"
 #include "remote/proto.h"
 
 static void comm_seen(void *ctx, int32_t pid, uint64_t ts, const char *name)
@@ -22,6 +26,23 @@ static void comm_seen(void *ctx, int32_t pid, uint64_t ts, const char *name)
 	++*(unsigned *)ctx;
 }
 
+/* Each stack of a PROFROWS frame that decoded: its frames within bounds, their names
+ * without control characters. */
+static int prof_seen(void *ctx, uint64_t weight, size_t n, const uint8_t *kinds,
+		     const char *const *names)
+{
+	FUZZ_ASSERT(weight && n && n <= KT_PROFROWS_MAX_DEPTH, "a stack of %zu frames, weight %llu",
+		    n, (unsigned long long)weight);
+	for (size_t i = 0; i < n; i++) {
+		FUZZ_ASSERT(kinds[i] <= 4, "a frame of kind %u", kinds[i]);
+		for (const char *c = names[i]; *c; c++)
+			FUZZ_ASSERT((unsigned char)*c >= 0x20 && *c != 0x7f,
+				    "a control character in a frame");
+	}
+	++*(unsigned *)ctx;
+	return 0;
+}
+
 static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 {
 	char err[256] = "", a[256], b[256], store[512];
@@ -30,6 +51,8 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 	struct kt_request req;
 	struct kt_snapshot snap;
 	struct kt_histrows rows;
+	struct kt_counterrows crows;
+	struct kt_profrows prof;
 	size_t nprobes;
 	struct kt_hello h;
 	const uint8_t *blob;
@@ -95,6 +118,33 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 				FUZZ_ASSERT((unsigned char)rows.rows[i].key.name[c] >= 0x20,
 					    "a control character in a key");
 		free(rows.rows);
+		break;
+	case KT_MSG_COUNTERROWS:
+		if (msg_counterrows_decode(p, n, &crows) < 0)
+			break;
+		/* every counter and slot took its bytes: nothing was allocated past what came */
+		FUZZ_ASSERT((size_t)crows.snap.nslots * 4 <= n &&
+				    (size_t)crows.snap.ncounters * 54 <= n,
+			    "%u slots, %u counters from %zu bytes", crows.snap.nslots,
+			    crows.snap.ncounters, n);
+		for (uint32_t i = 0; i < crows.snap.ncounters; i++) {
+			const struct kt_pmu_snap_counter *c = &crows.snap.counters[i];
+
+			FUZZ_ASSERT(c->fmt < KT_PMU_FMT_MAX, "format %u", c->fmt);
+			FUZZ_ASSERT(!isinf(c->value) && !isinf(c->rate), "an infinite figure");
+			for (size_t k = 0; c->reason[k]; k++)
+				FUZZ_ASSERT((unsigned char)c->reason[k] >= 0x20,
+					    "a control character in a reason");
+		}
+		pmu_snap_free(&crows.snap);
+		break;
+	case KT_MSG_PROFROWS:
+		if (msg_profrows_decode(p, n, &prof) < 0)
+			break;
+		FUZZ_ASSERT(prof.stacks >= p && prof.stacks + prof.stacks_len == p + n,
+			    "the stacks outside their frame");
+		FUZZ_ASSERT(profrows_each(&prof, prof_seen, &comms) == 0 && comms == prof.nstacks,
+			    "%u of %u stacks seen", comms, prof.nstacks);
 		break;
 	case KT_MSG_PONG:
 		(void)msg_pong_decode(p, n, &t1, &t2);

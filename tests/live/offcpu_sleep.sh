@@ -18,6 +18,8 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source-path=SCRIPTDIR source=../hist-lib.sh
 . "$(dirname "$0")/../hist-lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../offcpu-lib.sh
+. "$(dirname "$0")/../offcpu-lib.sh"
 require_live_hist
 require_workload
 require_python
@@ -26,54 +28,18 @@ ATTACHED_RE='offcpu_open: attached via '
 NHIST=1
 SWITCH_LOG=1 # the workload's switches, as an instance of the test's own saw them
 NAME=ktop-offcpu-sl
-READS=5
-READ_NS=200000000
-PIPE_READ=';(anon_)?pipe_read;'
 
-# blocked_ns WL: the time the workload's reads took, as it printed it (the upper bound).
-blocked_ns()
-{
-	local ns
-	ns=$(sed -n 's/^blocked_ns=//p' "$1")
-	[ -n "$ns" ] || fail "the workload printed no blocked_ns=: $(cat "$1")"
-	echo "$ns"
-}
-
-# read_ns FILE: the ns of NAME's folded stacks through the kernel's pipe read.
-read_ns()
-{
-	awk -v n="$NAME;" -v re="$PIPE_READ" 'index($0, n) == 1 && $0 ~ re { s += $NF } END { printf "%d\n", s }' "$1"
-}
-
-# lowest UNENDED: the least the reads can be, given the stretches ktop says it saw no end of.
-lowest()
-{
-	echo $(((READS - $1) * READ_NS))
-}
-
-# check_stacks NAME WHAT: every stack through the pipe read has it under vfs_read, below the
-# user frame of libc's read, and ends at __schedule; 1 s at least (less 200 ms for each
-# stretch ktop reported unended), no more than the reads took. On failure, ktop's own counts
-# of what it could not keep.
+# check_stacks NAME WHAT: offcpu_check of run NAME's output, with ktop's own counts of what
+# it could not keep and the workload's switches on failure.
 check_stacks()
 {
-	local out=$T/$1.out ns lo hi bad unended
-	ns=$(read_ns "$out")
-	hi=$(blocked_ns "$T/$1.wl")
+	local unended
 	unended=$(sed -n 's/^ktop: off-cpu: .* unended=\([0-9]*\) .*/\1/p' "$T/$1.err")
 	[ -n "$unended" ] || fail "$2: no unended= in the counts: $(cat "$T/$1.err")"
-	lo=$(lowest "$unended")
-	if [ "$ns" -lt "$lo" ] || [ "$ns" -gt "$hi" ]; then
-		fail "$2: $ns ns off the CPU in the pipe read, expected $lo to $hi (the reads' time):
-$(grep -- "^$NAME;" "$out")
-$(grep -h 'off-cpu: via=' "$T/$1.err" "$out")
+	offcpu_check "$2" "$T/$1.out" "$NAME" "$unended" "$(offcpu_blocked_ns "$T/$1.wl")" \
+		"$(grep -h 'off-cpu: via=' "$T/$1.err" "$T/$1.out")
 the workload's switches and wakeups:
 $(cat "$T/$1.switches")"
-	fi
-	bad=$(grep -- "^$NAME;" "$out" | grep -E -- "$PIPE_READ" |
-		grep -Ev ';(__libc_|__GI___libc_)?read;(.*;)?vfs_read;(.*;)?(anon_)?pipe_read;(.*;)?__schedule [0-9]+$')
-	[ -z "$bad" ] || fail "$2: a pipe read stack without libc's read, vfs_read or __schedule as its leaf: $bad"
-	log "$2: $ns ns in the pipe read (the reads took $hi, $unended unended): $(grep -- "^$NAME;" "$out" | grep -E -m1 -- "$PIPE_READ" | cut -c1-200)"
 }
 
 for via in tp_btf raw_tp tracepoint; do
@@ -87,19 +53,7 @@ done
 
 # --json: the same, one object per stack and the summary with its unit
 run_hist json "$KTOP_WORKLOAD" block 200 5 "$NAME" -- --off-cpu -p PID -d 1 --json
-python3 - "$T/json.out" "$NAME" "$READS" "$READ_NS" "$(blocked_ns "$T/json.wl")" <<'EOF' ||
-import json, re, sys
-path, name, reads, read_ns, hi = sys.argv[1], sys.argv[2], *map(int, sys.argv[3:])
-lines = open(path).readlines()
-assert len(lines) == 1, len(lines)
-p = json.loads(lines[0])["offcpu"]
-lo = (reads - p["unended"]) * read_ns
-assert p["unit"] == "ns" and p["via"] in ("tp_btf", "raw_tp", "tracepoint"), p
-ns = sum(s["count"] for s in p["stacks"] if s["frames"][0] == name
-         and any(re.fullmatch("(anon_)?pipe_read", f) for f in s["frames"]))
-assert lo <= ns <= hi, (ns, lo, hi)
-assert p["total"] == sum(s["count"] for s in p["stacks"]), p["total"]
-EOF
+offcpu_check_json "$T/json.out" "$NAME" "$(offcpu_blocked_ns "$T/json.wl")" ||
 	fail "--json: $(head -c 1500 "$T/json.out")
 the workload's switches and wakeups:
 $(cat "$T/json.switches")"

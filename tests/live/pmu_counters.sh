@@ -25,17 +25,6 @@ export XDG_CONFIG_HOME="$T/xdg"
 
 PAGES=${KTOP_PMU_PAGES:-20000}
 TRIPS=${KTOP_PMU_TRIPS:-5000}
-DEVICES=/sys/bus/event_source/devices
-
-# A core PMU (the hardware counters) exists: x86 "cpu"/"cpu_core", Arm "armv8_*".
-have_hw_pmu()
-{
-	local d
-	for d in "$DEVICES"/cpu "$DEVICES"/cpu_core "$DEVICES"/cpu_atom "$DEVICES"/armv* "$DEVICES"/arm_*; do
-		[ -e "$d/type" ] && return 0
-	done
-	return 1
-}
 
 # ktop opens its counters last, after the tracefs set-up.
 _counting() { [ "$(perf_counter_fds "$1")" -gt 0 ] || ! pid_alive "$1"; }

@@ -31,6 +31,7 @@
 #                     once, on the first enable; another is only answered. With
 #                     renumbered its kernel numbers raw_syscalls:sys_enter 444, not 443
 #                     (in the format and the records), as another kernel may.
+#                     A probe-add request (op 4) is refused: "fake agent: no probes here".
 #                     The scope key's request (op 22) is taken, the reply "KIND ARG" ("all
 #                     processes" for an empty one), and when stdin closes the scopes taken
 #                     are said on its stderr ("fake agent: scopes KIND ARG; ..."); with
@@ -244,6 +245,9 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
                 continue
             if arg.startswith("nosuch"):
                 send(3, struct.pack("<IB", rid, 0) + string(f"no event matches '{arg}'"))
+                continue
+            if op == 4:  # probe-add: no kernel to make it in
+                send(3, struct.pack("<IB", rid, 0) + string("fake agent: no probes here"))
                 continue
             if op == 1 and picky:
                 send(3, struct.pack("<IB", rid, 0) + string("fake agent: enable refused (picky)"))

@@ -14,15 +14,6 @@ require_root_tracefs
 require_tmux
 require_workload
 
-DEVICES=/sys/bus/event_source/devices
-have_hw_pmu()
-{
-	local d
-	for d in "$DEVICES"/cpu "$DEVICES"/cpu_core "$DEVICES"/cpu_atom "$DEVICES"/armv* "$DEVICES"/arm_*; do
-		[ -e "$d/type" ] && return 0
-	done
-	return 1
-}
 ncpu=$(grep -c '^processor' /proc/cpuinfo)
 # The start of the counters pane's own line: the screen's, or just after the separator when
 # it sits right of the stream.

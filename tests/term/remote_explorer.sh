@@ -10,7 +10,8 @@
 #   - D shows the agent's kernel's per-CPU counters, figure for figure;
 #   - R lists the agent's instance's tracers; the function tracer, which this kernel
 #     refuses, is refused with the agent's own reason and the agent's tracer stays nop;
-#   - counters (m) are refused with one line saying why (histograms: remote_hist_pane.sh);
+#   - w (write a trace.dat) is refused with one line saying why (histograms and counters:
+#     remote_hist_pane.sh, remote_counters_pane.sh);
 #   - after q, and after the viewer is killed with -9, the agent, its instance and its probe
 #     group are gone within 2 s;
 #   - an agent killed with -9 under the explorer: the header says the remote ended, a request
@@ -102,8 +103,8 @@ tmux_keys F9 Escape
 wait_for_no_text "Ring buffers per CPU" 3 || fail "Esc did not close the ring-buffer pane"
 
 # What the agent cannot do yet: one line each.
-tmux_keys m
-expect_text "remote: counters over an agent are not done yet" 3 "m: no one-line refusal"
+tmux_keys w
+expect_text "remote: w and A not done yet" 3 "w: no one-line refusal"
 
 # The tracer pane on the agent's tracers; its refusal is the agent's.
 tmux_keys R

@@ -39,13 +39,8 @@ remote()
 }
 # via TAG: the agent's command, its own -d a minute: the rows come at the explorer's -d
 # (0.1 s) all the same; agent_pid TAG: its pid, once it started.
-via() { echo "echo \$\$ >$T/$1.agent; exec $KTOP --agent -d 600 -v --log $T/$1.klog"; }
-agent_pid()
-{
-	wait_until 15 test -s "$T/$1.agent" || fail "$1: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
-	KTOP_PIDS+=("$(cat "$T/$1.agent")")
-	cat "$T/$1.agent"
-}
+via() { remote_via "$1" -d 600; }
+agent_pid() { remote_agent_pid "$1"; }
 remote rh
 
 # hist SPEC: H, the prompt emptied, SPEC, Enter.
@@ -105,10 +100,9 @@ wait_until 2 _progs_gone "${PROGS[@]}" || fail "q: the agent's programs remain"
 tmux_kill_server
 
 # ---- two hosts: each one's row, labelled, exact; a refusal names its host ---------------------
-tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(via two1)" --via "$(via two2)"
-a1=$(agent_pid two1)
-a2=$(agent_pid two2)
-expect_text "^2 hosts " 15 "the explorer did not start on both agents"
+remote_two two1 two2 -d 600
+a1=$A1
+a2=$A2
 hist field:sched:sched_switch.no_such
 expect_text "^via1: field:sched:sched_switch.no_such: sched:sched_switch has no field 'no_such" 10 "two: the refusal does not name via1"
 [ -z "$(prog_ids "$a1")$(prog_ids "$a2")" ] || fail "two: a refused histogram left programs"
@@ -125,10 +119,6 @@ workload_go three 60
 expect_text "^via1 ktop-rhp +$N " 10 "two: via1's row does not count exactly $N"
 expect_text "^via2 ktop-rhp +$N " 10 "two: via2's row does not count exactly $N"
 log "two: via1 and via2 each counted $N"
-tmux_quit_clean
-_both_gone() { all_gone "$a1" && all_gone "$a2"; }
-wait_until 2 _both_gone || fail "two: q: an agent or its instance outlived the viewer by 2 s"
-wait_until 2 _progs_gone "${PROGS[@]}" || fail "two: q: the agents' programs remain"
-tmux_kill_server
+remote_two_quit "${PROGS[@]}"
 assert_clean
 pass

@@ -13,7 +13,7 @@
 #     each row's CPU its host's own;
 #   - D names every CPU by its host (via1/0 ... via2/1), each with its host's loss, and the
 #     all row sums both hosts' losses (2 + 2);
-#   - P, the probe editor, is refused in one line naming the cause;
+#   - P, the probe editor, is on both hosts; a probe a host refuses is named with it;
 #   - q ends both agents (their stdin closes).
 # Then via1 and a via2 that refuses every enable: Space in the picker enables the event on
 # via1, the status line names via2 and its reason, and via1's rows come. Five hosts in 80
@@ -74,10 +74,18 @@ done
 tmux_keys F9 Escape
 wait_for_no_text "Ring buffers per CPU" 3 || fail "Esc did not close the ring-buffer pane"
 
-# What several hosts cannot do: one line.
+# Probes on several hosts: the editor says on how many; a host that refuses is named with
+# its reason, in one line, and the screen keeps what it had.
 tmux_keys P
-expect_text "^remote: probes with several hosts are not done yet \(one -H or --via makes them\)" 3 \
-	"P: no one-line refusal naming the cause"
+expect_text " Probes on 2 hosts " 3 "P: the editor does not say it is on 2 hosts"
+tmux_keys k
+expect_text "^kprobe \[NAME=\]FUNC \[ARGS\]>" 3 "k did not ask for the kprobe"
+tmux_text vfs_read
+tmux_keys Enter
+expect_text "via1: fake agent: no probes here" 5 "the refusal does not name via1 and its reason"
+expect_text "no probes yet" 3 "the editor lists a probe that was refused"
+tmux_keys Escape Escape Escape
+wait_for_no_text " Probes on 2 hosts " 3 || fail "Esc did not close the probe editor"
 
 tmux_quit_clean
 wait_until 2 _agents_gone || fail "q: the agents $(agent_pids) still run 2 s after"

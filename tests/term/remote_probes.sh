@@ -7,12 +7,12 @@
 #     makes the uprobe in its group ktop_<agent pid>, the editor lists it enabled;
 #   - Space turns it off and on in the agent's instance;
 #   - after N calls of the copy, the stream holds exactly N hits, decoded with the format
-#     the agent sent for the new event;
+#     the agent sent for the new event, and the editor's live count (request 24, asked on
+#     its tick) says hits=N;
 #   - a function the binary lacks is refused with the agent's own reason (not checked here:
 #     the binary is the agent's), and nothing is made;
 #   - d deletes it from the agent's group, and it can be made again, and made and deleted
 #     with the event picker open (whose catalogue each replaces);
-#   - s (USDT, whose notes are read on this machine) is refused in one line;
 #   - after q the agent, its instance and group are gone.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -26,22 +26,8 @@ hit_row='probe_targ[a-z]*-[0-9]+ +ktop_probe_target \([0-9a-f]+\)'
 # The stream's last row, just above the probe editor.
 newest_row() { tmux_screen | grep -B1 '^ Probes ktop_' | head -1; }
 _newest_row_decoded() { newest_row | grep -Eq "$hit_row"; }
-agent_probes() { grep -c "^[pr]:ktop_$agent/" "$(_dynevents_file)"; }
 
-tmux_start 80 24 -- --via "echo \$\$ >$T/agent; exec $KTOP --agent" -d 1
-wait_until 15 test -s "$T/agent" || fail "the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
-agent=$(cat "$T/agent")
-KTOP_PIDS+=("$agent")
-wait_until 15 instance_exists "$agent" || fail "no instance ktop-$agent"
-expect_text "No events enabled" 10 "the explorer did not start on the agent"
-
-tmux_keys P
-expect_text "Probes " 5 "P did not open the probe editor over the agent"
-expect_text "no probes yet" 3 "the editor over the agent does not start empty"
-# USDT reads the binary's notes on this machine: refused over an agent, in one line.
-tmux_keys s
-expect_text "remote: USDT over an agent is not done yet" 3 "s: no one-line refusal over the agent"
-
+remote_editor_start 80 24
 # A uprobe on the agent's file, enabled as it is made.
 editor_uprobe "$target" ktop_probe_target
 expect_text "created and enabled ktop_$agent:ktop_probe_target" 5 "the agent did not make the probe"
@@ -64,6 +50,7 @@ wait_capturing "$agent" "ktop_$agent" ktop_probe_target 5
 "$target" "$N" >"$T/target.out" || fail "probe_target failed"
 expect_text "Events: all CPUs +$N held" 10 "the stream does not hold exactly the $N hits"
 expect_text "$hit_row" 3 "the hits are not decoded as ktop_probe_target"
+expect_text "${row} *hits=$N " 5 "the editor's live count is not hits=$N"
 log "stream: exactly $N hits of the agent's uprobe"
 
 # A function the binary lacks: the agent's reason.

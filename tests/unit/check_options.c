@@ -340,6 +340,16 @@ START_TEST(test_remote_options)
 	options_free(&o);
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--cgroup", "/a", NULL), -1);
 	ck_assert_ptr_nonnull(strstr(err, "-p, --comm, --cgroup and -o work there with -b"));
+	/* --off-cpu goes to agents in batch mode (--folded with it); -F is the explorer's
+	 * flame pane's rate over one */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "--off-cpu", "--folded",
+			       NULL), 0);
+	ck_assert(o.off_cpu && o.folded);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--profile", "-F", "999", NULL),
+			 0);
+	ck_assert_uint_eq(o.freq, 999);
+	options_free(&o);
 	/* a fixed maximum, refused in one line above it */
 	many[n++] = prog;
 	many[n++] = b;

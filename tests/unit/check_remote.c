@@ -5,13 +5,16 @@
 #include "config.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <traceevent/event-parse.h>
 
 #include "backend/probeprint.h"
+#include "remote/counterrows.h"
 #include "remote/histrows.h"
+#include "remote/profrows.h"
 #include "remote/pages.h"
 #include "remote/proto.h"
 #include "source/source.h"
@@ -140,6 +143,7 @@ START_TEST(test_messages_roundtrip)
 	request_roundtrip(12, KT_REQ_STACK, "stack", "syscalls:sys_enter_read", "fd == 3");
 	request_roundtrip(13, KT_REQ_PROFILE, "profile", "199", "");
 	request_roundtrip(14, KT_REQ_END, "end", "", "");
+	request_roundtrip(15, KT_REQ_PROBE_COUNTS, "probe-counts", "", "");
 	/* a newer viewer's op decodes: the agent refuses it in a reply and goes on */
 	msg_request_encode(&pay, 8, 99, "x", "");
 	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, sizeof(store), err,
@@ -236,7 +240,7 @@ START_TEST(test_snapshot)
 	ck_assert_uint_eq(s.id, 7);
 	ck_assert_str_eq(s.text, "# pmu: system-wide, 2 CPUs, 1.000 s\n");
 	free(s.text);
-	for (unsigned kind = 0; kind < 256; kind += kind == 0 ? KT_SNAP_PROFILE + 1 : 100) {
+	for (unsigned kind = 0; kind < 256; kind += kind == 0 ? KT_SNAP_OFFCPU + 1 : 100) {
 		pay.len = 0;
 		msg_snapshot_encode(&pay, (uint8_t)kind, 1, "x\n", 2);
 		ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), -1);
@@ -385,19 +389,21 @@ END_TEST
 START_TEST(test_remote_source)
 {
 	static const unsigned int refused[] = {
-		KT_CAP_TRIGGERS, KT_CAP_COUNTERS, KT_CAP_PROFILE,
-		KT_CAP_WRITE,	 KT_CAP_SEEK,	  KT_CAP_HIDE,
+		KT_CAP_TRIGGERS, KT_CAP_WRITE, KT_CAP_SEEK, KT_CAP_HIDE,
 	};
 	struct kt_source s = { .ops = &source_remote_ops };
 	const char *why;
 
 	ck_assert(source_can(&s, KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES |
-				     KT_CAP_HIST | KT_CAP_STACKS | KT_CAP_SCOPE | KT_CAP_LIVE |
-				     KT_CAP_CLEAR | KT_CAP_KBUF));
+				     KT_CAP_HIST | KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_STACKS |
+				     KT_CAP_SCOPE | KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF));
 	/* the scope is set by the agents, which check the names on their machine */
 	ck_assert(source_own_scope(&s));
-	/* histograms on the agent, drawn by the pane from its rows (histsrc.h) */
+	/* histograms, counters and profiles on the agent, drawn by the panes from what it
+	 * sends (histsrc.h, countersrc.h, profsrc.h) */
 	ck_assert(source_has_hists(&s));
+	ck_assert(source_has_counters(&s));
+	ck_assert(source_has_profiles(&s));
 	/* the agent's kernel and files, not this machine's: the probe editor checks nothing
 	 * of them here */
 	ck_assert(source_is_remote(&s));
@@ -408,8 +414,8 @@ START_TEST(test_remote_source)
 				      !strchr(why, '\n'),
 			      "cap %#x: '%s'", refused[i], why ? why : "(null)");
 	}
-	ck_assert_str_eq(source_refusal(&s, KT_CAP_COUNTERS),
-			 "remote: counters over an agent are not done yet");
+	ck_assert_str_eq(source_refusal(&s, KT_CAP_TRIGGERS),
+			 "remote: triggers over an agent are not done yet");
 	ck_assert_ptr_null(source_refusal(&s, KT_CAP_EVENTS | KT_CAP_FILTER));
 }
 END_TEST
@@ -481,6 +487,198 @@ START_TEST(test_histrows)
 }
 END_TEST
 
+/* A live counter set's figures (COUNTERROWS) come back exactly as they went: every figure
+ * bit for bit (NAN, the rates not known, stays NAN), the slots, the refusal of a counter
+ * with its reason, the ratios; control characters do not reach the pane; a truncated,
+ * padded or lying payload (an unknown format, an infinite figure, counts it cannot hold)
+ * is refused with nothing to free. */
+START_TEST(test_counterrows)
+{
+	struct kt_pmu_snap_counter c[2] = { 0 };
+	struct kt_pmu_snap_slot slots[2][2] = {
+		{ { true, 1e9 }, { true, 2.5e8 } },
+		{ { false, NAN }, { false, NAN } },
+	};
+	int32_t ids[2] = { 0, 3 };
+	struct kt_pmu_snap s = {
+		.target = "system-wide, 2 CPUs", .samples = 7, .interval = 0.1, .nslots = 2,
+		.slot_ids = ids, .ncounters = 2, .counters = c,
+	};
+	struct kt_counterrows out;
+	struct kt_wbuf pay = { 0 };
+	double inf = INFINITY;
+	size_t off;
+
+	snprintf(c[0].name, sizeof(c[0].name), "task-clock");
+	c[0].fmt = KT_PMU_FMT_NS;
+	c[0].available = c[0].counted = true;
+	c[0].raw = 123456789;
+	c[0].value = 123456789.0;
+	c[0].rate = 1.25e9;
+	c[0].share = 1.0;
+	c[0].share_total = 0.5;
+	c[0].slots = slots[0];
+	snprintf(c[1].name, sizeof(c[1].name), "cycles");
+	c[1].user = true;
+	snprintf(c[1].reason, sizeof(c[1].reason), "no PMU driver\x1b[2J here");
+	c[1].rate = c[1].share = c[1].share_total = NAN;
+	c[1].slots = slots[1];
+	for (int i = 0; i < KT_PMU_NRATIOS; i++) {
+		snprintf(s.ratios[i].name, sizeof(s.ratios[i].name), "ratio%d", i);
+		snprintf(s.ratios[i].unit, sizeof(s.ratios[i].unit), "%%");
+		s.ratios[i].value = i ? NAN : 1.5;
+		s.ratios[i].rate_value = NAN;
+		snprintf(s.ratios[i].why, sizeof(s.ratios[i].why), "%s", i ? "needs cycles" : "");
+	}
+
+	msg_counterrows_encode(&pay, 42, &s);
+	ck_assert_int_eq(msg_counterrows_decode(pay.data, pay.len, &out), 0);
+	ck_assert_uint_eq(out.id, 42);
+	ck_assert_str_eq(out.snap.target, "system-wide, 2 CPUs");
+	ck_assert(!out.snap.per_task);
+	ck_assert_uint_eq(out.snap.samples, 7);
+	ck_assert(out.snap.interval == 0.1);
+	ck_assert_uint_eq(out.snap.nslots, 2);
+	ck_assert_int_eq(out.snap.slot_ids[1], 3);
+	ck_assert_uint_eq(out.snap.ncounters, 2);
+	ck_assert_str_eq(out.snap.counters[0].name, "task-clock");
+	ck_assert_uint_eq(out.snap.counters[0].fmt, KT_PMU_FMT_NS);
+	ck_assert(out.snap.counters[0].available && out.snap.counters[0].counted);
+	ck_assert_uint_eq(out.snap.counters[0].raw, 123456789);
+	ck_assert(out.snap.counters[0].value == 123456789.0);
+	ck_assert(out.snap.counters[0].rate == 1.25e9);
+	ck_assert(out.snap.counters[0].share == 1.0 && out.snap.counters[0].share_total == 0.5);
+	ck_assert(out.snap.counters[0].slots[0].open && out.snap.counters[0].slots[1].rate == 2.5e8);
+	ck_assert(!out.snap.counters[1].available && !out.snap.counters[1].counted);
+	ck_assert(out.snap.counters[1].user && !out.snap.counters[0].user);
+	ck_assert_str_eq(out.snap.counters[1].reason, "no PMU driver?[2J here");
+	ck_assert(isnan(out.snap.counters[1].rate) && isnan(out.snap.counters[1].slots[0].rate));
+	ck_assert(!out.snap.counters[1].slots[1].open);
+	ck_assert_str_eq(out.snap.ratios[1].name, "ratio1");
+	ck_assert_str_eq(out.snap.ratios[1].unit, "%");
+	ck_assert(out.snap.ratios[0].value == 1.5 && isnan(out.snap.ratios[1].value));
+	ck_assert_str_eq(out.snap.ratios[2].why, "needs cycles");
+	pmu_snap_free(&out.snap);
+	ck_assert_ptr_null(out.snap.counters);
+
+	for (size_t n = 0; n < pay.len; n++)
+		ck_assert_msg(msg_counterrows_decode(pay.data, n, &out) == -1, "%zu of %zu bytes",
+			      n, pay.len);
+	wbuf_u8(&pay, 0);
+	ck_assert_int_eq(msg_counterrows_decode(pay.data, pay.len, &out), -1);
+	pay.len--;
+	/* the first counter's format (after id, target, per_task, samples, interval, the
+	 * slots, the count of counters, its name) */
+	off = 4 + 4 + strlen(s.target) + 1 + 4 + 8 + 4 + 2 * 4 + 4 + 4 + strlen("task-clock");
+	ck_assert_uint_eq(pay.data[off], KT_PMU_FMT_NS);
+	pay.data[off] = KT_PMU_FMT_MAX;
+	ck_assert_int_eq(msg_counterrows_decode(pay.data, pay.len, &out), -1);
+	pay.data[off] = KT_PMU_FMT_NS;
+	/* its value: an infinite figure */
+	off += 1 + 4 + 1 + 4 + 8;
+	memcpy(pay.data + off, &inf, sizeof(inf));
+	ck_assert_int_eq(msg_counterrows_decode(pay.data, pay.len, &out), -1);
+	wbuf_free(&pay);
+
+	/* no counter; a count the payload cannot hold is refused before any allocation */
+	s.ncounters = 0;
+	s.nslots = 0;
+	msg_counterrows_encode(&pay, 1, &s);
+	ck_assert_int_eq(msg_counterrows_decode(pay.data, pay.len, &out), 0);
+	ck_assert_uint_eq(out.snap.ncounters, 0);
+	pmu_snap_free(&out.snap);
+	off = 4 + 4 + strlen(s.target) + 1 + 4 + 8;
+	memset(pay.data + off, 0xff, 4); /* the slots */
+	ck_assert_int_eq(msg_counterrows_decode(pay.data, pay.len, &out), -1);
+	memset(pay.data + off, 0, 4);
+	memset(pay.data + off + 4, 0xff, 4); /* the counters */
+	ck_assert_int_eq(msg_counterrows_decode(pay.data, pay.len, &out), -1);
+	wbuf_free(&pay);
+}
+END_TEST
+
+/* What profrows_each saw: each stack as "WEIGHT KINDS frame;frame;..." lines. */
+static int profrows_seen(void *ctx, uint64_t weight, size_t n, const uint8_t *kinds,
+			 const char *const *names)
+{
+	FILE *out = ctx;
+
+	fprintf(out, "%llu ", (unsigned long long)weight);
+	for (size_t i = 0; i < n; i++)
+		fputc('0' + kinds[i], out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%c%s", i ? ';' : ' ', names[i]);
+	fputc('\n', out);
+	return 0;
+}
+
+static char *profrows_text(const struct kt_profrows *h)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+
+	ck_assert_int_eq(profrows_each(h, profrows_seen, mem), 0);
+	ck_assert_int_eq(fclose(mem), 0);
+	return text;
+}
+
+/* A live profile's stacks (PROFROWS) come back as they went: weights, kinds and names root
+ * to leaf, the note; control characters do not reach the pane; a stack of weight 0, of no
+ * frame, a kind past the last, a truncated or padded payload, a count the payload cannot
+ * hold are refused. */
+START_TEST(test_profrows)
+{
+	static const uint8_t k1[] = { 0, 2, 2, 1 }, k2[] = { 0, 4 };
+	static const char *const n1[] = { "profwork", "main", "hot_seventy", "asm_sysvec" },
+				 *const n2[] = { "kworker/0:1", "[x\x1b]0;" };
+	struct kt_wbuf pay = { 0 };
+	struct kt_profrows h;
+	size_t at;
+	char *text;
+
+	at = profrows_begin(&pay, 7, "off-CPU profile: a read failed");
+	profrows_put(&pay, 693, 4, k1, n1);
+	profrows_put(&pay, 12000000000ull, 2, k2, n2);
+	profrows_end(&pay, at, 2);
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), 0);
+	ck_assert_uint_eq(h.id, 7);
+	ck_assert_str_eq(h.note, "off-CPU profile: a read failed");
+	ck_assert_uint_eq(h.nstacks, 2);
+	text = profrows_text(&h);
+	ck_assert_str_eq(text, "693 0221 profwork;main;hot_seventy;asm_sysvec\n"
+			       "12000000000 04 kworker/0:1;[x?]0;\n");
+	free(text);
+	for (size_t n = 0; n < pay.len; n++)
+		ck_assert_msg(msg_profrows_decode(pay.data, n, &h) == -1, "%zu of %zu bytes", n,
+			      pay.len);
+	wbuf_u8(&pay, 0);
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), -1);
+	pay.len--;
+	/* the first stack's first kind (after id, the note, the count, weight, frames) */
+	at = 4 + 4 + strlen("off-CPU profile: a read failed") + 4 + 8 + 2;
+	ck_assert_uint_eq(pay.data[at], 0);
+	pay.data[at] = 5; /* past KT_FRAME_UNRESOLVED */
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), -1);
+	pay.data[at] = 0;
+	memset(pay.data + at - 10, 0, 8); /* weight 0 */
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), -1);
+	wbuf_free(&pay);
+
+	/* none; a stack of no frame; more stacks than the payload holds */
+	at = profrows_begin(&pay, 1, "");
+	profrows_end(&pay, at, 0);
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), 0);
+	ck_assert_uint_eq(h.nstacks, 0);
+	profrows_put(&pay, 1, 0, k1, n1);
+	profrows_end(&pay, at, 1);
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), -1);
+	profrows_end(&pay, at, 0xffffffffu);
+	ck_assert_int_eq(msg_profrows_decode(pay.data, pay.len, &h), -1);
+	wbuf_free(&pay);
+}
+END_TEST
+
 /* The probes' counts as an agent sends them (a snapshot of probeprint_wire's lines) come
  * back as the same reports; a line that is not one is skipped, not taken in part. */
 START_TEST(test_probe_reports)
@@ -525,6 +723,8 @@ static Suite *remote_suite(void)
 	tcase_add_test(tc, test_backlog_kept);
 	tcase_add_test(tc, test_snapshot);
 	tcase_add_test(tc, test_histrows);
+	tcase_add_test(tc, test_counterrows);
+	tcase_add_test(tc, test_profrows);
 	tcase_add_test(tc, test_probe_reports);
 	tcase_add_test(tc, test_page_compressed);
 	tcase_add_test(tc, test_refusals);

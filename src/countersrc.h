@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What the counters pane draws: a counter set's figures (backend/pmu_snap.h), counted by
+ * perf on this machine (app.h's app_pmu_open, read by app_tick) or by agents (the remote
+ * source's counters_open op, their figures sent on every tick of the explorer's), one set
+ * per host. The pane updates it on its tick, reads each host's figures of that update, and
+ * closes it; it never knows which.
+ */
+#ifndef KTOP_COUNTERSRC_H
+#define KTOP_COUNTERSRC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "backend/pmu_snap.h"
+
+struct kt_app;
+struct kt_countersrc;
+
+/* One host's counters as of the last update. */
+struct kt_countersrc_host {
+	const char *label;  /* several hosts: its label; NULL with one */
+	const char *refusal; /* its agent refused to open them (its one line), or NULL */
+	const struct kt_pmu_snap *snap; /* NULL until its first figures came */
+};
+
+struct kt_countersrc_ops {
+	/* takes what came since the last update (the set's last read, each agent's last
+	 * figures); what host returns stays until the next. false: nothing came */
+	bool (*update)(struct kt_countersrc *c);
+	unsigned (*nhosts)(struct kt_countersrc *c);
+	void (*host)(struct kt_countersrc *c, unsigned i, struct kt_countersrc_host *out);
+	/* stops them (their fds go, here or on the agents) and frees c */
+	void (*close)(struct kt_countersrc *c);
+};
+
+struct kt_countersrc {
+	const struct kt_countersrc_ops *ops;
+};
+
+/*
+ * Opens the counters the options name (the default set, --pmu-event, the scope) on app's
+ * source: the source's own (source_counters_open) when it has them, else perf here
+ * (app_pmu_open). Returns NULL with one line in err: the kernel's, or the agent's, reason
+ * (with several hosts, only when none took them: the others' refusals are their hosts').
+ */
+struct kt_countersrc *countersrc_open(struct kt_app *app, char *err, size_t errlen);
+void countersrc_close(struct kt_countersrc *c); /* NULL is fine */
+
+#endif
