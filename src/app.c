@@ -237,6 +237,19 @@ int app_set_cgroup(struct kt_app *app, const char *path, char *err, size_t errle
 	return 0;
 }
 
+int app_set_source_scope(struct kt_app *app, const char *kind, const char *arg, char *note,
+			 size_t notelen, char *err, size_t errlen)
+{
+	char desc[sizeof(app->scope_desc)] = "";
+
+	if (app_refuses(app, KT_CAP_SCOPE, err, errlen) ||
+	    source_set_scope(app->source, kind, arg, desc, sizeof(desc), note, notelen, err,
+			     errlen) < 0)
+		return -1;
+	snprintf(app->scope_desc, sizeof(app->scope_desc), "%s", desc);
+	return 0;
+}
+
 int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errlen)
 {
 	struct kt_reader_stats last;
@@ -840,7 +853,8 @@ int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, siz
 			continue;
 		n++;
 		if (!on) {
-			if (evstack_disable(app->session, ev->system, ev->name, err, errlen) < 0)
+			if (source_stacks_set(app->source, NULL, ev->system, ev->name, false, err,
+					      errlen) < 0)
 				return -1;
 			continue;
 		}
@@ -852,7 +866,8 @@ int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, siz
 		te = decoder_load(app->decoder, ev->system, ev->name) == 0 ?
 			     tep_find_event_by_name(decoder_tep(app->decoder), ev->system, ev->name) :
 			     NULL;
-		if (evstack_enable(app->session, te, ev->system, ev->name, err, errlen) < 0)
+		if (source_stacks_set(app->source, te, ev->system, ev->name, true, err,
+				      errlen) < 0)
 			return -1;
 	}
 	if (!n) {

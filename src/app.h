@@ -175,6 +175,12 @@ int app_set_scope(struct kt_app *app, const pid_t *pids, size_t n, bool children
  * scope. Before the session is open it only resolves. Returns 0, or -1 with a one-line
  * reason and the scope unchanged. app_set_scope() drops it. */
 int app_set_cgroup(struct kt_app *app, const char *path, char *err, size_t errlen);
+/* The scope on a source that sets it on another machine (source_own_scope: a remote
+ * agent's processes): kind and arg as source.h's set_scope takes them; the header's words
+ * into app->scope_desc. note: what some hosts of several refused. Returns 0, or -1 with
+ * one line naming the host and the scope unchanged. */
+int app_set_source_scope(struct kt_app *app, const char *kind, const char *arg, char *note,
+			 size_t notelen, char *err, size_t errlen);
 /* Brings the --cgroup scope up to date with the cgroup's members (app_tick does; batch mode
  * on each of its -d waits). */
 void app_follow_cgroup(struct kt_app *app);

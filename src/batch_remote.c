@@ -49,6 +49,7 @@
 #include "remote/hostmerge.h"
 #include "remote/mirror.h"
 #include "remote/pages.h"
+#include "remote/scopereq.h"
 #include "signals.h"
 #include "strutil.h"
 #include "xalloc.h"
@@ -418,35 +419,16 @@ static int br_enable_each(struct kt_remote *r, char *names, size_t len, const ch
  * the processes and cgroups are the agent's machine's. Returns 0, or -1 with err. */
 static int br_scope(struct br_host *h, char *err, size_t errlen)
 {
-	const struct kt_options *o = h->b->opts;
-	char reply[1024], *pids = NULL;
-	const char *kind, *arg, *opt;
-	size_t n = 0;
+	struct kt_scopereq q;
+	char reply[1024];
 	int r;
 
-	if (o->n_pids) {
-		kind = o->follow_children ? "pid+children" : "pid";
-		opt = "-p";
-		for (size_t i = 0; i < o->n_pids; i++) {
-			pids = xrealloc(pids, n + 16);
-			n += (size_t)snprintf(pids + n, 16, "%s%d", i ? "," : "", (int)o->pids[i]);
-		}
-		arg = pids;
-	} else if (o->comm) {
-		kind = "comm";
-		opt = "--comm";
-		arg = o->comm;
-	} else if (o->cgroup) {
-		kind = "cgroup";
-		opt = "--cgroup";
-		arg = o->cgroup;
-	} else {
+	if (!scopereq_from_options(h->b->opts, &q))
 		return 0;
-	}
-	r = remote_call(h->r, KT_REQ_SCOPE, kind, arg, reply, sizeof(reply));
+	r = remote_call(h->r, KT_REQ_SCOPE, q.kind, q.arg, reply, sizeof(reply));
 	if (r < 0)
-		br_refused(h, opt, reply, err, errlen);
-	free(pids);
+		br_refused(h, q.opt, reply, err, errlen);
+	scopereq_free(&q);
 	return r < 0 ? -1 : 0;
 }
 

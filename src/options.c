@@ -690,8 +690,10 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "-P NAME, or --preset NAME, starts with a profile of events)", argv[optind]);
 	if (optind < argc)
 		FAIL("unexpected argument '%s'", argv[optind]);
-	/* -p alone counts its processes; with --profile it scopes the profile */
-	if (o->n_pids && !o->cpu_profile && !o->off_cpu)
+	/* -p alone counts its processes (not yet in the explorer over an agent, which has no
+	 * counters pane there); with --profile it scopes the profile */
+	if (o->n_pids && !o->cpu_profile && !o->off_cpu &&
+	    !(o->n_remotes && o->mode != KT_MODE_BATCH))
 		o->pmu = true;
 	if (o->freq && !o->cpu_profile)
 		FAIL("-F applies to --profile, which was not given");
@@ -788,11 +790,10 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "other end of the pipe: give it no mode or capture option (--buffer-kb and "
 		     "-v apply)");
 	if (o->n_remotes && o->mode != KT_MODE_BATCH &&
-	    (o->tracer || o->n_probes || o->record_path || o->duration > 0 || o->quiet ||
-	     o->n_pids || o->comm || o->cgroup))
-		FAIL("the explorer over a remote agent (-H, --via) takes -e, --filter, --hist, "
-		     "--pmu, --pmu-event, --profile -F (the flame pane's rate) and --compress so "
-		     "far: -t, probes, -p, --comm, --cgroup and -o work there with -b");
+	    (o->tracer || o->n_probes || o->record_path || o->duration > 0 || o->quiet))
+		FAIL("the explorer over a remote agent (-H, --via) takes -e, --filter, --stack, "
+		     "--hist, --pmu, --pmu-event, --profile -F (the flame pane's rate), -p, --comm, "
+		     "--cgroup and --compress so far: -t, probes and -o work there with -b");
 	if (o->n_remotes &&
 	    (o->tree || (o->folded && !o->cpu_profile && !o->off_cpu) || o->input_path ||
 	     o->n_triggers || o->stop_when || o->user_stacks ||

@@ -597,6 +597,17 @@ tmux_screen()
 tmux_pane() { tm display-message -p -t t "$1" 2>/dev/null; }
 tmux_size() { tm resize-window -t t -x "$1" -y "$2"; }
 
+# scope_key TEXT: the tracer pane (R), its scope prompt (s), TEXT (none when empty), Enter.
+scope_key()
+{
+	tmux_keys R
+	expect_text "Scope: " 5 "R did not show the scope line"
+	tmux_keys s
+	expect_text "^scope \(pid=" 5 "s did not open the scope prompt"
+	[ -n "$1" ] && tmux_text "$1"
+	tmux_keys Enter
+}
+
 # probe_editor_start COLS ROWS [ENV...] [-- ARGS...]: tmux_start, then ktop's probe editor (P)
 # open; ktop's probe group (ktop_<pid>) in PROBE_GROUP. probe_count: the group's dynamic
 # events.

@@ -65,3 +65,13 @@ TERM_TESTS += tests/term/remote_hosts_live.sh
 TERM_TESTS += tests/term/remote_probes_multi.sh
 # USDT from the probe editor over an agent: the sites the agent reads, their exact live counts.
 TERM_TESTS += tests/term/remote_usdt_editor.sh
+# Scope in the explorer over agents: -p at start-up, the scope keys (pid, comm, cgroup,
+# empty) on one and two agents, exact counts, refusals naming the host.
+TERM_TESTS += tests/term/remote_scope_keys.sh
+# Stacks on events in the explorer over an agent: ^K on and off, --stack, frames named from
+# the agent's kallsyms.
+TERM_TESTS += tests/term/remote_evstacks.sh
+# The scope key over two made-up agents, one refusing the pid: it records nothing then.
+TERM_TESTS += tests/term/remote_scope_hosts.sh
+# Stacks over two made-up agents whose kernels lie apart: each frame named by its host's.
+TERM_TESTS += tests/term/remote_evstacks_hosts.sh

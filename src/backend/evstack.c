@@ -214,6 +214,13 @@ const char *evstack_name(struct kt_decoder *d, struct kt_symbolizer *sym,
 			 const struct kt_evstack_frame *f, bool offset, char *buf, size_t len,
 			 enum kt_frame_kind *kind)
 {
+	return evstack_name_syms(d, NULL, sym, f, offset, buf, len, kind);
+}
+
+const char *evstack_name_syms(struct kt_decoder *d, struct tep_handle *syms,
+			      struct kt_symbolizer *sym, const struct kt_evstack_frame *f,
+			      bool offset, char *buf, size_t len, enum kt_frame_kind *kind)
+{
 	unsigned long long start = 0;
 	unsigned long size = 0;
 	const char *func = NULL;
@@ -224,8 +231,8 @@ const char *evstack_name(struct kt_decoder *d, struct kt_symbolizer *sym,
 		*kind = kf.kind;
 		return buf;
 	}
-	if (!f->user && tep_find_function_info(decoder_tep_with_symbols(d), f->addr, &func,
-					       &start, &size) && func) {
+	if (!f->user && tep_find_function_info(syms ? syms : decoder_tep_with_symbols(d),
+					       f->addr, &func, &start, &size) && func) {
 		if (offset && size)
 			snprintf(buf, len, "%s+0x%llx/0x%lx", func, f->addr - start, size);
 		else if (offset)

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evstack_record.h"
 #include "stacks.h"
 
 struct kt_decoder;
@@ -25,6 +26,7 @@ struct kt_session;
 struct kt_store;
 struct kt_symbolizer;
 struct tep_event;
+struct tep_handle;
 
 #define KT_EVSTACK_MAX 256 /* frames kept of one event's stacks */
 
@@ -34,9 +36,6 @@ struct kt_evstack_frame {
 	int pid; /* a user frame's process (the user stack's tgid) */
 };
 
-/* Tells the store which record types are stacks: ftrace's kernel_stack and user_stack as
- * the decoder knows them (the live kernel's formats, or a recording's). */
-void evstack_setup(struct kt_store *st, struct kt_decoder *d);
 
 /* Adds the stacktrace trigger that puts system:event's kernel stack after each of its
  * records, with the event's filter in force as its condition (te: the event's format, for
@@ -68,6 +67,11 @@ size_t evstack_read(struct kt_decoder *d, const struct kt_store *st, const struc
 const char *evstack_name(struct kt_decoder *d, struct kt_symbolizer *sym,
 			 const struct kt_evstack_frame *f, bool offset, char *buf, size_t len,
 			 enum kt_frame_kind *kind);
+/* The same, a kernel frame named from syms's kallsyms (another host's kernel: several
+ * remote hosts), the decoder's when syms is NULL. */
+const char *evstack_name_syms(struct kt_decoder *d, struct tep_handle *syms,
+			      struct kt_symbolizer *sym, const struct kt_evstack_frame *f,
+			      bool offset, char *buf, size_t len, enum kt_frame_kind *kind);
 /* The frames as a JSON array of {"addr","name","kind"} objects, innermost first; kind is
  * "kernel", "user", "jit" or "unresolved". */
 void evstack_write_json(struct kt_decoder *d, struct kt_symbolizer *sym,

@@ -13,6 +13,11 @@
 
 struct kt_decoder;
 struct kt_rec;
+struct kt_store;
+
+/* Tells the store which record types are stacks: ftrace's kernel_stack and user_stack as
+ * the decoder knows them (the live kernel's formats, a recording's, an agent's). */
+void evstack_setup(struct kt_store *st, struct kt_decoder *d);
 
 /* Whether r is a kernel_stack or user_stack record. */
 bool evstack_is_record(struct kt_decoder *d, const struct kt_rec *r);

@@ -58,10 +58,11 @@ int scope_set_pids(struct kt_session *s, const pid_t *pids, size_t n, bool child
 		   char *err, size_t errlen)
 {
 	struct tracefs_instance *inst = session_instance(s);
-	bool functions = function_tracer_on(s);
+	bool functions = function_tracer_on(s), was_on = false;
+	pid_t *old;
 	char *buf;
-	size_t i;
-	int e;
+	size_t i, nold = 0;
+	int e, ret = -1;
 
 	if (!inst) {
 		str_seterr(err, errlen, "no tracing session");
@@ -79,13 +80,21 @@ int scope_set_pids(struct kt_session *s, const pid_t *pids, size_t n, bool child
 		str_seterr(err, errlen, "out of memory");
 		return -1;
 	}
+	/* opening set_event_pid to truncate it clears the list at once, before the new one is
+	 * written: replacing a scope with another, tracing is off meanwhile, so that moment
+	 * loses events instead of letting everyone's through (as scope_sync_cgroup does) */
+	old = n ? scope_get_pids(s, &nold) : NULL;
+	free(old);
+	if (nold)
+		was_on = tracefs_trace_is_on(inst) == 1;
+	if (was_on)
+		tracefs_trace_off(inst);
 	/* an empty write through O_TRUNC clears the list */
 	if (tracefs_instance_file_write(inst, "set_event_pid", buf) < 0 && n) {
 		e = errno;
 		str_seterr(err, errlen, "cannot scope events to pid %s: set_event_pid: %s", buf,
 		       strerror(e));
-		free(buf);
-		return -1;
+		goto out;
 	}
 	set_option(inst, "event-fork", n && children);
 	/* set_ftrace_pid only matters to the function tracers; where they are refused it is
@@ -97,15 +106,18 @@ int scope_set_pids(struct kt_session *s, const pid_t *pids, size_t n, bool child
 			       "set_ftrace_pid: %s", buf, strerror(e));
 			tracefs_instance_file_write(inst, "set_event_pid", "");
 			set_option(inst, "event-fork", false);
-			free(buf);
-			return -1;
+			goto out;
 		}
 		set_option(inst, "function-fork", n && children);
 	}
 	log_debug("scope: pids '%s'%s%s", buf, children ? " and children" : "",
 		  functions ? ", function tracer too" : "");
+	ret = 0;
+out:
+	if (was_on)
+		tracefs_trace_on(inst);
 	free(buf);
-	return 0;
+	return ret;
 }
 
 pid_t *scope_get_pids(struct kt_session *s, size_t *n)

@@ -27,6 +27,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -727,6 +728,99 @@ static int agent_scope(struct agent *a, const struct kt_request *q, char *text, 
 	return 0;
 }
 
+/* This machine's name, for a refusal the viewer shows among several hosts'. */
+static const char *agent_host(char *buf, size_t len)
+{
+	struct utsname u;
+
+	snprintf(buf, len, "%.63s", uname(&u) == 0 ? u.nodename : "this host");
+	return buf;
+}
+
+/* KT_REQ_SCOPE_SET's pids (arg2, comma-separated, each running here) or a command's
+ * running processes into *pids. Returns how many, or -1 with text. */
+static ssize_t agent_scope_pids(const char *kind, const char *arg, pid_t **pids, char *text,
+				size_t len)
+{
+	char host[64], *end;
+	size_t n = 0;
+	long v;
+
+	if (!strcmp(kind, "comm")) {
+		*pids = scope_comm_pids(arg, &n);
+		if (!n)
+			snprintf(text, len, "no running process is called %.32s on %s: start it "
+				 "first, or scope by pid=", arg, agent_host(host, sizeof(host)));
+		return n ? (ssize_t)n : -1;
+	}
+	for (const char *s = arg; *s; s = *end ? end + 1 : end) {
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || end == s || v <= 0 || v > 0x3fffffff || (*end && *end != ',')) {
+			snprintf(text, len, "scope: '%.64s' is not a list of pids", arg);
+			return -1;
+		}
+		if (kill((pid_t)v, 0) < 0 && errno != EPERM) {
+			snprintf(text, len, "pid %ld is not running on %s: type one that runs there "
+				 "(ps -e on it)", v, agent_host(host, sizeof(host)));
+			return -1;
+		}
+		*pids = xreallocarray(*pids, n + 1, sizeof(**pids));
+		(*pids)[n++] = (pid_t)v;
+	}
+	if (!n)
+		snprintf(text, len, "scope: no pid given");
+	return n ? (ssize_t)n : -1;
+}
+
+/* The explorer's scope key (KT_REQ_SCOPE_SET): the scope in force replaced, as the local
+ * key does it (pids that run here, a command's running processes, a cgroup followed; ""
+ * all processes; "none" no process: the agent's own pid, which is never traced, as an
+ * empty cgroup's). --comm's filter, if the scope request set one, stays on the events, as
+ * locally. The reply is the scope as the header says it. Lock held. */
+static int agent_scope_set(struct agent *a, const struct kt_request *q, char *text,
+			   size_t len)
+{
+	size_t klen = strcspn(q->arg, "+");
+	bool children = !strcmp(q->arg + klen, "+children");
+	char kind[16], host[64], why[512];
+	pid_t *pids = NULL, self = getpid();
+	ssize_t n = 0;
+
+	snprintf(kind, sizeof(kind), "%.*s", (int)klen, q->arg);
+	if (!strcmp(kind, "cgroup")) {
+		if (app_set_cgroup(&a->app, q->arg2, why, sizeof(why)) < 0) {
+			snprintf(text, len, "on %s: %s", agent_host(host, sizeof(host)), why);
+			return -1;
+		}
+	} else if (!strcmp(kind, "none")) {
+		if (app_set_scope(&a->app, &self, 1, false, text, len) < 0)
+			return -1;
+	} else if ((*kind && strcmp(kind, "pid") && strcmp(kind, "comm")) ||
+		   (q->arg[klen] && !children)) {
+		snprintf(text, len, "unknown scope '%.32s': pid, comm, cgroup, none or empty, "
+			 "+children after pid or comm", q->arg);
+		return -1;
+	} else if ((*kind && (n = agent_scope_pids(kind, q->arg2, &pids, text, len)) < 0) ||
+		   app_set_scope(&a->app, pids, (size_t)n, children, text, len) < 0) {
+		free(pids);
+		return -1;
+	}
+	/* what counters and profiles opened from now on are scoped by */
+	free(a->o.pids);
+	a->o.pids = pids;
+	a->o.n_pids = (size_t)n;
+	a->o.follow_children = children;
+	if (!strcmp(kind, "comm"))
+		snprintf(text, len, "comm %.32s%s", q->arg2, children ? " +children" : "");
+	else if (!strcmp(kind, "none"))
+		snprintf(text, len, "none");
+	else
+		snprintf(text, len, "%s", a->app.scope_desc[0] ? a->app.scope_desc :
+				    "all processes");
+	return 0;
+}
+
 /* The viewer's tick in ms (arg2 of KT_REQ_HIST_LIVE, _COUNTERS_LIVE, _PROFILE_LIVE) in ns: its
  * -d, 100 ms to an hour; the agent's own -d when it gives none. */
 static unsigned long long agent_live_period(struct agent *a, const char *ms)
@@ -1195,6 +1289,12 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			break;
 		case KT_REQ_SCOPE:
 			ret = agent_scope(a, q, text, sizeof(text));
+			break;
+		case KT_REQ_SCOPE_SET:
+			ret = agent_scope_set(a, q, text, sizeof(text));
+			break;
+		case KT_REQ_STACK_OFF:
+			ret = app_set_stacks(&a->app, q->arg, false, text, sizeof(text)) < 0 ? -1 : 0;
 			break;
 		case KT_REQ_EVENTS:
 			snprintf(text, sizeof(text), "%s/available_events", a->app.tracing_dir);

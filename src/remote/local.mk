@@ -11,5 +11,6 @@ src_libktop_a_SOURCES += \
 	src/remote/mirror.c src/remote/mirror.h \
 	src/remote/pages.c src/remote/pages.h \
 	src/remote/recq.c src/remote/recq.h \
+	src/remote/scopereq.c src/remote/scopereq.h \
 	src/remote/hostmerge.c src/remote/hostmerge.h \
 	src/remote/hostclock.c src/remote/hostclock.h

@@ -96,6 +96,13 @@ enum kt_request_op {
 				 * pane); the reply is its title ("cpu-clock", "off-CPU, tp_btf") */
 	KT_REQ_PROFILE_CLOSE = 21, /* arg: the id of the KT_REQ_PROFILE_LIVE that opened
 				    * it */
+	KT_REQ_SCOPE_SET = 22,	/* the explorer's scope key, replacing the scope in force: arg
+				 * "pid", "pid+children", "comm", "comm+children", "cgroup",
+				 * "none" (no process: another host's scope runs nowhere here)
+				 * or "" (all processes), arg2 as KT_REQ_SCOPE's; the pids must
+				 * run there, a command's running processes are its pids; the
+				 * reply is the scope as the header says it */
+	KT_REQ_STACK_OFF = 23,	/* arg: SYS:EV glob: their stacks off (the events stay on) */
 	KT_REQ_PROBE_COUNTS = 24, /* no args: each probe's hits and misses now, in a snapshot
 				 * of KT_SNAP_PROBES naming this request, before the reply
 				 * (the explorer's probe editor, on its tick) */

@@ -156,6 +156,14 @@ bool source_stacks_enabled(struct kt_source *s, const char *system, const char *
 	       s->ops->stacks_enabled(s, system, event);
 }
 
+int source_stacks_set(struct kt_source *s, struct tep_event *te, const char *system,
+		      const char *event, bool on, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_STACKS, stacks_set))
+		return refuse(s, KT_CAP_STACKS, err, errlen);
+	return s->ops->stacks_set(s, te, system, event, on, err, errlen);
+}
+
 int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,
 			   const char *event, char *err, size_t errlen)
 {
@@ -319,6 +327,11 @@ int source_type_set_filter(struct kt_source *s, int id, const char *expr, char *
 	return s->ops->type_set_filter(s, id, expr, err, errlen);
 }
 
+struct tep_handle *source_symbols(struct kt_source *s, uint32_t cpu)
+{
+	return s && s->ops->symbols ? s->ops->symbols(s, cpu) : NULL;
+}
+
 const char *source_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *local)
 {
 	*local = cpu;
@@ -384,4 +397,17 @@ int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *er
 		       size_t errlen)
 {
 	return HAS(s, KT_CAP_SCOPE, sync_cgroup) ? s->ops->sync_cgroup(s, cg, err, errlen) : 0;
+}
+
+bool source_own_scope(struct kt_source *s)
+{
+	return HAS(s, KT_CAP_SCOPE, set_scope);
+}
+
+int source_set_scope(struct kt_source *s, const char *kind, const char *arg, char *desc,
+		     size_t desclen, char *note, size_t notelen, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_SCOPE, set_scope))
+		return refuse(s, KT_CAP_SCOPE, err, errlen);
+	return s->ops->set_scope(s, kind, arg, desc, desclen, note, notelen, err, errlen);
 }

@@ -28,6 +28,7 @@ struct kt_histsrc;
 struct kt_countersrc;
 struct kt_profsrc;
 struct tep_event;
+struct tep_handle;
 
 enum kt_cap {
 	KT_CAP_EVENTS = 1u << 0,   /* turns kernel events on and off (-e, the picker) */
@@ -130,6 +131,10 @@ struct kt_source_ops {
 	bool (*stacks_enabled)(struct kt_source *s, const char *system, const char *event);
 	int (*stacks_refilter)(struct kt_source *s, struct tep_event *te, const char *system,
 			       const char *event, char *err, size_t errlen);
+	/* the event's kernel stack after each of its records, or no more (the event, on
+	 * already, stays on); te: its format, for the check (may be NULL) */
+	int (*stacks_set)(struct kt_source *s, struct tep_event *te, const char *system,
+			  const char *event, bool on, char *err, size_t errlen);
 	/* KT_CAP_TRACER (tracers.h; the switch itself is app_set_tracer) */
 	char *(*tracer)(struct kt_source *s);
 	char **(*tracers_available)(struct kt_source *s, char *err, size_t errlen);
@@ -171,6 +176,14 @@ struct kt_source_ops {
 	/* KT_CAP_SCOPE: brings the kernel's pid scope up to date with the cgroup's members */
 	int (*sync_cgroup)(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 			   size_t errlen);
+	/* KT_CAP_SCOPE on another machine, whose processes and cgroups this one cannot
+	 * check: kind "pid", "pid+children", "comm", "comm+children", "cgroup" or "" (all
+	 * processes), arg the pids comma-separated, the name or the path; the scope there
+	 * replaced. desc: the scope as the header says it ("" all processes); note: what
+	 * some hosts of several refused ("" none). Returns 0, or -1 with one line and the
+	 * scope unchanged. NULL op: app_set_scope's, on this machine. */
+	int (*set_scope)(struct kt_source *s, const char *kind, const char *arg, char *desc,
+			 size_t desclen, char *note, size_t notelen, char *err, size_t errlen);
 	/* KT_CAP_HIDE: event types by tep id */
 	uint64_t (*type_count)(struct kt_source *s, int id);
 	bool (*type_hidden)(struct kt_source *s, int id);
@@ -181,6 +194,9 @@ struct kt_source_ops {
 	/* several hosts: the label of the host whose CPU cpu is (the store numbers every
 	 * host's CPUs one after the other), that CPU's own number in *local; NULL with one */
 	const char *(*cpu_host)(struct kt_source *s, uint32_t cpu, uint32_t *local);
+	/* several hosts: the tep whose kallsyms name the kernel addresses of a record of that
+	 * CPU (its host's kernel); NULL with one, or when the decoder's do */
+	struct tep_handle *(*symbols)(struct kt_source *s, uint32_t cpu);
 	/* KT_CAP_HIST done by the source itself (an agent's BPF, histsrc.h): opens spec,
 	 * NULL with one line in err; NULL op: app_hist_open's, on this machine */
 	struct kt_histsrc *(*hist_open)(struct kt_source *s, const char *spec, char *err,
@@ -254,6 +270,11 @@ int source_tracing_on(struct kt_source *s, bool on);
  * a source that scopes (before app_open: the cgroup is only resolved), -1 with one line. */
 int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 		       size_t errlen);
+/* KT_CAP_SCOPE: whether the scope is set on another machine (its set_scope op), and sets
+ * it there (ops->set_scope's contract). */
+bool source_own_scope(struct kt_source *s);
+int source_set_scope(struct kt_source *s, const char *kind, const char *arg, char *desc,
+		     size_t desclen, char *note, size_t notelen, char *err, size_t errlen);
 
 /* KT_CAP_HIST: whether the source counts them itself (its hist_open), and opens one
  * there (NULL with its one line: the capability's refusal, or the source's reason). */
@@ -272,6 +293,8 @@ bool source_has_counters(struct kt_source *s);
 struct kt_countersrc *source_counters_open(struct kt_source *s, char *err, size_t errlen);
 
 bool source_stacks_enabled(struct kt_source *s, const char *system, const char *event);
+int source_stacks_set(struct kt_source *s, struct tep_event *te, const char *system,
+		      const char *event, bool on, char *err, size_t errlen);
 int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,
 			   const char *event, char *err, size_t errlen);
 
@@ -322,6 +345,8 @@ int source_type_set_filter(struct kt_source *s, int id, const char *expr, char *
 /* Several hosts: cpu's host's label (stable while the source is open) and its own number
  * in *local; NULL, *local = cpu, otherwise. */
 const char *source_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *local);
+/* The tep that names a CPU's kernel addresses (ops->symbols), NULL: the decoder's. */
+struct tep_handle *source_symbols(struct kt_source *s, uint32_t cpu);
 
 void source_wait_complete(struct kt_source *s);
 const char *source_kept_stacks(struct kt_source *s);

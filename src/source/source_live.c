@@ -146,6 +146,14 @@ static int live_stacks_refilter(struct kt_source *s, struct tep_event *te, const
 	return evstack_refilter(SES(s), te, system, event, err, errlen);
 }
 
+static int live_stacks_set(struct kt_source *s, struct tep_event *te, const char *system,
+			   const char *event, bool on, char *err, size_t errlen)
+{
+	if (on)
+		return evstack_enable(SES(s), te, system, event, err, errlen);
+	return evstack_disable(SES(s), system, event, err, errlen) < 0 ? -1 : 0;
+}
+
 static char *live_tracer(struct kt_source *s)
 {
 	return tracers_current(SES(s));
@@ -249,6 +257,7 @@ static const struct kt_source_ops source_live_ops = {
 	.tracing_on = live_tracing_on,
 	.stacks_enabled = live_stacks_enabled,
 	.stacks_refilter = live_stacks_refilter,
+	.stacks_set = live_stacks_set,
 	.tracer = live_tracer,
 	.tracers_available = live_tracers_available,
 	.list_exists = live_list_exists,

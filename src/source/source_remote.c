@@ -16,9 +16,11 @@
  * KT_REQ_HIST_LIVE, and sends its rows on every tick: histsrc.h's pane data, every host's
  * rows labelled with their host), counters (each agent opens them,
  * KT_REQ_COUNTERS_LIVE, and sends their figures on every tick: countersrc.h's pane data,
- * a set per host) and the flame pane's profiles (KT_REQ_PROFILE_LIVE: each agent samples,
+ * a set per host), the flame pane's profiles (KT_REQ_PROFILE_LIVE: each agent samples,
  * names the frames and sends the stacks of every tick, profsrc.h; every host's under its
- * label); the rest is refused with one line. The agents'
+ * label), stacks on events (KT_REQ_STACK, KT_REQ_STACK_OFF; the frames named from each
+ * host's kallsyms) and the scope (KT_REQ_SCOPE at the start, KT_REQ_SCOPE_SET from the
+ * key, names checked on the agent's machine); the rest is refused with one line. The agents'
  * commands' stderr (ssh's warnings) would break the screen: it is read through a pipe, its
  * last line shown in the status line and all of it printed to stderr once the screen is
  * given back (as the source closes).
@@ -54,6 +56,7 @@
 #include "backend/catalog.h"
 #include "backend/comms.h"
 #include "backend/decode.h"
+#include "backend/evstack_record.h"
 #include "backend/probeprint.h"
 #include "clock.h"
 #include "countersrc.h"
@@ -64,6 +67,7 @@
 #include "remote/hostclock.h"
 #include "remote/hostmerge.h"
 #include "remote/pages.h"
+#include "remote/scopereq.h"
 #include "source/source.h"
 #include "strutil.h"
 #include "xalloc.h"
@@ -82,6 +86,7 @@ struct rs_event {
 	char *spec;
 	char *filter; /* NULL: none */
 	bool on;
+	bool stack; /* its kernel stack after each record (KT_REQ_STACK) */
 };
 
 struct remote_src;
@@ -193,6 +198,7 @@ struct remote_src {
 	char name[256];
 	char tracer[64]; /* the agents' instances', as last switched */
 	bool symbols; /* the first host's kallsyms were asked for */
+	bool host_symbols; /* every other host's too (stacks: each host's frames its own) */
 	struct kt_probe *probes; /* made through the agent, in creation order */
 	size_t n_probes;
 	char *errlog; /* under lock: what the commands wrote to their stderr, kept for the end */
@@ -637,7 +643,8 @@ static unsigned int remote_caps(struct kt_source *s)
 {
 	(void)s;
 	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES | KT_CAP_HIST |
-	       KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF;
+	       KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_STACKS | KT_CAP_SCOPE | KT_CAP_LIVE |
+	       KT_CAP_CLEAR | KT_CAP_KBUF;
 }
 
 /* One line each, short enough for an 80-column status line. */
@@ -649,10 +656,6 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 		return "remote: w and A not done yet (ktop -b -H HOST -o FILE records it)";
 	case KT_CAP_TRIGGERS:
 		return "remote: triggers over an agent are not done yet";
-	case KT_CAP_STACKS:
-		return "remote: stacks on events over an agent are not done yet";
-	case KT_CAP_SCOPE:
-		return "remote: scoping over an agent is not done yet (a filter on common_pid is)";
 	default:
 		return "remote: not available over an agent yet (events, filters, tracers are)";
 	}
@@ -745,6 +748,19 @@ static const char *remote_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *
 		k--;
 	*local = cpu - rs->hosts[k - 1].cpu_base;
 	return rs->hosts[k - 1].label;
+}
+
+/* Several hosts: the tep of the host whose CPU cpu is, which holds its kallsyms once a
+ * stack asked for them (the UI thread reads it; the client thread only adds formats);
+ * NULL for the first host's, which is the decoder's. */
+static struct tep_handle *remote_symbols(struct kt_source *s, uint32_t cpu)
+{
+	struct remote_src *rs = RS(s);
+
+	for (unsigned k = rs->n; rs->host_symbols && k-- > 1;)
+		if (cpu >= rs->hosts[k].cpu_base)
+			return rs->hosts[k].tep;
+	return NULL; /* the first host's: the decoder's */
 }
 
 static void rs_probe_free(struct kt_probe *p)
@@ -977,6 +993,141 @@ static int remote_set_filter(struct kt_source *s, const char *system, const char
 		free(e->filter);
 		e->filter = clear ? NULL : xstrdup(filter);
 	}
+	return ret;
+}
+
+/* A tracer's records and an event's stacks carry kernel addresses: before the first switch
+ * to a tracer or the first stack, the first host's kallsyms and printk formats come into
+ * its tep, which decodes every host's records (so with several hosts their kernels'
+ * addresses are named by the first's), here, where the UI holds no lock the pages coming
+ * meanwhile need (a row being drawn holds the store's; the decoder never asks for them
+ * itself). A few MB: seconds over a slow link. */
+static void rs_symbols(struct remote_src *rs)
+{
+	char why[1024];
+
+	if (rs->symbols)
+		return;
+	rs->symbols = true;
+	if (rs_call(rs, KT_REQ_KALLSYMS, "", "", why, sizeof(why)) < 0)
+		log_debug("%s: no kallsyms from the agent: %s", __func__, why);
+}
+
+/* Every host's kallsyms into its own tep, once, before the first stack: a stack's frames
+ * are named by its host's kernel (remote_symbols), whose addresses KASLR makes its own. */
+static void rs_host_symbols(struct remote_src *rs)
+{
+	char why[1024];
+
+	rs_symbols(rs);
+	if (rs->host_symbols)
+		return;
+	rs->host_symbols = true;
+	for (unsigned i = 1; i < rs->n; i++)
+		if (rs_ask(&rs->hosts[i], KT_REQ_KALLSYMS, "", "", why, sizeof(why)) < 0)
+			log_debug("%s: no kallsyms from %s: %s", __func__, rs->hosts[i].label, why);
+}
+
+static bool remote_stacks_enabled(struct kt_source *s, const char *system, const char *event)
+{
+	struct rs_event *e = rs_find(RS(s), system, event, false);
+
+	return e && e->stack;
+}
+
+/* On every host: the event's kernel stack after each of its records (KT_REQ_STACK with the
+ * event's filter: the agent adds its stacktrace trigger as --stack does, the event on), the
+ * first host's kallsyms fetched before the first (rs_symbols); off: KT_REQ_STACK_OFF, the
+ * event stays on. On when any host took it (a refusal is still reported). */
+static int remote_stacks_set(struct kt_source *s, struct tep_event *te, const char *system,
+			     const char *event, bool on, char *err, size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	struct rs_event *e = rs_find(rs, system, event, true);
+	bool took;
+	int ret;
+
+	(void)te; /* the agent checks the trigger against its own format */
+	if (on)
+		rs_host_symbols(rs);
+	ret = rs_call_all(rs, on ? KT_REQ_STACK : KT_REQ_STACK_OFF, e->spec,
+			  on && e->filter ? e->filter : "", &took, err, errlen);
+	if (took) {
+		e->stack = on;
+		e->on |= on;
+	}
+	return ret;
+}
+
+/* The event's filter changed: its stacks, if it has them, are taken off and put on again
+ * with it (the agent's trigger takes the event's filter as its condition). */
+static int remote_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,
+				  const char *event, char *err, size_t errlen)
+{
+	if (!remote_stacks_enabled(s, system, event))
+		return 0;
+	if (remote_stacks_set(s, te, system, event, false, err, errlen) < 0)
+		return -1;
+	return remote_stacks_set(s, te, system, event, true, err, errlen);
+}
+
+/* The scope request op (KT_REQ_SCOPE at the start, KT_REQ_SCOPE_SET from the key) to every
+ * host. The first host that takes it says the header's words (desc). A host that refuses
+ * (the pid does not run there) while another took it is told to record none of its
+ * processes (KT_REQ_SCOPE_SET "none"), so the stream holds the scope's processes alone:
+ * desc then names the hosts that took it ("pid 42 on db-1") and note the first refusal.
+ * When none takes it, -1 with the first refusal (what: the option, at the start: "HOST
+ * refused -p: ..."), and nothing changed. */
+static int rs_scope_all(struct remote_src *rs, uint8_t op, const char *what, const char *kind,
+			const char *arg, char *desc, size_t desclen, char *note, size_t notelen,
+			char *err, size_t errlen)
+{
+	bool took[KT_REMOTES_MAX] = { false };
+	char reply[1024], on[256] = "";
+	unsigned yes = 0, no = 0;
+	size_t used;
+
+	note[0] = err[0] = '\0';
+	for (unsigned i = 0; i < rs->n; i++) {
+		struct rs_host *h = &rs->hosts[i];
+
+		if (rs_ask(h, op, kind, arg, reply, sizeof(reply)) == 0) {
+			took[i] = true;
+			if (!yes++)
+				snprintf(desc, desclen, "%s", reply);
+			used = strlen(on);
+			snprintf(on + used, sizeof(on) - used, "%s%s", used ? "," : "", h->label);
+		} else if (!no++) {
+			snprintf(err, errlen, "%s%s%s%s%s", what ? (rs->n > 1 ? h->label :
+						remote_name(h->r)) : rs->n > 1 ? h->label : "",
+				 what ? " refused " : rs->n > 1 ? ": " : "", what ? what : "",
+				 what ? ": " : "", reply);
+		}
+	}
+	if (!yes || !no)
+		return yes ? 0 : -1;
+	for (unsigned i = 0; i < rs->n; i++)
+		if (!took[i] && !rs_gone(&rs->hosts[i]) &&
+		    rs_ask(&rs->hosts[i], KT_REQ_SCOPE_SET, "none", "", reply, sizeof(reply)) < 0)
+			log_debug("%s: %s: %s", __func__, rs->hosts[i].label, reply);
+	used = strlen(desc);
+	snprintf(desc + used, desclen - used, " on %s", on);
+	snprintf(note, notelen, "%.700s%s: %s records none of its processes", err,
+		 no > 1 ? " (and more)" : "", no > 1 ? "those hosts each" : "that host");
+	err[0] = '\0';
+	return 0;
+}
+
+/* The scope key's scope, on every host (rs_scope_all); "" clears it. */
+static int remote_set_scope(struct kt_source *s, const char *kind, const char *arg,
+			    char *desc, size_t desclen, char *note, size_t notelen, char *err,
+			    size_t errlen)
+{
+	int ret = rs_scope_all(RS(s), KT_REQ_SCOPE_SET, NULL, kind, arg, desc, desclen, note,
+			       notelen, err, errlen);
+
+	if (ret == 0 && !*kind)
+		desc[0] = '\0';
 	return ret;
 }
 
@@ -1285,24 +1436,16 @@ static const struct kt_probe *remote_probe_get(struct kt_source *s, size_t i)
 	return i < RS(s)->n_probes ? &RS(s)->probes[i] : NULL;
 }
 
-/* Every agent restarts its reader around the switch (its pages keep coming). A tracer's
- * records carry kernel addresses (a call tree's functions): before the first switch to one,
- * while the link is still quiet, the first host's kallsyms and printk formats come into its
- * tep, which decodes every host's records (so with several hosts their kernels' addresses
- * are named by the first's), here, where the UI holds no lock the pages coming meanwhile
- * need (a row being drawn holds the store's). A few MB: seconds over a slow link. */
+/* Every agent restarts its reader around the switch (its pages keep coming); the first
+ * switch to a tracer other than nop fetches the kallsyms (rs_symbols). */
 static int remote_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen)
 {
 	struct remote_src *rs = RS(s);
-	char why[1024];
 	bool took;
 	int ret;
 
-	if (strcmp(name, "nop") && !rs->symbols) {
-		rs->symbols = true;
-		if (rs_call(rs, KT_REQ_KALLSYMS, "", "", why, sizeof(why)) < 0)
-			log_debug("%s: no kallsyms from the agent: %s", __func__, why);
-	}
+	if (strcmp(name, "nop"))
+		rs_symbols(rs);
 	ret = rs_call_all(rs, KT_REQ_TRACER, name, "", &took, err, errlen);
 
 	if (took)
@@ -1747,6 +1890,10 @@ const struct kt_source_ops source_remote_ops = {
 	.for_each_enabled = remote_for_each_enabled,
 	.get_filter = remote_get_filter,
 	.set_filter = remote_set_filter,
+	.stacks_enabled = remote_stacks_enabled,
+	.stacks_refilter = remote_stacks_refilter,
+	.stacks_set = remote_stacks_set,
+	.set_scope = remote_set_scope,
 	.tracer = remote_tracer,
 	.tracers_available = remote_tracers_available,
 	.set_tracer = remote_set_tracer,
@@ -1759,6 +1906,7 @@ const struct kt_source_ops source_remote_ops = {
 	.probe_refresh = remote_probe_refresh,
 	.usdt_create = remote_usdt_create,
 	.cpu_host = remote_cpu_host,
+	.symbols = remote_symbols,
 	.hist_open = remote_hist_open,
 	.counters_open = remote_counters_open,
 	.profile_open = remote_profile_open,
@@ -1850,6 +1998,50 @@ fail:
 	return -1;
 }
 
+/* -p (--follow-children), --comm or --cgroup as the scope request to every host
+ * (rs_scope_all), before any event is on: --comm's filter goes with every event enabled
+ * after it, as locally; the header shows a pid or cgroup scope, as locally. Returns 0, or
+ * -1 with err. */
+static int rs_start_scope(struct remote_src *rs, const struct kt_options *opts, char *err,
+			  size_t errlen)
+{
+	struct kt_scopereq q;
+	char desc[sizeof(rs->app->scope_desc)], note[1024];
+	int ret;
+
+	if (!scopereq_from_options(opts, &q))
+		return 0;
+	ret = rs_scope_all(rs, KT_REQ_SCOPE, q.opt, q.kind, q.arg, desc, sizeof(desc), note,
+			   sizeof(note), err, errlen);
+	if (ret == 0 && strcmp(q.kind, "comm"))
+		snprintf(rs->app->scope_desc, sizeof(rs->app->scope_desc), "%s", desc);
+	if (note[0])
+		log_debug("%s: %s", __func__, note);
+	scopereq_free(&q);
+	return ret;
+}
+
+/* The options' scope, events and stacks, as app_open sets them up locally. Returns 0, or
+ * -1 with err. */
+static int rs_start_capture(struct remote_src *rs, const struct kt_options *opts, char *err,
+			    size_t errlen)
+{
+	struct kt_app *app = rs->app;
+
+	if (opts->filter && *opts->filter)
+		app->event_filter = xstrdup(opts->filter);
+	evstack_setup(app->store, app->decoder);
+	if (rs_start_scope(rs, opts, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < opts->n_events; i++)
+		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)
+			return -1;
+	for (size_t i = 0; i < opts->n_stacks; i++)
+		if (app_set_stacks(app, opts->stacks[i], true, err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
 int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err,
 		    size_t errlen)
 {
@@ -1896,9 +2088,8 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 	}
 	decoder_set_comms(app->decoder, app->comms);
 	decoder_set_loader(app->decoder, rs_load_format, rs);
-	for (size_t i = 0; i < opts->n_events; i++)
-		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)
-			return KT_EXIT_FAILURE;
+	if (rs_start_capture(rs, opts, err, errlen) < 0)
+		return KT_EXIT_FAILURE;
 	/* signals go to the main thread; the pings' SIGPIPE after an agent died is left
 	 * pending on this one, the write failing with EPIPE instead */
 	sigfillset(&all);

@@ -236,7 +236,8 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 	} else {
 		source_describe(app->source, &desc);
 		wattrset(win, crt_attr(CRT_HEADER_VALUE));
-		x += crt_put(win, 0, x, desc.name, limit);
+		/* at most half the line: a long --via command leaves room for the scope */
+		x += crt_put(win, 0, x, desc.name, limit < w / 2 ? limit : w / 2);
 		x += crt_put(win, 0, x, "  ", limit - x);
 		field(win, 0, &x, limit, "tracer: ", h->tracer ? h->tracer : "?",
 		      CRT_HEADER_VALUE);

@@ -19,7 +19,8 @@ static bool pid_exists(pid_t pid)
 	return kill(pid, 0) == 0 || errno == EPERM;
 }
 
-static int parse_pids(const char *list, struct kt_scopespec *out, char *err, size_t errlen)
+static int parse_pids(const char *list, bool here, struct kt_scopespec *out, char *err,
+		      size_t errlen)
 {
 	const char *p = list;
 
@@ -34,7 +35,7 @@ static int parse_pids(const char *list, struct kt_scopespec *out, char *err, siz
 				 SYNTAX);
 			return -1;
 		}
-		if (!pid_exists((pid_t)v)) {
+		if (here && !pid_exists((pid_t)v)) {
 			snprintf(err, errlen, "pid %ld is not running: type one that exists (ps -e)",
 				 v);
 			return -1;
@@ -55,23 +56,28 @@ static int parse_pids(const char *list, struct kt_scopespec *out, char *err, siz
 	return 0;
 }
 
-static int parse_comm(const char *name, struct kt_scopespec *out, char *err, size_t errlen)
+static int parse_comm(const char *name, bool here, struct kt_scopespec *out, char *err,
+		      size_t errlen)
 {
 	if (!*name || strlen(name) > 15) {
 		snprintf(err, errlen, "comm= wants a name of 1 to 15 characters: %s", SYNTAX);
 		return -1;
 	}
+	snprintf(out->comm, sizeof(out->comm), "%s", name);
+	snprintf(out->desc, sizeof(out->desc), "comm %s", name);
+	if (!here)
+		return 0;
 	out->pids = scope_comm_pids(name, &out->n);
 	if (!out->pids || !out->n) {
 		snprintf(err, errlen, "no running process is called %s: start it first, or scope by pid=",
 			 name);
 		return -1;
 	}
-	snprintf(out->desc, sizeof(out->desc), "comm %s", name);
 	return 0;
 }
 
-int scopespec_parse(const char *text, struct kt_scopespec *out, char *err, size_t errlen)
+int scopespec_parse(const char *text, bool here, struct kt_scopespec *out, char *err,
+		    size_t errlen)
 {
 	char buf[512], *word, *save = NULL, *what = NULL;
 	int ret = 0;
@@ -105,8 +111,8 @@ int scopespec_parse(const char *text, struct kt_scopespec *out, char *err, size_
 		snprintf(out->cgroup, sizeof(out->cgroup), "%s", what + 7);
 		return 0;
 	}
-	ret = what[0] == 'p' ? parse_pids(what + 4, out, err, errlen)
-			     : parse_comm(what + 5, out, err, errlen);
+	ret = what[0] == 'p' ? parse_pids(what + 4, here, out, err, errlen)
+			     : parse_comm(what + 5, here, out, err, errlen);
 	if (ret < 0) {
 		scopespec_free(out);
 		return -1;
@@ -121,4 +127,28 @@ void scopespec_free(struct kt_scopespec *s)
 	free(s->pids);
 	s->pids = NULL;
 	s->n = 0;
+}
+
+void scopespec_request(const struct kt_scopespec *s, char *kind, size_t kindlen, char **arg)
+{
+	size_t n = 0;
+
+	*arg = NULL;
+	if (s->cgroup[0]) {
+		snprintf(kind, kindlen, "cgroup");
+		*arg = xstrdup(s->cgroup);
+		return;
+	}
+	snprintf(kind, kindlen, "%s%s", s->comm[0] ? "comm" : s->n ? "pid" : "",
+		 (s->comm[0] || s->n) && s->children ? "+children" : "");
+	if (s->comm[0]) {
+		*arg = xstrdup(s->comm);
+		return;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		*arg = xrealloc(*arg, n + 16);
+		n += (size_t)snprintf(*arg + n, 16, "%s%d", i ? "," : "", (int)s->pids[i]);
+	}
+	if (!*arg)
+		*arg = xstrdup("");
 }

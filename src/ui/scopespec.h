@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The scope typed in the tracer pane: "pid=1234,5678 [children]", "comm=NAME [children]",
  * "cgroup=PATH" or "" (all processes), resolved to the pids to write into set_event_pid (a
- * cgroup is resolved and followed by app_set_cgroup). */
+ * cgroup is resolved and followed by app_set_cgroup); or, for another machine's processes
+ * (a remote agent), only its syntax checked and put as the scope request's arguments. */
 #ifndef KTOP_UI_SCOPESPEC_H
 #define KTOP_UI_SCOPESPEC_H
 
@@ -14,13 +15,20 @@ struct kt_scopespec {
 	size_t n;
 	bool children;
 	char cgroup[4096]; /* cgroup=PATH as typed; "": a pid scope */
+	char comm[16];	   /* comm=NAME as typed (a comm scope) */
 	char desc[64]; /* for the header and the pane: "pid 1234", "comm bash (2 pids)" */
 };
 
-/* Parses text and checks it against /proc: every pid must exist, a comm must name at least
- * one running process. Returns 0, or -1 with a one-line err naming the cause and the way
+/* Parses text and, here, checks it against this machine's /proc: every pid must exist, a
+ * comm must name at least one running process (else pids stays NULL for a comm, whose
+ * machine resolves it). Returns 0, or -1 with a one-line err naming the cause and the way
  * out. */
-int scopespec_parse(const char *text, struct kt_scopespec *out, char *err, size_t errlen);
+int scopespec_parse(const char *text, bool here, struct kt_scopespec *out, char *err,
+		    size_t errlen);
+/* The scope request's kind and argument for it (source.h's set_scope: "pid+children" and
+ * "1234,5678", "comm" and "bash", "cgroup" and the path, "" and "" for all processes);
+ * *arg is malloc'd. */
+void scopespec_request(const struct kt_scopespec *s, char *kind, size_t kindlen, char **arg);
 void scopespec_free(struct kt_scopespec *s);
 
 #endif

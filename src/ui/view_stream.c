@@ -368,6 +368,7 @@ static void draw_detail(struct kt_view *v, int y, int h)
 	struct kt_store *store = v->app->store;
 	char name[NAME_MAX_LEN], line[LINE_MAX_LEN], ts[32];
 	enum kt_frame_kind kind;
+	struct tep_handle *syms = NULL;
 	size_t n = 0, i;
 	bool have = false;
 	struct kt_rec r;
@@ -380,6 +381,7 @@ static void draw_detail(struct kt_view *v, int y, int h)
 		decoder_format_name(v->app->decoder, &r, name, sizeof(name));
 		decoder_format_ts(r.ts, st->have_base ? st->base_ts : 0, ts, sizeof(ts));
 		n = evstack_read(v->app->decoder, store, &r, f, KT_EVSTACK_MAX);
+		syms = source_symbols(v->app->source, r.cpu); /* another host's kernel */
 	}
 	store_unlock(store);
 	if (!have)
@@ -394,7 +396,7 @@ static void draw_detail(struct kt_view *v, int y, int h)
 	mvwhline(v->win, y, 0, ' ', v->w);
 	crt_put(v->win, y, 0, line, v->w);
 	for (i = 0; i < n && (int)i + 1 < h; i++) {
-		evstack_name(v->app->decoder, app_symbolizer(v->app), &f[i], true, line,
+		evstack_name_syms(v->app->decoder, syms, app_symbolizer(v->app), &f[i], true, line,
 			     sizeof(line), &kind);
 		wattrset(v->win, crt_attr(kind == KT_FRAME_UNRESOLVED ? CRT_DIM : CRT_EVENT));
 		mvwhline(v->win, y + 1 + (int)i, 0, ' ', v->w);

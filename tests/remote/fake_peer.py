@@ -12,7 +12,7 @@
 #                     counters (no backlog); an enable of nosuch:* is refused; kallsyms
 #                     (two symbols) and printk formats when asked; END when stdin closes.
 #   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood] [old] [swept] [picky]
-#                     [renumbered]
+#                     [renumbered] [nopids] [stacks]
 #                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
@@ -32,6 +32,18 @@
 #                     renumbered its kernel numbers raw_syscalls:sys_enter 444, not 443
 #                     (in the format and the records), as another kernel may.
 #                     A probe-add request (op 4) is refused: "fake agent: no probes here".
+#                     The scope key's request (op 22) is taken, the reply "KIND ARG" ("all
+#                     processes" for an empty one), and when stdin closes the scopes taken
+#                     are said on its stderr ("fake agent: scopes KIND ARG; ..."); with
+#                     nopids a pid scope is refused as an agent that has none of its pids
+#                     refuses it (tests/term/remote_scope_hosts.sh).
+#                     With stacks its kernel is laid out at 0x10000000 * (SHIFT // 10**9)
+#                     above the others' (as KASLR does): its kallsyms name _stext,
+#                     do_syscall_64 and entry_SYSCALL_64 there; the format it is asked for
+#                     of ftrace:kernel_stack is the fixture's; a stack request (op 13)
+#                     sends that format and a page on CPU 0 of one sys_enter of pid 4242
+#                     followed by its kernel stack, one frame, do_syscall_64+0x10, 600 ms
+#                     after its other events (tests/term/remote_evstacks_hosts.sh).
 #                     The explorer's requests are answered too: events (available_events:
 #                     raw_syscalls:sys_enter), format, and disable (in backlog mode with a
 #                     loss frame that is caught up: tests/term/remote_fake.sh).
@@ -154,14 +166,18 @@ def pmu_text(events, count, json):
 
 
 def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False,
-                 flood=False, old=False, swept=False, picky=False, renumbered=False):
+                 flood=False, old=False, swept=False, picky=False, renumbered=False,
+                 nopids=False, stacks=False):
     global SYS_ENTER_ID
     late = (shift or 0) + skew
-    hists, counters, paged = [], None, False
+    hists, counters, paged, scopes = [], None, False, []
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
         header_page = f.read()
     with open(os.path.join(fixtures, "events/raw_syscalls/sys_enter/format"), "rb") as f:
         fmt = f.read()
+    with open(os.path.join(fixtures, "events/ftrace/kernel_stack/format"), "rb") as f:
+        kstack_fmt = f.read()
+    kbase = 0xffffffff81000000 + 0x10000000 * ((shift or 0) // 1000000000)
     if renumbered:
         SYS_ENTER_ID = 444
         fmt = fmt.replace(b"\nID: 443\n", b"\nID: 444\n")
@@ -183,7 +199,11 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
             if op == 17:  # end: the viewer is done, as when stdin closes
                 break
             if op == 6:  # kallsyms and printk formats, for -o
-                send(6, b"ffffffff81000000 T _stext\nffffffff81001000 T do_syscall_64\n")
+                if stacks:
+                    send(6, (f"{kbase:x} T _stext\n{kbase + 0x1000:x} T do_syscall_64\n"
+                             f"{kbase + 0x2000:x} T entry_SYSCALL_64\n").encode())
+                else:
+                    send(6, b"ffffffff81000000 T _stext\nffffffff81001000 T do_syscall_64\n")
                 with open(os.path.join(fixtures, "printk_formats"), "rb") as f:
                     send(7, f.read())
                 send(3, struct.pack("<IB", rid, 1) + string(""))
@@ -212,6 +232,17 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
                 hists.append((rid, hist_text(arg, 3 + (shift or 0) // 1000000000, json)))
                 send(3, struct.pack("<IB", rid, 1) + string(f"{arg} via=tp_btf"))
                 continue
+            if op == 22:  # the explorer's scope key
+                blen = struct.unpack("<I", payload[9 + alen:13 + alen])[0]
+                arg2 = payload[13 + alen:13 + alen + blen].decode()
+                if arg.startswith("pid") and nopids:
+                    send(3, struct.pack("<IB", rid, 0) + string(
+                        f"pid {arg2} is not running on fakehost: type one that runs there"))
+                    continue
+                scopes.append(f"{arg} {arg2}".strip() or "all")
+                send(3, struct.pack("<IB", rid, 1) +
+                     string(f"{arg} {arg2}".rstrip() if arg else "all processes"))
+                continue
             if arg.startswith("nosuch"):
                 send(3, struct.pack("<IB", rid, 0) + string(f"no event matches '{arg}'"))
                 continue
@@ -224,6 +255,19 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
             if op == 7:  # the explorer's catalogue
                 send(17, b"raw_syscalls:sys_enter\n")
                 send(3, struct.pack("<IB", rid, 1) + string(""))
+                continue
+            if op == 8 and stacks and arg == "ftrace:kernel_stack":
+                send(5, string("ftrace") + string("kernel_stack") + string(kstack_fmt))
+                send(3, struct.pack("<IB", rid, 1) + string("1 formats"))
+                continue
+            if op == 13 and stacks:  # an event with its kernel stack
+                send(5, string("ftrace") + string("kernel_stack") + string(kstack_fmt))
+                kstack = struct.pack("<HBBiiI", 4, 0, 0, 4242, 1, 0) + struct.pack(
+                    "<8Q", kbase + 0x1010, 0, 0, 0, 0, 0, 0, 0)
+                send(8, struct.pack("<I", 0) + string(page(1000600000 + late, [
+                    (0, sys_enter(4242, 110)), (1, kstack)])))
+                send(16, struct.pack("<Q", 1000600100 + late))
+                send(3, struct.pack("<IB", rid, 1) + string("1 events"))
                 continue
             if op == 8:  # a format the explorer's decoder asks for
                 send(5, string("raw_syscalls") + string("sys_enter") + string(fmt))
@@ -263,6 +307,8 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
                 send(16, struct.pack("<Q", now))
     if stderr:
         say("fake agent: done")
+    if scopes:
+        say("fake agent: scopes " + "; ".join(scopes))
     if backlog:
         send(10, loss([(0, 0, 0, 0, 2, 0), (0, 0, 2, 0, 1, 512)], 0, 250000000))
     for rid, text in hists:
@@ -277,7 +323,8 @@ if sys.argv[1] == "events":
     words = [a for a in sys.argv[3:] if not a.lstrip("-").isdigit()]
     events_agent(sys.argv[2], nums[0] if nums else None, nums[1] if nums else 0,
                  "die" in words, "backlog" in words, "stderr" in words, "flood" in words,
-                 "old" in words, "swept" in words, "picky" in words, "renumbered" in words)
+                 "old" in words, "swept" in words, "picky" in words, "renumbered" in words,
+                 "nopids" in words, "stacks" in words)
     sys.exit(0)
 # the next protocol's hello: proto and version first, as in every version; the rest is its own
 send(1, struct.pack("<H", PROTO + 1) + string("9.9") + b"\x00whatever the next version says",

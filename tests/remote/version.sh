@@ -52,5 +52,5 @@ one_line "silent exit" 1 "exit 0 exited before its hello"
 run_ktop 30 "$T/r.out" "$T/r.err" --via "exit 0"
 one_line "explorer, silent exit" 1 "exit 0 exited before its hello"
 run_ktop 30 "$T/r.out" "$T/r.err" --via "exit 0" -t function
-one_line "explorer -t" 2 "the explorer over a remote agent (-H, --via) takes -e, --filter, --hist, --pmu, --pmu-event, --profile -F (the flame pane's rate) and --compress so far"
+one_line "explorer -t" 2 "the explorer over a remote agent (-H, --via) takes -e, --filter, --stack, --hist, --pmu, --pmu-event, --profile -F (the flame pane's rate), -p, --comm, --cgroup and --compress so far"
 pass

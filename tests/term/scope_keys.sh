@@ -47,15 +47,7 @@ expect_text "only comm=wl\\*" 5 "the row filter did not apply"
 want _both "both workloads' rows before scoping"
 [ -z "$(scoped)" ] || fail "set_event_pid is '$(scoped)' before scoping"
 
-scope() # TEXT: R, s, TEXT, Enter
-{
-	tmux_keys R
-	expect_text "Scope: " 5 "R did not show the scope line"
-	tmux_keys s
-	expect_text "^scope \(pid=" 5 "s did not open the scope prompt"
-	[ -n "$1" ] && tmux_text "$1"
-	tmux_keys Enter
-}
+scope() { scope_key "$1"; }
 
 scope "pid=$alpha"
 expect_text "records only pid $alpha" 5 "no message for the pid scope"

@@ -1,0 +1,111 @@
+#!/bin/bash
+# shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
+# Stacks on events in the explorer over a real agent (--via 'ktop --agent', 100x24), scoped
+# to the workloads by -p:
+#   - ^K on syscalls:sys_enter_getppid in the picker puts a stacktrace trigger on it in the
+#     agent's instance (request 13); a workload's 3 calls then show as 3 rows marked '*' (the
+#     stack records are not rows); Enter on a row opens its stack, innermost first, named
+#     from the agent's kallsyms (do_syscall_64+OFF/SIZE, the syscall entry); Esc closes it;
+#   - ^K again takes the trigger off in the agent's instance (request 23), the event stays
+#     on, and the next 2 calls' rows carry no mark;
+#   - --stack at start-up: the trigger there before the first call, the rows marked, the
+#     stack named;
+#   - q: the agent and its instance are gone within 2 s.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+require_root_tracefs
+require_tmux
+require_workload
+
+EV=syscalls:sys_enter_getppid
+mkdir -p "$T/xdg"
+
+# held TAG N: a workload of exactly N calls named TAG, held until release; its pid in pw.
+held()
+{
+	rm -f "$T/go"
+	spawn_count "$1" "$2"
+	pw=$wl_pid
+}
+release()
+{
+	touch "$T/go"
+	wait_pid_exit "$pw" 60 || fail "workload $pw did not finish"
+}
+
+# explorer ARGS...: over one agent (its pid in agent), EV capturing there.
+explorer()
+{
+	rm -f "$T/a.agent"
+	tmux_start 100 24 "XDG_CONFIG_HOME=$T/xdg" -- --via "echo \$\$ >$T/a.agent; exec $KTOP --agent" "$@"
+	wait_until 15 test -s "$T/a.agent" || fail "the agent did not start: $(tmux_screen | grep -v '^$' | head -5)"
+	agent=$(cat "$T/a.agent")
+	KTOP_PIDS+=("$agent")
+	wait_capturing "$agent" syscalls sys_enter_getppid 15
+	TRIG="$(instance_dir "$agent")/events/syscalls/sys_enter_getppid/trigger"
+}
+
+# stack_named TAG: Enter on the last row opens its stack, named from the agent's kallsyms.
+stack_named()
+{
+	tmux_keys G Enter
+	expect_text "^ Stack of syscalls:sys_enter_getppid at [0-9.]+, innermost first" 5 \
+		"$1: Enter did not open the row's stack"
+	expect_text "^  do_syscall_64\+0x[0-9a-f]+(/0x[0-9a-f]+)? *$" 10 "$1: the stack does not name do_syscall_64"
+	expect_text "^  entry_SYSCALL_64[a-z_]*\+0x" 5 "$1: the stack does not end at the syscall entry"
+	tmux_keys Escape
+	wait_for_no_text "Stack of" 5 || fail "$1: Esc did not close the stack"
+}
+
+# ---- ^K in the picker ------------------------------------------------------------------------
+held rkst-on 3
+explorer -p "$pw" -e "$EV"
+tmux_keys e
+expect_text "Event picker" 5 "e did not open the picker"
+tmux_text sys_enter_getppid
+expect_text "\[x\] +sys_enter_getppid" 5 "the picker does not show sys_enter_getppid ticked"
+tmux_keys C-k
+expect_text "syscalls:sys_enter_getppid: kernel stack on each row" 30 "^K did not say it put stacks on"
+grep -q '^stacktrace:unlimited' "$TRIG" || fail "no stacktrace trigger in the agent's instance after ^K: $(cat "$TRIG")"
+tmux_keys Escape Escape
+expect_text "^ Events: all CPUs" 5 "the picker did not close"
+release
+expect_count "rkst-on-$pw +(syscalls:)?sys_enter_getppid\*( |$)" 3 10 "3 rows marked with a stack not shown"
+expect_count "kernel_stack" 0 2 "stack records shown as rows"
+stack_named "^K"
+
+# ---- ^K again: the trigger gone, the event still on -----------------------------------------
+tmux_keys e
+tmux_text sys_enter_getppid
+expect_text "\[x\] +sys_enter_getppid" 5 "the picker lost sys_enter_getppid"
+tmux_keys C-k
+expect_text "syscalls:sys_enter_getppid: no more stacks" 10 "^K again did not take stacks off"
+grep -q '^stacktrace' "$TRIG" && fail "the stacktrace trigger stayed in the agent's instance after ^K: $(cat "$TRIG")"
+event_enabled "$agent" syscalls sys_enter_getppid || fail "^K off disabled the event in the agent's instance"
+tmux_keys Escape Escape
+expect_text "^ Events: all CPUs" 5 "the picker did not close"
+held rkst-off 2
+scope_key "pid=$pw"
+expect_text "records only pid $pw" 10 "the scope did not move to the second workload"
+tmux_keys Escape G
+release
+expect_count "rkst-off-$pw +(syscalls:)?sys_enter_getppid( |$)" 2 10 "the 2 calls after ^K off are not shown unmarked"
+expect_count "rkst-off-$pw +(syscalls:)?sys_enter_getppid\*" 0 2 "rows marked after the trigger went"
+tmux_quit_clean
+wait_until 2 all_gone "$agent" || fail "q: the agent or its instance is still there 2 s after"
+tmux_kill_server
+
+# ---- --stack at start-up ---------------------------------------------------------------------
+held rkst-opt 3
+explorer -p "$pw" --stack "$EV"
+_stacked() { grep -q '^stacktrace:unlimited' "$TRIG"; }
+wait_until 15 _stacked || fail "--stack: no stacktrace trigger in the agent's instance: $(cat "$TRIG")"
+expect_text "^ Events: all CPUs" 15 "--stack: the explorer did not start"
+release
+expect_count "rkst-opt-$pw +(syscalls:)?sys_enter_getppid\*( |$)" 3 10 "--stack: 3 rows marked with a stack not shown"
+stack_named "--stack"
+tmux_quit_clean
+wait_until 2 all_gone "$agent" || fail "q: the agent or its instance is still there 2 s after"
+assert_clean
+pass
