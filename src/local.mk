@@ -11,6 +11,7 @@ src_libktop_a_SOURCES += \
 	src/app.c src/app.h \
 	src/histsrc.c src/histsrc.h \
 	src/countersrc.c src/countersrc.h \
+	src/profsrc.h \
 	src/signals.c src/signals.h \
 	src/batch.c src/batch.h \
 	src/batch_tree.c src/batch_tree.h \
