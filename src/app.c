@@ -1020,9 +1020,12 @@ void app_tick(struct kt_app *app)
 			log_debug("%s: %s", __func__, err);
 	source_tick(app->source);
 	/* the side band's mappings taken in each tick, so their queue stays short; the
-	 * mappings of processes long gone let go of */
-	if (app_symbolizer(app))
+	 * mappings of processes long gone let go of; a frame no mapping held may look in
+	 * /proc again */
+	if (app_symbolizer(app)) {
 		symbolizer_forget_exited(app->symbolizer, KT_APP_EXITED_KEPT);
+		symbolizer_next_pass(app->symbolizer);
+	}
 	store_lock(app->store);
 	store_stats(app->store, &app->sstats);
 	store_unlock(app->store);

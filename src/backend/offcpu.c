@@ -348,6 +348,7 @@ int offcpu_poll(struct kt_offcpu *oc, struct kt_stacks *st, char *err, size_t er
 	size_t i, j = 0;
 	int r;
 
+	symbolizer_next_pass(oc->sym);
 	r = read_counts(oc);
 	if (r < 0) {
 		snprintf(err, errlen, "off-CPU profile: reading its counts: %s", strerror(-r));

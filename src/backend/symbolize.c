@@ -73,7 +73,8 @@ struct proc {
 	struct proc *next;
 	struct map *maps; /* sorted by start, disjoint */
 	size_t n, cap;
-	bool proc_read;	   /* /proc/PID/maps merged in since the last exec */
+	uint64_t read_pass; /* the pass /proc/PID/maps was last read in; 0: not since exec */
+	bool tracked;	    /* the side band gives its mappings: they win over /proc's */
 	struct symtab jit; /* /tmp/perf-PID.map */
 	off_t jit_size;	   /* the file's size when read; -1 never read */
 	uint64_t exited;   /* symbolizer_exit: the reap generation that frees it; 0 alive */
@@ -88,6 +89,7 @@ struct kt_symbolizer {
 	size_t ndsos_loaded;
 	uint64_t resolved, unresolved;
 	uint64_t reaps; /* symbolizer_reap calls */
+	uint64_t pass;	/* symbolizer_next_pass calls, from 1 */
 	uint64_t exits; /* symbolizer_exit calls of a known process */
 };
 
@@ -304,6 +306,7 @@ struct kt_symbolizer *symbolizer_new(char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
+	sym->pass = 1;
 	if (load_kallsyms(sym, err, errlen) < 0) {
 		symbolizer_free(sym);
 		return NULL;
@@ -570,7 +573,7 @@ static void proc_clear(struct proc *p)
 {
 	p->exited = p->exit_seq = 0; /* a reused pid, or an exec */
 	p->n = 0;
-	p->proc_read = false;
+	p->read_pass = 0;
 	symtab_free(&p->jit);
 	p->jit_size = -1;
 }
@@ -661,22 +664,27 @@ void symbolizer_mmap(struct kt_symbolizer *sym, int pid, uint64_t start, uint64_
 {
 	struct proc *p = proc_get(sym, pid, true);
 
-	if (p)
-		add_map(sym, p, start, start + len, pgoff, path, false);
+	if (!p)
+		return;
+	p->tracked = true;
+	add_map(sym, p, start, start + len, pgoff, path, false);
 }
 
 /* Merges the executable mappings of /proc/PID/maps into what the side band gave (which
- * wins: it may be newer than what /proc shows). */
+ * wins: it may be newer than what /proc shows). Without a side band, /proc is all there is:
+ * what it says now replaces what it said before (an exec since, a library loaded). */
 static void read_proc_maps(struct kt_symbolizer *sym, struct proc *p)
 {
 	char path[64], line[PATH_MAX + 128];
 	FILE *f;
 
-	p->proc_read = true;
+	p->read_pass = sym->pass;
 	snprintf(path, sizeof(path), "/proc/%d/maps", p->pid);
 	f = fopen(path, "re");
 	if (!f)
 		return; /* gone: the side band is all there is */
+	if (!p->tracked)
+		p->n = 0;
 	while (fgets(line, sizeof(line), f)) {
 		unsigned long long start, end, off;
 		char perms[8], *file;
@@ -703,9 +711,10 @@ void symbolizer_fork(struct kt_symbolizer *sym, int parent_pid, int pid)
 
 	if (!parent || parent_pid == pid || !(child = proc_get(sym, pid, true)))
 		return;
-	if (!parent->proc_read)
+	if (!parent->read_pass)
 		read_proc_maps(sym, parent);
 	proc_clear(child);
+	child->tracked = true;
 	/* a parent without maps (a kernel thread's fork) has none to give */
 	if (!parent->n || maps_reserve(child, parent->n) < 0)
 		return;
@@ -717,7 +726,7 @@ void symbolizer_preload(struct kt_symbolizer *sym, int pid)
 {
 	struct proc *p = proc_get(sym, pid, true);
 
-	if (p && !p->proc_read)
+	if (p && !p->read_pass)
 		read_proc_maps(sym, p);
 }
 
@@ -826,10 +835,16 @@ void symbolizer_record(struct kt_symbolizer *sym, const struct perf_event_header
 	}
 }
 
+void symbolizer_next_pass(struct kt_symbolizer *sym)
+{
+	sym->pass++;
+}
+
 void symbolizer_reap(struct kt_symbolizer *sym)
 {
 	size_t i;
 
+	symbolizer_next_pass(sym);
 	sym->reaps++;
 	for (i = 0; i < PID_BUCKETS; i++) {
 		struct proc **at = &sym->procs[i];
@@ -904,7 +919,9 @@ void symbolizer_user(struct kt_symbolizer *sym, int pid, uint64_t addr, struct k
 		return;
 	}
 	m = find_map(p, addr);
-	if (!m && !p->proc_read) {
+	/* once a pass: /proc may have been read while the process was still loading its
+	 * libraries (an exec's first moments), or before a dlopen */
+	if (!m && p->read_pass != sym->pass) {
 		read_proc_maps(sym, p);
 		m = find_map(p, addr);
 	}

@@ -39,7 +39,12 @@ void symbolizer_exec(struct kt_symbolizer *sym, int pid);
  * drained together with the exit are still named. A reader that names stacks long after
  * they were taken (off-CPU stacks read from a BPF map) may call neither. */
 void symbolizer_exit(struct kt_symbolizer *sym, int pid);
+/* symbolizer_next_pass, then the reap. */
 void symbolizer_reap(struct kt_symbolizer *sym);
+/* A new pass of naming: an address no mapping holds reads /proc/PID/maps again, once per
+ * pass, as a reader without a side band must (it may have read it in the middle of an exec,
+ * before the libraries were mapped). */
+void symbolizer_next_pass(struct kt_symbolizer *sym);
 /* A reader that names stacks whenever it is asked (event stacks, named when a row is shown)
  * bounds its memory by count instead: the mappings of processes that exited are freed but
  * those of the keep that exited last. */

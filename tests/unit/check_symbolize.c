@@ -5,12 +5,14 @@
 #include "config.h"
 
 #include <check.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "backend/elfsyms.h"
@@ -233,6 +235,36 @@ END_TEST
 
 /* Later mappings replace the parts of earlier ones they cover, and only those. Files that
  * are not there name their frames by file and offset. */
+/* /proc/PID/maps read before a library was mapped (an exec's first moments, as the off-CPU
+ * profile of a task released by exec may catch it): the next pass reads it again, not never. */
+START_TEST(test_mapped_after_proc_was_read)
+{
+	struct kt_symbolizer *sym = new_sym();
+	uint64_t fn = (uint64_t)(uintptr_t)symbolize_target_one + 2, start, end, pgoff, late;
+	char path[PATH_MAX];
+	enum kt_frame_kind kind;
+	void *at;
+	int fd;
+
+	ck_assert_str_eq(user(sym, getpid(), fn, &kind), "symbolize_target_one");
+	/* the same text mapped again, where nothing was when /proc was read */
+	own_mapping(fn, &start, &end, &pgoff, path, sizeof(path));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	at = mmap(NULL, end - start, PROT_READ | PROT_EXEC, MAP_PRIVATE, fd, (off_t)pgoff);
+	ck_assert_ptr_ne(at, MAP_FAILED);
+	close(fd);
+	late = (uint64_t)(uintptr_t)at + (fn - start);
+	/* within a pass /proc is not read again for every address it lacks */
+	ck_assert_str_eq(user(sym, getpid(), fn, &kind), "symbolize_target_one");
+	symbolizer_next_pass(sym);
+	ck_assert_str_eq(user(sym, getpid(), late, &kind), "symbolize_target_one");
+	ck_assert_int_eq(kind, KT_FRAME_USER);
+	ck_assert_int_eq(munmap(at, end - start), 0);
+	symbolizer_free(sym);
+}
+END_TEST
+
 START_TEST(test_mappings_replace)
 {
 	struct kt_symbolizer *sym = new_sym();
@@ -393,6 +425,7 @@ static Suite *symbolize_suite(void)
 	tcase_add_test(tc, test_own_functions_via_proc_maps);
 	tcase_add_test(tc, test_side_band_of_a_gone_process);
 	tcase_add_test(tc, test_records);
+	tcase_add_test(tc, test_mapped_after_proc_was_read);
 	tcase_add_test(tc, test_mappings_replace);
 	tcase_add_test(tc, test_jit_map);
 	tcase_add_test(tc, test_vdso);
