@@ -8,24 +8,33 @@
 
 #include "comms.h"
 
-/* pids; a collision forgets the older pid's history. The side band notes every fork and
- * exec on the machine, so a build's thousands of short tasks must fit. */
+/* pids, in sets of COMMS_WAYS slots: a pid takes a free slot of its set, else the slot whose
+ * last rename is oldest, so two live pids that hash alike both keep their history. The side
+ * band notes every fork and exec on the machine, so a build's thousands of short tasks must
+ * fit. */
 #define COMMS_SLOTS 16384
-#define COMMS_PER_PID 4 /* renames kept per pid, the newest (fork, exec, a prctl or two) */
+#define COMMS_WAYS 4
+/* Renames kept per pid: a fork, an exec and a few prctl(PR_SET_NAME). When it is full the
+ * oldest in time goes, not the first to arrive: the side band's CPUs are drained one after
+ * another, so a fork can arrive after the renames that followed it. */
+#define COMMS_PER_PID 6
 
 struct rename {
 	uint64_t ts;
+	uint64_t seq; /* arrival: of two renames at one time, the later wins */
 	char oldcomm[KT_COMM_LEN], newcomm[KT_COMM_LEN];
 };
 
 struct pid_slot {
 	int pid; /* 0: free */
-	unsigned n, next; /* entries held; where the next goes (a ring) */
+	unsigned n;
+	uint64_t newest; /* the latest ts held */
 	struct rename r[COMMS_PER_PID];
 };
 
 struct kt_comms {
 	pthread_mutex_t lock;
+	uint64_t seq;
 	struct pid_slot slots[COMMS_SLOTS];
 };
 
@@ -96,9 +105,40 @@ int comms_parse_format(const char *format, struct kt_rename_layout *out)
 	return 0;
 }
 
-static struct pid_slot *slot_of(struct kt_comms *c, int pid)
+static struct pid_slot *slot_find(struct kt_comms *c, int pid)
 {
-	return &c->slots[((unsigned)pid * 2654435761u) % COMMS_SLOTS];
+	struct pid_slot *set = &c->slots[((unsigned)pid * 2654435761u) % COMMS_SLOTS &
+					 ~(unsigned)(COMMS_WAYS - 1)];
+	unsigned i;
+
+	for (i = 0; i < COMMS_WAYS; i++)
+		if (set[i].pid == pid)
+			return &set[i];
+	return NULL;
+}
+
+/* pid's slot, or a new one for it: a free one of its set, else the stalest. */
+static struct pid_slot *slot_take(struct kt_comms *c, int pid)
+{
+	struct pid_slot *set = &c->slots[((unsigned)pid * 2654435761u) % COMMS_SLOTS &
+					 ~(unsigned)(COMMS_WAYS - 1)],
+			*s = slot_find(c, pid), *stalest = &set[0];
+	unsigned i;
+
+	if (s)
+		return s;
+	for (i = 0; i < COMMS_WAYS; i++) {
+		if (!set[i].pid) {
+			stalest = &set[i];
+			break;
+		}
+		if (set[i].newest < stalest->newest)
+			stalest = &set[i];
+	}
+	stalest->pid = pid;
+	stalest->n = 0;
+	stalest->newest = 0;
+	return stalest;
 }
 
 static void copy_comm(char *dst, const char *src)
@@ -116,13 +156,26 @@ static void note(struct kt_comms *c, int pid, uint64_t ts, const char *oldcomm,
 	struct rename *r;
 
 	pthread_mutex_lock(&c->lock);
-	s = slot_of(c, pid);
-	if (s->pid != pid) {
-		s->pid = pid;
-		s->n = s->next = 0;
+	s = slot_take(c, pid);
+	if (s->n < COMMS_PER_PID) {
+		r = &s->r[s->n++];
+	} else {
+		/* full: the oldest goes, unless this one is older still */
+		unsigned i, old = 0;
+
+		for (i = 1; i < COMMS_PER_PID; i++)
+			if (s->r[i].ts < s->r[old].ts)
+				old = i;
+		if (ts < s->r[old].ts) {
+			pthread_mutex_unlock(&c->lock);
+			return;
+		}
+		r = &s->r[old];
 	}
-	r = &s->r[s->next];
 	r->ts = ts;
+	r->seq = ++c->seq;
+	if (ts > s->newest)
+		s->newest = ts;
 	if (oldcomm)
 		copy_comm(r->oldcomm, oldcomm);
 	else
@@ -131,9 +184,6 @@ static void note(struct kt_comms *c, int pid, uint64_t ts, const char *oldcomm,
 		copy_comm(r->newcomm, newcomm);
 	else /* a string */
 		snprintf(r->newcomm, sizeof(r->newcomm), "%s", newcomm);
-	s->next = (s->next + 1) % COMMS_PER_PID;
-	if (s->n < COMMS_PER_PID)
-		s->n++;
 	pthread_mutex_unlock(&c->lock);
 }
 
@@ -165,25 +215,23 @@ bool comms_at(struct kt_comms *c, int pid, uint64_t ts, char out[KT_COMM_LEN])
 	if (!c || pid <= 0)
 		return false;
 	pthread_mutex_lock(&c->lock);
-	s = slot_of(c, pid);
-	if (s->pid == pid) {
-		/* By time, not by arrival: the side band's CPUs are drained one after another,
-		 * so a fork seen on one CPU can arrive after the exec that followed it on
-		 * another. Oldest to newest around the ring, so an equal time takes the later. */
-		for (i = 0; i < s->n; i++) {
-			r = &s->r[(s->next + COMMS_PER_PID - s->n + i) % COMMS_PER_PID];
-			if (!first || r->ts < first->ts)
-				first = r;
-			if (r->ts <= ts && (!best || r->ts >= best->ts))
-				best = r;
-		}
-		if (best)
-			memcpy(out, best->newcomm, KT_COMM_LEN);
-		else if (first && first->oldcomm[0]) /* before the first rename: its old name */
-			memcpy(out, first->oldcomm, KT_COMM_LEN);
-		else
-			best = first = NULL;
+	s = slot_find(c, pid);
+	/* By time, not by arrival: a fork seen on one CPU can arrive after the exec that
+	 * followed it on another. Of two at one time, the later to arrive. */
+	for (i = 0; s && i < s->n; i++) {
+		r = &s->r[i];
+		if (!first || r->ts < first->ts || (r->ts == first->ts && r->seq < first->seq))
+			first = r;
+		if (r->ts <= ts && (!best || r->ts > best->ts ||
+				    (r->ts == best->ts && r->seq > best->seq)))
+			best = r;
 	}
+	if (best)
+		memcpy(out, best->newcomm, KT_COMM_LEN);
+	else if (first && first->oldcomm[0]) /* before the first rename: its old name */
+		memcpy(out, first->oldcomm, KT_COMM_LEN);
+	else
+		best = first = NULL;
 	pthread_mutex_unlock(&c->lock);
 	return best || first;
 }

@@ -260,6 +260,48 @@ START_TEST(test_side_band_names_out_of_order)
 }
 END_TEST
 
+/* More renames than a pid keeps, arriving out of time order (a task's renames drained from
+ * one CPU before its fork and exec from the other): the oldest in time go, not the first to
+ * arrive. And pids that hash alike (this table's sets are pid mod 16384) keep their own
+ * names: the slot a new pid takes from a full set is the one renamed longest ago. */
+START_TEST(test_side_band_names_kept)
+{
+	static const char *const names[] = { "alpha", "beta", "gamma", "delta", "epsilon" };
+	struct kt_comms *c = comms_new();
+	char name[KT_COMM_LEN];
+	int i, pid = 5151;
+
+	for (i = 0; i < 5; i++)
+		comms_set(c, pid, 300 + 100 * (uint64_t)i, names[i]);
+	comms_set(c, pid, 100, "bash");	    /* the fork, drained after */
+	comms_set(c, pid, 200, "workload"); /* the exec */
+	for (i = 0; i < 5; i++) {
+		ck_assert(comms_at(c, pid, 350 + 100 * (uint64_t)i, name));
+		ck_assert_str_eq(name, names[i]);
+	}
+	ck_assert(comms_at(c, pid, 250, name));
+	ck_assert_str_eq(name, "workload");
+
+	/* three more pids of its set: all four keep their names */
+	for (i = 1; i <= 3; i++)
+		comms_set(c, pid + 16384 * i, 1000 + (uint64_t)i, names[i - 1]);
+	ck_assert(comms_at(c, pid, 450, name));
+	ck_assert_str_eq(name, "beta");
+	for (i = 1; i <= 3; i++) {
+		ck_assert(comms_at(c, pid + 16384 * i, 2000, name));
+		ck_assert_str_eq(name, names[i - 1]);
+	}
+	/* a fifth takes the way of the one renamed longest ago */
+	comms_set(c, pid + 4 * 16384, 1004, "delta");
+	ck_assert(!comms_at(c, pid, 450, name));
+	ck_assert(comms_at(c, pid + 16384, 2000, name));
+	ck_assert_str_eq(name, "alpha");
+	ck_assert(comms_at(c, pid + 4 * 16384, 2000, name));
+	ck_assert_str_eq(name, "delta");
+	comms_free(c);
+}
+END_TEST
+
 /* Names of exited tasks come from a table of saved_cmdlines, read again for a pid it lacks only
  * after a pause, not once per unknown pid (a build's thousands of short-lived tasks stalled
  * ktop for seconds). */
@@ -322,6 +364,7 @@ static Suite *decode_suite(void)
 	tcase_add_test(tc, test_bad_tracing_dir);
 	tcase_add_test(tc, test_rename_history);
 	tcase_add_test(tc, test_side_band_names_out_of_order);
+	tcase_add_test(tc, test_side_band_names_kept);
 	tcase_add_test(tc, test_saved_cmdlines_snapshot);
 	suite_add_tcase(s, tc);
 	return s;
