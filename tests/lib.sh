@@ -577,6 +577,16 @@ tmux_kill_server()
 
 tmux_keys() { tm send-keys -t t "$@"; }
 tmux_text() { tm send-keys -t t -l -- "$1"; }
+# tmux_prompt KEY TITLE TEXT: KEY's prompt (TITLE on the screen), its offer replaced by TEXT,
+# Enter (w's and A's file names).
+tmux_prompt()
+{
+	tmux_keys "$1"
+	expect_text "$2" 3 "$1 opened no prompt"
+	tmux_keys C-u
+	tmux_text "$3"
+	tmux_keys Enter
+}
 # The screen as the terminal holds it once a frame has fully arrived: ktop's frame can reach
 # tmux in several reads, so a capture is repeated until two agree (a live stream that never
 # settles gives its last capture after 5 tries). tmux_screen -e: with the colours (SGR).

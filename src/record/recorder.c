@@ -10,6 +10,7 @@
 #include "../app.h"
 #include "../backend/decode.h"
 #include "../backend/session.h"
+#include "../source/source.h"
 #include "recorder.h"
 #include "tdat_write.h"
 
@@ -42,8 +43,12 @@ struct kt_recorder *recorder_start(struct kt_app *app, const char *path, uint64_
 		.comm = recorder_comm,
 		.comm_ctx = app,
 	};
-	struct kt_recorder *rc = calloc(1, sizeof(*rc));
+	struct kt_recorder *rc;
 
+	/* another machine's capture: its kernel's files, as the agent sent them */
+	if (source_record_meta(app->source, &meta, err, errlen) < 0)
+		return NULL;
+	rc = calloc(1, sizeof(*rc));
 	if (!rc || !(rc->path = strdup(path))) {
 		free(rc);
 		snprintf(err, errlen, "out of memory");

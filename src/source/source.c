@@ -237,6 +237,16 @@ int source_list_clear(struct kt_source *s, enum kt_ftrace_list which, char *err,
 	return s->ops->list_clear(s, which, err, errlen);
 }
 
+int source_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, char *err,
+		       size_t errlen)
+{
+	if (!source_can(s, KT_CAP_WRITE))
+		return refuse(s, KT_CAP_WRITE, err, errlen);
+	if (!s->ops->record_meta)
+		return 0;
+	return s->ops->record_meta(s, meta, err, errlen) < 0 ? -1 : 1;
+}
+
 bool source_is_remote(struct kt_source *s)
 {
 	return s && s->ops->remote;

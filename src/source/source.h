@@ -27,6 +27,7 @@ struct kt_trigger;
 struct kt_histsrc;
 struct kt_countersrc;
 struct kt_profsrc;
+struct kt_tdat_meta;
 struct tep_event;
 struct tep_handle;
 
@@ -210,6 +211,11 @@ struct kt_source_ops {
 	 * the flame pane samples this machine */
 	struct kt_profsrc *(*profile_open)(struct kt_source *s, bool off_cpu, unsigned freq,
 					   char *err, size_t errlen);
+	/* KT_CAP_WRITE of another machine's capture: what the trace.dat writer reads of its
+	 * kernel (its tracefs files mirrored here, its kallsyms, uname and CPUs), valid while
+	 * the source lives; 0, or -1 with one line. NULL op: this machine's (recorder.c) */
+	int (*record_meta)(struct kt_source *s, struct kt_tdat_meta *meta, char *err,
+			   size_t errlen);
 	/* KT_CAP_SEEK */
 	void (*wait_complete)(struct kt_source *s);
 	const char *(*kept_stacks)(struct kt_source *s); /* the profile it keeps, or NULL */
@@ -313,6 +319,11 @@ int source_list_remove(struct kt_source *s, enum kt_ftrace_list which, const cha
 		       char *err, size_t errlen);
 int source_list_clear(struct kt_source *s, enum kt_ftrace_list which, char *err,
 		      size_t errlen);
+
+/* KT_CAP_WRITE: the writer's view of the source's kernel (its record_meta op). 1 filled, 0
+ * when it is this machine's (the caller fills meta), -1 with one line. */
+int source_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, char *err,
+		       size_t errlen);
 
 /* The source's kernel and files are another machine's (ops->remote). */
 bool source_is_remote(struct kt_source *s);

@@ -66,8 +66,10 @@
 #include "remote/client.h"
 #include "remote/hostclock.h"
 #include "remote/hostmerge.h"
+#include "remote/mirror.h"
 #include "remote/pages.h"
 #include "remote/scopereq.h"
+#include "record/tdat_write.h"
 #include "source/source.h"
 #include "strutil.h"
 #include "xalloc.h"
@@ -173,6 +175,11 @@ struct rs_host {
 	struct kt_probe_report *counts;
 	size_t n_counts;
 	bool counts_asked; /* under lock: a request is out that no snapshot answered yet */
+	/* one host: its tracefs files as they came (w, A: the trace.dat writer reads them);
+	 * NULL with several, or when the directory could not be made */
+	struct kt_mirror *mirror;
+	char mirror_err[256]; /* why a file could not be kept, "" */
+	char uname[256], kallsyms[4200];
 };
 
 #define RS_IDS 65536	     /* common_type is two bytes */
@@ -326,9 +333,18 @@ static void rs_hello(void *ctx, const struct kt_hello *hello)
 	rpages_hello(h->pages, hello);
 }
 
+/* A file the agent sent, kept where the trace.dat writer looks for it (w, A). */
+static void rs_keep(struct rs_host *h, const char *rel, const void *p, size_t n)
+{
+	if (h->mirror && mirror_put(h->mirror, rel, p, n) < 0 && !h->mirror_err[0])
+		snprintf(h->mirror_err, sizeof(h->mirror_err), "cannot keep the agent's %.100s "
+			 "here: %s", rel, strerror(errno));
+}
+
 static void rs_header_page(void *ctx, const uint8_t *p, size_t n)
 {
 	rpages_header_page(((struct rs_host *)ctx)->pages, p, n);
+	rs_keep(ctx, "events/header_page", p, n);
 }
 
 /* A format: the ids looked up before it may mean another event now (a probe made again),
@@ -339,8 +355,20 @@ static void rs_format(void *ctx, const char *sys, const char *name, const uint8_
 	struct rs_host *h = ctx;
 	struct remote_src *rs = h->rs;
 
+	char rel[600], id[32];
+	const uint8_t *line;
+
 	if (rpages_format(h->pages, sys, text, n) < 0)
 		log_debug("%s: the format of %s:%s does not parse", __func__, sys, name);
+	if (h->mirror) {
+		snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name);
+		rs_keep(h, rel, text, n);
+		if ((line = memmem(text, n, "\nID: ", 5))) {
+			snprintf(rel, sizeof(rel), "events/%s/%s/id", sys, name);
+			snprintf(id, sizeof(id), "%d\n", atoi((const char *)line + 5));
+			rs_keep(h, rel, id, strlen(id));
+		}
+	}
 	for (unsigned i = 1; i < rs->n; i++) {
 		if (h->idx && i != h->idx)
 			continue;
@@ -378,11 +406,13 @@ static void rs_parse(struct rs_host *h, const uint8_t *p, size_t n, bool kallsym
 static void rs_kallsyms(void *ctx, const uint8_t *p, size_t n)
 {
 	rs_parse(ctx, p, n, true);
+	rs_keep(ctx, "kallsyms", p, n);
 }
 
 static void rs_printk(void *ctx, const uint8_t *p, size_t n)
 {
 	rs_parse(ctx, p, n, false);
+	rs_keep(ctx, "printk_formats", p, n);
 }
 
 static void rs_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
@@ -641,10 +671,13 @@ static void *rs_thread(void *arg)
 
 static unsigned int remote_caps(struct kt_source *s)
 {
-	(void)s;
+	struct remote_src *rs = RS(s);
+
+	/* w and A: one host's capture is one trace.dat, the agent's files mirrored here */
 	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES | KT_CAP_HIST |
 	       KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_STACKS | KT_CAP_SCOPE | KT_CAP_LIVE |
-	       KT_CAP_CLEAR | KT_CAP_KBUF;
+	       KT_CAP_CLEAR | KT_CAP_KBUF |
+	       (rs && rs->n == 1 && rs->hosts[0].mirror ? KT_CAP_WRITE : 0);
 }
 
 /* One line each, short enough for an 80-column status line. */
@@ -653,7 +686,8 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 	(void)s;
 	switch (cap) {
 	case KT_CAP_WRITE:
-		return "remote: w and A not done yet (ktop -b -H HOST -o FILE records it)";
+		/* several hosts' records are merged onto this clock, ids made the first's */
+		return "remote: w and A record one host (ktop -b -o: a file a host)";
 	case KT_CAP_TRIGGERS:
 		return "remote: triggers over an agent are not done yet";
 	default:
@@ -791,6 +825,7 @@ static void remote_close_src(struct kt_source *s)
 		free(rs->hosts[i].buf);
 		free(rs->hosts[i].ids);
 		free(rs->hosts[i].counts);
+		mirror_free(rs->hosts[i].mirror);
 		if (rs->hosts[i].tep)
 			tep_free(rs->hosts[i].tep);
 	}
@@ -1877,6 +1912,28 @@ static struct kt_countersrc *remote_counters_open(struct kt_source *s, char *err
 	return NULL;
 }
 
+/* w, A: the one host's kernel for the trace.dat writer, its kallsyms fetched first (the
+ * file's function names are its kernel's). */
+static int remote_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, char *err,
+			      size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	struct rs_host *h = &rs->hosts[0];
+
+	rs_symbols(rs);
+	if (h->mirror_err[0]) {
+		snprintf(err, errlen, "%s", h->mirror_err);
+		return -1;
+	}
+	snprintf(h->uname, sizeof(h->uname), "Linux %s %s", h->hello.host, h->hello.kernel);
+	snprintf(h->kallsyms, sizeof(h->kallsyms), "%s/kallsyms", mirror_dir(h->mirror));
+	meta->tracing_dir = mirror_dir(h->mirror);
+	meta->kallsyms = h->kallsyms; /* none came: none in the file, not this machine's */
+	meta->uname = h->uname;
+	meta->ncpus = (int)h->hello.ncpus;
+	return 0;
+}
+
 const struct kt_source_ops source_remote_ops = {
 	.kind = "remote",
 	.remote = true,
@@ -1885,6 +1942,7 @@ const struct kt_source_ops source_remote_ops = {
 	.describe = remote_describe,
 	.tick = remote_tick,
 	.close = remote_close_src,
+	.record_meta = remote_record_meta,
 	.enable = remote_enable,
 	.is_enabled = remote_is_enabled,
 	.for_each_enabled = remote_for_each_enabled,
@@ -2050,6 +2108,7 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 	sigset_t all, old;
 	int ret = app_init(app, opts, err, errlen);
 	struct rs_host *last;
+	char why[256];
 
 	if (ret != KT_EXIT_OK)
 		return ret;
@@ -2070,6 +2129,8 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 		snprintf(err, errlen, "out of memory");
 		return KT_EXIT_FAILURE;
 	}
+	if (rs->n == 1 && !(rs->hosts[0].mirror = mirror_new(why, sizeof(why))))
+		log_debug("%s: w and A refused: %s", __func__, why);
 	if (rs_connect(rs, opts, err, errlen) < 0) {
 		rs_stderr_out(rs); /* the messages before the one line that says why */
 		return KT_EXIT_FAILURE;

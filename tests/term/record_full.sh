@@ -33,15 +33,6 @@ pid=$KTOP_PID
 wait_capturing "$pid" syscalls sys_enter_getppid
 expect_text "Events: all CPUs" 10 "ktop did not start"
 
-# prompt KEY TITLE PATH: KEY's prompt, its default name replaced by PATH, Enter.
-prompt()
-{
-	tmux_keys "$1"
-	expect_text "$2" 3 "$1 opened no prompt"
-	tmux_keys C-u
-	tmux_text "$3"
-	tmux_keys Enter
-}
 _line_shown() { tmux_screen | grep -qF -- "$1"; }
 expect_line()
 {
@@ -66,14 +57,14 @@ check_file()
 }
 
 # ---- paths that cannot be written ----------------------------------------------------------
-prompt w "Write the stored events to:" "$T/ro/x.dat"
+tmux_prompt w "Write the stored events to:" "$T/ro/x.dat"
 expect_line "cannot write $T/ro/x.dat: Read-only file system" 5 "w to a read-only file system"
-prompt A "Record from now on to:" /proc/ktop-x.dat
+tmux_prompt A "Record from now on to:" /proc/ktop-x.dat
 expect_line "cannot write /proc/ktop-x.dat: No such file or directory" 5 "A to /proc"
 _screen_has "$rec_shown" && fail "REC is shown after a refused A"
 
 # ---- A on a disk that fills ----------------------------------------------------------------
-prompt A "Record from now on to:" "$T/small/a.dat"
+tmux_prompt A "Record from now on to:" "$T/small/a.dat"
 expect_line "recording to $T/small/a.dat (A stops)" 5 "A did not start recording"
 expect_text "$rec_shown" 5 "the header does not say REC"
 touch "$T/go"
@@ -89,12 +80,12 @@ check_file "$T/small/a.dat" "$n"
 log "A: $n of $N calls in a.dat ($(stat -c %s "$T/small/a.dat") bytes in a ${SMALL_KB}k tmpfs)"
 
 # ---- w on the full disk, then with room for the header -------------------------------------
-prompt w "Write the stored events to:" "$T/small/w.dat"
+tmux_prompt w "Write the stored events to:" "$T/small/w.dat"
 expect_line "cannot write $T/small/w.dat: No space left on device (its header needs " 10 \
 	"w on a full disk"
 [ -e "$T/small/w.dat" ] && fail "w on a full disk left $T/small/w.dat"
 rm "$T/small/a.dat"
-prompt w "Write the stored events to:" "$T/small/w.dat"
+tmux_prompt w "Write the stored events to:" "$T/small/w.dat"
 expect_line "cannot write $T/small/w.dat: No space left on device; the file holds the first " \
 	60 "w did not stop in one line when the disk filled"
 n=$(held_in "$T/small/w.dat")

@@ -10,8 +10,9 @@
 #   - D shows the agent's kernel's per-CPU counters, figure for figure;
 #   - R lists the agent's instance's tracers; the function tracer, which this kernel
 #     refuses, is refused with the agent's own reason and the agent's tracer stays nop;
-#   - w (write a trace.dat) is refused with one line saying why (histograms and counters:
-#     remote_hist_pane.sh, remote_counters_pane.sh);
+#   - A records from before the workload starts and w writes what is stored: each a
+#     trace.dat of the agent's kernel that trace-cmd report reads, holding exactly the
+#     workload's N calls under the name the agent gave them, with the agent's CPU count;
 #   - after q, and after the viewer is killed with -9, the agent, its instance and its probe
 #     group are gone within 2 s;
 #   - an agent killed with -9 under the explorer: the header says the remote ended, a request
@@ -22,6 +23,7 @@ set -u
 require_root_tracefs
 require_tmux
 require_workload
+command -v trace-cmd >/dev/null || skip "trace-cmd is not installed (apt-get install trace-cmd)"
 
 N=${KTOP_EXACT_N:-20000}
 host=$(uname -n)
@@ -82,6 +84,21 @@ filter=$(cat "$(instance_dir "$agent")/events/syscalls/sys_enter_getppid/filter"
 tmux_keys F2
 wait_for_no_text "Event picker" 3 || fail "F2 did not close the picker"
 
+# check_file PATH: a trace.dat of the agent's kernel with exactly the workload's N calls
+check_file()
+{
+	local got cpus
+	trace-cmd report "$1" >"$T/report" 2>"$T/report.err" ||
+		fail "trace-cmd report cannot read $1: $(head -c 600 "$T/report.err")"
+	got=$(grep -c "ktop-rx-$WL_PID .*sys_enter_getppid" "$T/report")
+	[ "$got" = "$N" ] || fail "$1 holds $got calls named ktop-rx-$WL_PID, not $N: $(head -5 "$T/report")"
+	cpus=$(sed -n 's/^cpus=//p' "$T/report")
+	[ "$cpus" = "$(nproc)" ] || fail "$1 says cpus=$cpus, the agent's kernel has $(nproc)"
+}
+tmux_prompt A "Record from now on to:" "$T/a.dat"
+expect_text "recording to $T/a.dat \(A stops\)" 5 "A did not start recording over the agent"
+expect_text " REC *$" 5 "the header does not say REC"
+
 # Exactly the workload's calls, named.
 workload_go rx 60
 expect_text "Events: all CPUs +$N held" 10 "the stream does not hold exactly the workload's $N calls"
@@ -102,9 +119,15 @@ read_sum=$(pane_rows | awk '{ s += $6 } END { print s + 0 }')
 tmux_keys F9 Escape
 wait_for_no_text "Ring buffers per CPU" 3 || fail "Esc did not close the ring-buffer pane"
 
-# What the agent cannot do yet: one line each.
-tmux_keys w
-expect_text "remote: w and A not done yet" 3 "w: no one-line refusal"
+# w and A: trace.dat files of the agent's kernel
+tmux_prompt w "Write the stored events to:" "$T/w.dat"
+expect_text "wrote $N events to $T/w.dat" 10 "w did not write the $N stored calls"
+check_file "$T/w.dat"
+tmux_keys A
+expect_text "recorded $N events to $T/a.dat" 10 "A did not end the recording with $N calls"
+wait_for_no_text " REC *$" 3 || fail "REC is still shown after A stopped the recording"
+check_file "$T/a.dat"
+log "w and A: $N calls each in trace.dat files trace-cmd reads"
 
 # The tracer pane on the agent's tracers; its refusal is the agent's.
 tmux_keys R

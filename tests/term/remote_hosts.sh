@@ -14,6 +14,8 @@
 #   - D names every CPU by its host (via1/0 ... via2/1), each with its host's loss, and the
 #     all row sums both hosts' losses (2 + 2);
 #   - P, the probe editor, is on both hosts; a probe a host refuses is named with it;
+#   - w and A, which write one host's trace.dat, are refused in one line that says how to
+#     record several (ktop -b -o writes a file a host);
 #   - q ends both agents (their stdin closes).
 # Then via1 and a via2 that refuses every enable: Space in the picker enables the event on
 # via1, the status line names via2 and its reason, and via1's rows come. Five hosts in 80
@@ -86,6 +88,11 @@ expect_text "via1: fake agent: no probes here" 5 "the refusal does not name via1
 expect_text "no probes yet" 3 "the editor lists a probe that was refused"
 tmux_keys Escape Escape Escape
 wait_for_no_text " Probes on 2 hosts " 3 || fail "Esc did not close the probe editor"
+
+tmux_keys w
+expect_text "remote: w and A record one host \(ktop -b -o: a file a host\)" 3 \
+	"w over two hosts: no one-line refusal"
+expect_text "Events: all CPUs +8 held" 3 "the refused w lost the stream's rows"
 
 tmux_quit_clean
 wait_until 2 _agents_gone || fail "q: the agents $(agent_pids) still run 2 s after"
