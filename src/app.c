@@ -142,8 +142,7 @@ static int app_setup_tracing(struct kt_app *app, char *err, size_t errlen)
 	return ret;
 }
 
-/* The --kprobe ... --uretprobe definitions, created and enabled. Returns an exit code. */
-static int app_setup_probes(struct kt_app *app, char *err, size_t errlen)
+int app_setup_probes(struct kt_app *app, char *err, size_t errlen)
 {
 	const struct kt_options *o = app->opts;
 	char event[128];

@@ -145,6 +145,9 @@ struct kt_symbolizer *app_symbolizer(struct kt_app *app);
  * trigger on each (evstack.h); off removes those triggers and leaves the events on. Returns
  * how many events, or -1 with one line in err. */
 int app_set_stacks(struct kt_app *app, const char *spec, bool on, char *err, size_t errlen);
+/* The --kprobe ... --uretprobe and --usdt definitions, created and enabled (through the
+ * source: on an agent's machine over one). Returns an exit code. */
+int app_setup_probes(struct kt_app *app, char *err, size_t errlen);
 /* True when app_set_events(spec) acts on ev. */
 bool app_spec_selects(const char *spec, const struct kt_event_desc *ev);
 /* Creates a dynamic probe from a definition (probes.h), adds it to the catalogue so the

@@ -789,11 +789,6 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--agent takes its events, filters, tracer and probes from the viewer at the "
 		     "other end of the pipe: give it no mode or capture option (--buffer-kb and "
 		     "-v apply)");
-	if (o->n_remotes && o->mode != KT_MODE_BATCH &&
-	    (o->tracer || o->n_probes || o->record_path || o->duration > 0 || o->quiet))
-		FAIL("the explorer over a remote agent (-H, --via) takes -e, --filter, --stack, "
-		     "--hist, --pmu, --pmu-event, --profile -F (the flame pane's rate), -p, --comm, "
-		     "--cgroup and --compress so far: -t, probes and -o work there with -b");
 	if (o->n_remotes &&
 	    (o->tree || (o->folded && !o->cpu_profile && !o->off_cpu) || o->input_path ||
 	     o->n_triggers || o->stop_when || o->user_stacks ||

@@ -2079,8 +2079,8 @@ static int rs_start_scope(struct remote_src *rs, const struct kt_options *opts, 
 	return ret;
 }
 
-/* The options' scope, events and stacks, as app_open sets them up locally. Returns 0, or
- * -1 with err. */
+/* The options' scope, tracer, probes, events and stacks, as app_open sets them up locally.
+ * Returns 0, or -1 with err. */
 static int rs_start_capture(struct remote_src *rs, const struct kt_options *opts, char *err,
 			    size_t errlen)
 {
@@ -2090,6 +2090,10 @@ static int rs_start_capture(struct remote_src *rs, const struct kt_options *opts
 		app->event_filter = xstrdup(opts->filter);
 	evstack_setup(app->store, app->decoder);
 	if (rs_start_scope(rs, opts, err, errlen) < 0)
+		return -1;
+	if (opts->tracer && app_set_tracer(app, opts->tracer, err, errlen) < 0)
+		return -1;
+	if (app_setup_probes(app, err, errlen) != KT_EXIT_OK)
 		return -1;
 	for (size_t i = 0; i < opts->n_events; i++)
 		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)

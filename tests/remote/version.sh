@@ -48,9 +48,7 @@ one_line "shell noise" 1 "not a ktop agent's frame: the stream starts with \"bas
 run_ktop 30 "$T/r.out" "$T/r.err" -b --via "exit 0" -e syscalls:sys_enter_getppid
 one_line "silent exit" 1 "exit 0 exited before its hello"
 
-# --- the explorer (no -b): the same lines before the screen is taken; what it cannot take yet
+# --- the explorer (no -b): the same lines before the screen is taken
 run_ktop 30 "$T/r.out" "$T/r.err" --via "exit 0"
 one_line "explorer, silent exit" 1 "exit 0 exited before its hello"
-run_ktop 30 "$T/r.out" "$T/r.err" --via "exit 0" -t function
-one_line "explorer -t" 2 "the explorer over a remote agent (-H, --via) takes -e, --filter, --stack, --hist, --pmu, --pmu-event, --profile -F (the flame pane's rate), -p, --comm, --cgroup and --compress so far"
 pass

@@ -338,11 +338,14 @@ START_TEST(test_remote_options)
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "-p", "42", "--stack",
 			       "sched:sched_switch", "--max-events", "10", NULL), 0);
 	options_free(&o);
-	/* the explorer over one takes the scope too; -t and probes only with -b */
+	/* the explorer over one takes the scope, -t and probes too; --duration stays batch's */
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--cgroup", "/a", NULL), 0);
 	options_free(&o);
-	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "-t", "function", NULL), -1);
-	ck_assert_ptr_nonnull(strstr(err, "-t, probes and -o work there with -b"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "-t", "function", "--usdt",
+			       "/bin/x:p:q", "--uprobe", "/bin/true:main", NULL), 0);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--duration", "3", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "belong to batch mode (-b)"));
 	/* --off-cpu goes to agents in batch mode (--folded with it); -F is the explorer's
 	 * flame pane's rate over one */
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "--off-cpu", "--folded",
