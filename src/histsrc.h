@@ -31,6 +31,8 @@ struct kt_histsrc_ops {
 	/* several hosts (the remote source): the label of a row's host; NULL op, or NULL:
 	 * one machine's rows, shown without */
 	const char *(*host_label)(struct kt_histsrc *h, unsigned int host);
+	/* several hosts: how many (every row's host is below it); NULL op: one machine */
+	unsigned int (*hosts)(struct kt_histsrc *h);
 	/* stops it (its programs go, here or on the agent) and frees h */
 	void (*close)(struct kt_histsrc *h);
 };

@@ -1649,6 +1649,11 @@ static const char *rh_host_label(struct kt_histsrc *h, unsigned host)
 	return rs->n > 1 && host < rs->n ? rs->hosts[host].label : NULL;
 }
 
+static unsigned int rh_hosts(struct kt_histsrc *h)
+{
+	return RH(h)->rs->n;
+}
+
 /* Each host's frames of it, as the histogram closes. Lock held. */
 static void rh_done(void *obj, unsigned host)
 {
@@ -1675,6 +1680,7 @@ static const struct kt_histsrc_ops rh_ops = {
 	.variant = rh_variant,
 	.missed = rh_missed,
 	.host_label = rh_host_label,
+	.hosts = rh_hosts,
 	.close = rh_close,
 };
 

@@ -9,7 +9,9 @@
  *            coloured by how many values the bucket got in that tick
  *
  * Counts are per tick (interval) or since the start (total). F freezes this pane; the
- * global pause freezes them all. Enter (or H) opens a prompt to build another histogram;
+ * global pause freezes them all. Over several agents the hosts stand side by side: bars and
+ * keys get a column per host (< > move along them when they do not all fit), each key on
+ * one line across the hosts (histhosts.h); the heatmap shows them summed. Enter (or H) opens a prompt to build another histogram;
  * a spec the kernel refuses leaves the current one running and says why in one line.
  */
 #include "config.h"
@@ -20,6 +22,7 @@
 
 #include "app.h"
 #include "backend/histdata.h"
+#include "histhosts.h"
 #include "histsrc.h"
 #include "ui/funcbar.h"
 #include "ui/view.h"
@@ -51,6 +54,14 @@ struct hist_view {
 	unsigned int selhost;	   /* and its host (several remote hosts) */
 	int top;
 	int list_h;
+	/* several hosts side by side: the keys grouped across hosts (sel indexes them then),
+	 * each host's total, the selected key summed over the hosts (the heatmap's) */
+	unsigned int nhosts; /* 1: one machine */
+	struct kt_hist_group *groups;
+	size_t ngroups;
+	struct kt_hist_row host_total[KT_HIST_HOSTS];
+	struct kt_hist_row sel_sum;
+	unsigned int host_first; /* the first host column shown (< >) */
 	/* heatmap: interval buckets of the shown key set, one row per tick */
 	unsigned long long (*heat)[KT_HIST_SLOTS];
 	int heat_n, heat_head;
@@ -66,12 +77,35 @@ static const struct kt_hist_val *val_of(const struct hist_view *hv, const struct
 	return hv->cumulative ? &r->cum : &r->iv;
 }
 
-/* The values the bars, the stats line and the heatmap describe: a key, or all of them. */
+static bool side_by_side(const struct hist_view *hv)
+{
+	return hv->nhosts > 1;
+}
+
+/* The rows the list selects among: keys, or with several hosts keys across them. */
+static size_t list_len(const struct hist_view *hv)
+{
+	return side_by_side(hv) ? hv->ngroups : hv->nrows;
+}
+
+/* The values the bars, the stats line and the heatmap describe: a key, or all of them
+ * (with several hosts: summed over the hosts). */
 static const struct kt_hist_row *shown_row(const struct hist_view *hv)
 {
-	if (hv->sel >= 0 && (size_t)hv->sel < hv->nrows)
-		return &hv->rows[hv->sel];
-	return &hv->total;
+	if (hv->sel < 0 || (size_t)hv->sel >= list_len(hv))
+		return &hv->total;
+	return side_by_side(hv) ? &hv->sel_sum : &hv->rows[hv->sel];
+}
+
+/* Several hosts: host's values of the selected key (NULL when it has none), or its total. */
+static const struct kt_hist_val *host_val(const struct hist_view *hv, unsigned int host)
+{
+	int row;
+
+	if (hv->sel < 0 || (size_t)hv->sel >= hv->ngroups)
+		return val_of(hv, &hv->host_total[host]);
+	row = hv->groups[hv->sel].row[host];
+	return row >= 0 ? val_of(hv, &hv->rows[row]) : NULL;
 }
 
 static const struct kt_hist_spec *spec_of(const struct hist_view *hv)
@@ -106,10 +140,72 @@ static int sort_p99(const void *a, const void *b)
 	return px == py ? 0 : px > py ? -1 : 1;
 }
 
+/* Several hosts: a key's figure to sort by, over every host (the most p99, the counts'
+ * sum). */
+static unsigned long long group_rank(const struct hist_view *hv, const struct kt_hist_group *g)
+{
+	unsigned long long v = 0, p;
+
+	for (unsigned int h = 0; h < hv->nhosts; h++) {
+		const struct kt_hist_val *val;
+
+		if (g->row[h] < 0)
+			continue;
+		val = val_of(hv, &hv->rows[g->row[h]]);
+		if (!hv->sort_p99) {
+			v += val->count;
+		} else if ((p = hist_percentile(spec_of(hv), val, 0.99)) > v) {
+			v = p;
+		}
+	}
+	return v;
+}
+
+struct ranked {
+	unsigned long long rank;
+	struct kt_hist_group g;
+};
+
+static int by_rank(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return x->rank == y->rank ? 0 : x->rank > y->rank ? -1 : 1;
+}
+
+static void sort_groups(struct hist_view *hv)
+{
+	struct ranked *r;
+	size_t i;
+
+	if (!hv->ngroups)
+		return;
+	r = xcalloc(hv->ngroups, sizeof(*r));
+	for (i = 0; i < hv->ngroups; i++)
+		r[i] = (struct ranked){ group_rank(hv, &hv->groups[i]), hv->groups[i] };
+	/* stable enough: equal ranks keep no promised order, as the one-host list */
+	qsort(r, hv->ngroups, sizeof(*r), by_rank);
+	for (i = 0; i < hv->ngroups; i++)
+		hv->groups[i] = r[i].g;
+	free(r);
+	if (!hv->has_selkey)
+		return;
+	hv->sel = -1;
+	for (i = 0; i < hv->ngroups; i++)
+		if (!memcmp(&hv->groups[i].key, &hv->selkey, sizeof(hv->selkey)))
+			hv->sel = (int)i;
+	if (hv->sel >= 0)
+		hist_group_sum(&hv->groups[hv->sel], hv->rows, hv->nhosts, &hv->sel_sum);
+}
+
 static void sort_rows(struct hist_view *hv)
 {
 	size_t i;
 
+	if (side_by_side(hv)) {
+		sort_groups(hv);
+		return;
+	}
 	if (!hv->nrows || !hv->h)
 		return;
 	sort_spec = spec_of(hv);
@@ -150,6 +246,16 @@ static void snapshot(struct kt_view *v)
 	if (hv->nrows)
 		memcpy(hv->rows, rows, hv->nrows * sizeof(*hv->rows));
 	hv->total = *hv->h->ops->total(hv->h);
+	hv->nhosts = hv->h->ops->hosts ? hv->h->ops->hosts(hv->h) : 1;
+	if (hv->nhosts > KT_HIST_HOSTS)
+		hv->nhosts = KT_HIST_HOSTS;
+	free(hv->groups);
+	hv->groups = NULL;
+	hv->ngroups = 0;
+	if (side_by_side(hv)) {
+		hv->ngroups = hist_groups(hv->rows, hv->nrows, hv->nhosts, &hv->groups);
+		hist_host_totals(hv->rows, hv->nrows, hv->nhosts, hv->host_total);
+	}
 	sort_rows(hv);
 }
 
@@ -158,6 +264,10 @@ static void reset(struct hist_view *hv)
 	free(hv->rows);
 	hv->rows = NULL;
 	hv->nrows = 0;
+	free(hv->groups);
+	hv->groups = NULL;
+	hv->ngroups = 0;
+	hv->host_first = 0;
 	memset(&hv->total, 0, sizeof(hv->total));
 	hv->sel = -1;
 	hv->has_selkey = false;
@@ -181,6 +291,7 @@ static void hist_view_free(struct kt_view *v)
 
 	histsrc_close(hv->h);
 	free(hv->rows);
+	free(hv->groups);
 	free(hv->heat);
 	free(hv);
 }
@@ -275,24 +386,74 @@ static void row_label(const struct hist_view *hv, const struct kt_hist_row *r, c
 	snprintf(buf, len, "%s%s%s", host ? host : "", host ? " " : "", key);
 }
 
-static void draw_stats(struct kt_view *v, int y)
+/* Several hosts: the host columns of colw that fit in w, from host_first (kept in range). */
+static unsigned int hosts_shown(struct hist_view *hv, int w, int colw)
 {
-	struct hist_view *hv = HV(v);
-	const struct kt_hist_spec *s = spec_of(hv);
-	const struct kt_hist_val *val = val_of(hv, shown_row(hv));
-	char key[64], avg[16], p50[16], p90[16], p99[16], max[16], line[256];
+	unsigned int fit = colw > 0 && w >= colw ? (unsigned int)(w / colw) : 1;
 
-	if (hv->sel >= 0)
-		row_label(hv, shown_row(hv), key, sizeof(key));
-	else
-		snprintf(key, sizeof(key), "all %zu keys", hv->nrows);
+	if (fit > hv->nhosts)
+		fit = hv->nhosts;
+	if (hv->host_first + fit > hv->nhosts)
+		hv->host_first = hv->nhosts - fit;
+	return fit;
+}
+
+static const char *host_name(const struct hist_view *hv, unsigned int host)
+{
+	const char *l = hv->h->ops->host_label ? hv->h->ops->host_label(hv->h, host) : NULL;
+
+	return l ? l : "?";
+}
+
+/* "n=... avg=... p50=... p90=... p99=... max=..." of val, into buf. */
+static void stats_text(const struct hist_view *hv, const struct kt_hist_val *val, bool brief,
+		       char *buf, size_t len)
+{
+	const struct kt_hist_spec *s = spec_of(hv);
+	char avg[16], p50[16], p90[16], p99[16], max[16];
+
 	hist_format_value(s, val->count ? val->sum / val->count : 0, avg, sizeof(avg));
 	hist_format_value(s, hist_percentile(s, val, 0.5), p50, sizeof(p50));
 	hist_format_value(s, hist_percentile(s, val, 0.9), p90, sizeof(p90));
 	hist_format_value(s, hist_percentile(s, val, 0.99), p99, sizeof(p99));
 	hist_format_value(s, val->max, max, sizeof(max));
-	snprintf(line, sizeof(line), "%s: n=%llu avg=%s p50=%s p90=%s p99=%s max=%s", key,
-		 val->count, avg, p50, p90, p99, max);
+	if (brief)
+		snprintf(buf, len, "n=%llu p50=%s p99=%s", val->count, p50, p99);
+	else
+		snprintf(buf, len, "n=%llu avg=%s p50=%s p90=%s p99=%s max=%s", val->count, avg,
+			 p50, p90, p99, max);
+}
+
+static void draw_stats(struct kt_view *v, int y)
+{
+	struct hist_view *hv = HV(v);
+	char key[64], figures[160], line[640];
+	size_t at;
+
+	if (hv->sel >= 0 && side_by_side(hv))
+		hist_key_label(spec_of(hv), &hv->sel_sum.key, key, sizeof(key));
+	else if (hv->sel >= 0)
+		row_label(hv, shown_row(hv), key, sizeof(key));
+	else
+		snprintf(key, sizeof(key), "all %zu keys", list_len(hv));
+	if (!side_by_side(hv)) {
+		stats_text(hv, val_of(hv, shown_row(hv)), false, figures, sizeof(figures));
+		snprintf(line, sizeof(line), "%s: %s", key, figures);
+		crt_put(v->win, y, 0, line, v->w);
+		return;
+	}
+	/* each host's, from the first column shown, as far as the line goes */
+	at = (size_t)snprintf(line, sizeof(line), "%s:", key);
+	for (unsigned int h = hv->host_first; h < hv->nhosts && at < sizeof(line); h++) {
+		const struct kt_hist_val *val = host_val(hv, h);
+
+		if (val)
+			stats_text(hv, val, true, figures, sizeof(figures));
+		else
+			snprintf(figures, sizeof(figures), "none");
+		at += (size_t)snprintf(line + at, sizeof(line) - at, "  %s %s", host_name(hv, h),
+				       figures);
+	}
 	crt_put(v->win, y, 0, line, v->w);
 }
 
@@ -305,6 +466,74 @@ static void bucket_label(const struct kt_hist_spec *s, unsigned int slot, char *
 	hist_format_value(s, lo, buf, len);
 }
 
+/* Several hosts: a column a host (its label above), each with its counts and bars of one
+ * scale, the bucket labels once at the left. */
+static void draw_bars_hosts(struct kt_view *v, int y, int h)
+{
+	struct hist_view *hv = HV(v);
+	const struct kt_hist_val *val[KT_HIST_HOSTS];
+	unsigned int fit = hosts_shown(hv, v->w - LABEL_W - 1, COUNT_W + 9), k;
+	int colw = (v->w - LABEL_W - 1) / (int)fit, barw = colw - COUNT_W - 2;
+	int first = -1, last = -1, i, row, n, x;
+	unsigned long long most = 0, lo_sum, hi_sum;
+	char label[16], count[24];
+
+	for (k = 0; k < fit; k++)
+		val[k] = host_val(hv, hv->host_first + k);
+	for (i = 0; i < KT_HIST_SLOTS; i++)
+		for (k = 0; k < fit; k++) {
+			if (!val[k] || !val[k]->slots[i])
+				continue;
+			first = first < 0 ? i : first;
+			last = i;
+			most = val[k]->slots[i] > most ? val[k]->slots[i] : most;
+		}
+	wattrset(v->win, crt_attr(CRT_DIM));
+	for (k = 0; k < fit; k++)
+		crt_put(v->win, y, LABEL_W + 1 + (int)k * colw, host_name(hv, hv->host_first + k),
+			colw - 1);
+	if (fit < hv->nhosts)
+		crt_put(v->win, y, 0, "< >", LABEL_W);
+	if (first < 0)
+		crt_put(v->win, y + 1, 1,
+			hv->cumulative ? "no values yet" : "no values in the last tick", v->w - 1);
+	wattrset(v->win, A_NORMAL);
+	if (first < 0)
+		return;
+	y++;
+	h--;
+	while (last - first + 1 > h) {
+		for (k = 0, lo_sum = hi_sum = 0; k < fit; k++)
+			if (val[k]) {
+				lo_sum += val[k]->slots[first];
+				hi_sum += val[k]->slots[last];
+			}
+		if (lo_sum <= hi_sum)
+			first++;
+		else
+			last--;
+	}
+	for (row = 0, i = first; i <= last && row < h; i++, row++) {
+		bucket_label(spec_of(hv), (unsigned int)i, label, sizeof(label));
+		mvwprintw(v->win, y + row, 0, "%*.*s ", LABEL_W, LABEL_W, label);
+		for (k = 0; k < fit; k++) {
+			unsigned long long c = val[k] ? val[k]->slots[i] : 0;
+
+			x = LABEL_W + 1 + (int)k * colw;
+			snprintf(count, sizeof(count), "%llu", c);
+			mvwprintw(v->win, y + row, x, "%*.*s ", COUNT_W, COUNT_W, count);
+			if (barw <= 0 || !c)
+				continue;
+			n = (int)((c * (unsigned long long)barw + most - 1) / most);
+			wattrset(v->win, crt_attr(CRT_TASK));
+			wmove(v->win, y + row, x + COUNT_W + 1);
+			while (n-- > 0)
+				waddstr(v->win, crt_is_utf8() ? "\u2588" : "#");
+			wattrset(v->win, A_NORMAL);
+		}
+	}
+}
+
 static void draw_bars(struct kt_view *v, int y, int h)
 {
 	struct hist_view *hv = HV(v);
@@ -314,6 +543,10 @@ static void draw_bars(struct kt_view *v, int y, int h)
 	unsigned long long most = 0;
 	char label[16], count[24];
 
+	if (side_by_side(hv)) {
+		draw_bars_hosts(v, y, h);
+		return;
+	}
 	for (i = 0; i < KT_HIST_SLOTS; i++) {
 		if (!val->slots[i])
 			continue;
@@ -353,6 +586,65 @@ static void draw_bars(struct kt_view *v, int y, int h)
 	}
 }
 
+/* Several hosts: a line a key, each host's count and p99 in its own column under its
+ * label; a host without the key shows "-". */
+static void draw_keys_hosts(struct kt_view *v, int y, int h)
+{
+	struct hist_view *hv = HV(v);
+	const struct kt_hist_spec *s = spec_of(hv);
+	const int colw = COUNT_W + 1 + 6 + 2;
+	unsigned int fit = hosts_shown(hv, v->w - 12, colw), k;
+	int keyw = v->w - (int)fit * colw, i, x;
+	char key[64], p99[16], cell[64];
+
+	if (keyw < 6)
+		keyw = 6;
+	wattrset(v->win, crt_attr(CRT_DIM));
+	crt_put(v->win, y, 0, fit < hv->nhosts ? "< > hosts" : "", keyw);
+	snprintf(cell, sizeof(cell), "%s by %s",
+		 histspec_by_name(s)[0] ? histspec_by_name(s) : "key",
+		 hv->sort_p99 ? "p99" : "count");
+	crt_put(v->win, y + 1, 0, cell, keyw);
+	for (k = 0; k < fit; k++) {
+		x = keyw + (int)k * colw;
+		snprintf(cell, sizeof(cell), "%*.*s", colw - 2, colw - 2,
+			 host_name(hv, hv->host_first + k));
+		crt_put(v->win, y, x, cell, colw);
+		snprintf(cell, sizeof(cell), "%*s %6s", COUNT_W, hv->sort_p99 ? "count" : "*count",
+			 hv->sort_p99 ? "*p99" : "p99");
+		crt_put(v->win, y + 1, x, cell, colw);
+	}
+	wattrset(v->win, A_NORMAL);
+	y += 2;
+	h -= 2;
+	hv->list_h = h;
+	if (hv->sel >= 0 && hv->sel < hv->top)
+		hv->top = hv->sel;
+	if (h > 0 && hv->sel >= hv->top + h)
+		hv->top = hv->sel - h + 1;
+	for (i = 0; i < h && (size_t)(hv->top + i) < hv->ngroups; i++) {
+		const struct kt_hist_group *g = &hv->groups[hv->top + i];
+
+		if (hv->top + i == hv->sel)
+			wattrset(v->win, crt_attr(v->focused ? CRT_CURSOR : CRT_CURSOR_DIM));
+		hist_key_label(s, &g->key, key, sizeof(key));
+		crt_put_pad(v->win, y + i, 0, key, v->w);
+		for (k = 0; k < fit; k++) {
+			int row = g->row[hv->host_first + k];
+			const struct kt_hist_val *val = row >= 0 ? val_of(hv, &hv->rows[row]) : NULL;
+
+			if (val) {
+				hist_format_value(s, hist_percentile(s, val, 0.99), p99, sizeof(p99));
+				snprintf(cell, sizeof(cell), "%*llu %6s", COUNT_W, val->count, p99);
+			} else {
+				snprintf(cell, sizeof(cell), "%*s %6s", COUNT_W, "-", "-");
+			}
+			crt_put(v->win, y + i, keyw + (int)k * colw, cell, colw);
+		}
+		wattrset(v->win, A_NORMAL);
+	}
+}
+
 static void draw_keys(struct kt_view *v, int y, int h)
 {
 	struct hist_view *hv = HV(v);
@@ -360,6 +652,10 @@ static void draw_keys(struct kt_view *v, int y, int h)
 	char key[64], avg[16], p50[16], p99[16], max[16], line[256];
 	int i, keyw = v->w - 4 * 7 - COUNT_W - 2;
 
+	if (side_by_side(hv)) {
+		draw_keys_hosts(v, y, h);
+		return;
+	}
 	if (keyw < 6)
 		keyw = 6;
 	/* the sort column is marked with a star */
@@ -518,13 +814,16 @@ static void hist_view_draw(struct kt_view *v)
 
 static void select_row(struct hist_view *hv, int sel)
 {
-	if (sel >= (int)hv->nrows)
-		sel = (int)hv->nrows - 1;
+	if (sel >= (int)list_len(hv))
+		sel = (int)list_len(hv) - 1;
 	if (sel < -1)
 		sel = -1;
 	hv->sel = sel;
 	hv->has_selkey = sel >= 0;
-	if (sel >= 0) {
+	if (sel >= 0 && side_by_side(hv)) {
+		hv->selkey = hv->groups[sel].key;
+		hist_group_sum(&hv->groups[sel], hv->rows, hv->nhosts, &hv->sel_sum);
+	} else if (sel >= 0) {
 		hv->selkey = hv->rows[sel].key;
 		hv->selhost = hv->rows[sel].host;
 	}
@@ -568,6 +867,14 @@ static int hist_view_key(struct kt_view *v, int key)
 		break;
 	case 'a':
 		select_row(hv, -1);
+		break;
+	case '<': /* several hosts: their columns */
+		if (hv->host_first > 0)
+			hv->host_first--;
+		break;
+	case '>':
+		if (hv->host_first + 1 < hv->nhosts)
+			hv->host_first++;
 		break;
 	case KEY_UP:
 	case 'k':

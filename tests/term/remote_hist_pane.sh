@@ -12,8 +12,10 @@
 #   - --hist opens a pane on the agent at the start; q: the agent, its programs and its
 #     instance gone within 2 s;
 #   - two agents (two --via, one kernel): a refusal names the host; the histogram opens on
-#     both, each host's row of the workload's command labelled with it and counting exactly
-#     N; q: both agents and all their programs gone within 2 s.
+#     both, side by side: the key table has a column a host, headed by its label, and the
+#     workload's command one line counting exactly N under each; selected, its bars have a
+#     column a host with N in the same bucket, and the stats line each host's n=N; q: both
+#     agents and all their programs gone within 2 s.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -116,9 +118,19 @@ tmux_keys v z i
 expect_text "keys total" 5 "two: no key table of totals"
 workload_start three count "$N" ktop-rhp
 workload_go three 60
-expect_text "^via1 ktop-rhp +$N " 10 "two: via1's row does not count exactly $N"
-expect_text "^via2 ktop-rhp +$N " 10 "two: via2's row does not count exactly $N"
-log "two: via1 and via2 each counted $N"
+expect_text "^ +via1 +via2 *$" 5 "two: the key table has no column a host"
+expect_text "^comm by count +\*count +p99 +\*count +p99 *$" 3 "two: no count and p99 under each host"
+expect_text "^ktop-rhp +$N +[0-9.a-zA-Z]+ +$N +[0-9.a-zA-Z]+ *$" 10 \
+	"two: ktop-rhp's line does not count exactly $N under each host"
+# the busiest key first: selected, its bars a column a host
+tmux_keys Down
+expect_text "^ktop-rhp:  via1 n=$N p50=[^ ]+ p99=[^ ]+  via2 n=$N " 5 \
+	"two: the stats line does not give each host's n=$N of ktop-rhp"
+tmux_keys v v
+expect_text "bars total" 5 "two: v v did not come back to the bars"
+expect_text "^ +via1 +via2 *$" 3 "two: the bars have no column a host"
+expect_text "^ *[0-9]+ +$N [^ ]+ +$N [^ ]+ *$" 3 "two: no bucket of $N beside $N"
+log "two: via1 and via2 each counted $N, side by side"
 remote_two_quit "${PROGS[@]}"
 assert_clean
 pass

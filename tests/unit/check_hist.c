@@ -8,6 +8,7 @@
 
 #include "backend/histdata.h"
 #include "backend/histspec.h"
+#include "histhosts.h"
 #include "check_main.h"
 
 static struct kt_hist_spec parse_ok(const char *text)
@@ -246,6 +247,49 @@ START_TEST(test_labels)
 }
 END_TEST
 
+/* Two hosts' rows of one histogram side by side: one group a key, each host's row of it
+ * (-1 where a host lacks the key), each host's total, and a key summed over the hosts. */
+START_TEST(test_hosts_side_by_side)
+{
+	struct kt_hist_row rows[4], totals[2], sum;
+	struct kt_hist_group *g;
+	size_t n;
+
+	memset(rows, 0, sizeof(rows));
+	strcpy(rows[0].key.name, "db");
+	rows[0].cum.count = 5;
+	rows[0].cum.slots[3] = 5;
+	strcpy(rows[1].key.name, "web");
+	rows[1].cum.count = 2;
+	rows[1].cum.slots[4] = 2;
+	strcpy(rows[2].key.name, "db");
+	rows[2].host = 1;
+	rows[2].cum.count = 7;
+	rows[2].cum.slots[3] = 7;
+	strcpy(rows[3].key.name, "gone");
+	rows[3].host = 2; /* past the hosts given: left out */
+	n = hist_groups(rows, 4, 2, &g);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(g[0].key.name, "db");
+	ck_assert_int_eq(g[0].row[0], 0);
+	ck_assert_int_eq(g[0].row[1], 2);
+	ck_assert_str_eq(g[1].key.name, "web");
+	ck_assert_int_eq(g[1].row[0], 1);
+	ck_assert_int_eq(g[1].row[1], -1);
+	hist_host_totals(rows, 4, 2, totals);
+	ck_assert_uint_eq(totals[0].cum.count, 7);
+	ck_assert_uint_eq(totals[1].cum.count, 7);
+	ck_assert_uint_eq(totals[1].host, 1);
+	hist_group_sum(&g[0], rows, 2, &sum);
+	ck_assert_str_eq(sum.key.name, "db");
+	ck_assert_uint_eq(sum.cum.count, 12);
+	ck_assert_uint_eq(sum.cum.slots[3], 12);
+	free(g);
+	ck_assert_uint_eq(hist_groups(rows, 0, 2, &g), 0);
+	ck_assert_ptr_null(g);
+}
+END_TEST
+
 static Suite *hist_suite(void)
 {
 	Suite *s = suite_create("hist");
@@ -258,6 +302,7 @@ static Suite *hist_suite(void)
 	tcase_add_test(tc, test_percentiles);
 	tcase_add_test(tc, test_percentiles_clamped);
 	tcase_add_test(tc, test_labels);
+	tcase_add_test(tc, test_hosts_side_by_side);
 	suite_add_tcase(s, tc);
 	return s;
 }
