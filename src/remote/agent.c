@@ -57,6 +57,7 @@
 #include "log.h"
 #include "counterrows.h"
 #include "agentprof.h"
+#include "agenttrig.h"
 #include "histrows.h"
 #include "proto.h"
 #include "signals.h"
@@ -1295,6 +1296,9 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			break;
 		case KT_REQ_STACK_OFF:
 			ret = app_set_stacks(&a->app, q->arg, false, text, sizeof(text)) < 0 ? -1 : 0;
+			break;
+		case KT_REQ_TRIGGER:
+			ret = agent_trigger(&a->app, q->arg, q->arg2, text, sizeof(text));
 			break;
 		case KT_REQ_EVENTS:
 			snprintf(text, sizeof(text), "%s/available_events", a->app.tracing_dir);

@@ -6,6 +6,7 @@ src_libktop_a_SOURCES += \
 	src/remote/counterrows.c src/remote/counterrows.h \
 	src/remote/profrows.c src/remote/profrows.h src/remote/profrows_tree.c \
 	src/remote/agentprof.c src/remote/agentprof.h \
+	src/remote/agenttrig.c src/remote/agenttrig.h \
 	src/remote/agent.c src/remote/agent.h \
 	src/remote/client.c src/remote/client.h \
 	src/remote/mirror.c src/remote/mirror.h \

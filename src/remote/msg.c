@@ -220,7 +220,7 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_END] = "end",
 	[KT_REQ_SCOPE_SET] = "scope-set", [KT_REQ_STACK_OFF] = "stack-off",
 	[KT_REQ_COUNTERS_LIVE] = "counters-live", [KT_REQ_COUNTERS_CLOSE] = "counters-close",
-	[KT_REQ_PROBE_COUNTS] = "probe-counts",
+	[KT_REQ_PROBE_COUNTS] = "probe-counts", [KT_REQ_TRIGGER] = "trigger",
 	[KT_REQ_PROFILE_LIVE] = "profile-live", [KT_REQ_PROFILE_CLOSE] = "profile-close",
 };
 

@@ -106,6 +106,13 @@ enum kt_request_op {
 	KT_REQ_PROBE_COUNTS = 24, /* no args: each probe's hits and misses now, in a snapshot
 				 * of KT_SNAP_PROBES naming this request, before the reply
 				 * (the explorer's probe editor, on its tick) */
+	KT_REQ_TRIGGER = 25,	/* the explorer's triggers (triggers.h), arg the operation:
+				 * "add" arg2 SYS:EV:TRIGGER[:COUNT] [if FILTER]; "remove" arg2
+				 * SYS:EV (every trigger of it; the reply is how many); "list"
+				 * arg2 SYS:EV (the reply its triggers as the kernel lists
+				 * them, each ended by 0x1f); "spent" arg2 SYS:EV:CMD (the
+				 * reply 1 when CMD's count reached 0, else 0); "tracing" arg2
+				 * "on" or "off" (the instance's tracing_on) */
 	KT_REQ_OP_MAX
 };
 

@@ -53,11 +53,13 @@
 #include <traceevent/event-parse.h>
 
 #include "app.h"
+#include "stopwhen.h"
 #include "backend/catalog.h"
 #include "backend/comms.h"
 #include "backend/decode.h"
 #include "backend/evstack_record.h"
 #include "backend/probeprint.h"
+#include "backend/triggers.h"
 #include "clock.h"
 #include "countersrc.h"
 #include "histsrc.h"
@@ -217,6 +219,8 @@ struct remote_src {
 	unsigned noteseq;
 	struct rs_live *lives; /* under lock: the panes' histograms and profiles on the agents */
 	struct rs_ctrs *ctrs;  /* under lock: the explorer's counters on the agents (one set) */
+	char **trig_events;    /* "SYS:EV" the explorer put triggers on (triggers_for_each) */
+	size_t n_trig;
 };
 
 #define RS(s) ((struct remote_src *)(s)->data)
@@ -673,11 +677,13 @@ static unsigned int remote_caps(struct kt_source *s)
 {
 	struct remote_src *rs = RS(s);
 
-	/* w and A: one host's capture is one trace.dat, the agent's files mirrored here */
+	/* w and A: one host's capture is one trace.dat, the agent's files mirrored here;
+	 * triggers: one host's kernel acts on them (a stop is that kernel's traceoff) */
 	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES | KT_CAP_HIST |
 	       KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_STACKS | KT_CAP_SCOPE | KT_CAP_LIVE |
 	       KT_CAP_CLEAR | KT_CAP_KBUF |
-	       (rs && rs->n == 1 && rs->hosts[0].mirror ? KT_CAP_WRITE : 0);
+	       (rs && rs->n == 1 && rs->hosts[0].mirror ? KT_CAP_WRITE : 0) |
+	       (rs && rs->n == 1 ? KT_CAP_TRIGGERS : 0);
 }
 
 /* One line each, short enough for an 80-column status line. */
@@ -689,7 +695,8 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 		/* several hosts' records are merged onto this clock, ids made the first's */
 		return "remote: w and A record one host (ktop -b -o: a file a host)";
 	case KT_CAP_TRIGGERS:
-		return "remote: triggers over an agent are not done yet";
+		/* each kernel would fire and stop on its own: no one moment to stop at */
+		return "remote: triggers act on one host's kernel (give one -H or --via)";
 	default:
 		return "remote: not available over an agent yet (events, filters, tracers are)";
 	}
@@ -842,6 +849,9 @@ static void remote_close_src(struct kt_source *s)
 	for (size_t i = 0; i < rs->n_probes; i++)
 		rs_probe_free(&rs->probes[i]);
 	free(rs->probes);
+	for (size_t i = 0; i < rs->n_trig; i++)
+		free(rs->trig_events[i]);
+	free(rs->trig_events);
 	pthread_mutex_destroy(&rs->lock);
 	free(rs);
 	s->data = NULL;
@@ -1918,6 +1928,107 @@ static struct kt_countersrc *remote_counters_open(struct kt_source *s, char *err
 	return NULL;
 }
 
+/* ---- triggers (one host: request 25, checked and run by the agent as locally) ---------- */
+
+static void rs_trig_note(struct remote_src *rs, const char *system, const char *event, bool on)
+{
+	char key[200];
+	size_t i;
+
+	snprintf(key, sizeof(key), "%s:%s", system, event);
+	for (i = 0; i < rs->n_trig && strcmp(rs->trig_events[i], key); i++)
+		;
+	if (on && i == rs->n_trig) {
+		rs->trig_events = xreallocarray(rs->trig_events, rs->n_trig + 1,
+						sizeof(*rs->trig_events));
+		rs->trig_events[rs->n_trig++] = xstrdup(key);
+	} else if (!on && i < rs->n_trig) {
+		free(rs->trig_events[i]);
+		rs->trig_events[i] = rs->trig_events[--rs->n_trig];
+	}
+}
+
+static int remote_trigger_add(struct kt_source *s, struct tep_event *te,
+			      const struct kt_trigger *t, char *err, size_t errlen)
+{
+	char body[KT_TRIGGER_MAX * 2 + 32], text[sizeof(body) + 200];
+
+	(void)te; /* the agent checks it against its own format */
+	trigger_format(t, body, sizeof(body));
+	snprintf(text, sizeof(text), "%s:%s:%s", t->system, t->event, body);
+	if (rs_call(RS(s), KT_REQ_TRIGGER, "add", text, err, errlen) < 0)
+		return -1;
+	rs_trig_note(RS(s), t->system, t->event, true);
+	return 0;
+}
+
+static int remote_trigger_remove_all(struct kt_source *s, const char *system, const char *event,
+				     char *err, size_t errlen)
+{
+	char ev[200], reply[1024];
+
+	snprintf(ev, sizeof(ev), "%s:%s", system, event);
+	if (rs_ask(&RS(s)->hosts[0], KT_REQ_TRIGGER, "remove", ev, reply, sizeof(reply)) < 0) {
+		snprintf(err, errlen, "%s", reply);
+		return -1;
+	}
+	rs_trig_note(RS(s), system, event, false);
+	return atoi(reply);
+}
+
+static char *remote_trigger_list(struct kt_source *s, const char *system, const char *event)
+{
+	char ev[200], reply[1024], *p;
+
+	snprintf(ev, sizeof(ev), "%s:%s", system, event);
+	if (rs_ask(&RS(s)->hosts[0], KT_REQ_TRIGGER, "list", ev, reply, sizeof(reply)) < 0) {
+		log_debug("%s: %s: %s", __func__, ev, reply);
+		return NULL;
+	}
+	if (!reply[0])
+		return NULL;
+	for (p = reply; (p = strchr(p, '\x1f'));)
+		*p = '\n';
+	return xstrdup(reply);
+}
+
+static int remote_triggers_for_each(struct kt_source *s, kt_source_event_fn fn, void *ctx)
+{
+	struct remote_src *rs = RS(s);
+	char sys[64];
+	size_t i;
+
+	for (i = 0; i < rs->n_trig; i++) {
+		const char *c = strchr(rs->trig_events[i], ':');
+
+		snprintf(sys, sizeof(sys), "%.*s", (int)(c - rs->trig_events[i]),
+			 rs->trig_events[i]);
+		fn(sys, c + 1, ctx);
+	}
+	return (int)rs->n_trig;
+}
+
+static bool remote_trigger_spent(struct kt_source *s, const char *system, const char *event,
+				 const char *cmd)
+{
+	char arg[300], reply[1024];
+
+	snprintf(arg, sizeof(arg), "%s:%s:%s", system, event, cmd);
+	return rs_ask(&RS(s)->hosts[0], KT_REQ_TRIGGER, "spent", arg, reply, sizeof(reply)) == 0 &&
+	       !strcmp(reply, "1");
+}
+
+static int remote_tracing_on(struct kt_source *s, bool on)
+{
+	char err[1024];
+
+	if (rs_call(RS(s), KT_REQ_TRIGGER, "tracing", on ? "on" : "off", err, sizeof(err)) < 0) {
+		log_debug("%s: %s", __func__, err);
+		return -1;
+	}
+	return 0;
+}
+
 /* w, A: the one host's kernel for the trace.dat writer, its kallsyms fetched first (the
  * file's function names are its kernel's). */
 static int remote_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, char *err,
@@ -1949,6 +2060,12 @@ const struct kt_source_ops source_remote_ops = {
 	.tick = remote_tick,
 	.close = remote_close_src,
 	.record_meta = remote_record_meta,
+	.trigger_add = remote_trigger_add,
+	.trigger_remove_all = remote_trigger_remove_all,
+	.trigger_list = remote_trigger_list,
+	.triggers_for_each = remote_triggers_for_each,
+	.trigger_spent = remote_trigger_spent,
+	.tracing_on = remote_tracing_on,
 	.enable = remote_enable,
 	.is_enabled = remote_is_enabled,
 	.for_each_enabled = remote_for_each_enabled,
@@ -2107,7 +2224,8 @@ static int rs_start_capture(struct remote_src *rs, const struct kt_options *opts
 	for (size_t i = 0; i < opts->n_stacks; i++)
 		if (app_set_stacks(app, opts->stacks[i], true, err, errlen) < 0)
 			return -1;
-	return 0;
+	/* --trigger and --stop-when, on the agent's events */
+	return stopwhen_start(app, err, errlen);
 }
 
 int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err,

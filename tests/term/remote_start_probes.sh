@@ -7,6 +7,9 @@
 #     guarded hits the stream holds exactly N rows of hit and one of main;
 #   - -t with a tracer the agent's kernel refuses (this one has no usable function tracer):
 #     one line with the agent's reason before the screen is taken, exit 1, the agent gone;
+#   - --trigger and --stop-when land in the agent's instance as locally: a stacktrace:3 and
+#     the stop's traceoff:1 on sys_enter_getppid, the stop firing on the workload's first
+#     call (the stream STOPPED, the agent's tracing_on 0);
 #   - q leaves the agent's machine clean.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -39,6 +42,29 @@ log "--usdt and --uprobe over the agent: $N hits and main"
 tmux_quit_clean
 wait_until 2 all_gone "$agent" || fail "q: the agent $agent or its instance still there 2 s after"
 [ "$(agent_probes)" = 0 ] || fail "q left $(agent_probes) probes of the agent's group"
+tmux_kill_server
+
+# --trigger and --stop-when: the agent's triggers
+workload_start st count 5 ktop-st
+rm -f "$T/agent"
+tmux_start 100 30 -- --via "echo \$\$ >$T/agent; exec $KTOP --agent" \
+	-e syscalls:sys_enter_getppid --trigger 'syscalls:sys_enter_getppid:stacktrace:3' \
+	--stop-when "syscalls:sys_enter_getppid if common_pid == $WL_PID"
+wait_until 15 test -s "$T/agent" || fail "--stop-when: the agent did not start"
+agent=$(cat "$T/agent")
+KTOP_PIDS+=("$agent")
+wait_capturing "$agent" syscalls sys_enter_getppid 15
+trig=$(instance_dir "$agent")/events/syscalls/sys_enter_getppid/trigger
+grep -qx 'stacktrace:count=3' "$trig" || fail "--trigger: the agent's trigger file holds '$(cat "$trig")'"
+grep -qx "traceoff:count=1 if common_pid == $WL_PID" "$trig" ||
+	fail "--stop-when: the agent's trigger file holds '$(cat "$trig")'"
+expect_text "Events: all CPUs" 10 "--stop-when: the explorer did not start on the agent"
+workload_go st 30
+expect_text "STOPPED" 10 "--stop-when: the stream did not stop on the workload's call"
+[ "$(cat "$(instance_dir "$agent")/tracing_on")" = 0 ] || fail "--stop-when: the agent's tracing_on is not 0"
+log "--trigger and --stop-when on the agent: the stop fired"
+tmux_quit_clean
+wait_until 2 all_gone "$agent" || fail "--stop-when: the agent or its instance outlived q by 2 s"
 tmux_kill_server
 
 # -t: the agent's kernel's refusal, in one line, before the screen

@@ -7,6 +7,9 @@
 # the same prompt ("stop if ..."): the exec of a marker program stops the capture, the stream
 # says so in its title and puts the cursor on that exec's row; execs after it never show.
 # Ctrl-R on the event removes the stop, and capture goes on.
+# All of it twice: on this machine, then in the explorer over an agent (--via 'ktop --agent',
+# a plain pipe), whose instance the triggers land in (request 25, the agent checking them as
+# the local explorer does); q leaves the agent's machine clean.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -17,89 +20,110 @@ for m in one two stop after resume; do
 	ln -s /bin/true "$T/ktt_$m"
 done
 
-tmux_start 160 30 -- -d 2 -e sched:sched_process_exec --filter "filename ~ \"$T/ktt_*\""
-pid=$KTOP_PID
-wait_capturing "$pid" sched sched_process_exec
-TRIG="$(instance_dir "$pid")/events/sched/sched_process_exec/trigger"
-expect_text "^ktop-$pid " 10 "no header naming ktop-$pid"
+# start WHERE: the explorer on this machine (local) or over an agent (agent); pid is the
+# ktop whose instance holds the triggers.
+start()
+{
+	local capture=(-d 2 -e sched:sched_process_exec --filter "filename ~ \"$T/ktt_*\"")
+	if [ "$1" = local ]; then
+		tmux_start 160 30 -- "${capture[@]}"
+		pid=$KTOP_PID
+	else
+		rm -f "$T/agent"
+		tmux_start 160 30 -- --via "echo \$\$ >$T/agent; exec $KTOP --agent" "${capture[@]}"
+		wait_until 15 test -s "$T/agent" || fail "the agent did not start"
+		pid=$(cat "$T/agent")
+		KTOP_PIDS+=("$pid")
+	fi
+	wait_capturing "$pid" sched sched_process_exec
+	TRIG="$(instance_dir "$pid")/events/sched/sched_process_exec/trigger"
+	expect_text "Events: all CPUs" 10 "$1: the explorer did not start"
+}
 
-tmux_keys e
-expect_text "Event picker" 5 "e did not open the picker"
-tmux_keys F9 # the picker zoomed: room for the triggers beside the event
-expect_text "^ Event picker" 5 "F9 did not zoom the picker"
-tmux_text sched:sched_process_exec
-expect_text "\[x\] +sched_process_exec" 5 "the picker does not show sched_process_exec ticked"
+for where in local agent; do
+	start "$where"
 
-# ---- a malformed condition: ktop's one line, the kernel untouched ----------------------------
-tmux_keys C-t
-expect_text "^trigger sched:sched_process_exec>" 5 "Ctrl-T opened no trigger prompt"
-tmux_text 'traceon:2 if filenme == "x"'
-tmux_keys Enter
-expect_text "trigger not set: 'filenme' is not a field of sched_process_exec" 5 \
-	"a malformed condition was not refused with ktop's line"
-grep -qv '^#' "$TRIG" && fail "a refused trigger reached the kernel: $(cat "$TRIG")"
+	tmux_keys e
+	expect_text "Event picker" 5 "e did not open the picker"
+	tmux_keys F9 # the picker zoomed: room for the triggers beside the event
+	expect_text "^ Event picker" 5 "F9 did not zoom the picker"
+	tmux_text sched:sched_process_exec
+	expect_text "\[x\] +sched_process_exec" 5 "the picker does not show sched_process_exec ticked"
 
-# ---- a good one: in the kernel, beside the event, its count going down; then removed ---------
-tmux_keys C-t
-expect_text "^trigger sched:sched_process_exec>" 5 "Ctrl-T opened no trigger prompt again"
-tmux_text 'stacktrace:2 if filename ~ "*/ktt_one"'
-tmux_keys Enter
-expect_text "trigger on sched:sched_process_exec: stacktrace:2" 5 "no word that the trigger was set"
-grep -qx 'stacktrace:count=2 if filename ~ "\*/ktt_one"' "$TRIG" ||
-	fail "the trigger file of ktop-$pid holds '$(cat "$TRIG")'"
-expect_text 'sched_process_exec \{stacktrace:count=2 if filename ~ "\*/ktt_one"\}' 5 \
-	"the trigger is not shown beside the event"
-"$T/ktt_one"
-expect_text 'sched_process_exec \{stacktrace:count=1 if' 5 \
-	"the count shown beside the event did not go down after the trigger fired"
-grep -qx 'stacktrace:count=1 if filename ~ "\*/ktt_one"' "$TRIG" ||
-	fail "the kernel's count is not 1 after one exec: $(cat "$TRIG")"
-tmux_keys C-r
-expect_text "1 trigger removed from sched:sched_process_exec" 5 "Ctrl-R did not say it removed the trigger"
-expect_text "\[x\] +sched_process_exec *$" 5 "the trigger is still shown beside the event"
-[ "$(grep -cv '^#' "$TRIG")" = 0 ] || fail "Ctrl-R left triggers in the kernel: $(cat "$TRIG")"
+	# ---- a malformed condition: ktop's one line, the kernel untouched ----------------------------
+	tmux_keys C-t
+	expect_text "^trigger sched:sched_process_exec>" 5 "Ctrl-T opened no trigger prompt"
+	tmux_text 'traceon:2 if filenme == "x"'
+	tmux_keys Enter
+	expect_text "trigger not set: 'filenme' is not a field of sched_process_exec" 5 \
+		"a malformed condition was not refused with ktop's line"
+	grep -qv '^#' "$TRIG" && fail "a refused trigger reached the kernel: $(cat "$TRIG")"
 
-# ---- stop when: typed in the same prompt ----------------------------------------------------
-tmux_keys C-t
-tmux_text 'stop if filename ~ "*/ktt_stop"'
-tmux_keys Enter
-expect_text "capture stops when sched:sched_process_exec if filename ~ \"\*/ktt_stop\" fires" 5 \
-	"no word that the stop is armed"
-grep -qx 'traceoff:count=1 if filename ~ "\*/ktt_stop"' "$TRIG" ||
-	fail "no traceoff:1 trigger for the stop: $(cat "$TRIG")"
-tmux_keys F9 Escape Escape Escape # unzoomed, the detail, the text, the picker closed
-expect_text "^ Events: all CPUs" 5 "the picker did not close"
-"$T/ktt_two"
-"$T/ktt_stop"
-"$T/ktt_after"
-expect_text "stopped by sched:sched_process_exec if filename" 10 "the stream title does not say what stopped it"
-expect_text "STOPPED" 5 "the stream's state is not STOPPED"
-expect_text "capture stopped by sched:sched_process_exec if filename ~ \"\*/ktt_stop\" at " 5 \
-	"the status line does not say when"
-[ "$(cat "$(instance_dir "$pid")/tracing_on")" = 0 ] || fail "tracing_on of ktop-$pid is not 0 after the stop"
-screen=$(tmux_screen -e)
-tmux_screen | grep -q 'filename=.*/ktt_two ' || fail "the exec before the stop is not on screen"
-tmux_screen | grep -q 'filename=.*/ktt_after ' && fail "an exec after the stop is on screen"
-# The cursor (reverse video or a colour background) is on the ktt_stop row.
-cursor_row=$(grep -n 'filename=.*/ktt_stop ' <<<"$screen" | head -n1)
-[ -n "$cursor_row" ] || fail "the matching exec is not on screen"
-[[ $cursor_row == *$'\e['*7m* || $cursor_row == *$'\e['*4[0-9]m* || $cursor_row == *$'\e['*48\;* ]] ||
-	fail "the cursor is not on the matching exec's row: $cursor_row"
+	# ---- a good one: in the kernel, beside the event, its count going down; then removed ---------
+	tmux_keys C-t
+	expect_text "^trigger sched:sched_process_exec>" 5 "Ctrl-T opened no trigger prompt again"
+	tmux_text 'stacktrace:2 if filename ~ "*/ktt_one"'
+	tmux_keys Enter
+	expect_text "trigger on sched:sched_process_exec: stacktrace:2" 5 "no word that the trigger was set"
+	grep -qx 'stacktrace:count=2 if filename ~ "\*/ktt_one"' "$TRIG" ||
+		fail "the trigger file of ktop-$pid holds '$(cat "$TRIG")'"
+	expect_text 'sched_process_exec \{stacktrace:count=2 if filename ~ "\*/ktt_one"\}' 5 \
+		"the trigger is not shown beside the event"
+	"$T/ktt_one"
+	expect_text 'sched_process_exec \{stacktrace:count=1 if' 5 \
+		"the count shown beside the event did not go down after the trigger fired"
+	grep -qx 'stacktrace:count=1 if filename ~ "\*/ktt_one"' "$TRIG" ||
+		fail "the kernel's count is not 1 after one exec: $(cat "$TRIG")"
+	tmux_keys C-r
+	expect_text "1 trigger removed from sched:sched_process_exec" 5 "Ctrl-R did not say it removed the trigger"
+	expect_text "\[x\] +sched_process_exec *$" 5 "the trigger is still shown beside the event"
+	[ "$(grep -cv '^#' "$TRIG")" = 0 ] || fail "Ctrl-R left triggers in the kernel: $(cat "$TRIG")"
 
-# ---- Ctrl-R on the stop's event: the stop goes and capture goes on ---------------------------
-tmux_keys e
-expect_text "Event picker" 5 "e did not open the picker again"
-tmux_text sched:sched_process_exec
-expect_text 'sched_process_exec \{traceoff:count=0' 5 "the spent stop trigger is not shown"
-tmux_keys C-r
-expect_text "1 trigger removed from sched:sched_process_exec" 5 "Ctrl-R did not remove the stop"
-[ "$(cat "$(instance_dir "$pid")/tracing_on")" = 1 ] || fail "capture did not go on after the stop was removed"
-tmux_keys Escape Escape
-expect_text "^ Events: all CPUs" 5 "the picker did not close"
-wait_for_no_text "STOPPED" 5 || fail "the stream still says STOPPED after the stop was removed"
-"$T/ktt_resume"
-expect_text 'filename=.*/ktt_resume ' 10 "an exec after the stop was removed does not show"
-tmux_quit_clean
-[ -e "$TRIG" ] && fail "the trigger file remains after q"
+	# ---- stop when: typed in the same prompt ----------------------------------------------------
+	tmux_keys C-t
+	tmux_text 'stop if filename ~ "*/ktt_stop"'
+	tmux_keys Enter
+	expect_text "capture stops when sched:sched_process_exec if filename ~ \"\*/ktt_stop\" fires" 5 \
+		"no word that the stop is armed"
+	grep -qx 'traceoff:count=1 if filename ~ "\*/ktt_stop"' "$TRIG" ||
+		fail "no traceoff:1 trigger for the stop: $(cat "$TRIG")"
+	tmux_keys F9 Escape Escape Escape # unzoomed, the detail, the text, the picker closed
+	expect_text "^ Events: all CPUs" 5 "the picker did not close"
+	"$T/ktt_two"
+	"$T/ktt_stop"
+	"$T/ktt_after"
+	expect_text "stopped by sched:sched_process_exec if filename" 10 "the stream title does not say what stopped it"
+	expect_text "STOPPED" 5 "the stream's state is not STOPPED"
+	expect_text "capture stopped by sched:sched_process_exec if filename ~ \"\*/ktt_stop\" at " 5 \
+		"the status line does not say when"
+	[ "$(cat "$(instance_dir "$pid")/tracing_on")" = 0 ] || fail "tracing_on of ktop-$pid is not 0 after the stop"
+	screen=$(tmux_screen -e)
+	tmux_screen | grep -q 'filename=.*/ktt_two ' || fail "the exec before the stop is not on screen"
+	tmux_screen | grep -q 'filename=.*/ktt_after ' && fail "an exec after the stop is on screen"
+	# The cursor (reverse video or a colour background) is on the ktt_stop row.
+	cursor_row=$(grep -n 'filename=.*/ktt_stop ' <<<"$screen" | head -n1)
+	[ -n "$cursor_row" ] || fail "the matching exec is not on screen"
+	[[ $cursor_row == *$'\e['*7m* || $cursor_row == *$'\e['*4[0-9]m* || $cursor_row == *$'\e['*48\;* ]] ||
+		fail "the cursor is not on the matching exec's row: $cursor_row"
+
+	# ---- Ctrl-R on the stop's event: the stop goes and capture goes on ---------------------------
+	tmux_keys e
+	expect_text "Event picker" 5 "e did not open the picker again"
+	tmux_text sched:sched_process_exec
+	expect_text 'sched_process_exec \{traceoff:count=0' 5 "the spent stop trigger is not shown"
+	tmux_keys C-r
+	expect_text "1 trigger removed from sched:sched_process_exec" 5 "Ctrl-R did not remove the stop"
+	[ "$(cat "$(instance_dir "$pid")/tracing_on")" = 1 ] || fail "capture did not go on after the stop was removed"
+	tmux_keys Escape Escape
+	expect_text "^ Events: all CPUs" 5 "the picker did not close"
+	wait_for_no_text "STOPPED" 5 || fail "the stream still says STOPPED after the stop was removed"
+	"$T/ktt_resume"
+	expect_text 'filename=.*/ktt_resume ' 10 "an exec after the stop was removed does not show"
+	tmux_quit_clean
+	wait_until 2 all_gone "$pid" || fail "$where: ktop $pid or its instance outlived q by 2 s"
+	[ -e "$TRIG" ] && fail "$where: the trigger file remains after q"
+	tmux_kill_server
+	log "$where: triggers, the stop and its removal"
+done
 assert_clean
 pass

@@ -344,6 +344,15 @@ START_TEST(test_remote_options)
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "-t", "function", "--usdt",
 			       "/bin/x:p:q", "--uprobe", "/bin/true:main", NULL), 0);
 	options_free(&o);
+	/* triggers: the explorer over one agent; not batch mode's, not several hosts' */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--stop-when",
+			       "sched:sched_switch", NULL), 0);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "--trigger",
+			       "sched:sched_switch:traceoff", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "act on one host, in the explorer"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "a", "-H", "b", "--stop-when",
+			       "sched:sched_switch", NULL), -1);
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--duration", "3", NULL), -1);
 	ck_assert_ptr_nonnull(strstr(err, "belong to batch mode (-b)"));
 	/* --off-cpu goes to agents in batch mode (--folded with it); -F is the explorer's

@@ -414,8 +414,9 @@ START_TEST(test_remote_source)
 				      !strchr(why, '\n'),
 			      "cap %#x: '%s'", refused[i], why ? why : "(null)");
 	}
+	/* without agents (several hosts, as far as it knows): triggers and w are one host's */
 	ck_assert_str_eq(source_refusal(&s, KT_CAP_TRIGGERS),
-			 "remote: triggers over an agent are not done yet");
+			 "remote: triggers act on one host's kernel (give one -H or --via)");
 	ck_assert_ptr_null(source_refusal(&s, KT_CAP_EVENTS | KT_CAP_FILTER));
 }
 END_TEST
