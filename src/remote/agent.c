@@ -58,6 +58,7 @@
 #include "counterrows.h"
 #include "agentprof.h"
 #include "agenttrig.h"
+#include "agentlist.h"
 #include "histrows.h"
 #include "proto.h"
 #include "signals.h"
@@ -1228,6 +1229,23 @@ static void agent_send_snapshots(struct agent *a)
 	agent_send_offcpu(a);
 }
 
+/* Request 26: a function list's operation; a get's entries go as a snapshot first. Lock
+ * held. */
+static int agent_list_request(struct agent *a, const struct kt_request *q, char *text,
+			      size_t len)
+{
+	char *lines = NULL;
+	int ret = agent_ftrace_list(&a->app, q->arg, q->arg2, &lines, text, len);
+
+	if (ret == 0 && lines) {
+		a->pay.len = 0;
+		msg_snapshot_encode(&a->pay, KT_SNAP_LIST, q->id, lines, strlen(lines));
+		agent_send(a, KT_MSG_SNAPSHOT, a->pay.data, a->pay.len);
+	}
+	free(lines);
+	return ret;
+}
+
 static void agent_request(struct agent *a, const struct kt_request *q)
 {
 	char text[1024] = "";
@@ -1299,6 +1317,9 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			break;
 		case KT_REQ_TRIGGER:
 			ret = agent_trigger(&a->app, q->arg, q->arg2, text, sizeof(text));
+			break;
+		case KT_REQ_FTRACE_LIST:
+			ret = agent_list_request(a, q, text, sizeof(text));
 			break;
 		case KT_REQ_EVENTS:
 			snprintf(text, sizeof(text), "%s/available_events", a->app.tracing_dir);

@@ -221,6 +221,7 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_SCOPE_SET] = "scope-set", [KT_REQ_STACK_OFF] = "stack-off",
 	[KT_REQ_COUNTERS_LIVE] = "counters-live", [KT_REQ_COUNTERS_CLOSE] = "counters-close",
 	[KT_REQ_PROBE_COUNTS] = "probe-counts", [KT_REQ_TRIGGER] = "trigger",
+	[KT_REQ_FTRACE_LIST] = "ftrace-list",
 	[KT_REQ_PROFILE_LIVE] = "profile-live", [KT_REQ_PROFILE_CLOSE] = "profile-close",
 };
 
@@ -399,7 +400,7 @@ int msg_snapshot_decode(const uint8_t *p, size_t n, struct kt_snapshot *s)
 	s->kind = rbuf_u8(&r);
 	s->id = rbuf_u32(&r);
 	text = rbuf_blob(&r, &len);
-	if (r.bad || r.left || s->kind < KT_SNAP_HIST || s->kind > KT_SNAP_OFFCPU)
+	if (r.bad || r.left || s->kind < KT_SNAP_HIST || s->kind > KT_SNAP_LIST)
 		return -1;
 	s->text = xmalloc((size_t)len + 1);
 	for (uint32_t i = 0; i < len; i++)

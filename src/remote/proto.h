@@ -113,6 +113,12 @@ enum kt_request_op {
 				 * them, each ended by 0x1f); "spent" arg2 SYS:EV:CMD (the
 				 * reply 1 when CMD's count reached 0, else 0); "tracing" arg2
 				 * "on" or "off" (the instance's tracing_on) */
+	KT_REQ_FTRACE_LIST = 26, /* the tracer pane's function lists (tracers.h), arg the
+				 * operation, arg2 the list's file (set_ftrace_filter ...) and
+				 * for "add" and "remove" a space and the entry: "exists" (the
+				 * reply 1 or 0), "get" (a snapshot of KT_SNAP_LIST naming
+				 * this request, then the reply), "add" (the reply the
+				 * functions the list now holds), "remove", "clear" */
 	KT_REQ_OP_MAX
 };
 
@@ -168,6 +174,8 @@ enum kt_snapshot_kind {
 				 * batch_profile_text's form, named on the agent's machine */
 	KT_SNAP_OFFCPU = 5,	/* --off-cpu's profile as the capture ended (KT_REQ_PROFILE with
 				 * "off-cpu"), as local -b --off-cpu prints it (text or JSON) */
+	KT_SNAP_LIST = 6,	/* a function list's entries, one a line (KT_REQ_FTRACE_LIST
+				 * "get", before its reply) */
 };
 
 struct kt_snapshot {

@@ -59,6 +59,7 @@
 #include "backend/decode.h"
 #include "backend/evstack_record.h"
 #include "backend/probeprint.h"
+#include "backend/tracers.h"
 #include "backend/triggers.h"
 #include "clock.h"
 #include "countersrc.h"
@@ -181,6 +182,7 @@ struct rs_host {
 	 * NULL with several, or when the directory could not be made */
 	struct kt_mirror *mirror;
 	char mirror_err[256]; /* why a file could not be kept, "" */
+	char *list_text; /* under lock: the function list a get's snapshot brought (request 26) */
 	char uname[256], kallsyms[4200];
 };
 
@@ -523,11 +525,17 @@ static void rs_hist_rows(void *ctx, struct kt_histrows *rows)
 }
 
 /* A probes' counts snapshot (KT_REQ_PROBE_COUNTS's, or the one as the capture ended):
- * host h's counts from now on. Lock held. */
+ * host h's counts from now on; a function list's entries, for the get that asked. Lock
+ * held. */
 static void rs_snapshot(void *ctx, struct kt_snapshot *snap)
 {
 	struct rs_host *h = ctx;
 
+	if (snap->kind == KT_SNAP_LIST) { /* taken by remote_list_get after the reply */
+		free(h->list_text);
+		h->list_text = snap->text;
+		return;
+	}
 	if (snap->kind == KT_SNAP_PROBES) {
 		free(h->counts);
 		h->counts = probeprint_parse_wire(snap->text, &h->n_counts);
@@ -832,6 +840,7 @@ static void remote_close_src(struct kt_source *s)
 		free(rs->hosts[i].buf);
 		free(rs->hosts[i].ids);
 		free(rs->hosts[i].counts);
+		free(rs->hosts[i].list_text);
 		mirror_free(rs->hosts[i].mirror);
 		if (rs->hosts[i].tep)
 			tep_free(rs->hosts[i].tep);
@@ -2029,6 +2038,85 @@ static int remote_tracing_on(struct kt_source *s, bool on)
 	return 0;
 }
 
+/* ---- the tracer pane's function lists (request 26: the first host's read, every host's
+ * changed, as the tracer switches on every host) ----------------------------------------- */
+
+static bool remote_list_exists(struct kt_source *s, enum kt_ftrace_list which)
+{
+	char reply[1024];
+
+	return rs_ask(&RS(s)->hosts[0], KT_REQ_FTRACE_LIST, "exists", tracers_list_file(which),
+		      reply, sizeof(reply)) == 0 &&
+	       !strcmp(reply, "1");
+}
+
+static char **remote_list_get(struct kt_source *s, enum kt_ftrace_list which, char *err,
+			      size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	struct rs_host *h = &rs->hosts[0];
+	char reply[1024], *text, *line, *save = NULL, **out;
+	size_t n = 0;
+
+	if (rs_ask(h, KT_REQ_FTRACE_LIST, "get", tracers_list_file(which), reply,
+		   sizeof(reply)) < 0) {
+		snprintf(err, errlen, "%s", reply);
+		return NULL;
+	}
+	pthread_mutex_lock(&rs->lock);
+	text = h->list_text;
+	h->list_text = NULL;
+	pthread_mutex_unlock(&rs->lock);
+	out = xcalloc((size_t)atoi(reply) + 1, sizeof(*out));
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && n < (size_t)atoi(reply);
+	     line = strtok_r(NULL, "\n", &save))
+		out[n++] = xstrdup(line);
+	free(text);
+	return out;
+}
+
+/* op on every host's list with entry: how many functions the first host's now holds (add), or
+ * 0; -1 with the first refusal (its label first with several hosts). */
+static int rs_list_change(struct remote_src *rs, const char *op, enum kt_ftrace_list which,
+			  const char *entry, char *err, size_t errlen)
+{
+	char arg[600], reply[1024];
+	int count = 0;
+
+	snprintf(arg, sizeof(arg), "%s%s%s", tracers_list_file(which), entry ? " " : "",
+		 entry ? entry : "");
+	for (unsigned i = 0; i < rs->n; i++) {
+		if (rs_ask(&rs->hosts[i], KT_REQ_FTRACE_LIST, op, arg, reply, sizeof(reply)) < 0) {
+			if (rs->n > 1)
+				snprintf(err, errlen, "%s: %s", rs->hosts[i].label, reply);
+			else
+				snprintf(err, errlen, "%s", reply);
+			return -1;
+		}
+		if (!i)
+			count = atoi(reply);
+	}
+	return count;
+}
+
+static int remote_list_add(struct kt_source *s, enum kt_ftrace_list which, const char *entry,
+			   char *err, size_t errlen)
+{
+	return rs_list_change(RS(s), "add", which, entry, err, errlen);
+}
+
+static int remote_list_remove(struct kt_source *s, enum kt_ftrace_list which, const char *entry,
+			      char *err, size_t errlen)
+{
+	return rs_list_change(RS(s), "remove", which, entry, err, errlen) < 0 ? -1 : 0;
+}
+
+static int remote_list_clear(struct kt_source *s, enum kt_ftrace_list which, char *err,
+			     size_t errlen)
+{
+	return rs_list_change(RS(s), "clear", which, NULL, err, errlen) < 0 ? -1 : 0;
+}
+
 /* w, A: the one host's kernel for the trace.dat writer, its kallsyms fetched first (the
  * file's function names are its kernel's). */
 static int remote_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, char *err,
@@ -2066,6 +2154,11 @@ const struct kt_source_ops source_remote_ops = {
 	.triggers_for_each = remote_triggers_for_each,
 	.trigger_spent = remote_trigger_spent,
 	.tracing_on = remote_tracing_on,
+	.list_exists = remote_list_exists,
+	.list_get = remote_list_get,
+	.list_add = remote_list_add,
+	.list_remove = remote_list_remove,
+	.list_clear = remote_list_clear,
 	.enable = remote_enable,
 	.is_enabled = remote_is_enabled,
 	.for_each_enabled = remote_for_each_enabled,

@@ -4,7 +4,7 @@
  * its row and nothing else changes. Below, the four function lists (set_ftrace_filter,
  * set_ftrace_notrace, set_graph_function, set_graph_notrace); Enter on one opens the
  * function picker: typing narrows available_filter_functions (or kallsyms when that is
- * locked) fuzzily, best first; Enter adds the selected name, or the typed text when it is a
+ * locked) fuzzily, best first (over an agent the names are its kernel's: typed whole); Enter adds the selected name, or the typed text when it is a
  * glob, a :mod: form or a trigger; !ENTRY removes; ^K empties the list. Every entry is
  * checked as it is typed (tracers_filter_check), with a caret. On top, the scope; s opens
  * a prompt "pid=PID[,PID] [children]" / "comm=NAME [children]" /
@@ -483,7 +483,11 @@ static void enter_fmode(struct kt_view *v, struct tpane *tp, enum kt_ftrace_list
 	tp->fmode = true;
 	tp->which = which;
 	tp->text[0] = tp->check[0] = tp->last[0] = '\0';
-	if (!tp->syms) {
+	if (source_is_remote(v->app->source)) {
+		/* this machine's names would be another kernel's: the agent checks what is typed */
+		snprintf(tp->symnote, sizeof(tp->symnote),
+			 "the agent's kernel: type a function or a glob whole");
+	} else if (!tp->syms) {
 		unsigned long long t0 = clock_mono_ns();
 
 		tp->symnote[0] = '\0';

@@ -5,9 +5,11 @@
 # offer function_graph; 6.1's only the top level) with tests/lab/remote-agent.sh alone, which
 # runs ktop --agent on the guest's second serial port; qemu puts that port on a socket, and
 # the explorer here runs `ktop --via 'socat - UNIX-CONNECT:SOCKET' --compress`. Then:
+#   - in the tracer pane, set_ftrace_filter of the agent's instance takes vfs_read, typed
+#     whole (the agent's kernel checks it; this machine's names are not offered);
 #   - R switches the agent's tracer to function_graph (the agent's kallsyms come first);
-#   - T's call tree shows calls with their durations under kernel function names (no
-#     address), several of which this machine's kernel has too;
+#   - T's call tree shows calls with their durations under the kernel's function name (no
+#     address): vfs_read alone, as the list says, a name this machine's kernel has too;
 #   - P, k makes a kprobe on vfs_read in the agent's group, listed enabled;
 #   - R back to nop: the stream shows the kprobe's hits, decoded;
 #   - q: the agent on a line that never closes ends (the viewer's end request), and the
@@ -93,6 +95,23 @@ switch_tracer()
 	tmux_keys Escape
 	wait_for_no_text "Tracers +current" 5 || fail "Esc did not close the tracer pane"
 }
+# The agent's function list: vfs_read alone, checked and taken by the agent's kernel.
+tmux_keys R
+expect_text "Tracers +current: nop" 30 "R did not open the tracer pane"
+# the first list: past every tracer row, from the top
+ntr=$(tmux_screen | grep -cE '\((\*| )\) [a-z_]+')
+for ((i = 0; i < ntr; i++)); do tmux_keys Up; done
+for ((i = 0; i < ntr; i++)); do tmux_keys Down; done
+tmux_keys Enter
+expect_text "the agent's kernel: type a function or a glob whole" 30 \
+	"Enter on set_ftrace_filter opened no function picker over the agent"
+tmux_text vfs_read
+tmux_keys Enter
+expect_text "added vfs_read: set_ftrace_filter holds 1" 120 \
+	"vfs_read did not go into the agent's set_ftrace_filter"
+tmux_keys Escape Escape
+wait_for_no_text "Tracers +current" 5 || fail "Esc did not close the tracer pane"
+log "set_ftrace_filter of the agent's instance: vfs_read"
 switch_tracer nop function_graph
 
 # The call tree: durations and the guest kernel's function names.
@@ -107,8 +126,10 @@ _tree_names()
 	tmux_screen | grep -oE "$row_re" | grep -oE '[a-zA-Z_][a-zA-Z0-9_.]*\(\)$' | tr -d '()' |
 		sort -u
 }
-_named_rows() { [ "$(_tree_names | comm -12 - "$T/host-functions" | wc -l)" -ge 3 ]; }
-wait_until 300 _named_rows || { tmux_screen | sed 's/^/  | /' >&2; fail "no call tree of three kernel functions by name with durations"; }
+_named_rows() { [ "$(_tree_names | comm -12 - "$T/host-functions")" = vfs_read ]; }
+wait_until 300 _named_rows || { tmux_screen | sed 's/^/  | /' >&2; fail "no call tree of vfs_read by name with durations"; }
+[ "$(_tree_names)" = vfs_read ] || fail "the call tree holds functions set_ftrace_filter left out: $(_tree_names | tr '\n' ' ')"
+
 tmux_screen | grep -E '0x[0-9a-f]{8,}\(\)' &&
 	fail "the call tree shows addresses: the guest's kallsyms did not come"
 names=$(_tree_names)

@@ -10,6 +10,10 @@
 #   - D shows the agent's kernel's per-CPU counters, figure for figure;
 #   - R lists the agent's instance's tracers; the function tracer, which this kernel
 #     refuses, is refused with the agent's own reason and the agent's tracer stays nop;
+#     its function lists are the agent's instance's, read there (this kernel refuses
+#     them: the agent's reason, as the local pane gives it), and an entry typed in the
+#     list's picker goes to the agent, its refusal shown (the lab adds one for real:
+#     tests/lab/remote-explorer.sh);
 #   - A records from before the workload starts and w writes what is stored: each a
 #     trace.dat of the agent's kernel that trace-cmd report reads, holding exactly the
 #     workload's N calls under the name the agent gave them, with the agent's CPU count;
@@ -133,6 +137,27 @@ log "w and A: $N calls each in trace.dat files trace-cmd reads"
 tmux_keys R
 expect_text "Tracers +current: nop" 5 "R did not open the tracer pane"
 expect_text "\(\*\) nop +current" 5 "the agent's nop is not marked current"
+tmux_keys F9
+flt=$(instance_dir "$agent")/set_ftrace_filter
+if [ -r "$flt" ] && why=$(cat "$flt" 2>&1 >/dev/null) && [ -z "$why" ]; then
+	expect_text "empty: all functions" 5 "the agent's empty set_ftrace_filter is not shown"
+else
+	expect_text "cannot read set_ftrace_filter: Operation not permitted" 5 \
+		"the agent's reason for its set_ftrace_filter is not shown"
+	# the picker's entry goes to the agent, which refuses it with its kernel's reason
+	# the first list: past every tracer row, from the top
+	ntr=$(tmux_screen | grep -cE '\((\*| )\) [a-z_]+')
+	for ((i = 0; i < ntr; i++)); do tmux_keys Up; done
+	for ((i = 0; i < ntr; i++)); do tmux_keys Down; done
+	tmux_keys Enter
+	expect_text "the agent's kernel: type a function or a glob whole" 5 "no function picker over the agent"
+	tmux_text vfs_read
+	tmux_keys Enter
+	expect_text "set_ftrace_filter .*Operation not permitted" 5 "no agent's reason for the refused entry"
+	tmux_keys Escape
+	for ((i = 0; i < ntr; i++)); do tmux_keys Up; done # the first tracer again
+fi
+tmux_keys F9
 row=$(tr ' ' '\n' <"$(instance_dir "$agent")/available_tracers" | grep -v '^$' | grep -nx function | cut -d: -f1)
 if [ -n "$row" ]; then
 	for ((i = 1; i < row; i++)); do tmux_keys Down; done

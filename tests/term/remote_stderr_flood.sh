@@ -12,7 +12,7 @@ require_fake_agent
 
 mkdir -p "$T/xdg"
 tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- --via "$FAKE flood" -e raw_syscalls:sys_enter
-expect_text "^fakehost via python3" 10 "the header does not name the remote"
+expect_text "^fakehost via python3" 30 "the header does not name the remote"
 expect_text "^remote stderr: fake agent: noise 0999 x" 10 "the status line does not show the agent's last stderr line"
 tmux_quit_clean
 # 64 KiB hold 655 lines of 100 bytes; the other 345 are counted

@@ -53,7 +53,7 @@ wait_for_no_text "^usdt usdt_target:" 3 || fail "Esc did not close the prompt"
 # d: each site goes from the agent's group (the last made is selected, then the one above).
 for ev in twice_2 twice hit; do
 	tmux_keys d
-	expect_text "deleted ktop_$agent:$ev" 5 "d did not delete $ev"
+	expect_text "deleted ktop_$agent:$ev" 30 "d did not delete $ev"
 done
 expect_text "no probes yet" 3 "the editor still lists probes"
 [ "$(agent_probes)" = 0 ] || fail "the agent's group still holds $(agent_probes) probes after d"

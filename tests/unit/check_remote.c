@@ -240,7 +240,14 @@ START_TEST(test_snapshot)
 	ck_assert_uint_eq(s.id, 7);
 	ck_assert_str_eq(s.text, "# pmu: system-wide, 2 CPUs, 1.000 s\n");
 	free(s.text);
-	for (unsigned kind = 0; kind < 256; kind += kind == 0 ? KT_SNAP_OFFCPU + 1 : 100) {
+	/* a function list's entries, one a line (request 26's get) */
+	pay.len = 0;
+	msg_snapshot_encode(&pay, KT_SNAP_LIST, 9, "vfs_read\nvfs_write\n", 19);
+	ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), 0);
+	ck_assert_uint_eq(s.kind, KT_SNAP_LIST);
+	ck_assert_str_eq(s.text, "vfs_read\nvfs_write\n");
+	free(s.text);
+	for (unsigned kind = 0; kind < 256; kind += kind == 0 ? KT_SNAP_LIST + 1 : 100) {
 		pay.len = 0;
 		msg_snapshot_encode(&pay, (uint8_t)kind, 1, "x\n", 2);
 		ck_assert_int_eq(msg_snapshot_decode(pay.data, pay.len, &s), -1);
