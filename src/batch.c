@@ -408,7 +408,7 @@ static int batch_recording(struct batch *b)
 	batch_print_new(b);
 	if (b->tree) {
 		if (!o->quiet)
-			batch_tree_print(b->tree, b->out, o->json);
+			batch_tree_print(b->tree, b->out, o->json, NULL);
 		batch_tree_free(b->tree);
 	}
 	batch_folded_end(b);
@@ -500,7 +500,7 @@ int batch_run(struct kt_app *app, FILE *out)
 	batch_print_new(&b);
 	if (b.tree) {
 		if (!o->quiet && !b.out_closed)
-			batch_tree_print(b.tree, out, o->json);
+			batch_tree_print(b.tree, out, o->json, NULL);
 		batch_tree_free(b.tree);
 	}
 	batch_folded_end(&b);

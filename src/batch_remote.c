@@ -39,8 +39,10 @@
 #include "backend/loss.h"
 #include "backend/probeprint.h"
 #include "backend/store.h"
+#include "backend/tracers.h"
 #include "batch_profile.h"
 #include "batch_remote.h"
+#include "batch_tree.h"
 #include "clock.h"
 #include "json.h"
 #include "record/tdat_write.h"
@@ -95,6 +97,7 @@ struct br_host {
 	bool rec_failed;
 	char rec_err[512];
 	char uname[200], kallsyms[4200]; /* the writer's meta points here until it closes */
+	struct kt_batch_tree *tree; /* --tree: its function_graph records as call trees */
 };
 
 struct batch_remote {
@@ -144,9 +147,9 @@ static void br_kallsyms(void *ctx, const uint8_t *p, size_t n)
 	char *text;
 
 	br_keep(h, "kallsyms", p, n);
-	if (!h->b->opts->n_stacks)
+	if (!h->b->opts->n_stacks && !h->b->opts->tree)
 		return;
-	/* --stack: the stack records' addresses named as the agent's kernel has them */
+	/* --stack, --tree: addresses named as the agent's kernel has them */
 	text = xmalloc(n + 1);
 	memcpy(text, p, n);
 	text[n] = '\0';
@@ -302,6 +305,8 @@ static void br_emit(void *ctx, const struct kt_rec *r)
 	struct br_host *h = ctx;
 
 	br_record(h, r);
+	if (h->tree)
+		batch_tree_feed(h->tree, r);
 	if (h->b->merge)
 		hostmerge_put(h->b->merge, h->idx, r);
 	else
@@ -432,6 +437,41 @@ static int br_scope(struct br_host *h, char *err, size_t errlen)
 	return r < 0 ? -1 : 0;
 }
 
+/* The name the agent gave pid, for the file's task list and the trees; NULL when none came. */
+static const char *br_comm_name(void *ctx, int pid)
+{
+	struct br_host *h = ctx;
+
+	return tep_is_pid_registered(h->tep, pid) ? tep_data_comm_from_pid(h->tep, pid) : NULL;
+}
+
+/* --tree on host h: before its tracer's switch, whether its kernel has function_graph;
+ * after it (which brought the funcgraph formats), the trees its records are fed to. Returns
+ * 0, or -1 with err. */
+static const char *br_tree_comm(void *ctx, int pid, unsigned long long ts)
+{
+	(void)ts;
+	return br_comm_name(ctx, pid);
+}
+
+static int br_tree_check(struct br_host *h, char *err, size_t errlen)
+{
+	char reply[1024], list[1030];
+
+	/* as locally: no trees where the kernel has no function_graph */
+	if (remote_call(h->r, KT_REQ_TRACERS, "", "", reply, sizeof(reply)) < 0) {
+		br_refused(h, "--tree", reply, err, errlen);
+		return -1;
+	}
+	snprintf(list, sizeof(list), " %s ", reply);
+	if (!strstr(list, " function_graph ")) {
+		snprintf(err, errlen, "--tree: %s offers no function_graph tracer in ktop's instance "
+			 "(available: %.500s)", remote_name(h->r), reply);
+		return -1;
+	}
+	return 0;
+}
+
 /* The options' scope, probes, tracer, events, histograms and counters (these last, as
  * locally: they cover the capture), as requests. Returns 0, or -1 with err. */
 static int br_requests(struct br_host *h, char *err, size_t errlen)
@@ -442,6 +482,17 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 
 	if (br_scope(h, err, errlen) < 0)
 		return -1;
+	if (o->tree && br_tree_check(h, err, errlen) < 0)
+		return -1;
+	/* --stack, --tree: the agent's kallsyms (-o asked for them already) before any record
+	 * can ask a function's name: libtraceevent builds its function map on the first lookup
+	 * and never adds names parsed after it */
+	if ((o->n_stacks || o->tree) && !o->record_path &&
+	    remote_call(r, KT_REQ_KALLSYMS, "", "", reply, sizeof(reply)) < 0) {
+		br_refused(h, o->tree ? "kallsyms for --tree" : "kallsyms for --stack", reply, err,
+			   errlen);
+		return -1;
+	}
 	for (size_t i = 0; i < o->n_probes; i++) {
 		if (remote_call(r, KT_REQ_PROBE_ADD,
 				o->probes[i].usdt ? "usdt" :
@@ -453,6 +504,16 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 			return -1;
 		}
 	}
+	/* --ftrace-filter and the other lists before the tracer, as locally (request 26) */
+	for (int w = 0; w < KT_FTRACE_NLISTS; w++)
+		for (size_t i = 0; i < o->n_ftrace_lists[w]; i++) {
+			snprintf(what, sizeof(what), "%s %.200s",
+				 tracers_list_file((enum kt_ftrace_list)w), o->ftrace_lists[w][i]);
+			if (remote_call(r, KT_REQ_FTRACE_LIST, "add", what, reply, sizeof(reply)) < 0) {
+				br_refused(h, what, reply, err, errlen);
+				return -1;
+			}
+		}
 	if (o->tracer && remote_call(r, KT_REQ_TRACER, o->tracer, "", reply, sizeof(reply)) < 0) {
 		snprintf(err, errlen, "%s refused -t %.100s: %.500s", remote_name(r), o->tracer, reply);
 		return -1;
@@ -465,12 +526,8 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 			return -1;
 		}
 	}
-	/* --stack: kallsyms first (-o asked for them already), so frames have names */
-	if (o->n_stacks && !o->record_path &&
-	    remote_call(r, KT_REQ_KALLSYMS, "", "", reply, sizeof(reply)) < 0) {
-		br_refused(h, "kallsyms for --stack", reply, err, errlen);
+	if (o->tree && !(h->tree = batch_tree_new_tep(h->tep, br_tree_comm, h, err, errlen)))
 		return -1;
-	}
 	for (size_t i = 0; i < o->n_stacks; i++) {
 		if (remote_call(r, KT_REQ_STACK, o->stacks[i], o->filter, reply, sizeof(reply)) <
 		    0) {
@@ -687,14 +744,6 @@ static void br_print_snapshots(struct batch_remote *b)
 	}
 	for (unsigned k = 0; k < b->n; k++)
 		br_print_probes(b, &b->hosts[k]);
-}
-
-/* The name the agent gave pid, for the file's task list; NULL when none came. */
-static const char *br_comm_name(void *ctx, int pid)
-{
-	struct br_host *h = ctx;
-
-	return tep_is_pid_registered(h->tep, pid) ? tep_data_comm_from_pid(h->tep, pid) : NULL;
 }
 
 /* -o FILE's path for host h: FILE with one remote; with several, one file a host, its
@@ -1002,6 +1051,10 @@ static void br_summary(struct batch_remote *b, double secs)
 	if (br_print_profiles(b) < 0 || b->opts->folded)
 		return;
 	/* before the summary, which stays the last line, as locally */
+	for (unsigned i = 0; i < b->n && !b->opts->quiet; i++)
+		if (b->hosts[i].tree)
+			batch_tree_print(b->hosts[i].tree, b->out, b->opts->json,
+					 b->n > 1 ? b->hosts[i].opt->label : NULL);
 	br_print_snapshots(b);
 	if (b->stacks && b->opts->json)
 		fprintf(b->out, "{\"stacks\":{\"records\":%llu}}\n", (unsigned long long)b->stacks);
@@ -1078,6 +1131,7 @@ static void br_host_close(struct br_host *h)
 	free(h->profile_text);
 	free(h->offcpu_text);
 	tdat_writer_abort(h->rec);
+	batch_tree_free(h->tree);
 	mirror_free(h->mirror);
 	free(h->rec_path);
 	free(h->snap_ids);

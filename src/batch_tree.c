@@ -22,13 +22,18 @@
 #define BATCH_TREE_NODES (1u << 22) /* ~400 MB at most */
 
 struct kt_batch_tree {
-	struct kt_app *app;
 	struct kt_callgraph *cg;
+	batch_tree_comm_fn comm;
+	void *comm_ctx;
 };
+
+static const char *app_comm(void *ctx, int pid, unsigned long long ts)
+{
+	return decoder_comm(((struct kt_app *)ctx)->decoder, pid, ts);
+}
 
 struct kt_batch_tree *batch_tree_new(struct kt_app *app, char *err, size_t errlen)
 {
-	struct kt_batch_tree *bt;
 	char why[400];
 
 	if (app_can(app, KT_CAP_TRACER) && app->tracing_dir &&
@@ -42,11 +47,21 @@ struct kt_batch_tree *batch_tree_new(struct kt_app *app, char *err, size_t errle
 				      "(a capture with -t function_graph has them)");
 		return NULL;
 	}
-	bt = xcalloc(1, sizeof(*bt));
-	bt->app = app;
+	return batch_tree_new_tep(decoder_tep_with_symbols(app->decoder), app_comm, app, err,
+				  errlen);
+}
+
+struct kt_batch_tree *batch_tree_new_tep(struct tep_handle *tep, batch_tree_comm_fn comm,
+					 void *ctx, char *err, size_t errlen)
+{
+	struct kt_batch_tree *bt = xcalloc(1, sizeof(*bt));
+
+	bt->comm = comm;
+	bt->comm_ctx = ctx;
 	bt->cg = callgraph_new(BATCH_TREE_NODES);
-	if (callgraph_set_tep(bt->cg, decoder_tep_with_symbols(app->decoder)) < 0) {
-		snprintf(err, errlen, "--tree: the funcgraph event formats lack their fields");
+	if (callgraph_set_tep(bt->cg, tep) < 0) {
+		snprintf(err, errlen, "--tree: no funcgraph_entry/funcgraph_exit formats with "
+				      "their fields (a capture with -t function_graph has them)");
 		batch_tree_free(bt);
 		return NULL;
 	}
@@ -77,10 +92,10 @@ static const char *dur_cell(const struct kt_cg_node *n, bool show, char *buf, si
 static void print_line(struct kt_batch_tree *bt, FILE *out, const struct kt_cg_node *n,
 		       const char *dur, const char *text)
 {
+	const char *comm = bt->comm(bt->comm_ctx, n->pid, n->calltime);
 	char task[64];
 
-	snprintf(task, sizeof(task), "%s-%d",
-		 decoder_comm(bt->app->decoder, n->pid, n->calltime), n->pid);
+	snprintf(task, sizeof(task), "%s-%d", comm ? comm : "<...>", n->pid);
 	fprintf(out, "%3u) %16s | %s | %*s%s\n", n->cpu, task, dur, 2 * n->depth + 1, "", text);
 }
 
@@ -139,17 +154,26 @@ static void print_json(struct kt_batch_tree *bt, FILE *out, const struct kt_cg_n
 	fputc('}', out);
 }
 
-unsigned long long batch_tree_print(struct kt_batch_tree *bt, FILE *out, bool json)
+unsigned long long batch_tree_print(struct kt_batch_tree *bt, FILE *out, bool json,
+				    const char *host)
 {
 	unsigned long long trees = 0;
 
 	callgraph_finish(bt->cg);
+	if (!json && host)
+		fprintf(out, "# host %s\n", host);
 	if (!json)
 		fprintf(out, "# CPU  TASK/PID         |   DURATION    |   FUNCTION CALLS\n");
 	for (const struct kt_cg_node *r = callgraph_first_root(bt->cg); r; r = r->next) {
 		trees++;
 		if (json) {
-			fputs("{\"tree\":", out);
+			if (host) {
+				fputs("{\"host\":", out);
+				json_string(out, host);
+				fputs(",\"tree\":", out);
+			} else {
+				fputs("{\"tree\":", out);
+			}
 			print_json(bt, out, r);
 			fputs("}\n", out);
 		} else {

@@ -795,16 +795,10 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--trigger and --stop-when over an agent act on one host, in the explorer (no "
 		     "-b, one -H or --via)");
 	if (o->n_remotes &&
-	    (o->tree || (o->folded && !o->cpu_profile && !o->off_cpu) || o->input_path ||
-	     o->user_stacks ||
-	     o->n_ftrace_lists[0] ||
-	     o->n_ftrace_lists[1] || o->n_ftrace_lists[2] || o->n_ftrace_lists[3] || o->profile))
-		FAIL("remote batch runs (-H, --via) take -e, --filter, -t, probes, --hist, --pmu, "
-		     "--pmu-event, --profile (-F, --folded), --off-cpu, --stack, -p, --comm, "
-		     "--cgroup, "
-		     "--follow-children, --duration, "
-		     "--max-events, -q, --json, -o and --compress so far; the other options work "
-		     "locally only");
+	    ((o->folded && !o->cpu_profile && !o->off_cpu) || o->input_path || o->user_stacks ||
+	     o->profile))
+		FAIL("over a remote agent (-H, --via), -i, -P, --user-stacks and --folded without "
+		     "a profile work locally only");
 	if (o->compress && !o->n_remotes)
 		FAIL("--compress applies to -H or --via (the agent compresses what it sends)");
 	return 0;

@@ -33,6 +33,7 @@ struct kt_remote {
 	struct kt_wbuf out, pay;
 	struct kt_hello hello;
 	bool have_hello, ended;
+	bool finished; /* the end request went */
 	char name[160];
 	char error[512]; /* the agent's ERROR frame */
 	uint32_t next_id;
@@ -479,6 +480,8 @@ int remote_fd(const struct kt_remote *r)
 
 void remote_ping(struct kt_remote *r)
 {
+	if (r->finished) /* nothing after the end request: the agent is draining */
+		return;
 	r->pay.len = 0;
 	wbuf_u64(&r->pay, clock_mono_ns());
 	remote_send(r, KT_MSG_PING);
@@ -538,11 +541,13 @@ void remote_finish(struct kt_remote *r)
 {
 	sigset_t old;
 
-	if (r->to < 0)
+	if (r->to < 0 || r->finished)
 		return;
-	/* the end request first: a line that never closes (a serial port) carries no EOF. An
-	 * agent that stopped reading, or is gone, must not hold the viewer: no waiting, no
-	 * SIGPIPE; the close says the same on a pipe anyway. */
+	r->finished = true;
+	/* the end request: a line that never closes (a serial port) carries no EOF. An agent
+	 * that stopped reading, or is gone, must not hold the viewer: no waiting, no SIGPIPE.
+	 * Its stdin stays open until remote_close: a relay such as socat ends soon after its
+	 * input does (0.5 s by default), before the agent's last pages and END came through. */
 	remote_sigpipe_block(&old);
 	if (fcntl(r->to, F_SETFL, fcntl(r->to, F_GETFL) | O_NONBLOCK) == 0) {
 		r->pay.len = 0;
@@ -551,8 +556,6 @@ void remote_finish(struct kt_remote *r)
 			log_debug("%s: %s: no end request: %s", __func__, r->name, strerror(errno));
 	}
 	remote_sigpipe_restore(&old);
-	close(r->to);
-	r->to = -1;
 }
 
 int remote_close(struct kt_remote *r)
@@ -564,6 +567,8 @@ int remote_close(struct kt_remote *r)
 	if (!r)
 		return 0;
 	remote_finish(r);
+	if (r->to >= 0)
+		close(r->to);
 	close(r->from);
 	end = clock_mono_ns() + 3000000000ull;
 	while ((w = waitpid(r->pid, &status, WNOHANG)) == 0 && clock_mono_ns() < end)

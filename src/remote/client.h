@@ -104,8 +104,9 @@ const char *remote_name(const struct kt_remote *r);
  * takes the SIGPIPE a write raised meanwhile and puts the mask back. */
 void remote_sigpipe_block(sigset_t *old);
 void remote_sigpipe_restore(const sigset_t *old);
-/* Sends the end request (without waiting) and closes the agent's stdin: it drains, sends its
- * last pages, loss counters and END. */
+/* Sends the end request, once, without waiting: the agent drains, sends its last pages,
+ * loss counters and END. Its stdin closes with remote_close (a relay such as socat would
+ * end before END came through). */
 void remote_finish(struct kt_remote *r);
 /* Waits for the command (up to 3 s, then SIGTERM), hands on the last of its stderr, and
  * frees r. Returns its exit status, or 128 + the signal. Safe on NULL. */

@@ -2295,7 +2295,8 @@ static int rs_start_scope(struct remote_src *rs, const struct kt_options *opts, 
 	return ret;
 }
 
-/* The options' scope, tracer, probes, events and stacks, as app_open sets them up locally.
+/* The options' scope, function lists, tracer, probes, events and stacks, as app_open sets
+ * them up locally.
  * Returns 0, or -1 with err. */
 static int rs_start_capture(struct remote_src *rs, const struct kt_options *opts, char *err,
 			    size_t errlen)
@@ -2307,6 +2308,11 @@ static int rs_start_capture(struct remote_src *rs, const struct kt_options *opts
 	evstack_setup(app->store, app->decoder);
 	if (rs_start_scope(rs, opts, err, errlen) < 0)
 		return -1;
+	for (int w = 0; w < KT_FTRACE_NLISTS; w++)
+		for (size_t i = 0; i < opts->n_ftrace_lists[w]; i++)
+			if (source_list_add(app->source, (enum kt_ftrace_list)w,
+					    opts->ftrace_lists[w][i], err, errlen) < 0)
+				return -1;
 	if (opts->tracer && app_set_tracer(app, opts->tracer, err, errlen) < 0)
 		return -1;
 	if (app_setup_probes(app, err, errlen) != KT_EXIT_OK)

@@ -1,19 +1,23 @@
 #!/bin/sh
 # The guest's side of tests/lab/remote-explorer.sh: ktop --agent on the second serial port,
-# ttyS1, which qemu connects to a socket the host's explorer reaches through socat. The line
-# is raw (no echo, no translation, no flow control: the frames are binary) and never closes:
-# the agent ends on the viewer's end request. Then the harness's kernel-clean.sh checks the
-# guest (no ktop-* instance, no ktop_* dynamic event, tracer nop) and reports this test.
+# ttyS1, which qemu connects to a socket the host's viewers reach through socat, twice: for
+# the host's batch run (--tree), then for its explorer. The line is raw (no echo, no
+# translation, no flow control: the frames are binary) and never closes: each agent ends on
+# its viewer's end request. Then the harness's kernel-clean.sh checks the guest (no ktop-*
+# instance, no ktop_* dynamic event, tracer nop) and reports this test.
 stty -F /dev/ttyS1 raw -echo -ixon -ixoff -crtscts clocal || exit 1
 # vfs_read calls for the host's kprobe to see (the agent's own threads are left out of what
 # it traces; busybox cat would sendfile, dd reads)
 (while :; do dd if=/dev/zero of=/dev/null bs=512 count=1 2>/dev/null; sleep 0.5; done) &
 load=$!
-echo "LAB-AGENT-READY uptime $(cut -d' ' -f1 /proc/uptime)"
-ktop --agent </dev/ttyS1 >/dev/ttyS1 2>/tmp/agent.err
-rc=$?
+for viewer in batch explorer; do
+	echo "LAB-AGENT-READY $viewer uptime $(cut -d' ' -f1 /proc/uptime)"
+	ktop --agent </dev/ttyS1 >/dev/ttyS1 2>>/tmp/agent.err
+	rc=$?
+	echo "LAB-AGENT-EXIT $viewer $rc uptime $(cut -d' ' -f1 /proc/uptime)"
+	[ $rc = 0 ] || break
+done
 kill $load
-echo "LAB-AGENT-EXIT $rc uptime $(cut -d' ' -f1 /proc/uptime)"
 # the bytes the line carried: rx from the host, tx to it
 grep '^1:' /proc/tty/driver/serial
 cat /tmp/agent.err

@@ -4,7 +4,9 @@
 # guest's kernel through a pipe. run-vm.sh boots Debian's stock 6.12 kernel (its instances
 # offer function_graph; 6.1's only the top level) with tests/lab/remote-agent.sh alone, which
 # runs ktop --agent on the guest's second serial port; qemu puts that port on a socket, and
-# the explorer here runs `ktop --via 'socat - UNIX-CONNECT:SOCKET' --compress`. Then:
+# the viewers here run `ktop --via 'socat - UNIX-CONNECT:SOCKET' --compress`. First a batch
+# run: -t function_graph --ftrace-filter vfs_read --tree prints the guest's vfs_read calls
+# as call trees, each with its duration, and no other function. Then the explorer:
 #   - in the tracer pane, set_ftrace_filter of the agent's instance takes vfs_read, typed
 #     whole (the agent's kernel checks it; this machine's names are not offered);
 #   - R switches the agent's tracer to function_graph (the agent's kallsyms come first);
@@ -60,7 +62,23 @@ qemu=$(cat "$work/qemu.pid" 2>/dev/null)
 [ -n "$qemu" ] || fail "no qemu pid file"
 CLEANUP_PIDS+=("$qemu" "$vm") # qemu first: run-vm.sh then ends
 kver=$(sed -n 's/^LAB-BOOTED \([^ ]*\) .*/\1/p' "$console" | tr -d '\r')
-log "guest $kver: agent started at uptime $(sed -n 's/^LAB-AGENT-READY uptime \([0-9.]*\).*/\1/p' "$console"), $(secs "$t0") s after run-vm.sh (static build and boot)"
+log "guest $kver: agent started at uptime $(sed -n 's/^LAB-AGENT-READY batch uptime \([0-9.]*\).*/\1/p' "$console"), $(secs "$t0") s after run-vm.sh (static build and boot)"
+
+# Batch mode's --tree over the agent, the function list given on the command line.
+t1=$(date +%s.%N)
+run_ktop 900 "$T/tree.out" "$T/tree.err" -b --via "socat - UNIX-CONNECT:$sock" --compress \
+	-t function_graph --ftrace-filter vfs_read --tree --duration 5
+[ "$KTOP_RC" = 0 ] || fail "-b --tree over the agent exited $KTOP_RC: $(tail -c 4000 "$T/tree.err")"
+sed -n '/^# CPU  TASK\/PID/,$p' "$T/tree.out" | grep -E '^ *[0-9]+\) ' >"$T/trees"
+calls=$(grep -cE '^ *[0-9]+\) +[^ ]+-[0-9]+ +\| +[-!#*@$+ ] [0-9.]+ us +\| +vfs_read\(\);$' "$T/trees")
+[ "$calls" -ge 1 ] || fail "--tree printed no vfs_read call with its duration: $(head -n 20 "$T/tree.out")"
+# a call the capture caught midway (the agent's own read of its line) opens "{ /* began
+# before the capture */" and closes on "}": still vfs_read, and nothing below it
+funcs=$(grep -oE '[a-zA-Z_][a-zA-Z0-9_.]*\(\)' "$T/trees" | sort -u)
+[ "$funcs" = "vfs_read()" ] || fail "--tree printed other functions than vfs_read: $(echo "$funcs" | head -n 5 | tr '\n' ' ')"
+log "-b --tree over the agent: $calls vfs_read calls as trees, $(secs "$t1") s"
+_next_agent() { grep -q '^LAB-AGENT-READY explorer' "$console" 2>/dev/null; }
+wait_until 120 _next_agent || fail "the guest started no agent for the explorer: $(grep '^LAB-AGENT' "$console")"
 
 # The agent waits 30 s for the viewer's hello from its start: start at once.
 t1=$(date +%s.%N)
@@ -103,7 +121,7 @@ ntr=$(tmux_screen | grep -cE '\((\*| )\) [a-z_]+')
 for ((i = 0; i < ntr; i++)); do tmux_keys Up; done
 for ((i = 0; i < ntr; i++)); do tmux_keys Down; done
 tmux_keys Enter
-expect_text "the agent's kernel: type a function or a glob whole" 30 \
+expect_text "the agent's kernel: type a function or a glob" 30 \
 	"Enter on set_ftrace_filter opened no function picker over the agent"
 tmux_text vfs_read
 tmux_keys Enter
@@ -160,12 +178,12 @@ log "stream: $group:labprobe hits"
 # the harness checks that the guest is clean.
 t=$(date +%s.%N)
 tmux_quit_clean
-_agent_gone() { grep -q '^LAB-AGENT-EXIT' "$console"; }
+_agent_gone() { grep -q '^LAB-AGENT-EXIT explorer' "$console"; }
 wait_until 120 _agent_gone || fail "the guest's agent did not end after q: $(tail -n 5 "$console")"
-log "guest agent ended $(secs "$t") s after q: $(grep -m1 '^LAB-AGENT-EXIT' "$console" | tr -d '\r')"
+log "guest agent ended $(secs "$t") s after q: $(grep -m1 '^LAB-AGENT-EXIT explorer' "$console" | tr -d '\r')"
 wait_pid_exit "$vm" 600 || fail "run-vm.sh did not end"
 grep -E '^ *1: uart' "$console" | tr -d '\r' | sed 's/^/  guest ttyS1: /' >&2
-[ "$WAIT_RC" = 0 ] || fail "the guest was not left clean or the lab failed (run-vm.sh exit $WAIT_RC): $(grep -A12 '^LAB-AGENT-EXIT' "$console" | tr -d '\r'; tail -n 8 "$work/run-vm.out")"
+[ "$WAIT_RC" = 0 ] || fail "the guest was not left clean or the lab failed (run-vm.sh exit $WAIT_RC): $(grep -A12 '^LAB-AGENT-EXIT explorer' "$console" | tr -d '\r'; tail -n 8 "$work/run-vm.out")"
 grep -q '^LAB-RESULT zz-extra-remote-agent PASS' "$console" ||
 	fail "the guest test did not pass: $(grep '^LAB-' "$console")"
 log "guest clean: no ktop-* instance, no ktop_* dynamic event, tracer nop"

@@ -7,7 +7,10 @@
 #    each followed at once by its frames, named (do_syscall_64+0x.../0x...), and a
 #    stacks=N line; with --json every event's object followed by one with its "stack"
 #    array of named kernel frames;
-#  - an event the agent's kernel lacks: the agent's one line, exit 1.
+#  - an event the agent's kernel lacks: the agent's one line, exit 1;
+#  - --tree where the agent's kernel has no function_graph in an instance (this one): one
+#    line naming the agent and the tracers it has, exit 1, as local --tree says it (the lab
+#    prints the guest's trees: tests/lab/remote-explorer.sh).
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -68,5 +71,15 @@ run_ktop 30 "$T/bad.out" "$T/bad.err" -b --via "exec $KTOP --agent" --stack nosu
 [ "$KTOP_RC" = 1 ] && [ "$(wc -l <"$T/bad.err")" = 1 ] && grep -q 'refused --stack nosuchsys:nosuchevent: ' "$T/bad.err" ||
 	fail "--stack of an event the agent lacks: exit $KTOP_RC: $(cat "$T/bad.err")"
 log "an event the agent lacks: $(cat "$T/bad.err")"
+
+run_ktop 30 "$T/tree.out" "$T/tree.err" -b --via "exec $KTOP --agent" --tree --duration 0.5
+if grep -qw function_graph "$TRACEFS/available_tracers"; then
+	log "this kernel has function_graph: --tree over the agent is the lab's to check"
+else
+	[ "$KTOP_RC" = 1 ] && [ "$(wc -l <"$T/tree.err")" = 1 ] &&
+		grep -q -- '--tree: agent at .* offers no function_graph tracer in ktop.s instance (available: ' "$T/tree.err" ||
+		fail "--tree without function_graph: exit $KTOP_RC: $(cat "$T/tree.err")"
+	log "--tree: $(cat "$T/tree.err")"
+fi
 assert_clean
 pass

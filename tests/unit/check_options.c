@@ -344,6 +344,13 @@ START_TEST(test_remote_options)
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "-t", "function", "--usdt",
 			       "/bin/x:p:q", "--uprobe", "/bin/true:main", NULL), 0);
 	options_free(&o);
+	/* --tree and the function lists go to agents in batch mode; --user-stacks not yet */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "-t", "function_graph",
+			       "--ftrace-filter", "vfs_read", "--tree", NULL), 0);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "--user-stacks", NULL),
+			 -1);
+	ck_assert_ptr_nonnull(strstr(err, "--user-stacks"));
 	/* triggers: the explorer over one agent; not batch mode's, not several hosts' */
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--stop-when",
 			       "sched:sched_switch", NULL), 0);
