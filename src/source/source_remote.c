@@ -2056,7 +2056,7 @@ static char **remote_list_get(struct kt_source *s, enum kt_ftrace_list which, ch
 	struct remote_src *rs = RS(s);
 	struct rs_host *h = &rs->hosts[0];
 	char reply[1024], *text, *line, *save = NULL, **out;
-	size_t n = 0;
+	size_t n = 0, cap = 1; /* a last line without its newline too */
 
 	if (rs_ask(h, KT_REQ_FTRACE_LIST, "get", tracers_list_file(which), reply,
 		   sizeof(reply)) < 0) {
@@ -2067,8 +2067,11 @@ static char **remote_list_get(struct kt_source *s, enum kt_ftrace_list which, ch
 	text = h->list_text;
 	h->list_text = NULL;
 	pthread_mutex_unlock(&rs->lock);
-	out = xcalloc((size_t)atoi(reply) + 1, sizeof(*out));
-	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && n < (size_t)atoi(reply);
+	/* as many entries as the snapshot holds lines, whatever the reply says */
+	for (line = text; line && (line = strchr(line, '\n')); line++)
+		cap++;
+	out = xcalloc(cap + 1, sizeof(*out));
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && n < cap;
 	     line = strtok_r(NULL, "\n", &save))
 		out[n++] = xstrdup(line);
 	free(text);
