@@ -11,8 +11,9 @@
  * Counts are per tick (interval) or since the start (total). F freezes this pane; the
  * global pause freezes them all. Over several agents the hosts stand side by side: bars and
  * keys get a column per host (< > move along them when they do not all fit), each key on
- * one line across the hosts (histhosts.h); the heatmap shows them summed. Enter (or H) opens a prompt to build another histogram;
- * a spec the kernel refuses leaves the current one running and says why in one line.
+ * one line across the hosts (histhosts.h); the heatmap shows them summed. Enter (or H)
+ * opens a prompt to build another histogram; a spec the kernel refuses leaves the current
+ * one running and says why in one line.
  */
 #include "config.h"
 

@@ -4,8 +4,9 @@
  * its row and nothing else changes. Below, the four function lists (set_ftrace_filter,
  * set_ftrace_notrace, set_graph_function, set_graph_notrace); Enter on one opens the
  * function picker: typing narrows available_filter_functions (or kallsyms when that is
- * locked) fuzzily, best first (over an agent the names are its kernel's: typed whole); Enter adds the selected name, or the typed text when it is a
- * glob, a :mod: form or a trigger; !ENTRY removes; ^K empties the list. Every entry is
+ * locked) fuzzily, best first (over an agent the names are its kernel's: typed whole);
+ * Enter adds the selected name, or the typed text when it is a glob, a :mod: form or a
+ * trigger; !ENTRY removes; ^K empties the list. Every entry is
  * checked as it is typed (tracers_filter_check), with a caret. On top, the scope; s opens
  * a prompt "pid=PID[,PID] [children]" / "comm=NAME [children]" /
  * empty that limits the instance to those processes (set_event_pid, app_set_scope); a bad
