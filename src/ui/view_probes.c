@@ -737,8 +737,14 @@ static void delete_probe(struct kt_view *v, const struct kt_probe *p)
 static int probes_key(struct kt_view *v, int key)
 {
 	struct ppane *pp = PP(v);
-	const struct kt_probe *p = source_probe_get(v->app->source, (size_t)pp->sel);
+	const struct kt_probe *p;
 	char spec[160];
+
+	/* a delete just shortened the list: the next key (a second d typed at once) acts on
+	 * the row the cursor now stands on, not on one past the end before the next draw */
+	if (pp->sel >= (int)nprobes(v))
+		pp->sel = nprobes(v) ? (int)nprobes(v) - 1 : 0;
+	p = source_probe_get(v->app->source, (size_t)pp->sel);
 
 	switch (key) {
 	case 'k':

@@ -28,6 +28,7 @@ perf_fds() { find "/proc/$1/fd" -lname 'anon_inode:*perf_event*' 2>/dev/null | w
 _perf_back() { [ "$(perf_fds "$1")" -le "$2" ]; }
 _sampling_more() { [ "$(perf_fds "$1")" -gt "$2" ]; }
 matched() { tmux_screen | sed -n 's/.*matched \([0-9]*\.[0-9]\)%.*/\1/p' | head -1; }
+_matched_shown() { [ -n "$(matched)" ]; }
 # find TEXT: the search's matched share of the whole graph.
 find_share()
 {
@@ -36,7 +37,8 @@ find_share()
 	tmux_keys C-u
 	tmux_text "$1"
 	tmux_keys Enter
-	wait_until 5 test -n "$(matched)" || fail "no matched share for $1"
+	# polled: a $(matched) in wait_until's arguments would be read once, before the wait
+	wait_until 5 _matched_shown || fail "no matched share for $1"
 	matched
 }
 
