@@ -587,6 +587,16 @@ static void draw_bars(struct kt_view *v, int y, int h)
 	}
 }
 
+/* The key list's h rows from top, moved so the selected one is among them. */
+static void scroll_to_sel(struct hist_view *hv, int h)
+{
+	hv->list_h = h;
+	if (hv->sel >= 0 && hv->sel < hv->top)
+		hv->top = hv->sel;
+	if (h > 0 && hv->sel >= hv->top + h)
+		hv->top = hv->sel - h + 1;
+}
+
 /* Several hosts: a line a key, each host's count and p99 in its own column under its
  * label; a host without the key shows "-". */
 static void draw_keys_hosts(struct kt_view *v, int y, int h)
@@ -618,11 +628,7 @@ static void draw_keys_hosts(struct kt_view *v, int y, int h)
 	wattrset(v->win, A_NORMAL);
 	y += 2;
 	h -= 2;
-	hv->list_h = h;
-	if (hv->sel >= 0 && hv->sel < hv->top)
-		hv->top = hv->sel;
-	if (h > 0 && hv->sel >= hv->top + h)
-		hv->top = hv->sel - h + 1;
+	scroll_to_sel(hv, h);
 	for (i = 0; i < h && (size_t)(hv->top + i) < hv->ngroups; i++) {
 		const struct kt_hist_group *g = &hv->groups[hv->top + i];
 
@@ -669,11 +675,7 @@ static void draw_keys(struct kt_view *v, int y, int h)
 	wattrset(v->win, A_NORMAL);
 	y++;
 	h--;
-	hv->list_h = h;
-	if (hv->sel >= 0 && hv->sel < hv->top)
-		hv->top = hv->sel;
-	if (h > 0 && hv->sel >= hv->top + h)
-		hv->top = hv->sel - h + 1;
+	scroll_to_sel(hv, h);
 	for (i = 0; i < h && (size_t)(hv->top + i) < hv->nrows; i++) {
 		const struct kt_hist_row *r = &hv->rows[hv->top + i];
 		const struct kt_hist_val *val = val_of(hv, r);
