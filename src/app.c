@@ -752,6 +752,13 @@ struct kt_symbolizer *app_symbolizer(struct kt_app *app)
 }
 
 
+struct kt_symbolizer *app_symbolizer_cpu(struct kt_app *app, uint32_t cpu)
+{
+	struct kt_symbolizer *sym = source_user_symbolizer(app->source, cpu);
+
+	return sym ? sym : app_symbolizer(app);
+}
+
 /* One event on or off; on: its format loaded and --filter set first, so no unfiltered
  * event slips through. */
 static int set_one(struct kt_app *app, const struct kt_event_desc *ev, bool on, char *err,

@@ -140,6 +140,9 @@ int app_set_events(struct kt_app *app, const char *spec, bool on, char *err, siz
  * --user-stacks, or when it cannot be made (the frames stay addresses). */
 #define KT_APP_EXITED_KEPT 4096
 struct kt_symbolizer *app_symbolizer(struct kt_app *app);
+/* What names the user frames of a record of that CPU: its agent's names over a remote
+ * source (--user-stacks there), else app_symbolizer. */
+struct kt_symbolizer *app_symbolizer_cpu(struct kt_app *app, uint32_t cpu);
 /* Kernel stacks on every event matching spec (globs): on enables those not on yet (as
  * app_set_events, with --filter; one already on keeps its filter) and puts a stacktrace
  * trigger on each (evstack.h); off removes those triggers and leaves the events on. Returns

@@ -40,6 +40,7 @@
 #include "backend/probeprint.h"
 #include "backend/store.h"
 #include "backend/tracers.h"
+#include "backend/usernames.h"
 #include "batch_profile.h"
 #include "batch_remote.h"
 #include "batch_tree.h"
@@ -98,6 +99,7 @@ struct br_host {
 	char rec_err[512];
 	char uname[200], kallsyms[4200]; /* the writer's meta points here until it closes */
 	struct kt_batch_tree *tree; /* --tree: its function_graph records as call trees */
+	struct kt_usernames *unames; /* --user-stacks: its agent's names of user frames */
 };
 
 struct batch_remote {
@@ -194,6 +196,14 @@ static void br_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
 	tep_override_comm(h->tep, name, pid);
 }
 
+static void br_user_name(void *ctx, int32_t pid, uint64_t addr, uint8_t kind, const char *name)
+{
+	struct br_host *h = ctx;
+
+	if (h->unames)
+		usernames_put(h->unames, pid, addr, kind, name);
+}
+
 static void br_loss(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus,
 		    const struct kt_backlog *bl)
 {
@@ -217,17 +227,20 @@ static bool br_full(const struct batch_remote *b)
 	return b->opts->max_events && b->printed >= b->opts->max_events;
 }
 
-/* --stack: a kernel stack record's frames, as local batch mode prints an event's stack:
+/* --stack, --user-stacks: a stack record's frames (user frames as the agent named them), as
+ * local batch mode prints an event's stack:
  * right under the event when it was the line before (the kernel writes it just after, on
  * the same CPU), else under a line of its own saying whose it is. With --json the frames go
  * into the record's object as "stack". Returns false for a record that is no stack. */
 static bool br_print_stack(struct br_host *h, const struct kt_rec *r, char *line, size_t len)
 {
 	struct batch_remote *b = h->b;
-	char ts[32], label[80] = "";
+	struct kt_symbolizer *sym = h->unames ? usernames_symbolizer(h->unames) : NULL;
+	char ts[32], label[80] = "", ev[64];
 	FILE *out = b->out;
+	bool attached;
 
-	if (!b->opts->n_stacks || !evstack_is_record(h->dec, r))
+	if ((!b->opts->n_stacks && !b->opts->user_stacks) || !evstack_is_record(h->dec, r))
 		return false;
 	if (b->opts->json) {
 		decoder_format_json(h->dec, r, line, len);
@@ -235,20 +248,25 @@ static bool br_print_stack(struct br_host *h, const struct kt_rec *r, char *line
 		fputs("{\"host\":", out);
 		json_string(out, h->opt->label);
 		fprintf(out, ",%s,\"stack\":", line + 1);
-		evstack_record_print(h->dec, r, true, out);
+		evstack_record_print(h->dec, sym, r, true, out);
 		fputs("}\n", out);
 		b->stacks++;
 		return true;
 	}
-	if (!b->last_event || b->last_host != h->idx || b->last_cpu != r->cpu) {
+	attached = b->last_event && b->last_host == h->idx && b->last_cpu == r->cpu;
+	if (!attached) {
 		decoder_format_ts(r->ts, 0, ts, sizeof(ts));
 		if (b->merge)
 			snprintf(label, sizeof(label), " %-*s", b->label_width, h->opt->label);
-		fprintf(out, "%s%s [%03u] %16s-%-7d kernel stack:\n", ts, label, r->cpu,
-			tep_data_comm_from_pid(h->tep, decoder_rec_pid(r)), decoder_rec_pid(r));
+		fprintf(out, "%s%s [%03u] %16s-%-7d %s stack:\n", ts, label, r->cpu,
+			tep_data_comm_from_pid(h->tep, decoder_rec_pid(r)), decoder_rec_pid(r),
+			strcmp(decoder_format_name(h->dec, r, ev, sizeof(ev)), "ftrace:user_stack") ?
+				"kernel" :
+				"user");
 	}
-	evstack_record_print(h->dec, r, false, out);
-	b->last_event = false;
+	evstack_record_print(h->dec, sym, r, false, out);
+	/* the event's other stack (its user stack, then its kernel one) goes under it too */
+	b->last_event = attached;
 	b->stacks++;
 	return true;
 }
@@ -389,6 +407,7 @@ static const struct kt_remote_ops br_ops = {
 	.printk = br_printk,
 	.page = br_page,
 	.comm = br_comm,
+	.user_name = br_user_name,
 	.loss = br_loss,
 	.watermark = br_watermark,
 	.snapshot = br_snapshot,
@@ -517,6 +536,14 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 	if (o->tracer && remote_call(r, KT_REQ_TRACER, o->tracer, "", reply, sizeof(reply)) < 0) {
 		snprintf(err, errlen, "%s refused -t %.100s: %.500s", remote_name(r), o->tracer, reply);
 		return -1;
+	}
+	/* --user-stacks before any event is on: the agent starts its reader again */
+	if (o->user_stacks) {
+		h->unames = usernames_new();
+		if (remote_call(r, KT_REQ_USER_STACKS, "", "", reply, sizeof(reply)) < 0) {
+			br_refused(h, "--user-stacks", reply, err, errlen);
+			return -1;
+		}
 	}
 	for (size_t i = 0; i < o->n_events; i++) {
 		if (remote_call(r, KT_REQ_ENABLE, o->events[i], o->filter, reply, sizeof(reply)) <
@@ -1059,8 +1086,9 @@ static void br_summary(struct batch_remote *b, double secs)
 	if (b->stacks && b->opts->json)
 		fprintf(b->out, "{\"stacks\":{\"records\":%llu}}\n", (unsigned long long)b->stacks);
 	else if (b->stacks)
-		fprintf(b->out, "# ktop: stacks=%llu (kernel stack records, each printed with its "
-			"event)\n", (unsigned long long)b->stacks);
+		fprintf(b->out, "# ktop: stacks=%llu (%s stack records, each printed with its "
+			"event)\n", (unsigned long long)b->stacks,
+			b->opts->user_stacks ? "kernel and user" : "kernel");
 	for (unsigned i = 0; i < b->n; i++) {
 		br_figures(&b->hosts[i], &f[i]);
 		all.rs.events += f[i].rs.events;
@@ -1132,6 +1160,7 @@ static void br_host_close(struct br_host *h)
 	free(h->offcpu_text);
 	tdat_writer_abort(h->rec);
 	batch_tree_free(h->tree);
+	usernames_free(h->unames);
 	mirror_free(h->mirror);
 	free(h->rec_path);
 	free(h->snap_ids);

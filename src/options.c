@@ -795,10 +795,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--trigger and --stop-when over an agent act on one host, in the explorer (no "
 		     "-b, one -H or --via)");
 	if (o->n_remotes &&
-	    ((o->folded && !o->cpu_profile && !o->off_cpu) || o->input_path || o->user_stacks ||
-	     o->profile))
-		FAIL("over a remote agent (-H, --via), -i, -P, --user-stacks and --folded without "
-		     "a profile work locally only");
+	    ((o->folded && !o->cpu_profile && !o->off_cpu) || o->input_path || o->profile))
+		FAIL("over a remote agent (-H, --via), -i, -P and --folded without a profile work "
+		     "locally only");
 	if (o->compress && !o->n_remotes)
 		FAIL("--compress applies to -H or --via (the agent compresses what it sends)");
 	return 0;

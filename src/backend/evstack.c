@@ -187,7 +187,8 @@ bool evstack_is_record(struct kt_decoder *d, const struct kt_rec *r)
 	return !strcmp(what, "ftrace:kernel_stack") || !strcmp(what, "ftrace:user_stack");
 }
 
-bool evstack_record_print(struct kt_decoder *d, const struct kt_rec *r, bool json, FILE *out)
+bool evstack_record_print(struct kt_decoder *d, struct kt_symbolizer *sym, const struct kt_rec *r,
+			  bool json, FILE *out)
 {
 	struct kt_evstack_frame f[KT_EVSTACK_MAX];
 	enum kt_frame_kind kind;
@@ -202,11 +203,11 @@ bool evstack_record_print(struct kt_decoder *d, const struct kt_rec *r, bool jso
 	else
 		return false;
 	if (json) {
-		evstack_write_json(d, NULL, f, n, out);
+		evstack_write_json(d, sym, f, n, out);
 		return true;
 	}
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, " => %s\n", evstack_name(d, NULL, &f[i], true, name, sizeof(name), &kind));
+		fprintf(out, " => %s\n", evstack_name(d, sym, &f[i], true, name, sizeof(name), &kind));
 	return true;
 }
 

@@ -14,6 +14,7 @@
 struct kt_decoder;
 struct kt_rec;
 struct kt_store;
+struct kt_symbolizer;
 
 /* Tells the store which record types are stacks: ftrace's kernel_stack and user_stack as
  * the decoder knows them (the live kernel's formats, a recording's, an agent's). */
@@ -22,8 +23,9 @@ void evstack_setup(struct kt_store *st, struct kt_decoder *d);
 /* Whether r is a kernel_stack or user_stack record. */
 bool evstack_is_record(struct kt_decoder *d, const struct kt_rec *r);
 /* Prints r's frames, innermost first: " => do_syscall_64+0x82/0x190" lines, or with json
- * the JSON array evstack_write_json writes (user frames as addresses). Returns false, and
- * prints nothing, when r is no stack record. */
-bool evstack_record_print(struct kt_decoder *d, const struct kt_rec *r, bool json, FILE *out);
+ * the JSON array evstack_write_json writes (user frames named by sym, as addresses when it is
+ * NULL). Returns false, and prints nothing, when r is no stack record. */
+bool evstack_record_print(struct kt_decoder *d, struct kt_symbolizer *sym, const struct kt_rec *r,
+			  bool json, FILE *out);
 
 #endif

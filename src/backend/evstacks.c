@@ -41,8 +41,7 @@ int evstacks_add(struct kt_stacks *st, struct kt_decoder *d, struct kt_symbolize
 
 int64_t evstacks_collect(struct kt_stacks *st, struct kt_decoder *d,
 			 struct kt_symbolizer *sym, struct kt_store *store, uint64_t first,
-			 uint64_t end,
-			 bool (*shown)(void *arg, const struct kt_rec *r), void *arg)
+			 uint64_t end, const struct kt_evstacks_scan *scan)
 {
 	uint64_t seq = first;
 	int64_t added = 0;
@@ -55,9 +54,12 @@ int64_t evstacks_collect(struct kt_stacks *st, struct kt_decoder *d,
 		if (seq < store_first(store))
 			seq = store_first(store);
 		for (n = 0; seq < end && n < COLLECT_BATCH; n++, seq++) {
-			if (!store_get(store, seq, &r) || !r.stack || (shown && !shown(arg, &r)))
+			if (!store_get(store, seq, &r) || !r.stack ||
+			    (scan && scan->shown && !scan->shown(scan->arg, &r)))
 				continue;
-			ret = evstacks_add(st, d, sym, store, &r);
+			ret = evstacks_add(st, d,
+					   scan && scan->sym_of ? scan->sym_of(scan->arg, &r) : sym,
+					   store, &r);
 			if (ret < 0) {
 				store_unlock(store);
 				return -1;

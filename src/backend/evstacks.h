@@ -8,6 +8,7 @@
 #ifndef KTOP_EVSTACKS_H
 #define KTOP_EVSTACKS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "stacks.h"
@@ -22,12 +23,19 @@ struct kt_symbolizer;
  * stack (or is not an event), -1 when out of memory. */
 int evstacks_add(struct kt_stacks *st, struct kt_decoder *d, struct kt_symbolizer *sym,
 		 const struct kt_store *store, const struct kt_rec *r);
-/* Adds the stacks of the records [first, end) of the store (those still held); shown, when
- * not NULL, says which rows count (the stream's row filter). Takes the store lock in
- * batches. Returns the events added, or -1 when out of memory. */
+/* What to look at of each record, with their arg: shown, when not NULL, says which rows
+ * count (the stream's row filter); sym_of, when not NULL, names a record's user frames
+ * instead of sym (each host's own over several remote agents). */
+struct kt_evstacks_scan {
+	bool (*shown)(void *arg, const struct kt_rec *r);
+	struct kt_symbolizer *(*sym_of)(void *arg, const struct kt_rec *r);
+	void *arg;
+};
+/* Adds the stacks of the records [first, end) of the store (those still held), user frames
+ * named by sym (may be NULL) unless scan (may be NULL: every record) says otherwise. Takes the store lock in batches.
+ * Returns the events added, or -1 when out of memory. */
 int64_t evstacks_collect(struct kt_stacks *st, struct kt_decoder *d,
 			 struct kt_symbolizer *sym, struct kt_store *store, uint64_t first,
-			 uint64_t end,
-			 bool (*shown)(void *arg, const struct kt_rec *r), void *arg);
+			 uint64_t end, const struct kt_evstacks_scan *scan);
 
 #endif

@@ -44,6 +44,7 @@ src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h
 src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h \
 	src/backend/stackwin.c src/backend/stackwin.h \
 	src/backend/symbolize.c src/backend/symbolize.h \
+	src/backend/usernames.c src/backend/usernames.h \
 	src/backend/profile.c src/backend/profile.h \
 	src/backend/folded.c src/backend/folded.h
 # Stacks on events: the stacktrace trigger, a row's stack, event stacks as a stack tree.

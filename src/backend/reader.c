@@ -355,6 +355,8 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draini
 
 	if (r->names)
 		taskwatch_drain(r->names);
+	if (r->sink.sym)
+		taskwatch_feed(r->names, r->sink.sym);
 	for (i = 0; i < r->ncpus; i++) {
 		struct reader_cpu *c = &r->cpus[i];
 
@@ -580,7 +582,7 @@ struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct
 struct kt_reader *reader_start_pages(struct kt_session *s, const struct kt_page_sink *sink,
 				     struct kt_comms *comms, char *err, size_t errlen)
 {
-	return reader_create(s, NULL, sink, comms, false, -1, err, errlen);
+	return reader_create(s, NULL, sink, comms, sink->sym != NULL, -1, err, errlen);
 }
 
 int reader_page_size(const struct kt_reader *r)

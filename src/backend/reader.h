@@ -40,6 +40,10 @@ struct kt_page_sink {
 	 * ends the drain there, and what the kernel still holds stays in its buffer (the
 	 * instance's per-CPU `entries` count it until the instance goes). */
 	bool (*full)(void *ctx);
+	/* May be NULL: the side band then tracks mappings too, and hands sym those it read
+	 * (reader_feed) at the start of each pass, before that pass's pages, so the sink can
+	 * name the user frames in them; only the reader thread touches sym. */
+	struct kt_symbolizer *sym;
 	void *ctx;
 };
 

@@ -25,6 +25,8 @@
 #include "backend/elfsyms.h"
 #include "fileio.h"
 #include "backend/symbolize.h"
+#include "backend/usernames.h"
+#include "xalloc.h"
 
 #define KALLSYMS "/proc/kallsyms"
 #define PID_BUCKETS 1024
@@ -91,6 +93,7 @@ struct kt_symbolizer {
 	uint64_t reaps; /* symbolizer_reap calls */
 	uint64_t pass;	/* symbolizer_next_pass calls, from 1 */
 	uint64_t exits; /* symbolizer_exit calls of a known process */
+	struct kt_usernames *given; /* symbolizer_new_given's: user frames named by it */
 };
 
 /* An offset into a, of a copy of s[0..len) (NUL added), or UINT32_MAX out of memory. */
@@ -311,6 +314,15 @@ struct kt_symbolizer *symbolizer_new(char *err, size_t errlen)
 		symbolizer_free(sym);
 		return NULL;
 	}
+	return sym;
+}
+
+struct kt_symbolizer *symbolizer_new_given(struct kt_usernames *names)
+{
+	struct kt_symbolizer *sym = xcalloc(1, sizeof(*sym));
+
+	sym->pass = 1;
+	sym->given = names;
 	return sym;
 }
 
@@ -906,14 +918,36 @@ static const struct map *find_map(const struct proc *p, uint64_t addr)
 	return i < p->n && p->maps[i].start <= addr ? &p->maps[i] : NULL;
 }
 
+/* Another machine's frame: by the name given for it, else its address. */
+static void user_given(struct kt_symbolizer *sym, int pid, uint64_t addr, struct kt_frame *f,
+		       char *buf, size_t len)
+{
+	char name[256];
+	uint8_t kind;
+
+	if (!usernames_get(sym->given, pid, addr, &kind, name, sizeof(name))) {
+		unresolved(sym, f, buf, len, NULL, addr);
+	} else if (kind == KT_FRAME_UNRESOLVED) { /* "[libfoo.so+0x1234]" */
+		unresolved(sym, f, buf, len, NULL, addr);
+		snprintf(buf, len, "%s", name);
+	} else {
+		named(sym, f, buf, len, name, (enum kt_frame_kind)kind);
+	}
+}
+
 void symbolizer_user(struct kt_symbolizer *sym, int pid, uint64_t addr, struct kt_frame *f,
 		     char *buf, size_t len)
 {
-	struct proc *p = proc_get(sym, pid, true);
+	struct proc *p;
 	const struct map *m;
 	const char *name;
 	uint64_t off;
 
+	if (sym->given) {
+		user_given(sym, pid, addr, f, buf, len);
+		return;
+	}
+	p = proc_get(sym, pid, true);
 	if (!p) {
 		unresolved(sym, f, buf, len, NULL, addr);
 		return;

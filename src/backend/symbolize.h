@@ -28,6 +28,11 @@ struct kt_symbolizer;
  * not an error: those frames stay unresolved, and symbolizer_kernel_hidden says so). */
 struct kt_symbolizer *symbolizer_new(char *err, size_t errlen);
 void symbolizer_free(struct kt_symbolizer *sym);
+/* Another machine's symbolizer, as a viewer keeps it for a remote agent: it reads nothing
+ * here (no kallsyms, no /proc) and names a user frame by the name names holds for it
+ * (borrowed: usernames_symbolizer makes this), else by its address. */
+struct kt_usernames;
+struct kt_symbolizer *symbolizer_new_given(struct kt_usernames *names);
 
 /* The side band, in the order the kernel reported it. */
 void symbolizer_mmap(struct kt_symbolizer *sym, int pid, uint64_t start, uint64_t len,

@@ -18,7 +18,9 @@
  * (counterrows.h), until KT_REQ_COUNTERS_CLOSE; its flame pane's profiles
  * (KT_REQ_PROFILE_LIVE, agentprof.h) polled every 100 ms and their stacks sent every such
  * tick (profrows.h), until KT_REQ_PROFILE_CLOSE; --off-cpu's (KT_REQ_PROFILE "off-cpu")
- * rendered as the capture stops.
+ * rendered as the capture stops. --user-stacks (KT_REQ_USER_STACKS) restarts the reader with
+ * a side band that tracks mappings, and the page path names each new user frame before its
+ * page (agentustack.h).
  */
 #include "config.h"
 
@@ -59,6 +61,7 @@
 #include "agentprof.h"
 #include "agenttrig.h"
 #include "agentlist.h"
+#include "agentustack.h"
 #include "histrows.h"
 #include "proto.h"
 #include "signals.h"
@@ -151,6 +154,11 @@ struct agent {
 	unsigned long long pmu_period_ns, pmu_next_ns;
 	struct kt_pmu_snap pmu_snap; /* the last figures sent */
 	struct kt_wbuf pay; /* under lock */
+	/* --user-stacks: the names of user frames (under lock; reader thread once made) and
+	 * the UNAMES payload being built */
+	struct kt_agentustack *ustack;
+	struct kt_wbuf unames;
+	struct kt_page_sink sink;
 	struct kt_rstream rs;
 };
 
@@ -325,6 +333,20 @@ static void agent_note_pid(struct agent *a, int pid, unsigned long long ts)
 	msg_comm_add(&a->pay, pid, ts, a->names[slot].name);
 }
 
+/* A user frame's name, into the UNAMES payload (lock held). */
+static void agent_uname(void *ctx, int pid, uint64_t addr, uint8_t kind, const char *name)
+{
+	msg_uname_add(&((struct agent *)ctx)->unames, pid, addr, kind, name);
+}
+
+/* The names of user frames gathered, sent (lock held). */
+static void agent_send_unames(struct agent *a)
+{
+	if (a->unames.len)
+		agent_send(a, KT_MSG_UNAMES, a->unames.data, a->unames.len);
+	a->unames.len = 0;
+}
+
 /* The reader's page sink (reader thread): names, then the page's used bytes as they are. */
 static void agent_page(void *ctx, int cpu, const void *page, size_t len)
 {
@@ -356,9 +378,14 @@ static void agent_page(void *ctx, int cpu, const void *page, size_t len)
 					continue;
 				memcpy(&pid, (char *)rec + 4, sizeof(pid)); /* common_pid */
 				agent_note_pid(a, pid, ts);
+				if (a->ustack)
+					agentustack_record(a->ustack, rec,
+							   (size_t)kbuffer_event_size(a->kbuf),
+							   agent_uname, a);
 			}
 		}
 	}
+	agent_send_unames(a);
 	if (a->pay.len)
 		agent_send(a, KT_MSG_COMMS, a->pay.data, a->pay.len);
 	a->pay.len = 0;
@@ -380,6 +407,10 @@ static void agent_swept(void *ctx, unsigned long long before, const int *behind,
 	uint64_t wm = before > AGENT_COMMIT_SLACK_NS ? before - AGENT_COMMIT_SLACK_NS : 0;
 
 	pthread_mutex_lock(&a->lock);
+	if (a->ustack) {
+		agentustack_pass(a->ustack, agent_uname, a);
+		agent_send_unames(a);
+	}
 	for (int i = 0; i < nbehind; i++)
 		if (behind[i] >= 0 && behind[i] < a->app.ncpus && a->last_ts[behind[i]] < wm)
 			wm = a->last_ts[behind[i]];
@@ -1246,6 +1277,26 @@ static int agent_list_request(struct agent *a, const struct kt_request *q, char 
 	return ret;
 }
 
+/* --user-stacks: the option on, the frames' namer made, and the reader started again with
+ * a side band that tracks mappings (the kernel's counters go on: the records handed stay
+ * counted). */
+static int agent_user_stacks(struct agent *a, char *text, size_t len)
+{
+	struct kt_page_sink sink = a->sink;
+	struct kt_agentustack *u;
+
+	if (a->ustack)
+		return 0;
+	pthread_mutex_lock(&a->lock); /* the decoder's */
+	u = agentustack_new(a->app.session, a->app.decoder, text, len);
+	a->ustack = u;
+	pthread_mutex_unlock(&a->lock);
+	if (!u)
+		return -1;
+	sink.sym = agentustack_symbolizer(u);
+	return app_set_page_sink(&a->app, &sink, text, len);
+}
+
 static void agent_request(struct agent *a, const struct kt_request *q)
 {
 	char text[1024] = "";
@@ -1265,6 +1316,10 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 		ret = q->op == KT_REQ_HIST_CLOSE     ? agent_hist_close(a, q, text, sizeof(text)) :
 		      q->op == KT_REQ_COUNTERS_CLOSE ? agent_counters_close(a, q, text, sizeof(text)) :
 						       agent_prof_close(a, q, text, sizeof(text));
+		pthread_mutex_lock(&a->lock);
+	} else if (q->op == KT_REQ_USER_STACKS) {
+		/* the reader stops and starts again: its page sink takes the lock */
+		ret = agent_user_stacks(a, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
 	} else if (q->op == KT_REQ_TRACER) {
 		/* the reader stops and starts again: its page sink takes the lock */
@@ -1555,11 +1610,13 @@ static int agent_loop(struct agent *a)
 int agent_run(const struct kt_options *opts)
 {
 	struct agent *a = xcalloc(1, sizeof(*a));
-	struct kt_page_sink sink = { agent_page, agent_swept, agent_full, a };
 	struct kt_hello viewer;
 	char err[1024];
 	int ret, flags;
 
+	a->sink = (struct kt_page_sink){
+		.page = agent_page, .swept = agent_swept, .full = agent_full, .ctx = a
+	};
 	a->o = *opts;
 	a->opts = &a->o;
 	a->in = STDIN_FILENO;
@@ -1594,7 +1651,7 @@ int agent_run(const struct kt_options *opts)
 				__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? KBUFFER_ENDIAN_BIG :
 									  KBUFFER_ENDIAN_LITTLE);
 	agent_hello_out(a, (int)a->page_size);
-	if (app_set_page_sink(&a->app, &sink, err, sizeof(err)) < 0) {
+	if (app_set_page_sink(&a->app, &a->sink, err, sizeof(err)) < 0) {
 		pthread_mutex_lock(&a->lock);
 		agent_send_str(a, KT_MSG_ERROR, err);
 		pthread_mutex_unlock(&a->lock);
@@ -1626,6 +1683,7 @@ int agent_run(const struct kt_options *opts)
 	agent_writer_stop(a, signals_pending() || agent_dead(a) ? AGENT_FLUSH_SIG_NS :
 								   AGENT_FLUSH_EOF_NS);
 	batch_profile_free(a->profile); /* it reads app.profile */
+	agentustack_free(a->ustack); /* the reader that named with it is gone */
 	for (size_t i = 0; i < a->n_profs; i++)
 		agentprof_free(a->profs[i].p);
 	app_close(&a->app);
@@ -1648,6 +1706,7 @@ out:
 	free(a->page);
 	wbuf_free(&a->q);
 	wbuf_free(&a->pay);
+	wbuf_free(&a->unames);
 	rstream_free(&a->rs);
 	pthread_cond_destroy(&a->q_data);
 	pthread_cond_destroy(&a->q_room);

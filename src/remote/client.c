@@ -159,6 +159,15 @@ static void remote_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
 		r->ops->comm(r->ctx, pid, ts, name);
 }
 
+static void remote_user_name(void *ctx, int32_t pid, uint64_t addr, uint8_t kind,
+			     const char *name)
+{
+	struct kt_remote *r = ctx;
+
+	if (r->ops->user_name)
+		r->ops->user_name(r->ctx, pid, addr, kind, name);
+}
+
 static int remote_malformed(const struct kt_frame *f, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "malformed %s frame (%u bytes)", frame_type_name(f->type), f->len);
@@ -250,6 +259,10 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		return 0;
 	case KT_MSG_COMMS:
 		if (msg_comms_decode(p, n, remote_comm, r) < 0)
+			return remote_malformed(f, err, errlen);
+		return 0;
+	case KT_MSG_UNAMES:
+		if (msg_unames_decode(p, n, remote_user_name, r) < 0)
 			return remote_malformed(f, err, errlen);
 		return 0;
 	case KT_MSG_LOSS:

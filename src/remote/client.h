@@ -32,6 +32,9 @@ struct kt_remote_ops {
 	void (*events)(void *ctx, const uint8_t *p, size_t n);
 	void (*page)(void *ctx, uint32_t cpu, const uint8_t *page, size_t len);
 	void (*comm)(void *ctx, int32_t pid, uint64_t ts, const char *name);
+	/* a user frame's name, as the agent's machine names it (KT_REQ_USER_STACKS); kind
+	 * enum kt_frame_kind's */
+	void (*user_name)(void *ctx, int32_t pid, uint64_t addr, uint8_t kind, const char *name);
 	void (*loss)(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus,
 		     const struct kt_backlog *bl);
 	/* every event older than ts (the agent's clock) has come */

@@ -27,7 +27,7 @@ static const char *const type_names[KT_MSG_TYPE_MAX] = {
 	[KT_MSG_END] = "end",		  [KT_MSG_WATERMARK] = "watermark",
 	[KT_MSG_EVENTS] = "events",	  [KT_MSG_HISTROWS] = "histrows",
 	[KT_MSG_COUNTERROWS] = "counterrows",
-	[KT_MSG_PROFROWS] = "profrows",
+	[KT_MSG_PROFROWS] = "profrows",	  [KT_MSG_UNAMES] = "unames",
 };
 
 const char *frame_type_name(uint8_t type)

@@ -221,7 +221,7 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_SCOPE_SET] = "scope-set", [KT_REQ_STACK_OFF] = "stack-off",
 	[KT_REQ_COUNTERS_LIVE] = "counters-live", [KT_REQ_COUNTERS_CLOSE] = "counters-close",
 	[KT_REQ_PROBE_COUNTS] = "probe-counts", [KT_REQ_TRIGGER] = "trigger",
-	[KT_REQ_FTRACE_LIST] = "ftrace-list",
+	[KT_REQ_FTRACE_LIST] = "ftrace-list", [KT_REQ_USER_STACKS] = "user-stacks",
 	[KT_REQ_PROFILE_LIVE] = "profile-live", [KT_REQ_PROFILE_CLOSE] = "profile-close",
 };
 
@@ -338,6 +338,45 @@ int msg_comms_decode(const uint8_t *p, size_t n,
 		rbuf_str(&r, name, sizeof(name));
 		if (!r.bad)
 			fn(ctx, pid, ts, name);
+	}
+	return r.bad ? -1 : 0;
+}
+
+/* enum kt_frame_kind's last (stacks.h, whose struct kt_frame proto.h's would clash with):
+ * KT_FRAME_UNRESOLVED */
+#define UNAME_KIND_MAX 4
+
+void msg_uname_add(struct kt_wbuf *b, int32_t pid, uint64_t addr, uint8_t kind,
+		   const char *name)
+{
+	wbuf_u32(b, (uint32_t)pid);
+	wbuf_u64(b, addr);
+	wbuf_u8(b, kind);
+	wbuf_str(b, name);
+}
+
+int msg_unames_decode(const uint8_t *p, size_t n,
+		      void (*fn)(void *ctx, int32_t pid, uint64_t addr, uint8_t kind,
+				 const char *name),
+		      void *ctx)
+{
+	struct kt_rbuf r;
+	char name[256];
+	uint64_t addr;
+	uint8_t kind;
+	int32_t pid;
+
+	rbuf_init(&r, p, n);
+	while (r.left && !r.bad) {
+		pid = (int32_t)rbuf_u32(&r);
+		addr = rbuf_u64(&r);
+		kind = rbuf_u8(&r);
+		rbuf_str(&r, name, sizeof(name));
+		if (kind > UNAME_KIND_MAX)
+			r.bad = true;
+		if (r.bad)
+			break;
+		fn(ctx, pid, addr, kind, name);
 	}
 	return r.bad ? -1 : 0;
 }

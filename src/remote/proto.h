@@ -52,6 +52,8 @@ enum kt_frame_type {
 				  * (counterrows.h) */
 	KT_MSG_PROFROWS = 20,	/* agent: a live profile's stacks counted since its last such
 				 * frame, named on the agent's machine (profrows.h) */
+	KT_MSG_UNAMES = 21,	/* agent: names of user frames in the pages that follow
+				 * (KT_REQ_USER_STACKS), named on the agent's machine */
 	KT_MSG_TYPE_MAX
 };
 
@@ -119,6 +121,10 @@ enum kt_request_op {
 				 * reply 1 or 0), "get" (a snapshot of KT_SNAP_LIST naming
 				 * this request, then the reply), "add" (the reply the
 				 * functions the list now holds), "remove", "clear" */
+	KT_REQ_USER_STACKS = 27, /* no args: --user-stacks, the instance's userstacktrace
+				 * option on; the agent names the user frames of the stacks
+				 * in its pages from its own machine's mappings and binaries
+				 * (KT_MSG_UNAMES before the pages) */
 	KT_REQ_OP_MAX
 };
 
@@ -298,6 +304,17 @@ void msg_comm_add(struct kt_wbuf *b, int32_t pid, uint64_t ts, const char *name)
 int msg_comms_decode(const uint8_t *p, size_t n,
 		     void (*fn)(void *ctx, int32_t pid, uint64_t ts, const char *name),
 		     void *ctx);
+
+/* UNAMES: n entries of (pid, addr, kind, name): a user frame's name as the agent's
+ * symbolizer gave it, kind enum kt_frame_kind's (stacks.h). The decoder calls fn for each
+ * (control characters as '?', as in every string a peer sends); -1 when malformed (a kind
+ * stacks.h does not know, a cut entry). */
+void msg_uname_add(struct kt_wbuf *b, int32_t pid, uint64_t addr, uint8_t kind,
+		   const char *name);
+int msg_unames_decode(const uint8_t *p, size_t n,
+		      void (*fn)(void *ctx, int32_t pid, uint64_t addr, uint8_t kind,
+				 const char *name),
+		      void *ctx);
 
 /* LOSS: the kernel's counters of each CPU, then the agent's backlog. decode: at most max
  * CPUs into out, the count in *ncpus; -1 when malformed. */

@@ -342,6 +342,11 @@ struct tep_handle *source_symbols(struct kt_source *s, uint32_t cpu)
 	return s && s->ops->symbols ? s->ops->symbols(s, cpu) : NULL;
 }
 
+struct kt_symbolizer *source_user_symbolizer(struct kt_source *s, uint32_t cpu)
+{
+	return s && s->ops->user_symbolizer ? s->ops->user_symbolizer(s, cpu) : NULL;
+}
+
 const char *source_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *local)
 {
 	*local = cpu;

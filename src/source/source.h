@@ -27,6 +27,7 @@ struct kt_trigger;
 struct kt_histsrc;
 struct kt_countersrc;
 struct kt_profsrc;
+struct kt_symbolizer;
 struct kt_tdat_meta;
 struct tep_event;
 struct tep_handle;
@@ -198,6 +199,9 @@ struct kt_source_ops {
 	/* several hosts: the tep whose kallsyms name the kernel addresses of a record of that
 	 * CPU (its host's kernel); NULL with one, or when the decoder's do */
 	struct tep_handle *(*symbols)(struct kt_source *s, uint32_t cpu);
+	/* --user-stacks from an agent: what names the user frames of a record of that CPU
+	 * (the names its host's agent sent, usernames.h); NULL op or NULL: app_symbolizer's */
+	struct kt_symbolizer *(*user_symbolizer)(struct kt_source *s, uint32_t cpu);
 	/* KT_CAP_HIST done by the source itself (an agent's BPF, histsrc.h): opens spec,
 	 * NULL with one line in err; NULL op: app_hist_open's, on this machine */
 	struct kt_histsrc *(*hist_open)(struct kt_source *s, const char *spec, char *err,
@@ -358,6 +362,9 @@ int source_type_set_filter(struct kt_source *s, int id, const char *expr, char *
 const char *source_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *local);
 /* The tep that names a CPU's kernel addresses (ops->symbols), NULL: the decoder's. */
 struct tep_handle *source_symbols(struct kt_source *s, uint32_t cpu);
+/* What names a CPU's user frames when the source names them (ops->user_symbolizer), else
+ * NULL. */
+struct kt_symbolizer *source_user_symbolizer(struct kt_source *s, uint32_t cpu);
 
 void source_wait_complete(struct kt_source *s);
 const char *source_kept_stacks(struct kt_source *s);

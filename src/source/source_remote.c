@@ -19,7 +19,8 @@
  * a set per host), the flame pane's profiles (KT_REQ_PROFILE_LIVE: each agent samples,
  * names the frames and sends the stacks of every tick, profsrc.h; every host's under its
  * label), stacks on events (KT_REQ_STACK, KT_REQ_STACK_OFF; the frames named from each
- * host's kallsyms) and the scope (KT_REQ_SCOPE at the start, KT_REQ_SCOPE_SET from the
+ * host's kallsyms; --user-stacks' user frames, KT_REQ_USER_STACKS, by the names each host's
+ * agent sends, usernames.h) and the scope (KT_REQ_SCOPE at the start, KT_REQ_SCOPE_SET from the
  * key, names checked on the agent's machine); the rest is refused with one line. The agents'
  * commands' stderr (ssh's warnings) would break the screen: it is read through a pipe, its
  * last line shown in the status line and all of it printed to stderr once the screen is
@@ -61,6 +62,7 @@
 #include "backend/probeprint.h"
 #include "backend/tracers.h"
 #include "backend/triggers.h"
+#include "backend/usernames.h"
 #include "clock.h"
 #include "countersrc.h"
 #include "histsrc.h"
@@ -183,6 +185,8 @@ struct rs_host {
 	struct kt_mirror *mirror;
 	char mirror_err[256]; /* why a file could not be kept, "" */
 	char *list_text; /* under lock: the function list a get's snapshot brought (request 26) */
+	/* --user-stacks: the names its agent gave the user frames of its stacks (NULL without) */
+	struct kt_usernames *unames;
 	char uname[256], kallsyms[4200];
 };
 
@@ -449,6 +453,14 @@ static void rs_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
 	comms_set(((struct rs_host *)ctx)->rs->app->comms, pid, ts, name);
 }
 
+static void rs_user_name(void *ctx, int32_t pid, uint64_t addr, uint8_t kind, const char *name)
+{
+	struct rs_host *h = ctx;
+
+	if (h->unames)
+		usernames_put(h->unames, pid, addr, kind, name);
+}
+
 static void rs_loss(void *ctx, const struct kt_loss_cpu *cpus, uint32_t ncpus,
 		    const struct kt_backlog *bl)
 {
@@ -596,6 +608,7 @@ static const struct kt_remote_ops rs_ops = {
 	.printk = rs_printk,
 	.page = rs_page,
 	.comm = rs_comm,
+	.user_name = rs_user_name,
 	.loss = rs_loss,
 	.watermark = rs_watermark,
 	.stderr_line = rs_stderr,
@@ -812,6 +825,17 @@ static struct tep_handle *remote_symbols(struct kt_source *s, uint32_t cpu)
 	return NULL; /* the first host's: the decoder's */
 }
 
+/* The names the agent of the host whose CPU cpu is gave its user frames. */
+static struct kt_symbolizer *remote_user_symbolizer(struct kt_source *s, uint32_t cpu)
+{
+	struct remote_src *rs = RS(s);
+	unsigned k = rs->n;
+
+	while (k-- > 1 && cpu < rs->hosts[k].cpu_base)
+		;
+	return rs->hosts[k].unames ? usernames_symbolizer(rs->hosts[k].unames) : NULL;
+}
+
 static void rs_probe_free(struct kt_probe *p)
 {
 	free(p->system);
@@ -842,6 +866,7 @@ static void remote_close_src(struct kt_source *s)
 		free(rs->hosts[i].counts);
 		free(rs->hosts[i].list_text);
 		mirror_free(rs->hosts[i].mirror);
+		usernames_free(rs->hosts[i].unames);
 		if (rs->hosts[i].tep)
 			tep_free(rs->hosts[i].tep);
 	}
@@ -2184,6 +2209,7 @@ const struct kt_source_ops source_remote_ops = {
 	.usdt_create = remote_usdt_create,
 	.cpu_host = remote_cpu_host,
 	.symbols = remote_symbols,
+	.user_symbolizer = remote_user_symbolizer,
 	.hist_open = remote_hist_open,
 	.counters_open = remote_counters_open,
 	.profile_open = remote_profile_open,
@@ -2279,6 +2305,22 @@ fail:
  * (rs_scope_all), before any event is on: --comm's filter goes with every event enabled
  * after it, as locally; the header shows a pid or cgroup scope, as locally. Returns 0, or
  * -1 with err. */
+/* --user-stacks: every agent's instance carries its tasks' user stacks, and names their
+ * frames before the pages that hold them (before any event is on: the agent restarts its
+ * reader). */
+static int rs_user_stacks(struct remote_src *rs, char *err, size_t errlen)
+{
+	char why[512] = "";
+	bool took;
+
+	for (unsigned i = 0; i < rs->n; i++)
+		rs->hosts[i].unames = usernames_new();
+	if (rs_call_all(rs, KT_REQ_USER_STACKS, "", "", &took, why, sizeof(why)) == 0)
+		return 0;
+	snprintf(err, errlen, "--user-stacks: %s", why);
+	return -1;
+}
+
 static int rs_start_scope(struct remote_src *rs, const struct kt_options *opts, char *err,
 			  size_t errlen)
 {
@@ -2319,6 +2361,8 @@ static int rs_start_capture(struct remote_src *rs, const struct kt_options *opts
 	if (opts->tracer && app_set_tracer(app, opts->tracer, err, errlen) < 0)
 		return -1;
 	if (app_setup_probes(app, err, errlen) != KT_EXIT_OK)
+		return -1;
+	if (opts->user_stacks && rs_user_stacks(rs, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < opts->n_events; i++)
 		if (app_set_events(app, opts->events[i], true, err, errlen) < 0)

@@ -52,10 +52,19 @@ static bool row_shown(void *arg, const struct kt_rec *r)
 	       view_stream_row_shown(lv->ui->stream, r);
 }
 
+/* A remote agent's names for a record's user frames (its host's, over several). */
+static struct kt_symbolizer *row_symbolizer(void *arg, const struct kt_rec *r)
+{
+	const struct live *lv = arg;
+
+	return app_symbolizer_cpu(lv->ui->app, r->cpu);
+}
+
 /* The records from lv->next to the store's end, those the stream shows as rows. */
 static int64_t collect_events(struct live *lv, struct kt_stacks *st)
 {
 	struct kt_app *app = lv->ui->app;
+	struct kt_evstacks_scan scan;
 	uint64_t first, end;
 
 	store_lock(app->store);
@@ -69,8 +78,13 @@ static int64_t collect_events(struct live *lv, struct kt_stacks *st)
 		return 0;
 	first = lv->next;
 	lv->next = end;
+	scan = (struct kt_evstacks_scan){
+		.shown = row_shown,
+		.sym_of = source_user_symbolizer(app->source, 0) ? row_symbolizer : NULL,
+		.arg = lv,
+	};
 	return evstacks_collect(st, app->decoder, app_symbolizer(app), app->store, first, end,
-				row_shown, lv);
+				&scan);
 }
 
 static bool live_update(void *arg, struct kt_stacks *st)

@@ -371,6 +371,7 @@ static void draw_detail(struct kt_view *v, int y, int h)
 	struct tep_handle *syms = NULL;
 	size_t n = 0, i;
 	bool have = false;
+	uint32_t cpu = 0;
 	struct kt_rec r;
 
 	if (h <= 0)
@@ -382,6 +383,7 @@ static void draw_detail(struct kt_view *v, int y, int h)
 		decoder_format_ts(r.ts, st->have_base ? st->base_ts : 0, ts, sizeof(ts));
 		n = evstack_read(v->app->decoder, store, &r, f, KT_EVSTACK_MAX);
 		syms = source_symbols(v->app->source, r.cpu); /* another host's kernel */
+		cpu = r.cpu;
 	}
 	store_unlock(store);
 	if (!have)
@@ -396,8 +398,8 @@ static void draw_detail(struct kt_view *v, int y, int h)
 	mvwhline(v->win, y, 0, ' ', v->w);
 	crt_put(v->win, y, 0, line, v->w);
 	for (i = 0; i < n && (int)i + 1 < h; i++) {
-		evstack_name_syms(v->app->decoder, syms, app_symbolizer(v->app), &f[i], true, line,
-			     sizeof(line), &kind);
+		evstack_name_syms(v->app->decoder, syms, app_symbolizer_cpu(v->app, cpu), &f[i],
+				  true, line, sizeof(line), &kind);
 		wattrset(v->win, crt_attr(kind == KT_FRAME_UNRESOLVED ? CRT_DIM : CRT_EVENT));
 		mvwhline(v->win, y + 1 + (int)i, 0, ' ', v->w);
 		mvwprintw(v->win, y + 1 + (int)i, 0, "  %-*.*s", v->w - 2, v->w - 2, line);

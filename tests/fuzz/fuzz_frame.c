@@ -26,6 +26,18 @@ static void comm_seen(void *ctx, int32_t pid, uint64_t ts, const char *name)
 	++*(unsigned *)ctx;
 }
 
+/* A user frame's name: bounded, a kind stacks.h knows, no control characters. */
+static void uname_seen(void *ctx, int32_t pid, uint64_t addr, uint8_t kind, const char *name)
+{
+	(void)pid;
+	(void)addr;
+	FUZZ_ASSERT(kind <= 4 && strlen(name) < 256, "kind %u, a name of %zu bytes", kind,
+		    strlen(name));
+	for (const char *c = name; *c; c++)
+		FUZZ_ASSERT((unsigned char)*c >= 0x20 && *c != 0x7f, "a control character in a name");
+	++*(unsigned *)ctx;
+}
+
 /* Each stack of a PROFROWS frame that decoded: its frames within bounds, their names
  * without control characters. */
 static int prof_seen(void *ctx, uint64_t weight, size_t n, const uint8_t *kinds,
@@ -89,6 +101,9 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 		break;
 	case KT_MSG_COMMS:
 		(void)msg_comms_decode(p, n, comm_seen, &comms);
+		break;
+	case KT_MSG_UNAMES:
+		(void)msg_unames_decode(p, n, uname_seen, &comms);
 		break;
 	case KT_MSG_LOSS:
 		if (msg_loss_decode(p, n, loss, 8, &cpu, &backlog) == 0)

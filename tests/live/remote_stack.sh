@@ -7,6 +7,9 @@
 #    each followed at once by its frames, named (do_syscall_64+0x.../0x...), and a
 #    stacks=N line; with --json every event's object followed by one with its "stack"
 #    array of named kernel frames;
+#  - --user-stacks: workloads that exit before their rows are printed still have every user
+#    stack named (libc's syscall, then its caller) by the agent's machine, which sent the
+#    names;
 #  - an event the agent's kernel lacks: the agent's one line, exit 1;
 #  - --tree where the agent's kernel has no function_graph in an instance (this one): one
 #    line naming the agent and the tracers it has, exit 1, as local --tree says it (the lab
@@ -65,6 +68,46 @@ if not ok:
 sys.exit(0 if ok else 1)
 PY
 log "json: $N events, each with a \"stack\" of named kernel frames"
+
+# --user-stacks: three workloads that start after the agent and exit at once, before batch
+# mode prints their rows; the agent's machine names every user stack's frames from its side
+# band of mappings (this machine's /proc no longer has them) and sends the names first.
+start_ktop "$T/user.out" "$T/user.err" -b --json --via "exec $KTOP --agent -v --log $T/user.klog" \
+	--stack "$EV" --user-stacks --filter 'comm == "ktop-rgone"'
+wait_until 30 _logged "$T/user.klog" "agent_request: stack $EV: " ||
+	fail "user: the agent did not take --stack: $(cat "$T/user.err") $(tail -n3 "$T/user.klog")"
+_logged "$T/user.klog" "agent_request: user-stacks" ||
+	fail "user: the agent was not asked for user stacks: $(grep agent_request "$T/user.klog")"
+for _ in 1 2 3; do
+	"$KTOP_WORKLOAD" count "$N" ktop-rgone >/dev/null
+done
+sleep 0.3
+stop_ktop "$KTOP_PID" INT 15
+[ "$KTOP_RC" = 0 ] || fail "user: ktop exited $KTOP_RC: $(cat "$T/user.err")"
+assert_no_sanitizer "$T/user.err"
+python3 - "$T/user.out" "$((3 * N))" "$EV" <<'PY' || fail "user: user stacks over the agent wrong (see above)"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+n, ev = int(sys.argv[2]), sys.argv[3]
+events = named = 0
+cur = None
+for r in rows:
+    if r.get("event") == ev:
+        events += 1
+        cur = r
+    elif r.get("event") == "ftrace:user_stack" and cur is not None:
+        st = r.get("stack") or []
+        if len(st) >= 2 and st[0]["name"] == "syscall" and \
+                all(f["kind"] == "user" for f in st[:2]):
+            named += 1
+        else:
+            print("remote_stack: a user stack not named from the agent's machine:", st)
+        cur = None
+if events != n or named != n:
+    print("remote_stack:", events, "events,", named, "user stacks named from syscall; want", n)
+    sys.exit(1)
+PY
+log "user: $((3 * N)) events of exited workloads, each user stack named on the agent's machine"
 
 run_ktop 30 "$T/bad.out" "$T/bad.err" -b --via "exec $KTOP --agent" --stack nosuchsys:nosuchevent \
 	--duration 0.5

@@ -43,7 +43,12 @@
 #                     of ftrace:kernel_stack is the fixture's; a stack request (op 13)
 #                     sends that format and a page on CPU 0 of one sys_enter of pid 4242
 #                     followed by its kernel stack, one frame, do_syscall_64+0x10, 600 ms
-#                     after its other events (tests/term/remote_evstacks_hosts.sh).
+#                     after its other events (tests/term/remote_evstacks_hosts.sh). A
+#                     user-stacks request (op 27) is taken: the stack request's page then
+#                     also holds the event's user stack (pid 4242's 0x401010, 0x402020),
+#                     and a UNAMES frame before it names those frames as its machine
+#                     would, differently on each (fake_work_N, fake_main_N, N its SHIFT in
+#                     s), as the same pid and addresses mean other code on another host.
 #                     The explorer's requests are answered too: events (available_events:
 #                     raw_syscalls:sys_enter), format, and disable (in backlog mode with a
 #                     loss frame that is caught up: tests/term/remote_fake.sh).
@@ -177,6 +182,9 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
         fmt = f.read()
     with open(os.path.join(fixtures, "events/ftrace/kernel_stack/format"), "rb") as f:
         kstack_fmt = f.read()
+    with open(os.path.join(fixtures, "events/ftrace/user_stack/format"), "rb") as f:
+        ustack_fmt = f.read()
+    ustacks = False
     kbase = 0xffffffff81000000 + 0x10000000 * ((shift or 0) // 1000000000)
     if renumbered:
         SYS_ENTER_ID = 444
@@ -256,16 +264,29 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
                 send(17, b"raw_syscalls:sys_enter\n")
                 send(3, struct.pack("<IB", rid, 1) + string(""))
                 continue
-            if op == 8 and stacks and arg == "ftrace:kernel_stack":
-                send(5, string("ftrace") + string("kernel_stack") + string(kstack_fmt))
+            if op == 8 and stacks and arg in ("ftrace:kernel_stack", "ftrace:user_stack"):
+                name = arg.split(":")[1]
+                send(5, string("ftrace") + string(name) +
+                     string(kstack_fmt if name == "kernel_stack" else ustack_fmt))
                 send(3, struct.pack("<IB", rid, 1) + string("1 formats"))
+                continue
+            if op == 27 and stacks:  # --user-stacks (a real agent sent ftrace's formats already)
+                ustacks = True
+                send(5, string("ftrace") + string("user_stack") + string(ustack_fmt))
+                send(3, struct.pack("<IB", rid, 1) + string(""))
                 continue
             if op == 13 and stacks:  # an event with its kernel stack
                 send(5, string("ftrace") + string("kernel_stack") + string(kstack_fmt))
                 kstack = struct.pack("<HBBiiI", 4, 0, 0, 4242, 1, 0) + struct.pack(
                     "<8Q", kbase + 0x1010, 0, 0, 0, 0, 0, 0, 0)
-                send(8, struct.pack("<I", 0) + string(page(1000600000 + late, [
-                    (0, sys_enter(4242, 110)), (1, kstack)])))
+                records = [(0, sys_enter(4242, 110)), (1, kstack)]
+                if ustacks:  # named first, as an agent names them before the page
+                    n = (shift or 0) // 1000000000
+                    send(21, struct.pack("<iQB", 4242, 0x401010, 2) + string(f"fake_work_{n}") +
+                         struct.pack("<iQB", 4242, 0x402020, 2) + string(f"fake_main_{n}"))
+                    records.append((1, struct.pack("<HBBiII", 13, 0, 0, 4242, 4242, 0) +
+                                    struct.pack("<8Q", 0x401010, 0x402020, 0, 0, 0, 0, 0, 0)))
+                send(8, struct.pack("<I", 0) + string(page(1000600000 + late, records)))
                 send(16, struct.pack("<Q", 1000600100 + late))
                 send(3, struct.pack("<IB", rid, 1) + string("1 events"))
                 continue

@@ -10,6 +10,9 @@
 #     on, and the next 2 calls' rows carry no mark;
 #   - --stack at start-up: the trigger there before the first call, the rows marked, the
 #     stack named;
+#   - --user-stacks with it: the agent's instance's userstacktrace option on, and the row's
+#     stack goes on after its kernel frames with its user frames, named on the agent's
+#     machine (libc's syscall, __libc_start_call_main) after the workload exited;
 #   - q: the agent and its instance are gone within 2 s.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -105,6 +108,26 @@ expect_text "^ Events: all CPUs" 15 "--stack: the explorer did not start"
 release
 expect_count "rkst-opt-$pw +(syscalls:)?sys_enter_getppid\*( |$)" 3 10 "--stack: 3 rows marked with a stack not shown"
 stack_named "--stack"
+tmux_quit_clean
+wait_until 2 all_gone "$agent" || fail "q: the agent or its instance is still there 2 s after"
+tmux_kill_server
+
+# ---- --user-stacks at start-up: the user frames named on the agent's machine ---------------
+held rkst-user 3
+explorer -p "$pw" --stack "$EV" --user-stacks
+_user_on() { [ "$(cat "$(instance_dir "$agent")/options/userstacktrace" 2>/dev/null)" = 1 ]; }
+wait_until 15 _user_on || fail "--user-stacks: the agent's instance has no userstacktrace option on"
+expect_text "^ Events: all CPUs" 15 "--user-stacks: the explorer did not start"
+release
+expect_count "rkst-user-$pw +(syscalls:)?sys_enter_getppid\*( |$)" 3 10 "--user-stacks: 3 rows marked with a stack not shown"
+expect_count "user_stack" 0 2 "user stack records shown as rows"
+# the workload is gone: its frames are named by what the agent sent, not this machine's /proc
+stack_named "--user-stacks"
+tmux_keys G Enter
+expect_text "^  entry_SYSCALL_64[a-z_]*\+0x" 5 "--user-stacks: the kernel stack is not first"
+expect_text "^  syscall *$" 10 "--user-stacks: the innermost user frame is not named syscall (libc's)"
+expect_text "^  __libc_start_call_main *$" 5 "--user-stacks: the user stack's caller is not named"
+tmux_keys Escape
 tmux_quit_clean
 wait_until 2 all_gone "$agent" || fail "q: the agent or its instance is still there 2 s after"
 assert_clean

@@ -5,7 +5,9 @@
 # as KASLR does), and each sends one getppid-like event with its kernel stack, one frame at
 # its own do_syscall_64+0x10. --stack asks both for their kallsyms; each stack's frame is
 # named from its own host's (do_syscall_64+0x10/0x1000 on both), not from the first host's
-# (in which via2's address names nothing).
+# (in which via2's address names nothing). With --user-stacks each also sends the event's user
+# stack, the same pid and addresses on both, and names those frames differently: each row's
+# user frames are named as its own host named them.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -15,7 +17,7 @@ require_fake_agent
 
 mkdir -p "$T/xdg"
 tmux_start 100 24 "XDG_CONFIG_HOME=$T/xdg" -- --via "exec $FAKE 0 250000000 swept stacks" \
-	--via "exec $FAKE 3000000000 0 swept stacks" --stack raw_syscalls:sys_enter
+	--via "exec $FAKE 3000000000 0 swept stacks" --stack raw_syscalls:sys_enter --user-stacks
 expect_text "^2 hosts  tracer: nop" 15 "the header does not say it shows 2 hosts"
 expect_count "^[0-9.]+ via[12] .*fakework-4242 +(raw_syscalls:)?sys_enter\*" 2 10 \
 	"not one row marked with a stack per host"
@@ -24,6 +26,8 @@ expect_count "^[0-9.]+ via[12] .*fakework-4242 +(raw_syscalls:)?sys_enter\*" 2 1
 tmux_keys G Enter
 expect_text "^ Stack of raw_syscalls:sys_enter at [0-9.]+, innermost first" 5 "Enter did not open via1's stack"
 expect_text "^  do_syscall_64\+0x10/0x1000 *$" 5 "via1's frame is not its do_syscall_64+0x10"
+expect_text "^  fake_work_0 *$" 5 "via1's user frame is not named as via1 named it"
+expect_text "^  fake_main_0 *$" 5 "via1's outer user frame is not named as via1 named it"
 tmux_keys Escape
 wait_for_no_text "Stack of" 5 || fail "Esc did not close the stack"
 
@@ -36,6 +40,9 @@ tmux_keys Enter G Enter
 expect_text "^ Stack of raw_syscalls:sys_enter at [0-9.]+, innermost first" 5 "Enter did not open via2's stack"
 expect_text "^  do_syscall_64\+0x10/0x1000 *$" 5 \
 	"via2's frame is not named from its own kallsyms: $(tmux_screen | grep -A1 '^ Stack of' | tail -1)"
+expect_text "^  fake_work_3 *$" 5 \
+	"via2's user frame (the same pid and address as via1's) is not named as via2 named it"
+expect_text "^  fake_main_3 *$" 5 "via2's outer user frame is not named as via2 named it"
 tmux_keys Escape
 tmux_quit_clean
 pass

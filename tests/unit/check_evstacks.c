@@ -151,7 +151,7 @@ START_TEST(test_folded_root_to_leaf)
 	put_stack(st, 1, pid, false, kernel, 3);
 	put_stack(st, 1, pid, true, user, 2);
 	store_unlock(st);
-	ck_assert_int_eq(evstacks_collect(tree, d, NULL, st, 0, 7, NULL, NULL), 2);
+	ck_assert_int_eq(evstacks_collect(tree, d, NULL, st, 0, 7, NULL), 2);
 	ck_assert_uint_eq(stacks_leaves(tree), 1);
 	ck_assert_uint_eq(stacks_root(tree)->total, 2);
 	out = open_memstream(&text, &len);

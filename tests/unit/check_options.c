@@ -344,13 +344,20 @@ START_TEST(test_remote_options)
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "-t", "function", "--usdt",
 			       "/bin/x:p:q", "--uprobe", "/bin/true:main", NULL), 0);
 	options_free(&o);
-	/* --tree and the function lists go to agents in batch mode; --user-stacks not yet */
+	/* --tree, the function lists and --user-stacks go to agents, batch mode or not, one
+	 * or several */
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "-t", "function_graph",
 			       "--ftrace-filter", "vfs_read", "--tree", NULL), 0);
 	options_free(&o);
-	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "--user-stacks", NULL),
-			 -1);
-	ck_assert_ptr_nonnull(strstr(err, "--user-stacks"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "-H", "db1", "-H", "db2",
+			       "--user-stacks", "--stack", "sched:sched_switch", NULL), 0);
+	ck_assert(o.user_stacks);
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--user-stacks", NULL), 0);
+	options_free(&o);
+	/* -i stays local */
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "-i", "x.dat", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "work locally only"));
 	/* triggers: the explorer over one agent; not batch mode's, not several hosts' */
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-H", "db1", "--stop-when",
 			       "sched:sched_switch", NULL), 0);

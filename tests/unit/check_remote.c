@@ -256,6 +256,18 @@ START_TEST(test_snapshot)
 }
 END_TEST
 
+static unsigned n_unames;
+static void uname_seen(void *ctx, int32_t pid, uint64_t addr, uint8_t kind, const char *name)
+{
+	(void)ctx;
+	ck_assert_int_eq(pid, 4242);
+	ck_assert(addr == (n_unames ? 0x402020u : 0x401010u));
+	ck_assert_uint_eq(kind, n_unames ? 4 : 2);
+	/* a peer's control characters never reach a screen */
+	ck_assert_str_eq(name, n_unames ? "[libc.so.6+0x2a1ca]?" : "work");
+	n_unames++;
+}
+
 static unsigned n_comms;
 static void comm_seen(void *ctx, int32_t pid, uint64_t ts, const char *name)
 {
@@ -331,6 +343,20 @@ START_TEST(test_page_compressed)
 	n_comms = 0; /* cut short: the whole entries before the cut, then refused */
 	ck_assert_int_eq(msg_comms_decode(pay.data, pay.len - 2, comm_seen, NULL), -1);
 	ck_assert_uint_eq(n_comms, 1);
+
+	/* a user frame's name: whole entries, a kind stacks.h knows */
+	pay.len = 0;
+	msg_uname_add(&pay, 4242, 0x401010, 2, "work");
+	msg_uname_add(&pay, 4242, 0x402020, 4, "[libc.so.6+0x2a1ca]\n");
+	n_unames = 0;
+	ck_assert_int_eq(msg_unames_decode(pay.data, pay.len, uname_seen, NULL), 0);
+	ck_assert_uint_eq(n_unames, 2);
+	n_unames = 0;
+	ck_assert_int_eq(msg_unames_decode(pay.data, pay.len - 3, uname_seen, NULL), -1);
+	ck_assert_uint_eq(n_unames, 1);
+	pay.len = 0;
+	msg_uname_add(&pay, 1, 0x10, 5, "past the last kind");
+	ck_assert_int_eq(msg_unames_decode(pay.data, pay.len, uname_seen, NULL), -1);
 	rstream_free(&s);
 	wbuf_free(&pay);
 	wbuf_free(&b);

@@ -17,6 +17,7 @@
 
 #include "backend/elfsyms.h"
 #include "backend/symbolize.h"
+#include "backend/usernames.h"
 #include "check_main.h"
 
 /* No pid is this high (pid_max is at most 4194304): a process only the side band knows. */
@@ -387,6 +388,55 @@ static int kallsyms_pick(uint64_t *addr, char *name, size_t len, int want_module
 	return found;
 }
 
+/* Another machine's frames (a remote agent's --user-stacks): named only by what it said of
+ * them, this machine's /proc never read for their pid; the same pid and address on another
+ * host is another frame; the table forgets the oldest past its bound. */
+START_TEST(test_given_names)
+{
+	struct kt_usernames *a = usernames_new(), *b = usernames_new();
+	struct kt_symbolizer *sa = usernames_symbolizer(a), *sb = usernames_symbolizer(b);
+	const size_t cap = (size_t)KT_USERNAMES_SETS * KT_USERNAMES_WAYS;
+	struct kt_frame f;
+	char buf[128], name[32];
+	size_t kept = 0;
+	uint8_t kind;
+
+	usernames_put(a, getpid(), 0x401000, KT_FRAME_USER, "remote_main");
+	usernames_put(b, getpid(), 0x401000, KT_FRAME_USER, "other_host_main");
+	usernames_put(a, getpid(), 0x7f0000001000, KT_FRAME_UNRESOLVED, "[libx.so+0x1000]");
+	symbolizer_user(sa, getpid(), 0x401000, &f, buf, sizeof(buf));
+	ck_assert_str_eq(f.name, "remote_main");
+	ck_assert_int_eq(f.kind, KT_FRAME_USER);
+	symbolizer_user(sb, getpid(), 0x401000, &f, buf, sizeof(buf));
+	ck_assert_str_eq(f.name, "other_host_main");
+	symbolizer_user(sa, getpid(), 0x7f0000001000, &f, buf, sizeof(buf));
+	ck_assert_str_eq(f.name, "[libx.so+0x1000]");
+	ck_assert_int_eq(f.kind, KT_FRAME_UNRESOLVED);
+	/* this process's own function, which /proc would name: not here, it is not ours */
+	symbolizer_user(sa, getpid(), (uint64_t)(uintptr_t)&symbolize_target_one, &f, buf, sizeof(buf));
+	ck_assert_int_eq(f.kind, KT_FRAME_UNRESOLVED);
+	ck_assert(!strncmp(f.name, "0x", 2));
+	/* a later name replaces the earlier */
+	usernames_put(a, getpid(), 0x401000, KT_FRAME_USER, "renamed_main");
+	symbolizer_user(sa, getpid(), 0x401000, &f, buf, sizeof(buf));
+	ck_assert_str_eq(f.name, "renamed_main");
+	/* bounded: past its capacity the oldest go, the newest stay */
+	for (size_t i = 0; i < cap + cap / 2; i++) {
+		snprintf(name, sizeof(name), "f%zu", i);
+		usernames_put(b, 7, 0x1000 + i * 16, KT_FRAME_USER, name);
+	}
+	for (size_t i = 0; i < cap + cap / 2; i++)
+		kept += usernames_get(b, 7, 0x1000 + i * 16, &kind, buf, sizeof(buf));
+	ck_assert_uint_le(kept, cap);
+	ck_assert_uint_ge(kept, cap / 2);
+	ck_assert(usernames_get(b, 7, 0x1000 + (cap + cap / 2 - 1) * 16, &kind, buf, sizeof(buf)));
+	snprintf(name, sizeof(name), "f%zu", cap + cap / 2 - 1);
+	ck_assert_str_eq(buf, name);
+	usernames_free(a);
+	usernames_free(b);
+}
+END_TEST
+
 START_TEST(test_kernel)
 {
 	struct kt_symbolizer *sym = new_sym();
@@ -430,6 +480,7 @@ static Suite *symbolize_suite(void)
 	tcase_add_test(tc, test_jit_map);
 	tcase_add_test(tc, test_vdso);
 	tcase_add_test(tc, test_kernel);
+	tcase_add_test(tc, test_given_names);
 	suite_add_tcase(s, tc);
 	return s;
 }
