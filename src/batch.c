@@ -200,7 +200,7 @@ static void batch_print_new(struct batch *b)
 			if (b->tree)
 				batch_tree_feed(b->tree, &r);
 			else if (b->folded)
-				b->folded_oom |= evstacks_add(b->folded, b->app->decoder,
+				b->folded_oom |= evstacks_add(b->folded, b->app->decoder, NULL,
 							      app_symbolizer(b->app), st, &r) < 0;
 			else if (!b->app->opts->quiet && !b->out_closed)
 				batch_print_rec(b, &r);

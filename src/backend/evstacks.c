@@ -12,8 +12,8 @@
 #define NAME_LEN 256
 #define COLLECT_BATCH 4096 /* records per hold of the store lock */
 
-int evstacks_add(struct kt_stacks *st, struct kt_decoder *d, struct kt_symbolizer *sym,
-		 const struct kt_store *store, const struct kt_rec *r)
+int evstacks_add(struct kt_stacks *st, struct kt_decoder *d, struct tep_handle *syms,
+		 struct kt_symbolizer *sym, const struct kt_store *store, const struct kt_rec *r)
 {
 	char names[KT_EVSTACK_MAX][NAME_LEN];
 	struct kt_evstack_frame f[KT_EVSTACK_MAX];
@@ -33,8 +33,8 @@ int evstacks_add(struct kt_stacks *st, struct kt_decoder *d, struct kt_symbolize
 	for (i = 0; i < n; i++) {
 		const struct kt_evstack_frame *fr = &f[n - 1 - i];
 
-		path[i + 1].name = evstack_name(d, sym, fr, false, names[i], NAME_LEN,
-						&path[i + 1].kind);
+		path[i + 1].name = evstack_name_syms(d, syms, sym, fr, false, names[i], NAME_LEN,
+						     &path[i + 1].kind);
 	}
 	return stacks_add(st, path, n + 1, 1) < 0 ? -1 : 1;
 }
@@ -58,6 +58,8 @@ int64_t evstacks_collect(struct kt_stacks *st, struct kt_decoder *d,
 			    (scan && scan->shown && !scan->shown(scan->arg, &r)))
 				continue;
 			ret = evstacks_add(st, d,
+					   scan && scan->syms_of ? scan->syms_of(scan->arg, &r) :
+								   NULL,
 					   scan && scan->sym_of ? scan->sym_of(scan->arg, &r) : sym,
 					   store, &r);
 			if (ret < 0) {

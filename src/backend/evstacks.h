@@ -17,17 +17,20 @@ struct kt_decoder;
 struct kt_rec;
 struct kt_store;
 struct kt_symbolizer;
+struct tep_handle;
 
-/* Adds r's stack, if it has one, to st under the name of r's task at r's time (user frames
- * named by sym, which may be NULL). Store lock held. Returns 1 when added, 0 when r has no
- * stack (or is not an event), -1 when out of memory. */
-int evstacks_add(struct kt_stacks *st, struct kt_decoder *d, struct kt_symbolizer *sym,
-		 const struct kt_store *store, const struct kt_rec *r);
+/* Adds r's stack, if it has one, to st under the name of r's task at r's time (kernel frames
+ * named by syms' kallsyms, the decoder's when NULL; user frames by sym, which may be NULL).
+ * Store lock held. Returns 1 when added, 0 when r has no stack (or is not an event), -1 when
+ * out of memory. */
+int evstacks_add(struct kt_stacks *st, struct kt_decoder *d, struct tep_handle *syms,
+		 struct kt_symbolizer *sym, const struct kt_store *store, const struct kt_rec *r);
 /* What to look at of each record, with their arg: shown, when not NULL, says which rows
- * count (the stream's row filter); sym_of, when not NULL, names a record's user frames
- * instead of sym (each host's own over several remote agents). */
+ * count (the stream's row filter); over remote agents, syms_of and sym_of, when not NULL,
+ * name a record's kernel and user frames (each host's own) instead of the decoder and sym. */
 struct kt_evstacks_scan {
 	bool (*shown)(void *arg, const struct kt_rec *r);
+	struct tep_handle *(*syms_of)(void *arg, const struct kt_rec *r);
 	struct kt_symbolizer *(*sym_of)(void *arg, const struct kt_rec *r);
 	void *arg;
 };

@@ -60,6 +60,15 @@ static struct kt_symbolizer *row_symbolizer(void *arg, const struct kt_rec *r)
 	return app_symbolizer_cpu(lv->ui->app, r->cpu);
 }
 
+/* Another host's kernel, which names a record's kernel frames (several agents; NULL: the
+ * decoder's). */
+static struct tep_handle *row_symbols(void *arg, const struct kt_rec *r)
+{
+	const struct live *lv = arg;
+
+	return source_symbols(lv->ui->app->source, r->cpu);
+}
+
 /* The records from lv->next to the store's end, those the stream shows as rows. */
 static int64_t collect_events(struct live *lv, struct kt_stacks *st)
 {
@@ -80,6 +89,7 @@ static int64_t collect_events(struct live *lv, struct kt_stacks *st)
 	lv->next = end;
 	scan = (struct kt_evstacks_scan){
 		.shown = row_shown,
+		.syms_of = row_symbols,
 		.sym_of = source_user_symbolizer(app->source, 0) ? row_symbolizer : NULL,
 		.arg = lv,
 	};

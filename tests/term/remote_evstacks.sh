@@ -12,7 +12,8 @@
 #     stack named;
 #   - --user-stacks with it: the agent's instance's userstacktrace option on, and the row's
 #     stack goes on after its kernel frames with its user frames, named on the agent's
-#     machine (libc's syscall, __libc_start_call_main) after the workload exited;
+#     machine (libc's syscall, __libc_start_call_main) after the workload exited, and the
+#     flame pane (I) folds the 3 rows' stacks with those names;
 #   - q: the agent and its instance are gone within 2 s.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -128,6 +129,14 @@ expect_text "^  entry_SYSCALL_64[a-z_]*\+0x" 5 "--user-stacks: the kernel stack 
 expect_text "^  syscall *$" 10 "--user-stacks: the innermost user frame is not named syscall (libc's)"
 expect_text "^  __libc_start_call_main *$" 5 "--user-stacks: the user stack's caller is not named"
 tmux_keys Escape
+# the flame pane on the rows' stacks: the user frames under the kernel's, named the same
+tmux_keys I
+expect_text "Flame graph: event stacks \\(events\\)" 10 "I did not open the pane on the rows' stacks"
+tmux_keys z
+_root_is_3() { tmux_screen | grep -Eq '^all  total 3 events'; }
+wait_until 5 _root_is_3 || fail "the flame pane's root does not hold the 3 rows: $(tmux_screen)"
+expect_text "(^|[ |])syscall([ |]|$)" 5 "the flame pane does not name the user frame syscall"
+tmux_keys z
 tmux_quit_clean
 wait_until 2 all_gone "$agent" || fail "q: the agent or its instance is still there 2 s after"
 assert_clean

@@ -7,7 +7,8 @@
 # named from its own host's (do_syscall_64+0x10/0x1000 on both), not from the first host's
 # (in which via2's address names nothing). With --user-stacks each also sends the event's user
 # stack, the same pid and addresses on both, and names those frames differently: each row's
-# user frames are named as its own host named them.
+# user frames are named as its own host named them, in the stack pane and in the flame pane
+# (I), where both hosts' kernel frames are named do_syscall_64 too.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -30,6 +31,17 @@ expect_text "^  fake_work_0 *$" 5 "via1's user frame is not named as via1 named 
 expect_text "^  fake_main_0 *$" 5 "via1's outer user frame is not named as via1 named it"
 tmux_keys Escape
 wait_for_no_text "Stack of" 5 || fail "Esc did not close the stack"
+
+# the flame pane on both hosts' rows: each stack's frames named by its own host
+tmux_keys I
+expect_text "Flame graph: event stacks \\(events\\)" 10 "I did not open the pane on the rows' stacks"
+tmux_keys z
+expect_text "^all  total 2 events" 5 "the flame pane's root does not hold both hosts' rows"
+expect_text "fake_main_0" 5 "via1's user frames are not in the flame pane as via1 named them"
+expect_text "fake_main_3" 5 "via2's user frames are not in the flame pane as via2 named them"
+[ "$(tmux_screen | grep -o 'do_syscall_64' | wc -l)" = 2 ] && ! tmux_screen | grep -q '0xffffffff' ||
+	fail "a host's kernel frame is not named from its own kallsyms in the flame pane: $(tmux_screen)"
+tmux_keys z I
 
 # via2's row with a stack: the row filter shows via2's CPUs alone, its last row that one
 n=2 # the fake agents' CPUs each
