@@ -642,6 +642,32 @@ static int agent_enable(struct agent *a, const char *spec, const char *filter, b
 	return n < 0 ? -1 : 0;
 }
 
+/* The picker's filter of an event that is on (request 28): set, or cleared with "", the
+ * scope's --comm in it as in an enable's. */
+static int agent_filter(struct agent *a, const char *spec, const char *filter, char *text,
+			size_t len)
+{
+	char sys[256], *ev, *with_comm = NULL;
+	int ret;
+
+	snprintf(sys, sizeof(sys), "%s", spec);
+	ev = strchr(sys, ':');
+	if (!ev) {
+		snprintf(text, len, "%s: give the event as SYS:EVENT", spec);
+		return -1;
+	}
+	*ev++ = '\0';
+	if (a->o.comm) {
+		with_comm = scope_comm_filter(a->o.comm, *filter ? filter : NULL, text, len);
+		if (!with_comm)
+			return -1;
+	}
+	ret = source_set_filter(a->app.source, sys, ev, with_comm ? with_comm : filter, text,
+				len);
+	free(with_comm);
+	return ret;
+}
+
 /* --usdt: one uprobe per site of the probe in a binary of the agent's machine, as locally
  * (app_usdt_create: all sites or none), not enabled; the reply names them all,
  * space-separated, for the viewer's enables. */
@@ -1335,6 +1361,9 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 		case KT_REQ_STACK:
 			ret = agent_enable(a, q->arg, q->arg2, q->op == KT_REQ_STACK, text,
 					   sizeof(text));
+			break;
+		case KT_REQ_FILTER:
+			ret = agent_filter(a, q->arg, q->arg2, text, sizeof(text));
 			break;
 		case KT_REQ_DISABLE:
 			ret = app_set_events(&a->app, q->arg, false, text, sizeof(text)) < 0 ? -1 : 0;

@@ -125,6 +125,8 @@ enum kt_request_op {
 				 * option on; the agent names the user frames of the stacks
 				 * in its pages from its own machine's mappings and binaries
 				 * (KT_MSG_UNAMES before the pages) */
+	KT_REQ_FILTER = 28,	/* arg: SYS:EV, arg2: its filter, "" clears it: an event that
+				 * is on takes it as it is (the picker's filter prompt) */
 	KT_REQ_OP_MAX
 };
 

@@ -1049,10 +1049,8 @@ static char *remote_get_filter(struct kt_source *s, const char *system, const ch
 	return e && e->filter ? xstrdup(e->filter) : NULL;
 }
 
-/* The agent sets a filter as it enables (its enable request carries it): an event that is
- * on is enabled again with it, on every host; one that is off keeps it for when it is
- * turned on. The protocol has no request that clears a filter yet: that is refused while
- * the event is on. */
+/* An event that is on takes its new filter, or none, on every host (request 28); one that
+ * is off keeps it for its enable request, which carries it. */
 static int remote_set_filter(struct kt_source *s, const char *system, const char *event,
 			     const char *filter, char *err, size_t errlen)
 {
@@ -1061,13 +1059,9 @@ static int remote_set_filter(struct kt_source *s, const char *system, const char
 	bool clear = !filter || !*filter, took = true;
 	int ret = 0;
 
-	if (e->on && clear) {
-		snprintf(err, errlen, "clearing a filter over a remote agent is not done yet: turn "
-			 "%s off and on again instead", e->spec);
-		return -1;
-	}
 	if (e->on)
-		ret = rs_call_all(rs, KT_REQ_ENABLE, e->spec, filter, &took, err, errlen);
+		ret = rs_call_all(rs, KT_REQ_FILTER, e->spec, clear ? "" : filter, &took, err,
+				  errlen);
 	if (took) {
 		free(e->filter);
 		e->filter = clear ? NULL : xstrdup(filter);

@@ -170,6 +170,24 @@ fi
 tmux_keys Escape
 wait_for_no_text "Tracers +current" 3 || fail "Esc did not close the tracer pane"
 
+# The filter of an event that is on: changed, then cleared, in the agent's instance.
+agent_filter() { cat "$(instance_dir "$agent")/events/syscalls/sys_enter_getppid/filter"; }
+_agent_filter_is() { [ "$(agent_filter)" = "$1" ]; }
+tmux_keys e
+expect_text "Event picker" 5 "e did not open the event picker again"
+tmux_text sys_enter_getppid
+expect_text "\[x\] +sys_enter_getppid" 5 "the picker lost sys_enter_getppid"
+tmux_keys Enter C-u
+tmux_text "common_pid == 1"
+tmux_keys Enter
+wait_until 5 _agent_filter_is "common_pid == 1" || fail "the agent's filter is '$(agent_filter)' after the change, not common_pid == 1"
+tmux_keys Enter C-u Enter
+wait_until 5 _agent_filter_is none || fail "the agent's filter is '$(agent_filter)' after clearing it, not none"
+event_enabled "$agent" syscalls sys_enter_getppid || fail "clearing the filter turned the event off in the agent"
+expect_text "syscalls:sys_enter_getppid +filter: none" 3 "the picker does not show the cleared filter"
+tmux_keys F2
+wait_for_no_text "Event picker" 3 || fail "F2 did not close the picker"
+
 # q: the viewer ends, the agent and its kernel state with it.
 tmux_quit_clean
 wait_until 2 all_gone "$agent" ||
