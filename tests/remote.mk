@@ -66,6 +66,7 @@ TERM_TESTS += tests/term/remote_probes_multi.sh
 # USDT from the probe editor over an agent: the sites the agent reads, their exact live counts.
 TERM_TESTS += tests/term/remote_usdt_editor.sh
 TERM_TESTS += tests/term/remote_start_probes.sh
+TERM_TESTS += tests/term/remote_ksyms.sh
 # Scope in the explorer over agents: -p at start-up, the scope keys (pid, comm, cgroup,
 # empty) on one and two agents, exact counts, refusals naming the host.
 TERM_TESTS += tests/term/remote_scope_keys.sh

@@ -1003,7 +1003,33 @@ static int rs_load_format(void *ctx, const char *system, const char *event)
 	return rs_call(rs, KT_REQ_FORMAT, spec, "", NULL, 0);
 }
 
-/* On every host; on when any took it (a refusal is still reported: -1 with err). */
+/* Whether an event of system (event NULL: any of it) prints a kernel symbol (%pS, %ps,
+ * %pF, %pf, %pB: kmem's call_site, timer's function), its format in the first host's tep. */
+static bool rs_prints_symbols(struct remote_src *rs, const char *system, const char *event)
+{
+	struct tep_handle *tep = rs->hosts[0].tep;
+	bool prints = false;
+	const char *f;
+
+	pthread_mutex_lock(&rs->lock); /* the client thread adds formats under it */
+	for (int i = 0; tep && !prints && i < tep_get_events_count(tep); i++) {
+		struct tep_event *ev = tep_get_event(tep, i);
+
+		if (!ev || strcmp(ev->system, system) || (event && strcmp(ev->name, event)))
+			continue;
+		for (f = ev->print_fmt.format; f && !prints && (f = strstr(f, "%p")); f += 2)
+			prints = f[2] && strchr("sSfFB", f[2]);
+	}
+	pthread_mutex_unlock(&rs->lock);
+	return prints;
+}
+
+static void rs_symbols(struct remote_src *rs);
+
+/* On every host; on when any took it (a refusal is still reported: -1 with err). An event
+ * that prints kernel symbols first fetches the agent's kallsyms, before any of its rows is
+ * drawn (libtraceevent maps functions once, on the first lookup): the agent sent its
+ * formats before it enabled it. */
 static int remote_enable(struct kt_source *s, const char *system, const char *event, bool on,
 			 char *err, size_t errlen)
 {
@@ -1015,6 +1041,8 @@ static int remote_enable(struct kt_source *s, const char *system, const char *ev
 
 	if (took)
 		e->on = on;
+	if (on && took && !rs->symbols && rs_prints_symbols(rs, system, event))
+		rs_symbols(rs);
 	return ret;
 }
 
