@@ -22,6 +22,7 @@ EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/multi_
 TESTS += tests/remote/snapshots_fake.sh
 # Live: --via over a plain pipe (exact counts, loss, kill -9 of the viewer), a real sshd.
 LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh tests/live/remote_throttle.sh
+LIVE_TESTS += tests/live/remote_silence.sh
 # Two agents through --via merged into one stream: exact per host, in time, clean after.
 LIVE_TESTS += tests/live/remote_multi.sh
 # --hist and --pmu through agents: exact per host, the agent's refusal, all gone after -9.

@@ -87,6 +87,10 @@
 #define AGENT_NAMES 4096
 /* --profile's rings are taken this often, as local batch mode takes them. */
 #define AGENT_PROFILE_POLL_NS 100000000ull
+/* A viewer pings every second. A line that never closes (a serial port) says nothing when
+ * the viewer is gone: once one has pinged, this long without a byte from it, while nothing
+ * waits to be sent to it (a long reply keeps a viewer waiting, not pinging), is its end. */
+#define AGENT_SILENCE_NS 60000000000ull
 /* An event committing as a pass began may carry an earlier time (the reader's slack). */
 #define AGENT_COMMIT_SLACK_NS 2000000ull
 
@@ -110,6 +114,8 @@ struct agent {
 	uint64_t q_oldest, inflight_oldest;
 	bool stopping; /* the capture is stopping: producers no longer wait for room */
 	bool viewer_done; /* the viewer's end request came: as its stdin closing */
+	bool pinged; /* main thread: the viewer pings (AGENT_SILENCE_NS applies) */
+	unsigned long long heard; /* main thread: when its last bytes came */
 	unsigned long long stop_at; /* when it began to */
 	uint64_t *handed; /* per CPU: records in the pages sent since the reader (and the
 			   * kernel's counters) last started */
@@ -1450,6 +1456,7 @@ static int agent_frame(struct agent *a, const struct kt_frame *f, const uint8_t 
 			snprintf(err, errlen, "malformed ping (%zu bytes)", n);
 			return -1;
 		}
+		a->pinged = true;
 		pthread_mutex_lock(&a->lock);
 		a->pay.len = 0;
 		msg_pong_encode(&a->pay, t, clock_mono_ns());
@@ -1478,6 +1485,7 @@ static int agent_input(struct agent *a, char *err, size_t errlen)
 		return errno == EINTR || errno == EAGAIN ? 1 : 0;
 	if (r == 0)
 		return 0;
+	a->heard = clock_mono_ns();
 	rstream_feed(&a->rs, buf, (size_t)r);
 	while ((ret = rstream_next(&a->rs, &f, &p, &n, err, errlen)) > 0) {
 		if (agent_frame(a, &f, p, n, err, errlen) < 0)
@@ -1580,8 +1588,10 @@ static int agent_loop(struct agent *a)
 	unsigned long long tick = a->opts->delay_ms * 1000000ull, next = clock_mono_ns() + tick;
 	unsigned long long now, wake, ctr, prof;
 	char err[512];
+	bool idle;
 	int ret;
 
+	a->heard = clock_mono_ns();
 	while (!signals_pending() && !agent_dead(a)) {
 		/* the explorer's histograms and counters at its pace, the loss at the agent's -d */
 		wake = agent_send_histrows(a, clock_mono_ns());
@@ -1603,9 +1613,16 @@ static int agent_loop(struct agent *a)
 			if (a->app.cgroup) /* its members now, as app_tick does locally */
 				app_follow_cgroup(&a->app);
 			pthread_mutex_lock(&a->lock);
+			idle = !a->q.len && !a->inflight;
 			agent_send_loss(a, NULL);
 			memset(a->names, 0, sizeof(a->names));
 			pthread_mutex_unlock(&a->lock);
+			if (a->pinged && idle && now - a->heard > AGENT_SILENCE_NS) {
+				fprintf(stderr, "ktop --agent: the viewer has said nothing for %llu s "
+					"(it pings every second): taken as gone\n",
+					(now - a->heard) / 1000000000ull);
+				return KT_EXIT_FAILURE;
+			}
 			next = now + tick;
 			continue;
 		}

@@ -5,7 +5,8 @@
  * instance ktop-<pid>, probe group ktop_<pid>: app_open), answers control requests, and
  * streams every CPU's ring-buffer pages as the kernel wrote them, the task names of the pids
  * in them and the kernel's loss counters. When stdin closes, stdout breaks, or on SIGTERM,
- * SIGHUP, SIGINT or SIGPIPE it drains the kernel's buffers into its output queue and removes
+ * SIGHUP, SIGINT or SIGPIPE, or after a minute's silence of a viewer that pinged (a serial
+ * line, which never closes), it drains the kernel's buffers into its output queue and removes
  * everything (within 2 s, whatever the link), then sends the queue and END: within 30 s
  * after the viewer's own end, within a second after a signal, else it is dropped. The guard
  * cleans up after kill -9.

@@ -3,7 +3,7 @@
 # ttyS1, which qemu connects to a socket the host's viewers reach through socat, twice: for
 # the host's batch run (--tree), then for its explorer. The line is raw (no echo, no
 # translation, no flow control: the frames are binary) and never closes: each agent ends on
-# its viewer's end request. Then the harness's kernel-clean.sh checks the guest (no ktop-*
+# its viewer's end request (or, a viewer gone without one, on a minute of its silence). Then the harness's kernel-clean.sh checks the guest (no ktop-*
 # instance, no ktop_* dynamic event, tracer nop) and reports this test.
 stty -F /dev/ttyS1 raw -echo -ixon -ixoff -crtscts clocal || exit 1
 # vfs_read calls for the host's kprobe to see (the agent's own threads are left out of what
@@ -14,7 +14,8 @@ for viewer in batch explorer; do
 	echo "LAB-AGENT-READY $viewer uptime $(cut -d' ' -f1 /proc/uptime)"
 	ktop --agent </dev/ttyS1 >/dev/ttyS1 2>>/tmp/agent.err
 	rc=$?
-	echo "LAB-AGENT-EXIT $viewer $rc uptime $(cut -d' ' -f1 /proc/uptime)"
+	# how it ended: its viewer's end request (no words), or a minute of its silence
+	echo "LAB-AGENT-EXIT $viewer $rc uptime $(cut -d' ' -f1 /proc/uptime) $(tail -n 1 /tmp/agent.err 2>/dev/null)"
 	[ $rc = 0 ] || break
 done
 kill $load
