@@ -671,14 +671,43 @@ agent_probes() { grep -c "^[pr]:ktop_$agent/" "$(_dynevents_file)"; }
 editor_usdt()
 {
 	tmux_keys s
-	expect_text "^USDT in the agent's binary or library:" 5 "s did not ask for the agent's binary"
+	expect_text "^USDT in the agent's binary, library or pid:" 5 "s did not ask for the agent's binary"
 	tmux_keys C-u
 	tmux_text "$1"
 	tmux_keys Enter
 	expect_text "^usdt ${1##*/}:" 5 "no probe prompt after the binary"
-	expect_text "new USDT probe \(read by the agent\): /" 3 "the editor does not say the agent reads the notes"
+	expect_text "new USDT probe \([0-9]+ in the file\): /" 3 "the editor does not show the notes the agent read"
 	tmux_text "$2"
 	tmux_keys Enter
+}
+# editor_usdt_pid TARGET ASK GROUP: in the open probe editor, by pid: TARGET (a USDT target)
+# started and held, s (its prompt ASK), the pid, the process's notes Tab-completed as
+# PATH:PROVIDER:PROBE, the probe made in GROUP; then the target's 3 guarded hits counted up by
+# it (semaphore 1).
+editor_usdt_pid()
+{
+	local tgt
+	rm -f "$T/go"
+	"$1" 3 "$T/go" >"$T/waiting.out" &
+	tgt=$!
+	CLEANUP_PIDS+=("$tgt")
+	wait_until 10 has_line "$T/waiting.out" || fail "usdt target printed no pid"
+	tmux_keys s
+	expect_text "^$2" 5 "s did not ask again"
+	tmux_keys C-u
+	tmux_text "$tgt"
+	tmux_keys Enter
+	expect_text "^usdt pid $tgt:" 5 "no probe prompt after the pid"
+	expect_text "new USDT probe \([0-9]+ in the process\)" 5 "the process's notes were not read"
+	tmux_text "$1:ktop_test:h"
+	tmux_keys Tab
+	expect_text "^usdt pid $tgt: .*usdt_target:ktop_test:hit *$" 5 "Tab did not complete PATH:PROVIDER:PROBE"
+	tmux_keys Enter
+	expect_text "created and enabled $3:hit" 10 "the probe by pid was not created"
+	touch "$T/go"
+	wait_pid_exit "$tgt" 10 || fail "usdt target did not finish"
+	[ "$(sed -n 2p "$T/waiting.out")" = "guard 3 semaphore 1" ] ||
+		fail "the running target's guard: '$(sed -n 2p "$T/waiting.out")', expected 'guard 3 semaphore 1'"
 }
 # usdt_run_counted N HOSTS: the USDT target (require_usdt_target) called N times, its guarded
 # probe on (semaphore 1: one uprobe per site in the kernel, however many groups probe it),

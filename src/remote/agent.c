@@ -61,6 +61,7 @@
 #include "agentprof.h"
 #include "agenttrig.h"
 #include "agentlist.h"
+#include "agentnames.h"
 #include "agentustack.h"
 #include "histrows.h"
 #include "proto.h"
@@ -1294,11 +1295,15 @@ static void agent_send_snapshots(struct agent *a)
 
 /* Request 26: a function list's operation; a get's entries go as a snapshot first. Lock
  * held. */
+/* Requests 26 and 29: lines (a function list, names to complete from) as a snapshot of
+ * KT_SNAP_LIST naming the request, before its reply. Lock held. */
 static int agent_list_request(struct agent *a, const struct kt_request *q, char *text,
 			      size_t len)
 {
 	char *lines = NULL;
-	int ret = agent_ftrace_list(&a->app, q->arg, q->arg2, &lines, text, len);
+	int ret = q->op == KT_REQ_NAMES ?
+			  agent_names(q->arg, q->arg2, &lines, text, len) :
+			  agent_ftrace_list(&a->app, q->arg, q->arg2, &lines, text, len);
 
 	if (ret == 0 && lines) {
 		a->pay.len = 0;
@@ -1409,6 +1414,7 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			ret = agent_trigger(&a->app, q->arg, q->arg2, text, sizeof(text));
 			break;
 		case KT_REQ_FTRACE_LIST:
+		case KT_REQ_NAMES:
 			ret = agent_list_request(a, q, text, sizeof(text));
 			break;
 		case KT_REQ_EVENTS:

@@ -8,6 +8,7 @@ src_libktop_a_SOURCES += \
 	src/remote/agentprof.c src/remote/agentprof.h \
 	src/remote/agenttrig.c src/remote/agenttrig.h \
 	src/remote/agentlist.c src/remote/agentlist.h \
+	src/remote/agentnames.c src/remote/agentnames.h \
 	src/remote/agentustack.c src/remote/agentustack.h \
 	src/remote/agent.c src/remote/agent.h \
 	src/remote/client.c src/remote/client.h \

@@ -222,7 +222,7 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_COUNTERS_LIVE] = "counters-live", [KT_REQ_COUNTERS_CLOSE] = "counters-close",
 	[KT_REQ_PROBE_COUNTS] = "probe-counts", [KT_REQ_TRIGGER] = "trigger",
 	[KT_REQ_FTRACE_LIST] = "ftrace-list", [KT_REQ_USER_STACKS] = "user-stacks",
-	[KT_REQ_FILTER] = "filter",
+	[KT_REQ_FILTER] = "filter", [KT_REQ_NAMES] = "names",
 	[KT_REQ_PROFILE_LIVE] = "profile-live", [KT_REQ_PROFILE_CLOSE] = "profile-close",
 };
 

@@ -127,6 +127,14 @@ enum kt_request_op {
 				 * (KT_MSG_UNAMES before the pages) */
 	KT_REQ_FILTER = 28,	/* arg: SYS:EV, arg2: its filter, "" clears it: an event that
 				 * is on takes it as it is (the picker's filter prompt) */
+	KT_REQ_NAMES = 29,	/* the probe editor's completions, read on the agent's
+				 * machine, arg what: "ksyms" (the kernel functions a kprobe
+				 * takes), "dir" arg2 a directory (its entries, a directory's
+				 * with '/'), "elf" and "usdt" arg2 a path or a name (the file's
+				 * functions, its PROVIDER:PROBE notes; the reply is its
+				 * canonical path), "usdt" arg2 a pid (PATH:PROVIDER:PROBE of the
+				 * files it maps): a snapshot of KT_SNAP_LIST naming this request,
+				 * then the reply */
 	KT_REQ_OP_MAX
 };
 
@@ -183,7 +191,7 @@ enum kt_snapshot_kind {
 	KT_SNAP_OFFCPU = 5,	/* --off-cpu's profile as the capture ended (KT_REQ_PROFILE with
 				 * "off-cpu"), as local -b --off-cpu prints it (text or JSON) */
 	KT_SNAP_LIST = 6,	/* a function list's entries, one a line (KT_REQ_FTRACE_LIST
-				 * "get", before its reply) */
+				 * "get", before its reply), or names (KT_REQ_NAMES) */
 };
 
 struct kt_snapshot {

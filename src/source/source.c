@@ -308,6 +308,21 @@ int source_usdt_create(struct kt_source *s, const char *def, char *events, size_
 	return s->ops->usdt_create(s, def, events, eventslen, err, errlen);
 }
 
+bool source_own_names(struct kt_source *s)
+{
+	return s && s->ops->names;
+}
+
+char **source_names(struct kt_source *s, const char *what, const char *arg, char *reply,
+		    size_t len)
+{
+	if (!HAS(s, KT_CAP_PROBES, names)) {
+		refuse(s, KT_CAP_PROBES, reply, len);
+		return NULL;
+	}
+	return s->ops->names(s, what, arg, reply, len);
+}
+
 uint64_t source_type_count(struct kt_source *s, int id)
 {
 	return HAS(s, KT_CAP_HIDE, type_count) ? s->ops->type_count(s, id) : 0;

@@ -175,6 +175,12 @@ struct kt_source_ops {
 	 * it into uprobes on this machine */
 	int (*usdt_create)(struct kt_source *s, const char *def, char *events, size_t eventslen,
 			   char *err, size_t errlen);
+	/* what the probe editor completes from, read where the source's kernel is (NULL: this
+	 * machine's, read by the editor itself): what "ksyms", "dir" (arg a directory), "elf"
+	 * or "usdt" (arg a path or name); the names, NULL-terminated, and in reply the file's
+	 * canonical path ("elf", "usdt"); NULL with one line in reply */
+	char **(*names)(struct kt_source *s, const char *what, const char *arg, char *reply,
+			size_t len);
 	/* KT_CAP_SCOPE: brings the kernel's pid scope up to date with the cgroup's members */
 	int (*sync_cgroup)(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 			   size_t errlen);
@@ -349,6 +355,10 @@ void source_probe_refresh(struct kt_source *s);
 bool source_own_usdt(struct kt_source *s);
 int source_usdt_create(struct kt_source *s, const char *def, char *events, size_t eventslen,
 		       char *err, size_t errlen);
+/* Whether the source reads the probe editor's names itself (its names op), and reads them. */
+bool source_own_names(struct kt_source *s);
+char **source_names(struct kt_source *s, const char *what, const char *arg, char *reply,
+		    size_t len);
 
 uint64_t source_type_count(struct kt_source *s, int id);
 bool source_type_hidden(struct kt_source *s, int id);

@@ -2097,19 +2097,14 @@ static bool remote_list_exists(struct kt_source *s, enum kt_ftrace_list which)
 	       !strcmp(reply, "1");
 }
 
-static char **remote_list_get(struct kt_source *s, enum kt_ftrace_list which, char *err,
-			      size_t errlen)
+/* The lines of the list snapshot that came before the first host's reply (requests 26,
+ * 29), NULL-terminated. */
+static char **rs_take_lines(struct remote_src *rs)
 {
-	struct remote_src *rs = RS(s);
 	struct rs_host *h = &rs->hosts[0];
-	char reply[1024], *text, *line, *save = NULL, **out;
+	char *text, *line, *save = NULL, **out;
 	size_t n = 0, cap = 1; /* a last line without its newline too */
 
-	if (rs_ask(h, KT_REQ_FTRACE_LIST, "get", tracers_list_file(which), reply,
-		   sizeof(reply)) < 0) {
-		snprintf(err, errlen, "%s", reply);
-		return NULL;
-	}
 	pthread_mutex_lock(&rs->lock);
 	text = h->list_text;
 	h->list_text = NULL;
@@ -2123,6 +2118,31 @@ static char **remote_list_get(struct kt_source *s, enum kt_ftrace_list which, ch
 		out[n++] = xstrdup(line);
 	free(text);
 	return out;
+}
+
+static char **remote_list_get(struct kt_source *s, enum kt_ftrace_list which, char *err,
+			      size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	char reply[1024];
+
+	if (rs_ask(&rs->hosts[0], KT_REQ_FTRACE_LIST, "get", tracers_list_file(which), reply,
+		   sizeof(reply)) < 0) {
+		snprintf(err, errlen, "%s", reply);
+		return NULL;
+	}
+	return rs_take_lines(rs);
+}
+
+/* The probe editor's names, read on the first host's machine (request 29). */
+static char **remote_names(struct kt_source *s, const char *what, const char *arg,
+			   char *reply, size_t len)
+{
+	struct remote_src *rs = RS(s);
+
+	if (rs_ask(&rs->hosts[0], KT_REQ_NAMES, what, arg, reply, len) < 0)
+		return NULL;
+	return rs_take_lines(rs);
 }
 
 /* op on every host's list with entry: how many functions the first host's now holds (add), or
@@ -2232,6 +2252,7 @@ const struct kt_source_ops source_remote_ops = {
 	.cpu_host = remote_cpu_host,
 	.symbols = remote_symbols,
 	.user_symbolizer = remote_user_symbolizer,
+	.names = remote_names,
 	.hist_open = remote_hist_open,
 	.counters_open = remote_counters_open,
 	.profile_open = remote_profile_open,

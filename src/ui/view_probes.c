@@ -136,8 +136,8 @@ static void draw_editor(struct kt_view *v, struct ppane *pp, int y)
 		snprintf(buf, sizeof(buf), "new USDT probe (%zu in %s): %.900s", pp->notes->count,
 			 pp->usdt_pid ? "the process" : "the file", pp->path[0] ? pp->path :
 										   "its files");
-	else if (pp->usdt) /* an agent's file: its notes are read there */
-		snprintf(buf, sizeof(buf), "new USDT probe (read by the agent): %.900s", pp->path);
+	else if (pp->usdt)
+		snprintf(buf, sizeof(buf), "new USDT probe");
 	else if (probe_kind_is_user(pp->kind) && pp->usyms && pp->path[0])
 		snprintf(buf, sizeof(buf), "new %s (%zu functions): %.900s",
 			 probe_kind_name(pp->kind), pp->usyms->count, pp->path);
@@ -429,6 +429,27 @@ static void open_def_prompt(struct kt_view *v, struct ppane *pp, bool check)
 		check_def(pp);
 }
 
+/* Names read on the agent's machine (source_names: what, arg) as a list the editor completes
+ * from; NULL with the agent's line in reply. */
+static struct kt_symlist *agent_names(struct kt_view *v, const char *what, const char *arg,
+				      char *reply, size_t len)
+{
+	char **names = source_names(v->app->source, what, arg, reply, len);
+	struct kt_symlist *l = names ? symlist_new() : NULL;
+
+	for (size_t i = 0; names && names[i]; i++) {
+		if (l)
+			symlist_add(l, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	if (l)
+		symlist_finish(l);
+	else if (names)
+		snprintf(reply, len, "out of memory");
+	return l;
+}
+
 static void start(struct kt_view *v, struct ppane *pp, enum kt_probe_kind kind)
 {
 	char why[256] = "", note[256] = "", err[256] = "";
@@ -449,13 +470,16 @@ static void start(struct kt_view *v, struct ppane *pp, enum kt_probe_kind kind)
 	if (probe_kind_is_user(kind)) {
 		pp->editing = true;
 		ui_prompt_open(v->ui, v, PROMPT_BINARY, !pp->usdt ? "binary or library: " :
-				       remote ? "USDT in the agent's binary or library: " :
+				       remote ? "USDT in the agent's binary, library or pid: " :
 						"USDT in binary, library or pid: ",
 			       pp->path[0] ? pp->path : "");
 		return;
 	}
-	if (!pp->ksyms && !remote) {
-		pp->ksyms = ksyms_load(KT_KSYMS_KALLSYMS, note, sizeof(note), err, sizeof(err));
+	if (!pp->ksyms) {
+		/* an agent's kernel functions are its kernel's */
+		pp->ksyms = remote ? agent_names(v, "ksyms", "", err, sizeof(err)) :
+				     ksyms_load(KT_KSYMS_KALLSYMS, note, sizeof(note), err,
+						sizeof(err));
 		if (!pp->ksyms)
 			ui_message(v->ui, true, "no kernel function names to complete: %s", err);
 	}
@@ -466,16 +490,12 @@ static void start(struct kt_view *v, struct ppane *pp, enum kt_probe_kind kind)
 static void complete_path(struct kt_view *v, struct ppane *pp, const char *text)
 {
 	const char *slash = strrchr(text, '/');
-	char dir[4096], *names[PATH_CANDS_MAX], full[4096 + 256];
+	char dir[4096], *names[PATH_CANDS_MAX], full[4096 + 256], err[512];
+	struct kt_symlist *there;
 	struct dirent *de;
 	size_t n = 0, i, dl;
-	DIR *d;
+	DIR *d = NULL;
 
-	if (source_is_remote(v->app->source)) {
-		ui_message(v->ui, false, "remote: the agent's paths are not completed here: type "
-			   "the full path");
-		return;
-	}
 	if (!slash) {
 		ui_message(v->ui, false, "Tab completes paths: start with / (names are looked up "
 			   "in $PATH on Enter)");
@@ -483,17 +503,29 @@ static void complete_path(struct kt_view *v, struct ppane *pp, const char *text)
 	}
 	dl = (size_t)(slash - text) + 1;
 	snprintf(dir, sizeof(dir), "%.*s", (int)dl, text);
-	d = opendir(dir);
-	if (!d)
+	if (source_own_names(v->app->source)) { /* the agent's machine's directory */
+		there = agent_names(v, "dir", dir, err, sizeof(err));
+		if (!there) {
+			ui_message(v->ui, true, "%s", err);
+			return;
+		}
+		for (i = 0; i < there->count && n < PATH_CANDS_MAX; i++) {
+			snprintf(full, sizeof(full), "%s%s", dir, there->names[i]);
+			names[n++] = xstrdup(full);
+		}
+		symlist_free(there);
+	} else if (!(d = opendir(dir))) {
 		return;
-	while ((de = readdir(d)) && n < PATH_CANDS_MAX) {
+	}
+	while (d && (de = readdir(d)) && n < PATH_CANDS_MAX) {
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(full, sizeof(full), "%s%s%s", dir, de->d_name,
 			 de->d_type == DT_DIR ? "/" : "");
 		names[n++] = xstrdup(full);
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
 	pp->hint[0] = '\0';
 	if (ui_prompt_complete(v->ui, (const char *const *)names, n, "/.-+@", pp->hint,
 			       sizeof(pp->hint)) <= 1)
@@ -558,15 +590,22 @@ static void usdt_accepted(struct kt_view *v, struct ppane *pp, const char *text)
 	pp->path[0] = '\0';
 	symlist_free(pp->notes);
 	pp->notes = NULL;
-	if (source_is_remote(v->app->source)) {
-		/* the agent's file: it reads the notes, makes the sites, and says what fails */
-		if (!text[0] || strspn(text, "0123456789") == strlen(text)) {
-			ui_message(v->ui, true, "remote: type the binary's path on the agent's machine "
-				   "(a pid's files are read only locally)");
+	if (source_own_names(v->app->source)) {
+		/* the agent's file or process: its notes read there (the sites made there too),
+		 * completed and checked as a local file's */
+		pp->notes = agent_names(v, "usdt", text, pp->path, sizeof(pp->path));
+		if (pp->notes && text[0] && strspn(text, "0123456789") == strlen(text)) {
+			pp->usdt_pid = (pid_t)atoi(text); /* its notes name their files */
+			pp->path[0] = '\0';
+		}
+		if (!pp->notes) {
+			snprintf(pp->error, sizeof(pp->error), "%.1000s", pp->path);
+			pp->path[0] = '\0';
+			pp->errpos = -1;
+			ui_message(v->ui, true, "%s", pp->error);
 			pp->editing = false;
 			return;
 		}
-		snprintf(pp->path, sizeof(pp->path), "%s", text);
 		pp->text[0] = pp->hint[0] = '\0';
 		open_def_prompt(v, pp, true);
 		return;
@@ -606,9 +645,19 @@ static void binary_accepted(struct kt_view *v, struct ppane *pp, const char *tex
 	char err[512] = "", path[4096];
 	unsigned long long t0 = clock_mono_ns();
 
-	if (source_is_remote(v->app->source)) {
-		/* the agent's file: it resolves the path and the function, and says what fails */
-		snprintf(pp->path, sizeof(pp->path), "%s", text);
+	if (source_own_names(v->app->source)) {
+		/* the agent's file: resolved and its functions read there (the reply its path) */
+		symlist_free(pp->usyms);
+		pp->usyms = agent_names(v, "elf", text, path, sizeof(path));
+		pp->usyms_path[0] = '\0';
+		if (!pp->usyms) {
+			snprintf(pp->error, sizeof(pp->error), "%.1000s", path);
+			pp->errpos = -1;
+			ui_message(v->ui, true, "%s", path);
+			pp->editing = false;
+			return;
+		}
+		snprintf(pp->path, sizeof(pp->path), "%s", path);
 		pp->text[0] = pp->hint[0] = '\0';
 		open_def_prompt(v, pp, true);
 		return;

@@ -9,8 +9,10 @@
 #   - after N calls of the copy, the stream holds exactly N hits, decoded with the format
 #     the agent sent for the new event, and the editor's live count (request 24, asked on
 #     its tick) says hits=N;
-#   - a function the binary lacks is refused with the agent's own reason (not checked here:
-#     the binary is the agent's), and nothing is made;
+#   - the prompts complete from the agent's machine (request 29): a kprobe's function from
+#     its kernel, the uprobe's path from its directories, the function from the binary's
+#     ELF symbols read there; a function the binary lacks is said while typing, as
+#     locally, and nothing is made;
 #   - d deletes it from the agent's group, and it can be made again, and made and deleted
 #     with the event picker open (whose catalogue each replaces);
 #   - after q the agent, its instance and group are gone.
@@ -28,8 +30,29 @@ newest_row() { tmux_screen | grep -B1 '^ Probes ktop_' | head -1; }
 _newest_row_decoded() { newest_row | grep -Eq "$hit_row"; }
 
 remote_editor_start 80 24
-# A uprobe on the agent's file, enabled as it is made.
-editor_uprobe "$target" ktop_probe_target
+# A kprobe's prompt completes the agent's kernel functions (request 29, ksyms).
+tmux_keys k
+expect_text "^kprobe \[NAME=\]FUNC \[ARGS\]>" 5 "k did not ask for a kprobe's function"
+tmux_text do_sys_openat
+tmux_keys Tab
+expect_text "^kprobe \[NAME=\]FUNC \[ARGS\]> ?do_sys_openat2 *$" 5 \
+	"Tab did not complete do_sys_openat2 from the agent's kernel"
+tmux_keys Escape
+# A uprobe on the agent's file, its path and function completed from the agent's machine,
+# enabled as it is made.
+tmux_keys u
+expect_text "^binary or library:" 5 "u did not ask for the binary"
+tmux_keys C-u
+tmux_text "${target%_target}_t"
+tmux_keys Tab
+expect_text "^binary or library: .*probe_target *$" 5 "Tab did not complete the path on the agent's machine"
+tmux_keys Enter
+expect_text "^uprobe probe_target:" 5 "no function prompt after the binary"
+expect_text "new uprobe \([0-9]+ functions\): " 5 "the binary's functions were not read on the agent's machine"
+tmux_text 'ktop_probe_t'
+tmux_keys Tab
+expect_text "^uprobe probe_target: ?ktop_probe_target *$" 5 "Tab did not complete the function from the agent's list"
+tmux_keys Enter
 expect_text "created and enabled ktop_$agent:ktop_probe_target" 5 "the agent did not make the probe"
 expect_text "Probes ktop_$agent" 3 "the editor's title is not the agent's group"
 row='\[x\] ktop_probe_target +uprobe '
@@ -53,11 +76,11 @@ expect_text "$hit_row" 3 "the hits are not decoded as ktop_probe_target"
 expect_text "${row} *hits=$N " 5 "the editor's live count is not hits=$N"
 log "stream: exactly $N hits of the agent's uprobe"
 
-# A function the binary lacks: the agent's reason.
+# A function the binary lacks: said while typing, from the functions the agent read, as
+# locally; Enter makes nothing.
 editor_uprobe "$target" no_such_fn
-# (wrapped by the pane at 80 columns; the local check's line would end "(Tab completes ...")
-expect_text "no function 'no_such_fn' in $target \(neith" 5 "no agent's reason for a missing function"
-expect_text "^ er \.symtab nor \.dynsym has it" 3 "the agent's reason is not shown whole"
+expect_text "\\^ no function 'no_such_fn' in /tmp/" 5 "no reason for a missing function"
+expect_text "\\(Tab completes its ELF functions\\)" 3 "the reason is not the local editor's"
 [ "$(agent_probes)" = 1 ] || fail "the refused definition left $(agent_probes) probes in the agent"
 tmux_keys Escape
 wait_for_no_text "^uprobe probe_target:" 3 || fail "Esc did not close the prompt"

@@ -10,7 +10,9 @@
 #     editor's live counts (request 24 on its tick) are exactly hits=N for hit and hits=1
 #     for each site of twice, and the stream holds the N + 2 rows, hit's with the int the
 #     target passed;
-#   - a probe the binary lacks: the agent's one line, nothing made;
+#   - a probe the binary lacks: one line, nothing made;
+#   - by pid: the running target's notes, read by the agent, complete PATH:PROVIDER:PROBE,
+#     and the probe the agent makes counts up the process's semaphore;
 #   - d deletes the sites; after q the agent, its instance and group are gone.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -57,6 +59,12 @@ for ev in twice_2 twice hit; do
 done
 expect_text "no probes yet" 3 "the editor still lists probes"
 [ "$(agent_probes)" = 0 ] || fail "the agent's group still holds $(agent_probes) probes after d"
+
+# By pid: the running target's notes read by the agent (its library's too), as
+# PATH:PROVIDER:PROBE, completed here; the probe made by the agent hits the process.
+editor_usdt_pid "$TGT" "USDT in the agent's binary, library or pid:" "ktop_$agent"
+tmux_keys d
+expect_text "deleted ktop_$agent:hit" 30 "d did not delete the probe made by pid"
 
 tmux_quit_clean
 wait_until 2 all_gone "$agent" ||

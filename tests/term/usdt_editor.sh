@@ -62,27 +62,7 @@ expect_text "deleted $group:hit" 5 "d did not delete the probe"
 [ "$(probe_count)" = 0 ] || fail "the probe is still in dynamic_events"
 
 # By pid: the running process's probes, its libraries' too, as PATH:PROVIDER:PROBE.
-rm -f "$T/go"
-"$target" 3 "$T/go" >"$T/waiting.out" &
-tgt=$!
-CLEANUP_PIDS+=("$tgt")
-wait_until 10 has_line "$T/waiting.out" || fail "usdt target printed no pid"
-tmux_keys s
-expect_text "^USDT in binary, library or pid:" 5 "s did not ask again"
-tmux_keys C-u
-tmux_text "$tgt"
-tmux_keys Enter
-expect_text "^usdt pid $tgt:" 5 "no probe prompt after the pid"
-expect_text "new USDT probe \([0-9]+ in the process\)" 5 "the process's notes were not read"
-tmux_text "$target:ktop_test:h"
-tmux_keys Tab
-expect_text "^usdt pid $tgt: .*usdt_target:ktop_test:hit *$" 5 "Tab did not complete PATH:PROVIDER:PROBE"
-tmux_keys Enter
-expect_text "created and enabled $group:hit" 5 "the probe by pid was not created"
-touch "$T/go"
-wait_pid_exit "$tgt" 10 || fail "usdt target did not finish"
-[ "$(sed -n 2p "$T/waiting.out")" = "guard 3 semaphore 1" ] ||
-	fail "the running target's guard: '$(sed -n 2p "$T/waiting.out")', expected 'guard 3 semaphore 1'"
+editor_usdt_pid "$target" "USDT in binary, library or pid:" "$group"
 tmux_keys q
 tmux_wait_exit 10 || fail "q did not quit within 10s"
 [ "$PANE_RC" = 0 ] || fail "ktop exited $PANE_RC"
