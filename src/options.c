@@ -789,11 +789,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--agent takes its events, filters, tracer and probes from the viewer at the "
 		     "other end of the pipe: give it no mode or capture option (--buffer-kb and "
 		     "-v apply)");
-	/* the explorer over one agent takes triggers; batch mode's output of them is local */
-	if (o->n_remotes && (o->n_triggers || o->stop_when) &&
-	    (o->mode == KT_MODE_BATCH || o->n_remotes > 1))
-		FAIL("--trigger and --stop-when over an agent act on one host, in the explorer (no "
-		     "-b, one -H or --via)");
+	/* the explorer over agents takes triggers; batch mode's output of them is local */
+	if (o->n_remotes && (o->n_triggers || o->stop_when) && o->mode == KT_MODE_BATCH)
+		FAIL("--trigger and --stop-when over agents act in the explorer (without -b)");
 	if (o->n_remotes &&
 	    ((o->folded && !o->cpu_profile && !o->off_cpu) || o->input_path || o->profile))
 		FAIL("over a remote agent (-H, --via), -i, -P and --folded without a profile work "

@@ -76,5 +76,6 @@ TERM_TESTS += tests/term/remote_scope_keys.sh
 TERM_TESTS += tests/term/remote_evstacks.sh
 # The scope key over two made-up agents, one refusing the pid: it records nothing then.
 TERM_TESTS += tests/term/remote_scope_hosts.sh
+TERM_TESTS += tests/term/remote_stop_hosts.sh
 # Stacks over two made-up agents whose kernels lie apart: each frame named by its host's.
 TERM_TESTS += tests/term/remote_evstacks_hosts.sh

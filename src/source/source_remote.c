@@ -699,12 +699,11 @@ static unsigned int remote_caps(struct kt_source *s)
 	struct remote_src *rs = RS(s);
 
 	/* w and A: one host's capture is one trace.dat, the agent's files mirrored here;
-	 * triggers: one host's kernel acts on them (a stop is that kernel's traceoff) */
+	 * triggers: on every host (a stop that fires on one stops the others) */
 	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES | KT_CAP_HIST |
 	       KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_STACKS | KT_CAP_SCOPE | KT_CAP_LIVE |
 	       KT_CAP_CLEAR | KT_CAP_KBUF |
-	       (rs && rs->n == 1 && rs->hosts[0].mirror ? KT_CAP_WRITE : 0) |
-	       (rs && rs->n == 1 ? KT_CAP_TRIGGERS : 0);
+	       KT_CAP_TRIGGERS | (rs && rs->n == 1 && rs->hosts[0].mirror ? KT_CAP_WRITE : 0);
 }
 
 /* One line each, short enough for an 80-column status line. */
@@ -715,9 +714,6 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 	case KT_CAP_WRITE:
 		/* several hosts' records are merged onto this clock, ids made the first's */
 		return "remote: w and A record one host (ktop -b -o: a file a host)";
-	case KT_CAP_TRIGGERS:
-		/* each kernel would fire and stop on its own: no one moment to stop at */
-		return "remote: triggers act on one host's kernel (give one -H or --via)";
 	default:
 		return "remote: not available over an agent yet (events, filters, tracers are)";
 	}
@@ -2008,28 +2004,41 @@ static int remote_trigger_add(struct kt_source *s, struct tep_event *te,
 			      const struct kt_trigger *t, char *err, size_t errlen)
 {
 	char body[KT_TRIGGER_MAX * 2 + 32], text[sizeof(body) + 200];
+	bool took;
 
-	(void)te; /* the agent checks it against its own format */
+	(void)te; /* each agent checks it against its own format */
+	err[0] = '\0';
 	trigger_format(t, body, sizeof(body));
 	snprintf(text, sizeof(text), "%s:%s:%s", t->system, t->event, body);
-	if (rs_call(RS(s), KT_REQ_TRIGGER, "add", text, err, errlen) < 0)
+	if (rs_call_all(RS(s), KT_REQ_TRIGGER, "add", text, &took, err, errlen) < 0 && !took)
 		return -1;
 	rs_trig_note(RS(s), t->system, t->event, true);
-	return 0;
+	return err[0] ? -1 : 0;
 }
 
 static int remote_trigger_remove_all(struct kt_source *s, const char *system, const char *event,
 				     char *err, size_t errlen)
 {
-	char ev[200], reply[1024];
+	struct remote_src *rs = RS(s);
+	char ev[200], own[256], reply[1024];
+	int n = -1;
 
 	snprintf(ev, sizeof(ev), "%s:%s", system, event);
-	if (rs_ask(&RS(s)->hosts[0], KT_REQ_TRIGGER, "remove", ev, reply, sizeof(reply)) < 0) {
-		snprintf(err, errlen, "%s", reply);
-		return -1;
+	/* from every host; how many went is the first host's (each took the same) */
+	for (unsigned i = rs->n; i-- > 0;) {
+		struct rs_host *h = &rs->hosts[i];
+
+		if (rs_ask(h, KT_REQ_TRIGGER, "remove", rs_host_arg(h, ev, own, sizeof(own)),
+			   reply, sizeof(reply)) == 0)
+			n = i ? n : atoi(reply);
+		else if (!i || !rs_gone(h))
+			snprintf(err, errlen, "%s%s%s", rs->n > 1 ? h->label : "",
+				 rs->n > 1 ? ": " : "", reply);
 	}
-	rs_trig_note(RS(s), system, event, false);
-	return atoi(reply);
+	if (n < 0)
+		return -1;
+	rs_trig_note(rs, system, event, false);
+	return n;
 }
 
 static char *remote_trigger_list(struct kt_source *s, const char *system, const char *event)
@@ -2064,25 +2073,39 @@ static int remote_triggers_for_each(struct kt_source *s, kt_source_event_fn fn, 
 	return (int)rs->n_trig;
 }
 
-static bool remote_trigger_spent(struct kt_source *s, const char *system, const char *event,
-				 const char *cmd)
-{
-	char arg[300], reply[1024];
-
-	snprintf(arg, sizeof(arg), "%s:%s:%s", system, event, cmd);
-	return rs_ask(&RS(s)->hosts[0], KT_REQ_TRIGGER, "spent", arg, reply, sizeof(reply)) == 0 &&
-	       !strcmp(reply, "1");
-}
-
 static int remote_tracing_on(struct kt_source *s, bool on)
 {
 	char err[1024];
+	bool took;
 
-	if (rs_call(RS(s), KT_REQ_TRIGGER, "tracing", on ? "on" : "off", err, sizeof(err)) < 0) {
+	if (rs_call_all(RS(s), KT_REQ_TRIGGER, "tracing", on ? "on" : "off", &took, err,
+			sizeof(err)) < 0) {
 		log_debug("%s: %s", __func__, err);
-		return -1;
+		return took ? 0 : -1;
 	}
 	return 0;
+}
+
+/* Spent on any host: with several, the first to fire stops the others' capture too (a
+ * moment later: each kernel fires on its own), so the whole stream ends there. */
+static bool remote_trigger_spent(struct kt_source *s, const char *system, const char *event,
+				 const char *cmd)
+{
+	struct remote_src *rs = RS(s);
+	char arg[300], own[400], reply[1024];
+
+	snprintf(arg, sizeof(arg), "%s:%s:%s", system, event, cmd);
+	for (unsigned i = 0; i < rs->n; i++) {
+		struct rs_host *h = &rs->hosts[i];
+
+		if (rs_ask(h, KT_REQ_TRIGGER, "spent", rs_host_arg(h, arg, own, sizeof(own)), reply,
+			   sizeof(reply)) < 0 || strcmp(reply, "1"))
+			continue;
+		if (rs->n > 1 && !strcmp(cmd, "traceoff"))
+			remote_tracing_on(s, false);
+		return true;
+	}
+	return false;
 }
 
 /* ---- the tracer pane's function lists (request 26: the first host's read, every host's

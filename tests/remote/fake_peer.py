@@ -12,7 +12,7 @@
 #                     counters (no backlog); an enable of nosuch:* is refused; kallsyms
 #                     (two symbols) and printk formats when asked; END when stdin closes.
 #   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood] [old] [swept] [picky]
-#                     [renumbered] [nopids] [stacks]
+#                     [renumbered] [nopids] [stacks] [fires]
 #                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
@@ -37,6 +37,11 @@
 #                     are said on its stderr ("fake agent: scopes KIND ARG; ..."); with
 #                     nopids a pid scope is refused as an agent that has none of its pids
 #                     refuses it (tests/term/remote_scope_hosts.sh).
+#                     Trigger requests (op 25) are taken and said when stdin closes
+#                     ("fake agent: triggers add SPEC; tracing off"): "add", "remove"
+#                     (the reply 1), "list" (none), "tracing"; "spent" replies 1 with
+#                     fires once a trigger was added (its kernel fired it), else 0
+#                     (tests/term/remote_stop_hosts.sh).
 #                     With stacks its kernel is laid out at 0x10000000 * (SHIFT // 10**9)
 #                     above the others' (as KASLR does): its kallsyms name _stext,
 #                     do_syscall_64 and entry_SYSCALL_64 there; the format it is asked for
@@ -172,10 +177,10 @@ def pmu_text(events, count, json):
 
 def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False,
                  flood=False, old=False, swept=False, picky=False, renumbered=False,
-                 nopids=False, stacks=False):
+                 nopids=False, stacks=False, fires=False):
     global SYS_ENTER_ID
     late = (shift or 0) + skew
-    hists, counters, paged, scopes = [], None, False, []
+    hists, counters, paged, scopes, trigs = [], None, False, [], []
     with open(os.path.join(fixtures, "events/header_page"), "rb") as f:
         header_page = f.read()
     with open(os.path.join(fixtures, "events/raw_syscalls/sys_enter/format"), "rb") as f:
@@ -239,6 +244,15 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
                 json = payload[13 + alen:13 + alen + blen] == b"json"
                 hists.append((rid, hist_text(arg, 3 + (shift or 0) // 1000000000, json)))
                 send(3, struct.pack("<IB", rid, 1) + string(f"{arg} via=tp_btf"))
+                continue
+            if op == 25:  # triggers
+                blen = struct.unpack("<I", payload[9 + alen:13 + alen])[0]
+                arg2 = payload[13 + alen:13 + alen + blen].decode()
+                if arg != "spent":
+                    trigs.append(f"{arg} {arg2}")
+                added = any(t.startswith("add ") for t in trigs)
+                reply = {"remove": "1", "spent": "1" if fires and added else "0"}.get(arg, "")
+                send(3, struct.pack("<IB", rid, 1) + string(reply))
                 continue
             if op == 22:  # the explorer's scope key
                 blen = struct.unpack("<I", payload[9 + alen:13 + alen])[0]
@@ -330,6 +344,8 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
         say("fake agent: done")
     if scopes:
         say("fake agent: scopes " + "; ".join(scopes))
+    if trigs:
+        say("fake agent: triggers " + "; ".join(trigs))
     if backlog:
         send(10, loss([(0, 0, 0, 0, 2, 0), (0, 0, 2, 0, 1, 512)], 0, 250000000))
     for rid, text in hists:
@@ -345,7 +361,7 @@ if sys.argv[1] == "events":
     events_agent(sys.argv[2], nums[0] if nums else None, nums[1] if nums else 0,
                  "die" in words, "backlog" in words, "stderr" in words, "flood" in words,
                  "old" in words, "swept" in words, "picky" in words, "renumbered" in words,
-                 "nopids" in words, "stacks" in words)
+                 "nopids" in words, "stacks" in words, "fires" in words)
     sys.exit(0)
 # the next protocol's hello: proto and version first, as in every version; the rest is its own
 send(1, struct.pack("<H", PROTO + 1) + string("9.9") + b"\x00whatever the next version says",

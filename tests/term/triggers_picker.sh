@@ -7,9 +7,10 @@
 # the same prompt ("stop if ..."): the exec of a marker program stops the capture, the stream
 # says so in its title and puts the cursor on that exec's row; execs after it never show.
 # Ctrl-R on the event removes the stop, and capture goes on.
-# All of it twice: on this machine, then in the explorer over an agent (--via 'ktop --agent',
+# All of it three times: on this machine, in the explorer over an agent (--via 'ktop --agent',
 # a plain pipe), whose instance the triggers land in (request 25, the agent checking them as
-# the local explorer does); q leaves the agent's machine clean.
+# the local explorer does), and over two agents, in both of whose instances each trigger
+# lands (the stop firing on either stops both); q leaves the agents' machine clean.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -20,27 +21,39 @@ for m in one two stop after resume; do
 	ln -s /bin/true "$T/ktt_$m"
 done
 
-# start WHERE: the explorer on this machine (local) or over an agent (agent); pid is the
-# ktop whose instance holds the triggers.
+# start WHERE: the explorer on this machine (local), over an agent (agent) or two (hosts);
+# pids are the ktops whose instances hold the triggers, TRIGS their trigger files.
 start()
 {
-	local capture=(-d 2 -e sched:sched_process_exec --filter "filename ~ \"$T/ktt_*\"")
+	local capture=(-d 2 -e sched:sched_process_exec --filter "filename ~ \"$T/ktt_*\"") via=()
 	if [ "$1" = local ]; then
 		tmux_start 160 30 -- "${capture[@]}"
-		pid=$KTOP_PID
+		pids=("$KTOP_PID")
 	else
-		rm -f "$T/agent"
-		tmux_start 160 30 -- --via "echo \$\$ >$T/agent; exec $KTOP --agent" "${capture[@]}"
-		wait_until 15 test -s "$T/agent" || fail "the agent did not start"
-		pid=$(cat "$T/agent")
-		KTOP_PIDS+=("$pid")
+		rm -f "$T"/agent*
+		via=(--via "echo \$\$ >$T/agent1; exec $KTOP --agent")
+		[ "$1" = hosts ] && via+=(--via "echo \$\$ >$T/agent2; exec $KTOP --agent")
+		tmux_start 160 30 -- "${via[@]}" "${capture[@]}"
+		pids=()
+		for ((i = 1; i <= ${#via[@]} / 2; i++)); do
+			wait_until 15 test -s "$T/agent$i" || fail "the agent $i did not start"
+			pids+=("$(cat "$T/agent$i")")
+		done
+		KTOP_PIDS+=("${pids[@]}")
 	fi
-	wait_capturing "$pid" sched sched_process_exec
-	TRIG="$(instance_dir "$pid")/events/sched/sched_process_exec/trigger"
+	TRIGS=()
+	for pid in "${pids[@]}"; do
+		wait_capturing "$pid" sched sched_process_exec
+		TRIGS+=("$(instance_dir "$pid")/events/sched/sched_process_exec/trigger")
+	done
 	expect_text "Events: all CPUs" 10 "$1: the explorer did not start"
 }
+# every_trig CMD...: CMD holds for every instance's trigger file, given as its last word
+every_trig() { local f; for f in "${TRIGS[@]}"; do "$@" "$f" || return 1; done; }
+no_triggers() { [ "$(grep -cv '^#' "$1")" = 0 ]; }
+tracing_is() { local p; for p in "${pids[@]}"; do [ "$(cat "$(instance_dir "$p")/tracing_on")" = "$1" ] || return 1; done; }
 
-for where in local agent; do
+for where in local agent hosts; do
 	start "$where"
 
 	tmux_keys e
@@ -57,7 +70,7 @@ for where in local agent; do
 	tmux_keys Enter
 	expect_text "trigger not set: 'filenme' is not a field of sched_process_exec" 5 \
 		"a malformed condition was not refused with ktop's line"
-	grep -qv '^#' "$TRIG" && fail "a refused trigger reached the kernel: $(cat "$TRIG")"
+	every_trig no_triggers || fail "a refused trigger reached the kernel: $(cat "${TRIGS[@]}")"
 
 	# ---- a good one: in the kernel, beside the event, its count going down; then removed ---------
 	tmux_keys C-t
@@ -65,19 +78,19 @@ for where in local agent; do
 	tmux_text 'stacktrace:2 if filename ~ "*/ktt_one"'
 	tmux_keys Enter
 	expect_text "trigger on sched:sched_process_exec: stacktrace:2" 5 "no word that the trigger was set"
-	grep -qx 'stacktrace:count=2 if filename ~ "\*/ktt_one"' "$TRIG" ||
-		fail "the trigger file of ktop-$pid holds '$(cat "$TRIG")'"
+	every_trig grep -qx 'stacktrace:count=2 if filename ~ "\*/ktt_one"' ||
+		fail "the trigger files of ktop-${pids[*]} hold '$(cat "${TRIGS[@]}")'"
 	expect_text 'sched_process_exec \{stacktrace:count=2 if filename ~ "\*/ktt_one"\}' 5 \
 		"the trigger is not shown beside the event"
 	"$T/ktt_one"
 	expect_text 'sched_process_exec \{stacktrace:count=1 if' 5 \
 		"the count shown beside the event did not go down after the trigger fired"
-	grep -qx 'stacktrace:count=1 if filename ~ "\*/ktt_one"' "$TRIG" ||
-		fail "the kernel's count is not 1 after one exec: $(cat "$TRIG")"
+	every_trig grep -qx 'stacktrace:count=1 if filename ~ "\*/ktt_one"' ||
+		fail "the kernel's count is not 1 after one exec: $(cat "${TRIGS[@]}")"
 	tmux_keys C-r
 	expect_text "1 trigger removed from sched:sched_process_exec" 5 "Ctrl-R did not say it removed the trigger"
 	expect_text "\[x\] +sched_process_exec *$" 5 "the trigger is still shown beside the event"
-	[ "$(grep -cv '^#' "$TRIG")" = 0 ] || fail "Ctrl-R left triggers in the kernel: $(cat "$TRIG")"
+	every_trig no_triggers || fail "Ctrl-R left triggers in the kernel: $(cat "${TRIGS[@]}")"
 
 	# ---- stop when: typed in the same prompt ----------------------------------------------------
 	tmux_keys C-t
@@ -85,8 +98,8 @@ for where in local agent; do
 	tmux_keys Enter
 	expect_text "capture stops when sched:sched_process_exec if filename ~ \"\*/ktt_stop\" fires" 5 \
 		"no word that the stop is armed"
-	grep -qx 'traceoff:count=1 if filename ~ "\*/ktt_stop"' "$TRIG" ||
-		fail "no traceoff:1 trigger for the stop: $(cat "$TRIG")"
+	every_trig grep -qx 'traceoff:count=1 if filename ~ "\*/ktt_stop"' ||
+		fail "no traceoff:1 trigger for the stop: $(cat "${TRIGS[@]}")"
 	tmux_keys F9 Escape Escape Escape # unzoomed, the detail, the text, the picker closed
 	expect_text "^ Events: all CPUs" 5 "the picker did not close"
 	"$T/ktt_two"
@@ -96,7 +109,7 @@ for where in local agent; do
 	expect_text "STOPPED" 5 "the stream's state is not STOPPED"
 	expect_text "capture stopped by sched:sched_process_exec if filename ~ \"\*/ktt_stop\" at " 5 \
 		"the status line does not say when"
-	[ "$(cat "$(instance_dir "$pid")/tracing_on")" = 0 ] || fail "tracing_on of ktop-$pid is not 0 after the stop"
+	tracing_is 0 || fail "tracing_on of ktop-${pids[*]} is not 0 after the stop"
 	screen=$(tmux_screen -e)
 	tmux_screen | grep -q 'filename=.*/ktt_two ' || fail "the exec before the stop is not on screen"
 	tmux_screen | grep -q 'filename=.*/ktt_after ' && fail "an exec after the stop is on screen"
@@ -113,15 +126,17 @@ for where in local agent; do
 	expect_text 'sched_process_exec \{traceoff:count=0' 5 "the spent stop trigger is not shown"
 	tmux_keys C-r
 	expect_text "1 trigger removed from sched:sched_process_exec" 5 "Ctrl-R did not remove the stop"
-	[ "$(cat "$(instance_dir "$pid")/tracing_on")" = 1 ] || fail "capture did not go on after the stop was removed"
+	wait_until 5 tracing_is 1 || fail "capture did not go on after the stop was removed"
 	tmux_keys Escape Escape
 	expect_text "^ Events: all CPUs" 5 "the picker did not close"
 	wait_for_no_text "STOPPED" 5 || fail "the stream still says STOPPED after the stop was removed"
 	"$T/ktt_resume"
 	expect_text 'filename=.*/ktt_resume ' 10 "an exec after the stop was removed does not show"
 	tmux_quit_clean
-	wait_until 2 all_gone "$pid" || fail "$where: ktop $pid or its instance outlived q by 2 s"
-	[ -e "$TRIG" ] && fail "$where: the trigger file remains after q"
+	for pid in "${pids[@]}"; do
+		wait_until 2 all_gone "$pid" || fail "$where: ktop $pid or its instance outlived q by 2 s"
+	done
+	every_trig test ! -e || fail "$where: a trigger file remains after q"
 	tmux_kill_server
 	log "$where: triggers, the stop and its removal"
 done

@@ -422,14 +422,15 @@ END_TEST
 START_TEST(test_remote_source)
 {
 	static const unsigned int refused[] = {
-		KT_CAP_TRIGGERS, KT_CAP_WRITE, KT_CAP_SEEK, KT_CAP_HIDE,
+		KT_CAP_WRITE, KT_CAP_SEEK, KT_CAP_HIDE,
 	};
 	struct kt_source s = { .ops = &source_remote_ops };
 	const char *why;
 
 	ck_assert(source_can(&s, KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES |
 				     KT_CAP_HIST | KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_STACKS |
-				     KT_CAP_SCOPE | KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF));
+				     KT_CAP_SCOPE | KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF |
+				     KT_CAP_TRIGGERS));
 	/* the scope is set by the agents, which check the names on their machine */
 	ck_assert(source_own_scope(&s));
 	/* histograms, counters and profiles on the agent, drawn by the panes from what it
@@ -447,9 +448,10 @@ START_TEST(test_remote_source)
 				      !strchr(why, '\n'),
 			      "cap %#x: '%s'", refused[i], why ? why : "(null)");
 	}
-	/* without agents (several hosts, as far as it knows): triggers and w are one host's */
-	ck_assert_str_eq(source_refusal(&s, KT_CAP_TRIGGERS),
-			 "remote: triggers act on one host's kernel (give one -H or --via)");
+	/* without agents (several hosts, as far as it knows): w records one host; triggers
+	 * go to every host */
+	ck_assert_str_eq(source_refusal(&s, KT_CAP_WRITE),
+			 "remote: w and A record one host (ktop -b -o: a file a host)");
 	ck_assert_ptr_null(source_refusal(&s, KT_CAP_EVENTS | KT_CAP_FILTER));
 }
 END_TEST
