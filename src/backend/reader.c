@@ -375,6 +375,12 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draini
 		if (!partial || k == READER_PAGES_PER_PASS)
 			r->behind[nbehind++] = c->cpu;
 	}
+	/* the mappings of every event handed over are in the side band by now (a process
+	 * maps before it runs): the sink's last try at the frames it could not name */
+	if (r->sink.sym && pages) {
+		taskwatch_drain(r->names);
+		taskwatch_feed(r->names, r->sink.sym);
+	}
 	if (r->sink.swept)
 		r->sink.swept(r->sink.ctx, before, r->behind, nbehind);
 	return pages;

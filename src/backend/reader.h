@@ -42,7 +42,8 @@ struct kt_page_sink {
 	bool (*full)(void *ctx);
 	/* May be NULL: the side band then tracks mappings too, and hands sym those it read
 	 * (reader_feed) at the start of each pass, before that pass's pages, so the sink can
-	 * name the user frames in them; only the reader thread touches sym. */
+	 * name the user frames in them, and again before swept, when every mapping those
+	 * pages' events needed has come; only the reader thread touches sym. */
 	struct kt_symbolizer *sym;
 	void *ctx;
 };

@@ -34,8 +34,9 @@ struct kt_symbolizer *agentustack_symbolizer(struct kt_agentustack *u);
  * not named to the viewer lately goes to fn. */
 void agentustack_record(struct kt_agentustack *u, const void *rec, size_t size, kt_uname_fn fn,
 			void *ctx);
-/* A pass of the reader ended: the frames that had no name are tried again (fn gets those
- * named now), and the mappings of processes long gone are let go. */
+/* A pass of the reader ended (the side band fed again: every mapping its pages needed has
+ * come): the frames that had no name are tried again (fn gets those named now), and the
+ * mappings of processes long gone are let go. */
 void agentustack_pass(struct kt_agentustack *u, kt_uname_fn fn, void *ctx);
 /* Safe on NULL. */
 void agentustack_free(struct kt_agentustack *u);
