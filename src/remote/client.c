@@ -422,7 +422,7 @@ static int remote_wait(struct kt_remote *r, const bool *cond, int timeout_ms, co
 		       char *err, size_t errlen)
 {
 	unsigned long long end = clock_mono_ns() + (unsigned long long)timeout_ms * 1000000ull;
-	struct pollfd pfd = { .fd = r->from, .events = POLLIN };
+	struct pollfd pfd[2];
 	unsigned long long now;
 	int ret;
 
@@ -433,7 +433,11 @@ static int remote_wait(struct kt_remote *r, const bool *cond, int timeout_ms, co
 				 timeout_ms / 1000);
 			return -1;
 		}
-		if (poll(&pfd, 1, (int)((end - now) / 1000000) + 1) < 0 && errno != EINTR) {
+		/* its stderr too: a command that fills that pipe waits for it to be read before
+		 * it answers (an agent that says much, ssh's banners) */
+		pfd[0] = (struct pollfd){ .fd = r->from, .events = POLLIN };
+		pfd[1] = (struct pollfd){ .fd = r->errfd, .events = POLLIN };
+		if (poll(pfd, 2, (int)((end - now) / 1000000) + 1) < 0 && errno != EINTR) {
 			snprintf(err, errlen, "poll: %s", strerror(errno));
 			return -1;
 		}

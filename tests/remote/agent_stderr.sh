@@ -3,7 +3,8 @@
 # with no kernel: a made-up agent (tests/remote/fake_peer.py events ... stderr) writes one
 # line after its hello and one before its END.
 #   - batch mode with one remote: its lines reach ktop's stderr as they are, nothing else;
-#   - with several: each line carries its host's label, and only its own host's;
+#   - with several: each line carries its host's label, and only its own host's; agents that
+#     flood their stderr past a pipe's capacity are read while the viewer waits for them;
 #   - the explorer that cannot start (the command exits before its hello): the command's
 #     messages, then ktop's one line saying why, in that order (the explorer reads the
 #     command's stderr through a pipe, so it must hand it on before it gives up).
@@ -27,6 +28,16 @@ run_ktop 30 "$T/m.out" "$T/m.err" -b --via "$FAKE 0 0" --via "$FAKE 0 0 stderr" 
 printf 'via2: fake agent: warming up\nvia2: fake agent: done\n' | diff -u - "$T/m.err" ||
 	fail "several: the agents' stderr differs (above)"
 grep -q '^# ktop: events=6 ' "$T/m.out" || fail "several: totals: $(tail -n1 "$T/m.out")"
+
+# --- several that flood their stderr past a pipe's 64 KiB: read while waiting for them --------
+# Each writes 100 KB to its stderr after its hello and answers nothing until that is read: a
+# viewer that waited on the agents' output alone would wait for a pong that never comes.
+run_ktop 60 "$T/f.out" "$T/f.err" -b --via "$FAKE 0 0 flood" --via "$FAKE 0 0 flood" \
+	-e raw_syscalls:sys_enter --duration 0.5
+[ "$KTOP_RC" = 0 ] || fail "flood: exit $KTOP_RC; stderr: $(grep -v 'noise' "$T/f.err")"
+[ "$(grep -c '^via[12]: fake agent: noise ' "$T/f.err")" = 2000 ] ||
+	fail "flood: $(grep -c 'noise' "$T/f.err") lines of the agents' stderr handed on, not 2000"
+grep -q '^# ktop: events=6 ' "$T/f.out" || fail "flood: totals: $(tail -n1 "$T/f.out")"
 
 # --- the explorer that cannot start: the command's words, then why -----------------------------
 run_ktop 30 "$T/e.out" "$T/e.err" --via "echo 'ssh: connect to host db-9 port 22: No route to host' >&2; exit 255"
