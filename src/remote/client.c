@@ -588,8 +588,11 @@ int remote_close(struct kt_remote *r)
 		close(r->to);
 	close(r->from);
 	end = clock_mono_ns() + 3000000000ull;
-	while ((w = waitpid(r->pid, &status, WNOHANG)) == 0 && clock_mono_ns() < end)
+	/* its stderr read meanwhile: a command that fills that pipe cannot end */
+	while ((w = waitpid(r->pid, &status, WNOHANG)) == 0 && clock_mono_ns() < end) {
+		remote_pump_err(r);
 		usleep(10000);
+	}
 	if (w == 0) {
 		kill(r->pid, SIGTERM);
 		waitpid(r->pid, &status, 0);

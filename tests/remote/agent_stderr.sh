@@ -4,7 +4,8 @@
 # line after its hello and one before its END.
 #   - batch mode with one remote: its lines reach ktop's stderr as they are, nothing else;
 #   - with several: each line carries its host's label, and only its own host's; agents that
-#     flood their stderr past a pipe's capacity are read while the viewer waits for them;
+#     flood their stderr past a pipe's capacity are read while the viewer waits for them,
+#     and as they end;
 #   - the explorer that cannot start (the command exits before its hello): the command's
 #     messages, then ktop's one line saying why, in that order (the explorer reads the
 #     command's stderr through a pipe, so it must hand it on before it gives up).
@@ -38,6 +39,13 @@ run_ktop 60 "$T/f.out" "$T/f.err" -b --via "$FAKE 0 0 flood" --via "$FAKE 0 0 fl
 [ "$(grep -c '^via[12]: fake agent: noise ' "$T/f.err")" = 2000 ] ||
 	fail "flood: $(grep -c 'noise' "$T/f.err") lines of the agents' stderr handed on, not 2000"
 grep -q '^# ktop: events=6 ' "$T/f.out" || fail "flood: totals: $(tail -n1 "$T/f.out")"
+
+# --- one that floods its stderr as it ends: read while ktop waits for it to exit -------------
+run_ktop 60 "$T/z.out" "$T/z.err" -b --via "$FAKE 0 0" --via "$FAKE 0 0 floodend" \
+	-e raw_syscalls:sys_enter --duration 0.5
+[ "$KTOP_RC" = 0 ] || fail "floodend: exit $KTOP_RC; stderr: $(grep -v 'last words' "$T/z.err")"
+[ "$(grep -c '^via2: fake agent: last words ' "$T/z.err")" = 5000 ] ||
+	fail "floodend: $(grep -c 'last words' "$T/z.err") of the 5000 lines it wrote as it ended handed on"
 
 # --- the explorer that cannot start: the command's words, then why -----------------------------
 run_ktop 30 "$T/e.out" "$T/e.err" --via "echo 'ssh: connect to host db-9 port 22: No route to host' >&2; exit 255"

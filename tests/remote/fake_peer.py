@@ -12,7 +12,7 @@
 #                     counters (no backlog); an enable of nosuch:* is refused; kallsyms
 #                     (two symbols) and printk formats when asked; END when stdin closes.
 #   events FIXTURES [SHIFT SKEW] [die] [backlog] [stderr] [flood] [old] [swept] [picky]
-#                     [renumbered] [nopids] [stacks] [fires]
+#                     [renumbered] [nopids] [stacks] [fires] [floodend]
 #                     the same, its clock SHIFT ns ahead of this machine's (pongs carry
 #                     CLOCK_MONOTONIC + SHIFT; without SHIFT they carry 5), its pages and
 #                     watermark SHIFT + SKEW ns later; with die, it exits right after
@@ -23,7 +23,8 @@
 #                     it writes "fake agent: warming up" to its stderr after its hello and
 #                     "fake agent: done" when stdin closes (tests/remote/agent_stderr.sh);
 #                     with flood, 1000 lines of 100 bytes to its stderr after its hello
-#                     (tests/term/remote_stderr_flood.sh); with swept, once its pages
+#                     (tests/term/remote_stderr_flood.sh); with floodend, 5000 such lines
+#                     after its END (tests/remote/agent_stderr.sh); with swept, once its pages
 #                     went, a watermark at its clock's now after each pong, as an idle
 #                     agent's reader sweeps (tests/term/remote_hosts.sh); with picky, it
 #                     refuses every enable: "fake agent: enable refused (picky)" (and,
@@ -177,7 +178,7 @@ def pmu_text(events, count, json):
 
 def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False,
                  flood=False, old=False, swept=False, picky=False, renumbered=False,
-                 nopids=False, stacks=False, fires=False):
+                 nopids=False, stacks=False, fires=False, floodend=False):
     global SYS_ENTER_ID
     late = (shift or 0) + skew
     hists, counters, paged, scopes, trigs = [], None, False, [], []
@@ -353,6 +354,8 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
     if counters:
         send(11, bytes([2]) + struct.pack("<I", counters[0]) + string(counters[1]))
     send(15, b"")
+    for i in range(5000 if floodend else 0):
+        say(f"fake agent: last words {i:04d} ".ljust(99, "x"))
 
 
 if sys.argv[1] == "events":
@@ -361,7 +364,8 @@ if sys.argv[1] == "events":
     events_agent(sys.argv[2], nums[0] if nums else None, nums[1] if nums else 0,
                  "die" in words, "backlog" in words, "stderr" in words, "flood" in words,
                  "old" in words, "swept" in words, "picky" in words, "renumbered" in words,
-                 "nopids" in words, "stacks" in words, "fires" in words)
+                 "nopids" in words, "stacks" in words, "fires" in words,
+                 "floodend" in words)
     sys.exit(0)
 # the next protocol's hello: proto and version first, as in every version; the rest is its own
 send(1, struct.pack("<H", PROTO + 1) + string("9.9") + b"\x00whatever the next version says",
