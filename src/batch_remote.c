@@ -117,6 +117,13 @@ struct batch_remote {
 	bool last_event;
 	unsigned last_host, last_cpu;
 	uint64_t stacks; /* --stack: stack records printed */
+	/* an event's user stack, held until its kernel stack is printed under the event (the
+	 * kernel writes the user stack first; frames go innermost first, as locally): a copy
+	 * of the record, its host's, its data in held_data (NULL: none held) */
+	struct kt_rec held;
+	uint8_t *held_data;
+	size_t held_cap;
+	unsigned held_host;
 };
 
 /* -o: a file the agent sent, kept where the trace.dat writer looks for it. */
@@ -227,6 +234,32 @@ static bool br_full(const struct batch_remote *b)
 	return b->opts->max_events && b->printed >= b->opts->max_events;
 }
 
+/* The user stack held under its event, printed (before any other line). */
+static void br_flush_held(struct batch_remote *b)
+{
+	struct br_host *h;
+
+	if (!b->held.data)
+		return;
+	h = &b->hosts[b->held_host];
+	evstack_record_print(h->dec, h->unames ? usernames_symbolizer(h->unames) : NULL, &b->held,
+			     false, b->out);
+	b->held.data = NULL;
+}
+
+/* Holds r (a user stack under its event) until the event's kernel stack comes. */
+static void br_hold(struct batch_remote *b, const struct br_host *h, const struct kt_rec *r)
+{
+	if (r->size > b->held_cap) {
+		b->held_cap = r->size;
+		b->held_data = xrealloc(b->held_data, b->held_cap);
+	}
+	memcpy(b->held_data, r->data, r->size);
+	b->held = *r;
+	b->held.data = b->held_data;
+	b->held_host = h->idx;
+}
+
 /* --stack, --user-stacks: a stack record's frames (user frames as the agent named them), as
  * local batch mode prints an event's stack:
  * right under the event when it was the line before (the kernel writes it just after, on
@@ -238,7 +271,7 @@ static bool br_print_stack(struct br_host *h, const struct kt_rec *r, char *line
 	struct kt_symbolizer *sym = h->unames ? usernames_symbolizer(h->unames) : NULL;
 	char ts[32], label[80] = "", ev[64];
 	FILE *out = b->out;
-	bool attached;
+	bool attached, user;
 
 	if ((!b->opts->n_stacks && !b->opts->user_stacks) || !evstack_is_record(h->dec, r))
 		return false;
@@ -254,17 +287,25 @@ static bool br_print_stack(struct br_host *h, const struct kt_rec *r, char *line
 		return true;
 	}
 	attached = b->last_event && b->last_host == h->idx && b->last_cpu == r->cpu;
+	user = !strcmp(decoder_format_name(h->dec, r, ev, sizeof(ev)), "ftrace:user_stack");
+	if (attached && user && !b->held.data) {
+		br_hold(b, h, r); /* its kernel stack, when it has one, goes first */
+		b->stacks++;
+		return true;
+	}
+	if (!attached || user)
+		br_flush_held(b);
 	if (!attached) {
 		decoder_format_ts(r->ts, 0, ts, sizeof(ts));
 		if (b->merge)
 			snprintf(label, sizeof(label), " %-*s", b->label_width, h->opt->label);
 		fprintf(out, "%s%s [%03u] %16s-%-7d %s stack:\n", ts, label, r->cpu,
 			tep_data_comm_from_pid(h->tep, decoder_rec_pid(r)), decoder_rec_pid(r),
-			strcmp(decoder_format_name(h->dec, r, ev, sizeof(ev)), "ftrace:user_stack") ?
-				"kernel" :
-				"user");
+			user ? "user" : "kernel");
 	}
 	evstack_record_print(h->dec, sym, r, false, out);
+	if (attached)
+		br_flush_held(b); /* the user stack after the kernel's */
 	/* the event's other stack (its user stack, then its kernel one) goes under it too */
 	b->last_event = attached;
 	b->stacks++;
@@ -286,6 +327,7 @@ static void br_print(struct br_host *h, const struct kt_rec *r, uint64_t host_ts
 			b->out_closed = true;
 		return;
 	}
+	br_flush_held(b);
 	b->last_event = !(r->flags & KT_REC_LOST);
 	b->last_host = h->idx;
 	b->last_cpu = r->cpu;
@@ -1074,6 +1116,7 @@ static void br_summary(struct batch_remote *b, double secs)
 
 	if (b->out_closed)
 		return;
+	br_flush_held(b); /* the last event's user stack */
 	/* --folded: the flame graph's input and nothing else, as locally */
 	if (br_print_profiles(b) < 0 || b->opts->folded)
 		return;
@@ -1260,6 +1303,7 @@ out:
 	for (unsigned i = 0; i < b.n; i++)
 		br_host_close(&b.hosts[i]);
 	hostmerge_free(b.merge);
+	free(b.held_data);
 	close(wake[0]);
 	close(wake[1]);
 	return ret;

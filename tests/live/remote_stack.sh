@@ -9,7 +9,7 @@
 #    array of named kernel frames;
 #  - --user-stacks: workloads that exit before their rows are printed still have every user
 #    stack named (libc's syscall, then its caller) by the agent's machine, which sent the
-#    names;
+#    names; in text, each event's kernel frames and then its user frames, innermost first;
 #  - an event the agent's kernel lacks: the agent's one line, exit 1;
 #  - --tree where the agent's kernel has no function_graph in an instance (this one): one
 #    line naming the agent and the tracers it has, exit 1, as local --tree says it (the lab
@@ -108,6 +108,21 @@ if events != n or named != n:
     sys.exit(1)
 PY
 log "user: $((3 * N)) events of exited workloads, each user stack named on the agent's machine"
+
+# In text, each event's frames innermost first, as locally: its kernel stack, then its user
+# stack (the kernel writes the user stack first; the viewer holds it for the kernel's).
+capture usertext --user-stacks
+awk -v ev="$EV:" -v n="$N" '
+	index($0, ev) { check(); events++; state = "event"; next }
+	/^ => / { if ($2 ~ /^do_syscall_64\+/) { if (state != "event") bad = bad " kernel after user at " NR; state = "kernel" }
+		  else if ($2 == "syscall") { if (state != "kernel") bad = bad " user before kernel at " NR; state = "user"; users++ }
+		  next }
+	function check() { if (events && state != "user") bad = bad " an event without its user stack before " NR }
+	END { check(); if (events != n || users != n || bad != "") { print events " events, " users " user stacks:" bad; exit 1 } }
+' "$T/usertext.out" >"$T/usertext.why" || fail "usertext: $(cat "$T/usertext.why"): $(head -n 12 "$T/usertext.out")"
+grep -qx "# ktop: stacks=$((2 * N)) (kernel and user stack records, each printed with its event)" "$T/usertext.out" ||
+	fail "usertext: no stacks=$((2 * N)) line: $(grep '^#' "$T/usertext.out")"
+log "usertext: each of $N events with its kernel stack, then its user stack"
 
 run_ktop 30 "$T/bad.out" "$T/bad.err" -b --via "exec $KTOP --agent" --stack nosuchsys:nosuchevent \
 	--duration 0.5
