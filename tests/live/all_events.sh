@@ -28,7 +28,9 @@ tracefs_state()
 		[ -r "$TRACEFS/$f" ] && printf '== %s\n%s\n' "$f" "$(cat "$TRACEFS/$f")"
 	done
 	echo "== events/*/*/enable"
-	grep -H . "$TRACEFS"/events/*/*/enable
+	# other ktops' probes come and go meanwhile (the machine is shared): only this test's
+	grep -H . "$TRACEFS"/events/*/*/enable 2>/dev/null | grep -Ev "/events/ktop_[0-9]+/" || true
+	grep -H . "$TRACEFS"/events/ktop_$$/*/enable 2>/dev/null || true
 	echo "== instances"
 	find "$TRACEFS/instances" -mindepth 1 -maxdepth 1 -name "alltest-$$" -printf '%f\n'
 	echo "== dynamic_events"
