@@ -266,10 +266,7 @@ int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errle
 	if (app->reader) {
 		reader_stop(app->reader, &last, app_symbolizer(app));
 		app->reader = NULL;
-		app->rstats_base.pages += last.pages;
-		app->rstats_base.events += last.events;
-		app->rstats_base.missed += last.missed;
-		app->rstats_base.missed_unknown += last.missed_unknown;
+		reader_stats_add(&app->rstats_base, &last);
 	}
 	ret = tracers_set(app->session, name, err, errlen);
 	/* set_ftrace_pid follows the tracer (scope.h) */
@@ -726,7 +723,6 @@ bool app_spec_selects(const char *spec, const struct kt_event_desc *ev)
 struct kt_symbolizer *app_symbolizer(struct kt_app *app)
 {
 	char err[256];
-	uint64_t lost;
 
 	/* this machine's processes name the frames: its reader's side band, with stack
 	 * triggers (a live session's; no reader reads another machine's processes) */
@@ -742,12 +738,7 @@ struct kt_symbolizer *app_symbolizer(struct kt_app *app)
 	if (!app->symbolizer)
 		return NULL;
 	/* the mappings that came and went since: exited processes' frames stay named */
-	lost = reader_feed(app->reader, app->symbolizer);
-	if (lost > app->sideband_lost) {
-		log_debug("%s: %llu side-band records lost (the queue was full)", __func__,
-			  (unsigned long long)lost);
-		app->sideband_lost = lost;
-	}
+	reader_feed(app->reader, app->symbolizer);
 	return app->symbolizer;
 }
 
@@ -1058,10 +1049,7 @@ void app_stop_capture(struct kt_app *app)
 		/* the side band's last mappings too: the events drained last are named after */
 		reader_stop(app->reader, &app->rstats, app_symbolizer(app));
 		app->reader = NULL;
-		app->rstats.pages += app->rstats_base.pages;
-		app->rstats.events += app->rstats_base.events;
-		app->rstats.missed += app->rstats_base.missed;
-		app->rstats.missed_unknown += app->rstats_base.missed_unknown;
+		reader_stats_add(&app->rstats, &app->rstats_base);
 		/* the kernel's last loss figures, while the instance still exists */
 		app_tick(app);
 	}

@@ -52,7 +52,6 @@ struct kt_app {
 	struct kt_stopwhen *stop; /* --stop-when (stopwhen.h), NULL: none */
 	struct kt_symbolizer *symbolizer; /* user frames of event stacks (app_symbolizer) */
 	bool symbolizer_tried;
-	uint64_t sideband_lost; /* records the side band's queue lost, as last logged */
 	struct kt_probe_report *probe_reports; /* the probes' last health, taken as they
 						 * go (app_stop_capture) */
 	size_t n_probe_reports;

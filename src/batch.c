@@ -291,6 +291,18 @@ static void batch_summary(struct batch *b, double secs)
 			fprintf(out, "# ktop: stacks=%llu (kernel and user stack records, each "
 				"printed with its event)\n", (unsigned long long)ss.stacks);
 	}
+	/* perf's side band: a lost exec, rename or fork leaves the names to /proc and
+	 * saved_cmdlines, a lost mapping a user frame to an address */
+	if (app->rstats.sideband_lost) {
+		if (app->opts->json)
+			fprintf(out, "{\"side_band\":{\"lost\":%llu}}\n",
+				(unsigned long long)app->rstats.sideband_lost);
+		else
+			fprintf(out, "# ktop: side band lost %llu records (names of tasks that forked, "
+				"exec'd or renamed then came from /proc or saved_cmdlines; "
+				"user frames may be addresses)\n",
+				(unsigned long long)app->rstats.sideband_lost);
+	}
 	if (app->opts->json) {
 		fprintf(out,
 			"{\"summary\":{\"events\":%llu,\"printed\":%llu,\"lost\":%llu,"

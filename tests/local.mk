@@ -71,6 +71,7 @@ LIVE_TESTS = \
 	tests/live/mount.sh \
 	tests/live/comm_exec.sh \
 	tests/live/task_names.sh \
+	tests/live/sideband_lost.sh \
 	tests/live/buffer_sized.sh
 TERM_TESTS = \
 	tests/term/stream_picker.sh \

@@ -202,6 +202,15 @@ static void reader_wake_sometimes(struct kt_reader *r)
 		reader_wake(r);
 }
 
+/* The side band's new names (and mappings), and what it lost so far. */
+static void reader_drain_names(struct kt_reader *r)
+{
+	if (!r->names)
+		return;
+	taskwatch_drain(r->names);
+	__atomic_store_n(&r->stats.sideband_lost, taskwatch_lost(r->names), __ATOMIC_RELAXED);
+}
+
 static void reader_lock(struct kt_reader *r)
 {
 	if (r->store)
@@ -279,7 +288,7 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 	if (r->names) {
 		unsigned long long drained = clock_mono_ns();
 
-		taskwatch_drain(r->names);
+		reader_drain_names(r);
 		if (pass_end > drained)
 			pass_end = drained;
 	}
@@ -353,8 +362,7 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draini
 	uint64_t pages = 0;
 	int i, k, n, nbehind = 0;
 
-	if (r->names)
-		taskwatch_drain(r->names);
+	reader_drain_names(r);
 	if (r->sink.sym)
 		taskwatch_feed(r->names, r->sink.sym);
 	for (i = 0; i < r->ncpus; i++) {
@@ -378,7 +386,7 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draini
 	/* the mappings of every event handed over are in the side band by now (a process
 	 * maps before it runs): the sink's last try at the frames it could not name */
 	if (r->sink.sym && pages) {
-		taskwatch_drain(r->names);
+		reader_drain_names(r);
 		taskwatch_feed(r->names, r->sink.sym);
 	}
 	if (r->sink.swept)
@@ -496,9 +504,10 @@ static void reader_setup_renames(struct kt_reader *r, struct tracefs_instance *i
 	free(clock);
 }
 
-uint64_t reader_feed(struct kt_reader *r, struct kt_symbolizer *sym)
+void reader_feed(struct kt_reader *r, struct kt_symbolizer *sym)
 {
-	return r ? taskwatch_feed(r->names, sym) : 0;
+	if (r)
+		taskwatch_feed(r->names, sym);
 }
 
 static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st,
@@ -638,6 +647,16 @@ static void stats_load(const struct kt_reader_stats *st, struct kt_reader_stats 
 	out->events = __atomic_load_n(&st->events, __ATOMIC_RELAXED);
 	out->missed = __atomic_load_n(&st->missed, __ATOMIC_RELAXED);
 	out->missed_unknown = __atomic_load_n(&st->missed_unknown, __ATOMIC_RELAXED);
+	out->sideband_lost = __atomic_load_n(&st->sideband_lost, __ATOMIC_RELAXED);
+}
+
+void reader_stats_add(struct kt_reader_stats *to, const struct kt_reader_stats *from)
+{
+	to->pages += from->pages;
+	to->events += from->events;
+	to->missed += from->missed;
+	to->missed_unknown += from->missed_unknown;
+	to->sideband_lost += from->sideband_lost;
 }
 
 void reader_stats(struct kt_reader *r, struct kt_reader_stats *out)

@@ -21,7 +21,13 @@ struct kt_reader_stats {
 	uint64_t events;	/* records stored */
 	uint64_t missed;	/* events the pages said were lost (counted ones) */
 	uint64_t missed_unknown; /* pages that said events were lost without a count */
+	/* perf's side band (task names, and mappings for user frames): records lost, the
+	 * reader's alone (0 in a CPU's share) */
+	uint64_t sideband_lost;
 };
+
+/* to += from, field by field: a restarted reader's figures after the last one's. */
+void reader_stats_add(struct kt_reader_stats *to, const struct kt_reader_stats *from);
 
 struct kt_reader;
 
@@ -56,9 +62,9 @@ struct kt_page_sink {
 struct kt_reader *reader_start(struct kt_session *s, struct kt_store *st, struct kt_comms *comms,
 			       bool maps, int wake_fd, char *err, size_t errlen);
 /* Hands sym the side band's mappings, forks, execs and exits read since the last call
- * (taskwatch_feed); nothing without maps or a side band. From any one thread. Returns the
- * records lost so far. */
-uint64_t reader_feed(struct kt_reader *r, struct kt_symbolizer *sym);
+ * (taskwatch_feed); nothing without maps or a side band. From any one thread. The records
+ * lost on the way are in the stats (sideband_lost). */
+void reader_feed(struct kt_reader *r, struct kt_symbolizer *sym);
 /* Page mode: opens every CPU's trace_pipe_raw as reader_start does and hands each page to
  * sink (full pages as they fill, a quiet CPU's partial page every 100 ms), CPU by CPU with
  * no merging; comms is fed as reader_start's is, before each pass. Stopping drains every

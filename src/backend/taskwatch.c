@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../log.h"
 #include "../fileio.h"
 #include "comms.h"
 #include "perfring.h"
@@ -45,9 +44,9 @@ struct kt_taskwatch {
 	size_t *order;		/* offsets into drained, sorted by time */
 	size_t norder, order_cap;
 	uint64_t drain_lost;	/* drainer only: records this drain had no memory for */
-	pthread_mutex_t lock;	/* queue, queue_lost */
+	pthread_mutex_t lock;	/* queue */
 	struct records queue;
-	uint64_t queue_lost;
+	uint64_t queue_lost;	/* drainer only */
 	struct records feeding;	/* feeder only: the queue taken, replayed outside the lock */
 };
 
@@ -284,19 +283,17 @@ static void queue_drained(struct kt_taskwatch *tw)
 	tw->drained.len = 0;
 }
 
-uint64_t taskwatch_feed(struct kt_taskwatch *tw, struct kt_symbolizer *sym)
+void taskwatch_feed(struct kt_taskwatch *tw, struct kt_symbolizer *sym)
 {
 	struct records taken;
-	uint64_t lost;
 	size_t at;
 
 	if (!tw)
-		return 0;
+		return;
 	/* the buffers change hands: the reader's drain never waits on /proc reads */
 	pthread_mutex_lock(&tw->lock);
 	taken = tw->queue;
 	tw->queue = tw->feeding;
-	lost = tw->queue_lost;
 	pthread_mutex_unlock(&tw->lock);
 	for (at = 0; at < taken.len;) {
 		const struct queued *q = (const void *)(taken.buf + at);
@@ -306,7 +303,12 @@ uint64_t taskwatch_feed(struct kt_taskwatch *tw, struct kt_symbolizer *sym)
 	}
 	taken.len = 0;
 	tw->feeding = taken;
-	return lost;
+}
+
+uint64_t taskwatch_lost(const struct kt_taskwatch *tw)
+{
+	/* queue_lost is written by the drainer alone: its own thread reads it unlocked */
+	return tw ? tw->lost + tw->queue_lost : 0;
 }
 
 static unsigned ring_drain(struct kt_taskwatch *tw, struct kt_perfring *r)
@@ -355,9 +357,6 @@ void taskwatch_close(struct kt_taskwatch *tw)
 		return;
 	for (i = 0; i < tw->nrings; i++)
 		perfring_close(&tw->rings[i]);
-	if (tw->lost)
-		log_debug("taskwatch: the kernel dropped %llu side-band records",
-			  (unsigned long long)tw->lost);
 	free(tw->rings);
 	free(tw->drained.buf);
 	free(tw->order);

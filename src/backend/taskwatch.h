@@ -36,9 +36,13 @@ struct kt_taskwatch *taskwatch_open(struct kt_comms *comms, const char *trace_cl
 unsigned taskwatch_drain(struct kt_taskwatch *tw);
 
 /* Hands the queued records to sym (symbolizer_record), oldest first, and empties the queue;
- * safe from a thread other than the one that drains. Returns the records lost to the
- * queue's bound since the start. NULL tw: 0. */
-uint64_t taskwatch_feed(struct kt_taskwatch *tw, struct kt_symbolizer *sym);
+ * safe from a thread other than the one that drains. NULL tw: nothing. */
+void taskwatch_feed(struct kt_taskwatch *tw, struct kt_symbolizer *sym);
+
+/* The side-band records lost since the start: those the kernel dropped from a full ring
+ * (it says so with the next record it writes) and those past the queue's bound. From the
+ * thread that drains. NULL tw: 0. */
+uint64_t taskwatch_lost(const struct kt_taskwatch *tw);
 
 /* One side-band record (COMM or FORK) of time ts into comms; other types are ignored.
  * Returns the names learned (0 or 1). For other readers of the same records (the

@@ -63,10 +63,7 @@ static void live_tick(struct kt_source *s)
 		reader_stats(app->reader, &app->rstats);
 		for (cpu = 0; cpu < app->ncpus; cpu++)
 			reader_cpu_stats(app->reader, cpu, &app->cpu_rstats[cpu]);
-		app->rstats.pages += app->rstats_base.pages;
-		app->rstats.events += app->rstats_base.events;
-		app->rstats.missed += app->rstats_base.missed;
-		app->rstats.missed_unknown += app->rstats_base.missed_unknown;
+		reader_stats_add(&app->rstats, &app->rstats_base);
 	}
 }
 

@@ -267,6 +267,10 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 	unknown = app->kernel_lost < app->rstats.missed + app->rstats.missed_unknown;
 	snprintf(v, sizeof(v), "%llu%s", (unsigned long long)lost, unknown ? "+?" : "");
 	field(win, 1, &x, w, "lost: ", v, lost || unknown ? CRT_HEADER_WARN : CRT_HEADER_VALUE);
+	if (app->rstats.sideband_lost) { /* names and mappings: only once some are lost */
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)app->rstats.sideband_lost);
+		field(win, 1, &x, w, "side band lost: ", v, CRT_HEADER_WARN);
+	}
 	if (desc.behind_ns) { /* a remote agent's backlog, only while it is behind */
 		fmt_behind(desc.behind_bytes, desc.behind_ns, v, sizeof(v));
 		field(win, 1, &x, w, "behind ", v, CRT_HEADER_WARN);

@@ -21,9 +21,12 @@
  *   workload touch NPAGES [NAME]   writes one byte to each of NPAGES new anonymous pages
  *                                  (no huge pages): at least NPAGES minor faults; prints
  *                                  its pid, then faults=<its own getrusage count>
+ *   workload forks N [NAME]        N children in turn, each forked, exiting at once and
+ *                                  reaped: a fork and an exit record each in perf's side
+ *                                  band
  *
  * Every other mode first sets its comm to NAME (default "ktop-wl", at most 15 bytes kept;
- * block once its child is forked). count, sleep, block and pipe then print their pid on
+ * block once its child is forked). count, sleep, block, pipe and forks then print their pid on
  * stdout (pipe: "<parent> <child>"; block: the reader's only) and
  * flush it, so that a test can filter on common_pid. Every mode then waits, if the
  * environment names a file in WORKLOAD_GO, until that file exists (polled every 10 ms),
@@ -61,6 +64,7 @@ static void usage(FILE *out)
 	      "       workload block MS N [NAME]\n"
 	      "       workload names NAME...\n"
 	      "       workload touch NPAGES [NAME]\n"
+	      "       workload forks N [NAME]\n"
 	      "env: WORKLOAD_GO=FILE waits for FILE before starting; "
 	      "WORKLOAD_CPU=N pins rate (default 0, any: not pinned)\n", out);
 }
@@ -480,6 +484,31 @@ static int do_touch(unsigned long long npages)
 	return fflush(stdout) == EOF ? 1 : 0;
 }
 
+static int do_forks(unsigned long long n)
+{
+	unsigned long long i;
+	pid_t child;
+	int status;
+
+	print_pid_line(getpid(), 0);
+	wait_for_go();
+	for (i = 0; i < n; i++) {
+		child = fork();
+		if (child < 0) {
+			perror("workload: fork");
+			return 1;
+		}
+		if (child == 0)
+			_exit(0);
+		while (waitpid(child, &status, 0) < 0)
+			if (errno != EINTR) {
+				perror("workload: waitpid");
+				return 1;
+			}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *mode = argc > 1 ? argv[1] : NULL;
@@ -559,6 +588,17 @@ int main(int argc, char **argv)
 			name = argv[3];
 		set_name(name);
 		return do_touch(n);
+	}
+	if (!strcmp(mode, "forks")) {
+		unsigned long long n;
+
+		if (argc < 3 || argc > 4)
+			bad_usage("forks takes N [NAME]");
+		n = parse_count(argv[2], "N");
+		if (argc == 4)
+			name = argv[3];
+		set_name(name);
+		return do_forks(n);
 	}
 	fprintf(stderr, "workload: unknown mode '%s'\n", mode);
 	usage(stderr);
