@@ -3,8 +3,12 @@
  * bare_reader - the benchmark's yardstick: the least a reader of a tracefs instance can do.
  *
  *   bare_reader INSTANCE SECONDS
+ *   bare_reader --make KB SYSTEM:EVENT INSTANCE SECONDS
  *
- * The instance exists and its events are enabled (tests/bench/run.sh does that). For
+ * The instance exists and its events are enabled (the first form), or (--make) this makes
+ * it, KB per CPU ("-": the kernel's size for a new instance) with SYSTEM:EVENT enabled,
+ * and removes it at the end: a ring buffer of 64 MB per CPU costs the kernel tens of ms to
+ * allocate and free, which a tool that makes its own instance, as ktop does, pays too. For
  * SECONDS this reads every CPU's trace_pipe_raw in whole sub-buffers through splice
  * (tracefs_cpu_buffered_read), walks each sub-buffer with kbuffer counting records and
  * the events the kernel reports as missed, then stops, drains the partial pages
@@ -13,8 +17,9 @@
  *   events=<n> missed=<m> pages=<p>
  *
  * followed by " missed_unknown_pages=<k>" when the kernel flagged lost events on a page
- * without saying how many. Nothing is decoded or stored: what this costs per event is the
- * floor any tracefs reader pays.
+ * without saying how many, and with --make " lost=<overrun and dropped events>
+ * unread=<entries>" from every CPU's stats file once tracing is off. Nothing is decoded or
+ * stored: what this costs per event is the floor any tracefs reader pays.
  *
  * One thread polls all CPUs. poll() on trace_pipe_raw wakes when the CPU's buffer is
  * buffer_percent full; a 50 ms timeout bounds the wait when it never gets there.
@@ -120,6 +125,54 @@ static void flush_cpu(struct cpu_reader *r, struct kbuffer *kbuf, void *page, st
 		count_page(kbuf, page, n, c);
 }
 
+/* --make: the instance, its size and its one event. NULL with the reason printed. */
+static struct tracefs_instance *make_instance(const char *name, const char *kb,
+					      const char *event)
+{
+	struct tracefs_instance *inst;
+	char sys[64], *ev;
+
+	if (snprintf(sys, sizeof(sys), "%s", event) >= (int)sizeof(sys) ||
+	    !(ev = strchr(sys, ':'))) {
+		fprintf(stderr, "bare_reader: '%s' is not SYSTEM:EVENT\n", event);
+		return NULL;
+	}
+	*ev++ = '\0';
+	inst = tracefs_instance_create(name);
+	if (!inst) {
+		fprintf(stderr, "bare_reader: cannot make instance %s: %s\n", name, strerror(errno));
+		return NULL;
+	}
+	if ((strcmp(kb, "-") && tracefs_instance_file_write(inst, "buffer_size_kb", kb) < 0) ||
+	    tracefs_event_enable(inst, sys, ev) < 0) {
+		fprintf(stderr, "bare_reader: cannot size %s or enable %s: %s\n", name, event,
+			strerror(errno));
+		tracefs_instance_destroy(inst);
+		tracefs_instance_free(inst);
+		return NULL;
+	}
+	return inst;
+}
+
+/* The sum of "KEY: N" over every CPU's stats file. */
+static unsigned long long stat_sum(struct tracefs_instance *inst, int ncpus, const char *key)
+{
+	unsigned long long sum = 0;
+	char file[64], *text, *at;
+	size_t klen = strlen(key);
+	int cpu;
+
+	for (cpu = 0; cpu < ncpus; cpu++) {
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(inst, file, NULL);
+		for (at = text; at && *at; at = strchr(at, '\n') ? strchr(at, '\n') + 1 : NULL)
+			if (!strncmp(at, key, klen) && at[klen] == ':')
+				sum += strtoull(at + klen + 1, NULL, 10);
+		free(text);
+	}
+	return sum;
+}
+
 static int open_cpu(struct tracefs_instance *inst, int cpu, int subbuf_size,
 		    struct cpu_reader *r)
 {
@@ -165,10 +218,17 @@ int main(int argc, char **argv)
 	char pidbuf[32], *end;
 	double seconds, deadline;
 	int ncpus, nreaders = 0, subbuf, cpu, i, ret = 1;
+	const char *make_kb = NULL, *make_event = NULL;
 	void *page;
 
+	if (argc == 6 && !strcmp(argv[1], "--make")) {
+		make_kb = argv[2];
+		make_event = argv[3];
+		argv += 3;
+		argc -= 3;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: bare_reader INSTANCE SECONDS\n");
+		fprintf(stderr, "usage: bare_reader [--make KB SYSTEM:EVENT] INSTANCE SECONDS\n");
 		return 2;
 	}
 	errno = 0;
@@ -177,12 +237,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bare_reader: SECONDS must be a positive number\n");
 		return 2;
 	}
-	if (!tracefs_instance_exists(argv[1])) {
+	if (make_kb) {
+		inst = make_instance(argv[1], make_kb, make_event);
+		if (!inst)
+			return 1;
+	} else if (!tracefs_instance_exists(argv[1])) {
 		fprintf(stderr, "bare_reader: no tracefs instance '%s'\n", argv[1]);
 		return 1;
-	}
-	inst = tracefs_instance_alloc(NULL, argv[1]);
-	if (!inst) {
+	} else if (!(inst = tracefs_instance_alloc(NULL, argv[1]))) {
 		fprintf(stderr, "bare_reader: %s: %s\n", argv[1], strerror(errno));
 		return 1;
 	}
@@ -250,6 +312,12 @@ int main(int argc, char **argv)
 	printf("events=%llu missed=%llu pages=%llu", c.events, c.missed, c.pages);
 	if (c.missed_unknown_pages)
 		printf(" missed_unknown_pages=%llu", c.missed_unknown_pages);
+	if (make_kb) { /* what is left unread is the backlog, not what comes after */
+		tracefs_instance_file_write(inst, "tracing_on", "0");
+		printf(" lost=%llu unread=%llu",
+		       stat_sum(inst, ncpus, "overrun") + stat_sum(inst, ncpus, "dropped events"),
+		       stat_sum(inst, ncpus, "entries"));
+	}
 	printf("\n");
 	fflush(stdout);
 
@@ -261,6 +329,10 @@ out:
 	free(page);
 	free(pfds);
 	free(readers);
+	if (make_kb && tracefs_instance_destroy(inst) < 0) {
+		fprintf(stderr, "bare_reader: cannot remove %s: %s\n", argv[1], strerror(errno));
+		ret = 1;
+	}
 	tracefs_instance_free(inst);
 	return ret;
 }
