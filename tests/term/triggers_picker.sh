@@ -51,6 +51,12 @@ start()
 # every_trig CMD...: CMD holds for every instance's trigger file, given as its last word
 every_trig() { local f; for f in "${TRIGS[@]}"; do "$@" "$f" || return 1; done; }
 no_triggers() { [ "$(grep -cv '^#' "$1")" = 0 ]; }
+# the ktt_stop row, with its colours, in cursor_row; true once the cursor is on it
+cursor_on_stop_row()
+{
+	cursor_row=$(tmux_screen -e | grep 'filename=.*/ktt_stop ' | head -n1)
+	[[ $cursor_row == *$'\e['*7m* || $cursor_row == *$'\e['*4[0-9]m* || $cursor_row == *$'\e['*48\;* ]]
+}
 tracing_is() { local p; for p in "${pids[@]}"; do [ "$(cat "$(instance_dir "$p")/tracing_on")" = "$1" ] || return 1; done; }
 
 for where in local agent hosts; do
@@ -110,14 +116,12 @@ for where in local agent hosts; do
 	expect_text "capture stopped by sched:sched_process_exec if filename ~ \"\*/ktt_stop\" at " 5 \
 		"the status line does not say when"
 	tracing_is 0 || fail "tracing_on of ktop-${pids[*]} is not 0 after the stop"
-	screen=$(tmux_screen -e)
 	tmux_screen | grep -q 'filename=.*/ktt_two ' || fail "the exec before the stop is not on screen"
 	tmux_screen | grep -q 'filename=.*/ktt_after ' && fail "an exec after the stop is on screen"
-	# The cursor (reverse video or a colour background) is on the ktt_stop row.
-	cursor_row=$(grep -n 'filename=.*/ktt_stop ' <<<"$screen" | head -n1)
-	[ -n "$cursor_row" ] || fail "the matching exec is not on screen"
-	[[ $cursor_row == *$'\e['*7m* || $cursor_row == *$'\e['*4[0-9]m* || $cursor_row == *$'\e['*48\;* ]] ||
-		fail "the cursor is not on the matching exec's row: $cursor_row"
+	# The cursor (reverse video or a colour background) is on the ktt_stop row: waited for as
+	# a whole frame, since a loaded machine once let a capture catch the row not yet drawn.
+	wait_until 5 cursor_on_stop_row ||
+		fail "the cursor is not on the matching exec's row: ${cursor_row:-the row is not on screen}"
 
 	# ---- Ctrl-R on the stop's event: the stop goes and capture goes on ---------------------------
 	tmux_keys e
