@@ -40,9 +40,10 @@ tmux_keys Enter
 expect_text "Events: all CPUs +[0-9]+ held +SCROLL" 3 "after a search the view should leave FOLLOW"
 wait_for_no_text "needle-$n2 " 3 || fail "needle $n2 on screen together with $n3: the filler is too short for this pane"
 # The match is highlighted: the attribute changes between "needle" and the "-pid" after it
-# (without a highlight the task column is one run of one attribute).
-tmux_screen -e | grep -Eq $'needle(\e\\[[0-9;]*m)+-'"$n3" ||
-	fail "the match 'needle' is not highlighted on needle-$n3's row"
+# (without a highlight the task column is one run of one attribute). Waited for as a whole
+# frame: a single coloured capture can catch one half drawn (triggers_picker.sh did).
+highlighted() { tmux_screen -e | grep -Eq $'needle(\e\\[[0-9;]*m)+-'"$n3"; }
+wait_until 3 highlighted || fail "the match 'needle' is not highlighted on needle-$n3's row"
 
 tmux_keys n
 expect_text "needle-$n2 " 5 "n did not move to the older match (needle-$n2)"
