@@ -29,9 +29,15 @@ _perf_back() { [ "$(perf_fds "$1")" -le "$2" ]; }
 _sampling_more() { [ "$(perf_fds "$1")" -gt "$2" ]; }
 matched() { tmux_screen | sed -n 's/.*matched \([0-9]*\.[0-9]\)%.*/\1/p' | head -1; }
 _matched_shown() { [ -n "$(matched)" ]; }
-# find TEXT: the search's matched share of the whole graph.
+_no_match_shown() { [ -z "$(matched)" ]; }
+# find TEXT: the search's matched share of the whole graph. The last search's share goes
+# first (Esc): until the new one is drawn, the title would still show the old one.
 find_share()
 {
+	if ! _no_match_shown; then
+		tmux_keys Escape
+		wait_until 5 _no_match_shown || fail "Esc did not take the last search away"
+	fi
 	tmux_keys /
 	expect_text "Find frames:" 3 "/ opened no prompt"
 	tmux_keys C-u
