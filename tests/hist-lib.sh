@@ -144,10 +144,9 @@ loop_attach()
 # only others are the ones it makes itself. GO=env (reads and
 # writes, whose program loader would read(2) after an exec): the helper waits for a file.
 # SWITCH_LOG=1: an instance of the test's own also records the workload's sched_switch and
-# sched_wakeup while it runs, into $T/NAME.switches: what the kernel's tracepoints delivered
-# (switch_log_counts). Under load a switch-in has been seen missing from that instance and
-# from ktop's programs alike, the task switching out again with no switch in between: no
-# tracer can count a tracepoint that never fired.
+# sched_wakeup while it runs, into $T/NAME.switches, shown when a count comes out wrong. It is
+# a witness, not an oracle: under load this kernel has left switches in out of it that ktop's
+# programs saw, and out of both at once (bpf_hist.sh).
 # BLOCK_LOG=DEVT: the same for block_rq_issue and block_rq_complete of that device, into
 # $T/NAME.blocks (bio-latency once counted 7 of 8 requests in CI, with nothing missed).
 GO=exec
@@ -214,33 +213,6 @@ run_hist()
 	[ "$KTOP_RC" = 0 ] || fail "$name: ktop exited $KTOP_RC; stderr: $(head -c 400 "$T/$name.err")"
 	assert_no_sanitizer "$T/$name.err"
 	assert_progs_gone "${PROGS[@]}"
-}
-
-# switch_log_counts FILE PID COMM LO: from a SWITCH_LOG record, "STRETCHES WOKEN": PID's
-# stretches off the CPU that ended in a switch in under COMM after LO ns or more (a switch out
-# while already out ends none: its switch in was not delivered), and PID's switches in under
-# COMM with a wakeup of PID since its previous switch in (what offcpu and runq-latency count).
-switch_log_counts()
-{
-	awk -v pid="$2" -v comm="$3" -v lo="$4" '
-		{
-			ts = ""
-			for (i = 1; i < NF; i++)
-				if ($i ~ /^[0-9]+\.[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); ev = $(i + 1); break }
-			if (ts == "") next
-			t = ts * 1e9
-			if (ev == "sched_wakeup:") { if (index($0, " pid=" pid " ")) woken = 1; next }
-			if (ev != "sched_switch:") next
-			if (index($0, " prev_pid=" pid " ")) { off = 1; off_at = t }
-			if (index($0, " next_pid=" pid " ")) {
-				if (index($0, "next_comm=" comm " ")) {
-					if (off && t - off_at >= lo) n++
-					if (woken) w++
-				}
-				off = woken = 0
-			}
-		}
-		END { print n + 0, w + 0 }' "$1"
 }
 
 # The runs the kernel skipped, as ktop reported them (missed= in every "# hist" header of FILE).

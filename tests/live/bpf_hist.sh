@@ -114,8 +114,11 @@ log "latency between two events matched on fields"
 # next_comm counts five wakeups of it (its only other wakeup, off the FIFO, happens while it
 # is still called bash; its waker child has a name of its own). Whatever the variant. On a
 # loaded machine a wakeup that found the task still running waits for its next switch-in,
-# which only a preemption brings: up to one more per involuntary switch it reports. A switch
-# in the kernel never delivered (seen in a soak: missing from every tracer) is out of both.
+# which only a preemption brings: up to one more per involuntary switch it reports. Under
+# load this kernel has not delivered some switches in (soak runs: ktop's programs missed one,
+# and the test's own ftrace instance, recording beside them, missed one in one run and all
+# five in another): offcpu sees each as a stretch that never ended and reports it, and
+# runq-latency, which cannot, must count what offcpu timed.
 NHIST=2
 SWITCH_LOG=1
 for via in tp_btf raw_tp tracepoint; do
@@ -125,28 +128,19 @@ for via in tp_btf raw_tp tracepoint; do
 	[ "$(grep -c "^# hist .* via=$via " "$out")" = 2 ] || fail "via=$via not used: $(grep '^# hist' "$out")"
 	sed -n '/^# hist offcpu/,/^# hist runq/p' "$out" >"$T/sched-$via.off"
 	sed -n '/^# hist runq/,$p' "$out" >"$T/sched-$via.rq"
-	# Five, unless the kernel's tracepoint did not deliver a switch in: the test's own
-	# instance then lacks it too, and what that instance saw is what ktop can count.
-	read -r seen_off seen_rq < <(switch_log_counts "$T/sched-$via.switches" "$WPID" ktop-hist-sc 33554432)
-	want_off=5 want_rq=5
 	got_off=$(hist_from "$T/sched-$via.off" ktop-hist-sc 33554432)
 	got_rq=$(hist_key_line "$T/sched-$via.rq" ktop-hist-sc | sed -n 's/.* count=\([0-9]*\) .*/\1/p')
-	if [ "$got_off" != 5 ] || [ "${got_rq:-0}" -lt 5 ]; then
+	if [ "$got_off" != 5 ] || [ "${got_rq:-0}" != "$got_off" ]; then
 		log "via=$via: the workload's switches and wakeups, as an instance of the test's own saw them:"
 		cat "$T/sched-$via.switches" >&2
 		log "the runq-latency histogram of the same run:"
 		cat "$T/sched-$via.rq" >&2
 	fi
-	if [ "$got_off" != 5 ] && [ "$seen_off" -lt 5 ]; then
-		log "via=$via: the kernel delivered $seen_off of the 5 stretches off the CPU to its own instance too: $seen_off expected"
-		want_off=$seen_off
-	fi
-	if [ "${got_rq:-0}" -lt 5 ] && [ "$seen_rq" -lt 5 ]; then
-		log "via=$via: the kernel delivered $seen_rq of the 5 switches in after a wakeup to its own instance too: $seen_rq expected"
-		want_rq=$seen_rq
-	fi
-	expect_from "$T/sched-$via.off" ktop-hist-sc 33554432 "$want_off"
-	expect_key_count "$T/sched-$via.rq" ktop-hist-sc "$want_rq" "$(sed -n 's/^nivcsw=//p' "$T/sched-$via.wl")"
+	# Five stretches, or fewer by the switches in offcpu reports it never saw (unended).
+	expect_from "$T/sched-$via.off" ktop-hist-sc 33554432 5
+	# runq-latency cannot tell a switch in the kernel never delivered; offcpu, on the same
+	# tracepoint, can: as many as offcpu timed, and the preemptions' wakeups on top.
+	expect_key_count "$T/sched-$via.rq" ktop-hist-sc "$got_off" "$(sed -n 's/^nivcsw=//p' "$T/sched-$via.wl")"
 done
 SWITCH_LOG=
 log "offcpu and runq-latency: same buckets and counts via tp_btf, raw_tp and tracepoint"
