@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * hist_floor - loads tests/bench/hist_floor.bpf.o, the floor of the histogram bench.
+ * hist_floor - loads tests/bench/hist_floor.bpf.o, the floor of the histogram bench, or
+ * hist_hooks*.bpf.o, its hooks alone.
  *
  *   hist_floor OBJECT
  *
  * Loads and attaches the object's two programs, prints "attached" and waits for SIGINT or
- * SIGTERM; then prints "count=<n>", the syscalls the histogram holds (summed over the CPUs),
- * so the bench can see the floor did its work. Exit status 1 when it cannot load or attach.
+ * SIGTERM; then prints "count=<n>", the syscalls its floor_slots map holds (summed over the
+ * CPUs), so the bench can see the programs ran. Exit status 1 when it cannot load or attach.
  */
 #include "config.h"
 

@@ -9,7 +9,7 @@ tests_bench_bare_reader_SOURCES = tests/bench/bare_reader.c
 tests_bench_bare_reader_CFLAGS = $(AM_CFLAGS)
 tests_bench_bare_reader_LDADD = $(TRACEFS_LIBS) $(TRACEEVENT_LIBS)
 EXTRA_DIST += tests/bench/run.sh tests/bench/hist.sh tests/bench/lib.sh tests/bench/README.md \
-	tests/bench/hist_floor.bpf.c tests/bench/remote.sh
+	tests/bench/hist_floor.bpf.c tests/bench/hist_hooks.bpf.c tests/bench/remote.sh
 CLEANFILES += tests/bench/bare_reader$(EXEEXT)
 
 # The histogram bench's floor: a hand-written pair of BPF programs and their loader.
@@ -21,14 +21,24 @@ tests_bench_hist_floor_LDADD = $(LIBBPF_LIBS)
 tests/bench/hist_floor.bpf.o: tests/bench/hist_floor.bpf.c $(BPF_HDRS)
 	$(AM_V_GEN)$(MKDIR_P) tests/bench && \
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && $(LLVM_STRIP) -g $@.tmp && mv -f $@.tmp $@
+# The hooks alone, empty but for a count, as tp_btf and as plain tracepoint programs: what
+# any histogram on them costs at least (hist_floor loads these too).
+tests/bench/hist_hooks.bpf.o: tests/bench/hist_hooks.bpf.c $(BPF_HDRS)
+	$(AM_V_GEN)$(MKDIR_P) tests/bench && \
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && $(LLVM_STRIP) -g $@.tmp && mv -f $@.tmp $@
+tests/bench/hist_hooks_tp.bpf.o: tests/bench/hist_hooks.bpf.c $(BPF_HDRS)
+	$(AM_V_GEN)$(MKDIR_P) tests/bench && \
+	$(CLANG) $(BPF_CFLAGS) -DKT_HOOKS_TRACEPOINT -c $< -o $@.tmp && \
+	$(LLVM_STRIP) -g $@.tmp && mv -f $@.tmp $@
 HIST_FLOOR = tests/bench/hist_floor$(EXEEXT) tests/bench/hist_floor.bpf.o
-CLEANFILES += $(HIST_FLOOR) tests/bench/*.tmp
+HIST_HOOKS = tests/bench/hist_hooks.bpf.o tests/bench/hist_hooks_tp.bpf.o
+CLEANFILES += $(HIST_FLOOR) $(HIST_HOOKS) tests/bench/*.tmp
 endif
 
 # The recording part (tests/bench/recording.sh) runs inside run.sh, so that its row joins
 # the targets table; make bench-recording runs it alone.
 bench: tests/bench/bare_reader$(EXEEXT) tests/helpers/workload$(EXEEXT) \
-		tests/helpers/mkrecording$(EXEEXT) $(HIST_FLOOR)
+		tests/helpers/mkrecording$(EXEEXT) $(HIST_FLOOR) $(HIST_HOOKS)
 	@if $(MAKE) $(AM_MAKEFLAGS) ktop$(EXEEXT); then \
 		ktop='$(abs_top_builddir)/ktop$(EXEEXT)'; \
 	else \
@@ -37,6 +47,7 @@ bench: tests/bench/bare_reader$(EXEEXT) tests/helpers/workload$(EXEEXT) \
 	KTOP=$$ktop BARE='$(abs_top_builddir)/tests/bench/bare_reader$(EXEEXT)' \
 	WORKLOAD='$(abs_top_builddir)/tests/helpers/workload$(EXEEXT)' \
 	HIST_FLOOR='$(if $(HIST_FLOOR),$(abs_top_builddir)/tests/bench/hist_floor$(EXEEXT) $(abs_top_builddir)/tests/bench/hist_floor.bpf.o)' \
+	HIST_HOOKS='$(if $(HIST_HOOKS),$(addprefix $(abs_top_builddir)/,$(HIST_HOOKS)))' \
 	MKRECORDING='$(abs_top_builddir)/tests/helpers/mkrecording$(EXEEXT)' \
 	FIXTURES='$(abs_top_srcdir)/tests/unit/fixtures/tracing' \
 	bash '$(top_srcdir)/tests/bench/run.sh'
