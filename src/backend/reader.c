@@ -152,33 +152,40 @@ static int cpu_fill(struct kt_reader *r, struct reader_cpu *c, bool partial)
 	return 1;
 }
 
-static void cpu_advance(struct reader_cpu *c)
+/*
+ * Stores c's events, the loss marker first, while they are older than limit, at most max of
+ * them (max > 0, and c has an event); returns how many. A run stays in one page: the figures
+ * are counted once per run, not per event, as the bare reader would.
+ */
+static unsigned cpu_emit_run(struct kt_reader *r, struct reader_cpu *c, unsigned long long limit,
+			     unsigned max)
 {
-	c->data = kbuffer_next_event(c->kbuf, &c->ts);
-	c->have = c->data != NULL;
-}
-
-/* Stores c's current event (and the loss marker before it), then moves to the next. */
-static void cpu_emit(struct kt_reader *r, struct reader_cpu *c)
-{
+	struct kt_store *store = r->store;
+	int rename_id = r->rename_id;
 	unsigned short type;
+	unsigned n = 0;
 
-	/* Every event record starts with its common fields, the type first; the size is
-	 * asked for only when the record is kept or read (a quiet batch run keeps none). */
-	if (r->rename_id >= 0) {
-		memcpy(&type, c->data, sizeof(type));
-		if (type == r->rename_id)
-			comms_note(r->comms, &r->rename, c->ts, c->data,
-				   (uint32_t)kbuffer_event_size(c->kbuf));
-	}
-	if (c->missed && r->store)
-		store_append_lost(r->store, c->ts, (uint32_t)c->cpu, c->missed > 0 ? c->missed : -1);
+	if (c->missed && store)
+		store_append_lost(store, c->ts, (uint32_t)c->cpu, c->missed > 0 ? c->missed : -1);
 	c->missed = 0;
-	if (r->store)
-		store_append(r->store, c->ts, (uint32_t)c->cpu, c->data,
-			     (uint32_t)kbuffer_event_size(c->kbuf));
-	STAT_ADD(r, c, events, 1);
-	cpu_advance(c);
+	do {
+		/* Every event record starts with its common fields, the type first; the size is
+		 * asked for only when the record is kept or read (a quiet batch run keeps none). */
+		if (rename_id >= 0) {
+			memcpy(&type, c->data, sizeof(type));
+			if (type == rename_id)
+				comms_note(r->comms, &r->rename, c->ts, c->data,
+					   (uint32_t)kbuffer_event_size(c->kbuf));
+		}
+		if (store)
+			store_append(store, c->ts, (uint32_t)c->cpu, c->data,
+				     (uint32_t)kbuffer_event_size(c->kbuf));
+		n++;
+		c->data = kbuffer_next_event(c->kbuf, &c->ts);
+	} while (c->data && c->ts < limit && n < max);
+	c->have = c->data != NULL;
+	STAT_ADD(r, c, events, n);
+	return n;
 }
 
 static void reader_wake(struct kt_reader *r)
@@ -275,10 +282,10 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 	 * reader, newer records would keep it here forever, deaf to reader_stop. */
 	unsigned long long pass_end = until == UINT64_MAX ? clock_mono_ns() + slack : until;
 	struct reader_cpu *m, *c;
-	unsigned long long bound;
+	unsigned long long limit;
 	uint64_t stored = 0;
 	bool locked = false;
-	unsigned batch = 0;
+	unsigned batch = 0, n;
 	int i;
 
 	r->held = false;
@@ -326,21 +333,24 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 		m = reader_oldest(r); /* a CPU just filled may hold an older event */
 		/* The rest of m's page, as far as the other CPUs allow: one look at them per run
 		 * of events rather than per event. */
-		bound = reader_run_bound(r, m, slack);
+		limit = reader_run_bound(r, m, slack);
+		if (limit > pass_end)
+			limit = pass_end + 1;
 		do {
 			if (!locked) {
 				reader_lock(r);
 				locked = true;
 			}
-			cpu_emit(r, m);
-			stored++;
-			if (++batch == READER_BATCH) {
+			n = cpu_emit_run(r, m, limit, READER_BATCH - batch);
+			stored += n;
+			batch += n;
+			if (batch == READER_BATCH) {
 				reader_unlock(r);
 				locked = false;
 				batch = 0;
 				reader_wake_sometimes(r);
 			}
-		} while (m->have && m->ts < bound && m->ts <= pass_end);
+		} while (m->have && m->ts < limit);
 	}
 	if (locked)
 		reader_unlock(r);
