@@ -46,6 +46,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/ktop-$TEST_NAME.XXXXXX") || exit 99
 # ktop reads and writes its configuration (ktoprc, themes, profiles) there: each test starts
 # from none and never touches the real ~/.config.
 export XDG_CONFIG_HOME="$T/config"
+# ... and its temporary files (a remote viewer's mirror, which a kill -9 leaves) go with $T.
+export TMPDIR="$T"
 
 # The workload helper is built with the sanitizers when ktop is; LeakSanitizer's exit-time
 # tracer thread then makes getppid() calls of its own, which would count as the workload's.

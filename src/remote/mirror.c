@@ -2,8 +2,10 @@
 /* A private directory in tracefs's layout holding a remote kernel's files (mirror.h). */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <ftw.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,21 +20,6 @@
 struct kt_mirror {
 	char dir[4096];
 };
-
-struct kt_mirror *mirror_new(char *err, size_t errlen)
-{
-	const char *tmp = getenv("TMPDIR");
-	struct kt_mirror *m = xcalloc(1, sizeof(*m));
-
-	snprintf(m->dir, sizeof(m->dir), "%s/ktop-remote-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(m->dir)) {
-		snprintf(err, errlen, "cannot make a directory for the remote's files (%s): %s",
-			 m->dir, strerror(errno));
-		free(m);
-		return NULL;
-	}
-	return m;
-}
 
 const char *mirror_dir(const struct kt_mirror *m)
 {
@@ -97,6 +84,57 @@ static int remove_one(const char *path, const struct stat *st, int flag, struct 
 	(void)ftw;
 	remove(path);
 	return 0;
+}
+
+/*
+ * A viewer killed with SIGKILL cannot remove its directory. The next one removes those whose
+ * owner, the pid in the name, is gone, as the JVM does with its hsperfdata files: only
+ * directories of this user, and never one whose pid runs (a reused pid only delays it).
+ */
+static void mirror_sweep(const char *tmp)
+{
+	char path[4096], *end;
+	struct dirent *e;
+	struct stat st;
+	long pid;
+	DIR *d;
+
+	d = opendir(tmp);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, "ktop-remote-", 12))
+			continue;
+		errno = 0;
+		pid = strtol(e->d_name + 12, &end, 10);
+		if (errno || pid <= 0 || pid == getpid() || *end != '-' || strlen(end + 1) != 6)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", tmp, e->d_name) >= (int)sizeof(path) ||
+		    lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	}
+	closedir(d);
+}
+
+struct kt_mirror *mirror_new(char *err, size_t errlen)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct kt_mirror *m = xcalloc(1, sizeof(*m));
+
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	mirror_sweep(tmp);
+	snprintf(m->dir, sizeof(m->dir), "%s/ktop-remote-%ld-XXXXXX", tmp, (long)getpid());
+	if (!mkdtemp(m->dir)) {
+		snprintf(err, errlen, "cannot make a directory for the remote's files (%s): %s",
+			 m->dir, strerror(errno));
+		free(m);
+		return NULL;
+	}
+	return m;
 }
 
 void mirror_free(struct kt_mirror *m)

@@ -11,7 +11,8 @@
 
 struct kt_mirror;
 
-/* Makes the directory (under $TMPDIR, else /tmp). NULL with one line in err. */
+/* Makes the directory, ktop-remote-PID-XXXXXX under $TMPDIR (else /tmp), after removing
+ * those a killed viewer left. NULL with one line in err. */
 struct kt_mirror *mirror_new(char *err, size_t errlen);
 const char *mirror_dir(const struct kt_mirror *m);
 /* Writes n bytes at rel ("events/sched/sched_switch/format"), making its directories;

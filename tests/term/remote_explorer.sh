@@ -18,7 +18,8 @@
 #     trace.dat of the agent's kernel that trace-cmd report reads, holding exactly the
 #     workload's N calls under the name the agent gave them, with the agent's CPU count;
 #   - after q, and after the viewer is killed with -9, the agent, its instance and its probe
-#     group are gone within 2 s;
+#     group are gone within 2 s; q removes the viewer's mirror of the agent's files, and the
+#     mirror a kill -9 leaves is removed by the next viewer;
 #   - an agent killed with -9 under the explorer: the header says the remote ended, a request
 #     then is refused with the reason in one line (the explorer goes on), its guard cleans.
 set -u
@@ -38,7 +39,7 @@ remote()
 {
 	local tag=$1
 	shift
-	tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- \
+	tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" "TMPDIR=$T/tmp" -- \
 		--via "echo \$\$ >$T/$tag.agent; exec $KTOP --agent" "$@"
 	kpid=$KTOP_PID
 	wait_until 15 test -s "$T/$tag.agent" || fail "$tag: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
@@ -62,7 +63,11 @@ kernel_rows()
 pane_rows() { tmux_screen | awk '$1 ~ /^cpu[0-9]+$/ { print $1, $2, $3, $4, $5, $6 }'; }
 _rows_match() { [ "$(pane_rows)" = "$(kernel_rows)" ]; }
 
-mkdir -p "$T/xdg"
+# The viewers' mirrors of the agent's files (ktop-remote-PID-XXXXXX), under a TMPDIR of
+# their own: the rest of the test's files are in $T.
+mirrors() { (cd "$T/tmp" && printf '%s\n' ktop-remote-*) | grep -v '\*'; }
+
+mkdir -p "$T/xdg" "$T/tmp"
 workload_start rx count "$N" ktop-rx
 remote q
 expect_text "^$host via echo" 10 "the header does not name the remote ($host via its command)"
@@ -193,6 +198,7 @@ tmux_quit_clean
 wait_until 2 all_gone "$agent" ||
 	fail "q: 2 s after the viewer quit: agent alive=$(pid_alive "$agent" && echo yes || echo no), instance=$(instance_exists "$agent" && echo yes || echo no)"
 log "q: agent $agent and its instance gone within 2 s"
+[ -z "$(mirrors)" ] || fail "q: the viewer left its mirror: $(mirrors)"
 tmux_kill_server
 
 # kill -9 of the viewer: the agent sees its pipe close and leaves the kernel clean.
@@ -203,11 +209,18 @@ kill -9 "$kpid"
 wait_until 2 all_gone "$agent" ||
 	fail "kill9: 2 s after the viewer's kill -9: agent alive=$(pid_alive "$agent" && echo yes || echo no), instance=$(instance_exists "$agent" && echo yes || echo no)"
 log "kill9: agent $agent and its instance gone within 2 s"
+stale=$(mirrors)
+[[ "$stale" == "ktop-remote-$kpid-"?????? ]] ||
+	fail "kill9: the killed viewer's mirror is '$stale', not one ktop-remote-$kpid-XXXXXX"
 tmux_kill_server
 
 # The agent killed under the explorer: it stays, says so, and refuses requests.
 remote agent9
 expect_text "No events enabled" 10 "the explorer did not start on the agent"
+# a SIGKILL leaves the mirror behind; the next viewer removes it, its owner being gone
+[[ "$(mirrors)" == "ktop-remote-$kpid-"?????? ]] ||
+	fail "agent9: the mirrors are '$(mirrors)': the killed viewer's $stale is not swept, or this viewer's ktop-remote-$kpid-XXXXXX is missing"
+log "kill9: the killed viewer's mirror $stale stayed, and the next viewer removed it"
 kill -9 "$agent"
 expect_text "^ENDED $host via " 5 "the header does not say the remote ended"
 tmux_keys e
