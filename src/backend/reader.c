@@ -51,13 +51,24 @@
 #define READER_BATCH 4096
 /* While records keep coming, the consumer is woken this often (it redraws at most 10/s). */
 #define READER_WAKE_NS 50000000ull
+/* Pages read ahead of the merge per CPU: events held back for ordering wait here rather than
+ * in the kernel's buffer, which a pass leaves empty as a bare reader does. Without it a small
+ * buffer under a storm kept a pass's worth of events, and overflowed when the reader's next
+ * wake came late (a vCPU the host did not run for 10 ms). At most this many bytes, touched
+ * only by a CPU that gets that far ahead. */
+#define READER_AHEAD_BYTES (1u << 20)
+/* Reading ahead costs cache (the pages go through the ring's slots, not one hot page): only
+ * when a CPU's buffer holds fewer than this many passes' pages is it worth it. */
+#define READER_AHEAD_PASSES 4
 
 struct reader_cpu {
 	int cpu;
 	int fd;
 	struct tracefs_cpu *tcpu;
 	struct kbuffer *kbuf;
-	void *page;
+	char *ring;		/* qcap sub-buffers: the page being merged, then those read ahead */
+	void *page;		/* the one kbuf is on (page mode: the one being handed over) */
+	unsigned qhead, qcount, qcap; /* the pages read ahead: first slot, how many, slots */
 	bool have;		/* kbuf holds an unread event */
 	bool dry, checked;	/* this pass: had no full page; was asked for a partial one */
 	void *data;		/* that event */
@@ -85,6 +96,10 @@ struct kt_reader {
 	pid_t tid;
 	unsigned long long last_wake;
 	bool held; /* the last pass stopped at an event that must wait for ordering */
+	struct tracefs_instance *inst; /* whose buffer_size_kb sizes the read-ahead */
+	unsigned long long buffer_pages; /* sub-buffers per CPU (0: unknown) */
+	unsigned long long buffer_read_at; /* when buffer_pages was read */
+	bool ahead_said; /* the first read-ahead is in the debug log */
 	bool stopping; /* reader_stop asked; read and written with __atomic */
 	pthread_mutex_t tid_lock;
 	pthread_cond_t tid_cond;
@@ -122,10 +137,27 @@ static bool cpu_load_page(struct kt_reader *r, struct reader_cpu *c)
 	return c->have;
 }
 
+/* Where the next page read from the kernel goes: the slot after those read ahead. The page
+ * being merged, the slot before qhead, is kept while qcount < qcap - 1. */
+static void *cpu_tail(const struct kt_reader *r, const struct reader_cpu *c)
+{
+	return c->ring + (size_t)((c->qhead + c->qcount) % c->qcap) * (size_t)r->subbuf_size;
+}
+
+/* The oldest page read ahead, loaded into the CPU's cursor. */
+static void cpu_load_next(struct kt_reader *r, struct reader_cpu *c)
+{
+	c->page = c->ring + (size_t)c->qhead * (size_t)r->subbuf_size;
+	c->qhead = (c->qhead + 1) % c->qcap;
+	c->qcount--;
+	cpu_load_page(r, c);
+}
+
 /*
- * Gives c an event to merge if the kernel has one: a full page first, its partial page when
- * partial is set. Returns 1 when c has an event, 0 when c is empty (empty_at updated), -1 when
- * only a partial page is left and partial was not allowed.
+ * Gives c an event to merge if it has one: a page read ahead, else a full page from the
+ * kernel, else its partial page when partial is set. Returns 1 when c has an event, 0 when c
+ * is empty (empty_at updated), -1 when only a partial page is left and partial was not
+ * allowed.
  */
 static int cpu_fill(struct kt_reader *r, struct reader_cpu *c, bool partial)
 {
@@ -133,23 +165,44 @@ static int cpu_fill(struct kt_reader *r, struct reader_cpu *c, bool partial)
 	int n;
 
 	while (!c->have) {
-		before = clock_mono_ns();
-		n = tracefs_cpu_buffered_read(c->tcpu, c->page, true);
-		if (n > 0) {
-			cpu_load_page(r, c);
+		if (c->qcount) {
+			cpu_load_next(r, c);
 			continue;
 		}
-		if (!partial)
+		/* Nothing read ahead and the current page done: back to the first slot, which
+		 * stays in the cache while the reader keeps up (a page a slot would not). */
+		c->qhead = 0;
+		before = clock_mono_ns();
+		n = tracefs_cpu_buffered_read(c->tcpu, cpu_tail(r, c), true);
+		if (n <= 0 && !partial)
 			return -1;
-		n = tracefs_cpu_read(c->tcpu, c->page, true);
+		if (n <= 0)
+			n = tracefs_cpu_read(c->tcpu, cpu_tail(r, c), true);
 		if (n > 0) {
-			cpu_load_page(r, c);
+			c->qcount++;
+			cpu_load_next(r, c);
 			continue;
 		}
 		c->empty_at = before;
 		return 0;
 	}
 	return 1;
+}
+
+/* After a pass held back for ordering: every CPU's full pages, as far as its slots go, out
+ * of the kernel's buffer while the held events wait. Nothing here is merged yet, and a CPU
+ * with pages read ahead is not empty, so the order stays what cpu_fill gives. */
+static void reader_read_ahead(struct kt_reader *r)
+{
+	int i;
+
+	for (i = 0; i < r->ncpus; i++) {
+		struct reader_cpu *c = &r->cpus[i];
+
+		while (c->qcount + 1 < c->qcap &&
+		       tracefs_cpu_buffered_read(c->tcpu, cpu_tail(r, c), true) > 0)
+			c->qcount++;
+	}
 }
 
 /*
@@ -404,10 +457,32 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draini
 	return pages;
 }
 
+/* After a held pass that read pages: reads ahead when a CPU's buffer is small for the rate,
+ * the buffer's size read again at most once an idle period (the instance is sized when the
+ * first event is enabled, and may be resized; a quiet reader never asks). */
+static void reader_maybe_read_ahead(struct kt_reader *r, uint64_t pass_pages)
+{
+	unsigned long long now = clock_mono_ns();
+	long long kb;
+
+	if (now - r->buffer_read_at >= READER_IDLE_MS * 1000000ull) {
+		r->buffer_read_at = now;
+		if (tracefs_instance_file_read_number(r->inst, "buffer_size_kb", &kb) == 0 && kb > 0)
+			r->buffer_pages = (unsigned long long)kb * 1024 / (unsigned)r->subbuf_size;
+	}
+	if (pass_pages * READER_AHEAD_PASSES < r->buffer_pages)
+		return;
+	if (!r->ahead_said)
+		log_debug("reader: reading ahead: a pass read %llu pages, a CPU's buffer holds %llu",
+			  (unsigned long long)pass_pages, r->buffer_pages);
+	r->ahead_said = true;
+	reader_read_ahead(r);
+}
+
 static void *reader_main(void *arg)
 {
 	struct kt_reader *r = arg;
-	unsigned long long last_sweep = 0, stop_ts;
+	unsigned long long last_sweep = 0, stop_ts, pages;
 	struct pollfd *pfd;
 	bool stop = false;
 	int i, timeout;
@@ -433,6 +508,7 @@ static void *reader_main(void *arg)
 
 		if (sweep)
 			last_sweep = now;
+		pages = r->stats.pages;
 		if (r->sink.page) {
 			if (reader_pass_pages(r, sweep, false))
 				continue;
@@ -443,6 +519,8 @@ static void *reader_main(void *arg)
 			if (!r->held)
 				continue;
 		}
+		if (!r->sink.page && r->held && r->stats.pages > pages)
+			reader_maybe_read_ahead(r, r->stats.pages - pages);
 		/* Events held back for ordering go out soon after the slack, not a full idle. */
 		timeout = !r->sink.page && reader_oldest(r) ? READER_HELD_MS : READER_IDLE_MS;
 		if (poll(pfd, (nfds_t)r->ncpus + 1, timeout) < 0 && errno != EINTR)
@@ -485,7 +563,7 @@ static void reader_close_cpus(struct kt_reader *r)
 			close(c->fd);
 		if (c->kbuf)
 			kbuffer_free(c->kbuf);
-		free(c->page);
+		free(c->ring);
 	}
 	free(r->cpus);
 	r->cpus = NULL;
@@ -543,6 +621,7 @@ static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st
 	r->ctl[0] = r->ctl[1] = -1;
 	r->ncpus = session_ncpus(s);
 	r->subbuf_size = reader_subbuf_size(inst);
+	r->inst = inst;
 	pthread_mutex_init(&r->tid_lock, NULL);
 	pthread_cond_init(&r->tid_cond, NULL);
 	r->cpus = calloc((size_t)r->ncpus, sizeof(*r->cpus));
@@ -568,8 +647,15 @@ static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st
 		c->tcpu = tracefs_cpu_alloc_fd(c->fd, r->subbuf_size, true);
 		c->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 					KBUFFER_ENDIAN_LITTLE);
-		c->page = malloc((size_t)r->subbuf_size);
-		if (!c->tcpu || !c->kbuf || !c->page) {
+		/* page mode hands each page over as it is read: one slot */
+		c->qcap = sink && sink->page ? 1 : READER_AHEAD_BYTES / (unsigned)r->subbuf_size;
+		if (c->qcap < 2 && !(sink && sink->page))
+			c->qcap = 2;
+		/* page-aligned: the kernel copies each sub-buffer into one page, not across two */
+		if (posix_memalign((void **)&c->ring, 4096, (size_t)c->qcap * (size_t)r->subbuf_size))
+			c->ring = NULL;
+		c->page = c->ring;
+		if (!c->tcpu || !c->kbuf || !c->ring) {
 			snprintf(err, errlen, "cannot set up the reader for CPU %d: %s", i,
 				 strerror(errno ? errno : ENOMEM));
 			goto fail;
