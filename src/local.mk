@@ -7,6 +7,7 @@ src_libktop_a_SOURCES += \
 	src/json.c src/json.h \
 	src/clock.c src/clock.h \
 	src/fileio.c src/fileio.h \
+	src/piddead.c src/piddead.h \
 	src/options.c src/options.h \
 	src/app.c src/app.h \
 	src/histsrc.c src/histsrc.h \

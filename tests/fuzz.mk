@@ -11,7 +11,8 @@ FUZZ_PROBES_LIB = src/backend/probes.c src/backend/session.c src/backend/session
 	src/backend/session_stale.c src/backend/session_events.c src/backend/session_filter.c \
 	src/backend/session_dynevent.c src/backend/toplevel.c \
 	src/backend/tracers.c src/backend/elfsyms.c src/backend/ksyms.c src/backend/symlist.c src/backend/triggers.c \
-	src/backend/filtercheck.c src/clock.c src/fileio.c src/log.c src/strutil.c src/xalloc.c
+	src/backend/filtercheck.c src/clock.c src/fileio.c src/log.c src/piddead.c src/strutil.c \
+	src/xalloc.c
 FUZZ_PROBE_SRCS = tests/fuzz/fuzz_probe.c $(FUZZ_PROBES_LIB)
 FUZZ_HISTSPEC_SRCS = tests/fuzz/fuzz_histspec.c src/backend/histspec.c src/backend/usdt.c \
 	src/backend/elfsyms.c src/backend/symlist.c src/strutil.c

@@ -8,7 +8,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "backend/toplevel.h"
 #include "backend/triggers.h"
 #include "log.h"
+#include "piddead.h"
 
 static int parse_owner(const char *name, const char *prefix, pid_t *pid)
 {
@@ -36,33 +36,6 @@ static int parse_owner(const char *name, const char *prefix, pid_t *pid)
 		return -1;
 	*pid = (pid_t)v;
 	return 0;
-}
-
-/* Dead means no such process, or a zombie: a killed ktop whose parent has not reaped it yet
- * holds no file any more. */
-static bool pid_is_dead(pid_t pid)
-{
-	char path[64], buf[256], *p;
-	FILE *f;
-	bool dead = false;
-
-	if (pid == getpid())
-		return false;
-	if (kill(pid, 0) < 0 && errno == ESRCH) {
-		snprintf(path, sizeof(path), "/proc/%d", (int)pid);
-		return access(path, F_OK) < 0;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	if (fgets(buf, sizeof(buf), f)) {
-		p = strrchr(buf, ')');
-		if (p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X'))
-			dead = true;
-	}
-	fclose(f);
-	return dead;
 }
 
 /* Removes the dynamic events of group (exactly) or, with owner_dead, of every ktop_<pid>

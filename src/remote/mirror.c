@@ -5,8 +5,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "mirror.h"
+#include "piddead.h"
 #include "xalloc.h"
 
 struct kt_mirror {
@@ -107,9 +108,9 @@ static void mirror_sweep(const char *tmp)
 			continue;
 		errno = 0;
 		pid = strtol(e->d_name + 12, &end, 10);
-		if (errno || pid <= 0 || pid == getpid() || *end != '-' || strlen(end + 1) != 6)
+		if (errno || pid <= 0 || *end != '-' || strlen(end + 1) != 6)
 			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		if (pid > INT_MAX || !pid_is_dead((pid_t)pid))
 			continue;
 		if (snprintf(path, sizeof(path), "%s/%s", tmp, e->d_name) >= (int)sizeof(path) ||
 		    lstat(path, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
