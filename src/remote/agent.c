@@ -1520,11 +1520,19 @@ static int agent_hello_in(struct agent *a, struct kt_hello *h, char *err, size_t
 			return -1;
 		if (ret > 0)
 			break;
-		if (clock_mono_ns() > end || poll(&pfd, 1, 1000) < 0) {
+		if (clock_mono_ns() > end) {
 			snprintf(err, errlen, "no hello from a viewer on stdin within %d s: ktop "
 				 "--agent is started by ktop -H or --via", AGENT_HELLO_MS / 1000);
 			return -1;
 		}
+		/* read only what is there: a blocking read would outwait the time limit */
+		ret = poll(&pfd, 1, 1000);
+		if (ret < 0 && errno != EINTR) {
+			snprintf(err, errlen, "poll on stdin: %s", strerror(errno));
+			return -1;
+		}
+		if (ret <= 0)
+			continue;
 		r = read(a->in, buf, sizeof(buf));
 		if (r == 0) {
 			snprintf(err, errlen, "stdin closed before the viewer's hello");

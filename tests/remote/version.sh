@@ -2,7 +2,8 @@
 # The remote protocol's refusals, with no kernel involved (the agent refuses before it opens
 # anything): a viewer and an agent of different protocol versions each say so in one line
 # naming both versions; a command that is not an agent (a shell's "command not found", a
-# silent exit) is named as such; none of them hangs.
+# silent exit) is named as such; an agent whose stdin stays silent gives up; none of them
+# hangs.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -40,6 +41,18 @@ wait_pid_exit "${CLEANUP_PIDS[-1]}" 10 || fail "the fake viewer did not see the 
 grep -qa "the viewer runs ktop 9.9" "$T/agent.out" || fail "the agent sent no error frame: $(od -c "$T/agent.out" | head -5)"
 [ "$(head -c 6 "$T/agent.out" | od -An -tx1 | tr -d ' \n')" = 4b544f500201 ] ||
 	fail "the agent's first frame is not a version-2 hello: $(od -An -tx1 "$T/agent.out" | head -2)"
+
+# --- an agent whose stdin stays open and says nothing (started by hand): it gives up -------
+mkfifo "$T/silent"
+sleep 120 >"$T/silent" &
+CLEANUP_PIDS+=("$!")
+"$KTOP" --agent <"$T/silent" >"$T/r.out" 2>"$T/r.err" &
+KTOP_PIDS+=("$!")
+wait_pid_exit "$!" 45 || fail "an agent with a silent stdin still waits after 45 s"
+KTOP_RC=$WAIT_RC
+one_line "silent viewer" 2 "ktop --agent: no hello from a viewer on stdin within 30 s: ktop --agent is started by ktop -H or --via"
+grep -qa "no hello from a viewer" "$T/r.out" ||
+	fail "silent viewer: the agent sent no error frame: $(od -c "$T/r.out" | head -3)"
 
 # --- not an agent at all ------------------------------------------------------------------
 run_ktop 30 "$T/r.out" "$T/r.err" -b --via "echo 'bash: line 1: ktop: command not found'; sleep 5" \
