@@ -66,6 +66,7 @@ CLEANUP_INSTANCES=()	# instances this test created itself (coexist-$$, fakes)
 CLEANUP_DYNEVENTS=()	# "group/event" dynamic events this test created itself
 CLEANUP_SYSCTLS=()	# "FILE=VALUE": sysctls this test changed, with their first values
 CLEANUP_CGROUPS=()	# cgroup directories this test made (make_cgroup), removed last
+FAIL_SHOW=()		# files (a ktop's stderr) whose last lines a failure prints
 TMUX_SOCK="ktop-test-$$"
 TMUX_USED=0
 _watchdog=
@@ -75,6 +76,10 @@ log() { printf '%s: %s\n' "$TEST_NAME" "$*" >&2; }
 
 fail()
 {
+	local f
+	for f in "${FAIL_SHOW[@]}"; do
+		[ -s "$f" ] && tail -n 5 "$f" | sed "s|^|$TEST_NAME: ${f##*/}: |" >&2
+	done
 	printf '%s: FAIL: %s\n' "$TEST_NAME" "$*" >&2
 	exit 1
 }
@@ -280,11 +285,25 @@ event_enabled()
 # exited first.
 wait_capturing()
 {
-	local pid=$1 sys=$2 ev=$3 limit=${4:-15}
+	local pid=$1 sys=$2 ev=$3 limit=${4:-15} p
 	if ! wait_until "$limit" _capturing_or_dead "$pid" "$sys" "$ev"; then
+		where "$pid"
+		for p in "${KTOP_PIDS[@]}"; do [ "$p" = "$pid" ] || where "$p"; done
 		fail "ktop $pid: $sys:$ev not enabled in instance ktop-$pid within ${limit}s"
 	fi
 	pid_alive "$pid" || fail "ktop $pid exited before $sys:$ev was enabled"
+}
+# where PID: what a ktop that seems stuck is doing, to the log: each thread's state and
+# kernel stack, the events its instance has on, and the same of its children (an ssh).
+where()
+{
+	local t c
+	for t in /proc/"$1"/task/*; do
+		log "where $1 ($(tr '\0' ' ' 2>/dev/null <"/proc/$1/cmdline" | head -c 80)): thread ${t##*/} $(awk '{ sub(/.*\) /, ""); print $1 }' "$t/stat" 2>/dev/null) in $(head -c 60 "$t/wchan" 2>/dev/null): $(awk '{ printf "%s ", $2 }' "$t/stack" 2>/dev/null | head -c 300)"
+	done
+	instance_exists "$1" &&
+		log "where $1: instance events on: $(tr '\n' ' ' 2>/dev/null <"$(instance_dir "$1")/set_event" | head -c 300)"
+	for c in $(pgrep -P "$1"); do where "$c"; done
 }
 _capturing_or_dead() { event_enabled "$1" "$2" "$3" || ! pid_alive "$1"; }
 

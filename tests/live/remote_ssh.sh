@@ -79,6 +79,7 @@ CLEANUP_PIDS+=("$wl")
 start_ktop "$T/exact.out" "$T/exact.err" -b -H ktop-test -q \
 	-e syscalls:sys_enter_getppid --filter "common_pid == $wl"
 kpid=$KTOP_PID
+FAIL_SHOW=("$T/exact.err" "$S/sshd.log")
 wait_until 15 _find_agent || fail "no agent below sshd: $(head -c 500 "$T/exact.err")"
 KTOP_PIDS+=("$agent")
 wait_capturing "$agent" syscalls sys_enter_getppid
@@ -100,6 +101,7 @@ libc=$(ldd "$KTOP_WORKLOAD_BIN" | awk '/libc\.so/ { print $3; exit }')
 start_ktop "$T/kill.out" "$T/kill.err" -b -H ktop-test --uprobe "ktop_atoi=$libc:atoi" \
 	-e syscalls:sys_enter_getppid
 kpid=$KTOP_PID
+FAIL_SHOW=("$T/kill.err" "$S/sshd.log")
 agent=
 wait_until 15 _find_agent || fail "no agent below sshd: $(head -c 500 "$T/kill.err")"
 KTOP_PIDS+=("$agent")
