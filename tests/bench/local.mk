@@ -22,7 +22,8 @@ tests/bench/hist_floor.bpf.o: tests/bench/hist_floor.bpf.c $(BPF_HDRS)
 	$(AM_V_GEN)$(MKDIR_P) tests/bench && \
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && $(LLVM_STRIP) -g $@.tmp && mv -f $@.tmp $@
 # The hooks alone, empty but for a count, as tp_btf and as plain tracepoint programs: what
-# any histogram on them costs at least (hist_floor loads these too).
+# any histogram on them costs at least; and the tp_btf hooks with the two clock reads any
+# latency needs (hist_floor loads these too).
 tests/bench/hist_hooks.bpf.o: tests/bench/hist_hooks.bpf.c $(BPF_HDRS)
 	$(AM_V_GEN)$(MKDIR_P) tests/bench && \
 	$(CLANG) $(BPF_CFLAGS) -c $< -o $@.tmp && $(LLVM_STRIP) -g $@.tmp && mv -f $@.tmp $@
@@ -30,8 +31,13 @@ tests/bench/hist_hooks_tp.bpf.o: tests/bench/hist_hooks.bpf.c $(BPF_HDRS)
 	$(AM_V_GEN)$(MKDIR_P) tests/bench && \
 	$(CLANG) $(BPF_CFLAGS) -DKT_HOOKS_TRACEPOINT -c $< -o $@.tmp && \
 	$(LLVM_STRIP) -g $@.tmp && mv -f $@.tmp $@
+tests/bench/hist_hooks_clock.bpf.o: tests/bench/hist_hooks.bpf.c $(BPF_HDRS)
+	$(AM_V_GEN)$(MKDIR_P) tests/bench && \
+	$(CLANG) $(BPF_CFLAGS) -DKT_HOOKS_CLOCK -c $< -o $@.tmp && \
+	$(LLVM_STRIP) -g $@.tmp && mv -f $@.tmp $@
 HIST_FLOOR = tests/bench/hist_floor$(EXEEXT) tests/bench/hist_floor.bpf.o
-HIST_HOOKS = tests/bench/hist_hooks.bpf.o tests/bench/hist_hooks_tp.bpf.o
+HIST_HOOKS = tests/bench/hist_hooks.bpf.o tests/bench/hist_hooks_tp.bpf.o \
+	tests/bench/hist_hooks_clock.bpf.o
 CLEANFILES += $(HIST_FLOOR) $(HIST_HOOKS) tests/bench/*.tmp
 endif
 
