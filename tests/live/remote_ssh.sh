@@ -58,7 +58,10 @@ _sshd_up() { "$T/bin/ssh" ktop-test true 2>/dev/null; }
 wait_until 10 _sshd_up || fail "sshd on port $port does not let the test's key in: $(tail -n5 "$S/sshd.log")"
 KTOP_ENV=(PATH="$T/bin:$PATH")
 
-# the agent: a `ktop --agent` below this test's sshd; its pid in agent
+# the agent: a `ktop --agent` below this test's sshd; its pid in agent. Not its guard: a fork
+# with the same command line, the agent its parent (the glob lists /proc/10018 before
+# /proc/9854, so a guard whose pid has one digit more was taken for the agent)
+_is_agent_cmd() { [ "$( { tr '\0' ' ' <"/proc/$1/cmdline"; } 2>/dev/null)" = "ktop --agent " ]; }
 _descends() { local p=$1; while [ "$p" -gt 1 ]; do [ "$p" = "$sshd" ] && return 0; p=$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null) || return 1; done; return 1; }
 _find_agent()
 {
@@ -66,7 +69,8 @@ _find_agent()
 	for c in /proc/[0-9]*/cmdline; do
 		p=${c#/proc/}
 		p=${p%/cmdline}
-		[ "$( { tr '\0' ' ' <"$c"; } 2>/dev/null)" = "ktop --agent " ] && _descends "$p" && agent=$p && return 0
+		_is_agent_cmd "$p" && ! _is_agent_cmd "$(awk '{ print $4 }' "/proc/$p/stat" 2>/dev/null)" &&
+			_descends "$p" && agent=$p && return 0
 	done
 	return 1
 }
