@@ -240,7 +240,8 @@ static int usdt_attach(struct kt_hist_load *l, const struct kt_hist_variant *v)
 
 static const struct kt_hist_kind_row rows[] = {
 	{ .name = "syscall-latency", .kind = KT_HIST_SYSCALL, .object = "syslat",
-	  .variants = { { "tp_btf", { "btf_enter", "btf_exit" } },
+	  /* the switch first: a start must never sit in a CPU's slot unwatched */
+	  .variants = { { "tp_btf", { "btf_switch", "btf_enter", "btf_exit" } },
 			{ "raw_tp", { "raw_enter", "raw_exit" } },
 			{ "tracepoint", { "tp_enter", "tp_exit" } } } },
 	{ .name = "runq-latency", .by_name_only = true, .object = "schedlat",

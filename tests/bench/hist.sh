@@ -7,8 +7,8 @@
 #   ktop       ktop -b -q --hist syscall-latency (the variant it picks: tp_btf here)
 #   ktop-tp    the same through plain tracepoints (via=tracepoint), bpftrace's own hooks
 #   floor      tests/bench/hist_floor: a hand-written pair of tp_btf programs, start time in
-#              task storage, one unkeyed log2 histogram in a per-CPU array (the least such a
-#              histogram can cost)
+#              task storage, one unkeyed log2 histogram in a per-CPU array (the plain way
+#              to write it by hand; ktop's start in a per-CPU slot costs less)
 #   hooks      tests/bench/hist_hooks: the same hooks (tp_btf) with empty programs but for a
 #              count: what any histogram on them costs at least
 #   hooks-tp   the same as plain tracepoint programs

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The floor of the histogram bench (tests/bench/hist.sh): the least a syscall-latency
- * histogram can do, written by hand. sys_enter notes the time in the thread's own storage;
+ * The floor of the histogram bench (tests/bench/hist.sh): a syscall-latency histogram
+ * written the plain way by hand (ktop's per-CPU start slot, src/probes/syslat.bpf.c, now
+ * costs less). sys_enter notes the time in the thread's own storage;
  * sys_exit adds the nanoseconds since to one log2 bucket of a per-CPU array. No key, no
  * filter, no hash (hist_common.bpf.h's map is declared but never used): what is left is
  * the cost of the two hooks, the clock and the storage.

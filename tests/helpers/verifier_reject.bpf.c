@@ -45,6 +45,12 @@ int BPF_PROG(btf_exit)
 	return unchecked();
 }
 
+SEC("tp_btf/sched_switch")
+int BPF_PROG(btf_switch)
+{
+	return unchecked();
+}
+
 SEC("raw_tp/sys_enter")
 int BPF_PROG(raw_enter)
 {

@@ -10,6 +10,7 @@ LAB_TEST_FILES = \
 	tests/lab/tests/20-batch-sched-switch.sh \
 	tests/lab/tests/30-func-latency.sh \
 	tests/lab/tests/32-io-hist-variants.sh \
+	tests/lab/tests/33-syscall-latency.sh \
 	tests/lab/tests/35-function-filter.sh \
 	tests/lab/tests/40-kprobe-kretprobe.sh \
 	tests/lab/tests/42-probe-health.sh \

@@ -1,7 +1,8 @@
 #!/bin/bash
 # BPF histograms on the live kernel against workloads of known shape, through batch mode:
 #  - syscall-latency: 10 sleeps of 40 ms are 10 clock_nanosleep calls in [33.5 ms, 67 ms) or
-#    above: a sleep has a floor, not a ceiling (expect_from in hist-lib.sh)
+#    above: a sleep has a floor, not a ceiling (expect_from in hist-lib.sh); a storm of
+#    1000000 getppid() calls beside a hog on its CPU counts each call once
 #  - a field: read(2) sizes from sys_enter_read.count and sys_exit_read.ret, exact counts
 #    in log2 and linear buckets
 #  - two-event latency on the thread (sys_enter -> sys_exit of clock_nanosleep), and on a
@@ -37,6 +38,26 @@ max=$(sed 's/.* max=\([0-9]*\).*/\1/' <<<"$line")
 [ "$p50" -ge 33554432 ] && [ "$p50" -le "$max" ] && [ "$max" -ge 40000000 ] ||
 	fail "clock_nanosleep p50=$p50 max=$max, expected p50 in [33.5 ms, max], max from 40 ms up: $line"
 log "syscall-latency: 10 sleeps of 40 ms, none in a bucket below theirs"
+
+# ---- syscall latency: a storm sharing its CPU with a hog, every call counted once ----------
+# tp_btf keeps a call's start in its CPU's slot, and the thread takes it along when it is
+# switched out mid-call (the sleeps above); here the storm and a hog take turns on one CPU:
+# not one call may be lost, counted twice or timed from another thread's start. GO=env: the
+# storm is a normal task the hog shares the CPU with (GO=exec would count the exec chain's
+# own calls too, dash's getppid() among them).
+taskset -c 0 sh -c 'while :; do :; done' &
+hog=$!
+CLEANUP_PIDS+=("$hog")
+GO=env
+run_hist storm taskset -c 0 "$KTOP_WORKLOAD" count 1000000 ktop-hist-st -- \
+	--hist 'syscall-latency,pid=PID'
+GO=exec
+kill "$hog"
+expect_key_count "$T/storm.out" getppid 1000000
+line=$(hist_key_line "$T/storm.out" getppid)
+[ "$(sed 's/.* max=\([0-9]*\).*/\1/' <<<"$line")" -lt 1000000000 ] ||
+	fail "a getppid() took a second or more: a start not its own? $line"
+log "syscall-latency: 1000000 getppid() calls beside a hog on their CPU, each counted once"
 
 # ---- the cheaper variants are not the only ones that count right ---------------------------
 for via in raw_tp tracepoint; do
