@@ -157,8 +157,8 @@ int BPF_PROG(btf_exit, struct pt_regs *regs, long ret)
 }
 
 /* prev leaves its CPU: the start of its syscall in flight goes with it, to its storage. A
- * start of another thread (one that entered before this program was attached) is dropped
- * with the slot: the next thread's syscall needs it. */
+ * start of another thread can only be there if a run of this program was missed (it is
+ * attached first); it is dropped with the slot, which the next thread's syscall needs. */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(btf_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
