@@ -18,7 +18,8 @@
 #              log2 of the nanoseconds in between
 # and once more with nothing attached; a round's baseline is the mean of its two bare runs.
 # BENCH_ROUNDS rounds (3), the tools in a rotating order. Prints the calls per second of each
-# and the slowdown (how much longer each call takes), medians with their range, and the
+# (per second of the workload's own CPU time: on a VM the host takes CPUs away at will, and
+# the calls in wall-clock seconds moved with it) and the slowdown (how much longer each call takes), medians with their range, and the
 # targets' rows; never fails on the numbers.
 #
 # Environment: KTOP, WORKLOAD (set by make bench); HIST_FLOOR ("LOADER OBJECT") and HIST_HOOKS
@@ -60,12 +61,13 @@ wait_for() {
 	return 1
 }
 
-# workload_rate NAME: runs the workload, records its calls per second.
+# workload_rate NAME: runs the workload, records its calls per second of its CPU time.
 workload_rate() {
-	local out calls
+	local out calls us
 	out=$(WORKLOAD_CPU=$WL_CPU "$WORKLOAD" rate 0 "$SECS" ktop-bench-h 2>/dev/null)
-	calls=$(sed -n 's/^calls=\([0-9]*\).*/\1/p' <<<"$out")
-	RATE[$1]=$(awk "BEGIN { printf \"%.0f\", ${calls:-0} / $SECS }")
+	calls=$(sed -n 's/^calls=\([0-9]*\)$/\1/p' <<<"$out")
+	us=$(sed -n 's/^cpu_us=\([0-9]*\)$/\1/p' <<<"$out")
+	RATE[$1]=$(awk -v c="${calls:-0}" -v us="${us:-0}" 'BEGIN { printf "%.0f", (us > 0 ? c * 1e6 / us : 0) }')
 }
 
 # under NAME READY-PATTERN LOG COMMAND...: the workload while COMMAND runs (on CPU 1),
@@ -151,7 +153,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	BASE[$r]=$(awk "BEGIN { printf \"%.0f\", (${RATE[none1:$r]} + ${RATE[none2:$r]}) / 2 }")
 done
 
-printf '  %-12s %-30s %s\n' tool "calls/s" "slowdown (how much longer a call takes)"
+printf '  %-12s %-30s %s\n' tool "calls/CPU s" "slowdown (how much longer a call takes)"
 printf '  %-12s %-30s %s\n' none "$(span '%.0f' "${BASE[@]}")" "-"
 for t in "${TOOLS[@]}"; do
 	rates=()

@@ -11,6 +11,11 @@ tests_bench_bare_reader_LDADD = $(TRACEFS_LIBS) $(TRACEEVENT_LIBS)
 EXTRA_DIST += tests/bench/run.sh tests/bench/hist.sh tests/bench/lib.sh tests/bench/README.md \
 	tests/bench/hist_floor.bpf.c tests/bench/hist_hooks.bpf.c tests/bench/remote.sh
 CLEANFILES += tests/bench/bare_reader$(EXEEXT)
+# The CPU a tool ran, from wait4(): perf stat's task-clock counts a VM's steal time.
+check_PROGRAMS += tests/bench/rusage
+tests_bench_rusage_SOURCES = tests/bench/rusage.c
+tests_bench_rusage_CFLAGS = $(AM_CFLAGS)
+CLEANFILES += tests/bench/rusage$(EXEEXT)
 
 # The histogram bench's floor: a hand-written pair of BPF programs and their loader.
 if ENABLE_BPF
@@ -43,7 +48,7 @@ endif
 
 # The recording part (tests/bench/recording.sh) runs inside run.sh, so that its row joins
 # the targets table; make bench-recording runs it alone.
-bench: tests/bench/bare_reader$(EXEEXT) tests/helpers/workload$(EXEEXT) \
+bench: tests/bench/bare_reader$(EXEEXT) tests/bench/rusage$(EXEEXT) tests/helpers/workload$(EXEEXT) \
 		tests/helpers/mkrecording$(EXEEXT) $(HIST_FLOOR) $(HIST_HOOKS)
 	@if $(MAKE) $(AM_MAKEFLAGS) ktop$(EXEEXT); then \
 		ktop='$(abs_top_builddir)/ktop$(EXEEXT)'; \
@@ -51,6 +56,7 @@ bench: tests/bench/bare_reader$(EXEEXT) tests/helpers/workload$(EXEEXT) \
 		ktop=; echo "bench: ktop does not build; its columns will say 'not available'"; \
 	fi; \
 	KTOP=$$ktop BARE='$(abs_top_builddir)/tests/bench/bare_reader$(EXEEXT)' \
+	RUSAGE='$(abs_top_builddir)/tests/bench/rusage$(EXEEXT)' \
 	WORKLOAD='$(abs_top_builddir)/tests/helpers/workload$(EXEEXT)' \
 	HIST_FLOOR='$(if $(HIST_FLOOR),$(abs_top_builddir)/tests/bench/hist_floor$(EXEEXT) $(abs_top_builddir)/tests/bench/hist_floor.bpf.o)' \
 	HIST_HOOKS='$(if $(HIST_HOOKS),$(addprefix $(abs_top_builddir)/,$(HIST_HOOKS)))' \
@@ -61,8 +67,9 @@ bench: tests/bench/bare_reader$(EXEEXT) tests/helpers/workload$(EXEEXT) \
 
 # The path through an agent (tests/bench/remote.sh) runs inside run.sh; make bench-remote
 # runs it alone.
-bench-remote: ktop$(EXEEXT) tests/helpers/workload$(EXEEXT)
+bench-remote: ktop$(EXEEXT) tests/helpers/workload$(EXEEXT) tests/bench/rusage$(EXEEXT)
 	KTOP='$(abs_top_builddir)/ktop$(EXEEXT)' \
+	RUSAGE='$(abs_top_builddir)/tests/bench/rusage$(EXEEXT)' \
 	WORKLOAD='$(abs_top_builddir)/tests/helpers/workload$(EXEEXT)' \
 	bash '$(top_srcdir)/tests/bench/remote.sh'
 .PHONY: bench-remote

@@ -17,11 +17,12 @@
 # and extrapolates how many hosts at a given rate one viewer core could take. Rows go to the
 # targets table; issue 18 sets no number, so they say "no target". Never fails on numbers.
 #
-# CPU: perf stat's task-clock over the viewer and everything it starts (the agent too), the
-# whole run; and, apart, the viewer's and the agent's threads while the workload ran
+# CPU: tests/bench/rusage over the viewer and everything it starts and waits for (the agent
+# too), the whole run (the scheduler's time: perf stat's task-clock counts a VM's steal);
+# and, apart, the viewer's and the agent's threads while the workload ran
 # (/proc/PID/task/*/schedstat before and after: start-up and exit left out).
 #
-# Environment: KTOP, WORKLOAD (set by make bench); BENCH_REMOTE_SECONDS (workload seconds,
+# Environment: KTOP, WORKLOAD, RUSAGE (set by make bench); BENCH_REMOTE_SECONDS (workload seconds,
 # default 4), BENCH_REMOTE_RATE (100000), BENCH_REMOTE_HOSTS ("1 2 4 8"), BENCH_ROUNDS,
 # BENCH_TARGETS.
 
@@ -29,6 +30,7 @@ set -u
 . "$(dirname "$0")/lib.sh"
 KTOP=${KTOP-}
 WORKLOAD=${WORKLOAD:?WORKLOAD must name tests/helpers/workload}
+RUSAGE=${RUSAGE:?RUSAGE must name tests/bench/rusage}
 SECS=${BENCH_REMOTE_SECONDS:-4}
 FLEET_RATE=${BENCH_REMOTE_RATE:-100000}
 HOSTS=${BENCH_REMOTE_HOSTS:-1 2 4 8}
@@ -75,15 +77,15 @@ not_measured() {
 [ "$(id -u)" = 0 ] || not_measured "needs root"
 [ -n "$KTOP" ] && [ -x "$KTOP" ] || not_measured "ktop not built"
 [ -d /sys/kernel/tracing/events/syscalls/sys_enter_getppid ] || not_measured "no $EVENT"
-perf stat -x, -e task-clock -o /dev/null -- true >/dev/null 2>&1 ||
-	not_measured "perf stat does not run here (linux-tools)"
+[ -x "$RUSAGE" ] || not_measured "no $RUSAGE (make bench builds it)"
 [ "$(nproc --all)" -ge 2 ] || warn "one CPU only: the tools and the workload share it"
 DUR=$(calc '%.1f' "$PRE + $SECS + $POST")
 COMM=$(basename "$KTOP" | cut -c1-15)
 
-# task_ms FILE: the task-clock milliseconds perf stat wrote to FILE.
+# task_ms FILE: the CPU milliseconds tests/bench/rusage wrote to FILE (not perf stat's
+# task-clock, which counts a VM's steal time).
 task_ms() {
-	awk -F, '$3 == "task-clock" { print $1 }' "$1" 2>/dev/null
+	sed -n 's/^cpu_us=\([0-9]*\) .*/\1/p' "$1" 2>/dev/null | awk '{ printf "%.3f", $1 / 1000 }'
 }
 
 # pair TAG PATH [print]: a viewer (local ktop for PATH local) in the background on CPU
@@ -100,7 +102,7 @@ pair() {
 	via) args+=(--via "$agent") ;;
 	zstd) args+=(--via "$agent" --compress) ;;
 	esac
-	taskset -c "$TOOL_CPU" perf stat -x, -e task-clock -o "$TMPD/$tag.cpu" -- \
+	taskset -c "$TOOL_CPU" "$RUSAGE" "$TMPD/$tag.cpu" \
 		"$KTOP" "${args[@]}" > >(tail -n 3 >"$TMPD/$tag.out") 2>"$TMPD/$tag.err" &
 	JOBS+=($!)
 	echo $! >"$TMPD/$tag.job"
@@ -112,7 +114,7 @@ cpu_ns() {
 		awk '{ t += $1 } END { if (NR) printf "%d", t; else printf "-" }' || echo -
 }
 
-# snap TAG: "viewer-ns agent-ns" of a running pair (the viewer is perf stat's ktop child, beside
+# snap TAG: "viewer-ns agent-ns" of a running pair (the viewer is rusage's ktop child, beside
 # the tail; the agent is the viewer's child: its /bin/sh -c exec'd it).
 snap() {
 	local v a=
@@ -132,7 +134,7 @@ measure() {
 	out=$(WORKLOAD_CPU=$WL_CPU "$WORKLOAD" rate "$rate" "$SECS" kbench-wl 2>/dev/null) ||
 		warn "workload failed"
 	for t; do snap "$t" >"$TMPD/$t.w1"; done
-	echo "${out#calls=}"
+	sed -n 's/^calls=//p' <<<"$out"
 }
 
 # collect TAG KEY: a finished pair's figures into R[KEY:events|lost|bytes|cpu|wv|wa] (CPU in
@@ -253,7 +255,7 @@ for p in "${PATHS[@]}"; do
 	target_row "remote $p: bytes on the wire per event" "$(span '%.2f' $bpe)" "no target" \
 		"issue 18: figures"
 done
-say "   run: perf stat over the whole run (start-up, 64 MB per CPU, exit); win: the threads'"
+say "   run: rusage over the whole run (start-up, 64 MB per CPU, exit); win: the threads'"
 say "   CPU while the workload ran, viewer and agent apart; x local: per-round ratios"
 
 # ---------------------------------------------------------------- N pairs

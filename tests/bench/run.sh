@@ -17,7 +17,12 @@
 # last the table of the targets.
 # Numbers are printed beside targets; nothing here passes or fails on time. See README.md.
 #
-# Environment: KTOP, BARE, WORKLOAD (set by make bench; KTOP may be empty), and optionally
+# CPU time is the scheduler's (tests/bench/rusage for a whole run, schedstat for the
+# workload's window), never perf stat's task-clock: on a VM that counts the time the host took
+# the CPU away. For the same reason the workload's rate is its calls per second of its own
+# CPU time (it prints both), and the observer effect compares those.
+#
+# Environment: KTOP, BARE, RUSAGE, WORKLOAD (set by make bench; KTOP may be empty), and optionally
 # BENCH_SECONDS (workload seconds per tool, default 4), BENCH_RATE (moderate rate, default
 # 1000000 or a third of the measured maximum when the machine cannot do three times that),
 # KTOP_BUFFER_OPT (how to give ktop a buffer size, %s standing for kB per CPU, e.g.
@@ -41,6 +46,7 @@ TOOL_CPU=1
 IDLE_SECS=${BENCH_IDLE_SECONDS:-10}
 KTOP=${KTOP-}
 BARE=${BARE:?BARE must name tests/bench/bare_reader}
+RUSAGE=${RUSAGE:?RUSAGE must name tests/bench/rusage}
 WORKLOAD=${WORKLOAD:?WORKLOAD must name tests/helpers/workload}
 HEADER_RE=${KTOP_HEADER_RE:-ktop}
 
@@ -136,16 +142,9 @@ fi
 [ -x "$WORKLOAD" ] || die "$WORKLOAD is not built"
 case $SECS in '' | *[!0-9.]*) die "BENCH_SECONDS must be a number" ;; esac
 
-TIME=/usr/bin/time
-if ! "$TIME" -f '%e' true >/dev/null 2>&1; then
-	warn "GNU time is not installed (apt-get install time): no RSS column"
-	TIME=
-fi
+[ -x "$RUSAGE" ] || die "$RUSAGE is not built"
 HAVE_PERF=0
 command -v perf >/dev/null 2>&1 && HAVE_PERF=1
-HAVE_PSTAT=0   # perf stat's task-clock: CPU time to the microsecond
-[ "$HAVE_PERF" = 1 ] && perf stat -x, -e task-clock -o /dev/null -- true >/dev/null 2>&1 &&
-	HAVE_PSTAT=1
 HAVE_TMUX=0
 command -v tmux >/dev/null 2>&1 && HAVE_TMUX=1
 TOOL_PIN=()
@@ -200,12 +199,21 @@ stat_sum() {
 	echo "$total"
 }
 
+# wl_calls OUT: the calls= count of the workload's output OUT; its CPU seconds (cpu_us=) go
+# to $TMPD/wlcpu, for wl_cpu.
+wl_calls() {
+	sed -n 's/^cpu_us=\([0-9]*\)$/\1/p' <<<"$1" | awk '{ printf "%.6f", $1 / 1e6 }' >"$TMPD/wlcpu"
+	sed -n 's/^calls=\([0-9]*\)$/\1/p' <<<"$1"
+}
+# wl_cpu: the CPU seconds of the workload that wl_calls last read.
+wl_cpu() { cat "$TMPD/wlcpu"; }
+
 # Runs the workload in the foreground after PRE seconds; prints its calls= count.
 workload() {
 	local rate=$1 out
 	sleep "$PRE"
 	out=$("${WL_ENV[@]}" "$WORKLOAD" rate "$rate" "$SECS" kbench-wl) || warn "workload failed"
-	echo "${out#calls=}"
+	wl_calls "$out"
 }
 
 # The CPU nanoseconds the process named COMM below JOB (all its threads) has used so far,
@@ -233,44 +241,34 @@ workload_window() {
 	else
 		: >"$TMPD/window"
 	fi
-	echo "${out#calls=}"
+	wl_calls "$out"
 }
 
 # timed FILE CMD...: runs CMD, keeping the caller's stdout and stderr, and notes in FILE.*
-# its CPU time in ms (perf stat's task-clock over CMD and all it starts, threads included,
-# to the microsecond; else bash's times, to the ms), its peak RSS in kB (GNU time's %M) and
-# the wall-clock time in ms.
+# its CPU time and peak RSS (tests/bench/rusage: CMD and all it starts, threads included,
+# to the microsecond, steal left out) and the wall-clock time in ms.
 timed() {
-	local file=$1 start TIMEFORMAT='%3U %3S'
-	local -a rss=()
+	local file=$1 start
 	shift
-	[ -n "$TIME" ] && rss=("$TIME" -q -f '%M' -o "$file.rss")
 	start=${EPOCHREALTIME/./}
-	if [ "$HAVE_PSTAT" = 1 ]; then
-		perf stat -x, -e task-clock -o "$file.cpu" -- "${rss[@]}" "$@"
-	else
-		{ time "${rss[@]}" "$@" 2>&3 3>&-; } 3>&2 2>"$file.cpu"
-	fi
+	"$RUSAGE" "$file.cpu" "$@"
 	echo $(((${EPOCHREALTIME/./} - start) / 1000)) >"$file.wall"
 }
 
 # The CPU ms in a timed() FILE.cpu, less what starting the command costs (LAUNCH_MS).
 cpu_ms_of() {
 	local ms
-	if [ "$HAVE_PSTAT" = 1 ]; then
-		ms=$(awk -F, '$3 == "task-clock" { print $1 }' "$1.cpu" 2>/dev/null)
-	else
-		ms=$(awk 'NF == 2 { print ($1 + $2) * 1000 }' "$1.cpu" 2>/dev/null | tail -n 1)
-	fi
-	[ -n "$ms" ] && calc '%.3f' "$ms > $LAUNCH_MS ? $ms - $LAUNCH_MS : 0"
+	ms=$(sed -n 's/^cpu_us=\([0-9]*\) .*/\1/p' "$1.cpu" 2>/dev/null)
+	[ -n "$ms" ] && calc '%.3f' "$ms / 1000 > $LAUNCH_MS ? $ms / 1000 - $LAUNCH_MS : 0"
 }
 
 # Stores the figures timed() noted in FILE for run:tool: cpu (s), rss (kB), wall (s).
 store_time() {
-	local key=$1 file=$2 ms
+	local key=$1 file=$2 ms kb
 	ms=$(cpu_ms_of "$file")
 	[ -n "$ms" ] && R[$key:cpu]=$(calc '%.4f' "$ms / 1000")
-	[ -s "$file.rss" ] && R[$key:rss]=$(tail -n 1 "$file.rss")
+	kb=$(sed -n 's/.* maxrss_kb=\([0-9]*\)$/\1/p' "$file.cpu" 2>/dev/null)
+	[ -n "$kb" ] && R[$key:rss]=$kb
 	[ -s "$file.wall" ] && R[$key:wall]=$(calc '%.3f' "$(cat "$file.wall") / 1000")
 }
 
@@ -305,6 +303,7 @@ run_bare() {
 	rc=$?
 	out=$(cat "$TMPD/bare.out")
 	R[$run:bare:calls]=$calls
+	R[$run:bare:wlcpu]=$(wl_cpu)
 	R[$run:bare:events]=$(field events "$out")
 	R[$run:bare:lost]=$(field lost "$out")
 	R[$run:bare:unread]=$(field unread "$out")
@@ -358,6 +357,7 @@ run_ktop() {
 		return
 	fi
 	R[$run:ktop:calls]=$calls
+	R[$run:ktop:wlcpu]=$(wl_cpu)
 	R[$run:ktop:events]=$(field events "$line")
 	R[$run:ktop:lost]=$(field lost "$line")
 	R[$run:ktop:unread]=-
@@ -383,6 +383,7 @@ run_trace_pipe() {
 	rc=$?
 	stop_instance "$name"
 	R[$run:trace_pipe:calls]=$calls
+	R[$run:trace_pipe:wlcpu]=$(wl_cpu)
 	R[$run:trace_pipe:events]=$(tr -d ' ' <"$TMPD/pipe.out")
 	[ -n "${R[$run:trace_pipe:events]}" ] || R[$run:trace_pipe:na]="cat|wc failed (exit $rc)"
 	R[$run:trace_pipe:lost]=$(stat_sum "$name" overrun "dropped events")
@@ -417,6 +418,7 @@ run_perf() {
 	# The block of our event (not perf's dummy event) counts the samples written and the
 	# samples the kernel could not write (LOST_SAMPLES, the sum over the LOST records).
 	R[$run:perf:calls]=$calls
+	R[$run:perf:wlcpu]=$(wl_cpu)
 	R[$run:perf:events]=$(perf_stat_of "SAMPLE" <<<"$stats")
 	R[$run:perf:lost]=$(perf_stat_of "LOST_SAMPLES" <<<"$stats")
 	R[$run:perf:lost]=${R[$run:perf:lost]:-0}
@@ -473,6 +475,12 @@ cpe_rounds() {
 		printf "%s ", $i == "-" ? "-" : $i * 1e6 }')" "$(per_round "$1" "$2" events)"
 }
 
+# wlrate_rounds RUN TOOL: the workload's calls per second of its own CPU time, per round:
+# what a call cost it, whatever time the host took its CPU away.
+wlrate_rounds() {
+	ratios "$(per_round "$1" "$2" calls)" "$(per_round "$1" "$2" wlcpu)"
+}
+
 # wcpe_rounds RUN TOOL: CPU microseconds per workload call while the workload ran (the
 # tool's start-up and exit left out), per round; bare and ktop only.
 wcpe_rounds() {
@@ -488,8 +496,8 @@ report_config() {
 	say ""
 	say "== $title"
 	say "   medians of $ROUNDS rounds, (min-max) where they differ; x: per-round ratio to bare"
-	printf '%-10s %-24s %-20s %-12s %-9s %-9s %-22s %-20s %-7s %-6s %s\n' tool "wl M calls" \
-		"x bare (observer)" "events M" "lost%" "unread" "cpu us/event" "x bare (cpu/event)" \
+	printf '%-10s %-24s %-24s %-20s %-12s %-9s %-9s %-22s %-20s %-7s %-6s %s\n' tool "wl M calls" \
+		"wl M calls/CPU s" "x bare (observer)" "events M" "lost%" "unread" "cpu us/event" "x bare (cpu/event)" \
 		"RSS MB" "xpipe" "x bare (cpu/call, workload window)"
 	for t in "${TOOLS[@]}"; do
 		calls=$(per_round "$run" "$t" calls)
@@ -505,9 +513,10 @@ report_config() {
 		lost=$(per_round "$run" "$t" lost)
 		cpe=$(cpe_rounds "$run" "$t")
 		# shellcheck disable=SC2046,SC2086 # the rounds' figures are words
-		printf '%-10s %-24s %-20s %-12s %-9s %-9s %-22s %-20s %-7s %-6s %s\n' "$t" \
+		printf '%-10s %-24s %-24s %-20s %-12s %-9s %-9s %-22s %-20s %-7s %-6s %s\n' "$t" \
 			"$(span '%.2f' $(ratios "$calls" "$(yes 1000000 | head -n "$ROUNDS" | tr '\n' ' ')"))" \
-			"$(span '%.2f' $(ratios "$calls" "$(per_round "$run" bare calls)"))" \
+			"$(span '%.2f' $(ratios "$(wlrate_rounds "$run" "$t")" "$(yes 1000000 | head -n "$ROUNDS" | tr '\n' ' ')"))" \
+			"$(span '%.2f' $(ratios "$(wlrate_rounds "$run" "$t")" "$(wlrate_rounds "$run" bare)"))" \
 			"$(span '%.2f' $(ratios "$ev" "$(yes 1000000 | head -n "$ROUNDS" | tr '\n' ' ')"))" \
 			"$(span '%.2f' $(awk -v l="$lost" -v e="$ev" 'BEGIN { n = split(l, a, " "); split(e, b, " ")
 				for (i = 1; i <= n; i++) printf "%s ", (a[i] ~ /^[0-9]+$/ && b[i] ~ /^[0-9]+$/ && a[i] + b[i] > 0) ? 100 * a[i] / (a[i] + b[i]) : (a[i] == "0" ? 0 : "-") }'))" \
@@ -580,10 +589,11 @@ config_name() {
 	esac
 }
 
-# The observer effect: the workload's calls while ktop reads, over those while bare does.
+# The observer effect: the workload's calls per CPU second while ktop reads, over those while
+# bare does (the calls in the run's wall-clock time, printed beside, move with the host's steal).
 report_observer() {
 	local x calls bare
-	x=$(ratios "$(per_round max ktop calls)" "$(per_round max bare calls)")
+	x=$(ratios "$(wlrate_rounds max ktop)" "$(wlrate_rounds max bare)")
 	# shellcheck disable=SC2046,SC2086
 	calls=$(span '%.2f' $(per_round max ktop calls | awk '{ for (i = 1; i <= NF; i++) printf "%s ", $i == "-" ? "-" : $i / 1e6 }'))
 	# shellcheck disable=SC2046,SC2086
@@ -591,11 +601,11 @@ report_observer() {
 	# shellcheck disable=SC2086
 	if [ -n "$(summ $x)" ]; then
 		# shellcheck disable=SC2086
-		target_row "observer effect: workload calls under ktop / under bare, max rate, 64 MB/CPU" \
-			"$(span '%.2f' $x)x ($calls vs $bare M calls in $SECS s)" ">= 0.95x" \
+		target_row "observer effect: workload calls per CPU s under ktop / under bare, max rate, 64 MB/CPU" \
+			"$(span '%.2f' $x)x (wall clock: $calls vs $bare M calls in $SECS s)" ">= 0.95x" \
 			"$(verdict "$(med $x) >= 0.95")"
 	else
-		target_row "observer effect: workload calls under ktop / under bare, max rate, 64 MB/CPU" \
+		target_row "observer effect: workload calls per CPU s under ktop / under bare, max rate, 64 MB/CPU" \
 			- ">= 0.95x" "not measured (ktop or bare not available)"
 	fi
 }
@@ -756,8 +766,8 @@ say "kernel $(uname -r), $(nproc --all) CPUs; ktop: ${KTOP_NA:-$KTOP}"
 
 measure_launch
 if wants tools; then
-	say "CPU: $( [ "$HAVE_PSTAT" = 1 ] && echo "perf stat task-clock" || echo "bash times")," \
-		"less ${LAUNCH_MS} ms for launching a command under the meters"
+	say "CPU: the scheduler's (rusage; the workload's own getrusage), host steal left out;" \
+		"less ${LAUNCH_MS} ms for launching a command under the meter"
 	DEFAULT_KB=$(default_kb)
 	run_config max 0 "$BIG_KB"
 	MOD_RATE=${BENCH_RATE:-}

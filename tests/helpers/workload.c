@@ -6,7 +6,10 @@
  *   workload count N [NAME]        exactly N getppid() calls, nothing in between
  *   workload rate R SECONDS [NAME] getppid() at about R calls/s (0: flat out) for SECONDS,
  *                                  pinned to CPU $WORKLOAD_CPU (default 0; "any": not
- *                                  pinned); prints calls=<n>
+ *                                  pinned); prints calls=<n>, then cpu_us=<the CPU time
+ *                                  they took (getrusage): on a VM, time the host took the
+ *                                  CPU away is not in it, so calls per CPU second is the
+ *                                  cost of a call whatever the host does>
  *   workload sleep MS N [NAME]     N nanosleep()s of MS milliseconds; then prints
  *                                  nivcsw=<its involuntary context switches (getrusage)>
  *   workload pipe N [NAME]         N ping-pong round trips between two processes
@@ -210,10 +213,20 @@ static int pin_cpu(void)
  * worth when paced, so that a slow rate is still smooth and a fast one costs one vDSO
  * clock read per thousand system calls.
  */
+static long long cpu_us(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru) < 0)
+		return 0;
+	return (long long)ru.ru_utime.tv_sec * 1000000 + ru.ru_utime.tv_usec +
+	       (long long)ru.ru_stime.tv_sec * 1000000 + ru.ru_stime.tv_usec;
+}
+
 static int do_rate(unsigned long long rate, double seconds)
 {
 	unsigned long long calls = 0, batch, i;
-	long long start, end, now, due;
+	long long start, end, now, due, cpu0;
 
 	if (pin_cpu() < 0)
 		return 1;
@@ -228,6 +241,7 @@ static int do_rate(unsigned long long rate, double seconds)
 	else
 		batch = rate / 1000;
 
+	cpu0 = cpu_us();
 	start = now_ns();
 	end = start + (long long)(seconds * NSEC_PER_SEC);
 	for (;;) {
@@ -246,7 +260,7 @@ static int do_rate(unsigned long long rate, double seconds)
 				break;
 		}
 	}
-	printf("calls=%llu\n", calls);
+	printf("calls=%llu\ncpu_us=%lld\n", calls, cpu_us() - cpu0);
 	return fflush(stdout) == EOF ? 1 : 0;
 }
 
