@@ -434,10 +434,11 @@ TOOLS=(bare ktop trace_pipe perf)
 
 # run_side_by_side RUN RATE BUFFER_KB: bare and ktop at once, each on its own instance (the
 # kernel writes every event into both), on the same CPU, over the same workload; each one's
-# CPU while it ran (schedstat) per event it read. Run apart, the two figures come from runs
-# tens of seconds apart, and the host's speed moves between them: on this VM a round's
-# ratio went from 1.05 to 1.49 where side by side four rounds gave 1.12-1.17. The targets
-# row's figure is this one. Into R[RUN:sbs:bare|ktop:wcpu|events].
+# CPU (rusage over its whole run, schedstat while the workload ran) per event it read. Run
+# apart, the two figures come from runs tens of seconds apart, and the host's speed moves
+# between them: on this VM a round's ratio went from 1.05 to 1.49 where side by side four
+# rounds gave 1.12-1.17. The targets row's figure is this one, whole run. Into
+# R[RUN:sbs:bare|ktop:cpu|wcpu|events].
 run_side_by_side() {
 	local run=$1 rate=$2 kb=$3 name="kbench-sbs-$$" opt jb jk b0 k0 b1 k1 line comm
 	local -a args=(-b -q -e "$EVENT" --duration "$DUR")
