@@ -24,7 +24,7 @@ LAB_TEST_FILES = \
 	tests/lab/tests/60-triggers-snapshot-hist.sh
 # The kernel lab as a remote: the explorer here drives the guest's agent over a serial line.
 LAB_CHECKS = tests/lab/kernel-lab.tap tests/lab/harness-fails.sh tests/lab/remote-explorer.sh
-EXTRA_DIST += tests/lab/run-vm.sh tests/lab/kernel-clean.sh tests/lab/calltext.awk \
+EXTRA_DIST += tests/lab/run-vm.sh tests/lab/kernel-clean.sh tests/lab/guest-lib.sh tests/lab/calltext.awk \
 	tests/lab/remote-agent.sh \
 	tests/lab/README.md \
 	$(LAB_CHECKS) $(LAB_TEST_FILES)

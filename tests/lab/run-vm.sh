@@ -177,6 +177,7 @@ rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,run,lab/tests} || exit 1
 cp "$busybox" "$root/bin/busybox" && cp "$ktop" "$root/bin/ktop" || exit 1
 cp "$LAB_SRCDIR/tests/lab/kernel-clean.sh" "$root/lab/kernel-clean.sh" || exit 1
+cp "$LAB_SRCDIR/tests/lab/guest-lib.sh" "$root/lab/lib.sh" || exit 1
 cp "$LAB_SRCDIR/tests/lab/calltext.awk" "$root/lab/calltext.awk" || exit 1
 # copy_with_libs BINARY: BINARY into /bin of the guest, and every shared library ldd names
 # and the dynamic loader at their host paths.

@@ -5,6 +5,7 @@
 # tp_btf, raw_tp and tracepoint; read-size and write-size count dd's 50 reads and 50 writes of
 # 100 bytes exactly (bucket [64, 128)), by comm, whatever the variant. (Block I/O of known shape is proven on
 # the host, on a loop device: tests/live/bpf_hist_io.sh; this guest has no disk.)
+. /lab/lib.sh
 status=0
 for via in tp_btf raw_tp tracepoint; do
 	rm -f /tmp/io.log
@@ -12,21 +13,9 @@ for via in tp_btf raw_tp tracepoint; do
 		--hist "read-size,via=$via" --hist "write-size,via=$via" \
 		--hist "bio-latency,by=dev,via=$via" --hist "bio-size,via=$via" >/tmp/io.out 2>/tmp/io.err &
 	k=$!
-	i=0
-	while [ "$(grep -c 'attached via' /tmp/io.log 2>/dev/null)" != 4 ] && [ $i -lt 100 ]; do
-		kill -0 $k 2>/dev/null || break
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_attached /tmp/io.log 4 $k
 	dd if=/dev/zero of=/dev/null bs=100 count=50 2>/dev/null
-	wait $k
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		cat /tmp/io.err
-		echo "via=$via: ktop exited $rc"
-		status=1
-		continue
-	fi
+	ktop_ok $k /tmp/io.err $via || { status=1; continue; }
 	n=$(grep -c "^# hist .* via=$via " /tmp/io.out)
 	[ "$n" = 4 ] || { grep '^# hist' /tmp/io.out; echo "via=$via: $n of 4 histograms attached so"; status=1; }
 	for h in read-size write-size; do

@@ -3,6 +3,7 @@
 # (with its sched_switch hook, which moves a call's start from its CPU's slot to the thread),
 # raw_tp and tracepoint, and counts a dd of 50 reads of /dev/zero exactly, in the dd's pid
 # alone (it waits for a file, then execs dd).
+. /lab/lib.sh
 status=0
 for via in tp_btf raw_tp tracepoint; do
 	rm -f /tmp/sl.log /tmp/sl.go
@@ -12,22 +13,10 @@ for via in tp_btf raw_tp tracepoint; do
 	"$KTOP" -b -v --log /tmp/sl.log --duration 4 \
 		--hist "syscall-latency,pid=$dd,via=$via" >/tmp/sl.out 2>/tmp/sl.err &
 	k=$!
-	i=0
-	while ! grep -q 'attached via' /tmp/sl.log 2>/dev/null && [ $i -lt 100 ]; do
-		kill -0 $k 2>/dev/null || break
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_attached /tmp/sl.log 1 $k
 	touch /tmp/sl.go
 	wait $dd
-	wait $k
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		cat /tmp/sl.err
-		echo "via=$via: ktop exited $rc"
-		status=1
-		continue
-	fi
+	ktop_ok $k /tmp/sl.err $via || { status=1; continue; }
 	if ! grep -q "^# hist syscall-latency,pid=$dd,via=$via: .* via=$via " /tmp/sl.out ||
 		! grep -q '^key read count=50 ' /tmp/sl.out; then
 		cat /tmp/sl.out

@@ -6,29 +6,18 @@
 # through CO-RE to skip a dying task's last switch, attaches each way and still counts the
 # guest's 5 sleeps of 200 ms (by next_comm, its default: key sleep, 5 in the buckets from
 # 2^27 ns up, or fewer by no more than the header's missed=: nothing lost uncounted).
+. /lab/lib.sh
 status=0
 for via in tp_btf raw_tp tracepoint; do
 	rm -f /tmp/lo.log
 	"$KTOP" -b -v --log /tmp/lo.log \
 		--hist "lock-contention,via=$via" --hist "offcpu,via=$via" >/tmp/lo.out 2>/tmp/lo.err &
 	k=$!
-	i=0
-	while [ "$(grep -c 'attached via' /tmp/lo.log 2>/dev/null)" != 2 ] && [ $i -lt 100 ]; do
-		kill -0 $k 2>/dev/null || break
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_attached /tmp/lo.log 2 $k
 	for n in 1 2 3 4 5; do sleep 0.2; done
 	sleep 0.3 # the last switch back in lands before the final read
 	kill -INT $k
-	wait $k
-	rc=$?
-	if [ $rc -ne 0 ]; then
-		cat /tmp/lo.err
-		echo "via=$via: ktop exited $rc"
-		status=1
-		continue
-	fi
+	ktop_ok $k /tmp/lo.err $via || { status=1; continue; }
 	grep -q "^# hist lock-contention,via=$via: by=comm unit=ns scale=log2 via=$via " /tmp/lo.out ||
 		{ echo "via=$via: no lock-contention histogram attached via $via"; head -3 /tmp/lo.out; status=1; }
 	# key sleep's buckets "  [LO, HI) N |...": those from 2^27 ns up
