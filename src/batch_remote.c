@@ -845,7 +845,8 @@ static int br_record_start(struct br_host *h, char *err, size_t errlen)
 	struct kt_tdat_meta meta = { .ncpus = (int)hello->ncpus, .clock = "mono",
 				     .comm = br_comm_name, .comm_ctx = h,
 				     .uname = h->uname,
-				     .kallsyms = h->kallsyms };
+				     .kallsyms = h->kallsyms,
+				     .replace = h->b->opts->force };
 	char reply[1024];
 
 	if (remote_call(h->r, KT_REQ_KALLSYMS, "", "", reply, sizeof(reply)) < 0) {

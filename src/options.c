@@ -58,6 +58,7 @@ enum {
 	OPT_AGENT,
 	OPT_VIA,
 	OPT_COMPRESS,
+	OPT_FORCE,
 };
 
 static const struct option long_options[] = {
@@ -110,6 +111,7 @@ static const struct option long_options[] = {
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "log", required_argument, NULL, OPT_LOG },
 	{ "output", required_argument, NULL, 'o' },
+	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "input", required_argument, NULL, 'i' },
 	{ "flame", required_argument, NULL, OPT_FLAME },
 	{ "diff-base", required_argument, NULL, OPT_DIFF_BASE },
@@ -142,6 +144,7 @@ void options_usage(FILE *out)
 	      "\n"
 	      "Recordings (trace-cmd's trace.dat):\n"
 	      "  -o, --output FILE      with -b: also record the capture to FILE\n"
+	      "      --force            -o, w and A may replace an existing file of one's own\n"
 	      "  -i, --input FILE       explore FILE offline (with -b: print its events)\n"
 	      "\n"
 	      "Flame graphs:\n"
@@ -429,6 +432,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			break;
 		case OPT_COMPRESS:
 			o->compress = true;
+			break;
+		case OPT_FORCE:
+			o->force = true;
 			break;
 		case 'l':
 			o->mode = KT_MODE_LIST;
@@ -725,6 +731,8 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
 	if (o->record_path && o->mode != KT_MODE_BATCH)
 		FAIL("-o records in batch mode (-b); in the explorer, w writes the capture");
+	if (o->force && !o->record_path && o->mode != KT_MODE_INTERACTIVE)
+		FAIL("--force lets -o (or the explorer's w and A) replace a file: give -o FILE");
 	if (o->input_path && (o->record_path || o->n_events || o->filter || o->pmu ||
 			      o->buffer_kb || o->profile || o->n_probes || o->tracer ||
 			      o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||

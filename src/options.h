@@ -108,6 +108,7 @@ struct kt_options {
 	struct kt_remote_opt remotes[KT_REMOTES_MAX];
 	size_t n_remotes;
 	bool compress;		   /* --compress: the agent sends zstd frames */
+	bool force;		   /* --force: a recording may replace one's own existing file */
 	const char *off_cpu_via;   /* --off-cpu=VIA: only that variant; NULL: the first accepted */
 };
 

@@ -59,3 +59,14 @@ char *str_join(const char *const *words, size_t n)
 		off += (size_t)snprintf(s + off, len - off, "%s%s", i ? " " : "", words[i]);
 	return s;
 }
+
+char *str_dirname(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}

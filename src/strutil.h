@@ -22,5 +22,8 @@ bool str_has_word(const char *text, const char *word);
 /* The n words one after the other, a space between each: malloc'd ("" for none), NULL out
  * of memory. */
 char *str_join(const char *const *words, size_t n);
+/* The directory part of path, malloc'd: "." for a bare name, "/" for one at the root;
+ * NULL out of memory. */
+char *str_dirname(const char *path);
 
 #endif

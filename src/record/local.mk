@@ -2,6 +2,7 @@
 # into call trees (the call-tree pane's O).
 src_libktop_a_SOURCES += \
 	src/record/tdat.h \
+	src/record/outfile.c src/record/outfile.h \
 	src/record/tdat_write.c src/record/tdat_write.h \
 	src/record/recorder.c src/record/recorder.h
 src_libktop_a_SOURCES += \

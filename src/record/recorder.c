@@ -42,6 +42,7 @@ struct kt_recorder *recorder_start(struct kt_app *app, const char *path, uint64_
 		.clock = "mono",
 		.comm = recorder_comm,
 		.comm_ctx = app,
+		.replace = app->opts->force,
 	};
 	struct kt_recorder *rc;
 

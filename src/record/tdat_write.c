@@ -27,6 +27,8 @@
 #include "../backend/loss.h"
 #include "../backend/store.h"
 #include "../fileio.h"
+#include "../strutil.h"
+#include "outfile.h"
 #include "tdat.h"
 #include "tdat_write.h"
 
@@ -44,8 +46,7 @@ struct cpu_out {
 
 struct kt_tdat_writer {
 	char *path;
-	int fd;		      /* path, opened at the start: an unwritable path fails at once */
-	bool created;	      /* by us: removed when nothing is written */
+	struct kt_outfile out; /* opened at the start: an unwritable path fails at once */
 	off_t reserved;	      /* bytes allocated up front for the sections before the pages */
 	int failed;	      /* errno of the first page that could not be written; 0: none */
 	struct kt_tdat_meta meta;
@@ -82,17 +83,6 @@ static int temp_fd(const char *dir)
 	return fd;
 }
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
 void tdat_writer_abort(struct kt_tdat_writer *w)
 {
 	int i;
@@ -105,11 +95,7 @@ void tdat_writer_abort(struct kt_tdat_writer *w)
 		free(w->cpus[i].page);
 	}
 	free(w->cpus);
-	if (w->fd >= 0) {
-		close(w->fd);
-		if (w->created)
-			unlink(w->path);
-	}
+	outfile_discard(&w->out, w->path);
 	free(w->types);
 	free(w->pids);
 	free(w->stacks);
@@ -155,7 +141,7 @@ static int reserve_header(struct kt_tdat_writer *w)
 	snprintf(path, sizeof(path), "%s/saved_cmdlines", w->meta.tracing_dir);
 	size += 2 * (off_t)file_bytes(path);
 	w->reserved = size;
-	ret = fallocate(w->fd, FALLOC_FL_KEEP_SIZE, 0, size);
+	ret = fallocate(w->out.fd, FALLOC_FL_KEEP_SIZE, 0, size);
 	if (ret < 0 && errno == EOPNOTSUPP) {
 		w->reserved = 0; /* a file system without it: a full disk may then lose the file */
 		return 0;
@@ -167,37 +153,24 @@ struct kt_tdat_writer *tdat_writer_open(const char *path, const struct kt_tdat_m
 					char *err, size_t errlen)
 {
 	struct kt_tdat_writer *w = calloc(1, sizeof(*w));
-	char *dir = dir_of(path);
-	struct stat sb;
+	char *dir = str_dirname(path);
 	int i;
 
 	if (!w || !dir)
 		goto nomem;
+	w->out.fd = -1; /* before any goto: the abort closes fds that are not -1 */
 	w->meta = *meta;
 	w->page_size = (uint32_t)getpagesize();
-	w->path = strdup(path);
 	w->cpus = calloc((size_t)meta->ncpus, sizeof(*w->cpus));
+	for (i = 0; w->cpus && i < meta->ncpus; i++)
+		w->cpus[i].fd = -1;
+	w->path = strdup(path);
 	w->types = calloc(65536 / 8, 1);
 	w->pids = calloc(PID_LIMIT / 8, 1);
 	if (!w->path || !w->cpus || !w->types || !w->pids)
 		goto nomem;
-	w->fd = -1;
-	for (i = 0; i < meta->ncpus; i++)
-		w->cpus[i].fd = -1;
-	if (stat(dir, &sb) < 0 || !S_ISDIR(sb.st_mode)) {
-		snprintf(err, errlen, "cannot write %s: %s", path,
-			 errno ? strerror(errno) : "its directory is not a directory");
+	if (outfile_open(&w->out, path, meta->replace, err, errlen) < 0)
 		goto fail;
-	}
-	/* an existing file keeps its contents until the new ones are written over them */
-	w->fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	w->created = w->fd >= 0;
-	if (w->fd < 0 && errno == EEXIST)
-		w->fd = open(path, O_RDWR | O_CLOEXEC);
-	if (w->fd < 0) {
-		snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		goto fail;
-	}
 	if (reserve_header(w) < 0) {
 		snprintf(err, errlen, "cannot write %s: %s (its header needs %lld MiB)", path,
 			 strerror(errno), (long long)(w->reserved >> 20) + 1);
@@ -549,50 +522,38 @@ static void put_formats(struct kt_tdat_writer *w, struct out *o)
 }
 
 /* "pid comm" lines: ktop's own names for the pids seen, then the kernel's saved_cmdlines
- * for the pids ktop could not name. */
+ * for the pids ktop could not name. A memory stream grows as it is written: no capacity is
+ * kept by hand, and out of memory loses names, never writes past a buffer. */
 static void put_cmdlines(struct kt_tdat_writer *w, struct out *o)
 {
-	char path[4096], *saved, *line, *save = NULL;
-	size_t cap = 4096, len = 0, need;
-	char *buf = malloc(cap), *grown;
+	char path[4096], *saved, *line, *save = NULL, *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
 	const char *name;
 	unsigned pid;
 	int p;
 
 	snprintf(path, sizeof(path), "%s/saved_cmdlines", w->meta.tracing_dir);
 	saved = file_read_all(path, NULL);
-	for (pid = 1; buf && pid < PID_LIMIT; pid++) {
+	for (pid = 1; m && pid < PID_LIMIT; pid++) {
 		if (!bit_test(w->pids, pid))
 			continue;
 		name = w->meta.comm ? w->meta.comm(w->meta.comm_ctx, (int)pid) : NULL;
-		if (!name) {
+		if (name)
+			fprintf(m, "%u %.15s\n", pid, name);
+		else
 			w->pids[pid / 8] &= (unsigned char)~(1u << (pid % 8)); /* unnamed */
-			continue;
-		}
-		if (len + 40 > cap) {
-			grown = realloc(buf, cap *= 2);
-			if (!grown)
-				break;
-			buf = grown;
-		}
-		len += (size_t)snprintf(buf + len, cap - len, "%u %.15s\n", pid, name);
 	}
-	for (line = saved ? strtok_r(saved, "\n", &save) : NULL; buf && line;
+	for (line = saved && m ? strtok_r(saved, "\n", &save) : NULL; line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		p = atoi(line);
-		if (p <= 0 || (unsigned)p >= PID_LIMIT || bit_test(w->pids, (unsigned)p))
-			continue;
-		need = strlen(line) + 2;
-		if (len + need > cap) {
-			grown = realloc(buf, cap = cap * 2 + need);
-			if (!grown)
-				break;
-			buf = grown;
-		}
-		len += (size_t)snprintf(buf + len, cap - len, "%s\n", line);
+		if (p > 0 && (unsigned)p < PID_LIMIT && !bit_test(w->pids, (unsigned)p))
+			fprintf(m, "%s\n", line);
 	}
-	put_u64v(o, len);
-	put(o, buf, len);
+	if (m && fclose(m) != 0)
+		len = 0;
+	put_u64v(o, buf ? len : 0);
+	put(o, buf, buf ? len : 0);
 	free(buf);
 	free(saved);
 }
@@ -689,13 +650,13 @@ int tdat_writer_close(struct kt_tdat_writer *w, const struct kt_cpu_stats *stats
 		page_flush(w, &w->cpus[i]);
 	ret = w->failed ? 1 : 0;
 	errno = 0;
-	if (lseek(w->fd, 0, SEEK_SET) < 0)
+	fd = w->out.fd;
+	if (lseek(fd, 0, SEEK_SET) < 0)
 		goto io;
-	o.f = fdopen(w->fd, "w");
+	o.f = fdopen(fd, "w");
 	if (!o.f)
 		goto io;
-	fd = w->fd;
-	w->fd = -1; /* o.f's now */
+	w->out.fd = -1; /* o.f's now */
 	put(&o, TDAT_MAGIC, TDAT_MAGIC_LEN);
 	put(&o, "6", 2);
 	put(&o, &endian, 1);
@@ -749,20 +710,20 @@ int tdat_writer_close(struct kt_tdat_writer *w, const struct kt_cpu_stats *stats
 		o.f = NULL;
 		goto io;
 	}
+	o.f = NULL;
+	if (outfile_commit(&w->out, w->path) < 0)
+		goto io;
 	if (ret)
 		snprintf(err, errlen, "cannot write %s: %s; the file holds the first %llu events",
 			 w->path, strerror(w->failed), w->events);
-	w->created = false;
 	tdat_writer_abort(w);
 	return ret;
 io:
 	i = o.err ? o.err : errno ? errno : w->failed ? w->failed : EIO;
-	snprintf(err, errlen, "cannot write %s: %s; the file could not be finished and was removed",
-		 w->path, strerror(i));
+	snprintf(err, errlen, "cannot write %s: %s; the file could not be finished%s", w->path,
+		 strerror(i), w->out.tmp ? ": the one there is left as it was" : " and was removed");
 	if (o.f)
 		fclose(o.f);
-	unlink(w->path); /* a file trace-cmd cannot read is worse than none */
-	w->created = false;
-	tdat_writer_abort(w);
+	tdat_writer_abort(w); /* a file trace-cmd cannot read is worse than none */
 	return -1;
 }

@@ -13,6 +13,7 @@
 #ifndef KTOP_TDAT_WRITE_H
 #define KTOP_TDAT_WRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct kt_rec;
@@ -27,15 +28,16 @@ struct kt_tdat_meta {
 	/* The name of pid, or NULL when unknown (then saved_cmdlines is asked). */
 	const char *(*comm)(void *ctx, int pid);
 	void *comm_ctx;
+	bool replace; /* an existing regular file of one's own may be replaced (--force) */
 };
 
 struct kt_tdat_writer;
 
-/* Creates the writer for path: the file is opened (created when missing) at once, so an
- * unwritable path fails here, and the room its sections before the pages need is allocated
- * (kallsyms alone is megabytes): a disk that fills during the capture still takes them. An
- * existing file is overwritten only at tdat_writer_close(). The temporary files are made in
- * path's directory. NULL with a one-line reason in err. */
+/* Creates the writer for path: the file is created at once (outfile.h says what is refused),
+ * so an unwritable path fails here, and the room its sections before the pages need is
+ * allocated (kallsyms alone is megabytes): a disk that fills during the capture still takes
+ * them. An existing file (meta->replace) is replaced only at tdat_writer_close(). The
+ * temporary files are made in path's directory. NULL with a one-line reason in err. */
 struct kt_tdat_writer *tdat_writer_open(const char *path, const struct kt_tdat_meta *meta,
 					char *err, size_t errlen);
 /* Adds one record (an event or a loss marker); records must come in time order per CPU.

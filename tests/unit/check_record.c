@@ -4,15 +4,19 @@
 #include "config.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "app.h"
 #include "backend/decode.h"
 #include "backend/store.h"
 #include "backend/triggers.h"
+#include "fileio.h"
+#include "record/tdat.h"
 #include "record/recording.h"
 #include "record/tdat_check.h"
 #include "record/tdat_write.h"
@@ -334,6 +338,7 @@ START_TEST(test_table_at_page_end)
 	buf = write_small(file, "u", &len);
 	end = table_end(buf, len);
 	free(buf);
+	unlink(file);
 	pad = (4096 + 4092 - end % 4096) % 4096;
 	memset(uname, 'u', pad + 1);
 	uname[pad + 1] = '\0';
@@ -349,6 +354,176 @@ START_TEST(test_table_at_page_end)
 	tdat_info_free(&info);
 	free(buf);
 	unlink(file);
+}
+END_TEST
+
+/* Names longer than the 15 bytes of a comm, but for pid 7, which has none. */
+static const char *long_comm(void *ctx, int pid)
+{
+	static char name[64];
+
+	snprintf(name, sizeof(name), "task-%d-with-a-long-name", pid);
+	return pid == 7 ? NULL : name;
+}
+
+/* The saved_cmdlines section of a file naming 3000 pids (70 KiB of lines, the buffer grown
+ * many times): every name, cut to 15 bytes, exactly the size its u64 says; the fixture's
+ * line for pid 1234 is not added, ktop named that pid. */
+START_TEST(test_cmdlines_section)
+{
+	struct kt_tdat_meta meta = { .tracing_dir = FIXTURES "/tracing", .kallsyms = "/nonexistent",
+				     .ncpus = 2, .clock = "mono", .comm = long_comm };
+	char file[300], *want = NULL, *got, *at;
+	size_t wantlen = 0, len;
+	unsigned char raw[64];
+	struct kt_tdat_writer *w;
+	struct kt_rec r;
+	uint64_t size;
+	FILE *m = open_memstream(&want, &wantlen);
+	int i;
+
+	snprintf(file, sizeof(file), "%s/names.dat", dir);
+	w = tdat_writer_open(file, &meta, err_buf, sizeof(err_buf));
+	ck_assert_msg(w != NULL, "%s", err_buf);
+	for (i = 0; i < 3000; i++) {
+		make_rec(raw, &r, i);
+		ck_assert_msg(tdat_writer_add(w, &r, err_buf, sizeof(err_buf)) == 0, "%s", err_buf);
+		if (i + 1 != 7)
+			fprintf(m, "%d %.15s\n", i + 1, long_comm(NULL, i + 1));
+	}
+	fclose(m);
+	ck_assert_msg(tdat_writer_close(w, NULL, err_buf, sizeof(err_buf)) == 0, "%s", err_buf);
+	got = file_read_all(file, &len);
+	ck_assert_ptr_nonnull(got);
+	want[wantlen] = '\0';
+	ck_assert_str_eq(want + wantlen - 21, "3000 task-3000-with-\n");
+	at = memmem(got, len, want, wantlen);
+	ck_assert_msg(at && at - got >= 8, "the names are not in the file");
+	memcpy(&size, at - 8, 8);
+	ck_assert_uint_eq(size, wantlen);
+	free(got);
+	free(want);
+	unlink(file);
+}
+END_TEST
+
+/* name in dir, with its contents ("" when it cannot be read). */
+static const char *contents(const char *name, char *buf, size_t len)
+{
+	char file[300];
+
+	snprintf(file, sizeof(file), "%s/%s", dir, name);
+	if (file_read_small(file, buf, len) < 0)
+		buf[0] = '\0';
+	return buf;
+}
+
+static void put_text(const char *file, const char *text)
+{
+	FILE *f = fopen(file, "w");
+
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+static struct kt_tdat_writer *open_in_dir(const char *name, bool replace)
+{
+	struct kt_tdat_meta meta = { .tracing_dir = FIXTURES "/tracing", .kallsyms = "/nonexistent",
+				     .ncpus = 2, .clock = "mono", .comm = no_comm,
+				     .replace = replace };
+	char file[300];
+
+	snprintf(file, sizeof(file), "%s/%s", dir, name);
+	err_buf[0] = '\0';
+	return tdat_writer_open(file, &meta, err_buf, sizeof(err_buf));
+}
+
+/* err_buf is "cannot write DIR/name: why..." */
+static void assert_refused(const char *name, const char *why)
+{
+	char want[400];
+
+	snprintf(want, sizeof(want), "cannot write %s/%s: %s", dir, name, why);
+	ck_assert_msg(!strncmp(err_buf, want, strlen(want)) && !strchr(err_buf, '\n'),
+		      "%s: %s", name, err_buf);
+}
+
+/* What a path already names is not trusted: links, FIFOs and existing files are refused
+ * (an existing one of one's own is replaced when asked, only once the new one is whole),
+ * new files are 0600, and nothing ktop did not create is removed. */
+START_TEST(test_output_path)
+{
+	struct kt_tdat_writer *w;
+	char file[300], old[300], buf[64];
+	struct dirent **names;
+	struct stat sb;
+	bool replace;
+
+	snprintf(file, sizeof(file), "%s/own.dat", dir);
+	put_text(file, "old");
+	snprintf(old, sizeof(old), "%s/fifo.dat", dir);
+	ck_assert_int_eq(mkfifo(old, 0600), 0);
+	snprintf(old, sizeof(old), "%s/link.dat", dir);
+	ck_assert_int_eq(symlink("own.dat", old), 0);
+	snprintf(old, sizeof(old), "%s/dangling.dat", dir);
+	ck_assert_int_eq(symlink("nowhere.dat", old), 0);
+	for (int k = 0; k < 2; k++) {
+		replace = k;
+		ck_assert_ptr_null(open_in_dir("fifo.dat", replace));
+		assert_refused("fifo.dat", "it is a FIFO, not a regular file: name a new file");
+		ck_assert_ptr_null(open_in_dir("link.dat", replace));
+		assert_refused("link.dat", "it is a symbolic link");
+		ck_assert_ptr_null(open_in_dir("dangling.dat", replace));
+		assert_refused("dangling.dat", "it is a symbolic link");
+	}
+	ck_assert_int_eq(access(file, F_OK), 0);
+	snprintf(old, sizeof(old), "%s/nowhere.dat", dir);
+	ck_assert_int_ne(access(old, F_OK), 0); /* the dangling link created nothing */
+	ck_assert_ptr_null(open_in_dir("own.dat", false));
+	assert_refused("own.dat", "it exists: name a new file, or run ktop with --force");
+	ck_assert_str_eq(contents("own.dat", buf, sizeof(buf)), "old");
+
+	/* replaced when asked, by a whole new file; an abandoned one leaves it as it was */
+	w = open_in_dir("own.dat", true);
+	ck_assert_msg(w != NULL, "%s", err_buf);
+	tdat_writer_abort(w);
+	ck_assert_str_eq(contents("own.dat", buf, sizeof(buf)), "old");
+	w = open_in_dir("own.dat", true);
+	ck_assert_msg(w != NULL, "%s", err_buf);
+	ck_assert_str_eq(contents("own.dat", buf, sizeof(buf)), "old");
+	ck_assert_int_eq(tdat_writer_close(w, NULL, err_buf, sizeof(err_buf)), 0);
+	ck_assert_int_eq(memcmp(contents("own.dat", buf, sizeof(buf)), TDAT_MAGIC, 3), 0);
+	ck_assert_int_eq(stat(file, &sb), 0);
+	ck_assert_uint_eq(sb.st_mode & 07777, 0600);
+
+	/* a new file is 0600; abandoned, it goes, unless another file took its name */
+	w = open_in_dir("new.dat", false);
+	ck_assert_msg(w != NULL, "%s", err_buf);
+	snprintf(file, sizeof(file), "%s/new.dat", dir);
+	ck_assert_int_eq(stat(file, &sb), 0);
+	ck_assert_uint_eq(sb.st_mode & 07777, 0600);
+	tdat_writer_abort(w);
+	ck_assert_int_ne(access(file, F_OK), 0);
+	w = open_in_dir("new.dat", false);
+	ck_assert_msg(w != NULL, "%s", err_buf);
+	snprintf(old, sizeof(old), "%s/theirs.dat", dir);
+	put_text(old, "theirs");
+	ck_assert_int_eq(rename(old, file), 0);
+	tdat_writer_abort(w);
+	ck_assert_str_eq(contents("new.dat", buf, sizeof(buf)), "theirs");
+
+	/* no file beside them was left (the fixture's is the setup's) */
+	for (const char *const *n = (const char *const[]){ "own.dat", "new.dat", "fifo.dat",
+							   "link.dat", "dangling.dat", NULL };
+	     *n; n++) {
+		snprintf(file, sizeof(file), "%s/%s", dir, *n);
+		ck_assert_int_eq(unlink(file), 0);
+	}
+	ck_assert_int_eq(scandir(dir, &names, NULL, NULL), 3);
+	for (int k = 0; k < 3; k++)
+		free(names[k]);
+	free(names);
 }
 END_TEST
 
@@ -483,6 +658,8 @@ static Suite *record_suite(void)
 	tcase_add_test(tc, test_truncations_refused);
 	tcase_add_test(tc, test_table_at_page_end);
 	tcase_add_test(tc, test_recording_source);
+	tcase_add_test(tc, test_output_path);
+	tcase_add_test(tc, test_cmdlines_section);
 	suite_add_tcase(s, tc);
 	tcase_set_timeout(bad, 60); /* a file read around forever fails here */
 	tcase_add_test(bad, test_page_leading_back);
