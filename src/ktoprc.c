@@ -60,6 +60,8 @@ static const struct {
 };
 
 #define NPROFILES (sizeof(profiles) / sizeof(profiles[0]))
+/* A configuration is read up to this much (more is ignored): it is a few lines of text. */
+#define CONFIG_MAX_BYTES (1u << 20)
 
 void config_init(struct kt_config *c)
 {
@@ -265,8 +267,8 @@ int config_parse(struct kt_config *c, const char *text, const char *file, bool p
 int config_load(struct kt_config *c, const char *path, bool profile, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0, cap = 0, n;
+	char *text;
+	size_t len = 0, n;
 	int r;
 
 	config_init(c);
@@ -276,19 +278,17 @@ int config_load(struct kt_config *c, const char *path, bool profile, char *err, 
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -2;
 	}
+	/* one buffer of the most that is read: nothing to grow (pages untouched cost nothing) */
+	text = malloc(CONFIG_MAX_BYTES + 1);
+	if (!text) {
+		fclose(f);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -1;
+	}
 	do {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			text = realloc(text, cap + 1);
-			if (!text) {
-				fclose(f);
-				snprintf(err, errlen, "%s: out of memory", path);
-				return -1;
-			}
-		}
-		n = fread(text + len, 1, cap - len, f);
+		n = fread(text + len, 1, CONFIG_MAX_BYTES - len, f);
 		len += n;
-	} while (n > 0 && len < (1 << 20));
+	} while (n > 0 && len < CONFIG_MAX_BYTES);
 	fclose(f);
 	text[len] = '\0';
 	if (strlen(text) != len) {

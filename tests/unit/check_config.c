@@ -162,6 +162,35 @@ START_TEST(test_bad_file_kept)
 }
 END_TEST
 
+/* A file larger than the 1 MiB read: the first MiB is read, exactly, and nothing past it
+ * (the bad line after it is not seen; ASan sees any byte written past the buffer). */
+START_TEST(test_large_file)
+{
+	char dir[] = "/tmp/check_config.XXXXXX", path[4200], err[256] = "", line[65];
+	struct kt_config c;
+	FILE *f;
+	int i;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/ktoprc", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	memset(line, '#', 63);
+	line[63] = '\n';
+	line[64] = '\0';
+	fputs("theme = light\n", f);
+	for (i = 0; i < (1 << 20) / 64 - 1; i++)
+		fputs(line, f);
+	fputs("#2345678901234567890123456789012345678901234567890\nzoom = perhaps\n", f);
+	fclose(f);
+	ck_assert_msg(config_load(&c, path, false, err, sizeof(err)) == 0, "%s", err);
+	ck_assert_str_eq(c.theme, "light");
+	config_free(&c);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 START_TEST(test_profiles)
 {
 	static const char *const names[] = { "sched", "block", "syscalls", "memory", "net" };
@@ -251,6 +280,7 @@ static Suite *config_suite(void)
 	tcase_add_test(tc, test_round_trip);
 	tcase_add_test(tc, test_bad_lines);
 	tcase_add_test(tc, test_bad_file_kept);
+	tcase_add_test(tc, test_large_file);
 	tcase_add_test(tc, test_profiles);
 	tcase_add_test(tc, test_keys_and_paths);
 	suite_add_tcase(s, tc);
