@@ -4,6 +4,7 @@ src_libktop_a_SOURCES += \
 	src/xalloc.c src/xalloc.h \
 	src/log.c src/log.h \
 	src/strutil.c src/strutil.h \
+	src/textout.c src/textout.h \
 	src/json.c src/json.h \
 	src/clock.c src/clock.h \
 	src/fileio.c src/fileio.h \

@@ -19,6 +19,7 @@
 #include "options.h"
 #include "remote/agent.h"
 #include "signals.h"
+#include "textout.h"
 #include "ui/ui.h"
 
 int main(int argc, char **argv)
@@ -27,6 +28,7 @@ int main(int argc, char **argv)
 	struct kt_app app;
 	struct kt_config rc, prof;
 	char err[512];
+	FILE *out = NULL; /* batch text and --list-usdt: through textout */
 	int ret, sig;
 
 	setlocale(LC_ALL, "");
@@ -47,6 +49,10 @@ int main(int argc, char **argv)
 	}
 	if (opts.verbose && log_open(opts.verbose, opts.log_path) < 0)
 		perror("ktop: cannot open the log file");
+	if ((opts.mode == KT_MODE_BATCH && !opts.json) || opts.mode == KT_MODE_LIST_USDT)
+		out = textout_open(stdout);
+	if (!out)
+		out = stdout;
 
 	if (opts.mode == KT_MODE_DOCTOR) {
 		ret = doctor_run(stdout, opts.json);
@@ -60,7 +66,7 @@ int main(int argc, char **argv)
 	}
 
 	if (opts.mode == KT_MODE_LIST_USDT) {
-		ret = usdt_print(stdout, opts.list_spec, err, sizeof(err));
+		ret = usdt_print(out, opts.list_spec, err, sizeof(err));
 		if (ret)
 			fprintf(stderr, "ktop: %s\n", err);
 		goto out;
@@ -74,13 +80,13 @@ int main(int argc, char **argv)
 
 	/* the capture is the agent's, at the other end of the pipe */
 	if (opts.n_remotes && opts.mode == KT_MODE_BATCH) {
-		ret = batch_remote_run(&opts, stdout);
+		ret = batch_remote_run(&opts, out);
 		goto out;
 	}
 
 	/* BPF alone: no tracefs, so no guard either */
 	if (opts.mode == KT_MODE_BATCH && opts.off_cpu) {
-		ret = batch_offcpu_run(&opts, stdout);
+		ret = batch_offcpu_run(&opts, out);
 		goto out;
 	}
 
@@ -106,7 +112,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ktop: %s\n", app.start_warning);
 
 	if (opts.mode == KT_MODE_BATCH)
-		ret = batch_run(&app, stdout);
+		ret = batch_run(&app, out);
 	else
 		ret = ui_run(&app);
 
@@ -115,6 +121,8 @@ int main(int argc, char **argv)
 	if (sig && ret == KT_EXIT_OK && opts.mode == KT_MODE_INTERACTIVE)
 		ret = KT_EXIT_SIGNAL + sig;
 out:
+	if (out && out != stdout)
+		fclose(out);
 	options_free(&opts);
 	config_free(&rc);
 	config_free(&prof);

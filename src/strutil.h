@@ -7,6 +7,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* c as ktop shows it on a terminal: a byte that is not printable ASCII (a control byte, the
+ * start of an escape sequence, a C1 control or any byte past ASCII) is drawn as '?'. */
+static inline char str_shown(unsigned char c)
+{
+	return c < 0x20 || c >= 0x7f ? '?' : (char)c;
+}
+
 /* s without leading and trailing white space: trailing space is cut in place, the return
  * value points past the leading space. */
 char *str_trim(char *s);

@@ -67,6 +67,7 @@ LIVE_TESTS = \
 	tests/live/coexist.sh \
 	tests/live/batch_json.sh \
 	tests/live/bad_input.sh \
+	tests/live/batch_escapes.sh \
 	tests/live/doctor.sh \
 	tests/live/mount.sh \
 	tests/live/comm_exec.sh \

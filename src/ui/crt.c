@@ -13,6 +13,7 @@
 
 #include "options.h"
 #include "signals.h"
+#include "strutil.h"
 #include "ui/crt.h"
 #include "ui/theme.h"
 
@@ -326,7 +327,7 @@ int crt_put(WINDOW *win, int y, int x, const char *s, int w)
 			c = '-';
 			i += 2;
 		}
-		buf[n % sizeof(buf)] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
+		buf[n % sizeof(buf)] = str_shown(c);
 		n++;
 		if (n % sizeof(buf) == 0)
 			waddnstr(win, buf, sizeof(buf));

@@ -20,6 +20,7 @@
 #include "source/source.h"
 #include "backend/store.h"
 #include "stopwhen.h"
+#include "strutil.h"
 #include "ui/stream.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -284,9 +285,7 @@ static void draw_line(struct kt_view *v, int y, int x, int w, const char *line, 
 			a = crt_attr(seg_at(segs, nseg, pos));
 		else
 			break;
-		if (c < 0x20 || c >= 0x7f)
-			c = '?';
-		mvwaddch(v->win, y, x + i, (chtype)c | a);
+		mvwaddch(v->win, y, x + i, (chtype)(unsigned char)str_shown(c) | a);
 	}
 }
 
