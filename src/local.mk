@@ -5,6 +5,7 @@ src_libktop_a_SOURCES += \
 	src/log.c src/log.h \
 	src/strutil.c src/strutil.h \
 	src/textout.c src/textout.h \
+	src/testhooks.h \
 	src/json.c src/json.h \
 	src/clock.c src/clock.h \
 	src/fileio.c src/fileio.h \

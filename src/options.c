@@ -684,6 +684,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			return 1;
 		case 'V':
 			printf("ktop %s\n", PACKAGE_VERSION);
+#ifdef KTOP_TEST_HOOKS
+			printf("built with --enable-test-hooks: the test suite's variables are read\n");
+#endif
 			return 1;
 		case ':':
 			FAIL("option '%s' needs a value", argv[optind - 1]);

@@ -100,6 +100,15 @@ pass()
 	exit 0
 }
 
+# A test that steers ktop through its test hooks (KTOP_NO_GUARD, KTOP_TEST_BPF_OBJECT, the
+# index gates, the redraw limit) needs a build configured with --enable-test-hooks, as
+# ./dev check's is: any other ktop ignores them (docs/security.md).
+if grep -qE 'KTOP_NO_GUARD|KTOP_TEST_(BPF_OBJECT|INDEX|REDRAW)' "$0" && [ -x "$KTOP" ] &&
+	! "$KTOP" --version 2>/dev/null | grep -q -- --enable-test-hooks; then
+	rm -rf "$T"
+	skip "$KTOP was built without --enable-test-hooks (./dev check builds with them)"
+fi
+
 # ---- process helpers -------------------------------------------------------------------
 
 # True while pid is a live process (a zombie counts as dead).

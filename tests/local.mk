@@ -58,6 +58,9 @@ UNIT_TESTS = tests/unit/check_store tests/unit/check_options tests/unit/check_ca
 	tests/unit/check_loss tests/unit/check_layout tests/unit/check_decode
 UNIT_TESTS += tests/unit/check_pmu tests/unit/check_json
 UNIT_TESTS += tests/unit/check_theme tests/unit/check_config tests/unit/check_actions
+# The test hooks only where configure was asked for them (a shell test: reads the binary).
+UNIT_TESTS += tests/unit/test_hooks.sh
+EXTRA_DIST += tests/unit/test_hooks.sh
 LIVE_TESTS = \
 	tests/live/enable_disable.sh \
 	tests/live/reader_exact.sh \

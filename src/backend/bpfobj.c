@@ -14,6 +14,7 @@
 #include "backend/bpfobj.h"
 #include "fileio.h"
 #include "log.h"
+#include "testhooks.h"
 #include "xalloc.h"
 
 /* bpftool's generated code casts const away */
@@ -32,7 +33,7 @@ union int_width {
 
 struct bpf_object *bpfobj_open(const char *name)
 {
-	const char *env = getenv("KTOP_TEST_BPF_OBJECT"), *file = env ? strchr(env, ':') : NULL;
+	const char *env = test_hook_env("KTOP_TEST_BPF_OBJECT"), *file = env ? strchr(env, ':') : NULL;
 	char obj_name[64];
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = obj_name);
 	const void *elf = NULL;
@@ -45,7 +46,7 @@ struct bpf_object *bpfobj_open(const char *name)
 		elf = copy = file_read_all(file + 1, &len);
 		if (!elf)
 			return NULL;
-		log_debug("%s: %s: the object of %s (KTOP_TEST_BPF_OBJECT)", __func__, name, file + 1);
+		log_debug("%s: %s: the test object %s", __func__, name, file + 1);
 	}
 	for (i = 0; !elf && i < sizeof(bpf_builtin_objects) / sizeof(bpf_builtin_objects[0]); i++)
 		if (!strcmp(bpf_builtin_objects[i].name, name))

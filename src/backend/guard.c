@@ -25,6 +25,7 @@
 #include "backend/guard.h"
 #include "backend/session.h"
 #include "log.h"
+#include "testhooks.h"
 
 /* How long the guard retries an instance that is still busy: the dying ktop's ring-buffer
  * files may close after the pipe does. */
@@ -127,7 +128,7 @@ void guard_stop(void)
 
 int guard_start(void)
 {
-	const char *no = getenv("KTOP_NO_GUARD");
+	const char *no = test_hook_env("KTOP_NO_GUARD");
 	int fds[2];
 	pid_t owner = getpid(), pid;
 

@@ -28,6 +28,7 @@
 
 #include "../backend/store.h"
 #include "recording_local.h"
+#include "../testhooks.h"
 
 /* ---- the handle ------------------------------------------------------------------------- */
 
@@ -102,8 +103,8 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	rec->gate = getenv("KTOP_TEST_INDEX_GATE");
-	rec->start_gate = getenv("KTOP_TEST_INDEX_START_GATE");
+	rec->gate = test_hook_env("KTOP_TEST_INDEX_GATE");
+	rec->start_gate = test_hook_env("KTOP_TEST_INDEX_START_GATE");
 	rec->info.file = rec->file.info;
 	rec->info.ncpus = rec->pager.ncpus;
 	snprintf(rec->info.buffer, sizeof(rec->info.buffer), "%s", rec->buffer_name);
@@ -171,6 +172,11 @@ uint64_t recording_type_count(struct kt_recording *rec, int id)
 	if (id < 0 || id > 65535)
 		return 0;
 	return __atomic_load_n(&rec->type_counts[id], __ATOMIC_RELAXED);
+}
+
+void recording_hold_index(struct kt_recording *rec, const char *gate)
+{
+	rec->gate = gate;
 }
 
 void recording_close(struct kt_recording *rec)

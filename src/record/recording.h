@@ -68,5 +68,8 @@ int recording_set_filter(struct kt_recording *rec, int id, const char *expr, cha
 			 size_t errlen);
 /* Stops the index thread, detaches from the store, closes the file. Safe on NULL. */
 void recording_close(struct kt_recording *rec);
+/* Tests: the index holds after its first screen while the file gate names exists (the
+ * string is kept, not copied). Call before recording_attach(). */
+void recording_hold_index(struct kt_recording *rec, const char *gate);
 
 #endif

@@ -79,8 +79,8 @@ struct kt_recording {
 	unsigned tail_pages;	  /* it starts this many pages back from each CPU's last: 0 none */
 	bool tail_stuck;	  /* it cannot grow back before the index is done */
 	uint64_t *first_page, *last_page; /* per CPU of the buffer shown; last 0: no data */
-	char *gate;		  /* tests: the index holds while this file exists */
-	char *start_gate;	  /* tests: ... and does not begin while this one exists */
+	const char *gate;	  /* tests: the index holds while this file exists */
+	const char *start_gate;	  /* tests: ... and does not begin while this one exists */
 
 	uint64_t *type_counts; /* 65536, relaxed atomics */
 	bool *hidden;	       /* 65536: event ids left out */

@@ -48,6 +48,10 @@ void recording_close(struct kt_recording *rec)
 {
 }
 
+void recording_hold_index(struct kt_recording *rec, const char *gate)
+{
+}
+
 bool recording_hidden(struct kt_recording *rec, int id)
 {
 	return false;

@@ -17,6 +17,7 @@
 #include "log.h"
 #include "options.h"
 #include "signals.h"
+#include "testhooks.h"
 #include "source/source.h"
 #include "ui/action.h"
 #include "ui/pane.h"
@@ -32,7 +33,7 @@
 
 static unsigned long long redraw_min_ns(void)
 {
-	const char *env = getenv("KTOP_TEST_REDRAW_MIN_MS");
+	const char *env = test_hook_env("KTOP_TEST_REDRAW_MIN_MS");
 
 	return env ? strtoull(env, NULL, 10) * NSEC_PER_MSEC : REDRAW_MIN_NS;
 }

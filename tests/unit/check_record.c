@@ -198,10 +198,9 @@ START_TEST(test_tail_before_index)
 	f = fopen(gate, "w");
 	ck_assert_ptr_nonnull(f);
 	fclose(f);
-	setenv("KTOP_TEST_INDEX_GATE", gate, 1);
 	rec = recording_open(path, err, sizeof(err));
-	unsetenv("KTOP_TEST_INDEX_GATE");
 	ck_assert_msg(rec != NULL, "%s", err);
+	recording_hold_index(rec, gate);
 	ck_assert_int_eq(recording_attach(rec, st, -1, err, sizeof(err)), 0);
 	for (k = 0; k < 5000 && !end; k++) { /* the first records, then the gate holds */
 		usleep(2000);
