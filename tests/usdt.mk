@@ -26,5 +26,5 @@ tests_unit_check_usdt_CFLAGS = $(UNIT_CFLAGS) \
 EXTRA_tests_unit_check_usdt_DEPENDENCIES = tests/helpers/libktop_usdt_twice.so
 tests_unit_check_usdt_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_usdt
-LIVE_TESTS += tests/live/usdt.sh tests/live/usdt_hist.sh
+LIVE_TESTS += tests/live/usdt.sh tests/live/usdt_hist.sh tests/live/maps_namespace.sh
 TERM_TESTS += tests/term/usdt_editor.sh tests/term/usdt_hist_pane.sh

@@ -76,14 +76,23 @@ int elfsyms_resolve_path(const char *name, char *path, size_t pathlen, char *err
 
 int elfsyms_open(const char *path, struct kt_elf *ef, char *err, size_t errlen)
 {
-	ef->elf = NULL;
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		ef->elf = NULL;
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
-	ef->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (ef->fd < 0) {
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	return elfsyms_open_fd(fd, path, ef, err, errlen);
+}
+
+int elfsyms_open_fd(int fd, const char *path, struct kt_elf *ef, char *err, size_t errlen)
+{
+	ef->elf = NULL;
+	ef->fd = fd;
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
+		close(fd);
 		return -1;
 	}
 	ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);

@@ -39,6 +39,9 @@ struct kt_elf {
 
 /* Opens path. Returns 0, or -1 with err ("/etc/passwd is not an ELF file ..."). */
 int elfsyms_open(const char *path, struct kt_elf *ef, char *err, size_t errlen);
+/* The same on fd, opened already (procmaps_open()), which ef then owns, as on a failure it is
+ * closed; path names it in err. */
+int elfsyms_open_fd(int fd, const char *path, struct kt_elf *ef, char *err, size_t errlen);
 void elfsyms_close(struct kt_elf *ef);
 /* The file offset of virtual address addr, from the PT_LOAD segment holding it. Returns 0,
  * or -1 when no segment has it in the file. */

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "backend/elfsyms.h"
+#include "backend/procmaps.h"
 #include "fileio.h"
 #include "backend/symbolize.h"
 #include "backend/usernames.h"
@@ -503,13 +504,16 @@ static void dso_read(struct kt_symbolizer *sym, struct dso *d, Elf *elf)
 	sym->ndsos_loaded++;
 }
 
-/* Reads d's segments and symbols once; a file that cannot be read stays unusable (its
- * frames are "[base+0xOFF]"). */
-static void dso_load(struct kt_symbolizer *sym, struct dso *d, int pid)
+/* Reads d's segments and symbols once, from the file map m of pid maps, opened as pid sees
+ * it (procmaps.h); the path here only when pid is gone, and then a regular file only. A
+ * file that cannot be read stays unusable (its frames are "[base+0xOFF]"). */
+static void dso_load(struct kt_symbolizer *sym, struct dso *d, int pid, const struct map *m)
 {
-	char err[256], alt[PATH_MAX], *image = NULL;
+	struct kt_procmap pm = { .start = m->start, .end = m->end, .path = d->path };
+	char err[256], *image = NULL;
 	struct kt_elf ef;
 	Elf *elf;
+	int fd;
 
 	if (d->loaded)
 		return;
@@ -524,12 +528,11 @@ static void dso_load(struct kt_symbolizer *sym, struct dso *d, int pid)
 	}
 	if (d->path[0] != '/')
 		return; /* [heap], [stack] and the like: nothing on disk */
-	if (elfsyms_open(d->path, &ef, err, sizeof(err)) < 0) {
-		/* a process in another mount namespace sees its files under its root */
-		snprintf(alt, sizeof(alt), "/proc/%d/root%s", pid, d->path);
-		if (elfsyms_open(alt, &ef, err, sizeof(err)) < 0)
-			return;
-	}
+	fd = procmaps_open(pid, &pm);
+	if (fd < 0)
+		fd = procmaps_open_regular(d->path);
+	if (fd < 0 || elfsyms_open_fd(fd, d->path, &ef, err, sizeof(err)) < 0)
+		return;
 	dso_read(sym, d, ef.elf);
 	elfsyms_close(&ef);
 }
@@ -682,39 +685,34 @@ void symbolizer_mmap(struct kt_symbolizer *sym, int pid, uint64_t start, uint64_
 	add_map(sym, p, start, start + len, pgoff, path, false);
 }
 
+struct maps_read {
+	struct kt_symbolizer *sym;
+	struct proc *p;
+};
+
+static int add_proc_map(const struct kt_procmap *m, void *ctx)
+{
+	struct maps_read *r = ctx;
+
+	if (m->exec)
+		add_map(r->sym, r->p, m->start, m->end, m->off, m->path, true);
+	return 0;
+}
+
 /* Merges the executable mappings of /proc/PID/maps into what the side band gave (which
  * wins: it may be newer than what /proc shows). Without a side band, /proc is all there is:
- * what it says now replaces what it said before (an exec since, a library loaded). */
+ * what it says now replaces what it said before (an exec since, a library loaded). A
+ * process gone leaves the side band's. */
 static void read_proc_maps(struct kt_symbolizer *sym, struct proc *p)
 {
-	char path[64], line[PATH_MAX + 128];
-	FILE *f;
+	struct maps_read r = { sym, p };
+	size_t n = p->n;
 
 	p->read_pass = sym->pass;
-	snprintf(path, sizeof(path), "/proc/%d/maps", p->pid);
-	f = fopen(path, "re");
-	if (!f)
-		return; /* gone: the side band is all there is */
 	if (!p->tracked)
 		p->n = 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, off;
-		char perms[8], *file;
-		int at = 0;
-		size_t len;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s%n", &start, &end, perms, &off, &at) < 4 ||
-		    !at || !strchr(perms, 'x'))
-			continue;
-		file = line + at;
-		file += strspn(file, " ");
-		len = strcspn(file, "\n");
-		file[len] = '\0';
-		if (len > 10 && !strcmp(file + len - 10, " (deleted)"))
-			file[len - 10] = '\0';
-		add_map(sym, p, start, end, off, file, true);
-	}
-	fclose(f);
+	if (procmaps_each(p->pid, add_proc_map, &r) < 0 && !p->tracked)
+		p->n = n;
 }
 
 void symbolizer_fork(struct kt_symbolizer *sym, int parent_pid, int pid)
@@ -882,19 +880,30 @@ void symbolizer_exec(struct kt_symbolizer *sym, int pid)
 		proc_clear(p);
 }
 
-/* /tmp/perf-PID.map ("START SIZE name", hex), read again when it grew. */
+/* /tmp/perf-PID.map ("START SIZE name", hex), read again when it grew. Any user may make
+ * that name in /tmp: as perf, only a regular file of the process's owner is read (or of
+ * root, or of ktop's user). */
 static void read_jit_map(struct proc *p)
 {
 	char path[64], line[1024];
-	struct stat st;
+	struct stat st, owner;
 	FILE *f;
+	int fd;
 
 	snprintf(path, sizeof(path), "/tmp/perf-%d.map", p->pid);
 	if (stat(path, &st) < 0 || st.st_size == p->jit_size)
 		return;
-	f = fopen(path, "re");
-	if (!f)
+	snprintf(line, sizeof(line), "/proc/%d", p->pid);
+	if (st.st_uid != 0 && st.st_uid != geteuid() &&
+	    (stat(line, &owner) < 0 || st.st_uid != owner.st_uid))
 		return;
+	fd = procmaps_open_regular(path);
+	f = fd >= 0 ? fdopen(fd, "re") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
 	symtab_free(&p->jit);
 	p->jit_size = st.st_size;
 	while (fgets(line, sizeof(line), f)) {
@@ -961,7 +970,7 @@ void symbolizer_user(struct kt_symbolizer *sym, int pid, uint64_t addr, struct k
 	}
 	if (m && m->dso) {
 		off = addr - m->start + m->pgoff;
-		dso_load(sym, m->dso, pid);
+		dso_load(sym, m->dso, pid, m);
 		name = dso_find(m->dso, off);
 		if (name)
 			named(sym, f, buf, len, name, KT_FRAME_USER);

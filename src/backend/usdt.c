@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "backend/elfsyms.h"
+#include "backend/procmaps.h"
 #include "backend/probes.h"
 #include "backend/usdt.h"
 #include "strutil.h"
@@ -152,54 +153,65 @@ int usdt_read_file(const char *path, struct kt_usdt_list *l, char *err, size_t e
 	return ret;
 }
 
+struct pid_notes {
+	pid_t pid;
+	struct kt_usdt_list *l;
+	char **seen; /* the files read already */
+	size_t nseen;
+	bool oom;
+};
+
+/* One mapping of the process: the notes of its file, read once per file, through the
+ * process's view of it (procmaps.h); named by a path that reaches the same file from here,
+ * where the probe is made. */
+static int pid_map_notes(const struct kt_procmap *m, void *ctx)
+{
+	struct pid_notes *pn = ctx;
+	char ignore[512], path[PATH_MAX + 32];
+	struct kt_elf ef;
+	char **grown;
+	size_t i;
+	int fd, ret;
+
+	if (!m->exec || m->path[0] != '/' || m->deleted)
+		return 0;
+	for (i = 0; i < pn->nseen && strcmp(pn->seen[i], m->path); i++)
+		;
+	if (i < pn->nseen)
+		return 0;
+	grown = realloc(pn->seen, (pn->nseen + 1) * sizeof(*pn->seen));
+	if (grown)
+		pn->seen = grown;
+	if (!grown || !(grown[pn->nseen] = strdup(m->path)))
+		return pn->oom = true;
+	pn->nseen++;
+	/* a file that is not ELF (or gone) has no notes: not an error for a process */
+	fd = procmaps_open(pn->pid, m);
+	if (fd < 0 || elfsyms_open_fd(fd, m->path, &ef, ignore, sizeof(ignore)) < 0)
+		return 0;
+	procmaps_reach(pn->pid, m->path, path, sizeof(path));
+	ret = read_notes(ef.elf, path, pn->l);
+	elfsyms_close(&ef);
+	return ret < 0 ? pn->oom = true : 0;
+}
+
 int usdt_read_pid(pid_t pid, struct kt_usdt_list *l, char *err, size_t errlen)
 {
-	char p[64], line[PATH_MAX + 128], perms[8], path[PATH_MAX], ignore[512];
-	struct kt_elf ef;
-	char **seen = NULL;
-	size_t nseen = 0, i;
-	FILE *f;
-	int ret = 0;
+	struct pid_notes pn = { .pid = pid, .l = l };
+	size_t i;
+	int ret = procmaps_each(pid, pid_map_notes, &pn);
 
-	snprintf(p, sizeof(p), "/proc/%d/maps", (int)pid);
-	f = pid > 0 ? fopen(p, "r") : NULL;
-	if (!f) {
+	for (i = 0; i < pn.nseen; i++)
+		free(pn.seen[i]);
+	free(pn.seen);
+	if (ret < 0) {
 		str_seterr(err, errlen, "no process %d (it is not running; ps shows the ones "
 			   "there are)", (int)pid);
 		return -1;
 	}
-	while (ret == 0 && fgets(line, sizeof(line), f)) {
-		char **grown;
-
-		/* address perms offset dev inode path */
-		if (sscanf(line, "%*s %7s %*s %*s %*s %4095[^\n]", perms, path) != 2 ||
-		    perms[2] != 'x' || path[0] != '/' || strstr(path, " (deleted)"))
-			continue;
-		for (i = 0; i < nseen && strcmp(seen[i], path); i++)
-			;
-		if (i < nseen)
-			continue;
-		grown = realloc(seen, (nseen + 1) * sizeof(*seen));
-		if (!grown || !(grown[nseen] = strdup(path))) {
-			seen = grown ? grown : seen;
-			ret = -1;
-			break;
-		}
-		seen = grown;
-		nseen++;
-		/* a file that is not ELF (or gone) has no notes: not an error for a process */
-		if (elfsyms_open(path, &ef, ignore, sizeof(ignore)) < 0)
-			continue;
-		ret = read_notes(ef.elf, path, l);
-		elfsyms_close(&ef);
-	}
-	fclose(f);
-	for (i = 0; i < nseen; i++)
-		free(seen[i]);
-	free(seen);
-	if (ret < 0)
+	if (pn.oom)
 		str_seterr(err, errlen, "out of memory");
-	return ret;
+	return pn.oom ? -1 : 0;
 }
 
 void usdt_list_free(struct kt_usdt_list *l)
