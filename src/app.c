@@ -22,6 +22,7 @@
 #include "backend/pmu.h"
 #include "backend/profile.h"
 #include "backend/privs.h"
+#include "backend/owner.h"
 #include "backend/probes.h"
 #include "backend/usdt.h"
 #include "backend/scope.h"
@@ -88,7 +89,7 @@ static int app_use_top_level(struct kt_app *app, char *err, size_t errlen)
 			 "--comm and --cgroup are not combined with it (run them in a second ktop)");
 		return KT_EXIT_USAGE;
 	}
-	if (toplevel_claim(err, errlen) < 0)
+	if (toplevel_claim(o->tracer, err, errlen) < 0)
 		return KT_EXIT_FAILURE;
 	session_use_top_level(app->session);
 	return KT_EXIT_OK;
@@ -698,16 +699,19 @@ int app_list_events(FILE *out, const char *spec, char *err, size_t errlen)
 	return KT_EXIT_OK;
 }
 
-/* Another ktop's probe group, ktop_<pid> of another pid: a glob never takes it in, since an
- * event enabled in this instance keeps that ktop from removing its probe. */
+/* Another ktop's probe group, ktop_<pid> of another pid (or ktop_<ns>_<pid>, owner.h): a
+ * glob never takes it in, since an event enabled in this instance keeps that ktop from
+ * removing its probe. */
 static bool foreign_probe_group(const char *system)
 {
 	const char *p = system + strlen(KT_GROUP_PREFIX);
+	char mine[64];
 
 	if (strncmp(system, KT_GROUP_PREFIX, strlen(KT_GROUP_PREFIX)) || !*p ||
-	    strspn(p, "0123456789") != strlen(p))
+	    strspn(p, "0123456789_") != strlen(p))
 		return false;
-	return strtol(p, NULL, 10) != (long)getpid();
+	owner_name(mine, sizeof(mine), KT_GROUP_PREFIX, getpid());
+	return strcmp(system, mine) != 0;
 }
 
 static bool selected(const char *spec, bool glob, const struct kt_event_desc *ev)

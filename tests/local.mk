@@ -67,6 +67,7 @@ LIVE_TESTS = \
 	tests/live/loss_overload.sh \
 	tests/live/exit_paths.sh \
 	tests/live/stale_cleanup.sh \
+	tests/live/pidns_owner.sh \
 	tests/live/coexist.sh \
 	tests/live/batch_json.sh \
 	tests/live/bad_input.sh \

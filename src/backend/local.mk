@@ -37,6 +37,7 @@ src_libktop_a_SOURCES += \
 	src/backend/ksyms.c src/backend/ksyms.h \
 	src/backend/elfsyms.c src/backend/elfsyms.h \
 	src/backend/procmaps.c src/backend/procmaps.h \
+	src/backend/owner.c src/backend/owner.h \
 	src/backend/usdt.c src/backend/usdt.h \
 	src/backend/filtercheck.c src/backend/filtercheck.h
 # function_graph call trees.

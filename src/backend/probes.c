@@ -19,6 +19,7 @@
 
 #include "backend/elfsyms.h"
 #include "backend/ksyms.h"
+#include "backend/owner.h"
 #include "backend/probes.h"
 #include "backend/session.h"
 #include "log.h"
@@ -642,7 +643,7 @@ struct kt_probes *probes_new(struct kt_session *s)
 	if (!p)
 		return NULL;
 	p->session = s;
-	snprintf(p->group, sizeof(p->group), KT_GROUP_PREFIX "%d", (int)getpid());
+	owner_name(p->group, sizeof(p->group), KT_GROUP_PREFIX, getpid());
 	return p;
 }
 

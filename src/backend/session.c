@@ -13,6 +13,7 @@
 
 #include <tracefs.h>
 
+#include "backend/owner.h"
 #include "backend/session_local.h"
 #include "backend/toplevel.h"
 #include "backend/triggers.h"
@@ -174,7 +175,7 @@ struct kt_session *session_open(const struct kt_session_opts *opts, char *err, s
 		str_seterr(err, errlen, "out of memory");
 		return NULL;
 	}
-	snprintf(s->name, sizeof(s->name), KT_INSTANCE_PREFIX "%d", (int)getpid());
+	owner_name(s->name, sizeof(s->name), KT_INSTANCE_PREFIX, getpid());
 	if (open_sessions) {
 		str_seterr(err, errlen, "tracefs instance %s is already open in this process",
 		       s->name);

@@ -16,26 +16,19 @@
 
 #include <tracefs.h>
 
+#include "backend/owner.h"
 #include "backend/session_local.h"
 #include "backend/toplevel.h"
 #include "backend/triggers.h"
 #include "log.h"
 #include "piddead.h"
 
-static int parse_owner(const char *name, const char *prefix, pid_t *pid)
+/* Whether name is prefix and a pid of this pid namespace (owner.h), the pid in *pid. */
+static bool ours(const char *name, const char *prefix, pid_t *pid)
 {
-	size_t plen = strlen(prefix);
-	char *end;
-	long v;
+	const char *end = owner_parse(name, prefix, pid);
 
-	if (strncmp(name, prefix, plen) || !isdigit((unsigned char)name[plen]))
-		return -1;
-	errno = 0;
-	v = strtol(name + plen, &end, 10);
-	if (errno || *end || v <= 0 || v > INT_MAX)
-		return -1;
-	*pid = (pid_t)v;
-	return 0;
+	return end && !*end;
 }
 
 /* Removes the dynamic events of group (exactly) or, with owner_dead, of every ktop_<pid>
@@ -70,8 +63,7 @@ again:
 		if (group) {
 			if (strcmp(name, group))
 				continue;
-		} else if (!owner_dead || parse_owner(name, KT_GROUP_PREFIX, &pid) < 0 ||
-			   !pid_is_dead(pid)) {
+		} else if (!owner_dead || !ours(name, KT_GROUP_PREFIX, &pid) || !pid_is_dead(pid)) {
 			continue;
 		}
 		snprintf(cmd, sizeof(cmd), "-:%s/%s", name, slash + 1);
@@ -132,11 +124,11 @@ int session_remove_owned(pid_t pid, int busy_ms)
 
 	if (toplevel_restore(pid, busy_ms) > 0)
 		removed++;
-	snprintf(name, sizeof(name), KT_INSTANCE_PREFIX "%d", (int)pid);
+	owner_name(name, sizeof(name), KT_INSTANCE_PREFIX, pid);
 	ret = remove_instance(name, busy_ms);
 	if (ret == 0)
 		removed++;
-	snprintf(name, sizeof(name), KT_GROUP_PREFIX "%d", (int)pid);
+	owner_name(name, sizeof(name), KT_GROUP_PREFIX, pid);
 	removed += remove_dynevents(name, false);
 	return removed;
 }
@@ -156,7 +148,7 @@ int session_remove_stale(void)
 	d = path ? opendir(path) : NULL;
 	tracefs_put_tracing_file(path);
 	while (d && (de = readdir(d))) {
-		if (parse_owner(de->d_name, KT_INSTANCE_PREFIX, &pid) < 0 || !pid_is_dead(pid))
+		if (!ours(de->d_name, KT_INSTANCE_PREFIX, &pid) || !pid_is_dead(pid))
 			continue;
 		/* A reader fd still open somewhere keeps it busy: skip, not wait. */
 		if (remove_instance(de->d_name, 0) == 0)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The top level, borrowed. The state file is a small script of what puts the top level back,
  * one command a line, replayed in order:
+ *   expect FILE VALUE the top level is still ktop's only while FILE reads VALUE (the tracer
+ *                     ktop set): otherwise another tool has it since, and nothing is replayed
  *   set FILE VALUE    write VALUE to FILE (current_tracer first, so tracing stops first)
  *   clear FILE        truncate FILE
  *   add FILE ENTRY    append ENTRY to FILE (a saved list entry or pid)
@@ -20,6 +22,7 @@
 
 #include <tracefs.h>
 
+#include "backend/owner.h"
 #include "backend/session.h"
 #include "backend/toplevel.h"
 #include "backend/tracers.h"
@@ -41,7 +44,10 @@ static const char *const idle_lists[] = {
 
 static void state_path(pid_t pid, char *buf, size_t len)
 {
-	snprintf(buf, len, "%s/" KT_INSTANCE_PREFIX "%d" STATE_SUFFIX, KT_TOPLEVEL_DIR, (int)pid);
+	char name[64];
+
+	owner_name(name, sizeof(name), KT_INSTANCE_PREFIX, pid);
+	snprintf(buf, len, "%s/%s" STATE_SUFFIX, KT_TOPLEVEL_DIR, name);
 }
 
 const char *toplevel_needed(struct kt_session *s, const char *tracer, bool graph_lists)
@@ -151,7 +157,7 @@ static int write_state(FILE *f)
 	return 0;
 }
 
-int toplevel_claim(char *err, size_t errlen)
+int toplevel_claim(const char *tracer, char *err, size_t errlen)
 {
 	char path[PATH_MAX], why[256];
 	const char *busy;
@@ -176,6 +182,8 @@ int toplevel_claim(char *err, size_t errlen)
 			close(fd);
 		return -1;
 	}
+	if (tracer)
+		fprintf(f, "expect current_tracer %s\n", tracer);
 	ret = write_state(f);
 	if (fclose(f) != 0 || ret < 0) {
 		str_seterr(err, errlen, "--top-level: cannot save the top level's state to %s",
@@ -224,9 +232,28 @@ static int replay(char *line, int busy_ms)
 	return ret < 0 ? -1 : 0;
 }
 
+/* Whether "expect FILE VALUE" still holds: FILE reads VALUE. */
+static bool still_ours(char *line)
+{
+	char *file = line + strlen("expect "), *value = strchr(file, ' '), *now;
+	bool same;
+
+	if (!value)
+		return false;
+	*value++ = '\0';
+	now = tracefs_instance_file_read(NULL, file, NULL);
+	same = now && !strcmp(str_trim(now), value);
+	if (!same)
+		log_debug("toplevel: %s is %s, not the %s ktop left: another tool has the top level, "
+			  "left as it is", file, now ? str_trim(now) : "unreadable", value);
+	free(now);
+	return same;
+}
+
 int toplevel_restore(pid_t pid, int busy_ms)
 {
 	char path[PATH_MAX], line[4096];
+	bool ours = true;
 	int ret = 1;
 	FILE *f;
 
@@ -234,12 +261,17 @@ int toplevel_restore(pid_t pid, int busy_ms)
 	f = fopen(path, "re");
 	if (!f)
 		return 0;
-	while (fgets(line, sizeof(line), f)) {
+	/* the expect line comes first: nothing is replayed before it is checked */
+	while (ours && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
-		if (*line && replay(line, busy_ms) < 0)
+		if (!strncmp(line, "expect ", 7))
+			ours = still_ours(line);
+		else if (*line && replay(line, busy_ms) < 0)
 			ret = -1;
 	}
 	fclose(f);
+	if (!ours)
+		ret = 0;
 	/* Replayed once only: a later replay could undo what another tracer set up since. */
 	unlink(path);
 	log_debug("toplevel: restored from %s%s", path, ret < 0 ? " (a step failed)" : "");
@@ -248,26 +280,18 @@ int toplevel_restore(pid_t pid, int busy_ms)
 
 int toplevel_restore_stale(bool (*is_dead)(pid_t pid))
 {
-	size_t plen = strlen(KT_INSTANCE_PREFIX), slen = strlen(STATE_SUFFIX), n;
 	struct dirent *de;
 	int restored = 0;
-	char *end;
+	const char *end;
 	DIR *d;
-	long v;
+	pid_t pid;
 
 	d = opendir(KT_TOPLEVEL_DIR);
 	while (d && (de = readdir(d))) {
-		n = strlen(de->d_name);
-		if (n <= plen + slen || strncmp(de->d_name, KT_INSTANCE_PREFIX, plen) ||
-		    strcmp(de->d_name + n - slen, STATE_SUFFIX) ||
-		    !isdigit((unsigned char)de->d_name[plen]))
+		end = owner_parse(de->d_name, KT_INSTANCE_PREFIX, &pid);
+		if (!end || strcmp(end, STATE_SUFFIX) || !is_dead(pid))
 			continue;
-		errno = 0;
-		v = strtol(de->d_name + plen, &end, 10);
-		if (errno || end != de->d_name + n - slen || v <= 0 || v > INT_MAX ||
-		    !is_dead((pid_t)v))
-			continue;
-		if (toplevel_restore((pid_t)v, 0) > 0)
+		if (toplevel_restore(pid, 0) > 0)
 			restored++;
 	}
 	if (d)

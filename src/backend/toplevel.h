@@ -22,14 +22,16 @@ const char *toplevel_needed(struct kt_session *s, const char *tracer, bool graph
 
 /* Refuses (-1, one-line reason in err) unless the top level is idle: current_tracer nop,
  * set_event, set_ftrace_filter and set_graph_function empty. Then writes the state file for
- * getpid(), before anything is changed. 0 on success. */
-int toplevel_claim(char *err, size_t errlen);
+ * getpid(), before anything is changed, with tracer (NULL: none), the one ktop will set there:
+ * the state is replayed only while that tracer is still the top level's. 0 on success. */
+int toplevel_claim(const char *tracer, char *err, size_t errlen);
 
 /* Replays the state file of pid, if there is one, and removes it: the tracer back to what it
  * was (retrying for busy_ms while trace pipes are still open), the function lists, pid lists,
- * clock, buffer size and tracing_on, and the top-level buffer cleared. The file is removed either way (a
- * second replay could undo another tracer's later set-up). Returns 1 restored, 0 no file,
- * -1 a step failed (logged). */
+ * clock, buffer size and tracing_on, and the top-level buffer cleared; nothing when the
+ * top level's tracer is no longer the one ktop set (another tool took it since). The file is
+ * removed either way (a second replay could undo another tracer's later set-up). Returns 1
+ * restored, 0 no file or not replayed, -1 a step failed (logged). */
 int toplevel_restore(pid_t pid, int busy_ms);
 
 /* toplevel_restore() of every state file whose pid is_dead() says is gone. Returns how many

@@ -30,6 +30,7 @@
 #include "backend/elfsyms.h"
 #include "backend/ksyms.h"
 #include "backend/probes.h"
+#include "backend/owner.h"
 #include "backend/session.h" /* KT_GROUP_PREFIX */
 #include "source/source.h"
 #include "backend/symlist.h"
@@ -234,12 +235,13 @@ static void probes_draw(struct kt_view *v)
 	struct ppane *pp = PP(v);
 	attr_t cursor = crt_attr(v->focused ? CRT_CURSOR : CRT_CURSOR_DIM);
 	size_t n = nprobes(v), i;
-	char title[200], right[48], buf[512];
+	char title[200], right[48], buf[512], group[64];
 	const struct kt_probe *miss = NULL;
 	int y = 2, list_h;
 
 	if (!source_is_remote(v->app->source)) {
-		snprintf(title, sizeof(title), "Probes " KT_GROUP_PREFIX "%d", (int)getpid());
+		owner_name(group, sizeof(group), KT_GROUP_PREFIX, getpid());
+		snprintf(title, sizeof(title), "Probes %s", group);
 	} else {
 		/* the agent's group, known once it has named a probe */
 		const struct kt_probe *p0 = source_probe_get(v->app->source, 0);
