@@ -9,13 +9,13 @@ FUZZ_FILTER_SRCS = tests/fuzz/fuzz_filter.c src/backend/filtercheck.c
 # probes.c and what it needs (session*.c: session.c clears triggers before an instance goes)
 FUZZ_PROBES_LIB = src/backend/probes.c src/backend/session.c src/backend/session_mount.c \
 	src/backend/session_stale.c src/backend/session_events.c src/backend/session_filter.c \
-	src/backend/session_dynevent.c src/backend/toplevel.c \
-	src/backend/tracers.c src/backend/elfsyms.c src/backend/ksyms.c src/backend/symlist.c src/backend/triggers.c \
+	src/backend/session_dynevent.c src/backend/toplevel.c src/backend/owner.c \
+	src/backend/procmaps.c src/backend/tracers.c src/backend/elfsyms.c src/backend/ksyms.c src/backend/symlist.c src/backend/triggers.c \
 	src/backend/filtercheck.c src/clock.c src/fileio.c src/log.c src/piddead.c src/strutil.c \
 	src/xalloc.c
 FUZZ_PROBE_SRCS = tests/fuzz/fuzz_probe.c $(FUZZ_PROBES_LIB)
 FUZZ_HISTSPEC_SRCS = tests/fuzz/fuzz_histspec.c src/backend/histspec.c src/backend/usdt.c \
-	src/backend/elfsyms.c src/backend/symlist.c src/strutil.c
+	src/backend/elfsyms.c src/backend/procmaps.c src/backend/symlist.c src/strutil.c
 FUZZ_USDT_SRCS = tests/fuzz/fuzz_usdt.c $(FUZZ_PROBES_LIB) src/backend/usdt.c
 FUZZ_KTOPRC_SRCS = tests/fuzz/fuzz_ktoprc.c src/ktoprc.c src/ui/theme.c src/strutil.c
 FUZZ_THEME_SRCS = tests/fuzz/fuzz_theme.c src/ui/theme.c src/strutil.c
