@@ -2,8 +2,8 @@
 # shellcheck disable=SC2317,SC2119 # helpers called through wait_until; tmux_screen without -e
 # The explorer's w and A on paths that cannot be written and on a disk that fills (200x30),
 # in a mount namespace of the test's own (tmpfs file systems that vanish with it):
-#   - w to a read-only file system, A to a path under /proc: one line naming the path and the
-#     cause, and the explorer goes on;
+#   - w to a read-only file system, A to a path under /proc, w to a FIFO, A to a symbolic
+#     link: one line naming the path and the cause, and the explorer goes on;
 #   - A to a tmpfs with room for the header and about 2 MiB of pages, while a workload pinned
 #     to one CPU makes 400,000 getppid calls: the recording stops with one line naming the
 #     file, the cause and the events it holds; REC goes, the stream keeps every call; the
@@ -61,6 +61,15 @@ tmux_prompt w "Write the stored events to:" "$T/ro/x.dat"
 expect_line "cannot write $T/ro/x.dat: Read-only file system" 5 "w to a read-only file system"
 tmux_prompt A "Record from now on to:" /proc/ktop-x.dat
 expect_line "cannot write /proc/ktop-x.dat: No such file or directory" 5 "A to /proc"
+_screen_has "$rec_shown" && fail "REC is shown after a refused A"
+# what another user may have put at the path first (tests/live/record_paths.sh has them all)
+mkfifo "$T/fifo.dat" && ln -s "$T/fifo.dat" "$T/link.dat" || fail "cannot make a FIFO and a link"
+tmux_prompt w "Write the stored events to:" "$T/fifo.dat"
+expect_line "cannot write $T/fifo.dat: it is a FIFO, not a regular file: name a new file" 5 \
+	"w to a FIFO"
+tmux_prompt A "Record from now on to:" "$T/link.dat"
+expect_line "cannot write $T/link.dat: it is a symbolic link: name the file itself, or a new one" 5 \
+	"A to a symbolic link"
 _screen_has "$rec_shown" && fail "REC is shown after a refused A"
 
 # ---- A on a disk that fills ----------------------------------------------------------------
