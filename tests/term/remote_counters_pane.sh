@@ -30,16 +30,11 @@ TP=syscalls:sys_enter_getppid
 [ -d "$TRACEFS/events/syscalls/sys_enter_getppid" ] || skip "the kernel has no $TP tracepoint"
 
 # via TAG [WRAPPER...]: the agent's command, its pid to $T/TAG.agent (exec keeps it), its own
-# -d a minute: its figures come at the explorer's -d all the same. agent_pid TAG: its pid.
+# -d a minute: its figures come at the explorer's -d all the same (remote_agent_pid TAG: its
+# pid in AGENT_PID).
 # (each run a config of its own: q saves the layout it leaves, zoomed here)
 mkdir -p "$T/xdg1" "$T/xdg2"
 via() { local tag=$1; shift; echo "echo \$\$ >$T/$tag.agent; exec $* $KTOP --agent -d 600"; }
-agent_pid()
-{
-	wait_until 15 test -s "$T/$1.agent" || fail "$1: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
-	KTOP_PIDS+=("$(cat "$T/$1.agent")")
-	cat "$T/$1.agent"
-}
 _no_counters() { [ "$(perf_counter_fds "$1")" = 0 ]; }
 _counting() { [ "$(perf_counter_fds "$1")" -gt 0 ]; }
 
@@ -64,7 +59,8 @@ grew() { local r; r=$(value "$1") || return 1; [ "${r#* }" -ge $(($2 + N)) ]; }
 tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg1" -- -d 1 --via "$(via one)" \
 	--pmu-event "$TP" --pmu-event syscalls:sys_enter_no_such --pmu-event cycles
 viewer=$KTOP_PID
-agent=$(agent_pid one)
+remote_agent_pid one
+agent=$AGENT_PID
 expect_text "Counters: system-wide, [0-9]+ CPUs?" 15 "--pmu-event did not open the counters pane on the agent"
 # (a key clears the status line)
 expect_text "^counters: syscalls:sys_enter_no_such: no tracepoint" 10 "the named counter the agent cannot count is not in the status line"
@@ -102,9 +98,12 @@ tmux_kill_server
 # ---- three agents: a column each; the third refuses ------------------------------------------
 tmux_start 80 40 "XDG_CONFIG_HOME=$T/xdg2" -- -d 1 --via "$(via h1)" --via "$(via h2)" \
 	--via "$(via h3 setpriv --bounding-set -perfmon,-sys_admin)" --pmu-event "$TP"
-a1=$(agent_pid h1)
-a2=$(agent_pid h2)
-a3=$(agent_pid h3)
+remote_agent_pid h1
+a1=$AGENT_PID
+remote_agent_pid h2
+a2=$AGENT_PID
+remote_agent_pid h3
+a3=$AGENT_PID
 expect_text "Counters: 3 hosts" 20 "the counters pane did not open on three hosts"
 expect_text "^counters: via3: --pmu: not permitted" 3 "via3's refusal is not in the status line"
 tmux_keys Tab F9
