@@ -173,6 +173,15 @@ _event_log_stop() # FILE
 	grep -v '^#' "$I/trace" >"$1"
 	_rm_instance "histlog-$$"
 }
+# switch_log_start: the workload's (WPID's) sched_switch and sched_wakeup into an instance of
+# the test's own; _event_log_stop FILE ends it.
+switch_log_start()
+{
+	_event_log_start "prev_pid == WPID || next_pid == WPID" sched:sched_switch
+	echo "pid == $WPID" >"$TRACEFS/instances/histlog-$$/events/sched/sched_wakeup/filter" &&
+		echo 1 >"$TRACEFS/instances/histlog-$$/events/sched/sched_wakeup/enable" ||
+		fail "cannot record the workload's wakeups in instance histlog-$$"
+}
 run_hist()
 {
 	local name=$1 args=() a w=()
@@ -197,10 +206,7 @@ run_hist()
 	wait_attached "$T/$name.klog" "$NHIST"
 	mapfile -t PROGS < <(prog_ids "$KTOP_PID")
 	if [ -n "$SWITCH_LOG" ]; then
-		_event_log_start "prev_pid == WPID || next_pid == WPID" sched:sched_switch
-		echo "pid == $WPID" >"$TRACEFS/instances/histlog-$$/events/sched/sched_wakeup/filter" &&
-			echo 1 >"$TRACEFS/instances/histlog-$$/events/sched/sched_wakeup/enable" ||
-			fail "cannot record the workload's wakeups in instance histlog-$$"
+		switch_log_start
 	elif [ -n "$BLOCK_LOG" ]; then
 		_event_log_start "dev == $BLOCK_LOG" block:block_rq_issue block:block_rq_complete
 	fi
