@@ -322,6 +322,16 @@ instance_cpu_stats()
 	done | sort -n
 }
 
+# ring_read PID: ktop PID (an agent) has read every event the kernel holds in its instance
+# (each CPU's stats say entries: 0): what is left to send is in its own hands, which the
+# viewer's stop drains (for wait_until once the workload ended, before the stop).
+ring_read()
+{
+	local d
+	d=$(instance_dir "$1")
+	[ -d "$d" ] && ! grep -h '^entries:' "$d"/per_cpu/cpu*/stats | grep -qv ' 0$'
+}
+
 # all_gone PID: ktop PID has exited and its instance and probe group are gone (for
 # wait_until after a kill).
 all_gone()
