@@ -174,8 +174,9 @@ loop_attach()
 # writes, whose program loader would read(2) after an exec): the helper waits for a file.
 # SWITCH_LOG=1: an instance of the test's own also records the workload's sched_switch and
 # sched_wakeup while it runs, into $T/NAME.switches, shown when a count comes out wrong. It is
-# a witness, not an oracle: under load this kernel has left switches in out of it that ktop's
-# programs saw, and out of both at once (bpf_hist.sh).
+# a witness for counts, not their oracle: under load this kernel has left switches in out of
+# it that ktop's programs saw, and out of both at once (bpf_hist.sh); what it does bound is
+# how many stretches ktop may call unended (offcpu-lib.sh's offcpu_check).
 # BLOCK_LOG=DEVT: the same for block_rq_issue and block_rq_complete of that device, into
 # $T/NAME.blocks (bio-latency once counted 7 of 8 requests in CI, with nothing missed).
 GO=exec

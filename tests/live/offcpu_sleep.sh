@@ -4,7 +4,8 @@
 # (workload block), keep it off for 1 s at least and for no longer than the reads took by
 # the workload's own clock (CLOCK_MONOTONIC, bpf_ktime_get_ns's); a read whose switch back
 # in the program never saw (this kernel skips one now and then, and counts it nowhere) is
-# reported as unended=, so 200 ms less per unended stretch. That time is under the
+# reported as unended=, so 200 ms less per unended stretch; but ktop may call at most one
+# stretch unended that an instance of the test's own saw end. That time is under the
 # workload's stacks through the kernel's pipe read (under vfs_read, ending at __schedule)
 # below the user frame of libc's read, whatever the variant (tp_btf, raw_tp, tracepoint), in
 # the folded output (ns) and in --json ("unit":"ns"). Not nanosleep: a task whose vCPU stalls
