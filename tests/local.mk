@@ -93,3 +93,6 @@ AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \
 	KTOP_WORKLOAD=$(abs_top_builddir)/tests/helpers/workload; \
 	KTOP_SRCDIR=$(abs_top_srcdir); export KTOP KTOP_WORKLOAD KTOP_SRCDIR;
 
+# The suite itself: no fail inside $(...), where it would only end a subshell.
+TESTS += tests/lint/fail_in_subshell.sh
+EXTRA_DIST += tests/lint/fail_in_subshell.sh tests/lint/fail_in_subshell.py
