@@ -75,3 +75,12 @@ tests/fuzz/fuzz_folded: $(FUZZ_FOLDED_SRCS)
 tests/fuzz/fuzz_frame: $(FUZZ_FRAME_SRCS)
 	$(FUZZ_PARSER_LINK)
 endif
+# event triggers (--trigger, --stop-when, the picker's prompt)
+FUZZ_TRIGGER_SRCS = tests/fuzz/fuzz_trigger.c $(FUZZ_PROBES_LIB)
+FUZZ_PARSER_TESTS += tests/fuzz/trigger.dict
+EXTRA_DIST += tests/fuzz/fuzz_trigger.c
+FUZZ_PARSER_BINS += tests/fuzz/fuzz_trigger
+if HAVE_FUZZER
+tests/fuzz/fuzz_trigger: $(FUZZ_TRIGGER_SRCS)
+	$(FUZZ_PARSER_LINK)
+endif

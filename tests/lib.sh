@@ -331,6 +331,16 @@ instance_cpu_stats()
 	done | sort -n
 }
 
+# ring_read PID: ktop PID (an agent) has read every event the kernel holds in its instance
+# (each CPU's stats say entries: 0): what is left to send is in its own hands, which the
+# viewer's stop drains (for wait_until once the workload ended, before the stop).
+ring_read()
+{
+	local d
+	d=$(instance_dir "$1")
+	[ -d "$d" ] && ! grep -h '^entries:' "$d"/per_cpu/cpu*/stats | grep -qv ' 0$'
+}
+
 # all_gone PID: ktop PID has exited and its instance and probe group are gone (for
 # wait_until after a kill).
 all_gone()
@@ -810,7 +820,8 @@ _alt_off() { [ "$(tmux_pane '#{alternate_on}')" = 0 ]; }
 
 # The explorer over real agents (--via): remote_via TAG [AGENT ARGS...] is an agent's
 # command, its pid written to $T/TAG.agent (sh -c's exec keeps it) and its debug log to
-# $T/TAG.klog; remote_agent_pid TAG its pid once it started (the clean-up kills it);
+# $T/TAG.klog; remote_agent_pid TAG its pid in AGENT_PID once it started (the clean-up
+# kills it; a variable, not $(...), where its fail would only end a subshell);
 # remote_two TAG1 TAG2 [AGENT ARGS...] the explorer at 80x24 (-d 1) over two such agents,
 # their pids in A1 and A2 once the header names both (remote_two_quit: q, all of it gone;
 # BPF programs checked with hist-lib.sh's _progs_gone).
@@ -824,8 +835,8 @@ remote_via()
 remote_agent_pid()
 {
 	wait_until 15 test -s "$T/$1.agent" || fail "$1: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
-	KTOP_PIDS+=("$(cat "$T/$1.agent")")
-	cat "$T/$1.agent"
+	AGENT_PID=$(cat "$T/$1.agent")
+	KTOP_PIDS+=("$AGENT_PID")
 }
 A1=''
 A2=''
@@ -836,9 +847,10 @@ remote_two()
 	mkdir -p "$T/xdg"
 	tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(remote_via "$t1" "$@")" \
 		--via "$(remote_via "$t2" "$@")"
-	A1=$(remote_agent_pid "$t1")
-	A2=$(remote_agent_pid "$t2")
-	KTOP_PIDS+=("$A1" "$A2") # (the subshells' own lists are gone)
+	remote_agent_pid "$t1"
+	A1=$AGENT_PID
+	remote_agent_pid "$t2"
+	A2=$AGENT_PID
 	expect_text "^2 hosts " 15 "the explorer did not start on both agents"
 }
 # remote_two_quit PROG_ID...: q, then within 2 s both agents, their instances and these

@@ -93,8 +93,11 @@ TERM_TESTS += tests/term/action_keys.sh
 # The ring-buffer pane: the kernel's per-CPU stats and the reader's, figure for figure.
 TERM_TESTS += tests/term/rings_pane.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
-EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
+EXTRA_DIST += tests/README.md tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \
 	KTOP_WORKLOAD=$(abs_top_builddir)/tests/helpers/workload; \
 	KTOP_SRCDIR=$(abs_top_srcdir); export KTOP KTOP_WORKLOAD KTOP_SRCDIR;
 
+# The suite itself: no fail inside $(...), where it would only end a subshell.
+TESTS += tests/lint/fail_in_subshell.sh
+EXTRA_DIST += tests/lint/fail_in_subshell.sh tests/lint/fail_in_subshell.py

@@ -65,8 +65,13 @@ wait_sampling()
 # ring until profwork has run CPU_SECS more seconds of CPU, then SIGINT (status in
 # KTOP_RC). A wall-clock --duration gives a workload on a loaded machine a fraction of a CPU
 # and the test too few samples; CPU time is what the samples measure. STOP_ALSO: pids to
-# SIGINT at the same moment (perf record over the same window).
+# SIGINT at the same moment (perf record over the same window). ktop's anonymous memory
+# (RssAnon, kB, /proc/PID/status) once its ring is mapped and just before the SIGINT, in
+# PROFILE_ANON0 and PROFILE_ANON1: what its profile took, by the kernel's count; profwork's
+# cpu_ticks before ktop started and just before the SIGINT in PROFILE_CPU0 and PROFILE_CPU1
+# (samples_at_most).
 STOP_ALSO=()
+rss_anon_kb() { awk '$1 == "RssAnon:" { print $2 }' "/proc/$1/status" 2>/dev/null; }
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 _mapped_ring() { grep -q 'perf_event' "/proc/$1/maps" 2>/dev/null || ! pid_alive "$1"; }
 _ran_cpu() { [ "$(cpu_ticks "$1")" -ge "$2" ] || ! pid_alive "$1" || ! pid_alive "$3"; }
@@ -74,16 +79,33 @@ profile_cpu()
 {
 	local secs=$1 out=$2 err=$3 until p
 	shift 3
+	PROFILE_CPU0=$(cpu_ticks "$PROFWORK_PID")
 	start_ktop "$out" "$err" "$@" --duration 600
 	wait_until 20 _mapped_ring "$KTOP_PID" || fail "ktop mapped no sample ring within 20s"
 	pid_alive "$KTOP_PID" || fail "ktop exited before sampling: $(head -c 400 "$err")"
+	PROFILE_ANON0=$(rss_anon_kb "$KTOP_PID")
 	until=$(awk -v t="$(cpu_ticks "$PROFWORK_PID")" -v s="$secs" -v hz="$(getconf CLK_TCK)" \
 		'BEGIN { printf "%d", t + s * hz }')
 	wait_until 300 _ran_cpu "$PROFWORK_PID" "$until" "$KTOP_PID" ||
 		fail "profwork ran less than ${secs}s of CPU in 300s"
 	pid_alive "$PROFWORK_PID" || fail "profwork ended before ${secs}s of CPU: $(head -c 300 "$T/work.out")"
+	PROFILE_ANON1=$(rss_anon_kb "$KTOP_PID")
+	PROFILE_CPU1=$(cpu_ticks "$PROFWORK_PID")
 	for p in "${STOP_ALSO[@]+"${STOP_ALSO[@]}"}"; do kill -INT "$p" 2>/dev/null; done
 	stop_ktop "$KTOP_PID" INT 60
+}
+
+# samples_at_most N WHAT: N samples at 99 Hz are no more than profwork's CPU between
+# PROFILE_CPU0 and PROFILE_CPU1 gives, by the kernel's count, with 10 % and 10 samples more
+# for the ticks' grain and the samples between the last look and the stop: a sampler that
+# counts a sample twice fails here.
+samples_at_most()
+{
+	local max
+	max=$(awk -v t0="$PROFILE_CPU0" -v t1="$PROFILE_CPU1" -v hz="$(getconf CLK_TCK)" \
+		'BEGIN { printf "%d", (t1 - t0) / hz * 99 * 1.1 + 10 }')
+	[ "$1" -le "$max" ] ||
+		fail "$2: $1 samples, more than 99 Hz over profwork's $(((PROFILE_CPU1 - PROFILE_CPU0))) ticks of CPU give ($max at most)"
 }
 
 # samples FOLDED TASK: the samples of stacks whose first frame is TASK.

@@ -26,6 +26,22 @@
 #include "strutil.h"
 
 #define AVAILABLE "# Available triggers:"
+/* what str_trim takes off: none of it may be inside a trigger's name */
+#define BLANKS " \t\n\v\f\r"
+
+/* src into dst of size bytes whole, or -1 with a reason: a part cut short would be another
+ * trigger than the one written. */
+static int put(char *dst, size_t size, const char *src, const char *what, char *err,
+	       size_t errlen)
+{
+	if (strlen(src) >= size) {
+		str_seterr(err, errlen, "trigger's %s '%.40s...' is longer than %zu bytes", what,
+			   src, size - 1);
+		return -1;
+	}
+	memcpy(dst, src, strlen(src) + 1);
+	return 0;
+}
 
 /* Splits "TRIGGER[:COUNT]" of a command that takes no ':' of its own besides an
  * enable_event's SYS:EV. Returns 0 or -1. */
@@ -36,8 +52,7 @@ static int split_count(struct kt_trigger *t, char *head, char *err, size_t errle
 
 	if (!strncmp(name, "hist", 4) && (name[4] == ':' || !name[4])) {
 		/* hist's own key=value list is separated by ':' and takes no count */
-		snprintf(t->cmd, sizeof(t->cmd), "%s", name);
-		return 0;
+		return put(t->cmd, sizeof(t->cmd), name, "command", err, errlen);
 	}
 	if (!strncmp(name, "enable_", 7) || !strncmp(name, "disable_", 8))
 		skip = 2; /* enable_event:SYS:EV */
@@ -59,8 +74,7 @@ static int split_count(struct kt_trigger *t, char *head, char *err, size_t errle
 			return -1;
 		}
 	}
-	snprintf(t->cmd, sizeof(t->cmd), "%s", name);
-	return 0;
+	return put(t->cmd, sizeof(t->cmd), name, "command", err, errlen);
 }
 
 int trigger_parse(const char *text, bool with_event, struct kt_trigger *t, char *err,
@@ -72,11 +86,14 @@ int trigger_parse(const char *text, bool with_event, struct kt_trigger *t, char 
 		memset(t, 0, sizeof(*t));
 	t->count = -1;
 	t->cmd[0] = t->filter[0] = '\0';
-	snprintf(buf, sizeof(buf), "%s", text);
+	if (put(buf, sizeof(buf), text, "text", err, errlen) < 0)
+		return -1;
 	cond = strstr(buf, " if ");
 	if (cond) {
 		*cond = '\0';
-		snprintf(t->filter, sizeof(t->filter), "%s", str_trim(cond + 4));
+		if (put(t->filter, sizeof(t->filter), str_trim(cond + 4), "condition", err,
+			errlen) < 0)
+			return -1;
 	}
 	head = str_trim(buf);
 	if (with_event) {
@@ -87,19 +104,21 @@ int trigger_parse(const char *text, bool with_event, struct kt_trigger *t, char 
 			return -1;
 		}
 		*p++ = '\0';
-		snprintf(t->system, sizeof(t->system), "%s", head);
+		if (put(t->system, sizeof(t->system), head, "system", err, errlen) < 0)
+			return -1;
 		head = p;
 		p = strchr(head, ':');
 		*p++ = '\0';
-		snprintf(t->event, sizeof(t->event), "%s", head);
+		if (put(t->event, sizeof(t->event), head, "event", err, errlen) < 0)
+			return -1;
 		head = p;
 	}
-	if (!*head || strchr(" \t", *head)) {
+	if (!*head || strchr(BLANKS ":", *head)) { /* ":4": a count of no trigger */
 		str_seterr(err, errlen, "trigger '%s': which trigger? (traceon, traceoff, "
 			   "stacktrace, enable_event:SYS:EV, disable_event:SYS:EV)", text);
 		return -1;
 	}
-	if (strpbrk(head, " \t")) {
+	if (strpbrk(head, BLANKS)) {
 		str_seterr(err, errlen, "trigger '%s': a space in '%s' (a condition is "
 			   "TRIGGER[:COUNT] if FILTER)", text, head);
 		return -1;

@@ -86,7 +86,7 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen)
 		goto fail;
 	}
 	rec->fd = open(path, O_RDONLY | O_CLOEXEC);
-	rec->check_pages = rec->fd >= 0 && rec->file.info.version == 6 && rec->file.info.cpus &&
+	rec->check_pages = rec->fd >= 0 && rec->file.info.cpus &&
 			   rec->buffer == -1 && rec->pager.ncpus == rec->file.info.ncpus;
 	rec->checked = calloc((size_t)rec->file.info.ncpus + 1, sizeof(*rec->checked));
 	if (!rec->checked) {

@@ -62,7 +62,7 @@ struct kt_recording {
 	int wake_fd;
 	uint64_t pager_dropped_at; /* the pager's position when it last dropped file pages */
 	int fd;			   /* the file, for the page checks */
-	bool check_pages;	   /* v6, top-level buffer: pages checked before libtracecmd reads */
+	bool check_pages;	   /* pages on disk (v6, v7 plain), top-level buffer: checked first */
 	uint64_t *checked;	   /* per CPU: pages up to this offset are sound (atomics) */
 	char corrupt[256];	   /* the first corrupt page met (under the store lock) */
 

@@ -3,7 +3,8 @@
  * The trace.dat structure check. It walks the sections the way a reader would, but reads
  * only sizes, names and the few options it reports, skipping over contents: a 1 GB recording
  * is checked with a few dozen small reads. Version 6 is checked to the per-CPU data; of
- * version 7 the header and the chain of section headers (their contents may be compressed).
+ * version 7 the header and the chain of section headers (their contents may be compressed),
+ * and, when the data is not compressed, the per-CPU data its BUFFER option names, as v6's.
  */
 #include "config.h"
 
@@ -188,7 +189,9 @@ static void parse_cpustat(struct kt_tdat_info *info, const char *text)
 	}
 }
 
-/* v6 options: id u16, size u32, data; DONE ends them. */
+static int buffer_v7(struct src *s, struct kt_tdat_info *info, uint32_t size);
+
+/* v6 options: id u16, size u32, data; DONE ends them (v7's plain options sections too). */
 static int options_v6(struct src *s, struct kt_tdat_info *info)
 {
 	char data[4096];
@@ -221,6 +224,9 @@ static int options_v6(struct src *s, struct kt_tdat_info *info)
 				parse_clock(info, data);
 			else
 				parse_cpustat(info, data);
+		} else if (id == TDAT_OPT_BUFFER && info->version == 7) {
+			if (buffer_v7(s, info, size) < 0)
+				return -1;
 		} else if (id == TDAT_OPT_KTOP_STACKS && !info->stacks) {
 			info->stacks = malloc((size_t)size + 1);
 			if (!info->stacks)
@@ -264,6 +270,22 @@ static int pages(struct src *s, const struct kt_tdat_info *info, int cpu, uint64
 	return 0;
 }
 
+/* One CPU's data: inside the file, in whole pages. */
+static int cpu_extent(struct src *s, const struct kt_tdat_info *info, int cpu, uint64_t off,
+		      uint64_t size)
+{
+	if (off > s->size || size > s->size - off)
+		return fail(s, "truncated: CPU %d's data is at offset %llu, %llu bytes, the "
+			       "file has %llu",
+			    cpu, (unsigned long long)off, (unsigned long long)size, s->size);
+	if (size && (off % info->page_size || size % info->page_size))
+		return fail(s, "corrupt per-CPU data: CPU %d's data (offset %llu, %llu "
+			       "bytes) is not in whole %u-byte pages",
+			    cpu, (unsigned long long)off, (unsigned long long)size,
+			    info->page_size);
+	return 0;
+}
+
 /* The per-CPU data: offsets and sizes inside the file, on page boundaries. */
 static int flyrecord(struct src *s, struct kt_tdat_info *info)
 {
@@ -275,17 +297,8 @@ static int flyrecord(struct src *s, struct kt_tdat_info *info)
 	for (cpu = 0; cpu < info->ncpus; cpu++) {
 		off = get_u64(s);
 		size = get_u64(s);
-		if (s->failed)
+		if (s->failed || cpu_extent(s, info, cpu, off, size) < 0)
 			return -1;
-		if (off > s->size || size > s->size - off)
-			return fail(s, "truncated: CPU %d's data is at offset %llu, %llu bytes, the "
-				       "file has %llu",
-				    cpu, (unsigned long long)off, (unsigned long long)size, s->size);
-		if (size && (off % info->page_size || size % info->page_size))
-			return fail(s, "corrupt per-CPU data: CPU %d's data (offset %llu, %llu "
-				       "bytes) is not in whole %u-byte pages",
-				    cpu, (unsigned long long)off, (unsigned long long)size,
-				    info->page_size);
 	}
 	/* libtracecmd then reads the trace clock's text, a u64 size first, and allocates that
 	 * size plus one before it reads: a corrupt size is a 4 GiB (or a wrapped 0-byte)
@@ -414,6 +427,75 @@ static int check_v6(struct src *s, struct kt_tdat_info *info)
 	}
 }
 
+/*
+ * v7's BUFFER option: the data section's offset, the buffer's name and clock, the page size,
+ * the CPU count, then each CPU's id, data offset and size. The top-level buffer's (name "")
+ * are the per-CPU data of info->cpus, checked as v6's once the sections are walked.
+ */
+static int buffer_v7(struct src *s, struct kt_tdat_info *info, uint32_t size)
+{
+	unsigned long long end = s->off + size;
+	char name[256], clock[64];
+	uint32_t psize, n, i, id;
+	uint64_t off, len;
+
+	s->section = "the buffer option";
+	get_u64(s);
+	if (get_str(s, name, sizeof(name)) < 0 || get_str(s, clock, sizeof(clock)) < 0)
+		return -1;
+	psize = get_u32(s);
+	n = get_u32(s);
+	if (s->failed)
+		return -1;
+	if (!name[0] && !info->cpus) {
+		if (psize != info->page_size || n > MAX_CPUS || 20ull * n > end - s->off)
+			return fail(s, "corrupt buffer option at offset %llu: %u CPUs of %u-byte "
+				       "pages in %u bytes (the file's pages are %u bytes)",
+				    end - size, n, psize, size, info->page_size);
+		info->cpus = calloc((size_t)n + 1, sizeof(*info->cpus));
+		if (!info->cpus)
+			return fail(s, "out of memory");
+		info->ncpus = (int)n;
+		for (i = 0; i < n; i++) {
+			id = get_u32(s);
+			off = get_u64(s);
+			len = get_u64(s);
+			if (!s->failed && id >= n)
+				return fail(s, "corrupt buffer option: CPU %u of %u", id, n);
+			if (s->failed)
+				return -1;
+			info->cpus[id].off = off;
+			info->cpus[id].size = len;
+		}
+	}
+	if (end > s->size)
+		return truncated(s, end - s->off);
+	s->off = end;
+	s->section = "options";
+	return 0;
+}
+
+/* v7's per-CPU data (buffer_v7), when it is on disk as pages: as v6's, its first pages. */
+static int cpus_v7(struct src *s, struct kt_tdat_info *info)
+{
+	int cpu;
+
+	if (!info->cpus)
+		return 0;
+	if (strcmp(info->compression, "none")) { /* compressed: libtracecmd's to unpack */
+		free(info->cpus);
+		info->cpus = NULL;
+		info->ncpus = 0;
+		return 0;
+	}
+	s->section = "the per-CPU data";
+	for (cpu = 0; cpu < info->ncpus; cpu++)
+		if (cpu_extent(s, info, cpu, info->cpus[cpu].off, info->cpus[cpu].size) < 0 ||
+		    pages(s, info, cpu, info->cpus[cpu].off, info->cpus[cpu].size) < 0)
+			return -1;
+	return 0;
+}
+
 /* v7: compression, then a chain of sections starting with the first options section. */
 static int check_v7(struct src *s, struct kt_tdat_info *info)
 {
@@ -460,7 +542,7 @@ static int check_v7(struct src *s, struct kt_tdat_info *info)
 		if (s->failed)
 			return -1;
 	}
-	return 0;
+	return cpus_v7(s, info);
 }
 
 static int check(struct src *s, struct kt_tdat_info *info)

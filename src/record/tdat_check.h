@@ -25,8 +25,9 @@ struct kt_tdat_info {
 	bool have_stats;
 	char *stacks;		/* ktop's profile option (TDAT_OPT_KTOP_STACKS), malloc'd and
 				 * NUL-terminated; NULL when the file has none */
-	/* v6: each CPU's data, the first TDAT_CHECK_PAGES pages of which are checked; the
-	 * reader checks the rest as it goes (tdat_check_page). malloc'd, ncpus entries. */
+	/* v6, and v7 when not compressed: each CPU's data, the first TDAT_CHECK_PAGES pages
+	 * of which are checked; the reader checks the rest as it goes (tdat_check_page).
+	 * malloc'd, ncpus entries; NULL when the pages are not on disk as such. */
 	struct kt_tdat_cpu { uint64_t off, size; } *cpus;
 };
 

@@ -5,7 +5,8 @@
 # tests/fuzz/corpus/NAME: real inputs, and every input that once failed. KTOP_FUZZ_SECS
 # (default 20) bounds the run. A crash, a sanitizer report, a leak, a hang (one input over
 # 10 s) or a broken promise of the parser (fuzz_parser.h) fails the test; the failing input
-# is kept whole in the build tree's tests/fuzz/artifacts/fuzz_NAME/ and printed in full, base64
+# is kept whole in the build tree's tests/fuzz/artifacts/fuzz_NAME/, as a seed in
+# tests/fuzz/corpus/NAME of the source tree, and printed in full, base64
 # (tests/fuzz/run-fuzzer.sh, shared with the recording reader's target).
 #   replay:  tests/fuzz/fuzz_NAME FILE
 #   longer:  make check TESTS=tests/fuzz/NAME.dict KTOP_FUZZ_SECS=600
@@ -24,7 +25,7 @@ SEEDS=$(dirname "$dict")/corpus/$name
 
 # shellcheck source-path=SCRIPTDIR source=run-fuzzer.sh
 . "$(dirname "$0")/run-fuzzer.sh"
-run_fuzzer "$FUZZER" "$SEEDS" "$SECS" -timeout=10 -max_len=4096 -dict="$dict"
+FUZZ_KEEP=$SEEDS run_fuzzer "$FUZZER" "$SEEDS" "$SECS" -timeout=10 -max_len=4096 -dict="$dict"
 assert_no_sanitizer "$T/fuzz_$name.log"
 log "$(sed -n 's/^Done \([0-9]*\) runs.*/\1/p' "$T/fuzz_$name.log") inputs in ${SECS}s," \
 	"$(find "$T/corpus-fuzz_$name" -type f | wc -l) new in the corpus"

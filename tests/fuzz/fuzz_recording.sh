@@ -1,9 +1,11 @@
 #!/bin/bash
 # Fuzzes the recording reader (tests/fuzz/fuzz_recording.c: ktop's structure check, then
 # libtracecmd, the paged store and the decoder) for a bounded time, KTOP_FUZZ_SECS (default
-# 30), under ASan and UBSan, starting from a deterministic recording and its truncations.
+# 30), under ASan and UBSan, starting from a deterministic recording, its truncations and its
+# version 7 forms.
 # Any crash, sanitizer report or hang fails the test; the input is kept whole in the build
-# tree and printed whole in the log (run-fuzzer.sh).
+# tree, as a seed in tests/fuzz/corpus/recording, and printed whole in the log
+# (run-fuzzer.sh).
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -25,6 +27,14 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 for n in 12 300 600 2000 4200; do
 	head -c "$n" "$T/seeds/good.dat" >"$T/seeds/cut$n.dat"
 done
+# Version 7, its sections and BUFFER option, plain (whose pages ktop checks on disk) and
+# zstd-compressed (unpacked by libtracecmd): the same recording through trace-cmd convert.
+command -v trace-cmd >/dev/null || fail "no trace-cmd (./dev installs it) to write version 7 seeds"
+for z in none zstd; do
+	trace-cmd convert -i "$T/seeds/good.dat" -o "$T/seeds/v7-$z.dat" --file-version 7 \
+		--compression "$z" >"$T/convert.log" 2>&1 ||
+		fail "trace-cmd convert --file-version 7 --compression $z: $(tail -n 3 "$T/convert.log")"
+done
 # -timeout: one input taking 60 s is a hang. Replaying a corpus of 140 takes 138 ms for the
 # median input, 705 ms for the slowest; but on a loaded 2-vCPU machine (load average 12,
 # other tests tracing every event, CPU hogs) the slowest of 13160 runs took 3 s where it
@@ -37,8 +47,10 @@ done
 # crashes prints its stack under the fuzzer's handlers; symbolizing that takes seconds
 # under load, counted against the parent's input. A failing input is kept and printed
 # whole (run-fuzzer.sh), to be replayed with symbols. Inputs that once failed are seeds too
-# (tests/fuzz/corpus/recording: a print format dividing by a field that is 0).
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:symbolize=0" \
+# (tests/fuzz/corpus/recording: a print format dividing by a field that is 0; version 7
+# files, plain and zstd, whose second page says it holds 128 MiB).
+FUZZ_KEEP=$KTOP_SRCDIR/tests/fuzz/corpus/recording \
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:symbolize=0" \
 	run_fuzzer "$FUZZER" "$T/seeds" "$SECS" -timeout=60 -rss_limit_mb=2048 -detect_leaks=0 \
 	"$KTOP_SRCDIR/tests/fuzz/corpus/recording"
 pass

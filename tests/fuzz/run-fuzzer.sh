@@ -1,7 +1,8 @@
 # shellcheck shell=bash
 # run_fuzzer FUZZER SEEDS SECS [ARG...]: runs the libFuzzer target FUZZER for SECS seconds
 # from the seed directory SEEDS (its finds go to a corpus of the test's own, in $T); further
-# arguments go to libFuzzer: options (-timeout=, -dict=...) or more seed directories. Fails
+# arguments go to libFuzzer: options (-timeout=, -dict=...) or more seed directories.
+# FUZZ_KEEP: the target's seed directory in the source tree (tests/fuzz/corpus/NAME). Fails
 # the test on a crash, a sanitizer report, a leak, an out-of-memory or a timeout, and when it
 # did not run to its time limit. Sourced after lib.sh by tests/fuzz/fuzz_*.sh; the sanitizer
 # options are the caller's (ASAN_OPTIONS=... run_fuzzer ...).
@@ -11,7 +12,9 @@
 # whole in base64 in the log with the command that replays it, so that CI's printed log
 # alone reproduces the failure. A timeout's input is replayed once, only to tell in the log
 # whether it hangs by itself (a bug, to fix and keep as a seed) or runs in a moment (the
-# machine or its clock stalled during that run); the test fails either way.
+# machine or its clock stalled during that run); the test fails either way. And every one is
+# kept as a seed, by itself, in FUZZ_KEEP (named by its hash: the same input once), so that
+# the next run, and git once the bug is fixed, have it: the log says where.
 
 FUZZ_REPLAY_SECS=${FUZZ_REPLAY_SECS:-20}
 
@@ -35,6 +38,7 @@ run_fuzzer()
 	grep -m1 -A 30 -E '==ERROR|Direct leak|runtime error' "$T/$name.log" >&2
 	while IFS= read -r a; do
 		n=$((n + 1))
+		_fuzz_keep "$a"
 		[ "$rc" != 0 ] || continue
 		log "input kept in $a ($(stat -c %s "$a") bytes); to replay it:"
 		echo "base64 -d >input <<'EOF' && $fuzzer input" >&2
@@ -47,6 +51,18 @@ run_fuzzer()
 	# crashes runs the fuzzer's handlers and leaves an input behind, the target survives
 	[ "$n" = 0 ] || log "$n input(s) crashed a child process the target survived, kept in $art"
 	grep -q 'Done [0-9]* runs' "$T/$name.log" || fail "$name: the fuzzer did not run to its time limit"
+}
+
+# _fuzz_keep INPUT: a copy of the failing input in the source tree's seeds (FUZZ_KEEP).
+_fuzz_keep()
+{
+	local keep=${FUZZ_KEEP:?run_fuzzer needs FUZZ_KEEP: the seed directory in the source tree}
+	case $(basename "$1") in slow-unit-*) return ;; esac
+	if cp "$1" "$keep/" 2>/dev/null; then
+		log "kept as a seed: $keep/$(basename "$1") (commit it with the fix)"
+	else
+		log "could not keep $(basename "$1") in $keep (a read-only source tree?): it is in $1"
+	fi
 }
 
 # _fuzz_replay FUZZER INPUT: says how long the input takes on its own.

@@ -46,5 +46,8 @@ expect_failure panic 'kernel panic' 'echo c > /proc/sysrq-trigger; sleep 30'
 expect_failure leftover 'left ktop state in the kernel' \
 	'mkdir "$TRACEFS/instances/ktop-999999"; exit 0'
 expect_failure hang 'guest hung' 'sleep 100000' LAB_TIMEOUT=40 LAB_TEST_TIMEOUT=100000
+# a kernel apt does not know: said, package and suite, and no other kernel booted instead
+expect_failure no-such-kernel "linux-image-9.99-amd64 is not in this machine's apt sources" \
+	'exit 0' LAB_KERNEL_META=linux-image-9.99-amd64
 
 [ $failures -eq 0 ]

@@ -56,6 +56,9 @@ if ! grep -q '^LAB-AGENT-READY' "$console" 2>/dev/null; then
 	wait "$vm"
 	rc=$?
 	[ $rc = 77 ] && skip "$(sed -n 's/^lab: skip: //p' "$work/run-vm.out")"
+	# the lab's own reason first (a kernel package apt does not have: its name and suite)
+	grep -q '^lab: error: ' "$work/run-vm.out" &&
+		fail "$(sed -n 's/^lab: error: //p' "$work/run-vm.out" | head -n 1)"
 	fail "run-vm.sh exited $rc before the guest's agent started: $(tail -n 30 "$work/run-vm.out")"
 fi
 qemu=$(cat "$work/qemu.pid" 2>/dev/null)

@@ -90,7 +90,24 @@ kernel_pkg()
 	apt-cache depends "${LAB_KERNEL_META:-linux-image-amd64}" 2>/dev/null |
 		awk '$1 == "Depends:" && $2 ~ /^linux-image-/ { print $2; exit }'
 }
+# A meta package that names a version (linux-image-6.12-amd64) wants that kernel: when apt
+# does not know it, no other kernel boots in its place (a test needing 6.12's instance
+# function_graph would fail on 6.1 with a symptom, not the cause).
+want_ver=$(sed -n 's/^linux-image-\([0-9][0-9]*\.[0-9][0-9]*\)-.*/\1/p' <<<"${LAB_KERNEL_META:-}")
+missing_meta()
+{
+	die "$LAB_KERNEL_META is not in this machine's apt sources$1 (Debian 12 carries its" \
+		"6.12 kernel in bookworm-security only: add 'deb http://deb.debian.org/debian-security" \
+		"bookworm-security main' to /etc/apt/sources.list and apt-get update); no other" \
+		"kernel is booted in its place"
+}
 pkg=${LAB_KERNEL_PKG:-$(kernel_pkg)}
+if [ -z "$pkg" ] && [ -n "$want_ver" ] && [ "$(id -u)" = 0 ]; then
+	say "apt-get update ($LAB_KERNEL_META is in no package list here)"
+	apt-get update -q >"$cache/update.log" 2>&1 || tail -n 20 "$cache/update.log" >&2
+	pkg=$(kernel_pkg)
+	[ -n "$pkg" ] || missing_meta ""
+fi
 if [ -z "$pkg" ] && [ -z "$(newest "$cache"/linux-image-*.deb)" ] && [ "$(id -u)" = 0 ]; then
 	# A fresh machine may have no package lists yet.
 	say "apt-get update (no package lists to find the kernel package in)"
@@ -132,6 +149,7 @@ if [ -z "$vmlinuz" ]; then
 	[ -n "$vmlinuz" ] || die "no boot/vmlinuz-* in $deb"
 fi
 kver=${vmlinuz##*/vmlinuz-}
+case $kver in "$want_ver".* | "$want_ver"-*) ;; *) [ -z "$want_ver" ] || missing_meta ", and the cached ${deb##*/} is kernel $kver" ;; esac
 for opt in FUNCTION_GRAPH_TRACER KPROBE_EVENTS BLK_DEV_INITRD RD_GZIP SERIAL_8250_CONSOLE; do
 	grep -q "^CONFIG_$opt=y" "$kdir/boot/config-$kver" ||
 		say "warning: $kver has no CONFIG_$opt=y"

@@ -4,7 +4,8 @@
 # (workload block), keep it off for 1 s at least and for no longer than the reads took by
 # the workload's own clock (CLOCK_MONOTONIC, bpf_ktime_get_ns's); a read whose switch back
 # in the program never saw (this kernel skips one now and then, and counts it nowhere) is
-# reported as unended=, so 200 ms less per unended stretch. That time is under the
+# reported as unended=, so 200 ms less per unended stretch; but ktop may call at most one
+# stretch unended that an instance of the test's own saw end. That time is under the
 # workload's stacks through the kernel's pipe read (under vfs_read, ending at __schedule)
 # below the user frame of libc's read, whatever the variant (tp_btf, raw_tp, tracepoint), in
 # the folded output (ns) and in --json ("unit":"ns"). Not nanosleep: a task whose vCPU stalls
@@ -29,14 +30,17 @@ NHIST=1
 SWITCH_LOG=1 # the workload's switches, as an instance of the test's own saw them
 NAME=ktop-offcpu-sl
 
-# check_stacks NAME WHAT: offcpu_check of run NAME's output, with ktop's own counts of what
-# it could not keep and the workload's switches on failure.
+# check_stacks NAME WHAT: offcpu_check of run NAME's output against the workload's clock and
+# the switches the test's own instance saw, with ktop's own counts and those switches on
+# failure.
 check_stacks()
 {
 	local unended
 	unended=$(sed -n 's/^ktop: off-cpu: .* unended=\([0-9]*\) .*/\1/p' "$T/$1.err")
 	[ -n "$unended" ] || fail "$2: no unended= in the counts: $(cat "$T/$1.err")"
-	offcpu_check "$2" "$T/$1.out" "$NAME" "$unended" "$(offcpu_blocked_ns "$T/$1.wl")" \
+	offcpu_blocked_ns "$T/$1.wl"
+	offcpu_seen_ended "$T/$1.switches" "$WPID"
+	offcpu_check "$2" "$T/$1.out" "$NAME" "$unended" "$OFFCPU_HI" "$OFFCPU_ENDED" \
 		"$(grep -h 'off-cpu: via=' "$T/$1.err" "$T/$1.out")
 the workload's switches and wakeups:
 $(cat "$T/$1.switches")"
@@ -53,7 +57,9 @@ done
 
 # --json: the same, one object per stack and the summary with its unit
 run_hist json "$KTOP_WORKLOAD" block 200 5 "$NAME" -- --off-cpu -p PID -d 1 --json
-offcpu_check_json "$T/json.out" "$NAME" "$(offcpu_blocked_ns "$T/json.wl")" ||
+offcpu_blocked_ns "$T/json.wl"
+offcpu_seen_ended "$T/json.switches" "$WPID"
+offcpu_check_json "$T/json.out" "$NAME" "$OFFCPU_HI" "$OFFCPU_ENDED" ||
 	fail "--json: $(head -c 1500 "$T/json.out")
 the workload's switches and wakeups:
 $(cat "$T/json.switches")"

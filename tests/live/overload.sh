@@ -49,13 +49,14 @@ header_figures()
 		sed -n 's/.* events: \([0-9][0-9]*\) .* lost: \([0-9][0-9]*\)\(+?\)\{0,1\} .*/\1 \2/p'
 }
 
-# The storm's progress in a capture: events + lost, as the explorer's header counts them.
+# progress CAPTURE: the storm's progress in PROGRESS: events + lost, as the explorer's header
+# counts them (a variable, not $(...), where the fail would only end a subshell).
 progress()
 {
 	local f
 	f=$(header_figures "$1")
 	[ -n "$f" ] || fail "no exact 'events: N' and 'lost: N' in the explorer's header: $(sed -n '1,2p' "$1" | tr '\n' '|')"
-	echo $(( ${f% *} + ${f#* } ))
+	PROGRESS=$(( ${f% *} + ${f#* } ))
 }
 
 # One capture each, not tmux_screen's wait for a settled frame: under the storm the screen
@@ -73,13 +74,15 @@ round_trip()
 	[ "$how" = gone ] && check=_gone
 	capture "$T/before"
 	$check "$pat" && fail "key $key: the screen already answers (/$pat/ ${how:-there}) before the key"
-	e0=$(progress "$T/before")
+	progress "$T/before"
+	e0=$PROGRESS
 	tmux_keys "$key"
 	if ! wait_until 30 $check "$pat"; then
 		sed 's/^/  | /' "$T/answer" >&2
 		fail "key $key not answered (/$pat/ ${how:-there}) within 30 s under the storm"
 	fi
-	e1=$(progress "$T/answer")
+	progress "$T/answer"
+	e1=$PROGRESS
 	echo "$key $((e1 - e0))" >>"$T/keys"
 	[ $((e1 - e0)) -le "$KEY_EVENTS" ] ||
 		fail "key $key answered only after $((e1 - e0)) more events of the storm (at most $KEY_EVENTS)"

@@ -2,7 +2,8 @@
 # The on-CPU profile against a workload of known shape and against perf, on the real kernel:
 #  - profwork split spends 70% of its CPU time in hot_seventy and 30% in hot_thirty (both
 #    called from main, frame pointers): ktop -b --profile -p PID --folded gives each share
-#    within 5 points;
+#    within 5 points, and 90 % to 110 % of 99 Hz over profwork's CPU time, by the kernel's
+#    count (/proc/PID/stat): none lost, none counted twice;
 #  - the same run under perf record -F 99 -g -p PID, perf script folded by a small awk (as
 #    stackcollapse-perf folds it): the shares of ktop's top 10 functions are within 3 points
 #    of perf's, or 4 standard errors of the difference of two sampled proportions where
@@ -49,6 +50,7 @@ log "$(cat "$T/err")"
 n=$(samples "$T/out" profwork)
 # 99 Hz of cpu-clock over CPU_SECS of its CPU: a sample lost on the way shows here
 [ "$n" -ge $((CPU_SECS * 99 * 9 / 10)) ] || fail "only $n samples of profwork in ${CPU_SECS}s of its CPU at 99 Hz"
+samples_at_most "$n" "ktop"
 s70=$(share "$T/out" profwork hot_seventy)
 s30=$(share "$T/out" profwork hot_thirty)
 log "ktop: $n samples, hot_seventy $s70%, hot_thirty $s30%"
@@ -63,6 +65,7 @@ function_shares "$T/out" profwork | head -10 >"$T/ktop.top"
 function_shares "$T/perf.folded" profwork >"$T/perf.shares"
 pn=$(samples "$T/perf.folded" profwork)
 log "perf: $pn samples"
+samples_at_most "$pn" "perf (the oracle's own check)"
 while read -r pct fn; do
 	theirs=$(awk -v f="$fn" '$2 == f { print $1; found = 1 } END { if (!found) print 0 }' \
 		"$T/perf.shares")

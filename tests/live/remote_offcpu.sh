@@ -8,7 +8,8 @@
 #  - --folded: every line "LABEL;task;...;leaf NS", nothing else on stdout; a counts line
 #    per host on stderr ("ktop: off-cpu: via=... unit=ns ...");
 #  - each host's time in the pipe read is 1 s at least (200 ms less per stretch the host
-#    reported unended=) and no more than the reads took by the workload's own clock, under
+#    reported unended=, and those bounded by the switches the test's own instance saw end)
+#    and no more than the reads took by the workload's own clock, under
 #    libc's read, vfs_read and pipe_read, ending at __schedule;
 #  - --json with one agent: one {"host":...,"offcpu":{...}} object, unit ns, the same time;
 #  - each agent's programs are gone once the viewer ends (SIGINT, then the agents' ends).
@@ -53,8 +54,11 @@ run()
 		mapfile -t -O "${#progs[@]}" progs < <(prog_ids "$a")
 	done
 	[ "${#progs[@]}" -ge "${#tags[@]}" ] || fail "$name: the agents hold no BPF program"
+	WPID=$wl
+	switch_log_start
 	echo go >"$T/$name.fifo"
 	wait "$wl" || fail "$name: the workload failed"
+	_event_log_stop "$T/$name.switches"
 	sleep 0.3 # the last switches land before the agents' final read
 	stop_ktop "$KTOP_PID" INT 30
 	[ "$KTOP_RC" = 0 ] || fail "$name: ktop exited $KTOP_RC; stderr: $(head -c 400 "$T/$name.err")"
@@ -68,18 +72,25 @@ grep -Evq '^via[12];[^; ]+(;[^;]+)+ [0-9]+$' "$T/two.out" &&
 	fail "not folded stacks under a host label: $(grep -Ev '^via[12];[^; ]+(;[^;]+)+ [0-9]+$' "$T/two.out" | head -3)"
 mapfile -t counts < <(grep '^ktop: off-cpu: via=[a-z_]* unit=ns ' "$T/two.err")
 [ "${#counts[@]}" = 2 ] || fail "not a counts line a host on stderr: $(head -c 800 "$T/two.err")"
-hi=$(offcpu_blocked_ns "$T/two.wl")
+offcpu_blocked_ns "$T/two.wl"
+offcpu_seen_ended "$T/two.switches" "$WPID"
 for i in 1 2; do
 	sed -n "s/^via$i;//p" "$T/two.out" >"$T/via$i.folded"
 	unended=$(echo "${counts[$((i - 1))]}" | sed -n 's/.* unended=\([0-9]*\) .*/\1/p')
 	[ -n "$unended" ] || fail "via$i: no unended= in its counts: ${counts[$((i - 1))]}"
-	offcpu_check "via$i" "$T/via$i.folded" "$NAME" "$unended" "$hi"
+	offcpu_check "via$i" "$T/via$i.folded" "$NAME" "$unended" "$OFFCPU_HI" "$OFFCPU_ENDED" \
+		"the workload's switches and wakeups:
+$(cat "$T/two.switches")"
 done
 
 # ---- one agent, --json -----------------------------------------------------------------------
 run json a -- --off-cpu --json
-offcpu_check_json "$T/json.out" "$NAME" "$(offcpu_blocked_ns "$T/json.wl")" via1 ||
-	fail "--json: $(head -c 1500 "$T/json.out")"
+offcpu_blocked_ns "$T/json.wl"
+offcpu_seen_ended "$T/json.switches" "$WPID"
+offcpu_check_json "$T/json.out" "$NAME" "$OFFCPU_HI" "$OFFCPU_ENDED" via1 ||
+	fail "--json: $(head -c 1500 "$T/json.out")
+the workload's switches and wakeups:
+$(cat "$T/json.switches")"
 log "--json: unit ns, the reads' time off the CPU, from the agent"
 assert_clean
 pass

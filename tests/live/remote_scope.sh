@@ -42,13 +42,15 @@ capture()
 	spawn_count ktop-rs-b $NB
 	pb=$wl_pid
 	for x in "$@"; do args+=("${x//PA/$pa}"); done
-	start_ktop "$T/$tag.out" "$T/$tag.err" -b --via "exec $KTOP --agent -v --log $T/$tag.klog" \
+	start_ktop "$T/$tag.out" "$T/$tag.err" -b \
+		--via "echo \$\$ >$T/$tag.agent; exec $KTOP --agent -v --log $T/$tag.klog" \
 		-e "$EV" "${args[@]}"
 	wait_until 30 _logged "$T/$tag.klog" "$ready" ||
 		fail "$tag: the agent did not answer its requests: $(cat "$T/$tag.err") $(tail -n5 "$T/$tag.klog")"
 	touch "$T/go"
 	wait "$pa" "$pb" 2>/dev/null
-	sleep 0.3 # the agent's next page, with the last calls, is sent within its -d tick
+	wait_until 10 ring_read "$(cat "$T/$tag.agent")" ||
+		fail "$tag: the agent left events unread in its instance 10 s after the workloads"
 	stop_ktop "$KTOP_PID" INT 15
 	[ "$KTOP_RC" = 0 ] || fail "$tag: ktop exited $KTOP_RC: $(cat "$T/$tag.err")"
 	assert_no_sanitizer "$T/$tag.err"

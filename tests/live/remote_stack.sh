@@ -31,12 +31,14 @@ capture()
 	local tag=$1
 	shift
 	workload_start "$tag" count "$N" ktop-rstack
-	start_ktop "$T/$tag.out" "$T/$tag.err" -b --via "exec $KTOP --agent -v --log $T/$tag.klog" \
+	start_ktop "$T/$tag.out" "$T/$tag.err" -b \
+		--via "echo \$\$ >$T/$tag.agent; exec $KTOP --agent -v --log $T/$tag.klog" \
 		--stack "$EV" --filter "common_pid == $WL_PID" "$@"
 	wait_until 30 _logged "$T/$tag.klog" "agent_request: stack $EV: " ||
 		fail "$tag: the agent did not take --stack: $(cat "$T/$tag.err") $(tail -n3 "$T/$tag.klog")"
 	workload_go "$tag" 30
-	sleep 0.3 # the agent's next page, with the last calls, is sent within its -d tick
+	wait_until 10 ring_read "$(cat "$T/$tag.agent")" ||
+		fail "$tag: the agent left events unread in its instance 10 s after the workload"
 	stop_ktop "$KTOP_PID" INT 15
 	[ "$KTOP_RC" = 0 ] || fail "$tag: ktop exited $KTOP_RC: $(cat "$T/$tag.err")"
 	assert_no_sanitizer "$T/$tag.err"
@@ -72,7 +74,8 @@ log "json: $N events, each with a \"stack\" of named kernel frames"
 # --user-stacks: three workloads that start after the agent and exit at once, before batch
 # mode prints their rows; the agent's machine names every user stack's frames from its side
 # band of mappings (this machine's /proc no longer has them) and sends the names first.
-start_ktop "$T/user.out" "$T/user.err" -b --json --via "exec $KTOP --agent -v --log $T/user.klog" \
+start_ktop "$T/user.out" "$T/user.err" -b --json \
+	--via "echo \$\$ >$T/user.agent; exec $KTOP --agent -v --log $T/user.klog" \
 	--stack "$EV" --user-stacks --filter 'comm == "ktop-rgone"'
 wait_until 30 _logged "$T/user.klog" "agent_request: stack $EV: " ||
 	fail "user: the agent did not take --stack: $(cat "$T/user.err") $(tail -n3 "$T/user.klog")"
@@ -81,7 +84,8 @@ _logged "$T/user.klog" "agent_request: user-stacks" ||
 for _ in 1 2 3; do
 	"$KTOP_WORKLOAD" count "$N" ktop-rgone >/dev/null
 done
-sleep 0.3
+wait_until 10 ring_read "$(cat "$T/user.agent")" ||
+	fail "user: the agent left events unread in its instance 10 s after the workloads"
 stop_ktop "$KTOP_PID" INT 15
 [ "$KTOP_RC" = 0 ] || fail "user: ktop exited $KTOP_RC: $(cat "$T/user.err")"
 assert_no_sanitizer "$T/user.err"

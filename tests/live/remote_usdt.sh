@@ -36,7 +36,7 @@ touch "$T/go"
 wait_pid_exit "$tgt" 10 || fail "usdt target did not finish"
 [ "$(sed -n 2p "$T/target.out")" = "guard $N semaphore 1" ] ||
 	fail "the target's guard: '$(sed -n 2p "$T/target.out")', expected 'guard $N semaphore 1'"
-sleep 0.3 # the agent's next page, with the last hits, is sent within its -d tick
+wait_until 10 ring_read "$agent" || fail "the agent left events unread in its instance 10 s after the target"
 stop_ktop "$KTOP_PID" INT 15
 [ "$KTOP_RC" = 0 ] || fail "ktop exited $KTOP_RC: $(head -c 400 "$T/run.err")"
 assert_no_sanitizer "$T/run.err"

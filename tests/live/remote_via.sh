@@ -121,13 +121,18 @@ summary loss
 [ "$marked" -le "$lost" ] || fail "loss: lost_marked=$marked exceeds lost=$lost"
 
 # --- a viewer that stopped reading, the agent told to go: clean within 2 s all the same ----
+# _agent_stuck PID: the agent is held up by its stopped viewer: a thread of it sleeps on a
+# futex (its reader, waiting for room in the full queue) while the kernel holds events of
+# its instance it has not read.
+_agent_stuck() { grep -q futex /proc/"$1"/task/*/wchan 2>/dev/null && ! ring_read "$1"; }
 for sig in TERM HUP; do
 	workload "stuck$sig" rate 0 3 ktop-stuck
 	via "stuck$sig" "" -e syscalls:sys_enter_getppid --filter "common_pid == $wl"
 	wait_capturing "$agent" syscalls sys_enter_getppid
 	kill -STOP "$kpid"
 	touch "$T/go"
-	sleep 0.5 # the pipe is full: the agent waits on it
+	wait_until 10 _agent_stuck "$agent" ||
+		fail "stuck$sig: the agent was not held up by its stopped viewer within 10 s"
 	kill -"$sig" "$agent"
 	wait_until 2 all_gone "$agent" ||
 		fail "stuck$sig: 2 s after SIG$sig the agent (its viewer stopped) is not gone: alive=$(pid_alive "$agent" && echo yes || echo no), instance=$(instance_exists "$agent" && echo yes || echo no)"

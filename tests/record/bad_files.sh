@@ -14,6 +14,12 @@ GOLDEN=$KTOP_SRCDIR/tests/record/bad_files.golden
 
 cd "$T" || fail "cannot enter $T"
 make_bad_files
+# version 7, not compressed, whose CPU 0's second page says it holds 128 MiB (trace-cmd
+# convert --file-version 7 of mkrecording's file, patched; a seed of the reader's fuzzer):
+# its pages are checked as version 6's
+cp "$KTOP_SRCDIR/tests/fuzz/corpus/recording/v7-page-commit-too-big.dat" v7page.dat ||
+	fail "no v7-page-commit-too-big.dat in the recording fuzzer's seeds"
+BAD_FILES="$BAD_FILES v7page.dat"
 
 # ktop -b -i FILE (or, with "ui", the explorer): exit status 1 and one line on stderr.
 try()

@@ -4,7 +4,9 @@
 #   - one agent: --pmu-event opens the pane at the start on the agent's counters; the agent
 #     holds perf counter fds and the explorer none; its system-wide tracepoint counter
 #     syscalls:sys_enter_getppid grows by at least the N calls of a workload (other tasks
-#     may call it too; as far as the pane's rounding shows: 20.0k is 19950 to 20049) on the
+#     may call it too; as far as the pane's rounding shows: 20.0k is 19950 to 20049), and by
+#     no more than the kernel counted on every CPU meanwhile (perf stat -a, from before the
+#     agent started to after the last figure read: a count taken twice fails), on the
 #     agent's figures, sent every tick of the explorer's (the agent's
 #     own -d is a minute); the counters this VM cannot give (cycles without a PMU, a
 #     tracepoint the kernel lacks) show n/a with the agent's reason on their line, and the
@@ -12,7 +14,8 @@
 #   - Esc closes the pane and the agent's perf counter fds go within 2 s (the agent runs
 #     on); m opens it again; q: the agent and its instance gone within 2 s;
 #   - three agents: a column of value and rate per host, headed by its label, the
-#     workload's N calls counted in each working host's column; the third agent without
+#     workload's N calls counted in each working host's column, no more than perf stat -a
+#     counted; the third agent without
 #     CAP_PERFMON refuses the counters: its column says refused, its one line is under the
 #     table and in the status line; the selected counter's figures per host; at 60 columns
 #     the third column does not fit: the title says +1 host and > shows it; Esc: every
@@ -24,22 +27,18 @@ require_root_tracefs
 require_tmux
 require_workload
 command -v setpriv >/dev/null 2>&1 || fail "no setpriv (util-linux) to start an agent without CAP_PERFMON"
+command -v perf >/dev/null || fail "no perf (./dev installs linux-perf)"
 
 N=${KTOP_EXACT_N:-20000}
 TP=syscalls:sys_enter_getppid
 [ -d "$TRACEFS/events/syscalls/sys_enter_getppid" ] || skip "the kernel has no $TP tracepoint"
 
 # via TAG [WRAPPER...]: the agent's command, its pid to $T/TAG.agent (exec keeps it), its own
-# -d a minute: its figures come at the explorer's -d all the same. agent_pid TAG: its pid.
+# -d a minute: its figures come at the explorer's -d all the same (remote_agent_pid TAG: its
+# pid in AGENT_PID).
 # (each run a config of its own: q saves the layout it leaves, zoomed here)
 mkdir -p "$T/xdg1" "$T/xdg2"
 via() { local tag=$1; shift; echo "echo \$\$ >$T/$tag.agent; exec $* $KTOP --agent -d 600"; }
-agent_pid()
-{
-	wait_until 15 test -s "$T/$1.agent" || fail "$1: the agent did not start: $(tmux_screen | grep -v "^$" | head -5)"
-	KTOP_PIDS+=("$(cat "$T/$1.agent")")
-	cat "$T/$1.agent"
-}
 _no_counters() { [ "$(perf_counter_fds "$1")" = 0 ]; }
 _counting() { [ "$(perf_counter_fds "$1")" -gt 0 ]; }
 
@@ -56,15 +55,43 @@ value()
 		}
 		END { if (!found) exit 1 }'
 }
+# perf_count_start TAG, perf_count_stop TAG: the kernel's own count of $TP on every CPU (perf
+# stat -a, until a FIFO of the test's is written) in PERF_COUNT: the most a pane's figure
+# read in between may have grown by. at_most BEFORE AFTER WHAT: a figure grew from BEFORE to
+# AFTER (each "lo hi") by no more than that, as far as the rounding shows.
+perf_count_start()
+{
+	rm -f "$T/$1.stop"
+	mkfifo "$T/$1.stop"
+	# shellcheck disable=SC2016 # $0 is the inner shell's
+	perf stat -a -x, -e "$TP" -o "$T/$1.perf" -- sh -c 'read -r _ <"$0"' "$T/$1.stop" &
+	PERF_PID=$!
+	CLEANUP_PIDS+=("$PERF_PID")
+	wait_until 10 _counting "$PERF_PID" || fail "perf stat -a -e $TP opened no counter in 10 s"
+}
+perf_count_stop()
+{
+	echo >"$T/$1.stop"
+	wait "$PERF_PID" || fail "perf stat failed: $(cat "$T/$1.perf")"
+	PERF_COUNT=$(awk -F, -v e="$TP" '$3 == e { print $1 }' "$T/$1.perf")
+	[ -n "$PERF_COUNT" ] || fail "perf stat gave no count of $TP: $(cat "$T/$1.perf")"
+}
+at_most()
+{
+	[ $((${2% *} - ${1#* })) -le "$PERF_COUNT" ] ||
+		fail "$3: the pane's $TP grew from $1 to $2, more than the kernel counted meanwhile ($PERF_COUNT, perf stat -a)"
+}
 # grew COLUMN BEFORE_LO: the column's value may be at least N past BEFORE_LO (the most its
 # rounding allows: past 10000 the pane shows 20.0k for 19950 to 20049).
 grew() { local r; r=$(value "$1") || return 1; [ "${r#* }" -ge $(($2 + N)) ]; }
 
 # ---- one agent: the pane at the start, its figures the agent's -----------------------------
+perf_count_start one
 tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg1" -- -d 1 --via "$(via one)" \
 	--pmu-event "$TP" --pmu-event syscalls:sys_enter_no_such --pmu-event cycles
 viewer=$KTOP_PID
-agent=$(agent_pid one)
+remote_agent_pid one
+agent=$AGENT_PID
 expect_text "Counters: system-wide, [0-9]+ CPUs?" 15 "--pmu-event did not open the counters pane on the agent"
 # (a key clears the status line)
 expect_text "^counters: syscalls:sys_enter_no_such: no tracepoint" 10 "the named counter the agent cannot count is not in the status line"
@@ -83,7 +110,10 @@ workload_start one count "$N" ktop-rcp
 workload_go one 60
 wait_until 10 grew 1 "${before% *}" ||
 	fail "the agent's $TP went from $before to $(value 1), not by the workload's $N calls"
-log "one: $TP from $before to $(value 1) after $N calls"
+after=$(value 1) || fail "no value of $TP after the workload"
+perf_count_stop one
+at_most "$before" "$after" one
+log "one: $TP from $before to $after after $N calls; the kernel counted $PERF_COUNT meanwhile"
 
 # Esc: the agent's counters go; m: again.
 tmux_keys Escape
@@ -100,11 +130,15 @@ wait_until 2 all_gone "$agent" || fail "q: the agent or its instance outlived th
 tmux_kill_server
 
 # ---- three agents: a column each; the third refuses ------------------------------------------
+perf_count_start three
 tmux_start 80 40 "XDG_CONFIG_HOME=$T/xdg2" -- -d 1 --via "$(via h1)" --via "$(via h2)" \
 	--via "$(via h3 setpriv --bounding-set -perfmon,-sys_admin)" --pmu-event "$TP"
-a1=$(agent_pid h1)
-a2=$(agent_pid h2)
-a3=$(agent_pid h3)
+remote_agent_pid h1
+a1=$AGENT_PID
+remote_agent_pid h2
+a2=$AGENT_PID
+remote_agent_pid h3
+a3=$AGENT_PID
 expect_text "Counters: 3 hosts" 20 "the counters pane did not open on three hosts"
 expect_text "^counters: via3: --pmu: not permitted" 3 "via3's refusal is not in the status line"
 tmux_keys Tab F9
@@ -119,7 +153,12 @@ workload_start three count "$N" ktop-rcp
 workload_go three 60
 wait_until 10 grew 1 "${b1% *}" || fail "via1's $TP went from $b1 to $(value 1), not by $N"
 wait_until 10 grew 2 "${b2% *}" || fail "via2's $TP went from $b2 to $(value 2), not by $N"
-log "three: via1 $TP from $b1 to $(value 1), via2 from $b2 to $(value 2) after $N calls"
+e1=$(value 1) || fail "no value of $TP in via1's column after the workload"
+e2=$(value 2) || fail "no value of $TP in via2's column after the workload"
+perf_count_stop three
+at_most "$b1" "$e1" via1
+at_most "$b2" "$e2" via2
+log "three: via1 $TP from $b1 to $e1, via2 from $b2 to $e2 after $N calls; the kernel counted $PERF_COUNT"
 # The selected counter on each host, and via3's reason.
 tmux_keys End
 expect_text "^syscalls:sys_enter_getppid per host" 3 "End selected no $TP detail per host"

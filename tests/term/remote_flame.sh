@@ -30,8 +30,9 @@ _sampling_more() { [ "$(perf_fds "$1")" -gt "$2" ]; }
 matched() { tmux_screen | sed -n 's/.*matched \([0-9]*\.[0-9]\)%.*/\1/p' | head -1; }
 _matched_shown() { [ -n "$(matched)" ]; }
 _no_match_shown() { [ -z "$(matched)" ]; }
-# find TEXT: the search's matched share of the whole graph. The last search's share goes
-# first (Esc): until the new one is drawn, the title would still show the old one.
+# find_share TEXT: the search's matched share of the whole graph, in SHARE (a variable, not
+# $(...), where a fail would only end a subshell). The last search's share goes first (Esc):
+# until the new one is drawn, the title would still show the old one.
 find_share()
 {
 	if ! _no_match_shown; then
@@ -45,13 +46,14 @@ find_share()
 	tmux_keys Enter
 	# polled: a $(matched) in wait_until's arguments would be read once, before the wait
 	wait_until 5 _matched_shown || fail "no matched share for $1"
-	matched
+	SHARE=$(matched)
 }
 
 # ---- one agent: profwork's split ------------------------------------------------------------
 start_profwork "$T/work.out" split 120
 tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(remote_via one)"
-agent=$(remote_agent_pid one)
+remote_agent_pid one
+agent=$AGENT_PID
 expect_text "No events enabled" 15 "the explorer did not start on the agent"
 before=$(perf_fds "$agent")
 tmux_keys I
@@ -67,9 +69,12 @@ tmux_keys f
 expect_text "FROZEN" 3 "f did not freeze"
 total=$(flame_root_total)
 [ -n "$total" ] || fail "no root total in the status line: $(tmux_screen | tail -3)"
-work=$(find_share profwork)
-s70=$(find_share hot_seventy)
-s30=$(find_share hot_thirty)
+find_share profwork
+work=$SHARE
+find_share hot_seventy
+s70=$SHARE
+find_share hot_thirty
+s30=$SHARE
 n=$(awk -v t="$total" -v m="$work" 'BEGIN { printf "%d", t * m / 100 + 0.5 }')
 [ "$n" -ge $((CPU_SECS * 99 * 9 / 10)) ] ||
 	fail "only about $n samples of profwork ($work% of $total) in ${CPU_SECS}s of its CPU at 99 Hz"
@@ -98,7 +103,8 @@ tmux_kill_server
 
 # ---- -F over the agent's limit: its one line, the screen kept ---------------------------------
 tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(remote_via bad)" --profile -F 1000000
-agent=$(remote_agent_pid bad)
+remote_agent_pid bad
+agent=$AGENT_PID
 expect_text "No events enabled" 15 "the explorer did not start on the agent"
 before=$(perf_fds "$agent")
 tmux_keys I
@@ -131,7 +137,8 @@ below=$(tmux_screen | sed -n "$((row + 1))p")
 if ! echo "$below" | grep -q "via1" || ! echo "$below" | grep -q "via2"; then
 	fail "two: the row below all is not via1 and via2 side by side: $(tmux_screen)"
 fi
-s=$(find_share profwork)
+find_share profwork
+s=$SHARE
 awk -v s="$s" 'BEGIN { exit !(s > 0) }' || fail "two: no profwork in the graph"
 log "two: via1 and via2 below all, profwork $s% of the graph"
 # off-CPU on both, then q: the agents and their programs gone

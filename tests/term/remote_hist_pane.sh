@@ -36,13 +36,13 @@ remote()
 	local tag=$1
 	shift
 	tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(via "$tag")" "$@"
-	agent=$(agent_pid "$tag")
+	remote_agent_pid "$tag"
+	agent=$AGENT_PID
 	expect_text "No events enabled" 15 "$tag: the explorer did not start on the agent"
 }
 # via TAG: the agent's command, its own -d a minute: the rows come at the explorer's -d
-# (0.1 s) all the same; agent_pid TAG: its pid, once it started.
+# (0.1 s) all the same.
 via() { remote_via "$1" -d 600; }
-agent_pid() { remote_agent_pid "$1"; }
 remote rh
 
 # hist SPEC: H, the prompt emptied, SPEC, Enter.
