@@ -109,6 +109,10 @@ struct kt_options {
 	size_t n_remotes;
 	bool compress;		   /* --compress: the agent sends zstd frames */
 	const char *off_cpu_via;   /* --off-cpu=VIA: only that variant; NULL: the first accepted */
+	/* the overview (issue 32; src/batch_top.c, src/ui/view_overview.c) */
+	bool top;		   /* --top */
+	const char *top_via;	   /* --top=VIA: tp_btf, raw_tp or proc; NULL: the first taken */
+	double top_interval;	   /* --interval SECS; 0: -d's */
 };
 
 /* Parses argv into o (defaults first). Returns 0 to run, 1 when it printed --help or
