@@ -871,3 +871,13 @@ void options_free(struct kt_options *o)
 	}
 	o->n_profile_events = 0;
 }
+
+bool options_landing(const struct kt_options *o)
+{
+	return o->top || (!o->n_events && !o->tracer && !o->n_hists && !o->profile &&
+			  !o->input_path && !o->flame_path && !o->cpu_profile && !o->n_probes &&
+			  !o->n_remotes && !o->pmu && !o->n_pids && !o->comm && !o->cgroup &&
+			  !o->n_stacks && !o->n_triggers && !o->stop_when && !o->record_path &&
+			  !o->n_ftrace_lists[0] && !o->n_ftrace_lists[1] && !o->n_ftrace_lists[2] &&
+			  !o->n_ftrace_lists[3]);
+}

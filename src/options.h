@@ -124,4 +124,8 @@ void options_usage(FILE *out);
 /* "256M", "1G", "512k", "1048576" -> bytes; -1 when malformed. */
 long long options_parse_size(const char *s);
 
+/* The explorer lands on the overview: --top, or nothing named on the command line (no
+ * event, tracer, histogram, profile, probe, scope, recording or agent). */
+bool options_landing(const struct kt_options *o);
+
 #endif

@@ -7,3 +7,4 @@ tests_unit_check_overview_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_overview
 LIVE_TESTS += tests/live/overview_counts.sh
 EXTRA_DIST += tests/helpers/overview_work.py
+TERM_TESTS += tests/term/overview_pane.sh

@@ -45,12 +45,12 @@ struct kt_overview *overview_open(const char *via, bool syscalls)
 	char why[500], err[200];
 	struct ov_rows tmp;
 
-	ov->last_ns = clock_mono_ns();
 	if (via && !strcmp(via, "proc")) {
 		snprintf(why, sizeof(why), "as asked");
 	} else if (ov_bpf_open(ov, via, why, sizeof(why)) == 0) {
 		snprintf(ov->source, sizeof(ov->source), "bpf %s", ov->via);
 		log_debug("%s: attached via %s", __func__, ov->via);
+		ov->last_ns = clock_mono_ns();
 		if (syscalls && overview_set_syscalls(ov, true, err, sizeof(err)) < 0)
 			snprintf(ov->missing[KT_OVC_SYSCALLS], sizeof(ov->missing[0]), "%s", err);
 		return ov;
@@ -64,6 +64,7 @@ struct kt_overview *overview_open(const char *via, bool syscalls)
 	tmp = ov->prev;
 	ov->prev = ov->cur;
 	ov->cur = tmp;
+	ov->last_ns = clock_mono_ns();
 	return ov;
 }
 

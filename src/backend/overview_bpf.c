@@ -125,8 +125,8 @@ int ov_bpf_open(struct kt_overview *ov, const char *only, char *why, size_t whyl
 			continue;
 		if (try_variant(ov, variants[i], err, sizeof(err)) == 0) {
 			ov->ncpus = libbpf_num_possible_cpus();
-			ov->percpu = xcalloc((size_t)ov->ncpus, sizeof(struct kt_ov_task) +
-								sizeof(struct kt_ov_cpu));
+			ov->percpu = xcalloc((size_t)ov->ncpus, sizeof(struct kt_ov_task));
+			ov->percpu_cpus = xcalloc((size_t)ov->ncpus, sizeof(struct kt_ov_cpu));
 			return 0;
 		}
 		log_debug("%s: %s: %s", __func__, variants[i], err);
@@ -141,6 +141,7 @@ void ov_bpf_close(struct kt_overview *ov)
 {
 	unload(ov);
 	free(ov->percpu);
+	free(ov->percpu_cpus);
 }
 
 int ov_bpf_syscalls(struct kt_overview *ov, bool on, char *err, size_t errlen)
@@ -159,13 +160,22 @@ int ov_bpf_syscalls(struct kt_overview *ov, bool on, char *err, size_t errlen)
 	return 0;
 }
 
-/* The record's stretch in progress, as of now, added to its time in that state. */
-static void add_inflight(struct kt_ov_row *w, const struct kt_ov_task *t, unsigned long long now)
+/* The record's stretch in progress, as of now, added to its time in that state; the time on
+ * a CPU from the CPUs' slots (the thread each last switched to, since when), not from the
+ * record, whose switch-out the hook may not have seen. */
+static void add_inflight(struct kt_overview *ov, struct kt_ov_row *w, const struct kt_ov_task *t,
+			 unsigned int tid, unsigned long long now)
 {
+	const struct kt_ov_cpu *c = ov->percpu_cpus;
 	unsigned long long d = now > t->since ? now - t->since : 0;
+	int i;
 
 	switch (t->state) {
-	case KT_OV_RUNNING: w->oncpu_ns += d; break;
+	case KT_OV_RUNNING:
+		for (i = 0; i < ov->ncpus; i++)
+			if (c[i].tid == tid && now > c[i].since)
+				w->oncpu_ns += now - c[i].since;
+		break;
 	case KT_OV_RUNNABLE: w->runq_ns += d; break;
 	case KT_OV_SLEEP: w->sleep_ns += d; break;
 	case KT_OV_DISK: w->disk_ns += d; break;
@@ -243,7 +253,7 @@ static void read_tasks(struct kt_overview *ov, unsigned long long now)
 			continue;
 		w = ov_rows_add(&ov->cur);
 		to_row(w, next, &t);
-		add_inflight(w, &t, now);
+		add_inflight(ov, w, &t, next, now);
 	}
 	/* deleting while walking would restart the walk: after it */
 	for (size_t i = 0; i < ov->cur.n; i++) {
@@ -254,17 +264,18 @@ static void read_tasks(struct kt_overview *ov, unsigned long long now)
 	read_other(ov);
 }
 
+/* The CPUs' slots into ov->percpu_cpus, their run-queue figures summed into s. */
 static void read_cpus(struct kt_overview *ov, struct kt_ov_snap *s)
 {
-	const struct kt_ov_cpu *v = ov->percpu;
+	const struct kt_ov_cpu *v = ov->percpu_cpus;
 	unsigned int zero = 0;
 	size_t i;
 	int c;
 
 	memset(s->cpu_runq_slots, 0, sizeof(s->cpu_runq_slots));
 	s->cpu_runq_ns = s->cpu_switches = 0;
-	if (bpf_map_lookup_elem(ov->cpus_fd, &zero, ov->percpu) < 0)
-		return;
+	if (bpf_map_lookup_elem(ov->cpus_fd, &zero, ov->percpu_cpus) < 0)
+		memset(ov->percpu_cpus, 0, (size_t)ov->ncpus * sizeof(*v));
 	for (c = 0; c < ov->ncpus; c++) {
 		s->cpu_runq_ns += v[c].runq_ns;
 		s->cpu_switches += v[c].switches;
@@ -275,10 +286,8 @@ static void read_cpus(struct kt_overview *ov, struct kt_ov_snap *s)
 		s->other_threads = 0;
 }
 
-/* d = a - b, field by field; a thread id reused by another process starts afresh. */
-
 void ov_bpf_read(struct kt_overview *ov, struct kt_ov_snap *s, unsigned long long now)
 {
-	read_tasks(ov, now);
 	read_cpus(ov, s);
+	read_tasks(ov, now);
 }

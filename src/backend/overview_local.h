@@ -33,7 +33,8 @@ struct kt_overview {
 	struct bpf_object *obj;
 	struct bpf_link *links[OV_HOOKS];
 	int tasks_fd, other_fd, cpus_fd, ncpus;
-	void *percpu; /* one per-CPU lookup's values */
+	void *percpu; /* one per-CPU lookup of "other" */
+	void *percpu_cpus; /* the CPUs' slots as last read */
 	/* each thread's counts since it was first seen, at this read and the last, by tid */
 	struct ov_rows cur, prev;
 	unsigned long long last_ns, reads;

@@ -115,6 +115,22 @@ static __always_inline unsigned long task_state(struct task_struct *t)
 	return BPF_CORE_READ((struct task_struct___pre514 *)t, state);
 }
 
+/* The CPU's time since its last switch to the thread switched in then, when that is not
+ * the one the tracepoint says leaves now: a switch-out the hook never saw with that thread
+ * as prev (seen here: with proxy execution the task that ran is not always sched_switch's
+ * prev). Time on a CPU follows the CPU, not the tracepoint's prev. */
+static __always_inline void charge_cpu(struct kt_ov_cpu *c, unsigned long long now)
+{
+	unsigned int tid = c->tid;
+	struct kt_ov_task *r;
+
+	if (!tid || now <= c->since)
+		return;
+	r = bpf_map_lookup_elem(&tasks, &tid);
+	if (r)
+		r->oncpu_ns += now - c->since;
+}
+
 /* prev leaves the CPU at now: its time on it ends, its wait or sleep begins. */
 static __always_inline void switch_out(struct kt_ov_cpu *c, bool preempt,
 				       struct task_struct *prev, unsigned long long now)
@@ -131,6 +147,8 @@ static __always_inline void switch_out(struct kt_ov_cpu *c, bool preempt,
 	}
 	if (c->tid == (unsigned int)BPF_CORE_READ(prev, pid) && now > c->since)
 		r->oncpu_ns += now - c->since;
+	else
+		charge_cpu(c, now);
 	r->vol_ctxsw += !runnable;
 	r->invol_ctxsw += runnable;
 	r->minflt = BPF_CORE_READ(prev, min_flt) - r->minflt0;
@@ -187,6 +205,8 @@ static __always_inline void switched(bool preempt, struct task_struct *prev,
 		return;
 	if (BPF_CORE_READ(prev, pid))
 		switch_out(c, preempt, prev, now);
+	else
+		charge_cpu(c, now);
 	switch_in(c, next, now);
 }
 

@@ -48,9 +48,10 @@ struct kt_ov_task {
 	unsigned int sys_slots[KT_OV_SLOTS];
 };
 
-/* Per CPU: who runs there since when (user space adds the time a thread has been on the
- * CPU when it reads, so a thread that never switches out still counts), and how long the
- * threads switched in there waited for it. */
+/* Per CPU: who runs there since when (the CPU's time goes to that thread at the next switch,
+ * whichever prev the tracepoint names; user space adds the time since to it when it reads,
+ * so a thread that never switches out still counts), and how long the threads switched in
+ * there waited for it. */
 struct kt_ov_cpu {
 	unsigned int tid;
 	unsigned int pad;
