@@ -719,7 +719,7 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("unexpected argument '%s'", argv[optind]);
 	/* -p alone counts its processes (not yet in the explorer over an agent, which has no
 	 * counters pane there); with --profile it scopes the profile */
-	if (o->n_pids && !o->cpu_profile && !o->off_cpu &&
+	if (o->n_pids && !o->cpu_profile && !o->off_cpu && !o->top &&
 	    !(o->n_remotes && o->mode != KT_MODE_BATCH))
 		o->pmu = true;
 	if (o->freq && !o->cpu_profile)

@@ -15,6 +15,7 @@
 
 #include "app.h"
 #include "log.h"
+#include "ktoprc.h"
 #include "options.h"
 #include "signals.h"
 #include "source/source.h"
@@ -315,8 +316,10 @@ int ui_run(struct kt_app *app)
 		ui.start.counters = ui.start.picker = false;
 		ui.start.zoom = true;
 	}
-	/* nothing named: the overview is the first screen, alone (issue 32) */
-	if (!flame && options_landing(app->opts)) {
+	/* nothing named: the overview is the first screen, alone (issue 32), unless ktoprc
+	 * says overview = no */
+	if (!flame && options_landing(app->opts) &&
+	    (app->opts->top || !app->opts->config || app->opts->config->overview != 0)) {
 		first = pane_open(&ui, "overview", true);
 		ui.start.picker = false;
 		ui.start.zoom = first != NULL;

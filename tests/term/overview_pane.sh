@@ -45,7 +45,7 @@ while True: time.sleep(0.01)' &
 CLEANUP_PIDS+=($!)
 wait_until 10 has_line "$T/threads.out" || fail "the threaded workload did not start"
 
-tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -C
+TMUX_OVERVIEW=1 tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -C
 expect_text "Overview: [0-9]+ processes by CPU%" 10 "ktop did not land on the overview"
 expect_text "PID USER +CPU% +RUNQ" 3 "no column names"
 expect_text "^CPU +[0-9.]+% \[" 3 "no CPU line in the system strip"
