@@ -7,11 +7,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "backend/overview.h"
 #include "backend/sysstrip.h"
@@ -23,6 +25,7 @@
 
 struct run {
 	const struct kt_options *o;
+	int wake[2]; /* a signal writes it: the wait ends at once */
 	FILE *out;
 	struct kt_overview *ov;
 	struct kt_ov_snap snap;
@@ -118,6 +121,23 @@ static void json_system(struct run *r)
 	fputc('}', r->out);
 }
 
+/* A count, or null where the overview has no figure for its column (/proc lacks it). */
+static void json_count(struct run *r, const char *key, enum kt_ov_col c, unsigned long long v)
+{
+	if (*overview_missing(r->ov, c))
+		fprintf(r->out, ",\"%s\":null", key);
+	else
+		fprintf(r->out, ",\"%s\":%llu", key, v);
+}
+
+static void json_ms(struct run *r, const char *key, enum kt_ov_col c, uint64_t ns)
+{
+	if (*overview_missing(r->ov, c))
+		fprintf(r->out, ",\"%s\":null", key);
+	else
+		fprintf(r->out, ",\"%s\":%.3f", key, (double)ns / 1e6);
+}
+
 static void json_task(struct run *r, const struct kt_ov_row *t)
 {
 	fprintf(r->out, "{\"pid\":%d,\"comm\":", t->pid);
@@ -126,19 +146,20 @@ static void json_task(struct run *r, const struct kt_ov_row *t)
 	json_string(r->out, t->user);
 	fputs(",\"cgroup\":", r->out);
 	json_string(r->out, t->cgroup);
-	fprintf(r->out,
-		",\"cpu_pct\":%.2f,\"runq_wait_ms\":%.3f,\"offcpu_ms\":%.3f,\"offcpu_d_ms\":%.3f,"
-		"\"syscalls\":%llu,\"syscall_errors\":%llu,\"syscall_p99_ns\":%llu,"
-		"\"minflt\":%llu,\"majflt\":%llu,\"read_bytes\":%llu,\"write_bytes\":%llu,"
-		"\"vol_ctxsw\":%llu,\"invol_ctxsw\":%llu,\"migrations\":%llu}",
-		cpu_pct(t, r->snap.interval_s), (double)t->runq_ns / 1e6,
-		(double)(t->sleep_ns + t->disk_ns) / 1e6, (double)t->disk_ns / 1e6,
-		(unsigned long long)t->syscalls, (unsigned long long)t->syscall_errors,
-		(unsigned long long)overview_quantile(t->sys_slots, 0.99),
+	fprintf(r->out, ",\"cpu_pct\":%.2f,\"runq_wait_ms\":%.3f", cpu_pct(t, r->snap.interval_s),
+		(double)t->runq_ns / 1e6);
+	json_ms(r, "offcpu_ms", KT_OVC_OFFCPU, t->sleep_ns + t->disk_ns);
+	json_ms(r, "offcpu_d_ms", KT_OVC_OFFCPU, t->disk_ns);
+	json_count(r, "syscalls", KT_OVC_SYSCALLS, t->syscalls);
+	json_count(r, "syscall_errors", KT_OVC_SYSCALLS, t->syscall_errors);
+	json_count(r, "syscall_p99_ns", KT_OVC_SYSLAT, overview_quantile(t->sys_slots, 0.99));
+	fprintf(r->out, ",\"minflt\":%llu,\"majflt\":%llu,\"read_bytes\":%llu,"
+		"\"write_bytes\":%llu,\"vol_ctxsw\":%llu,\"invol_ctxsw\":%llu",
 		(unsigned long long)t->minflt, (unsigned long long)t->majflt,
 		(unsigned long long)t->read_bytes, (unsigned long long)t->write_bytes,
-		(unsigned long long)t->vol_ctxsw, (unsigned long long)t->invol_ctxsw,
-		(unsigned long long)t->migrations);
+		(unsigned long long)t->vol_ctxsw, (unsigned long long)t->invol_ctxsw);
+	json_count(r, "migrations", KT_OVC_MIGR, t->migrations);
+	fputc('}', r->out);
 }
 
 static void print_json(struct run *r)
@@ -188,9 +209,35 @@ static void text_system(struct run *r)
 	fprintf(r->out, "ktop %.1f%% CPU  %lu KiB resident\n\n", s->self.cpu_pct, s->self.rss_kb);
 }
 
+/* A figure in a text column w wide: "-" where the overview has none (/proc lacks it). */
+static void text_cell(struct run *r, int w, enum kt_ov_col c, const char *fmt, double v)
+{
+	if (*overview_missing(r->ov, c))
+		fprintf(r->out, " %*s", w, "-");
+	else
+		fprintf(r->out, fmt, w, v);
+}
+
+static void text_row(struct run *r, const struct kt_ov_row *t)
+{
+	fprintf(r->out, "%7d %-8.8s %-12.12s %6.1f %8.1f", t->pid, t->user, t->cgroup,
+		cpu_pct(t, r->snap.interval_s), (double)t->runq_ns / 1e6);
+	text_cell(r, 8, KT_OVC_OFFCPU, " %*.1f", (double)(t->sleep_ns + t->disk_ns) / 1e6);
+	text_cell(r, 8, KT_OVC_OFFCPU, " %*.1f", (double)t->disk_ns / 1e6);
+	text_cell(r, 8, KT_OVC_SYSCALLS, " %*.0f", (double)t->syscalls);
+	text_cell(r, 6, KT_OVC_SYSCALLS, " %*.0f", (double)t->syscall_errors);
+	text_cell(r, 8, KT_OVC_SYSLAT, " %*.1f",
+		  (double)overview_quantile(t->sys_slots, 0.99) / 1e3);
+	fprintf(r->out, " %7llu %6llu %9llu %9llu %7llu %7llu", (unsigned long long)t->minflt,
+		(unsigned long long)t->majflt, (unsigned long long)t->read_bytes,
+		(unsigned long long)t->write_bytes, (unsigned long long)t->vol_ctxsw,
+		(unsigned long long)t->invol_ctxsw);
+	text_cell(r, 5, KT_OVC_MIGR, " %*.0f", (double)t->migrations);
+	fprintf(r->out, " %s%s\n", t->comm, t->exited ? " (exited)" : "");
+}
+
 static void print_text(struct run *r)
 {
-	const struct kt_ov_row *t;
 	size_t i;
 
 	text_system(r);
@@ -198,19 +245,8 @@ static void print_text(struct run *r)
 		"%5s %s\n", "PID", "USER", "CGROUP", "CPU%", "RUNQ_MS", "OFF_MS", "D_MS", "SYSCALLS",
 		"ERRS", "P99_US", "MINFLT", "MAJFLT", "READ_B", "WRITE_B", "VCSW", "ICSW", "MIGR",
 		"COMMAND");
-	for (i = 0; i < r->nrows; i++) {
-		t = r->rows[i];
-		fprintf(r->out, "%7d %-8.8s %-12.12s %6.1f %8.1f %8.1f %8.1f %8llu %6llu %8.1f %7llu "
-			"%6llu %9llu %9llu %7llu %7llu %5llu %s%s\n", t->pid, t->user, t->cgroup,
-			cpu_pct(t, r->snap.interval_s), (double)t->runq_ns / 1e6,
-			(double)(t->sleep_ns + t->disk_ns) / 1e6, (double)t->disk_ns / 1e6,
-			(unsigned long long)t->syscalls, (unsigned long long)t->syscall_errors,
-			(double)overview_quantile(t->sys_slots, 0.99) / 1e3,
-			(unsigned long long)t->minflt, (unsigned long long)t->majflt,
-			(unsigned long long)t->read_bytes, (unsigned long long)t->write_bytes,
-			(unsigned long long)t->vol_ctxsw, (unsigned long long)t->invol_ctxsw,
-			(unsigned long long)t->migrations, t->comm, t->exited ? " (exited)" : "");
-	}
+	for (i = 0; i < r->nrows; i++)
+		text_row(r, r->rows[i]);
 	fputc('\n', r->out);
 }
 
@@ -229,6 +265,7 @@ static void snapshot(struct run *r)
 /* A snapshot every interval until --duration's end or a signal. */
 static void capture(struct run *r)
 {
+	struct pollfd pfd = { .fd = r->wake[0], .events = POLLIN };
 	unsigned long long next, now, deadline = 0;
 	unsigned long long step = r->o->top_interval > 0 ?
 		(unsigned long long)(r->o->top_interval * 1e9) :
@@ -249,8 +286,9 @@ static void capture(struct run *r)
 		}
 		if (deadline && now + 1000000ull >= deadline)
 			break;
-		if (poll(NULL, 0, (int)((((deadline && deadline < next) ? deadline : next) - now) /
-					 1000000ull) + 1) < 0 && errno != EINTR)
+		pfd.revents = 0;
+		if (poll(&pfd, 1, (int)((((deadline && deadline < next) ? deadline : next) - now) /
+					1000000ull) + 1) < 0 && errno != EINTR)
 			break;
 	}
 }
@@ -275,8 +313,15 @@ int batch_top_run(const struct kt_options *o, FILE *out)
 	if (missing)
 		fprintf(stderr, "ktop: overview via %s\n", overview_source(r.ov));
 	sysstrip_sample(&r.sys);
-	signals_install(-1);
+	if (pipe2(r.wake, O_CLOEXEC | O_NONBLOCK) < 0) {
+		fprintf(stderr, "ktop: cannot create a pipe: %s\n", strerror(errno));
+		overview_free(r.ov);
+		return KT_EXIT_FAILURE;
+	}
+	signals_install(r.wake[1]);
 	capture(&r);
+	close(r.wake[0]);
+	close(r.wake[1]);
 	overview_snap_free(&r.snap);
 	free(r.rows);
 	overview_free(r.ov);
