@@ -114,7 +114,7 @@ int overview_set_syscalls(struct kt_overview *ov, bool on, char *err, size_t err
 	return 0;
 }
 
-void ov_row_add(struct kt_ov_row *w, const struct kt_ov_row *t)
+void overview_row_add(struct kt_ov_row *w, const struct kt_ov_row *t)
 {
 	size_t i;
 

@@ -86,6 +86,8 @@ bool overview_syscalls_on(const struct kt_overview *ov);
 /* Fills s with what happened since the previous read (the first read: since open). */
 void overview_read(struct kt_overview *ov, struct kt_ov_snap *s);
 void overview_snap_free(struct kt_ov_snap *s);
+/* w += t, counts and buckets (w's errno: the one of the row with most failures). */
+void overview_row_add(struct kt_ov_row *w, const struct kt_ov_row *t);
 /* The q-quantile of log2 ns buckets (the top of the bucket it falls in), 0 when empty. */
 uint64_t overview_quantile(const uint32_t *slots, double q);
 

@@ -233,7 +233,7 @@ static void read_other(struct kt_overview *ov)
 	snprintf(w->comm, sizeof(w->comm), "[other]");
 	for (c = 0; c < ov->ncpus; c++) {
 		to_row(&one, 0, &v[c]);
-		ov_row_add(w, &one);
+		overview_row_add(w, &one);
 	}
 }
 

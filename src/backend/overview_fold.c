@@ -91,7 +91,7 @@ static void forget_names(struct kt_overview *ov)
 
 static void sum_into(struct kt_ov_row *p, const struct kt_ov_row *t)
 {
-	ov_row_add(p, t);
+	overview_row_add(p, t);
 	p->exited = p->exited && t->exited;
 	p->nthreads++;
 }

@@ -45,8 +45,6 @@ struct kt_overview {
 /* Room for one more row in r; returns it zeroed. */
 struct kt_ov_row *ov_rows_add(struct ov_rows *r);
 void ov_rows_sort_tid(struct ov_rows *r);
-/* w += t, counts and buckets (w's errno: the one of the row with most failures). */
-void ov_row_add(struct kt_ov_row *w, const struct kt_ov_row *t);
 /* The BPF object, any variant or only one; -1 with why. ov_bpf_close undoes it. */
 int ov_bpf_open(struct kt_overview *ov, const char *only, char *why, size_t whylen);
 void ov_bpf_close(struct kt_overview *ov);

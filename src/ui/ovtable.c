@@ -122,29 +122,6 @@ static void push(struct kt_ovtable *t, const struct kt_ov_row *r)
 	t->rows[t->nrows++] = r;
 }
 
-static void add_total(struct kt_ov_row *to, const struct kt_ov_row *r)
-{
-	size_t i;
-
-	to->oncpu_ns += r->oncpu_ns;
-	to->runq_ns += r->runq_ns;
-	to->sleep_ns += r->sleep_ns;
-	to->disk_ns += r->disk_ns;
-	to->syscalls += r->syscalls;
-	to->syscall_errors += r->syscall_errors;
-	to->minflt += r->minflt;
-	to->majflt += r->majflt;
-	to->read_bytes += r->read_bytes;
-	to->write_bytes += r->write_bytes;
-	to->vol_ctxsw += r->vol_ctxsw;
-	to->invol_ctxsw += r->invol_ctxsw;
-	to->migrations += r->migrations;
-	for (i = 0; i < KT_OV_ROW_SLOTS; i++) {
-		to->runq_slots[i] += r->runq_slots[i];
-		to->sys_slots[i] += r->sys_slots[i];
-	}
-}
-
 /* The threads of process p (s->threads is by pid, then tid), in the table's order. */
 static void push_threads(struct kt_ovtable *t, const struct kt_ov_snap *s,
 			 const struct kt_ov_row *p)
@@ -175,7 +152,7 @@ void ovtable_build(struct kt_ovtable *t, const struct kt_ov_snap *s)
 	for (i = 0; i < s->nprocs; i++)
 		if (matches(t, &s->procs[i])) {
 			push(t, &s->procs[i]);
-			add_total(&t->total, &s->procs[i]);
+			overview_row_add(&t->total, &s->procs[i]);
 		}
 	sorting = t;
 	if (t->nrows)

@@ -36,7 +36,7 @@ case $(df --output=source "$T" | tail -1) in
 *) fail "$T is not on a block device: the write_bytes check needs one (set TMPDIR)" ;;
 esac
 
-start_ktop "$T/top.out" "$T/top.err" -b --top --json --interval 1 --duration 60 -v --log "$T/k.log"
+start_ktop "$T/top.out" "$T/top.err" -b --top --json --interval 1 --duration 120 -v --log "$T/k.log"
 FAIL_SHOW+=("$T/top.err")
 wait_attached "$T/k.log" 1
 mapfile -t PROGS < <(prog_ids "$KTOP_PID")
