@@ -31,9 +31,10 @@ static const struct kt_ovt_colinfo cols[OVT_NCOLS] = {
 };
 
 /* Dropped first when the width is short, to last (the rest always stay). */
-static const enum kt_ovt_col drop_order[] = { OVT_CGROUP, OVT_MIGR,	 OVT_ICSW,
-					      OVT_VCSW,	  OVT_MAJFLT,	 OVT_RUNQ_P99,
-					      OVT_OFF_D,  OVT_ERR,	 OVT_MINFLT };
+static const enum kt_ovt_col drop_order[] = {
+	OVT_CGROUP, OVT_MIGR, OVT_ICSW, OVT_VCSW,   OVT_MAJFLT, OVT_RUNQ_P99,
+	OVT_OFF_D,  OVT_ERR,  OVT_P99,	OVT_MINFLT, OVT_SYSC,
+};
 
 const struct kt_ovt_colinfo *ovtable_col(enum kt_ovt_col c)
 {

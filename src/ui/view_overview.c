@@ -40,6 +40,7 @@ struct ov_view {
 	int cur_pid, cur_tid; /* the selected row, kept across ticks */
 	bool drill;	      /* Enter was pressed: the next key picks the pane */
 	bool counted;	      /* a tick has been read */
+	bool syscalls_refused; /* the syscall hooks could not attach: not tried again */
 	char filter_before[64];
 	char refusal[256];
 };
@@ -261,6 +262,22 @@ static void draw_rows(struct kt_view *v, struct ov_view *o)
 	wattrset(v->win, A_NORMAL);
 }
 
+/* The syscall hooks, the dearest, run only while a column shows what they count. */
+static void syscall_hooks(struct kt_view *v, struct ov_view *o)
+{
+	bool want = o->on[OVT_SYSC] || o->on[OVT_ERR] || o->on[OVT_P99];
+	char err[256];
+
+	if (o->syscalls_refused || want == overview_syscalls_on(o->ov))
+		return;
+	/* refused once (no BPF: /proc has no syscalls), said once */
+	if (overview_set_syscalls(o->ov, want, err, sizeof(err)) < 0 && want) {
+		o->syscalls_refused = true;
+		if (strncmp(overview_source(o->ov), "/proc", 5))
+			ui_message(v->ui, true, "overview: %s", err);
+	}
+}
+
 static void ovv_draw(struct kt_view *v)
 {
 	struct ov_view *o = OVV(v);
@@ -285,6 +302,7 @@ static void ovv_draw(struct kt_view *v)
 	strip_net_self(o, line, sizeof(line));
 	crt_put_pad(v->win, 3, 0, line, v->w);
 	ovtable_fit(v->w, o->off, o->on);
+	syscall_hooks(v, o);
 	draw_head(v, o);
 	if (!o->counted) {
 		wattrset(v->win, crt_attr(CRT_DIM));
