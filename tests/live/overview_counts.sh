@@ -174,12 +174,21 @@ for tag in ("pin1", "pin2"):
 sys.exit(1 if bad else 0)
 EOF
 
-# Without BPF (--top=proc here): /proc's columns, null for the others, and the reason once
+# Without BPF (root without CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN): /proc's columns, null
+# for the others, and why, once; --top=proc the same, as asked
+command -v capsh >/dev/null || fail "needs capsh (libcap2-bin) to drop BPF's capabilities"
+KTOP_ENV=(capsh --drop=cap_bpf,cap_perfmon,cap_sys_admin -- -c 'exec "$0" "$@"')
+run_ktop 20 "$T/nobpf.out" "$T/nobpf.err" -b --top --json --interval 0.5 --duration 1.2
+KTOP_ENV=()
+[ "$KTOP_RC" = 0 ] || fail "--top without BPF exited $KTOP_RC: $(head -c 300 "$T/nobpf.err")"
+grep -q '^ktop: overview via /proc (not permitted: .*CAP_BPF and CAP_PERFMON' "$T/nobpf.err" ||
+	fail "--top without BPF did not say why: $(cat "$T/nobpf.err")"
 run_ktop 20 "$T/proc.out" "$T/proc.err" -b --top=proc --json --interval 0.5 --duration 1.2
 [ "$KTOP_RC" = 0 ] || fail "--top=proc exited $KTOP_RC: $(head -c 300 "$T/proc.err")"
 grep -qx 'ktop: overview via /proc (as asked)' "$T/proc.err" ||
 	fail "--top=proc did not say where its figures come from: $(cat "$T/proc.err")"
-python3 - "$T/proc.out" <<'EOF' || fail "--top=proc: $(head -c 600 "$T/proc.out")"
+for run in nobpf proc; do
+python3 - "$T/$run.out" <<'EOF' || fail "$run: $(head -c 600 "$T/$run.out")"
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 tasks = [t for o in lines for t in o["tasks"]]
@@ -189,5 +198,6 @@ assert all(t[k] is None for t in tasks for k in
 assert all(isinstance(t["minflt"], int) for t in tasks)
 assert sum(t["cpu_pct"] for t in tasks) > 0
 EOF
+done
 assert_clean
 pass
