@@ -281,8 +281,9 @@ static void capture(struct run *r)
 			break;
 		if (now >= next) {
 			snapshot(r);
-			next += step;
-			continue;
+			/* a snapshot slower than the interval skips the ticks it overran */
+			next += step * ((now - next) / step + 1);
+			now = clock_mono_ns();
 		}
 		if (deadline && now + 1000000ull >= deadline)
 			break;
