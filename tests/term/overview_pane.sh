@@ -36,14 +36,14 @@ for i in (1, 2):
 print("ready", flush=True)
 tick("ktop-ov-mt")
 EOF
-python3 "$T/threads.py" >"$T/threads.out" &
+python3 "$T/threads.py" >"$T/threads.out" 2>"$T/threads.err" &
 MT=$!
 CLEANUP_PIDS+=("$MT")
 python3 -c 'import ctypes, time
 ctypes.CDLL(None).prctl(15, b"ktop-ov-zz", 0, 0, 0)
 while True: time.sleep(0.01)' &
 CLEANUP_PIDS+=($!)
-wait_until 10 has_line "$T/threads.out" || fail "the threaded workload did not start"
+wait_until 30 has_line "$T/threads.out" || fail "the threaded workload did not start: $(cat "$T/threads.err")"
 
 TMUX_OVERVIEW=1 tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -C
 expect_text "Overview: [0-9]+ processes by CPU%" 10 "ktop did not land on the overview"
