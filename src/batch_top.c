@@ -266,7 +266,7 @@ static void snapshot(struct run *r)
 static void capture(struct run *r)
 {
 	struct pollfd pfd = { .fd = r->wake[0], .events = POLLIN };
-	unsigned long long next, now, deadline = 0;
+	unsigned long long next, now, until, deadline = 0;
 	unsigned long long step = r->o->top_interval > 0 ?
 		(unsigned long long)(r->o->top_interval * 1e9) :
 		(unsigned long long)r->o->delay_ms * 1000000ull;
@@ -287,9 +287,10 @@ static void capture(struct run *r)
 		}
 		if (deadline && now + 1000000ull >= deadline)
 			break;
+		until = deadline && deadline < next ? deadline : next;
 		pfd.revents = 0;
-		if (poll(&pfd, 1, (int)((((deadline && deadline < next) ? deadline : next) - now) /
-					1000000ull) + 1) < 0 && errno != EINTR)
+		if (now < until &&
+		    poll(&pfd, 1, (int)((until - now) / 1000000ull) + 1) < 0 && errno != EINTR)
 			break;
 	}
 }

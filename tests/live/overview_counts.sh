@@ -75,7 +75,7 @@ done
 # the interval they stopped in, and one more, are printed; later ones would hold their ends
 lines=$(wc -l <"$T/top.out")
 _more() { [ "$(wc -l <"$T/top.out")" -ge $((lines + 2)) ]; }
-wait_until 5 _more || fail "ktop printed no interval for 5 s: $(tail -c 300 "$T/top.err")"
+wait_until 15 _more || fail "ktop printed no interval for 15 s: $(tail -c 300 "$T/top.err")"
 lines=$(wc -l <"$T/top.out")
 for tag in duty write pin1 pin2 touch; do
 	{ kill -KILL "${PID_OF[$tag]}" && wait "${PID_OF[$tag]}"; } 2>/dev/null
