@@ -50,7 +50,6 @@ struct kt_overview *overview_open(const char *via, bool syscalls)
 	} else if (ov_bpf_open(ov, via, why, sizeof(why)) == 0) {
 		snprintf(ov->source, sizeof(ov->source), "bpf %s", ov->via);
 		log_debug("%s: attached via %s", __func__, ov->via);
-		ov->last_ns = clock_mono_ns();
 		if (syscalls && overview_set_syscalls(ov, true, err, sizeof(err)) < 0)
 			snprintf(ov->missing[KT_OVC_SYSCALLS], sizeof(ov->missing[0]), "%s", err);
 		return ov;
@@ -146,7 +145,7 @@ static void subtract(struct kt_ov_row *d, const struct kt_ov_row *a, const struc
 	size_t i;
 
 	*d = *a;
-	if (!b || b->pid != a->pid)
+	if (!b || b->pid != a->pid || b->born != a->born)
 		return;
 #define SUB(f) d->f = a->f >= b->f ? a->f - b->f : 0
 	SUB(oncpu_ns); SUB(runq_ns); SUB(sleep_ns); SUB(disk_ns);

@@ -29,6 +29,7 @@ struct kt_ov_row {
 	unsigned int nthreads; /* a process row: threads folded into it */
 	bool exited;	       /* died during the tick: its last row */
 	bool other;	       /* threads the kernel's table had no room for */
+	uint64_t born;	       /* when its kernel record began: a reused thread id starts anew */
 	char comm[16];
 	char user[32];
 	char cgroup[64];       /* a readable name of its cgroup (cgname.h) */

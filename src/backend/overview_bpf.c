@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "backend/bpfobj.h"
 #include "backend/overview_local.h"
 #include "backend/privs.h"
+#include "clock.h"
 #include "log.h"
 #include "src/probes/overview.h"
 #include "xalloc.h"
@@ -94,6 +96,8 @@ static int try_variant(struct kt_overview *ov, const char *via, char *err, size_
 	bpfobj_autoload_only(ov->obj, want);
 	bpfobj_log_capture();
 	r = bpf_object__load(ov->obj);
+	/* the first interval starts as the hooks do */
+	ov->last_ns = clock_mono_ns();
 	if (!r)
 		r = attach(ov, 0, SYS_FIRST);
 	if (!r)
@@ -198,6 +202,7 @@ static void to_row(struct kt_ov_row *w, unsigned int tid, const struct kt_ov_tas
 	w->tid = (int)tid;
 	w->pid = (int)t->tgid;
 	w->exited = t->state == KT_OV_DEAD;
+	w->born = t->born;
 	memcpy(w->comm, t->comm, sizeof(w->comm));
 	w->comm[sizeof(w->comm) - 1] = '\0';
 	w->oncpu_ns = t->oncpu_ns;
@@ -237,6 +242,17 @@ static void read_other(struct kt_overview *ov)
 	}
 }
 
+/* A thread whose last switch the hook did not see (it was not named prev) keeps its record:
+ * every GONE_EVERY reads, a record not on a CPU is checked against the kernel's threads, and
+ * one whose thread is gone goes out as exited and is deleted. */
+#define GONE_EVERY 8
+static bool gone(const struct kt_overview *ov, unsigned int tid, const struct kt_ov_task *t)
+{
+	if (ov->reads % GONE_EVERY || t->state == KT_OV_RUNNING)
+		return false;
+	return kill((pid_t)tid, 0) < 0 && errno == ESRCH;
+}
+
 /* Every thread's record into ov->cur; the dead ones' deleted once read. */
 static void read_tasks(struct kt_overview *ov, unsigned long long now)
 {
@@ -253,7 +269,10 @@ static void read_tasks(struct kt_overview *ov, unsigned long long now)
 			continue;
 		w = ov_rows_add(&ov->cur);
 		to_row(w, next, &t);
-		add_inflight(ov, w, &t, next, now);
+		if (!w->exited && gone(ov, next, &t))
+			w->exited = true; /* without its time in flight: it ended unseen */
+		else
+			add_inflight(ov, w, &t, next, now);
 	}
 	/* deleting while walking would restart the walk: after it */
 	for (size_t i = 0; i < ov->cur.n; i++) {

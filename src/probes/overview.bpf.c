@@ -77,6 +77,18 @@ static __always_inline struct kt_ov_cpu *cpu_rec(void)
 	return bpf_map_lookup_elem(&cpus, &zero);
 }
 
+static __always_inline void init_rec(struct kt_ov_task *r, struct task_struct *t,
+				     unsigned int state, unsigned long long now)
+{
+	r->tgid = (unsigned int)BPF_CORE_READ(t, tgid);
+	r->state = state;
+	r->since = now;
+	r->born = now;
+	r->minflt0 = BPF_CORE_READ(t, min_flt);
+	r->majflt0 = BPF_CORE_READ(t, maj_flt);
+	BPF_CORE_READ_STR_INTO(&r->comm, t, comm);
+}
+
 /* t's record, made when it is new; NULL when the hash is full (counted). The record is
  * too big for the BPF stack: a zeroed one goes in, then its fields are set in place. */
 static __always_inline struct kt_ov_task *task_rec(struct task_struct *t, unsigned int state,
@@ -98,13 +110,23 @@ static __always_inline struct kt_ov_task *task_rec(struct task_struct *t, unsign
 	}
 	if (r->since)
 		return r;
-	r->tgid = (unsigned int)BPF_CORE_READ(t, tgid);
-	r->state = state;
-	r->since = now;
-	r->minflt0 = BPF_CORE_READ(t, min_flt);
-	r->majflt0 = BPF_CORE_READ(t, maj_flt);
-	BPF_CORE_READ_STR_INTO(&r->comm, t, comm);
+	init_rec(r, t, state, now);
 	return r;
+}
+
+/* A new task: a record left by an earlier thread of the same id (whose last switch the
+ * hook did not see) starts afresh, marked by born, or the new one inherits its state. */
+static __always_inline void new_task(struct task_struct *t, unsigned long long now)
+{
+	static const struct kt_ov_task zero;
+	unsigned int tid = (unsigned int)BPF_CORE_READ(t, pid);
+	struct kt_ov_task *r;
+
+	if (bpf_map_lookup_elem(&tasks, &tid))
+		bpf_map_update_elem(&tasks, &tid, &zero, BPF_EXIST);
+	r = task_rec(t, KT_OV_RUNNABLE, now);
+	if (r && r->born != now)
+		init_rec(r, t, KT_OV_RUNNABLE, now);
 }
 
 /* A task's last switch (the pre-5.14 field was 'long state'). */
@@ -328,7 +350,7 @@ static __always_inline void bio_queued(struct bio *bio)
 	SEC(KIND "/sched_wakeup_new")                                                           \
 	int BPF_PROG(PFX##_wakeup_new, struct task_struct *p)                                   \
 	{                                                                                       \
-		task_rec(p, KT_OV_RUNNABLE, bpf_ktime_get_ns());                                \
+		new_task(p, bpf_ktime_get_ns());                                                \
 		return 0;                                                                       \
 	}                                                                                       \
 	SEC(KIND "/sched_migrate_task")                                                         \

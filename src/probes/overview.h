@@ -33,6 +33,7 @@ struct kt_ov_task {
 	unsigned int tgid;
 	unsigned int state;		/* enum kt_ov_state */
 	unsigned long long since;	/* when it entered state */
+	unsigned long long born;	/* when the record was made: a new one for a reused id */
 	unsigned long long cgroup;	/* cgroup v2 id as last seen on a CPU */
 	char comm[KT_OV_COMM];
 	unsigned long long oncpu_ns;

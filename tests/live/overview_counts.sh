@@ -13,8 +13,9 @@
 #   - N pages touched: minflt within 2% of getrusage's (the process's whole life);
 #   - two SCHED_RR spinners pinned to one CPU: each waits about half its time for it (start-up
 #     on a loaded machine adds more), never more than /proc/PID/schedstat's run_delay says.
-#     (ktop's wait is within 4% of run_delay in most runs; in 2 of 8 runs under a load of
-#     18 one spinner's was half of it: a wait the hooks did not see, cause not yet found.)
+#     (ktop's wait is within 2% of run_delay since a new task's record starts afresh; before,
+#     in 2 of 8 runs under a load of 18, one spinner inherited a dead thread's record of the
+#     same id and its first wait was lost. Bounded from above only until more runs show it.)
 # Every line has exactly the keys; the BPF programs are gone once ktop exits. With
 # --top=proc, /proc's columns and null for those it cannot give.
 set -u
