@@ -67,6 +67,7 @@ void config_init(struct kt_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->orient = c->zoom = c->picker = c->counters = c->mouse = c->split = KT_UNSET;
+	c->overview = KT_UNSET;
 }
 
 void config_free(struct kt_config *c)
@@ -85,7 +86,7 @@ bool config_equal(const struct kt_config *a, const struct kt_config *b)
 
 	if (strcmp(a->theme, b->theme) || a->delay_ms != b->delay_ms || a->orient != b->orient ||
 	    a->zoom != b->zoom || a->picker != b->picker || a->counters != b->counters ||
-	    a->split != b->split ||
+	    a->split != b->split || a->overview != b->overview ||
 	    a->mouse != b->mouse || a->nbinds != b->nbinds || a->nevents != b->nevents)
 		return false;
 	if (!a->filter != !b->filter || (a->filter && strcmp(a->filter, b->filter)))
@@ -206,6 +207,8 @@ static int parse_line(struct kt_config *c, char *line, bool profile, char *err, 
 		return set_bool(&c->picker, key, val, err, errlen);
 	} else if (!strcmp(key, "counters")) {
 		return set_bool(&c->counters, key, val, err, errlen);
+	} else if (!strcmp(key, "overview")) {
+		return set_bool(&c->overview, key, val, err, errlen);
 	} else if (!strcmp(key, "mouse")) {
 		return set_bool(&c->mouse, key, val, err, errlen);
 	} else if (!strncmp(key, "key.", 4)) {
@@ -337,6 +340,8 @@ void config_write(const struct kt_config *c, FILE *f, bool profile)
 		fprintf(f, "counters = %s\n", yesno(c->counters));
 	if (c->mouse != KT_UNSET)
 		fprintf(f, "mouse = %s\n", yesno(c->mouse));
+	if (c->overview != KT_UNSET)
+		fprintf(f, "overview = %s\n", yesno(c->overview));
 	for (i = 0; i < c->nbinds; i++)
 		fprintf(f, "key.%s = %s\n", c->binds[i].action, c->binds[i].key);
 }

@@ -26,6 +26,7 @@ struct kt_config {
 	unsigned delay_ms; /* 0: not set */
 	int orient;	  /* enum kt_cfg_orient, or KT_UNSET */
 	int zoom, picker, counters, mouse; /* 0/1, or KT_UNSET */
+	int overview; /* 0: nothing named, start on the stream, not the overview; or KT_UNSET */
 	int split;	  /* the stream pane's share of the panes' area, 20-80 %, 0 auto;
 			   * KT_UNSET: not set */
 	struct kt_binding binds[KT_CONFIG_MAX_BINDS];

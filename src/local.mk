@@ -21,6 +21,7 @@ src_libktop_a_SOURCES += \
 	src/batch_tree.c src/batch_tree.h \
 	src/batch_profile.c src/batch_profile.h \
 	src/batch_offcpu.c src/batch_offcpu.h \
+	src/batch_top.c src/batch_top.h \
 	src/batch_remote.c src/batch_remote.h \
 	src/stopwhen.c src/stopwhen.h \
 	src/ktoprc.c src/ktoprc.h

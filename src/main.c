@@ -13,6 +13,7 @@
 #include "backend/usdt.h"
 #include "batch.h"
 #include "batch_offcpu.h"
+#include "batch_top.h"
 #include "batch_remote.h"
 #include "ktoprc.h"
 #include "log.h"
@@ -87,6 +88,10 @@ int main(int argc, char **argv)
 	/* BPF alone: no tracefs, so no guard either */
 	if (opts.mode == KT_MODE_BATCH && opts.off_cpu) {
 		ret = batch_offcpu_run(&opts, out);
+		goto out;
+	}
+	if (opts.mode == KT_MODE_BATCH && opts.top) {
+		ret = batch_top_run(&opts, stdout);
 		goto out;
 	}
 

@@ -53,6 +53,8 @@ enum {
 	OPT_FLAME,
 	OPT_DIFF_BASE,
 	OPT_OFF_CPU,
+	OPT_TOP,
+	OPT_INTERVAL,
 	OPT_STACK,
 	OPT_USER_STACKS,
 	OPT_AGENT,
@@ -102,6 +104,8 @@ static const struct option long_options[] = {
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "preset", required_argument, NULL, 'P' },
 	{ "off-cpu", optional_argument, NULL, OPT_OFF_CPU },
+	{ "top", optional_argument, NULL, OPT_TOP },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "stack", required_argument, NULL, OPT_STACK },
 	{ "user-stacks", no_argument, NULL, OPT_USER_STACKS },
 	{ "no-mouse", no_argument, NULL, 'M' },
@@ -191,6 +195,14 @@ void options_usage(FILE *out)
 	      "                         and trace only them (set_event_pid, set_ftrace_pid)\n"
 	      "                         (-p and --pmu-event imply --pmu; with --profile, -p\n"
 	      "                         scopes the profile and --pmu is asked for apart)\n"
+	      "\n"
+	      "The overview (a top of the kernel, counted in the kernel by BPF):\n"
+	      "      --top[=VIA]        with -b: one table of every process per interval (CPU,\n"
+	      "                         run-queue wait, off-CPU, syscalls, faults, I/O, context\n"
+	      "                         switches, migrations; --json: one object per line); VIA\n"
+	      "                         pins tp_btf, raw_tp or proc (no BPF). The explorer opens\n"
+	      "                         on it when nothing else is named\n"
+	      "      --interval SECS    --top's interval (default: -d's)\n"
 	      "\n"
 	      "Profiles (perf_event_open sampling with kernel and user stacks):\n"
 	      "      --profile          sample on-CPU stacks on every CPU (or -p, --comm): cycles\n"
@@ -639,6 +651,21 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			o->off_cpu = true;
 			o->off_cpu_via = optarg;
 			break;
+		case OPT_TOP:
+			if (optarg && strcmp(optarg, "tp_btf") && strcmp(optarg, "raw_tp") &&
+			    strcmp(optarg, "proc"))
+				FAIL("--top=VIA takes tp_btf, raw_tp or proc, not '%s'", optarg);
+			o->top = true;
+			o->top_via = optarg;
+			break;
+		case OPT_INTERVAL:
+			errno = 0;
+			o->top_interval = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(o->top_interval >= 0.1) ||
+			    o->top_interval > 3600)
+				FAIL("--interval takes seconds from 0.1 to 3600, such as 1 or 0.5, "
+				     "not '%s'", optarg);
+			break;
 		case OPT_JSON:
 			o->json = true;
 			break;
@@ -701,7 +728,7 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("unexpected argument '%s'", argv[optind]);
 	/* -p alone counts its processes (not yet in the explorer over an agent, which has no
 	 * counters pane there); with --profile it scopes the profile */
-	if (o->n_pids && !o->cpu_profile && !o->off_cpu &&
+	if (o->n_pids && !o->cpu_profile && !o->off_cpu && !o->top &&
 	    !(o->n_remotes && o->mode != KT_MODE_BATCH))
 		o->pmu = true;
 	if (o->freq && !o->cpu_profile)
@@ -788,6 +815,14 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--off-cpu runs alone: -e, -P, probes, tracers, --filter, --hist, --pmu-event, "
 		     "--tree, --max-events, -o, -i, triggers and --follow-children belong to "
 		     "other runs");
+	if (o->top_interval > 0 && !o->top)
+		FAIL("--interval is --top's: add -b --top");
+	if (o->top && (o->n_events || o->profile || o->n_probes || o->tracer || o->n_hists ||
+		       o->pmu || o->tree || o->record_path || o->input_path || o->n_triggers ||
+		       o->stop_when || o->filter || o->max_events || o->off_cpu || o->cpu_profile ||
+		       o->n_remotes || o->flame_path))
+		FAIL("--top runs alone: events, tracers, probes, histograms, counters, profiles, "
+		     "-i, -o, -H and --via belong to other runs");
 	if (o->off_cpu && o->n_pids > 1)
 		FAIL("--off-cpu scopes to one process: give -p a single PID");
 	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->n_remotes ||
@@ -846,4 +881,14 @@ void options_free(struct kt_options *o)
 		o->n_ftrace_lists[i] = 0;
 	}
 	o->n_profile_events = 0;
+}
+
+bool options_landing(const struct kt_options *o)
+{
+	return o->top || (!o->n_events && !o->tracer && !o->n_hists && !o->profile &&
+			  !o->input_path && !o->flame_path && !o->cpu_profile && !o->n_probes &&
+			  !o->n_remotes && !o->pmu && !o->n_pids && !o->comm && !o->cgroup &&
+			  !o->n_stacks && !o->n_triggers && !o->stop_when && !o->record_path &&
+			  !o->n_ftrace_lists[0] && !o->n_ftrace_lists[1] && !o->n_ftrace_lists[2] &&
+			  !o->n_ftrace_lists[3]);
 }

@@ -110,6 +110,10 @@ struct kt_options {
 	bool compress;		   /* --compress: the agent sends zstd frames */
 	bool force;		   /* --force: a recording may replace one's own existing file */
 	const char *off_cpu_via;   /* --off-cpu=VIA: only that variant; NULL: the first accepted */
+	/* the overview (issue 32; src/batch_top.c, src/ui/view_overview.c) */
+	bool top;		   /* --top */
+	const char *top_via;	   /* --top=VIA: tp_btf, raw_tp or proc; NULL: the first taken */
+	double top_interval;	   /* --interval SECS; 0: -d's */
 };
 
 /* Parses argv into o (defaults first). Returns 0 to run, 1 when it printed --help or
@@ -120,5 +124,9 @@ void options_usage(FILE *out);
 
 /* "256M", "1G", "512k", "1048576" -> bytes; -1 when malformed. */
 long long options_parse_size(const char *s);
+
+/* The explorer lands on the overview: --top, or nothing named on the command line (no
+ * event, tracer, histogram, profile, probe, scope, recording or agent). */
+bool options_landing(const struct kt_options *o);
 
 #endif

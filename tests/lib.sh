@@ -563,6 +563,21 @@ tm() { TMUX='' TMUX_TMPDIR="$T" tmux -L "$TMUX_SOCK" "$@"; }
 # and exit status (tmux itself does not always reap its pane's process in time to tell).
 # ktop's pid in KTOP_PID; after it exits, tmux_wait_exit gives the status. No history is
 # kept unless TMUX_HISTORY says how many lines (for what scrolls off, tmux_screen -S -N).
+# _no_overview [ENV=VAL...]: ktop started with nothing named lands on the overview; the
+# tests written before it expect the stream, so the configuration they start from (none:
+# XDG_CONFIG_HOME, or the one they pass) says overview = no, unless TMUX_OVERVIEW=1 or they
+# wrote a ktoprc of their own.
+_no_overview()
+{
+	local cfg=$XDG_CONFIG_HOME e
+	for e in "$@"; do
+		case $e in XDG_CONFIG_HOME=*) cfg=${e#*=} ;; esac
+	done
+	[ "${TMUX_OVERVIEW:-}" = 1 ] && return 0
+	[ -e "$cfg/ktop/ktoprc" ] && return 0
+	mkdir -p "$cfg/ktop" && printf 'overview = no\n' >"$cfg/ktop/ktoprc"
+}
+
 tmux_start()
 {
 	local cols=$1 rows=$2 envs=() e targs=()
@@ -592,6 +607,7 @@ tmux_start()
 	rm -f "$T/pane.pid" "$T/pane.rc"
 	TMUX_USED=1
 	for e in "${envs[@]+"${envs[@]}"}"; do targs+=(-e "$e"); done
+	_no_overview "${envs[@]+"${envs[@]}"}"
 	# LANG matters: UTF-8 or ASCII line drawing. Keep the caller's, default C.UTF-8.
 	targs+=(-e "LANG=${LANG:-C.UTF-8}" -e "LC_ALL=${LC_ALL:-}" -e "NO_COLOR=${NO_COLOR:-}")
 	tm -f "$T/tmux.conf" new-session -d -s t -x "$cols" -y "$rows" "${targs[@]}" \

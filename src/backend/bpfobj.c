@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
@@ -253,7 +254,9 @@ static bool uninformative(const char *line)
 
 /* One line saying why the load failed: the verifier's last two lines when it spoke, else
  * libbpf's last telling complaint, else errno. */
-void bpfobj_failure_reason(int err, char *out, size_t len)
+#define KERNEL_BTF "/sys/kernel/btf/vmlinux"
+
+static void failure_reason(int err, char *out, size_t len)
 {
 	const char *end = strstr(load_log, "-- END PROG LOAD LOG --"), *b;
 	char a[256], c[256];
@@ -273,6 +276,15 @@ void bpfobj_failure_reason(int err, char *out, size_t len)
 		}
 	}
 	snprintf(out, len, "%s", strerror(err));
+}
+
+void bpfobj_failure_reason(int err, char *out, size_t len)
+{
+	failure_reason(err, out, len);
+	/* libbpf says "Error loading vmlinux BTF: -3": name the file and the way out */
+	if (strstr(out, "vmlinux BTF") && access(KERNEL_BTF, R_OK) < 0)
+		snprintf(out, len, "no kernel BTF at %s (a kernel built with "
+			 "CONFIG_DEBUG_INFO_BTF=y has it)", KERNEL_BTF);
 }
 
 void bpfobj_log_release(void)

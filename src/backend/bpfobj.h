@@ -40,7 +40,8 @@ struct bpf_program *bpfobj_program(struct bpf_object *obj, const char *name);
 void bpfobj_log_capture(void);
 void bpfobj_log_release(void);
 /* Ends the capture, and says in one line why it failed: the verifier's last two lines when
- * it spoke, else libbpf's last telling complaint, else strerror(err). */
+ * it spoke, else libbpf's last telling complaint, else strerror(err); a kernel without BTF
+ * named with the way out. */
 void bpfobj_failure_reason(int err, char *out, size_t len);
 /* Runs of obj's loaded programs the kernel skipped (recursion, or a BPF map syscall holding
  * the CPU), summed over them. */

@@ -58,11 +58,13 @@ src_libktop_a_SOURCES += \
 # src/probes/local.mk builds; --disable-bpf builds the stubs instead.
 if ENABLE_BPF
 src_libktop_a_SOURCES += src/backend/bpfhist.c src/backend/bpfobj.c src/backend/bpfobj.h \
-	src/backend/histkind.c src/backend/histkind.h src/backend/offcpu.c
+	src/backend/histkind.c src/backend/histkind.h src/backend/offcpu.c \
+	src/backend/overview_bpf.c
 # BUILT_SOURCES covers make all/check; this covers "make ktop" (the lab's static build)
 src/backend/bpfobj.$(OBJEXT): src/probes/objects.h
 else
-src_libktop_a_SOURCES += src/backend/bpfhist_stub.c src/backend/offcpu_stub.c
+src_libktop_a_SOURCES += src/backend/bpfhist_stub.c src/backend/offcpu_stub.c \
+	src/backend/overview_bpf_stub.c
 endif
 src_libktop_a_SOURCES += src/backend/bpfhist.h src/backend/histspec.c src/backend/histspec.h \
 	src/backend/offcpu.h
@@ -79,3 +81,9 @@ src/backend/histdata.$(OBJEXT): src/backend/syscall_names.h
 src_libktop_a_SOURCES += src/backend/histdata.c src/backend/histdata.h
 src_libktop_a_SOURCES += src/backend/histprint.c src/backend/histprint.h
 src_libktop_a_SOURCES += src/backend/probeprint.c src/backend/probeprint.h
+# The overview (issue 32): per-thread counters from one BPF object, or /proc; the system strip.
+src_libktop_a_SOURCES += \
+	src/backend/overview.c src/backend/overview.h src/backend/overview_local.h \
+	src/backend/overview_proc.c src/backend/overview_fold.c \
+	src/backend/cgname.c src/backend/cgname.h \
+	src/backend/sysstrip.c src/backend/sysstrip.h

@@ -29,7 +29,6 @@
 #include "xalloc.h"
 
 #define FRAME_NAME 256
-#define KERNEL_BTF "/sys/kernel/btf/vmlinux"
 /* the task, then up to a full user and a full kernel stack */
 #define MAX_FRAMES (1 + 2 * KT_OFFCPU_MAX_DEPTH)
 
@@ -129,10 +128,6 @@ static int try_variant(struct kt_offcpu *oc, const struct variant *v,
 	}
 	if (r) {
 		bpfobj_failure_reason(-r, err, errlen);
-		/* libbpf says "Error loading vmlinux BTF: -3": name the file and the way out */
-		if (strstr(err, "vmlinux BTF") && access(KERNEL_BTF, R_OK) < 0)
-			snprintf(err, errlen, "no kernel BTF at %s (a kernel built with "
-				 "CONFIG_DEBUG_INFO_BTF=y has it)", KERNEL_BTF);
 		return -1;
 	}
 	bpfobj_log_release();

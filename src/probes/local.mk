@@ -7,9 +7,12 @@ BPF_PROGS = syslat tphist funclat schedlat blockio rwsize usdthist lockcont tcpc
 # Off-CPU stacks (src/backend/offcpu.c): the typed variants, and the plain tracepoint one
 # apart, since it must load where the kernel's BTF cannot be read.
 BPF_PROGS += offcpustack offcpustack_tp
+# The overview's per-thread counters (src/backend/overview.c).
+BPF_PROGS += overview
 BPF_SRC = $(BPF_PROGS:%=src/probes/%.bpf.c)
 BPF_HDRS = src/probes/hist.h src/probes/hist_common.bpf.h src/probes/vmlinux/vmlinux.h \
-	src/probes/vmlinux/linux/errno.h src/probes/offcpu.h src/probes/offcpustack.bpf.h
+	src/probes/vmlinux/linux/errno.h src/probes/offcpu.h src/probes/offcpustack.bpf.h \
+	src/probes/overview.h
 BPF_SKELS = $(BPF_PROGS:%=src/probes/%.skel.h)
 EXTRA_DIST += $(BPF_SRC) $(BPF_HDRS) src/probes/README.md
 

@@ -233,9 +233,11 @@ static const char *const kind_prefix[] = { "on-CPU profile: ", "", "event stacks
 
 static int live_key(void *arg, struct kt_view *v, int key);
 
-/* Shows kind in the pane. Returns false with the refusal in the status line. */
-static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
+/* Shows kind in the pane, the on-CPU profile of process pid alone when pid is not 0.
+ * Returns false with the refusal in the status line. */
+static bool live_show_pid(struct kt_ui *ui, struct kt_view *v, enum live_kind kind, pid_t pid)
 {
+	struct kt_profile_scope scope = { .cpu = -1, .pid = pid };
 	struct kt_flame_source src = { live_update, live_close, live_key, live_cpu, NULL };
 	struct kt_stacks *st = NULL;
 	struct live *lv = xmalloc(sizeof(*lv));
@@ -247,6 +249,10 @@ static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
 		free(lv);
 		return false;
 	}
+	if (pid && lv->prof) {
+		profile_set_scope(lv->prof, &scope);
+		snprintf(name + strlen(name), sizeof(name) - strlen(name), ", pid %d", (int)pid);
+	}
 	src.arg = lv;
 	/* a task blocks on one CPU and may wake on another; an agent's stacks come summed
 	 * over its CPUs */
@@ -254,6 +260,11 @@ static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
 		src.cpu = NULL;
 	view_flame_show(v, st, NULL, name, &src, false);
 	return true;
+}
+
+static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
+{
+	return live_show_pid(ui, v, kind, 0);
 }
 
 /* k: on-CPU, off-CPU, the events' stacks when the stream has rows with stacks, on-CPU. */
@@ -324,4 +335,9 @@ void flame_live_open(struct kt_view *v)
 		recorded_show(v);
 	else if (!live_show(v->ui, v, LIVE_EVENTS))
 		live_show(v->ui, v, LIVE_ONCPU);
+}
+
+void flame_live_open_pid(struct kt_view *v, pid_t pid)
+{
+	live_show_pid(v->ui, v, LIVE_ONCPU, pid);
 }

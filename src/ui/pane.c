@@ -36,7 +36,9 @@ static void pane_action(struct kt_ui *ui, const struct kt_action *a);
 	X(tracers, "tracers", "R", NULL, "tracer pane, function lists", KT_CAP_TRACER,      \
 	  false, NULL)                                                                      \
 	X(rings, "rings", "D", NULL, "ring buffers: losses per CPU", KT_CAP_KBUF, false,    \
-	  NULL)
+	  NULL)                                                                             \
+	X(overview, "overview", "O", NULL, "overview: every task, counted in the kernel",     \
+	  KT_CAP_HIST, false, NULL)
 
 #define PANE_OPS(NAME, ...) extern const struct kt_view_ops view_##NAME##_ops;
 KT_PANES(PANE_OPS)
@@ -158,15 +160,32 @@ static void view_delete(struct kt_view *v)
 void pane_close(struct kt_ui *ui, struct kt_view *v)
 {
 	int i = pane_index(ui, v);
+	struct kt_view *back;
 
 	if (i <= 0) /* the stream stays */
 		return;
 	ui_prompt_drop(ui, v);
 	memmove(&ui->views[i], &ui->views[i + 1], (ui->lay.n - i - 1) * sizeof(ui->views[0]));
 	ui->lay.n--;
+	/* a drill-down's pane gives the focus back to the pane it came from */
+	back = v == ui->drilled ? ui->back : NULL;
+	if (v == ui->drilled || v == ui->back)
+		ui->back = ui->drilled = NULL;
 	view_delete(v);
 	ui->relayout = true;
-	pane_focus(ui, 0);
+	i = back ? pane_index(ui, back) : 0;
+	pane_focus(ui, i > 0 ? i : 0);
+}
+
+struct kt_view *ui_drill(struct kt_ui *ui, struct kt_view *from, const char *kind)
+{
+	struct kt_view *v = pane_open(ui, kind, true);
+
+	if (v) {
+		ui->drilled = v;
+		ui->back = from;
+	}
+	return v;
 }
 
 void pane_close_all(struct kt_ui *ui)

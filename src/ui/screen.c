@@ -15,6 +15,7 @@
 
 #include "app.h"
 #include "log.h"
+#include "ktoprc.h"
 #include "options.h"
 #include "signals.h"
 #include "testhooks.h"
@@ -285,7 +286,7 @@ static int ms_until(unsigned long long now, unsigned long long when)
 int ui_run(struct kt_app *app)
 {
 	struct kt_ui_settings end;
-	struct kt_view *flame = NULL;
+	struct kt_view *flame = NULL, *first = NULL;
 	struct kt_ui ui;
 	unsigned long long delay_ns, next_tick, last_redraw = 0, now;
 	const unsigned long long redraw_min = redraw_min_ns();
@@ -316,6 +317,14 @@ int ui_run(struct kt_app *app)
 		ui.start.counters = ui.start.picker = false;
 		ui.start.zoom = true;
 	}
+	/* nothing named: the overview is the first screen, alone (issue 32), unless ktoprc
+	 * says overview = no */
+	if (!flame && options_landing(app->opts) &&
+	    (app->opts->top || !app->opts->config || app->opts->config->overview != 0)) {
+		first = pane_open(&ui, "overview", true);
+		ui.start.picker = false;
+		ui.start.zoom = first != NULL;
+	}
 	if (ui.start.counters)
 		pane_open(&ui, "counters", false);
 	if (ui.start.picker)
@@ -323,7 +332,9 @@ int ui_run(struct kt_app *app)
 	/* --hist: a pane for each, beside the stream */
 	for (h = 0; h < app->opts->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++)
 		view_hist_build(pane_open(&ui, "hist", true), app->opts->hists[h]);
-	pane_focus(&ui, flame ? pane_index(&ui, flame) : 0);
+	if (flame)
+		first = flame;
+	pane_focus(&ui, first ? pane_index(&ui, first) : 0);
 	ui.lay.orient = (enum kt_orient)ui.start.orient;
 	ui.lay.zoom = ui.start.zoom && ui.lay.n > 1;
 	ui.lay.first_pct = ui.start.split;

@@ -47,6 +47,9 @@ struct kt_ui {
 	struct kt_ui_settings start; /* what the session started with (settings.c) */
 	bool mouse;
 	struct kt_ui_record rec; /* w, A (ui_record.c) */
+	/* a drill-down (ui_drill): the pane it opened, and the one that gets the focus back
+	 * when that closes */
+	struct kt_view *drilled, *back;
 };
 
 /* The screen's own prompts (no owner pane), numbered here and nowhere else; a pane numbers

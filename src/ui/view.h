@@ -153,6 +153,9 @@ void ui_edit_filter(struct kt_ui *ui, const char *spec);
 /* Tells every view (the sender included) that ev happened. */
 void ui_broadcast(struct kt_ui *ui, enum kt_view_event ev);
 
+/* Opens (or focuses) the pane of kind for a drill-down from from: when the pane it opens
+ * closes, from has the focus again. Returns it, or NULL (no room, said). */
+struct kt_view *ui_drill(struct kt_ui *ui, struct kt_view *from, const char *kind);
 /* Draws a pane's title line: name on the left, right-aligned state text. */
 void view_draw_title(struct kt_view *v, const char *title, const char *right);
 

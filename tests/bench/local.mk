@@ -73,3 +73,11 @@ bench-remote: ktop$(EXEEXT) tests/helpers/workload$(EXEEXT) tests/bench/rusage$(
 	WORKLOAD='$(abs_top_builddir)/tests/helpers/workload$(EXEEXT)' \
 	bash '$(top_srcdir)/tests/bench/remote.sh'
 .PHONY: bench-remote
+
+# The overview's CPU beside top -b (tests/bench/overview.sh, issue 32), alone.
+bench-overview: ktop$(EXEEXT) tests/bench/rusage$(EXEEXT)
+	KTOP='$(abs_top_builddir)/ktop$(EXEEXT)' \
+	RUSAGE='$(abs_top_builddir)/tests/bench/rusage$(EXEEXT)' \
+	bash '$(top_srcdir)/tests/bench/overview.sh'
+.PHONY: bench-overview
+EXTRA_DIST += tests/bench/overview.sh

@@ -813,7 +813,7 @@ check_ktop_leftovers() {
 # ---------------------------------------------------------------- main
 
 # BENCH_ONLY=tools,idle,frame,hist,recording,remote picks parts (default: all).
-wants() { [[ ,${BENCH_ONLY:-tools,idle,frame,hist,recording,remote}, == *,$1,* ]]; }
+wants() { [[ ,${BENCH_ONLY:-tools,idle,frame,hist,recording,remote,overview}, == *,$1,* ]]; }
 
 export BENCH_TARGETS="$TMPD/targets" BENCH_ROUNDS=$ROUNDS
 : >"$BENCH_TARGETS"
@@ -862,6 +862,8 @@ if wants recording; then
 fi
 # Local against through an agent on a pipe, and N agents at once (remote.sh, issue 18)
 wants remote && KTOP=$KTOP WORKLOAD=$WORKLOAD bash "$(dirname "$0")/remote.sh"
+# The overview's CPU beside top -b (overview.sh, issue 32)
+wants overview && KTOP=$KTOP bash "$(dirname "$0")/overview.sh"
 
 # The kernel is left as it was found.
 check_ktop_leftovers

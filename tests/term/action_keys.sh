@@ -17,7 +17,7 @@ MK=${KTOP_MKRECORDING:-$(dirname "$KTOP")/tests/helpers/mkrecording}
 
 CFG=$T/cfg
 mkdir -p "$CFG/ktop"
-printf 'key.write = 1\nkey.record = 2\nkey.tree = 3\nkey.hist = 4\n' >"$CFG/ktop/ktoprc"
+printf 'key.write = 1\nkey.record = 2\nkey.tree = 3\nkey.hist = 4\noverview = no\n' >"$CFG/ktop/ktoprc"
 
 quit_ok()
 {

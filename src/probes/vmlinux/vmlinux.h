@@ -95,6 +95,8 @@ struct task_struct {
 	int pid;
 	int tgid;
 	char comm[16];
+	unsigned long min_flt; /* the task's own fault counts (overview.bpf.c) */
+	unsigned long maj_flt;
 } __attribute__((preserve_access_index));
 
 /* Before Linux 5.14 the task's state was "long state". */
@@ -120,6 +122,16 @@ struct request {
 	unsigned int cmd_flags;
 	unsigned int __data_len;
 	sector_t __sector;
+} __attribute__((preserve_access_index));
+
+/* A bio's operation and size as block_bio_queue sees it (overview.bpf.c). */
+struct bvec_iter {
+	unsigned int bi_size;
+} __attribute__((preserve_access_index));
+
+struct bio {
+	unsigned int bi_opf;
+	struct bvec_iter bi_iter;
 } __attribute__((preserve_access_index));
 
 /* The socket fields tcpconn.bpf.c reads: the port connected to (in an anonymous struct of

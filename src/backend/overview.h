@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The overview: what every task did over one tick, counted in the kernel. One BPF object
+ * (src/probes/overview.bpf.c) on the scheduler, syscall and block hooks keeps a counter
+ * record per thread; overview_read reads them all once per tick, takes the difference from
+ * the previous read, folds threads into processes and deletes the records of threads that
+ * died (after their last tick was read: a task that exited keeps its row for that tick,
+ * marked). tp_btf is tried first, then raw_tp; without BPF (not permitted, no BTF) the
+ * figures /proc has per task (CPU time, faults, context switches, I/O bytes) are read
+ * instead, marked so, and each column /proc cannot give says why (overview_missing).
+ *
+ * The syscall hooks, the dearest (every syscall of every task runs them twice), are attached
+ * only while a column needs them (overview_set_syscalls).
+ */
+#ifndef KTOP_BACKEND_OVERVIEW_H
+#define KTOP_BACKEND_OVERVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define KT_OV_ROW_SLOTS 32
+
+/* One thread, or one process with its threads summed, over the last tick. */
+struct kt_ov_row {
+	int pid;  /* the process (tgid) */
+	int tid;  /* the thread; a process row: its pid */
+	unsigned int uid;
+	unsigned int nthreads; /* a process row: threads folded into it */
+	bool exited;	       /* died during the tick: its last row */
+	bool other;	       /* threads the kernel's table had no room for */
+	uint64_t born;	       /* when its kernel record began: a reused thread id starts anew */
+	char comm[16];
+	char user[32];
+	char cgroup[64];       /* a readable name of its cgroup (cgname.h) */
+	uint64_t oncpu_ns, runq_ns, sleep_ns, disk_ns;
+	uint64_t vol_ctxsw, invol_ctxsw, migrations;
+	uint64_t minflt, majflt;
+	uint64_t syscalls, syscall_errors;
+	unsigned int top_errno; /* the most frequent failure's errno, 0: none */
+	uint64_t read_bytes, write_bytes;
+	uint32_t runq_slots[KT_OV_ROW_SLOTS]; /* log2 ns: slot s holds [2^s, 2^(s+1)) */
+	uint32_t sys_slots[KT_OV_ROW_SLOTS];
+};
+
+/* Columns, for overview_missing and the panes' choosers. */
+enum kt_ov_col {
+	KT_OVC_CPU,
+	KT_OVC_RUNQ,
+	KT_OVC_OFFCPU,
+	KT_OVC_SYSCALLS,
+	KT_OVC_SYSLAT,
+	KT_OVC_FAULTS,
+	KT_OVC_IO,
+	KT_OVC_CTXSW,
+	KT_OVC_MIGR,
+	KT_OVC_N
+};
+
+/* One tick: every process (threads folded) and every thread, by pid then tid. */
+struct kt_ov_snap {
+	double interval_s;
+	struct kt_ov_row *procs;
+	size_t nprocs;
+	struct kt_ov_row *threads;
+	size_t nthreads;
+	uint32_t cpu_runq_slots[KT_OV_ROW_SLOTS]; /* every CPU's run-queue waits */
+	uint64_t cpu_runq_ns, cpu_switches;
+	uint64_t other_threads; /* threads the table had no room for, since the start */
+	size_t cap_procs, cap_threads;
+};
+
+struct kt_overview;
+
+/* Loads and attaches the BPF object (via: "tp_btf" or "raw_tp" only that variant, "proc"
+ * no BPF, NULL the first the kernel takes; the syscall hooks as syscalls says), or falls back to
+ * /proc, saying why in overview_source. Never NULL. */
+struct kt_overview *overview_open(const char *via, bool syscalls);
+void overview_free(struct kt_overview *ov);
+/* "bpf tp_btf", "bpf raw_tp", or "/proc (why)". */
+const char *overview_source(const struct kt_overview *ov);
+/* Why column c is empty ("" when it is not): the one-line reason. */
+const char *overview_missing(const struct kt_overview *ov, enum kt_ov_col c);
+/* Attaches or detaches the syscall hooks. 0, or -1 with why in err. */
+int overview_set_syscalls(struct kt_overview *ov, bool on, char *err, size_t errlen);
+bool overview_syscalls_on(const struct kt_overview *ov);
+/* Fills s with what happened since the previous read (the first read: since open). */
+void overview_read(struct kt_overview *ov, struct kt_ov_snap *s);
+void overview_snap_free(struct kt_ov_snap *s);
+/* w += t, counts and buckets (w's errno: the one of the row with most failures). */
+void overview_row_add(struct kt_ov_row *w, const struct kt_ov_row *t);
+/* The q-quantile of log2 ns buckets (the top of the bucket it falls in), 0 when empty. */
+uint64_t overview_quantile(const uint32_t *slots, double q);
+
+#endif

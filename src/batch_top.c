@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Batch mode's overview (batch_top.h): every interval, the system strip and one row per
+ * process that did anything, busiest first, as top -b prints them; --json one object per
+ * interval. Counts are over the interval, not rates, so a script can add them up.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend/overview.h"
+#include "backend/sysstrip.h"
+#include "batch_top.h"
+#include "clock.h"
+#include "json.h"
+#include "options.h"
+#include "signals.h"
+
+struct run {
+	const struct kt_options *o;
+	int wake[2]; /* a signal writes it: the wait ends at once */
+	FILE *out;
+	struct kt_overview *ov;
+	struct kt_ov_snap snap;
+	struct kt_sysstrip sys;
+	const struct kt_ov_row **rows;
+	size_t nrows;
+};
+
+static double cpu_pct(const struct kt_ov_row *r, double interval_s)
+{
+	return interval_s > 0 ? 100.0 * (double)r->oncpu_ns / (interval_s * 1e9) : 0;
+}
+
+static bool active(const struct kt_ov_row *r)
+{
+	return r->oncpu_ns || r->runq_ns || r->syscalls || r->minflt || r->majflt ||
+	       r->read_bytes || r->write_bytes || r->vol_ctxsw || r->invol_ctxsw || r->migrations;
+}
+
+static bool wanted(const struct kt_options *o, const struct kt_ov_row *r)
+{
+	size_t i;
+
+	if (!o->n_pids)
+		return active(r);
+	for (i = 0; i < o->n_pids; i++)
+		if ((int)o->pids[i] == r->pid)
+			return true;
+	return false;
+}
+
+static int busiest_first(const void *a, const void *b)
+{
+	const struct kt_ov_row *x = *(const struct kt_ov_row *const *)a;
+	const struct kt_ov_row *y = *(const struct kt_ov_row *const *)b;
+
+	if (x->oncpu_ns != y->oncpu_ns)
+		return x->oncpu_ns < y->oncpu_ns ? 1 : -1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* The rows to print, busiest first. */
+static void pick_rows(struct run *r)
+{
+	size_t i;
+
+	r->rows = realloc(r->rows, (r->snap.nprocs + 1) * sizeof(*r->rows));
+	r->nrows = 0;
+	for (i = 0; i < r->snap.nprocs; i++)
+		if (wanted(r->o, &r->snap.procs[i]))
+			r->rows[r->nrows++] = &r->snap.procs[i];
+	if (r->nrows)
+		qsort(r->rows, r->nrows, sizeof(*r->rows), busiest_first);
+}
+
+static void json_system(struct run *r)
+{
+	const struct kt_sysstrip *s = &r->sys;
+	int i;
+
+	fprintf(r->out,
+		"\"system\":{\"cpus\":%d,\"cpu_pct\":%.1f,\"cpu_pct_per_cpu\":[", s->ncpus,
+		s->cpu_pct);
+	for (i = 0; i < s->ncpus; i++)
+		fprintf(r->out, "%s%.1f", i ? "," : "", s->cpu_busy[i]);
+	fprintf(r->out,
+		"],\"procs_running\":%u,\"procs_blocked\":%u,\"runq_waits\":%llu,"
+		"\"runq_wait_ns\":%llu,\"runq_wait_p99_ns\":%llu,\"mem_total_kb\":%llu,"
+		"\"mem_available_kb\":%llu,\"psi_cpu_some\":%.2f,\"psi_mem_some\":%.2f,"
+		"\"psi_mem_full\":%.2f,\"psi_io_some\":%.2f,\"psi_io_full\":%.2f,\"disks\":[",
+		s->procs_running, s->procs_blocked, (unsigned long long)r->snap.cpu_switches,
+		(unsigned long long)r->snap.cpu_runq_ns,
+		(unsigned long long)overview_quantile(r->snap.cpu_runq_slots, 0.99),
+		(unsigned long long)s->mem_total_kb, (unsigned long long)s->mem_available_kb,
+		s->psi_cpu_some, s->psi_mem_some, s->psi_mem_full, s->psi_io_some, s->psi_io_full);
+	for (i = 0; i < s->ndisks; i++) {
+		fprintf(r->out, "%s{\"name\":", i ? "," : "");
+		json_string(r->out, s->disks[i].name);
+		fprintf(r->out, ",\"reads\":%llu,\"writes\":%llu,\"read_bytes\":%llu,"
+			"\"write_bytes\":%llu,\"avg_ms\":%.2f}",
+			(unsigned long long)s->disks[i].reads, (unsigned long long)s->disks[i].writes,
+			(unsigned long long)s->disks[i].read_bytes,
+			(unsigned long long)s->disks[i].write_bytes, s->disks[i].avg_ms);
+	}
+	fprintf(r->out,
+		"],\"net_rx_packets\":%llu,\"net_tx_packets\":%llu,\"net_rx_bytes\":%llu,"
+		"\"net_tx_bytes\":%llu,\"net_drops\":%llu,\"ktop_cpu_pct\":%.1f,"
+		"\"ktop_rss_kb\":%lu,\"source\":",
+		(unsigned long long)s->net_rx_packets, (unsigned long long)s->net_tx_packets,
+		(unsigned long long)s->net_rx_bytes, (unsigned long long)s->net_tx_bytes,
+		(unsigned long long)s->net_drops, s->self.cpu_pct, s->self.rss_kb);
+	json_string(r->out, overview_source(r->ov));
+	fputc('}', r->out);
+}
+
+/* A count, or null where the overview has no figure for its column (/proc lacks it). */
+static void json_count(struct run *r, const char *key, enum kt_ov_col c, unsigned long long v)
+{
+	if (*overview_missing(r->ov, c))
+		fprintf(r->out, ",\"%s\":null", key);
+	else
+		fprintf(r->out, ",\"%s\":%llu", key, v);
+}
+
+static void json_ms(struct run *r, const char *key, enum kt_ov_col c, uint64_t ns)
+{
+	if (*overview_missing(r->ov, c))
+		fprintf(r->out, ",\"%s\":null", key);
+	else
+		fprintf(r->out, ",\"%s\":%.3f", key, (double)ns / 1e6);
+}
+
+static void json_task(struct run *r, const struct kt_ov_row *t)
+{
+	fprintf(r->out, "{\"pid\":%d,\"comm\":", t->pid);
+	json_string(r->out, t->comm);
+	fputs(",\"user\":", r->out);
+	json_string(r->out, t->user);
+	fputs(",\"cgroup\":", r->out);
+	json_string(r->out, t->cgroup);
+	fprintf(r->out, ",\"cpu_pct\":%.2f,\"runq_wait_ms\":%.3f", cpu_pct(t, r->snap.interval_s),
+		(double)t->runq_ns / 1e6);
+	json_ms(r, "offcpu_ms", KT_OVC_OFFCPU, t->sleep_ns + t->disk_ns);
+	json_ms(r, "offcpu_d_ms", KT_OVC_OFFCPU, t->disk_ns);
+	json_count(r, "syscalls", KT_OVC_SYSCALLS, t->syscalls);
+	json_count(r, "syscall_errors", KT_OVC_SYSCALLS, t->syscall_errors);
+	json_count(r, "syscall_p99_ns", KT_OVC_SYSLAT, overview_quantile(t->sys_slots, 0.99));
+	fprintf(r->out, ",\"minflt\":%llu,\"majflt\":%llu,\"read_bytes\":%llu,"
+		"\"write_bytes\":%llu,\"vol_ctxsw\":%llu,\"invol_ctxsw\":%llu",
+		(unsigned long long)t->minflt, (unsigned long long)t->majflt,
+		(unsigned long long)t->read_bytes, (unsigned long long)t->write_bytes,
+		(unsigned long long)t->vol_ctxsw, (unsigned long long)t->invol_ctxsw);
+	json_count(r, "migrations", KT_OVC_MIGR, t->migrations);
+	fputc('}', r->out);
+}
+
+static void print_json(struct run *r)
+{
+	size_t i;
+
+	fprintf(r->out, "{\"interval_s\":%.3f,", r->snap.interval_s);
+	json_system(r);
+	fputs(",\"tasks\":[", r->out);
+	for (i = 0; i < r->nrows; i++) {
+		if (i)
+			fputc(',', r->out);
+		json_task(r, r->rows[i]);
+	}
+	fputs("]}\n", r->out);
+}
+
+static void text_system(struct run *r)
+{
+	const struct kt_sysstrip *s = &r->sys;
+	char when[16];
+	time_t now = time(NULL);
+	int i;
+
+	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
+	fprintf(r->out, "ktop - %s  interval %.2f s  via %s\n", when, r->snap.interval_s,
+		overview_source(r->ov));
+	fprintf(r->out, "CPU  %5.1f%% (", s->cpu_pct);
+	for (i = 0; i < s->ncpus && i < 16; i++)
+		fprintf(r->out, "%s%.0f", i ? " " : "", s->cpu_busy[i]);
+	fprintf(r->out, ")  running %u  runq p99 %.2f ms  PSI cpu %.1f\n", s->procs_running,
+		(double)overview_quantile(r->snap.cpu_runq_slots, 0.99) / 1e6, s->psi_cpu_some);
+	fprintf(r->out, "Mem  %llu MiB available of %llu  PSI some %.1f full %.1f\n",
+		(unsigned long long)s->mem_available_kb / 1024,
+		(unsigned long long)s->mem_total_kb / 1024, s->psi_mem_some, s->psi_mem_full);
+	for (i = 0; i < s->ndisks; i++)
+		fprintf(r->out, "Disk %s  %llu r %llu w  %llu KiB read %llu KiB written  %.2f ms avg"
+			"  PSI io %.1f\n", s->disks[i].name, (unsigned long long)s->disks[i].reads,
+			(unsigned long long)s->disks[i].writes,
+			(unsigned long long)s->disks[i].read_bytes / 1024,
+			(unsigned long long)s->disks[i].write_bytes / 1024, s->disks[i].avg_ms,
+			s->psi_io_some);
+	fprintf(r->out, "Net  %llu/%llu packets in/out  %llu/%llu KiB  %llu drops\n",
+		(unsigned long long)s->net_rx_packets, (unsigned long long)s->net_tx_packets,
+		(unsigned long long)s->net_rx_bytes / 1024,
+		(unsigned long long)s->net_tx_bytes / 1024, (unsigned long long)s->net_drops);
+	fprintf(r->out, "ktop %.1f%% CPU  %lu KiB resident\n\n", s->self.cpu_pct, s->self.rss_kb);
+}
+
+/* A figure in a text column w wide: "-" where the overview has none (/proc lacks it). */
+static void text_cell(struct run *r, int w, enum kt_ov_col c, const char *fmt, double v)
+{
+	if (*overview_missing(r->ov, c))
+		fprintf(r->out, " %*s", w, "-");
+	else
+		fprintf(r->out, fmt, w, v);
+}
+
+static void text_row(struct run *r, const struct kt_ov_row *t)
+{
+	fprintf(r->out, "%7d %-8.8s %-12.12s %6.1f %8.1f", t->pid, t->user, t->cgroup,
+		cpu_pct(t, r->snap.interval_s), (double)t->runq_ns / 1e6);
+	text_cell(r, 8, KT_OVC_OFFCPU, " %*.1f", (double)(t->sleep_ns + t->disk_ns) / 1e6);
+	text_cell(r, 8, KT_OVC_OFFCPU, " %*.1f", (double)t->disk_ns / 1e6);
+	text_cell(r, 8, KT_OVC_SYSCALLS, " %*.0f", (double)t->syscalls);
+	text_cell(r, 6, KT_OVC_SYSCALLS, " %*.0f", (double)t->syscall_errors);
+	text_cell(r, 8, KT_OVC_SYSLAT, " %*.1f",
+		  (double)overview_quantile(t->sys_slots, 0.99) / 1e3);
+	fprintf(r->out, " %7llu %6llu %9llu %9llu %7llu %7llu", (unsigned long long)t->minflt,
+		(unsigned long long)t->majflt, (unsigned long long)t->read_bytes,
+		(unsigned long long)t->write_bytes, (unsigned long long)t->vol_ctxsw,
+		(unsigned long long)t->invol_ctxsw);
+	text_cell(r, 5, KT_OVC_MIGR, " %*.0f", (double)t->migrations);
+	fprintf(r->out, " %s%s\n", t->comm, t->exited ? " (exited)" : "");
+}
+
+static void print_text(struct run *r)
+{
+	size_t i;
+
+	text_system(r);
+	fprintf(r->out, "%7s %-8s %-12s %6s %8s %8s %8s %8s %6s %8s %7s %6s %9s %9s %7s %7s "
+		"%5s %s\n", "PID", "USER", "CGROUP", "CPU%", "RUNQ_MS", "OFF_MS", "D_MS", "SYSCALLS",
+		"ERRS", "P99_US", "MINFLT", "MAJFLT", "READ_B", "WRITE_B", "VCSW", "ICSW", "MIGR",
+		"COMMAND");
+	for (i = 0; i < r->nrows; i++)
+		text_row(r, r->rows[i]);
+	fputc('\n', r->out);
+}
+
+static void snapshot(struct run *r)
+{
+	overview_read(r->ov, &r->snap);
+	sysstrip_sample(&r->sys);
+	pick_rows(r);
+	if (r->o->json)
+		print_json(r);
+	else
+		print_text(r);
+	fflush(r->out);
+}
+
+/* A snapshot every interval until --duration's end or a signal. */
+static void capture(struct run *r)
+{
+	struct pollfd pfd = { .fd = r->wake[0], .events = POLLIN };
+	unsigned long long next, now, until, deadline = 0;
+	unsigned long long step = r->o->top_interval > 0 ?
+		(unsigned long long)(r->o->top_interval * 1e9) :
+		(unsigned long long)r->o->delay_ms * 1000000ull;
+
+	now = clock_mono_ns();
+	if (r->o->duration > 0)
+		deadline = now + (unsigned long long)(r->o->duration * 1e9);
+	next = now + step;
+	for (;;) {
+		now = clock_mono_ns();
+		if (signals_pending())
+			break;
+		if (now >= next) {
+			snapshot(r);
+			/* a snapshot slower than the interval skips the ticks it overran */
+			next += step * ((now - next) / step + 1);
+			now = clock_mono_ns();
+		}
+		if (deadline && now + 1000000ull >= deadline)
+			break;
+		until = deadline && deadline < next ? deadline : next;
+		pfd.revents = 0;
+		if (now < until &&
+		    poll(&pfd, 1, (int)((until - now) / 1000000ull) + 1) < 0 && errno != EINTR)
+			break;
+	}
+}
+
+int batch_top_run(const struct kt_options *o, FILE *out)
+{
+	struct run r = { .o = o, .out = out };
+	bool missing = false;
+	int c;
+
+	r.ov = overview_open(o->top_via, true);
+	if (o->top_via && strcmp(o->top_via, "proc") &&
+	    strncmp(overview_source(r.ov), "bpf", 3)) {
+		fprintf(stderr, "ktop: --top=%s: %s\n", o->top_via, overview_source(r.ov));
+		overview_free(r.ov);
+		return KT_EXIT_FAILURE;
+	}
+	/* what a column cannot show, once, on stderr: the table stays a table */
+	for (c = 0; c < KT_OVC_N; c++)
+		if (*overview_missing(r.ov, (enum kt_ov_col)c))
+			missing = true;
+	if (missing)
+		fprintf(stderr, "ktop: overview via %s\n", overview_source(r.ov));
+	sysstrip_sample(&r.sys);
+	if (pipe2(r.wake, O_CLOEXEC | O_NONBLOCK) < 0) {
+		fprintf(stderr, "ktop: cannot create a pipe: %s\n", strerror(errno));
+		overview_free(r.ov);
+		return KT_EXIT_FAILURE;
+	}
+	signals_install(r.wake[1]);
+	capture(&r);
+	close(r.wake[0]);
+	close(r.wake[1]);
+	overview_snap_free(&r.snap);
+	free(r.rows);
+	overview_free(r.ov);
+	return KT_EXIT_OK;
+}

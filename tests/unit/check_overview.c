@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The overview's arithmetic that needs no kernel: readable cgroup names (cgname.h), the
+ * quantile of log2 buckets (overview.h), and the pane's table (ovtable.h: the columns that
+ * fit a width, sort, fold, filter, total). */
+#include "config.h"
+
+#include <check.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "backend/cgname.h"
+#include "backend/overview.h"
+#include "check_main.h"
+#include "ui/ovtable.h"
+
+static const char *name(const char *path)
+{
+	static char out[64];
+
+	cgname_readable(path, out, sizeof(out));
+	return out;
+}
+
+START_TEST(test_cgroup_names)
+{
+	ck_assert_str_eq(name("/"), "/");
+	ck_assert_str_eq(name(""), "/");
+	ck_assert_str_eq(name("/system.slice/nginx.service"), "nginx.service");
+	ck_assert_str_eq(name("/user.slice/user-1000.slice/session-3.scope"), "session-3.scope");
+	ck_assert_str_eq(name("/system.slice/docker-3f2a1b4c5d6e7f8091a2b3c4d5e6f708.scope"),
+			 "docker:3f2a1b4c5d6e");
+	ck_assert_str_eq(name("/docker/3f2a1b4c5d6e7f8091a2b3c4d5e6f708"), "docker:3f2a1b4c5d6e");
+	ck_assert_str_eq(name("/machine.slice/libpod-0123456789abcdef0123.scope"),
+			 "podman:0123456789ab");
+	ck_assert_str_eq(name("/kubepods.slice/kubepods-burstable.slice/"
+			      "kubepods-burstable-pod1234abcd_5678.slice/"
+			      "cri-containerd-89abcdef0123456789.scope"),
+			 "k8s:1234abcd/89abcdef0123");
+	ck_assert_str_eq(name("/kubepods/burstable/pod1234abcd-5678/89abcdef01234567"),
+			 "k8s:1234abcd/89abcdef0123");
+	ck_assert_str_eq(name("/process_api/db30e175de72/"), "db30e175de72");
+}
+END_TEST
+
+START_TEST(test_quantile)
+{
+	uint32_t slots[KT_OV_ROW_SLOTS] = { 0 };
+
+	ck_assert_uint_eq(overview_quantile(slots, 0.99), 0);
+	slots[10] = 99; /* [1024, 2048) */
+	slots[20] = 1;	/* [1 Mi, 2 Mi) */
+	ck_assert_uint_eq(overview_quantile(slots, 0.99), 2048);
+	ck_assert_uint_eq(overview_quantile(slots, 1.0), 2u << 20);
+	slots[20] = 2;
+	ck_assert_uint_eq(overview_quantile(slots, 0.99), 2u << 20);
+}
+END_TEST
+
+START_TEST(test_fit)
+{
+	bool off[OVT_NCOLS] = { false }, on[OVT_NCOLS];
+
+	/* 80 columns: no cgroup, no context switches; the syscall columns stay */
+	ovtable_fit(80, off, on);
+	ck_assert(on[OVT_PID] && on[OVT_CPU] && on[OVT_SYSC] && on[OVT_P99] && on[OVT_COMM]);
+	ck_assert(!on[OVT_CGROUP] && !on[OVT_VCSW] && !on[OVT_MIGR]);
+	/* wide: everything */
+	ovtable_fit(200, off, on);
+	ck_assert(on[OVT_CGROUP] && on[OVT_MIGR] && on[OVT_ICSW]);
+	/* narrow: the syscall columns (and their hooks) go */
+	ovtable_fit(50, off, on);
+	ck_assert(!on[OVT_SYSC] && !on[OVT_ERR] && !on[OVT_P99] && on[OVT_CPU]);
+	/* hidden by the user, whatever the width; PID and COMMAND always shown */
+	off[OVT_RUNQ] = off[OVT_PID] = true;
+	ovtable_fit(200, off, on);
+	ck_assert(!on[OVT_RUNQ] && on[OVT_PID]);
+}
+END_TEST
+
+static struct kt_ov_row row(int pid, int tid, const char *comm, uint64_t oncpu)
+{
+	struct kt_ov_row r = { .pid = pid, .tid = tid, .oncpu_ns = oncpu, .nthreads = 1 };
+
+	snprintf(r.comm, sizeof(r.comm), "%s", comm);
+	snprintf(r.user, sizeof(r.user), "root");
+	return r;
+}
+
+START_TEST(test_table)
+{
+	struct kt_ov_row procs[3], threads[4];
+	struct kt_ov_snap s = { .interval_s = 1, .procs = procs, .nprocs = 3,
+				.threads = threads, .nthreads = 4 };
+	struct kt_ovtable t = { .sort = OVT_CPU };
+	char cell[32];
+
+	/* threads by pid then tid, as overview_read gives them */
+	threads[0] = row(10, 10, "db", 100);
+	threads[1] = row(10, 11, "db-io", 300);
+	threads[2] = row(20, 20, "web", 900);
+	threads[3] = row(30, 30, "cron", 50);
+	procs[0] = row(10, 10, "db", 400);
+	procs[0].nthreads = 2;
+	procs[1] = threads[2];
+	procs[2] = threads[3];
+	ovtable_build(&t, &s);
+	ck_assert_uint_eq(t.nrows, 3);
+	ck_assert_int_eq(t.rows[0]->pid, 20);
+	ck_assert_int_eq(t.rows[1]->pid, 10);
+	ck_assert_uint_eq(t.total.oncpu_ns, 1350);
+	t.ascending = true;
+	ovtable_build(&t, &s);
+	ck_assert_int_eq(t.rows[0]->pid, 30);
+	/* unfolded: each process, then its threads busiest first */
+	t.ascending = false;
+	t.threads = true;
+	ovtable_build(&t, &s);
+	ck_assert_uint_eq(t.nrows, 5);
+	ck_assert_int_eq(t.rows[1]->pid, 10);
+	ck_assert_int_eq(t.rows[2]->tid, 11);
+	ck_assert_int_eq(t.rows[3]->tid, 10);
+	/* the filter on the name; the total is the rows shown */
+	t.threads = false;
+	snprintf(t.filter, sizeof(t.filter), "db");
+	ovtable_build(&t, &s);
+	ck_assert_uint_eq(t.nrows, 1);
+	ck_assert_uint_eq(t.total.oncpu_ns, 400);
+	/* per second: 400 ns of a 1 s tick is 0.0 %; a missing column is "-" */
+	ovtable_cell(OVT_CPU, t.rows[0], 1, false, cell, sizeof(cell));
+	ck_assert_str_eq(cell, "0.0");
+	ovtable_cell(OVT_SYSC, t.rows[0], 1, true, cell, sizeof(cell));
+	ck_assert_str_eq(cell, "-");
+	ovtable_cell(OVT_PID, &t.total, 1, false, cell, sizeof(cell));
+	ck_assert_str_eq(cell, "");
+	ovtable_free(&t);
+}
+END_TEST
+
+static Suite *overview_suite(void)
+{
+	Suite *s = suite_create("overview");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_cgroup_names);
+	tcase_add_test(tc, test_quantile);
+	tcase_add_test(tc, test_fit);
+	tcase_add_test(tc, test_table);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(overview_suite());
+}
