@@ -87,6 +87,8 @@ TERM_TESTS += tests/term/themes.sh
 TERM_TESTS += tests/term/action_keys.sh
 # The ring-buffer pane: the kernel's per-CPU stats and the reader's, figure for figure.
 TERM_TESTS += tests/term/rings_pane.sh
+# The stream read as trace-cmd, strace and perf trace show events (issue 39).
+TERM_TESTS += tests/term/stream_render.sh tests/term/stream_syscalls.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
 EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \

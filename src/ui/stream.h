@@ -14,6 +14,7 @@
 #include "ui/rowfilter.h"
 #include "ui/view.h"
 
+struct kt_evtext;
 struct kt_rec;
 struct kt_store;
 
@@ -84,6 +85,7 @@ struct stream {
 	bool stacks;		/* the store holds stack records: rows are walked past them */
 	bool detail;		/* Enter: the selected row's stack below the rows */
 	bool stop_shown;	/* --stop-when fired: the cursor was put on its event once */
+	struct kt_evtext *text; /* the rows' text (evtext.h) */
 };
 
 

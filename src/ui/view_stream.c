@@ -17,6 +17,7 @@
 #include "app.h"
 #include "backend/decode.h"
 #include "backend/evstack.h"
+#include "backend/evtext.h"
 #include "source/source.h"
 #include "backend/store.h"
 #include "stopwhen.h"
@@ -25,6 +26,8 @@
 #include "xalloc.h"
 
 #define HSCROLL_STEP 8
+#define DETAIL_FIELDS 64 /* an event's fields shown in the row detail */
+#define DETAIL_W 160	 /* cells of a field's line */
 
 /* Moves what the view holds of records the store renumbered (a recording's tail, shown
  * before the index reached it, once the index has). Store lock held. */
@@ -77,6 +80,7 @@ static void stream_init(struct kt_view *v)
 	st->sdir = -1;
 	st->enabled = source_enabled_count(v->app->source);
 	stream_reset_widths(st);
+	st->text = evtext_new();
 	v->data = st;
 }
 
@@ -86,6 +90,7 @@ static void stream_free(struct kt_view *v)
 
 	free(st->rows);
 	free(st->seqs);
+	evtext_free(st->text);
 	free(st);
 	v->data = NULL;
 }
@@ -139,7 +144,8 @@ void stream_fill_row(struct kt_view *v, const struct kt_rec *r, struct srow *row
 	}
 	row->pid = decoder_rec_pid(r);
 	decoder_format_name(v->app->decoder, r, row->name, sizeof(row->name));
-	decoder_format_info(v->app->decoder, r, row->info, sizeof(row->info));
+	evtext_info(st->text, v->app->decoder, r, st->split || v->w < NARROW_W, row->info,
+		    sizeof(row->info));
 }
 
 static void lost_text(const struct srow *row, char *buf, size_t len)
@@ -250,10 +256,10 @@ static enum crt_elem seg_at(const struct seg *segs, int nseg, int pos)
 	return CRT_NORMAL;
 }
 
-/* Draws one row from column hscroll on, in w cells at (y, x), with the search matches
- * highlighted. */
+/* Draws one row in w cells at (y, x), with the search matches highlighted: its first fixed
+ * cells (time, CPU, task) as they are, the rest from column hscroll on. */
 static void draw_line(struct kt_view *v, int y, int x, int w, const char *line, int n,
-		      const struct seg *segs, int nseg, bool cursor)
+		      const struct seg *segs, int nseg, int fixed, bool cursor)
 {
 	struct stream *st = S(v);
 	char mask[LINE_MAX_LEN];
@@ -272,7 +278,7 @@ static void draw_line(struct kt_view *v, int y, int x, int w, const char *line, 
 		}
 	}
 	for (i = 0; i < w; i++) {
-		int pos = st->hscroll + i;
+		int pos = i < fixed ? i : st->hscroll + i;
 		unsigned char c = pos < n ? (unsigned char)line[pos] : ' ';
 		attr_t a;
 
@@ -290,6 +296,18 @@ static void draw_line(struct kt_view *v, int y, int x, int w, const char *line, 
 	}
 }
 
+/* The cells that stay when the row scrolls sideways: up to the task column (the last
+ * CRT_TASK segment), when that leaves half the width for the fields. */
+static int fixed_cells(const struct seg *segs, int nseg, int w)
+{
+	int i, fixed = 0;
+
+	for (i = 0; i < nseg; i++)
+		if (segs[i].elem == CRT_TASK)
+			fixed = segs[i].end + 1;
+	return fixed <= w / 2 ? fixed : 0;
+}
+
 void stream_draw_row(struct kt_view *v, int y, int x, int w, struct srow *row, int how)
 {
 	struct stream *st = S(v);
@@ -299,7 +317,7 @@ void stream_draw_row(struct kt_view *v, int y, int x, int w, struct srow *row, i
 	bool cursor = !st->follow && row->seq == st->cur;
 
 	n = stream_row_text(st, row, how | RT_PAD, line, sizeof(line), segs, &nseg);
-	draw_line(v, y, x, w, line, n, segs, nseg, cursor);
+	draw_line(v, y, x, w, line, n, segs, nseg, fixed_cells(segs, nseg, w), cursor);
 }
 
 void stream_draw_empty(struct kt_view *v, int first_row)
@@ -359,17 +377,33 @@ static int detail_rows(struct kt_view *v)
 	return S(v)->detail && !S(v)->split ? (v->h - 1) / 2 : 0;
 }
 
-/* The selected row's stack in the h rows from y: a title line, then one frame per line,
- * innermost first, named as the kernel names them. */
+/* The selected row's fields, one per line ("  next_pid  15"), copied while the record is
+ * there. Store lock held. Returns how many, at most max. */
+static int detail_fields(struct kt_view *v, const struct kt_rec *r, char (*lines)[DETAIL_W],
+			 int max)
+{
+	char name[32], val[DETAIL_W];
+	int n;
+
+	for (n = 0; n < max && !evtext_field(v->app->decoder, r, n, name, sizeof(name), val,
+					      sizeof(val)); n++)
+		snprintf(lines[n], DETAIL_W, "  %-16.29s %.*s", name, DETAIL_W - 33, val);
+	return n;
+}
+
+/* The selected row's detail in the h rows from y (KernelShark's row detail): a title line,
+ * each of its event's fields by name, then its stack (if recorded), innermost frame first,
+ * named as the kernel names them. */
 static void draw_detail(struct kt_view *v, int y, int h)
 {
 	struct stream *st = S(v);
 	struct kt_evstack_frame f[KT_EVSTACK_MAX];
 	struct kt_store *store = v->app->store;
-	char name[NAME_MAX_LEN], line[LINE_MAX_LEN], ts[32];
+	char name[NAME_MAX_LEN], line[LINE_MAX_LEN], ts[32], fields[DETAIL_FIELDS][DETAIL_W];
 	enum kt_frame_kind kind;
 	struct tep_handle *syms = NULL;
 	size_t n = 0, i;
+	int nf = 0, row;
 	bool have = false;
 	uint32_t cpu = 0;
 	struct kt_rec r;
@@ -381,6 +415,7 @@ static void draw_detail(struct kt_view *v, int y, int h)
 		have = true;
 		decoder_format_name(v->app->decoder, &r, name, sizeof(name));
 		decoder_format_ts(r.ts, st->have_base ? st->base_ts : 0, ts, sizeof(ts));
+		nf = detail_fields(v, &r, fields, DETAIL_FIELDS);
 		n = evstack_read(v->app->decoder, store, &r, f, KT_EVSTACK_MAX);
 		syms = source_symbols(v->app->source, r.cpu); /* another host's kernel */
 		cpu = r.cpu;
@@ -388,25 +423,29 @@ static void draw_detail(struct kt_view *v, int y, int h)
 	store_unlock(store);
 	if (!have)
 		snprintf(line, sizeof(line), " No event selected (Up selects one)");
-	else if (!n)
-		snprintf(line, sizeof(line), " %s at %s: no stack (^K in the picker or --stack "
-			 "records its event's)", name, ts);
 	else
-		snprintf(line, sizeof(line), " Stack of %s at %s, innermost first (Esc closes)",
-			 name, ts);
+		snprintf(line, sizeof(line), " %s at %s: %d fields%s (Esc closes)", name, ts, nf,
+			 n ? ", stack innermost first" : "");
 	wattrset(v->win, crt_attr(CRT_BORDER) | A_REVERSE);
 	mvwhline(v->win, y, 0, ' ', v->w);
 	crt_put(v->win, y, 0, line, v->w);
-	for (i = 0; i < n && (int)i + 1 < h; i++) {
+	for (row = 1; row < h && row - 1 < nf; row++) {
+		wattrset(v->win, crt_attr(CRT_NORMAL));
+		mvwhline(v->win, y + row, 0, ' ', v->w);
+		crt_put(v->win, y + row, 0, fields[row - 1], v->w);
+	}
+	for (i = 0; i < n && row < h; i++, row++) {
 		evstack_name_syms(v->app->decoder, syms, app_symbolizer_cpu(v->app, cpu), &f[i],
 				  true, line, sizeof(line), &kind);
 		wattrset(v->win, crt_attr(kind == KT_FRAME_UNRESOLVED ? CRT_DIM : CRT_EVENT));
-		mvwhline(v->win, y + 1 + (int)i, 0, ' ', v->w);
-		mvwprintw(v->win, y + 1 + (int)i, 0, "  %-*.*s", v->w - 2, v->w - 2, line);
+		mvwhline(v->win, y + row, 0, ' ', v->w);
+		mvwprintw(v->win, y + row, 0, "  %-*.*s", v->w - 2, v->w - 2, line);
 	}
-	if (n > (size_t)h - 1) {
-		snprintf(line, sizeof(line), "  ... %zu more frames", n - (size_t)h + 2);
+	if (row == h && (size_t)nf + n > (size_t)h - 1) {
+		snprintf(line, sizeof(line), "  ... %zu more lines (z zooms the pane)",
+			 (size_t)nf + n - (size_t)h + 2);
 		wattrset(v->win, crt_attr(CRT_DIM));
+		mvwhline(v->win, y + h - 1, 0, ' ', v->w);
 		crt_put(v->win, y + h - 1, 0, line, v->w);
 	}
 	wattrset(v->win, A_NORMAL);
