@@ -24,6 +24,10 @@ tests_unit_check_layout_LDADD = $(UNIT_LDADD)
 tests_unit_check_decode_SOURCES = tests/unit/check_decode.c
 tests_unit_check_decode_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
 tests_unit_check_decode_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/check_evtext
+tests_unit_check_evtext_SOURCES = tests/unit/check_evtext.c
+tests_unit_check_evtext_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
+tests_unit_check_evtext_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/unit/check_pmu
 tests_unit_check_pmu_SOURCES = tests/unit/check_pmu.c
 tests_unit_check_pmu_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
@@ -56,7 +60,7 @@ tests_helpers_workload_CFLAGS = $(AM_CFLAGS)
 
 UNIT_TESTS = tests/unit/check_store tests/unit/check_options tests/unit/check_catalog \
 	tests/unit/check_loss tests/unit/check_layout tests/unit/check_decode
-UNIT_TESTS += tests/unit/check_pmu tests/unit/check_json
+UNIT_TESTS += tests/unit/check_pmu tests/unit/check_json tests/unit/check_evtext
 UNIT_TESTS += tests/unit/check_theme tests/unit/check_config tests/unit/check_actions
 LIVE_TESTS = \
 	tests/live/enable_disable.sh \
