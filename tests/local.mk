@@ -93,6 +93,8 @@ TERM_TESTS += tests/term/action_keys.sh
 TERM_TESTS += tests/term/rings_pane.sh
 # The stream read as trace-cmd, strace and perf trace show events (issue 39).
 TERM_TESTS += tests/term/stream_render.sh tests/term/stream_syscalls.sh
+# What cannot be undone is asked first (issue 39).
+TERM_TESTS += tests/term/clear_confirm.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
 EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \

@@ -2,6 +2,7 @@
 /* The explorer's global actions: their handlers and the one table (see action.h). */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,13 +74,27 @@ static void act_pause(struct kt_ui *ui, const struct kt_action *a)
 					   "display resumed");
 }
 
-static void act_clear(struct kt_ui *ui, const struct kt_action *a)
+static void clear_now(struct kt_ui *ui)
 {
 	store_lock(ui->app->store);
 	store_clear(ui->app->store);
 	store_unlock(ui->app->store);
 	ui_broadcast(ui, KT_EV_CLEAR);
 	ui_message(ui, false, "stored events cleared");
+}
+
+/* Clearing cannot be undone: asked first, the number that would go said. */
+static void act_clear(struct kt_ui *ui, const struct kt_action *a)
+{
+	char q[160];
+	uint64_t n;
+
+	store_lock(ui->app->store);
+	n = store_end(ui->app->store) - store_first(ui->app->store);
+	store_unlock(ui->app->store);
+	snprintf(q, sizeof(q), "Clear all %llu stored records? There is no undo. (y/n)",
+		 (unsigned long long)n);
+	screen_confirm(ui, q, clear_now, "nothing cleared");
 }
 
 static void act_zoom(struct kt_ui *ui, const struct kt_action *a)
@@ -196,7 +211,7 @@ static const struct kt_action actions[] = {
 	{ "layout", "F5 o |", "Layout", "side by side / stacked", 0, act_layout, true },
 	{ "cpus", "F6 c", "CPUs", "all CPUs / one per CPU", 0, act_cpus, false },
 	{ "pause", "F7 p", "Pause", "pause display (not capture)", KT_CAP_LIVE, act_pause, false },
-	{ "clear", "F8 x", "Clear", "clear stored events", KT_CAP_CLEAR, act_clear, false },
+	{ "clear", "F8 x", "Clear", "clear stored events (asks)", KT_CAP_CLEAR, act_clear, false },
 	{ "zoom", "F9 z", "Zoom", "zoom the focused pane", 0, act_zoom, true },
 	{ "stream-smaller", "[", NULL, "stream pane smaller", 0, act_stream_smaller, true },
 	{ "stream-larger", "]", NULL, "stream pane larger", 0, act_stream_larger, true },
