@@ -35,6 +35,11 @@ static void act_search(struct kt_ui *ui, const struct kt_action *a)
 	send_to_stream(ui, '/');
 }
 
+static void act_search_back(struct kt_ui *ui, const struct kt_action *a)
+{
+	send_to_stream(ui, '?');
+}
+
 static void act_filter(struct kt_ui *ui, const struct kt_action *a)
 {
 	struct kt_view *picker;
@@ -205,8 +210,9 @@ static void act_record(struct kt_ui *ui, const struct kt_action *a)
 /* In help order, the pane kinds' actions (pane.c) after the first. A new action is one row
  * here and its handler above; a new pane's is its row in pane.c. */
 static const struct kt_action actions[] = {
-	{ "help", "F1 h ?", "Help", "this help", 0, act_help, true },
-	{ "search", "F3 /", "Search", "search stream backwards", 0, act_search, false },
+	{ "help", "F1 h", "Help", "this help", 0, act_help, true },
+	{ "search", "F3 /", "Search", "search stream forward", 0, act_search, false },
+	{ "search-back", "?", NULL, "search stream backward", 0, act_search_back, false },
 	{ "filter", "F4 f", "Filter", "filter of selected event", 0, act_filter, false },
 	{ "layout", "F5 o |", "Layout", "side by side / stacked", 0, act_layout, true },
 	{ "cpus", "F6 c", "CPUs", "all CPUs / one per CPU", 0, act_cpus, false },

@@ -31,7 +31,7 @@ static const struct help_line help_left_tail[] = {
 static const struct help_line help_right[] = {
 	{ NULL, "Event stream" },
 	{ "Up Dn j k", "one row (leaves follow)" },
-	{ "n  N", "next older / newer match" },
+	{ "n  N", "next match / the other way" },
 	{ "PgUp PgDn", "one page" },
 	{ "Home g", "oldest event" },
 	{ "End G", "newest, follow the tail" },

@@ -72,10 +72,13 @@ struct stream {
 	bool searching;
 	bool not_found;
 	int sdir;	      /* -1: towards older records, +1: newer */
+	int pdir;	      /* the last pattern's direction: / +1, ? -1 (n keeps it) */
 	uint64_t spos;	      /* next record to test */
 	uint64_t scanned;     /* records tested so far, for the title */
 	bool o_follow;	      /* the position when the prompt opened */
-	uint64_t o_cur, o_top;
+	uint64_t o_cur, o_top, o_bottom;
+	int o_pdir;	      /* pdir then: a cancelled prompt keeps n's direction */
+	uint64_t bottom;      /* merged view: the last row drawn */
 
 	struct kt_rowfilter rf; /* rows shown (rowfilter.h) */
 	bool rf_on;
@@ -143,9 +146,11 @@ const char *stream_find_pat(const char *hay, const char *pat, bool icase);
 void stream_search_found(struct kt_view *v, uint64_t seq);
 /* One bounded step of a search in progress (the ops' work). */
 bool stream_search_work(struct kt_view *v);
-/* /: the prompt; its events (PROMPT_SEARCH); n and N. */
-void stream_search_open(struct kt_view *v);
+/* / (dir +1) and ? (dir -1): the prompt, as in less: / searches from the first row shown
+ * towards newer records, ? from the last row shown towards older ones; its events
+ * (PROMPT_SEARCH). n again in the pattern's direction, N the other way (next: false). */
+void stream_search_open(struct kt_view *v, int dir);
 void stream_search_prompt(struct kt_view *v, const char *text, enum kt_prompt_event ev);
-void stream_search_again(struct kt_view *v, int dir);
+void stream_search_again(struct kt_view *v, bool reverse);
 
 #endif

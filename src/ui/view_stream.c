@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The event stream pane: the store's records, formatted only for the rows on screen, all
  * CPUs merged in time order or one column per CPU. Follows the tail until the user scrolls
- * up; a pause freezes the end of what it shows while capture goes on; '/' searches the
- * formatted rows backwards, a bounded number of records per step. The row filter (F: pid,
- * comm, CPU; -: off) hides rows already captured without touching the kernel; scrolling,
- * follow and search step over the hidden ones, and over the stack records the store
- * attached to their events (evstack.h): a row with a stack is marked '*' after its event
- * name, and Enter opens the selected row's stack below the rows, innermost frame first. */
+ * up; a pause freezes the end of what it shows while capture goes on; '/' and '?' search
+ * the formatted rows forward and backward, a bounded number of records per step. The row
+ * filter (F: pid, comm, CPU; -: off) hides rows already captured without touching the
+ * kernel; scrolling, follow and search step over the hidden ones, and over the stack
+ * records the store attached to their events (evstack.h): a row with a stack is marked '*'
+ * after its event name. Enter opens the selected row's fields and stack below the rows. */
 #include "config.h"
 
 #include <stdint.h>
@@ -33,7 +33,8 @@
  * before the index reached it, once the index has). Store lock held. */
 static void follow_shift(struct stream *st, struct kt_store *store)
 {
-	uint64_t from, *pos[] = { &st->top, &st->cur, &st->spos, &st->o_cur, &st->o_top };
+	uint64_t from, *pos[] = { &st->top,   &st->cur,	  &st->spos,
+				  &st->o_cur, &st->o_top, &st->o_bottom };
 	int64_t by;
 	uint64_t gen = store_shift(store, &from, &by);
 	size_t i;
@@ -77,7 +78,7 @@ static void stream_init(struct kt_view *v)
 	struct stream *st = xcalloc(1, sizeof(*st));
 
 	st->follow = !app_can(v->app, KT_CAP_SEEK); /* a recording opens at its first event */
-	st->sdir = -1;
+	st->sdir = st->pdir = 1;
 	st->enabled = source_enabled_count(v->app->source);
 	stream_reset_widths(st);
 	st->text = evtext_new();
@@ -365,6 +366,7 @@ static void draw_copied(struct kt_view *v, int n)
 		stream_draw_empty(v, 1);
 		return;
 	}
+	st->bottom = st->rows[n - 1].seq;
 	stream_resolve_comms(v, st->rows, n);
 	for (i = 0; i < n; i++)
 		stream_draw_row(v, 1 + i, 0, v->w, &st->rows[i],
@@ -676,10 +678,13 @@ static int stream_key(struct kt_view *v, int key)
 			st->hscroll += HSCROLL_STEP;
 		break;
 	case '/':
-		stream_search_open(v);
+		stream_search_open(v, 1);
+		break;
+	case '?':
+		stream_search_open(v, -1);
 		break;
 	case 'n':
-		stream_search_again(v, -1);
+		stream_search_again(v, false);
 		break;
 	case '=':
 		stream_rowfilter_this_pid(v);
@@ -700,7 +705,7 @@ static int stream_key(struct kt_view *v, int key)
 		st->detail = false;
 		break;
 	case 'N':
-		stream_search_again(v, 1);
+		stream_search_again(v, true);
 		break;
 	case 'c':
 		st->split = !st->split;
