@@ -97,6 +97,8 @@ TERM_TESTS += tests/term/stream_render.sh tests/term/stream_syscalls.sh
 TERM_TESTS += tests/term/clear_confirm.sh
 # Search keys as in less and vim: / forward, ? backward, n and N (issue 39).
 TERM_TESTS += tests/term/search_keys.sh
+# Counts on one screen agree: header and title, a filter showing none, END, widths (issue 39).
+TERM_TESTS += tests/term/stream_counts.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
 EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \

@@ -52,7 +52,9 @@ struct stream {
 	bool paused;
 	uint64_t frozen_end; /* paused: store_end() when the pause began */
 	uint64_t top, cur;   /* merged: first row shown and the cursor; split: cur is the bottom */
-	uint64_t held;	     /* records in view range, for the title */
+	uint64_t held;	     /* records in view range, for the title: live, sampled on the
+			      * tick with the header's count of events */
+	bool none_shown;     /* the row filter shows none of them */
 	bool page_short;     /* the last frame had room for more rows than it drew */
 	uint64_t split_span; /* split: records between the oldest row shown and the bottom */
 	unsigned long long base_ts;
@@ -117,6 +119,11 @@ void stream_fill_row(struct kt_view *v, const struct kt_rec *r, struct srow *row
 int stream_row_text(struct stream *st, const struct srow *row, int how, char *out,
 		    size_t len, struct seg *segs, int *nseg);
 void stream_draw_row(struct kt_view *v, int y, int x, int w, struct srow *row, int how);
+/* The columns' widths grown to the n rows about to be drawn, before the first is: a resize
+ * or a new screen starts from narrow widths, and rows drawn first would keep them. */
+void stream_fit_widths(struct stream *st, const struct srow *rows, int n, int how);
+/* The view range's size into st->held when it is the title's to take now (store lock held). */
+void stream_note_held(struct kt_view *v, uint64_t first, uint64_t end);
 /* The empty pane's one line, from first_row on. */
 void stream_draw_empty(struct kt_view *v, int first_row);
 /* The task names of rows copied out (after the store lock). */

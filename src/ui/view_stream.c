@@ -309,6 +309,23 @@ static int fixed_cells(const struct seg *segs, int nseg, int w)
 	return fixed <= w / 2 ? fixed : 0;
 }
 
+void stream_fit_widths(struct stream *st, const struct srow *rows, int n, int how)
+{
+	char line[LINE_MAX_LEN];
+	int i;
+
+	for (i = 0; i < n; i++)
+		stream_row_text(st, &rows[i], how | RT_PAD, line, sizeof(line), NULL, NULL);
+}
+
+void stream_note_held(struct kt_view *v, uint64_t first, uint64_t end)
+{
+	/* live, the header counts events once a tick: the title counts with it (stream_tick),
+	 * or the two figures on one screen disagree */
+	if (!app_can(v->app, KT_CAP_LIVE))
+		S(v)->held = end - first;
+}
+
 void stream_draw_row(struct kt_view *v, int y, int x, int w, struct srow *row, int how)
 {
 	struct stream *st = S(v);
@@ -359,7 +376,7 @@ void stream_resolve_comms(struct kt_view *v, struct srow *rows, int n)
 static void draw_copied(struct kt_view *v, int n)
 {
 	struct stream *st = S(v);
-	int i;
+	int how = RT_CPU | (v->w < NARROW_W ? RT_SHORT : 0), i;
 
 	st->page_short = n < v->h - 1;
 	if (!n) {
@@ -368,9 +385,9 @@ static void draw_copied(struct kt_view *v, int n)
 	}
 	st->bottom = st->rows[n - 1].seq;
 	stream_resolve_comms(v, st->rows, n);
+	stream_fit_widths(st, st->rows, n, how);
 	for (i = 0; i < n; i++)
-		stream_draw_row(v, 1 + i, 0, v->w, &st->rows[i],
-			 RT_CPU | (v->w < NARROW_W ? RT_SHORT : 0));
+		stream_draw_row(v, 1 + i, 0, v->w, &st->rows[i], how);
 }
 
 /* Rows of the pane the stack of the selected row takes (Enter), title line included. */
@@ -466,8 +483,9 @@ static void draw_merged(struct kt_view *v)
 	if (st->rf_on || st->stacks) {
 		store_lock(store);
 		stream_view_range(st, store, &first, &end);
-		st->held = end - first;
+		stream_note_held(v, first, end);
 		k = stream_filtered_seqs(v, rows_h, first, end);
+		st->none_shown = st->rf_on && !k;
 		for (i = 0; i < k; i++)
 			if (store_get(store, st->seqs[i], &r))
 				stream_fill_row(v, &r, &st->rows[n++]);
@@ -478,7 +496,8 @@ static void draw_merged(struct kt_view *v)
 	/* Short hold: copy the visible rows out, format and draw after unlocking. */
 	store_lock(store);
 	stream_view_range(st, store, &first, &end);
-	st->held = end - first;
+	stream_note_held(v, first, end);
+	st->none_shown = false;
 	if (end > first) {
 		if (st->follow) {
 			st->cur = end - 1;
@@ -501,6 +520,14 @@ static void draw_merged(struct kt_view *v)
 	}
 	store_unlock(store);
 	draw_copied(v, n);
+}
+
+/* FOLLOW the tail of a live capture; a recording's last row is its END, as less says. */
+static const char *stream_state(struct kt_view *v)
+{
+	if (!S(v)->follow)
+		return "SCROLL";
+	return app_can(v->app, KT_CAP_LIVE) ? "FOLLOW" : "END";
 }
 
 static void stream_draw(struct kt_view *v)
@@ -552,10 +579,11 @@ static void stream_draw(struct kt_view *v)
 	else if (st->paused)
 		state = "PAUSED";
 	else
-		state = st->follow ? "FOLLOW" : "SCROLL";
-	/* "~": row numbers are estimates until the recording's index is through */
-	snprintf(held, sizeof(held), "%s%llu", st->estimated ? "~" : "",
-		 (unsigned long long)st->held);
+		state = stream_state(v);
+	/* "~": row numbers are estimates until the recording's index is through; "0 of": the
+	 * row filter leaves nothing of what is held */
+	snprintf(held, sizeof(held), "%s%s%llu", st->none_shown ? "0 of " : "",
+		 st->estimated ? "~" : "", (unsigned long long)st->held);
 	if (st->hscroll)
 		snprintf(right, sizeof(right), "%s held  col %d  %s", held, st->hscroll + 1, state);
 	else
@@ -755,6 +783,12 @@ static void stream_tick(struct kt_view *v)
 
 	show_stop(v);
 
+	if (app_can(v->app, KT_CAP_LIVE)) {
+		uint64_t first, end;
+
+		stream_get_range(v, &first, &end);
+		st->held = end - first;
+	}
 	st->enabled = source_enabled_count(v->app->source);
 	/* Counts in the title, evictions under a paused view. */
 	v->dirty = true;
@@ -794,6 +828,7 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 		st->follow = !app_can(v->app, KT_CAP_SEEK);
 		st->searching = false;
 		st->top = st->cur = 0;
+		st->held = 0;
 		store_lock(v->app->store);
 		st->frozen_end = store_end(v->app->store);
 		store_unlock(v->app->store);
@@ -808,10 +843,6 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 	}
 }
 
-static const char *stream_state(struct kt_view *v)
-{
-	return S(v)->follow ? "FOLLOW" : "SCROLL";
-}
 
 bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len)
 {
