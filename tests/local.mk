@@ -99,6 +99,8 @@ TERM_TESTS += tests/term/clear_confirm.sh
 TERM_TESTS += tests/term/search_keys.sh
 # Counts on one screen agree: header and title, a filter showing none, END, widths (issue 39).
 TERM_TESTS += tests/term/stream_counts.sh
+# ktop's own threads left out of the stream, M to show them (issue 39).
+TERM_TESTS += tests/term/self_hidden.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
 EXTRA_DIST += tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \

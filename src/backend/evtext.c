@@ -235,6 +235,23 @@ char *evtext_info(struct kt_evtext *x, struct kt_decoder *d, const struct kt_rec
 	return buf;
 }
 
+int evtext_task_pid(struct kt_decoder *d, const struct kt_rec *r)
+{
+	struct tep_event *ev = (r->flags & KT_REC_LOST) ? NULL : decoder_event(d, r);
+	unsigned long long pid;
+	const char *field;
+
+	if (!ev || strcmp(ev->system, "sched"))
+		return -1;
+	if (!strcmp(ev->name, "sched_switch"))
+		field = "next_pid";
+	else if (!strncmp(ev->name, "sched_wak", 9))
+		field = "pid";
+	else
+		return -1;
+	return evtext_num(ev, r, field, &pid) ? -1 : (int)pid;
+}
+
 int evtext_field(struct kt_decoder *d, const struct kt_rec *r, int i, char *name,
 		 size_t nlen, char *val, size_t vlen)
 {

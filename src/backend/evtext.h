@@ -29,6 +29,10 @@ void evtext_free(struct kt_evtext *x);
 char *evtext_info(struct kt_evtext *x, struct kt_decoder *d, const struct kt_rec *r,
 		  bool narrow, char *buf, size_t len);
 
+/* The other task a record is about, beside the one it ran in: the task sched_switch
+ * switches in, the one sched_wakeup wakes; -1 for other events. */
+int evtext_task_pid(struct kt_decoder *d, const struct kt_rec *r);
+
 /* Field i (0: the first after the common ones) of the record: its name into name, its value
  * into val (numbers in decimal and hex, strings as they are). Returns 0, or -1 past the
  * last field. */

@@ -144,6 +144,11 @@ static void act_rowfilter_off(struct kt_ui *ui, const struct kt_action *a)
 	view_stream_rowfilter_clear(ui->stream);
 }
 
+static void act_self(struct kt_ui *ui, const struct kt_action *a)
+{
+	view_stream_toggle_self(ui->stream);
+}
+
 static void act_quit(struct kt_ui *ui, const struct kt_action *a)
 {
 	ui->quit = true;
@@ -223,6 +228,7 @@ static const struct kt_action actions[] = {
 	{ "stream-larger", "]", NULL, "stream pane larger", 0, act_stream_larger, true },
 	{ "rowfilter", "F", NULL, "row filter: pid= comm= cpu=", 0, act_rowfilter, false },
 	{ "rowfilter-off", "-", NULL, "row filter off", 0, act_rowfilter_off, false },
+	{ "self", "M", NULL, "ktop's own rows shown / hidden", KT_CAP_SELF, act_self, false },
 	{ "quit", "F10 q Q", "Quit", "quit (q: not in picker)", 0, act_quit, true },
 	{ "focus-next", "Tab", NULL, "focus next pane", 0, act_focus_next, true },
 	{ "focus-prev", "S-Tab", NULL, "focus previous pane", 0, act_focus_prev, true },

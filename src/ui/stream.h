@@ -91,6 +91,7 @@ struct stream {
 	bool detail;		/* Enter: the selected row's stack below the rows */
 	bool stop_shown;	/* --stop-when fired: the cursor was put on its event once */
 	struct kt_evtext *text; /* the rows' text (evtext.h) */
+	bool show_self;		/* ktop's own threads' rows shown (M) */
 };
 
 
@@ -135,6 +136,9 @@ int stream_split_columns(struct kt_view *v);
 void stream_draw_split(struct kt_view *v);
 
 /* stream_walk.c: the row filter and the rows it shows (view_stream_row_shown, view.h). */
+/* Whether rows are walked one by one for the ones shown: a row filter, stack records, or
+ * ktop's own rows hidden. */
+bool stream_walks(struct kt_view *v);
 /* The merged view's records under the row filter, into st->seqs, oldest first. Store lock
  * held. Returns how many. */
 int stream_filtered_seqs(struct kt_view *v, int rows_h, uint64_t first, uint64_t end);

@@ -480,7 +480,7 @@ static void draw_merged(struct kt_view *v)
 
 	if (rows_h <= 0)
 		return;
-	if (st->rf_on || st->stacks) {
+	if (stream_walks(v)) {
 		store_lock(store);
 		stream_view_range(st, store, &first, &end);
 		stream_note_held(v, first, end);
@@ -618,7 +618,7 @@ static void move_cursor(struct kt_view *v, int64_t delta)
 	struct stream *st = S(v);
 	uint64_t first, end;
 
-	if ((st->rf_on || st->stacks) && !st->split) {
+	if (stream_walks(v) && !st->split) {
 		stream_move_filtered(v, delta);
 		return;
 	}
