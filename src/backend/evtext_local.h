@@ -18,7 +18,7 @@ struct tep_event;
 struct evtext_sys_args {
 	bool read;  /* looked up (found or not) */
 	int n;	    /* -1: no format; every raw argument is shown */
-	char kind[EVTEXT_SYS_ARGS]; /* 'p' pointer, 's' signed, 'u' unsigned */
+	char kind[EVTEXT_SYS_ARGS]; /* 'p' pointer, 'i' int, 'l' long, 'u' unsigned */
 };
 
 struct kt_evtext {

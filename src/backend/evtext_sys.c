@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* System calls as strace and perf trace show them (evtext.h): named by the histogram pane's
  * syscall table, arguments typed by the syscall's own syscalls:sys_enter_NAME format (read
- * once per syscall: a pointer in hex, an int as a signed number), a failed return with its
- * errno name. */
+ * once per syscall: a pointer in hex, an int or a long as a signed number), a failed return
+ * with its errno name. */
 #include "config.h"
 
 #include <stdio.h>
@@ -17,20 +17,25 @@
 
 #define MAX_ERRNO 4095 /* the kernel's: a return in [-4095, -1] is an error */
 
-/* 'p', 's' or 'u' for a syscalls: format's field type ("const char *", "int", "size_t"). */
+/* 'p' pointer, 'i' signed int, 'l' signed long or 'u' unsigned for a syscalls: format's
+ * field type ("const char *", "int", "loff_t", "size_t"): every field is 8 bytes there. */
 static char arg_kind(const char *type)
 {
-	static const char *const sgn[] = { "int", "long", "pid_t", "off_t", "loff_t",
-					   "clockid_t", "timer_t", "key_serial_t", "mqd_t" };
+	static const char *const ints[] = { "int", "pid_t", "clockid_t", "timer_t",
+					    "key_serial_t", "mqd_t" };
+	static const char *const longs[] = { "long", "off_t", "loff_t" };
 	size_t i;
 
 	if (strchr(type, '*'))
 		return 'p';
 	if (!strncmp(type, "const ", 6))
 		type += 6;
-	for (i = 0; i < sizeof(sgn) / sizeof(sgn[0]); i++)
-		if (!strcmp(type, sgn[i]))
-			return 's';
+	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++)
+		if (!strcmp(type, ints[i]))
+			return 'i';
+	for (i = 0; i < sizeof(longs) / sizeof(longs[0]); i++)
+		if (!strcmp(type, longs[i]))
+			return 'l';
 	return 'u';
 }
 
@@ -69,9 +74,9 @@ static const struct evtext_sys_args *sys_args(struct kt_evtext *x, long nr)
 	return a;
 }
 
-/* One argument: kind 'p' hex (NULL for 0), 's' the C int or long it is, 'u' decimal while
- * small; untyped (0) a small negative as such (AT_FDCWD), a small number in decimal, the
- * rest in hex. */
+/* One argument: kind 'p' hex (NULL for 0), 'i' and 'l' the signed int or long it is, 'u'
+ * decimal while small; untyped (0) a small negative as such (AT_FDCWD), a small number in
+ * decimal, the rest in hex. */
 static int arg_text(char kind, unsigned long long v, char *buf, size_t len)
 {
 	long long s = (long long)v;
@@ -79,8 +84,10 @@ static int arg_text(char kind, unsigned long long v, char *buf, size_t len)
 	switch (kind) {
 	case 'p':
 		return v ? snprintf(buf, len, "0x%llx", v) : snprintf(buf, len, "NULL");
-	case 's':
-		return snprintf(buf, len, "%lld", s >= -MAX_ERRNO && s < 0 ? s : (long long)(int)v);
+	case 'i':
+		return snprintf(buf, len, "%d", (int)v);
+	case 'l':
+		return snprintf(buf, len, "%lld", s);
 	default:
 		if (!kind && s < 0 && s >= -MAX_ERRNO)
 			return snprintf(buf, len, "%lld", s);

@@ -31,7 +31,7 @@ cat >"$T/calls.py" <<-'EOF'
 	EOF
 python3 "$T/calls.py" "$T/go" >"$T/py.out" &
 CLEANUP_PIDS+=($!)
-wait_until 5 has_line "$T/py.out" || fail "the python workload did not start"
+wait_until 30 has_line "$T/py.out" || fail "the python workload did not start within 30s"
 read -r pid fd enoent ename <"$T/py.out"
 
 tmux_start 80 24 -- -d 1 -e raw_syscalls:sys_enter -e raw_syscalls:sys_exit \
