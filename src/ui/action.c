@@ -228,7 +228,7 @@ static const struct kt_action actions[] = {
 	{ "stream-larger", "]", NULL, "stream pane larger", 0, act_stream_larger, true },
 	{ "rowfilter", "F", NULL, "row filter: pid= comm= cpu=", 0, act_rowfilter, false },
 	{ "rowfilter-off", "-", NULL, "row filter off", 0, act_rowfilter_off, false },
-	{ "self", "M", NULL, "ktop's own rows shown / hidden", KT_CAP_SELF, act_self, false },
+	{ "self", "M", NULL, "ktop's own rows on / off", KT_CAP_SELF, act_self, false },
 	{ "quit", "F10 q Q", "Quit", "quit (q: not in picker)", 0, act_quit, true },
 	{ "focus-next", "Tab", NULL, "focus next pane", 0, act_focus_next, true },
 	{ "focus-prev", "S-Tab", NULL, "focus previous pane", 0, act_focus_prev, true },
