@@ -443,8 +443,8 @@ static void draw_detail(struct kt_view *v, int y, int h)
 	if (!have)
 		snprintf(line, sizeof(line), " No event selected (Up selects one)");
 	else
-		snprintf(line, sizeof(line), " %s at %s: %d fields%s (Esc closes)", name, ts, nf,
-			 n ? ", stack innermost first" : "");
+		snprintf(line, sizeof(line), " %s at %s: %d field%s%s (Esc closes)", name, ts, nf,
+			 nf == 1 ? "" : "s", n ? ", stack innermost first" : "");
 	wattrset(v->win, crt_attr(CRT_BORDER) | A_REVERSE);
 	mvwhline(v->win, y, 0, ' ', v->w);
 	crt_put(v->win, y, 0, line, v->w);
