@@ -9,6 +9,8 @@ tests_helpers_histwork_CFLAGS = $(AM_CFLAGS)
 UNIT_TESTS += tests/unit/check_hist
 LIVE_TESTS += tests/live/bpf_hist.sh
 TERM_TESTS += tests/term/hist_pane.sh
+# ktop's own process left out of the histograms, ",self" counts it (issue 39).
+TERM_TESTS += tests/term/hist_self.sh
 EXTRA_DIST += tests/hist-lib.sh tests/offcpu-lib.sh
 # The I/O built-ins through each variant (a loop device of the test's own for block I/O).
 LIVE_TESTS += tests/live/bpf_hist_io.sh

@@ -24,6 +24,10 @@ tests_unit_check_layout_LDADD = $(UNIT_LDADD)
 tests_unit_check_decode_SOURCES = tests/unit/check_decode.c
 tests_unit_check_decode_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
 tests_unit_check_decode_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/unit/check_evtext
+tests_unit_check_evtext_SOURCES = tests/unit/check_evtext.c
+tests_unit_check_evtext_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
+tests_unit_check_evtext_LDADD = $(UNIT_LDADD)
 check_PROGRAMS += tests/unit/check_pmu
 tests_unit_check_pmu_SOURCES = tests/unit/check_pmu.c
 tests_unit_check_pmu_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
@@ -56,7 +60,7 @@ tests_helpers_workload_CFLAGS = $(AM_CFLAGS)
 
 UNIT_TESTS = tests/unit/check_store tests/unit/check_options tests/unit/check_catalog \
 	tests/unit/check_loss tests/unit/check_layout tests/unit/check_decode
-UNIT_TESTS += tests/unit/check_pmu tests/unit/check_json
+UNIT_TESTS += tests/unit/check_pmu tests/unit/check_json tests/unit/check_evtext
 UNIT_TESTS += tests/unit/check_theme tests/unit/check_config tests/unit/check_actions
 # The test hooks only where configure was asked for them (a shell test: reads the binary).
 UNIT_TESTS += tests/unit/test_hooks.sh
@@ -92,6 +96,16 @@ TERM_TESTS += tests/term/themes.sh
 TERM_TESTS += tests/term/action_keys.sh
 # The ring-buffer pane: the kernel's per-CPU stats and the reader's, figure for figure.
 TERM_TESTS += tests/term/rings_pane.sh
+# The stream read as trace-cmd, strace and perf trace show events (issue 39).
+TERM_TESTS += tests/term/stream_render.sh tests/term/stream_syscalls.sh
+# What cannot be undone is asked first (issue 39).
+TERM_TESTS += tests/term/clear_confirm.sh
+# Search keys as in less and vim: / forward, ? backward, n and N (issue 39).
+TERM_TESTS += tests/term/search_keys.sh
+# Counts on one screen agree: header and title, a filter showing none, END, widths (issue 39).
+TERM_TESTS += tests/term/stream_counts.sh
+# ktop's own threads left out of the stream, M to show them (issue 39).
+TERM_TESTS += tests/term/self_hidden.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
 EXTRA_DIST += tests/README.md tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -54,6 +55,8 @@ static int set_tunables(struct bpf_object *obj, const struct kt_hist_kind_row *r
 		{ "hist_step", s->step ? s->step : 1 },
 		{ "hist_by", s->by },
 		{ "filter_tgid", s->pid },
+		/* ktop's own, as perf trace leaves its own out (an agent: the agent) */
+		{ "exclude_tgid", s->self ? 0 : (unsigned long long)getpid() },
 		{ "filter_cgroup", s->cgroup_id },
 		{ "filter_cgroup_level", (unsigned long long)s->cgroup_level },
 	};

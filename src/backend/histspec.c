@@ -196,7 +196,12 @@ static int parse_option(const char *o, size_t n, struct kt_hist_spec *s, char *e
 		}
 		return 0;
 	}
-	FAIL("unknown histogram option '%s' (by=KEY, linear=STEP, pid=PID, via=VARIANT)", buf);
+	if (!strcmp(buf, "self")) {
+		s->self = true;
+		return 0;
+	}
+	FAIL("unknown histogram option '%s' (by=KEY, linear=STEP, pid=PID, via=VARIANT, self)",
+	     buf);
 }
 
 static int parse_generic(const char *text, struct kt_hist_spec *s, char *err, size_t errlen);

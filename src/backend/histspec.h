@@ -8,7 +8,8 @@
  *
  * followed by options, each after a comma: by=pid|tid|comm|cpu|cgroup|syscall|FIELD|field:FIELD
  * (usdt: by=argN or argN:string),
- * linear=STEP, pid=PID, via=VARIANT (tp_btf, raw_tp, tracepoint, fentry, kprobe). The built-in names are shorthands for the generic forms (see
+ * linear=STEP, pid=PID, via=VARIANT (tp_btf, raw_tp, tracepoint, fentry, kprobe), self (ktop's
+ * own process counted too). The built-in names are shorthands for the generic forms (see
  * histspec.c); ktop.1 is the reference. No kernel access here.
  */
 #ifndef KTOP_BACKEND_HISTSPEC_H
@@ -44,6 +45,7 @@ struct kt_hist_spec {
 	enum kt_hist_scale scale;
 	unsigned long long step;
 	unsigned int pid; /* only this process, 0: all */
+	bool self;	  /* ktop's own process counted too (it is left out unless) */
 	unsigned long long cgroup_id; /* only this cgroup v2 and below (cgroup.h), 0: all */
 	int cgroup_level;	      /* its depth below the root */
 	char via[16];	  /* only this variant (tp_btf, raw_tp, tracepoint, fentry, kprobe), "" any */

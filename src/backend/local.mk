@@ -8,6 +8,9 @@ src_libktop_a_SOURCES += \
 	src/backend/loss.c src/backend/loss.h \
 	src/backend/store.c src/backend/store.h \
 	src/backend/decode.c src/backend/decode.h \
+	src/backend/evtext.c src/backend/evtext.h src/backend/evtext_local.h \
+	src/backend/evtext_sys.c \
+	src/backend/selftask.c src/backend/selftask.h \
 	src/backend/comms.c src/backend/comms.h \
 	src/backend/taskwatch.c src/backend/taskwatch.h \
 	src/backend/perfring.c src/backend/perfring.h \

@@ -15,6 +15,8 @@ const volatile unsigned int hist_scale = KT_SCALE_LOG2;
 const volatile unsigned long long hist_step = 1;
 const volatile unsigned int hist_by = KT_BY_NONE;
 const volatile unsigned int filter_tgid = 0; /* 0: every process */
+/* ktop's own process, left out (its map reads would top syscall-latency); 0: none */
+const volatile unsigned int exclude_tgid = 0;
 /* --cgroup: only tasks in this cgroup v2 id or below it, the cgroup being filter_cgroup_level
  * deep; 0: every cgroup */
 const volatile unsigned long long filter_cgroup = 0;
@@ -61,7 +63,9 @@ static __always_inline unsigned int hist_slot(unsigned long long v)
 /* The one filter every program applies before it records anything. */
 static __always_inline bool hist_wanted(void)
 {
-	if (filter_tgid && (bpf_get_current_pid_tgid() >> 32) != filter_tgid)
+	unsigned int tgid = bpf_get_current_pid_tgid() >> 32;
+
+	if ((filter_tgid && tgid != filter_tgid) || (exclude_tgid && tgid == exclude_tgid))
 		return false;
 	return !filter_cgroup ||
 	       bpf_get_current_ancestor_cgroup_id(filter_cgroup_level) == filter_cgroup;

@@ -51,6 +51,8 @@ enum kt_cap {
 	KT_CAP_KBUF = 1u << 14,	   /* a kernel ring buffer per CPU with its loss counters */
 	KT_CAP_HIDE = 1u << 15,	   /* ktop hides and filters its event types as it reads
 				    * them (the recorded-events pane, source_type_*) */
+	KT_CAP_SELF = 1u << 16,	   /* the capture runs in this process: ktop's own threads
+				    * can be told apart (selftask.h) and their rows hidden */
 };
 
 /* Several remote hosts merged (ktop -H a -H b): the most one source holds (KT_REMOTES_MAX). */

@@ -2,6 +2,7 @@
 /* The explorer's global actions: their handlers and the one table (see action.h). */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,11 @@ static void act_help(struct kt_ui *ui, const struct kt_action *a)
 static void act_search(struct kt_ui *ui, const struct kt_action *a)
 {
 	send_to_stream(ui, '/');
+}
+
+static void act_search_back(struct kt_ui *ui, const struct kt_action *a)
+{
+	send_to_stream(ui, '?');
 }
 
 static void act_filter(struct kt_ui *ui, const struct kt_action *a)
@@ -73,13 +79,27 @@ static void act_pause(struct kt_ui *ui, const struct kt_action *a)
 					   "display resumed");
 }
 
-static void act_clear(struct kt_ui *ui, const struct kt_action *a)
+static void clear_now(struct kt_ui *ui)
 {
 	store_lock(ui->app->store);
 	store_clear(ui->app->store);
 	store_unlock(ui->app->store);
 	ui_broadcast(ui, KT_EV_CLEAR);
 	ui_message(ui, false, "stored events cleared");
+}
+
+/* Clearing cannot be undone: asked first, the number that would go said. */
+static void act_clear(struct kt_ui *ui, const struct kt_action *a)
+{
+	char q[160];
+	uint64_t n;
+
+	store_lock(ui->app->store);
+	n = store_end(ui->app->store) - store_first(ui->app->store);
+	store_unlock(ui->app->store);
+	snprintf(q, sizeof(q), "Clear all %llu stored records? There is no undo. (y/n)",
+		 (unsigned long long)n);
+	screen_confirm(ui, q, clear_now, "nothing cleared");
 }
 
 static void act_zoom(struct kt_ui *ui, const struct kt_action *a)
@@ -122,6 +142,11 @@ static void act_rowfilter(struct kt_ui *ui, const struct kt_action *a)
 static void act_rowfilter_off(struct kt_ui *ui, const struct kt_action *a)
 {
 	view_stream_rowfilter_clear(ui->stream);
+}
+
+static void act_self(struct kt_ui *ui, const struct kt_action *a)
+{
+	view_stream_toggle_self(ui->stream);
 }
 
 static void act_quit(struct kt_ui *ui, const struct kt_action *a)
@@ -190,18 +215,20 @@ static void act_record(struct kt_ui *ui, const struct kt_action *a)
 /* In help order, the pane kinds' actions (pane.c) after the first. A new action is one row
  * here and its handler above; a new pane's is its row in pane.c. */
 static const struct kt_action actions[] = {
-	{ "help", "F1 h ?", "Help", "this help", 0, act_help, true },
-	{ "search", "F3 /", "Search", "search stream backwards", 0, act_search, false },
+	{ "help", "F1 h", "Help", "this help", 0, act_help, true },
+	{ "search", "F3 /", "Search", "search stream forward", 0, act_search, false },
+	{ "search-back", "?", NULL, "search stream backward", 0, act_search_back, false },
 	{ "filter", "F4 f", "Filter", "filter of selected event", 0, act_filter, false },
 	{ "layout", "F5 o |", "Layout", "side by side / stacked", 0, act_layout, true },
 	{ "cpus", "F6 c", "CPUs", "all CPUs / one per CPU", 0, act_cpus, false },
 	{ "pause", "F7 p", "Pause", "pause display (not capture)", KT_CAP_LIVE, act_pause, false },
-	{ "clear", "F8 x", "Clear", "clear stored events", KT_CAP_CLEAR, act_clear, false },
+	{ "clear", "F8 x", "Clear", "clear stored events (asks)", KT_CAP_CLEAR, act_clear, false },
 	{ "zoom", "F9 z", "Zoom", "zoom the focused pane", 0, act_zoom, true },
 	{ "stream-smaller", "[", NULL, "stream pane smaller", 0, act_stream_smaller, true },
 	{ "stream-larger", "]", NULL, "stream pane larger", 0, act_stream_larger, true },
 	{ "rowfilter", "F", NULL, "row filter: pid= comm= cpu=", 0, act_rowfilter, false },
 	{ "rowfilter-off", "-", NULL, "row filter off", 0, act_rowfilter_off, false },
+	{ "self", "M", NULL, "ktop's own rows on / off", KT_CAP_SELF, act_self, false },
 	{ "quit", "F10 q Q", "Quit", "quit (q: not in picker)", 0, act_quit, true },
 	{ "focus-next", "Tab", NULL, "focus next pane", 0, act_focus_next, true },
 	{ "focus-prev", "S-Tab", NULL, "focus previous pane", 0, act_focus_prev, true },

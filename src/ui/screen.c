@@ -108,6 +108,26 @@ void screen_settings_now(struct kt_ui *ui, struct kt_ui_settings *s)
 	s->counters = pane_find(ui, "counters") != NULL;
 }
 
+void screen_confirm(struct kt_ui *ui, const char *question, void (*yes)(struct kt_ui *ui),
+		    const char *no_msg)
+{
+	ui_message(ui, true, "%s", question);
+	ui->confirm_yes = yes;
+	ui->confirm_no = no_msg;
+}
+
+/* The key after a screen_confirm question: y answers yes, anything else no. */
+static void confirm_key(struct kt_ui *ui, int key)
+{
+	void (*yes)(struct kt_ui *ui) = ui->confirm_yes;
+
+	ui->confirm_yes = NULL;
+	if (key == 'y' || key == 'Y')
+		yes(ui);
+	else
+		ui_message(ui, false, "%s", ui->confirm_no);
+}
+
 static void help_key(struct kt_ui *ui, int key)
 {
 	switch (key) {
@@ -207,6 +227,10 @@ static void ui_key(struct kt_ui *ui, int key)
 	}
 	if (key == KEY_MOUSE) {
 		ui_mouse(ui);
+		return;
+	}
+	if (ui->confirm_yes) {
+		confirm_key(ui, key);
 		return;
 	}
 	if (ui->help) {

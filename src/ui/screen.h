@@ -44,6 +44,11 @@ struct kt_ui {
 	bool msg_error;
 	unsigned note_seq; /* the source's stderr lines shown so far (kt_source_desc) */
 
+	/* a question on the status line (screen_confirm): y runs confirm_yes, another key
+	 * says confirm_no */
+	void (*confirm_yes)(struct kt_ui *ui);
+	const char *confirm_no;
+
 	struct kt_ui_settings start; /* what the session started with (settings.c) */
 	bool mouse;
 	struct kt_ui_record rec; /* w, A (ui_record.c) */
@@ -65,6 +70,10 @@ enum kt_screen_prompt {
 void screen_layout(struct kt_ui *ui);
 bool screen_dirty(const struct kt_ui *ui);
 void screen_redraw(struct kt_ui *ui);
+/* Asks question (ending "(y/n)") on the status line, as htop asks before a kill: the next
+ * key y runs yes; any other key runs nothing and says no_msg. For what cannot be undone. */
+void screen_confirm(struct kt_ui *ui, const char *question, void (*yes)(struct kt_ui *ui),
+		    const char *no_msg);
 /* screen_prompt.c: a key while the prompt is open. */
 void screen_prompt_key(struct kt_ui *ui, int key);
 /* The settings as they are now, for ktoprc and profiles. */

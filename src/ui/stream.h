@@ -14,6 +14,7 @@
 #include "ui/rowfilter.h"
 #include "ui/view.h"
 
+struct kt_evtext;
 struct kt_rec;
 struct kt_store;
 
@@ -51,7 +52,9 @@ struct stream {
 	bool paused;
 	uint64_t frozen_end; /* paused: store_end() when the pause began */
 	uint64_t top, cur;   /* merged: first row shown and the cursor; split: cur is the bottom */
-	uint64_t held;	     /* records in view range, for the title */
+	uint64_t held;	     /* records in view range, for the title: live, sampled on the
+			      * tick with the header's count of events */
+	bool none_shown;     /* the row filter shows none of them */
 	bool page_short;     /* the last frame had room for more rows than it drew */
 	uint64_t split_span; /* split: records between the oldest row shown and the bottom */
 	unsigned long long base_ts;
@@ -71,10 +74,13 @@ struct stream {
 	bool searching;
 	bool not_found;
 	int sdir;	      /* -1: towards older records, +1: newer */
+	int pdir;	      /* the last pattern's direction: / +1, ? -1 (n keeps it) */
 	uint64_t spos;	      /* next record to test */
 	uint64_t scanned;     /* records tested so far, for the title */
 	bool o_follow;	      /* the position when the prompt opened */
-	uint64_t o_cur, o_top;
+	uint64_t o_cur, o_top, o_bottom;
+	int o_pdir;	      /* pdir then: a cancelled prompt keeps n's direction */
+	uint64_t bottom;      /* merged view: the last row drawn */
 
 	struct kt_rowfilter rf; /* rows shown (rowfilter.h) */
 	bool rf_on;
@@ -84,6 +90,8 @@ struct stream {
 	bool stacks;		/* the store holds stack records: rows are walked past them */
 	bool detail;		/* Enter: the selected row's stack below the rows */
 	bool stop_shown;	/* --stop-when fired: the cursor was put on its event once */
+	struct kt_evtext *text; /* the rows' text (evtext.h) */
+	bool show_self;		/* ktop's own threads' rows shown (M) */
 };
 
 
@@ -112,6 +120,11 @@ void stream_fill_row(struct kt_view *v, const struct kt_rec *r, struct srow *row
 int stream_row_text(struct stream *st, const struct srow *row, int how, char *out,
 		    size_t len, struct seg *segs, int *nseg);
 void stream_draw_row(struct kt_view *v, int y, int x, int w, struct srow *row, int how);
+/* The columns' widths grown to the n rows about to be drawn, before the first is: a resize
+ * or a new screen starts from narrow widths, and rows drawn first would keep them. */
+void stream_fit_widths(struct stream *st, const struct srow *rows, int n, int how);
+/* The view range's size into st->held when it is the title's to take now (store lock held). */
+void stream_note_held(struct kt_view *v, uint64_t first, uint64_t end);
 /* The empty pane's one line, from first_row on. */
 void stream_draw_empty(struct kt_view *v, int first_row);
 /* The task names of rows copied out (after the store lock). */
@@ -123,6 +136,9 @@ int stream_split_columns(struct kt_view *v);
 void stream_draw_split(struct kt_view *v);
 
 /* stream_walk.c: the row filter and the rows it shows (view_stream_row_shown, view.h). */
+/* Whether rows are walked one by one for the ones shown: a row filter, stack records, or
+ * ktop's own rows hidden. */
+bool stream_walks(struct kt_view *v);
 /* The merged view's records under the row filter, into st->seqs, oldest first. Store lock
  * held. Returns how many. */
 int stream_filtered_seqs(struct kt_view *v, int rows_h, uint64_t first, uint64_t end);
@@ -141,9 +157,11 @@ const char *stream_find_pat(const char *hay, const char *pat, bool icase);
 void stream_search_found(struct kt_view *v, uint64_t seq);
 /* One bounded step of a search in progress (the ops' work). */
 bool stream_search_work(struct kt_view *v);
-/* /: the prompt; its events (PROMPT_SEARCH); n and N. */
-void stream_search_open(struct kt_view *v);
+/* / (dir +1) and ? (dir -1): the prompt, as in less: / searches from the first row shown
+ * towards newer records, ? from the last row shown towards older ones; its events
+ * (PROMPT_SEARCH). n again in the pattern's direction, N the other way (next: false). */
+void stream_search_open(struct kt_view *v, int dir);
 void stream_search_prompt(struct kt_view *v, const char *text, enum kt_prompt_event ev);
-void stream_search_again(struct kt_view *v, int dir);
+void stream_search_again(struct kt_view *v, bool reverse);
 
 #endif

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The stream pane's search: '/' searches the formatted rows backwards, incrementally as the
- * pattern is typed, n and N for the next older or newer match; a bounded number of records
- * per step, so the UI keeps its turn (stream.h). */
+/* The stream pane's search, as less and vim search: '/' from the first row shown towards
+ * newer records, '?' from the last row shown towards older ones, incrementally as the
+ * pattern is typed; n for the next match the same way, N the other way; a bounded number
+ * of records per step, so the UI keeps its turn (stream.h). */
 #include "config.h"
 
 #include <stdint.h>
@@ -149,14 +150,19 @@ static void search_from_origin(struct kt_view *v)
 		return;
 	}
 	stream_get_range(v, &first, &end);
-	search_begin(v, -1, st->o_follow ? (end ? end - 1 : 0) : st->o_cur);
+	if (st->pdir > 0)
+		search_begin(v, 1, st->o_top);
+	else
+		search_begin(v, -1, st->o_follow || st->o_bottom >= end ? (end ? end - 1 : 0) :
+									 st->o_bottom);
 	/* The first step runs now, so a near match shows with the keystroke. */
 	stream_search_work(v);
 }
 
-void stream_search_again(struct kt_view *v, int dir)
+void stream_search_again(struct kt_view *v, bool reverse)
 {
 	struct stream *st = S(v);
+	int dir = reverse ? -st->pdir : st->pdir;
 	uint64_t first, end;
 
 	if (!st->pat[0]) {
@@ -185,17 +191,20 @@ void stream_search_again(struct kt_view *v, int dir)
 	stream_search_work(v);
 }
 
-void stream_search_open(struct kt_view *v)
+void stream_search_open(struct kt_view *v, int dir)
 {
 	struct stream *st = S(v);
 
 	snprintf(st->old_pat, sizeof(st->old_pat), "%s", st->pat);
+	st->o_pdir = st->pdir;
+	st->pdir = dir;
 	st->o_follow = st->follow;
 	st->o_cur = st->cur;
 	st->o_top = st->top;
+	st->o_bottom = st->bottom;
 	st->prompting = true;
 	st->not_found = false;
-	ui_prompt_open(v->ui, v, PROMPT_SEARCH, "/", "");
+	ui_prompt_open(v->ui, v, PROMPT_SEARCH, dir > 0 ? "/" : "?", "");
 	/* Typing starts a new pattern; the old one stays highlighted until then. */
 }
 
@@ -225,6 +234,7 @@ void stream_search_prompt(struct kt_view *v, const char *text, enum kt_prompt_ev
 		st->searching = false;
 		st->not_found = false;
 		snprintf(st->pat, sizeof(st->pat), "%s", st->old_pat);
+		st->pdir = st->o_pdir;
 		restore_origin(st);
 		break;
 	}

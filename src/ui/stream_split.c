@@ -57,7 +57,7 @@ void stream_draw_split(struct kt_view *v)
 	 * scan limit rather than at the start of the store. */
 	store_lock(store);
 	stream_view_range(st, store, &first, &end);
-	st->held = end - first;
+	stream_note_held(v, first, end);
 	if (end > first) {
 		if (st->follow)
 			st->cur = end - 1;
@@ -95,6 +95,7 @@ void stream_draw_split(struct kt_view *v)
 			base[cnt[c] - 1 - i] = tmp;
 		}
 		stream_resolve_comms(v, base, cnt[c]);
+		stream_fit_widths(st, base, cnt[c], cols[c].w < NARROW_W ? RT_SHORT : 0);
 		host = source_cpu_host(v->app->source, (uint32_t)(st->cpu_off + c), &hcpu);
 		snprintf(hdr, sizeof(hdr), "%s%sCPU %u", host ? host : "", host ? " " : "", hcpu);
 		wattrset(v->win, crt_attr(CRT_CPU) | A_BOLD);

@@ -10,6 +10,8 @@
 
 #include "app.h"
 #include "backend/decode.h"
+#include "backend/evtext.h"
+#include "backend/selftask.h"
 #include "backend/store.h"
 #include "ui/prompt.h"
 #include "ui/stream.h"
@@ -17,6 +19,24 @@
 /* Records walked per redraw or key looking for rows the row filter shows: a filter that
  * matches nothing in a full store costs a bounded pause, never a hang. */
 #define FILTER_SCAN_LIMIT 4000000
+
+/* ktop's own threads' rows are left out (M shows them), as perf trace leaves its own out. */
+static bool hides_self(struct kt_view *v)
+{
+	return !S(v)->show_self && app_can(v->app, KT_CAP_SELF);
+}
+
+bool stream_walks(struct kt_view *v)
+{
+	return S(v)->rf_on || S(v)->stacks || hides_self(v);
+}
+
+/* A row of ktop's own: one of its threads ran it, or it switches one in or wakes one. */
+static bool self_row(struct kt_view *v, const struct kt_rec *r)
+{
+	return selftask_is_own(decoder_rec_pid(r)) ||
+	       selftask_is_own(evtext_task_pid(v->app->decoder, r));
+}
 
 /* Whether the row filter shows record r. Store lock held. */
 bool view_stream_row_shown(struct kt_view *v, const struct kt_rec *r)
@@ -27,6 +47,8 @@ bool view_stream_row_shown(struct kt_view *v, const struct kt_rec *r)
 
 	if (r->flags & KT_REC_STACK)
 		return false; /* shown with its event */
+	if (hides_self(v) && !(r->flags & KT_REC_LOST) && self_row(v, r))
+		return false;
 	if (!st->rf_on)
 		return true;
 	if (r->flags & KT_REC_LOST)
@@ -185,6 +207,18 @@ void view_stream_rowfilter_clear(struct kt_view *v)
 	memset(&st->rf, 0, sizeof(st->rf));
 	rowfilter_changed(v);
 	ui_message(v->ui, false, "row filter off: every captured row shows");
+}
+
+void view_stream_toggle_self(struct kt_view *v)
+{
+	struct stream *st = S(v);
+
+	st->show_self = !st->show_self;
+	st->searching = false;
+	stream_reset_widths(st);
+	v->dirty = true;
+	ui_message(v->ui, false, st->show_self ? "ktop's own threads shown (M hides them)" :
+						"ktop's own threads hidden (M shows them)");
 }
 
 /* Only the selected row's task: its pid. */

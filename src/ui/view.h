@@ -92,6 +92,8 @@ bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len);
 /* Stream: the row filter's prompt; the row filter off. */
 void view_stream_rowfilter_edit(struct kt_view *v);
 void view_stream_rowfilter_clear(struct kt_view *v);
+/* Stream: ktop's own threads' rows shown or hidden (hidden at first, live). */
+void view_stream_toggle_self(struct kt_view *v);
 struct kt_rec;
 /* Whether the stream shows record r as a row (the row filter; stack records are not rows).
  * Store lock held. */

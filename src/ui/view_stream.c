@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The event stream pane: the store's records, formatted only for the rows on screen, all
  * CPUs merged in time order or one column per CPU. Follows the tail until the user scrolls
- * up; a pause freezes the end of what it shows while capture goes on; '/' searches the
- * formatted rows backwards, a bounded number of records per step. The row filter (F: pid,
- * comm, CPU; -: off) hides rows already captured without touching the kernel; scrolling,
- * follow and search step over the hidden ones, and over the stack records the store
- * attached to their events (evstack.h): a row with a stack is marked '*' after its event
- * name, and Enter opens the selected row's stack below the rows, innermost frame first. */
+ * up; a pause freezes the end of what it shows while capture goes on; '/' and '?' search
+ * the formatted rows forward and backward, a bounded number of records per step. The row
+ * filter (F: pid, comm, CPU; -: off) hides rows already captured without touching the
+ * kernel; scrolling, follow and search step over the hidden ones, and over the stack
+ * records the store attached to their events (evstack.h): a row with a stack is marked '*'
+ * after its event name. Enter opens the selected row's fields and stack below the rows. */
 #include "config.h"
 
 #include <stdint.h>
@@ -17,6 +17,7 @@
 #include "app.h"
 #include "backend/decode.h"
 #include "backend/evstack.h"
+#include "backend/evtext.h"
 #include "source/source.h"
 #include "backend/store.h"
 #include "stopwhen.h"
@@ -26,12 +27,15 @@
 #include "xalloc.h"
 
 #define HSCROLL_STEP 8
+#define DETAIL_FIELDS 64 /* an event's fields shown in the row detail */
+#define DETAIL_W 160	 /* cells of a field's line */
 
 /* Moves what the view holds of records the store renumbered (a recording's tail, shown
  * before the index reached it, once the index has). Store lock held. */
 static void follow_shift(struct stream *st, struct kt_store *store)
 {
-	uint64_t from, *pos[] = { &st->top, &st->cur, &st->spos, &st->o_cur, &st->o_top };
+	uint64_t from, *pos[] = { &st->top,   &st->cur,	  &st->spos,
+				  &st->o_cur, &st->o_top, &st->o_bottom };
 	int64_t by;
 	uint64_t gen = store_shift(store, &from, &by);
 	size_t i;
@@ -75,9 +79,10 @@ static void stream_init(struct kt_view *v)
 	struct stream *st = xcalloc(1, sizeof(*st));
 
 	st->follow = !app_can(v->app, KT_CAP_SEEK); /* a recording opens at its first event */
-	st->sdir = -1;
+	st->sdir = st->pdir = 1;
 	st->enabled = source_enabled_count(v->app->source);
 	stream_reset_widths(st);
+	st->text = evtext_new();
 	v->data = st;
 }
 
@@ -87,6 +92,7 @@ static void stream_free(struct kt_view *v)
 
 	free(st->rows);
 	free(st->seqs);
+	evtext_free(st->text);
 	free(st);
 	v->data = NULL;
 }
@@ -140,7 +146,8 @@ void stream_fill_row(struct kt_view *v, const struct kt_rec *r, struct srow *row
 	}
 	row->pid = decoder_rec_pid(r);
 	decoder_format_name(v->app->decoder, r, row->name, sizeof(row->name));
-	decoder_format_info(v->app->decoder, r, row->info, sizeof(row->info));
+	evtext_info(st->text, v->app->decoder, r, st->split || v->w < NARROW_W, row->info,
+		    sizeof(row->info));
 }
 
 static void lost_text(const struct srow *row, char *buf, size_t len)
@@ -251,10 +258,10 @@ static enum crt_elem seg_at(const struct seg *segs, int nseg, int pos)
 	return CRT_NORMAL;
 }
 
-/* Draws one row from column hscroll on, in w cells at (y, x), with the search matches
- * highlighted. */
+/* Draws one row in w cells at (y, x), with the search matches highlighted: its first fixed
+ * cells (time, CPU, task) as they are, the rest from column hscroll on. */
 static void draw_line(struct kt_view *v, int y, int x, int w, const char *line, int n,
-		      const struct seg *segs, int nseg, bool cursor)
+		      const struct seg *segs, int nseg, int fixed, bool cursor)
 {
 	struct stream *st = S(v);
 	char mask[LINE_MAX_LEN];
@@ -273,7 +280,7 @@ static void draw_line(struct kt_view *v, int y, int x, int w, const char *line, 
 		}
 	}
 	for (i = 0; i < w; i++) {
-		int pos = st->hscroll + i;
+		int pos = i < fixed ? i : st->hscroll + i;
 		unsigned char c = pos < n ? (unsigned char)line[pos] : ' ';
 		attr_t a;
 
@@ -289,6 +296,35 @@ static void draw_line(struct kt_view *v, int y, int x, int w, const char *line, 
 	}
 }
 
+/* The cells that stay when the row scrolls sideways: up to the task column (the last
+ * CRT_TASK segment), when that leaves half the width for the fields. */
+static int fixed_cells(const struct seg *segs, int nseg, int w)
+{
+	int i, fixed = 0;
+
+	for (i = 0; i < nseg; i++)
+		if (segs[i].elem == CRT_TASK)
+			fixed = segs[i].end + 1;
+	return fixed <= w / 2 ? fixed : 0;
+}
+
+void stream_fit_widths(struct stream *st, const struct srow *rows, int n, int how)
+{
+	char line[LINE_MAX_LEN];
+	int i;
+
+	for (i = 0; i < n; i++)
+		stream_row_text(st, &rows[i], how | RT_PAD, line, sizeof(line), NULL, NULL);
+}
+
+void stream_note_held(struct kt_view *v, uint64_t first, uint64_t end)
+{
+	/* live, the header counts events once a tick: the title counts with it (stream_tick),
+	 * or the two figures on one screen disagree */
+	if (!app_can(v->app, KT_CAP_LIVE))
+		S(v)->held = end - first;
+}
+
 void stream_draw_row(struct kt_view *v, int y, int x, int w, struct srow *row, int how)
 {
 	struct stream *st = S(v);
@@ -298,7 +334,7 @@ void stream_draw_row(struct kt_view *v, int y, int x, int w, struct srow *row, i
 	bool cursor = !st->follow && row->seq == st->cur;
 
 	n = stream_row_text(st, row, how | RT_PAD, line, sizeof(line), segs, &nseg);
-	draw_line(v, y, x, w, line, n, segs, nseg, cursor);
+	draw_line(v, y, x, w, line, n, segs, nseg, fixed_cells(segs, nseg, w), cursor);
 }
 
 void stream_draw_empty(struct kt_view *v, int first_row)
@@ -339,17 +375,18 @@ void stream_resolve_comms(struct kt_view *v, struct srow *rows, int n)
 static void draw_copied(struct kt_view *v, int n)
 {
 	struct stream *st = S(v);
-	int i;
+	int how = RT_CPU | (v->w < NARROW_W ? RT_SHORT : 0), i;
 
 	st->page_short = n < v->h - 1;
 	if (!n) {
 		stream_draw_empty(v, 1);
 		return;
 	}
+	st->bottom = st->rows[n - 1].seq;
 	stream_resolve_comms(v, st->rows, n);
+	stream_fit_widths(st, st->rows, n, how);
 	for (i = 0; i < n; i++)
-		stream_draw_row(v, 1 + i, 0, v->w, &st->rows[i],
-			 RT_CPU | (v->w < NARROW_W ? RT_SHORT : 0));
+		stream_draw_row(v, 1 + i, 0, v->w, &st->rows[i], how);
 }
 
 /* Rows of the pane the stack of the selected row takes (Enter), title line included. */
@@ -358,17 +395,33 @@ static int detail_rows(struct kt_view *v)
 	return S(v)->detail && !S(v)->split ? (v->h - 1) / 2 : 0;
 }
 
-/* The selected row's stack in the h rows from y: a title line, then one frame per line,
- * innermost first, named as the kernel names them. */
+/* The selected row's fields, one per line ("  next_pid  15"), copied while the record is
+ * there. Store lock held. Returns how many, at most max. */
+static int detail_fields(struct kt_view *v, const struct kt_rec *r, char (*lines)[DETAIL_W],
+			 int max)
+{
+	char name[32], val[DETAIL_W];
+	int n;
+
+	for (n = 0; n < max && !evtext_field(v->app->decoder, r, n, name, sizeof(name), val,
+					      sizeof(val)); n++)
+		snprintf(lines[n], DETAIL_W, "  %-16.29s %.*s", name, DETAIL_W - 33, val);
+	return n;
+}
+
+/* The selected row's detail in the h rows from y (KernelShark's row detail): a title line,
+ * each of its event's fields by name, then its stack (if recorded), innermost frame first,
+ * named as the kernel names them. */
 static void draw_detail(struct kt_view *v, int y, int h)
 {
 	struct stream *st = S(v);
 	struct kt_evstack_frame f[KT_EVSTACK_MAX];
 	struct kt_store *store = v->app->store;
-	char name[NAME_MAX_LEN], line[LINE_MAX_LEN], ts[32];
+	char name[NAME_MAX_LEN], line[LINE_MAX_LEN], ts[32], fields[DETAIL_FIELDS][DETAIL_W];
 	enum kt_frame_kind kind;
 	struct tep_handle *syms = NULL;
 	size_t n = 0, i;
+	int nf = 0, row;
 	bool have = false;
 	uint32_t cpu = 0;
 	struct kt_rec r;
@@ -380,6 +433,7 @@ static void draw_detail(struct kt_view *v, int y, int h)
 		have = true;
 		decoder_format_name(v->app->decoder, &r, name, sizeof(name));
 		decoder_format_ts(r.ts, st->have_base ? st->base_ts : 0, ts, sizeof(ts));
+		nf = detail_fields(v, &r, fields, DETAIL_FIELDS);
 		n = evstack_read(v->app->decoder, store, &r, f, KT_EVSTACK_MAX);
 		syms = source_symbols(v->app->source, r.cpu); /* another host's kernel */
 		cpu = r.cpu;
@@ -387,25 +441,29 @@ static void draw_detail(struct kt_view *v, int y, int h)
 	store_unlock(store);
 	if (!have)
 		snprintf(line, sizeof(line), " No event selected (Up selects one)");
-	else if (!n)
-		snprintf(line, sizeof(line), " %s at %s: no stack (^K in the picker or --stack "
-			 "records its event's)", name, ts);
 	else
-		snprintf(line, sizeof(line), " Stack of %s at %s, innermost first (Esc closes)",
-			 name, ts);
+		snprintf(line, sizeof(line), " %s at %s: %d field%s%s (Esc closes)", name, ts, nf,
+			 nf == 1 ? "" : "s", n ? ", stack innermost first" : "");
 	wattrset(v->win, crt_attr(CRT_BORDER) | A_REVERSE);
 	mvwhline(v->win, y, 0, ' ', v->w);
 	crt_put(v->win, y, 0, line, v->w);
-	for (i = 0; i < n && (int)i + 1 < h; i++) {
+	for (row = 1; row < h && row - 1 < nf; row++) {
+		wattrset(v->win, crt_attr(CRT_NORMAL));
+		mvwhline(v->win, y + row, 0, ' ', v->w);
+		crt_put(v->win, y + row, 0, fields[row - 1], v->w);
+	}
+	for (i = 0; i < n && row < h; i++, row++) {
 		evstack_name_syms(v->app->decoder, syms, app_symbolizer_cpu(v->app, cpu), &f[i],
 				  true, line, sizeof(line), &kind);
 		wattrset(v->win, crt_attr(kind == KT_FRAME_UNRESOLVED ? CRT_DIM : CRT_EVENT));
-		mvwhline(v->win, y + 1 + (int)i, 0, ' ', v->w);
-		mvwprintw(v->win, y + 1 + (int)i, 0, "  %-*.*s", v->w - 2, v->w - 2, line);
+		mvwhline(v->win, y + row, 0, ' ', v->w);
+		mvwprintw(v->win, y + row, 0, "  %-*.*s", v->w - 2, v->w - 2, line);
 	}
-	if (n > (size_t)h - 1) {
-		snprintf(line, sizeof(line), "  ... %zu more frames", n - (size_t)h + 2);
+	if (row == h && (size_t)nf + n > (size_t)h - 1) {
+		snprintf(line, sizeof(line), "  ... %zu more lines (z zooms the pane)",
+			 (size_t)nf + n - (size_t)h + 2);
 		wattrset(v->win, crt_attr(CRT_DIM));
+		mvwhline(v->win, y + h - 1, 0, ' ', v->w);
 		crt_put(v->win, y + h - 1, 0, line, v->w);
 	}
 	wattrset(v->win, A_NORMAL);
@@ -421,11 +479,12 @@ static void draw_merged(struct kt_view *v)
 
 	if (rows_h <= 0)
 		return;
-	if (st->rf_on || st->stacks) {
+	if (stream_walks(v)) {
 		store_lock(store);
 		stream_view_range(st, store, &first, &end);
-		st->held = end - first;
+		stream_note_held(v, first, end);
 		k = stream_filtered_seqs(v, rows_h, first, end);
+		st->none_shown = st->rf_on && !k;
 		for (i = 0; i < k; i++)
 			if (store_get(store, st->seqs[i], &r))
 				stream_fill_row(v, &r, &st->rows[n++]);
@@ -436,7 +495,8 @@ static void draw_merged(struct kt_view *v)
 	/* Short hold: copy the visible rows out, format and draw after unlocking. */
 	store_lock(store);
 	stream_view_range(st, store, &first, &end);
-	st->held = end - first;
+	stream_note_held(v, first, end);
+	st->none_shown = false;
 	if (end > first) {
 		if (st->follow) {
 			st->cur = end - 1;
@@ -459,6 +519,14 @@ static void draw_merged(struct kt_view *v)
 	}
 	store_unlock(store);
 	draw_copied(v, n);
+}
+
+/* FOLLOW the tail of a live capture; a recording's last row is its END, as less says. */
+static const char *stream_state(struct kt_view *v)
+{
+	if (!S(v)->follow)
+		return "SCROLL";
+	return app_can(v->app, KT_CAP_LIVE) ? "FOLLOW" : "END";
 }
 
 static void stream_draw(struct kt_view *v)
@@ -510,10 +578,11 @@ static void stream_draw(struct kt_view *v)
 	else if (st->paused)
 		state = "PAUSED";
 	else
-		state = st->follow ? "FOLLOW" : "SCROLL";
-	/* "~": row numbers are estimates until the recording's index is through */
-	snprintf(held, sizeof(held), "%s%llu", st->estimated ? "~" : "",
-		 (unsigned long long)st->held);
+		state = stream_state(v);
+	/* "~": row numbers are estimates until the recording's index is through; "0 of": the
+	 * row filter leaves nothing of what is held */
+	snprintf(held, sizeof(held), "%s%s%llu", st->none_shown ? "0 of " : "",
+		 st->estimated ? "~" : "", (unsigned long long)st->held);
 	if (st->hscroll)
 		snprintf(right, sizeof(right), "%s held  col %d  %s", held, st->hscroll + 1, state);
 	else
@@ -548,7 +617,7 @@ static void move_cursor(struct kt_view *v, int64_t delta)
 	struct stream *st = S(v);
 	uint64_t first, end;
 
-	if ((st->rf_on || st->stacks) && !st->split) {
+	if (stream_walks(v) && !st->split) {
 		stream_move_filtered(v, delta);
 		return;
 	}
@@ -636,10 +705,13 @@ static int stream_key(struct kt_view *v, int key)
 			st->hscroll += HSCROLL_STEP;
 		break;
 	case '/':
-		stream_search_open(v);
+		stream_search_open(v, 1);
+		break;
+	case '?':
+		stream_search_open(v, -1);
 		break;
 	case 'n':
-		stream_search_again(v, -1);
+		stream_search_again(v, false);
 		break;
 	case '=':
 		stream_rowfilter_this_pid(v);
@@ -660,7 +732,7 @@ static int stream_key(struct kt_view *v, int key)
 		st->detail = false;
 		break;
 	case 'N':
-		stream_search_again(v, 1);
+		stream_search_again(v, true);
 		break;
 	case 'c':
 		st->split = !st->split;
@@ -710,6 +782,12 @@ static void stream_tick(struct kt_view *v)
 
 	show_stop(v);
 
+	if (app_can(v->app, KT_CAP_LIVE)) {
+		uint64_t first, end;
+
+		stream_get_range(v, &first, &end);
+		st->held = end - first;
+	}
 	st->enabled = source_enabled_count(v->app->source);
 	/* Counts in the title, evictions under a paused view. */
 	v->dirty = true;
@@ -749,6 +827,7 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 		st->follow = !app_can(v->app, KT_CAP_SEEK);
 		st->searching = false;
 		st->top = st->cur = 0;
+		st->held = 0;
 		store_lock(v->app->store);
 		st->frozen_end = store_end(v->app->store);
 		store_unlock(v->app->store);
@@ -763,10 +842,6 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 	}
 }
 
-static const char *stream_state(struct kt_view *v)
-{
-	return S(v)->follow ? "FOLLOW" : "SCROLL";
-}
 
 bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len)
 {

@@ -36,12 +36,12 @@ expect_count "ktse-on-[0-9]+ +sys_enter_getppid\*( |$)" 3 10 "3 rows marked with
 expect_count "kernel_stack" 0 2 "stack records shown as rows"
 expect_text "Events: all CPUs \| \*: stack, Enter" 5 "the title does not say what * means"
 tmux_keys Up Enter
-expect_text "^ Stack of syscalls:sys_enter_getppid at [0-9.]+, innermost first" 5 \
+expect_text "^ syscalls:sys_enter_getppid at [0-9.]+: [0-9]+ fields?, stack innermost first" 5 \
 	"Enter did not open the row's stack"
 expect_text "^  do_syscall_64\+0x[0-9a-f]+(/0x[0-9a-f]+)? *$" 5 "the stack does not name do_syscall_64"
 expect_text "^  entry_SYSCALL_64[a-z_]*\+0x" 5 "the stack does not end at the syscall entry"
 tmux_keys Escape
-wait_for_no_text "Stack of" 5 || fail "Esc did not close the stack"
+wait_for_no_text "stack innermost first" 5 || fail "Esc did not close the stack"
 
 # ---- ^K again: the trigger gone, the event still on -----------------------------------------
 tmux_keys e

@@ -15,7 +15,7 @@ tmux_start 80 24 -- -d 1 -e sched:sched_switch --filter 'prev_pid >= 0'
 pid=$KTOP_PID
 wait_capturing "$pid" sched sched_switch
 F="$(instance_dir "$pid")/events/sched/sched_switch/filter"
-expect_text "sched_switch +prev_comm=" 10 "no sched_switch rows in the stream"
+expect_text "sched_switch +[A-Z|+]+ ==> " 10 "no sched_switch rows in the stream"
 
 tmux_keys e
 expect_text "Event picker" 5 "e did not open the picker"

@@ -4,7 +4,7 @@
 # (tests/helpers/mkrecording) larger than --memory, so the store pages it:
 #   - the header says RECORDING with the file's host, kernel, duration and event count;
 #     the stream opens at the first event;
-#   - End shows the last event, Home the first again; / finds the loss marker half-way,
+#   - End shows the last event, Home the first again; ? finds the loss marker half-way,
 #     reading backwards through the file; c splits per CPU;
 #   - the live-only keys are shown n/a and say why; e lists the events with their counts;
 #     Space hides the only event: the stream keeps nothing but the loss marker; q exits
@@ -36,8 +36,8 @@ expect_text "^0\.000000 \[000\] +task1000-1000 " 10 "Home does not show the firs
 # ---- search backwards from the end for the loss marker half-way --------------------------
 tmux_keys End
 expect_text "^2\.349990 " 10 "End again"
-tmux_keys /
-expect_text "^/" 3 "/ opened no search prompt"
+tmux_keys '?'
+expect_text "^\?" 3 "? opened no search prompt"
 tmux_text "lost 3 events"
 tmux_keys Enter
 expect_text "\*\*\* CPU 0: lost 3 events \*\*\*" 20 "the search did not find the loss marker"

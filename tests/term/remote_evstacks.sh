@@ -54,12 +54,12 @@ explorer()
 stack_named()
 {
 	tmux_keys G Enter
-	expect_text "^ Stack of syscalls:sys_enter_getppid at [0-9.]+, innermost first" 5 \
+	expect_text "^ syscalls:sys_enter_getppid at [0-9.]+: [0-9]+ fields?, stack innermost first" 5 \
 		"$1: Enter did not open the row's stack"
 	expect_text "^  do_syscall_64\+0x[0-9a-f]+(/0x[0-9a-f]+)? *$" 10 "$1: the stack does not name do_syscall_64"
 	expect_text "^  entry_SYSCALL_64[a-z_]*\+0x" 5 "$1: the stack does not end at the syscall entry"
 	tmux_keys Escape
-	wait_for_no_text "Stack of" 5 || fail "$1: Esc did not close the stack"
+	wait_for_no_text "stack innermost first" 5 || fail "$1: Esc did not close the stack"
 }
 
 # ---- ^K in the picker ------------------------------------------------------------------------

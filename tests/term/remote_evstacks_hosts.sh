@@ -25,12 +25,12 @@ expect_count "^[0-9.]+ via[12] .*fakework-4242 +(raw_syscalls:)?sys_enter\*" 2 1
 
 # the stream's last row: via1's (via2's clock is 3 s ahead: its rows come first)
 tmux_keys G Enter
-expect_text "^ Stack of raw_syscalls:sys_enter at [0-9.]+, innermost first" 5 "Enter did not open via1's stack"
+expect_text "^ raw_syscalls:sys_enter at [0-9.]+: [0-9]+ fields?, stack innermost first" 5 "Enter did not open via1's stack"
 expect_text "^  do_syscall_64\+0x10/0x1000 *$" 5 "via1's frame is not its do_syscall_64+0x10"
 expect_text "^  fake_work_0 *$" 5 "via1's user frame is not named as via1 named it"
 expect_text "^  fake_main_0 *$" 5 "via1's outer user frame is not named as via1 named it"
 tmux_keys Escape
-wait_for_no_text "Stack of" 5 || fail "Esc did not close the stack"
+wait_for_no_text "stack innermost first" 5 || fail "Esc did not close the stack"
 
 # the flame pane on both hosts' rows: each stack's frames named by its own host
 tmux_keys I
@@ -49,9 +49,9 @@ tmux_keys F
 expect_text "^show only" 5 "F did not open the row filter prompt"
 tmux_text "cpu=$n-$((2 * n - 1))"
 tmux_keys Enter G Enter
-expect_text "^ Stack of raw_syscalls:sys_enter at [0-9.]+, innermost first" 5 "Enter did not open via2's stack"
+expect_text "^ raw_syscalls:sys_enter at [0-9.]+: [0-9]+ fields?, stack innermost first" 5 "Enter did not open via2's stack"
 expect_text "^  do_syscall_64\+0x10/0x1000 *$" 5 \
-	"via2's frame is not named from its own kallsyms: $(tmux_screen | grep -A1 '^ Stack of' | tail -1)"
+	"via2's frame is not named from its own kallsyms: $(tmux_screen | grep -A1 'stack innermost first' | tail -1)"
 expect_text "^  fake_work_3 *$" 5 \
 	"via2's user frame (the same pid and address as via1's) is not named as via2 named it"
 expect_text "^  fake_main_3 *$" 5 "via2's outer user frame is not named as via2 named it"

@@ -49,14 +49,14 @@ rows()
 _eight_rows() { [ "$(rows | wc -l)" = 8 ]; }
 wait_until 5 _eight_rows || fail "not 8 rows with a host column: $(tmux_screen)"
 cat >"$T/want" <<'WANT'
-via2 [000] fakework-4242 sys_enter    NR 110 (1, 2, 3, 4, 5, 6)
-via2 [000] other-4343    sys_enter    NR 39 (1, 2, 3, 4, 5, 6)
+via2 [000] fakework-4242 sys_enter    getppid(1, 2, 3, 4, 5, 6)
+via2 [000] other-4343    sys_enter    getpid(1, 2, 3, 4, 5, 6)
 via2 *** CPU 1: lost 2 events ***
-via2 [001] fakework-4242 sys_enter    NR 110 (1, 2, 3, 4, 5, 6)
-via1 [000] fakework-4242 sys_enter    NR 110 (1, 2, 3, 4, 5, 6)
-via1 [000] other-4343    sys_enter    NR 39 (1, 2, 3, 4, 5, 6)
+via2 [001] fakework-4242 sys_enter    getppid(1, 2, 3, 4, 5, 6)
+via1 [000] fakework-4242 sys_enter    getppid(1, 2, 3, 4, 5, 6)
+via1 [000] other-4343    sys_enter    getpid(1, 2, 3, 4, 5, 6)
 via1 *** CPU 1: lost 2 events ***
-via1 [001] fakework-4242 sys_enter    NR 110 (1, 2, 3, 4, 5, 6)
+via1 [001] fakework-4242 sys_enter    getppid(1, 2, 3, 4, 5, 6)
 WANT
 rows | cut -d' ' -f2- | sed 's/ *$//' | diff -u "$T/want" - || fail "merged differently (above)"
 rows | cut -d' ' -f1 | sort -s -g -c || fail "the times go backwards: $(rows | cut -d' ' -f1 | tr '\n' ' ')"

@@ -90,14 +90,14 @@ wait_for_no_text "Events: all CPUs" 3 || fail "F9 in the picker did not zoom it"
 tmux_keys F9
 expect_text "Events: all CPUs" 3 "the second F9 did not unzoom"
 
-# ---- help: h, ?, F1; Esc closes -------------------------------------------------------------
+# ---- help: h, F1; Esc closes -------------------------------------------------------------
 tmux_keys F1
 expect_text "ktop Help - keys" 3 "F1 in the picker did not open the help"
 tmux_keys Escape
 wait_for_no_text "ktop Help" 3 || fail "Esc did not close the help"
 tmux_keys Tab
 expect_text "F3Search" 3 "Tab did not focus the stream"
-for k in h '?' F1; do
+for k in h F1; do
 	tmux_keys "$k"
 	expect_text "ktop Help - keys" 3 "$k did not open the help overlay"
 	expect_text "Global keys" 3 "the help overlay lacks its key list ($k)"

@@ -2,8 +2,9 @@
 # shellcheck disable=SC2317 # helpers called through wait_until
 # Search and pause in the stream (80x24 tmux pane):
 #   - three "needle" rows far apart (more filler rows between them than the pane holds);
-#     / needle Enter jumps to the newest, highlighted, the view leaves FOLLOW; n goes to the
-#     older one, N back to the newer; a pattern that matches nothing says so;
+#     ? needle Enter (backwards, as in less) jumps to the newest, highlighted, the view
+#     leaves FOLLOW; n goes on to the older one, N back to the newer; a pattern that matches
+#     nothing says so;
 #   - End follows again; p shows PAUSED, and the rows on screen stop changing while rows
 #     keep being captured; p resumes and what was captured meanwhile shows up;
 #   - q quits, kernel clean.
@@ -31,9 +32,9 @@ n3=$(needle); filler 60 fillc
 expect_text "fillc-[0-9]+ +(syscalls:)?sys_enter_getppid" 5 "the filler rows do not reach the stream"
 _screen_lacks "needle-" || fail "a needle row is on screen before any search (the filler should have pushed them off)"
 
-# ---- / search ---------------------------------------------------------------------------
-tmux_keys /
-expect_text "^/" 3 "/ opened no search prompt on the status line"
+# ---- ? search ---------------------------------------------------------------------------
+tmux_keys '?'
+expect_text "^\?" 3 "? opened no search prompt on the status line"
 tmux_text needle
 expect_text "needle-$n3 " 5 "incremental search did not bring the newest needle (pid $n3) on screen"
 tmux_keys Enter
