@@ -126,14 +126,13 @@ static int write_size(struct kt_session *s, const char *num)
 	int ret, e;
 
 	ret = tracefs_instance_file_write(s->inst, "buffer_size_kb", num);
-	if (ret >= 0 || errno != EBUSY || !s->unmap_hook)
+	if (ret >= 0 || errno != EBUSY || !session_unmap(s, true))
 		return ret;
 	log_debug("session: the reader's mapping keeps %s from resizing (EBUSY): unmapped to "
 		  "resize, then mapped again", s->name);
-	s->unmap_hook(s->unmap_ctx, true);
 	ret = tracefs_instance_file_write(s->inst, "buffer_size_kb", num);
 	e = errno;
-	s->unmap_hook(s->unmap_ctx, false);
+	session_unmap(s, false);
 	errno = e;
 	return ret;
 }
@@ -187,6 +186,14 @@ void session_set_unmap_hook(struct kt_session *s, void (*hook)(void *ctx, bool b
 {
 	s->unmap_hook = hook;
 	s->unmap_ctx = ctx;
+}
+
+bool session_unmap(struct kt_session *s, bool before)
+{
+	if (!s->unmap_hook)
+		return false;
+	s->unmap_hook(s->unmap_ctx, before);
+	return true;
 }
 
 struct kt_session *session_open(const struct kt_session_opts *opts, char *err, size_t errlen)

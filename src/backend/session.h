@@ -68,6 +68,8 @@ bool session_may_map(const struct kt_session *s);
  * refuses while the buffer is mapped (EBUSY: buffer_size_kb), and with false after it. */
 void session_set_unmap_hook(struct kt_session *s, void (*hook)(void *ctx, bool before),
 			    void *ctx);
+/* Calls the hook (before, then !before around the change); false when there is none. */
+bool session_unmap(struct kt_session *s, bool before);
 /* Disables everything and removes the instance. The reader must be stopped first: an open
  * trace_pipe_raw keeps the instance busy. Safe on NULL. */
 void session_close(struct kt_session *s);

@@ -42,6 +42,7 @@ capture()
 	wait_capturing "$kpid" syscalls sys_enter_getppid
 	# How the reader reads: the buffer's mappings are ktop's, whatever its log says.
 	mapped=$(grep -c "/instances/ktop-$kpid/per_cpu/cpu[0-9]*/trace_pipe_raw\$" "/proc/$kpid/maps")
+	cat "$(instance_dir "$kpid")/buffer_size_kb" >"$T/$tag.kb"
 	# The filter is in place before the event was enabled.
 	grep -qx "common_pid == $wl_pid" "$(instance_dir "$kpid")/events/syscalls/sys_enter_getppid/filter" ||
 		fail "filter of ktop-$kpid is '$(cat "$(instance_dir "$kpid")/events/syscalls/sys_enter_getppid/filter")'"
@@ -167,6 +168,11 @@ if kernel_maps; then
 	[ "$mapped" = "$ncpus" ] || fail "ahead: $mapped of $ncpus CPUs mapped"
 	grep -q "reader: ring buffer memory-mapped, $ncpus CPUs" "$T/ahead.klog" ||
 		fail "ahead: the log does not say the buffer is mapped: $(grep reader: "$T/ahead.klog" | head -3)"
+	# mapped before anything is recorded, the buffer got its size all the same
+	grep -q "unmapped to resize, then mapped again" "$T/ahead.klog" ||
+		fail "ahead: the log does not say how the mapped buffer was resized"
+	kb=$(cat "$T/ahead.kb") # the kernel rounds up to whole sub-buffers
+	[ "$kb" -ge 256 ] && [ "$kb" -le 264 ] || fail "ahead: buffer_size_kb was $kb, not 256"
 fi
 ahead ahead-read 256 --read-mode=read
 [ "$mapped" = 0 ] || fail "--read-mode=read: $mapped CPUs' trace_pipe_raw mapped all the same"
