@@ -878,6 +878,8 @@ static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st
 		log_debug("reader: page mode reads with read()");
 	else if (!session_may_map(s))
 		log_debug("reader: reads with read() (--read-mode=read)");
+	else if (!inst) /* a mapped buffer refuses other tools' resizes and snapshots */
+		log_debug("reader: reads the shared top-level buffer with read()");
 	else
 		reader_map_cpus(r);
 	/* Signals go to the main thread: a SIGWINCH taken by the reader would never interrupt
