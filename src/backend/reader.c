@@ -200,7 +200,8 @@ static bool cpu_map_next(struct kt_reader *r, struct reader_cpu *c)
 		c->data = kbuffer_read_at_offset(c->kbuf, c->map_off, &c->ts);
 		c->have = c->data != NULL;
 	}
-	c->map_off = kbuffer_start_of_data(c->kbuf) + kbuffer_subbuffer_size(c->kbuf);
+	/* the header and the data (kbuffer_start_of_data is past a leading time extend) */
+	c->map_off = RINGMAP_HEADER + kbuffer_subbuffer_size(c->kbuf);
 	/* after a pending look, the ioctl is still to come */
 	return fresh || c->have || pending;
 }
@@ -513,6 +514,58 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 	return stored;
 }
 
+/* Page mode: what the writer added to its sub-buffer since the last look, as a sub-buffer of
+ * its own in c->page (whose copy of the whole it is), as a partial read() makes one: the
+ * first new record's time in the header, its delta zeroed. Returns its length, 0 if none. */
+static int cpu_map_tail(struct reader_cpu *c, int end)
+{
+	char *p = c->page;
+	unsigned long long ts;
+	uint32_t word;
+	int off, len;
+	long commit;
+
+	kbuffer_load_subbuffer(c->kbuf, p);
+	if (!kbuffer_read_at_offset(c->kbuf, c->map_off, &ts)) {
+		c->map_off = end;
+		return 0;
+	}
+	off = kbuffer_curr_offset(c->kbuf); /* past a time extend, whose delta ts has */
+	len = end - off;
+	c->map_off = end;
+	memmove(p + RINGMAP_HEADER, p + off, (size_t)len);
+	memcpy(p, &ts, sizeof(ts));
+	commit = len;
+	memcpy(p + sizeof(ts), &commit, sizeof(commit));
+	memcpy(&word, p + RINGMAP_HEADER, sizeof(word));
+	word &= 31; /* type_len stays, the delta is the header's now (little endian) */
+	memcpy(p + RINGMAP_HEADER, &word, sizeof(word));
+	return RINGMAP_HEADER + len;
+}
+
+/* Page mode's next sub-buffer from c's mapping, copied to c->page (the sink must not see the
+ * writer add to it): a new one whole, or the writer's own one's news (cpu_map_tail). Returns
+ * its length, 0 when the kernel had nothing new. */
+static int cpu_map_page(struct kt_reader *r, struct reader_cpu *c)
+{
+	uint32_t id;
+	void *page;
+	int end;
+
+	for (;;) {
+		page = ringmap_get_reader(c->map, &id);
+		if (!page)
+			return 0;
+		end = ringmap_copy(c->page, page, (size_t)r->subbuf_size, 0);
+		if (id == c->map_id)
+			return end > c->map_off ? cpu_map_tail(c, end) : 0;
+		c->map_id = id;
+		c->map_off = end;
+		if (end > RINGMAP_HEADER)
+			return r->subbuf_size;
+	}
+}
+
 /* Pages handed over per CPU per pass: under a storm, the other CPUs and the stop flag
  * still get their turn. */
 #define READER_PAGES_PER_PASS 64
@@ -537,16 +590,21 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draini
 		for (k = 0; k < READER_PAGES_PER_PASS; k++) {
 			if (draining && r->sink.full && r->sink.full(r->sink.ctx))
 				return 0;
-			n = tracefs_cpu_buffered_read(c->tcpu, c->page, true);
-			if (n <= 0 && partial)
-				n = tracefs_cpu_read(c->tcpu, c->page, true);
+			if (c->map) {
+				n = cpu_map_page(r, c);
+			} else {
+				n = tracefs_cpu_buffered_read(c->tcpu, c->page, true);
+				if (n <= 0 && partial)
+					n = tracefs_cpu_read(c->tcpu, c->page, true);
+			}
 			if (n <= 0)
 				break;
 			STAT_ADD(r, c, pages, 1);
 			r->sink.page(r->sink.ctx, c->cpu, c->page, (size_t)n);
 			pages++;
 		}
-		if (!partial || k == READER_PAGES_PER_PASS)
+		/* a mapped CPU's pass went to the writer, partial sub-buffer included */
+		if ((!partial && !c->map) || k == READER_PAGES_PER_PASS)
 			r->behind[nbehind++] = c->cpu;
 	}
 	/* the mappings of every event handed over are in the side band by now (a process
@@ -872,11 +930,7 @@ static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st
 			goto fail;
 		}
 	}
-	/* Page mode hands over whole sub-buffers as read() makes them: a mapped one the writer
-	 * is still on would go twice. */
-	if (sink && sink->page)
-		log_debug("reader: page mode reads with read()");
-	else if (!session_may_map(s))
+	if (!session_may_map(s))
 		log_debug("reader: reads with read() (--read-mode=read)");
 	else if (!inst) /* a mapped buffer refuses other tools' resizes and snapshots */
 		log_debug("reader: reads the shared top-level buffer with read()");

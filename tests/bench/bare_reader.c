@@ -115,7 +115,7 @@ static int count_page(struct kbuffer *kbuf, void *page, int len, int off, struct
 	for (rec = off ? kbuffer_read_at_offset(kbuf, off, &ts) : kbuffer_read_event(kbuf, &ts);
 	     rec; rec = kbuffer_next_event(kbuf, &ts))
 		c->events++;
-	return kbuffer_start_of_data(kbuf) + kbuffer_subbuffer_size(kbuf);
+	return (int)(sizeof(uint64_t) + sizeof(long)) + kbuffer_subbuffer_size(kbuf);
 }
 
 /* --mmap: maps the meta page and the sub-buffers behind it in one go. */

@@ -14,14 +14,6 @@ require_python
 
 N=${KTOP_EXACT_N:-200000}
 
-# The kernel maps a CPU's ring buffer from 6.10 on: there ktop must.
-kernel_maps()
-{
-	local maj min
-	IFS=. read -r maj min _ <<<"$(uname -r)"
-	[ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "${min%%[!0-9]*}" -ge 10 ]; }
-}
-
 # One capture: the workload waits for $T/go; ktop filters on its pid; the GO file is created
 # only once ktop's instance has the event enabled. Sets wl_pid; ktop's output in $T/$1.out.
 capture()
@@ -41,7 +33,7 @@ capture()
 	kpid=$KTOP_PID
 	wait_capturing "$kpid" syscalls sys_enter_getppid
 	# How the reader reads: the buffer's mappings are ktop's, whatever its log says.
-	mapped=$(grep -c "/instances/ktop-$kpid/per_cpu/cpu[0-9]*/trace_pipe_raw\$" "/proc/$kpid/maps")
+	mapped=$(ring_mappings "$kpid")
 	cat "$(instance_dir "$kpid")/buffer_size_kb" >"$T/$tag.kb"
 	# The filter is in place before the event was enabled.
 	grep -qx "common_pid == $wl_pid" "$(instance_dir "$kpid")/events/syscalls/sys_enter_getppid/filter" ||
@@ -157,9 +149,16 @@ ahead()
 {
 	local tag=$1 kb=$2
 	shift 2
-	capture "$tag" --json --buffer-kb="$kb" -v --log "$T/$tag.klog" "$@"
-	grep -q "reader: reading ahead" "$T/$tag.klog" ||
-		fail "$tag: the reader never read ahead with $kb KiB per CPU: $(grep reader "$T/$tag.klog" | head -3)"
+	local try
+	# a busy machine can slow the workload below what fills a quarter of the buffer a
+	# pass: once more then
+	for try in 1 2; do
+		capture "$tag" --json --buffer-kb="$kb" -v --log "$T/$tag.klog" "$@"
+		grep -q "reader: reading ahead" "$T/$tag.klog" && break
+		[ "$try" = 2 ] &&
+			fail "$tag: the reader never read ahead with $kb KiB per CPU: $(grep reader "$T/$tag.klog" | head -3)"
+		log "$tag: no pass read a quarter of the buffer; once more"
+	done
 	check_json "$tag"
 	log "$tag: $(grep -m1 "reading ahead" "$T/$tag.klog" | sed 's/.*reader: //')"
 }
