@@ -570,16 +570,31 @@ static int cpu_map_page(struct kt_reader *r, struct reader_cpu *c)
  * still get their turn. */
 #define READER_PAGES_PER_PASS 64
 
-/*
- * Page mode's pass: each CPU's full pages, and with partial its last partial page, to the
- * sink; then the sink learns which CPUs it did not read to their end. Returns the pages
- * handed over; while draining at the stop, 0 once the sink is full.
- */
-static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draining)
+/* Page mode's next page of c into c->page, under map_lock (the unmap hook's); *mapped says
+ * whether it came from the mapping. Returns its length, <= 0 for none. */
+static int cpu_read_page(struct kt_reader *r, struct reader_cpu *c, bool partial, bool *mapped)
+{
+	int n;
+
+	pthread_mutex_lock(&r->map_lock);
+	*mapped = c->map != NULL;
+	if (c->map) {
+		n = cpu_map_page(r, c);
+	} else {
+		n = tracefs_cpu_buffered_read(c->tcpu, c->page, true);
+		if (n <= 0 && partial)
+			n = tracefs_cpu_read(c->tcpu, c->page, true);
+	}
+	pthread_mutex_unlock(&r->map_lock);
+	return n;
+}
+
+static uint64_t reader_pass_pages_unlocked(struct kt_reader *r, bool partial, bool draining)
 {
 	unsigned long long before = clock_mono_ns();
 	uint64_t pages = 0;
 	int i, k, n, nbehind = 0;
+	bool mapped = false;
 
 	reader_drain_names(r);
 	if (r->sink.sym)
@@ -590,13 +605,7 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draini
 		for (k = 0; k < READER_PAGES_PER_PASS; k++) {
 			if (draining && r->sink.full && r->sink.full(r->sink.ctx))
 				return 0;
-			if (c->map) {
-				n = cpu_map_page(r, c);
-			} else {
-				n = tracefs_cpu_buffered_read(c->tcpu, c->page, true);
-				if (n <= 0 && partial)
-					n = tracefs_cpu_read(c->tcpu, c->page, true);
-			}
+			n = cpu_read_page(r, c, partial, &mapped);
 			if (n <= 0)
 				break;
 			STAT_ADD(r, c, pages, 1);
@@ -604,7 +613,7 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draini
 			pages++;
 		}
 		/* a mapped CPU's pass went to the writer, partial sub-buffer included */
-		if ((!partial && !c->map) || k == READER_PAGES_PER_PASS)
+		if ((!partial && !mapped) || k == READER_PAGES_PER_PASS)
 			r->behind[nbehind++] = c->cpu;
 	}
 	/* the mappings of every event handed over are in the side band by now (a process
@@ -615,6 +624,25 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draini
 	}
 	if (r->sink.swept)
 		r->sink.swept(r->sink.ctx, before, r->behind, nbehind);
+	return pages;
+}
+
+/*
+ * Page mode's pass: each CPU's full pages, and with partial its last partial page, to the
+ * sink; then the sink learns which CPUs it did not read to their end. Returns the pages
+ * handed over; while draining at the stop, 0 once the sink is full.
+ *
+ * Called with map_lock held, it runs without it but for the reads: the sink may wait for a
+ * lock its own thread holds while it resizes the buffer, and the unmap hook waits for
+ * map_lock (the agent enabling an event under its lock).
+ */
+static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draining)
+{
+	uint64_t pages;
+
+	pthread_mutex_unlock(&r->map_lock);
+	pages = reader_pass_pages_unlocked(r, partial, draining);
+	pthread_mutex_lock(&r->map_lock);
 	return pages;
 }
 
