@@ -231,6 +231,9 @@ static void cpu_map_ahead(struct kt_reader *r, struct reader_cpu *c)
 	uint32_t id;
 	void *page;
 
+	/* an ioctl now would give back the writer's sub-buffer with its news untaken */
+	if (c->map_pending)
+		return;
 	cpu_map_detach(r, c);
 	while (c->qcount + 1 < c->qcap) {
 		page = ringmap_get_reader(c->map, &id);
