@@ -426,7 +426,8 @@ static int app_start_events(struct kt_app *app, const char *spec, char *err, siz
 
 int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_t errlen)
 {
-	struct kt_session_opts sopts = { .buffer_kb = opts->buffer_kb };
+	struct kt_session_opts sopts = { .buffer_kb = opts->buffer_kb,
+					 .no_mmap = opts->read_copy };
 	size_t i;
 	int ret;
 	pid_t self;

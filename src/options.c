@@ -61,6 +61,7 @@ enum {
 	OPT_VIA,
 	OPT_COMPRESS,
 	OPT_FORCE,
+	OPT_READ_MODE,
 };
 
 static const struct option long_options[] = {
@@ -72,6 +73,7 @@ static const struct option long_options[] = {
 	{ "duration", required_argument, NULL, OPT_DURATION },
 	{ "delay", required_argument, NULL, 'd' },
 	{ "buffer-kb", required_argument, NULL, OPT_BUFFER_KB },
+	{ "read-mode", required_argument, NULL, OPT_READ_MODE },
 	{ "memory", required_argument, NULL, OPT_MEMORY },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quiet", no_argument, NULL, 'q' },
@@ -144,6 +146,7 @@ void options_usage(FILE *out)
 	      "  -e, --event SPEC       enable system:event (globs allowed), repeatable\n"
 	      "      --filter EXPR      kernel filter for every -e event (e.g. 'common_pid == 42')\n"
 	      "      --buffer-kb N      ring buffer per CPU in KiB (default: 64 MiB, less on small machines)\n"
+	      "      --read-mode MODE   mmap (default where the kernel can) or read: how the ring buffer is read\n"
 	      "      --memory SIZE      event store budget (default 256M; k, M, G suffixes)\n"
 	      "\n"
 	      "Recordings (trace-cmd's trace.dat):\n"
@@ -496,6 +499,11 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 				FAIL("--buffer-kb takes KiB per CPU from 4 to 16777216, not '%s'",
 				     optarg);
 			o->buffer_kb = ul;
+			break;
+		case OPT_READ_MODE:
+			if (strcmp(optarg, "mmap") && strcmp(optarg, "read"))
+				FAIL("--read-mode takes mmap or read, not '%s'", optarg);
+			o->read_copy = !strcmp(optarg, "read");
 			break;
 		case OPT_MEMORY:
 			ll = options_parse_size(optarg);

@@ -43,6 +43,7 @@ struct kt_options {
 	double duration; /* batch: seconds, 0 = until a signal */
 	unsigned delay_ms; /* UI tick (-d, tenths of seconds like top) */
 	unsigned long buffer_kb;   /* 0: default */
+	bool read_copy;		   /* --read-mode=read: read() the ring buffer, never map it */
 	size_t memory_bytes;	   /* store budget */
 	const char **events;	   /* -e specs, NULL-terminated */
 	size_t n_events;

@@ -213,6 +213,20 @@ _end_pid()
 
 # ---- ktop runs -------------------------------------------------------------------------
 
+# The kernel maps a CPU's ring buffer from 6.10 on: there ktop's reader must.
+kernel_maps()
+{
+	local maj min
+	IFS=. read -r maj min _ <<<"$(uname -r)"
+	[ "$maj" -gt 6 ] || { [ "$maj" = 6 ] && [ "${min%%[!0-9]*}" -ge 10 ]; }
+}
+
+# ring_mappings PID: how many CPUs' trace_pipe_raw of its own instance (ktop-PID) PID maps.
+ring_mappings()
+{
+	grep -c "/instances/ktop-$1/per_cpu/cpu[0-9]*/trace_pipe_raw\$" "/proc/$1/maps"
+}
+
 # start_ktop OUT ERR [ARGS...]: ktop in the background; its pid in KTOP_PID. Environment
 # variables may be given before through "env" in KTOP_ENV (an array), e.g.
 # KTOP_ENV=(KTOP_NO_GUARD=1).

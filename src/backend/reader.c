@@ -8,6 +8,11 @@
  * other CPU either has a later event at hand or was found empty after that event's time. The
  * instance runs on the "mono" trace clock, so "found empty at" is a CLOCK_MONOTONIC reading.
  *
+ * Where the kernel can (6.10+), each CPU's buffer is memory-mapped instead (ringmap.h): one
+ * ioctl gives the reader the next sub-buffer, decoded where the kernel wrote it, and a
+ * sub-buffer the writer is still on is taken again from where the last look ended. A CPU
+ * the kernel will not map, and --read-mode=read, read as above.
+ *
  * When nothing is left to read the thread sleeps in poll() on the per-CPU files (woken when
  * the kernel's buffer_percent watermark is crossed), its control pipe, and a short timeout
  * so that a quiet CPU's partial page still reaches the screen within a tick.
@@ -32,6 +37,7 @@
 #include "../log.h"
 #include "comms.h"
 #include "reader.h"
+#include "ringmap.h"
 #include "session.h"
 #include "store.h"
 #include "taskwatch.h"
@@ -65,6 +71,14 @@ struct reader_cpu {
 	int cpu;
 	int fd;
 	struct tracefs_cpu *tcpu;
+	struct kt_ringmap *map;	/* the CPU's buffer, mapped; NULL: read through tcpu */
+	uint32_t map_id;	/* the mapped sub-buffer taken last */
+	int map_off;		/* and how far (its header included): where to go on from */
+	bool on_map;		/* kbuf is on the mapping, not on a copy in ring */
+	/* The kernel counted map_id's data past map_off as read, and that data is still to be
+	 * taken (an ioctl while reading ahead): no ioctl before it is. */
+	bool map_pending;
+	bool remap;		/* unmapped for a resize (reader_unmap_hook) */
 	struct kbuffer *kbuf;
 	char *ring;		/* qcap sub-buffers: the page being merged, then those read ahead */
 	void *page;		/* the one kbuf is on (page mode: the one being handed over) */
@@ -101,6 +115,11 @@ struct kt_reader {
 	unsigned long long buffer_read_at; /* when buffer_pages was read */
 	bool ahead_said; /* the first read-ahead is in the debug log */
 	bool stopping; /* reader_stop asked; read and written with __atomic */
+	/* Held by the thread while it reads, and by reader_unmap_hook while the mappings are
+	 * gone. */
+	pthread_mutex_t map_lock;
+	bool unmap_wanted; /* the hook waits for map_lock; __atomic */
+	struct kt_session *session; /* whose unmap hook is ours */
 	pthread_mutex_t tid_lock;
 	pthread_cond_t tid_cond;
 	/* written by the reader thread only, read by anyone (STAT_ADD, reader_stats) */
@@ -148,9 +167,86 @@ static void *cpu_tail(const struct kt_reader *r, const struct reader_cpu *c)
 static void cpu_load_next(struct kt_reader *r, struct reader_cpu *c)
 {
 	c->page = c->ring + (size_t)c->qhead * (size_t)r->subbuf_size;
+	c->on_map = false;
 	c->qhead = (c->qhead + 1) % c->qcap;
 	c->qcount--;
 	cpu_load_page(r, c);
+}
+
+/*
+ * Takes c's next sub-buffer from its mapping (one ioctl) into the cursor: the rest of the one
+ * the writer is still on, or the next one. Returns false when the kernel had nothing new.
+ */
+static bool cpu_map_next(struct kt_reader *r, struct reader_cpu *c)
+{
+	bool fresh, pending = c->map_pending;
+	uint32_t id = c->map_id;
+	void *page;
+
+	c->map_pending = false;
+	page = pending ? ringmap_page(c->map, id) : ringmap_get_reader(c->map, &id);
+	if (!page) {
+		log_debug("reader: cpu%d: the mapped buffer's ioctl: %s", c->cpu, strerror(errno));
+		return false;
+	}
+	c->page = page;
+	c->on_map = true;
+	fresh = id != c->map_id;
+	if (fresh) {
+		c->map_id = id;
+		cpu_load_page(r, c);
+	} else {
+		kbuffer_load_subbuffer(c->kbuf, page);
+		c->data = kbuffer_read_at_offset(c->kbuf, c->map_off, &c->ts);
+		c->have = c->data != NULL;
+	}
+	/* the header and the data (kbuffer_start_of_data is past a leading time extend) */
+	c->map_off = RINGMAP_HEADER + kbuffer_subbuffer_size(c->kbuf);
+	/* after a pending look, the ioctl is still to come */
+	return fresh || c->have || pending;
+}
+
+/* The cursor moves from its mapped sub-buffer to a copy in the ring's last slot (the one
+ * reading ahead leaves alone), before an ioctl gives that sub-buffer back to the writer. */
+static void cpu_map_detach(struct kt_reader *r, struct reader_cpu *c)
+{
+	char *slot = c->ring + (size_t)(c->qcap - 1) * (size_t)r->subbuf_size;
+	int off;
+
+	if (!c->on_map || !c->have)
+		return;
+	off = kbuffer_curr_offset(c->kbuf);
+	ringmap_copy(slot, c->page, (size_t)r->subbuf_size, c->map_off);
+	kbuffer_load_subbuffer(c->kbuf, slot);
+	c->data = kbuffer_read_at_offset(c->kbuf, off, &c->ts);
+	c->have = c->data != NULL;
+	c->page = slot;
+	c->on_map = false;
+}
+
+/* Reading ahead from the mapping: whole sub-buffers copied into the ring, up to the one the
+ * writer is on. */
+static void cpu_map_ahead(struct kt_reader *r, struct reader_cpu *c)
+{
+	uint32_t id;
+	void *page;
+
+	/* an ioctl now would give back the writer's sub-buffer with its news untaken */
+	if (c->map_pending)
+		return;
+	cpu_map_detach(r, c);
+	while (c->qcount + 1 < c->qcap) {
+		page = ringmap_get_reader(c->map, &id);
+		if (!page)
+			break;
+		if (id == c->map_id) { /* the writer's: the rest of it as cpu_map_next goes on */
+			c->map_pending = true;
+			break;
+		}
+		c->map_id = id;
+		c->map_off = ringmap_copy(cpu_tail(r, c), page, (size_t)r->subbuf_size, 0);
+		c->qcount++;
+	}
 }
 
 /*
@@ -173,6 +269,13 @@ static int cpu_fill(struct kt_reader *r, struct reader_cpu *c, bool partial)
 		 * stays in the cache while the reader keeps up (a page a slot would not). */
 		c->qhead = 0;
 		before = clock_mono_ns();
+		/* a mapped sub-buffer costs no copy, partial or not */
+		if (c->map) {
+			if (cpu_map_next(r, c))
+				continue;
+			c->empty_at = before;
+			return 0;
+		}
 		n = tracefs_cpu_buffered_read(c->tcpu, cpu_tail(r, c), true);
 		if (n <= 0 && !partial)
 			return -1;
@@ -199,6 +302,10 @@ static void reader_read_ahead(struct kt_reader *r)
 	for (i = 0; i < r->ncpus; i++) {
 		struct reader_cpu *c = &r->cpus[i];
 
+		if (c->map) {
+			cpu_map_ahead(r, c);
+			continue;
+		}
 		while (c->qcount + 1 < c->qcap &&
 		       tracefs_cpu_buffered_read(c->tcpu, cpu_tail(r, c), true) > 0)
 			c->qcount++;
@@ -410,20 +517,87 @@ static uint64_t reader_pump(struct kt_reader *r, bool sweep, unsigned long long 
 	return stored;
 }
 
+/* Page mode: what the writer added to its sub-buffer since the last look, as a sub-buffer of
+ * its own in c->page (whose copy of the whole it is), as a partial read() makes one: the
+ * first new record's time in the header, its delta zeroed. Returns its length, 0 if none. */
+static int cpu_map_tail(struct reader_cpu *c, int end)
+{
+	char *p = c->page;
+	unsigned long long ts;
+	uint32_t word;
+	int off, len;
+	long commit;
+
+	kbuffer_load_subbuffer(c->kbuf, p);
+	if (!kbuffer_read_at_offset(c->kbuf, c->map_off, &ts)) {
+		c->map_off = end;
+		return 0;
+	}
+	off = kbuffer_curr_offset(c->kbuf); /* past a time extend, whose delta ts has */
+	len = end - off;
+	c->map_off = end;
+	memmove(p + RINGMAP_HEADER, p + off, (size_t)len);
+	memcpy(p, &ts, sizeof(ts));
+	commit = len;
+	memcpy(p + sizeof(ts), &commit, sizeof(commit));
+	memcpy(&word, p + RINGMAP_HEADER, sizeof(word));
+	word &= 31; /* type_len stays, the delta is the header's now (little endian) */
+	memcpy(p + RINGMAP_HEADER, &word, sizeof(word));
+	return RINGMAP_HEADER + len;
+}
+
+/* Page mode's next sub-buffer from c's mapping, copied to c->page (the sink must not see the
+ * writer add to it): a new one whole, or the writer's own one's news (cpu_map_tail). Returns
+ * its length, 0 when the kernel had nothing new. */
+static int cpu_map_page(struct kt_reader *r, struct reader_cpu *c)
+{
+	uint32_t id;
+	void *page;
+	int end;
+
+	for (;;) {
+		page = ringmap_get_reader(c->map, &id);
+		if (!page)
+			return 0;
+		end = ringmap_copy(c->page, page, (size_t)r->subbuf_size, 0);
+		if (id == c->map_id)
+			return end > c->map_off ? cpu_map_tail(c, end) : 0;
+		c->map_id = id;
+		c->map_off = end;
+		if (end > RINGMAP_HEADER)
+			return r->subbuf_size;
+	}
+}
+
 /* Pages handed over per CPU per pass: under a storm, the other CPUs and the stop flag
  * still get their turn. */
 #define READER_PAGES_PER_PASS 64
 
-/*
- * Page mode's pass: each CPU's full pages, and with partial its last partial page, to the
- * sink; then the sink learns which CPUs it did not read to their end. Returns the pages
- * handed over; while draining at the stop, 0 once the sink is full.
- */
-static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draining)
+/* Page mode's next page of c into c->page, under map_lock (the unmap hook's); *mapped says
+ * whether it came from the mapping. Returns its length, <= 0 for none. */
+static int cpu_read_page(struct kt_reader *r, struct reader_cpu *c, bool partial, bool *mapped)
+{
+	int n;
+
+	pthread_mutex_lock(&r->map_lock);
+	*mapped = c->map != NULL;
+	if (c->map) {
+		n = cpu_map_page(r, c);
+	} else {
+		n = tracefs_cpu_buffered_read(c->tcpu, c->page, true);
+		if (n <= 0 && partial)
+			n = tracefs_cpu_read(c->tcpu, c->page, true);
+	}
+	pthread_mutex_unlock(&r->map_lock);
+	return n;
+}
+
+static uint64_t reader_pass_pages_unlocked(struct kt_reader *r, bool partial, bool draining)
 {
 	unsigned long long before = clock_mono_ns();
 	uint64_t pages = 0;
 	int i, k, n, nbehind = 0;
+	bool mapped = false;
 
 	reader_drain_names(r);
 	if (r->sink.sym)
@@ -434,16 +608,15 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draini
 		for (k = 0; k < READER_PAGES_PER_PASS; k++) {
 			if (draining && r->sink.full && r->sink.full(r->sink.ctx))
 				return 0;
-			n = tracefs_cpu_buffered_read(c->tcpu, c->page, true);
-			if (n <= 0 && partial)
-				n = tracefs_cpu_read(c->tcpu, c->page, true);
+			n = cpu_read_page(r, c, partial, &mapped);
 			if (n <= 0)
 				break;
 			STAT_ADD(r, c, pages, 1);
 			r->sink.page(r->sink.ctx, c->cpu, c->page, (size_t)n);
 			pages++;
 		}
-		if (!partial || k == READER_PAGES_PER_PASS)
+		/* a mapped CPU's pass went to the writer, partial sub-buffer included */
+		if ((!partial && !mapped) || k == READER_PAGES_PER_PASS)
 			r->behind[nbehind++] = c->cpu;
 	}
 	/* the mappings of every event handed over are in the side band by now (a process
@@ -454,6 +627,25 @@ static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draini
 	}
 	if (r->sink.swept)
 		r->sink.swept(r->sink.ctx, before, r->behind, nbehind);
+	return pages;
+}
+
+/*
+ * Page mode's pass: each CPU's full pages, and with partial its last partial page, to the
+ * sink; then the sink learns which CPUs it did not read to their end. Returns the pages
+ * handed over; while draining at the stop, 0 once the sink is full.
+ *
+ * Called with map_lock held, it runs without it but for the reads: the sink may wait for a
+ * lock its own thread holds while it resizes the buffer, and the unmap hook waits for
+ * map_lock (the agent enabling an event under its lock).
+ */
+static uint64_t reader_pass_pages(struct kt_reader *r, bool partial, bool draining)
+{
+	uint64_t pages;
+
+	pthread_mutex_unlock(&r->map_lock);
+	pages = reader_pass_pages_unlocked(r, partial, draining);
+	pthread_mutex_lock(&r->map_lock);
 	return pages;
 }
 
@@ -479,13 +671,87 @@ static void reader_maybe_read_ahead(struct kt_reader *r, uint64_t pass_pages)
 	reader_read_ahead(r);
 }
 
+/* The unmap hook waits for the lock (map_lock): a thread that never sleeps under a storm
+ * lets it in between passes. */
+static void reader_yield_maps(struct kt_reader *r)
+{
+	struct timespec ms = { 0, 1000000 };
+
+	if (!__atomic_load_n(&r->unmap_wanted, __ATOMIC_ACQUIRE))
+		return;
+	pthread_mutex_unlock(&r->map_lock);
+	while (__atomic_load_n(&r->unmap_wanted, __ATOMIC_ACQUIRE))
+		nanosleep(&ms, NULL);
+	pthread_mutex_lock(&r->map_lock);
+}
+
+/* Maps c's buffer, going on where the kernel's reader stands. False (c reads) with the
+ * reason in why. */
+static bool cpu_map_open(struct kt_reader *r, struct reader_cpu *c, char *why, size_t len)
+{
+	uint32_t id, read;
+
+	c->map = ringmap_open(c->fd, why, len);
+	if (!c->map)
+		return false;
+	if (ringmap_subbuf_size(c->map) != (uint32_t)r->subbuf_size) {
+		snprintf(why, len, "mapped sub-buffers of %u bytes, read ones of %d",
+			 ringmap_subbuf_size(c->map), r->subbuf_size);
+		ringmap_close(c->map);
+		c->map = NULL;
+		return false;
+	}
+	ringmap_reader(c->map, &id, &read);
+	/* mapped again after a resize: the sub-buffer taken last goes on where we were */
+	if (!c->remap || id != c->map_id) {
+		c->map_off = RINGMAP_HEADER + (int)read;
+		c->map_pending = false;
+	}
+	c->map_id = id;
+	return true;
+}
+
+/* session_size_buffer's hook around a resize the kernel refuses while the buffer is mapped:
+ * before, the thread stops reading (map_lock) and the cursors move to copies; after, every
+ * CPU maps again, or reads with read() where the kernel now refuses. */
+static void reader_unmap_hook(void *ctx, bool before)
+{
+	struct kt_reader *r = ctx;
+	char why[192];
+	int i;
+
+	if (before) {
+		__atomic_store_n(&r->unmap_wanted, true, __ATOMIC_RELEASE);
+		pthread_mutex_lock(&r->map_lock);
+	}
+	for (i = 0; i < r->ncpus; i++) {
+		struct reader_cpu *c = &r->cpus[i];
+
+		if (before && c->map) {
+			cpu_map_detach(r, c);
+			c->on_map = false;
+			ringmap_close(c->map);
+			c->map = NULL;
+			c->remap = true;
+		} else if (!before && c->remap) {
+			if (!cpu_map_open(r, c, why, sizeof(why)))
+				log_debug("reader: cpu%d reads with read() now: %s", c->cpu, why);
+			c->remap = false;
+		}
+	}
+	if (before)
+		return;
+	pthread_mutex_unlock(&r->map_lock);
+	__atomic_store_n(&r->unmap_wanted, false, __ATOMIC_RELEASE);
+}
+
 static void *reader_main(void *arg)
 {
 	struct kt_reader *r = arg;
 	unsigned long long last_sweep = 0, stop_ts, pages;
 	struct pollfd *pfd;
 	bool stop = false;
-	int i, timeout;
+	int i, n, e, timeout;
 
 	pthread_mutex_lock(&r->tid_lock);
 	r->tid = (pid_t)syscall(SYS_gettid);
@@ -502,10 +768,12 @@ static void *reader_main(void *arg)
 	pfd[r->ncpus].fd = r->ctl[0];
 	pfd[r->ncpus].events = POLLIN;
 
+	pthread_mutex_lock(&r->map_lock);
 	while (!stop && !__atomic_load_n(&r->stopping, __ATOMIC_ACQUIRE)) {
 		unsigned long long now = clock_mono_ns();
 		bool sweep = now - last_sweep >= READER_IDLE_MS * 1000000ull;
 
+		reader_yield_maps(r);
 		if (sweep)
 			last_sweep = now;
 		pages = r->stats.pages;
@@ -523,7 +791,11 @@ static void *reader_main(void *arg)
 			reader_maybe_read_ahead(r, r->stats.pages - pages);
 		/* Events held back for ordering go out soon after the slack, not a full idle. */
 		timeout = !r->sink.page && reader_oldest(r) ? READER_HELD_MS : READER_IDLE_MS;
-		if (poll(pfd, (nfds_t)r->ncpus + 1, timeout) < 0 && errno != EINTR)
+		pthread_mutex_unlock(&r->map_lock);
+		n = poll(pfd, (nfds_t)r->ncpus + 1, timeout);
+		e = errno;
+		pthread_mutex_lock(&r->map_lock);
+		if (n < 0 && e != EINTR)
 			break;
 		if (pfd[r->ncpus].revents)
 			stop = true;
@@ -536,6 +808,7 @@ static void *reader_main(void *arg)
 	else
 		while (reader_pump(r, true, stop_ts))
 			;
+	pthread_mutex_unlock(&r->map_lock);
 	reader_wake(r);
 	free(pfd);
 	return NULL;
@@ -550,13 +823,38 @@ static int reader_subbuf_size(struct tracefs_instance *inst)
 	return getpagesize();
 }
 
+/* Maps every CPU's buffer it can, and says in the log which way the reader reads. */
+static void reader_map_cpus(struct kt_reader *r)
+{
+	char why[192] = "";
+	int i, mapped = 0;
+
+	for (i = 0; i < r->ncpus; i++)
+		mapped += cpu_map_open(r, &r->cpus[i], why, sizeof(why));
+	if (mapped == r->ncpus)
+		log_debug("reader: ring buffer memory-mapped, %d CPUs", mapped);
+	else
+		log_debug("reader: %d of %d CPUs memory-mapped, the rest read with read(): %s",
+			  mapped, r->ncpus, why);
+	if (mapped)
+		session_set_unmap_hook(r->session, reader_unmap_hook, r);
+}
+
 static void reader_close_cpus(struct kt_reader *r)
 {
+	uint64_t entries, overrun, read;
 	int i;
 
 	for (i = 0; i < r->ncpus; i++) {
 		struct reader_cpu *c = &r->cpus[i];
 
+		if (c->map) {
+			ringmap_counters(c->map, &entries, &overrun, &read);
+			log_debug("reader: cpu%d's meta page: entries %llu, overrun %llu, read %llu",
+				  c->cpu, (unsigned long long)entries, (unsigned long long)overrun,
+				  (unsigned long long)read);
+			ringmap_close(c->map);
+		}
 		if (c->tcpu)
 			tracefs_cpu_free_fd(c->tcpu);
 		if (c->fd >= 0)
@@ -622,6 +920,8 @@ static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st
 	r->ncpus = session_ncpus(s);
 	r->subbuf_size = reader_subbuf_size(inst);
 	r->inst = inst;
+	r->session = s;
+	pthread_mutex_init(&r->map_lock, NULL);
 	pthread_mutex_init(&r->tid_lock, NULL);
 	pthread_cond_init(&r->tid_cond, NULL);
 	r->cpus = calloc((size_t)r->ncpus, sizeof(*r->cpus));
@@ -661,6 +961,12 @@ static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st
 			goto fail;
 		}
 	}
+	if (!session_may_map(s))
+		log_debug("reader: reads with read() (--read-mode=read)");
+	else if (!inst) /* a mapped buffer refuses other tools' resizes and snapshots */
+		log_debug("reader: reads the shared top-level buffer with read()");
+	else
+		reader_map_cpus(r);
 	/* Signals go to the main thread: a SIGWINCH taken by the reader would never interrupt
 	 * the UI's poll(), so a resize would wait for the next key. */
 	sigfillset(&all);
@@ -712,6 +1018,8 @@ void reader_stop(struct kt_reader *r, struct kt_reader_stats *final, struct kt_s
 
 	if (!r)
 		return;
+	if (r->session)
+		session_set_unmap_hook(r->session, NULL, NULL);
 	if (r->started) {
 		/* The flag for a reader too busy to poll; the pipe for one asleep in poll. */
 		__atomic_store_n(&r->stopping, true, __ATOMIC_RELEASE);
@@ -733,6 +1041,7 @@ void reader_stop(struct kt_reader *r, struct kt_reader_stats *final, struct kt_s
 	if (r->ctl[1] >= 0)
 		close(r->ctl[1]);
 	pthread_mutex_destroy(&r->tid_lock);
+	pthread_mutex_destroy(&r->map_lock);
 	pthread_cond_destroy(&r->tid_cond);
 	free(r);
 }

@@ -121,6 +121,23 @@ static int set_clock(struct kt_session *s, const char *clock, char *err, size_t 
 	return -1;
 }
 
+/* buffer_size_kb; a mapped buffer cannot change size (EBUSY): the reader unmaps for it. */
+static int write_size(struct kt_session *s, const char *num)
+{
+	int ret, e;
+
+	ret = tracefs_instance_file_write(s->inst, "buffer_size_kb", num);
+	if (ret >= 0 || errno != EBUSY || !session_unmap(s, true))
+		return ret;
+	log_debug("session: the reader's mapping keeps %s from resizing (EBUSY): unmapped to "
+		  "resize, then mapped again", s->name);
+	ret = tracefs_instance_file_write(s->inst, "buffer_size_kb", num);
+	e = errno;
+	session_unmap(s, false);
+	errno = e;
+	return ret;
+}
+
 static int set_buffer(struct kt_session *s, unsigned long kb, char *err, size_t errlen)
 {
 	long long val;
@@ -130,7 +147,7 @@ static int set_buffer(struct kt_session *s, unsigned long kb, char *err, size_t 
 	/* Written as buffer_size_kb, so the unit is never in doubt; ENOMEM halves it. */
 	for (;;) {
 		snprintf(num, sizeof(num), "%lu", kb);
-		if (tracefs_instance_file_write(s->inst, "buffer_size_kb", num) >= 0)
+		if (write_size(s, num) >= 0)
 			break;
 		e = errno;
 		if (e != ENOMEM || kb / 2 < MIN_BUFFER_KB) {
@@ -158,6 +175,26 @@ int session_size_buffer(struct kt_session *s, char *err, size_t errlen)
 	s->sized = true;
 	log_debug("session: %s now holds %lu KiB per CPU", s->name, s->buffer_kb);
 	return 0;
+}
+
+bool session_may_map(const struct kt_session *s)
+{
+	return !s->no_mmap;
+}
+
+void session_set_unmap_hook(struct kt_session *s, void (*hook)(void *ctx, bool before),
+			    void *ctx)
+{
+	s->unmap_hook = hook;
+	s->unmap_ctx = ctx;
+}
+
+bool session_unmap(struct kt_session *s, bool before)
+{
+	if (!s->unmap_hook)
+		return false;
+	s->unmap_hook(s->unmap_ctx, before);
+	return true;
 }
 
 struct kt_session *session_open(const struct kt_session_opts *opts, char *err, size_t errlen)
@@ -209,6 +246,7 @@ struct kt_session *session_open(const struct kt_session_opts *opts, char *err, s
 	 * (session_size_buffer): a run that enables nothing never allocates and frees the
 	 * full size, tens of MiB per CPU. */
 	s->want_kb = kb ? kb : session_default_buffer_kb();
+	s->no_mmap = opts && opts->no_mmap;
 	if (tracefs_instance_file_read_number(s->inst, "buffer_size_kb", &val) == 0 && val > 0)
 		s->buffer_kb = (unsigned long)val;
 	s->ncpus = count_cpus(s->inst);

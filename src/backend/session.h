@@ -24,6 +24,7 @@ struct tracefs_instance;
 struct kt_session_opts {
 	unsigned long buffer_kb; /* per CPU; 0: session_default_buffer_kb() */
 	const char *clock;	 /* trace_clock; NULL: "mono" so timestamps match CLOCK_MONOTONIC */
+	bool no_mmap;		 /* the reader read()s trace_pipe_raw even where it can map it */
 };
 
 struct kt_session;
@@ -61,6 +62,14 @@ struct kt_session *session_open(const struct kt_session_opts *opts, char *err, s
  * thing is recorded: session_enable, tracers_set and trigger_add call it. Until then the
  * instance keeps the kernel's size for a new one. 0, or -1 with err set. */
 int session_size_buffer(struct kt_session *s, char *err, size_t errlen);
+/* Whether the reader may memory-map the ring buffer (not --read-mode=read). */
+bool session_may_map(const struct kt_session *s);
+/* The reader's hook (NULL: none): called with before=true ahead of a change the kernel
+ * refuses while the buffer is mapped (EBUSY: buffer_size_kb), and with false after it. */
+void session_set_unmap_hook(struct kt_session *s, void (*hook)(void *ctx, bool before),
+			    void *ctx);
+/* Calls the hook (before, then !before around the change); false when there is none. */
+bool session_unmap(struct kt_session *s, bool before);
 /* Disables everything and removes the instance. The reader must be stopped first: an open
  * trace_pipe_raw keeps the instance busy. Safe on NULL. */
 void session_close(struct kt_session *s);

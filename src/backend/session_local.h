@@ -25,6 +25,11 @@ struct kt_session {
 	bool top_level;	  /* the tracer runs at the top level (--top-level, toplevel.h) */
 	char **triggered; /* "system:event" of each event ktop put a trigger on */
 	size_t ntriggered;
+	bool no_mmap; /* --read-mode=read: the reader read()s even where it could map */
+	/* The reader's: drops its mappings (before) and maps again (after) around a change
+	 * the kernel refuses while the buffer is mapped (session_size_buffer). */
+	void (*unmap_hook)(void *ctx, bool before);
+	void *unmap_ctx;
 };
 
 /* The way out for an errno, with its leading " (" and closing ")", or "". */

@@ -237,6 +237,26 @@ static int check(struct tep_event *te, const char *dir, const struct kt_trigger 
 	return 0;
 }
 
+/* A snapshot trigger gives the instance a snapshot buffer, which the kernel refuses while
+ * the reader maps the ring buffer (EBUSY): the reader unmaps and, the kernel then refusing
+ * the mapping, reads with read(). */
+static int write_unmapped(struct kt_session *s, const char *path, const char *line)
+{
+	int ret, e;
+
+	if (!session_unmap(s, true)) {
+		errno = EBUSY;
+		return -1;
+	}
+	log_debug("triggers: '%s' needs the ring buffer unmapped: the reader reads with read()",
+		  line);
+	ret = file_write_str(path, line, true);
+	e = errno;
+	session_unmap(s, false);
+	errno = e;
+	return ret;
+}
+
 int trigger_add(struct kt_session *s, struct tep_event *te, const struct kt_trigger *t,
 		char *err, size_t errlen)
 {
@@ -258,7 +278,8 @@ int trigger_add(struct kt_session *s, struct tep_event *te, const struct kt_trig
 	trigger_format(t, line, sizeof(line));
 	event_path(path, sizeof(path), dir, t->system, t->event, "trigger");
 	tracefs_error_clear(inst);
-	if (file_write_str(path, line, true) < 0) {
+	if (file_write_str(path, line, true) < 0 &&
+	    (errno != EBUSY || write_unmapped(s, path, line) < 0)) {
 		e = errno;
 		kmsg = session_last_error(s);
 		if (kmsg)

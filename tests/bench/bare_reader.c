@@ -2,8 +2,8 @@
 /*
  * bare_reader - the benchmark's yardstick: the least a reader of a tracefs instance can do.
  *
- *   bare_reader INSTANCE SECONDS
- *   bare_reader --make KB SYSTEM:EVENT INSTANCE SECONDS
+ *   bare_reader [--mmap] INSTANCE SECONDS
+ *   bare_reader [--mmap] --make KB SYSTEM:EVENT INSTANCE SECONDS
  *
  * The instance exists and its events are enabled (the first form), or (--make) this makes
  * it, KB per CPU ("-": the kernel's size for a new instance) with SYSTEM:EVENT enabled,
@@ -26,6 +26,12 @@
  * libtracefs 1.6 does not expose the descriptor of a tracefs_cpu_open() handle, so each
  * trace_pipe_raw is opened here and wrapped with tracefs_cpu_alloc_fd(), which is the
  * same object tracefs_cpu_open() builds.
+ *
+ * --mmap: the floor of a reader that maps each CPU's buffer (Linux 6.10+, the ABI of the
+ * kernel's Documentation/trace/ring-buffer-map.rst; src/backend/trace_mmap.h): one
+ * TRACE_MMAP_IOCTL_GET_READER per sub-buffer, walked where the kernel wrote it, the one the
+ * writer is still on walked again from where the last look ended. No copy, no flush: at the
+ * end one more pass takes what is left.
  */
 #include "config.h"
 
@@ -33,14 +39,19 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
 #include <traceevent/kbuffer.h>
+
+#include "backend/trace_mmap.h"
 
 #define POLL_TIMEOUT_MS 50
 
@@ -48,6 +59,11 @@ struct cpu_reader {
 	int cpu;
 	int fd;
 	struct tracefs_cpu *tcpu;
+	/* --mmap: the mapping, the sub-buffer taken last and how far into it */
+	struct kt_trace_buffer_meta *meta;
+	size_t map_len;
+	uint32_t id;
+	int off;
 };
 
 struct counts {
@@ -73,27 +89,82 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Counts the records of one sub-buffer of len bytes. */
-static void count_page(struct kbuffer *kbuf, void *page, int len, struct counts *c)
+/* Counts the records of one sub-buffer of len bytes from offset off (0: a new sub-buffer,
+ * its loss counted too; else the offset of the first record not yet counted, past the
+ * header). Returns where its data ends, the next look's offset. */
+static int count_page(struct kbuffer *kbuf, void *page, int len, int off, struct counts *c)
 {
 	unsigned long long ts;
 	void *rec;
 	int missed;
 
 	if (len <= 0)
-		return;
+		return off;
 	if (kbuffer_load_subbuffer(kbuf, page) < 0) {
 		fprintf(stderr, "bare_reader: unreadable sub-buffer (%d bytes)\n", len);
-		return;
+		return off;
 	}
-	c->pages++;
-	missed = kbuffer_missed_events(kbuf);
-	if (missed > 0)
-		c->missed += (unsigned long long)missed;
-	else if (missed < 0)
-		c->missed_unknown_pages++;
-	for (rec = kbuffer_read_event(kbuf, &ts); rec; rec = kbuffer_next_event(kbuf, &ts))
+	if (!off) {
+		c->pages++;
+		missed = kbuffer_missed_events(kbuf);
+		if (missed > 0)
+			c->missed += (unsigned long long)missed;
+		else if (missed < 0)
+			c->missed_unknown_pages++;
+	}
+	for (rec = off ? kbuffer_read_at_offset(kbuf, off, &ts) : kbuffer_read_event(kbuf, &ts);
+	     rec; rec = kbuffer_next_event(kbuf, &ts))
 		c->events++;
+	return (int)(sizeof(uint64_t) + sizeof(long)) + kbuffer_subbuffer_size(kbuf);
+}
+
+/* --mmap: maps the meta page and the sub-buffers behind it in one go. */
+static int map_cpu(struct cpu_reader *r)
+{
+	long psize = sysconf(_SC_PAGESIZE);
+	struct kt_trace_buffer_meta *meta;
+
+	meta = mmap(NULL, (size_t)psize, PROT_READ, MAP_SHARED, r->fd, 0);
+	if (meta == MAP_FAILED)
+		return -1;
+	r->map_len = meta->meta_page_size + (size_t)meta->subbuf_size * meta->nr_subbufs;
+	munmap(meta, (size_t)psize);
+	r->meta = mmap(NULL, r->map_len, PROT_READ, MAP_SHARED, r->fd, 0);
+	if (r->meta == MAP_FAILED) {
+		r->meta = NULL;
+		return -1;
+	}
+	/* on from where the kernel's reader stands: past the sub-buffer's header (a u64 time
+	 * stamp and a long commit) and the bytes it counts as read */
+	r->id = r->meta->reader.id;
+	r->off = (int)(sizeof(uint64_t) + sizeof(long)) + (int)r->meta->reader.read;
+	return 0;
+}
+
+/* --mmap: every sub-buffer the kernel holds for one CPU, one ioctl each; the writer's own
+ * goes on from where the last look ended. Returns -1 on an ioctl error. */
+static int drain_mapped(struct cpu_reader *r, struct kbuffer *kbuf, struct counts *c)
+{
+	struct kt_trace_buffer_meta *m = r->meta;
+	char *page;
+	int end;
+
+	for (;;) {
+		if (ioctl(r->fd, KT_TRACE_MMAP_IOCTL_GET_READER) < 0) {
+			fprintf(stderr, "bare_reader: cpu%d: ioctl: %s\n", r->cpu, strerror(errno));
+			return -1;
+		}
+		page = (char *)m + m->meta_page_size + (size_t)m->subbuf_size * m->reader.id;
+		if (m->reader.id != r->id) {
+			r->id = m->reader.id;
+			r->off = count_page(kbuf, page, (int)m->subbuf_size, 0, c);
+			continue;
+		}
+		end = count_page(kbuf, page, (int)m->subbuf_size, r->off, c);
+		if (end == r->off)
+			return 0; /* nothing new: the writer is here */
+		r->off = end;
+	}
 }
 
 /* Reads whole sub-buffers of one CPU until none is left. Returns -1 on a read error. */
@@ -105,7 +176,7 @@ static int drain_full_pages(struct cpu_reader *r, struct kbuffer *kbuf, void *pa
 	for (;;) {
 		n = tracefs_cpu_buffered_read(r->tcpu, page, true);
 		if (n > 0) {
-			count_page(kbuf, page, n, c);
+			count_page(kbuf, page, n, 0, c);
 			continue;
 		}
 		if (n == 0 || errno == EAGAIN || errno == EINTR)
@@ -122,7 +193,7 @@ static void flush_cpu(struct cpu_reader *r, struct kbuffer *kbuf, void *page, st
 
 	drain_full_pages(r, kbuf, page, c); /* empties libtracefs's splice pipe first */
 	while ((n = tracefs_cpu_flush(r->tcpu, page)) > 0)
-		count_page(kbuf, page, n, c);
+		count_page(kbuf, page, n, 0, c);
 }
 
 /* --make: the instance, its size and its one event. NULL with the reason printed. */
@@ -219,8 +290,14 @@ int main(int argc, char **argv)
 	double seconds, deadline;
 	int ncpus, nreaders = 0, subbuf, cpu, i, ret = 1;
 	const char *make_kb = NULL, *make_event = NULL;
+	bool mapped = false;
 	void *page;
 
+	if (argc > 1 && !strcmp(argv[1], "--mmap")) {
+		mapped = true;
+		argv++;
+		argc--;
+	}
 	if (argc == 6 && !strcmp(argv[1], "--make")) {
 		make_kb = argv[2];
 		make_event = argv[3];
@@ -228,7 +305,7 @@ int main(int argc, char **argv)
 		argc -= 3;
 	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: bare_reader [--make KB SYSTEM:EVENT] INSTANCE SECONDS\n");
+		fprintf(stderr, "usage: bare_reader [--mmap] [--make KB SYSTEM:EVENT] INSTANCE SECONDS\n");
 		return 2;
 	}
 	errno = 0;
@@ -273,6 +350,12 @@ int main(int argc, char **argv)
 	for (cpu = 0; cpu < ncpus; cpu++) {
 		if (open_cpu(inst, cpu, subbuf, &readers[nreaders]) < 0)
 			continue; /* an offline CPU has no buffer to read */
+		if (mapped && map_cpu(&readers[nreaders]) < 0) {
+			fprintf(stderr, "bare_reader: cannot map cpu%d's buffer: %s\n", cpu,
+				strerror(errno));
+			tracefs_cpu_close(readers[nreaders].tcpu);
+			goto out;
+		}
 		pfds[nreaders].fd = readers[nreaders].fd;
 		pfds[nreaders].events = POLLIN;
 		nreaders++;
@@ -298,13 +381,18 @@ int main(int argc, char **argv)
 		}
 		/* Whatever woke us, empty every CPU: one wake-up, as many pages as there are. */
 		for (i = 0; i < nreaders; i++)
-			if (drain_full_pages(&readers[i], kbuf, page, &c) < 0)
+			if ((mapped ? drain_mapped(&readers[i], kbuf, &c) :
+				      drain_full_pages(&readers[i], kbuf, page, &c)) < 0)
 				ret = 1;
 		if (ret)
 			break;
 	}
 
 	for (i = 0; i < nreaders; i++) {
+		if (mapped) {
+			drain_mapped(&readers[i], kbuf, &c);
+			continue;
+		}
 		tracefs_cpu_stop(readers[i].tcpu);
 		flush_cpu(&readers[i], kbuf, page, &c);
 	}
@@ -322,8 +410,11 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 out:
-	for (i = 0; i < nreaders; i++)
+	for (i = 0; i < nreaders; i++) {
+		if (readers[i].meta)
+			munmap(readers[i].meta, readers[i].map_len);
 		tracefs_cpu_close(readers[i].tcpu);
+	}
 	if (kbuf)
 		kbuffer_free(kbuf);
 	free(page);

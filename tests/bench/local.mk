@@ -9,7 +9,8 @@ tests_bench_bare_reader_SOURCES = tests/bench/bare_reader.c
 tests_bench_bare_reader_CFLAGS = $(AM_CFLAGS)
 tests_bench_bare_reader_LDADD = $(TRACEFS_LIBS) $(TRACEEVENT_LIBS)
 EXTRA_DIST += tests/bench/run.sh tests/bench/hist.sh tests/bench/lib.sh tests/bench/README.md \
-	tests/bench/hist_floor.bpf.c tests/bench/hist_hooks.bpf.c tests/bench/remote.sh
+	tests/bench/hist_floor.bpf.c tests/bench/hist_hooks.bpf.c tests/bench/remote.sh \
+	tests/bench/mmap.sh
 CLEANFILES += tests/bench/bare_reader$(EXEEXT)
 # The CPU a tool ran, from wait4(): perf stat's task-clock counts a VM's steal time.
 check_PROGRAMS += tests/bench/rusage
@@ -81,3 +82,13 @@ bench-overview: ktop$(EXEEXT) tests/bench/rusage$(EXEEXT)
 	bash '$(top_srcdir)/tests/bench/overview.sh'
 .PHONY: bench-overview
 EXTRA_DIST += tests/bench/overview.sh
+# The mapped ring buffer against the bare readers (tests/bench/mmap.sh) runs inside run.sh;
+# make bench-mmap runs it alone.
+bench-mmap: ktop$(EXEEXT) tests/bench/bare_reader$(EXEEXT) tests/bench/rusage$(EXEEXT) \
+		tests/helpers/workload$(EXEEXT)
+	KTOP='$(abs_top_builddir)/ktop$(EXEEXT)' \
+	BARE='$(abs_top_builddir)/tests/bench/bare_reader$(EXEEXT)' \
+	RUSAGE='$(abs_top_builddir)/tests/bench/rusage$(EXEEXT)' \
+	WORKLOAD='$(abs_top_builddir)/tests/helpers/workload$(EXEEXT)' \
+	bash '$(top_srcdir)/tests/bench/mmap.sh'
+.PHONY: bench-mmap

@@ -27,7 +27,7 @@
 # 1000000 or a third of the measured maximum when the machine cannot do three times that),
 # KTOP_BUFFER_OPT (how to give ktop a buffer size, %s standing for kB per CPU, e.g.
 # "--buffer-kb=%s"; found in ktop --help by default), KTOP_HEADER_RE (what ktop's first frame shows, default "ktop"),
-# BENCH_ONLY (a comma-separated subset of tools,idle,frame,hist,recording,remote), BENCH_IDLE_SECONDS
+# BENCH_ONLY (a comma-separated subset of tools,idle,frame,hist,recording,mmap,remote), BENCH_IDLE_SECONDS
 # (10), BENCH_ROUNDS (3); MKRECORDING and FIXTURES for the recording part.
 
 set -u
@@ -812,8 +812,8 @@ check_ktop_leftovers() {
 
 # ---------------------------------------------------------------- main
 
-# BENCH_ONLY=tools,idle,frame,hist,recording,remote picks parts (default: all).
-wants() { [[ ,${BENCH_ONLY:-tools,idle,frame,hist,recording,remote,overview}, == *,$1,* ]]; }
+# BENCH_ONLY=tools,idle,frame,hist,recording,mmap,remote,overview picks parts (default: all).
+wants() { [[ ,${BENCH_ONLY:-tools,idle,frame,hist,recording,mmap,remote,overview}, == *,$1,* ]]; }
 
 export BENCH_TARGETS="$TMPD/targets" BENCH_ROUNDS=$ROUNDS
 : >"$BENCH_TARGETS"
@@ -859,6 +859,10 @@ if wants recording; then
 	else
 		KTOP=$KTOP bash "$(dirname "$0")/recording.sh"
 	fi
+fi
+# The mapped ring buffer against both bare readers, side by side (mmap.sh, issue 37)
+if wants mmap && [ -z "$KTOP_NA" ]; then
+	KTOP=$KTOP BARE=$BARE RUSAGE=$RUSAGE WORKLOAD=$WORKLOAD bash "$(dirname "$0")/mmap.sh"
 fi
 # Local against through an agent on a pipe, and N agents at once (remote.sh, issue 18)
 wants remote && KTOP=$KTOP WORKLOAD=$WORKLOAD bash "$(dirname "$0")/remote.sh"

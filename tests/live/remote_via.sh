@@ -2,7 +2,8 @@
 # ktop -b over a remote agent through a plain pipe (--via 'ktop --agent'), held to the local
 # live tests' standards (reader_exact.sh, loss_overload.sh):
 #   - every getppid() of a workload of exactly N calls arrives, decoded through the formats
-#     the agent sent, named, with nothing lost; the same with --compress, in fewer bytes;
+#     the agent sent, named, with nothing lost, the agent reading its buffer mapped where its
+#     kernel maps it (6.10+); the same with --compress, in fewer bytes;
 #   - under overload (the agent's --buffer-kb 4) the loss the viewer reports equals the
 #     agent's kernel's per_cpu stats, and events + lost == the calls made;
 #   - the agent told to go (SIGTERM, SIGHUP) while its viewer stopped reading, and the viewer
@@ -68,6 +69,7 @@ exact()
 	via "$tag" "--buffer-kb $EXACT_KB" -e syscalls:sys_enter_getppid \
 		--filter "common_pid == $wl" --max-events "$N" "$@"
 	wait_capturing "$agent" syscalls sys_enter_getppid
+	amapped=$(ring_mappings "$agent") # the agent reads as its kernel allows: mapped on 6.10+
 	touch "$T/go"
 	wait_pid_exit "$wl" 60 || fail "workload count $N did not finish within 60s"
 	# The viewer ends on its own once the N events came (--max-events): a stop before
@@ -96,6 +98,10 @@ rows=$(grep -c "ktop-exact-$wl .*syscalls:sys_enter_getppid: $" "$T/text.out")
 [ "$rows" = "$N" ] || fail "text: $rows rows of ktop-exact-$wl's getppid, expected $N: $(grep -v ktop-exact "$T/text.out" | head -3)"
 plain=$bytes
 log "text: $rows rows, $plain bytes on the wire ($((plain / N)) per event)"
+ncpus=$(ls -d "$TRACEFS"/per_cpu/cpu[0-9]* | wc -l)
+if kernel_maps; then
+	[ "$amapped" = "$ncpus" ] || fail "text: the agent mapped $amapped of $ncpus CPUs' buffers on $(uname -r)"
+fi
 
 # --- compressed: the same events in fewer bytes ---------------------------------------------
 exact zstd -q --compress

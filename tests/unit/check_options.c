@@ -110,6 +110,10 @@ START_TEST(test_errors_name_the_cause)
 	ck_assert_ptr_nonnull(strstr(err, "batch"));
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "-d", "0", NULL), -1);
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "--buffer-kb", "-5", NULL), -1);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--read-mode", "splice", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "mmap or read, not 'splice'"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--read-mode=read", NULL), 0);
+	ck_assert(o.read_copy);
 	ck_assert_int_eq(parse(&o, err, sizeof(err), "stray", NULL), -1);
 	ck_assert_ptr_nonnull(strstr(err, "stray"));
 	ck_assert_ptr_null(strchr(err, '\n'));
