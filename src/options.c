@@ -207,7 +207,8 @@ void options_usage(FILE *out)
 	      "                         tcp-connect-latency, func:FUNCTION, field:SYS:EVENT.FIELD,\n"
 	      "                         latency:SYS:EV[.F]->SYS:EV[.F], usdt:PATH:PROVIDER:PROBE[.argN];\n"
 	      "                         options ,by=KEY ,linear=STEP ,pid=PID\n"
-	      "                         ,via=tp_btf|raw_tp|tracepoint|fentry|kprobe; repeatable\n"
+	      "                         ,via=tp_btf|raw_tp|tracepoint|fentry|kprobe; repeatable;\n"
+	      "                         --hist list shows the kinds\n"
 	      "\n"
 	      "Batch mode:\n"
 	      "      --duration SECS    capture this long (default: until SIGINT/SIGTERM)\n"
@@ -235,9 +236,10 @@ void options_usage(FILE *out)
 	      "                         --theme list shows them)\n"
 	      "  -M, --no-mouse         no mouse (clicks and the wheel go to the terminal)\n"
 	      "  -P, --preset NAME      events and layout of a profile: sched, block, syscalls,\n"
-	      "                         memory, net, or ~/.config/ktop/profiles/NAME\n"
+	      "                         memory, net, or ~/.config/ktop/profiles/NAME (-P list)\n"
 	      "\n"
-	      "  -v, --verbose          debug log to ktop-PID.log (or --log FILE)\n"
+	      "  -v, --verbose          debug log to ktop-PID.log\n"
+	      "      --log FILE         the debug log to FILE instead (implies -v)\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          version\n"
 	      "\n"
@@ -352,6 +354,19 @@ static const char *const probe_option[] = { "--kprobe", "--kretprobe", "--uprobe
 					    "--uretprobe" };
 static const char *const list_option[] = { "--ftrace-filter", "--ftrace-notrace",
 					   "--graph-function", "--graph-notrace" };
+
+/* --hist list: the built-in names and the generic forms' prefixes, one a line (for shell
+ * completion and for people). */
+static void print_hist_kinds(void)
+{
+	const char *const *names;
+	size_t n;
+
+	names = histspec_builtins(&n);
+	for (size_t i = 0; i < n; i++)
+		printf("%.*s\n", (int)strcspn(names[i], ":") + !!strchr(names[i], ':'), names[i]);
+	puts("field:\nlatency:\nusdt:");
+}
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
 
@@ -542,6 +557,11 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			struct kt_hist_spec spec;
 			char bad[400];
 
+			if (!strcmp(optarg, "list")) {
+				print_hist_kinds();
+				options_free(o);
+				return 1;
+			}
 			if (histspec_parse(optarg, &spec, bad, sizeof(bad)) < 0)
 				FAIL("--hist: %s", bad);
 			o->hists = xreallocarray(o->hists, o->n_hists + 2, sizeof(*o->hists));
