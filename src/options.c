@@ -58,6 +58,8 @@ enum {
 	OPT_AGENT,
 	OPT_VIA,
 	OPT_COMPRESS,
+	OPT_PUSH,
+	OPT_NO_PUSH,
 };
 
 static const struct option long_options[] = {
@@ -117,6 +119,8 @@ static const struct option long_options[] = {
 	{ "host", required_argument, NULL, 'H' },
 	{ "via", required_argument, NULL, OPT_VIA },
 	{ "compress", no_argument, NULL, OPT_COMPRESS },
+	{ "push", no_argument, NULL, OPT_PUSH },
+	{ "no-push", no_argument, NULL, OPT_NO_PUSH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -225,6 +229,11 @@ void options_usage(FILE *out)
 	      "                         -H and --via repeat (up to 16): one stream by time, a\n"
 	      "                         host column (HOST, or via1, via2... in order)\n"
 	      "      --compress         the agent sends its pages zstd-compressed (slow links)\n"
+	      "      --push             send the static agent even where HOST has ktop (with\n"
+	      "                         --via, CMD starts a POSIX shell: 'chroot ROOT /bin/sh');\n"
+	      "                         -H sends it by itself where HOST has no ktop of this\n"
+	      "                         version; it runs from memory and leaves nothing there\n"
+	      "      --no-push          -H: only HOST's own ktop (ssh HOST ktop --agent)\n"
 	      "      --agent            no screen: the remote protocol on stdin/stdout, for a\n"
 	      "                         viewer at the other end of the pipe\n"
 	      "\n"
@@ -444,6 +453,13 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			break;
 		case OPT_COMPRESS:
 			o->compress = true;
+			break;
+		case OPT_PUSH:
+		case OPT_NO_PUSH:
+			if (o->push != KT_PUSH_AUTO &&
+			    o->push != (c == OPT_PUSH ? KT_PUSH_FORCE : KT_PUSH_NEVER))
+				FAIL("--push and --no-push contradict each other: give one");
+			o->push = c == OPT_PUSH ? KT_PUSH_FORCE : KT_PUSH_NEVER;
 			break;
 		case 'l':
 			o->mode = KT_MODE_LIST;
@@ -816,6 +832,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	    ((o->folded && !o->cpu_profile && !o->off_cpu) || o->input_path || o->profile))
 		FAIL("over a remote agent (-H, --via), -i, -P and --folded without a profile work "
 		     "locally only");
+	if (o->push != KT_PUSH_AUTO && !o->n_remotes)
+		FAIL("%s applies to -H or --via (how the agent gets to the host)",
+		     o->push == KT_PUSH_FORCE ? "--push" : "--no-push");
 	if (o->compress && !o->n_remotes)
 		FAIL("--compress applies to -H or --via (the agent compresses what it sends)");
 	return 0;

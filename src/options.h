@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "remote/push.h"
+
 /* Exit codes, documented in ktop.1. */
 enum {
 	KT_EXIT_OK = 0,
@@ -108,6 +110,7 @@ struct kt_options {
 	struct kt_remote_opt remotes[KT_REMOTES_MAX];
 	size_t n_remotes;
 	bool compress;		   /* --compress: the agent sends zstd frames */
+	enum kt_push push;	   /* --push, --no-push (src/remote/push.h) */
 	const char *off_cpu_via;   /* --off-cpu=VIA: only that variant; NULL: the first accepted */
 };
 

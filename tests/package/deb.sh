@@ -13,7 +13,8 @@ trap 'rm -rf "$T"' EXIT
 dpkg-deb -x "$deb" "$T/root" || fail "$deb is not a Debian package"
 for f in usr/bin/ktop usr/share/man/man1/ktop.1.gz usr/share/doc/ktop/copyright \
 	usr/share/doc/ktop/README.md.gz usr/share/doc/ktop/README.Debian \
-	usr/share/bash-completion/completions/ktop usr/share/zsh/vendor-completions/_ktop; do
+	usr/share/bash-completion/completions/ktop usr/share/zsh/vendor-completions/_ktop \
+	usr/libexec/ktop/ktop-agent; do
 	[ -s "$T/root/$f" ] || fail "$deb has no /$f"
 done
 for t in "$src"/themes/*.theme; do
@@ -23,6 +24,12 @@ done
 version=$(sed -n 's/^AC_INIT(\[ktop\], \[\([^]]*\)\].*/\1/p' "$src/configure.ac")
 [ "$(dpkg-deb -f "$deb" Version)" = "$version" ] ||
 	fail "$deb is version $(dpkg-deb -f "$deb" Version), configure.ac says $version"
+
+# The agent -H sends runs where no library is: static, and no bigger than docs/remote.md says.
+objdump -p "$T/root/usr/libexec/ktop/ktop-agent" | grep -q NEEDED &&
+	fail "ktop-agent needs shared libraries: $(objdump -p "$T/root/usr/libexec/ktop/ktop-agent" | grep NEEDED)"
+[ "$(stat -c %s "$T/root/usr/libexec/ktop/ktop-agent")" -le $((4 << 20)) ] ||
+	fail "ktop-agent is $(stat -c %s "$T/root/usr/libexec/ktop/ktop-agent") bytes, over 4 MiB"
 
 # Every library the binary needs, by its package, in Depends.
 depends=$(dpkg-deb -f "$deb" Depends)
