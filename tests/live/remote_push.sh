@@ -66,7 +66,7 @@ wait_pid_exit "$agent" 5 || fail "the agent outlived its viewer"
 instance_gone "$agent" || fail "instance ktop-$agent left after the agent exited"
 s=$(tail -n1 "$T/x.out")
 [[ $s =~ ^#\ ktop:\ events=([0-9]+)\ lost=([0-9]+)\  ]] || fail "no summary line: '$s'"
-[ "${BASH_REMATCH[1]}" = "$N" ] && [ "${BASH_REMATCH[2]}" = 0 ] ||
+{ [ "${BASH_REMATCH[1]}" = "$N" ] && [ "${BASH_REMATCH[2]}" = 0 ]; } ||
 	fail "events=${BASH_REMATCH[1]} lost=${BASH_REMATCH[2]}, the workload made exactly $N calls"
 rows=$(grep -c "ktop-push-$wl .*syscalls:sys_enter_getppid: $" "$T/x.out")
 [ "$rows" = "$N" ] || fail "$rows rows of ktop-push-$wl's getppid, expected $N"
@@ -88,7 +88,7 @@ grep -q "^# ktop: agent at " "$T/h.out" || fail "-H bare1: no agent line: $(tail
 same_root "-H"
 # --no-push: ssh HOST ktop --agent, as before, which the root cannot run
 run_ktop 60 "$T/n.out" "$T/n.err" -b -H bare1 --no-push -e sched:sched_switch --duration 1
-[ "$KTOP_RC" = 1 ] && grep -q "exited before its hello" "$T/n.err" ||
+{ [ "$KTOP_RC" = 1 ] && grep -q "exited before its hello" "$T/n.err"; } ||
 	fail "--no-push: exit $KTOP_RC: $(cat "$T/n.err")"
 [ "$(cat "$T/ssh.args")" = "-T bare1 ktop --agent" ] || fail "--no-push ran ssh $(cat "$T/ssh.args")"
 KTOP_ENV=()

@@ -4,6 +4,7 @@
 # --help prints; the values are the kernel's (available_events, available_tracers, read
 # here), the -H host's (through ssh, here a stand-in on PATH), the source's tables (histogram
 # kinds, themes, presets) and the file system's.
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root_tracefs
 command -v zsh >/dev/null || skip "no zsh (apt-get install zsh, or run ./dev deps)"
@@ -42,7 +43,7 @@ zsh_complete()
 same() # what expected got
 {
 	[ "$2" = "$3" ] && return
-	fail "$1: expected [$(echo $2)] got [$(echo $3)]"
+	fail "$1: expected [${2//$'\n'/ }] got [${3//$'\n'/ }]"
 }
 
 # Options: the table's long names, less the alias --no-colour; --help must print them all.
@@ -65,7 +66,7 @@ same "bash: --hist=ru (one word)" "runq-latency" "$(bash_complete --hist=ru)"
 same "bash: --hist=ru (three words)" "runq-latency" "$(bash_complete --hist = ru)"
 
 # Themes: the source's theme files (an uninstalled ktop reads them) and "list".
-themes=$( (cd "$src/themes" && ls ./*.theme | sed 's|^\./||; s/\.theme$//'; echo list) | sort)
+themes=$( (for t in "$src"/themes/*.theme; do t=${t##*/}; echo "${t%.theme}"; done; echo list) | sort)
 same "bash: --theme" "$themes" "$(bash_complete --theme '')"
 same "zsh: --theme" "$themes" "$(zsh_complete --theme '')"
 

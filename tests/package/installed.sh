@@ -10,7 +10,13 @@ say() { echo "installed: $*" >&2; }
 fail() { say "FAIL: $*"; exit 1; }
 T=$(mktemp -d /tmp/ktop-installed.XXXXXX)
 pids=()
-trap 'for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done; tmux -L inst kill-server 2>/dev/null; rm -rf "$T"' EXIT
+cleanup() {
+	local p
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	tmux -L inst kill-server 2>/dev/null
+	rm -rf "$T"
+}
+trap cleanup EXIT
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The version lives in configure.ac's AC_INIT; debian/changelog's newest entry and
 # ktop --version must say the same (debian/rules also refuses to build otherwise).
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_ktop
 ac=$(sed -n 's/^AC_INIT(\[ktop\], \[\([^]]*\)\].*/\1/p' "$KTOP_SRCDIR/configure.ac")
