@@ -99,7 +99,7 @@ if [ "$status" = 0 ]; then
 		2>&1 | tee -a "$dir/check.log" || status=$?
 fi
 if [ "$status" = 0 ]; then
-	say "passed: $(grep -E '^ktop: [0-9]+ passed' "$dir/check.log" | tail -n 1) (log: $dir/check.log)"
+	say "passed: $(grep -E '^ktop: [0-9]+ passed|^installed: PASS' "$dir/check.log" | tr '\n' ' ')(log: $dir/check.log)"
 else
 	say "FAILED with status $status (log: $dir/check.log)"
 fi

@@ -2,7 +2,7 @@
 # tests/package/installed.sh KTOP_DEB, as root in a pristine Debian 12 (./dev fresh's second
 # root): apt-get installs the package with nothing but what its Depends pull in, then the
 # installed ktop runs: --doctor, a batch capture counted against a known workload, the
-# explorer in tmux (tmux installed after the first two, for the test alone).
+# static agent sent through a shell (--push), the explorer in tmux (tmux installed after the first two, for the test alone).
 set -eu
 deb=${1:?usage: tests/package/installed.sh ktop_VERSION_ARCH.deb}
 tracefs=/sys/kernel/tracing
@@ -10,10 +10,11 @@ say() { echo "installed: $*" >&2; }
 fail() { say "FAIL: $*"; exit 1; }
 T=$(mktemp -d /tmp/ktop-installed.XXXXXX)
 pids=()
+# (under set -e: a ktop already waited for, a tmux server already gone are no failure)
 cleanup() {
 	local p
-	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	tmux -L inst kill-server 2>/dev/null
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+	tmux -L inst kill-server 2>/dev/null || true
 	rm -rf "$T"
 }
 trap cleanup EXIT
@@ -46,6 +47,12 @@ n=$(grep -cF "filename=$T/ktop-deb-true " "$T/batch" || true)
 [ "$n" = 50 ] || fail "ktop -b saw $n of 50 execs of $T/ktop-deb-true"
 [ ! -d "$tracefs/instances/ktop-$kpid" ] || fail "ktop-$kpid left its instance behind"
 
+# The installed static agent, sent through a shell as -H sends it where a host has no ktop.
+ktop -b --via sh --push -e sched:sched_process_exec --duration 1 >"$T/push.out" 2>"$T/push.err" ||
+	fail "ktop --via sh --push: $(cat "$T/push.err")"
+{ grep -q "sent the agent" "$T/push.err" && grep -q "^# ktop: agent at " "$T/push.out"; } ||
+	fail "the installed agent was not sent: $(cat "$T/push.err")"
+
 # The explorer in tmux: its stream shows the events, q leaves the kernel as it was.
 apt-get install -y -qq --no-install-recommends tmux >"$T/apt.log" 2>&1 || fail "apt-get install tmux"
 tmux -L inst new-session -d -x 160 -y 40 -s t "ktop -e sched:sched_switch; echo KTOP-EXIT=\$? >$T/exit; sleep 60"
@@ -62,4 +69,4 @@ for _ in $(seq 100); do [ -s "$T/exit" ] && break; sleep 0.1; done
 for d in "$tracefs"/instances/ktop-*; do
 	[ -d "$d" ] && [ ! -d "/proc/${d##*ktop-}" ] && fail "an instance of a dead ktop remains: $d"
 done
-say "PASS: $(dpkg-query -W -f '${Package} ${Version}' ktop) installed; --doctor; 50 of 50 execs counted; the explorer quit cleanly"
+say "PASS: $(dpkg-query -W -f '${Package} ${Version}' ktop) installed; --doctor; 50 of 50 execs counted; the agent pushed; the explorer quit cleanly"
