@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -446,6 +447,23 @@ int config_load_profile(struct kt_config *c, const char *name, char *err, size_t
 	return -1;
 }
 
+/* -P list: the built-ins, then the user's profile files, one a line. */
+static void print_profiles(void)
+{
+	char dir[4096];
+	struct dirent *e;
+	DIR *d;
+
+	for (size_t i = 0; i < NPROFILES; i++)
+		printf("%s\n", profiles[i].name);
+	if (config_path(dir, sizeof(dir), "profiles") < 0 || !(d = opendir(dir)))
+		return;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.')
+			printf("%s\n", e->d_name);
+	closedir(d);
+}
+
 int ktoprc_startup(struct kt_options *o, struct kt_config *rc, struct kt_config *prof,
 		   char *err, size_t errlen)
 {
@@ -459,6 +477,10 @@ int ktoprc_startup(struct kt_options *o, struct kt_config *rc, struct kt_config 
 
 		for (i = 0; i < n; i++)
 			printf("%s\n", names[i]);
+		return 1;
+	}
+	if (o->profile && !strcmp(o->profile, "list")) {
+		print_profiles();
 		return 1;
 	}
 	if (o->profile) {

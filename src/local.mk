@@ -28,3 +28,28 @@ src_libktop_a_SOURCES += \
 
 ktop_SOURCES = src/main.c
 ktop_LDADD = $(KTOP_LIBS)
+
+# ktop-agent (src/agent_main.c): ktop --agent linked statically, which ktop -H sends to a
+# host without ktop (src/remote/push.c). The sanitizers do not link statically: a sanitizer
+# build compiles libktop's sources a second time, without them, for the agent alone.
+AM_CPPFLAGS += -DKTOP_PKGLIBEXECDIR='"$(pkglibexecdir)"'
+KTOP_AGENT_CFLAGS = $(KTOP_WARN_CFLAGS) $(AX_PTHREAD_FLAGS) $(TRACEFS_CFLAGS) \
+	$(TRACEEVENT_CFLAGS) $(LIBBPF_CFLAGS) $(LIBELF_CFLAGS) $(ZSTD_CFLAGS) $(NCURSESW_CFLAGS) \
+	$(TRACECMD_CFLAGS)
+if STATIC_AGENT
+pkglibexec_PROGRAMS = ktop-agent
+ktop_agent_SOURCES = src/agent_main.c
+ktop_agent_CFLAGS = $(KTOP_AGENT_CFLAGS)
+ktop_agent_LDFLAGS = -static $(AX_PTHREAD_FLAGS)
+if SANITIZERS
+noinst_LIBRARIES += src/libktop_agent.a
+src_libktop_agent_a_SOURCES = $(src_libktop_a_SOURCES)
+nodist_src_libktop_agent_a_SOURCES = $(nodist_src_libktop_a_SOURCES)
+src_libktop_agent_a_CFLAGS = $(KTOP_AGENT_CFLAGS)
+ktop_agent_LDADD = src/libktop_agent.a $(KTOP_AGENT_LIBS)
+else
+ktop_agent_LDADD = src/libktop.a $(KTOP_AGENT_LIBS)
+endif
+else
+EXTRA_DIST += src/agent_main.c
+endif

@@ -19,6 +19,7 @@
 #include "log.h"
 #include "options.h"
 #include "remote/agent.h"
+#include "remote/push.h"
 #include "signals.h"
 #include "textout.h"
 #include "ui/ui.h"
@@ -40,6 +41,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "ktop: %s (see ktop --help)\n", err);
 		return KT_EXIT_USAGE;
 	}
+	push_set_mode(opts.push);
 	/* --theme list, -P, ktoprc */
 	ret = ktoprc_startup(&opts, &rc, &prof, err, sizeof(err));
 	if (ret) {

@@ -62,6 +62,8 @@ enum {
 	OPT_COMPRESS,
 	OPT_FORCE,
 	OPT_READ_MODE,
+	OPT_PUSH,
+	OPT_NO_PUSH,
 };
 
 static const struct option long_options[] = {
@@ -125,6 +127,8 @@ static const struct option long_options[] = {
 	{ "host", required_argument, NULL, 'H' },
 	{ "via", required_argument, NULL, OPT_VIA },
 	{ "compress", no_argument, NULL, OPT_COMPRESS },
+	{ "push", no_argument, NULL, OPT_PUSH },
+	{ "no-push", no_argument, NULL, OPT_NO_PUSH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -225,7 +229,8 @@ void options_usage(FILE *out)
 	      "                         tcp-connect-latency, func:FUNCTION, field:SYS:EVENT.FIELD,\n"
 	      "                         latency:SYS:EV[.F]->SYS:EV[.F], usdt:PATH:PROVIDER:PROBE[.argN];\n"
 	      "                         options ,by=KEY ,linear=STEP ,pid=PID\n"
-	      "                         ,via=tp_btf|raw_tp|tracepoint|fentry|kprobe; repeatable\n"
+	      "                         ,via=tp_btf|raw_tp|tracepoint|fentry|kprobe; repeatable;\n"
+	      "                         --hist list shows the kinds\n"
 	      "\n"
 	      "Batch mode:\n"
 	      "      --duration SECS    capture this long (default: until SIGINT/SIGTERM)\n"
@@ -242,6 +247,11 @@ void options_usage(FILE *out)
 	      "                         -H and --via repeat (up to 16): one stream by time, a\n"
 	      "                         host column (HOST, or via1, via2... in order)\n"
 	      "      --compress         the agent sends its pages zstd-compressed (slow links)\n"
+	      "      --push             send the static agent even where HOST has ktop (with\n"
+	      "                         --via, CMD starts a POSIX shell: 'chroot ROOT /bin/sh');\n"
+	      "                         -H sends it by itself where HOST has no ktop of this\n"
+	      "                         version; it runs from memory and leaves nothing there\n"
+	      "      --no-push          -H: only HOST's own ktop (ssh HOST ktop --agent)\n"
 	      "      --agent            no screen: the remote protocol on stdin/stdout, for a\n"
 	      "                         viewer at the other end of the pipe\n"
 	      "\n"
@@ -253,9 +263,10 @@ void options_usage(FILE *out)
 	      "                         --theme list shows them)\n"
 	      "  -M, --no-mouse         no mouse (clicks and the wheel go to the terminal)\n"
 	      "  -P, --preset NAME      events and layout of a profile: sched, block, syscalls,\n"
-	      "                         memory, net, or ~/.config/ktop/profiles/NAME\n"
+	      "                         memory, net, or ~/.config/ktop/profiles/NAME (-P list)\n"
 	      "\n"
-	      "  -v, --verbose          debug log to ktop-PID.log (or --log FILE)\n"
+	      "  -v, --verbose          debug log to ktop-PID.log\n"
+	      "      --log FILE         the debug log to FILE instead (implies -v)\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          version\n"
 	      "\n"
@@ -371,6 +382,19 @@ static const char *const probe_option[] = { "--kprobe", "--kretprobe", "--uprobe
 static const char *const list_option[] = { "--ftrace-filter", "--ftrace-notrace",
 					   "--graph-function", "--graph-notrace" };
 
+/* --hist list: the built-in names and the generic forms' prefixes, one a line (for shell
+ * completion and for people). */
+static void print_hist_kinds(void)
+{
+	const char *const *names;
+	size_t n;
+
+	names = histspec_builtins(&n);
+	for (size_t i = 0; i < n; i++)
+		printf("%.*s\n", (int)strcspn(names[i], ":") + !!strchr(names[i], ':'), names[i]);
+	puts("field:\nlatency:\nusdt:");
+}
+
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
 
 /* One more -H host or --via cmd, labelled (struct kt_remote_opt). Returns 0, or -1 with
@@ -450,6 +474,13 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			break;
 		case OPT_FORCE:
 			o->force = true;
+			break;
+		case OPT_PUSH:
+		case OPT_NO_PUSH:
+			if (o->push != KT_PUSH_AUTO &&
+			    o->push != (c == OPT_PUSH ? KT_PUSH_FORCE : KT_PUSH_NEVER))
+				FAIL("--push and --no-push contradict each other: give one");
+			o->push = c == OPT_PUSH ? KT_PUSH_FORCE : KT_PUSH_NEVER;
 			break;
 		case 'l':
 			o->mode = KT_MODE_LIST;
@@ -568,6 +599,11 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			struct kt_hist_spec spec;
 			char bad[400];
 
+			if (!strcmp(optarg, "list")) {
+				print_hist_kinds();
+				options_free(o);
+				return 1;
+			}
 			if (histspec_parse(optarg, &spec, bad, sizeof(bad)) < 0)
 				FAIL("--hist: %s", bad);
 			o->hists = xreallocarray(o->hists, o->n_hists + 2, sizeof(*o->hists));
@@ -850,6 +886,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	    ((o->folded && !o->cpu_profile && !o->off_cpu) || o->input_path || o->profile))
 		FAIL("over a remote agent (-H, --via), -i, -P and --folded without a profile work "
 		     "locally only");
+	if (o->push != KT_PUSH_AUTO && !o->n_remotes)
+		FAIL("%s applies to -H or --via (how the agent gets to the host)",
+		     o->push == KT_PUSH_FORCE ? "--push" : "--no-push");
 	if (o->compress && !o->n_remotes)
 		FAIL("--compress applies to -H or --via (the agent compresses what it sends)");
 	return 0;

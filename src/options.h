@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "remote/push.h"
+
 /* Exit codes, documented in ktop.1. */
 enum {
 	KT_EXIT_OK = 0,
@@ -110,6 +112,7 @@ struct kt_options {
 	size_t n_remotes;
 	bool compress;		   /* --compress: the agent sends zstd frames */
 	bool force;		   /* --force: a recording may replace one's own existing file */
+	enum kt_push push;	   /* --push, --no-push (src/remote/push.h) */
 	const char *off_cpu_via;   /* --off-cpu=VIA: only that variant; NULL: the first accepted */
 	/* the overview (issue 32; src/batch_top.c, src/ui/view_overview.c) */
 	bool top;		   /* --top */

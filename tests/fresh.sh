@@ -9,8 +9,12 @@
 # 3. In a private mount namespace (so nothing stays mounted, whatever happens): /proc, /sys,
 #    /dev, tracefs; then `chroot ROOT env -i ... ./dev check`, with CI=true and nothing of
 #    this shell's environment.
-# KTOP_TESTS='tests/live/x.sh ...' runs only those (./dev check's own variable).
-# The root is removed afterwards unless KTOP_FRESH_KEEP=1. Needs root and the Debian archive.
+# 4. Then `./dev deb` there, and in a second root fresh from the tarball (no build tools,
+#    nothing of the first): `apt-get install ./ktop_*.deb`, ktop --doctor, a batch capture
+#    and the explorer in tmux (tests/package/installed.sh).
+# KTOP_TESTS='tests/live/x.sh ...' runs only those (./dev check's own variable);
+# KTOP_FRESH_DEB_ONLY=1 skips ./dev check (steps 3's build and 4 only).
+# The roots are removed afterwards unless KTOP_FRESH_KEEP=1. Needs root and the Debian archive.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -45,22 +49,26 @@ EOF
 fi
 
 root=$dir/root.$$
+pristine=$dir/pristine.$$
 cleanup() {
-	[ "${KTOP_FRESH_KEEP:-}" ] && { say "root kept in $root"; return; }
-	rm -rf --one-file-system "$root"
+	[ "${KTOP_FRESH_KEEP:-}" ] && { say "roots kept in $root and $pristine"; return; }
+	rm -rf --one-file-system "$root" "$pristine"
 }
 trap cleanup EXIT
-mkdir -p "$root"
-tar -C "$root" -xf "$base"
-cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+new_root() {
+	mkdir -p "$1"
+	tar -C "$1" -xf "$base"
+	cp -L /etc/resolv.conf "$1/etc/resolv.conf" 2>/dev/null || true
+}
+new_root "$root"
 mkdir -p "$root/ktop"
 git -C "$top" archive HEAD | tar -C "$root/ktop" -xf -
 say "$(git -C "$top" log -1 --format='HEAD %h %s') in $root"
 
+# in_root ROOT COMMAND: COMMAND (bash -c) in ROOT with a clean environment.
 # unshare -m makes every mount below private to this command: they vanish with it.
-set -o pipefail
-status=0
-unshare -m --propagation private sh -eu -c '
+in_root() {
+	unshare -m --propagation private sh -eu -c '
 	root=$1
 	# The root a mount point, as on a real machine: unshare -m in the tests makes / private,
 	# which fails (EINVAL) on a directory that is not one.
@@ -74,10 +82,24 @@ unshare -m --propagation private sh -eu -c '
 		mount -t tracefs tracefs "$root/sys/kernel/tracing"
 	exec chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		HOME=/root LANG=C.UTF-8 TERM=xterm-256color CI=true KTOP_TESTS="$2" \
-		/bin/bash -c "cd /ktop && ./dev check"
-' fresh "$root" "${KTOP_TESTS:-}" 2>&1 | tee "$dir/check.log" || status=$?
+		/bin/bash -c "$3"
+' fresh "$1" "${KTOP_TESTS:-}" "$2"
+}
+
+set -o pipefail
+status=0
+check="./dev check &&"
+[ -z "${KTOP_FRESH_DEB_ONLY:-}" ] || check=""
+in_root "$root" "cd /ktop && $check DEB_BUILD_OPTIONS=nocheck ./dev deb" 2>&1 | tee "$dir/check.log" || status=$?
 if [ "$status" = 0 ]; then
-	say "passed: $(grep -E '^ktop: [0-9]+ passed' "$dir/check.log" | tail -n 1) (log: $dir/check.log)"
+	new_root "$pristine"
+	cp "$root"/ktop/ktop_*.deb "$root/ktop/tests/package/installed.sh" "$pristine/root/"
+	say "installing $(cd "$pristine/root" && ls ktop_*.deb) in a pristine root"
+	in_root "$pristine" "/root/installed.sh /root/$(cd "$pristine/root" && ls ktop_*.deb)" \
+		2>&1 | tee -a "$dir/check.log" || status=$?
+fi
+if [ "$status" = 0 ]; then
+	say "passed: $(grep -E '^ktop: [0-9]+ passed|^installed: PASS' "$dir/check.log" | tr '\n' ' ')(log: $dir/check.log)"
 else
 	say "FAILED with status $status (log: $dir/check.log)"
 fi

@@ -79,3 +79,6 @@ TERM_TESTS += tests/term/remote_scope_hosts.sh
 TERM_TESTS += tests/term/remote_stop_hosts.sh
 # Stacks over two made-up agents whose kernels lie apart: each frame named by its host's.
 TERM_TESTS += tests/term/remote_evstacks_hosts.sh
+# The agent that ships itself: --via 'chroot ROOT /bin/sh' --push and -H into a bare busybox
+# root, exact counts, nothing left in the root, refusals in one line.
+LIVE_TESTS += tests/live/remote_push.sh

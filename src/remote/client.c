@@ -19,6 +19,7 @@
 #include "client.h"
 #include "clock.h"
 #include "log.h"
+#include "push.h"
 #include "xalloc.h"
 
 struct kt_remote {
@@ -99,7 +100,9 @@ struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 		if (errp[1] >= 0)
 			dup2(errp[1], STDERR_FILENO);
 		signal(SIGPIPE, SIG_DFL);
-		if (host)
+		if (host && push_applies(true))
+			execlp("ssh", "ssh", "-T", host, "sh", (char *)NULL);
+		else if (host)
 			execlp("ssh", "ssh", "-T", host, "ktop", "--agent", (char *)NULL);
 		else
 			execl("/bin/sh", "sh", "-c", via, (char *)NULL);
@@ -116,6 +119,16 @@ struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 	if (errp[1] >= 0) {
 		close(errp[1]);
 		fcntl(r->errfd, F_SETFL, fcntl(r->errfd, F_GETFL) | O_NONBLOCK);
+	}
+	/* the host's ktop, or the agent sent through the same shell, waits for the hello */
+	if (push_applies(host != NULL)) {
+		remote_sigpipe_block(&old);
+		w = push_agent(r->to, r->from, host ? host : r->name, err, errlen);
+		remote_sigpipe_restore(&old);
+		if (w < 0) {
+			remote_close(r);
+			return NULL;
+		}
 	}
 	snprintf(h.version, sizeof(h.version), "%s", PACKAGE_VERSION);
 	msg_hello_encode(&r->pay, &h);

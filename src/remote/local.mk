@@ -12,6 +12,7 @@ src_libktop_a_SOURCES += \
 	src/remote/agentustack.c src/remote/agentustack.h \
 	src/remote/agent.c src/remote/agent.h \
 	src/remote/client.c src/remote/client.h \
+	src/remote/push.c src/remote/push.h \
 	src/remote/mirror.c src/remote/mirror.h \
 	src/remote/pages.c src/remote/pages.h \
 	src/remote/recq.c src/remote/recq.h \

@@ -84,7 +84,7 @@ start_ktop "$T/exact.out" "$T/exact.err" -b -H ktop-test -q \
 	-e syscalls:sys_enter_getppid --filter "common_pid == $wl"
 kpid=$KTOP_PID
 FAIL_SHOW=("$T/exact.err" "$S/sshd.log")
-wait_until 15 _find_agent || fail "no agent below sshd: $(head -c 500 "$T/exact.err")"
+wait_until 30 _find_agent || fail "no agent below sshd: $(head -c 500 "$T/exact.err")"
 KTOP_PIDS+=("$agent")
 wait_capturing "$agent" syscalls sys_enter_getppid
 touch "$T/go"
@@ -107,7 +107,7 @@ start_ktop "$T/kill.out" "$T/kill.err" -b -H ktop-test --uprobe "ktop_atoi=$libc
 kpid=$KTOP_PID
 FAIL_SHOW=("$T/kill.err" "$S/sshd.log")
 agent=
-wait_until 15 _find_agent || fail "no agent below sshd: $(head -c 500 "$T/kill.err")"
+wait_until 30 _find_agent || fail "no agent below sshd: $(head -c 500 "$T/kill.err")"
 KTOP_PIDS+=("$agent")
 wait_capturing "$agent" syscalls sys_enter_getppid
 grep -q "^p:ktop_$agent/ktop_atoi " "$TRACEFS/uprobe_events" || fail "the agent made no probe"

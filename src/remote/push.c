@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The self-shipping agent, the viewer's side: see push.h and docs/remote.md. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "log.h"
+#include "remote/push.h"
+
+/* How long a step of the dialogue may take: an ssh login, a slow link's 4 KiB. */
+#define PUSH_STEP_MS 30000
+
+static enum kt_push push_mode;
+
+void push_set_mode(enum kt_push mode)
+{
+	push_mode = mode;
+}
+
+bool push_applies(bool host)
+{
+	return push_mode == KT_PUSH_FORCE || (host && push_mode == KT_PUSH_AUTO);
+}
+
+/* The static agent: $KTOP_AGENT, else ktop-agent beside this ktop (a build tree), else
+ * the installed one. Returns an open fd and its size, or -1. */
+static int agent_open(off_t *size, char *path, size_t len)
+{
+	const char *env = getenv("KTOP_AGENT");
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	if (env && *env) {
+		snprintf(path, len, "%s", env);
+	} else {
+		n = readlink("/proc/self/exe", path, len - 16);
+		if (n > 0) {
+			path[n] = '\0';
+			snprintf(strrchr(path, '/') ? strrchr(path, '/') + 1 : path, 16, "ktop-agent");
+		}
+		if (n <= 0 || access(path, R_OK) < 0)
+			snprintf(path, len, "%s/ktop-agent", KTOP_PKGLIBEXECDIR);
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+		close(fd);
+		errno = ENOEXEC;
+		return -1;
+	}
+	*size = st.st_size;
+	return fd;
+}
+
+/* One line of the shell's stdout into buf, byte by byte: what follows the marker belongs to
+ * the agent. Returns its length, or -1 on timeout or end. */
+static int read_line(int from, char *buf, size_t len)
+{
+	struct pollfd p = { .fd = from, .events = POLLIN };
+	size_t n = 0;
+	ssize_t r;
+
+	for (;;) {
+		r = read(from, buf + n, 1);
+		if (r == 1) {
+			if (buf[n] == '\n' || n + 2 >= len) {
+				buf[n] = '\0';
+				return (int)n;
+			}
+			n++;
+			continue;
+		}
+		if (r == 0 || (errno != EAGAIN && errno != EINTR))
+			return -1;
+		if (poll(&p, 1, PUSH_STEP_MS) <= 0)
+			return -1;
+	}
+}
+
+/* The next KTOP-PUSH- line (a shell's noise before it skipped, up to 64 lines). */
+static int read_marker(int from, char *buf, size_t len)
+{
+	for (int i = 0; i < 64; i++) {
+		if (read_line(from, buf, len) < 0)
+			return -1;
+		if (!strncmp(buf, "KTOP-PUSH-", 10))
+			return 0;
+		log_debug("push: shell said '%s'", buf);
+	}
+	return -1;
+}
+
+static int write_all(int to, const void *data, size_t len)
+{
+	struct pollfd p = { .fd = to, .events = POLLOUT };
+	const char *d = data;
+	ssize_t w;
+
+	while (len) {
+		if (poll(&p, 1, PUSH_STEP_MS) <= 0)
+			return -1;
+		w = write(to, d, len < 4096 ? len : 4096);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		d += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+static int send_file(int to, int fd, off_t size)
+{
+	char buf[65536];
+	ssize_t n;
+
+	while (size > 0) {
+		n = read(fd, buf, sizeof(buf));
+		if (n <= 0 || write_all(to, buf, (size_t)n) < 0)
+			return -1;
+		size -= n;
+	}
+	return 0;
+}
+
+/* The one-line script: this version's ktop where the host has it (unless --push), else a
+ * writable place that allows exec, the agent's bytes from stdin, checked, run. */
+static void script(char *buf, size_t len, bool force, long long size)
+{
+	snprintf(buf, len,
+		 "v='ktop %s'; "
+		 "if [ %d = 0 ] && command -v ktop >/dev/null 2>&1 && "
+		 "[ \"$(ktop --version 2>/dev/null)\" = \"$v\" ]; then "
+		 "echo KTOP-PUSH-HAVE; exec ktop --agent; fi; "
+		 "[ %lld -gt 0 ] || { echo KTOP-PUSH-NONE; exit 1; }; "
+		 "f=; for d in /dev/shm \"/run/user/$(id -u 2>/dev/null)\" /run /tmp /var/tmp; do "
+		 "[ -d \"$d\" ] && [ -w \"$d\" ] || continue; f=$d/.ktop-agent.$$; "
+		 "if (printf '#!/bin/sh\\n' >\"$f\" && chmod 700 \"$f\" && \"$f\") 2>/dev/null; "
+		 "then break; fi; rm -f \"$f\"; f=; done; "
+		 "if [ -z \"$f\" ]; then echo KTOP-PUSH-NOEXEC; exit 1; fi; "
+		 "echo \"KTOP-PUSH-ASK $(uname -m) $(uname -r) $d\"; "
+		 "head -c %lld >\"$f\"; "
+		 "if [ \"$(wc -c <\"$f\")\" -eq %lld ] && chmod 700 \"$f\"; then "
+		 "echo KTOP-PUSH-GO; KTOP_PUSHED=$f exec \"$f\" --agent; fi; "
+		 "rm -f \"$f\"; echo KTOP-PUSH-SHORT; exit 1\n",
+		 PACKAGE_VERSION, force, size, size, size);
+}
+
+/* The host's machine and kernel against the agent's: one line when they do not fit. */
+static int host_fits(const char *ask, const char *name, char *err, size_t errlen)
+{
+	char machine[64], release[128];
+	struct utsname u;
+	int major = 0, minor = 0;
+
+	if (sscanf(ask, "KTOP-PUSH-ASK %63s %127s", machine, release) != 2) {
+		snprintf(err, errlen, "%s: the shell answered '%.80s' to the agent's push", name, ask);
+		return -1;
+	}
+	uname(&u);
+	if (strcmp(machine, u.machine)) {
+		snprintf(err, errlen, "%s is %s, the agent this ktop sends is built for %s: install "
+			 "ktop there", name, machine, u.machine);
+		return -1;
+	}
+	/* memfd_create, which the agent moves itself into */
+	if (sscanf(release, "%d.%d", &major, &minor) != 2 || major * 1000 + minor < 3017) {
+		snprintf(err, errlen, "%s runs Linux %s, the agent needs 3.17 or later: install a "
+			 "ktop built for it there", name, release);
+		return -1;
+	}
+	return 0;
+}
+
+int push_agent(int to, int from, const char *name, char *err, size_t errlen)
+{
+	char path[4096], cmd[2048], line[512];
+	off_t size = 0;
+	int fd;
+
+	fd = agent_open(&size, path, sizeof(path));
+	if (fd < 0 && push_mode == KT_PUSH_FORCE) {
+		snprintf(err, errlen, "--push: no static agent to send at %s (%s): build ktop with "
+			 "the static libraries (configure says which), or set KTOP_AGENT", path,
+			 strerror(errno));
+		return -1;
+	}
+	script(cmd, sizeof(cmd), push_mode == KT_PUSH_FORCE, fd < 0 ? 0 : (long long)size);
+	if (write_all(to, cmd, strlen(cmd)) < 0 || read_marker(from, line, sizeof(line)) < 0) {
+		snprintf(err, errlen, "%s did not answer as a POSIX shell (%s needs one: ssh HOST "
+			 "sh, or a --via command that starts sh)", name,
+			 push_mode == KT_PUSH_FORCE ? "--push" : "sending the agent");
+		goto fail;
+	}
+	if (!strcmp(line, "KTOP-PUSH-HAVE")) {
+		log_debug("push: %s runs its own ktop %s --agent", name, PACKAGE_VERSION);
+		if (fd >= 0)
+			close(fd);
+		return 0;
+	}
+	if (!strcmp(line, "KTOP-PUSH-NOEXEC")) {
+		snprintf(err, errlen, "%s: no ktop %s there, and no writable place that allows exec "
+			 "(/dev/shm, /run, /tmp, /var/tmp) to run the agent from: install ktop there",
+			 name, PACKAGE_VERSION);
+		goto fail;
+	}
+	if (!strcmp(line, "KTOP-PUSH-NONE")) {
+		snprintf(err, errlen, "%s has no ktop %s, and this one has no static agent to send "
+			 "(%s): install ktop there", name, PACKAGE_VERSION, path);
+		return -1;
+	}
+	if (host_fits(line, name, err, errlen) < 0)
+		goto fail;
+	if (send_file(to, fd, size) < 0 || read_marker(from, line, sizeof(line)) < 0 ||
+	    strcmp(line, "KTOP-PUSH-GO")) {
+		snprintf(err, errlen, "%s: sending the agent (%lld bytes) failed: the link or the "
+			 "shell ended", name, (long long)size);
+		goto fail;
+	}
+	close(fd);
+	fprintf(stderr, "ktop: %s: no ktop %s there: sent the agent (%lld bytes), running from "
+		"memory\n", name, PACKAGE_VERSION, (long long)size);
+	log_debug("push: %s: sent %s (%lld bytes), it runs as --agent", name, path,
+		  (long long)size);
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
+}
