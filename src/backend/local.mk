@@ -12,6 +12,7 @@ src_libktop_a_SOURCES += \
 	src/backend/taskwatch.c src/backend/taskwatch.h \
 	src/backend/perfring.c src/backend/perfring.h \
 	src/backend/reader.c src/backend/reader.h \
+	src/backend/ringpage.c src/backend/ringpage.h \
 	src/backend/selfstat.c src/backend/selfstat.h \
 	src/backend/guard.c src/backend/guard.h \
 	src/backend/triggers.c src/backend/triggers.h \
