@@ -18,6 +18,10 @@ EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/multi_
 	tests/remote/snapshots_fake.sh \
 	tests/remote/fake_peer.py \
 	tests/remote/throttle.py
+# A hostile agent (issue 36): corrupt pages, a second hello, formats not asked for, names that
+# climb, too many formats: one line and exit 1, never a crash.
+TESTS += tests/remote/hostile.sh
+EXTRA_DIST += tests/remote/hostile.sh
 # --hist and --pmu over agents: snapshots printed as locally, per host, refusals, old agents.
 TESTS += tests/remote/snapshots_fake.sh
 # Live: --via over a plain pipe (exact counts, loss, kill -9 of the viewer), a real sshd.
