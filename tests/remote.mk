@@ -27,6 +27,8 @@ TESTS += tests/remote/snapshots_fake.sh
 # Live: --via over a plain pipe (exact counts, loss, kill -9 of the viewer), a real sshd.
 LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh tests/live/remote_throttle.sh
 LIVE_TESTS += tests/live/remote_silence.sh
+# A FIFO or a device named to the agent is refused, never opened (issue 36).
+LIVE_TESTS += tests/live/remote_open.sh
 # Two agents through --via merged into one stream: exact per host, in time, clean after.
 LIVE_TESTS += tests/live/remote_multi.sh
 # --hist and --pmu through agents: exact per host, the agent's refusal, all gone after -9.

@@ -37,7 +37,8 @@ struct kt_elf {
 	Elf *elf;
 };
 
-/* Opens path. Returns 0, or -1 with err ("/etc/passwd is not an ELF file ..."). */
+/* Opens path, a regular file only (a FIFO or a device is refused, never opened). Returns
+ * 0, or -1 with err ("/etc/passwd is not an ELF file ..."). */
 int elfsyms_open(const char *path, struct kt_elf *ef, char *err, size_t errlen);
 void elfsyms_close(struct kt_elf *ef);
 /* The file offset of virtual address addr, from the PT_LOAD segment holding it. Returns 0,
