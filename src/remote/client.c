@@ -65,6 +65,18 @@ struct kt_remote {
 	uint64_t format_bytes;
 };
 
+struct kt_remote *remote_new(const char *name, const struct kt_remote_ops *ops, void *ctx)
+{
+	struct kt_remote *r = xcalloc(1, sizeof(*r));
+
+	r->ops = ops;
+	r->ctx = ctx;
+	r->to = r->from = r->errfd = -1;
+	r->best_rtt = UINT64_MAX;
+	snprintf(r->name, sizeof(r->name), "%.150s", name ? name : "");
+	return r;
+}
+
 struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 			       const struct kt_remote_ops *ops, void *ctx, char *err,
 			       size_t errlen)
@@ -89,10 +101,7 @@ struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 		close(out[1]);
 		goto fail_pipe;
 	}
-	r = xcalloc(1, sizeof(*r));
-	r->ops = ops;
-	r->ctx = ctx;
-	r->best_rtt = UINT64_MAX;
+	r = remote_new(NULL, ops, ctx);
 	if (host)
 		snprintf(r->name, sizeof(r->name), "ssh %.140s ktop --agent", host);
 	else
@@ -478,11 +487,7 @@ int remote_err_fd(const struct kt_remote *r)
 int remote_pump(struct kt_remote *r, char *err, size_t errlen)
 {
 	uint8_t buf[262144];
-	struct kt_frame f;
-	const uint8_t *p;
 	ssize_t got;
-	size_t n;
-	int ret;
 
 	remote_pump_err(r);
 	if (r->ended)
@@ -500,8 +505,18 @@ int remote_pump(struct kt_remote *r, char *err, size_t errlen)
 				 "connection dropped or the agent died", r->name);
 		return -1;
 	}
-	r->stats.bytes += (uint64_t)got;
-	rstream_feed(&r->rs, buf, (size_t)got);
+	return remote_feed(r, buf, (size_t)got, err, errlen);
+}
+
+int remote_feed(struct kt_remote *r, const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	struct kt_frame f;
+	const uint8_t *p;
+	size_t n;
+	int ret;
+
+	r->stats.bytes += len;
+	rstream_feed(&r->rs, buf, len);
 	while ((ret = rstream_next(&r->rs, &f, &p, &n, err, errlen)) > 0) {
 		r->stats.frames++;
 		if (remote_dispatch(r, &f, p, n, err, errlen) < 0)
@@ -683,21 +698,23 @@ int remote_close(struct kt_remote *r)
 {
 	unsigned long long end;
 	int status = 0;
-	pid_t w;
+	pid_t w = -1;
 
 	if (!r)
 		return 0;
 	remote_finish(r);
 	if (r->to >= 0)
 		close(r->to);
-	close(r->from);
+	if (r->from >= 0)
+		close(r->from);
 	end = clock_mono_ns() + 3000000000ull;
 	/* its stderr read meanwhile: a command that fills that pipe cannot end */
-	while ((w = waitpid(r->pid, &status, WNOHANG)) == 0 && clock_mono_ns() < end) {
+	while (r->pid > 0 && (w = waitpid(r->pid, &status, WNOHANG)) == 0 &&
+	       clock_mono_ns() < end) {
 		remote_pump_err(r);
 		usleep(10000);
 	}
-	if (w == 0) {
+	if (r->pid > 0 && w == 0) {
 		kill(r->pid, SIGTERM);
 		waitpid(r->pid, &status, 0);
 	}
