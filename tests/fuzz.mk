@@ -84,3 +84,17 @@ if HAVE_FUZZER
 tests/fuzz/fuzz_trigger: $(FUZZ_TRIGGER_SRCS)
 	$(FUZZ_PARSER_LINK)
 endif
+# The viewer's whole remote state machine as a hostile agent drives it (issue 36): frames of
+# any type in any order through client.c into the pages' decoder, the viewer's requests
+# between them.
+FUZZ_REMOTE_SRCS = tests/fuzz/fuzz_remote.c src/remote/client.c src/remote/pages.c \
+	src/remote/recq.c src/backend/ringpage.c src/backend/catalog.c src/remote/frame.c \
+	src/remote/msg.c src/remote/histrows.c src/remote/counterrows.c src/backend/pmu_snap.c \
+	src/remote/profrows.c src/backend/probeprint.c src/json.c $(FUZZ_PROBES_LIB)
+FUZZ_PARSER_TESTS += tests/fuzz/remote.dict
+EXTRA_DIST += tests/fuzz/remote.dict tests/fuzz/fuzz_remote.c
+FUZZ_PARSER_BINS += tests/fuzz/fuzz_remote
+if HAVE_FUZZER
+tests/fuzz/fuzz_remote: $(FUZZ_REMOTE_SRCS) tests/fuzz/fuzz_parser.h
+	$(FUZZ_PARSER_LINK)
+endif

@@ -28,6 +28,8 @@ FUZZ_RECORDING_SRCS = tests/fuzz/fuzz_recording.c \
 	src/record/recording_walk.c src/record/recording_index.c src/record/recording_pager.c \
 	src/backend/store.c src/backend/decode.c src/backend/comms.c src/backend/loss.c \
 	src/fileio.c src/strutil.c src/json.c src/clock.c src/log.c src/xalloc.c
+# the page check tdat_check.c shares with the remote viewer
+FUZZ_RECORDING_SRCS += src/backend/ringpage.c
 EXTRA_DIST += tests/fuzz/fuzz_recording.c tests/fuzz/run-fuzzer.sh
 RECORD_TESTS += tests/fuzz/fuzz_recording.sh
 if HAVE_FUZZER

@@ -18,11 +18,17 @@ EXTRA_DIST += tests/remote/version.sh tests/remote/decode.sh tests/remote/multi_
 	tests/remote/snapshots_fake.sh \
 	tests/remote/fake_peer.py \
 	tests/remote/throttle.py
+# A hostile agent (issue 36): corrupt pages, a second hello, formats not asked for, names that
+# climb, too many formats: one line and exit 1, never a crash.
+TESTS += tests/remote/hostile.sh
+EXTRA_DIST += tests/remote/hostile.sh
 # --hist and --pmu over agents: snapshots printed as locally, per host, refusals, old agents.
 TESTS += tests/remote/snapshots_fake.sh
 # Live: --via over a plain pipe (exact counts, loss, kill -9 of the viewer), a real sshd.
 LIVE_TESTS += tests/live/remote_via.sh tests/live/remote_ssh.sh tests/live/remote_throttle.sh
 LIVE_TESTS += tests/live/remote_silence.sh
+# A FIFO or a device named to the agent is refused, never opened (issue 36).
+LIVE_TESTS += tests/live/remote_open.sh
 # Two agents through --via merged into one stream: exact per host, in time, clean after.
 LIVE_TESTS += tests/live/remote_multi.sh
 # --hist and --pmu through agents: exact per host, the agent's refusal, all gone after -9.

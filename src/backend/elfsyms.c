@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backend/elfsyms.h"
@@ -74,13 +75,47 @@ int elfsyms_resolve_path(const char *name, char *path, size_t pathlen, char *err
 	return -1;
 }
 
+/* The largest binary read: a debug file of a browser is about 2 GiB. */
+#define ELFSYMS_SIZE_MAX (4ull << 30)
+
+/* Opens path, a name that may come from another machine's viewer, only when it is a regular
+ * file within the bound: a FIFO would hang the open, and opening a device may act (a
+ * watchdog arms). It is looked at through an O_PATH descriptor, which opens nothing, and
+ * the file that descriptor holds is the one opened: nothing is swapped in between. A
+ * symbolic link is followed (libraries are named by theirs). Returns the fd, or -1 with
+ * err. */
+static int open_regular(const char *path, char *err, size_t errlen)
+{
+	char self[64];
+	struct stat st;
+	int pfd, fd = -1;
+
+	pfd = open(path, O_PATH | O_CLOEXEC);
+	if (pfd < 0 || fstat(pfd, &st) < 0) {
+		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s is not a regular file (uprobes need a binary or a shared "
+			 "library)", path);
+	} else if ((unsigned long long)st.st_size > ELFSYMS_SIZE_MAX) {
+		snprintf(err, errlen, "%s is %lld bytes, past the %llu GiB ktop reads as a binary",
+			 path, (long long)st.st_size, ELFSYMS_SIZE_MAX >> 30);
+	} else {
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", pfd);
+		fd = open(self, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd < 0)
+			snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+	}
+	if (pfd >= 0)
+		close(pfd);
+	return fd;
+}
+
 int elfsyms_open(const char *path, struct kt_elf *ef, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path, err, errlen);
 
 	if (fd < 0) {
 		ef->elf = NULL;
-		snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
 		return -1;
 	}
 	return elfsyms_open_fd(fd, path, ef, err, errlen);
@@ -94,7 +129,6 @@ int elfsyms_open_fd(int fd, const char *path, struct kt_elf *ef, char *err, size
 		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
 		close(fd);
 		return -1;
-	}
 	ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
 	if (!ef->elf || elf_kind(ef->elf) != ELF_K_ELF) {
 		snprintf(err, errlen, "%s is not an ELF file (uprobes need a binary or a shared "

@@ -37,7 +37,8 @@ struct kt_elf {
 	Elf *elf;
 };
 
-/* Opens path. Returns 0, or -1 with err ("/etc/passwd is not an ELF file ..."). */
+/* Opens path, a regular file only (a FIFO or a device is refused, never opened). Returns
+ * 0, or -1 with err ("/etc/passwd is not an ELF file ..."). */
 int elfsyms_open(const char *path, struct kt_elf *ef, char *err, size_t errlen);
 /* The same on fd, opened already (procmaps_open()), which ef then owns, as on a failure it is
  * closed; path names it in err. */

@@ -16,6 +16,7 @@ src_libktop_a_SOURCES += \
 	src/backend/perfring.c src/backend/perfring.h \
 	src/backend/reader.c src/backend/reader.h \
 	src/backend/ringmap.c src/backend/ringmap.h src/backend/trace_mmap.h \
+	src/backend/ringpage.c src/backend/ringpage.h \
 	src/backend/selfstat.c src/backend/selfstat.h \
 	src/backend/guard.c src/backend/guard.h \
 	src/backend/triggers.c src/backend/triggers.h \

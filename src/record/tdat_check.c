@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "../backend/loss.h"
+#include "../backend/ringpage.h"
 #include "tdat.h"
 #include "tdat_check.h"
 
@@ -247,25 +248,20 @@ static int options_v6(struct src *s, struct kt_tdat_info *info)
 static int pages(struct src *s, const struct kt_tdat_info *info, int cpu, uint64_t off,
 		 uint64_t size)
 {
-	unsigned hdr = 8 + info->long_size;
+	size_t hdr = ringpage_header_size(info->long_size);
 	unsigned char h[16];
-	uint64_t p, commit, used;
+	char why[128];
+	uint64_t p;
 
 	for (p = off; p < off + size && p < off + (uint64_t)TDAT_CHECK_PAGES * info->page_size;
 	     p += info->page_size) {
 		s->off = p;
 		if (get(s, h, hdr) < 0)
 			return -1;
-		commit = 0;
-		memcpy(&commit, h + 8, info->long_size);
-		used = commit & ((1ull << 27) - 1);
-		if (commit & TDAT_PAGE_MISSED_STORED)
-			used += info->long_size;
-		if (used > info->page_size - hdr)
-			return fail(s, "corrupt page at offset %llu in CPU %d's data: it says it "
-				       "holds %llu bytes, a page holds %u",
-				    (unsigned long long)p, cpu, (unsigned long long)used,
-				    info->page_size - hdr);
+		if (ringpage_check(h, info->page_size, info->long_size,
+				   __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, why, sizeof(why)) < 0)
+			return fail(s, "corrupt page at offset %llu in CPU %d's data: %s",
+				    (unsigned long long)p, cpu, why);
 	}
 	return 0;
 }

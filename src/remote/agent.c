@@ -1443,19 +1443,35 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 	pthread_mutex_unlock(&a->lock);
 }
 
+/* A request that could not be read as sent: refused, the agent goes on. */
+static void agent_refuse_request(struct agent *a, uint32_t id, const char *why)
+{
+	log_debug("%s: request %u refused: %s", __func__, id, why);
+	pthread_mutex_lock(&a->lock);
+	a->pay.len = 0;
+	msg_reply_encode(&a->pay, id, false, why);
+	agent_send(a, KT_MSG_REPLY, a->pay.data, a->pay.len);
+	pthread_mutex_unlock(&a->lock);
+}
+
 /* One frame from the viewer. Returns -1 when it is one the agent cannot go on after. */
 static int agent_frame(struct agent *a, const struct kt_frame *f, const uint8_t *p, size_t n,
 		       char *err, size_t errlen)
 {
 	struct kt_request q;
+	int ret;
 	char store[8192];
 	uint64_t t;
 
 	switch (f->type) {
 	case KT_MSG_REQUEST:
-		if (msg_request_decode(p, n, &q, store, sizeof(store), err, errlen) < 0)
+		ret = msg_request_decode(p, n, &q, store, sizeof(store), err, errlen);
+		if (ret < 0)
 			return -1;
-		agent_request(a, &q);
+		if (ret > 0)
+			agent_refuse_request(a, q.id, err);
+		else
+			agent_request(a, &q);
 		return 0;
 	case KT_MSG_PING:
 		if (msg_u64_decode(p, n, &t) < 0) {

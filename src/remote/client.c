@@ -16,11 +16,25 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "backend/catalog.h"
+#include "backend/ringpage.h"
 #include "client.h"
 #include "clock.h"
 #include "log.h"
 #include "push.h"
 #include "xalloc.h"
+
+/* Formats an agent may send, at most: a kernel has about 2,300 events in 2 MB of formats,
+ * the largest 6 KB; libtraceevent's parser is quadratic in a long run of blanks. */
+#define REMOTE_FORMATS_MAX 16384u
+#define REMOTE_FORMAT_BYTES_MAX (32u << 20)
+#define REMOTE_FORMAT_MAX (64u << 10)
+
+/* A request of the viewer's that brings formats (enable, stack, format), until its reply. */
+struct remote_ask {
+	uint32_t id;
+	char *spec;
+};
 
 struct kt_remote {
 	const struct kt_remote_ops *ops;
@@ -46,7 +60,23 @@ struct kt_remote {
 	uint64_t best_rtt;
 	bool have_clock, got_pong;
 	struct kt_remote_stats stats;
+	struct remote_ask *asks; /* unanswered, n_asks of them */
+	size_t n_asks;
+	uint32_t formats; /* taken, and their bytes */
+	uint64_t format_bytes;
 };
+
+struct kt_remote *remote_new(const char *name, const struct kt_remote_ops *ops, void *ctx)
+{
+	struct kt_remote *r = xcalloc(1, sizeof(*r));
+
+	r->ops = ops;
+	r->ctx = ctx;
+	r->to = r->from = r->errfd = -1;
+	r->best_rtt = UINT64_MAX;
+	snprintf(r->name, sizeof(r->name), "%.150s", name ? name : "");
+	return r;
+}
 
 struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 			       const struct kt_remote_ops *ops, void *ctx, char *err,
@@ -72,10 +102,7 @@ struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 		close(out[1]);
 		goto fail_pipe;
 	}
-	r = xcalloc(1, sizeof(*r));
-	r->ops = ops;
-	r->ctx = ctx;
-	r->best_rtt = UINT64_MAX;
+	r = remote_new(NULL, ops, ctx);
 	if (host)
 		snprintf(r->name, sizeof(r->name), "ssh %.140s ktop --agent", host);
 	else
@@ -181,6 +208,77 @@ static void remote_user_name(void *ctx, int32_t pid, uint64_t addr, uint8_t kind
 		r->ops->user_name(r->ctx, pid, addr, kind, name);
 }
 
+/* A request sent: one that brings formats is kept until its reply, for remote_format_ok. */
+static void remote_ask(struct kt_remote *r, uint32_t id, uint8_t op, const char *arg)
+{
+	if (op != KT_REQ_ENABLE && op != KT_REQ_STACK && op != KT_REQ_FORMAT)
+		return;
+	r->asks = xreallocarray(r->asks, r->n_asks + 1, sizeof(*r->asks));
+	r->asks[r->n_asks++] = (struct remote_ask){ .id = id, .spec = xstrdup(arg) };
+}
+
+static void remote_answered(struct kt_remote *r, uint32_t id)
+{
+	for (size_t i = 0; i < r->n_asks; i++) {
+		if (r->asks[i].id != id)
+			continue;
+		free(r->asks[i].spec);
+		r->asks[i] = r->asks[--r->n_asks];
+		return;
+	}
+}
+
+/* A name the agent gives a system or an event: one file name in the mirror (mirror.h). */
+static bool remote_name_ok(const char *s)
+{
+	if (!strcmp(s, ".") || !strcmp(s, ".."))
+		return false;
+	for (; *s; s++)
+		if (*s == '/' || (unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/* A format frame's name and size: an event the viewer asked for (the ftrace system's come
+ * with the hello), within the bounds. Returns 0, or -1 with one line in err. */
+static int remote_format_ok(struct kt_remote *r, char *sys, char *name, uint32_t len,
+			    char *err, size_t errlen)
+{
+	struct kt_event_desc ev = { .system = sys, .name = name };
+	bool asked = !strcmp(sys, "ftrace");
+
+	if (!remote_name_ok(sys) || !remote_name_ok(name) || !*name) {
+		snprintf(err, errlen, "%s sent a format named '%.80s:%.80s', not an event's name",
+			 r->name, sys, name);
+		return -1;
+	}
+	for (size_t i = 0; !asked && i < r->n_asks; i++)
+		asked = catalog_spec_matches(r->asks[i].spec, &ev);
+	if (!asked) {
+		snprintf(err, errlen, "%s sent the format of %.80s:%.80s, which the viewer did not "
+			 "ask for", r->name, sys, name);
+		return -1;
+	}
+	if (len > REMOTE_FORMAT_MAX) {
+		snprintf(err, errlen, "%s sent a format of %u bytes for %.80s:%.80s, no event's "
+			 "is over %u KiB", r->name, len, sys, name, REMOTE_FORMAT_MAX >> 10);
+		return -1;
+	}
+	if (r->formats >= REMOTE_FORMATS_MAX) {
+		snprintf(err, errlen, "%s sent more formats than a kernel has: past %u of them",
+			 r->name, REMOTE_FORMATS_MAX);
+		return -1;
+	}
+	if (r->format_bytes + len > REMOTE_FORMAT_BYTES_MAX) {
+		snprintf(err, errlen, "%s sent more formats than a kernel has: past %u MiB of "
+			 "them", r->name, REMOTE_FORMAT_BYTES_MAX >> 20);
+		return -1;
+	}
+	r->formats++;
+	r->format_bytes += len;
+	return 0;
+}
+
 static int remote_malformed(const struct kt_frame *f, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "malformed %s frame (%u bytes)", frame_type_name(f->type), f->len);
@@ -197,7 +295,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 	struct kt_histrows rows;
 	struct kt_counterrows crows;
 	struct kt_profrows prof;
-	char sys[256], name[256];
+	char sys[256], name[256], why[128];
 	const uint8_t *blob;
 	uint32_t id, len, cpu;
 	uint64_t sent, agent, now;
@@ -212,6 +310,10 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 	}
 	switch (f->type) {
 	case KT_MSG_HELLO:
+		if (r->have_hello) { /* the per-CPU arrays are sized by the first */
+			snprintf(err, errlen, "%s sent a second hello", r->name);
+			return -1;
+		}
 		if (msg_hello_decode(p, n, &r->hello, err, errlen) < 0)
 			return -1;
 		if (r->hello.proto == KT_PROTO_VERSION && r->hello.role != 'A') {
@@ -234,6 +336,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 	case KT_MSG_REPLY:
 		if (msg_reply_decode(p, n, &id, &ok, r->reply, sizeof(r->reply)) < 0)
 			return remote_malformed(f, err, errlen);
+		remote_answered(r, id);
 		if (id == r->want_id) {
 			r->got_reply = true;
 			r->reply_ok = ok;
@@ -246,6 +349,8 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 	case KT_MSG_FORMAT:
 		if (msg_format_decode(p, n, sys, sizeof(sys), name, sizeof(name), &blob, &len) < 0)
 			return remote_malformed(f, err, errlen);
+		if (remote_format_ok(r, sys, name, len, err, errlen) < 0)
+			return -1;
 		if (o->format)
 			o->format(r->ctx, sys, name, blob, len);
 		return 0;
@@ -265,6 +370,12 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		if (msg_page_decode(p, n, &cpu, &blob, &len) < 0 || cpu >= r->hello.ncpus ||
 		    len > r->hello.page_size)
 			return remote_malformed(f, err, errlen);
+		if (ringpage_check(blob, len, r->hello.long_size, r->hello.big_endian, why,
+				   sizeof(why)) < 0) {
+			snprintf(err, errlen, "%s sent a corrupt page for CPU %u: %s", r->name, cpu,
+				 why);
+			return -1;
+		}
 		r->stats.pages++;
 		r->stats.page_bytes += len;
 		if (o->page)
@@ -389,11 +500,7 @@ int remote_err_fd(const struct kt_remote *r)
 int remote_pump(struct kt_remote *r, char *err, size_t errlen)
 {
 	uint8_t buf[262144];
-	struct kt_frame f;
-	const uint8_t *p;
 	ssize_t got;
-	size_t n;
-	int ret;
 
 	remote_pump_err(r);
 	if (r->ended)
@@ -411,8 +518,18 @@ int remote_pump(struct kt_remote *r, char *err, size_t errlen)
 				 "connection dropped or the agent died", r->name);
 		return -1;
 	}
-	r->stats.bytes += (uint64_t)got;
-	rstream_feed(&r->rs, buf, (size_t)got);
+	return remote_feed(r, buf, (size_t)got, err, errlen);
+}
+
+int remote_feed(struct kt_remote *r, const uint8_t *buf, size_t len, char *err, size_t errlen)
+{
+	struct kt_frame f;
+	const uint8_t *p;
+	size_t n;
+	int ret;
+
+	r->stats.bytes += len;
+	rstream_feed(&r->rs, buf, len);
 	while ((ret = rstream_next(&r->rs, &f, &p, &n, err, errlen)) > 0) {
 		r->stats.frames++;
 		if (remote_dispatch(r, &f, p, n, err, errlen) < 0)
@@ -479,6 +596,7 @@ int remote_call(struct kt_remote *r, uint8_t op, const char *arg, const char *ar
 	r->got_reply = false;
 	r->pay.len = 0;
 	msg_request_encode(&r->pay, r->want_id, op, arg, arg2);
+	remote_ask(r, r->want_id, op, arg);
 	if (remote_send(r, KT_MSG_REQUEST) < 0) {
 		snprintf(reply, len, "%s: cannot send: %s", r->name, strerror(errno));
 		return -1;
@@ -495,6 +613,7 @@ int remote_send_request(struct kt_remote *r, uint8_t op, const char *arg, const 
 {
 	r->pay.len = 0;
 	msg_request_encode(&r->pay, ++r->next_id, op, arg, arg2);
+	remote_ask(r, r->next_id, op, arg);
 	return remote_send(r, KT_MSG_REQUEST);
 }
 
@@ -592,21 +711,23 @@ int remote_close(struct kt_remote *r)
 {
 	unsigned long long end;
 	int status = 0;
-	pid_t w;
+	pid_t w = -1;
 
 	if (!r)
 		return 0;
 	remote_finish(r);
 	if (r->to >= 0)
 		close(r->to);
-	close(r->from);
+	if (r->from >= 0)
+		close(r->from);
 	end = clock_mono_ns() + 3000000000ull;
 	/* its stderr read meanwhile: a command that fills that pipe cannot end */
-	while ((w = waitpid(r->pid, &status, WNOHANG)) == 0 && clock_mono_ns() < end) {
+	while (r->pid > 0 && (w = waitpid(r->pid, &status, WNOHANG)) == 0 &&
+	       clock_mono_ns() < end) {
 		remote_pump_err(r);
 		usleep(10000);
 	}
-	if (w == 0) {
+	if (r->pid > 0 && w == 0) {
 		kill(r->pid, SIGTERM);
 		waitpid(r->pid, &status, 0);
 	}
@@ -617,6 +738,9 @@ int remote_close(struct kt_remote *r)
 		close(r->errfd);
 	}
 	rstream_free(&r->rs);
+	while (r->n_asks)
+		remote_answered(r, r->asks[0].id);
+	free(r->asks);
 	wbuf_free(&r->out);
 	wbuf_free(&r->pay);
 	free(r);

@@ -67,6 +67,13 @@ struct kt_remote;
 struct kt_remote *remote_spawn(const char *host, const char *via, bool compress,
 			       const struct kt_remote_ops *ops, void *ctx, char *err,
 			       size_t errlen);
+/* A peer whose bytes the caller hands over (remote_feed) instead of a command's pipe: no
+ * process, requests go nowhere (the hostile-peer fuzzer, tests/fuzz/fuzz_remote.c). name
+ * names it in messages until its hello. remote_close frees it. */
+struct kt_remote *remote_new(const char *name, const struct kt_remote_ops *ops, void *ctx);
+/* Dispatches the frames in buf (any piece of the stream), as remote_pump does what it
+ * reads. Returns as remote_pump. */
+int remote_feed(struct kt_remote *r, const uint8_t *buf, size_t len, char *err, size_t errlen);
 /* Waits up to timeout_ms for the agent's hello (dispatching what comes). Returns 0, or -1
  * with one line in err: the agent's own error, a version mismatch, a command that is not
  * an agent, or silence. */

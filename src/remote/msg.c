@@ -240,22 +240,41 @@ void msg_request_encode(struct kt_wbuf *b, uint32_t id, uint8_t op, const char *
 	wbuf_str(b, arg2);
 }
 
+/* The length a string or blob at r says it has, not taken (0 when r is short: the read
+ * that follows fails). */
+static uint32_t rbuf_peek_len(const struct kt_rbuf *r)
+{
+	if (r->bad || r->left < 4)
+		return 0;
+	return r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 |
+	       (uint32_t)r->p[3] << 24;
+}
+
 int msg_request_decode(const uint8_t *p, size_t n, struct kt_request *req, char *store,
 		       size_t storelen, char *err, size_t errlen)
 {
 	struct kt_rbuf r;
 	size_t half = storelen / 2;
+	uint32_t n1, n2;
 
 	rbuf_init(&r, p, n);
 	req->id = rbuf_u32(&r);
 	req->op = rbuf_u8(&r);
+	n1 = rbuf_peek_len(&r);
 	rbuf_str(&r, store, half);
+	n2 = rbuf_peek_len(&r);
 	rbuf_str(&r, store + half, storelen - half);
 	req->arg = store;
 	req->arg2 = store + half;
 	if (r.bad) {
 		snprintf(err, errlen, "malformed request (%zu bytes)", n);
 		return -1;
+	}
+	if (n1 >= half || n2 >= storelen - half) { /* cut, it would mean something else */
+		snprintf(err, errlen, "its %s is %u bytes, the agent takes at most %zu: name "
+			 "less in one request", n1 >= half ? "argument" : "second argument",
+			 n1 >= half ? n1 : n2, (n1 >= half ? half : storelen - half) - 1);
+		return 1;
 	}
 	return 0;
 }

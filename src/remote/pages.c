@@ -162,6 +162,10 @@ void rpages_page(struct kt_rpages *p, uint32_t cpu, const uint8_t *page, size_t 
 		r.cpu = cpu;
 		r.size = (uint32_t)kbuffer_event_size(p->kbuf);
 		r.data = data;
+		/* kbuffer trusts each event's length: one that ends past the page's bytes (the
+		 * commit word was checked, client.c) ends it */
+		if ((size_t)((uint8_t *)data - p->page) + r.size > len)
+			break;
 		q->st.events++;
 		p->queued += recq_put(&q->q, &r, ts);
 	}

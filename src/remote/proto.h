@@ -287,9 +287,10 @@ bool msg_version_mismatch(const struct kt_hello *peer, const char *who, char *li
 
 void msg_request_encode(struct kt_wbuf *b, uint32_t id, uint8_t op, const char *arg,
 			const char *arg2);
-/* Decodes into req, its strings copied into store (storelen bytes). Returns 0, or -1 with
- * one line in err (truncated). An op this version does not know decodes (op as sent): the
- * agent refuses it in its reply and goes on. */
+/* Decodes into req, its strings copied into store (storelen bytes, half for each). Returns
+ * 0; 1 with one line in err when a string does not fit (req->id is good: the agent refuses
+ * it in its reply); or -1 with one line in err (truncated). An op this version does not
+ * know decodes (op as sent): the agent refuses it in its reply and goes on. */
 int msg_request_decode(const uint8_t *p, size_t n, struct kt_request *req, char *store,
 		       size_t storelen, char *err, size_t errlen);
 const char *msg_request_name(uint8_t op);

@@ -43,6 +43,14 @@
 #                     (the reply 1), "list" (none), "tracing"; "spent" replies 1 with
 #                     fires once a trigger was added (its kernel fired it), else 0
 #                     (tests/term/remote_stop_hosts.sh).
+#                     Hostile, on the enable that brings its pages (tests/remote/hostile.sh):
+#                     with rehello, a second hello saying 64 CPUs before them; with bigpage,
+#                     instead of them a 4096-byte page of CPU 0 whose commit word says
+#                     0x07ffffff bytes; with unasked, the formats of spam:ev0..999, which no
+#                     request named, before them; with climb, a format of raw_syscalls
+#                     named ../../../../escape; with manyformats, 16400 formats of
+#                     raw_syscalls:sys_enter_N; with bigformat, one of 1 MiB; with
+#                     manybytes, 600 of 60 KiB.
 #                     With stacks its kernel is laid out at 0x10000000 * (SHIFT // 10**9)
 #                     above the others' (as KASLR does): its kallsyms name _stext,
 #                     do_syscall_64 and entry_SYSCALL_64 there; the format it is asked for
@@ -176,9 +184,32 @@ def pmu_text(events, count, json):
             "# pmu derived: IPC=n/a (needs cycles and instructions (unavailable))\n")
 
 
+def hostile_formats(hostile, fmt, hello, rid):
+    """The hostile words' frames; True when they replace the pages."""
+    if "rehello" in hostile:
+        send(1, hello[:-10] + struct.pack("<II", 64, 4096) + bytes([8, 0]))
+    for i in range(1000 if "unasked" in hostile else 0):
+        send(5, string("spam") + string(f"ev{i}") + string(fmt))
+    if "climb" in hostile:
+        send(5, string("raw_syscalls") + string("../../../../escape") + string(fmt))
+    for i in range(16400 if "manyformats" in hostile else 0):
+        send(5, string("raw_syscalls") + string(f"sys_enter_{i}") + string(b"name: x\n"))
+    if "bigformat" in hostile:
+        send(5, string("raw_syscalls") + string("big") + string(b"bad\n" + b" " * (1 << 20)))
+    for i in range(600 if "manybytes" in hostile else 0):
+        send(5, string("raw_syscalls") + string(f"big_{i}") + string(b"bad\n" + b" " * (60 << 10)))
+    if "bigpage" in hostile:
+        send(5, string("raw_syscalls") + string("sys_enter") + string(fmt))
+        send(8, struct.pack("<I", 0) + string(struct.pack("<Qq", 1000000000, 0x07ffffff) +
+                                              bytes(4096 - 16)))
+        send(3, struct.pack("<IB", rid, 1) + string("1 events"))
+        return True
+    return False
+
+
 def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=False,
                  flood=False, old=False, swept=False, picky=False, renumbered=False,
-                 nopids=False, stacks=False, fires=False, floodend=False):
+                 nopids=False, stacks=False, fires=False, floodend=False, hostile=()):
     global SYS_ENTER_ID
     late = (shift or 0) + skew
     hists, counters, paged, scopes, trigs = [], None, False, [], []
@@ -314,6 +345,11 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
                     send(10, loss([(0, 0, 0, 0, 2, 0), (0, 0, 2, 0, 1, 0)]))
                 send(3, struct.pack("<IB", rid, 1) + string("1 events"))
                 continue
+            if op not in (1, 13):  # a request no agent sends formats for: taken
+                send(3, struct.pack("<IB", rid, 1) + string("1 events"))
+                continue
+            if hostile_formats(hostile, fmt, hello, rid):
+                continue
             if paged:  # enabled again: a kernel makes no events twice
                 send(3, struct.pack("<IB", rid, 1) + string("1 events"))
                 continue
@@ -365,7 +401,7 @@ if sys.argv[1] == "events":
                  "die" in words, "backlog" in words, "stderr" in words, "flood" in words,
                  "old" in words, "swept" in words, "picky" in words, "renumbered" in words,
                  "nopids" in words, "stacks" in words, "fires" in words,
-                 "floodend" in words)
+                 "floodend" in words, words)
     sys.exit(0)
 # the next protocol's hello: proto and version first, as in every version; the rest is its own
 send(1, struct.pack("<H", PROTO + 1) + string("9.9") + b"\x00whatever the next version says",

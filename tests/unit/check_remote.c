@@ -153,6 +153,24 @@ START_TEST(test_messages_roundtrip)
 	ck_assert_int_eq(msg_request_decode(pay.data, pay.len - 1, &req, store, sizeof(store),
 					    err, sizeof(err)), -1);
 	ck_assert_str_eq(err, "malformed request (13 bytes)");
+	/* an argument past its half of the store is refused, never cut */
+	memset(text, 'a', sizeof(text) - 1);
+	text[sizeof(text) - 1] = '\0';
+	pay.len = 0;
+	msg_request_encode(&pay, 8, KT_REQ_ENABLE, text, "");
+	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, 128, err,
+					    sizeof(err)), 0);
+	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, 126, err,
+					    sizeof(err)), 1);
+	ck_assert_uint_eq(req.id, 8);
+	ck_assert_str_eq(err, "its argument is 63 bytes, the agent takes at most 62: name less "
+			 "in one request");
+	pay.len = 0;
+	msg_request_encode(&pay, 9, KT_REQ_ENABLE, "x", text);
+	ck_assert_int_eq(msg_request_decode(pay.data, pay.len, &req, store, 126, err,
+					    sizeof(err)), 1);
+	ck_assert_str_eq(err, "its second argument is 63 bytes, the agent takes at most 62: name "
+			 "less in one request");
 
 	pay.len = 0;
 	msg_reply_encode(&pay, 7, false, "no kprobes in this kernel (CONFIG_KPROBE_EVENTS)");
