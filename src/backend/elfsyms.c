@@ -129,6 +129,7 @@ int elfsyms_open_fd(int fd, const char *path, struct kt_elf *ef, char *err, size
 		snprintf(err, errlen, "libelf: %s", elf_errmsg(-1));
 		close(fd);
 		return -1;
+	}
 	ef->elf = elf_begin(ef->fd, ELF_C_READ_MMAP, NULL);
 	if (!ef->elf || elf_kind(ef->elf) != ELF_K_ELF) {
 		snprintf(err, errlen, "%s is not an ELF file (uprobes need a binary or a shared "
