@@ -49,6 +49,7 @@ FUZZ_PARSER_LINK = $(AM_V_CCLD)$(MKDIR_P) tests/fuzz && \
 	$(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I$(top_srcdir)/src -I$(top_srcdir) -I$(top_builddir) \
 	-DKTOP_FIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"' \
+	-DKTOP_PKGLIBEXECDIR='"$(pkglibexecdir)"' \
 	$(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS) $(LIBELF_CFLAGS) \
 	$(ZSTD_CFLAGS) -o $@ $$srcs $(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(LIBELF_LIBS) \
 	$(ZSTD_LIBS) -pthread
@@ -90,7 +91,8 @@ endif
 FUZZ_REMOTE_SRCS = tests/fuzz/fuzz_remote.c src/remote/client.c src/remote/pages.c \
 	src/remote/recq.c src/backend/ringpage.c src/backend/catalog.c src/remote/frame.c \
 	src/remote/msg.c src/remote/histrows.c src/remote/counterrows.c src/backend/pmu_snap.c \
-	src/remote/profrows.c src/backend/probeprint.c src/json.c $(FUZZ_PROBES_LIB)
+	src/remote/profrows.c src/backend/probeprint.c src/json.c src/remote/push.c \
+	$(FUZZ_PROBES_LIB)
 FUZZ_PARSER_TESTS += tests/fuzz/remote.dict
 EXTRA_DIST += tests/fuzz/remote.dict tests/fuzz/fuzz_remote.c
 FUZZ_PARSER_BINS += tests/fuzz/fuzz_remote
