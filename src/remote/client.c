@@ -239,10 +239,24 @@ static bool remote_name_ok(const char *s)
 	return true;
 }
 
-/* A format frame's name and size: an event the viewer asked for (the ftrace system's come
- * with the hello), within the bounds. Returns 0, or -1 with one line in err. */
-static int remote_format_ok(struct kt_remote *r, char *sys, char *name, uint32_t len,
-			    char *err, size_t errlen)
+/* A format's text as kernels write it: printable ASCII, tabs and newlines. libtraceevent's
+ * parser dereferences a NULL token on other bytes in a field's declaration (found by
+ * fuzz_remote), so nothing else reaches it. */
+static bool remote_format_text_ok(const uint8_t *blob, uint32_t len)
+{
+	for (uint32_t i = 0; i < len; i++) {
+		uint8_t c = blob[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\n') || c > 0x7e)
+			return false;
+	}
+	return true;
+}
+
+/* A format frame's name, size and text: an event the viewer asked for (the ftrace system's
+ * come with the hello), within the bounds. Returns 0, or -1 with one line in err. */
+static int remote_format_ok(struct kt_remote *r, char *sys, char *name, const uint8_t *blob,
+			    uint32_t len, char *err, size_t errlen)
 {
 	struct kt_event_desc ev = { .system = sys, .name = name };
 	bool asked = !strcmp(sys, "ftrace");
@@ -267,6 +281,11 @@ static int remote_format_ok(struct kt_remote *r, char *sys, char *name, uint32_t
 	if (r->formats >= REMOTE_FORMATS_MAX) {
 		snprintf(err, errlen, "%s sent more formats than a kernel has: past %u of them",
 			 r->name, REMOTE_FORMATS_MAX);
+		return -1;
+	}
+	if (!remote_format_text_ok(blob, len)) {
+		snprintf(err, errlen, "%s sent a format for %.80s:%.80s with bytes no kernel writes "
+			 "in one (not printable ASCII)", r->name, sys, name);
 		return -1;
 	}
 	if (r->format_bytes + len > REMOTE_FORMAT_BYTES_MAX) {
@@ -349,7 +368,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 	case KT_MSG_FORMAT:
 		if (msg_format_decode(p, n, sys, sizeof(sys), name, sizeof(name), &blob, &len) < 0)
 			return remote_malformed(f, err, errlen);
-		if (remote_format_ok(r, sys, name, len, err, errlen) < 0)
+		if (remote_format_ok(r, sys, name, blob, len, err, errlen) < 0)
 			return -1;
 		if (o->format)
 			o->format(r->ctx, sys, name, blob, len);

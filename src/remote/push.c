@@ -134,14 +134,15 @@ static int send_file(int to, int fd, off_t size)
 	return 0;
 }
 
-/* The one-line script: this version's ktop where the host has it (unless --push), else a
+/* The one-line script: this version's ktop where the host has it (unless --push; the first
+ * line of --version: a build with test hooks says so on a second), else a
  * writable place that allows exec, the agent's bytes from stdin, checked, run. */
 static void script(char *buf, size_t len, bool force, long long size)
 {
 	snprintf(buf, len,
 		 "v='ktop %s'; "
 		 "if [ %d = 0 ] && command -v ktop >/dev/null 2>&1 && "
-		 "[ \"$(ktop --version 2>/dev/null)\" = \"$v\" ]; then "
+		 "[ \"$(ktop --version 2>/dev/null | head -n 1)\" = \"$v\" ]; then "
 		 "echo KTOP-PUSH-HAVE; exec ktop --agent; fi; "
 		 "[ %lld -gt 0 ] || { echo KTOP-PUSH-NONE; exit 1; }; "
 		 "f=; for d in /dev/shm \"/run/user/$(id -u 2>/dev/null)\" /run /tmp /var/tmp; do "

@@ -9,5 +9,7 @@ deb=$(sed -n '1s/^ktop (\([^)-]*\)\(-[^)]*\)\{0,1\}).*/\1/p' "$KTOP_SRCDIR/debia
 [ -n "$ac" ] || fail "no version in configure.ac's AC_INIT"
 [ "$deb" = "$ac" ] || fail "debian/changelog's newest entry is '$deb', configure.ac's AC_INIT" \
 	"says '$ac': add an entry (dch -v $ac)"
-[ "$("$KTOP" --version)" = "ktop $ac" ] || fail "ktop --version says '$("$KTOP" --version)', not 'ktop $ac'"
+# The first line: a build with test hooks says so on a second.
+v=$("$KTOP" --version | head -n 1)
+[ "$v" = "ktop $ac" ] || fail "ktop --version says '$v', not 'ktop $ac'"
 pass
