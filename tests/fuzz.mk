@@ -89,6 +89,7 @@ endif
 # any type in any order through client.c into the pages' decoder, the viewer's requests
 # between them.
 FUZZ_REMOTE_SRCS = tests/fuzz/fuzz_remote.c src/remote/client.c src/remote/pages.c \
+	src/remote/fmtcheck.c \
 	src/remote/recq.c src/backend/ringpage.c src/backend/catalog.c src/remote/frame.c \
 	src/remote/msg.c src/remote/histrows.c src/remote/counterrows.c src/backend/pmu_snap.c \
 	src/remote/profrows.c src/backend/probeprint.c src/json.c src/remote/push.c \

@@ -15,6 +15,7 @@ src_libktop_a_SOURCES += \
 	src/remote/push.c src/remote/push.h \
 	src/remote/mirror.c src/remote/mirror.h \
 	src/remote/pages.c src/remote/pages.h \
+	src/remote/fmtcheck.c src/remote/fmtcheck.h \
 	src/remote/recq.c src/remote/recq.h \
 	src/remote/scopereq.c src/remote/scopereq.h \
 	src/remote/hostmerge.c src/remote/hostmerge.h \

@@ -8,6 +8,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
 
+#include "fmtcheck.h"
 #include "pages.h"
 #include "recq.h"
 #include "xalloc.h"
@@ -35,6 +36,7 @@ struct kt_rpages {
 	uint32_t ncpu_stats;
 	uint64_t lost;
 	struct kt_rbacklog backlog;
+	struct kt_fmtcheck *check; /* formats tried in a child first, made at the first */
 };
 
 struct kt_rpages *rpages_new(struct tep_handle *tep, kt_rpages_emit emit, void *ctx)
@@ -58,6 +60,7 @@ void rpages_free(struct kt_rpages *p)
 	if (p->kbuf)
 		kbuffer_free(p->kbuf);
 	free(p->page);
+	fmtcheck_free(p->check);
 	free(p);
 }
 
@@ -97,8 +100,12 @@ void rpages_header_page(struct kt_rpages *p, const uint8_t *text, size_t n)
 int rpages_format(struct kt_rpages *p, const char *system, const uint8_t *text, size_t n)
 {
 	char *s = rp_text(text, n);
-	int ret = tep_parse_event(p->tep, s, n, system) ? -1 : 0;
+	int ret = -1;
 
+	if (!p->check)
+		p->check = fmtcheck_new();
+	if (fmtcheck_ok(p->check, system, s, n))
+		ret = tep_parse_event(p->tep, s, n, system) ? -1 : 0;
 	free(s);
 	return ret;
 }
