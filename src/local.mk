@@ -8,6 +8,7 @@ src_libktop_a_SOURCES += \
 	src/testhooks.h \
 	src/json.c src/json.h \
 	src/clock.c src/clock.h \
+	src/timerange.c src/timerange.h \
 	src/fileio.c src/fileio.h \
 	src/piddead.c src/piddead.h \
 	src/options.c src/options.h \

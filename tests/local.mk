@@ -47,6 +47,11 @@ tests_unit_check_theme_LDADD = $(UNIT_LDADD)
 tests_unit_check_config_SOURCES = tests/unit/check_config.c
 tests_unit_check_config_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_config_LDADD = $(UNIT_LDADD)
+# The time axis: typed times and ranges, per-CPU task slices from sched_switch.
+check_PROGRAMS += tests/unit/check_timeaxis
+tests_unit_check_timeaxis_SOURCES = tests/unit/check_timeaxis.c
+tests_unit_check_timeaxis_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_check_timeaxis_LDADD = $(UNIT_LDADD)
 # The action table: key dispatch, help, function bar and ktoprc bindings derived from it.
 check_PROGRAMS += tests/unit/check_actions
 tests_unit_check_actions_SOURCES = tests/unit/check_actions.c
@@ -62,6 +67,7 @@ UNIT_TESTS = tests/unit/check_store tests/unit/check_options tests/unit/check_ca
 	tests/unit/check_loss tests/unit/check_layout tests/unit/check_decode
 UNIT_TESTS += tests/unit/check_pmu tests/unit/check_json tests/unit/check_evtext
 UNIT_TESTS += tests/unit/check_theme tests/unit/check_config tests/unit/check_actions
+UNIT_TESTS += tests/unit/check_timeaxis
 # The test hooks only where configure was asked for them (a shell test: reads the binary).
 UNIT_TESTS += tests/unit/test_hooks.sh
 EXTRA_DIST += tests/unit/test_hooks.sh
