@@ -58,7 +58,8 @@ src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h \
 src_libktop_a_SOURCES += \
 	src/backend/evstack.c src/backend/evstack.h src/backend/evstack_record.h \
 	src/backend/evstacks.c src/backend/evstacks.h \
-	src/backend/cpuslice.c src/backend/cpuslice.h
+	src/backend/cpuslice.c src/backend/cpuslice.h \
+	src/backend/timeindex.c src/backend/timeindex.h
 
 # BPF histograms and the off-CPU profile: the loader and the table of kinds open the objects
 # src/probes/local.mk builds; --disable-bpf builds the stubs instead.

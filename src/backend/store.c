@@ -452,3 +452,18 @@ void store_clear(struct kt_store *st)
 {
 	store_drop_all(st);
 }
+
+uint64_t store_seek_ts(const struct kt_store *st, uint64_t lo, uint64_t hi, uint64_t ts)
+{
+	struct kt_rec r;
+
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if (store_get(st, mid, &r) && r.ts < ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

@@ -109,6 +109,9 @@ bool store_estimated(const struct kt_store *st);
 void store_set_shift(struct kt_store *st, uint64_t from, int64_t by);
 /* The last shift: its generation (0: none yet), from where and by how much. */
 uint64_t store_shift(const struct kt_store *st, uint64_t *from, int64_t *by);
+/* The first record of [lo, hi) whose time is at or after ts (hi: none), by bisection: the
+ * store is in time order. Lock held; pages a paged store. */
+uint64_t store_seek_ts(const struct kt_store *st, uint64_t lo, uint64_t hi, uint64_t ts);
 /* Drops everything (the user's "clear"); eviction counters are kept. */
 void store_clear(struct kt_store *st);
 

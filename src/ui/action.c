@@ -212,6 +212,17 @@ static void act_record(struct kt_ui *ui, const struct kt_action *a)
 	ui->header_dirty = true; /* REC on or off */
 }
 
+static void act_range(struct kt_ui *ui, const struct kt_action *a)
+{
+	ui_prompt_open(ui, NULL, UI_PROMPT_RANGE, "Range (+40.1..+40.3, absolute, A.. or ..B): ",
+		       ui->header.range);
+}
+
+static void act_range_clear(struct kt_ui *ui, const struct kt_action *a)
+{
+	ui_range_clear(ui);
+}
+
 /* In help order, the pane kinds' actions (pane.c) after the first. A new action is one row
  * here and its handler above; a new pane's is its row in pane.c. */
 static const struct kt_action actions[] = {
@@ -238,6 +249,8 @@ static const struct kt_action actions[] = {
 	{ "profile", "W", NULL, "save events as a profile", 0, act_profile, false },
 	{ "write", "w", NULL, "write stored events (trace.dat)", KT_CAP_WRITE, act_write, false },
 	{ "record", "A", NULL, "keep writing from now on / stop", KT_CAP_WRITE, act_record, false },
+	{ "range", "@", NULL, "time range: +40.1..+40.3 or absolute", 0, act_range, false },
+	{ "range-clear", "X", NULL, "time range off", 0, act_range_clear, false },
 };
 
 #define NACTIONS ((int)(sizeof(actions) / sizeof(actions[0])))

@@ -258,6 +258,8 @@ void header_draw(struct kt_header *h, WINDOW *win, int w, int lines, struct kt_a
 		return;
 	}
 	x = 0;
+	if (h->range[0]) /* what every pane is scoped to: first, never dropped */
+		field(win, 1, &x, w, "range: ", h->range, CRT_HEADER_WARN);
 	/* The ring buffer's counters and the pages' missed-events counts describe the same
 	 * losses from two sides; the larger one is the better estimate, adding them would
 	 * count some losses twice. The kernel's counters are complete (every page that says

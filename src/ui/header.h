@@ -16,6 +16,7 @@ struct kt_header {
 	char *tracer;	 /* source_tracer(), refreshed on the tick */
 	int enabled;	 /* source_enabled_count(), likewise */
 	bool sampled;
+	char range[64];	 /* the marked time range, "" none (range.c) */
 };
 
 #define KT_HEADER_LINES 2

@@ -10,6 +10,8 @@ src_libktop_a_SOURCES += \
 	src/ui/pane.c src/ui/pane.h \
 	src/ui/foldset.c src/ui/foldset.h \
 	src/ui/view_rings.c \
+	src/ui/range.c src/ui/view_timeline.c src/ui/view_heatmap.c \
+	src/ui/timeaxis.c src/ui/timeaxis.h \
 	src/ui/view_overview.c src/ui/ovtable.c src/ui/ovtable.h \
 	src/ui/action.c src/ui/action.h \
 	src/ui/header.c src/ui/header.h \

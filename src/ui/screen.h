@@ -12,9 +12,11 @@
 #include "ui/prompt.h"
 #include "ui/settings.h"
 #include "ui/ui_record.h"
+#include "ui/view.h"
 
 struct kt_app;
 struct kt_view;
+struct kt_ui_axis;
 
 struct kt_ui {
 	struct kt_app *app;
@@ -55,6 +57,9 @@ struct kt_ui {
 	/* a drill-down (ui_drill): the pane it opened, and the one that gets the focus back
 	 * when that closes */
 	struct kt_view *drilled, *back;
+	struct kt_range range;	/* the marked time range (range.c) */
+	uint64_t capture_start; /* ui_capture_start(), once known */
+	struct kt_ui_axis *axis; /* the timeline's and heat map's index (timeaxis.c) */
 };
 
 /* The screen's own prompts (no owner pane), numbered here and nowhere else; a pane numbers
@@ -63,6 +68,7 @@ enum kt_screen_prompt {
 	UI_PROMPT_PROFILE = 1, /* W: the profile's name */
 	UI_PROMPT_WRITE,       /* w: the trace.dat to write (ui_record.c) */
 	UI_PROMPT_RECORD,      /* A: the trace.dat to keep writing (ui_record.c) */
+	UI_PROMPT_RANGE,       /* @: a time range typed (range.c) */
 };
 
 /* screen_draw.c: (re)creates every window for the terminal's size and the layout; whether
@@ -76,6 +82,8 @@ void screen_confirm(struct kt_ui *ui, const char *question, void (*yes)(struct k
 		    const char *no_msg);
 /* screen_prompt.c: a key while the prompt is open. */
 void screen_prompt_key(struct kt_ui *ui, int key);
+/* range.c: @'s prompt accepted: text ("+40.1..+40.3", absolute) becomes the range. */
+void screen_range_prompt(struct kt_ui *ui, const char *text);
 /* The settings as they are now, for ktoprc and profiles. */
 void screen_settings_now(struct kt_ui *ui, struct kt_ui_settings *s);
 

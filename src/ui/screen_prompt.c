@@ -90,7 +90,9 @@ void screen_prompt_key(struct kt_ui *ui, int key)
 					      &error);
 			ui->msg_error = error;
 		}
-		if (!owner && ui->prompt_id != UI_PROMPT_PROFILE && r == KT_PR_ACCEPT)
+		if (!owner && ui->prompt_id == UI_PROMPT_RANGE && r == KT_PR_ACCEPT)
+			screen_range_prompt(ui, text);
+		else if (!owner && ui->prompt_id != UI_PROMPT_PROFILE && r == KT_PR_ACCEPT)
 			ui_record_prompt(ui, ui->app, &ui->rec, ui->prompt_id, text);
 		if (owner && owner->ops->prompt)
 			owner->ops->prompt(owner, ui->prompt_id, text,

@@ -92,6 +92,10 @@ struct stream {
 	bool stop_shown;	/* --stop-when fired: the cursor was put on its event once */
 	struct kt_evtext *text; /* the rows' text (evtext.h) */
 	bool show_self;		/* ktop's own threads' rows shown (M) */
+	/* the time range (ui_range): its records [r_first, r_end), found for the store's
+	 * [r_held_first, r_held_end); found again when the store grows under an end */
+	bool r_on;
+	uint64_t r_first, r_end, r_held_end;
 };
 
 
@@ -107,7 +111,7 @@ static inline struct stream *S(struct kt_view *v)
 /* view_stream.c */
 /* [first, end) that the view may show: a pause freezes the end; a recording being indexed
  * shows up to its estimated end (its tail is there before its middle). Store lock held. */
-void stream_view_range(struct stream *st, struct kt_store *store, uint64_t *first,
+void stream_view_range(struct kt_view *v, struct kt_store *store, uint64_t *first,
 		       uint64_t *end);
 /* The same, taking the store lock. */
 void stream_get_range(struct kt_view *v, uint64_t *first, uint64_t *end);

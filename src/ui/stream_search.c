@@ -85,7 +85,7 @@ static bool search_step(struct kt_view *v)
 
 	while (done < SEARCH_STEP_RECORDS && clock_mono_ns() < deadline) {
 		store_lock(store);
-		stream_view_range(st, store, &first, &end);
+		stream_view_range(v, store, &first, &end);
 		if (st->sdir > 0 && st->spos < first)
 			st->spos = first;
 		for (i = 0; i < SEARCH_BATCH; i++, done++) {

@@ -56,7 +56,7 @@ void stream_draw_split(struct kt_view *v)
 	/* One backward pass from the bottom fills every column up; idle CPUs stop it at the
 	 * scan limit rather than at the start of the store. */
 	store_lock(store);
-	stream_view_range(st, store, &first, &end);
+	stream_view_range(v, store, &first, &end);
 	stream_note_held(v, first, end);
 	if (end > first) {
 		if (st->follow)

@@ -128,7 +128,7 @@ void stream_move_filtered(struct kt_view *v, int64_t delta)
 	bool page = delta > 1 || delta < -1;
 
 	store_lock(v->app->store);
-	stream_view_range(st, v->app->store, &first, &end);
+	stream_view_range(v, v->app->store, &first, &end);
 	if (end <= first)
 		goto out;
 	if (st->follow) {

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "ui/crt.h"
 
@@ -32,6 +33,7 @@ enum kt_view_event {
 	KT_EV_CLEAR,  /* the store was emptied */
 	KT_EV_EVENTS, /* the set of enabled events changed */
 	KT_EV_CATALOG, /* events came or went (dynamic probes): app->catalog was reloaded */
+	KT_EV_RANGE,   /* the time range was marked or cleared (ui_range) */
 };
 
 /* Prompt callbacks: the text changed (incremental), was accepted (Enter) or cancelled. */
@@ -158,6 +160,20 @@ void ui_broadcast(struct kt_ui *ui, enum kt_view_event ev);
 /* Opens (or focuses) the pane of kind for a drill-down from from: when the pane it opens
  * closes, from has the focus again. Returns it, or NULL (no room, said). */
 struct kt_view *ui_drill(struct kt_ui *ui, struct kt_view *from, const char *kind);
+/* The time range every pane follows (range.c): trace timestamps, both ends inclusive. */
+struct kt_range {
+	bool on;
+	uint64_t from, to;
+};
+const struct kt_range *ui_range(const struct kt_ui *ui);
+/* Marks [from, to] (says so, broadcasts KT_EV_RANGE); clears it. */
+void ui_range_set(struct kt_ui *ui, uint64_t from, uint64_t to);
+void ui_range_clear(struct kt_ui *ui);
+/* The capture's first timestamp, what "+40.1" counts from (0 while nothing is stored). */
+uint64_t ui_capture_start(struct kt_ui *ui);
+/* "+1.250000" (relative to the capture's start) into buf. */
+void ui_format_rel(struct kt_ui *ui, uint64_t ts, char *buf, size_t len);
+
 /* Draws a pane's title line: name on the left, right-aligned state text. */
 void view_draw_title(struct kt_view *v, const char *title, const char *right);
 

@@ -48,11 +48,38 @@ static void follow_shift(struct stream *st, struct kt_store *store)
 			*pos[i] = (uint64_t)((int64_t)*pos[i] + by);
 }
 
+/* The time range's records, found again when the store grew (or was cleared) under its
+ * end. Store lock held. */
+static void range_bounds(struct kt_view *v, struct kt_store *store, uint64_t *first,
+			 uint64_t *end)
+{
+	struct stream *st = S(v);
+	const struct kt_range *r = ui_range(v->ui);
+	uint64_t e = store_end(store);
+
+	if (!st->r_on)
+		return;
+	if (st->r_held_end != e && (st->r_end >= st->r_held_end || e < st->r_held_end)) {
+		st->r_first = store_seek_ts(store, store_first(store), e, r->from);
+		st->r_end = r->to == UINT64_MAX ? e : store_seek_ts(store, st->r_first, e,
+									 r->to + 1);
+		st->r_held_end = e;
+	}
+	if (*first < st->r_first)
+		*first = st->r_first;
+	if (*end > st->r_end)
+		*end = st->r_end;
+	if (*end < *first)
+		*end = *first;
+}
+
 /* [first, end) that the view may show: a pause freezes the end; a recording being indexed
- * shows up to its estimated end (its tail is there before its middle). Store lock held. */
-void stream_view_range(struct stream *st, struct kt_store *store, uint64_t *first,
+ * shows up to its estimated end (its tail is there before its middle); a time range
+ * narrows it. Store lock held. */
+void stream_view_range(struct kt_view *v, struct kt_store *store, uint64_t *first,
 		       uint64_t *end)
 {
+	struct stream *st = S(v);
 	struct kt_store_stats ss;
 
 	follow_shift(st, store);
@@ -65,6 +92,7 @@ void stream_view_range(struct stream *st, struct kt_store *store, uint64_t *firs
 		*end = st->frozen_end;
 	if (*end < *first)
 		*end = *first;
+	range_bounds(v, store, first, end);
 }
 
 void stream_reset_widths(struct stream *st)
@@ -481,7 +509,7 @@ static void draw_merged(struct kt_view *v)
 		return;
 	if (stream_walks(v)) {
 		store_lock(store);
-		stream_view_range(st, store, &first, &end);
+		stream_view_range(v, store, &first, &end);
 		stream_note_held(v, first, end);
 		k = stream_filtered_seqs(v, rows_h, first, end);
 		st->none_shown = st->rf_on && !k;
@@ -494,7 +522,7 @@ static void draw_merged(struct kt_view *v)
 	}
 	/* Short hold: copy the visible rows out, format and draw after unlocking. */
 	store_lock(store);
-	stream_view_range(st, store, &first, &end);
+	stream_view_range(v, store, &first, &end);
 	stream_note_held(v, first, end);
 	st->none_shown = false;
 	if (end > first) {
@@ -554,6 +582,11 @@ static void stream_draw(struct kt_view *v)
 		rowfilter_text(&st->rf, rft, sizeof(rft));
 		snprintf(title + tl, sizeof(title) - tl, " | only %s", rft);
 	}
+	if (st->r_on) {
+		size_t tl = strlen(title);
+
+		snprintf(title + tl, sizeof(title) - tl, " | in range");
+	}
 	if (st->stacks && !st->split) {
 		size_t tl = strlen(title);
 
@@ -595,7 +628,7 @@ static void stream_draw(struct kt_view *v)
 void stream_get_range(struct kt_view *v, uint64_t *first, uint64_t *end)
 {
 	store_lock(v->app->store);
-	stream_view_range(S(v), v->app->store, first, end);
+	stream_view_range(v, v->app->store, first, end);
 	store_unlock(v->app->store);
 }
 
@@ -832,6 +865,15 @@ static void stream_notify(struct kt_view *v, enum kt_view_event ev)
 		st->frozen_end = store_end(v->app->store);
 		store_unlock(v->app->store);
 		stream_reset_widths(st);
+		v->dirty = true;
+		break;
+	case KT_EV_RANGE: /* its first row at the top, the cursor on it */
+		st->r_on = ui_range(v->ui)->on;
+		st->r_held_end = UINT64_MAX;
+		st->r_end = UINT64_MAX;
+		st->searching = false;
+		if (st->r_on)
+			go_home(v);
 		v->dirty = true;
 		break;
 	case KT_EV_EVENTS:

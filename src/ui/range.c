@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The time range every pane follows (issue 33): marked in the timeline or the heat map, or
+ * typed at @'s prompt; the header shows it, X clears it, and each pane hears KT_EV_RANGE.
+ * Relative times count from the capture's first record, as the stream's times do. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include "app.h"
+#include "timerange.h"
+#include "ui/screen.h"
+#include "ui/view.h"
+
+/* What a range does not scope yet: said once, when it is marked. */
+#define NOT_SCOPED "flame graph, histograms, call trees and counters are not scoped"
+
+const struct kt_range *ui_range(const struct kt_ui *ui)
+{
+	return &ui->range;
+}
+
+uint64_t ui_capture_start(struct kt_ui *ui)
+{
+	struct kt_source_desc d = { 0 };
+	struct kt_rec r;
+
+	if (ui->capture_start)
+		return ui->capture_start;
+	if (app_can(ui->app, KT_CAP_SEEK)) {
+		source_describe(ui->app->source, &d);
+		ui->capture_start = d.first_ts;
+	}
+	if (!ui->capture_start) {
+		store_lock(ui->app->store);
+		if (store_get(ui->app->store, store_first(ui->app->store), &r))
+			ui->capture_start = r.ts;
+		store_unlock(ui->app->store);
+	}
+	return ui->capture_start;
+}
+
+void ui_format_rel(struct kt_ui *ui, uint64_t ts, char *buf, size_t len)
+{
+	uint64_t t0 = ui_capture_start(ui);
+	struct kt_time t = { true, ts > t0 ? ts - t0 : 0 };
+
+	time_format(&t, buf, len);
+}
+
+void ui_range_set(struct kt_ui *ui, uint64_t from, uint64_t to)
+{
+	char a[40], b[40];
+
+	if (to < from) {
+		uint64_t x = to;
+
+		to = from;
+		from = x;
+	}
+	ui->range = (struct kt_range){ true, from, to };
+	ui_format_rel(ui, from, a, sizeof(a));
+	if (to == UINT64_MAX)
+		b[0] = '\0';
+	else
+		ui_format_rel(ui, to, b, sizeof(b));
+	snprintf(ui->header.range, sizeof(ui->header.range), "%s..%s", a, b);
+	ui->header_dirty = true;
+	ui_broadcast(ui, KT_EV_RANGE);
+	ui_message(ui, false, "range %s..%s: the stream shows its rows (X clears); " NOT_SCOPED,
+		   a, b);
+}
+
+void ui_range_clear(struct kt_ui *ui)
+{
+	if (!ui->range.on) {
+		ui_message(ui, false, "no range marked");
+		return;
+	}
+	ui->range.on = false;
+	ui->header.range[0] = '\0';
+	ui->header_dirty = true;
+	ui_broadcast(ui, KT_EV_RANGE);
+	ui_message(ui, false, "range cleared");
+}
+
+void screen_range_prompt(struct kt_ui *ui, const char *text)
+{
+	struct kt_time_range r;
+	uint64_t from, to;
+	char err[200];
+
+	if (time_range_parse(text, &r, err, sizeof(err)) < 0) {
+		ui_message(ui, true, "%s", err);
+		return;
+	}
+	/* an open end is 0 or UINT64_MAX: from the first record, up to the newest */
+	time_range_resolve(&r, ui_capture_start(ui), &from, &to);
+	ui_range_set(ui, from, to);
+}
