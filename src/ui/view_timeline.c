@@ -36,6 +36,8 @@ struct tl {
 	struct kt_timeindex *ti;
 	char why[160];
 	uint64_t from, colns; /* the first column's time, a column's nanoseconds */
+	uint64_t base;	      /* colns before zooming: + and - halve and double it exactly */
+	int level;	      /* zoomed in this many times (out: negative) */
 	uint64_t cur;	      /* the cursor's time */
 	bool follow, paused, moved;
 	bool marking;
@@ -61,7 +63,7 @@ static void tl_init(struct kt_view *v)
 
 	v->data = t;
 	t->follow = app_can(v->app, KT_CAP_LIVE);
-	t->colns = LIVE_COL_NS;
+	t->colns = t->base = LIVE_COL_NS;
 	t->ti = timeaxis_take(v, t->why, sizeof(t->why));
 }
 
@@ -116,7 +118,7 @@ static void place(struct kt_view *v)
 	if (!info.records)
 		return;
 	if (!t->moved && !app_can(v->app, KT_CAP_LIVE)) {
-		t->colns = (info.last_ts - info.first_ts) / w + 1;
+		t->colns = t->base = (info.last_ts - info.first_ts) / w + 1;
 		t->from = info.first_ts;
 		t->cur = info.first_ts;
 	} else if (t->follow && !t->paused) {
@@ -391,11 +393,12 @@ static void zoom(struct kt_view *v, bool in)
 	struct tl *t = TL(v);
 	uint64_t c = t->cur >= t->from ? (t->cur - t->from) / t->colns : 0;
 
-	if (in && t->colns == 1)
+	if ((in && t->colns == 1) || (!in && t->colns > 1000000000000ull))
 		return;
-	t->colns = in ? t->colns / 2 : t->colns * 2;
-	if (t->colns > 1000000000000ull)
-		t->colns = 1000000000000ull;
+	t->level += in ? 1 : -1;
+	t->colns = t->level >= 0 ? t->base >> t->level : t->base << -t->level;
+	if (!t->colns)
+		t->colns = 1;
 	t->from = t->cur > c * t->colns ? t->cur - c * t->colns : 0;
 }
 
@@ -438,6 +441,8 @@ static void home_end(struct kt_view *v, bool end)
 	timeindex_info(t->ti, &info);
 	t->cur = end ? info.last_ts : info.first_ts;
 	t->follow = end && app_can(v->app, KT_CAP_LIVE);
+	if (!end)
+		t->from = t->cur;
 	show_cursor(v);
 	if (t->follow)
 		place(v);

@@ -5,7 +5,8 @@
 Every CPU's slices must be the runs between its sched_switch records, the first clipped at
 the file's first record and the last at its last; every cell must hold the records whose
 times fall in it. Prints what differs and exits 1, or prints counts and exits 0.
-`range A B` (nanoseconds, both inclusive) instead prints how many records lie in [A, B]."""
+`range A B` (nanoseconds, both inclusive) instead prints how many records lie in [A, B];
+`first` the first record's time; `switches CPU` the times of CPU's sched_switch records."""
 import re
 import sys
 
@@ -56,6 +57,11 @@ def main():
         return
     if sys.argv[2] == 'first':
         print(recs[0][0])
+        return
+    if sys.argv[2] == 'switches':
+        for r in recs:
+            if r[1] == int(sys.argv[3]) and r[2] == 'sched_switch':
+                print(r[0])
         return
     got_s, got_c = [], {}
     with open(sys.argv[2], encoding='utf-8') as f:

@@ -1,0 +1,4 @@
+# The time axis (issue 33): the timeline and heat-map panes and the range the stream
+# follows, against trace-cmd report of a recording made in the test, and live.
+TERM_TESTS += tests/term/timeline.sh
+EXTRA_DIST += tests/helpers/timeline_expect.py
