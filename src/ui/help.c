@@ -99,6 +99,22 @@ static const struct help_line help_right[] = {
 	{ "d", "live diff: last N seconds" },
 	{ "O", "open a folded-stacks file" },
 	{ "click", "select a frame" },
+	{ "", "" },
+	{ NULL, "Timeline (L)" },
+	{ "Left Right", "cursor one column" },
+	{ "+ -", "zoom in / out at the cursor" },
+	{ "< >", "pan half a screen" },
+	{ "Up Dn", "select a lane" },
+	{ "n  N", "lane's next / previous event" },
+	{ "Home End", "start / tail (live: follow)" },
+	{ "m  m", "mark a range: from, to" },
+	{ "click", "place the cursor" },
+	{ "", "" },
+	{ NULL, "Heat map (Y)" },
+	{ "arrows", "cursor one cell" },
+	{ "Enter", "the cell is the range" },
+	{ "m  m", "a run of cells is the range" },
+	{ "v", "all events / one type" },
 };
 
 #define NTAIL ((int)(sizeof(help_left_tail) / sizeof(help_left_tail[0])))
