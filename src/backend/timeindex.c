@@ -10,7 +10,8 @@
 #include "store.h"
 #include "timeindex.h"
 
-#define BATCH 16384		/* records read per hold of the store lock */
+#define BATCH 4096		/* records read per hold of the store lock */
+#define KT_COPY_MAX 128		/* bytes of a record kept: sched_switch's fields are within */
 #define IDLE_NS 20000000ull	/* caught up: look again after 20 ms */
 #define NTYPES 65536		/* common_type is 16 bits */
 
@@ -54,6 +55,7 @@ struct kt_timeindex {
 	struct tsvec lost;
 	uint64_t next, records, first_ts, last_ts, trimmed_at;
 	bool have_first;
+	struct copied *batch; /* the thread's: records copied out of the store */
 };
 
 static void ts_push(struct tsvec *t, uint64_t ts)
@@ -238,21 +240,21 @@ static void feed(struct kt_timeindex *ti, const struct kt_rec *r)
 		feed_switch(ti, r);
 }
 
-/* Live: what the store evicted goes from the index too. Both locks held. */
-static void trim(struct kt_timeindex *ti, uint64_t first)
+/* Live: what the store evicted (records before first, older than oldest) goes from the
+ * index too. */
+static void trim(struct kt_timeindex *ti, uint64_t first, uint64_t oldest)
 {
-	struct kt_rec r;
 	int i;
 
-	if (first <= ti->trimmed_at || !store_get(ti->st, first, &r))
+	if (first <= ti->trimmed_at)
 		return;
 	ti->trimmed_at = first;
 	for (i = 0; i < ti->nkinds; i++)
-		ts_trim(&ti->kinds[i].ts, r.ts);
-	ts_trim(&ti->lost, r.ts);
+		ts_trim(&ti->kinds[i].ts, oldest);
+	ts_trim(&ti->lost, oldest);
 	for (i = 0; i < ti->ncpus; i++) {
 		struct slicevec *s = &ti->cpu[i];
-		size_t k = slice_lower(s, r.ts);
+		size_t k = slice_lower(s, oldest);
 
 		if (k && k * 2 >= s->n) {
 			memmove(s->v, s->v + k, (s->n - k) * sizeof(*s->v));
@@ -261,27 +263,49 @@ static void trim(struct kt_timeindex *ti, uint64_t first)
 	}
 }
 
+/* What feed() needs of a record, copied under the store lock so that the index's own lock
+ * is held only to add them (queries do not wait for the store's paging). */
+struct copied {
+	struct kt_rec r;
+	unsigned char data[KT_COPY_MAX];
+};
+
 /* Reads up to BATCH records; returns how many. */
 static size_t step(struct kt_timeindex *ti)
 {
-	uint64_t first, end, seq;
+	uint64_t first, end, seq, next, oldest = 0;
+	struct copied *c = ti->batch;
 	struct kt_rec r;
-	size_t n = 0;
+	size_t n = 0, i;
 
+	pthread_mutex_lock(&ti->mu);
+	next = ti->next;
+	pthread_mutex_unlock(&ti->mu);
 	store_lock(ti->st);
 	first = store_first(ti->st);
 	end = store_end(ti->st);
-	pthread_mutex_lock(&ti->mu);
-	if (ti->next < first)
-		ti->next = first;
-	for (seq = ti->next; seq < end && n < BATCH; seq++, n++)
-		if (store_get(ti->st, seq, &r))
-			feed(ti, &r);
-	ti->next = seq;
-	trim(ti, first);
-	pthread_mutex_unlock(&ti->mu);
+	if (next < first)
+		next = first;
+	for (seq = next; seq < end && n < BATCH; seq++) {
+		if (!store_get(ti->st, seq, &r))
+			continue;
+		c[n].r = r;
+		c[n].r.size = r.size < KT_COPY_MAX ? r.size : KT_COPY_MAX;
+		memcpy(c[n].data, r.data, c[n].r.size);
+		c[n].r.data = c[n].data;
+		n++;
+	}
+	if (first > ti->trimmed_at && store_get(ti->st, first, &r))
+		oldest = r.ts;
 	store_unlock(ti->st);
-	return n;
+	pthread_mutex_lock(&ti->mu);
+	for (i = 0; i < n; i++)
+		feed(ti, &c[i].r);
+	ti->next = seq;
+	if (oldest)
+		trim(ti, first, oldest);
+	pthread_mutex_unlock(&ti->mu);
+	return seq - next;
 }
 
 static void finish(struct kt_timeindex *ti)
@@ -338,6 +362,7 @@ static void free_parts(struct kt_timeindex *ti)
 	free(ti->kinds);
 	free(ti->kind_of);
 	free(ti->lost.v);
+	free(ti->batch);
 	pthread_mutex_destroy(&ti->mu);
 	pthread_cond_destroy(&ti->cv);
 	free(ti);
@@ -358,7 +383,8 @@ struct kt_timeindex *timeindex_new(struct kt_store *st, int ncpus,
 	ti->cpu = calloc((size_t)ti->ncpus, sizeof(*ti->cpu));
 	ti->run = calloc((size_t)ti->ncpus, sizeof(*ti->run));
 	ti->kind_of = calloc(NTYPES, sizeof(*ti->kind_of));
-	if (!ti->cpu || !ti->run || !ti->kind_of ||
+	ti->batch = malloc(BATCH * sizeof(*ti->batch));
+	if (!ti->cpu || !ti->run || !ti->kind_of || !ti->batch ||
 	    pthread_create(&ti->thread, NULL, index_thread, ti)) {
 		free_parts(ti);
 		return NULL;
@@ -444,6 +470,41 @@ size_t timeindex_slices(struct kt_timeindex *ti, int cpu, uint64_t from, uint64_
 	}
 	pthread_mutex_unlock(&ti->mu);
 	return n;
+}
+
+size_t timeindex_nslices(struct kt_timeindex *ti, int cpu, uint64_t from, uint64_t to)
+{
+	size_t n = 0;
+
+	if (cpu < 0 || cpu >= ti->ncpus || to <= from)
+		return 0;
+	pthread_mutex_lock(&ti->mu);
+	n = slice_lower(&ti->cpu[cpu], to) - slice_lower(&ti->cpu[cpu], from);
+	pthread_mutex_unlock(&ti->mu);
+	return n;
+}
+
+bool timeindex_slice_at(struct kt_timeindex *ti, int cpu, uint64_t ts, struct kt_cpuslice *out)
+{
+	const struct slicevec *s;
+	bool ok = false;
+	size_t i;
+
+	if (cpu < 0 || cpu >= ti->ncpus)
+		return false;
+	pthread_mutex_lock(&ti->mu);
+	s = &ti->cpu[cpu];
+	i = slice_lower(s, ts);
+	if (i < s->n && s->v[i].start <= ts) {
+		*out = s->v[i];
+		ok = true;
+	} else if (ti->run[cpu].seen && ti->run[cpu].s.start <= ts && ts < ti->last_ts) {
+		*out = ti->run[cpu].s;
+		out->end = ti->last_ts;
+		ok = true;
+	}
+	pthread_mutex_unlock(&ti->mu);
+	return ok;
 }
 
 static const struct tsvec *kind_ts(struct kt_timeindex *ti, int kind)

@@ -60,6 +60,10 @@ int timeindex_kind(struct kt_timeindex *ti, int i, uint64_t *seq);
  * ending at the last record indexed, marked clipped_end. Returns how many. */
 size_t timeindex_slices(struct kt_timeindex *ti, int cpu, uint64_t from, uint64_t to,
 			kt_cpuslice_fn fn, void *arg);
+/* How many slices of cpu overlap [from, to) (the running one not counted). */
+size_t timeindex_nslices(struct kt_timeindex *ti, int cpu, uint64_t from, uint64_t to);
+/* The slice of cpu that holds ts (the running one included); false: none. */
+bool timeindex_slice_at(struct kt_timeindex *ti, int cpu, uint64_t ts, struct kt_cpuslice *out);
 /* Records of kind (a common_type, KT_TI_ALL or KT_TI_LOST) with from <= ts < to. */
 uint64_t timeindex_count(struct kt_timeindex *ti, int kind, uint64_t from, uint64_t to);
 /* The next time after ts (dir > 0) or before it (dir < 0) at which something happens on

@@ -190,16 +190,51 @@ static char cell_char(const struct col *cols, int c, int w)
 	return ' ';
 }
 
+/* Zoomed far out over many slices: each column is the task found at SAMPLES points in it
+ * (the one found most, idle only when nothing else), so a frame costs the same whatever the
+ * file's size. */
+#define SAMPLES 4
+static void sample_cols(struct tl *t, int cpu, int w)
+{
+	struct kt_cpuslice s[SAMPLES];
+	int c, k, j, best, hits, most;
+
+	for (c = 0; c < w; c++) {
+		uint64_t a = t->from + (uint64_t)c * t->colns;
+		struct col *col = &t->cols[c];
+
+		for (k = 0; k < SAMPLES; k++)
+			if (!timeindex_slice_at(t->ti, cpu, a + t->colns * (2 * k + 1) / (2 * SAMPLES),
+						&s[k]))
+				s[k].pid = -1;
+		for (best = -1, most = 0, k = 0; k < SAMPLES; k++) {
+			for (hits = 0, j = 0; j < SAMPLES; j++)
+				hits += s[j].pid == s[k].pid;
+			if (s[k].pid >= 0 && (best < 0 || (s[k].pid && !s[best].pid) ||
+					      ((!s[k].pid == !s[best].pid) && hits > most))) {
+				best = k;
+				most = hits;
+			}
+		}
+		col->pid = best < 0 ? -1 : s[best].pid;
+		if (best >= 0)
+			memcpy(col->comm, s[best].comm, sizeof(col->comm));
+	}
+}
+
 static void draw_cpu_lane(struct kt_view *v, int y, int cpu)
 {
 	struct tl *t = TL(v);
 	struct fill f = { t, data_w(v) };
+	uint64_t to = t->from + t->colns * (uint64_t)f.w;
 	int c;
 
 	for (c = 0; c < f.w; c++)
 		t->cols[c].pid = -1;
-	timeindex_slices(t->ti, cpu, t->from, t->from + t->colns * (uint64_t)f.w, take_slice,
-			 &f);
+	if (timeindex_nslices(t->ti, cpu, t->from, to) > (size_t)f.w * 8)
+		sample_cols(t, cpu, f.w);
+	else
+		timeindex_slices(t->ti, cpu, t->from, to, take_slice, &f);
 	for (c = 0; c < f.w; c++) {
 		const struct col *col = &t->cols[c];
 

@@ -4,7 +4,8 @@
 # make bench, recordings: a 1 GB trace.dat (tests/helpers/mkrecording, 15.5 M sched_switch
 # events on 2 CPUs) opened with ktop -i --memory 64M in an 80x24 tmux pane: time to the
 # first screen, End (the last event on screen, the index pass still running), Home after
-# End, ktop's peak resident size; then ktop -b -q -i reading it all. Each time is set
+# End, ktop's peak resident size; the timeline (L): its first screen, a zoom and a pan frame,
+# its index through, its peak resident size; then ktop -b -q -i reading it all. Each time is set
 # against what the user would run instead, in the same round: trace-cmd report | head for
 # the first rows, trace-cmd report | tail -1 for the last; and the first screen against its
 # measurement floor (the same pane running a command that prints the first row at once).
@@ -44,6 +45,17 @@ wait_screen() {
 	done
 	echo "timeout"
 }
+# until the screen line matching LINE differs from OLD (30 s at most); ms since $1
+wait_change() {
+	local t0=$1 line=$2 old=$3 end=$(( $(now_ms) + 30000 )) cur
+	while [ "$(now_ms)" -lt "$end" ]; do
+		cur=$(tmx capture-pane -p -t b 2>/dev/null | grep -E -m1 -- "$line")
+		[ -n "$cur" ] && [ "$cur" != "$old" ] && { echo $(( $(now_ms) - t0 )); return 0; }
+		sleep 0.005
+	done
+	echo "timeout"
+}
+screen_line() { tmx capture-pane -p -t b 2>/dev/null | grep -E -m1 -- "$1"; }
 # the milliseconds a shell pipeline takes
 time_ms() { local t0; t0=$(now_ms); bash -c "$1" >/dev/null 2>&1; echo $(( $(now_ms) - t0 )); }
 
@@ -90,10 +102,34 @@ one_round() {
 	F[hwm:$r]=$(awk '/^VmHWM/ { print int($2 / 1024) }' "/proc/$pid/status" 2>/dev/null)
 	tmx send-keys -t b q
 	sleep 0.3
+	timeline_round "$r"
 	F[tc_tail:$r]=$(time_ms "trace-cmd report '$TMPD/big.dat' | tail -n 1")
 	batch=$( { /usr/bin/time -f "%e %M" "$KTOP" -b -q -i "$TMPD/big.dat" --memory $MEM >/dev/null; } 2>&1 | tail -n1)
 	F[batch:$r]=$(awk -v s="${batch%% *}" 'BEGIN { printf "%d", s * 1000 }')
 	F[batch_rss:$r]=$(( ${batch##* } / 1024 ))
+}
+# timeline_round R: the timeline (L) on the same file: its first screen with events drawn, a
+# zoom (+) and a pan (>) frame, the index through, and ktop's peak resident size then
+timeline_round() {
+	local r=$1 t0 pid old
+	pane_time b "$first_row" 30 "$KTOP" -i "$TMPD/big.dat" --memory $MEM >/dev/null || return
+	pid=$(tmx display-message -p -t b '#{pane_pid}')
+	t0=$(now_ms)
+	tmx send-keys -t b L
+	F[tl_first:$r]=$(wait_screen "$t0" "^sched_sw +[^ ]")
+	old=$(screen_line "Timeline: ")
+	t0=$(now_ms)
+	tmx send-keys -t b +
+	F[tl_zoom:$r]=$(wait_change "$t0" "Timeline: " "$old")
+	old=$(screen_line "^cursor ")
+	t0=$(now_ms)
+	tmx send-keys -t b '>'
+	F[tl_pan:$r]=$(wait_change "$t0" "^cursor " "$old")
+	t0=$(now_ms)
+	F[tl_indexed:$r]=$(wait_screen "$t0" "Timeline: .* SCROLL")
+	F[tl_hwm:$r]=$(awk '/^VmHWM/ { print int($2 / 1024) }' "/proc/$pid/status" 2>/dev/null)
+	tmx send-keys -t b q
+	sleep 0.3
 }
 # fig NAME [FORMAT]: NAME's figures over the rounds, "median (min-max)"
 fig() {
@@ -139,6 +175,12 @@ printf '%-46s %-22s %s\n' "ktop -i: peak resident size" "$(fig hwm) MiB" "(64 Mi
 printf '%-46s %-22s %-22s %s\n' "ktop -b -q -i: all events (vs report | tail)" \
 	"$(fig batch) ms" "$(fig tc_tail) ms" "$(ratio "$(fig_med batch)" "$(fig_med tc_tail)")"
 printf '%-46s %-22s\n' "ktop -b -q -i: peak resident size" "$(fig batch_rss) MiB"
+printf '%-46s %-22s %s\n' "timeline (L): first screen with events" "$(fig tl_first) ms" "(<= 200 ms)"
+printf '%-46s %-22s %s\n' "timeline: a zoom frame (+)" "$(fig tl_zoom) ms" "(<= 30 ms)"
+printf '%-46s %-22s %s\n' "timeline: a pan frame (>)" "$(fig tl_pan) ms" "(<= 30 ms)"
+printf '%-46s %-22s\n' "timeline: its index through the file" "$(fig tl_indexed) ms"
+printf '%-46s %-22s %s\n' "timeline: peak resident size, indexed" "$(fig tl_hwm) MiB" \
+	"(file $((size / 1048576)) MiB; target <= 10% of it beyond the 64 MiB store)"
 
 row="first screen of a $((size / 1048576)) MiB recording, 80x24"
 m=$(fig_med first)
