@@ -22,6 +22,9 @@ require_workload
 require_python
 command -v trace-cmd >/dev/null || skip "trace-cmd is not installed (apt-get install trace-cmd)"
 command -v taskset >/dev/null || skip "taskset is not installed (util-linux)"
+# the lanes' proof is KTOP_TEST_TIMELINE_DUMP, read only by a test-hook build
+"$KTOP" --version | grep -q -- --enable-test-hooks ||
+	skip "$KTOP was built without --enable-test-hooks (./dev check builds with them)"
 EXPECT="python3 $KTOP_SRCDIR/tests/helpers/timeline_expect.py"
 
 # ---- a recording with known switches ------------------------------------------------------
