@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,10 +21,21 @@ struct tsvec {
 	size_t n, cap;
 };
 
+/* A slice as kept: 24 bytes, its task's name one of the index's names (a big recording
+ * holds tens of millions). */
+struct slim {
+	uint64_t start, end;
+	int32_t pid;
+	uint32_t comm : 24;
+	uint32_t clipped_start : 1, clipped_end : 1;
+};
+
 struct slicevec {
-	struct kt_cpuslice *v;
+	struct slim *v;
 	size_t n, cap;
 };
+
+#define NAME_SLOTS 4096 /* the names' hash table; past it names are looked up one by one */
 
 struct kind {
 	int type;
@@ -56,6 +68,9 @@ struct kt_timeindex {
 	uint64_t next, records, first_ts, last_ts, trimmed_at;
 	bool have_first;
 	struct copied *batch; /* the thread's: records copied out of the store */
+	char (*names)[KT_SLICE_COMM]; /* task names of the slices, each once */
+	uint32_t nnames, capnames;
+	uint32_t *name_slot; /* hash of a name -> its index + 1 */
 };
 
 static void ts_push(struct tsvec *t, uint64_t ts)
@@ -117,11 +132,65 @@ static size_t slice_lower(const struct slicevec *s, uint64_t ts)
 	return lo;
 }
 
+static uint32_t name_hash(const char *c)
+{
+	uint32_t h = 2166136261u;
+
+	for (; *c; c++)
+		h = (h ^ (unsigned char)*c) * 16777619u;
+	return h;
+}
+
+/* The index of comm among the names, added when new (0 when out of memory). */
+static uint32_t name_id(struct kt_timeindex *ti, const char *comm)
+{
+	uint32_t h = name_hash(comm), i, k;
+	char (*g)[KT_SLICE_COMM];
+
+	for (k = 0; k < NAME_SLOTS; k++) {
+		i = (h + k) % NAME_SLOTS;
+		if (!ti->name_slot[i])
+			break;
+		if (!strcmp(ti->names[ti->name_slot[i] - 1], comm))
+			return ti->name_slot[i] - 1;
+	}
+	if (k == NAME_SLOTS) /* the table is full: look the long way */
+		for (i = 0; i < ti->nnames; i++)
+			if (!strcmp(ti->names[i], comm))
+				return i;
+	if (ti->nnames == ti->capnames) {
+		uint32_t cap = ti->capnames ? ti->capnames * 2 : 64;
+
+		if (cap >= (1u << 24) || !(g = realloc(ti->names, cap * sizeof(*g))))
+			return 0;
+		ti->names = g;
+		ti->capnames = cap;
+	}
+	snprintf(ti->names[ti->nnames], KT_SLICE_COMM, "%s", comm);
+	if (k < NAME_SLOTS)
+		ti->name_slot[(h + k) % NAME_SLOTS] = ti->nnames + 1;
+	return ti->nnames++;
+}
+
+static void expand(const struct kt_timeindex *ti, int cpu, const struct slim *m,
+		   struct kt_cpuslice *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->start = m->start;
+	out->end = m->end;
+	out->cpu = cpu;
+	out->pid = m->pid;
+	out->clipped_start = m->clipped_start;
+	out->clipped_end = m->clipped_end;
+	if (m->comm < ti->nnames)
+		memcpy(out->comm, ti->names[m->comm], KT_SLICE_COMM);
+}
+
 static void keep_slice(const struct kt_cpuslice *sl, void *arg)
 {
 	struct kt_timeindex *ti = arg;
 	struct slicevec *s;
-	struct kt_cpuslice *g;
+	struct slim *g;
 
 	if (sl->cpu < 0 || sl->cpu >= ti->ncpus)
 		return;
@@ -135,7 +204,13 @@ static void keep_slice(const struct kt_cpuslice *sl, void *arg)
 		s->v = g;
 		s->cap = cap;
 	}
-	s->v[s->n++] = *sl;
+	g = &s->v[s->n++];
+	g->start = sl->start;
+	g->end = sl->end;
+	g->pid = sl->pid;
+	g->comm = name_id(ti, sl->comm) & 0xffffff;
+	g->clipped_start = sl->clipped_start;
+	g->clipped_end = sl->clipped_end;
 }
 
 static struct kind *kind_for(struct kt_timeindex *ti, int type, uint64_t seq)
@@ -363,6 +438,8 @@ static void free_parts(struct kt_timeindex *ti)
 	free(ti->kind_of);
 	free(ti->lost.v);
 	free(ti->batch);
+	free(ti->names);
+	free(ti->name_slot);
 	pthread_mutex_destroy(&ti->mu);
 	pthread_cond_destroy(&ti->cv);
 	free(ti);
@@ -384,7 +461,8 @@ struct kt_timeindex *timeindex_new(struct kt_store *st, int ncpus,
 	ti->run = calloc((size_t)ti->ncpus, sizeof(*ti->run));
 	ti->kind_of = calloc(NTYPES, sizeof(*ti->kind_of));
 	ti->batch = malloc(BATCH * sizeof(*ti->batch));
-	if (!ti->cpu || !ti->run || !ti->kind_of || !ti->batch ||
+	ti->name_slot = calloc(NAME_SLOTS, sizeof(*ti->name_slot));
+	if (!ti->cpu || !ti->run || !ti->kind_of || !ti->batch || !ti->name_slot ||
 	    pthread_create(&ti->thread, NULL, index_thread, ti)) {
 		free_parts(ti);
 		return NULL;
@@ -430,7 +508,8 @@ void timeindex_info(struct kt_timeindex *ti, struct kt_ti_info *out)
 	for (i = 0; i < ti->nkinds; i++)
 		out->bytes += ti->kinds[i].ts.cap * sizeof(uint64_t);
 	for (i = 0; i < ti->ncpus; i++)
-		out->bytes += ti->cpu[i].cap * sizeof(struct kt_cpuslice);
+		out->bytes += ti->cpu[i].cap * sizeof(struct slim);
+	out->bytes += ti->capnames * KT_SLICE_COMM + NAME_SLOTS * sizeof(uint32_t);
 	pthread_mutex_unlock(&ti->mu);
 }
 
@@ -452,15 +531,17 @@ size_t timeindex_slices(struct kt_timeindex *ti, int cpu, uint64_t from, uint64_
 			kt_cpuslice_fn fn, void *arg)
 {
 	const struct slicevec *s;
-	struct kt_cpuslice open;
+	struct kt_cpuslice open, one;
 	size_t i, n = 0;
 
 	if (cpu < 0 || cpu >= ti->ncpus)
 		return 0;
 	pthread_mutex_lock(&ti->mu);
 	s = &ti->cpu[cpu];
-	for (i = slice_lower(s, from); i < s->n && s->v[i].start < to; i++, n++)
-		fn(&s->v[i], arg);
+	for (i = slice_lower(s, from); i < s->n && s->v[i].start < to; i++, n++) {
+		expand(ti, cpu, &s->v[i], &one);
+		fn(&one, arg);
+	}
 	if (ti->run[cpu].seen && ti->run[cpu].s.start < to && ti->last_ts > from &&
 	    ti->last_ts > ti->run[cpu].s.start) {
 		open = ti->run[cpu].s;
@@ -496,7 +577,7 @@ bool timeindex_slice_at(struct kt_timeindex *ti, int cpu, uint64_t ts, struct kt
 	s = &ti->cpu[cpu];
 	i = slice_lower(s, ts);
 	if (i < s->n && s->v[i].start <= ts) {
-		*out = s->v[i];
+		expand(ti, cpu, &s->v[i], out);
 		ok = true;
 	} else if (ti->run[cpu].seen && ti->run[cpu].s.start <= ts && ts < ti->last_ts) {
 		*out = ti->run[cpu].s;
