@@ -483,9 +483,17 @@ static void home_end(struct kt_view *v, bool end)
 		place(v);
 }
 
+/* Keys that move along time: the view stops following the tail (a zoom follows on). */
+static bool moves_time(int key)
+{
+	return !(key > 0 && key < 128 && strchr("kjmG+=-", key)) && key != KEY_UP &&
+	       key != KEY_DOWN && key != KEY_END;
+}
+
 static int tl_key(struct kt_view *v, int key)
 {
 	struct tl *t = TL(v);
+	uint64_t half;
 
 	if (key == 27 && t->marking) {
 		t->marking = false;
@@ -496,26 +504,21 @@ static int tl_key(struct kt_view *v, int key)
 		return KT_KEY_CLOSE;
 	if (!t->ti)
 		return KT_KEY_IGNORED;
-	t->moved = true;
-	t->follow = false;
+	half = t->colns * (uint64_t)data_w(v) / 2;
 	switch (key) {
 	case KEY_LEFT: case 'h':
 		t->cur = t->cur > t->colns ? t->cur - t->colns : 0;
-		show_cursor(v);
 		break;
 	case KEY_RIGHT: case 'l':
 		t->cur += t->colns;
-		show_cursor(v);
 		break;
 	case '<': case ',':
-		t->from = t->from > t->colns * (uint64_t)data_w(v) / 2 ?
-				  t->from - t->colns * (uint64_t)data_w(v) / 2 : 0;
-		t->cur = t->cur > t->colns * (uint64_t)data_w(v) / 2 ?
-				 t->cur - t->colns * (uint64_t)data_w(v) / 2 : 0;
+		t->from = t->from > half ? t->from - half : 0;
+		t->cur = t->cur > half ? t->cur - half : 0;
 		break;
 	case '>': case '.':
-		t->from += t->colns * (uint64_t)data_w(v) / 2;
-		t->cur += t->colns * (uint64_t)data_w(v) / 2;
+		t->from += half;
+		t->cur += half;
 		break;
 	case '+': case '=':
 		zoom(v, true);
@@ -546,6 +549,11 @@ static int tl_key(struct kt_view *v, int key)
 		break;
 	default:
 		return KT_KEY_IGNORED;
+	}
+	t->moved = true; /* a recording no longer fits itself to the pane */
+	if (moves_time(key)) {
+		t->follow = false;
+		show_cursor(v);
 	}
 	v->dirty = true;
 	return KT_KEY_HANDLED;
