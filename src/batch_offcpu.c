@@ -42,6 +42,7 @@ static int scope_of(const struct kt_options *o, struct kt_offcpu_scope *s, struc
 	memset(s, 0, sizeof(*s));
 	s->comm = o->comm;
 	s->via = o->off_cpu_via;
+	s->wakers = o->wakers;
 	if (o->n_pids) {
 		snprintf(proc, sizeof(proc), "/proc/%d", (int)o->pids[0]);
 		if (access(proc, F_OK) < 0) {
@@ -118,6 +119,8 @@ void batch_offcpu_counts(const struct kt_offcpu *oc, const struct kt_stacks *st,
 		(unsigned long long)s.starts_dropped, (unsigned long long)s.unended,
 		(unsigned long long)s.missed, (unsigned long long)sy.unresolved,
 		(unsigned long long)sy.resolved);
+	if (offcpu_wakers(oc))
+		fputs(" wakers=1", out);
 }
 
 void batch_offcpu_json(const struct kt_offcpu *oc, const struct kt_stacks *st, bool quiet,
@@ -141,6 +144,8 @@ void batch_offcpu_json(const struct kt_offcpu *oc, const struct kt_stacks *st, b
 		(unsigned long long)s.dropped_ns, (unsigned long long)s.starts_dropped,
 		(unsigned long long)s.unended, (unsigned long long)s.missed,
 		(unsigned long long)sy.unresolved, (unsigned long long)sy.resolved);
+	if (offcpu_wakers(oc))
+		fputs(",\"wakers\":true", out);
 	if (quiet)
 		fputs("[]", out);
 	else

@@ -53,6 +53,7 @@ enum {
 	OPT_FLAME,
 	OPT_DIFF_BASE,
 	OPT_OFF_CPU,
+	OPT_WAKERS,
 	OPT_TOP,
 	OPT_INTERVAL,
 	OPT_STACK,
@@ -108,6 +109,7 @@ static const struct option long_options[] = {
 	{ "folded", no_argument, NULL, OPT_FOLDED },
 	{ "preset", required_argument, NULL, 'P' },
 	{ "off-cpu", optional_argument, NULL, OPT_OFF_CPU },
+	{ "wakers", no_argument, NULL, OPT_WAKERS },
 	{ "top", optional_argument, NULL, OPT_TOP },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "stack", required_argument, NULL, OPT_STACK },
@@ -219,6 +221,8 @@ void options_usage(FILE *out)
 	      "      --off-cpu[=VIA]    time off the CPU (blocked, then waiting for a CPU) by\n"
 	      "                         kernel and user stack, in ns, with -b (BPF); VIA pins\n"
 	      "                         tp_btf, raw_tp or tracepoint; one -p, --comm or --cgroup\n"
+	      "      --wakers           with --off-cpu: each wait under the stacks of the task\n"
+	      "                         that woke it too (waker;...;--;...;blocked, offwaketime)\n"
 	      "      --folded           with -b: stacks folded (task;outer;...;inner COUNT) for\n"
 	      "                         flame graphs, instead of event lines: the profile's, or\n"
 	      "                         the --stack events' (counts on stderr)\n"
@@ -695,6 +699,9 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			o->off_cpu = true;
 			o->off_cpu_via = optarg;
 			break;
+		case OPT_WAKERS:
+			o->wakers = true;
+			break;
 		case OPT_TOP:
 			if (optarg && strcmp(optarg, "tp_btf") && strcmp(optarg, "raw_tp") &&
 			    strcmp(optarg, "proc"))
@@ -867,6 +874,11 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		       o->n_remotes || o->flame_path))
 		FAIL("--top runs alone: events, tracers, probes, histograms, counters, profiles, "
 		     "-i, -o, -H and --via belong to other runs");
+	if (o->wakers && !o->off_cpu)
+		FAIL("--wakers joins the off-CPU profile's waits to their wakers: add -b --off-cpu");
+	if (o->wakers && o->n_remotes)
+		FAIL("--wakers is not carried over agents yet (their off-CPU profile has no "
+		     "waker stacks): run ktop -b --off-cpu --wakers on that host");
 	if (o->off_cpu && o->n_pids > 1)
 		FAIL("--off-cpu scopes to one process: give -p a single PID");
 	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->n_remotes ||
