@@ -133,6 +133,8 @@ void batch_offcpu_json(const struct kt_offcpu *oc, const struct kt_stacks *st, b
 	symbolizer_stats(offcpu_symbolizer(oc), &sy);
 	fputs("{\"offcpu\":{\"via\":", out);
 	json_string(out, offcpu_variant(oc));
+	if (offcpu_wakers(oc))
+		fputs(",\"wakers\":true", out);
 	fprintf(out,
 		",\"unit\":\"%s\",\"total\":%llu,\"stretches\":%llu,\"lost_kernel_stacks\":%llu,"
 		"\"lost_user_stacks\":%llu,\"dropped\":%llu,\"dropped_ns\":%llu,"
@@ -144,8 +146,6 @@ void batch_offcpu_json(const struct kt_offcpu *oc, const struct kt_stacks *st, b
 		(unsigned long long)s.dropped_ns, (unsigned long long)s.starts_dropped,
 		(unsigned long long)s.unended, (unsigned long long)s.missed,
 		(unsigned long long)sy.unresolved, (unsigned long long)sy.resolved);
-	if (offcpu_wakers(oc))
-		fputs(",\"wakers\":true", out);
 	if (quiet)
 		fputs("[]", out);
 	else

@@ -18,8 +18,8 @@ UNIT_TESTS += tests/unit/check_batch_profile
 # be frames of their own).
 check_PROGRAMS += tests/helpers/profwork
 tests_helpers_profwork_SOURCES = tests/helpers/profwork.c
-tests_helpers_profwork_CFLAGS = -O1 -fno-omit-frame-pointer -Wall
-tests_helpers_profwork_LDFLAGS =
+tests_helpers_profwork_CFLAGS = -O1 -fno-omit-frame-pointer -Wall -pthread
+tests_helpers_profwork_LDFLAGS = -pthread
 # The profile on the live kernel (perf_event_open only: no tracefs writes).
 LIVE_TESTS += tests/live/profile_shares.sh tests/live/profile_exit.sh \
 	tests/live/profile_jit.sh tests/live/profile_errors.sh tests/live/profile_memory.sh \
@@ -61,6 +61,8 @@ bench-flame: tests/bench/flame_bench$(EXEEXT)
 # under the nanosleep path in every variant, no program left on any exit; its refusals
 # (privilege, scope) in one line, and its tracepoint fallback where BTF cannot be read.
 LIVE_TESTS += tests/live/offcpu_sleep.sh tests/live/offcpu_errors.sh
+# Wakeup chains (--wakers): a wait under its waker's stacks, and the waker's own waker.
+LIVE_TESTS += tests/live/offcpu_wakers.sh
 # Stacks on events (--stack, the stream's Enter, the picker's ^K, --folded).
 LIVE_TESTS += tests/live/evstacks_batch.sh
 TERM_TESTS += tests/term/evstacks_stream.sh

@@ -19,10 +19,12 @@
 #include <bpf/libbpf.h>
 
 #include "backend/bpfobj.h"
+#include "backend/comms.h"
 #include "backend/histkind.h"
 #include "backend/offcpu.h"
 #include "backend/stacks.h"
 #include "backend/symbolize.h"
+#include "backend/taskwatch.h"
 #include "log.h"
 #include "src/probes/hist.h"
 #include "src/probes/offcpu.h"
@@ -60,6 +62,9 @@ struct kt_offcpu {
 	size_t ncur, nprev, cap;
 	struct kt_offcpu_stats stats;
 	struct kt_symbolizer *sym;
+	/* wakers: perf's side band, so a waker gone before the poll that names it is named */
+	struct kt_comms *comms;
+	struct kt_taskwatch *tw;
 	/* one stack being named */
 	unsigned long long ips[KT_OFFCPU_MAX_DEPTH];
 	struct kt_frame frames[MAX_FRAMES];
@@ -154,6 +159,23 @@ static int try_variant(struct kt_offcpu *oc, const struct variant *v,
 	return 0;
 }
 
+/* A waker may be any process, and gone before the poll that names its stacks: as the on-CPU
+ * profile does, mappings come from perf's side band from now on, and those of every process
+ * already running are read now. 0, or -1 with why in err. */
+static int open_sideband(struct kt_offcpu *oc, char *err, size_t errlen)
+{
+	char why[256];
+
+	oc->comms = comms_new();
+	oc->tw = taskwatch_open(oc->comms, "mono", true, why, sizeof(why));
+	if (!oc->tw) {
+		snprintf(err, errlen, "off-CPU profile: wakers: %s", why);
+		return -1;
+	}
+	symbolizer_preload_all(oc->sym);
+	return 0;
+}
+
 struct kt_offcpu *offcpu_open(const struct kt_offcpu_scope *scope, char *err, size_t errlen)
 {
 	struct kt_offcpu *oc = xcalloc(1, sizeof(*oc));
@@ -164,6 +186,10 @@ struct kt_offcpu *offcpu_open(const struct kt_offcpu_scope *scope, char *err, si
 	oc->sym = symbolizer_new(why, sizeof(why));
 	if (!oc->sym) {
 		snprintf(err, errlen, "off-CPU profile: %s", why);
+		offcpu_free(oc);
+		return NULL;
+	}
+	if (oc->wakers && open_sideband(oc, err, errlen) < 0) {
 		offcpu_free(oc);
 		return NULL;
 	}
@@ -195,6 +221,8 @@ void offcpu_free(struct kt_offcpu *oc)
 	if (!oc)
 		return;
 	unload(oc);
+	taskwatch_close(oc->tw);
+	comms_free(oc->comms);
 	symbolizer_free(oc->sym);
 	free(oc->cur);
 	free(oc->prev);
@@ -390,6 +418,10 @@ int offcpu_poll(struct kt_offcpu *oc, struct kt_stacks *st, char *err, size_t er
 	int r;
 
 	symbolizer_next_pass(oc->sym);
+	if (oc->tw) {
+		taskwatch_drain(oc->tw);
+		taskwatch_feed(oc->tw, oc->sym);
+	}
 	r = read_counts(oc);
 	if (r < 0) {
 		snprintf(err, errlen, "off-CPU profile: reading its counts: %s", strerror(-r));
