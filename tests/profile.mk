@@ -46,6 +46,8 @@ TERM_TESTS += tests/term/flame_zoom.sh tests/term/flame_search.sh tests/term/fla
 # The pane on a live on-CPU profile (I): perf_event_open and a live session.
 TERM_TESTS += tests/term/flame_live.sh tests/term/flame_offcpu.sh tests/term/flame_evstacks.sh \
 	tests/term/flame_recorded.sh tests/term/flame_cpu.sh tests/term/flame_window.sh
+# Wakeup chains in the off-CPU pane: w, W along two steps, Esc back.
+TERM_TESTS += tests/term/flame_wakers.sh
 EXTRA_DIST += tests/term/flame-lib.sh
 # make bench: the flame graph pane's redraw with 100 k unique stacks, against the frame budget.
 check_PROGRAMS += tests/bench/flame_bench

@@ -25,6 +25,7 @@
 #include "backend/stacks.h"
 #include "backend/symbolize.h"
 #include "backend/taskwatch.h"
+#include "backend/wakers.h"
 #include "log.h"
 #include "src/probes/hist.h"
 #include "src/probes/offcpu.h"
@@ -34,8 +35,6 @@
 /* the task, then up to a full user and a full kernel stack; with wakers, the separator, the
  * waker's two stacks and its name */
 #define MAX_FRAMES (3 + 4 * KT_OFFCPU_MAX_DEPTH)
-/* between the blocked frames and the waker's, as offwaketime folds them */
-#define WAKER_SEPARATOR "--"
 
 /* Cheapest first: each later one works on more kernels. */
 static const struct variant {
@@ -363,7 +362,7 @@ static void task_frame(struct kt_offcpu *oc, size_t i, const char *comm)
  * so a flame graph draws the waker upside down above the blocked stack (offwaketime). */
 static void add_waker(struct kt_offcpu *oc, const struct kt_offcpu_waker *w, size_t *n)
 {
-	task_frame(oc, (*n)++, WAKER_SEPARATOR);
+	task_frame(oc, (*n)++, KT_WAKERS_SEPARATOR);
 	if (!w->comm[0]) {
 		marker(oc, (*n)++, "[no waker]");
 		return;

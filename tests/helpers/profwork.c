@@ -19,7 +19,7 @@
  *   profwork jit SECS         copies a counting loop into anonymous executable memory,
  *                             writes /tmp/perf-PID.map naming it "jitted_loop" (as a JIT
  *                             does) and runs it for SECS seconds of CPU (x86-64)
- *   profwork wakechain ROUNDS MS THREADS
+ *   profwork wakechain ROUNDS MS THREADS [GAP_MS]
  *                             a chain of wakeups through pipes, ROUNDS times: thread
  *                             "wc-waiter" blocks in waiter_wait reading a pipe that
  *                             "wc-waker" writes from waker_work after MS ms of its CPU
@@ -28,7 +28,8 @@
  *                             MS ms of CPU there. Prints its pid, waits for $WORKLOAD_GO
  *                             (as tests/helpers/workload does), then at the end
  *                             waiter_ns=<the CLOCK_MONOTONIC time waiter_wait's reads took>
- *                             and waker_ns=<waker_wait's, 3 threads>
+ *                             and waker_ns=<waker_wait's, 3 threads>; GAP_MS: the waiter
+ *                             sleeps that long before each round (a lighter load)
  *
  * Each but wakechain prints "ready" on stdout before it starts. */
 #define _GNU_SOURCE
@@ -331,8 +332,11 @@ static void wait_go(void)
 
 /* The waiter is this thread: each round it lets the chain's first thread go, then blocks
  * until the chain's last one wakes it. */
-static int wakechain(int rounds, double ms, int threads)
+static int wakechain(int rounds, double ms, int threads, double gap_ms)
 {
+	const struct timespec gap = { .tv_sec = (time_t)(gap_ms / 1e3),
+				      .tv_nsec = (long)((gap_ms - (double)(long)(gap_ms / 1e3) * 1e3) *
+							1e6) };
 	struct chain ch = { .rounds = rounds, .ms = ms, .three = threads == 3 };
 	pthread_t t[2];
 	uint64_t waiter_ns = 0;
@@ -350,7 +354,8 @@ static int wakechain(int rounds, double ms, int threads)
 	    (ch.three && pthread_create(&t[n++], NULL, kicker, &ch)))
 		return 1;
 	for (i = 0; i < rounds; i++)
-		if (rw1(SYS_write, ch.ack[1], &c) != 1 || waiter_wait(ch.wake[0], &waiter_ns) < 0)
+		if ((gap_ms > 0 && nanosleep(&gap, NULL) < 0) || rw1(SYS_write, ch.ack[1], &c) != 1 ||
+		    waiter_wait(ch.wake[0], &waiter_ns) < 0)
 			return 1;
 	while (n)
 		pthread_join(t[--n], NULL);
@@ -388,9 +393,10 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "jit"))
 		return jit(atof(argv[2]));
-	if (argc == 5 && !strcmp(argv[1], "wakechain"))
-		return wakechain(atoi(argv[2]), atof(argv[3]), atoi(argv[4]));
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "wakechain"))
+		return wakechain(atoi(argv[2]), atof(argv[3]), atoi(argv[4]),
+				 argc == 6 ? atof(argv[5]) : 0);
 	fprintf(stderr, "usage: profwork split SECS | short N MS | deep SECS | jit SECS | "
-		"wakechain ROUNDS MS THREADS\n");
+		"wakechain ROUNDS MS THREADS [GAP_MS]\n");
 	return 2;
 }
