@@ -876,9 +876,6 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     "-i, -o, -H and --via belong to other runs");
 	if (o->wakers && !o->off_cpu)
 		FAIL("--wakers joins the off-CPU profile's waits to their wakers: add -b --off-cpu");
-	if (o->wakers && o->n_remotes)
-		FAIL("--wakers is not carried over agents yet (their off-CPU profile has no "
-		     "waker stacks): run ktop -b --off-cpu --wakers on that host");
 	if (o->off_cpu && o->n_pids > 1)
 		FAIL("--off-cpu scopes to one process: give -p a single PID");
 	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->n_remotes ||

@@ -184,8 +184,8 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, bool wakers, struct
 	err[0] = '\0';
 	if (kind != LIVE_EVENTS && source_has_profiles(ui->app->source)) {
 		if (wakers) {
-			snprintf(err, errlen, "off-CPU profile: wakers are not carried over agents "
-				 "yet: run ktop -b --off-cpu --wakers on that host");
+			snprintf(err, errlen, "off-CPU profile: the pane has no wakers over agents "
+				 "yet: ktop -b --off-cpu --wakers -H HOST gives them");
 			return -1;
 		}
 		/* the source's machine samples and names them (an agent) */

@@ -9,7 +9,7 @@
 # only. With three threads (wc-kicker wakes wc-waker, which wakes wc-waiter) the chain's
 # second step is there too: wc-waker's own reads, in waker_wait, are under kicker_work and
 # wc-kicker, for their time by the workload's clock; so in --json. Every program is gone
-# after ktop exits. --wakers alone, or over an agent, is refused in one line.
+# after ktop exits. --wakers alone is refused in one line (over agents: remote_offcpu.sh).
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -30,11 +30,6 @@ MS=50
 "$KTOP" -b --wakers --duration 1 >"$T/alone.out" 2>"$T/alone.err" && fail "--wakers alone ran"
 grep -q "^ktop: --wakers joins the off-CPU profile's waits to their wakers: add -b --off-cpu" \
 	"$T/alone.err" || fail "--wakers alone: not the one-line refusal: $(cat "$T/alone.err")"
-"$KTOP" -b --off-cpu --wakers --via true --duration 1 >"$T/agent.out" 2>"$T/agent.err" &&
-	fail "--wakers over an agent ran"
-grep -q "^ktop: --wakers is not carried over agents yet" "$T/agent.err" ||
-	fail "--wakers over an agent: not the one-line refusal: $(cat "$T/agent.err")"
-[ "$(wc -l <"$T/agent.err")" = 1 ] || fail "--wakers over an agent: more than one line: $(cat "$T/agent.err")"
 
 # wl_ns RUN KEY: the workload's own clock for KEY (waiter_ns, waker_ns), into WL_NS.
 wl_ns()
