@@ -14,6 +14,7 @@
 #include "backend/histspec.h"
 #include "backend/triggers.h"
 #include "options.h"
+#include "timerange.h"
 #include "xalloc.h"
 
 #define KT_DEFAULT_MEMORY (256ull << 20)
@@ -64,6 +65,9 @@ enum {
 	OPT_READ_MODE,
 	OPT_PUSH,
 	OPT_NO_PUSH,
+	OPT_FROM,
+	OPT_TO,
+	OPT_CHROME_TRACE,
 };
 
 static const struct option long_options[] = {
@@ -122,6 +126,9 @@ static const struct option long_options[] = {
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "input", required_argument, NULL, 'i' },
 	{ "flame", required_argument, NULL, OPT_FLAME },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "chrome-trace", required_argument, NULL, OPT_CHROME_TRACE },
 	{ "diff-base", required_argument, NULL, OPT_DIFF_BASE },
 	{ "agent", no_argument, NULL, OPT_AGENT },
 	{ "host", required_argument, NULL, 'H' },
@@ -157,6 +164,10 @@ void options_usage(FILE *out)
 	      "  -o, --output FILE      with -b: also record the capture to FILE\n"
 	      "      --force            -o, w and A may replace an existing file of one's own\n"
 	      "  -i, --input FILE       explore FILE offline (with -b: print its events)\n"
+	      "      --from T, --to T   only the events from T to T (+40.1: seconds after the\n"
+	      "                         start; 205.060123: a timestamp as printed); with -i, -b, -o\n"
+	      "      --chrome-trace FILE  write Trace Event Format JSON (Perfetto, chrome://tracing):\n"
+	      "                         with -i it writes and exits; with -b at the capture's end\n"
 	      "\n"
 	      "Flame graphs:\n"
 	      "      --flame FILE       the flame graph of a folded-stacks file (perf script |\n"
@@ -396,6 +407,53 @@ static void print_hist_kinds(void)
 }
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
+
+/* --from or --to: one end of o->range. Returns 0, or -1 with err. */
+static int options_range_end(struct kt_options *o, bool from, const char *text, char *err,
+			     size_t errlen)
+{
+	struct kt_time *t = from ? &o->range.from : &o->range.to;
+	char why[200];
+
+	if (time_parse(text, t, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "%s '%s': %s (give +SECONDS after the start, such as +40.1, "
+			 "or a timestamp as printed, such as 205.060123)", from ? "--from" : "--to",
+			 text, why);
+		return -1;
+	}
+	if (from)
+		o->range.has_from = true;
+	else
+		o->range.has_to = true;
+	return 0;
+}
+
+/* --from, --to and --chrome-trace: what they scope or write from is there. */
+static int options_range_check(const struct kt_options *o, char *err, size_t errlen)
+{
+	const struct kt_time_range *r = &o->range;
+
+	if (options_ranged(o) && !o->input_path && o->mode != KT_MODE_BATCH)
+		FAIL("--from and --to scope a recording (-i FILE) or batch output (-b): give one");
+	if (r->has_from && r->has_to && r->from.relative == r->to.relative &&
+	    r->from.ns > r->to.ns)
+		FAIL("--from is after --to: give the earlier time to --from");
+	if ((options_ranged(o) || o->chrome_path) && o->n_remotes)
+		FAIL("--from, --to and --chrome-trace apply to local captures and recordings, not "
+		     "over -H or --via");
+	if (o->chrome_path && !o->input_path && o->mode != KT_MODE_BATCH)
+		FAIL("--chrome-trace writes a recording's events (-i FILE) or a batch capture's (-b)");
+	if ((options_ranged(o) || o->chrome_path) && (o->top || o->off_cpu || o->flame_path))
+		FAIL("--from, --to and --chrome-trace do not apply to --top, --off-cpu or --flame");
+	return 0;
+fail:
+	return -1;
+}
+
+bool options_ranged(const struct kt_options *o)
+{
+	return o->range.has_from || o->range.has_to;
+}
 
 /* One more -H host or --via cmd, labelled (struct kt_remote_opt). Returns 0, or -1 with
  * err. */
@@ -740,6 +798,16 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 				FAIL("-i needs a trace.dat file to open");
 			o->input_path = optarg;
 			break;
+		case OPT_FROM:
+		case OPT_TO:
+			if (options_range_end(o, c == OPT_FROM, optarg, err, errlen) < 0)
+				goto fail;
+			break;
+		case OPT_CHROME_TRACE:
+			if (!*optarg)
+				FAIL("--chrome-trace needs a file name to write, such as trace.json");
+			o->chrome_path = optarg;
+			break;
 		case OPT_FLAME:
 			if (!*optarg)
 				FAIL("--flame needs a folded-stacks file to show");
@@ -803,16 +871,18 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		FAIL("--follow-children applies to -p or --comm, and neither was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
-	if (o->record_path && o->mode != KT_MODE_BATCH)
+	if (o->record_path && o->mode != KT_MODE_BATCH && !o->input_path)
 		FAIL("-o records in batch mode (-b); in the explorer, w writes the capture");
+	if (options_range_check(o, err, errlen) < 0)
+		goto fail;
 	if (o->force && !o->record_path && o->mode != KT_MODE_INTERACTIVE)
 		FAIL("--force lets -o (or the explorer's w and A) replace a file: give -o FILE");
-	if (o->input_path && (o->record_path || o->n_events || o->filter || o->pmu ||
+	if (o->input_path && (o->n_events || o->filter || o->pmu ||
 			      o->buffer_kb || o->profile || o->n_probes || o->tracer ||
 			      o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
 			      o->n_ftrace_lists[3] || o->n_hists || o->comm || o->n_triggers ||
 			      o->stop_when || o->n_stacks || o->user_stacks))
-		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P, tracers, probes, "
+		FAIL("-i opens a recording: -e, --filter, --buffer-kb, -P, tracers, probes, "
 		     "--comm, --hist, triggers, --stack and the counters need the live kernel");
 	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 			      o->mode == KT_MODE_LIST_USDT))

@@ -7,6 +7,8 @@ tests_unit_check_record_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/t
 tests_unit_check_record_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_record
 LIVE_TESTS += tests/live/record_roundtrip.sh tests/live/record_paths.sh
+# the time axis's batch side (issue 33): --from/--to, -o of a range, --chrome-trace
+LIVE_TESTS += tests/live/range_export.sh
 EXTRA_DIST += tests/helpers/tdat_compare.py tests/lsan.supp
 # libtraceevent's own small leaks parsing some formats (see the file).
 AM_TESTS_ENVIRONMENT += LSAN_OPTIONS=suppressions=$(abs_top_srcdir)/tests/lsan.supp; \
