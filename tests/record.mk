@@ -53,6 +53,7 @@ clean-fuzz-artifacts:
 	-rm -rf tests/fuzz/artifacts
 TERM_TESTS += tests/term/record_browse.sh tests/term/record_tail.sh \
 	tests/term/record_first_screen.sh
+TERM_TESTS += tests/term/range_browse.sh
 
 # make bench also measures a 1 GB recording (tests/bench/recording.sh, from run.sh);
 # make bench-recording alone.
