@@ -20,6 +20,7 @@ tests_helpers_mkrecording_LDADD = $(KTOP_LIBS)
 AM_TESTS_ENVIRONMENT += KTOP_MKRECORDING=$(abs_top_builddir)/tests/helpers/mkrecording; \
 	export KTOP_MKRECORDING;
 RECORD_TESTS = tests/record/bad_files.sh tests/record/lab_fixtures.sh tests/record/tree_text.sh
+RECORD_TESTS += tests/record/chrome_graph.sh
 TESTS += $(RECORD_TESTS)
 EXTRA_DIST += $(RECORD_TESTS) tests/record/bad_files.golden
 
