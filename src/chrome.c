@@ -24,7 +24,9 @@
 
 /* The process whose threads are the CPUs: above any pid (PID_MAX_LIMIT is 4194304). */
 #define CHROME_CPU_PID 4194305
-#define CHROME_ARGS 8192
+/* An event's fields as JSON: a record fits in a 4 KiB page, and escaping at most sextuples
+ * it (six-byte escapes), so this holds them whole (a cut would leave the file unparsable). */
+#define CHROME_ARGS 65536
 
 struct kt_chrome {
 	struct kt_app *app;
@@ -34,6 +36,7 @@ struct kt_chrome {
 	struct kt_cpuslicer *slicer; /* made at the first record: slices start there */
 	uint64_t last_ts;
 	unsigned long long events;
+	char args[CHROME_ARGS];
 };
 
 /* "12.345678" microseconds of ns. */
@@ -170,12 +173,10 @@ static bool add_return(struct kt_chrome *c, struct tep_event *ev, const struct k
 
 static void add_instant(struct kt_chrome *c, const struct kt_rec *r)
 {
-	char name[128], *args = malloc(CHROME_ARGS);
+	char name[128], *args = c->args;
 	bool lost = r->flags & KT_REC_LOST;
 	int pid = lost ? 0 : decoder_rec_pid(r);
 
-	if (!args)
-		return;
 	decoder_format_name(c->app->decoder, r, name, sizeof(name));
 	if (lost)
 		snprintf(args, CHROME_ARGS, "{\"cpu\":%u,\"lost\":%lld}", r->cpu, (long long)r->lost);
@@ -188,7 +189,6 @@ static void add_instant(struct kt_chrome *c, const struct kt_rec *r)
 	fprintf(c->f, ",\"pid\":%d,\"tid\":%d", pid, pid);
 	put_us(c->f, "ts", r->ts);
 	fprintf(c->f, ",\"args\":%s}", args);
-	free(args);
 	c->events++;
 }
 

@@ -19,7 +19,8 @@ struct kt_chrome;
 struct kt_chrome *chrome_open(struct kt_app *app, const char *path, char *err, size_t errlen);
 /* One record, in time order. Store lock held (r's data). */
 void chrome_add(struct kt_chrome *c, const struct kt_rec *r);
-/* Ends the running slices at the last record, completes the file and frees c. Returns 0, or -1 with err filled (the file is then removed). */
+/* Ends the running slices at the last record, completes the file and frees c. Returns 0, or
+ * -1 with err filled (the file is then removed). */
 int chrome_close(struct kt_chrome *c, char *err, size_t errlen);
 /* Events written so far (slices and instants). */
 unsigned long long chrome_events(const struct kt_chrome *c);
