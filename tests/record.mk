@@ -29,6 +29,7 @@ EXTRA_DIST += $(RECORD_TESTS) tests/record/bad_files.golden
 FUZZ_RECORDING_SRCS = tests/fuzz/fuzz_recording.c \
 	src/record/tdat_check.c src/record/tdat_open.c src/record/recording.c \
 	src/record/recording_walk.c src/record/recording_index.c src/record/recording_pager.c \
+	src/record/tdat_mirror.c \
 	src/backend/store.c src/backend/decode.c src/backend/comms.c src/backend/loss.c \
 	src/fileio.c src/strutil.c src/json.c src/clock.c src/log.c src/xalloc.c
 # the page check tdat_check.c shares with the remote viewer
