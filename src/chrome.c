@@ -36,6 +36,7 @@ struct kt_chrome {
 	struct kt_cpuslicer *slicer; /* made at the first record: slices start there */
 	uint64_t last_ts;
 	unsigned long long events;
+	unsigned char *named; /* a bit per pid: its thread's name is written */
 	char args[CHROME_ARGS];
 };
 
@@ -71,6 +72,19 @@ static void put_names(struct kt_chrome *c)
 			"\"args\":{\"name\":\"CPU %d\"}}", CHROME_CPU_PID, cpu, cpu);
 }
 
+/* A task's thread gets its name the first time it shows (Perfetto shows "Thread N" else). */
+static void put_task_name(struct kt_chrome *c, int pid, uint64_t ts)
+{
+	if (pid <= 0 || pid >= CHROME_CPU_PID || !c->named ||
+	    (c->named[pid / 8] & (1u << (pid % 8))))
+		return;
+	c->named[pid / 8] |= (unsigned char)(1u << (pid % 8));
+	fprintf(c->f, ",\n{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%d,\"tid\":%d,"
+		"\"args\":{\"name\":", pid, pid);
+	json_string(c->f, decoder_comm(c->app->decoder, pid, ts));
+	fputs("}}", c->f);
+}
+
 struct kt_chrome *chrome_open(struct kt_app *app, const char *path, char *err, size_t errlen)
 {
 	struct kt_chrome *c = calloc(1, sizeof(*c));
@@ -81,7 +95,9 @@ struct kt_chrome *chrome_open(struct kt_app *app, const char *path, char *err, s
 		return NULL;
 	}
 	c->app = app;
+	c->named = calloc(CHROME_CPU_PID / 8 + 1, 1); /* without it, tasks are numbers only */
 	if (outfile_open(&c->of, path, app->opts->force, err, errlen) < 0) {
+		free(c->named);
 		free(c->path);
 		free(c);
 		return NULL;
@@ -90,6 +106,7 @@ struct kt_chrome *chrome_open(struct kt_app *app, const char *path, char *err, s
 	if (!c->f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		outfile_discard(&c->of, path);
+		free(c->named);
 		free(c->path);
 		free(c);
 		return NULL;
@@ -161,6 +178,7 @@ static bool add_return(struct kt_chrome *c, struct tep_event *ev, const struct k
 		return false;
 	name = tep_find_function(decoder_tep_with_symbols(c->app->decoder), func);
 	snprintf(addr, sizeof(addr), "0x%llx", func);
+	put_task_name(c, pid, r->ts);
 	fputs(",\n{\"ph\":\"X\",\"cat\":\"function_graph\",\"name\":", c->f);
 	json_string(c->f, name ? name : addr);
 	fprintf(c->f, ",\"pid\":%d,\"tid\":%d", pid, pid);
@@ -182,6 +200,7 @@ static void add_instant(struct kt_chrome *c, const struct kt_rec *r)
 		snprintf(args, CHROME_ARGS, "{\"cpu\":%u,\"lost\":%lld}", r->cpu, (long long)r->lost);
 	else
 		decoder_format_json_fields(c->app->decoder, r, args, CHROME_ARGS);
+	put_task_name(c, pid, r->ts);
 	fputs(",\n{\"ph\":\"i\",\"s\":", c->f);
 	fputs(lost ? "\"g\"" : "\"t\"", c->f);
 	fputs(",\"name\":", c->f);
@@ -234,6 +253,7 @@ int chrome_close(struct kt_chrome *c, char *err, size_t errlen)
 		ret = -1;
 	}
 	outfile_discard(&c->of, c->path);
+	free(c->named);
 	free(c->path);
 	free(c);
 	return ret;

@@ -3,7 +3,8 @@
  * open. Each CPU is a thread of one process named "CPUs", its task slices complete events
  * ("ph":"X", "cat":"sched", args cpu, pid, comm, prio) from sched_switch as cpuslice.h cuts
  * them; function_graph's returns are complete events from their call to their return, on
- * the task's thread; every other event is an instant ("ph":"i") with its fields as args. */
+ * the task's thread; every other event is an instant ("ph":"i") with its fields as args.
+ * A task's thread is named by its comm. */
 #ifndef KTOP_CHROME_H
 #define KTOP_CHROME_H
 
