@@ -25,6 +25,7 @@
 #include "json.h"
 #include "batch.h"
 #include "record/recorder.h"
+#include "record/tdat_write.h"
 #include "batch_profile.h"
 #include "batch_tree.h"
 #include "signals.h"
@@ -395,6 +396,20 @@ static bool batch_chrome_start(struct batch *b)
 	return b->chrome != NULL;
 }
 
+/* -i FILE -o PART: what the file lacks for a cut (a version 7 file) is said before it is
+ * read through; the formats copied out now are the ones the cut then uses. */
+static bool batch_cut_possible(struct batch *b)
+{
+	struct kt_tdat_meta meta = { 0 };
+	char err[512];
+
+	if (!b->app->opts->record_path ||
+	    source_record_meta(b->app->source, &meta, err, sizeof(err)) >= 0)
+		return true;
+	fprintf(stderr, "ktop: %s\n", err);
+	return false;
+}
+
 /* -i FILE -o PART: the window's records written again, once the index is complete. */
 static int batch_cut_recording(struct batch *b)
 {
@@ -473,7 +488,7 @@ static int batch_recording(struct batch *b)
 		fprintf(stderr, "ktop: %s: %s\n", o->input_path, err);
 		return KT_EXIT_FAILURE;
 	}
-	if (!batch_folded_start(b) || !batch_chrome_start(b))
+	if (!batch_folded_start(b) || !batch_cut_possible(b) || !batch_chrome_start(b))
 		return KT_EXIT_FAILURE;
 	source_wait_complete(b->app->source);
 	app_tick(b->app);
