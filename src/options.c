@@ -14,6 +14,7 @@
 #include "backend/histspec.h"
 #include "backend/triggers.h"
 #include "options.h"
+#include "remote/proto.h"
 #include "xalloc.h"
 
 #define KT_DEFAULT_MEMORY (256ull << 20)
@@ -754,7 +755,8 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			options_usage(stdout);
 			return 1;
 		case 'V':
-			printf("ktop %s\n", PACKAGE_VERSION);
+			/* the second line: what a viewer's push looks for (src/remote/push.c) */
+			printf("ktop %s\nremote protocol %u\n", PACKAGE_VERSION, KT_PROTO_VERSION);
 #ifdef KTOP_TEST_HOOKS
 			printf("built with --enable-test-hooks: the test suite's variables are read\n");
 #endif

@@ -1564,7 +1564,7 @@ static int agent_hello_in(struct agent *a, struct kt_hello *h, char *err, size_t
 	}
 	if (msg_hello_decode(p, n, h, err, errlen) < 0)
 		return -1;
-	if (msg_version_mismatch(h, "the viewer", err, errlen))
+	if (msg_version_mismatch(h, "the viewer", false, err, errlen))
 		return -1;
 	a->compress = h->compress;
 	return 0;

@@ -341,7 +341,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		}
 		if (r->hello.proto == KT_PROTO_VERSION && r->hello.host[0])
 			snprintf(r->name, sizeof(r->name), "agent at %s", r->hello.host);
-		if (msg_version_mismatch(&r->hello, r->name, err, errlen))
+		if (msg_version_mismatch(&r->hello, r->name, true, err, errlen))
 			return -1;
 		r->have_hello = true;
 		if (o->hello)
