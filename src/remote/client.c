@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "log.h"
 #include "push.h"
+#include "strutil.h"
 #include "xalloc.h"
 
 /* Formats an agent may send, at most: a kernel has about 2,300 events in 2 MB of formats,
@@ -471,9 +472,13 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 	}
 }
 
-/* The line the command's stderr has written so far, handed on. */
+/* The line the command's stderr has written so far, handed on, every byte the explorer
+ * would not draw shown as '?' (textout.h): the agent's bytes must not drive the
+ * operator's terminal. */
 static void remote_err_flush(struct kt_remote *r)
 {
+	for (size_t i = 0; i < r->errlen; i++)
+		r->errline[i] = str_shown((unsigned char)r->errline[i]);
 	r->errline[r->errlen] = '\0';
 	r->ops->stderr_line(r->ctx, r->errline);
 	r->errlen = 0;

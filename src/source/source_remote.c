@@ -474,7 +474,7 @@ static void rs_stderr(void *ctx, const char *text)
 	struct rs_host *h = ctx;
 	struct remote_src *rs = h->rs;
 	char line[1024];
-	size_t n, i;
+	size_t n;
 
 	snprintf(line, sizeof(line), "%s%s%s", rs->n > 1 ? h->label : "", rs->n > 1 ? ": " : "",
 		 text);
@@ -488,10 +488,7 @@ static void rs_stderr(void *ctx, const char *text)
 		rs->errlog[rs->errlog_len++] = '\n';
 		rs->errlog[rs->errlog_len] = '\0';
 	}
-	/* an escape sequence must not reach the screen */
-	for (i = 0; line[i] && i < sizeof(rs->errlast) - 1; i++)
-		rs->errlast[i] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
-	rs->errlast[i] = '\0';
+	snprintf(rs->errlast, sizeof(rs->errlast), "%s", line); /* escaped by client.c */
 	rs->errseq++;
 }
 
