@@ -1301,6 +1301,11 @@ int batch_remote_run(const struct kt_options *opts, FILE *out)
 			ret = KT_EXIT_RECORDING;
 	goto out;
 fail:
+	for (unsigned i = 0; i < b.n; i++) /* what an agent did wrong, not what it was asked */
+		if (remote_fault(b.hosts[i].r)) {
+			snprintf(err, sizeof(err), "%s", remote_fault(b.hosts[i].r));
+			break;
+		}
 	fprintf(stderr, "ktop: %s\n", err);
 out:
 	for (unsigned i = 0; i < b.n; i++)

@@ -492,6 +492,16 @@ static void rs_stderr(void *ctx, const char *text)
 	rs->errseq++;
 }
 
+/* What an agent did wrong, in err instead of the request it failed (client.h). */
+static void rs_fault(const struct remote_src *rs, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < rs->n; i++)
+		if (remote_fault(rs->hosts[i].r)) {
+			snprintf(err, errlen, "%s", remote_fault(rs->hosts[i].r));
+			return;
+		}
+}
+
 /* What the commands wrote to their stderr, to ours (the screen is not curses' now). */
 static void rs_stderr_out(struct remote_src *rs)
 {
@@ -2470,6 +2480,7 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 		log_debug("%s: w and A refused: %s", __func__, why);
 	if (rs_connect(rs, opts, err, errlen) < 0) {
 		rs_stderr_out(rs); /* the messages before the one line that says why */
+		rs_fault(rs, err, errlen);
 		return KT_EXIT_FAILURE;
 	}
 	last = &rs->hosts[rs->n - 1];
@@ -2486,8 +2497,10 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 	}
 	decoder_set_comms(app->decoder, app->comms);
 	decoder_set_loader(app->decoder, rs_load_format, rs);
-	if (rs_start_capture(rs, opts, err, errlen) < 0)
+	if (rs_start_capture(rs, opts, err, errlen) < 0) {
+		rs_fault(rs, err, errlen);
 		return KT_EXIT_FAILURE;
+	}
 	/* signals go to the main thread; the pings' SIGPIPE after an agent died is left
 	 * pending on this one, the write failing with EPIPE instead */
 	sigfillset(&all);
