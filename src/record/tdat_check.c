@@ -5,7 +5,8 @@
  * is checked with a few dozen small reads. Version 6 is checked to the per-CPU data; of
  * version 7 the header, the chain of section headers (their contents may be compressed) and
  * the per-CPU data of every buffer its BUFFER options name: on disk as v6's, or compressed
- * (zstd), every chunk unpacked and its pages checked.
+ * (zstd), every chunk unpacked and its pages checked. Either version's instances (BUFFER
+ * options with a name) are checked whole.
  */
 #include "config.h"
 
@@ -195,6 +196,7 @@ static void parse_cpustat(struct kt_tdat_info *info, const char *text)
 	}
 }
 
+static int buffer_v6(struct src *s, struct kt_tdat_info *info, uint32_t size);
 static int buffer_v7(struct src *s, struct kt_tdat_info *info, uint32_t size);
 
 /* v6 options: id u16, size u32, data; DONE ends them (v7's plain options sections too). */
@@ -230,8 +232,8 @@ static int options_v6(struct src *s, struct kt_tdat_info *info)
 				parse_clock(info, data);
 			else
 				parse_cpustat(info, data);
-		} else if (id == TDAT_OPT_BUFFER && info->version == 7) {
-			if (buffer_v7(s, info, size) < 0)
+		} else if (id == TDAT_OPT_BUFFER) {
+			if ((info->version == 7 ? buffer_v7 : buffer_v6)(s, info, size) < 0)
 				return -1;
 		} else if (id == TDAT_OPT_KTOP_STACKS && !info->stacks) {
 			info->stacks = malloc((size_t)size + 1);
@@ -517,11 +519,11 @@ static int check_v6(struct src *s, struct kt_tdat_info *info)
 	}
 }
 
-/* One CPU's data of a v7 buffer: compressed, or on disk in whole pages inside the file. */
-static int data_v7(struct src *s, const struct kt_tdat_info *info, int cpu,
+/* One CPU's data of a buffer: compressed (v7), or on disk in whole pages inside the file. */
+static int buffer_data(struct src *s, const struct kt_tdat_info *info, int cpu,
 		   const struct kt_tdat_cpu *c, uint64_t max)
 {
-	if (strcmp(info->compression, "none"))
+	if (info->version == 7 && strcmp(info->compression, "none"))
 		return cpu_data(s, info, cpu, c->off, c->size, max);
 	if (cpu_extent(s, info, cpu, c->off, c->size) < 0)
 		return -1;
@@ -530,7 +532,7 @@ static int data_v7(struct src *s, const struct kt_tdat_info *info, int cpu,
 
 /* An instance's buffer (a BUFFER option with a name): all its data checked now, since the
  * reader checks later pages of the top-level buffer's alone. */
-static int instance_v7(struct src *s, const struct kt_tdat_info *info, const char *name,
+static int instance_data(struct src *s, const struct kt_tdat_info *info, const char *name,
 		       const struct kt_tdat_cpu *cpus, uint32_t n)
 {
 	char buffer[300];
@@ -539,8 +541,43 @@ static int instance_v7(struct src *s, const struct kt_tdat_info *info, const cha
 	snprintf(buffer, sizeof(buffer), "instance %s", name);
 	s->buffer = buffer;
 	for (uint32_t i = 0; i < n && !ret; i++)
-		ret = data_v7(s, info, (int)i, &cpus[i], UINT64_MAX);
+		ret = buffer_data(s, info, (int)i, &cpus[i], UINT64_MAX);
 	s->buffer = "";
+	return ret;
+}
+
+/* v6's BUFFER option: where an instance's data is (a "flyrecord" tag, then each CPU's data
+ * offset and size, as the top level's), and its name. Checked as v7's instances are. */
+static int buffer_v6(struct src *s, struct kt_tdat_info *info, uint32_t size)
+{
+	unsigned long long end = s->off + size;
+	struct kt_tdat_cpu *cpus;
+	char name[256];
+	uint64_t at;
+	int cpu, ret;
+
+	s->section = "the buffer option";
+	at = get_u64(s);
+	if (get_str(s, name, sizeof(name)) < 0)
+		return -1;
+	if (at > s->size)
+		return fail(s, "truncated: instance %s's data is said to be at offset %llu, the "
+			       "file has %llu", name, (unsigned long long)at, s->size);
+	s->off = at;
+	s->section = "an instance's per-CPU data offsets";
+	if (expect_tag(s, "flyrecord") < 0)
+		return -1;
+	cpus = calloc((size_t)info->ncpus + 1, sizeof(*cpus));
+	if (!cpus)
+		return fail(s, "out of memory");
+	for (cpu = 0; cpu < info->ncpus; cpu++) {
+		cpus[cpu].off = get_u64(s);
+		cpus[cpu].size = get_u64(s);
+	}
+	ret = s->failed ? -1 : instance_data(s, info, name, cpus, (uint32_t)info->ncpus);
+	free(cpus);
+	s->off = end;
+	s->section = "options";
 	return ret;
 }
 
@@ -591,7 +628,7 @@ static int buffer_v7(struct src *s, struct kt_tdat_info *info, uint32_t size)
 		info->cpus = cpus;
 		info->ncpus = (int)n;
 	} else {
-		ret = instance_v7(s, info, name[0] ? name : "\"\" (a second top level)", cpus, n);
+		ret = instance_data(s, info, name[0] ? name : "\"\" (a second top level)", cpus, n);
 		free(cpus);
 		if (ret < 0)
 			return -1;
@@ -607,14 +644,14 @@ static int buffer_v7(struct src *s, struct kt_tdat_info *info, uint32_t size)
  * all of it, and then none is left for the reader to check (its offsets are not pages'). */
 static int cpus_v7(struct src *s, struct kt_tdat_info *info)
 {
-	bool packed = strcmp(info->compression, "none") != 0;
+	bool packed = info->version == 7 && strcmp(info->compression, "none") != 0;
 	int cpu;
 
 	if (!info->cpus)
 		return 0;
 	s->section = "the per-CPU data";
 	for (cpu = 0; cpu < info->ncpus; cpu++)
-		if (data_v7(s, info, cpu, &info->cpus[cpu], TDAT_CHECK_PAGES) < 0)
+		if (buffer_data(s, info, cpu, &info->cpus[cpu], TDAT_CHECK_PAGES) < 0)
 			return -1;
 	if (packed) {
 		free(info->cpus);

@@ -24,7 +24,8 @@ BAD_FILES="$BAD_FILES v7page.dat"
 # trace-cmd convert from good.dat and from good.dat with CPU 0's second page saying it holds
 # 128 MiB, then patched: a chunk's size lies (1 GiB; one page where two are packed: that one
 # crashed ktop), and the top-level buffer renamed "i" (its clock "mono" cut to "mon", the
-# same bytes), which makes the file's one buffer an instance's, as trace-cmd report shows.
+# same bytes), which makes the file's one buffer an instance's, as trace-cmd report shows;
+# and that instance converted back to version 6.
 command -v trace-cmd >/dev/null || fail "no trace-cmd (./dev installs it) to write version 7 files"
 python3 - <<'PY' || fail "cannot make the bad page"
 import struct
@@ -58,7 +59,14 @@ for z in ("none", "zstd"):
 import shutil
 shutil.copy("v7-zstd-badpage6.dat", "v7zpage.dat")
 PY
-BAD_FILES="$BAD_FILES v7zpage.dat v7zsize.dat v7zshort.dat v7inonepage.dat v7izstdpage.dat"
+# version 6 with the instance: trace-cmd convert back
+for f in v7-none-inst v7inonepage; do
+	trace-cmd convert -i $f.dat -o "v6-$f.dat" --file-version 6 >convert.log 2>&1 ||
+		fail "trace-cmd convert $f.dat to version 6: $(tail -n 3 convert.log)"
+done
+mv v6-v7inonepage.dat v6ipage.dat
+BAD_FILES="$BAD_FILES v7zpage.dat v7zsize.dat v7zshort.dat v7inonepage.dat v7izstdpage.dat
+v6ipage.dat"
 
 # ktop -b -i FILE (or, with "ui", the explorer): exit status 1 and one line on stderr.
 try()
@@ -93,7 +101,8 @@ diff -u "$GOLDEN" actual >&2 || fail "the error lines differ from $GOLDEN"
 try cut300.dat ui >ui.txt || fail "$(cat ui.txt)"
 grep -qxF "$(grep '^ktop: cut300.dat' "$GOLDEN")" ui.txt || fail "explorer: $(cat ui.txt)"
 # The good files themselves open: all 200 events, from the top level or the instance.
-for f in good.dat v7-none-good.dat v7-zstd-good.dat v7-none-inst.dat v7-zstd-inst.dat; do
+for f in good.dat v7-none-good.dat v7-zstd-good.dat v7-none-inst.dat v7-zstd-inst.dat \
+	v6-v7-none-inst.dat; do
 	"$KTOP" -b -i "$f" >good.txt 2>good.err || fail "the good file $f: $(cat good.err)"
 	grep -q '^# ktop: events=200 ' good.txt || fail "the good file $f: $(tail -n1 good.txt)"
 done
