@@ -16,6 +16,7 @@
 #include "backend/histspec.h"
 #include "backend/triggers.h"
 #include "options.h"
+#include "remote/proto.h"
 #include "timerange.h"
 #include "xalloc.h"
 
@@ -521,7 +522,8 @@ static int set_help(struct kt_options *o, char *arg, struct opt_ctx *c)
 static int set_version(struct kt_options *o, char *arg, struct opt_ctx *c)
 {
 	(void)o, (void)arg, (void)c;
-	printf("ktop %s\n", PACKAGE_VERSION);
+	/* the second line: what a viewer's push looks for (src/remote/push.c) */
+	printf("ktop %s\nremote protocol %u\n", PACKAGE_VERSION, KT_PROTO_VERSION);
 #ifdef KTOP_TEST_HOOKS
 	printf("built with --enable-test-hooks: the test suite's variables are read\n");
 #endif

@@ -43,9 +43,9 @@ tests/fuzz/fuzz_recording: $(FUZZ_RECORDING_SRCS)
 	@$(MKDIR_P) tests/fuzz
 	$(AM_V_CCLD)cd $(srcdir) && $(CLANG) -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -I src -I $(abs_top_builddir) \
-		$(TRACECMD_CFLAGS) $(TRACEEVENT_CFLAGS) $(TRACEFS_CFLAGS) \
+		$(TRACECMD_CFLAGS) $(TRACEEVENT_CFLAGS) $(TRACEFS_CFLAGS) $(ZSTD_CFLAGS) \
 		-o $(abs_top_builddir)/$@ $(FUZZ_RECORDING_SRCS) \
-		$(TRACECMD_LIBS) $(TRACEEVENT_LIBS) $(TRACEFS_LIBS) -pthread
+		$(TRACECMD_LIBS) $(TRACEEVENT_LIBS) $(TRACEFS_LIBS) $(ZSTD_LIBS) -pthread
 endif
 AM_TESTS_ENVIRONMENT += KTOP_FUZZER=$(abs_top_builddir)/tests/fuzz/fuzz_recording; \
 	export KTOP_FUZZER;
