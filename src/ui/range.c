@@ -42,7 +42,7 @@ uint64_t ui_capture_start(struct kt_ui *ui)
 void ui_format_rel(struct kt_ui *ui, uint64_t ts, char *buf, size_t len)
 {
 	uint64_t t0 = ui_capture_start(ui);
-	struct kt_time t = { true, ts > t0 ? ts - t0 : 0 };
+	struct kt_time t = { .relative = true, .ns = ts > t0 ? ts - t0 : 0 };
 
 	time_format(&t, buf, len);
 }
