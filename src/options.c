@@ -13,6 +13,7 @@
 #include "backend/tracers.h"
 #include "backend/histspec.h"
 #include "backend/triggers.h"
+#include "armspec.h"
 #include "options.h"
 #include "xalloc.h"
 
@@ -64,6 +65,14 @@ enum {
 	OPT_READ_MODE,
 	OPT_PUSH,
 	OPT_NO_PUSH,
+	/* the flight recorder (options_flightrec) */
+	OPT_ARM,
+	OPT_INCIDENTS,
+	OPT_PRE,
+	OPT_POST,
+	OPT_MAX_INCIDENTS,
+	OPT_INCIDENT_GAP,
+	OPT_INCIDENT_QUOTA,
 };
 
 static const struct option long_options[] = {
@@ -129,6 +138,13 @@ static const struct option long_options[] = {
 	{ "compress", no_argument, NULL, OPT_COMPRESS },
 	{ "push", no_argument, NULL, OPT_PUSH },
 	{ "no-push", no_argument, NULL, OPT_NO_PUSH },
+	{ "arm", required_argument, NULL, OPT_ARM },
+	{ "incidents", required_argument, NULL, OPT_INCIDENTS },
+	{ "pre", required_argument, NULL, OPT_PRE },
+	{ "post", required_argument, NULL, OPT_POST },
+	{ "max-incidents", required_argument, NULL, OPT_MAX_INCIDENTS },
+	{ "incident-gap", required_argument, NULL, OPT_INCIDENT_GAP },
+	{ "incident-quota", required_argument, NULL, OPT_INCIDENT_QUOTA },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -190,6 +206,12 @@ void options_usage(FILE *out)
 	      "                         end the run there)\n"
 	      "      --stack SYS:EV     trace SYS:EV (globs allowed) with its kernel stack on\n"
 	      "                         every row (a stacktrace trigger); repeatable\n"
+	      "      --arm COND         -b: flight recorder; on syscall>DUR, errno=NAME, runq>DUR,\n"
+	      "                         offcpu>DUR (,comm= ,pid= ,cgroup= ,name=) or\n"
+	      "                         event:SYS:EV[ if FILTER] write an incident; repeatable\n"
+	      "      --incidents DIR    where incidents go (DIR/incident-N-TIME/)\n"
+	      "      --pre S, --post S  seconds kept before and after the moment (5, 1)\n"
+	      "      --max-incidents N, --incident-gap S, --incident-quota SIZE  bound them\n"
 	      "      --user-stacks      every event also carries its task's user stack\n"
 	      "                         (the instance's userstacktrace option)\n"
 	      "\n"
@@ -357,6 +379,8 @@ static void options_defaults(struct kt_options *o)
 	o->mode = KT_MODE_INTERACTIVE;
 	o->delay_ms = KT_DEFAULT_DELAY_MS;
 	o->memory_bytes = KT_DEFAULT_MEMORY;
+	o->arm_pre = 5;
+	o->arm_post = 1;
 	/* https://no-color.org: any non-empty value */
 	o->no_color = nc && *nc;
 }
@@ -396,6 +420,81 @@ static void print_hist_kinds(void)
 }
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); goto fail; } while (0)
+
+/* Seconds from 0 to a day into *v; false when malformed. */
+static bool seconds_arg(const char *arg, double *v)
+{
+	char *end;
+
+	*v = strtod(arg, &end);
+	return end != arg && !*end && *v >= 0 && *v <= 86400;
+}
+
+/* The flight recorder's options (src/flightrec.h). Returns 0, or -1 with err. */
+static int options_flightrec(struct kt_options *o, int c, const char *arg, char *err,
+			     size_t errlen)
+{
+	struct kt_armspec a;
+	char *end;
+	long long ll;
+
+	switch (c) {
+	case OPT_ARM:
+		if (armspec_parse(arg, &a, err, errlen) < 0)
+			return -1;
+		o->arms = xreallocarray(o->arms, o->n_arms + 1, sizeof(*o->arms));
+		o->arms[o->n_arms++] = arg;
+		return 0;
+	case OPT_INCIDENTS:
+		if (!*arg)
+			FAIL("--incidents needs a directory to write incidents to");
+		o->incidents_dir = arg;
+		return 0;
+	case OPT_PRE:
+	case OPT_POST:
+	case OPT_INCIDENT_GAP:
+		if (!seconds_arg(arg, c == OPT_PRE ? &o->arm_pre : c == OPT_POST ? &o->arm_post :
+					       &o->arm_gap))
+			FAIL("--%s takes seconds from 0 to 86400, such as 5 or 0.5, not '%s'",
+			     c == OPT_PRE ? "pre" : c == OPT_POST ? "post" : "incident-gap", arg);
+		return 0;
+	case OPT_MAX_INCIDENTS:
+		o->max_incidents = (unsigned)strtoul(arg, &end, 10);
+		if (end == arg || *end || !o->max_incidents)
+			FAIL("--max-incidents takes a positive count, not '%s'", arg);
+		return 0;
+	default:
+		if ((ll = options_parse_size(arg)) <= 0)
+			FAIL("--incident-quota takes a size such as 100M or 2G, not '%s'", arg);
+		o->incident_quota = (size_t)ll;
+		return 0;
+	}
+fail:
+	return -1;
+}
+
+/* What the flight recorder's options need and exclude. */
+static int options_flightrec_check(const struct kt_options *o, char *err, size_t errlen)
+{
+	bool bounds = o->max_incidents || o->incident_quota || o->arm_gap > 0;
+
+	if (!o->n_arms && (o->incidents_dir || bounds))
+		FAIL("--incidents, --max-incidents, --incident-gap and --incident-quota go with "
+		     "--arm COND");
+	if (!o->n_arms)
+		return 0;
+	if (o->mode != KT_MODE_BATCH)
+		FAIL("--arm runs unattended in batch mode: add -b (the explorer has no arm "
+		     "action yet)");
+	if (!o->incidents_dir)
+		FAIL("--arm needs --incidents DIR, where each incident's directory is written");
+	if (o->input_path || o->n_remotes || o->top || o->off_cpu || o->tree || o->agent)
+		FAIL("--arm watches the live local capture: -i, -H, --via, --top, --off-cpu and "
+		     "--tree belong to other runs");
+	return 0;
+fail:
+	return -1;
+}
 
 /* One more -H host or --via cmd, labelled (struct kt_remote_opt). Returns 0, or -1 with
  * err. */
@@ -474,6 +573,11 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 			break;
 		case OPT_FORCE:
 			o->force = true;
+			break;
+		case OPT_ARM: case OPT_INCIDENTS: case OPT_PRE: case OPT_POST:
+		case OPT_MAX_INCIDENTS: case OPT_INCIDENT_GAP: case OPT_INCIDENT_QUOTA:
+			if (options_flightrec(o, c, optarg, why, sizeof(why)) < 0)
+				FAIL("%s", why);
 			break;
 		case OPT_PUSH:
 		case OPT_NO_PUSH:
@@ -891,6 +995,8 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 		     o->push == KT_PUSH_FORCE ? "--push" : "--no-push");
 	if (o->compress && !o->n_remotes)
 		FAIL("--compress applies to -H or --via (the agent compresses what it sends)");
+	if (options_flightrec_check(o, why, sizeof(why)) < 0)
+		FAIL("%s", why);
 	return 0;
 fail:
 	options_free(o);
@@ -908,6 +1014,9 @@ void options_free(struct kt_options *o)
 	free(o->hists);
 	o->hists = NULL;
 	o->n_hists = 0;
+	free(o->arms);
+	o->arms = NULL;
+	o->n_arms = 0;
 	free(o->triggers);
 	o->triggers = NULL;
 	o->n_triggers = 0;
