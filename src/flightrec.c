@@ -33,9 +33,7 @@
 struct fr_cond {
 	struct kt_armspec spec;
 	unsigned int kidx;	/* its row in the kernel's conditions */
-	bool pending;		/* fired, its window not yet written */
 	bool armed;
-	struct kt_incident inc;
 	uint64_t armed_seq;	/* event: the store's end when its trigger was added */
 	unsigned long long seen_ns; /* event: when its trigger was found spent */
 	unsigned long long rearm_ns; /* when it may be armed again */
@@ -52,7 +50,10 @@ struct kt_flightrec {
 	struct fr_cond *conds;
 	size_t n;
 	struct kt_armbpf *bpf;
-	unsigned int written; /* incidents made, kept or not */
+	struct kt_incident *queue; /* fired, waiting for their windows to be in the store */
+	size_t nqueue;
+	unsigned int fired;   /* incidents fired (numbered in that order) */
+	unsigned int written; /* incidents written, kept or not */
 	struct fr_kept *kept; /* this run's incident directories still on disk, oldest first */
 	size_t nkept;
 	unsigned long long kept_bytes;
@@ -109,7 +110,8 @@ static int fr_arm_all(struct kt_flightrec *fr, char *err, size_t errlen)
 				return -1;
 			}
 			c->kidx = (unsigned int)nk;
-			rows[nk++] = c->spec.cond;
+			rows[nk] = c->spec.cond;
+			rows[nk++].gap_ns = (unsigned long long)(fr->app->opts->arm_gap * NS);
 			c->armed = true;
 			continue;
 		}
@@ -137,7 +139,9 @@ struct kt_flightrec *flightrec_start(struct kt_app *app, char *err, size_t errle
 	}
 	if (fr_default_events(fr, err, errlen) < 0 || fr_arm_all(fr, err, errlen) < 0)
 		goto fail;
-	log_debug("%s: %zu conditions armed, incidents to %s", __func__, fr->n, o->incidents_dir);
+	/* an unattended run's log says from when it watches */
+	fprintf(stderr, "ktop: armed %zu condition%s, incidents to %s\n", fr->n,
+		fr->n == 1 ? "" : "s", o->incidents_dir);
 	return fr;
 fail:
 	armbpf_close(fr->bpf);
@@ -146,25 +150,39 @@ fail:
 	return NULL;
 }
 
-/* The incident of c, fired as f says: its window set, due once the reader has it. */
-static void fr_fired(struct kt_flightrec *fr, struct fr_cond *c, const struct kt_arm_fire *f)
+/* The incident of c, fired as f says: queued with its window, written once the reader has
+ * brought that in; c may be armed again meanwhile (after its gap). */
+static struct kt_incident *fr_fired(struct kt_flightrec *fr, struct fr_cond *c,
+				    const struct kt_arm_fire *f)
 {
 	const struct kt_options *o = fr->app->opts;
 	unsigned long long pre = (unsigned long long)(o->arm_pre * NS);
+	struct kt_incident *inc;
 
+	fr->queue = xreallocarray(fr->queue, fr->nqueue + 1, sizeof(*fr->queue));
+	inc = &fr->queue[fr->nqueue++];
+	memset(inc, 0, sizeof(*inc));
+	inc->n = ++fr->fired;
+	inc->cond = c->spec.text;
+	inc->kind = c->spec.kind;
+	inc->threshold_ns = c->spec.cond.min_ns;
+	inc->fire = *f;
+	inc->from = f->start > pre ? f->start - pre : 0;
+	inc->to = f->ts + (unsigned long long)(o->arm_post * NS);
+	inc->pre = o->arm_pre;
+	inc->post = o->arm_post;
+	if (c->spec.kind != KT_ARM_NONE) {
+		struct kt_arm_count n;
+
+		armbpf_counts(fr->bpf, c->kidx, &n);
+		inc->matches = n.matches;
+		inc->full = n.full;
+		return inc; /* the kernel re-arms it */
+	}
 	c->armed = false;
-	c->pending = true;
-	memset(&c->inc, 0, sizeof(c->inc));
-	c->inc.cond = c->spec.text;
-	c->inc.kind = c->spec.kind;
-	c->inc.threshold_ns = c->spec.cond.min_ns;
-	c->inc.fire = *f;
-	c->inc.from = f->start > pre ? f->start - pre : 0;
-	c->inc.to = f->ts + (unsigned long long)(o->arm_post * NS);
-	c->inc.pre = o->arm_pre;
-	c->inc.post = o->arm_post;
 	c->rearm_ns = f->ts + (unsigned long long)(o->arm_gap * NS);
 	log_debug("flightrec: %s fired at %llu", c->spec.text, f->ts);
+	return inc;
 }
 
 /* The record of an event condition that fired: the last of its event since it was armed
@@ -218,9 +236,8 @@ static void fr_poll_event(struct kt_flightrec *fr, struct fr_cond *c)
 		f.ts = f.start = c->seen_ns;
 	}
 	c->seen_ns = 0;
-	fr_fired(fr, c, &f);
 	snprintf(c->event, sizeof(c->event), "%s:%s", c->spec.trig.system, c->spec.trig.event);
-	c->inc.event = c->event;
+	fr_fired(fr, c, &f)->event = c->event;
 }
 
 /* "syscall clock_nanosleep took 120.3 ms", "syscall openat failed ENOENT". */
@@ -291,43 +308,42 @@ static void fr_quota(struct kt_flightrec *fr, const char *path)
 	}
 }
 
-static void fr_write(struct kt_flightrec *fr, struct fr_cond *c, FILE *out)
+/* Writes the queued incident i and takes it off the queue. */
+static void fr_write(struct kt_flightrec *fr, size_t i, FILE *out)
 {
-	const struct kt_options *o = fr->app->opts;
+	struct kt_incident *inc = &fr->queue[i];
 	char path[4096], err[1024];
 	int rc;
 
-	c->pending = false;
-	c->inc.n = ++fr->written;
-	if (c->spec.kind != KT_ARM_NONE)
-		c->inc.matches = armbpf_hits(fr->bpf, c->kidx);
-	rc = incident_write(fr->app, o->incidents_dir, &c->inc, path, sizeof(path), err,
+	fr->written++;
+	rc = incident_write(fr->app, fr->app->opts->incidents_dir, inc, path, sizeof(path), err,
 			    sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr, "ktop: incident %u not written: %s; capture goes on\n", c->inc.n,
+	if (rc < 0)
+		fprintf(stderr, "ktop: incident %u not written: %s; capture goes on\n", inc->n,
 			err);
-		return;
+	else if (rc > 0)
+		fprintf(stderr, "ktop: incident %u: %s; capture goes on\n", inc->n, err);
+	if (rc >= 0) {
+		fr_line(inc, path, out, fr->app->opts->json);
+		fr_quota(fr, path);
 	}
-	if (rc > 0)
-		fprintf(stderr, "ktop: incident %u: %s; capture goes on\n", c->inc.n, err);
-	fr_line(&c->inc, path, out, o->json);
-	fr_quota(fr, path);
+	memmove(inc, inc + 1, (--fr->nqueue - i) * sizeof(*inc));
 }
 
-/* Condition c armed again once its gap has passed (never past --max-incidents). */
+/* --max-incidents have fired: no more are taken. */
+static bool fr_full(const struct kt_flightrec *fr)
+{
+	return fr->app->opts->max_incidents && fr->fired >= fr->app->opts->max_incidents;
+}
+
+/* An event condition's trigger added again once its gap has passed, until --max-incidents
+ * have fired (the kernel's conditions re-arm themselves). */
 static void fr_rearm(struct kt_flightrec *fr, struct fr_cond *c)
 {
-	const struct kt_options *o = fr->app->opts;
 	char err[512];
 
-	if (c->armed || c->pending || (o->max_incidents && fr->written >= o->max_incidents) ||
-	    clock_mono_ns() < c->rearm_ns)
+	if (c->armed || fr_full(fr) || clock_mono_ns() < c->rearm_ns)
 		return;
-	if (c->spec.kind != KT_ARM_NONE) {
-		if (armbpf_rearm(fr->bpf, c->kidx) == 0)
-			c->armed = true;
-		return;
-	}
 	if (source_trigger_remove_all(fr->app->source, c->spec.trig.system, c->spec.trig.event,
 				      err, sizeof(err)) < 0 ||
 	    fr_arm_event(fr, c, err, sizeof(err)) < 0) {
@@ -338,30 +354,33 @@ static void fr_rearm(struct kt_flightrec *fr, struct fr_cond *c)
 
 void flightrec_poll(struct kt_flightrec *fr, FILE *out)
 {
-	unsigned long long now = clock_mono_ns();
 	struct kt_arm_fire f;
+	size_t i;
 
-	for (size_t i = 0; i < fr->n; i++) {
+	for (i = 0; i < fr->n; i++) {
 		struct fr_cond *c = &fr->conds[i];
 
-		if (c->armed && c->spec.kind == KT_ARM_NONE)
-			fr_poll_event(fr, c);
-		else if (c->armed && armbpf_fired(fr->bpf, c->kidx, &f))
+		if (c->spec.kind == KT_ARM_NONE) {
+			if (c->armed)
+				fr_poll_event(fr, c);
+			fr_rearm(fr, c);
+			continue;
+		}
+		while (!fr_full(fr) && armbpf_take(fr->bpf, c->kidx, &f))
 			fr_fired(fr, c, &f);
-		/* its window is in the store once the reader has passed its end */
-		if (c->pending && now >= c->inc.to + FR_FLUSH_NS &&
-		    !(fr->app->opts->max_incidents && fr->written >= fr->app->opts->max_incidents))
-			fr_write(fr, c, out);
-		fr_rearm(fr, c);
+	}
+	/* a window is in the store once the reader has passed its end */
+	for (i = 0; i < fr->nqueue;) {
+		if (clock_mono_ns() >= fr->queue[i].to + FR_FLUSH_NS)
+			fr_write(fr, i, out);
+		else
+			i++;
 	}
 }
 
 bool flightrec_waiting(const struct kt_flightrec *fr)
 {
-	for (size_t i = 0; i < fr->n; i++)
-		if (fr->conds[i].pending && !flightrec_done(fr))
-			return true;
-	return false;
+	return fr->nqueue > 0;
 }
 
 bool flightrec_done(const struct kt_flightrec *fr)
@@ -374,6 +393,7 @@ void flightrec_finish(struct kt_flightrec *fr)
 	if (!fr)
 		return;
 	armbpf_close(fr->bpf);
+	free(fr->queue);
 	free(fr->kept);
 	free(fr->conds);
 	free(fr);

@@ -23,7 +23,7 @@ struct kt_armbpf {
 	struct bpf_object *obj;
 	struct bpf_link *links[ARM_PROGS];
 	size_t nlinks;
-	int fires_fd, hits_fd;
+	int fires_fd, counts_fd;
 };
 
 /* The hooks conds need, NULL-terminated into want. */
@@ -76,7 +76,7 @@ static int arm_load(struct kt_armbpf *a, const struct kt_arm_cond *conds, size_t
 	}
 	bpfobj_log_release();
 	a->fires_fd = bpf_object__find_map_fd_by_name(a->obj, "fires");
-	a->hits_fd = bpf_object__find_map_fd_by_name(a->obj, "hits");
+	a->counts_fd = bpf_object__find_map_fd_by_name(a->obj, "counts");
 	return 0;
 }
 
@@ -106,24 +106,27 @@ struct kt_armbpf *armbpf_open(const struct kt_arm_cond *conds, size_t n, char *e
 	return a;
 }
 
-bool armbpf_fired(struct kt_armbpf *a, unsigned int i, struct kt_arm_fire *f)
+bool armbpf_take(struct kt_armbpf *a, unsigned int i, struct kt_arm_fire *f)
 {
-	return bpf_map_lookup_elem(a->fires_fd, &i, f) == 0 && f->state == KT_ARM_FIRED;
+	struct kt_arm_fire slot, freed = { .state = KT_ARM_ARMED };
+	unsigned int k, best = ~0u;
+
+	for (unsigned int s = 0; s < KT_ARM_SLOTS; s++) {
+		k = i * KT_ARM_SLOTS + s;
+		if (bpf_map_lookup_elem(a->fires_fd, &k, &slot) || slot.state != KT_ARM_FIRED ||
+		    (best != ~0u && slot.ts >= f->ts))
+			continue;
+		*f = slot;
+		best = k;
+	}
+	/* a FIRED slot is the kernel's no more: freeing it races with nothing */
+	return best != ~0u && bpf_map_update_elem(a->fires_fd, &best, &freed, BPF_ANY) == 0;
 }
 
-int armbpf_rearm(struct kt_armbpf *a, unsigned int i)
+void armbpf_counts(struct kt_armbpf *a, unsigned int i, struct kt_arm_count *c)
 {
-	struct kt_arm_fire f = { .state = KT_ARM_ARMED };
-
-	return bpf_map_update_elem(a->fires_fd, &i, &f, BPF_ANY);
-}
-
-unsigned long long armbpf_hits(struct kt_armbpf *a, unsigned int i)
-{
-	unsigned long long n = 0;
-
-	bpf_map_lookup_elem(a->hits_fd, &i, &n);
-	return n;
+	memset(c, 0, sizeof(*c));
+	bpf_map_lookup_elem(a->counts_fd, &i, c);
 }
 
 void armbpf_close(struct kt_armbpf *a)

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "backend/armbpf.h"
 
@@ -16,7 +17,7 @@ struct kt_armbpf *armbpf_open(const struct kt_arm_cond *conds, size_t n, char *e
 	return NULL;
 }
 
-bool armbpf_fired(struct kt_armbpf *a, unsigned int i, struct kt_arm_fire *f)
+bool armbpf_take(struct kt_armbpf *a, unsigned int i, struct kt_arm_fire *f)
 {
 	(void)a;
 	(void)i;
@@ -24,18 +25,11 @@ bool armbpf_fired(struct kt_armbpf *a, unsigned int i, struct kt_arm_fire *f)
 	return false;
 }
 
-int armbpf_rearm(struct kt_armbpf *a, unsigned int i)
+void armbpf_counts(struct kt_armbpf *a, unsigned int i, struct kt_arm_count *c)
 {
 	(void)a;
 	(void)i;
-	return -1;
-}
-
-unsigned long long armbpf_hits(struct kt_armbpf *a, unsigned int i)
-{
-	(void)a;
-	(void)i;
-	return 0;
+	memset(c, 0, sizeof(*c));
 }
 
 void armbpf_close(struct kt_armbpf *a)

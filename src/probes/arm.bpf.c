@@ -3,8 +3,8 @@
  * The flight recorder's armed conditions (arm.h), met in the kernel so that nothing is
  * streamed to find them: the start of each matching thread's syscall, wait on a run queue
  * or stretch off the CPU is kept in the thread's own storage, and its end is compared with
- * the conditions' thresholds there. Only the first match of an armed condition is written
- * out (its slot in fires); user space polls the slots.
+ * the conditions' thresholds there. A match is written out to a free slot of its condition
+ * (arm.h) at most once per gap; user space polls the slots.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -23,12 +23,13 @@ struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, KT_ARM_MAX);
 	__type(key, unsigned int);
-	__type(value, unsigned long long);
-} hits SEC(".maps");
+	__type(value, struct kt_arm_count);
+} counts SEC(".maps");
 
+/* condition i's slots are i * KT_ARM_SLOTS on */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, KT_ARM_MAX);
+	__uint(max_entries, KT_ARM_MAX * KT_ARM_SLOTS);
 	__type(key, unsigned int);
 	__type(value, struct kt_arm_fire);
 } fires SEC(".maps");
@@ -103,19 +104,41 @@ static __always_inline unsigned int mask_of(unsigned int k, unsigned int k2, con
 	return m;
 }
 
-/* Condition i met: its slot is filled unless it already was since it was last armed. */
+/* A free slot of condition i, claimed (FILLING); NULL when all are taken. */
+static __always_inline struct kt_arm_fire *claim(unsigned int i)
+{
+	struct kt_arm_fire *f;
+	unsigned int k;
+
+	for (unsigned int s = 0; s < KT_ARM_SLOTS; s++) {
+		k = i * KT_ARM_SLOTS + s;
+		f = bpf_map_lookup_elem(&fires, &k);
+		if (f && __sync_val_compare_and_swap(&f->state, KT_ARM_ARMED, KT_ARM_FILLING) ==
+				 KT_ARM_ARMED)
+			return f;
+	}
+	return NULL;
+}
+
+/* Condition i met: a slot is filled, unless it fired less than its gap ago. */
 static __always_inline void fire(unsigned int i, const struct who *w, long nr, long ret,
 				 unsigned long long start, unsigned long long now,
 				 unsigned long long value)
 {
-	struct kt_arm_fire *f = bpf_map_lookup_elem(&fires, &i);
-	unsigned long long *n = bpf_map_lookup_elem(&hits, &i);
+	struct kt_arm_count *n = bpf_map_lookup_elem(&counts, &i);
+	struct kt_arm_fire *f;
 
-	if (n)
-		__sync_fetch_and_add(n, 1);
-	if (!f || __sync_val_compare_and_swap(&f->state, KT_ARM_ARMED, KT_ARM_FILLING) !=
-			  KT_ARM_ARMED)
+	if (!n || i >= KT_ARM_MAX)
 		return;
+	__sync_fetch_and_add(&n->matches, 1);
+	if (n->last_ts && now - n->last_ts < conds[i].gap_ns)
+		return;
+	f = claim(i);
+	if (!f) {
+		__sync_fetch_and_add(&n->full, 1);
+		return;
+	}
+	n->last_ts = now;
 	f->cpu = bpf_get_smp_processor_id();
 	f->pid = w->pid;
 	f->tid = w->tid;

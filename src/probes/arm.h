@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the armed conditions' program (arm.bpf.c) and its loader (src/backend/armbpf.c)
- * share. Each condition is a row of the .rodata array conds; when it is met, the program
- * fills that row's slot in the fires map once (state ARMED -> FIRED) and only counts
- * further matches until user space, having written the incident, sets it ARMED again.
+ * share. Each condition is a row of the .rodata array conds and owns KT_ARM_SLOTS slots of
+ * the fires map; when it is met (and gap_ns has passed since it last fired), the program
+ * claims a free slot (state ARMED -> FILLING -> FIRED) and fills it. User space takes
+ * each FIRED slot and frees it (ARMED): the kernel re-arms by itself, so an incident being
+ * written does not blind it. Matches with no free slot are counted, not lost silently.
  */
 #ifndef KTOP_PROBES_ARM_H
 #define KTOP_PROBES_ARM_H
 
 #define KT_ARM_MAX 8
+#define KT_ARM_SLOTS 8 /* firings a condition holds before user space takes them */
 #define KT_ARM_COMM 16
 
 enum kt_arm_kind {
@@ -21,6 +24,13 @@ enum kt_arm_kind {
 
 enum kt_arm_state { KT_ARM_ARMED = 0, KT_ARM_FILLING, KT_ARM_FIRED };
 
+/* Per condition, in the counts map. */
+struct kt_arm_count {
+	unsigned long long matches; /* met, fired or not */
+	unsigned long long full;    /* met with every slot taken: not written */
+	unsigned long long last_ts; /* when it last fired (the gap's start) */
+};
+
 struct kt_arm_cond {
 	unsigned int kind; /* enum kt_arm_kind */
 	int pid;	   /* the process (tgid); 0: any */
@@ -29,6 +39,7 @@ struct kt_arm_cond {
 	unsigned long long cgroup; /* cgroup v2 id, the task in it or below; 0: any */
 	int cgroup_level;	   /* cgroup's depth, for bpf_get_current_ancestor_cgroup_id */
 	int err;		   /* KT_ARM_ERRNO: the positive errno */
+	unsigned long long gap_ns; /* fires again no sooner than this after it last did */
 	char comm[KT_ARM_COMM];	   /* the thread's name; "": any */
 };
 

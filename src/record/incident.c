@@ -82,7 +82,8 @@ static int write_summary(const char *path, const struct kt_incident *inc,
 	fprintf(f, ",\"kind\":\"%s\"", kind_names[inc->kind]);
 	json_what(f, inc);
 	if (inc->kind != KT_ARM_NONE) /* the kernel counts its conditions' matches */
-		fprintf(f, ",\"matches\":%llu", inc->matches);
+		fprintf(f, ",\"matches\":%llu,\"firings_dropped\":%llu", inc->matches,
+			inc->full);
 	fprintf(f, ",\"task\":{\"pid\":%d,\"tid\":%d,\"comm\":", inc->fire.pid, inc->fire.tid);
 	json_string(f, inc->fire.comm);
 	fprintf(f, "},\"cpu\":%u,", inc->fire.cpu);

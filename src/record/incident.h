@@ -20,6 +20,7 @@ struct kt_incident {
 	const char *event;	  /* KT_ARM_NONE: "SYS:EV" */
 	struct kt_arm_fire fire;  /* who, where, when; for an event, its record's */
 	unsigned long long matches; /* times the condition was met so far, fired or not */
+	unsigned long long full;    /* firings the kernel could not hold so far (not written) */
 	uint64_t from, to;	  /* the window written, trace clock */
 	double pre, post;	  /* --pre and --post */
 };

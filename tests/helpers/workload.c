@@ -28,9 +28,11 @@
  *                                  reaped: a fork and an exit record each in perf's side
  *                                  band
  *   workload spikes SLOW_MS N PERIOD_MS [NAME]
- *                                  N periods of PERIOD_MS: 1 ms nanosleep()s, then one of
- *                                  SLOW_MS ending the period; prints slow=<start> <end>
- *                                  (CLOCK_MONOTONIC ns) for each slow one as it returns
+ *                                  N periods of PERIOD_MS of 1 ms nanosleep()s, but for one
+ *                                  of SLOW_MS that ends 300 ms before the period does;
+ *                                  prints slow=<start> <end> (CLOCK_MONOTONIC ns) for each
+ *                                  slow one as it returns, and late=<start> <end> for each
+ *                                  1 ms one that took over 50 ms (a loaded machine)
  *
  * Every other mode first sets its comm to NAME (default "ktop-wl", at most 15 bytes kept;
  * block once its child is forked). count, sleep, block, pipe and forks then print their pid on
@@ -310,7 +312,23 @@ static void sleep_ns(unsigned long long ns)
 		;
 }
 
-/* Fast 1 ms sleeps with one slow sleep ending each period: the flight recorder's spikes. */
+#define SPIKE_TAIL_MS 300ull
+
+/* 1 ms sleeps until ms have passed since start; one that took over 50 ms is said. */
+static void fast_sleeps(unsigned long long start, unsigned long long ms)
+{
+	unsigned long long t0, t1;
+
+	while ((t0 = monotonic_ns()) < start + ms * 1000000ull) {
+		sleep_ns(1000000ull);
+		t1 = monotonic_ns();
+		if (t1 - t0 > 50000000ull)
+			printf("late=%llu %llu\n", t0, t1);
+	}
+}
+
+/* Fast 1 ms sleeps with one slow sleep in each period, SPIKE_TAIL_MS of fast ones after it
+ * (a window after the last one too): the flight recorder's spikes. */
 static int do_spikes(unsigned long long slow_ms, unsigned long long n,
 		     unsigned long long period_ms)
 {
@@ -320,14 +338,14 @@ static int do_spikes(unsigned long long slow_ms, unsigned long long n,
 	wait_for_go();
 	for (unsigned long long i = 0; i < n; i++) {
 		start = monotonic_ns();
-		while (monotonic_ns() < start + (period_ms - slow_ms) * 1000000ull)
-			sleep_ns(1000000ull);
+		fast_sleeps(start, period_ms - slow_ms - SPIKE_TAIL_MS);
 		t0 = monotonic_ns();
 		sleep_ns(slow_ms * 1000000ull);
 		t1 = monotonic_ns();
 		printf("slow=%llu %llu\n", t0, t1);
 		if (fflush(stdout))
 			return 1;
+		fast_sleeps(t1, SPIKE_TAIL_MS);
 	}
 	return 0;
 }
@@ -660,8 +678,8 @@ int main(int argc, char **argv)
 		slow = parse_count(argv[2], "SLOW_MS");
 		n = parse_count(argv[3], "N");
 		period = parse_count(argv[4], "PERIOD_MS");
-		if (period <= slow || period > 3600000)
-			bad_usage("PERIOD_MS must be above SLOW_MS, at most an hour");
+		if (period <= slow + SPIKE_TAIL_MS || period > 3600000)
+			bad_usage("PERIOD_MS must exceed SLOW_MS by over 300, at most an hour");
 		if (argc == 6)
 			name = argv[5];
 		set_name(name);

@@ -1,0 +1,4 @@
+# Issue #34: the flight recorder (--arm, --incidents), checked with trace-cmd against the
+# workload's own clock.
+LIVE_TESTS += tests/live/flightrec.sh
+EXTRA_DIST += tests/helpers/incident_check.py
