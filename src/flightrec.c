@@ -4,9 +4,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 
@@ -136,6 +139,13 @@ struct kt_flightrec *flightrec_start(struct kt_app *app, char *err, size_t errle
 	for (size_t i = 0; i < fr->n; i++) {
 		if (armspec_parse(o->arms[i], &fr->conds[i].spec, err, errlen) < 0)
 			goto fail;
+	}
+	/* an unwritable directory is said now, not at the first incident hours later */
+	if ((mkdir(o->incidents_dir, 0700) < 0 && errno != EEXIST) ||
+	    access(o->incidents_dir, W_OK | X_OK) < 0) {
+		snprintf(err, errlen, "--incidents %s: %s (name a directory ktop may write)",
+			 o->incidents_dir, strerror(errno));
+		goto fail;
 	}
 	if (fr_default_events(fr, err, errlen) < 0 || fr_arm_all(fr, err, errlen) < 0)
 		goto fail;

@@ -14,7 +14,8 @@
 #   D. event:SYS:EV (a marker's exec, as --stop-when takes it) and offcpu>100ms,comm=NAME: one
 #      event incident whose trace.dat holds that exec and the trigger's kernel stack, and an
 #      off-CPU one for each slow sleep.
-# Then bad conditions: one-line errors; func:NAME>D names the facility it lacks.
+# Then bad conditions: one-line errors; func:NAME>D names the facility it lacks; an
+# unwritable --incidents is said at start. Nothing of any run is left in the kernel.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -91,7 +92,6 @@ grep -A1 "sched_process_exec: *filename=$T/frmark$$ " "$T/d.report" | grep -q ke
 	fail "D's event incident lacks the exec and its stack: $(grep -c . "$T/d.report") lines"
 log "D: the marker's exec with its stack, and 5 off-CPU stretches"
 for e in a b d; do assert_no_sanitizer "$T/$e.err"; done
-assert_clean
 
 # ---- bad conditions -----------------------------------------------------------------------------
 bad()
@@ -109,4 +109,8 @@ BAD="cgroup= is not taken by runq" bad --arm 'runq>1ms,cgroup=/'
 run_ktop 10 "$T/r.out" "$T/r.err" -b --arm 'syscall>1s'
 grep -q -- "--arm needs --incidents DIR" "$T/r.err" || fail "no --incidents: $(cat "$T/r.err")"
 [ -e "$T/x" ] && fail "a refused run made $T/x"
+run_ktop 20 "$T/r.out" "$T/r.err" -b --arm 'syscall>1s' --incidents /proc/nope --duration 5
+[ "$KTOP_RC" = 1 ] && grep -q -- "--incidents /proc/nope: No such file" "$T/r.err" ||
+	fail "unwritable --incidents: exit $KTOP_RC, $(cat "$T/r.err")"
+assert_clean
 pass
