@@ -35,11 +35,13 @@
 
 struct fr_cond {
 	struct kt_armspec spec;
-	unsigned int kidx;	/* its row in the kernel's conditions */
+	unsigned int kidx;	/* its row in the kernel's conditions (they re-arm themselves) */
+	/* an event condition: its trigger in place, since when, found spent when; armed again
+	 * no sooner than rearm_ns */
 	bool armed;
-	uint64_t armed_seq;	/* event: the store's end when its trigger was added */
-	unsigned long long seen_ns; /* event: when its trigger was found spent */
-	unsigned long long rearm_ns; /* when it may be armed again */
+	uint64_t armed_seq;
+	unsigned long long seen_ns;
+	unsigned long long rearm_ns;
 	char event[200];	/* event: "SYS:EV" */
 };
 
@@ -115,7 +117,6 @@ static int fr_arm_all(struct kt_flightrec *fr, char *err, size_t errlen)
 			c->kidx = (unsigned int)nk;
 			rows[nk] = c->spec.cond;
 			rows[nk++].gap_ns = (unsigned long long)(fr->app->opts->arm_gap * NS);
-			c->armed = true;
 			continue;
 		}
 		snprintf(ev, sizeof(ev), "%s:%s", c->spec.trig.system, c->spec.trig.event);
