@@ -128,6 +128,8 @@ int options_check(struct kt_options *o, char *err, size_t errlen)
 		       o->n_remotes || o->flame_path))
 		FAIL("--top runs alone: events, tracers, probes, histograms, counters, profiles, "
 		     "-i, -o, -H and --via belong to other runs");
+	if (o->wakers && !o->off_cpu)
+		FAIL("--wakers joins the off-CPU profile's waits to their wakers: add -b --off-cpu");
 	if (o->off_cpu && o->n_pids > 1)
 		FAIL("--off-cpu scopes to one process: give -p a single PID");
 	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->n_remotes ||
