@@ -28,6 +28,7 @@ src_libktop_a_SOURCES += \
 	src/stopwhen.c src/stopwhen.h \
 	src/armspec.c src/armspec.h \
 	src/flightrec.c src/flightrec.h \
+	src/chrome.c src/chrome.h \
 	src/ktoprc.c src/ktoprc.h
 
 ktop_SOURCES = src/main.c

@@ -20,9 +20,9 @@ struct kt_recorder {
 	struct kt_app *app;
 	struct kt_tdat_writer *w;
 	uint64_t next;
+	uint64_t from, to; /* the window written (trace timestamps, both included) */
 	unsigned long long missed;
 	char *path;
-	uint64_t from_ts, to_ts; /* only records in [from_ts, to_ts] are written */
 	struct kt_window_stats *win; /* a window's losses, counted as it is written; or NULL */
 };
 
@@ -65,7 +65,7 @@ struct kt_recorder *recorder_start(struct kt_app *app, const char *path, uint64_
 	}
 	rc->app = app;
 	rc->next = from_seq;
-	rc->to_ts = UINT64_MAX;
+	rc->to = UINT64_MAX;
 	return rc;
 }
 
@@ -96,11 +96,35 @@ int recorder_pump(struct kt_recorder *rc, char *err, size_t errlen)
 		}
 		end = store_end(st);
 		for (n = 0; rc->next < end && n < RECORDER_BATCH && !ret; n++, rc->next++)
-			if (store_get(st, rc->next, &r) && r.ts >= rc->from_ts && r.ts <= rc->to_ts)
+			if (store_get(st, rc->next, &r) && r.ts >= rc->from && r.ts <= rc->to)
 				ret = recorder_add(rc, &r, err, errlen);
 		store_unlock(st);
 	} while (!ret && rc->next < end);
 	return ret;
+}
+
+void recorder_set_window(struct kt_recorder *rc, uint64_t from, uint64_t to)
+{
+	rc->from = from;
+	rc->to = to;
+}
+
+int record_window(struct kt_app *app, const char *path, uint64_t from, uint64_t to,
+		  unsigned long long *events, char *err, size_t errlen)
+{
+	struct kt_recorder *rc;
+	uint64_t first;
+
+	store_lock(app->store);
+	first = store_first(app->store);
+	store_unlock(app->store);
+	rc = recorder_start(app, path, first, err, errlen);
+	if (!rc)
+		return -1;
+	recorder_set_window(rc, from, to);
+	recorder_pump(rc, err, errlen);
+	*events = recorder_events(rc);
+	return recorder_finish(rc, err, errlen);
 }
 
 unsigned long long recorder_events(const struct kt_recorder *rc)
@@ -129,7 +153,6 @@ int recorder_finish(struct kt_recorder *rc, char *err, size_t errlen)
 
 	/* a page that cannot be written stops the writer; its close says so */
 	recorder_pump(rc, err, errlen);
-	/* the kernel's counters are the whole capture's: a window's losses are its markers */
 	ret = tdat_writer_close(rc->w, rc->win ? NULL : rc->app->cpu_stats, err, errlen);
 	free(rc->path);
 	free(rc);
@@ -153,16 +176,20 @@ int recorder_write_window(struct kt_app *app, const char *path, uint64_t from, u
 			  struct kt_window_stats *ws, char *err, size_t errlen)
 {
 	struct kt_recorder *rc;
+	uint64_t first;
 
 	memset(ws, 0, sizeof(*ws));
 	ws->truncated = !recorder_holds(app->store, from);
-	rc = recorder_start(app, path, store_first(app->store), err, errlen);
+	store_lock(app->store);
+	first = store_first(app->store);
+	store_unlock(app->store);
+	rc = recorder_start(app, path, first, err, errlen);
 	if (!rc)
 		return -1;
-	rc->from_ts = from;
-	rc->to_ts = to;
+	recorder_set_window(rc, from, to);
 	rc->win = ws;
 	recorder_pump(rc, err, errlen);
 	ws->events = recorder_events(rc);
+	/* the kernel's counters are the whole capture's: a window's losses are its markers */
 	return recorder_finish(rc, err, errlen);
 }
