@@ -267,13 +267,13 @@ static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
 	return live_show_pid(ui, v, kind, 0);
 }
 
-/* k: on-CPU, off-CPU, the events' stacks when the stream has rows with stacks, on-CPU. */
+/* C: on-CPU, off-CPU, the events' stacks when the stream has rows with stacks, on-CPU. */
 static int live_key(void *arg, struct kt_view *v, int key)
 {
 	struct live *lv = arg;
 	struct kt_ui *ui = lv->ui;
 
-	if (key != 'k')
+	if (key != 'C')
 		return KT_KEY_IGNORED;
 	/* lv is freed once another source is shown */
 	switch (lv->kind) {

@@ -16,7 +16,7 @@
  * frame red when its share grew and blue when it shrank (FlameGraph's difffolded); on a live
  * source the graph then shows only the last N seconds (d sets N, 5 by default) against that
  * frozen baseline, the stacks kept per second (backend/stackwin.h) while the whole profile
- * goes on beside them for B; f freezes a live tree; a switches to ASCII: every
+ * goes on beside them for B; Z freezes a live tree; a switches to ASCII: every
  * frame begins with '|' ('+' grown, '-' shrunk, '*' matched), for terminals without colour.
  * Percentages are of the whole tree, or of the task when scoped (perf report's "children"
  * for the total, its "self" for the rest).
@@ -384,7 +384,7 @@ static void flame_view_draw(struct kt_view *v)
 	if (!fv->st) {
 		view_draw_title(v, "Flame graph", NULL);
 		wattrset(v->win, crt_attr(CRT_DIM));
-		crt_put(v->win, 2, 1, "No stacks to show. O opens a folded-stacks file", v->w - 2);
+		crt_put(v->win, 2, 1, "No stacks to show. r reads a folded-stacks file", v->w - 2);
 		crt_put(v->win, 3, 1, "(ktop --flame FILE; perf script | stackcollapse-perf.pl).",
 			v->w - 2);
 		wattrset(v->win, A_NORMAL);
@@ -750,7 +750,7 @@ static int flame_view_key(struct kt_view *v, int key)
 {
 	struct flame_view *fv = FV(v);
 
-	if (key == 'O') {
+	if (key == 'r') {
 		ui_prompt_open(v->ui, v, FLAME_PROMPT_OPEN, "Open folded stacks: ", "");
 		return KT_KEY_HANDLED;
 	}
@@ -783,14 +783,13 @@ static int flame_view_key(struct kt_view *v, int key)
 	case '/':
 		ui_prompt_open(v->ui, v, FLAME_PROMPT_SEARCH, "Find frames: ", fv->search);
 		break;
-	case 'f':
-	case ' ':
+	case 'Z':
 		if (!fv->src.update) {
 			ui_message(v->ui, false, "a file does not change: nothing to freeze");
 			break;
 		}
 		fv->frozen = !fv->frozen;
-		ui_message(v->ui, false, fv->frozen ? "flame graph frozen (f: go on)" :
+		ui_message(v->ui, false, fv->frozen ? "flame graph frozen (Z: go on)" :
 			   "flame graph follows the stacks again");
 		break;
 	case 'v':
@@ -970,9 +969,9 @@ static void flame_view_tick(struct kt_view *v)
 }
 
 static const struct funcbar_item flame_items[] = {
-	{ "Enter", "Zoom" }, { "Esc", "Back" }, { "/", "Find" },  { "f", "Freeze" },
+	{ "Enter", "Zoom" }, { "Esc", "Back" }, { "/", "Find" },  { "Z", "Freeze" },
 	{ "v", "Flip" },     { "s", "Task" },   { "b", "Base" },  { "a", "ASCII" },
-	{ "O", "Open" },     { "F10", "Quit" },
+	{ "r", "Read" },     { "F10", "Quit" },
 };
 
 static int flame_view_funcbar(struct kt_view *v, const struct funcbar_item **items)
@@ -1004,8 +1003,25 @@ static void flame_view_opened(struct kt_view *v)
 		flame_live_open(v);
 }
 
+static const struct kt_keyhelp flame_keys[] = {
+	{ "Enter", "zoom into the selected frame" },
+	{ "Esc Backspace", "back one zoom" },
+	{ "/", "find frames: the matched share" },
+	{ "Z", "freeze a live graph" },
+	{ "v a", "icicle / flame, ASCII" },
+	{ "s", "only the selected task" },
+	{ "c", "only one CPU (live; emptied)" },
+	{ "C", "live: on-CPU / off-CPU / event stacks" },
+	{ "b B", "baseline = now / diff off" },
+	{ "d", "live diff: the last N seconds" },
+	{ "r", "read a folded-stacks file" },
+	{ NULL, NULL },
+};
+
 const struct kt_view_ops view_flame_ops = {
 	.name = "flame",
+	.title = "Flame graph (I)",
+	.keys = flame_keys,
 	.init = flame_view_init,
 	.free = flame_view_free,
 	.resize = flame_view_resize,

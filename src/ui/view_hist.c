@@ -8,7 +8,7 @@
  *   heatmap  one row per tick, newest at the bottom, one column per bucket, shaded and
  *            coloured by how many values the bucket got in that tick
  *
- * Counts are per tick (interval) or since the start (total). F freezes this pane; the
+ * Counts are per tick (interval) or since the start (total). Z freezes this pane; the
  * global pause freezes them all. Over several agents the hosts stand side by side: bars and
  * keys get a column per host (< > move along them when they do not all fit), each key on
  * one line across the hosts (histhosts.h); the heatmap shows them summed. Enter (or H)
@@ -843,7 +843,6 @@ static int hist_view_key(struct kt_view *v, int key)
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-	case 'H':
 		hist_edit(v);
 		return KT_KEY_HANDLED;
 	case 27: /* Esc */
@@ -864,7 +863,7 @@ static int hist_view_key(struct kt_view *v, int key)
 		hv->sort_p99 = !hv->sort_p99;
 		sort_rows(hv);
 		break;
-	case 'F':
+	case 'Z':
 		hv->frozen = !hv->frozen;
 		snapshot(v);
 		break;
@@ -880,11 +879,9 @@ static int hist_view_key(struct kt_view *v, int key)
 			hv->host_first++;
 		break;
 	case KEY_UP:
-	case 'k':
 		select_row(hv, hv->sel - 1);
 		break;
 	case KEY_DOWN:
-	case 'j':
 		select_row(hv, hv->sel + 1);
 		break;
 	case KEY_PPAGE:
@@ -929,7 +926,7 @@ static const char *hist_view_state(struct kt_view *v)
 
 static const struct funcbar_item hist_items[] = {
 	{ "Enter", "Build" }, { "v", "View" },	 { "i", "Intvl" }, { "s", "Sort" },
-	{ "F", "Freeze" },    { "a", "AllKeys" }, { "Esc", "Close" },
+	{ "Z", "Freeze" },    { "a", "AllKeys" }, { "Esc", "Close" },
 };
 
 static int hist_view_funcbar(struct kt_view *v, const struct funcbar_item **items)
@@ -938,8 +935,22 @@ static int hist_view_funcbar(struct kt_view *v, const struct funcbar_item **item
 	return (int)(sizeof(hist_items) / sizeof(hist_items[0]));
 }
 
+static const struct kt_keyhelp hist_keys[] = {
+	{ "Enter", "build another (prompt)" },
+	{ "v", "bars / keys / heat map" },
+	{ "i", "per tick / since start" },
+	{ "s", "sort keys: count / p99" },
+	{ "a", "all keys (after selecting one)" },
+	{ "Z", "freeze this pane" },
+	{ "< >", "several hosts: their columns" },
+	{ "Esc", "close the pane" },
+	{ NULL, NULL },
+};
+
 const struct kt_view_ops view_hist_ops = {
 	.name = "histogram",
+	.title = "Histogram (H)",
+	.keys = hist_keys,
 	.pref_width = 48,
 	.init = hist_view_init,
 	.free = hist_view_free,

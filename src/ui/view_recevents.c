@@ -139,11 +139,9 @@ static int recevents_key(struct kt_view *v, int key)
 
 	switch (key) {
 	case KEY_UP:
-	case 'k':
 		re->sel--;
 		break;
 	case KEY_DOWN:
-	case 'j':
 		re->sel++;
 		break;
 	case KEY_PPAGE:
@@ -225,8 +223,24 @@ static int recevents_funcbar(struct kt_view *v, const struct funcbar_item **item
 	return (int)(sizeof(recevents_items) / sizeof(recevents_items[0]));
 }
 
+static const struct kt_keyhelp recevents_keys[] = {
+	{ "letters", "narrow the list" },
+	{ "Space", "show / hide its rows" },
+	{ "Enter", "its filter (prompt)" },
+	{ "Esc", "close the pane" },
+	{ NULL, NULL },
+};
+
+static bool recevents_typing(struct kt_view *v)
+{
+	return true;
+}
+
 const struct kt_view_ops view_recevents_ops = {
 	.name = "recorded events",
+	.title = "Recording's events (e)",
+	.keys = recevents_keys,
+	.typing = recevents_typing,
 	.pref_width = 56,
 	.init = recevents_init,
 	.free = recevents_free,

@@ -142,9 +142,9 @@ static int rings_key(struct kt_view *v, int key)
 {
 	int *top = v->data;
 
-	if (key == KEY_UP || key == 'k')
+	if (key == KEY_UP)
 		(*top)--;
-	else if (key == KEY_DOWN || key == 'j')
+	else if (key == KEY_DOWN)
 		(*top)++;
 	else if (key == 27) /* Esc */
 		return KT_KEY_CLOSE;
@@ -170,8 +170,15 @@ static int rings_funcbar(struct kt_view *v, const struct funcbar_item **items)
 	return (int)(sizeof(rings_items) / sizeof(rings_items[0]));
 }
 
+static const struct kt_keyhelp rings_keys[] = {
+	{ "Esc", "close the pane" },
+	{ NULL, NULL },
+};
+
 const struct kt_view_ops view_rings_ops = {
 	.name = "rings",
+	.title = "Ring buffers (D)",
+	.keys = rings_keys,
 	.init = rings_init,
 	.free = rings_free,
 	.resize = rings_resize,
