@@ -62,6 +62,7 @@ struct flame_view {
 	bool flame;			 /* root at the bottom */
 	bool ascii;
 	bool frozen;
+	bool show_idle;			 /* i: the idle task's frame too */
 	const struct kt_stack_node *scope; /* a task, or NULL: everything */
 	int cpu;			   /* the source's CPU (c), -1: every CPU */
 	/* the live diff: st is the window's tree, remade each tick from win's seconds; all the
@@ -97,9 +98,30 @@ static const struct kt_stack_node *view_zoom(const struct flame_view *fv)
 	return fv->nzoom ? fv->zoom[fv->nzoom - 1] : view_top(fv);
 }
 
+/* The idle task (pid 0, "swapper"), hidden until i shows it, as perf top leaves it out:
+ * on a quiet machine it would take the whole width. */
+static bool idle_hidden(const struct flame_view *fv, const struct kt_stack_node *n)
+{
+	return !fv->show_idle && n->depth == 1 && n->kind == KT_FRAME_TASK &&
+	       !strcmp(n->name, "swapper");
+}
+
+/* n's weight as drawn: the root's without a hidden idle task. */
+static uint64_t shown(const struct flame_view *fv, const struct kt_stack_node *n)
+{
+	const struct kt_stack_node *c;
+
+	if (n->depth || fv->show_idle)
+		return n->total;
+	for (c = n->child; c; c = c->next)
+		if (idle_hidden(fv, c))
+			return n->total - c->total;
+	return n->total;
+}
+
 static double pct(const struct flame_view *fv, uint64_t w)
 {
-	uint64_t all = view_top(fv)->total;
+	uint64_t all = shown(fv, view_top(fv));
 
 	return all ? 100.0 * (double)w / (double)all : 0.0;
 }
@@ -118,9 +140,10 @@ static uint64_t matched_weight(const struct flame_view *fv, const struct kt_stac
 	uint64_t w = 0;
 
 	if (matches(fv, n))
-		return n->total;
+		return shown(fv, n);
 	for (const struct kt_stack_node *c = n->child; c; c = c->next)
-		w += matched_weight(fv, c);
+		if (!idle_hidden(fv, c))
+			w += matched_weight(fv, c);
 	return w;
 }
 
@@ -134,7 +157,7 @@ static void search_update(struct flame_view *fv)
 	/* a match above the scope holds every stack of it */
 	for (n = view_top(fv); n; n = n->parent)
 		if (matches(fv, n)) {
-			fv->matched = view_top(fv)->total;
+			fv->matched = shown(fv, view_top(fv));
 			return;
 		}
 	fv->matched = matched_weight(fv, view_top(fv));
@@ -172,18 +195,18 @@ static void layout_children(struct flame_view *fv, const struct kt_stack_node *n
 			    int x, int w)
 {
 	const struct kt_stack_node **kids;
-	uint64_t pos = 0, small = 0;
+	uint64_t pos = 0, small = 0, total = shown(fv, n);
 	unsigned nsmall = 0, i = 0;
 	int x0, x1;
 
-	if (row >= fv->rows || !n->nchild || !n->total)
+	if (row >= fv->rows || !n->nchild || !total)
 		return;
 	kids = xmalloc(n->nchild * sizeof(*kids));
 	for (const struct kt_stack_node *c = n->child; c; c = c->next) {
-		if (!c->total)
+		if (!c->total || idle_hidden(fv, c))
 			continue;
 		/* narrower than a cell: into the block after the others */
-		if ((long double)c->total * w < n->total) {
+		if ((long double)c->total * w < total) {
 			small += c->total;
 			nsmall++;
 			continue;
@@ -194,9 +217,9 @@ static void layout_children(struct flame_view *fv, const struct kt_stack_node *n
 	for (unsigned k = 0; k < i; k++) {
 		const struct kt_stack_node *c = kids[k];
 
-		x0 = cell(x, w, pos, n->total);
+		x0 = cell(x, w, pos, total);
 		pos += c->total;
-		x1 = cell(x, w, pos, n->total);
+		x1 = cell(x, w, pos, total);
 		if (x1 <= x0) {
 			fv->omitted += c->total;
 			continue;
@@ -207,8 +230,8 @@ static void layout_children(struct flame_view *fv, const struct kt_stack_node *n
 	free(kids);
 	if (!nsmall)
 		return;
-	x0 = cell(x, w, pos, n->total);
-	x1 = cell(x, w, pos + small, n->total);
+	x0 = cell(x, w, pos, total);
+	x1 = cell(x, w, pos + small, total);
 	if (x1 > x0)
 		box_add(fv, n, nsmall, row, x0, x1 - x0);
 	else
@@ -361,13 +384,13 @@ static void draw_status(struct kt_view *v)
 
 	if (!s)
 		return;
-	fmt_weight(fv, s->total, total, sizeof(total));
+	fmt_weight(fv, shown(fv, s), total, sizeof(total));
 	fmt_weight(fv, s->self, self, sizeof(self));
 	b = base_pct(fv, s);
 	if (b >= 0)
-		snprintf(diff, sizeof(diff), "  base %.1f%% %+.1f", b, pct(fv, s->total) - b);
+		snprintf(diff, sizeof(diff), "  base %.1f%% %+.1f", b, pct(fv, shown(fv, s)) - b);
 	snprintf(line, sizeof(line), "%s  total %s %.1f%%  self %s %.1f%%%s", s->name, total,
-		 pct(fv, s->total), self, pct(fv, s->self), diff);
+		 pct(fv, shown(fv, s)), self, pct(fv, s->self), diff);
 	wattrset(v->win, crt_attr(CRT_STATUS));
 	crt_put_pad(v->win, v->h - 1, 0, line, v->w);
 	wattrset(v->win, A_NORMAL);
@@ -397,6 +420,9 @@ static void flame_view_draw(struct kt_view *v)
 		ADD("matched %.1f%%  ", pct(fv, fv->matched));
 	if (fv->omitted)
 		ADD("omitted %.1f%%  ", pct(fv, fv->omitted));
+	if (!fv->scope && shown(fv, stacks_root(fv->st)) < stacks_root(fv->st)->total)
+		ADD("idle %.0f%% hidden (i)  ", 100.0 - 100.0 * (double)shown(fv, stacks_root(fv->st)) /
+			(double)stacks_root(fv->st)->total);
 	if (fv->cpu >= 0)
 		ADD("CPU %d  ", fv->cpu);
 	if (fv->scope)
@@ -529,6 +555,22 @@ static void toggle_scope(struct kt_view *v)
 		ui_message(v->ui, false, "only task %s (s: all tasks)", t->name);
 	}
 	fv->nzoom = 0;
+	search_update(fv);
+	changed(v);
+}
+
+static void toggle_idle(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+
+	fv->show_idle = !fv->show_idle;
+	/* a zoom or scope inside the idle task has nothing left to show */
+	fv->nzoom = 0;
+	if (fv->scope && idle_hidden(fv, fv->scope))
+		fv->scope = NULL;
+	fv->sel = NULL;
+	ui_message(v->ui, false, fv->show_idle ? "the idle task (swapper) shown (i: hide it)" :
+						 "the idle task (swapper) hidden (i: show it)");
 	search_update(fv);
 	changed(v);
 }
@@ -817,6 +859,9 @@ static int flame_view_key(struct kt_view *v, int key)
 	case 'd':
 		window_prompt(v);
 		break;
+	case 'i':
+		toggle_idle(v);
+		break;
 	default:
 		/* last: it may replace the source, and the tree with it */
 		return fv->src.key ? fv->src.key(fv->src.arg, v, key) : KT_KEY_IGNORED;
@@ -1014,6 +1059,7 @@ static const struct kt_keyhelp flame_keys[] = {
 	{ "C", "live: on-CPU / off-CPU / event stacks" },
 	{ "b B", "baseline = now / diff off" },
 	{ "d", "live diff: the last N seconds" },
+	{ "i", "the idle task (swapper) shown / hidden" },
 	{ "r", "read a folded-stacks file" },
 	{ NULL, NULL },
 };

@@ -91,3 +91,14 @@ require_ktop
 require_tmux
 cd "$T" || fail "cannot enter $T"
 flame_files
+
+# col_of LINE TEXT: the column (0-based) where TEXT starts on screen line LINE, or nothing;
+# expect_col LINE TEXT COL WHY: fails with WHY unless it comes to start at COL within 3 s.
+col_of() { tmux_screen | sed -n "$1p" | awk -v t="$2" '{ i = index($0, t); if (i) print i - 1 }'; }
+_col_is() { [ "$(col_of "$1" "$2")" = "$3" ]; }
+expect_col()
+{
+	wait_until 3 _col_is "$1" "$2" "$3" && return 0
+	tmux_screen | sed 's/^/  | /' >&2
+	fail "$4: '$2' is at column '$(col_of "$1" "$2")' of line $1, not $3"
+}

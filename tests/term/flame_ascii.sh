@@ -8,16 +8,6 @@ set -u
 # shellcheck source-path=SCRIPTDIR source=flame-lib.sh
 . "$(dirname "$0")/flame-lib.sh"
 
-# the column (0-based) where TEXT starts on screen line LINE, or nothing
-col_of() { tmux_screen | sed -n "$1p" | awk -v t="$2" '{ i = index($0, t); if (i) print i - 1 }'; }
-_col_is() { [ "$(col_of "$1" "$2")" = "$3" ]; }
-expect_col()
-{
-	wait_until 3 _col_is "$1" "$2" "$3" && return 0
-	tmux_screen | sed 's/^/  | /' >&2
-	fail "$4: '$2' is at column '$(col_of "$1" "$2")' of line $1, not $3"
-}
-
 KTOP_TEST_TERM=vt100 flame_start -- --flame shares.folded --diff-base shares.folded
 expect_col 5 "|app" 0 "app has no ASCII edge"
 expect_col 5 "|bg" 68 "bg does not start at 900/1050 of the width"
