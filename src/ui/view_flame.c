@@ -16,8 +16,10 @@
  * frame red when its share grew and blue when it shrank (FlameGraph's difffolded); on a live
  * source the graph then shows only the last N seconds (d sets N, 5 by default) against that
  * frozen baseline, the stacks kept per second (backend/stackwin.h) while the whole profile
- * goes on beside them for B; Z freezes a live tree; a switches to ASCII: every
- * frame begins with '|' ('+' grown, '-' shrunk, '*' matched), for terminals without colour.
+ * goes on beside them for B; Z freezes a live tree. Every frame begins with an edge, is
+ * coloured by its kind (kernel, user, JIT, task: FlameGraph's and inferno's hues) and
+ * labelled with perf's mark ([k], [.], [j]) when it has room; a switches the edge to ASCII
+ * ('|', '+' grown, '-' shrunk, '*' matched), for terminals without colour.
  * Percentages are of the whole tree, or of the task when scoped (perf report's "children"
  * for the total, its "self" for the rest).
  */
@@ -45,6 +47,8 @@
 /* Emptied nodes a live diff's tree may carry before it is made again. */
 #define FLAME_WINDOW_SLACK 4096
 #define FLAME_MAX_ZOOM 64
+/* Cells a label needs after the frame's edge: a narrower frame is a bare block. */
+#define FLAME_LABEL_MIN 3
 /* Diff: a change of share under this many percentage points is no change. */
 #define FLAME_DIFF_EPS 0.05
 
@@ -328,14 +332,62 @@ static void put_cut(WINDOW *win, int y, int x, const char *text, int w)
 	mvwaddstr(win, y, x + w - 2, "..");
 }
 
-static void draw_box(struct kt_view *v, const struct box *b, int nth)
+/* A frame's colour by its kind, as FlameGraph and inferno colour them. */
+static enum crt_elem kind_colour(const struct box *b)
+{
+	if (b->merged)
+		return CRT_FLAME;
+	switch (b->node->kind) {
+	case KT_FRAME_TASK:
+		return CRT_FLAME_TASK;
+	case KT_FRAME_KERNEL:
+		return CRT_FLAME;
+	case KT_FRAME_JIT:
+		return CRT_FLAME_JIT;
+	default:
+		return CRT_FLAME_ALT;
+	}
+}
+
+/* perf's mark before a frame's name: [k] kernel, [.] user space, [j] JIT; none for a task,
+ * a name that says its kind already (folded "_[k]") or one without a name. */
+static const char *mark(const struct kt_stack_node *n)
+{
+	size_t len = strlen(n->name);
+
+	if (!n->depth || (len > 4 && n->name[len - 1] == ']' && n->name[len - 4] == '_'))
+		return "";
+	switch (n->kind) {
+	case KT_FRAME_KERNEL:
+		return "[k] ";
+	case KT_FRAME_USER:
+		return "[.] ";
+	case KT_FRAME_JIT:
+		return "[j] ";
+	default:
+		return "";
+	}
+}
+
+/* The frame's label in w cells: its mark and name, the name alone when both do not fit;
+ * [unknown] for a bare address, as perf writes a frame without a name (the status line
+ * keeps the address). */
+static void frame_label(const struct kt_stack_node *n, int w, char *buf, size_t len)
+{
+	bool bare = n->kind == KT_FRAME_UNRESOLVED && !strncmp(n->name, "0x", 2);
+	const char *name = bare ? "[unknown]" : n->name;
+
+	snprintf(buf, len, "%s%s", strlen(mark(n)) + strlen(name) <= (size_t)w ? mark(n) : "",
+		 name);
+}
+
+static void draw_box(struct kt_view *v, const struct box *b)
 {
 	struct flame_view *fv = FV(v);
 	int y = screen_row(v, b->row), x = b->x, w = b->w, g = 0;
 	bool match = !b->merged && matches(fv, b->node);
-	char text[64];
-	const char *label = b->node->name;
-	attr_t a = crt_attr(nth & 1 ? CRT_FLAME_ALT : CRT_FLAME);
+	char text[160];
+	attr_t a = crt_attr(kind_colour(b));
 
 	if (!b->merged)
 		g = growth(fv, b->node);
@@ -345,18 +397,18 @@ static void draw_box(struct kt_view *v, const struct box *b, int nth)
 		a = crt_attr(CRT_MATCH);
 	if (!b->merged && b->node == fv->sel)
 		a = crt_attr(v->focused ? CRT_CURSOR : CRT_CURSOR_DIM);
-	if (b->merged) {
+	if (b->merged)
 		snprintf(text, sizeof(text), "+%u", b->merged);
-		label = text;
-	}
+	else
+		frame_label(b->node, w - 1, text, sizeof(text));
 	wattrset(v->win, a);
-	if (fv->ascii) {
+	/* every frame starts with an edge, so neighbours' labels never run together */
+	if (fv->ascii)
 		mvwaddch(v->win, y, x, match ? '*' : g > 0 ? '+' : g < 0 ? '-' : '|');
-		x++;
-		w--;
-	}
-	if (w > 0)
-		put_cut(v->win, y, x, label, w);
+	else
+		mvwaddstr(v->win, y, x, crt_glyphs()->edge);
+	if (w > 1)
+		put_cut(v->win, y, x + 1, w - 1 >= FLAME_LABEL_MIN ? text : "", w - 1);
 	wattrset(v->win, A_NORMAL);
 }
 
@@ -389,7 +441,7 @@ static void draw_status(struct kt_view *v)
 	b = base_pct(fv, s);
 	if (b >= 0)
 		snprintf(diff, sizeof(diff), "  base %.1f%% %+.1f", b, pct(fv, shown(fv, s)) - b);
-	snprintf(line, sizeof(line), "%s  total %s %.1f%%  self %s %.1f%%%s", s->name, total,
+	snprintf(line, sizeof(line), "%s%s  total %s %.1f%%  self %s %.1f%%%s", mark(s), s->name, total,
 		 pct(fv, shown(fv, s)), self, pct(fv, s->self), diff);
 	wattrset(v->win, crt_attr(CRT_STATUS));
 	crt_put_pad(v->win, v->h - 1, 0, line, v->w);
@@ -401,7 +453,6 @@ static void flame_view_draw(struct kt_view *v)
 	struct flame_view *fv = FV(v);
 	char title[320], right[160];
 	size_t n = 0;
-	int *nth;
 
 	ensure_layout(v);
 	if (!fv->st) {
@@ -438,11 +489,8 @@ static void flame_view_draw(struct kt_view *v)
 	ADD("%s", fv->flame ? "flame" : "icicle");
 #undef ADD
 	view_draw_title(v, title, right);
-	/* boxes come depth first: each row counts its own, so neighbours alternate */
-	nth = xcalloc((size_t)fv->rows, sizeof(*nth));
 	for (size_t i = 0; i < fv->nboxes; i++)
-		draw_box(v, &fv->boxes[i], nth[fv->boxes[i].row]++);
-	free(nth);
+		draw_box(v, &fv->boxes[i]);
 	draw_status(v);
 }
 

@@ -30,7 +30,7 @@ expect_refusal 2 "ktop: --diff-base is the baseline of --flame FILE, and no --fl
 	--diff-base shares.folded
 
 flame_start -- --flame shares.folded
-flame_expect_run 5 "0 68 47 app" "app is not 900/1050 of the width"
+flame_expect_run 5 "0 71 - ▏app                                                                ▏bg" "app is not 900/1050 of the width"
 for f in bad.folded empty.folded missing.folded; do
 	tmux_keys r
 	expect_text "Open folded stacks:" 3 "r opened no prompt"
@@ -40,7 +40,7 @@ for f in bad.folded empty.folded missing.folded; do
 	want=$(printf '%s' "open: ${want#ktop: }" | sed 's/[][().*^$+?{}|\\]/\\&/g')
 	expect_text "^$want" 3 "r $f: not the line ktop --flame gives"
 	expect_text "Flame graph: shares\\.folded \\(samples\\)" 3 "r $f: the graph shown went"
-	flame_expect_run 5 "0 68 47 app" "r $f: the graph changed"
+	flame_expect_run 5 "0 71 - ▏app                                                                ▏bg" "r $f: the graph changed"
 	pid_alive "$KTOP_PID" || fail "ktop died on $f"
 done
 # a good file replaces it
@@ -48,6 +48,6 @@ tmux_keys r
 tmux_text after.folded
 tmux_keys Enter
 expect_text "Flame graph: after\\.folded \\(samples\\)" 3 "r after.folded did not open it"
-flame_expect_run 7 "0 60 47 grew" "after.folded's grew is not 75% of the width"
+flame_expect_run 7 "0 80 42 ▏[.] grew                                                   ▏[.] shrank" "after.folded's grew is not 75% of the width"
 tmux_quit_clean
 pass
