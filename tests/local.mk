@@ -117,6 +117,8 @@ TERM_TESTS += tests/term/movement_keys.sh tests/term/help_full.sh
 EXTRA_DIST += tests/mkrec-lib.sh
 # The flame graph leaves the idle task out (i shows it); labels that read (issue 39).
 TERM_TESTS += tests/term/flame_idle.sh tests/term/flame_labels.sh
+# The histogram's whole tail, scrolled; --hist alone takes the screen (issue 39).
+TERM_TESTS += tests/term/hist_buckets.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
 EXTRA_DIST += tests/README.md tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \

@@ -356,9 +356,18 @@ int ui_run(struct kt_app *app)
 		pane_open(&ui, "counters", false);
 	if (ui.start.picker)
 		pane_open(&ui, "events", false);
-	/* --hist: a pane for each, beside the stream */
-	for (h = 0; h < app->opts->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++)
-		view_hist_build(pane_open(&ui, "hist", true), app->opts->hists[h]);
+	/* --hist: a pane for each, beside the stream; one asked for alone (no event) takes
+	 * the screen rather than sit beside an empty stream */
+	for (h = 0; h < app->opts->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++) {
+		struct kt_view *hist = pane_open(&ui, "hist", true);
+
+		view_hist_build(hist, app->opts->hists[h]);
+		if (hist && app->opts->n_hists == 1 && !flame &&
+		    source_enabled_count(app->source) <= 0) {
+			first = hist;
+			ui.start.zoom = true;
+		}
+	}
 	if (flame)
 		first = flame;
 	pane_focus(&ui, first ? pane_index(&ui, first) : 0);

@@ -55,6 +55,7 @@ struct hist_view {
 	unsigned int selhost;	   /* and its host (several remote hosts) */
 	int top;
 	int list_h;
+	int bucket_off; /* bars: the first non-empty bucket's row is this far above the top */
 	/* several hosts side by side: the keys grouped across hosts (sel indexes them then),
 	 * each host's total, the selected key summed over the hosts (the heatmap's) */
 	unsigned int nhosts; /* 1: one machine */
@@ -273,6 +274,7 @@ static void reset(struct hist_view *hv)
 	hv->sel = -1;
 	hv->has_selkey = false;
 	hv->top = 0;
+	hv->bucket_off = 0;
 	hv->heat_n = 0;
 }
 
@@ -439,7 +441,9 @@ static void draw_stats(struct kt_view *v, int y)
 		snprintf(key, sizeof(key), "all %zu keys", list_len(hv));
 	if (!side_by_side(hv)) {
 		stats_text(hv, val_of(hv, shown_row(hv)), false, figures, sizeof(figures));
-		snprintf(line, sizeof(line), "%s: %s", key, figures);
+		/* which count this is, first: it changes every tick or only grows */
+		snprintf(line, sizeof(line), "%s | %s: %s", hv->cumulative ? "since start" :
+			 "last tick", key, figures);
 		crt_put(v->win, y, 0, line, v->w);
 		return;
 	}
@@ -548,6 +552,7 @@ static void draw_bars(struct kt_view *v, int y, int h)
 		draw_bars_hosts(v, y, h);
 		return;
 	}
+	hv->list_h = h; /* a page of buckets */
 	for (i = 0; i < KT_HIST_SLOTS; i++) {
 		if (!val->slots[i])
 			continue;
@@ -564,12 +569,17 @@ static void draw_bars(struct kt_view *v, int y, int h)
 		wattrset(v->win, A_NORMAL);
 		return;
 	}
-	/* more buckets than rows: the busiest stretch stays on screen */
-	while (last - first + 1 > h) {
-		if (val->slots[first] <= val->slots[last])
-			first++;
-		else
-			last--;
+	/* more buckets than rows: PgUp and PgDn scroll them, the last row says what is out */
+	if (last - first + 1 > h && h > 1) {
+		h--;
+		if (hv->bucket_off > last - first + 1 - h)
+			hv->bucket_off = last - first + 1 - h;
+		snprintf(count, sizeof(count), "%d", last - first + 1);
+		wattrset(v->win, crt_attr(CRT_DIM));
+		mvwprintw(v->win, y + h, 0, " buckets %d-%d of %s (PgUp PgDn)", hv->bucket_off + 1,
+			  hv->bucket_off + h, count);
+		wattrset(v->win, A_NORMAL);
+		first += hv->bucket_off;
 	}
 	for (row = 0, i = first; i <= last && row < h; i++, row++) {
 		bucket_label(s, (unsigned int)i, label, sizeof(label));
@@ -884,11 +894,17 @@ static int hist_view_key(struct kt_view *v, int key)
 	case KEY_DOWN:
 		select_row(hv, hv->sel + 1);
 		break;
-	case KEY_PPAGE:
-		select_row(hv, hv->sel - page);
+	case KEY_PPAGE: /* the bars scroll their buckets, the key list its keys */
+		if (hv->mode == MODE_BARS)
+			hv->bucket_off = hv->bucket_off > page ? hv->bucket_off - page : 0;
+		else
+			select_row(hv, hv->sel - page);
 		break;
 	case KEY_NPAGE:
-		select_row(hv, hv->sel + page);
+		if (hv->mode == MODE_BARS)
+			hv->bucket_off += page; /* the draw stops it at the last bucket */
+		else
+			select_row(hv, hv->sel + page);
 		break;
 	default:
 		return KT_KEY_IGNORED;
