@@ -121,6 +121,8 @@ TERM_TESTS += tests/term/flame_idle.sh tests/term/flame_labels.sh
 TERM_TESTS += tests/term/hist_buckets.sh
 # The ring-buffer pane's every column at 80 columns, scrolled (issue 39).
 TERM_TESTS += tests/term/rings_narrow.sh
+# A recording's events pane narrows by typed letters, as the live picker (issue 39).
+TERM_TESTS += tests/term/record_picker.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
 EXTRA_DIST += tests/README.md tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \

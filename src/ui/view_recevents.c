@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The events of a recording (ktop -i), in the event picker's place: every event the file
- * has a format for, with how many records of it the file holds, most first. Space hides or
+ * has a format for, with how many records of it the file holds, most first (the empty ones
+ * last); typed letters narrow the list to the names holding them, as live. Space hides or
  * shows an event in the stream, Enter sets its filter (libtraceevent's syntax, the
  * kernel's), as enabling events and setting filters choose what live ktop records. */
 #include "config.h"
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <traceevent/event-parse.h>
 
@@ -26,11 +28,14 @@ struct recev {
 	int id;
 	char name[128];
 	uint64_t count;
+	bool match; /* its name holds the typed text */
 };
 
 struct recevents {
 	struct recev *evs;
 	int n;
+	int nmatch;	/* the first nmatch of evs hold the typed text: the list */
+	char text[64];	/* typed: narrows the list */
 	int sel, top;
 	int filter_id; /* the event the filter prompt is for */
 };
@@ -44,23 +49,47 @@ static int by_count(const void *a, const void *b)
 {
 	const struct recev *x = a, *y = b;
 
+	if (x->match != y->match)
+		return x->match ? -1 : 1;
 	if (x->count != y->count)
 		return x->count < y->count ? 1 : -1;
 	return strcmp(x->name, y->name);
 }
 
-/* The counts grow while the file is indexed: sorted again on each tick. */
+/* The counts grow while the file is indexed: sorted again on each tick, and when the typed
+ * text changes; the selection stays on its event while that is listed. */
 static void recount(struct kt_view *v)
 {
 	struct recevents *re = RE(v);
-	int i, sel_id = re->n ? re->evs[re->sel].id : -1;
+	int i, sel_id = re->nmatch ? re->evs[re->sel].id : -1;
 
-	for (i = 0; i < re->n; i++)
+	re->nmatch = 0;
+	for (i = 0; i < re->n; i++) {
 		re->evs[i].count = source_type_count(v->app->source, re->evs[i].id);
+		re->evs[i].match = strcasestr(re->evs[i].name, re->text) != NULL;
+		re->nmatch += re->evs[i].match;
+	}
 	qsort(re->evs, (size_t)re->n, sizeof(*re->evs), by_count);
-	for (i = 0; i < re->n; i++)
+	re->sel = 0;
+	for (i = 0; i < re->nmatch; i++)
 		if (re->evs[i].id == sel_id)
 			re->sel = i;
+}
+
+/* Typed text: key added (0: the last character taken off, -1: all of it). */
+static void type_key(struct kt_view *v, int key)
+{
+	struct recevents *re = RE(v);
+	size_t len = strlen(re->text);
+
+	if (key < 0)
+		re->text[0] = '\0';
+	else if (!key && len)
+		re->text[len - 1] = '\0';
+	else if (key && len + 1 < sizeof(re->text))
+		snprintf(re->text + len, sizeof(re->text) - len, "%c", key);
+	recount(v);
+	re->sel = re->top = 0; /* the first listed, the events with records first */
 }
 
 static void recevents_init(struct kt_view *v)
@@ -111,12 +140,13 @@ static void recevents_draw(struct kt_view *v)
 	for (i = 0; i < re->n; i++)
 		shown += re->evs[i].count > 0;
 	snprintf(right, sizeof(right), "%d of %d in the file", shown, re->n);
-	view_draw_title(v, "Recorded events", right);
+	snprintf(line, sizeof(line), "Recorded events%s%s", re->text[0] ? ": " : "", re->text);
+	view_draw_title(v, line, right);
 	for (y = 1; y < v->h; y++) {
 		i = re->top + y - 1;
 		wattrset(v->win, crt_attr(i == re->sel && v->focused ? CRT_CURSOR : CRT_NORMAL));
 		crt_fill(v->win, y, 0, v->w);
-		if (i >= re->n)
+		if (i >= re->nmatch)
 			continue;
 		hidden = source_type_hidden(v->app->source, re->evs[i].id);
 		filter = source_type_filter(v->app->source, re->evs[i].id);
@@ -154,10 +184,10 @@ static int recevents_key(struct kt_view *v, int key)
 		re->sel = 0;
 		break;
 	case KEY_END:
-		re->sel = re->n - 1;
+		re->sel = re->nmatch - 1;
 		break;
 	case ' ':
-		if (!re->n)
+		if (!re->nmatch)
 			break;
 		source_type_set_hidden(v->app->source, re->evs[re->sel].id,
 				       !source_type_hidden(v->app->source, re->evs[re->sel].id));
@@ -169,20 +199,34 @@ static int recevents_key(struct kt_view *v, int key)
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		if (!re->n)
+		if (!re->nmatch)
 			break;
 		re->filter_id = re->evs[re->sel].id;
 		f = source_type_filter(v->app->source, re->filter_id);
 		snprintf(label, sizeof(label), "filter %s: ", re->evs[re->sel].name);
 		ui_prompt_open(v->ui, v, PROMPT_FILTER, label, f ? f : "");
 		break;
-	case 27:
-		return KT_KEY_CLOSE;
+	case 27: /* the typed text first, as the live picker */
+		if (!re->text[0])
+			return KT_KEY_CLOSE;
+		type_key(v, -1);
+		break;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		type_key(v, 0);
+		break;
+	case 'U' & 0x1f:
+		type_key(v, -1);
+		break;
 	default:
-		return KT_KEY_IGNORED;
+		if (key <= ' ' || key >= 0x7f)
+			return KT_KEY_IGNORED;
+		type_key(v, key);
+		break;
 	}
-	if (re->sel >= re->n)
-		re->sel = re->n - 1;
+	if (re->sel >= re->nmatch)
+		re->sel = re->nmatch - 1;
 	if (re->sel < 0)
 		re->sel = 0;
 	v->dirty = true;
@@ -224,7 +268,8 @@ static int recevents_funcbar(struct kt_view *v, const struct funcbar_item **item
 }
 
 static const struct kt_keyhelp recevents_keys[] = {
-	{ "letters", "narrow the list" },
+	{ "letters", "narrow the list, as live" },
+	{ "Backspace ^U", "edit / clear the typed text" },
 	{ "Space", "show / hide its rows" },
 	{ "Enter", "its filter (prompt)" },
 	{ "Esc", "close the pane" },
