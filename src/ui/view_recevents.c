@@ -38,6 +38,7 @@ struct recevents {
 	char text[64];	/* typed: narrows the list */
 	int sel, top;
 	int filter_id; /* the event the filter prompt is for */
+	char err[256]; /* why the filter typed was refused: on the pane's last row */
 };
 
 static struct recevents *RE(struct kt_view *v)
@@ -157,7 +158,59 @@ static void recevents_draw(struct kt_view *v)
 			wattrset(v->win, crt_attr(CRT_DIM));
 		crt_put(v->win, y, 0, line, v->w);
 	}
+	if (re->err[0] && v->h > 2) {
+		wattrset(v->win, crt_attr(CRT_ERROR));
+		crt_put_pad(v->win, v->h - 1, 0, re->err, v->w);
+	}
 	wattrset(v->win, A_NORMAL);
+}
+
+/* The name of the event the filter prompt is for (the list is sorted again each tick). */
+static const char *filter_name(const struct recevents *re)
+{
+	int i;
+
+	for (i = 0; i < re->n; i++)
+		if (re->evs[i].id == re->filter_id)
+			return re->evs[i].name;
+	return "?";
+}
+
+/* The filter prompt for the event filter_id, holding text. */
+static void open_filter(struct kt_view *v, const char *text)
+{
+	char label[200];
+
+	snprintf(label, sizeof(label), "filter %s: ", filter_name(RE(v)));
+	ui_prompt_open(v->ui, v, PROMPT_FILTER, label, text);
+}
+
+/* Tab in the filter prompt: the event's field names, the common ones too. */
+static void complete_field(struct kt_view *v)
+{
+	struct recevents *re = RE(v);
+	struct tep_event *e = v->app->decoder ?
+		tep_find_event(decoder_tep(v->app->decoder), re->filter_id) : NULL;
+	struct tep_format_field **f[2] = { NULL, NULL };
+	const char **names;
+	size_t n = 0, k, i;
+
+	if (!e)
+		return;
+	f[0] = tep_event_common_fields(e);
+	f[1] = tep_event_fields(e);
+	for (k = 0; k < 2; k++)
+		for (i = 0; f[k] && f[k][i]; i++)
+			n++;
+	names = xcalloc(n + 1, sizeof(*names));
+	for (n = 0, k = 0; k < 2; k++)
+		for (i = 0; f[k] && f[k][i]; i++)
+			names[n++] = f[k][i]->name;
+	if (!ui_prompt_complete(v->ui, names, n, NULL, NULL, 0))
+		ui_message(v->ui, true, "no field of %s starts so", filter_name(re));
+	free(names);
+	free(f[0]);
+	free(f[1]);
 }
 
 static int recevents_key(struct kt_view *v, int key)
@@ -165,7 +218,6 @@ static int recevents_key(struct kt_view *v, int key)
 	struct recevents *re = RE(v);
 	int page = v->h > 2 ? v->h - 2 : 1;
 	const char *f;
-	char label[200];
 
 	switch (key) {
 	case KEY_UP:
@@ -203,8 +255,7 @@ static int recevents_key(struct kt_view *v, int key)
 			break;
 		re->filter_id = re->evs[re->sel].id;
 		f = source_type_filter(v->app->source, re->filter_id);
-		snprintf(label, sizeof(label), "filter %s: ", re->evs[re->sel].name);
-		ui_prompt_open(v->ui, v, PROMPT_FILTER, label, f ? f : "");
+		open_filter(v, f ? f : "");
 		break;
 	case 27: /* the typed text first, as the live picker */
 		if (!re->text[0])
@@ -239,10 +290,21 @@ static void recevents_prompt(struct kt_view *v, int id, const char *text,
 	struct recevents *re = RE(v);
 	char err[256] = "";
 
-	if (id != PROMPT_FILTER || ev != KT_PROMPT_ACCEPT)
+	if (id != PROMPT_FILTER)
+		return;
+	if (ev == KT_PROMPT_COMPLETE)
+		complete_field(v);
+	if (ev != KT_PROMPT_ACCEPT && ev != KT_PROMPT_CANCEL)
+		return;
+	v->dirty = true;
+	re->err[0] = '\0';
+	if (ev == KT_PROMPT_CANCEL)
 		return;
 	if (source_type_set_filter(v->app->source, re->filter_id, text, err, sizeof(err)) < 0) {
-		ui_message(v->ui, true, "filter rejected: %s", err[0] ? err : "cannot parse it");
+		/* the text stays to be fixed, the reason under the list */
+		snprintf(re->err, sizeof(re->err), "filter rejected: %s", err[0] ? err :
+			 "cannot parse it");
+		open_filter(v, text);
 		return;
 	}
 	ui_broadcast(v->ui, KT_EV_CLEAR);

@@ -5,7 +5,8 @@
 # global keys (w wrote a live capture's message). On the kernel lab's kprobe.dat (1339 event
 # formats, 8 records of ktopfx:open and ktopfx:open_ret): the events with records first,
 # the cursor on one; "sched_wak" lists exactly the formats trace-cmd names so; Backspace
-# edits the text, Esc clears it, then closes the pane.
+# edits the text, Esc clears it, then closes the pane. Its filter prompt completes a field
+# with Tab, and a filter refused keeps its text in the prompt, the reason in the pane.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -37,6 +38,20 @@ _listed_want() { [ "$(listed)" = "$want" ]; }
 wait_until 3 _listed_want || fail "sched_wak lists '$(listed | tr '\n' ' ')', not '$(echo "$want" | tr '\n' ' ')'"
 tmux_keys Escape
 expect_text "^ +4 \\[x\\] ktopfx:open" 3 "Esc did not clear the typed text"
+# the filter prompt: Tab completes a field of the format, a refused filter keeps its text
+field=$(trace-cmd dump --events "$DAT" 2>/dev/null |
+	awk '/^name: open$/ { e = 1 } e && /field:.*path/ { print "path"; exit }')
+[ "$field" = path ] || fail "trace-cmd reads no path field of ktopfx:open"
+tmux_keys Enter
+expect_text "^filter ktopfx:open:" 3 "Enter opened no filter prompt"
+tmux_text "pa"
+tmux_keys Tab
+expect_text "^filter ktopfx:open: path\$" 3 "Tab did not complete the field path"
+tmux_text " ==== ="
+tmux_keys Enter
+expect_text "^filter rejected: " 3 "a bad filter was not refused in the pane"
+expect_text "^filter ktopfx:open: path ==== =\$" 3 "the refused filter's text was lost"
+tmux_keys C-u Escape
 tmux_keys Escape
 wait_for_no_text "Recorded events" 3 || fail "Esc with no text did not close the pane"
 tmux_quit_clean
