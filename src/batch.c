@@ -28,6 +28,7 @@
 #include "record/tdat_write.h"
 #include "batch_profile.h"
 #include "batch_tree.h"
+#include "flightrec.h"
 #include "signals.h"
 #include "stopwhen.h"
 #include "clock.h"
@@ -59,6 +60,7 @@ struct batch {
 	unsigned long long deadline; /* --duration's end (clock_mono_ns()), 0: none */
 	char **trig_text;    /* --trigger hist or snapshot: what it made (trigger_output()),
 			      * read before the instance goes; NULL entries: nothing */
+	struct kt_flightrec *fr; /* --arm: the flight recorder; its incidents are the output */
 	uint64_t from, to;   /* --from, --to as trace timestamps: rows outside are left out */
 	bool no_rows;	     /* -i FILE -o or --chrome-trace without -b: the files alone */
 	struct kt_chrome *chrome; /* --chrome-trace */
@@ -212,7 +214,7 @@ static void batch_print_new(struct batch *b)
 			else if (b->folded)
 				b->folded_oom |= evstacks_add(b->folded, b->app->decoder, NULL,
 							      app_symbolizer(b->app), st, &r) < 0;
-			else if (!b->app->opts->quiet && !b->no_rows && !b->out_closed)
+			else if (!b->app->opts->quiet && !b->no_rows && !b->fr && !b->out_closed)
 				batch_print_rec(b, &r);
 		}
 		store_unlock(st);
@@ -559,6 +561,11 @@ int batch_run(struct kt_app *app, FILE *out)
 		app_stop_capture(app);
 		return KT_EXIT_FAILURE;
 	}
+	if (o->n_arms && !(b.fr = flightrec_start(app, err, sizeof(err)))) {
+		fprintf(stderr, "ktop: --arm: %s\n", err);
+		app_stop_capture(app);
+		return KT_EXIT_FAILURE;
+	}
 	if (o->duration > 0)
 		deadline = start + (unsigned long long)(o->duration * 1e9);
 	if (o->range.has_to && (!deadline || b.to < deadline))
@@ -570,7 +577,7 @@ int batch_run(struct kt_app *app, FILE *out)
 			break;
 		timeout = (int)o->delay_ms;
 		/* the sample rings hold about a second at 999 Hz: drained ten times as often */
-		if (b.profile && timeout > PROFILE_POLL_MS)
+		if ((b.profile || b.fr) && timeout > PROFILE_POLL_MS)
 			timeout = PROFILE_POLL_MS;
 		if (deadline && (deadline - now) / 1000000ull < (unsigned long long)timeout)
 			timeout = (int)((deadline - now) / 1000000ull) + 1;
@@ -583,8 +590,17 @@ int batch_run(struct kt_app *app, FILE *out)
 		batch_print_new(&b);
 		if (b.profile)
 			batch_profile_poll(b.profile);
-		if (batch_full(&b) || stopwhen_check(app))
+		if (b.fr)
+			flightrec_poll(b.fr, out);
+		if (batch_full(&b) || stopwhen_check(app) || (b.fr && flightrec_done(b.fr)))
 			break;
+	}
+	/* an incident that fired is written with its --post, whatever ended the run */
+	while (b.fr && flightrec_waiting(b.fr)) {
+		poll(&pfd, 1, PROFILE_POLL_MS);
+		app_drain_wake(app);
+		batch_print_new(&b);
+		flightrec_poll(b.fr, out);
 	}
 	/* The counters and the profile cover --duration, not the drain that follows. */
 	if (app->pmu)
@@ -600,6 +616,7 @@ int batch_run(struct kt_app *app, FILE *out)
 	app_stop_capture(app);
 	b.draining = true;
 	batch_print_new(&b);
+	flightrec_finish(b.fr);
 	if (b.tree) {
 		if (!o->quiet && !b.out_closed)
 			batch_tree_print(b.tree, out, o->json, NULL);

@@ -15,6 +15,7 @@
 #include "backend/tracers.h"
 #include "backend/histspec.h"
 #include "backend/triggers.h"
+#include "armspec.h"
 #include "options.h"
 #include "remote/proto.h"
 #include "timerange.h"
@@ -105,6 +106,8 @@ static void options_defaults(struct kt_options *o)
 	o->mode = KT_MODE_INTERACTIVE;
 	o->delay_ms = KT_DEFAULT_DELAY_MS;
 	o->memory_bytes = KT_DEFAULT_MEMORY;
+	o->arm_pre = 5;
+	o->arm_post = 1;
 	/* https://no-color.org: any non-empty value */
 	o->no_color = nc && *nc;
 }
@@ -349,6 +352,52 @@ static int set_stop_when(struct kt_options *o, char *arg, struct opt_ctx *c)
 	if (trigger_parse_stop(arg, &t, bad, sizeof(bad)) < 0)
 		return fail(c, "--stop-when: %s", bad);
 	o->stop_when = arg;
+	return 0;
+}
+
+/* The flight recorder's (src/flightrec.h). */
+static int set_arm(struct kt_options *o, char *arg, struct opt_ctx *c)
+{
+	struct kt_armspec a;
+	char bad[512];
+
+	if (armspec_parse(arg, &a, bad, sizeof(bad)) < 0)
+		return fail(c, "%s", bad);
+	o->arms = xreallocarray(o->arms, o->n_arms + 1, sizeof(*o->arms));
+	o->arms[o->n_arms++] = arg;
+	return 0;
+}
+
+/* --pre, --post, --incident-gap: seconds, the row's field a double */
+static int set_seconds(struct kt_options *o, char *arg, struct opt_ctx *c)
+{
+	double *v = (double *)((char *)o + c->r->field);
+	char *end;
+
+	*v = strtod(arg, &end);
+	if (end == arg || *end || !(*v >= 0) || *v > 86400)
+		return fail(c, "--%s takes seconds from 0 to 86400, such as 5 or 0.5, not '%s'",
+			    c->r->name, arg);
+	return 0;
+}
+
+static int set_max_incidents(struct kt_options *o, char *arg, struct opt_ctx *c)
+{
+	unsigned long ul;
+
+	if (parse_ulong(arg, UINT_MAX, &ul) || ul == 0)
+		return fail(c, "--max-incidents takes a positive count, not '%s'", arg);
+	o->max_incidents = (unsigned)ul;
+	return 0;
+}
+
+static int set_incident_quota(struct kt_options *o, char *arg, struct opt_ctx *c)
+{
+	long long ll = options_parse_size(arg);
+
+	if (ll <= 0)
+		return fail(c, "--incident-quota takes a size such as 100M or 2G, not '%s'", arg);
+	o->incident_quota = (size_t)ll;
 	return 0;
 }
 
@@ -667,6 +716,25 @@ static const struct opt_row rows[] = {
 	    "(the instance's userstacktrace option)",
 	    FLAG(user_stacks)),
 
+	HEADING("Flight recorder (-b):"),
+	ROW("arm", 0, REQ, "COND",
+	    "write an incident each time COND is met: syscall>DUR,\n"
+	    "errno=NAME, runq>DUR, offcpu>DUR (,comm= ,pid= ,cgroup=\n"
+	    ",name=) or event:SYS:EV[ if FILTER]; repeatable",
+	    .set = set_arm),
+	ROW("incidents", 0, REQ, "DIR", "where incidents go (DIR/incident-N-TIME/)",
+	    STR(incidents_dir, "--incidents needs a directory to write incidents to")),
+	ROW("pre", 0, REQ, "SECS", "seconds kept before the moment (default 5)",
+	    .set = set_seconds, .field = offsetof(struct kt_options, arm_pre)),
+	ROW("post", 0, REQ, "SECS", "seconds kept after it (default 1)",
+	    .set = set_seconds, .field = offsetof(struct kt_options, arm_post)),
+	ROW("max-incidents", 0, REQ, "N", "end the run after N incidents",
+	    .set = set_max_incidents),
+	ROW("incident-gap", 0, REQ, "SECS", "a condition fires again no sooner than SECS",
+	    .set = set_seconds, .field = offsetof(struct kt_options, arm_gap)),
+	ROW("incident-quota", 0, REQ, "SIZE", "remove the oldest incidents past SIZE in all",
+	    .set = set_incident_quota),
+
 	HEADING("Counters (perf_event_open):"),
 	ROW("pmu", 0, NO, NULL,
 	    "performance counters: a pane beside the stream, or\n"
@@ -908,6 +976,9 @@ void options_free(struct kt_options *o)
 	free(o->hists);
 	o->hists = NULL;
 	o->n_hists = 0;
+	free(o->arms);
+	o->arms = NULL;
+	o->n_arms = 0;
 	free(o->triggers);
 	o->triggers = NULL;
 	o->n_triggers = 0;

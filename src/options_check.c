@@ -9,6 +9,26 @@
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
+/* What the flight recorder's options need and exclude. */
+static int options_check_arm(const struct kt_options *o, char *err, size_t errlen)
+{
+	if (!o->n_arms && (o->incidents_dir || o->max_incidents || o->incident_quota ||
+			   o->arm_gap > 0))
+		FAIL("--incidents, --max-incidents, --incident-gap and --incident-quota go with "
+		     "--arm COND");
+	if (!o->n_arms)
+		return 0;
+	if (o->mode != KT_MODE_BATCH)
+		FAIL("--arm runs unattended in batch mode: add -b (the explorer has no arm "
+		     "action yet)");
+	if (!o->incidents_dir)
+		FAIL("--arm needs --incidents DIR, where each incident's directory is written");
+	if (o->input_path || o->n_remotes || o->top || o->off_cpu || o->tree || o->agent)
+		FAIL("--arm watches the live local capture: -i, -H, --via, --top, --off-cpu and "
+		     "--tree belong to other runs");
+	return 0;
+}
+
 bool options_ranged(const struct kt_options *o)
 {
 	return o->range.has_from || o->range.has_to;
@@ -161,7 +181,7 @@ int options_check(struct kt_options *o, char *err, size_t errlen)
 		     o->push == KT_PUSH_FORCE ? "--push" : "--no-push");
 	if (o->compress && !o->n_remotes)
 		FAIL("--compress applies to -H or --via (the agent compresses what it sends)");
-	return 0;
+	return options_check_arm(o, err, errlen);
 }
 
 bool options_landing(const struct kt_options *o)

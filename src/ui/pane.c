@@ -30,7 +30,7 @@ static void pane_action(struct kt_ui *ui, const struct kt_action *a);
 	/* F12 stays off the bar: it fits 80 columns up to F10, F11 just past them */       \
 	X(hist, "hist", "F12 H", NULL, "new histogram pane (BPF)", KT_CAP_HIST, true, NULL) \
 	X(tree, "tree", "T", NULL, "call-tree pane open / close", 0, false, NULL)           \
-	X(flame, "flame", "I", NULL, "flame graph; k: on/off-CPU", 0, false, NULL)          \
+	X(flame, "flame", "I", NULL, "flame graph; C: on/off-CPU", 0, false, NULL)          \
 	X(probes, "probes", "P", NULL, "probe editor open / close", KT_CAP_PROBES, false,   \
 	  NULL)                                                                             \
 	X(tracers, "tracers", "R", NULL, "tracer pane, function lists", KT_CAP_TRACER,      \
@@ -39,7 +39,7 @@ static void pane_action(struct kt_ui *ui, const struct kt_action *a);
 	  NULL)                                                                             \
 	X(overview, "overview", "O", NULL, "overview: every task, counted in the kernel",     \
 	  KT_CAP_HIST, false, NULL)                                                         \
-	X(timeline, "timeline", "L", NULL, "timeline: CPU lanes, event lanes", 0, false, NULL) \
+	X(timeline, "timeline", "V", NULL, "timeline: CPU lanes, event lanes", 0, false, NULL) \
 	X(heatmap, "heatmap", "Y", NULL, "subsecond heat map of events", 0, false, NULL)
 
 #define PANE_OPS(NAME, ...) extern const struct kt_view_ops view_##NAME##_ops;

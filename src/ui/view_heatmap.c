@@ -3,7 +3,7 @@
  * The subsecond heat map (issue 33, FlameScope's view): a column per second of the capture,
  * a row per slice of that second (50 of 20 ms when the pane is tall enough, fewer and
  * longer otherwise), each cell shaded by its events (all, or one type: v cycles). Periodic
- * stalls show as stripes. The cursor moves by cell; Enter marks its cell as the range, m
+ * stalls show as stripes. The cursor moves by cell; Enter marks its cell as the range, r
  * twice marks the run of cells between the two presses, in time order.
  */
 #include "config.h"
@@ -199,7 +199,7 @@ static void hm_draw(struct kt_view *v)
 	snprintf(line, sizeof(line), "cell %s +%llums: %llu%s", rel,
 		 (unsigned long long)(SEC / rows / 1000000),
 		 (unsigned long long)cell_count(v, h->ccol, h->crow),
-		 h->marking ? "  marking: m ends the run, Esc cancels" : "");
+		 h->marking ? "  marking: r ends the run, Esc cancels" : "");
 	wattrset(v->win, crt_attr(CRT_TIME));
 	crt_put_pad(v->win, 1, 0, line, v->w);
 	draw_cells(v, rows, secs, max);
@@ -280,7 +280,7 @@ static int hm_key(struct kt_view *v, int key)
 	case 'v':
 		next_kind(v);
 		break;
-	case 'm':
+	case 'r':
 		mark(v, false);
 		break;
 	case '\n': case '\r': case KEY_ENTER:
@@ -316,8 +316,17 @@ static void hm_notify(struct kt_view *v, enum kt_view_event ev)
 		v->dirty = true;
 }
 
+static const struct kt_keyhelp heatmap_keys[] = {
+	{ "Enter", "the cell is the range" },
+	{ "r  r", "a run of cells is the range" },
+	{ "v", "all events / one type" },
+	{ NULL, NULL },
+};
+
 const struct kt_view_ops view_heatmap_ops = {
 	.name = "heatmap",
+	.title = "Heat map (Y)",
+	.keys = heatmap_keys,
 	.init = hm_init,
 	.free = hm_free,
 	.resize = hm_resize,

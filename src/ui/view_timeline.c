@@ -4,8 +4,8 @@
  * slices, from timeaxis.h's index), tasks coloured by a hash of their pid and named where
  * the slice is wide enough, idle as dots; below, one lane per event type (a tick per event,
  * a shade where they crowd) and one of loss markers. The cursor is a time: arrows move it by
- * a column, + and - zoom around it (down to a nanosecond a column), < and > pan, n and N
- * jump to the selected lane's next and previous event, m twice marks a range. Live it
+ * a column, + and _ zoom around it (down to a nanosecond a column), < and > pan, n and N
+ * jump to the selected lane's next and previous event, r twice marks a range. Live it
  * follows the tail until moved (End follows again) and stands still while paused; on a
  * recording it opens on the whole file.
  */
@@ -357,7 +357,7 @@ static void draw_cursor_line(struct kt_view *v)
 		 (unsigned long long)(t->cur % 1000000000ull / 1000ull));
 	ui_format_rel(v->ui, t->cur, rel, sizeof(rel));
 	snprintf(line, sizeof(line), "cursor %s %s%s", abs, rel,
-		 t->marking ? "  marking: m ends the range, Esc cancels" : "");
+		 t->marking ? "  marking: r ends the range, Esc cancels" : "");
 	wattrset(v->win, crt_attr(CRT_TIME));
 	crt_put_pad(v->win, 1, 0, line, v->w);
 	wattrset(v->win, A_NORMAL);
@@ -486,7 +486,7 @@ static void home_end(struct kt_view *v, bool end)
 /* Keys that move along time: the view stops following the tail (a zoom follows on). */
 static bool moves_time(int key)
 {
-	return !(key > 0 && key < 128 && strchr("kjmG+=-", key)) && key != KEY_UP &&
+	return !(key > 0 && key < 128 && strchr("kjrG+=_", key)) && key != KEY_UP &&
 	       key != KEY_DOWN && key != KEY_END;
 }
 
@@ -523,7 +523,7 @@ static int tl_key(struct kt_view *v, int key)
 	case '+': case '=':
 		zoom(v, true);
 		break;
-	case '-':
+	case '_':
 		zoom(v, false);
 		break;
 	case KEY_UP: case 'k':
@@ -544,7 +544,7 @@ static int tl_key(struct kt_view *v, int key)
 	case KEY_END: case 'G':
 		home_end(v, true);
 		break;
-	case 'm':
+	case 'r':
 		mark(v);
 		break;
 	default:
@@ -591,8 +591,18 @@ static void tl_notify(struct kt_view *v, enum kt_view_event ev)
 		v->dirty = true;
 }
 
+static const struct kt_keyhelp timeline_keys[] = {
+	{ "+ _", "zoom in / out at the cursor" },
+	{ "< >", "pan half a screen" },
+	{ "n  N", "lane's next / previous event" },
+	{ "r  r", "mark a range: from, to" },
+	{ NULL, NULL },
+};
+
 const struct kt_view_ops view_timeline_ops = {
 	.name = "timeline",
+	.title = "Timeline (V)",
+	.keys = timeline_keys,
 	.init = tl_init,
 	.free = tl_free,
 	.resize = tl_resize,

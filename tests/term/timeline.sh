@@ -2,16 +2,16 @@
 # shellcheck disable=SC2317 # helpers called through wait_until
 # The time axis (issue 33) at 80x24. A recording made here (ktop -b -o, sched_switch, a
 # sleeping workload pinned to CPU 1), read with ktop -i and trace-cmd report -t:
-#   - the timeline's (L) slices, CPU by CPU, start and end at trace-cmd's sched_switch
+#   - the timeline's (V) slices, CPU by CPU, start and end at trace-cmd's sched_switch
 #     times with the task it names, every one, and the heat map's 20 ms cells hold the
 #     records trace-cmd counts in them (KTOP_TEST_TIMELINE_DUMP, what the panes draw);
-#   - the cursor opens at the file's first record; + and - zoom, > pans; on CPU 1's lane n
-#     jumps to its next switch, trace-cmd's time; m, n n n, m marks those switches as the
+#   - the cursor opens at the file's first record; + and _ zoom, > pans; on CPU 1's lane n
+#     jumps to its next switch, trace-cmd's time; r, n n n, r marks those switches as the
 #     range: the header shows it and the stream holds exactly trace-cmd's records in it;
 #     X clears it; a typed range (@ +0.1..+0.2) does the same;
 #   - the heat map (Y): its cursor cell's count is trace-cmd's; Enter marks the cell, m j j
 #     m a run of three cells, and the stream holds their records;
-# Live: L turns sched_switch on in ktop's own instance, the lanes follow, p freezes them,
+# Live: V turns sched_switch on in ktop's own instance, the lanes follow, p freezes them,
 # a typed range scopes the stream, q leaves nothing behind.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -55,8 +55,8 @@ rel() { printf '\\+%d\\.%06d' $(($1 / 1000000000)) $(($1 % 1000000000 / 1000)); 
 
 tmux_start 80 24 KTOP_TEST_TIMELINE_DUMP="$T/dump" -- -i "$T/rec.dat"
 expect_text "RECORDING rec.dat" 10 "ktop -i did not open the recording"
-tmux_keys L
-expect_text "Timeline: .* a column" 5 "L opened no timeline"
+tmux_keys V
+expect_text "Timeline: .* a column" 5 "V opened no timeline"
 wait_until 30 test -s "$T/dump" || fail "the timeline's index never reached the file's end"
 $EXPECT "$T/report" "$T/dump" >&2 || fail "the lanes or cells differ from trace-cmd report"
 expect_text "Timeline: .* a column +SCROLL" 5 "the timeline still says it is indexing"
@@ -72,8 +72,8 @@ tmux_keys +
 wait_for_no_text "Timeline: $wide a column" 3 || fail "+ did not zoom in"
 for _ in $(seq 19); do tmux_keys +; done
 expect_text "Timeline: [0-9.]+(ns|us) a column" 5 "+ does not zoom down to microseconds"
-for _ in $(seq 20); do tmux_keys -; done
-expect_text "Timeline: $wide a column" 5 "- did not zoom back out"
+for _ in $(seq 20); do tmux_keys _; done
+expect_text "Timeline: $wide a column" 5 "_ did not zoom back out"
 tmux_keys '>'
 wait_for_no_text "^cursor .* \+0\.000000" 3 || fail "> did not pan"
 tmux_keys g
@@ -90,9 +90,9 @@ expect_text "^cursor $(abs "$first1") " 3 "n on CPU 1's lane is not at its next 
 i=0
 for s in "${sw1[@]}"; do [ "$s" = "$first1" ] && break; i=$((i + 1)); done
 fourth=${sw1[$((i + 3))]}
-tmux_keys m n n n m
+tmux_keys r n n n r
 expect_text "range: $(rel $((first1 - t0)))\.\.$(rel $((fourth - t0)))" 5 \
-	"the header does not show the range m n n n m marked"
+	"the header does not show the range r n n n r marked"
 held_is "$(in_range $((first1 - t0)) $((fourth - t0)))" "the stream does not hold the range's records"
 expect_text "Events: all CPUs \| in range" 3 "the stream's title does not say it is scoped"
 tmux_keys X
@@ -123,8 +123,8 @@ held_is "$(in_range 0 $((cell - 1)))" "Enter did not scope the stream to the cel
 tmux_keys j
 expect_text "^cell $(rel "$cell") \+${ms}ms: $(in_range "$cell" $((2 * cell - 1)))\b" 5 \
 	"the second cell's count is not trace-cmd's"
-tmux_keys m j j m
-held_is "$(in_range "$cell" $((4 * cell - 1)))" "m j j m did not scope the stream to the run"
+tmux_keys r j j r
+held_is "$(in_range "$cell" $((4 * cell - 1)))" "r j j r did not scope the stream to the run"
 tmux_keys X
 held_is "$total"
 tmux_keys q
@@ -137,8 +137,8 @@ tmux_start 80 24 -- -e syscalls:sys_enter_getppid
 expect_text "Events: all CPUs" 10 "the explorer did not start"
 kpid=$KTOP_PID
 wait_capturing "$kpid" syscalls sys_enter_getppid
-tmux_keys L
-expect_text "sched:sched_switch enabled in ktop's instance" 5 "L does not say it turned sched_switch on"
+tmux_keys V
+expect_text "sched:sched_switch enabled in ktop's instance" 5 "V does not say it turned sched_switch on"
 event_enabled "$kpid" sched sched_switch || fail "sched_switch is not on in ktop-$kpid"
 expect_text "Timeline: 10ms a column +FOLLOW" 5 "the live timeline does not follow"
 wait_until 10 _cpu1_busy || fail "no task is drawn on CPU 1's lane"
