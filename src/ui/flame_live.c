@@ -281,17 +281,17 @@ static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
 	return live_show_pid(ui, v, kind, 0, false);
 }
 
-/* w in the off-CPU profile: again, with its wakers or without; W with them: a wakeup chain
+/* y in the off-CPU profile: again, with its wakers or without; Y with them: a wakeup chain
  * (flame_wakers.h). Other keys are not these. */
 static int wakers_key(struct live *lv, struct kt_view *v, int key)
 {
 	bool on = !lv->wakers;
 
-	if (key == 'w') {
+	if (key == 'y') {
 		/* lv is freed once the new profile is shown */
 		if (live_show_pid(lv->ui, v, LIVE_OFFCPU, 0, on))
 			ui_message(v->ui, false, on ? "wakers on: each wait under its waker's frames, "
-				   "above the -- (W: a frame's wakers, w: off)" : "wakers off");
+				   "above the -- (Y: a frame's wakers, y: off)" : "wakers off");
 		return KT_KEY_HANDLED;
 	}
 	flame_wakers_open(v, lv->name);
@@ -304,7 +304,7 @@ static int live_key(void *arg, struct kt_view *v, int key)
 	struct live *lv = arg;
 	struct kt_ui *ui = lv->ui;
 
-	if (lv->kind == LIVE_OFFCPU && (key == 'w' || (key == 'W' && lv->wakers)))
+	if (lv->kind == LIVE_OFFCPU && (key == 'y' || (key == 'Y' && lv->wakers)))
 		return wakers_key(lv, v, key);
 	if (key != 'C')
 		return KT_KEY_IGNORED;
