@@ -14,6 +14,7 @@ src_libktop_a_SOURCES += \
 	src/options.c src/options.h \
 	src/app.c src/app.h \
 	src/histsrc.c src/histsrc.h \
+	src/ovsrc.c src/ovsrc.h \
 	src/histhosts.c src/histhosts.h \
 	src/countersrc.c src/countersrc.h \
 	src/profsrc.h \

@@ -864,9 +864,11 @@ int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t
 	if (o->top && (o->n_events || o->profile || o->n_probes || o->tracer || o->n_hists ||
 		       o->pmu || o->tree || o->record_path || o->input_path || o->n_triggers ||
 		       o->stop_when || o->filter || o->max_events || o->off_cpu || o->cpu_profile ||
-		       o->n_remotes || o->flame_path))
+		       o->flame_path))
 		FAIL("--top runs alone: events, tracers, probes, histograms, counters, profiles, "
-		     "-i, -o, -H and --via belong to other runs");
+		     "-i and -o belong to other runs");
+	if (o->top && o->n_remotes > 1)
+		FAIL("--top shows one host's tasks: give one -H or --via");
 	if (o->off_cpu && o->n_pids > 1)
 		FAIL("--off-cpu scopes to one process: give -p a single PID");
 	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->n_remotes ||

@@ -6,5 +6,10 @@ tests_unit_check_overview_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_check_overview_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_overview
 LIVE_TESTS += tests/live/overview_counts.sh
-EXTRA_DIST += tests/helpers/overview_work.py
+EXTRA_DIST += tests/helpers/overview_work.py tests/overview-lib.sh
 TERM_TESTS += tests/term/overview_pane.sh
+# Over an agent (--via 'ktop --agent'): -b --top's counts against /proc and the workload,
+# /proc's columns from an agent without BPF; the pane over an agent (O, filter, threads,
+# drill-down), its programs gone with the viewer.
+LIVE_TESTS += tests/live/remote_overview.sh
+TERM_TESTS += tests/term/remote_overview_pane.sh

@@ -16,8 +16,7 @@
 #include <string.h>
 
 #include "app.h"
-#include "backend/overview.h"
-#include "backend/sysstrip.h"
+#include "ovsrc.h"
 #include "source/source.h"
 #include "ui/flame_live.h"
 #include "ui/funcbar.h"
@@ -30,7 +29,7 @@
 #define PROMPT_FILTER 1
 
 struct ov_view {
-	struct kt_overview *ov;
+	struct kt_ovsrc *src; /* this machine's, or the agent's (ovsrc.h) */
 	struct kt_ov_snap snap;
 	struct kt_sysstrip sys;
 	struct kt_ovtable t;
@@ -54,14 +53,9 @@ static void ovv_init(struct kt_view *v)
 	v->data = o;
 	o->t.sort = OVT_CPU;
 	o->cur_pid = o->cur_tid = -1;
-	if (source_is_remote(v->app->source) || !app_can(v->app, KT_CAP_HIST)) {
-		snprintf(o->refusal, sizeof(o->refusal), "the overview shows this machine's own "
-			 "tasks: here ktop reads %s", source_is_remote(v->app->source) ?
-			 "another machine (-H, --via)" : "a recording (-i)");
-		return;
-	}
-	o->ov = overview_open(v->app->opts->top_via, true);
-	sysstrip_sample(&o->sys);
+	o->src = ovsrc_open(v->app, v->app->opts->top_via, o->refusal, sizeof(o->refusal));
+	if (o->src && !o->src->paced)
+		sysstrip_sample(&o->sys); /* the first tick's baseline */
 }
 
 static void ovv_free(struct kt_view *v)
@@ -69,7 +63,7 @@ static void ovv_free(struct kt_view *v)
 	struct ov_view *o = OVV(v);
 
 	ui_prompt_drop(v->ui, v);
-	overview_free(o->ov);
+	ovsrc_close(o->src);
 	overview_snap_free(&o->snap);
 	ovtable_free(&o->t);
 	free(o);
@@ -120,10 +114,18 @@ static void ovv_tick(struct kt_view *v)
 {
 	struct ov_view *o = OVV(v);
 
-	if (!o->ov || ui_paused(v->ui))
+	bool got = false;
+
+	if (!o->src || ui_paused(v->ui))
 		return;
-	overview_read(o->ov, &o->snap);
-	sysstrip_sample(&o->sys);
+	/* an agent's ticks: the newest of those that came */
+	while (ovsrc_update(o->src, &o->snap, &o->sys)) {
+		got = true;
+		if (!o->src->paced)
+			break;
+	}
+	if (!got)
+		return;
 	o->counted = true;
 	rebuild(v);
 }
@@ -172,14 +174,14 @@ static void strip_net_self(const struct ov_view *o, char *buf, size_t len)
 		 (double)s->net_rx_packets / iv, (double)s->net_tx_packets / iv,
 		 (double)s->net_rx_bytes / 1024 / iv, (double)s->net_tx_bytes / 1024 / iv,
 		 (unsigned long long)s->net_drops, s->self.cpu_pct, s->self.rss_kb / 1024,
-		 overview_source(o->ov));
+		 ovsrc_source(o->src));
 }
 
 static bool col_missing(const struct ov_view *o, enum kt_ovt_col c)
 {
 	const struct kt_ovt_colinfo *ci = ovtable_col(c);
 
-	return ci->src != KT_OVC_N && *overview_missing(o->ov, ci->src);
+	return ci->src != KT_OVC_N && *ovsrc_missing(o->src, ci->src);
 }
 
 /* One row's cells into line; name_w: COMMAND's width. */
@@ -268,12 +270,12 @@ static void syscall_hooks(struct kt_view *v, struct ov_view *o)
 	bool want = o->on[OVT_SYSC] || o->on[OVT_ERR] || o->on[OVT_P99];
 	char err[256];
 
-	if (o->syscalls_refused || want == overview_syscalls_on(o->ov))
+	if (o->syscalls_refused || want == ovsrc_syscalls_on(o->src))
 		return;
 	/* refused once (no BPF: /proc has no syscalls), said once */
-	if (overview_set_syscalls(o->ov, want, err, sizeof(err)) < 0 && want) {
+	if (ovsrc_set_syscalls(o->src, want, err, sizeof(err)) < 0 && want) {
 		o->syscalls_refused = true;
-		if (strncmp(overview_source(o->ov), "/proc", 5))
+		if (strncmp(ovsrc_source(o->src), "/proc", 5))
 			ui_message(v->ui, true, "overview: %s", err);
 	}
 }
