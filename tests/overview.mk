@@ -13,3 +13,5 @@ TERM_TESTS += tests/term/overview_pane.sh
 # drill-down), its programs gone with the viewer.
 LIVE_TESTS += tests/live/remote_overview.sh
 TERM_TESTS += tests/term/remote_overview_pane.sh
+# Enter on a cell opens the pane behind it; Space pins; C chooses the columns (ktoprc).
+TERM_TESTS += tests/term/overview_cells.sh
