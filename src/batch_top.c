@@ -123,7 +123,18 @@ static void json_system(struct run *r)
 		(unsigned long long)s->net_rx_bytes, (unsigned long long)s->net_tx_bytes,
 		(unsigned long long)s->net_drops, s->self.cpu_pct, s->self.rss_kb);
 	json_string(r->out, ovsrc_source(r->src));
-	fputc('}', r->out);
+	/* BPF's alone: null from /proc, or when the kernel does not count the hooks */
+	fputs(",\"runq_len_per_cpu\":", r->out);
+	if (!r->snap.ncpus)
+		fputs("null", r->out);
+	for (i = 0; i < r->snap.ncpus; i++)
+		fprintf(r->out, "%s%.3f", i ? "," : "[", r->snap.cpu_runq_len[i]);
+	if (r->snap.ncpus)
+		fputc(']', r->out);
+	if (r->snap.hooks_known)
+		fprintf(r->out, ",\"hooks_ns\":%llu}", (unsigned long long)r->snap.hooks_ns);
+	else
+		fputs(",\"hooks_ns\":null}", r->out);
 }
 
 /* A count, or null where the overview has no figure for its column (/proc lacks it). */
@@ -187,6 +198,7 @@ static void text_system(struct run *r)
 	const struct kt_sysstrip *s = &r->sys;
 	char when[16];
 	time_t now = time(NULL);
+	char hooks[64];
 	int i;
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
@@ -195,8 +207,11 @@ static void text_system(struct run *r)
 	fprintf(r->out, "CPU  %5.1f%% (", s->cpu_pct);
 	for (i = 0; i < s->ncpus && i < 16; i++)
 		fprintf(r->out, "%s%.0f", i ? " " : "", s->cpu_busy[i]);
-	fprintf(r->out, ")  running %u  runq p99 %.2f ms  PSI cpu %.1f\n", s->procs_running,
+	fprintf(r->out, ")  running %u  runq p99 %.2f ms  PSI cpu %.1f", s->procs_running,
 		(double)overview_quantile(r->snap.cpu_runq_slots, 0.99) / 1e6, s->psi_cpu_some);
+	for (i = 0; i < r->snap.ncpus && i < 16; i++)
+		fprintf(r->out, "%s%.1f", i ? " " : "  runq length (", r->snap.cpu_runq_len[i]);
+	fputs(r->snap.ncpus ? ")\n" : "\n", r->out);
 	fprintf(r->out, "Mem  %llu MiB available of %llu  PSI some %.1f full %.1f\n",
 		(unsigned long long)s->mem_available_kb / 1024,
 		(unsigned long long)s->mem_total_kb / 1024, s->psi_mem_some, s->psi_mem_full);
@@ -211,7 +226,9 @@ static void text_system(struct run *r)
 		(unsigned long long)s->net_rx_packets, (unsigned long long)s->net_tx_packets,
 		(unsigned long long)s->net_rx_bytes / 1024,
 		(unsigned long long)s->net_tx_bytes / 1024, (unsigned long long)s->net_drops);
-	fprintf(r->out, "ktop %.1f%% CPU  %lu KiB resident\n\n", s->self.cpu_pct, s->self.rss_kb);
+	overview_hooks_text(&r->snap, hooks, sizeof(hooks));
+	fprintf(r->out, "ktop %.1f%% CPU  %lu KiB resident%s%s\n\n", s->self.cpu_pct, s->self.rss_kb,
+		hooks[0] ? "  " : "", hooks);
 }
 
 /* A figure in a text column w wide: "-" where the overview has none (/proc lacks it). */

@@ -189,12 +189,29 @@ void msg_ovrows_encode(struct kt_wbuf *b, const struct kt_ovrows *o)
 	wbuf_u64(b, s->cpu_runq_ns);
 	wbuf_u64(b, s->cpu_switches);
 	wbuf_u64(b, s->other_threads);
+	wbuf_u32(b, (uint32_t)s->ncpus);
+	for (int i = 0; i < s->ncpus; i++)
+		wbuf_f64(b, s->cpu_runq_len[i]);
+	wbuf_u8(b, s->hooks_known);
+	wbuf_u64(b, s->hooks_ns);
 	wbuf_u32(b, (uint32_t)s->nprocs);
 	for (size_t i = 0; i < s->nprocs; i++)
 		put_row(b, &s->procs[i]);
 	wbuf_u32(b, (uint32_t)s->nthreads);
 	for (size_t i = 0; i < s->nthreads; i++)
 		put_row(b, &s->threads[i]);
+}
+
+/* Each CPU's run-queue length. */
+static void get_runq_len(struct kt_rbuf *r, struct kt_ov_snap *s)
+{
+	uint32_t n = rbuf_u32(r);
+
+	if (n > KT_OV_MAX_CPUS)
+		r->bad = true;
+	s->ncpus = r->bad ? 0 : (int)n;
+	for (int i = 0; i < s->ncpus; i++)
+		s->cpu_runq_len[i] = rbuf_f64(r);
 }
 
 /* A count of rows, then the rows, into *v (NULL when none). */
@@ -231,6 +248,9 @@ int msg_ovrows_decode(const uint8_t *p, size_t n, struct kt_ovrows *o)
 	s->cpu_runq_ns = rbuf_u64(&r);
 	s->cpu_switches = rbuf_u64(&r);
 	s->other_threads = rbuf_u64(&r);
+	get_runq_len(&r, s);
+	s->hooks_known = rbuf_u8(&r) != 0;
+	s->hooks_ns = rbuf_u64(&r);
 	s->nprocs = s->cap_procs = get_rows(&r, &s->procs);
 	s->nthreads = s->cap_threads = get_rows(&r, &s->threads);
 	if (r.bad || r.left || s->interval_s < 0) {

@@ -151,8 +151,16 @@ static void strip_cpu(const struct ov_view *o, char *buf, size_t len)
 	for (i = 0; i < s->ncpus && i < 8 && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%.0f", i ? " " : "", s->cpu_busy[i]);
 	if (n < len)
-		snprintf(buf + n, len - n, "%s] run %u blk %u  runq p99 %.1fms  PSI %.1f",
-			 s->ncpus > 8 ? " ..." : "", s->procs_running, s->procs_blocked,
+		n += (size_t)snprintf(buf + n, len - n, "%s] run %u blk %u", s->ncpus > 8 ? " ..." : "",
+				      s->procs_running, s->procs_blocked);
+	/* each CPU's run-queue length (tasks waiting there, on average over the tick) */
+	for (i = 0; i < o->snap.ncpus && i < 8 && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%.1f", i ? " " : " rq [",
+				      o->snap.cpu_runq_len[i]);
+	if (o->snap.ncpus && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s]", o->snap.ncpus > 8 ? " ..." : "");
+	if (n < len)
+		snprintf(buf + n, len - n, "  runq p99 %.1fms  PSI %.1f",
 			 (double)overview_quantile(o->snap.cpu_runq_slots, 0.99) / 1e6,
 			 s->psi_cpu_some);
 }
@@ -180,12 +188,14 @@ static void strip_net_self(const struct ov_view *o, char *buf, size_t len)
 {
 	const struct kt_sysstrip *s = &o->sys;
 	double iv = s->interval_s > 0 ? s->interval_s : 1;
+	char hooks[64];
 
-	snprintf(buf, len, "Net %.0f/%.0f pkt/s %.0fK/%.0fK/s drop %llu  ktop %.1f%% %luM  %s",
+	overview_hooks_text(&o->snap, hooks, sizeof(hooks));
+	snprintf(buf, len, "Net %.0f/%.0f pkt/s %.0fK/%.0fK/s drop %llu  ktop %.1f%% %luM  %s%s%s",
 		 (double)s->net_rx_packets / iv, (double)s->net_tx_packets / iv,
 		 (double)s->net_rx_bytes / 1024 / iv, (double)s->net_tx_bytes / 1024 / iv,
-		 (unsigned long long)s->net_drops, s->self.cpu_pct, s->self.rss_kb / 1024,
-		 ovsrc_source(o->src));
+		 (unsigned long long)s->net_drops, s->self.cpu_pct, s->self.rss_kb / 1024, hooks,
+		 hooks[0] ? "  " : "", ovsrc_source(o->src));
 }
 
 static bool col_missing(const struct ov_view *o, enum kt_ovt_col c)
