@@ -12,6 +12,7 @@ src_libktop_a_SOURCES += \
 	src/fileio.c src/fileio.h \
 	src/piddead.c src/piddead.h \
 	src/options.c src/options.h \
+	src/options_check.c \
 	src/app.c src/app.h \
 	src/histsrc.c src/histsrc.h \
 	src/ovsrc.c src/ovsrc.h \

@@ -124,6 +124,9 @@ struct kt_options {
  * --version and ktop should exit 0, -1 on a usage error with the one-line reason in err. */
 int options_parse(int argc, char **argv, struct kt_options *o, char *err, size_t errlen);
 void options_free(struct kt_options *o);
+/* After parsing (src/options_check.c): 0, or -1 with the one-line reason why these options
+ * do not go together in err. */
+int options_check(struct kt_options *o, char *err, size_t errlen);
 void options_usage(FILE *out);
 
 /* "256M", "1G", "512k", "1048576" -> bytes; -1 when malformed. */

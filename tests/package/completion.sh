@@ -46,8 +46,9 @@ same() # what expected got
 	fail "$1: expected [${2//$'\n'/ }] got [${3//$'\n'/ }]"
 }
 
-# Options: the table's long names, less the alias --no-colour; --help must print them all.
-table=$(sed -n 's/^\t{ "\([a-z-]*\)", .*/--\1/p' "$src/src/options.c" | grep -vx -- --no-colour | sort)
+# Options: the long names of the rows of src/options.c, less the alias --no-colour; --help
+# must print them all.
+table=$(sed -n 's/^\tROW("\([a-z-]*\)", .*/--\1/p' "$src/src/options.c" | grep -vx -- --no-colour | sort)
 [ "$(echo "$table" | wc -l)" -gt 50 ] || fail "read only $(echo "$table" | wc -l) options from src/options.c"
 helped=$("$KTOP" --help | grep -oE '^ {2,6}(-[A-Za-z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u)
 same "ktop --help's long options against src/options.c's table" "$table" "$helped"
