@@ -318,7 +318,7 @@ static int remote_ov_rows(struct kt_remote *r, const uint8_t *p, size_t n,
 	if (r->ops->ov_rows)
 		r->ops->ov_rows(r->ctx, o);
 	else
-		overview_snap_free(&o->snap);
+		msg_ovrows_free(o);
 	free(o);
 	return 0;
 }

@@ -254,8 +254,16 @@ int msg_ovrows_decode(const uint8_t *p, size_t n, struct kt_ovrows *o)
 	s->nprocs = s->cap_procs = get_rows(&r, &s->procs);
 	s->nthreads = s->cap_threads = get_rows(&r, &s->threads);
 	if (r.bad || r.left || s->interval_s < 0) {
-		overview_snap_free(s);
+		msg_ovrows_free(o);
 		return -1;
 	}
 	return 0;
+}
+
+void msg_ovrows_free(struct kt_ovrows *o)
+{
+	free(o->snap.procs);
+	free(o->snap.threads);
+	o->snap.procs = o->snap.threads = NULL;
+	o->snap.nprocs = o->snap.nthreads = o->snap.cap_procs = o->snap.cap_threads = 0;
 }

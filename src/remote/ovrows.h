@@ -30,5 +30,7 @@ void msg_ovrows_encode(struct kt_wbuf *b, const struct kt_ovrows *o);
 /* Returns 0 with o filled, or -1 when malformed (a slot out of range or given twice, a
  * count of rows the payload cannot hold, bytes left over; nothing to free then). */
 int msg_ovrows_decode(const uint8_t *p, size_t n, struct kt_ovrows *o);
+/* Frees a decoded tick's rows (as overview_snap_free, without the overview's code). */
+void msg_ovrows_free(struct kt_ovrows *o);
 
 #endif

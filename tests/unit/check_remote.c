@@ -595,7 +595,7 @@ START_TEST(test_ovrows)
 	ck_assert_uint_eq(out.snap.nthreads, 2);
 	ck_assert(!memcmp(&out.snap.procs[0], &rows[0], sizeof(rows[0])));
 	ck_assert(!memcmp(&out.snap.threads[1], &rows[1], sizeof(rows[1])));
-	overview_snap_free(&out.snap);
+	msg_ovrows_free(&out);
 
 	for (size_t n = 0; n < pay.len; n++)
 		ck_assert_msg(msg_ovrows_decode(pay.data, n, &out) == -1, "%zu of %zu bytes", n,
