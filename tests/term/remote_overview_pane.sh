@@ -6,8 +6,8 @@
 #   - a workload started here (its pid from the workload itself) is a row of it, found by
 #     the filter;
 #   - u unfolds its three threads (/proc/PID/task has three);
-#   - Enter then l opens its syscall-latency histogram (counted by the agent too), Esc
-#     comes back;
+#   - sorted by SYS/s, Enter opens its syscall-latency histogram (counted by the agent
+#     too), Esc comes back;
 #   - q ends the viewer, and the agent's BPF programs go with it.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -63,12 +63,12 @@ expect_count '`ktop-rov-(t1|t2)$' 2 5 "the threads are not under their process"
 tmux_keys u
 expect_text "Overview: 1 processes" 5 "u did not fold the threads again"
 
+tmux_keys '>' '>' '>' '>'
+expect_text "processes by SYS/s" 3 "> did not sort by SYS/s"
 tmux_keys Enter
-expect_text "$MT .*syscall latency" 3 "Enter did not offer the panes of $MT"
-tmux_keys l
-expect_text "syscall-latency.*pid=$MT" 15 "Enter l opened no syscall-latency histogram of $MT"
+expect_text "syscall-latency.*pid=$MT" 15 "Enter on SYS/s opened no syscall-latency histogram of $MT"
 tmux_keys Escape
-expect_text "Overview: 1 processes" 5 "Esc did not come back to the overview"
+expect_text "Overview: 1 processes by SYS/s" 5 "Esc did not come back to the overview"
 tmux_quit_clean
 wait_pid_exit "$agent" 5 || fail "the agent outlived its viewer by 5 s"
 assert_progs_gone "${PROGS[@]}"
