@@ -675,6 +675,10 @@ static const struct opt_row rows[] = {
 	    "kernel and user stack, in ns, with -b (BPF); VIA pins\n"
 	    "tp_btf, raw_tp or tracepoint; one -p, --comm or --cgroup",
 	    .set = set_off_cpu),
+	ROW("wakers", 0, NO, NULL,
+	    "with --off-cpu: each wait under the stacks of the task\n"
+	    "that woke it too (waker;...;--;...;blocked, offwaketime)",
+	    FLAG(wakers)),
 	ROW("folded", 0, NO, NULL,
 	    "with -b: stacks folded (task;outer;...;inner COUNT) for\n"
 	    "flame graphs, instead of event lines: the profile's, or\n"

@@ -114,6 +114,7 @@ struct kt_options {
 	bool force;		   /* --force: a recording may replace one's own existing file */
 	enum kt_push push;	   /* --push, --no-push (src/remote/push.h) */
 	const char *off_cpu_via;   /* --off-cpu=VIA: only that variant; NULL: the first accepted */
+	bool wakers;		   /* --wakers: off-CPU stacks joined to their wakers' */
 	/* the overview (issue 32; src/batch_top.c, src/ui/view_overview.c) */
 	bool top;		   /* --top */
 	const char *top_via;	   /* --top=VIA: tp_btf, raw_tp or proc; NULL: the first taken */

@@ -110,6 +110,8 @@ int options_check(struct kt_options *o, char *err, size_t errlen)
 		     "-i and -o belong to other runs");
 	if (o->top && o->n_remotes > 1)
 		FAIL("--top shows one host's tasks: give one -H or --via");
+	if (o->wakers && !o->off_cpu)
+		FAIL("--wakers joins the off-CPU profile's waits to their wakers: add -b --off-cpu");
 	if (o->off_cpu && o->n_pids > 1)
 		FAIL("--off-cpu scopes to one process: give -p a single PID");
 	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->n_remotes ||
