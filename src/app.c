@@ -297,7 +297,7 @@ static bool app_needs_tracefs(const struct kt_options *o)
 	    o->n_events || o->n_profile_events || o->n_probes || o->tracer || o->top_level ||
 	    (o->comm && !o->cpu_profile) ||
 	    (o->filter && *o->filter) || o->record_path || o->tree || o->n_triggers ||
-	    o->stop_when || o->n_stacks || o->user_stacks)
+	    o->stop_when || o->n_stacks || o->user_stacks || o->n_arms)
 		return true;
 	for (i = 0; i < KT_FTRACE_NLISTS; i++)
 		if (o->n_ftrace_lists[i])

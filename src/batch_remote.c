@@ -399,12 +399,15 @@ static void br_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 	rpages_page(h->pages, cpu, page, len);
 }
 
-/* Several remotes: a line an agent's command wrote to its stderr, with its label. */
+/* A line an agent's command wrote to its stderr (escaped by client.c), with its label when
+ * there are several remotes. */
 static void br_stderr(void *ctx, const char *line)
 {
 	struct br_host *h = ctx;
 
-	fprintf(stderr, "%s: %s\n", h->opt->label, line);
+	if (h->b->n > 1)
+		fprintf(stderr, "%s: ", h->opt->label);
+	fprintf(stderr, "%s\n", line);
 }
 
 /* A histogram's or the counters' rendering: kept, the last one of each, until the summary
@@ -1267,10 +1270,9 @@ int batch_remote_run(const struct kt_options *opts, FILE *out)
 		b.label_width = w > b.label_width ? w : b.label_width;
 	}
 	b.ops = br_ops;
-	if (b.n > 1) {
+	b.ops.stderr_line = br_stderr;
+	if (b.n > 1)
 		b.merge = hostmerge_new(b.n, KT_HOSTMERGE_CAP, br_merged, &b);
-		b.ops.stderr_line = br_stderr;
-	}
 	for (unsigned i = 0; opts->record_path && i < b.n; i++)
 		if (!(b.hosts[i].mirror = mirror_new(err, sizeof(err))))
 			goto fail;
@@ -1299,6 +1301,11 @@ int batch_remote_run(const struct kt_options *opts, FILE *out)
 			ret = KT_EXIT_RECORDING;
 	goto out;
 fail:
+	for (unsigned i = 0; i < b.n; i++) /* what an agent did wrong, not what it was asked */
+		if (remote_fault(b.hosts[i].r)) {
+			snprintf(err, sizeof(err), "%s", remote_fault(b.hosts[i].r));
+			break;
+		}
 	fprintf(stderr, "ktop: %s\n", err);
 out:
 	for (unsigned i = 0; i < b.n; i++)

@@ -15,7 +15,10 @@
 #include "backend/tracers.h"
 #include "backend/histspec.h"
 #include "backend/triggers.h"
+#include "armspec.h"
 #include "options.h"
+#include "remote/proto.h"
+#include "timerange.h"
 #include "xalloc.h"
 
 #define KT_DEFAULT_MEMORY (256ull << 20)
@@ -103,6 +106,8 @@ static void options_defaults(struct kt_options *o)
 	o->mode = KT_MODE_INTERACTIVE;
 	o->delay_ms = KT_DEFAULT_DELAY_MS;
 	o->memory_bytes = KT_DEFAULT_MEMORY;
+	o->arm_pre = 5;
+	o->arm_post = 1;
 	/* https://no-color.org: any non-empty value */
 	o->no_color = nc && *nc;
 }
@@ -350,6 +355,52 @@ static int set_stop_when(struct kt_options *o, char *arg, struct opt_ctx *c)
 	return 0;
 }
 
+/* The flight recorder's (src/flightrec.h). */
+static int set_arm(struct kt_options *o, char *arg, struct opt_ctx *c)
+{
+	struct kt_armspec a;
+	char bad[512];
+
+	if (armspec_parse(arg, &a, bad, sizeof(bad)) < 0)
+		return fail(c, "%s", bad);
+	o->arms = xreallocarray(o->arms, o->n_arms + 1, sizeof(*o->arms));
+	o->arms[o->n_arms++] = arg;
+	return 0;
+}
+
+/* --pre, --post, --incident-gap: seconds, the row's field a double */
+static int set_seconds(struct kt_options *o, char *arg, struct opt_ctx *c)
+{
+	double *v = (double *)((char *)o + c->r->field);
+	char *end;
+
+	*v = strtod(arg, &end);
+	if (end == arg || *end || !(*v >= 0) || *v > 86400)
+		return fail(c, "--%s takes seconds from 0 to 86400, such as 5 or 0.5, not '%s'",
+			    c->r->name, arg);
+	return 0;
+}
+
+static int set_max_incidents(struct kt_options *o, char *arg, struct opt_ctx *c)
+{
+	unsigned long ul;
+
+	if (parse_ulong(arg, UINT_MAX, &ul) || ul == 0)
+		return fail(c, "--max-incidents takes a positive count, not '%s'", arg);
+	o->max_incidents = (unsigned)ul;
+	return 0;
+}
+
+static int set_incident_quota(struct kt_options *o, char *arg, struct opt_ctx *c)
+{
+	long long ll = options_parse_size(arg);
+
+	if (ll <= 0)
+		return fail(c, "--incident-quota takes a size such as 100M or 2G, not '%s'", arg);
+	o->incident_quota = (size_t)ll;
+	return 0;
+}
+
 static int set_stack(struct kt_options *o, char *arg, struct opt_ctx *c)
 {
 	if (!strchr(arg, ':'))
@@ -520,7 +571,8 @@ static int set_help(struct kt_options *o, char *arg, struct opt_ctx *c)
 static int set_version(struct kt_options *o, char *arg, struct opt_ctx *c)
 {
 	(void)o, (void)arg, (void)c;
-	printf("ktop %s\n", PACKAGE_VERSION);
+	/* the second line: what a viewer's push looks for (src/remote/push.c) */
+	printf("ktop %s\nremote protocol %u\n", PACKAGE_VERSION, KT_PROTO_VERSION);
 #ifdef KTOP_TEST_HOOKS
 	printf("built with --enable-test-hooks: the test suite's variables are read\n");
 #endif
@@ -536,6 +588,23 @@ static int set_version(struct kt_options *o, char *arg, struct opt_ctx *c)
 #define NO no_argument
 #define REQ required_argument
 #define OPT optional_argument
+
+/* --from, --to: one end of o->range; the row's which is 1 for --from. */
+static int set_range_end(struct kt_options *o, char *arg, struct opt_ctx *c)
+{
+	struct kt_time *t = c->r->which ? &o->range.from : &o->range.to;
+	char why[200];
+
+	if (time_parse(arg, t, why, sizeof(why)) < 0)
+		return fail(c, "%s '%s': %s (give +SECONDS after the start, such as +40.1, or a "
+			    "timestamp as printed, such as 205.060123)",
+			    c->r->which ? "--from" : "--to", arg, why);
+	if (c->r->which)
+		o->range.has_from = true;
+	else
+		o->range.has_to = true;
+	return 0;
+}
 
 /* In --help's order; a heading starts a group (a blank line, then the heading if any). */
 static const struct opt_row rows[] = {
@@ -564,12 +633,23 @@ static const struct opt_row rows[] = {
 	    .set = set_memory),
 
 	HEADING("Recordings (trace-cmd's trace.dat):"),
-	ROW("output", 'o', REQ, "FILE", "with -b: also record the capture to FILE",
+	ROW("output", 'o', REQ, "FILE",
+	    "with -b: also record the capture to FILE (with -i and\n"
+	    "--from/--to: that part of the recording)",
 	    STR(record_path, "-o needs a file name to record to, such as trace.dat")),
 	ROW("force", 0, NO, NULL, "-o, w and A may replace an existing file of one's own",
 	    FLAG(force)),
 	ROW("input", 'i', REQ, "FILE", "explore FILE offline (with -b: print its events)",
 	    STR(input_path, "-i needs a trace.dat file to open")),
+	ROW("from", 0, REQ, "T",
+	    "only the events from T on (+40.1: seconds after the start;\n"
+	    "205.060123: a timestamp as printed); with -i, -b, -o",
+	    .set = set_range_end, .which = 1),
+	ROW("to", 0, REQ, "T", "... and up to T", .set = set_range_end, .which = 0),
+	ROW("chrome-trace", 0, REQ, "FILE",
+	    "write Trace Event Format JSON (Perfetto, chrome://tracing):\n"
+	    "with -i it writes and exits; with -b at the capture's end",
+	    STR(chrome_path, "--chrome-trace needs a file name to write, such as trace.json")),
 
 	HEADING("Flame graphs:"),
 	ROW("flame", 0, REQ, "FILE",
@@ -635,6 +715,25 @@ static const struct opt_row rows[] = {
 	    "every event also carries its task's user stack\n"
 	    "(the instance's userstacktrace option)",
 	    FLAG(user_stacks)),
+
+	HEADING("Flight recorder (-b):"),
+	ROW("arm", 0, REQ, "COND",
+	    "write an incident each time COND is met: syscall>DUR,\n"
+	    "errno=NAME, runq>DUR, offcpu>DUR (,comm= ,pid= ,cgroup=\n"
+	    ",name=) or event:SYS:EV[ if FILTER]; repeatable",
+	    .set = set_arm),
+	ROW("incidents", 0, REQ, "DIR", "where incidents go (DIR/incident-N-TIME/)",
+	    STR(incidents_dir, "--incidents needs a directory to write incidents to")),
+	ROW("pre", 0, REQ, "SECS", "seconds kept before the moment (default 5)",
+	    .set = set_seconds, .field = offsetof(struct kt_options, arm_pre)),
+	ROW("post", 0, REQ, "SECS", "seconds kept after it (default 1)",
+	    .set = set_seconds, .field = offsetof(struct kt_options, arm_post)),
+	ROW("max-incidents", 0, REQ, "N", "end the run after N incidents",
+	    .set = set_max_incidents),
+	ROW("incident-gap", 0, REQ, "SECS", "a condition fires again no sooner than SECS",
+	    .set = set_seconds, .field = offsetof(struct kt_options, arm_gap)),
+	ROW("incident-quota", 0, REQ, "SIZE", "remove the oldest incidents past SIZE in all",
+	    .set = set_incident_quota),
 
 	HEADING("Counters (perf_event_open):"),
 	ROW("pmu", 0, NO, NULL,
@@ -878,6 +977,9 @@ void options_free(struct kt_options *o)
 	free(o->hists);
 	o->hists = NULL;
 	o->n_hists = 0;
+	free(o->arms);
+	o->arms = NULL;
+	o->n_arms = 0;
 	free(o->triggers);
 	o->triggers = NULL;
 	o->n_triggers = 0;

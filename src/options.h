@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "remote/push.h"
+#include "timerange.h"
 
 /* Exit codes, documented in ktop.1. */
 enum {
@@ -119,6 +120,17 @@ struct kt_options {
 	bool top;		   /* --top */
 	const char *top_via;	   /* --top=VIA: tp_btf, raw_tp or proc; NULL: the first taken */
 	double top_interval;	   /* --interval SECS; 0: -d's */
+	/* the flight recorder (issue 34; src/flightrec.h) */
+	const char **arms;	   /* --arm COND (src/armspec.h), n_arms of them */
+	size_t n_arms;
+	const char *incidents_dir; /* --incidents DIR */
+	double arm_pre, arm_post;  /* --pre, --post: seconds kept before and after */
+	double arm_gap;		   /* --incident-gap: seconds before a condition re-arms */
+	unsigned max_incidents;	   /* --max-incidents: 0 = no limit */
+	size_t incident_quota;	   /* --incident-quota: bytes; 0 = no limit */
+	/* the time axis (issue 33) */
+	struct kt_time_range range; /* --from, --to: -i's rows, -b's output, -o's file */
+	const char *chrome_path;   /* --chrome-trace FILE: Trace Event Format JSON */
 };
 
 /* Parses argv into o (defaults first). Returns 0 to run, 1 when it printed --help or
@@ -132,6 +144,9 @@ void options_usage(FILE *out);
 
 /* "256M", "1G", "512k", "1048576" -> bytes; -1 when malformed. */
 long long options_parse_size(const char *s);
+
+/* --from or --to was given. */
+bool options_ranged(const struct kt_options *o);
 
 /* The explorer lands on the overview: --top, or nothing named on the command line (no
  * event, tracer, histogram, profile, probe, scope, recording or agent). */

@@ -9,6 +9,51 @@
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
+/* What the flight recorder's options need and exclude. */
+static int options_check_arm(const struct kt_options *o, char *err, size_t errlen)
+{
+	if (!o->n_arms && (o->incidents_dir || o->max_incidents || o->incident_quota ||
+			   o->arm_gap > 0))
+		FAIL("--incidents, --max-incidents, --incident-gap and --incident-quota go with "
+		     "--arm COND");
+	if (!o->n_arms)
+		return 0;
+	if (o->mode != KT_MODE_BATCH)
+		FAIL("--arm runs unattended in batch mode: add -b (the explorer has no arm "
+		     "action yet)");
+	if (!o->incidents_dir)
+		FAIL("--arm needs --incidents DIR, where each incident's directory is written");
+	if (o->input_path || o->n_remotes || o->top || o->off_cpu || o->tree || o->agent)
+		FAIL("--arm watches the live local capture: -i, -H, --via, --top, --off-cpu and "
+		     "--tree belong to other runs");
+	return 0;
+}
+
+bool options_ranged(const struct kt_options *o)
+{
+	return o->range.has_from || o->range.has_to;
+}
+
+/* --from, --to and --chrome-trace: what they scope or write from is there. */
+static int options_range_check(const struct kt_options *o, char *err, size_t errlen)
+{
+	const struct kt_time_range *r = &o->range;
+
+	if (options_ranged(o) && !o->input_path && o->mode != KT_MODE_BATCH)
+		FAIL("--from and --to scope a recording (-i FILE) or batch output (-b): give one");
+	if (r->has_from && r->has_to && r->from.relative == r->to.relative &&
+	    r->from.ns > r->to.ns)
+		FAIL("--from is after --to: give the earlier time to --from");
+	if ((options_ranged(o) || o->chrome_path) && o->n_remotes)
+		FAIL("--from, --to and --chrome-trace apply to local captures and recordings, not "
+		     "over -H or --via");
+	if (o->chrome_path && !o->input_path && o->mode != KT_MODE_BATCH)
+		FAIL("--chrome-trace writes a recording's events (-i FILE) or a batch capture's (-b)");
+	if ((options_ranged(o) || o->chrome_path) && (o->top || o->off_cpu || o->flame_path))
+		FAIL("--from, --to and --chrome-trace do not apply to --top, --off-cpu or --flame");
+	return 0;
+}
+
 int options_check(struct kt_options *o, char *err, size_t errlen)
 {
 	/* -p alone counts its processes (not yet in the explorer over an agent, which has no
@@ -44,16 +89,18 @@ int options_check(struct kt_options *o, char *err, size_t errlen)
 		FAIL("--follow-children applies to -p or --comm, and neither was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
-	if (o->record_path && o->mode != KT_MODE_BATCH)
+	if (o->record_path && o->mode != KT_MODE_BATCH && !o->input_path)
 		FAIL("-o records in batch mode (-b); in the explorer, w writes the capture");
+	if (options_range_check(o, err, errlen) < 0)
+		return -1;
 	if (o->force && !o->record_path && o->mode != KT_MODE_INTERACTIVE)
 		FAIL("--force lets -o (or the explorer's w and A) replace a file: give -o FILE");
-	if (o->input_path && (o->record_path || o->n_events || o->filter || o->pmu ||
+	if (o->input_path && (o->n_events || o->filter || o->pmu ||
 			      o->buffer_kb || o->profile || o->n_probes || o->tracer ||
 			      o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
 			      o->n_ftrace_lists[3] || o->n_hists || o->comm || o->n_triggers ||
 			      o->stop_when || o->n_stacks || o->user_stacks))
-		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P, tracers, probes, "
+		FAIL("-i opens a recording: -e, --filter, --buffer-kb, -P, tracers, probes, "
 		     "--comm, --hist, triggers, --stack and the counters need the live kernel");
 	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 			      o->mode == KT_MODE_LIST_USDT))
@@ -136,7 +183,7 @@ int options_check(struct kt_options *o, char *err, size_t errlen)
 		     o->push == KT_PUSH_FORCE ? "--push" : "--no-push");
 	if (o->compress && !o->n_remotes)
 		FAIL("--compress applies to -H or --via (the agent compresses what it sends)");
-	return 0;
+	return options_check_arm(o, err, errlen);
 }
 
 bool options_landing(const struct kt_options *o)

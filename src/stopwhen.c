@@ -17,8 +17,7 @@
 #include "stopwhen.h"
 #include "xalloc.h"
 
-/* The event's parsed format, for ktop's check of a trigger's condition; NULL without one. */
-static struct tep_event *format_of(struct kt_app *app, const struct kt_trigger *t)
+struct tep_event *stopwhen_format(struct kt_app *app, const struct kt_trigger *t)
 {
 	if (!app->decoder || decoder_load(app->decoder, t->system, t->event) < 0)
 		return NULL;
@@ -37,7 +36,7 @@ int stopwhen_arm(struct kt_app *app, const char *spec, char *err, size_t errlen)
 	}
 	sw = xcalloc(1, sizeof(*sw));
 	if (trigger_parse_stop(spec, &sw->trig, err, errlen) < 0 ||
-	    source_trigger_add(app->source, format_of(app, &sw->trig), &sw->trig, err,
+	    source_trigger_add(app->source, stopwhen_format(app, &sw->trig), &sw->trig, err,
 			       errlen) < 0) {
 		free(sw);
 		return -1;
@@ -75,7 +74,7 @@ int stopwhen_start(struct kt_app *app, char *err, size_t errlen)
 		struct kt_trigger t;
 
 		if (trigger_parse(o->triggers[i], true, &t, err, errlen) < 0 ||
-		    source_trigger_add(app->source, format_of(app, &t), &t, err, errlen) < 0)
+		    source_trigger_add(app->source, stopwhen_format(app, &t), &t, err, errlen) < 0)
 			return -1;
 	}
 	return o->stop_when ? stopwhen_arm(app, o->stop_when, err, errlen) : 0;

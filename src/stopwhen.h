@@ -14,6 +14,7 @@
 #include "backend/triggers.h"
 
 struct kt_app;
+struct tep_event;
 
 struct kt_stopwhen {
 	struct kt_trigger trig; /* SYS:EV:traceoff:1 [if FILTER] */
@@ -24,6 +25,9 @@ struct kt_stopwhen {
 	unsigned long long ts;
 };
 
+/* The event of t's parsed format, for ktop's check of a trigger's condition; NULL without
+ * one (the kernel alone checks it then). */
+struct tep_event *stopwhen_format(struct kt_app *app, const struct kt_trigger *t);
 /* Adds the --trigger triggers and arms --stop-when (app->opts), after the -e events. Returns
  * 0, or -1 with the one-line reason (bad event, trigger or condition; the kernel's error). */
 int stopwhen_start(struct kt_app *app, char *err, size_t errlen);

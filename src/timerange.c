@@ -63,6 +63,9 @@ int time_parse(const char *text, struct kt_time *out, char *err, size_t errlen)
 	if (whole > UINT64_MAX / units[unit].ns)
 		goto range;
 	out->ns = whole * units[unit].ns + frac;
+	out->grain = 1;
+	for (unsigned i = nfrac; i < units[unit].digits; i++)
+		out->grain *= 10;
 	return 0;
 range:
 	str_seterr(err, errlen, "time '%s' is out of range", text);
@@ -113,7 +116,12 @@ void time_range_resolve(const struct kt_time_range *r, uint64_t capture_start, u
 			uint64_t *to)
 {
 	*from = r->has_from ? time_resolve(&r->from, capture_start) : 0;
-	*to = r->has_to ? time_resolve(&r->to, capture_start) : UINT64_MAX;
+	*to = UINT64_MAX;
+	if (r->has_to) {
+		*to = time_resolve(&r->to, capture_start);
+		if (r->to.grain > 1 && r->to.grain <= 1000 && *to <= UINT64_MAX - r->to.grain)
+			*to += r->to.grain - 1;
+	}
 }
 
 bool time_range_contains(const struct kt_time_range *r, uint64_t capture_start, uint64_t ts)

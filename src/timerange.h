@@ -13,6 +13,7 @@
 struct kt_time {
 	bool relative;	/* ns counts from the capture's start */
 	uint64_t ns;
+	uint64_t grain;	/* ns one step of the last typed digit is worth (1000 for µs) */
 };
 
 /* [from, to], both inclusive; an absent end is open. */
@@ -31,7 +32,9 @@ int time_range_parse(const char *text, struct kt_time_range *out, char *err, siz
 uint64_t time_resolve(const struct kt_time *t, uint64_t capture_start);
 /* Whether ts lies in r, resolved against capture_start. */
 bool time_range_contains(const struct kt_time_range *r, uint64_t capture_start, uint64_t ts);
-/* r's ends as timestamps: open ends become 0 and UINT64_MAX. */
+/* r's ends as timestamps: open ends become 0 and UINT64_MAX. An end typed to the µs or finer
+ * (a timestamp as printed) covers its last digit's whole step, so that --to 205.060123
+ * keeps the row printed as 205.060123 whatever its nanoseconds; "+40.3" stays a point. */
 void time_range_resolve(const struct kt_time_range *r, uint64_t capture_start,
 			uint64_t *from, uint64_t *to);
 

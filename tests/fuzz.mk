@@ -88,7 +88,8 @@ endif
 # The viewer's whole remote state machine as a hostile agent drives it (issue 36): frames of
 # any type in any order through client.c into the pages' decoder, the viewer's requests
 # between them.
-FUZZ_REMOTE_SRCS = tests/fuzz/fuzz_remote.c src/remote/client.c src/remote/pages.c \
+FUZZ_REMOTE_SRCS = tests/fuzz/fuzz_remote.c $(FUZZ_REMOTE_LIB)
+FUZZ_REMOTE_LIB = src/remote/client.c src/remote/pages.c \
 	src/remote/fmtcheck.c \
 	src/remote/recq.c src/backend/ringpage.c src/backend/catalog.c src/remote/frame.c \
 	src/remote/msg.c src/remote/histrows.c src/remote/counterrows.c src/backend/pmu_snap.c \
@@ -99,5 +100,22 @@ EXTRA_DIST += tests/fuzz/remote.dict tests/fuzz/fuzz_remote.c
 FUZZ_PARSER_BINS += tests/fuzz/fuzz_remote
 if HAVE_FUZZER
 tests/fuzz/fuzz_remote: $(FUZZ_REMOTE_SRCS) tests/fuzz/fuzz_parser.h
+	$(FUZZ_PARSER_LINK)
+endif
+# The agent's reading of its viewer's frames, all of it before a kernel call
+# (src/remote/agentreq.c): hello first, then requests, pings and anything else (issue 36).
+FUZZ_AGENT_SRCS = tests/fuzz/fuzz_agent.c src/remote/agentreq.c src/remote/frame.c \
+	src/remote/msg.c src/remote/histrows.c src/remote/counterrows.c src/backend/pmu_snap.c \
+	src/remote/profrows.c src/backend/probeprint.c src/json.c $(FUZZ_PROBES_LIB)
+# The mirror's file names: a name from an agent stays inside the mirror directory (issue 36).
+FUZZ_MIRROR_SRCS = tests/fuzz/fuzz_mirror.c src/remote/mirror.c $(FUZZ_REMOTE_LIB)
+FUZZ_PARSER_TESTS += tests/fuzz/agent.dict tests/fuzz/mirror.dict
+EXTRA_DIST += tests/fuzz/agent.dict tests/fuzz/fuzz_agent.c tests/fuzz/mirror.dict \
+	tests/fuzz/fuzz_mirror.c
+FUZZ_PARSER_BINS += tests/fuzz/fuzz_agent tests/fuzz/fuzz_mirror
+if HAVE_FUZZER
+tests/fuzz/fuzz_agent: $(FUZZ_AGENT_SRCS) tests/fuzz/fuzz_parser.h
+	$(FUZZ_PARSER_LINK)
+tests/fuzz/fuzz_mirror: $(FUZZ_MIRROR_SRCS) tests/fuzz/fuzz_parser.h
 	$(FUZZ_PARSER_LINK)
 endif

@@ -66,14 +66,14 @@ src_libktop_a_SOURCES += \
 if ENABLE_BPF
 src_libktop_a_SOURCES += src/backend/bpfhist.c src/backend/bpfobj.c src/backend/bpfobj.h \
 	src/backend/histkind.c src/backend/histkind.h src/backend/offcpu.c \
-	src/backend/overview_bpf.c
+	src/backend/overview_bpf.c src/backend/armbpf.c
 # BUILT_SOURCES covers make all/check; this covers "make ktop" (the lab's static build)
 src/backend/bpfobj.$(OBJEXT): src/probes/objects.h
 else
 src_libktop_a_SOURCES += src/backend/bpfhist_stub.c src/backend/offcpu_stub.c \
-	src/backend/overview_bpf_stub.c
+	src/backend/overview_bpf_stub.c src/backend/armbpf_stub.c
 endif
-src_libktop_a_SOURCES += src/backend/bpfhist.h src/backend/histspec.c src/backend/histspec.h \
+src_libktop_a_SOURCES += src/backend/armbpf.h src/backend/bpfhist.h src/backend/histspec.c src/backend/histspec.h \
 	src/backend/offcpu.h
 # Syscall names for by=syscall keys, from the C library's <sys/syscall.h> of this build.
 src/backend/syscall_names.h: Makefile

@@ -20,8 +20,10 @@ struct kt_recorder {
 	struct kt_app *app;
 	struct kt_tdat_writer *w;
 	uint64_t next;
+	uint64_t from, to; /* the window written (trace timestamps, both included) */
 	unsigned long long missed;
 	char *path;
+	struct kt_window_stats *win; /* a window's losses, counted as it is written; or NULL */
 };
 
 /* The writer asks for task names; "<...>" means ktop does not know one. */
@@ -63,7 +65,19 @@ struct kt_recorder *recorder_start(struct kt_app *app, const char *path, uint64_
 	}
 	rc->app = app;
 	rc->next = from_seq;
+	rc->to = UINT64_MAX;
 	return rc;
+}
+
+static int recorder_add(struct kt_recorder *rc, const struct kt_rec *r, char *err,
+			size_t errlen)
+{
+	if (rc->win && (r->flags & KT_REC_LOST)) {
+		rc->win->lost_markers++;
+		if (r->lost > 0)
+			rc->win->lost_events += (unsigned long long)r->lost;
+	}
+	return tdat_writer_add(rc->w, r, err, errlen);
 }
 
 int recorder_pump(struct kt_recorder *rc, char *err, size_t errlen)
@@ -82,11 +96,35 @@ int recorder_pump(struct kt_recorder *rc, char *err, size_t errlen)
 		}
 		end = store_end(st);
 		for (n = 0; rc->next < end && n < RECORDER_BATCH && !ret; n++, rc->next++)
-			if (store_get(st, rc->next, &r))
-				ret = tdat_writer_add(rc->w, &r, err, errlen);
+			if (store_get(st, rc->next, &r) && r.ts >= rc->from && r.ts <= rc->to)
+				ret = recorder_add(rc, &r, err, errlen);
 		store_unlock(st);
 	} while (!ret && rc->next < end);
 	return ret;
+}
+
+void recorder_set_window(struct kt_recorder *rc, uint64_t from, uint64_t to)
+{
+	rc->from = from;
+	rc->to = to;
+}
+
+int record_window(struct kt_app *app, const char *path, uint64_t from, uint64_t to,
+		  unsigned long long *events, char *err, size_t errlen)
+{
+	struct kt_recorder *rc;
+	uint64_t first;
+
+	store_lock(app->store);
+	first = store_first(app->store);
+	store_unlock(app->store);
+	rc = recorder_start(app, path, first, err, errlen);
+	if (!rc)
+		return -1;
+	recorder_set_window(rc, from, to);
+	recorder_pump(rc, err, errlen);
+	*events = recorder_events(rc);
+	return recorder_finish(rc, err, errlen);
 }
 
 unsigned long long recorder_events(const struct kt_recorder *rc)
@@ -115,8 +153,43 @@ int recorder_finish(struct kt_recorder *rc, char *err, size_t errlen)
 
 	/* a page that cannot be written stops the writer; its close says so */
 	recorder_pump(rc, err, errlen);
-	ret = tdat_writer_close(rc->w, rc->app->cpu_stats, err, errlen);
+	ret = tdat_writer_close(rc->w, rc->win ? NULL : rc->app->cpu_stats, err, errlen);
 	free(rc->path);
 	free(rc);
 	return ret;
+}
+
+/* Whether the store still holds from: its oldest record is not later. */
+static bool recorder_holds(struct kt_store *st, uint64_t from)
+{
+	struct kt_rec r;
+	bool held;
+
+	store_lock(st);
+	held = store_first(st) == store_end(st) || !store_get(st, store_first(st), &r) ||
+	       r.ts <= from;
+	store_unlock(st);
+	return held;
+}
+
+int recorder_write_window(struct kt_app *app, const char *path, uint64_t from, uint64_t to,
+			  struct kt_window_stats *ws, char *err, size_t errlen)
+{
+	struct kt_recorder *rc;
+	uint64_t first;
+
+	memset(ws, 0, sizeof(*ws));
+	ws->truncated = !recorder_holds(app->store, from);
+	store_lock(app->store);
+	first = store_first(app->store);
+	store_unlock(app->store);
+	rc = recorder_start(app, path, first, err, errlen);
+	if (!rc)
+		return -1;
+	recorder_set_window(rc, from, to);
+	rc->win = ws;
+	recorder_pump(rc, err, errlen);
+	ws->events = recorder_events(rc);
+	/* the kernel's counters are the whole capture's: a window's losses are its markers */
+	return recorder_finish(rc, err, errlen);
 }

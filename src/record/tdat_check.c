@@ -3,8 +3,10 @@
  * The trace.dat structure check. It walks the sections the way a reader would, but reads
  * only sizes, names and the few options it reports, skipping over contents: a 1 GB recording
  * is checked with a few dozen small reads. Version 6 is checked to the per-CPU data; of
- * version 7 the header and the chain of section headers (their contents may be compressed),
- * and, when the data is not compressed, the per-CPU data its BUFFER option names, as v6's.
+ * version 7 the header, the chain of section headers (their contents may be compressed) and
+ * the per-CPU data of every buffer its BUFFER options name: on disk as v6's, or compressed
+ * (zstd), every chunk unpacked and its pages checked. Either version's instances (BUFFER
+ * options with a name) are checked whole.
  */
 #include "config.h"
 
@@ -17,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zstd.h>
+
 #include "../backend/loss.h"
 #include "../backend/ringpage.h"
 #include "tdat.h"
@@ -24,6 +28,7 @@
 
 #define MAX_COUNT 100000u /* events in a system, systems, options: far beyond any kernel */
 #define MAX_CPUS 8192
+#define TDAT_CHUNK_MAX (64u << 20) /* a compressed chunk unpacked: trace-cmd's are 10 pages */
 
 struct src {
 	const unsigned char *mem; /* whole file in memory, or NULL: read fd */
@@ -31,6 +36,7 @@ struct src {
 	unsigned long long size, off;
 	const char *name;
 	const char *section; /* what is being read, for the message */
+	const char *buffer; /* the instance whose data is checked (v7's BUFFER option), or "" */
 	char *err;
 	size_t errlen;
 	bool failed;
@@ -190,6 +196,7 @@ static void parse_cpustat(struct kt_tdat_info *info, const char *text)
 	}
 }
 
+static int buffer_v6(struct src *s, struct kt_tdat_info *info, uint32_t size);
 static int buffer_v7(struct src *s, struct kt_tdat_info *info, uint32_t size);
 
 /* v6 options: id u16, size u32, data; DONE ends them (v7's plain options sections too). */
@@ -225,8 +232,8 @@ static int options_v6(struct src *s, struct kt_tdat_info *info)
 				parse_clock(info, data);
 			else
 				parse_cpustat(info, data);
-		} else if (id == TDAT_OPT_BUFFER && info->version == 7) {
-			if (buffer_v7(s, info, size) < 0)
+		} else if (id == TDAT_OPT_BUFFER) {
+			if ((info->version == 7 ? buffer_v7 : buffer_v6)(s, info, size) < 0)
 				return -1;
 		} else if (id == TDAT_OPT_KTOP_STACKS && !info->stacks) {
 			info->stacks = malloc((size_t)size + 1);
@@ -242,28 +249,117 @@ static int options_v6(struct src *s, struct kt_tdat_info *info)
 	return fail(s, "corrupt options at offset %llu: more than %u of them", s->off, MAX_COUNT);
 }
 
-/* Every page header of one CPU's data: libtracecmd trusts a page's commit size and would
- * read past the page with a corrupt one, so a page that claims more than a page holds
- * ends the check here. One small read per page. */
+/* Every page header of one CPU's data, the first max of them: libtracecmd trusts a page's
+ * commit size and would read past the page with a corrupt one, so a page that claims more
+ * than a page holds ends the check here. One small read per page. */
 static int pages(struct src *s, const struct kt_tdat_info *info, int cpu, uint64_t off,
-		 uint64_t size)
+		 uint64_t size, uint64_t max)
 {
 	size_t hdr = ringpage_header_size(info->long_size);
 	unsigned char h[16];
 	char why[128];
-	uint64_t p;
+	uint64_t p, n;
 
-	for (p = off; p < off + size && p < off + (uint64_t)TDAT_CHECK_PAGES * info->page_size;
-	     p += info->page_size) {
+	for (p = off, n = 0; p < off + size && n < max; p += info->page_size, n++) {
 		s->off = p;
 		if (get(s, h, hdr) < 0)
 			return -1;
 		if (ringpage_check(h, info->page_size, info->long_size,
 				   __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, why, sizeof(why)) < 0)
-			return fail(s, "corrupt page at offset %llu in CPU %d's data: %s",
-				    (unsigned long long)p, cpu, why);
+			return fail(s, "corrupt page at offset %llu in %s%sCPU %d's data: %s",
+				    (unsigned long long)p, s->buffer, *s->buffer ? "'s " : "", cpu,
+				    why);
 	}
 	return 0;
+}
+
+/* A compressed chunk's pages, decompressed: each checked as a page on disk. */
+static int chunk_pages(struct src *s, const struct kt_tdat_info *info, int cpu,
+		       unsigned long long at, const unsigned char *out, uint32_t size)
+{
+	char why[128];
+
+	for (uint32_t p = 0; p < size; p += info->page_size)
+		if (ringpage_check(out + p, info->page_size, info->long_size,
+				   __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, why, sizeof(why)) < 0)
+			return fail(s, "corrupt page %u of the compressed chunk at offset %llu in "
+				       "%s%sCPU %d's data: %s",
+				    p / info->page_size, at, s->buffer, *s->buffer ? "'s " : "", cpu,
+				    why);
+	return 0;
+}
+
+/*
+ * One CPU's zstd-compressed data (v7): a u32 count of chunks, each a u32 compressed size, a
+ * u32 size, then the zstd frame. libtracecmd trusts both sizes and every page it unpacks, so
+ * each chunk is unpacked here within its stated size, which must be whole pages (and at
+ * most TDAT_CHUNK_MAX), to exactly that size, and all its pages checked: the whole data,
+ * as libtracecmd will unpack it anyway.
+ */
+static int pages_zstd(struct src *s, const struct kt_tdat_info *info, int cpu, uint64_t off)
+{
+	unsigned char *z = NULL, *out = NULL;
+	unsigned long long at;
+	uint32_t n, i, zsize = 0, size = 0;
+	size_t got;
+	int ret = -1;
+
+	s->off = off;
+	n = get_u32(s);
+	for (i = 0; i < n && !s->failed; i++) {
+		at = s->off;
+		zsize = get_u32(s);
+		size = get_u32(s);
+		if (s->failed)
+			break;
+		if (!size || size % info->page_size || size > TDAT_CHUNK_MAX ||
+		    zsize > s->size - s->off) {
+			fail(s, "corrupt compressed chunk at offset %llu in %s%sCPU %d's data: it "
+				"says %u bytes packed in %u; a chunk holds whole %u-byte pages, at "
+				"most %u MiB, and the file has %llu bytes after it",
+			     at, s->buffer, *s->buffer ? "'s " : "", cpu, size, zsize,
+			     info->page_size, TDAT_CHUNK_MAX >> 20, s->size - s->off);
+			break;
+		}
+		free(z);
+		free(out);
+		z = malloc(zsize ? zsize : 1);
+		out = malloc(size);
+		if (!z || !out) {
+			fail(s, "out of memory for a compressed chunk of %u bytes", size);
+			break;
+		}
+		if (get(s, z, zsize) < 0)
+			break;
+		got = ZSTD_decompress(out, size, z, zsize);
+		if (ZSTD_isError(got) || got != size) {
+			fail(s, "corrupt compressed chunk at offset %llu in %s%sCPU %d's data: it "
+				"says it unpacks to %u bytes, zstd says: %s",
+			     at, s->buffer, *s->buffer ? "'s " : "", cpu, size,
+			     ZSTD_isError(got) ? ZSTD_getErrorName(got) : "fewer");
+			break;
+		}
+		if (chunk_pages(s, info, cpu, at, out, size) < 0)
+			break;
+	}
+	if (!s->failed)
+		ret = 0;
+	free(z);
+	free(out);
+	return ret;
+}
+
+/* One CPU's data, as the file's compression has it: on disk, its first max pages checked
+ * (the reader checks the rest as it goes: tdat_check_page), or compressed, all of it. */
+static int cpu_data(struct src *s, const struct kt_tdat_info *info, int cpu, uint64_t off,
+		    uint64_t size, uint64_t max)
+{
+	if (info->version == 7 && !strcmp(info->compression, "zstd"))
+		return pages_zstd(s, info, cpu, off);
+	if (info->version == 7 && strcmp(info->compression, "none"))
+		return fail(s, "compressed with %s: ktop reads trace.dat files compressed with "
+			       "zstd (trace-cmd convert --compression zstd)", info->compression);
+	return pages(s, info, cpu, off, size, max);
 }
 
 /* One CPU's data: inside the file, in whole pages. */
@@ -316,7 +412,7 @@ static int flyrecord(struct src *s, struct kt_tdat_info *info)
 		size = get_u64(s);
 		info->cpus[cpu].off = off;
 		info->cpus[cpu].size = size;
-		if (pages(s, info, cpu, off, size) < 0)
+		if (pages(s, info, cpu, off, size, TDAT_CHECK_PAGES) < 0)
 			return -1;
 	}
 	return 0;
@@ -423,17 +519,82 @@ static int check_v6(struct src *s, struct kt_tdat_info *info)
 	}
 }
 
+/* One CPU's data of a buffer: compressed (v7), or on disk in whole pages inside the file. */
+static int buffer_data(struct src *s, const struct kt_tdat_info *info, int cpu,
+		   const struct kt_tdat_cpu *c, uint64_t max)
+{
+	if (info->version == 7 && strcmp(info->compression, "none"))
+		return cpu_data(s, info, cpu, c->off, c->size, max);
+	if (cpu_extent(s, info, cpu, c->off, c->size) < 0)
+		return -1;
+	return cpu_data(s, info, cpu, c->off, c->size, max);
+}
+
+/* An instance's buffer (a BUFFER option with a name): all its data checked now, since the
+ * reader checks later pages of the top-level buffer's alone. */
+static int instance_data(struct src *s, const struct kt_tdat_info *info, const char *name,
+		       const struct kt_tdat_cpu *cpus, uint32_t n)
+{
+	char buffer[300];
+	int ret = 0;
+
+	snprintf(buffer, sizeof(buffer), "instance %s", name);
+	s->buffer = buffer;
+	for (uint32_t i = 0; i < n && !ret; i++)
+		ret = buffer_data(s, info, (int)i, &cpus[i], UINT64_MAX);
+	s->buffer = "";
+	return ret;
+}
+
+/* v6's BUFFER option: where an instance's data is (a "flyrecord" tag, then each CPU's data
+ * offset and size, as the top level's), and its name. Checked as v7's instances are. */
+static int buffer_v6(struct src *s, struct kt_tdat_info *info, uint32_t size)
+{
+	unsigned long long end = s->off + size;
+	struct kt_tdat_cpu *cpus;
+	char name[256];
+	uint64_t at;
+	int cpu, ret;
+
+	s->section = "the buffer option";
+	at = get_u64(s);
+	if (get_str(s, name, sizeof(name)) < 0)
+		return -1;
+	if (at > s->size)
+		return fail(s, "truncated: instance %s's data is said to be at offset %llu, the "
+			       "file has %llu", name, (unsigned long long)at, s->size);
+	s->off = at;
+	s->section = "an instance's per-CPU data offsets";
+	if (expect_tag(s, "flyrecord") < 0)
+		return -1;
+	cpus = calloc((size_t)info->ncpus + 1, sizeof(*cpus));
+	if (!cpus)
+		return fail(s, "out of memory");
+	for (cpu = 0; cpu < info->ncpus; cpu++) {
+		cpus[cpu].off = get_u64(s);
+		cpus[cpu].size = get_u64(s);
+	}
+	ret = s->failed ? -1 : instance_data(s, info, name, cpus, (uint32_t)info->ncpus);
+	free(cpus);
+	s->off = end;
+	s->section = "options";
+	return ret;
+}
+
 /*
  * v7's BUFFER option: the data section's offset, the buffer's name and clock, the page size,
  * the CPU count, then each CPU's id, data offset and size. The top-level buffer's (name "")
- * are the per-CPU data of info->cpus, checked as v6's once the sections are walked.
+ * are the per-CPU data of info->cpus, checked once the sections are walked; an instance's
+ * (trace-cmd record -B) are checked here.
  */
 static int buffer_v7(struct src *s, struct kt_tdat_info *info, uint32_t size)
 {
 	unsigned long long end = s->off + size;
 	char name[256], clock[64];
+	struct kt_tdat_cpu *cpus;
 	uint32_t psize, n, i, id;
 	uint64_t off, len;
+	int ret;
 
 	s->section = "the buffer option";
 	get_u64(s);
@@ -443,26 +604,34 @@ static int buffer_v7(struct src *s, struct kt_tdat_info *info, uint32_t size)
 	n = get_u32(s);
 	if (s->failed)
 		return -1;
-	if (!name[0] && !info->cpus) {
-		if (psize != info->page_size || n > MAX_CPUS || 20ull * n > end - s->off)
-			return fail(s, "corrupt buffer option at offset %llu: %u CPUs of %u-byte "
-				       "pages in %u bytes (the file's pages are %u bytes)",
-				    end - size, n, psize, size, info->page_size);
-		info->cpus = calloc((size_t)n + 1, sizeof(*info->cpus));
-		if (!info->cpus)
-			return fail(s, "out of memory");
-		info->ncpus = (int)n;
-		for (i = 0; i < n; i++) {
-			id = get_u32(s);
-			off = get_u64(s);
-			len = get_u64(s);
-			if (!s->failed && id >= n)
-				return fail(s, "corrupt buffer option: CPU %u of %u", id, n);
-			if (s->failed)
-				return -1;
-			info->cpus[id].off = off;
-			info->cpus[id].size = len;
+	if (psize != info->page_size || n > MAX_CPUS || 20ull * n > end - s->off)
+		return fail(s, "corrupt buffer option at offset %llu: %u CPUs of %u-byte "
+			       "pages in %u bytes (the file's pages are %u bytes)",
+			    end - size, n, psize, size, info->page_size);
+	cpus = calloc((size_t)n + 1, sizeof(*cpus));
+	if (!cpus)
+		return fail(s, "out of memory");
+	for (i = 0; i < n; i++) {
+		id = get_u32(s);
+		off = get_u64(s);
+		len = get_u64(s);
+		if (!s->failed && id >= n)
+			fail(s, "corrupt buffer option: CPU %u of %u", id, n);
+		if (s->failed) {
+			free(cpus);
+			return -1;
 		}
+		cpus[id].off = off;
+		cpus[id].size = len;
+	}
+	if (!name[0] && !info->cpus) {
+		info->cpus = cpus;
+		info->ncpus = (int)n;
+	} else {
+		ret = instance_data(s, info, name[0] ? name : "\"\" (a second top level)", cpus, n);
+		free(cpus);
+		if (ret < 0)
+			return -1;
 	}
 	if (end > s->size)
 		return truncated(s, end - s->off);
@@ -471,24 +640,24 @@ static int buffer_v7(struct src *s, struct kt_tdat_info *info, uint32_t size)
 	return 0;
 }
 
-/* v7's per-CPU data (buffer_v7), when it is on disk as pages: as v6's, its first pages. */
+/* v7's top-level per-CPU data (buffer_v7): on disk, as v6's, its first pages; compressed,
+ * all of it, and then none is left for the reader to check (its offsets are not pages'). */
 static int cpus_v7(struct src *s, struct kt_tdat_info *info)
 {
+	bool packed = info->version == 7 && strcmp(info->compression, "none") != 0;
 	int cpu;
 
 	if (!info->cpus)
 		return 0;
-	if (strcmp(info->compression, "none")) { /* compressed: libtracecmd's to unpack */
+	s->section = "the per-CPU data";
+	for (cpu = 0; cpu < info->ncpus; cpu++)
+		if (buffer_data(s, info, cpu, &info->cpus[cpu], TDAT_CHECK_PAGES) < 0)
+			return -1;
+	if (packed) {
 		free(info->cpus);
 		info->cpus = NULL;
 		info->ncpus = 0;
-		return 0;
 	}
-	s->section = "the per-CPU data";
-	for (cpu = 0; cpu < info->ncpus; cpu++)
-		if (cpu_extent(s, info, cpu, info->cpus[cpu].off, info->cpus[cpu].size) < 0 ||
-		    pages(s, info, cpu, info->cpus[cpu].off, info->cpus[cpu].size) < 0)
-			return -1;
 	return 0;
 }
 
@@ -602,16 +771,16 @@ int tdat_check_page(int fd, const char *path, const struct kt_tdat_info *info, u
 		    int cpu, char *err, size_t errlen)
 {
 	struct src s = { .fd = fd, .name = path, .err = err, .errlen = errlen,
-			 .section = "a page", .size = info->file_size };
+			 .section = "a page", .buffer = "", .size = info->file_size };
 
-	return pages(&s, info, cpu, off, info->page_size);
+	return pages(&s, info, cpu, off, info->page_size, 1);
 }
 
 int tdat_check_mem(const unsigned char *buf, size_t len, const char *name,
 		   struct kt_tdat_info *info, char *err, size_t errlen)
 {
 	struct src s = { .mem = buf, .fd = -1, .size = len, .name = name, .err = err,
-			 .errlen = errlen, .section = "the file" };
+			 .errlen = errlen, .section = "the file", .buffer = "" };
 
 	if (check(&s, info) < 0) {
 		tdat_info_free(info);
@@ -623,7 +792,7 @@ int tdat_check_mem(const unsigned char *buf, size_t len, const char *name,
 int tdat_check(const char *path, struct kt_tdat_info *info, char *err, size_t errlen)
 {
 	struct src s = { .fd = -1, .name = path, .err = err, .errlen = errlen,
-			 .section = "the file" };
+			 .section = "the file", .buffer = "" };
 	struct stat sb;
 	int ret;
 

@@ -62,6 +62,7 @@
 #include "counterrows.h"
 #include "agentov.h"
 #include "agentprof.h"
+#include "agentreq.h"
 #include "agenttrig.h"
 #include "agentlist.h"
 #include "agentnames.h"
@@ -1485,12 +1486,7 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 			a->viewer_done = true;
 			ret = 0;
 			break;
-		default: /* a newer viewer's */
-			snprintf(text, sizeof(text), "request %u is not known to this agent (ktop "
-				 "%s): install the same ktop version on both sides", q->op,
-				 PACKAGE_VERSION);
-			break;
-		}
+		} /* an op this agent does not know was refused by agentreq_decode */
 	}
 	first_line(text);
 	log_debug("%s: %s %s: %s%s", __func__, msg_request_name(q->op), q->arg,
@@ -1512,41 +1508,32 @@ static void agent_refuse_request(struct agent *a, uint32_t id, const char *why)
 	pthread_mutex_unlock(&a->lock);
 }
 
-/* One frame from the viewer. Returns -1 when it is one the agent cannot go on after. */
+/* One frame from the viewer (agentreq.c reads it). Returns -1 when it is one the agent
+ * cannot go on after. */
 static int agent_frame(struct agent *a, const struct kt_frame *f, const uint8_t *p, size_t n,
 		       char *err, size_t errlen)
 {
-	struct kt_request q;
-	int ret;
-	char store[8192];
-	uint64_t t;
+	struct kt_agentreq req, *in = &req;
 
-	switch (f->type) {
-	case KT_MSG_REQUEST:
-		ret = msg_request_decode(p, n, &q, store, sizeof(store), err, errlen);
-		if (ret < 0)
-			return -1;
-		if (ret > 0)
-			agent_refuse_request(a, q.id, err);
-		else
-			agent_request(a, &q);
+	if (agentreq_decode(f, p, n, in, err, errlen) < 0)
+		return -1;
+	switch (in->kind) {
+	case KT_AGENTREQ_RUN:
+		agent_request(a, &in->q);
 		return 0;
-	case KT_MSG_PING:
-		if (msg_u64_decode(p, n, &t) < 0) {
-			snprintf(err, errlen, "malformed ping (%zu bytes)", n);
-			return -1;
-		}
+	case KT_AGENTREQ_REFUSE:
+		agent_refuse_request(a, in->q.id, in->why);
+		return 0;
+	case KT_AGENTREQ_PING:
 		a->pinged = true;
 		pthread_mutex_lock(&a->lock);
 		a->pay.len = 0;
-		msg_pong_encode(&a->pay, t, clock_mono_ns());
+		msg_pong_encode(&a->pay, in->ping, clock_mono_ns());
 		agent_send(a, KT_MSG_PONG, a->pay.data, a->pay.len);
 		pthread_mutex_unlock(&a->lock);
 		return 0;
-	default:
-		snprintf(err, errlen, "a viewer does not send %s frames", frame_type_name(f->type));
-		return -1;
 	}
+	return 0;
 }
 
 /* Reads what stdin has. Returns 1 to go on, 0 at its end (or the viewer's end request), -1
@@ -1615,14 +1602,7 @@ static int agent_hello_in(struct agent *a, struct kt_hello *h, char *err, size_t
 		if (r > 0)
 			rstream_feed(&a->rs, buf, (size_t)r);
 	}
-	if (f.type != KT_MSG_HELLO) {
-		snprintf(err, errlen, "the viewer's first frame is %s, not hello",
-			 frame_type_name(f.type));
-		return -1;
-	}
-	if (msg_hello_decode(p, n, h, err, errlen) < 0)
-		return -1;
-	if (msg_version_mismatch(h, "the viewer", err, errlen))
+	if (agentreq_hello(&f, p, n, h, err, errlen) < 0)
 		return -1;
 	a->compress = h->compress;
 	return 0;

@@ -22,6 +22,7 @@
 #include "clock.h"
 #include "log.h"
 #include "push.h"
+#include "strutil.h"
 #include "xalloc.h"
 
 /* Formats an agent may send, at most: a kernel has about 2,300 events in 2 MB of formats,
@@ -51,6 +52,7 @@ struct kt_remote {
 	bool finished; /* the end request went */
 	char name[160];
 	char error[512]; /* the agent's ERROR frame */
+	char fault[768]; /* what the agent did wrong after its hello, the way out; "" */
 	uint32_t next_id;
 	/* the reply remote_call waits for */
 	uint32_t want_id;
@@ -298,13 +300,14 @@ static int remote_format_ok(struct kt_remote *r, char *sys, char *name, const ui
 	return 0;
 }
 
-static int remote_malformed(const struct kt_frame *f, char *err, size_t errlen)
+static int remote_malformed(const struct kt_remote *r, const struct kt_frame *f, char *err,
+			    size_t errlen)
 {
-	snprintf(err, errlen, "malformed %s frame (%u bytes)", frame_type_name(f->type), f->len);
+	snprintf(err, errlen, "%s sent a malformed %s frame (%u bytes)", r->name,
+		 frame_type_name(f->type), f->len);
 	return -1;
 }
 
-/* One frame of the agent's. Returns 0, or -1 with one line in err. */
 /* An overview's tick, handed on (its rows the callee's) or freed. */
 static int remote_ov_rows(struct kt_remote *r, const uint8_t *p, size_t n,
 			  const struct kt_frame *f, char *err, size_t errlen)
@@ -323,6 +326,8 @@ static int remote_ov_rows(struct kt_remote *r, const uint8_t *p, size_t n,
 	return 0;
 }
 
+/* One frame of the agent's. Returns 0, or -1 with one line in err (-2: the agent's error
+ * frame). */
 static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const uint8_t *p,
 			   size_t n, char *err, size_t errlen)
 {
@@ -359,7 +364,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		}
 		if (r->hello.proto == KT_PROTO_VERSION && r->hello.host[0])
 			snprintf(r->name, sizeof(r->name), "agent at %s", r->hello.host);
-		if (msg_version_mismatch(&r->hello, r->name, err, errlen))
+		if (msg_version_mismatch(&r->hello, r->name, true, err, errlen))
 			return -1;
 		r->have_hello = true;
 		if (o->hello)
@@ -369,10 +374,10 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		rbuf_init(&rb, p, n);
 		rbuf_str(&rb, r->error, sizeof(r->error));
 		snprintf(err, errlen, "%s: %s", r->name, r->error);
-		return -1;
+		return -2; /* its own words, not a fault */
 	case KT_MSG_REPLY:
 		if (msg_reply_decode(p, n, &id, &ok, r->reply, sizeof(r->reply)) < 0)
-			return remote_malformed(f, err, errlen);
+			return remote_malformed(r, f, err, errlen);
 		remote_answered(r, id);
 		if (id == r->want_id) {
 			r->got_reply = true;
@@ -385,7 +390,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		return 0;
 	case KT_MSG_FORMAT:
 		if (msg_format_decode(p, n, sys, sizeof(sys), name, sizeof(name), &blob, &len) < 0)
-			return remote_malformed(f, err, errlen);
+			return remote_malformed(r, f, err, errlen);
 		if (remote_format_ok(r, sys, name, blob, len, err, errlen) < 0)
 			return -1;
 		if (o->format)
@@ -406,7 +411,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 	case KT_MSG_PAGE:
 		if (msg_page_decode(p, n, &cpu, &blob, &len) < 0 || cpu >= r->hello.ncpus ||
 		    len > r->hello.page_size)
-			return remote_malformed(f, err, errlen);
+			return remote_malformed(r, f, err, errlen);
 		if (ringpage_check(blob, len, r->hello.long_size, r->hello.big_endian, why,
 				   sizeof(why)) < 0) {
 			snprintf(err, errlen, "%s sent a corrupt page for CPU %u: %s", r->name, cpu,
@@ -420,21 +425,21 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		return 0;
 	case KT_MSG_COMMS:
 		if (msg_comms_decode(p, n, remote_comm, r) < 0)
-			return remote_malformed(f, err, errlen);
+			return remote_malformed(r, f, err, errlen);
 		return 0;
 	case KT_MSG_UNAMES:
 		if (msg_unames_decode(p, n, remote_user_name, r) < 0)
-			return remote_malformed(f, err, errlen);
+			return remote_malformed(r, f, err, errlen);
 		return 0;
 	case KT_MSG_LOSS:
 		if (msg_loss_decode(p, n, loss, 1024, &cpu, &bl) < 0)
-			return remote_malformed(f, err, errlen);
+			return remote_malformed(r, f, err, errlen);
 		if (o->loss)
 			o->loss(r->ctx, loss, cpu, &bl);
 		return 0;
 	case KT_MSG_PONG:
 		if (msg_pong_decode(p, n, &sent, &agent) < 0)
-			return remote_malformed(f, err, errlen);
+			return remote_malformed(r, f, err, errlen);
 		now = clock_mono_ns();
 		r->got_pong = true;
 		if (sent <= now && now - sent < r->best_rtt) {
@@ -445,13 +450,13 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		return 0;
 	case KT_MSG_WATERMARK:
 		if (msg_u64_decode(p, n, &agent) < 0)
-			return remote_malformed(f, err, errlen);
+			return remote_malformed(r, f, err, errlen);
 		if (o->watermark)
 			o->watermark(r->ctx, agent);
 		return 0;
 	case KT_MSG_SNAPSHOT:
 		if (msg_snapshot_decode(p, n, &snap) < 0)
-			return remote_malformed(f, err, errlen);
+			return remote_malformed(r, f, err, errlen);
 		if (o->snapshot)
 			o->snapshot(r->ctx, &snap);
 		else
@@ -459,7 +464,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		return 0;
 	case KT_MSG_HISTROWS:
 		if (msg_histrows_decode(p, n, &rows) < 0)
-			return remote_malformed(f, err, errlen);
+			return remote_malformed(r, f, err, errlen);
 		if (o->hist_rows)
 			o->hist_rows(r->ctx, &rows);
 		else
@@ -467,7 +472,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		return 0;
 	case KT_MSG_COUNTERROWS:
 		if (msg_counterrows_decode(p, n, &crows) < 0)
-			return remote_malformed(f, err, errlen);
+			return remote_malformed(r, f, err, errlen);
 		if (o->counter_rows)
 			o->counter_rows(r->ctx, &crows);
 		else
@@ -475,7 +480,7 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		return 0;
 	case KT_MSG_PROFROWS:
 		if (msg_profrows_decode(p, n, &prof) < 0)
-			return remote_malformed(f, err, errlen);
+			return remote_malformed(r, f, err, errlen);
 		if (o->prof_rows)
 			o->prof_rows(r->ctx, &prof);
 		return 0;
@@ -491,9 +496,13 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 	}
 }
 
-/* The line the command's stderr has written so far, handed on. */
+/* The line the command's stderr has written so far, handed on, every byte the explorer
+ * would not draw shown as '?' (textout.h): the agent's bytes must not drive the
+ * operator's terminal. */
 static void remote_err_flush(struct kt_remote *r)
 {
+	for (size_t i = 0; i < r->errlen; i++)
+		r->errline[i] = str_shown((unsigned char)r->errline[i]);
 	r->errline[r->errlen] = '\0';
 	r->ops->stderr_line(r->ctx, r->errline);
 	r->errlen = 0;
@@ -560,6 +569,17 @@ int remote_pump(struct kt_remote *r, char *err, size_t errlen)
 	return remote_feed(r, buf, (size_t)got, err, errlen);
 }
 
+/* A frame that broke the protocol after the agent's hello (err says what it did): the
+ * line that names the agent's host and the way out, kept for remote_fault and in err. */
+static int remote_faulted(struct kt_remote *r, char *err, size_t errlen)
+{
+	snprintf(r->fault, sizeof(r->fault), "%.500s (is ktop on %.64s damaged or hostile? "
+		 "reinstall it there, or send this ktop's own agent with --push)", err,
+		 r->hello.host[0] ? r->hello.host : "that host");
+	snprintf(err, errlen, "%s", r->fault);
+	return -1;
+}
+
 int remote_feed(struct kt_remote *r, const uint8_t *buf, size_t len, char *err, size_t errlen)
 {
 	struct kt_frame f;
@@ -571,7 +591,10 @@ int remote_feed(struct kt_remote *r, const uint8_t *buf, size_t len, char *err, 
 	rstream_feed(&r->rs, buf, len);
 	while ((ret = rstream_next(&r->rs, &f, &p, &n, err, errlen)) > 0) {
 		r->stats.frames++;
-		if (remote_dispatch(r, &f, p, n, err, errlen) < 0)
+		ret = remote_dispatch(r, &f, p, n, err, errlen);
+		if (ret == -1 && r->have_hello)
+			return remote_faulted(r, err, errlen);
+		if (ret < 0)
 			return -1;
 		if (r->ended)
 			return 0;
@@ -580,10 +603,16 @@ int remote_feed(struct kt_remote *r, const uint8_t *buf, size_t len, char *err, 
 		char why[512];
 
 		snprintf(why, sizeof(why), "%s", err);
-		snprintf(err, errlen, "%s: %s", r->name, why);
-		return -1;
+		snprintf(err, errlen, "%s%s: %s", r->name, r->have_hello ? " sent a bad frame" : "",
+			 why);
+		return r->have_hello ? remote_faulted(r, err, errlen) : -1;
 	}
 	return 1;
+}
+
+const char *remote_fault(const struct kt_remote *r)
+{
+	return r && r->fault[0] ? r->fault : NULL;
 }
 
 /* Pumps until cond holds or the time is up. Returns 0, or -1 with err. */

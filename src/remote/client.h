@@ -100,6 +100,10 @@ int remote_err_fd(const struct kt_remote *r);
  * once the agent said END, -1 with one line in err (an output that closed before END
  * included). */
 int remote_pump(struct kt_remote *r, char *err, size_t errlen);
+/* The line saying how the agent broke the protocol after its hello (a corrupt page, a
+ * second hello, a format not asked for...), naming its host and the way out; NULL while it
+ * did not. A request that failed on such a frame reports this, not a refusal. */
+const char *remote_fault(const struct kt_remote *r);
 /* Sends a ping; its pong refines the clock offset. */
 void remote_ping(struct kt_remote *r);
 /* Pings rounds times, each time waiting up to timeout_ms for the pong: the offset known

@@ -12,6 +12,7 @@ src_libktop_a_SOURCES += \
 	src/remote/agentlist.c src/remote/agentlist.h \
 	src/remote/agentnames.c src/remote/agentnames.h \
 	src/remote/agentustack.c src/remote/agentustack.h \
+	src/remote/agentreq.c src/remote/agentreq.h \
 	src/remote/agent.c src/remote/agent.h \
 	src/remote/client.c src/remote/client.h \
 	src/remote/push.c src/remote/push.h \

@@ -215,14 +215,23 @@ int msg_hello_decode(const uint8_t *p, size_t n, struct kt_hello *h, char *err, 
 	return 0;
 }
 
-bool msg_version_mismatch(const struct kt_hello *peer, const char *who, char *line, size_t len)
+bool msg_version_mismatch(const struct kt_hello *peer, const char *who, bool viewer, char *line,
+			  size_t len)
 {
+	bool newer = peer->proto > KT_PROTO_VERSION;
+
 	line[0] = '\0';
 	if (peer->proto == KT_PROTO_VERSION)
 		return false;
+	/* the side whose protocol is older is the one to update; a viewer can send its own */
 	snprintf(line, len, "%s runs ktop %s (remote protocol %u), this is ktop %s (protocol %u): "
-		 "install the same ktop version on both sides", who, peer->version,
-		 peer->proto, PACKAGE_VERSION, KT_PROTO_VERSION);
+		 "%s", who, peer->version, peer->proto, PACKAGE_VERSION, KT_PROTO_VERSION,
+		 viewer ? (newer ? "update ktop on this machine, the viewer's" :
+				   "update ktop on the agent's host, or send this ktop's own agent "
+				   "with --push") :
+			  (newer ? "update ktop on this host, or let the viewer send its own agent "
+				   "(--push)" :
+				   "update ktop on the viewer's machine"));
 	return true;
 }
 

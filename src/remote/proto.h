@@ -296,9 +296,11 @@ void msg_hello_encode(struct kt_wbuf *b, const struct kt_hello *h);
 /* Decodes a hello of any protocol version: proto and version always come first. Returns 0,
  * or -1 with one line in err. */
 int msg_hello_decode(const uint8_t *p, size_t n, struct kt_hello *h, char *err, size_t errlen);
-/* The one line two peers of different versions print, or "" when they match (returns
- * false then). who: "agent at HOST" or "viewer". */
-bool msg_version_mismatch(const struct kt_hello *peer, const char *who, char *line, size_t len);
+/* The one line two peers of different protocols print, naming the side to update, or ""
+ * when their protocols match, whatever their package versions (returns false then). who:
+ * "agent at HOST" or "the viewer"; viewer: this side is the viewer. */
+bool msg_version_mismatch(const struct kt_hello *peer, const char *who, bool viewer, char *line,
+			  size_t len);
 
 void msg_request_encode(struct kt_wbuf *b, uint32_t id, uint8_t op, const char *arg,
 			const char *arg2);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "remote/proto.h"
 #include "remote/push.h"
 
 /* How long a step of the dialogue may take: an ssh login, a slow link's 4 KiB. */
@@ -134,15 +135,15 @@ static int send_file(int to, int fd, off_t size)
 	return 0;
 }
 
-/* The one-line script: this version's ktop where the host has it (unless --push; the first
- * line of --version: a build with test hooks says so on a second), else a
- * writable place that allows exec, the agent's bytes from stdin, checked, run. */
+/* The one-line script: the host's ktop when it speaks this remote protocol, whatever its
+ * package version (unless --push; the second line of its --version says the protocol),
+ * else a writable place that allows exec, the agent's bytes from stdin, checked, run. */
 static void script(char *buf, size_t len, bool force, long long size)
 {
 	snprintf(buf, len,
-		 "v='ktop %s'; "
+		 "p='remote protocol %u'; "
 		 "if [ %d = 0 ] && command -v ktop >/dev/null 2>&1 && "
-		 "[ \"$(ktop --version 2>/dev/null | head -n 1)\" = \"$v\" ]; then "
+		 "[ \"$(ktop --version 2>/dev/null | head -n 2 | tail -n 1)\" = \"$p\" ]; then "
 		 "echo KTOP-PUSH-HAVE; exec ktop --agent; fi; "
 		 "[ %lld -gt 0 ] || { echo KTOP-PUSH-NONE; exit 1; }; "
 		 "f=; for d in /dev/shm \"/run/user/$(id -u 2>/dev/null)\" /run /tmp /var/tmp; do "
@@ -155,7 +156,7 @@ static void script(char *buf, size_t len, bool force, long long size)
 		 "if [ \"$(wc -c <\"$f\")\" -eq %lld ] && chmod 700 \"$f\"; then "
 		 "echo KTOP-PUSH-GO; KTOP_PUSHED=$f exec \"$f\" --agent; fi; "
 		 "rm -f \"$f\"; echo KTOP-PUSH-SHORT; exit 1\n",
-		 PACKAGE_VERSION, force, size, size, size);
+		 KT_PROTO_VERSION, force, size, size, size);
 }
 
 /* The host's machine and kernel against the agent's: one line when they do not fit. */
@@ -205,20 +206,22 @@ int push_agent(int to, int from, const char *name, char *err, size_t errlen)
 		goto fail;
 	}
 	if (!strcmp(line, "KTOP-PUSH-HAVE")) {
-		log_debug("push: %s runs its own ktop %s --agent", name, PACKAGE_VERSION);
+		log_debug("push: %s runs its own ktop --agent, of remote protocol %u", name,
+			  KT_PROTO_VERSION);
 		if (fd >= 0)
 			close(fd);
 		return 0;
 	}
 	if (!strcmp(line, "KTOP-PUSH-NOEXEC")) {
-		snprintf(err, errlen, "%s: no ktop %s there, and no writable place that allows exec "
-			 "(/dev/shm, /run, /tmp, /var/tmp) to run the agent from: install ktop there",
-			 name, PACKAGE_VERSION);
+		snprintf(err, errlen, "%s: no ktop of remote protocol %u there, and no writable place "
+			 "that allows exec (/dev/shm, /run, /tmp, /var/tmp) to run the agent from: "
+			 "install ktop there", name, KT_PROTO_VERSION);
 		goto fail;
 	}
 	if (!strcmp(line, "KTOP-PUSH-NONE")) {
-		snprintf(err, errlen, "%s has no ktop %s, and this one has no static agent to send "
-			 "(%s): install ktop there", name, PACKAGE_VERSION, path);
+		snprintf(err, errlen, "%s has no ktop of remote protocol %u, and this one has no "
+			 "static agent to send (%s): install ktop %s there", name, KT_PROTO_VERSION,
+			 path, PACKAGE_VERSION);
 		return -1;
 	}
 	if (host_fits(line, name, err, errlen) < 0)
@@ -230,8 +233,13 @@ int push_agent(int to, int from, const char *name, char *err, size_t errlen)
 		goto fail;
 	}
 	close(fd);
-	fprintf(stderr, "ktop: %s: no ktop %s there: sent the agent (%lld bytes), running from "
-		"memory\n", name, PACKAGE_VERSION, (long long)size);
+	if (push_mode == KT_PUSH_FORCE)
+		fprintf(stderr, "ktop: %s: --push: sent the agent (%lld bytes), running from "
+			"memory\n", name, (long long)size);
+	else
+		fprintf(stderr, "ktop: %s: no ktop of remote protocol %u there: sent the agent "
+			"(%lld bytes), running from memory\n", name, KT_PROTO_VERSION,
+			(long long)size);
 	log_debug("push: %s: sent %s (%lld bytes), it runs as --agent", name, path,
 		  (long long)size);
 	return 0;

@@ -491,7 +491,7 @@ static void rs_stderr(void *ctx, const char *text)
 	struct rs_host *h = ctx;
 	struct remote_src *rs = h->rs;
 	char line[1024];
-	size_t n, i;
+	size_t n;
 
 	snprintf(line, sizeof(line), "%s%s%s", rs->n > 1 ? h->label : "", rs->n > 1 ? ": " : "",
 		 text);
@@ -505,11 +505,18 @@ static void rs_stderr(void *ctx, const char *text)
 		rs->errlog[rs->errlog_len++] = '\n';
 		rs->errlog[rs->errlog_len] = '\0';
 	}
-	/* an escape sequence must not reach the screen */
-	for (i = 0; line[i] && i < sizeof(rs->errlast) - 1; i++)
-		rs->errlast[i] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
-	rs->errlast[i] = '\0';
+	snprintf(rs->errlast, sizeof(rs->errlast), "%s", line); /* escaped by client.c */
 	rs->errseq++;
+}
+
+/* What an agent did wrong, in err instead of the request it failed (client.h). */
+static void rs_fault(const struct remote_src *rs, char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < rs->n; i++)
+		if (remote_fault(rs->hosts[i].r)) {
+			snprintf(err, errlen, "%s", remote_fault(rs->hosts[i].r));
+			return;
+		}
 }
 
 /* What the commands wrote to their stderr, to ours (the screen is not curses' now). */
@@ -2629,6 +2636,7 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 		log_debug("%s: w and A refused: %s", __func__, why);
 	if (rs_connect(rs, opts, err, errlen) < 0) {
 		rs_stderr_out(rs); /* the messages before the one line that says why */
+		rs_fault(rs, err, errlen);
 		return KT_EXIT_FAILURE;
 	}
 	last = &rs->hosts[rs->n - 1];
@@ -2645,8 +2653,10 @@ int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err
 	}
 	decoder_set_comms(app->decoder, app->comms);
 	decoder_set_loader(app->decoder, rs_load_format, rs);
-	if (rs_start_capture(rs, opts, err, errlen) < 0)
+	if (rs_start_capture(rs, opts, err, errlen) < 0) {
+		rs_fault(rs, err, errlen);
 		return KT_EXIT_FAILURE;
+	}
 	/* signals go to the main thread; the pings' SIGPIPE after an agent died is left
 	 * pending on this one, the write failing with EPIPE instead */
 	sigfillset(&all);

@@ -16,6 +16,8 @@
 #              less than any latency histogram does (it keeps the start per thread)
 #   bpftrace   the same histogram: raw_syscalls sys_enter/sys_exit, keyed by syscall,
 #              log2 of the nanoseconds in between
+#   ktop-arm   the flight recorder armed on every syscall (--arm 'syscall>1s', which never
+#              fires here): its sys_enter/sys_exit hooks timing each call in task storage
 # and once more with nothing attached; a round's baseline is the mean of its two bare runs.
 # BENCH_ROUNDS rounds (3), the tools in a rotating order. Prints the calls per second of each
 # (per second of the workload's own CPU time: on a VM the host takes CPUs away at will, and
@@ -119,6 +121,12 @@ run_tool() {
 			{ NA[$name]="not built (BPF disabled)"; return; }
 		under "$name:$r" '^attached' "$TMPD/$name:$r.out" "$FLOOR_BIN" "$obj"
 		;;
+	ktop-arm)
+		[ -n "$KTOP" ] && [ -x "$KTOP" ] || { NA[$name]="no ktop"; return; }
+		under "$name:$r" '^ktop: armed' "$TMPD/$name:$r.err" \
+			"$KTOP" -b -q --arm 'syscall>1s' --incidents "$TMPD/incidents" \
+			-e sched:sched_process_exec
+		;;
 	bpftrace)
 		command -v bpftrace >/dev/null ||
 			{ NA[$name]="apt-get install bpftrace"; return; }
@@ -142,7 +150,7 @@ slowdowns() {
 
 [ "$(id -u)" = 0 ] || { warn "needs root"; exit 0; }
 say "syscall-latency histogram: getppid() flat out on CPU $WL_CPU for ${SECS} s, tools on CPU $TOOL_CPU, $ROUNDS rounds"
-TOOLS=(ktop ktop-tp floor hooks hooks-tp hooks-clock bpftrace)
+TOOLS=(ktop ktop-tp floor hooks hooks-tp hooks-clock bpftrace ktop-arm)
 declare -A BASE=()
 for ((r = 1; r <= ROUNDS; r++)); do
 	workload_rate "none1:$r"

@@ -77,7 +77,7 @@ static void decode(const struct kt_frame *f, const uint8_t *p, size_t n)
 	case KT_MSG_HELLO:
 		if (msg_hello_decode(p, n, &h, err, sizeof(err)) < 0)
 			fuzz_check_reason("hello", err);
-		else if (msg_version_mismatch(&h, "agent at fuzz", a, sizeof(a)))
+		else if (msg_version_mismatch(&h, "agent at fuzz", true, a, sizeof(a)))
 			fuzz_check_reason("hello", a);
 		break;
 	case KT_MSG_REQUEST:

@@ -48,7 +48,8 @@ done
 # under load, counted against the parent's input. A failing input is kept and printed
 # whole (run-fuzzer.sh), to be replayed with symbols. Inputs that once failed are seeds too
 # (tests/fuzz/corpus/recording: a print format dividing by a field that is 0; version 7
-# files, plain and zstd, whose second page says it holds 128 MiB).
+# files, plain and zstd, whose second page says it holds 128 MiB, at the top level and in an
+# instance's buffer; zstd chunks whose size says 1 GiB, or one page where two are packed).
 FUZZ_KEEP=$KTOP_SRCDIR/tests/fuzz/corpus/recording \
 	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0:symbolize=0" \
 	run_fuzzer "$FUZZER" "$T/seeds" "$SECS" -timeout=60 -rss_limit_mb=2048 -detect_leaks=0 \

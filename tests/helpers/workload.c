@@ -27,6 +27,12 @@
  *   workload forks N [NAME]        N children in turn, each forked, exiting at once and
  *                                  reaped: a fork and an exit record each in perf's side
  *                                  band
+ *   workload spikes SLOW_MS N PERIOD_MS [NAME]
+ *                                  N periods of PERIOD_MS of 1 ms nanosleep()s, but for one
+ *                                  of SLOW_MS that ends 300 ms before the period does;
+ *                                  prints slow=<start> <end> (CLOCK_MONOTONIC ns) for each
+ *                                  slow one as it returns, and late=<start> <end> for each
+ *                                  1 ms one that took over 50 ms (a loaded machine)
  *
  * Every other mode first sets its comm to NAME (default "ktop-wl", at most 15 bytes kept;
  * block once its child is forked). count, sleep, block, pipe and forks then print their pid on
@@ -68,6 +74,7 @@ static void usage(FILE *out)
 	      "       workload names NAME...\n"
 	      "       workload touch NPAGES [NAME]\n"
 	      "       workload forks N [NAME]\n"
+	      "       workload spikes SLOW_MS N PERIOD_MS [NAME]\n"
 	      "env: WORKLOAD_GO=FILE waits for FILE before starting; "
 	      "WORKLOAD_CPU=N pins rate (default 0, any: not pinned)\n", out);
 }
@@ -294,6 +301,55 @@ static int do_sleep(unsigned long long ms, unsigned long long n)
 }
 
 /* the clock bpf_ktime_get_ns() reads */
+static unsigned long long monotonic_ns(void);
+
+static void sleep_ns(unsigned long long ns)
+{
+	struct timespec left = { .tv_sec = (time_t)(ns / NSEC_PER_SEC),
+				 .tv_nsec = (long)(ns % NSEC_PER_SEC) };
+
+	while (nanosleep(&left, &left) < 0 && errno == EINTR)
+		;
+}
+
+#define SPIKE_TAIL_MS 300ull
+
+/* 1 ms sleeps until ms have passed since start; one that took over 50 ms is said. */
+static void fast_sleeps(unsigned long long start, unsigned long long ms)
+{
+	unsigned long long t0, t1;
+
+	while ((t0 = monotonic_ns()) < start + ms * 1000000ull) {
+		sleep_ns(1000000ull);
+		t1 = monotonic_ns();
+		if (t1 - t0 > 50000000ull)
+			printf("late=%llu %llu\n", t0, t1);
+	}
+}
+
+/* Fast 1 ms sleeps with one slow sleep in each period, SPIKE_TAIL_MS of fast ones after it
+ * (a window after the last one too): the flight recorder's spikes. */
+static int do_spikes(unsigned long long slow_ms, unsigned long long n,
+		     unsigned long long period_ms)
+{
+	unsigned long long start, t0, t1;
+
+	print_pid_line(getpid(), 0);
+	wait_for_go();
+	for (unsigned long long i = 0; i < n; i++) {
+		start = monotonic_ns();
+		fast_sleeps(start, period_ms - slow_ms - SPIKE_TAIL_MS);
+		t0 = monotonic_ns();
+		sleep_ns(slow_ms * 1000000ull);
+		t1 = monotonic_ns();
+		printf("slow=%llu %llu\n", t0, t1);
+		if (fflush(stdout))
+			return 1;
+		fast_sleeps(t1, SPIKE_TAIL_MS);
+	}
+	return 0;
+}
+
 static unsigned long long monotonic_ns(void)
 {
 	struct timespec t;
@@ -613,6 +669,21 @@ int main(int argc, char **argv)
 			name = argv[3];
 		set_name(name);
 		return do_forks(n);
+	}
+	if (!strcmp(mode, "spikes")) {
+		unsigned long long slow, n, period;
+
+		if (argc < 5 || argc > 6)
+			bad_usage("spikes takes SLOW_MS N PERIOD_MS [NAME]");
+		slow = parse_count(argv[2], "SLOW_MS");
+		n = parse_count(argv[3], "N");
+		period = parse_count(argv[4], "PERIOD_MS");
+		if (period <= slow + SPIKE_TAIL_MS || period > 3600000)
+			bad_usage("PERIOD_MS must exceed SLOW_MS by over 300, at most an hour");
+		if (argc == 6)
+			name = argv[5];
+		set_name(name);
+		return do_spikes(slow, n, period);
 	}
 	fprintf(stderr, "workload: unknown mode '%s'\n", mode);
 	usage(stderr);

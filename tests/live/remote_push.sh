@@ -83,7 +83,7 @@ KTOP_ENV=(PATH="$T/bin:$PATH")
 run_ktop 60 "$T/h.out" "$T/h.err" -b -H bare1 -e sched:sched_process_exec --duration 1
 [ "$KTOP_RC" = 0 ] || fail "-H bare1: exit $KTOP_RC: $(head -c 500 "$T/h.err")"
 [ "$(cat "$T/ssh.args")" = "-T bare1 sh" ] || fail "-H ran ssh $(cat "$T/ssh.args"), not -T bare1 sh"
-grep -q "^ktop: bare1: no ktop [^ ]* there: sent the agent" "$T/h.err" || fail "-H bare1: $(cat "$T/h.err")"
+grep -q "^ktop: bare1: no ktop of remote protocol [0-9]* there: sent the agent" "$T/h.err" || fail "-H bare1: $(cat "$T/h.err")"
 grep -q "^# ktop: agent at " "$T/h.out" || fail "-H bare1: no agent line: $(tail -n 3 "$T/h.out")"
 same_root "-H"
 # --no-push: ssh HOST ktop --agent, as before, which the root cannot run

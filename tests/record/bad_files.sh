@@ -20,6 +20,53 @@ make_bad_files
 cp "$KTOP_SRCDIR/tests/fuzz/corpus/recording/v7-page-commit-too-big.dat" v7page.dat ||
 	fail "no v7-page-commit-too-big.dat in the recording fuzzer's seeds"
 BAD_FILES="$BAD_FILES v7page.dat"
+# Version 7 compressed (zstd) and with an instance's buffer (trace-cmd record -B): made by
+# trace-cmd convert from good.dat and from good.dat with CPU 0's second page saying it holds
+# 128 MiB, then patched: a chunk's size lies (1 GiB; one page where two are packed: that one
+# crashed ktop), and the top-level buffer renamed "i" (its clock "mono" cut to "mon", the
+# same bytes), which makes the file's one buffer an instance's, as trace-cmd report shows;
+# and that instance converted back to version 6.
+command -v trace-cmd >/dev/null || fail "no trace-cmd (./dev installs it) to write version 7 files"
+python3 - <<'PY' || fail "cannot make the bad page"
+import struct
+good = open("good.dat", "rb").read()
+cpu0 = struct.unpack("<Q", good[good.index(b"flyrecord\0") + 10:][:8])[0]
+open("badpage6.dat", "wb").write(good[:cpu0 + 4096 + 8] + struct.pack("<Q", 0x07ffffff) +
+                                  good[cpu0 + 4096 + 16:])
+PY
+for z in none zstd; do
+	for f in good badpage6; do
+		trace-cmd convert -i $f.dat -o "v7-$z-$f.dat" --file-version 7 --compression $z \
+			>convert.log 2>&1 || fail "trace-cmd convert $f.dat to $z: $(tail -n 3 convert.log)"
+	done
+done
+python3 - <<'PY' || fail "cannot patch the version 7 files"
+import struct
+def patch(src, dst, at, data):
+    b = open(src, "rb").read()
+    open(dst, "wb").write(b[:at] + data + b[at + len(data):])
+def instance(src, dst):
+    b = open(src, "rb").read()
+    pat = b"\x00mono\x00" + struct.pack("<I", 4096)
+    assert b.count(pat) == 1, src
+    open(dst, "wb").write(b.replace(pat, b"i\x00mon\x00" + struct.pack("<I", 4096)))
+# CPU 0's compressed data at 4096: chunk count, then the chunk's packed size and size
+patch("v7-zstd-good.dat", "v7zsize.dat", 4096 + 8, struct.pack("<I", 1 << 30))
+patch("v7-zstd-good.dat", "v7zshort.dat", 4096 + 8, struct.pack("<I", 4096))
+for z in ("none", "zstd"):
+    instance("v7-%s-good.dat" % z, "v7-%s-inst.dat" % z)
+    instance("v7-%s-badpage6.dat" % z, "v7i%spage.dat" % z)
+import shutil
+shutil.copy("v7-zstd-badpage6.dat", "v7zpage.dat")
+PY
+# version 6 with the instance: trace-cmd convert back
+for f in v7-none-inst v7inonepage; do
+	trace-cmd convert -i $f.dat -o "v6-$f.dat" --file-version 6 >convert.log 2>&1 ||
+		fail "trace-cmd convert $f.dat to version 6: $(tail -n 3 convert.log)"
+done
+mv v6-v7inonepage.dat v6ipage.dat
+BAD_FILES="$BAD_FILES v7zpage.dat v7zsize.dat v7zshort.dat v7inonepage.dat v7izstdpage.dat
+v6ipage.dat"
 
 # ktop -b -i FILE (or, with "ui", the explorer): exit status 1 and one line on stderr.
 try()
@@ -53,8 +100,11 @@ diff -u "$GOLDEN" actual >&2 || fail "the error lines differ from $GOLDEN"
 # The explorer says the same before it takes the terminal.
 try cut300.dat ui >ui.txt || fail "$(cat ui.txt)"
 grep -qxF "$(grep '^ktop: cut300.dat' "$GOLDEN")" ui.txt || fail "explorer: $(cat ui.txt)"
-# The good file itself opens.
-"$KTOP" -b -i good.dat >good.txt 2>good.err || fail "the good file: $(cat good.err)"
-grep -q '^# ktop: events=200 ' good.txt || fail "the good file: $(tail -n1 good.txt)"
+# The good files themselves open: all 200 events, from the top level or the instance.
+for f in good.dat v7-none-good.dat v7-zstd-good.dat v7-none-inst.dat v7-zstd-inst.dat \
+	v6-v7-none-inst.dat; do
+	"$KTOP" -b -i "$f" >good.txt 2>good.err || fail "the good file $f: $(cat good.err)"
+	grep -q '^# ktop: events=200 ' good.txt || fail "the good file $f: $(tail -n1 good.txt)"
+done
 log "$(wc -l <actual) bad files, one line each, as in the golden"
 pass

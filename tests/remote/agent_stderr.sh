@@ -3,6 +3,9 @@
 # with no kernel: a made-up agent (tests/remote/fake_peer.py events ... stderr) writes one
 # line after its hello and one before its END.
 #   - batch mode with one remote: its lines reach ktop's stderr as they are, nothing else;
+#   - escape sequences in them (a hostile agent's: OSC, CSI, C1 controls, a carriage return,
+#     a backspace) reach ktop's stderr as '?', as batch text is escaped (src/textout.c), with
+#     one remote and with several;
 #   - with several: each line carries its host's label, and only its own host's; agents that
 #     flood their stderr past a pipe's capacity are read while the viewer waits for them,
 #     and as they end;
@@ -21,6 +24,17 @@ run_ktop 30 "$T/r.out" "$T/r.err" -b --via "$FAKE stderr" -e raw_syscalls:sys_en
 printf 'fake agent: warming up\nfake agent: done\n' | diff -u - "$T/r.err" ||
 	fail "one remote: the agent's stderr differs (above)"
 [ "$(grep -c '^[0-9.]* \[00[01]\]' "$T/r.out")" = 4 ] || fail "one remote: not 4 events: $(cat "$T/r.out")"
+
+# --- escape sequences: every byte the explorer would not draw is a '?' ------------------------
+esc='fake agent: ?]0;owned?title ?[2Jclear ?31mred ??1m c1?? end'
+run_ktop 30 "$T/x.out" "$T/x.err" -b --via "$FAKE escapes" -e raw_syscalls:sys_enter --duration 0.5
+[ "$KTOP_RC" = 0 ] || fail "escapes: exit $KTOP_RC; stderr: $(od -c "$T/x.err" | head)"
+printf '%s\n' "$esc" | cmp -s - "$T/x.err" || fail "escapes: ktop's stderr is not '$esc': $(od -c "$T/x.err" | head)"
+run_ktop 30 "$T/x.out" "$T/x.err" -b --via "$FAKE 0 0" --via "$FAKE 0 0 escapes" \
+	-e raw_syscalls:sys_enter --duration 0.5
+[ "$KTOP_RC" = 0 ] || fail "escapes, several: exit $KTOP_RC; stderr: $(od -c "$T/x.err" | head)"
+printf 'via2: %s\n' "$esc" | cmp -s - "$T/x.err" ||
+	fail "escapes, several: ktop's stderr is not 'via2: $esc': $(od -c "$T/x.err" | head)"
 
 # --- several: each line with its host's label -------------------------------------------------
 run_ktop 30 "$T/m.out" "$T/m.err" -b --via "$FAKE 0 0" --via "$FAKE 0 0 stderr" \

@@ -51,6 +51,8 @@
 #                     named ../../../../escape; with manyformats, 16400 formats of
 #                     raw_syscalls:sys_enter_N; with bigformat, one of 1 MiB; with
 #                     manybytes, 600 of 60 KiB.
+#                     With escapes, after its hello it writes to its stderr a line
+#                     holding escape sequences (ESCAPES; tests/remote/agent_stderr.sh).
 #                     With stacks its kernel is laid out at 0x10000000 * (SHIFT // 10**9)
 #                     above the others' (as KASLR does): its kallsyms name _stext,
 #                     do_syscall_64 and entry_SYSCALL_64 there; the format it is asked for
@@ -150,6 +152,12 @@ def loss(cpus, queued=0, age=0):
             struct.pack("<QQ", queued, age))
 
 
+# what a hostile agent writes to its stderr with escapes: OSC (the terminal's title), CSI
+# (clear the screen), a C1 CSI byte, the same in UTF-8, a carriage return and a backspace
+ESCAPES = (b"fake agent: \x1b]0;owned\x07title \x1b[2Jclear \x9b31mred \xc2\x9b1m c1\r\x08 "
+           b"end\n")
+
+
 def say(line):
     sys.stderr.write(line + "\n")
     sys.stderr.flush()
@@ -235,6 +243,9 @@ def events_agent(fixtures, shift=None, skew=0, die=False, backlog=False, stderr=
             send(4, header_page)
             if stderr:
                 say("fake agent: warming up")
+            if "escapes" in hostile:
+                sys.stderr.buffer.write(ESCAPES)
+                sys.stderr.flush()
             for i in range(1000 if flood else 0):
                 say(f"fake agent: noise {i:04d} ".ljust(99, "x"))
         elif ftype == 2:  # a request

@@ -63,8 +63,11 @@ START_TEST(test_hello_roundtrip)
 	ck_assert_str_eq(g.kernel, "6.1.0-18-amd64");
 	ck_assert_uint_eq(g.ncpus, 4);
 	ck_assert_uint_eq(g.page_size, 4096);
-	ck_assert(!msg_version_mismatch(&g, "agent at db-3", line, sizeof(line)));
+	ck_assert(!msg_version_mismatch(&g, "agent at db-3", true, line, sizeof(line)));
 	ck_assert_str_eq(line, "");
+	/* the protocol decides, not the package's version */
+	snprintf(g.version, sizeof(g.version), "0.0.1");
+	ck_assert(!msg_version_mismatch(&g, "agent at db-3", true, line, sizeof(line)));
 	rstream_free(&s);
 	wbuf_free(&pay);
 	wbuf_free(&b);
@@ -96,10 +99,16 @@ START_TEST(test_version_mismatch)
 	n = one_frame(&b, &s, &f, &p);
 	ck_assert_uint_eq(f.version, KT_PROTO_VERSION + 1);
 	ck_assert_int_eq(msg_hello_decode(p, n, &g, err, sizeof(err)), 0);
-	ck_assert(msg_version_mismatch(&g, "agent at db-3", line, sizeof(line)));
+	ck_assert(msg_version_mismatch(&g, "agent at db-3", true, line, sizeof(line)));
 	snprintf(err, sizeof(err), "agent at db-3 runs ktop 9.9 (remote protocol %d), this is "
-		 "ktop %s (protocol %d)", KT_PROTO_VERSION + 1, PACKAGE_VERSION, KT_PROTO_VERSION);
+		 "ktop %s (protocol %d): update ktop on this machine, the viewer's",
+		 KT_PROTO_VERSION + 1, PACKAGE_VERSION, KT_PROTO_VERSION);
 	ck_assert_msg(strstr(line, err) && !strchr(line, '\n'), "%s", line);
+	/* an older agent: its host is the side to update, or the viewer sends its own */
+	g.proto = KT_PROTO_VERSION - 1;
+	ck_assert(msg_version_mismatch(&g, "agent at db-3", true, line, sizeof(line)));
+	ck_assert_msg(strstr(line, "update ktop on the agent's host, or send this ktop's own "
+			      "agent with --push"), "%s", line);
 	rstream_free(&s);
 	wbuf_free(&pay);
 	wbuf_free(&b);

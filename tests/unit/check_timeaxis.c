@@ -61,13 +61,20 @@ START_TEST(test_range)
 	time_range_resolve(&r, 7, &from, &to);
 	ck_assert_uint_eq(from, 3000000007ull);
 	ck_assert_uint_eq(to, UINT64_MAX);
+	/* a printed timestamp as the end keeps its whole µs; a coarser end stays a point */
+	ck_assert_int_eq(time_range_parse("200..205.060123", &r, err, sizeof(err)), 0);
+	time_range_resolve(&r, 7, &from, &to);
+	ck_assert_uint_eq(to, 205060123999ull);
+	ck_assert_int_eq(time_range_parse("..205.060123456", &r, err, sizeof(err)), 0);
+	time_range_resolve(&r, 7, &from, &to);
+	ck_assert_uint_eq(to, 205060123456ull);
 	ck_assert_int_lt(time_range_parse("..", &r, err, sizeof(err)), 0);
 	ck_assert_int_lt(time_range_parse("+5..+4", &r, err, sizeof(err)), 0);
 	ck_assert_ptr_nonnull(strstr(err, "ends before it starts"));
 	ck_assert_int_lt(time_range_parse("+5..x", &r, err, sizeof(err)), 0);
-	time_format(&(struct kt_time){ true, 40100000000ull }, buf, sizeof(buf));
+	time_format(&(struct kt_time){ true, 40100000000ull, 1 }, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "+40.100000");
-	time_format(&(struct kt_time){ false, 205060123999ull }, buf, sizeof(buf));
+	time_format(&(struct kt_time){ false, 205060123999ull, 1 }, buf, sizeof(buf));
 	ck_assert_str_eq(buf, "205.060123");
 }
 END_TEST

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* One flight-recorder incident on disk: DIR/incident-N-TIMESTAMP/ holding trace.dat (the live
+ * store's window around the firing moment, recorder_write_window) and summary.json (the
+ * condition, the value that fired it, task, CPU, timestamps, loss in the window). */
+#ifndef KTOP_INCIDENT_H
+#define KTOP_INCIDENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "src/probes/arm.h"
+
+struct kt_app;
+
+struct kt_incident {
+	unsigned int n;		  /* 1, 2, ... in this run */
+	const char *cond;	  /* the --arm text */
+	unsigned int kind;	  /* enum kt_arm_kind; KT_ARM_NONE: an event */
+	unsigned long long threshold_ns; /* syscall, runq, offcpu */
+	const char *event;	  /* KT_ARM_NONE: "SYS:EV" */
+	struct kt_arm_fire fire;  /* who, where, when; for an event, its record's */
+	unsigned long long matches; /* times the condition was met so far, fired or not */
+	unsigned long long full;    /* firings the kernel could not hold so far (not written) */
+	uint64_t from, to;	  /* the window written, trace clock */
+	double pre, post;	  /* --pre and --post */
+};
+
+/* Writes inc under dir (created if missing, mode 0700); its directory's path into path.
+ * Returns 0; 1 when trace.dat stopped early (a full disk: err says so, what was written is
+ * kept); -1 with err when nothing usable was written (the directory is removed). */
+int incident_write(struct kt_app *app, const char *dir, const struct kt_incident *inc,
+		   char *path, size_t pathlen, char *err, size_t errlen);
+/* Bytes the files of an incident directory take. */
+unsigned long long incident_size(const char *path);
+/* Removes an incident directory ktop wrote (its two files, then it). 0, or -1 with errno. */
+int incident_remove(const char *path);
+
+#endif
