@@ -316,7 +316,7 @@ static int remote_ov_rows(struct kt_remote *r, const uint8_t *p, size_t n,
 
 	if (msg_ovrows_decode(p, n, o) < 0) {
 		free(o);
-		return remote_malformed(f, err, errlen);
+		return remote_malformed(r, f, err, errlen);
 	}
 	if (r->ops->ov_rows)
 		r->ops->ov_rows(r->ctx, o);
