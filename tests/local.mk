@@ -112,6 +112,17 @@ TERM_TESTS += tests/term/search_keys.sh
 TERM_TESTS += tests/term/stream_counts.sh
 # ktop's own threads left out of the stream, M to show them (issue 39).
 TERM_TESTS += tests/term/self_hidden.sh
+# Movement keys move in every pane; the help generated from the key tables (issue 39).
+TERM_TESTS += tests/term/movement_keys.sh tests/term/help_full.sh
+EXTRA_DIST += tests/mkrec-lib.sh
+# The flame graph leaves the idle task out (i shows it); labels that read (issue 39).
+TERM_TESTS += tests/term/flame_idle.sh tests/term/flame_labels.sh
+# The histogram's whole tail, scrolled; --hist alone takes the screen (issue 39).
+TERM_TESTS += tests/term/hist_buckets.sh
+# The ring-buffer pane's every column at 80 columns, scrolled (issue 39).
+TERM_TESTS += tests/term/rings_narrow.sh
+# A recording's events pane narrows by typed letters, as the live picker (issue 39).
+TERM_TESTS += tests/term/record_picker.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
 EXTRA_DIST += tests/README.md tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \

@@ -44,6 +44,10 @@ static enum kt_frame_kind frame_kind(const char *name, size_t i)
 		return KT_FRAME_KERNEL;
 	if (ends_with(name, len, "_[j]"))
 		return KT_FRAME_JIT;
+	/* a bare address, as the profilers write a frame they could not name */
+	if (len > 2 && !strncmp(name, "0x", 2) && strspn(name + 2, "0123456789abcdefABCDEF") ==
+							  len - 2)
+		return KT_FRAME_UNRESOLVED;
 	return KT_FRAME_USER;
 }
 

@@ -392,6 +392,10 @@ static size_t add_chain(struct kt_profile *p, const struct pend *pd, struct kt_s
 			ctx = v;
 			continue;
 		}
+		/* the end of a frame-pointer walk, no frame: as "addr - 1" it was the bogus
+		 * 0xffffffffffffffff at the root of user stacks */
+		if (!v)
+			continue;
 		if (!exact)
 			chain[i] = v - 1;
 		exact = false;

@@ -11,6 +11,7 @@
 #include "ktoprc.h"
 #include "options.h"
 #include "ui/action.h"
+#include "ui/help.h"
 #include "ui/pane.h"
 #include "ui/screen.h"
 #include "ui/view.h"
@@ -25,8 +26,8 @@ static void send_to_stream(struct kt_ui *ui, int key)
 
 static void act_help(struct kt_ui *ui, const struct kt_action *a)
 {
+	help_open(&ui->helpst, ui->views[ui->lay.focus]->ops);
 	ui->help = true;
-	ui->help_scroll = 0;
 	ui->help_dirty = true;
 }
 
@@ -215,12 +216,15 @@ static void act_record(struct kt_ui *ui, const struct kt_action *a)
 /* In help order, the pane kinds' actions (pane.c) after the first. A new action is one row
  * here and its handler above; a new pane's is its row in pane.c. */
 static const struct kt_action actions[] = {
-	{ "help", "F1 h", "Help", "this help", 0, act_help, true },
-	{ "search", "F3 /", "Search", "search stream forward", 0, act_search, false },
-	{ "search-back", "?", NULL, "search stream backward", 0, act_search_back, false },
+	{ "help", "F1", "Help", "this help: the focused pane's keys first", 0, act_help, true },
+	{ "search", "F3 /", "Search", "search forward (the pane's own, or the stream)", 0,
+	  act_search, false },
+	{ "search-back", "?", NULL, "search backward (the pane's own, or the stream)", 0,
+	  act_search_back, false },
 	{ "filter", "F4 f", "Filter", "filter of selected event", 0, act_filter, false },
 	{ "layout", "F5 o |", "Layout", "side by side / stacked", 0, act_layout, true },
-	{ "cpus", "F6 c", "CPUs", "all CPUs / one per CPU", 0, act_cpus, false },
+	{ "cpus", "F6 c", "CPUs", "all CPUs / one CPU (the pane's own, or the stream)", 0,
+	  act_cpus, false },
 	{ "pause", "F7 p", "Pause", "pause display (not capture)", KT_CAP_LIVE, act_pause, false },
 	{ "clear", "F8 x", "Clear", "clear stored events (asks)", KT_CAP_CLEAR, act_clear, false },
 	{ "zoom", "F9 z", "Zoom", "zoom the focused pane", 0, act_zoom, true },
@@ -255,6 +259,11 @@ const struct kt_action *action_at(int i)
 	return i < NACTIONS ? &actions[i] : NULL;
 }
 
+bool action_per_pane(const struct kt_action *a)
+{
+	return a->run == act_search || a->run == act_search_back || a->run == act_cpus;
+}
+
 const struct kt_action *action_find(const char *name)
 {
 	const struct kt_action *a;
@@ -268,7 +277,18 @@ const struct kt_action *action_find(const char *name)
 
 int action_key_code(const char *k)
 {
+	static const struct {
+		const char *name;
+		int code;
+	} named[] = {
+		{ "Tab", '\t' },	       { "S-Tab", KEY_BTAB },	  { "Enter", '\n' },
+		{ "Esc", 27 },		       { "Space", ' ' },	  { "Backspace", KEY_BACKSPACE },
+		{ "Del", KEY_DC },	       { "Up", KEY_UP },	  { "Down", KEY_DOWN },
+		{ "Left", KEY_LEFT },	       { "Right", KEY_RIGHT },	  { "PgUp", KEY_PPAGE },
+		{ "PgDn", KEY_NPAGE },	       { "Home", KEY_HOME },	  { "End", KEY_END },
+	};
 	char *end;
+	size_t i;
 	long n;
 
 	if (k[0] && !k[1])
@@ -279,31 +299,34 @@ int action_key_code(const char *k)
 		n = strtol(k + 1, &end, 10);
 		return !*end && n >= 1 && n <= 12 ? KEY_F(n) : -1;
 	}
-	if (!strcmp(k, "Tab"))
-		return '\t';
-	if (!strcmp(k, "S-Tab"))
-		return KEY_BTAB;
+	for (i = 0; i < sizeof(named) / sizeof(named[0]); i++)
+		if (!strcmp(k, named[i].name))
+			return named[i].code;
 	return -1;
+}
+
+int action_keys_at(const char *keys, int i)
+{
+	char name[16];
+	size_t n;
+
+	for (;;) {
+		keys += strspn(keys, " ");
+		n = strcspn(keys, " ");
+		if (!n)
+			return -1;
+		if (!i--) {
+			snprintf(name, sizeof(name), "%.*s", (int)n, keys);
+			return action_key_code(name);
+		}
+		keys += n;
+	}
 }
 
 /* The i-th of a's own keys, as a curses code; -1 past the last. */
 static int own_key(const struct kt_action *a, int i)
 {
-	const char *p = a->keys;
-	char name[16];
-	size_t n;
-
-	for (;;) {
-		p += strspn(p, " ");
-		n = strcspn(p, " ");
-		if (!n)
-			return -1;
-		if (!i--) {
-			snprintf(name, sizeof(name), "%.*s", (int)n, p);
-			return action_key_code(name);
-		}
-		p += n;
-	}
+	return action_keys_at(a->keys, i);
 }
 
 int action_fkey(const struct kt_action *a)

@@ -29,10 +29,18 @@ struct kt_action {
 /* The i-th action, in help order (help, the pane kinds' (pane.c), the others); NULL past
  * the last. */
 const struct kt_action *action_at(int i);
+/* Whether the focused pane may take a's keys for its own kind of a (search in that pane,
+ * its own CPU choice): view.h's kt_keyhelp. Every other action's keys are no pane's. */
+bool action_per_pane(const struct kt_action *a);
 /* The action called name, or NULL. */
 const struct kt_action *action_find(const char *name);
-/* The key code (curses) of a key name: "q", "F10", "^L", "Tab", "S-Tab"; -1 for none. */
+/* The key code (curses) of a key name: "q", "F10", "^L", "Tab", "S-Tab"; the key tables'
+ * (motion.h, the panes') also "Enter", "Esc", "Space", "Backspace", "Del", "Up", "Down",
+ * "Left", "Right", "PgUp", "PgDn", "Home", "End". -1 for none. */
 int action_key_code(const char *name);
+/* The i-th key named in keys (space-separated names, as above) as a curses code; -1 past
+ * the last. */
+int action_keys_at(const char *keys, int i);
 /* The F-key among a's own keys (1 to 12), 0 when it has none. */
 int action_fkey(const struct kt_action *a);
 /* The action key runs: a ktoprc binding (key.NAME = KEY) first, unless ktoprc did not parse,

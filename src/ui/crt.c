@@ -30,6 +30,7 @@ static FILE *crt_stderr_file;
 
 static const struct crt_glyphs glyphs_utf8 = {
 	.vline = "\xe2\x94\x82",    /* │ */
+	.edge = "\xe2\x96\x8f",     /* ▏ */
 	.hline = "\xe2\x94\x80",    /* ─ */
 	.ellipsis = "\xe2\x80\xa6", /* … */
 	.up = "\xe2\x86\x91",	    /* ↑ */
@@ -48,6 +49,7 @@ static const struct crt_glyphs glyphs_utf8 = {
 
 static const struct crt_glyphs glyphs_ascii = {
 	.vline = "|",
+	.edge = "|",
 	.hline = "-",
 	.ellipsis = "...",
 	.up = "Up",
@@ -106,6 +108,8 @@ static const struct crt_scheme_entry crt_default_scheme[CRT_ELEM_COUNT] = {
 	[CRT_FLAME_ALT] = { COLOR_BLACK, COLOR_GREEN, A_NORMAL, A_NORMAL },
 	[CRT_FLAME_GROW] = { COLOR_WHITE, COLOR_RED, A_BOLD, A_BOLD },
 	[CRT_FLAME_SHRINK] = { COLOR_WHITE, COLOR_BLUE, A_BOLD, A_BOLD },
+	[CRT_FLAME_JIT] = { COLOR_BLACK, COLOR_MAGENTA, A_NORMAL, A_NORMAL },
+	[CRT_FLAME_TASK] = { -1, -1, A_BOLD, A_BOLD },
 };
 
 _Static_assert(CRT_ELEM_COUNT == KT_THEME_NELEM, "theme.c names every crt_elem");

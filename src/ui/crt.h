@@ -45,15 +45,18 @@ enum crt_elem {
 	CRT_HELP,
 	CRT_HELP_KEY,
 	CRT_HELP_TITLE,
-	CRT_FLAME,	    /* flame graph frames, alternating with */
-	CRT_FLAME_ALT,
+	CRT_FLAME,	    /* flame graph kernel frames (and blocks of narrow ones) */
+	CRT_FLAME_ALT,	    /* user-space frames */
 	CRT_FLAME_GROW,	    /* differential flame graph: a frame's share grew */
 	CRT_FLAME_SHRINK,   /* and shrank */
+	CRT_FLAME_JIT,	    /* JIT frames (perf-PID.map) */
+	CRT_FLAME_TASK,	    /* tasks, the root */
 	CRT_ELEM_COUNT
 };
 
 struct crt_glyphs {
 	const char *vline;    /* separator between side-by-side panes */
+	const char *edge;     /* a flame graph frame's first cell: where it starts */
 	const char *hline;    /* title fill */
 	const char *ellipsis; /* "…" or "..." */
 	const char *up, *down; /* help arrows */

@@ -301,7 +301,7 @@ static int wakers_key(struct live *lv, struct kt_view *v, int key)
 	return KT_KEY_HANDLED;
 }
 
-/* k: on-CPU, off-CPU, the events' stacks when the stream has rows with stacks, on-CPU. */
+/* C: on-CPU, off-CPU, the events' stacks when the stream has rows with stacks, on-CPU. */
 static int live_key(void *arg, struct kt_view *v, int key)
 {
 	struct live *lv = arg;
@@ -309,7 +309,7 @@ static int live_key(void *arg, struct kt_view *v, int key)
 
 	if (lv->kind == LIVE_OFFCPU && (key == 'w' || (key == 'W' && lv->wakers)))
 		return wakers_key(lv, v, key);
-	if (key != 'k')
+	if (key != 'C')
 		return KT_KEY_IGNORED;
 	/* lv is freed once another source is shown */
 	switch (lv->kind) {

@@ -1,260 +1,196 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The help overlay: the key list is data, so the two column layouts share it; the global
- * keys are the actions' (action.c). */
+/* The help (see help.h): its lines are the key tables' rows, laid out in columns. */
 #include "config.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ui/action.h"
 #include "ui/help.h"
+#include "ui/motion.h"
+#include "ui/pane.h"
+#include "ui/view.h"
 
-struct help_line {
-	const char *keys; /* NULL: section title in desc */
-	const char *desc;
-};
-
-#define HELP_KEYS_W 11
-#define HELP_COL_W 39
-
-/* The left column: "Global keys", a line per action (action.c), then these. */
-static const struct help_line help_left_tail[] = {
-	{ "mouse", "click: focus, toggle event" },
-	{ "wheel", "scroll the pane under it" },
-	{ "", "" },
-	{ NULL, "Prompt (search, filter)" },
+static const struct kt_keyhelp prompt_keys[] = {
 	{ "Enter Esc", "accept / cancel" },
-	{ "^U ^W", "kill line / word" },
-	{ "Tab", "complete field, function" },
+	{ "^U ^W", "kill the line / the word" },
+	{ "Tab", "complete a field, a function" },
+	{ "click", "focus a pane, toggle an event" },
+	{ "wheel", "scroll the pane under it" },
+	{ NULL, NULL },
 };
 
-static const struct help_line help_right[] = {
-	{ NULL, "Event stream" },
-	{ "Up Dn j k", "one row (leaves follow)" },
-	{ "n  N", "next match / the other way" },
-	{ "PgUp PgDn", "one page" },
-	{ "Home g", "oldest event" },
-	{ "End G", "newest, follow the tail" },
-	{ "Left Right", "scroll the fields sideways" },
-	{ "< >", "per CPU: more CPU columns" },
-	{ "=", "only the selected row's pid" },
-	{ "Enter Esc", "row's fields and stack (*)" },
-	{ "", "" },
-	{ NULL, "Event picker" },
-	{ "type", "fuzzy-narrow the list" },
-	{ "Backspace", "edit the typed text" },
-	{ "Esc", "clear text, then close" },
-	{ "Space", "toggle event or system" },
-	{ "Enter", "fields + filter prompt" },
-	{ "^T", "trigger (or stop if ...)" },
-	{ "^R", "remove the event's triggers" },
-	{ "^K", "kernel stack on rows on/off" },
-	{ "Left Right", "fold / unfold a system" },
-	{ "Up Dn PgUp", "move (PgDn Home End too)" },
-	{ "", "" },
-	{ NULL, "Counters" },
-	{ "Up Dn j k", "select: per-CPU bars below" },
-	{ "< >", "more CPUs / threads" },
-	{ "Esc", "close the pane" },
-	{ "", "" },
-	{ NULL, "Histogram" },
-	{ "Enter H", "build another (prompt)" },
-	{ "v", "bars / keys / heatmap" },
-	{ "i", "per tick / since start" },
-	{ "s", "sort keys: count / p99" },
-	{ "Up Dn a", "select a key / all keys" },
-	{ "F", "freeze this pane" },
-	{ NULL, "Call trees (function_graph)" },
-	{ "Enter + -", "fold toggle / unfold / fold" },
-	{ "E  C", "unfold / fold everything" },
-	{ "u  J  K", "parent, next / prev sibling" },
-	{ "L", "longest child: where time went" },
-	{ "v", "tree / merged graph / report" },
-	{ "/  n", "find a function, next match" },
-	{ "O", "open a trace.dat's call trees" },
-	{ "", "" },
-	{ NULL, "Tracers (R)" },
-	{ "Enter", "switch tracer / edit list" },
-	{ "type Tab", "narrow / take a function" },
-	{ "Enter !NAME", "add / remove an entry" },
-	{ "^K", "empty the function list" },
-	{ "s", "scope: pid=1,2 [children] comm=NAME cgroup=PATH" },
-	{ "", "" },
-	{ NULL, "Probes (P)" },
-	{ "k K", "new kprobe / kretprobe" },
-	{ "u U", "new uprobe / uretprobe" },
-	{ "s", "new USDT probe: binary or pid" },
-	{ "Space d", "on/off, delete" },
-	{ "Enter", "filter in the picker" },
-	{ "", "" },
-	{ NULL, "Flame graph (I)" },
-	{ "arrows", "parent, child, next frame" },
-	{ "Enter Esc", "zoom in / back one zoom" },
-	{ "/", "find frames: matched share" },
-	{ "f Space", "freeze a live graph" },
-	{ "v  a", "icicle / flame, ASCII" },
-	{ "s", "only the selected task" },
-	{ "c", "only one CPU (live; emptied)" },
-	{ "b  B", "baseline = now / diff off" },
-	{ "d", "live diff: last N seconds" },
-	{ "O", "open a folded-stacks file" },
-	{ "click", "select a frame" },
-};
-
-#define NTAIL ((int)(sizeof(help_left_tail) / sizeof(help_left_tail[0])))
-#define NRIGHT ((int)(sizeof(help_right) / sizeof(help_right[0])))
-
-static int nactions(void)
+static void add(struct kt_help *h, const char *keys, const char *desc)
 {
-	int n = 0;
-
-	while (action_at(n))
-		n++;
-	return n;
+	if (h->n < HELP_MAX_LINES)
+		h->lines[h->n++] = (struct kt_help_line){ keys, desc };
 }
 
-static int nleft(void)
+static void add_section(struct kt_help *h, const char *title, const struct kt_keyhelp *k)
 {
-	return 1 + nactions() + NTAIL;
+	if (h->n)
+		add(h, "", "");
+	add(h, NULL, title);
+	for (; k->keys; k++)
+		add(h, k->keys, k->help);
 }
 
-/* Line i of the left column into *l; false past its end. */
-static bool left_line(int i, struct help_line *l)
+void help_open(struct kt_help *h, const struct kt_view_ops *first)
 {
+	const struct kt_pane_kind *k;
+	const struct kt_motion *m;
 	const struct kt_action *a;
+	int i;
 
-	if (i == 0) {
-		l->keys = NULL;
-		l->desc = "Global keys";
-		return true;
+	h->n = h->scroll = 0;
+	h->typing = false;
+	h->note[0] = '\0';
+	if (first && first->keys)
+		add_section(h, first->title, first->keys);
+	if (h->n)
+		add(h, "", "");
+	add(h, NULL, "Movement (every pane; typed text keeps its letters)");
+	for (i = 0; (m = motion_at(i)); i++)
+		add(h, m->keys, m->help);
+	add(h, "", "");
+	add(h, NULL, "Global keys");
+	for (i = 0; (a = action_at(i)); i++)
+		add(h, a->keys, a->help);
+	add_section(h, "Prompt and mouse", prompt_keys);
+	for (i = 0; (k = pane_kind_at(i)); i++)
+		if (k->ops != first && k->ops->keys)
+			add_section(h, k->ops->title, k->ops->keys);
+}
+
+static bool matches(const struct kt_help_line *l, const char *q)
+{
+	return strcasestr(l->desc, q) || (l->keys && strcasestr(l->keys, q));
+}
+
+/* The next line matching the query from line from on, dir 1 or -1, wrapping; -1: none. */
+static int find(const struct kt_help *h, int from, int dir)
+{
+	int i, l;
+
+	for (i = 0; i < h->n; i++) {
+		l = ((from + dir * i) % h->n + h->n) % h->n;
+		if (matches(&h->lines[l], h->query))
+			return l;
 	}
-	a = action_at(i - 1);
-	if (a) {
-		l->keys = a->keys;
-		l->desc = a->help;
-		return true;
-	}
-	i -= 1 + nactions();
-	if (i < 0 || i >= NTAIL)
-		return false;
-	*l = help_left_tail[i];
-	return true;
+	return -1;
 }
 
-static int two_columns(int w)
+static void search(struct kt_help *h, int from, int dir)
 {
-	return w >= 2 * HELP_COL_W + 2;
-}
+	int l;
 
-static int total_rows(int twocol)
-{
-	int nl = nleft();
-
-	return twocol ? (nl > NRIGHT ? nl : NRIGHT) : nl + 1 + NRIGHT;
-}
-
-void help_size(int cols, int lines, int *w, int *h)
-{
-	int want_w = 2 * HELP_COL_W + 2, rows;
-
-	if (cols < want_w)
-		want_w = cols;
-	/* title + content + bottom hint */
-	rows = total_rows(two_columns(want_w)) + 2;
-	*w = want_w;
-	*h = rows < lines ? rows : lines;
-}
-
-/* Row i of column col (two columns), or of the one column (the left one, a blank row, the
- * right one) into *l; false for nothing there. */
-static bool line_at(int i, int col, int twocol, struct help_line *l)
-{
-	int nl = nleft();
-
-	if (twocol && col == 1) {
-		if (i >= NRIGHT)
-			return false;
-		*l = help_right[i];
-		return true;
-	}
-	if (twocol || i < nl)
-		return left_line(i, l);
-	if (i == nl)
-		return false;
-	i -= nl + 1;
-	if (i >= NRIGHT)
-		return false;
-	*l = help_right[i];
-	return true;
-}
-
-bool help_line(int i, const char **keys, const char **desc)
-{
-	struct help_line l = { "", "" };
-
-	if (i < 0 || i >= total_rows(0))
-		return false;
-	line_at(i, 0, 0, &l);
-	*keys = l.keys;
-	*desc = l.desc;
-	return true;
-}
-
-static void draw_line(WINDOW *win, int y, int x, int w, int i, int col, int twocol)
-{
-	struct help_line l;
-
-	if (w <= 0 || !line_at(i, col, twocol, &l))
+	if (!h->query[0])
 		return;
-	if (!l.keys) {
+	l = find(h, from, dir);
+	if (l < 0)
+		snprintf(h->note, sizeof(h->note), "pattern not found: %s", h->query);
+	else
+		h->scroll = l;
+}
+
+/* A key while / is being typed: Enter searches, Esc gives up. */
+static void query_key(struct kt_help *h, int key)
+{
+	size_t len = strlen(h->query);
+
+	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		h->typing = false;
+		search(h, h->scroll, 1);
+	} else if (key == 27) {
+		h->typing = false;
+	} else if ((key == KEY_BACKSPACE || key == 127 || key == 8) && len) {
+		h->query[len - 1] = '\0';
+	} else if (key >= ' ' && key < 0x7f && len + 1 < sizeof(h->query)) {
+		h->query[len] = (char)key;
+		h->query[len + 1] = '\0';
+	}
+}
+
+bool help_key(struct kt_help *h, int key)
+{
+	int page = h->page > 1 ? h->page - 1 : 1;
+
+	h->note[0] = '\0';
+	if (h->typing) {
+		query_key(h, key);
+		return true;
+	}
+	switch (key) {
+	case KEY_UP: h->scroll--; break;
+	case KEY_DOWN: h->scroll++; break;
+	case KEY_PPAGE: h->scroll -= page; break;
+	case KEY_NPAGE: h->scroll += page; break;
+	case KT_MOTION_HALF_UP: h->scroll -= page / 2; break;
+	case KT_MOTION_HALF_DOWN: h->scroll += page / 2; break;
+	case KEY_HOME: h->scroll = 0; break;
+	case KEY_END: h->scroll = h->n; break;
+	case KEY_LEFT: case KEY_RIGHT: break;
+	case '/': h->typing = true; h->query[0] = '\0'; break;
+	case 'n': search(h, h->scroll + 1, 1); break;
+	case 'N': search(h, h->scroll - 1, -1); break;
+	default: return false;
+	}
+	return true;
+}
+
+static void draw_line(WINDOW *win, int y, int x, int w, const struct kt_help_line *l)
+{
+	if (!l->keys) {
 		wattrset(win, crt_attr(CRT_SYSTEM));
-		crt_put(win, y, x, l.desc, w);
+		crt_put(win, y, x + 1, l->desc, w - 1);
 		return;
 	}
 	wattrset(win, crt_attr(CRT_HELP_KEY));
-	crt_put(win, y, x + 1, l.keys, HELP_KEYS_W - 1 < w - 1 ? HELP_KEYS_W - 1 : w - 1);
+	crt_put(win, y, x + 1, l->keys, HELP_KEYS_W - 1);
 	wattrset(win, crt_attr(CRT_HELP));
-	if (w > HELP_KEYS_W + 1)
-		crt_put(win, y, x + HELP_KEYS_W + 1, l.desc, w - HELP_KEYS_W - 1);
+	crt_put(win, y, x + HELP_KEYS_W + 1, l->desc, w - HELP_KEYS_W - 2);
 }
 
-void help_draw(WINDOW *win, int w, int h, int *scroll)
+static void draw_bottom(struct kt_help *h, WINDOW *win, int y, int w, bool more)
 {
-	int twocol = two_columns(w), total, rows = h - 2, i;
-	const char *title = " ktop Help - keys ";
+	char hint[160];
 
-	total = total_rows(twocol);
-	if (rows < 1)
-		rows = 1;
-	if (*scroll > total - rows)
-		*scroll = total - rows;
-	if (*scroll < 0)
-		*scroll = 0;
+	if (h->typing)
+		snprintf(hint, sizeof(hint), "/%s", h->query);
+	else if (h->note[0])
+		snprintf(hint, sizeof(hint), " %s", h->note);
+	else
+		snprintf(hint, sizeof(hint), " Esc q F1: close  %s/ n N: search", more ?
+			 "Up Down PgUp PgDn g G: scroll  " : "");
+	wattrset(win, crt_attr(h->note[0] ? CRT_ERROR : CRT_DIM));
+	crt_fill(win, y, 0, w);
+	crt_put(win, y, 0, hint, w);
+}
+
+void help_draw(struct kt_help *h, WINDOW *win, int w, int rows)
+{
+	int ncol = w / HELP_COL_W > 1 ? w / HELP_COL_W : 1, colw = w / ncol;
+	int body = rows > 2 ? rows - 2 : 1, c, r, l;
+
+	h->page = body * ncol;
+	if (h->scroll > h->n - h->page)
+		h->scroll = h->n - h->page;
+	if (h->scroll < 0)
+		h->scroll = 0;
 	wattrset(win, crt_attr(CRT_HELP));
-	werase(win);
-	for (i = 0; i < h; i++)
-		crt_fill(win, i, 0, w);
+	for (r = 0; r < rows; r++)
+		crt_fill(win, r, 0, w);
 	wattrset(win, crt_attr(CRT_HELP_TITLE));
 	crt_fill(win, 0, 0, w);
-	crt_put(win, 0, 0, title, w);
-	for (i = 0; i < rows && *scroll + i < total; i++) {
-		int li = *scroll + i;
-
-		if (twocol) {
-			draw_line(win, 1 + i, 0, HELP_COL_W, li, 0, 1);
-			draw_line(win, 1 + i, HELP_COL_W + 2, w - HELP_COL_W - 2, li, 1, 1);
-		} else {
-			draw_line(win, 1 + i, 0, w, li, 0, 0);
+	crt_put(win, 0, 0, " ktop help: every key", w);
+	for (c = 0; c < ncol; c++)
+		for (r = 0; r < body; r++) {
+			l = h->scroll + c * body + r;
+			if (l < h->n)
+				draw_line(win, 1 + r, c * colw, colw, &h->lines[l]);
 		}
-	}
-	if (h >= 2) {
-		char hint[96];
-
-		snprintf(hint, sizeof(hint), " Esc/q/h/F1 close%s",
-			 total > rows ? "   Up/Down scroll" : "");
-		wattrset(win, crt_attr(CRT_DIM));
-		crt_fill(win, h - 1, 0, w);
-		crt_put(win, h - 1, 0, hint, w);
-	}
+	if (rows >= 2)
+		draw_bottom(h, win, rows - 1, w, h->n > h->page);
 	wattrset(win, A_NORMAL);
 }

@@ -11,7 +11,7 @@ src_libktop_a_SOURCES += \
 	src/ui/foldset.c src/ui/foldset.h \
 	src/ui/view_rings.c \
 	src/ui/view_overview.c src/ui/ovtable.c src/ui/ovtable.h \
-	src/ui/action.c src/ui/action.h \
+	src/ui/action.c src/ui/action.h src/ui/motion.c src/ui/motion.h \
 	src/ui/header.c src/ui/header.h \
 	src/ui/funcbar.c src/ui/funcbar.h \
 	src/ui/help.c src/ui/help.h \

@@ -21,6 +21,8 @@
 #include "testhooks.h"
 #include "source/source.h"
 #include "ui/action.h"
+#include "ui/help.h"
+#include "ui/motion.h"
 #include "ui/pane.h"
 #include "ui/screen.h"
 #include "ui/ui.h"
@@ -135,34 +137,21 @@ static void confirm_key(struct kt_ui *ui, int key)
 		ui_message(ui, false, "%s", ui->confirm_no);
 }
 
-static void help_key(struct kt_ui *ui, int key)
+static void help_keypress(struct kt_ui *ui, int key)
 {
-	switch (key) {
-	case KEY_UP:
-	case 'k':
-		ui->help_scroll--;
-		break;
-	case KEY_DOWN:
-	case 'j':
-		ui->help_scroll++;
-		break;
-	case KEY_PPAGE:
-		ui->help_scroll -= 10;
-		break;
-	case KEY_NPAGE:
-	case ' ':
-		ui->help_scroll += 10;
-		break;
-	case KEY_F(10):
+	const struct kt_motion *m = motion_of(key, ui->helpst.typing);
+
+	if (key == KEY_F(10)) {
 		ui->quit = true;
 		return;
-	default:
-		/* Any other key closes the overlay; the panes under it are redrawn. */
-		ui->help = false;
-		ui->full = true;
+	}
+	if (help_key(&ui->helpst, m ? m->code : key)) {
+		ui->help_dirty = true;
 		return;
 	}
-	ui->help_dirty = true;
+	/* Any other key closes the help; the panes under it are redrawn. */
+	ui->help = false;
+	ui->full = true;
 }
 
 /* A click focuses the pane under it and goes to the pane (the picker toggles the event
@@ -218,8 +207,21 @@ static void ui_mouse(struct kt_ui *ui)
 		ui_mouse_event(ui, &me[n]);
 }
 
+/* A movement, as its curses code; half a page as rows, for every pane has rows. */
+static int move_key(struct kt_view *v, int code)
+{
+	int n = (v->h - 2) / 2, r = 0;
+
+	if (code != KT_MOTION_HALF_UP && code != KT_MOTION_HALF_DOWN)
+		return v->ops->key(v, code);
+	while (n-- > 0)
+		r |= v->ops->key(v, code == KT_MOTION_HALF_UP ? KEY_UP : KEY_DOWN);
+	return r & KT_KEY_HANDLED;
+}
+
 static void ui_key(struct kt_ui *ui, int key)
 {
+	const struct kt_motion *m;
 	struct kt_view *v;
 	int r;
 
@@ -241,7 +243,7 @@ static void ui_key(struct kt_ui *ui, int key)
 		return;
 	}
 	if (ui->help) {
-		help_key(ui, key);
+		help_keypress(ui, key);
 		return;
 	}
 	if (ui->prompt.active) {
@@ -253,7 +255,8 @@ static void ui_key(struct kt_ui *ui, int key)
 		ui->status_dirty = true;
 	}
 	v = ui->views[ui->lay.focus];
-	r = v->ops->key(v, key);
+	m = motion_of(key, v->ops->typing && v->ops->typing(v));
+	r = m ? move_key(v, m->code) : v->ops->key(v, key);
 	if (v->ops->funcbar)
 		ui->fbar_dirty = true; /* its hints may follow its mode */
 	if (r & KT_KEY_CLOSE)
@@ -361,9 +364,18 @@ int ui_run(struct kt_app *app)
 		pane_open(&ui, "counters", false);
 	if (ui.start.picker)
 		pane_open(&ui, "events", false);
-	/* --hist: a pane for each, beside the stream */
-	for (h = 0; h < app->opts->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++)
-		view_hist_build(pane_open(&ui, "hist", true), app->opts->hists[h]);
+	/* --hist: a pane for each, beside the stream; one asked for alone (no event) takes
+	 * the screen rather than sit beside an empty stream */
+	for (h = 0; h < app->opts->n_hists && ui.lay.n < KT_LAYOUT_MAX; h++) {
+		struct kt_view *hist = pane_open(&ui, "hist", true);
+
+		view_hist_build(hist, app->opts->hists[h]);
+		if (hist && app->opts->n_hists == 1 && !flame &&
+		    source_enabled_count(app->source) <= 0) {
+			first = hist;
+			ui.start.zoom = true;
+		}
+	}
 	if (flame)
 		first = flame;
 	pane_focus(&ui, first ? pane_index(&ui, first) : 0);

@@ -8,6 +8,7 @@
 
 #include "ui/crt.h"
 #include "ui/header.h"
+#include "ui/help.h"
 #include "ui/layout.h"
 #include "ui/prompt.h"
 #include "ui/settings.h"
@@ -33,7 +34,7 @@ struct kt_ui {
 	int prompt_id;
 
 	bool help;
-	int help_scroll;
+	struct kt_help helpst; /* its lines, scroll and search */
 	bool paused;
 	bool quit;
 	bool cursor_on;

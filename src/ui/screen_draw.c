@@ -142,19 +142,15 @@ static void draw_funcbar(struct kt_ui *ui)
 
 static void draw_help(struct kt_ui *ui)
 {
-	struct kt_rect a = { 0, 0, ui->cols, ui->lines - (ui->rects.funcbar.h ? 1 : 0) };
 	int w, h;
 
 	if (!ui->help_win) {
-		help_size(a.w, a.h, &w, &h);
-		if (w <= 0 || h <= 0)
-			return;
-		ui->help_win = newwin(h, w, a.y + (a.h - h) / 2, (a.w - w) / 2);
+		ui->help_win = newwin(ui->lines, ui->cols, 0, 0);
 		if (!ui->help_win)
 			return;
 	}
 	getmaxyx(ui->help_win, h, w);
-	help_draw(ui->help_win, w, h, &ui->help_scroll);
+	help_draw(&ui->helpst, ui->help_win, w, h);
 }
 
 /* One redraw: only what is dirty is drawn and copied to the virtual screen; doupdate()

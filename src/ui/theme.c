@@ -25,7 +25,7 @@ static const char *const elem_names[KT_THEME_NELEM] = {
 	"cpu",	      "task",	     "event",	     "system",	     "enabled",
 	"dim",	      "fkey",	     "flabel",	     "status",	     "error",
 	"prompt",     "help",	     "help_key",     "help_title",   "flame",
-	"flame_alt",  "flame_grow",  "flame_shrink",
+	"flame_alt",  "flame_grow",  "flame_shrink", "flame_jit",    "flame_task",
 };
 
 /* themes/default.theme, compiled in so ktop runs without its data files (check_theme
@@ -65,7 +65,9 @@ static const char default_text[] =
 	"flame        = black   white\n"
 	"flame_alt    = black   green\n"
 	"flame_grow   = white   red     bold\n"
-	"flame_shrink = white   blue    bold\n";
+	"flame_shrink = white   blue    bold\n"
+	"flame_jit    = black   magenta\n"
+	"flame_task   = default default bold\n";
 
 static const char *const colour_names[16] = {
 	"black",       "red",	    "green",	     "yellow",	    "blue",	   "magenta",

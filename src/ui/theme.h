@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 /* Elements, in crt.h's enum crt_elem order (crt.c checks the count). */
-#define KT_THEME_NELEM 33
+#define KT_THEME_NELEM 35
 #define KT_THEME_NAME_MAX 64
 
 /* A colour: KT_COLOUR_DEFAULT (the terminal's own), 0..255 (the palette), or

@@ -37,8 +37,20 @@ enum kt_view_event {
 /* Prompt callbacks: the text changed (incremental), was accepted (Enter) or cancelled. */
 enum kt_prompt_event { KT_PROMPT_CHANGED, KT_PROMPT_ACCEPT, KT_PROMPT_CANCEL, KT_PROMPT_COMPLETE };
 
+/* A line of a pane's own keys in the help: key names as action.h spells them ("letters" for
+ * a pane that takes typed text), what they do. A pane's own key is never a movement key
+ * (motion.h: the screen translates those first) nor a global action's, unless that action
+ * lets the focused pane have it (kt_action.per_pane); check_actions checks every table. */
+struct kt_keyhelp {
+	const char *keys;
+	const char *help;
+};
+
 struct kt_view_ops {
 	const char *name;
+	/* Its section of the help: title, its own keys ending with { NULL, NULL }. */
+	const char *title;
+	const struct kt_keyhelp *keys;
 	/* Side by side, the width this kind is happy with (0: whatever is left). */
 	int pref_width;
 	/* Allocates v->data. */
@@ -48,8 +60,11 @@ struct kt_view_ops {
 	void (*resize)(struct kt_view *v);
 	/* Draws the whole window (title line included); the screen does the refresh. */
 	void (*draw)(struct kt_view *v);
-	/* Returns KT_KEY_* flags. */
+	/* Returns KT_KEY_* flags. Movement keys come as their curses codes (motion.h). */
 	int (*key)(struct kt_view *v, int key);
+	/* Optional: whether it takes typed text now (letters narrow a list, name a choice), so
+	 * letters and Space reach key as themselves instead of moving. */
+	bool (*typing)(struct kt_view *v);
 	/* Once per UI tick. */
 	void (*tick)(struct kt_view *v);
 	/* Optional from here on (NULL: not interested). */

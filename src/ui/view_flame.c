@@ -16,8 +16,10 @@
  * frame red when its share grew and blue when it shrank (FlameGraph's difffolded); on a live
  * source the graph then shows only the last N seconds (d sets N, 5 by default) against that
  * frozen baseline, the stacks kept per second (backend/stackwin.h) while the whole profile
- * goes on beside them for B; f freezes a live tree; a switches to ASCII: every
- * frame begins with '|' ('+' grown, '-' shrunk, '*' matched), for terminals without colour.
+ * goes on beside them for B; Z freezes a live tree. Every frame begins with an edge, is
+ * coloured by its kind (kernel, user, JIT, task: FlameGraph's and inferno's hues) and
+ * labelled with perf's mark ([k], [.], [j]) when it has room; a switches the edge to ASCII
+ * ('|', '+' grown, '-' shrunk, '*' matched), for terminals without colour.
  * Percentages are of the whole tree, or of the task when scoped (perf report's "children"
  * for the total, its "self" for the rest).
  */
@@ -45,6 +47,8 @@
 /* Emptied nodes a live diff's tree may carry before it is made again. */
 #define FLAME_WINDOW_SLACK 4096
 #define FLAME_MAX_ZOOM 64
+/* Cells a label needs after the frame's edge: a narrower frame is a bare block. */
+#define FLAME_LABEL_MIN 3
 /* Diff: a change of share under this many percentage points is no change. */
 #define FLAME_DIFF_EPS 0.05
 
@@ -62,6 +66,7 @@ struct flame_view {
 	bool flame;			 /* root at the bottom */
 	bool ascii;
 	bool frozen;
+	bool show_idle;			 /* i: the idle task's frame too */
 	const struct kt_stack_node *scope; /* a task, or NULL: everything */
 	int cpu;			   /* the source's CPU (c), -1: every CPU */
 	/* the live diff: st is the window's tree, remade each tick from win's seconds; all the
@@ -97,9 +102,30 @@ static const struct kt_stack_node *view_zoom(const struct flame_view *fv)
 	return fv->nzoom ? fv->zoom[fv->nzoom - 1] : view_top(fv);
 }
 
+/* The idle task (pid 0, "swapper"), hidden until i shows it, as perf top leaves it out:
+ * on a quiet machine it would take the whole width. */
+static bool idle_hidden(const struct flame_view *fv, const struct kt_stack_node *n)
+{
+	return !fv->show_idle && n->depth == 1 && n->kind == KT_FRAME_TASK &&
+	       !strcmp(n->name, "swapper");
+}
+
+/* n's weight as drawn: the root's without a hidden idle task. */
+static uint64_t shown(const struct flame_view *fv, const struct kt_stack_node *n)
+{
+	const struct kt_stack_node *c;
+
+	if (n->depth || fv->show_idle)
+		return n->total;
+	for (c = n->child; c; c = c->next)
+		if (idle_hidden(fv, c))
+			return n->total - c->total;
+	return n->total;
+}
+
 static double pct(const struct flame_view *fv, uint64_t w)
 {
-	uint64_t all = view_top(fv)->total;
+	uint64_t all = shown(fv, view_top(fv));
 
 	return all ? 100.0 * (double)w / (double)all : 0.0;
 }
@@ -118,9 +144,10 @@ static uint64_t matched_weight(const struct flame_view *fv, const struct kt_stac
 	uint64_t w = 0;
 
 	if (matches(fv, n))
-		return n->total;
+		return shown(fv, n);
 	for (const struct kt_stack_node *c = n->child; c; c = c->next)
-		w += matched_weight(fv, c);
+		if (!idle_hidden(fv, c))
+			w += matched_weight(fv, c);
 	return w;
 }
 
@@ -134,7 +161,7 @@ static void search_update(struct flame_view *fv)
 	/* a match above the scope holds every stack of it */
 	for (n = view_top(fv); n; n = n->parent)
 		if (matches(fv, n)) {
-			fv->matched = view_top(fv)->total;
+			fv->matched = shown(fv, view_top(fv));
 			return;
 		}
 	fv->matched = matched_weight(fv, view_top(fv));
@@ -172,18 +199,18 @@ static void layout_children(struct flame_view *fv, const struct kt_stack_node *n
 			    int x, int w)
 {
 	const struct kt_stack_node **kids;
-	uint64_t pos = 0, small = 0;
+	uint64_t pos = 0, small = 0, total = shown(fv, n);
 	unsigned nsmall = 0, i = 0;
 	int x0, x1;
 
-	if (row >= fv->rows || !n->nchild || !n->total)
+	if (row >= fv->rows || !n->nchild || !total)
 		return;
 	kids = xmalloc(n->nchild * sizeof(*kids));
 	for (const struct kt_stack_node *c = n->child; c; c = c->next) {
-		if (!c->total)
+		if (!c->total || idle_hidden(fv, c))
 			continue;
 		/* narrower than a cell: into the block after the others */
-		if ((long double)c->total * w < n->total) {
+		if ((long double)c->total * w < total) {
 			small += c->total;
 			nsmall++;
 			continue;
@@ -194,9 +221,9 @@ static void layout_children(struct flame_view *fv, const struct kt_stack_node *n
 	for (unsigned k = 0; k < i; k++) {
 		const struct kt_stack_node *c = kids[k];
 
-		x0 = cell(x, w, pos, n->total);
+		x0 = cell(x, w, pos, total);
 		pos += c->total;
-		x1 = cell(x, w, pos, n->total);
+		x1 = cell(x, w, pos, total);
 		if (x1 <= x0) {
 			fv->omitted += c->total;
 			continue;
@@ -207,8 +234,8 @@ static void layout_children(struct flame_view *fv, const struct kt_stack_node *n
 	free(kids);
 	if (!nsmall)
 		return;
-	x0 = cell(x, w, pos, n->total);
-	x1 = cell(x, w, pos + small, n->total);
+	x0 = cell(x, w, pos, total);
+	x1 = cell(x, w, pos + small, total);
 	if (x1 > x0)
 		box_add(fv, n, nsmall, row, x0, x1 - x0);
 	else
@@ -305,14 +332,62 @@ static void put_cut(WINDOW *win, int y, int x, const char *text, int w)
 	mvwaddstr(win, y, x + w - 2, "..");
 }
 
-static void draw_box(struct kt_view *v, const struct box *b, int nth)
+/* A frame's colour by its kind, as FlameGraph and inferno colour them. */
+static enum crt_elem kind_colour(const struct box *b)
+{
+	if (b->merged)
+		return CRT_FLAME;
+	switch (b->node->kind) {
+	case KT_FRAME_TASK:
+		return CRT_FLAME_TASK;
+	case KT_FRAME_KERNEL:
+		return CRT_FLAME;
+	case KT_FRAME_JIT:
+		return CRT_FLAME_JIT;
+	default:
+		return CRT_FLAME_ALT;
+	}
+}
+
+/* perf's mark before a frame's name: [k] kernel, [.] user space, [j] JIT; none for a task,
+ * a name that says its kind already (folded "_[k]") or one without a name. */
+static const char *mark(const struct kt_stack_node *n)
+{
+	size_t len = strlen(n->name);
+
+	if (!n->depth || (len > 4 && n->name[len - 1] == ']' && n->name[len - 4] == '_'))
+		return "";
+	switch (n->kind) {
+	case KT_FRAME_KERNEL:
+		return "[k] ";
+	case KT_FRAME_USER:
+		return "[.] ";
+	case KT_FRAME_JIT:
+		return "[j] ";
+	default:
+		return "";
+	}
+}
+
+/* The frame's label in w cells: its mark and name, the name alone when both do not fit;
+ * [unknown] for a bare address, as perf writes a frame without a name (the status line
+ * keeps the address). */
+static void frame_label(const struct kt_stack_node *n, int w, char *buf, size_t len)
+{
+	bool bare = n->kind == KT_FRAME_UNRESOLVED && !strncmp(n->name, "0x", 2);
+	const char *name = bare ? "[unknown]" : n->name;
+
+	snprintf(buf, len, "%s%s", strlen(mark(n)) + strlen(name) <= (size_t)w ? mark(n) : "",
+		 name);
+}
+
+static void draw_box(struct kt_view *v, const struct box *b)
 {
 	struct flame_view *fv = FV(v);
 	int y = screen_row(v, b->row), x = b->x, w = b->w, g = 0;
 	bool match = !b->merged && matches(fv, b->node);
-	char text[64];
-	const char *label = b->node->name;
-	attr_t a = crt_attr(nth & 1 ? CRT_FLAME_ALT : CRT_FLAME);
+	char text[160];
+	attr_t a = crt_attr(kind_colour(b));
 
 	if (!b->merged)
 		g = growth(fv, b->node);
@@ -322,18 +397,18 @@ static void draw_box(struct kt_view *v, const struct box *b, int nth)
 		a = crt_attr(CRT_MATCH);
 	if (!b->merged && b->node == fv->sel)
 		a = crt_attr(v->focused ? CRT_CURSOR : CRT_CURSOR_DIM);
-	if (b->merged) {
+	if (b->merged)
 		snprintf(text, sizeof(text), "+%u", b->merged);
-		label = text;
-	}
+	else
+		frame_label(b->node, w - 1, text, sizeof(text));
 	wattrset(v->win, a);
-	if (fv->ascii) {
+	/* every frame starts with an edge, so neighbours' labels never run together */
+	if (fv->ascii)
 		mvwaddch(v->win, y, x, match ? '*' : g > 0 ? '+' : g < 0 ? '-' : '|');
-		x++;
-		w--;
-	}
-	if (w > 0)
-		put_cut(v->win, y, x, label, w);
+	else
+		mvwaddstr(v->win, y, x, crt_glyphs()->edge);
+	if (w > 1)
+		put_cut(v->win, y, x + 1, w - 1 >= FLAME_LABEL_MIN ? text : "", w - 1);
 	wattrset(v->win, A_NORMAL);
 }
 
@@ -356,13 +431,13 @@ static void draw_status(struct kt_view *v)
 
 	if (!s)
 		return;
-	fmt_weight(fv, s->total, total, sizeof(total));
+	fmt_weight(fv, shown(fv, s), total, sizeof(total));
 	fmt_weight(fv, s->self, self, sizeof(self));
 	b = base_pct(fv, s);
 	if (b >= 0)
-		snprintf(diff, sizeof(diff), "  base %.1f%% %+.1f", b, pct(fv, s->total) - b);
-	snprintf(line, sizeof(line), "%s  total %s %.1f%%  self %s %.1f%%%s", s->name, total,
-		 pct(fv, s->total), self, pct(fv, s->self), diff);
+		snprintf(diff, sizeof(diff), "  base %.1f%% %+.1f", b, pct(fv, shown(fv, s)) - b);
+	snprintf(line, sizeof(line), "%s%s  total %s %.1f%%  self %s %.1f%%%s", mark(s), s->name, total,
+		 pct(fv, shown(fv, s)), self, pct(fv, s->self), diff);
 	wattrset(v->win, crt_attr(CRT_STATUS));
 	crt_put_pad(v->win, v->h - 1, 0, line, v->w);
 	wattrset(v->win, A_NORMAL);
@@ -373,13 +448,12 @@ static void flame_view_draw(struct kt_view *v)
 	struct flame_view *fv = FV(v);
 	char title[320], right[160];
 	size_t n = 0;
-	int *nth;
 
 	ensure_layout(v);
 	if (!fv->st) {
 		view_draw_title(v, "Flame graph", NULL);
 		wattrset(v->win, crt_attr(CRT_DIM));
-		crt_put(v->win, 2, 1, "No stacks to show. O opens a folded-stacks file", v->w - 2);
+		crt_put(v->win, 2, 1, "No stacks to show. r reads a folded-stacks file", v->w - 2);
 		crt_put(v->win, 3, 1, "(ktop --flame FILE; perf script | stackcollapse-perf.pl).",
 			v->w - 2);
 		wattrset(v->win, A_NORMAL);
@@ -392,6 +466,9 @@ static void flame_view_draw(struct kt_view *v)
 		ADD("matched %.1f%%  ", pct(fv, fv->matched));
 	if (fv->omitted)
 		ADD("omitted %.1f%%  ", pct(fv, fv->omitted));
+	if (!fv->scope && shown(fv, stacks_root(fv->st)) < stacks_root(fv->st)->total)
+		ADD("idle %.0f%% hidden (i)  ", 100.0 - 100.0 * (double)shown(fv, stacks_root(fv->st)) /
+			(double)stacks_root(fv->st)->total);
 	if (fv->cpu >= 0)
 		ADD("CPU %d  ", fv->cpu);
 	if (fv->scope)
@@ -407,11 +484,8 @@ static void flame_view_draw(struct kt_view *v)
 	ADD("%s", fv->flame ? "flame" : "icicle");
 #undef ADD
 	view_draw_title(v, title, right);
-	/* boxes come depth first: each row counts its own, so neighbours alternate */
-	nth = xcalloc((size_t)fv->rows, sizeof(*nth));
 	for (size_t i = 0; i < fv->nboxes; i++)
-		draw_box(v, &fv->boxes[i], nth[fv->boxes[i].row]++);
-	free(nth);
+		draw_box(v, &fv->boxes[i]);
 	draw_status(v);
 }
 
@@ -527,6 +601,22 @@ static void toggle_scope(struct kt_view *v)
 		ui_message(v->ui, false, "only task %s (s: all tasks)", t->name);
 	}
 	fv->nzoom = 0;
+	search_update(fv);
+	changed(v);
+}
+
+static void toggle_idle(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+
+	fv->show_idle = !fv->show_idle;
+	/* a zoom or scope inside the idle task has nothing left to show */
+	fv->nzoom = 0;
+	if (fv->scope && idle_hidden(fv, fv->scope))
+		fv->scope = NULL;
+	fv->sel = NULL;
+	ui_message(v->ui, false, fv->show_idle ? "the idle task (swapper) shown (i: hide it)" :
+						 "the idle task (swapper) hidden (i: show it)");
 	search_update(fv);
 	changed(v);
 }
@@ -748,7 +838,7 @@ static int flame_view_key(struct kt_view *v, int key)
 {
 	struct flame_view *fv = FV(v);
 
-	if (key == 'O') {
+	if (key == 'r') {
 		ui_prompt_open(v->ui, v, FLAME_PROMPT_OPEN, "Open folded stacks: ", "");
 		return KT_KEY_HANDLED;
 	}
@@ -781,14 +871,13 @@ static int flame_view_key(struct kt_view *v, int key)
 	case '/':
 		ui_prompt_open(v->ui, v, FLAME_PROMPT_SEARCH, "Find frames: ", fv->search);
 		break;
-	case 'f':
-	case ' ':
+	case 'Z':
 		if (!fv->src.update) {
 			ui_message(v->ui, false, "a file does not change: nothing to freeze");
 			break;
 		}
 		fv->frozen = !fv->frozen;
-		ui_message(v->ui, false, fv->frozen ? "flame graph frozen (f: go on)" :
+		ui_message(v->ui, false, fv->frozen ? "flame graph frozen (Z: go on)" :
 			   "flame graph follows the stacks again");
 		break;
 	case 'v':
@@ -815,6 +904,9 @@ static int flame_view_key(struct kt_view *v, int key)
 		break;
 	case 'd':
 		window_prompt(v);
+		break;
+	case 'i':
+		toggle_idle(v);
 		break;
 	default:
 		/* last: it may replace the source, and the tree with it */
@@ -968,9 +1060,9 @@ static void flame_view_tick(struct kt_view *v)
 }
 
 static const struct funcbar_item flame_items[] = {
-	{ "Enter", "Zoom" }, { "Esc", "Back" }, { "/", "Find" },  { "f", "Freeze" },
+	{ "Enter", "Zoom" }, { "Esc", "Back" }, { "/", "Find" },  { "Z", "Freeze" },
 	{ "v", "Flip" },     { "s", "Task" },   { "b", "Base" },  { "a", "ASCII" },
-	{ "O", "Open" },     { "F10", "Quit" },
+	{ "r", "Read" },     { "F10", "Quit" },
 };
 
 static int flame_view_funcbar(struct kt_view *v, const struct funcbar_item **items)
@@ -1028,8 +1120,26 @@ static void flame_view_opened(struct kt_view *v)
 		flame_live_open(v);
 }
 
+static const struct kt_keyhelp flame_keys[] = {
+	{ "Enter", "zoom into the selected frame" },
+	{ "Esc Backspace", "back one zoom" },
+	{ "/", "find frames: the matched share" },
+	{ "Z", "freeze a live graph" },
+	{ "v a", "icicle / flame, ASCII" },
+	{ "s", "only the selected task" },
+	{ "c", "only one CPU (live; emptied)" },
+	{ "C", "live: on-CPU / off-CPU / event stacks" },
+	{ "b B", "baseline = now / diff off" },
+	{ "d", "live diff: the last N seconds" },
+	{ "i", "the idle task (swapper) shown / hidden" },
+	{ "r", "read a folded-stacks file" },
+	{ NULL, NULL },
+};
+
 const struct kt_view_ops view_flame_ops = {
 	.name = "flame",
+	.title = "Flame graph (I)",
+	.keys = flame_keys,
 	.init = flame_view_init,
 	.free = flame_view_free,
 	.resize = flame_view_resize,

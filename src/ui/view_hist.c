@@ -8,7 +8,7 @@
  *   heatmap  one row per tick, newest at the bottom, one column per bucket, shaded and
  *            coloured by how many values the bucket got in that tick
  *
- * Counts are per tick (interval) or since the start (total). F freezes this pane; the
+ * Counts are per tick (interval) or since the start (total). Z freezes this pane; the
  * global pause freezes them all. Over several agents the hosts stand side by side: bars and
  * keys get a column per host (< > move along them when they do not all fit), each key on
  * one line across the hosts (histhosts.h); the heatmap shows them summed. Enter (or H)
@@ -55,6 +55,7 @@ struct hist_view {
 	unsigned int selhost;	   /* and its host (several remote hosts) */
 	int top;
 	int list_h;
+	int bucket_off; /* bars: the first non-empty bucket's row is this far above the top */
 	/* several hosts side by side: the keys grouped across hosts (sel indexes them then),
 	 * each host's total, the selected key summed over the hosts (the heatmap's) */
 	unsigned int nhosts; /* 1: one machine */
@@ -273,6 +274,7 @@ static void reset(struct hist_view *hv)
 	hv->sel = -1;
 	hv->has_selkey = false;
 	hv->top = 0;
+	hv->bucket_off = 0;
 	hv->heat_n = 0;
 }
 
@@ -439,7 +441,9 @@ static void draw_stats(struct kt_view *v, int y)
 		snprintf(key, sizeof(key), "all %zu keys", list_len(hv));
 	if (!side_by_side(hv)) {
 		stats_text(hv, val_of(hv, shown_row(hv)), false, figures, sizeof(figures));
-		snprintf(line, sizeof(line), "%s: %s", key, figures);
+		/* which count this is, first: it changes every tick or only grows */
+		snprintf(line, sizeof(line), "%s | %s: %s", hv->cumulative ? "since start" :
+			 "last tick", key, figures);
 		crt_put(v->win, y, 0, line, v->w);
 		return;
 	}
@@ -548,6 +552,7 @@ static void draw_bars(struct kt_view *v, int y, int h)
 		draw_bars_hosts(v, y, h);
 		return;
 	}
+	hv->list_h = h; /* a page of buckets */
 	for (i = 0; i < KT_HIST_SLOTS; i++) {
 		if (!val->slots[i])
 			continue;
@@ -564,12 +569,17 @@ static void draw_bars(struct kt_view *v, int y, int h)
 		wattrset(v->win, A_NORMAL);
 		return;
 	}
-	/* more buckets than rows: the busiest stretch stays on screen */
-	while (last - first + 1 > h) {
-		if (val->slots[first] <= val->slots[last])
-			first++;
-		else
-			last--;
+	/* more buckets than rows: PgUp and PgDn scroll them, the last row says what is out */
+	if (last - first + 1 > h && h > 1) {
+		h--;
+		if (hv->bucket_off > last - first + 1 - h)
+			hv->bucket_off = last - first + 1 - h;
+		snprintf(count, sizeof(count), "%d", last - first + 1);
+		wattrset(v->win, crt_attr(CRT_DIM));
+		mvwprintw(v->win, y + h, 0, " buckets %d-%d of %s (PgUp PgDn)", hv->bucket_off + 1,
+			  hv->bucket_off + h, count);
+		wattrset(v->win, A_NORMAL);
+		first += hv->bucket_off;
 	}
 	for (row = 0, i = first; i <= last && row < h; i++, row++) {
 		bucket_label(s, (unsigned int)i, label, sizeof(label));
@@ -843,7 +853,6 @@ static int hist_view_key(struct kt_view *v, int key)
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-	case 'H':
 		hist_edit(v);
 		return KT_KEY_HANDLED;
 	case 27: /* Esc */
@@ -864,7 +873,7 @@ static int hist_view_key(struct kt_view *v, int key)
 		hv->sort_p99 = !hv->sort_p99;
 		sort_rows(hv);
 		break;
-	case 'F':
+	case 'Z':
 		hv->frozen = !hv->frozen;
 		snapshot(v);
 		break;
@@ -880,18 +889,22 @@ static int hist_view_key(struct kt_view *v, int key)
 			hv->host_first++;
 		break;
 	case KEY_UP:
-	case 'k':
 		select_row(hv, hv->sel - 1);
 		break;
 	case KEY_DOWN:
-	case 'j':
 		select_row(hv, hv->sel + 1);
 		break;
-	case KEY_PPAGE:
-		select_row(hv, hv->sel - page);
+	case KEY_PPAGE: /* the bars scroll their buckets, the key list its keys */
+		if (hv->mode == MODE_BARS)
+			hv->bucket_off = hv->bucket_off > page ? hv->bucket_off - page : 0;
+		else
+			select_row(hv, hv->sel - page);
 		break;
 	case KEY_NPAGE:
-		select_row(hv, hv->sel + page);
+		if (hv->mode == MODE_BARS)
+			hv->bucket_off += page; /* the draw stops it at the last bucket */
+		else
+			select_row(hv, hv->sel + page);
 		break;
 	default:
 		return KT_KEY_IGNORED;
@@ -929,7 +942,7 @@ static const char *hist_view_state(struct kt_view *v)
 
 static const struct funcbar_item hist_items[] = {
 	{ "Enter", "Build" }, { "v", "View" },	 { "i", "Intvl" }, { "s", "Sort" },
-	{ "F", "Freeze" },    { "a", "AllKeys" }, { "Esc", "Close" },
+	{ "Z", "Freeze" },    { "a", "AllKeys" }, { "Esc", "Close" },
 };
 
 static int hist_view_funcbar(struct kt_view *v, const struct funcbar_item **items)
@@ -938,8 +951,22 @@ static int hist_view_funcbar(struct kt_view *v, const struct funcbar_item **item
 	return (int)(sizeof(hist_items) / sizeof(hist_items[0]));
 }
 
+static const struct kt_keyhelp hist_keys[] = {
+	{ "Enter", "build another (prompt)" },
+	{ "v", "bars / keys / heat map" },
+	{ "i", "per tick / since start" },
+	{ "s", "sort keys: count / p99" },
+	{ "a", "all keys (after selecting one)" },
+	{ "Z", "freeze this pane" },
+	{ "< >", "several hosts: their columns" },
+	{ "Esc", "close the pane" },
+	{ NULL, NULL },
+};
+
 const struct kt_view_ops view_hist_ops = {
 	.name = "histogram",
+	.title = "Histogram (H)",
+	.keys = hist_keys,
 	.pref_width = 48,
 	.init = hist_view_init,
 	.free = hist_view_free,

@@ -586,8 +586,27 @@ static int ovv_funcbar(struct kt_view *v, const struct funcbar_item **items)
 	return (int)(sizeof(ov_items) / sizeof(ov_items[0]));
 }
 
+static const struct kt_keyhelp overview_keys[] = {
+	{ "Enter", "then l q g e: syscall / run-queue latency," },
+	{ "", "flame graph, events of the selected task" },
+	{ "s < >", "sort column" },
+	{ "r", "reverse the order" },
+	{ "u", "threads / processes" },
+	{ "/", "filter: name, user, cgroup" },
+	{ NULL, NULL },
+};
+
+/* After Enter the next letter picks the pane. */
+static bool overview_typing(struct kt_view *v)
+{
+	return OVV(v)->drill;
+}
+
 const struct kt_view_ops view_overview_ops = {
 	.name = "overview",
+	.title = "Overview (O)",
+	.keys = overview_keys,
+	.typing = overview_typing,
 	.init = ovv_init,
 	.free = ovv_free,
 	.resize = ovv_resize,

@@ -1217,8 +1217,28 @@ static void picker_click(struct kt_view *v, int y, int x)
 	v->dirty = true;
 }
 
+static const struct kt_keyhelp picker_keys[] = {
+	{ "letters", "fuzzy-narrow the list" },
+	{ "Backspace ^U", "edit / clear the typed text" },
+	{ "Esc", "clear the text, then close" },
+	{ "Space", "toggle the event or system" },
+	{ "Enter", "its fields and the filter prompt" },
+	{ "^T", "trigger (or stop if ...)" },
+	{ "^R", "remove the event's triggers" },
+	{ "^K", "kernel stack on its rows on / off" },
+	{ NULL, NULL },
+};
+
+static bool picker_typing(struct kt_view *v)
+{
+	return true;
+}
+
 const struct kt_view_ops view_picker_ops = {
 	.name = "picker",
+	.title = "Event picker (e)",
+	.keys = picker_keys,
+	.typing = picker_typing,
 	.pref_width = 48, /* "[x] sys_enter_sched_getaffinity" and the fields beside */
 	.init = picker_init,
 	.free = picker_free,

@@ -788,11 +788,9 @@ static int pmu_view_key(struct kt_view *v, int key)
 
 	switch (key) {
 	case KEY_UP:
-	case 'k':
 		pv->sel--;
 		break;
 	case KEY_DOWN:
-	case 'j':
 		pv->sel++;
 		break;
 	case KEY_PPAGE:
@@ -802,11 +800,9 @@ static int pmu_view_key(struct kt_view *v, int key)
 		pv->sel += page;
 		break;
 	case KEY_HOME:
-	case 'g':
 		pv->sel = 0;
 		break;
 	case KEY_END:
-	case 'G':
 		pv->sel = pv->nrows - 1;
 		break;
 	case '<': /* several hosts: their columns; one: the detail's slots */
@@ -868,8 +864,16 @@ static int pmu_view_funcbar(struct kt_view *v, const struct funcbar_item **items
 	return (int)(sizeof(pmu_items) / sizeof(pmu_items[0]));
 }
 
+static const struct kt_keyhelp pmu_keys[] = {
+	{ "< >", "more CPUs / threads; hosts side by side" },
+	{ "Esc", "close the pane" },
+	{ NULL, NULL },
+};
+
 const struct kt_view_ops view_pmu_ops = {
 	.name = "counters",
+	.title = "Counters (m)",
+	.keys = pmu_keys,
 	.pref_width = 64, /* name, value, rate, share and a bar per CPU of a small machine */
 	.init = pmu_view_init,
 	.free = pmu_view_free,

@@ -7,7 +7,7 @@
  * Every key re-parses the definition (probe_parse) and the pane shows the reason with a caret
  * under the offending byte; the kernel's own rejection (error_log, with its caret) replaces
  * it after Enter, and the prompt comes back with the text to fix. A created probe is enabled,
- * and it is in the event picker like any tracepoint; Space turns it off and on, Enter edits
+ * and it is in the event picker like any tracepoint; a turns it off and on, Enter edits
  * its filter in the picker, d deletes it. Probes show the kernel's hit counts, kernel probes
  * their misses too (kprobe_profile, uprobe_profile); when the selected one misses, the bottom
  * line says why and what to do.
@@ -256,7 +256,7 @@ static void probes_draw(struct kt_view *v)
 	snprintf(right, sizeof(right), "%zu probe%s", n, n == 1 ? "" : "s");
 	view_draw_title(v, title, right);
 	wattrset(v->win, crt_attr(CRT_DIM));
-	crt_put(v->win, 1, 1, "new: k kprobe K kret u uprobe U uret s USDT", v->w - 2);
+	crt_put(v->win, 1, 1, "new: i kprobe K kret u uprobe U uret s USDT", v->w - 2);
 	wattrset(v->win, A_NORMAL);
 	list_h = v->h - 2 - (pp->editing || pp->error[0] ? 6 : 1);
 	if (list_h < 1)
@@ -297,7 +297,7 @@ static void probes_draw(struct kt_view *v)
 		if (miss)
 			snprintf(buf, sizeof(buf), "misses: %s", probe_miss_reason(miss->kind));
 		else if (!hosts_counts(v, (size_t)pp->sel, buf, sizeof(buf)))
-			snprintf(buf, sizeof(buf), "Spc: on/off  Enter: filter  d: delete");
+			snprintf(buf, sizeof(buf), "a: on/off  Enter: filter  d: delete");
 		wattrset(v->win, crt_attr(miss ? CRT_ERROR : CRT_DIM));
 		crt_put(v->win, v->h - 1, 1, buf, v->w - 2);
 		wattrset(v->win, A_NORMAL);
@@ -716,7 +716,7 @@ static void def_accepted(struct kt_view *v, struct ppane *pp)
 	pp->sel = (int)nprobes(v) - 1;
 	ui_broadcast(v->ui, KT_EV_CATALOG);
 	ui_broadcast(v->ui, KT_EV_EVENTS);
-	ui_message(v->ui, false, "created and enabled %s (Space: off, Enter: filter)", event);
+	ui_message(v->ui, false, "created and enabled %s (a: off, Enter: filter)", event);
 }
 
 static void probes_prompt(struct kt_view *v, int id, const char *text, enum kt_prompt_event ev)
@@ -798,13 +798,13 @@ static int probes_key(struct kt_view *v, int key)
 	p = source_probe_get(v->app->source, (size_t)pp->sel);
 
 	switch (key) {
-	case 'k':
+	case 'i':
 	case 'K':
 	case 'u':
 	case 'U':
 	case 's':
 		pp->usdt = key == 's';
-		start(v, pp, key == 'k' ? KT_PROBE_KPROBE : key == 'K' ? KT_PROBE_KRETPROBE :
+		start(v, pp, key == 'i' ? KT_PROBE_KPROBE : key == 'K' ? KT_PROBE_KRETPROBE :
 			     key == 'U' ? KT_PROBE_URETPROBE : KT_PROBE_UPROBE);
 		break;
 	case KEY_UP:
@@ -815,7 +815,7 @@ static int probes_key(struct kt_view *v, int key)
 		if (pp->sel + 1 < (int)nprobes(v))
 			pp->sel++;
 		break;
-	case ' ':
+	case 'a':
 		if (p)
 			toggle(v, p);
 		break;
@@ -852,7 +852,7 @@ static void probes_tick(struct kt_view *v)
 }
 
 static const struct funcbar_item probe_items[] = {
-	{ "k/K", "Kprobe" }, { "u/U", "Uprobe" }, { "s", "USDT" }, { "Spc", "On/off" },
+	{ "i/K", "Kprobe" }, { "u/U", "Uprobe" }, { "s", "USDT" }, { "a", "On/off" },
 	{ "Enter", "Filter" },
 	{ "d", "Delete" },   { "Esc", "Close" },  { "F10", "Quit" },
 };
@@ -864,8 +864,21 @@ static int probes_funcbar(struct kt_view *v, const struct funcbar_item **items)
 	return (int)(sizeof(probe_items) / sizeof(probe_items[0]));
 }
 
+static const struct kt_keyhelp probes_keys[] = {
+	{ "i K", "new kprobe / kretprobe" },
+	{ "u U", "new uprobe / uretprobe" },
+	{ "s", "new USDT probe: binary or pid" },
+	{ "a", "on / off" },
+	{ "d Del", "delete" },
+	{ "Enter", "its filter in the picker" },
+	{ "Esc", "close the pane" },
+	{ NULL, NULL },
+};
+
 const struct kt_view_ops view_probes_ops = {
 	.name = "probes",
+	.title = "Probes (P)",
+	.keys = probes_keys,
 	.pref_width = 52,
 	.init = probes_init,
 	.free = probes_free_view,

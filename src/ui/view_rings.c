@@ -25,10 +25,33 @@
 #include "xalloc.h"
 
 #define HEAD_LINES 2 /* title, column names */
+#define HSTEP 10     /* Left and Right move the figures this many cells */
+
+struct rings {
+	int top;  /* the first CPU shown */
+	int left; /* cells of the figures scrolled out on the left; the CPU column stays */
+};
 
 static void rings_init(struct kt_view *v)
 {
-	v->data = xcalloc(1, sizeof(int)); /* the first CPU shown */
+	v->data = xcalloc(1, sizeof(struct rings));
+}
+
+/* line in the pane's width: its first nw + 1 cells (the CPU column) where they are, the
+ * rest from the scroll on, so every column can be reached at 80 columns. */
+static void put_scrolled(struct kt_view *v, int y, int nw, const char *line)
+{
+	struct rings *rg = v->data;
+	int len = (int)strlen(line), keep = nw + 1 < len ? nw + 1 : len;
+
+	if (rg->left > len - keep - (v->w - keep))
+		rg->left = len - keep - (v->w - keep);
+	if (rg->left < 0)
+		rg->left = 0;
+	crt_put_pad(v->win, y, 0, "", v->w);
+	crt_put(v->win, y, 0, line, keep < v->w ? keep : v->w);
+	if (keep < v->w)
+		crt_put_pad(v->win, y, keep, line + keep + rg->left, v->w - keep);
 }
 
 static void rings_free(struct kt_view *v)
@@ -70,7 +93,7 @@ static void put_row(struct kt_view *v, int y, int nw, const char *name,
 		 (unsigned long long)k->read_events, (unsigned long long)k->bytes, age,
 		 (unsigned long long)r->events, (unsigned long long)r->pages,
 		 (unsigned long long)r->missed, (unsigned long long)r->missed_unknown);
-	crt_put_pad(v->win, y, 0, line, v->w);
+	put_scrolled(v, y, nw, line);
 }
 
 static void rings_draw(struct kt_view *v)
@@ -78,7 +101,8 @@ static void rings_draw(struct kt_view *v)
 	const struct kt_app *app = v->app;
 	struct kt_cpu_stats all = { 0 };
 	struct kt_reader_stats rall = { 0 };
-	int *top = v->data, rows = v->h - HEAD_LINES - 1, cpu, y, nw = 5;
+	struct rings *rg = v->data;
+	int *top = &rg->top, rows = v->h - HEAD_LINES - 1, cpu, y, nw = 5;
 	char right[64], name[80], age[32], head[200];
 	const char *host;
 	uint32_t local;
@@ -95,8 +119,13 @@ static void rings_draw(struct kt_view *v)
 	snprintf(head, sizeof(head), "%-*s   entries   overrun commit   dropped        read      "
 		 "bytes     oldest |   ktop read   pages   missed  ?pgs", nw, "CPU");
 	wattrset(v->win, crt_attr(CRT_DIM));
-	crt_put_pad(v->win, 1, 0, head, v->w);
+	put_scrolled(v, 1, nw, head);
 	wattrset(v->win, A_NORMAL);
+	if ((int)strlen(head) > v->w) {
+		snprintf(right, sizeof(right), "lost %llu  %s", (unsigned long long)app->kernel_lost,
+			 rg->left ? "< Left" : "Right >");
+		view_draw_title(v, "Ring buffers per CPU: kernel | ktop's reader", right);
+	}
 	if (!app->cpu_stats || !app->cpu_rstats) {
 		crt_put_pad(v->win, HEAD_LINES, 1, "no ring buffers: ktop reads no kernel here",
 			    v->w - 1);
@@ -140,12 +169,16 @@ static void rings_draw(struct kt_view *v)
 
 static int rings_key(struct kt_view *v, int key)
 {
-	int *top = v->data;
+	struct rings *rg = v->data;
 
-	if (key == KEY_UP || key == 'k')
-		(*top)--;
-	else if (key == KEY_DOWN || key == 'j')
-		(*top)++;
+	if (key == KEY_UP)
+		rg->top--;
+	else if (key == KEY_DOWN)
+		rg->top++;
+	else if (key == KEY_LEFT)
+		rg->left -= HSTEP; /* the draw keeps it in the line */
+	else if (key == KEY_RIGHT)
+		rg->left += HSTEP;
 	else if (key == 27) /* Esc */
 		return KT_KEY_CLOSE;
 	else
@@ -161,7 +194,7 @@ static void rings_tick(struct kt_view *v)
 }
 
 static const struct funcbar_item rings_items[] = {
-	{ "j/k", "Scroll" }, { "Esc", "Close" }, { "F10", "Quit" },
+	{ "j/k", "Scroll" }, { "h/l", "Sideways" }, { "Esc", "Close" }, { "F10", "Quit" },
 };
 
 static int rings_funcbar(struct kt_view *v, const struct funcbar_item **items)
@@ -170,8 +203,15 @@ static int rings_funcbar(struct kt_view *v, const struct funcbar_item **items)
 	return (int)(sizeof(rings_items) / sizeof(rings_items[0]));
 }
 
+static const struct kt_keyhelp rings_keys[] = {
+	{ "Esc", "close the pane" },
+	{ NULL, NULL },
+};
+
 const struct kt_view_ops view_rings_ops = {
 	.name = "rings",
+	.title = "Ring buffers (D)",
+	.keys = rings_keys,
 	.init = rings_init,
 	.free = rings_free,
 	.resize = rings_resize,

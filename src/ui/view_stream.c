@@ -679,11 +679,9 @@ static int stream_key(struct kt_view *v, int key)
 
 	switch (key) {
 	case KEY_UP:
-	case 'k':
 		move_cursor(v, -1);
 		break;
 	case KEY_DOWN:
-	case 'j':
 		move_cursor(v, 1);
 		break;
 	case KEY_PPAGE:
@@ -693,11 +691,9 @@ static int stream_key(struct kt_view *v, int key)
 		move_cursor(v, page_rows(v));
 		break;
 	case KEY_HOME:
-	case 'g':
 		go_home(v);
 		break;
 	case KEY_END:
-	case 'G':
 		st->follow = true;
 		break;
 	case KEY_LEFT:
@@ -863,8 +859,20 @@ bool view_stream_selected_event(struct kt_view *v, char *buf, size_t len)
 	return ok;
 }
 
+static const struct kt_keyhelp stream_keys[] = {
+	{ "Enter Esc", "the row's fields and stack / close them" },
+	{ "/ ?", "search forward / backward (less, vim)" },
+	{ "n N", "next match / the other way" },
+	{ "=", "only the selected row's pid (row filter)" },
+	{ "c", "all CPUs merged by time / one column per CPU" },
+	{ "< >", "per CPU: more CPU columns" },
+	{ NULL, NULL },
+};
+
 const struct kt_view_ops view_stream_ops = {
 	.name = "stream",
+	.title = "Event stream",
+	.keys = stream_keys,
 	.init = stream_init,
 	.free = stream_free,
 	.resize = stream_resize,

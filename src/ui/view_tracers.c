@@ -751,12 +751,10 @@ static int tracers_key(struct kt_view *v, int key)
 		return fmode_key(v, tp, key);
 	switch (key) {
 	case KEY_UP:
-	case 'k':
 		if (tp->sel > 0)
 			tp->sel--;
 		break;
 	case KEY_DOWN:
-	case 'j':
 		if (tp->sel + 1 < nrows(tp))
 			tp->sel++;
 		break;
@@ -800,8 +798,26 @@ static int tracers_funcbar(struct kt_view *v, const struct funcbar_item **items)
 	return (int)(sizeof(tracer_items) / sizeof(tracer_items[0]));
 }
 
+static const struct kt_keyhelp tracers_keys[] = {
+	{ "Enter", "switch tracer / edit the list" },
+	{ "s", "scope: pid=1,2 [children] comm= cgroup=" },
+	{ "letters Tab", "list: narrow / take a function" },
+	{ "^K ^U", "list: empty it / clear the text" },
+	{ "Esc", "leave the list, close the pane" },
+	{ NULL, NULL },
+};
+
+/* Its function list takes typed text. */
+static bool tracers_typing(struct kt_view *v)
+{
+	return TP(v)->fmode;
+}
+
 const struct kt_view_ops view_tracers_ops = {
 	.name = "tracers",
+	.title = "Tracers (R)",
+	.keys = tracers_keys,
+	.typing = tracers_typing,
 	.pref_width = 48,
 	.init = tracers_init,
 	.free = tracers_free,

@@ -109,7 +109,7 @@ static bool live_without_graph(struct kt_view *v, char *buf, size_t len)
 	if (!app_can(v->app, KT_CAP_TRACER) || !v->app->tracing_dir ||
 	    callgraph_kernel_has_graph(v->app->tracing_dir, why, sizeof(why)))
 		return false;
-	snprintf(buf, len, "No call trees here: %s (or press O here to open it).", why);
+	snprintf(buf, len, "No call trees here: %s (or press r here to read one).", why);
 	return true;
 }
 
@@ -584,7 +584,7 @@ static size_t file_nodes(const struct kt_app *app)
 	return n < TREE_POOL_NODES ? n : TREE_POOL_NODES;
 }
 
-/* O: the trees of a trace.dat instead of the live ones. A file that cannot be read changes
+/* r: the trees of a trace.dat instead of the live ones. A file that cannot be read changes
  * nothing on screen. */
 static void open_file(struct kt_view *v, const char *path)
 {
@@ -659,9 +659,6 @@ static int tree_key_node(struct kt_view *v, int key)
 	case KEY_RIGHT:
 		node_unfold(tv, n, true);
 		break;
-	case '-':
-		node_unfold(tv, n, false);
-		break;
 	case KEY_LEFT:
 		if (node_open(tv, n))
 			node_unfold(tv, n, false);
@@ -728,7 +725,6 @@ static int tree_key_agg(struct kt_view *v, int key)
 	case KEY_RIGHT:
 		agg_unfold(tv, a, true);
 		break;
-	case '-':
 	case KEY_LEFT:
 		agg_unfold(tv, a, false);
 		break;
@@ -767,11 +763,9 @@ static int tree_view_key(struct kt_view *v, int key)
 
 	switch (key) {
 	case KEY_UP:
-	case 'k':
 		tv->sel--;
 		break;
 	case KEY_DOWN:
-	case 'j':
 		tv->sel++;
 		break;
 	case KEY_PPAGE:
@@ -781,11 +775,9 @@ static int tree_view_key(struct kt_view *v, int key)
 		tv->sel += page;
 		break;
 	case KEY_HOME:
-	case 'g':
 		tv->sel = 0;
 		break;
 	case KEY_END:
-	case 'G':
 		tv->sel = tv->nrows - 1;
 		break;
 	case 'v': /* tree -> graph -> report */
@@ -802,7 +794,7 @@ static int tree_view_key(struct kt_view *v, int key)
 		}
 		ui_prompt_open(v->ui, v, TREE_PROMPT_SEARCH, "Find function: ", tv->search);
 		return KT_KEY_HANDLED;
-	case 'O':
+	case 'r':
 		ui_prompt_open(v->ui, v, TREE_PROMPT_OPEN, "Open trace.dat: ", "");
 		return KT_KEY_HANDLED;
 	case 'n':
@@ -886,8 +878,23 @@ static int tree_view_funcbar(struct kt_view *v, const struct funcbar_item **item
 	return (int)(sizeof(tree_items) / sizeof(tree_items[0]));
 }
 
+static const struct kt_keyhelp tree_keys[] = {
+	{ "Enter +", "fold toggle / unfold" },
+	{ "E C", "unfold / fold everything" },
+	{ "u Backspace", "the parent call" },
+	{ "J K", "next / previous sibling" },
+	{ "L", "longest child: where the time went" },
+	{ "v", "tree / merged graph / report" },
+	{ "/ n", "find a function, next match" },
+	{ "r", "read a trace.dat's call trees" },
+	{ "Esc", "close the pane" },
+	{ NULL, NULL },
+};
+
 const struct kt_view_ops view_tree_ops = {
 	.name = "calls",
+	.title = "Call trees (T, function_graph)",
+	.keys = tree_keys,
 	.pref_width = 72,
 	.init = tree_view_init,
 	.free = tree_view_free,

@@ -161,8 +161,8 @@ wait_for_no_text "Call tree" 5 || fail "T did not close the call tree"
 # A kprobe in the agent's group, made while function_graph runs.
 tmux_keys P
 expect_text "Probes [^ ]+ +[0-9]+ probes?" 30 "P did not open the probe editor"
-tmux_keys k
-expect_text "kprobe \[NAME=\]FUNC" 10 "k did not ask for a kprobe"
+tmux_keys i
+expect_text "kprobe \[NAME=\]FUNC" 10 "i did not ask for a kprobe"
 tmux_text 'labprobe=vfs_read'
 tmux_keys Enter
 expect_text "created and enabled ktop_[0-9]+:labprobe" 300 "the agent did not make the kprobe"

@@ -64,7 +64,9 @@ flame_runs()
 				continue
 			}
 			if (bg rev != key) { flush(); key = bg rev; x0 = x }
-			text = text substr(line, 1, 1); w++; x++
+			# a UTF-8 continuation byte is no cell of its own (the edge of a frame)
+			c = substr(line, 1, 1); text = text c
+			if (c < "\200" || c >= "\300") { w++; x++ }
 			line = substr(line, 2)
 		}
 		if (NR == want)
@@ -91,3 +93,20 @@ require_ktop
 require_tmux
 cd "$T" || fail "cannot enter $T"
 flame_files
+
+# col_of LINE TEXT: the column (0-based) where TEXT starts on screen line LINE, or nothing;
+# expect_col LINE TEXT COL WHY: fails with WHY unless it comes to start at COL within 3 s.
+col_of()
+{
+	local LC_ALL=C.UTF-8 l # cells: the frames' edge is one character of three bytes
+
+	l=$(tmux_screen | sed -n "$1p")
+	case $l in *"$2"*) l=${l%%"$2"*}; echo "${#l}" ;; esac
+}
+_col_is() { [ "$(col_of "$1" "$2")" = "$3" ]; }
+expect_col()
+{
+	wait_until 3 _col_is "$1" "$2" "$3" && return 0
+	tmux_screen | sed 's/^/  | /' >&2
+	fail "$4: '$2' is at column '$(col_of "$1" "$2")' of line $1, not $3"
+}

@@ -8,47 +8,37 @@ set -u
 # shellcheck source-path=SCRIPTDIR source=flame-lib.sh
 . "$(dirname "$0")/flame-lib.sh"
 
-# the column (0-based) where TEXT starts on screen line LINE, or nothing
-col_of() { tmux_screen | sed -n "$1p" | awk -v t="$2" '{ i = index($0, t); if (i) print i - 1 }'; }
-_col_is() { [ "$(col_of "$1" "$2")" = "$3" ]; }
-expect_col()
-{
-	wait_until 3 _col_is "$1" "$2" "$3" && return 0
-	tmux_screen | sed 's/^/  | /' >&2
-	fail "$4: '$2' is at column '$(col_of "$1" "$2")' of line $1, not $3"
-}
-
 KTOP_TEST_TERM=vt100 flame_start -- --flame shares.folded --diff-base shares.folded
 expect_col 5 "|app" 0 "app has no ASCII edge"
 expect_col 5 "|bg" 68 "bg does not start at 900/1050 of the width"
-expect_col 7 "|compute" 0 "compute has no ASCII edge"
-expect_col 7 "|io" 52 "io does not start at 700/900 of main"
+expect_col 7 "|[.] compute" 0 "compute has no ASCII edge"
+expect_col 7 "|[.] io" 52 "io does not start at 700/900 of main"
 # no colour at all: every run is the default background, the root selected (reversed)
 flame_expect_run 4 "0 80 -r |all" "the selected root is not in reverse video"
-flame_expect_run 5 "0 71 - |app                                                                |bg" \
+flame_expect_run 5 "0 80 - |app                                                                |bg" \
 	"the frames are not plain text"
 tmux_keys /
 tmux_text hot
 tmux_keys Enter
-expect_col 8 "*hot" 7 "a match is not marked '*'"
+expect_col 8 "*[.] hot" 7 "a match is not marked '*'"
 tmux_quit_clean
 tmux_kill_server
 
 # a diff without colour: + and - edges
 KTOP_TEST_TERM=vt100 flame_start -- --flame after.folded --diff-base before.folded
-expect_col 7 "+grew" 0 "a frame that grew is not marked '+'"
-expect_col 7 "-shrank" 60 "a frame that shrank is not marked '-'"
-expect_col 6 "|main" 0 "an unchanged frame is not marked '|'"
+expect_col 7 "+[.] grew" 0 "a frame that grew is not marked '+'"
+expect_col 7 "-[.] shrank" 60 "a frame that shrank is not marked '-'"
+expect_col 6 "|[.] main" 0 "an unchanged frame is not marked '|'"
 tmux_quit_clean
 tmux_kill_server
 
-# colour: no edges until a, then edges, then none again
+# colour: the frames' own edges (a thin bar) until a makes them ASCII, then the bars again
 flame_start -- --flame shares.folded
-expect_col 5 "bg" 68 "bg is not where it belongs"
+expect_col 5 "▏bg" 68 "bg has no edge where it belongs"
 tmux_keys a
 expect_col 5 "|bg" 68 "a did not draw the ASCII edges"
 tmux_keys a
-expect_col 5 "bg" 68 "a again did not take the edges away"
-[ -z "$(col_of 5 "|bg")" ] || fail "a again left the edges"
+expect_col 5 "▏bg" 68 "a again did not take the ASCII edges away"
+[ -z "$(col_of 5 "|bg")" ] || fail "a again left the ASCII edges"
 tmux_quit_clean
 pass

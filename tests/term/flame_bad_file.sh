@@ -1,6 +1,6 @@
 #!/bin/bash
 # Bad folded files: ktop --flame refuses them before the screen starts, with one line naming
-# the file, the line and the reason (exit 1; usage errors exit 2); the pane's O refuses them
+# the file, the line and the reason (exit 1; usage errors exit 2); the pane's r refuses them
 # with the same line on the status line and keeps the graph it showed.
 set -u
 # shellcheck source-path=SCRIPTDIR source=flame-lib.sh
@@ -30,24 +30,24 @@ expect_refusal 2 "ktop: --diff-base is the baseline of --flame FILE, and no --fl
 	--diff-base shares.folded
 
 flame_start -- --flame shares.folded
-flame_expect_run 5 "0 68 47 app" "app is not 900/1050 of the width"
+flame_expect_run 5 "0 71 - ▏app                                                                ▏bg" "app is not 900/1050 of the width"
 for f in bad.folded empty.folded missing.folded; do
-	tmux_keys O
-	expect_text "Open folded stacks:" 3 "O opened no prompt"
+	tmux_keys r
+	expect_text "Open folded stacks:" 3 "r opened no prompt"
 	tmux_text "$f"
 	tmux_keys Enter
 	want=$("$KTOP" --flame "$f" 2>&1 </dev/null)
 	want=$(printf '%s' "open: ${want#ktop: }" | sed 's/[][().*^$+?{}|\\]/\\&/g')
-	expect_text "^$want" 3 "O $f: not the line ktop --flame gives"
-	expect_text "Flame graph: shares\\.folded \\(samples\\)" 3 "O $f: the graph shown went"
-	flame_expect_run 5 "0 68 47 app" "O $f: the graph changed"
+	expect_text "^$want" 3 "r $f: not the line ktop --flame gives"
+	expect_text "Flame graph: shares\\.folded \\(samples\\)" 3 "r $f: the graph shown went"
+	flame_expect_run 5 "0 71 - ▏app                                                                ▏bg" "r $f: the graph changed"
 	pid_alive "$KTOP_PID" || fail "ktop died on $f"
 done
 # a good file replaces it
-tmux_keys O
+tmux_keys r
 tmux_text after.folded
 tmux_keys Enter
-expect_text "Flame graph: after\\.folded \\(samples\\)" 3 "O after.folded did not open it"
-flame_expect_run 7 "0 60 47 grew" "after.folded's grew is not 75% of the width"
+expect_text "Flame graph: after\\.folded \\(samples\\)" 3 "r after.folded did not open it"
+flame_expect_run 7 "0 80 42 ▏[.] grew                                                   ▏[.] shrank" "after.folded's grew is not 75% of the width"
 tmux_quit_clean
 pass

@@ -4,7 +4,7 @@
 # the workload's 7 calls are 7 rows with a stack; I opens the flame pane on them (not on an
 # on-CPU profile): titled "event stacks (events)", the root's total exactly 7 events, and
 # the syscall path (do_syscall_64) among the frames. Each tick adds the new rows: 5 more
-# calls make 12. k goes round: on-CPU, off-CPU, the event stacks again (12). q quits clean.
+# calls make 12. C goes round: on-CPU, off-CPU, the event stacks again (12). q quits clean.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -32,13 +32,13 @@ expect_text "do_syscall_64" 5 "the syscall path is not in the graph"
 wait_until 10 _total_is 12 || fail "after 5 more calls the root holds $(root_total) events, not 12"
 expect_text "ktfe-b" 5 "the new task is not in the graph"
 
-# ---- k: on-CPU, off-CPU, the event stacks again (all the rows held) --------------------------
-tmux_keys k
-expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 10 "k did not go from the events to on-CPU"
-tmux_keys k
-expect_text "Flame graph: off-CPU" 10 "k did not go from on-CPU to off-CPU"
-tmux_keys k
-expect_text "Flame graph: event stacks \\(events\\)" 10 "k did not come back to the event stacks"
+# ---- C: on-CPU, off-CPU, the event stacks again (all the rows held) --------------------------
+tmux_keys C
+expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 10 "C did not go from the events to on-CPU"
+tmux_keys C
+expect_text "Flame graph: off-CPU" 10 "C did not go from on-CPU to off-CPU"
+tmux_keys C
+expect_text "Flame graph: event stacks \\(events\\)" 10 "C did not come back to the event stacks"
 wait_until 5 _total_is 12 || fail "back on the events, the root holds $(root_total), not 12"
 tmux_quit_clean
 assert_clean

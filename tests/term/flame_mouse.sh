@@ -33,21 +33,21 @@ flame_start -- -v --log "$T/k.log" --flame shares.folded
 # bg: cells 68-79 of line 5
 click 75 5
 expect_click "^bg  total 150 samples 14\\.3%  self 0 samples 0\\.0%" "a click on bg did not select it"
-flame_expect_run 5 "68 12 46 bg" "the clicked frame is not highlighted"
+flame_expect_run 5 "68 12 46 ▏bg" "the clicked frame is not highlighted"
 # read_[k]: line 8, cells 52-67
 click 60 8
 expect_click "^read_\\[k\\]  total 200 samples 19\\.0%  self 200 samples 19\\.0%" \
 	"a click on read_[k] did not select it"
 # Enter zooms into what the click selected
 tmux_keys Enter
-flame_expect_run 8 "0 80 46 read_[k]" "Enter did not zoom into the clicked frame"
+flame_expect_run 8 "0 80 46 ▏read_[k]" "Enter did not zoom into the clicked frame"
 tmux_quit_clean
 tmux_kill_server
 
 flame_start -- -v --log "$T/k.log" --flame many.folded
 # big: 900/1000 of 80 = 72 cells; the 100 others merged after it in 8 cells
-flame_expect_run 7 "72 8 42 +100" "the narrow frames are not one +100 block"
+flame_expect_run 7 "72 8 47 ▏+100" "the narrow frames are not one +100 block"
 click 76 7
-expect_click "^main  total 1000 samples 100\\.0%" "a click on +100 did not select their parent"
+expect_click "^\\[\\.\\] main  total 1000 samples 100\\.0%" "a click on +100 did not select their parent"
 tmux_quit_clean
 pass

@@ -1,13 +1,13 @@
 #!/bin/bash
 # shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
 # The flame graph pane's off-CPU profile, one key away (80x24): I on a live session scoped
-# to a workload sleeping in nanosleep (-p) starts the on-CPU profile; k switches the pane to
+# to a workload sleeping in nanosleep (-p) starts the on-CPU profile; C switches the pane to
 # the off-CPU one (BPF on sched_switch): the title names it and its unit (ns), the status
 # line gives times in s, ms or us, and the workload's waits are under hrtimer_nanosleep and
-# do_nanosleep (a search for do_nanosleep matches most of the graph). k again goes back to
+# do_nanosleep (a search for do_nanosleep matches most of the graph). C again goes back to
 # the on-CPU profile (no rows with stacks here: the event stacks are skipped) and the BPF
 # programs are gone with the switch; Esc closes the pane: no BPF program nor sampling fd
-# left in ktop. q quits clean. Without CAP_BPF, k says so in one status line naming it and
+# left in ktop. q quits clean. Without CAP_BPF, C says so in one status line naming it and
 # the on-CPU graph stays; so it does with two -p processes, which the BPF programs cannot
 # both follow (the same refusal as ktop -b --off-cpu's).
 set -u
@@ -34,13 +34,13 @@ expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 10 "I did not s
 sampling=$(fds_of '*perf_event*')
 [ "$sampling" -gt "$before" ] || fail "the on-CPU pane holds no sampling fds"
 
-# ---- k: off-CPU --------------------------------------------------------------------------
-tmux_keys k
+# ---- C: off-CPU --------------------------------------------------------------------------
+tmux_keys C
 expect_text "Flame graph: off-CPU, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 10 \
-	"k did not switch the pane to the off-CPU profile"
+	"C did not switch the pane to the off-CPU profile"
 [ "$(fds_of 'bpf-prog')" -gt 0 ] || fail "the off-CPU pane holds no BPF program"
 # the tracepoint variant attaches through one perf event; sampling holds one per CPU
-[ "$(fds_of '*perf_event*')" -lt "$sampling" ] || fail "the on-CPU profile's fds stayed open after k"
+[ "$(fds_of '*perf_event*')" -lt "$sampling" ] || fail "the on-CPU profile's fds stayed open after C"
 expect_text "^all  total [0-9]+\\.[0-9]{3} (s|ms|us) 100\\.0%" 10 \
 	"the status line does not give the off-CPU time in s, ms or us"
 tmux_keys z # the pane alone: the whole nanosleep path in its rows
@@ -52,10 +52,10 @@ tmux_keys Enter
 wait_until 10 _matched_most || fail "do_nanosleep holds $(matched)% of the off-CPU graph, not most:
 $(tmux_screen)"
 
-# ---- k: back on the CPU ------------------------------------------------------------------
-tmux_keys k
-expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 10 "k did not switch back to the on-CPU profile"
-wait_until 5 _no_prog || fail "the off-CPU programs stayed after k: $(fds_of 'bpf-prog')"
+# ---- C: back on the CPU ------------------------------------------------------------------
+tmux_keys C
+expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 10 "C did not switch back to the on-CPU profile"
+wait_until 5 _no_prog || fail "the off-CPU programs stayed after C: $(fds_of 'bpf-prog')"
 tmux_keys Escape Escape # the search, the pane
 wait_for_no_text "Flame graph:" 3 || fail "Esc did not close the pane"
 [ "$(fds_of '*perf_event*')" -le "$before" ] || fail "the profile's fds stayed open after the pane closed"
@@ -63,8 +63,8 @@ wait_for_no_text "Flame graph:" 3 || fail "Esc did not close the pane"
 # ---- closed while off-CPU: no program left -----------------------------------------------
 tmux_keys I
 expect_text "Flame graph: (cycles|cpu-clock)" 10 "I did not open the pane again"
-tmux_keys k
-expect_text "Flame graph: off-CPU" 10 "k did not switch to off-CPU again"
+tmux_keys C
+expect_text "Flame graph: off-CPU" 10 "C did not switch to off-CPU again"
 tmux_keys Escape
 wait_for_no_text "Flame graph:" 3 || fail "Esc did not close the off-CPU pane"
 wait_until 5 _no_prog || fail "BPF programs stayed after the off-CPU pane closed: $(fds_of 'bpf-prog')"
@@ -82,7 +82,7 @@ KTOP=$T/ktop-nobpf tmux_start 80 24 -- -d 1 -p "$WL"
 expect_text "No events enabled" 10 "ktop without CAP_BPF did not start"
 tmux_keys I
 expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 10 "I did not start the on-CPU profile"
-tmux_keys k
+tmux_keys C
 expect_text "^off-CPU profile: .*CAP_BPF" 5 "no one-line refusal naming CAP_BPF"
 expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 2 "the on-CPU graph did not stay"
 [ "$(fds_of 'bpf-prog')" -eq 0 ] || fail "refused, yet ktop holds BPF programs"
@@ -94,7 +94,7 @@ tmux_start 80 24 -- -d 1 -p "$WL,$$"
 expect_text "No events enabled" 10 "ktop -p $WL,$$ did not start"
 tmux_keys I
 expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 10 "I did not start the on-CPU profile"
-tmux_keys k
+tmux_keys C
 expect_text "^off-CPU profile: it scopes to one process, and -p gave 2: start ktop with one" 5 \
 	"two -p processes were not refused in one line"
 expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 2 "the on-CPU graph did not stay"

@@ -21,8 +21,8 @@ tmux_start 80 24 "KTOP_TEST_BPF_OBJECT=offcpustack:$OBJ" -- -d 1 -p "$WL"
 expect_text "No events enabled" 10 "ktop did not start"
 tmux_keys I
 expect_text "Flame graph: (cycles|cpu-clock)(:u)? \\(samples\\)" 10 "I did not start the on-CPU profile"
-tmux_keys k
-expect_text "Flame graph: off-CPU, tp_btf \\(ns\\)" 10 "k did not load the test object"
+tmux_keys C
+expect_text "Flame graph: off-CPU, tp_btf \\(ns\\)" 10 "C did not load the test object"
 expect_text "^off-CPU profile: reading its counts: " 5 "the failing poll was not said"
 tmux_keys s
 expect_text "^select a frame of a task first" 3 "s on the root said nothing"

@@ -17,10 +17,10 @@ tmux_keys Enter
 expect_text "matched 71\\.4%" 3 "Enter lost the search"
 # highlighted (the theme's match colours, yellow): hot under compute (600/700 of 52 cells
 # from cell 7) and hot_spin, cut to its 4 cells; cold and loop are not
-flame_expect_run 8 "7 45 43 hot" "hot under compute is not highlighted"
-flame_expect_run 6 "68 4 43 ho.." "hot_spin is not highlighted"
-flame_expect_run 6 "72 8 47 loop" "loop is highlighted"
-flame_expect_run 8 "0 7 47 cold" "cold is highlighted"
+flame_expect_run 8 "7 45 43 ▏[.] hot" "hot under compute is not highlighted"
+flame_expect_run 6 "68 4 43 ▏h.." "hot_spin is not highlighted"
+flame_expect_run 6 "72 8 42 ▏loop" "loop is highlighted"
+flame_expect_run 8 "0 7 42 ▏cold" "cold is highlighted"
 # another search replaces it
 tmux_keys /
 tmux_keys C-u
@@ -41,11 +41,11 @@ tmux_keys Down Right
 expect_text "^bg  total 150 samples 14\\.3%" 3 "Down Right did not select bg"
 tmux_keys s
 expect_text "matched 100\\.0%  task bg" 3 "s did not scope the share to bg"
-flame_expect_run 4 "0 80 46 bg" "the scoped task is not the whole width"
+flame_expect_run 4 "0 80 46 ▏bg" "the scoped task is not the whole width"
 tmux_keys s
 expect_text "matched 71\\.4%  icicle$" 3 "s again did not scope back to every task"
 tmux_keys Escape
 wait_for_no_text "matched" 3 || fail "Esc did not take the search away"
-flame_expect_run 8 "7 45 42 hot" "hot is still highlighted after Esc"
+flame_expect_run 8 "0 52 42 ▏cold  ▏[.] hot" "hot is still highlighted after Esc"
 tmux_quit_clean
 pass

@@ -2,7 +2,7 @@
 # shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
 # Wakeup chains in the flame pane (80x24), on a three-thread chain of known shape (profwork
 # wakechain: wc-kicker wakes wc-waker from kicker_work, which wakes wc-waiter from
-# waker_work, round after round): I, then k, shows the off-CPU profile of the workload (-p);
+# waker_work, round after round): I, then C, shows the off-CPU profile of the workload (-p);
 # w joins each wait to its waker (the title says so): the waker's frames follow a "--"
 # separator, and most of the waiter's time is under waker_work (a search says its share).
 # z shows the pane alone; Down, Left, Left, Right select the waiter; W shows step 1,
@@ -34,8 +34,8 @@ tmux_start 80 24 -- -d 1 -p "$WL"
 expect_text "No events enabled" 10 "ktop did not start"
 tmux_keys I
 expect_text "Flame graph: (cycles|cpu-clock)" 10 "I did not open the flame pane"
-tmux_keys k
-expect_text "Flame graph: off-CPU, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 10 "k did not show the off-CPU profile"
+tmux_keys C
+expect_text "Flame graph: off-CPU, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 10 "C did not show the off-CPU profile"
 tmux_keys z # the pane alone
 progs=$(fds_of 'bpf-prog')
 

@@ -4,7 +4,7 @@
 # refused in one line and nothing else changes, Tab lists and completes the built-ins
 # (lock-contention among them), syscall-latency builds a pane beside the
 # stream; its bars fill with the workload's sleeps; v shows the keys (the workload's
-# clock_nanosleep among them) and the heatmap; i switches interval / total; F freezes;
+# clock_nanosleep among them) and the heatmap; i switches interval / total; Z freezes;
 # Esc closes the pane and its BPF programs go; --hist opens a pane at start, one the kernel
 # refuses says why in its pane; q quits cleanly and no program of ktop's is left.
 set -u
@@ -69,13 +69,13 @@ wait_for_text "(░|▒|▓|█|[.:*#]).*" 5 || fail "the heatmap has no shaded 
 # ---- freeze: the numbers stop ------------------------------------------------------------------
 tmux_keys v i z
 expect_text "bars interval" 3 "back to bars"
-tmux_keys F
-expect_text "FROZEN" 3 "F did not freeze"
+tmux_keys Z
+expect_text "FROZEN" 3 "Z did not freeze"
 stats() { tmux_screen | grep -Eo 'all [0-9]+ keys: n=[0-9]+' | head -1; }
 s1=$(stats)
 sleep 1.5
 [ "$(stats)" = "$s1" ] || fail "a frozen pane changed: '$s1' -> '$(stats)'"
-tmux_keys F
+tmux_keys Z
 _moved() { [ "$(stats)" != "$s1" ]; }
 wait_until 5 _moved || fail "unfrozen, the figures did not move from '$s1'"
 

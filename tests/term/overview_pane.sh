@@ -110,7 +110,10 @@ expect_text "Overview: 2 processes" 5 "Esc did not come back from the flame grap
 tmux_keys Tab
 tmux_keys O
 expect_text "Overview: 2 processes" 5 "O did not come back to the overview"
-tmux_keys h
+tmux_keys F1
+tmux_keys /
+tmux_text "every task"
+tmux_keys Enter
 expect_text "O +overview: every task" 3 "the help does not list O"
 tmux_keys Escape
 tmux_quit_clean

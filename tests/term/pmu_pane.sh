@@ -82,10 +82,10 @@ tmux_keys Escape
 wait_for_no_text "Counters: system-wide" 3 || fail "Esc did not close the counters pane"
 
 # The help lists the key.
-tmux_keys h
+tmux_keys F1
 expect_text "F11 m +counters pane" 3 "the help does not list F11/m"
 tmux_keys Escape
-wait_for_no_text "ktop Help" 3 || fail "Esc did not close the help"
+wait_for_no_text "ktop help" 3 || fail "Esc did not close the help"
 
 # 80x24: stacked, the counters under the stream.
 tmux_keys m

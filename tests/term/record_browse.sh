@@ -68,7 +68,7 @@ wait_for_no_text "task[0-9]+-[0-9]+" 5 || fail "the stream still shows events of
 tmux_keys Space
 expect_text "task1000-1000" 10 "Space did not show the event again"
 
-tmux_keys q
+tmux_keys Escape q # q in the events pane is typed, as in the live picker
 tmux_wait_exit 10 || fail "ktop did not exit on q"
 [ "$PANE_RC" = 0 ] || fail "ktop exited $PANE_RC"
 assert_terminal_restored

@@ -5,11 +5,11 @@
 #     the pane grows from the stacks it sends every tick; profwork's split (profile-lib.sh)
 #     shows as locally: at least 90 % of 99 Hz over the CPU seconds it ran, hot_seventy /
 #     hot_thirty 70 / 30 within 5 points (the search's matched shares, frozen);
-#   - k: the off-CPU profile on the agent (its BPF programs), the on-CPU one's perf events
+#   - C: the off-CPU profile on the agent (its BPF programs), the on-CPU one's perf events
 #     gone there; Esc: its programs gone within 2 s, the agent running on;
 #   - --profile -F above the agent's kernel's limit: its one line in the status line, the
 #     stream kept, no sampling left in the agent;
-#   - two agents: one graph, each host's stacks under its label (via1, via2) below all; k
+#   - two agents: one graph, each host's stacks under its label (via1, via2) below all; C
 #     off-CPU on both, then q: both agents, their programs and instances gone within 2 s.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -65,8 +65,8 @@ until=$(awk -v t="$(cpu_ticks "$PROFWORK_PID")" -v s="$CPU_SECS" -v hz="$(getcon
 wait_until 300 _ran_cpu "$PROFWORK_PID" "$until" "$agent" ||
 	fail "profwork ran less than ${CPU_SECS}s of CPU in 300s"
 sleep 2 # two ticks of 0.1 s and the agent's send: the last samples in the graph
-tmux_keys f
-expect_text "FROZEN" 3 "f did not freeze"
+tmux_keys Z
+expect_text "FROZEN" 3 "Z did not freeze"
 total=$(flame_root_total)
 [ -n "$total" ] || fail "no root total in the status line: $(tmux_screen | tail -3)"
 find_share profwork
@@ -81,16 +81,16 @@ n=$(awk -v t="$total" -v m="$work" 'BEGIN { printf "%d", t * m / 100 + 0.5 }')
 awk -v a="$s70" -v b="$s30" 'BEGIN { s = a + b; exit !(s > 0 && a / s >= 0.65 && a / s <= 0.75) }' ||
 	fail "hot_seventy $s70% and hot_thirty $s30% of the graph: not 70 / 30 within 5 points"
 log "one agent: $total samples, profwork $work% (about $n), hot_seventy $s70%, hot_thirty $s30%"
-tmux_keys Escape f # the search; unfrozen
+tmux_keys Escape Z # the search; unfrozen
 
-# ---- k: off-CPU on the agent; Esc: its programs gone --------------------------------------
-tmux_keys k
+# ---- C: off-CPU on the agent; Esc: its programs gone --------------------------------------
+tmux_keys C
 expect_text "Flame graph: off-CPU, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 15 \
-	"k did not switch the pane to the agent's off-CPU profile"
+	"C did not switch the pane to the agent's off-CPU profile"
 wait_progs "$agent" 1
 mapfile -t PROGS < <(prog_ids "$agent")
 wait_until 5 _perf_back "$agent" "$before" ||
-	fail "the on-CPU profile's perf events stayed in the agent after k: $(perf_fds "$agent") > $before"
+	fail "the on-CPU profile's perf events stayed in the agent after C: $(perf_fds "$agent") > $before"
 expect_text "^all  total [0-9]+\\.[0-9]{3} (s|ms|us) 100\\.0%" 15 "no off-CPU time from the agent"
 tmux_keys Escape
 wait_for_no_text "Flame graph:" 3 || fail "Esc did not close the pane"
@@ -142,8 +142,8 @@ s=$SHARE
 awk -v s="$s" 'BEGIN { exit !(s > 0) }' || fail "two: no profwork in the graph"
 log "two: via1 and via2 below all, profwork $s% of the graph"
 # off-CPU on both, then q: the agents and their programs gone
-tmux_keys Escape k
-expect_text "Flame graph: off-CPU, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 15 "two: k did not switch to off-CPU"
+tmux_keys Escape C
+expect_text "Flame graph: off-CPU, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 15 "two: C did not switch to off-CPU"
 wait_progs "$a1" 1
 wait_progs "$a2" 1
 mapfile -t PROGS < <(prog_ids "$a1"; prog_ids "$a2")

@@ -124,8 +124,8 @@ expect_text "^ktop-rhp +$N +[0-9.a-zA-Z]+ +$N +[0-9.a-zA-Z]+ *$" 10 \
 	"two: ktop-rhp's line does not count exactly $N under each host"
 # ktop-rhp's row selected, its bars a column a host. Frozen first: other programs of this
 # machine (it is shared) call getppid too, may outnumber it and move its row.
-tmux_keys F
-expect_text "FROZEN|frozen" 5 "two: F did not freeze the pane"
+tmux_keys Z
+expect_text "FROZEN|frozen" 5 "two: Z did not freeze the pane"
 row=$(tmux_screen | awk '/^comm by count/ { t = 1; next } t && NF { n++; if ($1 == "ktop-rhp") { print n; exit } }')
 [ -n "$row" ] || fail "two: no row of ktop-rhp in the frozen key table: $(tmux_screen)"
 for ((i = 0; i < row; i++)); do tmux_keys Down; done

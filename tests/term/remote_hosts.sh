@@ -80,7 +80,7 @@ wait_for_no_text "Ring buffers per CPU" 3 || fail "Esc did not close the ring-bu
 # its reason, in one line, and the screen keeps what it had.
 tmux_keys P
 expect_text " Probes on 2 hosts " 3 "P: the editor does not say it is on 2 hosts"
-tmux_keys k
+tmux_keys i
 expect_text "^kprobe \[NAME=\]FUNC \[ARGS\]>" 3 "k did not ask for the kprobe"
 tmux_text vfs_read
 tmux_keys Enter

@@ -5,7 +5,7 @@
 # uprobe's hits in every process running the file; no other test runs this copy):
 #   - P opens the editor on the agent's probes; u, the binary, ktop_probe_target: the agent
 #     makes the uprobe in its group ktop_<agent pid>, the editor lists it enabled;
-#   - Space turns it off and on in the agent's instance;
+#   - a turns it off and on in the agent's instance;
 #   - after N calls of the copy, the stream holds exactly N hits, decoded with the format
 #     the agent sent for the new event, and the editor's live count (request 24, asked on
 #     its tick) says hits=N;
@@ -31,7 +31,7 @@ _newest_row_decoded() { newest_row | grep -Eq "$hit_row"; }
 
 remote_editor_start 80 24
 # A kprobe's prompt completes the agent's kernel functions (request 29, ksyms).
-tmux_keys k
+tmux_keys i
 expect_text "^kprobe \[NAME=\]FUNC \[ARGS\]>" 5 "k did not ask for a kprobe's function"
 tmux_text do_sys_openat
 tmux_keys Tab
@@ -61,12 +61,12 @@ expect_text "$row" 3 "the editor does not list the agent's uprobe enabled"
 event_enabled "$agent" "ktop_$agent" ktop_probe_target ||
 	fail "the probe is not enabled in the agent's instance"
 
-# Space: off and on again, in the agent's instance.
-tmux_keys Space
-expect_text "disabled ktop_$agent:ktop_probe_target" 3 "Space did not disable the probe"
-event_enabled "$agent" "ktop_$agent" ktop_probe_target && fail "Space left the probe on in the agent"
-tmux_keys Space
-expect_text "enabled ktop_$agent:ktop_probe_target" 3 "Space did not enable the probe again"
+# a: off and on again, in the agent's instance.
+tmux_keys a
+expect_text "disabled ktop_$agent:ktop_probe_target" 3 "a did not disable the probe"
+event_enabled "$agent" "ktop_$agent" ktop_probe_target && fail "a left the probe on in the agent"
+tmux_keys a
+expect_text "enabled ktop_$agent:ktop_probe_target" 3 "a did not enable the probe again"
 wait_capturing "$agent" "ktop_$agent" ktop_probe_target 5
 
 # Exactly N hits in the stream.

@@ -7,7 +7,7 @@
 #   - a uprobe made once in the editor is made by both agents, each in its own group
 #     (ktop_<agent pid> in each agent's dynamic events), enabled in both instances; the
 #     title names each host's group;
-#   - Space turns it off and on in both instances;
+#   - a turns it off and on in both instances;
 #   - after N calls of the copy, both hosts' hits arrive exactly: N rows of via1 and N of
 #     via2 in the stream, and the editor's live counts say hits=2N, N per host;
 #   - a uprobe on the binary only via1 sees: via2's refusal named in one line, and via1,
@@ -59,14 +59,14 @@ expect_text " Probes via1 ktop_$a1 via2 ktop_$a2 " 3 "the title does not name ea
 row='\[x\] ktop_probe_target +uprobe '
 expect_text "$row" 3 "the editor does not list the probe enabled"
 
-# Space: off and on, in both instances.
-tmux_keys Space
-expect_text "disabled ktop_$a1:ktop_probe_target" 5 "Space did not disable the probe"
+# a: off and on, in both instances.
+tmux_keys a
+expect_text "disabled ktop_$a1:ktop_probe_target" 5 "a did not disable the probe"
 for a in "$a1" "$a2"; do
-	event_enabled "$a" "ktop_$a" ktop_probe_target && fail "Space left the probe on in ktop-$a"
+	event_enabled "$a" "ktop_$a" ktop_probe_target && fail "a left the probe on in ktop-$a"
 done
-tmux_keys Space
-expect_text "enabled ktop_$a1:ktop_probe_target" 5 "Space did not enable the probe again"
+tmux_keys a
+expect_text "enabled ktop_$a1:ktop_probe_target" 5 "a did not enable the probe again"
 for a in "$a1" "$a2"; do
 	wait_capturing "$a" "ktop_$a" ktop_probe_target 5
 done

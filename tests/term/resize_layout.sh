@@ -92,24 +92,24 @@ expect_text "Events: all CPUs" 3 "the second F9 did not unzoom"
 
 # ---- help: h, F1; Esc closes -------------------------------------------------------------
 tmux_keys F1
-expect_text "ktop Help - keys" 3 "F1 in the picker did not open the help"
+expect_text "ktop help: every key" 3 "F1 in the picker did not open the help"
 tmux_keys Escape
-wait_for_no_text "ktop Help" 3 || fail "Esc did not close the help"
+wait_for_no_text "ktop help" 3 || fail "Esc did not close the help"
 tmux_keys Tab
 expect_text "F3Search" 3 "Tab did not focus the stream"
-for k in h F1; do
+for k in F1; do
 	tmux_keys "$k"
-	expect_text "ktop Help - keys" 3 "$k did not open the help overlay"
+	expect_text "ktop help: every key" 3 "$k did not open the help overlay"
 	expect_text "Global keys" 3 "the help overlay lacks its key list ($k)"
 	tmux_keys Escape
-	wait_for_no_text "ktop Help" 3 || fail "Esc did not close the help opened with $k"
+	wait_for_no_text "ktop help" 3 || fail "Esc did not close the help opened with $k"
 done
 # Help at 60x20 still fits (one column) and closes.
 resize 60x20
-tmux_keys h
-expect_text "ktop Help" 3 "no help overlay at 60x20"
+tmux_keys F1
+expect_text "ktop help" 3 "no help overlay at 60x20"
 tmux_keys Escape
-wait_for_no_text "ktop Help" 3 || fail "Esc did not close the help at 60x20"
+wait_for_no_text "ktop help" 3 || fail "Esc did not close the help at 60x20"
 alive "60x20 with help"
 
 tmux_keys q

@@ -12,19 +12,13 @@
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../mkrec-lib.sh
+. "$(dirname "$0")/../mkrec-lib.sh"
 require_ktop
 require_tmux
-command -v trace-cmd >/dev/null || skip "needs trace-cmd"
-MK=${KTOP_MKRECORDING:-$(dirname "$KTOP")/tests/helpers/mkrecording}
-[ -x "$MK" ] || skip "no $MK (make check builds it)"
-
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-	"$MK" "$KTOP_SRCDIR/tests/unit/fixtures/tracing" "$T/s.dat" 2000 2 ||
-	fail "mkrecording failed"
+mkrec "$T/s.dat" 2000
 # The times of task NAME's rows, as the stream shows them (from the first record on).
-trace-cmd report "$T/s.dat" 2>/dev/null | awk '$3 ~ /^[0-9.]+:$/ {
-	t = substr($3, 1, length($3) - 1); if (!n++) t0 = t; printf "%s %.6f\n", $1, t - t0 }' \
-	>"$T/times"
+mkrec_times "$T/s.dat" >"$T/times"
 at() { grep "^$1 " "$T/times" | sed -n "$2p" | cut -d' ' -f2; }
 last() { grep "^$1 " "$T/times" | tail -n "$2" | head -n1 | cut -d' ' -f2; }
 [ -n "$(at task1010-1010 2)" ] || fail "trace-cmd report does not list task1010's rows"
@@ -56,7 +50,7 @@ tmux_keys n
 selected "$(last task1005-1005 2)" "n after ?"
 tmux_keys N
 selected "$(last task1005-1005 1)" "N after ?"
-wait_for_no_text "ktop Help" 1 || fail "? opened the help"
+wait_for_no_text "ktop help" 1 || fail "? opened the help"
 
 tmux_keys Escape
 tmux_quit_clean

@@ -4,10 +4,10 @@
 # (tests/fixtures/lab/normal.dat), checked against the kernel's own text of the same events
 # (normal.trace):
 #   - T opens the pane; on a kernel without function_graph it says so, why, and how to
-#     record elsewhere; O opens the recording; a file that is no trace.dat is refused in one
+#     record elsewhere; r reads the recording; a file that is no trace.dat is refused in one
 #     line and the pane keeps what it showed;
 #   - one folded row per vfs_read, with the kernel's durations (in ms/us, with its marks);
-#   - Enter unfolds (tree lines, the callees), - folds, E unfolds all, C folds all;
+#   - Enter unfolds (tree lines, the callees), h (Left) folds, E unfolds all, C folds all;
 #   - L jumps to the longest child and names it with its duration, as the kernel's text
 #     has it; Enter then unfolds that child, u goes back to the caller;
 #   - v shows the merged graph and the self-time report; q quits.
@@ -75,15 +75,15 @@ if ! grep -qw function_graph "$TRACEFS/available_tracers"; then
 fi
 
 # A file that is no trace.dat: one line, nothing lost.
-tmux_keys O
-expect_text "Open trace.dat:" 3 "O opened no prompt"
+tmux_keys r
+expect_text "Open trace.dat:" 3 "r opened no prompt"
 tmux_text "$FIX/README.md"
 tmux_keys Enter
 expect_text "open: .*README.md: not a trace.dat file" 3 "a bad file was not refused in one line"
 _screen_has "Call tree " || fail "the pane title changed after a refused file"
 
-tmux_keys O
-expect_text "Open trace.dat:" 3 "O opened no prompt"
+tmux_keys r
+expect_text "Open trace.dat:" 3 "r opened no prompt"
 tmux_text "$DAT"
 tmux_keys Enter
 expect_text "Call tree: normal.dat +$nroots trees" 5 "the recording's $nroots trees are not shown"
@@ -92,11 +92,11 @@ row1="^. +${root_dur//./\\.} +[0-9]+ .*vfs_read\(\) +pid [0-9]+ cpu 0"
 expect_text "$row1" 3 "the first vfs_read does not show the kernel's $root_dur"
 expect_count 'vfs_read\(\) *pid' "$nroots" 3 "not one folded row per vfs_read ($nroots)"
 
-# Enter unfolds: the callees appear with tree lines; - folds again.
+# Enter unfolds: the callees appear with tree lines; h (Left) folds again.
 tmux_keys Enter
 expect_text "(├─|\|-|└─|\`-) *[^ ]* ?rw_verify_area\(\)" 3 "Enter did not unfold the first call"
-tmux_keys -
-wait_for_no_text "rw_verify_area\(\)" 3 || fail "- did not fold the call"
+tmux_keys h
+wait_for_no_text "rw_verify_area\(\)" 3 || fail "h did not fold the call"
 # E unfolds everything (the deepest calls show), C folds everything.
 tmux_keys E
 expect_text "(│ |[|] |  ){2}(├─|└─|[|]-|\`-)" 3 "E did not unfold all (no call three levels down)"

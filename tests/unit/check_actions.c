@@ -17,6 +17,7 @@
 #include "ui/crt.h"
 #include "ui/funcbar.h"
 #include "ui/help.h"
+#include "ui/motion.h"
 #include "ui/pane.h"
 #include "ui/view.h"
 #include "check_main.h"
@@ -66,26 +67,106 @@ START_TEST(test_unique)
 }
 END_TEST
 
+static struct kt_help help; /* too big for check's stack */
+
 START_TEST(test_help_lists_every_action)
 {
+	const struct kt_pane_kind *k;
 	const struct kt_action *a;
-	const char *keys, *desc;
 	int i, l, found;
 
+	help_open(&help, NULL);
+	ck_assert_int_lt(help.n, HELP_MAX_LINES);
 	for (i = 0; (a = action_at(i)); i++) {
 		found = 0;
-		for (l = 0; help_line(l, &keys, &desc); l++)
-			if (keys && !strcmp(keys, a->keys) && !strcmp(desc, a->help))
+		for (l = 0; l < help.n; l++)
+			if (help.lines[l].keys && !strcmp(help.lines[l].keys, a->keys) &&
+			    !strcmp(help.lines[l].desc, a->help))
 				found++;
 		ck_assert_msg(found == 1, "the help lists %s (%s) %d times", a->name, a->keys,
 			      found);
 	}
-	/* the global keys come first, under their title */
-	ck_assert(help_line(0, &keys, &desc));
-	ck_assert_ptr_null(keys);
-	ck_assert_str_eq(desc, "Global keys");
-	ck_assert(help_line(1, &keys, &desc));
-	ck_assert_str_eq(keys, action_at(0)->keys);
+	/* the movement keys come first, then the global keys, then each pane's */
+	ck_assert_ptr_null(help.lines[0].keys);
+	ck_assert_str_eq(help.lines[1].keys, motion_at(0)->keys);
+	/* the focused pane's keys before them, and not again */
+	k = pane_kind("flame");
+	help_open(&help, k->ops);
+	ck_assert_str_eq(help.lines[0].desc, k->ops->title);
+	ck_assert_str_eq(help.lines[1].keys, k->ops->keys[0].keys);
+	for (found = 0, l = 0; l < help.n; l++)
+		found += !help.lines[l].keys && !strcmp(help.lines[l].desc, k->ops->title);
+	ck_assert_int_eq(found, 1);
+	/* every line whole in one 80-column column */
+	for (l = 0; l < help.n; l++) {
+		ck_assert_msg(!help.lines[l].keys || strlen(help.lines[l].keys) < HELP_KEYS_W - 1,
+			      "keys too wide for the help: %s", help.lines[l].keys);
+		ck_assert_msg(strlen(help.lines[l].desc) <= HELP_COL_W - HELP_KEYS_W - 2,
+			      "help line too long: %s", help.lines[l].desc);
+	}
+}
+END_TEST
+
+/* Whether the key named name is taken by the movement keys, or a global action that does not
+ * let a pane have it; the action's name, "movement", or NULL. */
+static const char *taken(const char *name, bool typing)
+{
+	const struct kt_action *a;
+	struct kt_options o;
+	int code = action_key_code(name);
+
+	ck_assert_msg(code > 0, "'%s' is no key name", name);
+	if (motion_of(code, typing))
+		return "movement";
+	if (typing && code == '\t')
+		return NULL; /* typed text completes with Tab, as in the prompt */
+	memset(&o, 0, sizeof(o));
+	a = action_for_key(&o, code);
+	return a && !action_per_pane(a) ? a->name : NULL;
+}
+
+/* ops's own keys: each named, none a movement key nor a global action's. */
+static void check_pane_keys(const struct kt_view_ops *ops)
+{
+	const struct kt_keyhelp *kh;
+	char buf[64], *tok, *save;
+	const char *why;
+
+	ck_assert_msg(ops->title && ops->keys, "pane %s has no help", ops->name);
+	for (kh = ops->keys; kh->keys; kh++) {
+		snprintf(buf, sizeof(buf), "%s", kh->keys);
+		for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save)) {
+			if (!strcmp(tok, "letters")) {
+				ck_assert_msg(ops->typing, "%s: letters, not typing", ops->name);
+				continue;
+			}
+			why = taken(tok, ops->typing != NULL);
+			ck_assert_msg(!why, "%s: '%s' (%s) is %s's", ops->name, tok, kh->help, why);
+		}
+	}
+}
+
+/* Issue 39's point 12: a key means one thing. Every pane's own keys (view.h's kt_keyhelp)
+ * are neither movement keys nor a global action's, and no global action takes a movement
+ * key. */
+START_TEST(test_no_key_collides)
+{
+	const struct kt_action *a;
+	int i, codes[8], n, j;
+
+	for (i = 0; (a = action_at(i)); i++)
+		for (n = own_keys(a, codes, 8), j = 0; j < n; j++)
+			ck_assert_msg(!motion_of(codes[j], false), "%s takes a movement key (%s)",
+				      a->name, a->keys);
+	for (i = 0; pane_kind_at(i); i++)
+		check_pane_keys(pane_kind_at(i)->ops);
+	check_pane_keys(&view_recevents_ops);
+	/* the keys the issue saw collide: k moves everywhere, F is only the row filter */
+	ck_assert_str_eq(taken("k", false), "movement");
+	ck_assert_str_eq(taken("Space", false), "movement");
+	ck_assert_ptr_null(taken("Space", true));
+	ck_assert_str_eq(taken("F", false), "rowfilter");
+	ck_assert_ptr_null(taken("/", false));
 }
 END_TEST
 
@@ -215,6 +296,7 @@ static Suite *actions_suite(void)
 
 	tcase_add_test(tc, test_unique);
 	tcase_add_test(tc, test_help_lists_every_action);
+	tcase_add_test(tc, test_no_key_collides);
 	tcase_add_test(tc, test_every_action_bindable);
 	tcase_add_test(tc, test_bindings);
 	tcase_add_test(tc, test_funcbar);

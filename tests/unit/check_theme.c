@@ -70,7 +70,7 @@ START_TEST(test_elements)
 	int i;
 
 	ck_assert_str_eq(theme_elem_name(0), "normal");
-	ck_assert_str_eq(theme_elem_name(KT_THEME_NELEM - 1), "flame_shrink");
+	ck_assert_str_eq(theme_elem_name(KT_THEME_NELEM - 1), "flame_task");
 	ck_assert_ptr_null(theme_elem_name(KT_THEME_NELEM));
 	for (i = 0; i < KT_THEME_NELEM; i++)
 		ck_assert_int_eq(theme_elem_find(theme_elem_name(i)), i);
