@@ -15,6 +15,7 @@
 #ifndef KTOP_UI_FLAME_LIVE_H
 #define KTOP_UI_FLAME_LIVE_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 struct kt_view;
@@ -22,7 +23,8 @@ struct kt_view;
 /* Puts the first live source that starts into the flame pane v, or on a recording (-i) the
  * profile it keeps (ktop -b --profile -o); a refusal goes to the status line. */
 void flame_live_open(struct kt_view *v);
-/* The on-CPU profile of process pid alone in the flame pane v (the overview's drill-down). */
-void flame_live_open_pid(struct kt_view *v, pid_t pid);
+/* The on-CPU (off_cpu: the off-CPU) profile of process pid alone in the flame pane v (the
+ * overview's drill-down). */
+void flame_live_open_pid(struct kt_view *v, pid_t pid, bool off_cpu);
 
 #endif
