@@ -79,6 +79,8 @@ struct kt_app {
 	double events_per_sec;
 	uint64_t last_events;
 	unsigned long long last_tick_ns;
+	uint64_t capture_start;	/* what --from +T counts from: a recording's first timestamp,
+				 * a live capture's start (its trace clock) */
 };
 
 /* True when the app's event source has every capability in caps (enum kt_cap). */

@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "app.h"
+#include "chrome.h"
+#include "timerange.h"
 #include "backend/decode.h"
 #include "backend/evstack.h"
 #include "backend/evstacks.h"
@@ -23,6 +25,7 @@
 #include "json.h"
 #include "batch.h"
 #include "record/recorder.h"
+#include "record/tdat_write.h"
 #include "batch_profile.h"
 #include "batch_tree.h"
 #include "signals.h"
@@ -56,6 +59,9 @@ struct batch {
 	unsigned long long deadline; /* --duration's end (clock_mono_ns()), 0: none */
 	char **trig_text;    /* --trigger hist or snapshot: what it made (trigger_output()),
 			      * read before the instance goes; NULL entries: nothing */
+	uint64_t from, to;   /* --from, --to as trace timestamps: rows outside are left out */
+	bool no_rows;	     /* -i FILE -o or --chrome-trace without -b: the files alone */
+	struct kt_chrome *chrome; /* --chrome-trace */
 };
 
 /* What --trigger's hist and snapshot triggers made, read while the instance exists. */
@@ -195,14 +201,18 @@ static void batch_print_new(struct batch *b)
 				continue; /* a stack is printed with its event */
 			if ((wait = batch_stack_due(b, &r)))
 				break;
+			if (r.ts < b->from || r.ts > b->to)
+				continue;
 			if (!(r.flags & KT_REC_LOST))
 				b->printed++;
+			if (b->chrome)
+				chrome_add(b->chrome, &r);
 			if (b->tree)
 				batch_tree_feed(b->tree, &r);
 			else if (b->folded)
 				b->folded_oom |= evstacks_add(b->folded, b->app->decoder, NULL,
 							      app_symbolizer(b->app), st, &r) < 0;
-			else if (!b->app->opts->quiet && !b->out_closed)
+			else if (!b->app->opts->quiet && !b->no_rows && !b->out_closed)
 				batch_print_rec(b, &r);
 		}
 		store_unlock(st);
@@ -354,6 +364,69 @@ static int batch_finish_recording(struct batch *b)
 	return KT_EXIT_OK;
 }
 
+/* --chrome-trace: the file completed once the last record is in. */
+static int batch_finish_chrome(struct batch *b)
+{
+	unsigned long long n;
+	char err[512];
+
+	if (!b->chrome)
+		return KT_EXIT_OK;
+	n = chrome_events(b->chrome);
+	if (chrome_close(b->chrome, err, sizeof(err)) < 0) {
+		b->chrome = NULL;
+		fprintf(stderr, "ktop: %s\n", err);
+		return KT_EXIT_RECORDING;
+	}
+	b->chrome = NULL;
+	fprintf(stderr, "ktop: wrote %llu trace events to %s\n", n, b->app->opts->chrome_path);
+	return KT_EXIT_OK;
+}
+
+/* --chrome-trace: the file is created before the capture, so a bad path fails at once. */
+static bool batch_chrome_start(struct batch *b)
+{
+	char err[512];
+
+	if (!b->app->opts->chrome_path)
+		return true;
+	b->chrome = chrome_open(b->app, b->app->opts->chrome_path, err, sizeof(err));
+	if (!b->chrome)
+		fprintf(stderr, "ktop: %s\n", err);
+	return b->chrome != NULL;
+}
+
+/* -i FILE -o PART: what the file lacks for a cut (a version 7 file) is said before it is
+ * read through; the formats copied out now are the ones the cut then uses. */
+static bool batch_cut_possible(struct batch *b)
+{
+	struct kt_tdat_meta meta = { 0 };
+	char err[512];
+
+	if (!b->app->opts->record_path ||
+	    source_record_meta(b->app->source, &meta, err, sizeof(err)) >= 0)
+		return true;
+	fprintf(stderr, "ktop: %s\n", err);
+	return false;
+}
+
+/* -i FILE -o PART: the window's records written again, once the index is complete. */
+static int batch_cut_recording(struct batch *b)
+{
+	unsigned long long events = 0;
+	char err[512];
+
+	if (!b->app->opts->record_path)
+		return KT_EXIT_OK;
+	if (record_window(b->app, b->app->opts->record_path, b->from, b->to, &events, err,
+			  sizeof(err))) {
+		fprintf(stderr, "ktop: %s\n", err);
+		return KT_EXIT_RECORDING;
+	}
+	fprintf(stderr, "ktop: recorded %llu events to %s\n", events, b->app->opts->record_path);
+	return KT_EXIT_OK;
+}
+
 /* -o with --profile: the stacks go into the file as ktop's own option. */
 static void batch_keep_profile(struct batch *b)
 {
@@ -398,7 +471,9 @@ static int batch_recording(struct batch *b)
 	const char *kept = source_kept_stacks(b->app->source);
 	struct kt_source_desc info;
 	char err[512];
+	int ret;
 
+	b->no_rows = o->mode != KT_MODE_BATCH;
 	if (o->tree && !(b->tree = batch_tree_new(b->app, err, sizeof(err)))) {
 		fprintf(stderr, "ktop: %s: %s\n", o->input_path, err);
 		return KT_EXIT_FAILURE;
@@ -413,11 +488,16 @@ static int batch_recording(struct batch *b)
 		fprintf(stderr, "ktop: %s: %s\n", o->input_path, err);
 		return KT_EXIT_FAILURE;
 	}
-	if (!batch_folded_start(b))
+	if (!batch_folded_start(b) || !batch_cut_possible(b) || !batch_chrome_start(b))
 		return KT_EXIT_FAILURE;
 	source_wait_complete(b->app->source);
 	app_tick(b->app);
 	batch_print_new(b);
+	ret = batch_finish_chrome(b);
+	if (!ret)
+		ret = batch_cut_recording(b);
+	if (b->no_rows)
+		return ret;
 	if (b->tree) {
 		if (!o->quiet)
 			batch_tree_print(b->tree, b->out, o->json, NULL);
@@ -436,7 +516,7 @@ static int batch_recording(struct batch *b)
 		fprintf(stderr, "ktop: %s (the events before it were printed)\n", info.corrupt_page);
 		return KT_EXIT_FAILURE;
 	}
-	return KT_EXIT_OK;
+	return ret;
 }
 
 int batch_run(struct kt_app *app, FILE *out)
@@ -448,6 +528,9 @@ int batch_run(struct kt_app *app, FILE *out)
 	int timeout, rec_status = KT_EXIT_OK;
 	char err[512];
 
+	if (!app_can(app, KT_CAP_SEEK))
+		app->capture_start = start; /* the trace clock is CLOCK_MONOTONIC's */
+	time_range_resolve(&o->range, app->capture_start, &b.from, &b.to);
 	if (app_can(app, KT_CAP_SEEK))
 		return batch_recording(&b);
 	if (o->record_path) {
@@ -456,6 +539,11 @@ int batch_run(struct kt_app *app, FILE *out)
 			fprintf(stderr, "ktop: %s\n", b.rec_err);
 			return KT_EXIT_FAILURE;
 		}
+		recorder_set_window(b.rec, b.from, b.to);
+	}
+	if (!batch_chrome_start(&b)) {
+		app_stop_capture(app);
+		return KT_EXIT_FAILURE;
 	}
 	if (o->tree && !(b.tree = batch_tree_new(app, err, sizeof(err)))) {
 		fprintf(stderr, "ktop: %s\n", err);
@@ -473,6 +561,8 @@ int batch_run(struct kt_app *app, FILE *out)
 	}
 	if (o->duration > 0)
 		deadline = start + (unsigned long long)(o->duration * 1e9);
+	if (o->range.has_to && (!deadline || b.to < deadline))
+		deadline = b.to; /* nothing after --to is printed: the capture ends there */
 	b.deadline = deadline;
 	for (;;) {
 		now = clock_mono_ns();
@@ -519,5 +609,7 @@ int batch_run(struct kt_app *app, FILE *out)
 	fflush(out);
 	batch_summary(&b, (double)(clock_mono_ns() - start) / 1e9);
 	batch_profile_free(b.profile);
+	if (batch_finish_chrome(&b) && rec_status == KT_EXIT_OK)
+		rec_status = KT_EXIT_RECORDING;
 	return b.rec ? batch_finish_recording(&b) : rec_status;
 }

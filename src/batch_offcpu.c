@@ -42,6 +42,7 @@ static int scope_of(const struct kt_options *o, struct kt_offcpu_scope *s, struc
 	memset(s, 0, sizeof(*s));
 	s->comm = o->comm;
 	s->via = o->off_cpu_via;
+	s->wakers = o->wakers;
 	if (o->n_pids) {
 		snprintf(proc, sizeof(proc), "/proc/%d", (int)o->pids[0]);
 		if (access(proc, F_OK) < 0) {
@@ -118,6 +119,8 @@ void batch_offcpu_counts(const struct kt_offcpu *oc, const struct kt_stacks *st,
 		(unsigned long long)s.starts_dropped, (unsigned long long)s.unended,
 		(unsigned long long)s.missed, (unsigned long long)sy.unresolved,
 		(unsigned long long)sy.resolved);
+	if (offcpu_wakers(oc))
+		fputs(" wakers=1", out);
 }
 
 void batch_offcpu_json(const struct kt_offcpu *oc, const struct kt_stacks *st, bool quiet,
@@ -130,6 +133,8 @@ void batch_offcpu_json(const struct kt_offcpu *oc, const struct kt_stacks *st, b
 	symbolizer_stats(offcpu_symbolizer(oc), &sy);
 	fputs("{\"offcpu\":{\"via\":", out);
 	json_string(out, offcpu_variant(oc));
+	if (offcpu_wakers(oc))
+		fputs(",\"wakers\":true", out);
 	fprintf(out,
 		",\"unit\":\"%s\",\"total\":%llu,\"stretches\":%llu,\"lost_kernel_stacks\":%llu,"
 		"\"lost_user_stacks\":%llu,\"dropped\":%llu,\"dropped_ns\":%llu,"

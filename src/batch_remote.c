@@ -625,8 +625,8 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 	}
 	if (o->off_cpu) {
 		/* rendered there as --json and -q print it; arg: its variant, when pinned */
-		snprintf(what, sizeof(what), "off-cpu%s%.30s", o->off_cpu_via ? "=" : "",
-			 o->off_cpu_via ? o->off_cpu_via : "");
+		snprintf(what, sizeof(what), "off-cpu%s%s%.30s", o->wakers ? "+wakers" : "",
+			 o->off_cpu_via ? "=" : "", o->off_cpu_via ? o->off_cpu_via : "");
 		if (remote_call(r, KT_REQ_PROFILE, what, o->json ? (o->quiet ? "json quiet" : "json") :
 			        o->quiet ? "quiet" : "", reply, sizeof(reply)) < 0) {
 			br_refused(h, "--off-cpu", reply, err, errlen);

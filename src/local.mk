@@ -26,6 +26,7 @@ src_libktop_a_SOURCES += \
 	src/batch_top.c src/batch_top.h \
 	src/batch_remote.c src/batch_remote.h \
 	src/stopwhen.c src/stopwhen.h \
+	src/chrome.c src/chrome.h \
 	src/ktoprc.c src/ktoprc.h
 
 ktop_SOURCES = src/main.c

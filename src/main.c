@@ -118,7 +118,9 @@ int main(int argc, char **argv)
 	if (app.start_warning[0] && opts.mode == KT_MODE_BATCH)
 		fprintf(stderr, "ktop: %s\n", app.start_warning);
 
-	if (opts.mode == KT_MODE_BATCH)
+	/* -i FILE -o PART or --chrome-trace: written, then ktop exits (-b prints rows too) */
+	if (opts.mode == KT_MODE_BATCH ||
+	    (opts.input_path && (opts.record_path || opts.chrome_path)))
 		ret = batch_run(&app, out);
 	else
 		ret = ui_run(&app);

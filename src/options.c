@@ -16,6 +16,7 @@
 #include "backend/histspec.h"
 #include "backend/triggers.h"
 #include "options.h"
+#include "timerange.h"
 #include "xalloc.h"
 
 #define KT_DEFAULT_MEMORY (256ull << 20)
@@ -537,6 +538,23 @@ static int set_version(struct kt_options *o, char *arg, struct opt_ctx *c)
 #define REQ required_argument
 #define OPT optional_argument
 
+/* --from, --to: one end of o->range; the row's which is 1 for --from. */
+static int set_range_end(struct kt_options *o, char *arg, struct opt_ctx *c)
+{
+	struct kt_time *t = c->r->which ? &o->range.from : &o->range.to;
+	char why[200];
+
+	if (time_parse(arg, t, why, sizeof(why)) < 0)
+		return fail(c, "%s '%s': %s (give +SECONDS after the start, such as +40.1, or a "
+			    "timestamp as printed, such as 205.060123)",
+			    c->r->which ? "--from" : "--to", arg, why);
+	if (c->r->which)
+		o->range.has_from = true;
+	else
+		o->range.has_to = true;
+	return 0;
+}
+
 /* In --help's order; a heading starts a group (a blank line, then the heading if any). */
 static const struct opt_row rows[] = {
 	HEADING("Modes:\n  (default)              full-screen explorer"),
@@ -564,12 +582,23 @@ static const struct opt_row rows[] = {
 	    .set = set_memory),
 
 	HEADING("Recordings (trace-cmd's trace.dat):"),
-	ROW("output", 'o', REQ, "FILE", "with -b: also record the capture to FILE",
+	ROW("output", 'o', REQ, "FILE",
+	    "with -b: also record the capture to FILE (with -i and\n"
+	    "--from/--to: that part of the recording)",
 	    STR(record_path, "-o needs a file name to record to, such as trace.dat")),
 	ROW("force", 0, NO, NULL, "-o, w and A may replace an existing file of one's own",
 	    FLAG(force)),
 	ROW("input", 'i', REQ, "FILE", "explore FILE offline (with -b: print its events)",
 	    STR(input_path, "-i needs a trace.dat file to open")),
+	ROW("from", 0, REQ, "T",
+	    "only the events from T on (+40.1: seconds after the start;\n"
+	    "205.060123: a timestamp as printed); with -i, -b, -o",
+	    .set = set_range_end, .which = 1),
+	ROW("to", 0, REQ, "T", "... and up to T", .set = set_range_end, .which = 0),
+	ROW("chrome-trace", 0, REQ, "FILE",
+	    "write Trace Event Format JSON (Perfetto, chrome://tracing):\n"
+	    "with -i it writes and exits; with -b at the capture's end",
+	    STR(chrome_path, "--chrome-trace needs a file name to write, such as trace.json")),
 
 	HEADING("Flame graphs:"),
 	ROW("flame", 0, REQ, "FILE",
@@ -674,6 +703,10 @@ static const struct opt_row rows[] = {
 	    "kernel and user stack, in ns, with -b (BPF); VIA pins\n"
 	    "tp_btf, raw_tp or tracepoint; one -p, --comm or --cgroup",
 	    .set = set_off_cpu),
+	ROW("wakers", 0, NO, NULL,
+	    "with --off-cpu: each wait under the stacks of the task\n"
+	    "that woke it too (waker;...;--;...;blocked, offwaketime)",
+	    FLAG(wakers)),
 	ROW("folded", 0, NO, NULL,
 	    "with -b: stacks folded (task;outer;...;inner COUNT) for\n"
 	    "flame graphs, instead of event lines: the profile's, or\n"

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include "remote/push.h"
+#include "timerange.h"
 
 /* Exit codes, documented in ktop.1. */
 enum {
@@ -114,10 +115,14 @@ struct kt_options {
 	bool force;		   /* --force: a recording may replace one's own existing file */
 	enum kt_push push;	   /* --push, --no-push (src/remote/push.h) */
 	const char *off_cpu_via;   /* --off-cpu=VIA: only that variant; NULL: the first accepted */
+	bool wakers;		   /* --wakers: off-CPU stacks joined to their wakers' */
 	/* the overview (issue 32; src/batch_top.c, src/ui/view_overview.c) */
 	bool top;		   /* --top */
 	const char *top_via;	   /* --top=VIA: tp_btf, raw_tp or proc; NULL: the first taken */
 	double top_interval;	   /* --interval SECS; 0: -d's */
+	/* the time axis (issue 33) */
+	struct kt_time_range range; /* --from, --to: -i's rows, -b's output, -o's file */
+	const char *chrome_path;   /* --chrome-trace FILE: Trace Event Format JSON */
 };
 
 /* Parses argv into o (defaults first). Returns 0 to run, 1 when it printed --help or
@@ -131,6 +136,9 @@ void options_usage(FILE *out);
 
 /* "256M", "1G", "512k", "1048576" -> bytes; -1 when malformed. */
 long long options_parse_size(const char *s);
+
+/* --from or --to was given. */
+bool options_ranged(const struct kt_options *o);
 
 /* The explorer lands on the overview: --top, or nothing named on the command line (no
  * event, tracer, histogram, profile, probe, scope, recording or agent). */

@@ -9,6 +9,31 @@
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
+bool options_ranged(const struct kt_options *o)
+{
+	return o->range.has_from || o->range.has_to;
+}
+
+/* --from, --to and --chrome-trace: what they scope or write from is there. */
+static int options_range_check(const struct kt_options *o, char *err, size_t errlen)
+{
+	const struct kt_time_range *r = &o->range;
+
+	if (options_ranged(o) && !o->input_path && o->mode != KT_MODE_BATCH)
+		FAIL("--from and --to scope a recording (-i FILE) or batch output (-b): give one");
+	if (r->has_from && r->has_to && r->from.relative == r->to.relative &&
+	    r->from.ns > r->to.ns)
+		FAIL("--from is after --to: give the earlier time to --from");
+	if ((options_ranged(o) || o->chrome_path) && o->n_remotes)
+		FAIL("--from, --to and --chrome-trace apply to local captures and recordings, not "
+		     "over -H or --via");
+	if (o->chrome_path && !o->input_path && o->mode != KT_MODE_BATCH)
+		FAIL("--chrome-trace writes a recording's events (-i FILE) or a batch capture's (-b)");
+	if ((options_ranged(o) || o->chrome_path) && (o->top || o->off_cpu || o->flame_path))
+		FAIL("--from, --to and --chrome-trace do not apply to --top, --off-cpu or --flame");
+	return 0;
+}
+
 int options_check(struct kt_options *o, char *err, size_t errlen)
 {
 	/* -p alone counts its processes (not yet in the explorer over an agent, which has no
@@ -44,16 +69,18 @@ int options_check(struct kt_options *o, char *err, size_t errlen)
 		FAIL("--follow-children applies to -p or --comm, and neither was given");
 	if (o->mode != KT_MODE_BATCH && (o->duration > 0 || o->max_events || o->quiet))
 		FAIL("--duration, --max-events and --quiet belong to batch mode (-b)");
-	if (o->record_path && o->mode != KT_MODE_BATCH)
+	if (o->record_path && o->mode != KT_MODE_BATCH && !o->input_path)
 		FAIL("-o records in batch mode (-b); in the explorer, w writes the capture");
+	if (options_range_check(o, err, errlen) < 0)
+		return -1;
 	if (o->force && !o->record_path && o->mode != KT_MODE_INTERACTIVE)
 		FAIL("--force lets -o (or the explorer's w and A) replace a file: give -o FILE");
-	if (o->input_path && (o->record_path || o->n_events || o->filter || o->pmu ||
+	if (o->input_path && (o->n_events || o->filter || o->pmu ||
 			      o->buffer_kb || o->profile || o->n_probes || o->tracer ||
 			      o->n_ftrace_lists[0] || o->n_ftrace_lists[1] || o->n_ftrace_lists[2] ||
 			      o->n_ftrace_lists[3] || o->n_hists || o->comm || o->n_triggers ||
 			      o->stop_when || o->n_stacks || o->user_stacks))
-		FAIL("-i opens a recording: -o, -e, --filter, --buffer-kb, -P, tracers, probes, "
+		FAIL("-i opens a recording: -e, --filter, --buffer-kb, -P, tracers, probes, "
 		     "--comm, --hist, triggers, --stack and the counters need the live kernel");
 	if (o->input_path && (o->mode == KT_MODE_DOCTOR || o->mode == KT_MODE_LIST ||
 			      o->mode == KT_MODE_LIST_USDT))
@@ -108,6 +135,8 @@ int options_check(struct kt_options *o, char *err, size_t errlen)
 		       o->n_remotes || o->flame_path))
 		FAIL("--top runs alone: events, tracers, probes, histograms, counters, profiles, "
 		     "-i, -o, -H and --via belong to other runs");
+	if (o->wakers && !o->off_cpu)
+		FAIL("--wakers joins the off-CPU profile's waits to their wakers: add -b --off-cpu");
 	if (o->off_cpu && o->n_pids > 1)
 		FAIL("--off-cpu scopes to one process: give -p a single PID");
 	if (o->agent && (o->mode != KT_MODE_INTERACTIVE || o->n_remotes ||

@@ -7,6 +7,8 @@ tests_unit_check_record_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/t
 tests_unit_check_record_LDADD = $(UNIT_LDADD)
 UNIT_TESTS += tests/unit/check_record
 LIVE_TESTS += tests/live/record_roundtrip.sh tests/live/record_paths.sh
+# the time axis's batch side (issue 33): --from/--to, -o of a range, --chrome-trace
+LIVE_TESTS += tests/live/range_export.sh
 EXTRA_DIST += tests/helpers/tdat_compare.py tests/lsan.supp
 # libtraceevent's own small leaks parsing some formats (see the file).
 AM_TESTS_ENVIRONMENT += LSAN_OPTIONS=suppressions=$(abs_top_srcdir)/tests/lsan.supp; \
@@ -18,6 +20,7 @@ tests_helpers_mkrecording_LDADD = $(KTOP_LIBS)
 AM_TESTS_ENVIRONMENT += KTOP_MKRECORDING=$(abs_top_builddir)/tests/helpers/mkrecording; \
 	export KTOP_MKRECORDING;
 RECORD_TESTS = tests/record/bad_files.sh tests/record/lab_fixtures.sh tests/record/tree_text.sh
+RECORD_TESTS += tests/record/chrome_graph.sh
 TESTS += $(RECORD_TESTS)
 EXTRA_DIST += $(RECORD_TESTS) tests/record/bad_files.golden
 
@@ -26,6 +29,7 @@ EXTRA_DIST += $(RECORD_TESTS) tests/record/bad_files.golden
 FUZZ_RECORDING_SRCS = tests/fuzz/fuzz_recording.c \
 	src/record/tdat_check.c src/record/tdat_open.c src/record/recording.c \
 	src/record/recording_walk.c src/record/recording_index.c src/record/recording_pager.c \
+	src/record/tdat_mirror.c \
 	src/backend/store.c src/backend/decode.c src/backend/comms.c src/backend/loss.c \
 	src/fileio.c src/strutil.c src/json.c src/clock.c src/log.c src/xalloc.c
 # the page check tdat_check.c shares with the remote viewer
@@ -51,6 +55,7 @@ clean-fuzz-artifacts:
 	-rm -rf tests/fuzz/artifacts
 TERM_TESTS += tests/term/record_browse.sh tests/term/record_tail.sh \
 	tests/term/record_first_screen.sh
+TERM_TESTS += tests/term/range_browse.sh
 
 # make bench also measures a 1 GB recording (tests/bench/recording.sh, from run.sh);
 # make bench-recording alone.

@@ -691,8 +691,6 @@ static size_t json_field(const struct kt_rec *r, struct tep_format_field *f, boo
 
 char *decoder_format_json(struct kt_decoder *d, const struct kt_rec *r, char *buf, size_t len)
 {
-	struct tep_format_field *f;
-	struct tep_event *ev;
 	char name[128];
 	size_t pos = 0;
 	int pid;
@@ -711,10 +709,23 @@ char *decoder_format_json(struct kt_decoder *d, const struct kt_rec *r, char *bu
 
 		pos = json_escape(buf, pos, len, comm, strlen(comm));
 	}
-	JSON_PUT("\",\"event\":\"%s\",\"fields\":{", name);
-	ev = decoder_event(d, r);
+	JSON_PUT("\",\"event\":\"%s\",\"fields\":", name);
+	decoder_format_json_fields(d, r, buf + pos, len - pos);
+	pos += strlen(buf + pos);
+	JSON_PUT("}");
+	return buf;
+}
+
+char *decoder_format_json_fields(struct kt_decoder *d, const struct kt_rec *r, char *buf,
+				 size_t len)
+{
+	struct tep_format_field *f;
+	struct tep_event *ev = decoder_event(d, r);
+	size_t pos = 0;
+
+	JSON_PUT("{");
 	for (f = ev ? ev->format.fields : NULL; f; f = f->next)
 		pos = json_field(r, f, f == ev->format.fields, buf, pos, len);
-	JSON_PUT("}}");
+	JSON_PUT("}");
 	return buf;
 }

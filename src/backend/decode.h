@@ -58,5 +58,8 @@ char *decoder_format_ts(unsigned long long ts, unsigned long long base, char *bu
 /* One JSON object for the record (no newline): ts, cpu, pid, comm, event, and its fields by
  * name with their numeric or string values. Returns buf (truncated at len). */
 char *decoder_format_json(struct kt_decoder *d, const struct kt_rec *r, char *buf, size_t len);
+/* Only its fields, as one JSON object: {"name":value,...}. Returns buf. */
+char *decoder_format_json_fields(struct kt_decoder *d, const struct kt_rec *r, char *buf,
+				 size_t len);
 
 #endif

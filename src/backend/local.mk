@@ -49,6 +49,7 @@ src_libktop_a_SOURCES += \
 src_libktop_a_SOURCES += src/backend/callgraph.c src/backend/callgraph.h
 # Profiles: stacks aggregated for folded output and the flame graph pane.
 src_libktop_a_SOURCES += src/backend/stacks.c src/backend/stacks.h \
+	src/backend/wakers.c src/backend/wakers.h \
 	src/backend/stackwin.c src/backend/stackwin.h \
 	src/backend/symbolize.c src/backend/symbolize.h \
 	src/backend/usernames.c src/backend/usernames.h \

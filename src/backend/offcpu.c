@@ -19,26 +19,30 @@
 #include <bpf/libbpf.h>
 
 #include "backend/bpfobj.h"
+#include "backend/comms.h"
 #include "backend/histkind.h"
 #include "backend/offcpu.h"
 #include "backend/stacks.h"
 #include "backend/symbolize.h"
+#include "backend/taskwatch.h"
+#include "backend/wakers.h"
 #include "log.h"
 #include "src/probes/hist.h"
 #include "src/probes/offcpu.h"
 #include "xalloc.h"
 
 #define FRAME_NAME 256
-/* the task, then up to a full user and a full kernel stack */
-#define MAX_FRAMES (1 + 2 * KT_OFFCPU_MAX_DEPTH)
+/* the task, then up to a full user and a full kernel stack; with wakers, the separator, the
+ * waker's two stacks and its name */
+#define MAX_FRAMES (3 + 4 * KT_OFFCPU_MAX_DEPTH)
 
 /* Cheapest first: each later one works on more kernels. */
 static const struct variant {
-	const char *via, *object, *prog;
+	const char *via, *object, *prog, *waking;
 } variants[] = {
-	{ "tp_btf", "offcpustack", "btf_switch" },
-	{ "raw_tp", "offcpustack", "raw_switch" },
-	{ "tracepoint", "offcpustack_tp", "tp_switch" },
+	{ "tp_btf", "offcpustack", "btf_switch", "btf_waking" },
+	{ "raw_tp", "offcpustack", "raw_switch", "raw_waking" },
+	{ "tracepoint", "offcpustack_tp", "tp_switch", "tp_waking" },
 };
 
 struct entry {
@@ -50,12 +54,16 @@ struct kt_offcpu {
 	const char *variant;
 	char refused[1024];
 	struct bpf_object *obj;
-	struct bpf_link *link;
+	struct bpf_link *link, *wlink; /* wlink: sched_waking's, with wakers */
+	bool wakers;
 	int counts_fd, stacks_fd;
 	struct entry *cur, *prev; /* this poll's entries and the previous one's, by key */
 	size_t ncur, nprev, cap;
 	struct kt_offcpu_stats stats;
 	struct kt_symbolizer *sym;
+	/* wakers: perf's side band, so a waker gone before the poll that names it is named */
+	struct kt_comms *comms;
+	struct kt_taskwatch *tw;
 	/* one stack being named */
 	unsigned long long ips[KT_OFFCPU_MAX_DEPTH];
 	struct kt_frame frames[MAX_FRAMES];
@@ -79,24 +87,30 @@ static int set_scope(struct bpf_object *obj, const struct kt_offcpu_scope *s, ch
 		       0;
 }
 
-/* The plain tracepoint reads the record at the offsets its format file gives. */
-static int set_fields(struct bpf_object *obj, char *err, size_t errlen)
+/* The plain tracepoint reads the record at the offsets its format file gives; sched_waking's
+ * only with wakers. */
+static int set_fields(struct bpf_object *obj, bool wakers, char *err, size_t errlen)
 {
-	static const char *const fields[][2] = { { "next_pid", "next_pid_field" },
-						 { "prev_state", "prev_state_field" } };
+	static const char *const fields[][3] = {
+		{ "sched_switch", "next_pid", "next_pid_field" },
+		{ "sched_switch", "prev_state", "prev_state_field" },
+		{ "sched_waking", "pid", "waking_pid_field" },
+	};
 	struct kt_hist_field f;
 	size_t i;
 
-	for (i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		if (histkind_tp_field("sched", "sched_switch", fields[i][0], true, &f, err,
+	for (i = 0; i < sizeof(fields) / sizeof(fields[0]) - !wakers; i++)
+		if (histkind_tp_field("sched", fields[i][0], fields[i][1], true, &f, err,
 				      errlen) < 0 ||
-		    bpfobj_set_bytes(obj, fields[i][1], &f, sizeof(f), err, errlen) < 0)
+		    bpfobj_set_bytes(obj, fields[i][2], &f, sizeof(f), err, errlen) < 0)
 			return -1;
 	return 0;
 }
 
 static void unload(struct kt_offcpu *oc)
 {
+	bpf_link__destroy(oc->wlink);
+	oc->wlink = NULL;
 	bpf_link__destroy(oc->link);
 	oc->link = NULL;
 	bpf_object__close(oc->obj);
@@ -107,7 +121,7 @@ static void unload(struct kt_offcpu *oc)
 static int try_variant(struct kt_offcpu *oc, const struct variant *v,
 		       const struct kt_offcpu_scope *scope, char *err, size_t errlen)
 {
-	const char *const want[] = { v->prog, NULL };
+	const char *const want[] = { v->prog, scope->wakers ? v->waking : NULL, NULL };
 	int r;
 
 	oc->obj = bpfobj_open(v->object);
@@ -117,7 +131,7 @@ static int try_variant(struct kt_offcpu *oc, const struct variant *v,
 		return -1;
 	}
 	if (set_scope(oc->obj, scope, err, errlen) < 0 ||
-	    (!strcmp(v->via, "tracepoint") && set_fields(oc->obj, err, errlen) < 0))
+	    (!strcmp(v->via, "tracepoint") && set_fields(oc->obj, scope->wakers, err, errlen) < 0))
 		return -1;
 	bpfobj_autoload_only(oc->obj, want);
 	bpfobj_log_capture();
@@ -125,6 +139,10 @@ static int try_variant(struct kt_offcpu *oc, const struct variant *v,
 	if (!r) {
 		oc->link = bpf_program__attach(bpfobj_program(oc->obj, v->prog));
 		r = oc->link ? 0 : -errno;
+	}
+	if (!r && scope->wakers) {
+		oc->wlink = bpf_program__attach(bpfobj_program(oc->obj, v->waking));
+		r = oc->wlink ? 0 : -errno;
 	}
 	if (r) {
 		bpfobj_failure_reason(-r, err, errlen);
@@ -140,15 +158,37 @@ static int try_variant(struct kt_offcpu *oc, const struct variant *v,
 	return 0;
 }
 
+/* A waker may be any process, and gone before the poll that names its stacks: as the on-CPU
+ * profile does, mappings come from perf's side band from now on, and those of every process
+ * already running are read now. 0, or -1 with why in err. */
+static int open_sideband(struct kt_offcpu *oc, char *err, size_t errlen)
+{
+	char why[256];
+
+	oc->comms = comms_new();
+	oc->tw = taskwatch_open(oc->comms, "mono", true, why, sizeof(why));
+	if (!oc->tw) {
+		snprintf(err, errlen, "off-CPU profile: wakers: %s", why);
+		return -1;
+	}
+	symbolizer_preload_all(oc->sym);
+	return 0;
+}
+
 struct kt_offcpu *offcpu_open(const struct kt_offcpu_scope *scope, char *err, size_t errlen)
 {
 	struct kt_offcpu *oc = xcalloc(1, sizeof(*oc));
 	size_t i, used = 0;
 	char why[512];
 
+	oc->wakers = scope->wakers;
 	oc->sym = symbolizer_new(why, sizeof(why));
 	if (!oc->sym) {
 		snprintf(err, errlen, "off-CPU profile: %s", why);
+		offcpu_free(oc);
+		return NULL;
+	}
+	if (oc->wakers && open_sideband(oc, err, errlen) < 0) {
 		offcpu_free(oc);
 		return NULL;
 	}
@@ -180,6 +220,8 @@ void offcpu_free(struct kt_offcpu *oc)
 	if (!oc)
 		return;
 	unload(oc);
+	taskwatch_close(oc->tw);
+	comms_free(oc->comms);
 	symbolizer_free(oc->sym);
 	free(oc->cur);
 	free(oc->prev);
@@ -194,6 +236,11 @@ const char *offcpu_variant(const struct kt_offcpu *oc)
 const struct kt_symbolizer *offcpu_symbolizer(const struct kt_offcpu *oc)
 {
 	return oc->sym;
+}
+
+bool offcpu_wakers(const struct kt_offcpu *oc)
+{
+	return oc->wakers;
 }
 
 const char *offcpu_refused(const struct kt_offcpu *oc)
@@ -249,12 +296,13 @@ static void marker(struct kt_offcpu *oc, size_t i, const char *what)
 }
 
 /*
- * Where the kernel stacks end: sched_switch fires in __schedule, and whatever ran the program
- * above it (tp_btf and raw_tp: the program itself, bpf_trace_run, __bpf_trace_sched_switch;
- * the plain tracepoint: nothing) is cut, so every variant gives the same stacks. The index
- * of __schedule among the few innermost of oc->ips, or 0 when it is not there.
+ * Where the kernel stacks end: sched_switch fires in __schedule (sched_waking in
+ * try_to_wake_up, leaf), and whatever ran the program above it (tp_btf and raw_tp: the
+ * program itself, bpf_trace_run, __bpf_trace_sched_switch; the plain tracepoint: nothing)
+ * is cut, so every variant gives the same stacks. The index of leaf among the few innermost
+ * of oc->ips, or 0 when it is not there.
  */
-static size_t sched_leaf(struct kt_offcpu *oc, size_t depth)
+static size_t sched_leaf(struct kt_offcpu *oc, size_t depth, const char *leaf)
 {
 	char name[FRAME_NAME];
 	struct kt_frame f;
@@ -262,18 +310,19 @@ static size_t sched_leaf(struct kt_offcpu *oc, size_t depth)
 
 	for (i = 0; i < depth && i < 8; i++) {
 		symbolizer_kernel(oc->sym, oc->ips[i], &f, name, sizeof(name));
-		if (!strcmp(f.name, "__schedule"))
+		if (!strcmp(f.name, leaf))
 			return i;
 	}
 	return 0;
 }
 
-/* Appends stack id's frames at *n, outermost first; user ones named in tgid's space. */
-static void add_stack(struct kt_offcpu *oc, int id, bool user,
-		      unsigned int tgid, size_t *n)
+/* Appends stack id's frames at *n, outermost first (inward false: innermost first, a
+ * waker's), kernel ones from leaf_name's frame on; user ones named in tgid's space. */
+static void add_stack(struct kt_offcpu *oc, int id, bool user, unsigned int tgid,
+		      const char *leaf_name, bool inward, size_t *n)
 {
 	size_t depth = 0, leaf;
-	int i;
+	int i, step;
 
 	if (id == KT_OFFCPU_NO_STACK)
 		return;
@@ -288,8 +337,10 @@ static void add_stack(struct kt_offcpu *oc, int id, bool user,
 	}
 	while (depth < KT_OFFCPU_MAX_DEPTH && oc->ips[depth])
 		depth++;
-	leaf = user ? 0 : sched_leaf(oc, depth);
-	for (i = (int)depth - 1; i >= (int)leaf; i--, (*n)++) {
+	leaf = user ? 0 : sched_leaf(oc, depth, leaf_name);
+	step = inward ? -1 : 1;
+	for (i = inward ? (int)depth - 1 : (int)leaf; i >= (int)leaf && i < (int)depth;
+	     i += step, (*n)++) {
 		if (user)
 			symbolizer_user(oc->sym, (int)tgid, oc->ips[i], &oc->frames[*n], oc->names[*n],
 					FRAME_NAME);
@@ -299,17 +350,39 @@ static void add_stack(struct kt_offcpu *oc, int id, bool user,
 	}
 }
 
+/* A frame naming a task (or the separator before its waker's). */
+static void task_frame(struct kt_offcpu *oc, size_t i, const char *comm)
+{
+	snprintf(oc->names[i], FRAME_NAME, "%.*s", KT_OFFCPU_COMM, comm);
+	oc->frames[i].name = oc->names[i];
+	oc->frames[i].kind = KT_FRAME_TASK;
+}
+
+/* With wakers: the separator, then the waker's stacks innermost first and its name last,
+ * so a flame graph draws the waker upside down above the blocked stack (offwaketime). */
+static void add_waker(struct kt_offcpu *oc, const struct kt_offcpu_waker *w, size_t *n)
+{
+	task_frame(oc, (*n)++, KT_WAKERS_SEPARATOR);
+	if (!w->comm[0]) {
+		marker(oc, (*n)++, "[no waker]");
+		return;
+	}
+	add_stack(oc, w->kstack, false, w->tgid, "try_to_wake_up", false, n);
+	add_stack(oc, w->ustack, true, w->tgid, NULL, false, n);
+	task_frame(oc, (*n)++, w->comm);
+}
+
 /* One key's stack into the tree, weighing ns. */
 static int add_key(struct kt_offcpu *oc, struct kt_stacks *st, const struct kt_offcpu_key *k,
 		   uint64_t ns)
 {
 	size_t n = 1;
 
-	snprintf(oc->names[0], FRAME_NAME, "%.*s", KT_OFFCPU_COMM, k->comm);
-	oc->frames[0].name = oc->names[0];
-	oc->frames[0].kind = KT_FRAME_TASK;
-	add_stack(oc, k->ustack, true, k->tgid, &n);
-	add_stack(oc, k->kstack, false, k->tgid, &n);
+	task_frame(oc, 0, k->comm);
+	add_stack(oc, k->ustack, true, k->tgid, NULL, true, &n);
+	add_stack(oc, k->kstack, false, k->tgid, "__schedule", true, &n);
+	if (oc->wakers)
+		add_waker(oc, &k->waker, &n);
 	return stacks_add(st, oc->frames, n, ns);
 }
 
@@ -344,6 +417,10 @@ int offcpu_poll(struct kt_offcpu *oc, struct kt_stacks *st, char *err, size_t er
 	int r;
 
 	symbolizer_next_pass(oc->sym);
+	if (oc->tw) {
+		taskwatch_drain(oc->tw);
+		taskwatch_feed(oc->tw, oc->sym);
+	}
 	r = read_counts(oc);
 	if (r < 0) {
 		snprintf(err, errlen, "off-CPU profile: reading its counts: %s", strerror(-r));

@@ -14,10 +14,17 @@
  * gone before its first poll keeps addresses): the task's name first, then the user stack
  * and the kernel stack, each outermost caller first. What could not be kept is counted
  * and said (offcpu_stats), never silently dropped.
+ *
+ * With wakers (scope.wakers) a program on sched_waking also takes the stacks of the task
+ * that wakes each thread counted, and a stretch's frames go on past the blocked ones: "--",
+ * the waker's kernel then user stack innermost first, and the waker's name last ("[no
+ * waker]" after "--" when none was seen: the thread was preempted), as bcc's offwaketime
+ * folds them. A wakeup from an interrupt names the task it interrupted.
  */
 #ifndef KTOP_BACKEND_OFFCPU_H
 #define KTOP_BACKEND_OFFCPU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,6 +40,7 @@ struct kt_offcpu_scope {
 	int cgroup_level;	       /* its depth below the root */
 	const char *via;	       /* "tp_btf", "raw_tp", "tracepoint": only that variant;
 				        * NULL: the first this kernel accepts */
+	bool wakers;		       /* each stretch under its waker's stacks too */
 };
 
 struct kt_offcpu_stats {
@@ -54,6 +62,8 @@ struct kt_offcpu *offcpu_open(const struct kt_offcpu_scope *scope, char *err, si
 void offcpu_free(struct kt_offcpu *oc);
 /* How it is attached: "tp_btf", "raw_tp" or "tracepoint". */
 const char *offcpu_variant(const struct kt_offcpu *oc);
+/* Whether its stacks carry their wakers' (scope.wakers). */
+bool offcpu_wakers(const struct kt_offcpu *oc);
 /* Why the variants before it were refused ("tp_btf: ...; raw_tp: ..."), "" when none was. */
 const char *offcpu_refused(const struct kt_offcpu *oc);
 /* Adds to st (unit KT_STACK_NSEC) the time off the CPU since the previous poll, by stack,

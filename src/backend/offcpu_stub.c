@@ -32,6 +32,12 @@ const struct kt_symbolizer *offcpu_symbolizer(const struct kt_offcpu *oc)
 	return NULL;
 }
 
+bool offcpu_wakers(const struct kt_offcpu *oc)
+{
+	(void)oc;
+	return false;
+}
+
 const char *offcpu_refused(const struct kt_offcpu *oc)
 {
 	(void)oc;

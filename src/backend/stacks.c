@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -618,4 +619,14 @@ int stacks_write_json(const struct kt_stacks *st, FILE *out)
 		return -1;
 	fputc(']', out);
 	return ferror(out) ? -1 : 0;
+}
+
+void stacks_format_ns(uint64_t ns, char *buf, size_t len)
+{
+	if (ns >= 1000000000ULL)
+		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+	else if (ns >= 1000000ULL)
+		snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f us", (double)ns / 1e3);
 }

@@ -61,6 +61,9 @@ enum kt_stack_unit stacks_unit(const struct kt_stacks *st);
 /* The unit's name as folded output and the pane print it: "samples", "ns", "events". */
 const char *stacks_unit_name(enum kt_stack_unit unit);
 
+/* ns as the pane shows a time: "1.234 s", "5.000 ms" or "7.500 us". */
+void stacks_format_ns(uint64_t ns, char *buf, size_t len);
+
 /* Adds weight to the path frames[0..n-1] (n >= 1). Returns 0, or -1 when out of memory
  * (the tree is unchanged). */
 int stacks_add(struct kt_stacks *st, const struct kt_frame *frames, size_t n, uint64_t weight);

@@ -8,6 +8,10 @@
  * and stacks in the counts map. The kernel only adds: user space reads the map on each poll
  * and takes the difference from the previous read, so nothing is deleted under the programs.
  * Stacks live in one BPF_MAP_TYPE_STACK_TRACE map that both ids point into.
+ *
+ * With wakers (the loader attaches the sched_waking program too), the task that wakes a
+ * thread off the CPU writes its own process, name and stacks into that thread's start, so
+ * the stretch is counted under its blocked stacks and its waker's together (offwaketime).
  */
 #ifndef KTOP_PROBES_OFFCPU_H
 #define KTOP_PROBES_OFFCPU_H
@@ -22,12 +26,23 @@
 #define KT_OFFCPU_NO_STACK (-1)
 #define KT_OFFCPU_LOST_STACK (-2)
 
+/* The task that woke a stretch's thread, at the wakeup; comm "" when none was seen (the
+ * thread was preempted, or wakers are off). */
+struct kt_offcpu_waker {
+	unsigned int tgid;
+	int kstack;
+	int ustack;
+	unsigned int pad;
+	char comm[KT_OFFCPU_COMM];
+};
+
 struct kt_offcpu_key {
 	unsigned int tgid;		 /* the process, for its user symbols */
 	int kstack;			 /* stack ids, or KT_OFFCPU_NO_STACK, _LOST_STACK */
 	int ustack;
 	unsigned int pad;
 	char comm[KT_OFFCPU_COMM]; /* the thread's name as it went off the CPU */
+	struct kt_offcpu_waker waker;
 };
 
 struct kt_offcpu_val {

@@ -3,7 +3,8 @@
  * Off-CPU time by stack, on BTF-typed hooks: sched_switch stamps the task going off the CPU
  * with its stacks (offcpustack.bpf.h) and ends the stretch of the task switched to, which it
  * finds in the task_struct the hook is given (CO-RE). tp_btf and raw_tp variants of the same
- * hook; the plain tracepoint variant, which needs no BTF, is offcpustack_tp.bpf.c.
+ * hook; the plain tracepoint variant, which needs no BTF, is offcpustack_tp.bpf.c. With
+ * wakers, sched_waking names the task woken, the same way.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -39,5 +40,19 @@ SEC("raw_tp/sched_switch")
 int BPF_PROG(raw_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
 	switched(ctx, prev, next);
+	return 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(btf_waking, struct task_struct *p)
+{
+	waking(ctx, (unsigned int)BPF_CORE_READ(p, pid));
+	return 0;
+}
+
+SEC("raw_tp/sched_waking")
+int BPF_PROG(raw_waking, struct task_struct *p)
+{
+	waking(ctx, (unsigned int)BPF_CORE_READ(p, pid));
 	return 0;
 }

@@ -119,6 +119,8 @@ static __always_inline void off_cpu(void *ctx, bool dying)
 	s.key.tgid = (unsigned int)(id >> 32);
 	s.key.kstack = stack_id(ctx, 0, &lost_kstacks);
 	s.key.ustack = stack_id(ctx, BPF_F_USER_STACK, &lost_ustacks);
+	s.key.waker.kstack = KT_OFFCPU_NO_STACK;
+	s.key.waker.ustack = KT_OFFCPU_NO_STACK;
 	s.ts = bpf_ktime_get_ns();
 	r = bpf_map_update_elem(&starts, &tid, &s, BPF_NOEXIST);
 	if (r == -EEXIST) {
@@ -127,6 +129,22 @@ static __always_inline void off_cpu(void *ctx, bool dying)
 	}
 	if (r)
 		__sync_fetch_and_add(&starts_dropped, 1);
+}
+
+/* The current task wakes thread tid (sched_waking, in the waker's context): when tid is a
+ * thread off the CPU that is counted, the waker's process, name and stacks go into its start,
+ * so its stretch is counted under them too. Only the waker writes them: tid is not running
+ * until it is woken, and sched_waking fires once per wakeup. */
+static __always_inline void waking(void *ctx, unsigned int tid)
+{
+	struct kt_offcpu_start *s = bpf_map_lookup_elem(&starts, &tid);
+
+	if (!s)
+		return;
+	s->key.waker.tgid = (unsigned int)(bpf_get_current_pid_tgid() >> 32);
+	bpf_get_current_comm(s->key.waker.comm, sizeof(s->key.waker.comm));
+	s->key.waker.kstack = stack_id(ctx, 0, &lost_kstacks);
+	s->key.waker.ustack = stack_id(ctx, BPF_F_USER_STACK, &lost_ustacks);
 }
 
 /* Thread tid comes back on the CPU: its stretch off it goes to its key. */

@@ -3,7 +3,8 @@
  * Off-CPU time by stack on the plain sched:sched_switch tracepoint, for kernels whose BTF
  * user space cannot read (no /sys/kernel/btf/vmlinux): no CO-RE here, so it loads without
  * it. The task switched to and whether the one leaving is dying are fields of the record,
- * at the offsets the loader read from the event's format file.
+ * at the offsets the loader read from the event's format file; so is the task sched_waking
+ * wakes (wakers on).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -13,6 +14,7 @@
 
 const volatile struct kt_hist_field next_pid_field = {};
 const volatile struct kt_hist_field prev_state_field = {};
+const volatile struct kt_hist_field waking_pid_field = {};
 
 /* What prev_state reports for a task's last switch: X (EXIT_DEAD) or Z (EXIT_ZOMBIE). */
 #define KT_STATE_DEAD 0x10
@@ -34,5 +36,12 @@ int tp_switch(void *ctx)
 
 	off_cpu(ctx, state == KT_STATE_DEAD || state == KT_STATE_ZOMBIE);
 	on_cpu((unsigned int)field(ctx, next_pid_field.offset, next_pid_field.size));
+	return 0;
+}
+
+SEC("tracepoint/sched/sched_waking")
+int tp_waking(void *ctx)
+{
+	waking(ctx, (unsigned int)field(ctx, waking_pid_field.offset, waking_pid_field.size));
 	return 0;
 }

@@ -52,6 +52,13 @@ int app_open_recording(struct kt_app *app, const struct kt_options *opts, char *
 	if (!rec)
 		return KT_EXIT_FAILURE;
 	app->source = source_recording_new(app, rec); /* closes rec with the app */
+	app->capture_start = recording_start(rec);
+	if (options_ranged(opts)) {
+		uint64_t from, to;
+
+		time_range_resolve(&opts->range, app->capture_start, &from, &to);
+		recording_set_window(rec, from, to);
+	}
 	recording_info(rec, &info);
 	app->ncpus = info.ncpus > 0 ? info.ncpus : 1;
 	app->cpu_stats = xcalloc((size_t)app->ncpus, sizeof(*app->cpu_stats));

@@ -13,7 +13,8 @@ src_libktop_a_SOURCES += \
 if HAVE_LIBTRACECMD
 src_libktop_a_SOURCES += src/record/recording.c src/record/recording_local.h \
 	src/record/recording_walk.c src/record/recording_index.c src/record/recording_pager.c \
-	src/record/tdat_open.c src/record/tdat_open.h
+	src/record/tdat_open.c src/record/tdat_open.h \
+	src/record/tdat_mirror.c src/record/tdat_mirror.h
 else
 src_libktop_a_SOURCES += src/record/recording_none.c
 endif

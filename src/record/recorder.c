@@ -20,6 +20,7 @@ struct kt_recorder {
 	struct kt_app *app;
 	struct kt_tdat_writer *w;
 	uint64_t next;
+	uint64_t from, to; /* the window written (trace timestamps, both included) */
 	unsigned long long missed;
 	char *path;
 };
@@ -63,6 +64,7 @@ struct kt_recorder *recorder_start(struct kt_app *app, const char *path, uint64_
 	}
 	rc->app = app;
 	rc->next = from_seq;
+	rc->to = UINT64_MAX;
 	return rc;
 }
 
@@ -82,11 +84,35 @@ int recorder_pump(struct kt_recorder *rc, char *err, size_t errlen)
 		}
 		end = store_end(st);
 		for (n = 0; rc->next < end && n < RECORDER_BATCH && !ret; n++, rc->next++)
-			if (store_get(st, rc->next, &r))
+			if (store_get(st, rc->next, &r) && r.ts >= rc->from && r.ts <= rc->to)
 				ret = tdat_writer_add(rc->w, &r, err, errlen);
 		store_unlock(st);
 	} while (!ret && rc->next < end);
 	return ret;
+}
+
+void recorder_set_window(struct kt_recorder *rc, uint64_t from, uint64_t to)
+{
+	rc->from = from;
+	rc->to = to;
+}
+
+int record_window(struct kt_app *app, const char *path, uint64_t from, uint64_t to,
+		  unsigned long long *events, char *err, size_t errlen)
+{
+	struct kt_recorder *rc;
+	uint64_t first;
+
+	store_lock(app->store);
+	first = store_first(app->store);
+	store_unlock(app->store);
+	rc = recorder_start(app, path, first, err, errlen);
+	if (!rc)
+		return -1;
+	recorder_set_window(rc, from, to);
+	recorder_pump(rc, err, errlen);
+	*events = recorder_events(rc);
+	return recorder_finish(rc, err, errlen);
 }
 
 unsigned long long recorder_events(const struct kt_recorder *rc)

@@ -14,6 +14,13 @@ struct kt_recorder;
  * store holds, store_end() for what is captured from now on). NULL with err filled. */
 struct kt_recorder *recorder_start(struct kt_app *app, const char *path, uint64_t from_seq,
 				   char *err, size_t errlen);
+/* Only the records from..to (trace timestamps, both included) are written: --from, --to. */
+void recorder_set_window(struct kt_recorder *rc, uint64_t from, uint64_t to);
+/* The window's writer: app's stored records from..to written to path as a trace.dat, at once
+ * (-i FILE --from --to -o PART; a live store's window). *events gets how many it holds.
+ * Returns as recorder_finish(), or -1 when the file could not be started. */
+int record_window(struct kt_app *app, const char *path, uint64_t from, uint64_t to,
+		  unsigned long long *events, char *err, size_t errlen);
 /* Writes the records the store gained since the last call. Returns 0, or -1 with err: a
  * page could not be written (a full disk, an I/O error) and nothing more will be; finish rc
  * then, and the file holds what was written before. */

@@ -28,6 +28,8 @@
 
 #include "../backend/store.h"
 #include "recording_local.h"
+#include "tdat_mirror.h"
+#include "tdat_write.h"
 #include "../testhooks.h"
 
 /* ---- the handle ------------------------------------------------------------------------- */
@@ -125,6 +127,8 @@ int recording_attach(struct kt_recording *rec, struct kt_store *st, int wake_fd,
 		return -1;
 	}
 	rec->index.hidden = rec->hidden;
+	rec->index.from = rec->pager.from;
+	rec->index.to = rec->pager.to;
 	rec->index.rec = rec;
 	rec->index.page_size = rec->file.info.page_size;
 	rec->store = st;
@@ -133,6 +137,40 @@ int recording_attach(struct kt_recording *rec, struct kt_store *st, int wake_fd,
 	store_set_pager(st, recording_pager, rec);
 	store_unlock(st);
 	return recording_index_start(rec, err, errlen);
+}
+
+void recording_set_window(struct kt_recording *rec, uint64_t from, uint64_t to)
+{
+	rec->pager.from = from;
+	rec->pager.to = to;
+}
+
+/* The pager's walk has not moved yet: each CPU's first record is in peek. */
+uint64_t recording_start(struct kt_recording *rec)
+{
+	int cpu = walk_next_cpu(&rec->pager); /* still at the file's start */
+
+	return cpu < 0 ? 0 : rec->pager.peek[cpu]->ts;
+}
+
+int recording_record_meta(struct kt_recording *rec, struct kt_tdat_meta *meta, char *err,
+			  size_t errlen)
+{
+	const struct kt_tdat_info *f = &rec->file.info;
+
+	if (!rec->mirror[0] &&
+	    tdat_mirror(rec->path, f, rec->mirror, sizeof(rec->mirror), err, errlen) < 0) {
+		rec->mirror[0] = '\0';
+		return -1;
+	}
+	snprintf(rec->kallsyms, sizeof(rec->kallsyms), "%s/kallsyms", rec->mirror);
+	snprintf(rec->uname, sizeof(rec->uname), "Linux %s %s", f->host, f->kernel);
+	meta->tracing_dir = rec->mirror;
+	meta->kallsyms = rec->kallsyms;
+	meta->uname = rec->uname;
+	meta->ncpus = rec->pager.ncpus;
+	meta->clock = f->clock[0] ? f->clock : "local";
+	return 0;
 }
 
 void recording_wait_indexed(struct kt_recording *rec)
@@ -209,6 +247,7 @@ void recording_close(struct kt_recording *rec)
 	free(rec->checked);
 	if (rec->fd >= 0)
 		close(rec->fd);
+	tdat_mirror_remove(rec->mirror);
 	tdat_info_free(&rec->file.info);
 	free(rec->type_counts);
 	free(rec->path);

@@ -22,6 +22,7 @@
 struct kt_store;
 struct tep_handle;
 struct kt_recording;
+struct kt_tdat_meta;
 
 struct kt_recording_info {
 	struct kt_tdat_info file;   /* host, kernel, clock, version, the kernel's loss counters */
@@ -43,6 +44,16 @@ struct kt_recording *recording_open(const char *path, char *err, size_t errlen);
  * (-1: none). Returns 0, or -1 with err filled. */
 int recording_attach(struct kt_recording *rec, struct kt_store *st, int wake_fd, char *err,
 		     size_t errlen);
+/* --from, --to: only the records from..to (trace timestamps, both included) are shown and
+ * counted, as if the file held no others. Call before recording_attach(). */
+void recording_set_window(struct kt_recording *rec, uint64_t from, uint64_t to);
+/* The file's first timestamp (of the buffer shown): what relative times count from. */
+uint64_t recording_start(struct kt_recording *rec);
+/* What the writer needs to write the file's records again (-i FILE -o PART): its formats,
+ * task names and kallsyms copied out once, its host, clock and CPU count. Returns 0, or -1
+ * with a one-line reason in err. */
+int recording_record_meta(struct kt_recording *rec, struct kt_tdat_meta *meta, char *err,
+			  size_t errlen);
 /* Waits until the index reaches the end (batch mode prints only complete files). */
 void recording_wait_indexed(struct kt_recording *rec);
 /* The event formats, printk formats, kallsyms and task names of the file. Owned by rec. */

@@ -134,6 +134,28 @@ static void hold_at_gate(struct kt_recording *rec, const char *gate)
 		usleep(20000);
 }
 
+/* r's part in the figures (recording_info()) and the counts per type. */
+static void count_record(struct kt_recording *rec, const struct walk *w,
+			 const struct tep_record *r, struct kt_recording_info *in)
+{
+	uint16_t type;
+
+	if (r->missed_events > 0)
+		in->lost_marked += (uint64_t)r->missed_events;
+	else if (r->missed_events < 0)
+		in->lost_unknown++;
+	if (record_sane(w, r)) {
+		memcpy(&type, r->data, sizeof(type));
+		__atomic_fetch_add(&rec->type_counts[type], 1, __ATOMIC_RELAXED);
+	} else {
+		in->corrupt++;
+	}
+	if (!in->events)
+		in->first_ts = r->ts;
+	in->last_ts = r->ts;
+	in->events++;
+}
+
 static void *index_main(void *arg)
 {
 	struct kt_recording *rec = arg;
@@ -142,7 +164,6 @@ static void *index_main(void *arg)
 	struct pending p = { 0 };
 	uint64_t next_cp = 0, next_pub = RECORDING_FIRST_PUBLISH;
 	struct tep_record *r;
-	uint16_t type;
 	int cpu;
 
 	hold_at_gate(rec, rec->start_gate);
@@ -155,20 +176,8 @@ static void *index_main(void *arg)
 			take_checkpoint(&p, w);
 			next_cp = w->seq + RECORDING_CHECKPOINT;
 		}
-		if (r->missed_events > 0)
-			in.lost_marked += (uint64_t)r->missed_events;
-		else if (r->missed_events < 0)
-			in.lost_unknown++;
-		if (record_sane(w, r)) {
-			memcpy(&type, r->data, sizeof(type));
-			__atomic_fetch_add(&rec->type_counts[type], 1, __ATOMIC_RELAXED);
-		} else {
-			in.corrupt++;
-		}
-		if (!in.events)
-			in.first_ts = r->ts;
-		in.last_ts = r->ts;
-		in.events++;
+		if (walk_in_window(w, r))
+			count_record(rec, w, r, &in);
 		w->seq += step_records(w, r);
 		walk_advance(w, cpu);
 		if (w->seq >= next_pub) {

@@ -40,6 +40,7 @@ struct walk {
 	struct kbuffer *kbuf;		/* parses a page ahead of libtracecmd */
 	unsigned char *page;
 	uint64_t *sound;		/* per CPU: the last page this walk checked ahead */
+	uint64_t from, to;		/* --from, --to: the records outside are left out */
 };
 
 struct user_filter {
@@ -81,6 +82,8 @@ struct kt_recording {
 	uint64_t *first_page, *last_page; /* per CPU of the buffer shown; last 0: no data */
 	const char *gate;	  /* tests: the index holds while this file exists */
 	const char *start_gate;	  /* tests: ... and does not begin while this one exists */
+	/* recording_record_meta(): the file's formats as a tracing directory, removed at close */
+	char mirror[4096], kallsyms[4200], uname[256];
 
 	uint64_t *type_counts; /* 65536, relaxed atomics */
 	bool *hidden;	       /* 65536: event ids left out */
@@ -111,6 +114,9 @@ int walk_next_cpu(const struct walk *w);
 /* A record a corrupt page cannot have produced: the common fields are there and it fits
  * in its page. Others are left out (and counted), never handed on. */
 bool record_sane(const struct walk *w, const struct tep_record *r);
+/* Whether r lies in the walk's window (--from, --to): outside it, neither r nor its loss
+ * marker is shown. */
+bool walk_in_window(const struct walk *w, const struct tep_record *r);
 /* Whether the user's choices keep the record: its event not hidden, its filter matched. */
 bool walk_shows(const struct walk *w, const struct tep_record *r);
 /* Records one step takes: the record if shown, and its loss marker (always: a loss is a

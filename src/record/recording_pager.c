@@ -40,7 +40,7 @@ static void pager_step(struct kt_store *st, struct walk *w)
 	int cpu = walk_next_cpu(w);
 	struct tep_record *r = w->peek[cpu];
 
-	if (r->missed_events)
+	if (r->missed_events && walk_in_window(w, r))
 		store_append_lost(st, r->ts, (uint32_t)cpu,
 				  r->missed_events > 0 ? r->missed_events : -1);
 	if (walk_shows(w, r))

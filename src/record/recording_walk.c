@@ -52,6 +52,7 @@ int walk_open(struct walk *w, const char *path, int *buffer, char *name, size_t 
 	int i, n, cpu;
 
 	memset(w, 0, sizeof(*w));
+	w->to = UINT64_MAX;
 	w->top = tracecmd_open(path, TDAT_OPEN_FLAGS);
 	if (!w->top)
 		return -1;
@@ -107,11 +108,16 @@ bool record_sane(const struct walk *w, const struct tep_record *r)
 	       r->offset % w->page_size + (unsigned)r->size <= w->page_size;
 }
 
+bool walk_in_window(const struct walk *w, const struct tep_record *r)
+{
+	return r->ts >= w->from && r->ts <= w->to;
+}
+
 bool walk_shows(const struct walk *w, const struct tep_record *r)
 {
 	uint16_t type;
 
-	if (!record_sane(w, r))
+	if (!record_sane(w, r) || !walk_in_window(w, r))
 		return false;
 	memcpy(&type, r->data, sizeof(type));
 	if (w->hidden && w->hidden[type])
@@ -123,7 +129,9 @@ bool walk_shows(const struct walk *w, const struct tep_record *r)
 
 unsigned step_records(const struct walk *w, const struct tep_record *r)
 {
-	return (r->missed_events ? 1u : 0u) + (walk_shows(w, r) ? 1u : 0u);
+	bool marker = r->missed_events && walk_in_window(w, r);
+
+	return (marker ? 1u : 0u) + (walk_shows(w, r) ? 1u : 0u);
 }
 
 /* Whether r is the last record of its page (the page parsed here, on a copy). */

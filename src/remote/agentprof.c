@@ -41,9 +41,25 @@ int agentprof_freq(const char *arg, unsigned *freq, char *err, size_t errlen)
 	return 0;
 }
 
+/* What follows "off-cpu" in arg: "+wakers" (into *wakers), then "" or "=VIA". NULL: arg is
+ * not the off-CPU profile's. */
+static const char *offcpu_rest(const char *arg, bool *wakers)
+{
+	const char *rest = arg + 7;
+
+	if (strncmp(arg, "off-cpu", 7))
+		return NULL;
+	*wakers = !strncmp(rest, "+wakers", 7);
+	if (*wakers)
+		rest += 7;
+	return !*rest || *rest == '=' ? rest : NULL;
+}
+
 bool agentprof_is_offcpu(const char *arg)
 {
-	return !strncmp(arg, "off-cpu", 7) && (!arg[7] || arg[7] == '=');
+	bool wakers;
+
+	return offcpu_rest(arg, &wakers) != NULL;
 }
 
 struct kt_agentprof *agentprof_open(struct kt_app *app, const char *arg, char *err,
@@ -54,12 +70,16 @@ struct kt_agentprof *agentprof_open(struct kt_app *app, const char *arg, char *e
 	struct kt_profile_opts po = { .pids = o->pids, .npids = o->n_pids, .comm = o->comm,
 				      .max_bytes = o->memory_bytes / 4 };
 	struct kt_offcpu_scope sc;
+	const char *rest;
+	bool wakers;
 
-	if (agentprof_is_offcpu(arg)) {
+	rest = offcpu_rest(arg, &wakers);
+	if (rest) {
 		if (app_offcpu_scope(app, &sc, err, errlen) < 0)
 			goto fail;
-		if (arg[7])
-			sc.via = arg + 8;
+		if (*rest)
+			sc.via = rest + 1;
+		sc.wakers = wakers;
 		p->oc = offcpu_open(&sc, err, errlen);
 		if (!p->oc)
 			goto fail;

@@ -22,7 +22,8 @@ struct kt_agentprof;
 /* -F's frequency as the request gives it ("" the default, 0). Returns 0, or -1 with one
  * line in err. */
 int agentprof_freq(const char *arg, unsigned *freq, char *err, size_t errlen);
-/* Whether arg asks for the off-CPU profile: "off-cpu", or "off-cpu=VIA" (--off-cpu=VIA). */
+/* Whether arg asks for the off-CPU profile: "off-cpu", or "off-cpu=VIA" (--off-cpu=VIA);
+ * "off-cpu+wakers[=VIA]" with its wakers (--wakers). */
 bool agentprof_is_offcpu(const char *arg);
 /* Opens arg's profile: "" or a frequency (on-CPU), "off-cpu" or "off-cpu=VIA". NULL with the one line the
  * local ktop would say (a frequency over the kernel's limit, no BPF privilege...). */

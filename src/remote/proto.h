@@ -78,7 +78,8 @@ enum kt_request_op {
 	KT_REQ_STACK,		/* arg: SYS:EV glob, arg2: filter ("" none): the events on, each
 				 * with its kernel stack (a stacktrace trigger), as --stack */
 	KT_REQ_PROFILE,		/* arg: -F's frequency ("" the default): --profile's sampling
-				 * on the agent's machine, scoped as the scope request says */
+				 * on the agent's machine, scoped as the scope request says;
+				 * or "off-cpu[+wakers][=VIA]" (agentprof.h) */
 	KT_REQ_HIST_LIVE,	/* arg: a --hist spec, arg2: the viewer's tick in ms ("": the
 				 * agent's -d): opened as KT_REQ_HIST, read and its rows sent in
 				 * a HISTROWS frame every tick (the explorer's pane) */

@@ -240,7 +240,8 @@ int source_list_clear(struct kt_source *s, enum kt_ftrace_list which, char *err,
 int source_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, char *err,
 		       size_t errlen)
 {
-	if (!source_can(s, KT_CAP_WRITE))
+	/* a recording is not written by w or A, but a part of it is by -i FILE -o PART */
+	if (!source_can(s, KT_CAP_WRITE) && !(s->ops->record_meta && source_can(s, KT_CAP_SEEK)))
 		return refuse(s, KT_CAP_WRITE, err, errlen);
 	if (!s->ops->record_meta)
 		return 0;

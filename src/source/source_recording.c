@@ -130,6 +130,13 @@ static const char *recording_src_kept_stacks(struct kt_source *s)
 	return recording_stacks(REC(s));
 }
 
+/* -i FILE -o PART: the file's own formats and names, not this machine's. */
+static int recording_src_record_meta(struct kt_source *s, struct kt_tdat_meta *meta,
+				     char *err, size_t errlen)
+{
+	return recording_record_meta(REC(s), meta, err, errlen);
+}
+
 const struct kt_source_ops source_recording_ops = {
 	.kind = "recording",
 	.caps = recording_caps,
@@ -144,6 +151,7 @@ const struct kt_source_ops source_recording_ops = {
 	.type_set_filter = recording_src_type_set_filter,
 	.wait_complete = recording_src_wait_complete,
 	.kept_stacks = recording_src_kept_stacks,
+	.record_meta = recording_src_record_meta,
 };
 
 struct kt_source *source_recording_new(struct kt_app *app, struct kt_recording *rec)

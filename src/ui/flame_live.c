@@ -18,6 +18,7 @@
 #include "profsrc.h"
 #include "source/source.h"
 #include "ui/flame_live.h"
+#include "ui/flame_wakers.h"
 #include "ui/screen.h"
 #include "ui/view.h"
 #include "xalloc.h"
@@ -32,6 +33,8 @@ struct live {
 	struct kt_profsrc *ps; /* on- or off-CPU, the source's own (an agent's) */
 	uint64_t next; /* events: the first record not added yet */
 	int cpu;       /* events: only this CPU's (the pane's c), -1: every CPU */
+	bool wakers;   /* off-CPU: joined to the wakers' stacks (w) */
+	char name[128]; /* the pane's title, for a wakeup chain to give back */
 	char said[256]; /* off-CPU: the failure the status line was given, "" after a good poll */
 };
 
@@ -165,7 +168,7 @@ static void live_close(void *arg)
 
 /* Starts kind into a new tree: lv and st filled, name its title. Returns 0, or -1 with the
  * reason in err ("" when there is nothing of that kind to show). */
-static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
+static int live_start(struct kt_ui *ui, enum live_kind kind, bool wakers, struct live *lv,
 		      struct kt_stacks **st, char *name, size_t namelen, char *err, size_t errlen)
 {
 	const struct kt_options *o = ui->app->opts;
@@ -177,8 +180,14 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
 	lv->ui = ui;
 	lv->kind = kind;
 	lv->cpu = -1;
+	lv->wakers = wakers;
 	err[0] = '\0';
 	if (kind != LIVE_EVENTS && source_has_profiles(ui->app->source)) {
+		if (wakers) {
+			snprintf(err, errlen, "off-CPU profile: the pane has no wakers over agents "
+				 "yet: ktop -b --off-cpu --wakers -H HOST gives them");
+			return -1;
+		}
 		/* the source's machine samples and names them (an agent) */
 		lv->ps = source_profile_open(ui->app->source, kind == LIVE_OFFCPU, o->freq, err,
 					     errlen);
@@ -203,10 +212,12 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, struct live *lv,
 	case LIVE_OFFCPU:
 		if (app_offcpu_scope(ui->app, &sc, err, errlen) < 0)
 			return -1;
+		sc.wakers = wakers;
 		lv->oc = offcpu_open(&sc, err, errlen);
 		if (!lv->oc)
 			return -1;
-		snprintf(name, namelen, "off-CPU, %s", offcpu_variant(lv->oc));
+		snprintf(name, namelen, "off-CPU%s, %s", wakers ? " + wakers" : "",
+			 offcpu_variant(lv->oc));
 		*st = stacks_new(KT_STACK_NSEC);
 		break;
 	case LIVE_EVENTS:
@@ -233,17 +244,19 @@ static const char *const kind_prefix[] = { "on-CPU profile: ", "", "event stacks
 
 static int live_key(void *arg, struct kt_view *v, int key);
 
-/* Shows kind in the pane, the on-CPU profile of process pid alone when pid is not 0.
- * Returns false with the refusal in the status line. */
-static bool live_show_pid(struct kt_ui *ui, struct kt_view *v, enum live_kind kind, pid_t pid)
+/* Shows kind in the pane, the on-CPU profile of process pid alone when pid is not 0, the
+ * off-CPU one with its wakers when wakers. Returns false with the refusal in the status
+ * line. */
+static bool live_show_pid(struct kt_ui *ui, struct kt_view *v, enum live_kind kind, pid_t pid,
+			  bool wakers)
 {
 	struct kt_profile_scope scope = { .cpu = -1, .pid = pid };
-	struct kt_flame_source src = { live_update, live_close, live_key, live_cpu, NULL };
+	struct kt_flame_source src = { live_update, live_close, live_key, live_cpu, NULL, NULL };
 	struct kt_stacks *st = NULL;
 	struct live *lv = xmalloc(sizeof(*lv));
 	char name[128], err[512];
 
-	if (live_start(ui, kind, lv, &st, name, sizeof(name), err, sizeof(err)) < 0) {
+	if (live_start(ui, kind, wakers, lv, &st, name, sizeof(name), err, sizeof(err)) < 0) {
 		if (err[0])
 			ui_message(ui, true, "%s%s", kind_prefix[kind], err);
 		free(lv);
@@ -254,6 +267,7 @@ static bool live_show_pid(struct kt_ui *ui, struct kt_view *v, enum live_kind ki
 		snprintf(name + strlen(name), sizeof(name) - strlen(name), ", pid %d", (int)pid);
 	}
 	src.arg = lv;
+	snprintf(lv->name, sizeof(lv->name), "%s", name);
 	/* a task blocks on one CPU and may wake on another; an agent's stacks come summed
 	 * over its CPUs */
 	if (kind == LIVE_OFFCPU || lv->ps)
@@ -264,7 +278,24 @@ static bool live_show_pid(struct kt_ui *ui, struct kt_view *v, enum live_kind ki
 
 static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
 {
-	return live_show_pid(ui, v, kind, 0);
+	return live_show_pid(ui, v, kind, 0, false);
+}
+
+/* w in the off-CPU profile: again, with its wakers or without; W with them: a wakeup chain
+ * (flame_wakers.h). Other keys are not these. */
+static int wakers_key(struct live *lv, struct kt_view *v, int key)
+{
+	bool on = !lv->wakers;
+
+	if (key == 'w') {
+		/* lv is freed once the new profile is shown */
+		if (live_show_pid(lv->ui, v, LIVE_OFFCPU, 0, on))
+			ui_message(v->ui, false, on ? "wakers on: each wait under its waker's frames, "
+				   "above the -- (W: a frame's wakers, w: off)" : "wakers off");
+		return KT_KEY_HANDLED;
+	}
+	flame_wakers_open(v, lv->name);
+	return KT_KEY_HANDLED;
 }
 
 /* k: on-CPU, off-CPU, the events' stacks when the stream has rows with stacks, on-CPU. */
@@ -273,6 +304,8 @@ static int live_key(void *arg, struct kt_view *v, int key)
 	struct live *lv = arg;
 	struct kt_ui *ui = lv->ui;
 
+	if (lv->kind == LIVE_OFFCPU && (key == 'w' || (key == 'W' && lv->wakers)))
+		return wakers_key(lv, v, key);
 	if (key != 'k')
 		return KT_KEY_IGNORED;
 	/* lv is freed once another source is shown */
@@ -339,5 +372,5 @@ void flame_live_open(struct kt_view *v)
 
 void flame_live_open_pid(struct kt_view *v, pid_t pid)
 {
-	live_show_pid(v->ui, v, LIVE_ONCPU, pid);
+	live_show_pid(v->ui, v, LIVE_ONCPU, pid, false);
 }

@@ -5,7 +5,9 @@
  * pane on the events' stacks when the stream holds rows with stacks, else on the on-CPU
  * profile; k in the pane goes to the next kind (on-CPU, off-CPU, event stacks when there are
  * any), a new tree each time; the pane's c narrows the on-CPU profile to one CPU's samples
- * (profile_set_scope) and event stacks to one CPU's records (the stored ones again). A kind
+ * (profile_set_scope) and event stacks to one CPU's records (the stored ones again); in the
+ * off-CPU profile w starts it again with its wakers or without, and W walks a wakeup chain
+ * (flame_wakers.h). A kind
  * that cannot start (no BPF privilege, a v1 cgroup, several -p processes off-CPU) says
  * why in the status line and the pane keeps what it showed. On a recording, I shows the
  * profile it keeps.

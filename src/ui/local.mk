@@ -24,7 +24,8 @@ src_libktop_a_SOURCES += \
 	src/ui/ui_record.c src/ui/ui_record.h
 # The call-tree pane (function_graph), the flame graph pane and its live sources.
 src_libktop_a_SOURCES += src/ui/view_tree.c src/ui/view_flame.c \
-	src/ui/flame_live.c src/ui/flame_live.h
+	src/ui/flame_live.c src/ui/flame_live.h \
+	src/ui/flame_wakers.c src/ui/flame_wakers.h
 # Issue #4, the interactive side: completion, the stream's own pid/comm/CPU filter, the
 # tracer pane with its function-filter picker and pid/comm scope, the probe editor.
 src_libktop_a_SOURCES += \

@@ -125,12 +125,20 @@ struct kt_flame_source {
 	int (*key)(void *arg, struct kt_view *v, int key);
 	int (*cpu)(void *arg, int cpu, char *err, size_t errlen);
 	void *arg;
+	/* Esc with nothing left to undo in the pane: true when the source took it (went back a
+	 * step); NULL or false: the pane closes */
+	bool (*back)(void *arg, struct kt_view *v);
 };
 /* Shows st in the flame pane, titled name; the pane owns st and base (the differential
  * view's baseline, or NULL) from now on. src NULL: st never changes (a file). pinned: Esc
  * does not close the pane (ktop --flame, where it is all there is to see). */
 void view_flame_show(struct kt_view *v, struct kt_stacks *st, struct kt_stacks *base,
 		     const char *name, const struct kt_flame_source *src, bool pinned);
+/* The frame selected in the flame pane v, NULL when it shows nothing. */
+const struct kt_stack_node *view_flame_selected(struct kt_view *v);
+/* Takes the tree out of the flame pane v, and its source (*src) with it, unclosed: the
+ * caller owns both and may give them back with view_flame_show. NULL when it shows none. */
+struct kt_stacks *view_flame_detach(struct kt_view *v, struct kt_flame_source *src);
 
 /* Services of the screen (screen.c). */
 bool ui_paused(const struct kt_ui *ui);

@@ -344,12 +344,7 @@ static void fmt_weight(const struct flame_view *fv, uint64_t w, char *buf, size_
 			 stacks_unit_name(stacks_unit(fv->st)));
 		return;
 	}
-	if (w >= 1000000000ULL)
-		snprintf(buf, len, "%.3f s", (double)w / 1e9);
-	else if (w >= 1000000ULL)
-		snprintf(buf, len, "%.3f ms", (double)w / 1e6);
-	else
-		snprintf(buf, len, "%.3f us", (double)w / 1e3);
+	stacks_format_ns(w, buf, len);
 }
 
 static void draw_status(struct kt_view *v)
@@ -506,6 +501,9 @@ static int back(struct kt_view *v)
 		ui_message(v->ui, false, "the whole graph is shown (q quits)");
 		return KT_KEY_HANDLED;
 	}
+	/* last: it may replace the source, and the tree with it */
+	if (fv->src.back && fv->src.back(fv->src.arg, v))
+		return KT_KEY_HANDLED;
 	return KT_KEY_CLOSE;
 }
 
@@ -994,6 +992,32 @@ void view_flame_show(struct kt_view *v, struct kt_stacks *st, struct kt_stacks *
 		fv->src = *src;
 	fv->pinned = pinned;
 	set_tree(v, st, base, name);
+}
+
+const struct kt_stack_node *view_flame_selected(struct kt_view *v)
+{
+	struct flame_view *fv = FV(v);
+
+	return fv->st ? fv->sel : NULL;
+}
+
+struct kt_stacks *view_flame_detach(struct kt_view *v, struct kt_flame_source *src)
+{
+	struct flame_view *fv = FV(v);
+	struct kt_stacks *st;
+
+	window_end(fv);
+	st = fv->st;
+	*src = fv->src;
+	memset(&fv->src, 0, sizeof(fv->src));
+	fv->st = NULL;
+	fv->sel = NULL;
+	fv->scope = NULL;
+	fv->nzoom = 0;
+	stacks_free(fv->base);
+	fv->base = NULL;
+	changed(v);
+	return st;
 }
 
 /* Opened by its key on a live session it starts a live source (flame_live.h) that feeds it

@@ -137,6 +137,9 @@ void stream_fill_row(struct kt_view *v, const struct kt_rec *r, struct srow *row
 
 		st->base_ts = store_get(v->app->store, store_first(v->app->store), &oldest) ?
 				      oldest.ts : r->ts;
+		/* a recording's window (--from) counts from the file's start, as typed */
+		if (v->app->capture_start && v->app->capture_start < st->base_ts)
+			st->base_ts = v->app->capture_start;
 		st->have_base = true;
 	}
 	if (r->flags & KT_REC_LOST) {

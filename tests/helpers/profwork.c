@@ -19,9 +19,22 @@
  *   profwork jit SECS         copies a counting loop into anonymous executable memory,
  *                             writes /tmp/perf-PID.map naming it "jitted_loop" (as a JIT
  *                             does) and runs it for SECS seconds of CPU (x86-64)
+ *   profwork wakechain ROUNDS MS THREADS [GAP_MS]
+ *                             a chain of wakeups through pipes, ROUNDS times: thread
+ *                             "wc-waiter" blocks in waiter_wait reading a pipe that
+ *                             "wc-waker" writes from waker_work after MS ms of its CPU
+ *                             there; with THREADS 3, "wc-waker" itself first blocks in
+ *                             waker_wait until "wc-kicker" writes from kicker_work after
+ *                             MS ms of CPU there. Prints its pid, waits for $WORKLOAD_GO
+ *                             (as tests/helpers/workload does), then at the end
+ *                             waiter_ns=<the CLOCK_MONOTONIC time waiter_wait's reads took>
+ *                             and waker_ns=<waker_wait's, 3 threads>; GAP_MS: the waiter
+ *                             sleeps that long before each round (a lighter load)
  *
- * Each prints "ready" on stdout before it starts. */
+ * Each but wakechain prints "ready" on stdout before it starts. */
 #define _GNU_SOURCE
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,6 +224,146 @@ static int jit(double secs)
 #endif
 }
 
+/* read(2) or write(2) of one byte made right here, so the function that calls it is the
+ * innermost user frame of the stacks taken in it (libc has no frame pointers). */
+static inline __attribute__((always_inline)) long rw1(long nr, int fd, char *c)
+{
+#if defined(__x86_64__)
+	long ret = nr;
+
+	__asm__ volatile("syscall"
+			 : "+a"(ret)
+			 : "D"((long)fd), "S"(c), "d"(1L)
+			 : "rcx", "r11", "memory");
+	return ret;
+#else
+	return syscall(nr, fd, c, 1);
+#endif
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+struct chain {
+	int rounds;
+	double ms;
+	int ack[2], kick[2], wake[2]; /* waiter -> first, kicker -> waker, waker -> waiter */
+	uint64_t waker_ns;
+	bool three;
+};
+
+/* Blocks reading fd; the time the read took is added to *ns. */
+KEEP static int waiter_wait(int fd, uint64_t *ns)
+{
+	uint64_t t0 = mono_ns();
+	char c;
+	long r = rw1(SYS_read, fd, &c);
+
+	*ns += mono_ns() - t0;
+	return r == 1 ? 0 : -1;
+}
+
+/* waiter_wait's twin, told apart by its sink (else one body may serve both names) */
+KEEP static int waker_wait(int fd, uint64_t *ns)
+{
+	uint64_t t0 = mono_ns();
+	char c;
+	long r = rw1(SYS_read, fd, &c);
+
+	*ns += mono_ns() - t0;
+	sink++;
+	return r == 1 ? 0 : -1;
+}
+
+/* MS ms of this thread's CPU, then the write that wakes the next one. */
+KEEP static int waker_work(double ms, int fd)
+{
+	char c = 'w';
+
+	SPIN_BODY(ms, 1442695040888963419ULL);
+	return rw1(SYS_write, fd, &c) == 1 ? 0 : -1;
+}
+
+KEEP static int kicker_work(double ms, int fd)
+{
+	char c = 'k';
+
+	SPIN_BODY(ms, 1442695040888963421ULL);
+	return rw1(SYS_write, fd, &c) == 1 ? 0 : -1;
+}
+
+static void *kicker(void *arg)
+{
+	struct chain *ch = arg;
+	uint64_t ns = 0;
+
+	prctl(PR_SET_NAME, "wc-kicker");
+	for (int i = 0; i < ch->rounds; i++)
+		if (waker_wait(ch->ack[0], &ns) < 0 || kicker_work(ch->ms, ch->kick[1]) < 0)
+			break;
+	return NULL;
+}
+
+static void *waker(void *arg)
+{
+	struct chain *ch = arg;
+	int from = ch->three ? ch->kick[0] : ch->ack[0];
+
+	prctl(PR_SET_NAME, "wc-waker");
+	for (int i = 0; i < ch->rounds; i++)
+		if (waker_wait(from, &ch->waker_ns) < 0 || waker_work(ch->ms, ch->wake[1]) < 0)
+			break;
+	return NULL;
+}
+
+static void wait_go(void)
+{
+	const char *go = getenv("WORKLOAD_GO");
+	const struct timespec tick = { .tv_nsec = 10000000L };
+
+	while (go && access(go, F_OK) < 0)
+		nanosleep(&tick, NULL);
+}
+
+/* The waiter is this thread: each round it lets the chain's first thread go, then blocks
+ * until the chain's last one wakes it. */
+static int wakechain(int rounds, double ms, int threads, double gap_ms)
+{
+	const struct timespec gap = { .tv_sec = (time_t)(gap_ms / 1e3),
+				      .tv_nsec = (long)((gap_ms - (double)(long)(gap_ms / 1e3) * 1e3) *
+							1e6) };
+	struct chain ch = { .rounds = rounds, .ms = ms, .three = threads == 3 };
+	pthread_t t[2];
+	uint64_t waiter_ns = 0;
+	char c = 'a';
+	int i, n = 0;
+
+	if ((threads != 2 && threads != 3) || rounds < 1 || ms <= 0 || pipe(ch.ack) < 0 ||
+	    pipe(ch.kick) < 0 || pipe(ch.wake) < 0)
+		return 2;
+	prctl(PR_SET_NAME, "wc-waiter");
+	printf("%d\n", (int)getpid());
+	fflush(stdout);
+	wait_go();
+	if (pthread_create(&t[n++], NULL, waker, &ch) ||
+	    (ch.three && pthread_create(&t[n++], NULL, kicker, &ch)))
+		return 1;
+	for (i = 0; i < rounds; i++)
+		if ((gap_ms > 0 && nanosleep(&gap, NULL) < 0) || rw1(SYS_write, ch.ack[1], &c) != 1 ||
+		    waiter_wait(ch.wake[0], &waiter_ns) < 0)
+			return 1;
+	while (n)
+		pthread_join(t[--n], NULL);
+	printf("waiter_ns=%llu\nwaker_ns=%llu\n", (unsigned long long)waiter_ns,
+	       (unsigned long long)ch.waker_ns);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "split")) {
@@ -240,6 +393,10 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "jit"))
 		return jit(atof(argv[2]));
-	fprintf(stderr, "usage: profwork split SECS | short N MS | deep SECS | jit SECS\n");
+	if ((argc == 5 || argc == 6) && !strcmp(argv[1], "wakechain"))
+		return wakechain(atoi(argv[2]), atof(argv[3]), atoi(argv[4]),
+				 argc == 6 ? atof(argv[5]) : 0);
+	fprintf(stderr, "usage: profwork split SECS | short N MS | deep SECS | jit SECS | "
+		"wakechain ROUNDS MS THREADS [GAP_MS]\n");
 	return 2;
 }

@@ -12,6 +12,8 @@
 #    and no more than the reads took by the workload's own clock, under
 #    libc's read, vfs_read and pipe_read, ending at __schedule;
 #  - --json with one agent: one {"host":...,"offcpu":{...}} object, unit ns, the same time;
+#  - --wakers with one agent: each read's time, as much as above, under its waker's frames
+#    after a "--" (try_to_wake_up ... pipe_write), and the waker's name, wl-waker, last;
 #  - each agent's programs are gone once the viewer ends (SIGINT, then the agents' ends).
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -92,5 +94,20 @@ offcpu_check_json "$T/json.out" "$NAME" "$OFFCPU_HI" "$OFFCPU_ENDED" via1 ||
 the workload's switches and wakeups:
 $(cat "$T/json.switches")"
 log "--json: unit ns, the reads' time off the CPU, from the agent"
+
+# ---- one agent, --wakers -----------------------------------------------------------------
+run wakers a -- --off-cpu --wakers --folded
+grep -q '^ktop: off-cpu: via=[a-z_]* unit=ns .* wakers=1$' "$T/wakers.err" ||
+	fail "--wakers: no wakers=1 in the agent's counts: $(head -c 800 "$T/wakers.err")"
+offcpu_blocked_ns "$T/wakers.wl"
+offcpu_seen_ended "$T/wakers.switches" "$WPID"
+unended=$(sed -n 's/^ktop: off-cpu: .* unended=\([0-9]*\) .*/\1/p' "$T/wakers.err")
+lo=$(((OFFCPU_READS - ${unended:-0} - (OFFCPU_READS - OFFCPU_ENDED)) * OFFCPU_READ_NS))
+ns=$(awk -v n="$NAME;" '(index($0, n) == 1 || index($0, "via1;" n) == 1) && /;(anon_)?pipe_read;(.*;)?__schedule;--;try_to_wake_up;(.*;)?(anon_)?pipe_write;(.*;)?wl-waker [0-9]+$/ { s += $NF }
+	END { printf "%d\n", s }' "$T/wakers.out")
+[ "$ns" -ge "$lo" ] && [ "$ns" -le "$OFFCPU_HI" ] ||
+	fail "--wakers: $ns ns of the reads under wl-waker's pipe_write, expected $lo to $OFFCPU_HI:
+$(grep -- "$NAME;" "$T/wakers.out" | cut -c1-400)"
+log "--wakers: $ns ns of the reads under their waker, from the agent"
 assert_clean
 pass

@@ -443,6 +443,39 @@ START_TEST(test_flame)
 }
 END_TEST
 
+/* --from, --to, --chrome-trace (issue 33): what they apply to, and bad times in one line */
+START_TEST(test_time_range)
+{
+	struct kt_options o;
+	char err[256];
+
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-i", "t.dat", "--from", "+40.1", "--to",
+			       "205.060123", "-o", "p.dat", NULL), 0);
+	ck_assert(o.range.has_from && o.range.from.relative && o.range.from.ns == 40100000000ull);
+	ck_assert(o.range.has_to && !o.range.to.relative && o.range.to.ns == 205060123000ull);
+	ck_assert_str_eq(o.record_path, "p.dat");
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--to", "+1", "--chrome-trace", "t.json",
+			       NULL), 0);
+	ck_assert_str_eq(o.chrome_path, "t.json");
+	options_free(&o);
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--from", "soon", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--from 'soon': "));
+	ck_assert_ptr_nonnull(strstr(err, "+40.1"));
+	ck_assert_ptr_null(strchr(err, '\n'));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--from", "+2", "--to", "+1", NULL), -1);
+	ck_assert_str_eq(err, "--from is after --to: give the earlier time to --from");
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--from", "+2", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "scope a recording (-i FILE) or batch output (-b)"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "--chrome-trace", "t.json", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "--chrome-trace writes"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-b", "--to", "+1", "--via", "cat", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "not over -H or --via"));
+	ck_assert_int_eq(parse(&o, err, sizeof(err), "-o", "p.dat", NULL), -1);
+	ck_assert_ptr_nonnull(strstr(err, "-o records in batch mode"));
+}
+END_TEST
+
 static Suite *options_suite(void)
 {
 	Suite *s = suite_create("options");
@@ -460,6 +493,7 @@ static Suite *options_suite(void)
 	tcase_add_test(tc, test_remote_options);
 	tcase_add_test(tc, test_off_cpu);
 	tcase_add_test(tc, test_stack_options);
+	tcase_add_test(tc, test_time_range);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,87 @@
+#!/bin/bash
+# shellcheck disable=SC2317,SC2119 # helpers called through wait_until; the whole screen
+# Wakeup chains in the flame pane (80x24), on a three-thread chain of known shape (profwork
+# wakechain: wc-kicker wakes wc-waker from kicker_work, which wakes wc-waiter from
+# waker_work, round after round): I, then k, shows the off-CPU profile of the workload (-p);
+# w joins each wait to its waker (the title says so): the waker's frames follow a "--"
+# separator, and most of the waiter's time is under waker_work (a search says its share).
+# z shows the pane alone; Down, Left, Left, Right select the waiter; W shows step 1,
+# its wakers by time in the status line (wc-waker first) and as a flame graph of their
+# frames; Down and W there show step 2, the waker's own wakers (wc-kicker, kicker_work).
+# Esc goes back a step, then to the profile, which went on counting (its total grew); w
+# again drops the wakers (their BPF program with them: fewer programs held). q quits clean.
+set -u
+# shellcheck source-path=SCRIPTDIR source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../profile-lib.sh
+. "$(dirname "$0")/../profile-lib.sh"
+require_flame_live
+
+fds_of() { find "/proc/$KTOP_PID/fd" -lname "anon_inode:$1" 2>/dev/null | wc -l; }
+matched() { tmux_screen | sed -n 's/.*matched \([0-9]*\)\.[0-9]%.*/\1/p' | head -1; }
+_matched_some() { local m; m=$(matched); [ -n "$m" ] && [ "$m" -ge 30 ]; }
+# the root's total off the CPU as the status line says it, in us
+root_us()
+{
+	tmux_screen | awk '/^all  total / { v = $3; u = $4
+		print int(v * (u == "s" ? 1e6 : u == "ms" ? 1e3 : 1)); exit }'
+}
+
+"$KTOP_PROFWORK" wakechain 100000 20 3 60 >"$T/wl.out" & # 40 ms of CPU in 100 ms
+WL=$!
+KTOP_PIDS+=("$WL")
+tmux_start 80 24 -- -d 1 -p "$WL"
+expect_text "No events enabled" 10 "ktop did not start"
+tmux_keys I
+expect_text "Flame graph: (cycles|cpu-clock)" 10 "I did not open the flame pane"
+tmux_keys k
+expect_text "Flame graph: off-CPU, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 10 "k did not show the off-CPU profile"
+tmux_keys z # the pane alone
+progs=$(fds_of 'bpf-prog')
+
+# ---- w: wakers on ------------------------------------------------------------------------
+tmux_keys w
+expect_text "Flame graph: off-CPU \\+ wakers, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 10 \
+	"w did not join the off-CPU profile to its wakers"
+expect_text "^wakers on: " 3 "w said nothing of the wakers in the status line"
+[ "$(fds_of 'bpf-prog')" -gt "$progs" ] || fail "wakers on, yet no more BPF programs than without"
+tmux_keys /
+tmux_text waker_work
+tmux_keys Enter
+wait_until 15 _matched_some || fail "waker_work holds $(matched)% of the waits, not a third at least:
+$(tmux_screen)"
+tmux_keys Escape # the search off
+# the tasks in name order: wc-kicker, wc-waiter, wc-waker
+tmux_keys Down Left Left Right
+expect_text "^wc-waiter " 5 "Down, Left, Left, Right did not select the waiter"
+before=$(root_us)
+
+# ---- W: step 1, the waiter's wakers; W again: step 2, the waker's own ----------------------
+tmux_keys W
+expect_text "Flame graph: step 1: wakers of wc-waiter \\(ns\\)" 5 "W did not show the waiter's wakers"
+expect_text "^by time: (.*, )?wc-waker [0-9.]+ (s|ms)" 3 "the status line does not list wc-waker by time"
+expect_text "waker_work" 3 "step 1 does not show waker_work"
+tmux_keys Down
+expect_text "^wc-waker " 5 "Down did not select wc-waker in step 1"
+tmux_keys W
+expect_text "Flame graph: step 2: wakers of wc-waker \\(ns\\)" 5 "W did not show the waker's own wakers"
+expect_text "^by time: (.*, )?wc-kicker [0-9.]+ (s|ms)" 3 "step 2 does not list wc-kicker by time"
+expect_text "kicker_work" 3 "step 2 does not show kicker_work"
+
+# ---- Esc: back along the chain, then the profile, which went on counting ------------------
+tmux_keys Escape
+expect_text "Flame graph: step 1: wakers of wc-waiter" 5 "Esc did not go back to step 1"
+tmux_keys Escape
+expect_text "Flame graph: off-CPU \\+ wakers" 5 "Esc did not go back to the profile"
+_grew() { local now; now=$(root_us); [ -n "$now" ] && [ "$now" -gt "${before:-0}" ]; }
+wait_until 10 _grew || fail "the profile did not go on counting behind the chain: $before us, now $(root_us) us"
+
+# ---- w: wakers off -----------------------------------------------------------------------
+tmux_keys w
+expect_text "Flame graph: off-CPU, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 10 "w did not drop the wakers"
+_fewer() { [ "$(fds_of 'bpf-prog')" -le "$progs" ]; }
+wait_until 5 _fewer || fail "the wakers' BPF program stayed after w"
+tmux_quit_clean
+kill "$WL" && wait "$WL" 2>/dev/null
+assert_clean
+pass
