@@ -1,10 +1,6 @@
 # The overview (issue 32): cgroup names and bucket quantiles (unit); its figures against the
 # kernel's own accounting for workloads of known behaviour (live); the pane (tmux).
-check_PROGRAMS += tests/unit/check_overview
-tests_unit_check_overview_SOURCES = tests/unit/check_overview.c
-tests_unit_check_overview_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_overview_LDADD = $(UNIT_LDADD)
-UNIT_TESTS += tests/unit/check_overview
+UNIT_CHECKS += tests/unit/check_overview
 LIVE_TESTS += tests/live/overview_counts.sh tests/live/overview_strip.sh
 EXTRA_DIST += tests/helpers/overview_work.py tests/overview-lib.sh
 TERM_TESTS += tests/term/overview_pane.sh
