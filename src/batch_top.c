@@ -2,7 +2,9 @@
 /*
  * Batch mode's overview (batch_top.h): every interval, the system strip and one row per
  * process that did anything, busiest first, as top -b prints them; --json one object per
- * interval. Counts are over the interval, not rates, so a script can add them up.
+ * interval. Counts are over the interval, not rates, so a script can add them up. Over an
+ * agent (-H, --via) the remote source's overview (ovsrc.h) counts there and each of its
+ * ticks is printed as it comes.
  */
 #include "config.h"
 
@@ -15,19 +17,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backend/overview.h"
-#include "backend/sysstrip.h"
+#include "app.h"
 #include "batch_top.h"
 #include "clock.h"
 #include "json.h"
 #include "options.h"
+#include "ovsrc.h"
 #include "signals.h"
 
 struct run {
 	const struct kt_options *o;
 	int wake[2]; /* a signal writes it: the wait ends at once */
 	FILE *out;
-	struct kt_overview *ov;
+	struct kt_ovsrc *src;
+	struct kt_app app; /* over an agent: the remote source (app_open_remote) */
+	bool remote;
+	bool said; /* what columns lack was said */
 	struct kt_ov_snap snap;
 	struct kt_sysstrip sys;
 	const struct kt_ov_row **rows;
@@ -117,14 +122,25 @@ static void json_system(struct run *r)
 		(unsigned long long)s->net_rx_packets, (unsigned long long)s->net_tx_packets,
 		(unsigned long long)s->net_rx_bytes, (unsigned long long)s->net_tx_bytes,
 		(unsigned long long)s->net_drops, s->self.cpu_pct, s->self.rss_kb);
-	json_string(r->out, overview_source(r->ov));
-	fputc('}', r->out);
+	json_string(r->out, ovsrc_source(r->src));
+	/* BPF's alone: null from /proc, or when the kernel does not count the hooks */
+	fputs(",\"runq_len_per_cpu\":", r->out);
+	if (!r->snap.ncpus)
+		fputs("null", r->out);
+	for (i = 0; i < r->snap.ncpus; i++)
+		fprintf(r->out, "%s%.3f", i ? "," : "[", r->snap.cpu_runq_len[i]);
+	if (r->snap.ncpus)
+		fputc(']', r->out);
+	if (r->snap.hooks_known)
+		fprintf(r->out, ",\"hooks_ns\":%llu}", (unsigned long long)r->snap.hooks_ns);
+	else
+		fputs(",\"hooks_ns\":null}", r->out);
 }
 
 /* A count, or null where the overview has no figure for its column (/proc lacks it). */
 static void json_count(struct run *r, const char *key, enum kt_ov_col c, unsigned long long v)
 {
-	if (*overview_missing(r->ov, c))
+	if (*ovsrc_missing(r->src, c))
 		fprintf(r->out, ",\"%s\":null", key);
 	else
 		fprintf(r->out, ",\"%s\":%llu", key, v);
@@ -132,7 +148,7 @@ static void json_count(struct run *r, const char *key, enum kt_ov_col c, unsigne
 
 static void json_ms(struct run *r, const char *key, enum kt_ov_col c, uint64_t ns)
 {
-	if (*overview_missing(r->ov, c))
+	if (*ovsrc_missing(r->src, c))
 		fprintf(r->out, ",\"%s\":null", key);
 	else
 		fprintf(r->out, ",\"%s\":%.3f", key, (double)ns / 1e6);
@@ -182,16 +198,20 @@ static void text_system(struct run *r)
 	const struct kt_sysstrip *s = &r->sys;
 	char when[16];
 	time_t now = time(NULL);
+	char hooks[64];
 	int i;
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
 	fprintf(r->out, "ktop - %s  interval %.2f s  via %s\n", when, r->snap.interval_s,
-		overview_source(r->ov));
+		ovsrc_source(r->src));
 	fprintf(r->out, "CPU  %5.1f%% (", s->cpu_pct);
 	for (i = 0; i < s->ncpus && i < 16; i++)
 		fprintf(r->out, "%s%.0f", i ? " " : "", s->cpu_busy[i]);
-	fprintf(r->out, ")  running %u  runq p99 %.2f ms  PSI cpu %.1f\n", s->procs_running,
+	fprintf(r->out, ")  running %u  runq p99 %.2f ms  PSI cpu %.1f", s->procs_running,
 		(double)overview_quantile(r->snap.cpu_runq_slots, 0.99) / 1e6, s->psi_cpu_some);
+	for (i = 0; i < r->snap.ncpus && i < 16; i++)
+		fprintf(r->out, "%s%.1f", i ? " " : "  runq length (", r->snap.cpu_runq_len[i]);
+	fputs(r->snap.ncpus ? ")\n" : "\n", r->out);
 	fprintf(r->out, "Mem  %llu MiB available of %llu  PSI some %.1f full %.1f\n",
 		(unsigned long long)s->mem_available_kb / 1024,
 		(unsigned long long)s->mem_total_kb / 1024, s->psi_mem_some, s->psi_mem_full);
@@ -206,13 +226,15 @@ static void text_system(struct run *r)
 		(unsigned long long)s->net_rx_packets, (unsigned long long)s->net_tx_packets,
 		(unsigned long long)s->net_rx_bytes / 1024,
 		(unsigned long long)s->net_tx_bytes / 1024, (unsigned long long)s->net_drops);
-	fprintf(r->out, "ktop %.1f%% CPU  %lu KiB resident\n\n", s->self.cpu_pct, s->self.rss_kb);
+	overview_hooks_text(&r->snap, hooks, sizeof(hooks));
+	fprintf(r->out, "ktop %.1f%% CPU  %lu KiB resident%s%s\n\n", s->self.cpu_pct, s->self.rss_kb,
+		hooks[0] ? "  " : "", hooks);
 }
 
 /* A figure in a text column w wide: "-" where the overview has none (/proc lacks it). */
 static void text_cell(struct run *r, int w, enum kt_ov_col c, const char *fmt, double v)
 {
-	if (*overview_missing(r->ov, c))
+	if (*ovsrc_missing(r->src, c))
 		fprintf(r->out, " %*s", w, "-");
 	else
 		fprintf(r->out, fmt, w, v);
@@ -250,16 +272,33 @@ static void print_text(struct run *r)
 	fputc('\n', r->out);
 }
 
-static void snapshot(struct run *r)
+/* What a column cannot show, once, on stderr: the table stays a table. */
+static void say_missing(struct run *r)
 {
-	overview_read(r->ov, &r->snap);
-	sysstrip_sample(&r->sys);
+	int c;
+
+	r->said = true;
+	for (c = 0; c < KT_OVC_N; c++)
+		if (*ovsrc_missing(r->src, (enum kt_ov_col)c)) {
+			fprintf(stderr, "ktop: overview via %s\n", ovsrc_source(r->src));
+			return;
+		}
+}
+
+/* Prints the tick that came (each one an agent sent); false when none had. */
+static bool snapshot(struct run *r)
+{
+	if (!ovsrc_update(r->src, &r->snap, &r->sys))
+		return false;
+	if (!r->said) /* an agent's say what they lack with their first tick */
+		say_missing(r);
 	pick_rows(r);
 	if (r->o->json)
 		print_json(r);
 	else
 		print_text(r);
 	fflush(r->out);
+	return true;
 }
 
 /* A snapshot every interval until --duration's end or a signal. */
@@ -271,6 +310,10 @@ static void capture(struct run *r)
 		(unsigned long long)(r->o->top_interval * 1e9) :
 		(unsigned long long)r->o->delay_ms * 1000000ull;
 
+	/* an agent's ticks are its own: looked for every 20 ms, each printed */
+	if (r->src->paced)
+		step = 20000000ull;
+
 	now = clock_mono_ns();
 	if (r->o->duration > 0)
 		deadline = now + (unsigned long long)(r->o->duration * 1e9);
@@ -280,7 +323,8 @@ static void capture(struct run *r)
 		if (signals_pending())
 			break;
 		if (now >= next) {
-			snapshot(r);
+			while (snapshot(r) && r->src->paced)
+				;
 			/* a snapshot slower than the interval skips the ticks it overran */
 			next += step * ((now - next) / step + 1);
 			now = clock_mono_ns();
@@ -295,29 +339,55 @@ static void capture(struct run *r)
 	}
 }
 
+/* The overview where the options say: an agent's (one -H or --via), or this machine's.
+ * Returns 0, or -1 with the line said. */
+static int open_src(struct run *r)
+{
+	const struct kt_options *o = r->o;
+	char err[1024];
+
+	if (!o->n_remotes) {
+		r->src = ovsrc_local_open(o->top_via, true);
+		return 0;
+	}
+	r->remote = true;
+	if (app_open_remote(&r->app, o, err, sizeof(err)) != KT_EXIT_OK ||
+	    !(r->src = ovsrc_open(&r->app, o->top_via, err, sizeof(err)))) {
+		fprintf(stderr, "ktop: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static void close_src(struct run *r)
+{
+	ovsrc_close(r->src);
+	r->src = NULL;
+	if (r->remote)
+		app_close(&r->app);
+}
+
 int batch_top_run(const struct kt_options *o, FILE *out)
 {
 	struct run r = { .o = o, .out = out };
-	bool missing = false;
-	int c;
 
-	r.ov = overview_open(o->top_via, true);
-	if (o->top_via && strcmp(o->top_via, "proc") &&
-	    strncmp(overview_source(r.ov), "bpf", 3)) {
-		fprintf(stderr, "ktop: --top=%s: %s\n", o->top_via, overview_source(r.ov));
-		overview_free(r.ov);
+	if (open_src(&r) < 0) {
+		close_src(&r);
 		return KT_EXIT_FAILURE;
 	}
-	/* what a column cannot show, once, on stderr: the table stays a table */
-	for (c = 0; c < KT_OVC_N; c++)
-		if (*overview_missing(r.ov, (enum kt_ov_col)c))
-			missing = true;
-	if (missing)
-		fprintf(stderr, "ktop: overview via %s\n", overview_source(r.ov));
-	sysstrip_sample(&r.sys);
+	if (o->top_via && strcmp(o->top_via, "proc") &&
+	    strncmp(ovsrc_source(r.src), "bpf", 3)) {
+		fprintf(stderr, "ktop: --top=%s: %s\n", o->top_via, ovsrc_source(r.src));
+		close_src(&r);
+		return KT_EXIT_FAILURE;
+	}
+	if (!r.src->paced) {
+		say_missing(&r);
+		sysstrip_sample(&r.sys); /* the first tick's baseline */
+	}
 	if (pipe2(r.wake, O_CLOEXEC | O_NONBLOCK) < 0) {
 		fprintf(stderr, "ktop: cannot create a pipe: %s\n", strerror(errno));
-		overview_free(r.ov);
+		close_src(&r);
 		return KT_EXIT_FAILURE;
 	}
 	signals_install(r.wake[1]);
@@ -326,6 +396,6 @@ int batch_top_run(const struct kt_options *o, FILE *out)
 	close(r.wake[1]);
 	overview_snap_free(&r.snap);
 	free(r.rows);
-	overview_free(r.ov);
+	close_src(&r);
 	return KT_EXIT_OK;
 }

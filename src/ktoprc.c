@@ -17,6 +17,7 @@
 #include "strutil.h"
 #include "options.h"
 #include "ui/action.h"
+#include "ui/ovtable.h"
 #include "ui/theme.h"
 
 /* The built-in profiles. Events that this kernel lacks are skipped. */
@@ -87,7 +88,7 @@ bool config_equal(const struct kt_config *a, const struct kt_config *b)
 
 	if (strcmp(a->theme, b->theme) || a->delay_ms != b->delay_ms || a->orient != b->orient ||
 	    a->zoom != b->zoom || a->picker != b->picker || a->counters != b->counters ||
-	    a->split != b->split || a->overview != b->overview ||
+	    a->split != b->split || a->overview != b->overview || strcmp(a->ov_hide, b->ov_hide) ||
 	    a->mouse != b->mouse || a->nbinds != b->nbinds || a->nevents != b->nevents)
 		return false;
 	if (!a->filter != !b->filter || (a->filter && strcmp(a->filter, b->filter)))
@@ -210,6 +211,12 @@ static int parse_line(struct kt_config *c, char *line, bool profile, char *err, 
 		return set_bool(&c->counters, key, val, err, errlen);
 	} else if (!strcmp(key, "overview")) {
 		return set_bool(&c->overview, key, val, err, errlen);
+	} else if (!strcmp(key, "overview-hide")) {
+		bool off[OVT_NCOLS];
+
+		if (ovtable_hide_parse(val, off, err, errlen) < 0)
+			return -1;
+		ovtable_hide_text(off, c->ov_hide, sizeof(c->ov_hide));
 	} else if (!strcmp(key, "mouse")) {
 		return set_bool(&c->mouse, key, val, err, errlen);
 	} else if (!strncmp(key, "key.", 4)) {
@@ -343,6 +350,8 @@ void config_write(const struct kt_config *c, FILE *f, bool profile)
 		fprintf(f, "mouse = %s\n", yesno(c->mouse));
 	if (c->overview != KT_UNSET)
 		fprintf(f, "overview = %s\n", yesno(c->overview));
+	if (c->ov_hide[0])
+		fprintf(f, "overview-hide = %s\n", c->ov_hide);
 	for (i = 0; i < c->nbinds; i++)
 		fprintf(f, "key.%s = %s\n", c->binds[i].action, c->binds[i].key);
 }

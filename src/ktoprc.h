@@ -29,6 +29,7 @@ struct kt_config {
 	int overview; /* 0: nothing named, start on the stream, not the overview; or KT_UNSET */
 	int split;	  /* the stream pane's share of the panes' area, 20-80 %, 0 auto;
 			   * KT_UNSET: not set */
+	char ov_hide[128]; /* overview-hide: the overview's columns the user hid ("" none) */
 	struct kt_binding binds[KT_CONFIG_MAX_BINDS];
 	int nbinds;
 	/* profiles only */

@@ -81,6 +81,10 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
+	if (opts.mode == KT_MODE_BATCH && opts.top) {
+		ret = batch_top_run(&opts, stdout);
+		goto out;
+	}
 	/* the capture is the agent's, at the other end of the pipe */
 	if (opts.n_remotes && opts.mode == KT_MODE_BATCH) {
 		ret = batch_remote_run(&opts, out);
@@ -90,10 +94,6 @@ int main(int argc, char **argv)
 	/* BPF alone: no tracefs, so no guard either */
 	if (opts.mode == KT_MODE_BATCH && opts.off_cpu) {
 		ret = batch_offcpu_run(&opts, out);
-		goto out;
-	}
-	if (opts.mode == KT_MODE_BATCH && opts.top) {
-		ret = batch_top_run(&opts, stdout);
 		goto out;
 	}
 

@@ -756,8 +756,9 @@ static const struct opt_row rows[] = {
 	    "with -b: one table of every process per interval (CPU,\n"
 	    "run-queue wait, off-CPU, syscalls, faults, I/O, context\n"
 	    "switches, migrations; --json: one object per line); VIA\n"
-	    "pins tp_btf, raw_tp or proc (no BPF). The explorer opens\n"
-	    "on it when nothing else is named",
+	    "pins tp_btf, raw_tp or proc (no BPF); with -H or --via,\n"
+	    "the agent's machine's. The explorer opens on it when\n"
+	    "nothing else is named",
 	    .set = set_top),
 	ROW("interval", 0, REQ, "SECS", "--top's interval (default: -d's)", .set = set_interval),
 

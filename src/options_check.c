@@ -152,9 +152,11 @@ int options_check(struct kt_options *o, char *err, size_t errlen)
 	if (o->top && (o->n_events || o->profile || o->n_probes || o->tracer || o->n_hists ||
 		       o->pmu || o->tree || o->record_path || o->input_path || o->n_triggers ||
 		       o->stop_when || o->filter || o->max_events || o->off_cpu || o->cpu_profile ||
-		       o->n_remotes || o->flame_path))
+		       o->flame_path))
 		FAIL("--top runs alone: events, tracers, probes, histograms, counters, profiles, "
-		     "-i, -o, -H and --via belong to other runs");
+		     "-i and -o belong to other runs");
+	if (o->top && o->n_remotes > 1)
+		FAIL("--top shows one host's tasks: give one -H or --via");
 	if (o->wakers && !o->off_cpu)
 		FAIL("--wakers joins the off-CPU profile's waits to their wakers: add -b --off-cpu");
 	if (o->off_cpu && o->n_pids > 1)

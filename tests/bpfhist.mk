@@ -1,12 +1,10 @@
 # BPF histograms: the parser and bucket arithmetic (unit), live histograms against
 # workloads of known shape, the pane driven from the keyboard (tmux).
-check_PROGRAMS += tests/unit/check_hist tests/helpers/histwork
-tests_unit_check_hist_SOURCES = tests/unit/check_hist.c
-tests_unit_check_hist_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_hist_LDADD = $(UNIT_LDADD)
+check_PROGRAMS += tests/helpers/histwork
 tests_helpers_histwork_SOURCES = tests/helpers/histwork.c
 tests_helpers_histwork_CFLAGS = $(AM_CFLAGS)
-UNIT_TESTS += tests/unit/check_hist
+tests_helpers_histwork_LDADD =
+UNIT_CHECKS += tests/unit/check_hist
 LIVE_TESTS += tests/live/bpf_hist.sh
 TERM_TESTS += tests/term/hist_pane.sh
 # ktop's own process left out of the histograms, ",self" counts it (issue 39).
@@ -19,6 +17,7 @@ LIVE_TESTS += tests/live/bpf_hist_io.sh
 check_PROGRAMS += tests/helpers/lockwork
 tests_helpers_lockwork_SOURCES = tests/helpers/lockwork.c
 tests_helpers_lockwork_CFLAGS = $(AM_CFLAGS)
+tests_helpers_lockwork_LDADD =
 LIVE_TESTS += tests/live/bpf_hist_lock.sh
 # tcp-connect-latency, the first kind added as one row of src/backend/histkind.c
 LIVE_TESTS += tests/live/bpf_hist_tcp.sh

@@ -93,8 +93,8 @@ FUZZ_REMOTE_LIB = src/remote/client.c src/remote/pages.c \
 	src/remote/fmtcheck.c \
 	src/remote/recq.c src/backend/ringpage.c src/backend/catalog.c src/remote/frame.c \
 	src/remote/msg.c src/remote/histrows.c src/remote/counterrows.c src/backend/pmu_snap.c \
-	src/remote/profrows.c src/backend/probeprint.c src/json.c src/remote/push.c \
-	$(FUZZ_PROBES_LIB)
+	src/remote/profrows.c src/remote/ovrows.c src/backend/probeprint.c src/json.c \
+	src/remote/push.c $(FUZZ_PROBES_LIB)
 FUZZ_PARSER_TESTS += tests/fuzz/remote.dict
 EXTRA_DIST += tests/fuzz/remote.dict tests/fuzz/fuzz_remote.c
 FUZZ_PARSER_BINS += tests/fuzz/fuzz_remote

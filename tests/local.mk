@@ -1,73 +1,39 @@
 # Unit tests (Check), live tests (root + tracefs) and terminal tests (tmux).
 # Live and terminal tests exit 77 when they cannot run; KTOP_REQUIRE_LIVE=1 (CI) makes that
 # a failure.
-UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+#
+# A unit test is one line, UNIT_CHECKS += tests/unit/check_NAME: automake builds it from
+# tests/unit/check_NAME.c with LDADD (libktop and Check) and the flags below, which every
+# object gets (FIXTURES and THEMES are names only the tests use). A program that is not a
+# unit test and links nothing of ktop's says so with an empty _LDADD.
+UNIT_CFLAGS = $(AM_CFLAGS)
 UNIT_LDADD = $(KTOP_LIBS) $(CHECK_LIBS)
+LDADD = $(UNIT_LDADD)
+AM_CFLAGS += $(CHECK_CFLAGS)
+AM_CPPFLAGS += -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"' \
+	-DTHEMES='"$(abs_top_srcdir)/themes"'
+check_PROGRAMS += $(UNIT_CHECKS)
 
-check_PROGRAMS += tests/unit/check_store tests/unit/check_options tests/unit/check_catalog \
+UNIT_CHECKS = tests/unit/check_store tests/unit/check_options tests/unit/check_catalog \
 	tests/unit/check_loss tests/unit/check_layout tests/unit/check_decode
-tests_unit_check_store_SOURCES = tests/unit/check_store.c
-tests_unit_check_store_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_store_LDADD = $(UNIT_LDADD)
-tests_unit_check_options_SOURCES = tests/unit/check_options.c
-tests_unit_check_options_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_options_LDADD = $(UNIT_LDADD)
-tests_unit_check_catalog_SOURCES = tests/unit/check_catalog.c
-tests_unit_check_catalog_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_catalog_LDADD = $(UNIT_LDADD)
-tests_unit_check_loss_SOURCES = tests/unit/check_loss.c
-tests_unit_check_loss_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_loss_LDADD = $(UNIT_LDADD)
-tests_unit_check_layout_SOURCES = tests/unit/check_layout.c
-tests_unit_check_layout_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_layout_LDADD = $(UNIT_LDADD)
-tests_unit_check_decode_SOURCES = tests/unit/check_decode.c
-tests_unit_check_decode_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
-tests_unit_check_decode_LDADD = $(UNIT_LDADD)
-check_PROGRAMS += tests/unit/check_evtext
-tests_unit_check_evtext_SOURCES = tests/unit/check_evtext.c
-tests_unit_check_evtext_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
-tests_unit_check_evtext_LDADD = $(UNIT_LDADD)
-check_PROGRAMS += tests/unit/check_pmu
-tests_unit_check_pmu_SOURCES = tests/unit/check_pmu.c
-tests_unit_check_pmu_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
-tests_unit_check_pmu_LDADD = $(UNIT_LDADD)
-
+UNIT_CHECKS += tests/unit/check_evtext
+UNIT_CHECKS += tests/unit/check_pmu
 # The JSON string writer every JSON output shares.
-check_PROGRAMS += tests/unit/check_json
-tests_unit_check_json_SOURCES = tests/unit/check_json.c
-tests_unit_check_json_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_json_LDADD = $(UNIT_LDADD)
-
+UNIT_CHECKS += tests/unit/check_json
 # Themes, ktoprc and profiles.
-check_PROGRAMS += tests/unit/check_theme tests/unit/check_config
-tests_unit_check_theme_SOURCES = tests/unit/check_theme.c
-tests_unit_check_theme_CFLAGS = $(UNIT_CFLAGS) -DTHEMES='"$(abs_top_srcdir)/themes"'
-tests_unit_check_theme_LDADD = $(UNIT_LDADD)
-tests_unit_check_config_SOURCES = tests/unit/check_config.c
-tests_unit_check_config_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_config_LDADD = $(UNIT_LDADD)
+UNIT_CHECKS += tests/unit/check_theme tests/unit/check_config
 # The time axis: typed times and ranges, per-CPU task slices from sched_switch.
-check_PROGRAMS += tests/unit/check_timeaxis
-tests_unit_check_timeaxis_SOURCES = tests/unit/check_timeaxis.c
-tests_unit_check_timeaxis_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_timeaxis_LDADD = $(UNIT_LDADD)
+UNIT_CHECKS += tests/unit/check_timeaxis
 # The action table: key dispatch, help, function bar and ktoprc bindings derived from it.
-check_PROGRAMS += tests/unit/check_actions
-tests_unit_check_actions_SOURCES = tests/unit/check_actions.c
-tests_unit_check_actions_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_actions_LDADD = $(UNIT_LDADD)
+UNIT_CHECKS += tests/unit/check_actions
 
 # Helpers the live tests and benchmarks run: a workload with a known number of syscalls.
 check_PROGRAMS += tests/helpers/workload
 tests_helpers_workload_SOURCES = tests/helpers/workload.c
 tests_helpers_workload_CFLAGS = $(AM_CFLAGS)
+tests_helpers_workload_LDADD =
 
-UNIT_TESTS = tests/unit/check_store tests/unit/check_options tests/unit/check_catalog \
-	tests/unit/check_loss tests/unit/check_layout tests/unit/check_decode
-UNIT_TESTS += tests/unit/check_pmu tests/unit/check_json tests/unit/check_evtext
-UNIT_TESTS += tests/unit/check_theme tests/unit/check_config tests/unit/check_actions
-UNIT_TESTS += tests/unit/check_timeaxis
+UNIT_TESTS = $(UNIT_CHECKS)
 # The test hooks only where configure was asked for them (a shell test: reads the binary).
 UNIT_TESTS += tests/unit/test_hooks.sh
 EXTRA_DIST += tests/unit/test_hooks.sh
@@ -124,7 +90,9 @@ TERM_TESTS += tests/term/rings_narrow.sh
 # A recording's events pane narrows by typed letters, as the live picker (issue 39).
 TERM_TESTS += tests/term/record_picker.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
-EXTRA_DIST += tests/README.md tests/lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
+EXTRA_DIST += tests/README.md tests/lib.sh tests/kernel-lib.sh tests/live/live-lib.sh \
+	tests/term/tmux-lib.sh tests/term/editor-lib.sh tests/remote/remote-lib.sh \
+	tests/record/record-lib.sh $(LIVE_TESTS) $(TERM_TESTS) tests/unit/fixtures tests/unit/check_main.h
 AM_TESTS_ENVIRONMENT = KTOP=$(abs_top_builddir)/ktop; \
 	KTOP_WORKLOAD=$(abs_top_builddir)/tests/helpers/workload; \
 	KTOP_SRCDIR=$(abs_top_srcdir); export KTOP KTOP_WORKLOAD KTOP_SRCDIR;

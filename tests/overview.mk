@@ -1,10 +1,15 @@
 # The overview (issue 32): cgroup names and bucket quantiles (unit); its figures against the
 # kernel's own accounting for workloads of known behaviour (live); the pane (tmux).
-check_PROGRAMS += tests/unit/check_overview
-tests_unit_check_overview_SOURCES = tests/unit/check_overview.c
-tests_unit_check_overview_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_overview_LDADD = $(UNIT_LDADD)
-UNIT_TESTS += tests/unit/check_overview
-LIVE_TESTS += tests/live/overview_counts.sh
-EXTRA_DIST += tests/helpers/overview_work.py
+UNIT_CHECKS += tests/unit/check_overview
+LIVE_TESTS += tests/live/overview_counts.sh tests/live/overview_strip.sh
+EXTRA_DIST += tests/helpers/overview_work.py tests/overview-lib.sh
 TERM_TESTS += tests/term/overview_pane.sh
+# Over an agent (--via 'ktop --agent'): -b --top's counts against /proc and the workload,
+# /proc's columns from an agent without BPF; the pane over an agent (O, filter, threads,
+# drill-down), its programs gone with the viewer.
+LIVE_TESTS += tests/live/remote_overview.sh
+TERM_TESTS += tests/term/remote_overview_pane.sh
+# Enter on a cell opens the pane behind it; Space pins; C chooses the columns (ktoprc).
+TERM_TESTS += tests/term/overview_cells.sh
+# A recording: the pane names what the file lacks; -b --top -i refused in one line.
+TERM_TESTS += tests/term/overview_recording.sh

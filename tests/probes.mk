@@ -7,6 +7,7 @@ tests_helpers_probe_target_SOURCES = tests/helpers/probe_target.c
 tests_helpers_probe_target_CFLAGS = $(KTOP_WARN_CFLAGS) -O1 -fno-inline \
 	-fno-optimize-sibling-calls
 tests_helpers_probe_target_LDFLAGS =
+tests_helpers_probe_target_LDADD =
 
 AM_TESTS_ENVIRONMENT += KTOP_PROBE_TARGET=$(abs_top_builddir)/tests/helpers/probe_target; \
 	export KTOP_PROBE_TARGET;

@@ -1,30 +1,15 @@
 # Profiles and flame graphs (issue #15): the stack tree they share, folded files read into it.
-check_PROGRAMS += tests/unit/check_stacks
-tests_unit_check_stacks_SOURCES = tests/unit/check_stacks.c
-tests_unit_check_stacks_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_stacks_LDADD = $(UNIT_LDADD)
-UNIT_TESTS += tests/unit/check_stacks
-check_PROGRAMS += tests/unit/check_wakers
-tests_unit_check_wakers_SOURCES = tests/unit/check_wakers.c
-tests_unit_check_wakers_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_wakers_LDADD = $(UNIT_LDADD)
-UNIT_TESTS += tests/unit/check_wakers
-check_PROGRAMS += tests/unit/check_symbolize
-tests_unit_check_symbolize_SOURCES = tests/unit/check_symbolize.c
-tests_unit_check_symbolize_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_symbolize_LDADD = $(UNIT_LDADD)
-UNIT_TESTS += tests/unit/check_symbolize
-check_PROGRAMS += tests/unit/check_batch_profile
-tests_unit_check_batch_profile_SOURCES = tests/unit/check_batch_profile.c
-tests_unit_check_batch_profile_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_batch_profile_LDADD = $(UNIT_LDADD)
-UNIT_TESTS += tests/unit/check_batch_profile
+UNIT_CHECKS += tests/unit/check_stacks
+UNIT_CHECKS += tests/unit/check_wakers
+UNIT_CHECKS += tests/unit/check_symbolize
+UNIT_CHECKS += tests/unit/check_batch_profile
 # The workloads of known CPU shape: frame pointers, no sanitizers (their interceptors would
 # be frames of their own).
 check_PROGRAMS += tests/helpers/profwork
 tests_helpers_profwork_SOURCES = tests/helpers/profwork.c
 tests_helpers_profwork_CFLAGS = -O1 -fno-omit-frame-pointer -Wall -pthread
 tests_helpers_profwork_LDFLAGS = -pthread
+tests_helpers_profwork_LDADD =
 # The profile on the live kernel (perf_event_open only: no tracefs writes).
 LIVE_TESTS += tests/live/profile_shares.sh tests/live/profile_exit.sh \
 	tests/live/profile_jit.sh tests/live/profile_errors.sh tests/live/profile_memory.sh \
@@ -73,8 +58,4 @@ LIVE_TESTS += tests/live/offcpu_wakers.sh
 # Stacks on events (--stack, the stream's Enter, the picker's ^K, --folded).
 LIVE_TESTS += tests/live/evstacks_batch.sh
 TERM_TESTS += tests/term/evstacks_stream.sh
-check_PROGRAMS += tests/unit/check_evstacks
-tests_unit_check_evstacks_SOURCES = tests/unit/check_evstacks.c
-tests_unit_check_evstacks_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
-tests_unit_check_evstacks_LDADD = $(UNIT_LDADD)
-UNIT_TESTS += tests/unit/check_evstacks
+UNIT_CHECKS += tests/unit/check_evstacks

@@ -1,15 +1,7 @@
 # Issue #18: the remote protocol (src/remote/), ktop --agent and the viewer's side.
-check_PROGRAMS += tests/unit/check_remote
-tests_unit_check_remote_SOURCES = tests/unit/check_remote.c
-tests_unit_check_remote_CFLAGS = $(UNIT_CFLAGS)
-tests_unit_check_remote_LDADD = $(UNIT_LDADD)
-UNIT_TESTS += tests/unit/check_remote
+UNIT_CHECKS += tests/unit/check_remote
 # Several hosts merged by shifted time (src/remote/hostmerge.c).
-check_PROGRAMS += tests/unit/check_hostmerge
-tests_unit_check_hostmerge_SOURCES = tests/unit/check_hostmerge.c
-tests_unit_check_hostmerge_CFLAGS = $(UNIT_CFLAGS) -DFIXTURES='"$(abs_top_srcdir)/tests/unit/fixtures"'
-tests_unit_check_hostmerge_LDADD = $(UNIT_LDADD)
-UNIT_TESTS += tests/unit/check_hostmerge
+UNIT_CHECKS += tests/unit/check_hostmerge
 # No kernel: peers of another protocol version, commands that are not agents.
 TESTS += tests/remote/version.sh tests/remote/decode.sh tests/remote/multi_fake.sh \
 	tests/remote/backlog.sh tests/remote/agent_stderr.sh

@@ -207,6 +207,17 @@ void overview_snap_free(struct kt_ov_snap *s)
 	memset(s, 0, sizeof(*s));
 }
 
+void overview_hooks_text(const struct kt_ov_snap *s, char *buf, size_t len)
+{
+	if (!s->ncpus)
+		snprintf(buf, len, "%s", "");
+	else if (!s->hooks_known)
+		snprintf(buf, len, "hooks: bpf_stats off");
+	else
+		snprintf(buf, len, "hooks %.2f%% CPU",
+			 s->interval_s > 0 ? (double)s->hooks_ns / (s->interval_s * 1e7) : 0);
+}
+
 uint64_t overview_quantile(const uint32_t *slots, double q)
 {
 	uint64_t total = 0, seen = 0, want;

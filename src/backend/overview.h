@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #define KT_OV_ROW_SLOTS 32
+#define KT_OV_MAX_CPUS 256
 
 /* One thread, or one process with its threads summed, over the last tick. */
 struct kt_ov_row {
@@ -64,8 +65,16 @@ struct kt_ov_snap {
 	size_t nprocs;
 	struct kt_ov_row *threads;
 	size_t nthreads;
-	uint32_t cpu_runq_slots[KT_OV_ROW_SLOTS]; /* every CPU's run-queue waits */
-	uint64_t cpu_runq_ns, cpu_switches;
+	uint32_t cpu_runq_slots[KT_OV_ROW_SLOTS]; /* every CPU's run-queue waits, this tick */
+	uint64_t cpu_runq_ns, cpu_switches;	   /* likewise */
+	/* each CPU's run-queue length over the tick: the tasks waiting there on average (its
+	 * waits' sum over the tick, Little's law); ncpus 0 without BPF */
+	int ncpus;
+	double cpu_runq_len[KT_OV_MAX_CPUS];
+	/* the hooks' own run time over the tick (the kernel's bpf_stats); hooks_known false
+	 * when the kernel does not count it (kernel.bpf_stats_enabled = 0) or without BPF */
+	bool hooks_known;
+	uint64_t hooks_ns;
 	uint64_t other_threads; /* threads the table had no room for, since the start */
 	size_t cap_procs, cap_threads;
 };
@@ -89,6 +98,9 @@ void overview_read(struct kt_overview *ov, struct kt_ov_snap *s);
 void overview_snap_free(struct kt_ov_snap *s);
 /* w += t, counts and buckets (w's errno: the one of the row with most failures). */
 void overview_row_add(struct kt_ov_row *w, const struct kt_ov_row *t);
+/* What the hooks cost over s's tick, for the strip: "hooks 0.31% CPU" (of one CPU), "hooks:
+ * bpf_stats off" when the kernel does not count it, "" without BPF. */
+void overview_hooks_text(const struct kt_ov_snap *s, char *buf, size_t len);
 /* The q-quantile of log2 ns buckets (the top of the bucket it falls in), 0 when empty. */
 uint64_t overview_quantile(const uint32_t *slots, double q);
 

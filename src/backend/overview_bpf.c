@@ -131,6 +131,7 @@ int ov_bpf_open(struct kt_overview *ov, const char *only, char *why, size_t whyl
 			ov->ncpus = libbpf_num_possible_cpus();
 			ov->percpu = xcalloc((size_t)ov->ncpus, sizeof(struct kt_ov_task));
 			ov->percpu_cpus = xcalloc((size_t)ov->ncpus, sizeof(struct kt_ov_cpu));
+			ov->prev_cpus = xcalloc((size_t)ov->ncpus, sizeof(struct kt_ov_cpu));
 			return 0;
 		}
 		log_debug("%s: %s: %s", __func__, variants[i], err);
@@ -146,6 +147,7 @@ void ov_bpf_close(struct kt_overview *ov)
 	unload(ov);
 	free(ov->percpu);
 	free(ov->percpu_cpus);
+	free(ov->prev_cpus);
 }
 
 int ov_bpf_syscalls(struct kt_overview *ov, bool on, char *err, size_t errlen)
@@ -283,30 +285,71 @@ static void read_tasks(struct kt_overview *ov, unsigned long long now)
 	read_other(ov);
 }
 
-/* The CPUs' slots into ov->percpu_cpus, their run-queue figures summed into s. */
+#define DELTA(f) (v[c].f >= p[c].f ? v[c].f - p[c].f : 0)
+
+/* The CPUs' slots into ov->percpu_cpus, their run-queue figures over the tick into s: each
+ * CPU's run-queue length, every CPU's waits summed. */
 static void read_cpus(struct kt_overview *ov, struct kt_ov_snap *s)
 {
-	const struct kt_ov_cpu *v = ov->percpu_cpus;
+	struct kt_ov_cpu *v = ov->percpu_cpus, *p = ov->prev_cpus;
 	unsigned int zero = 0;
 	size_t i;
 	int c;
 
 	memset(s->cpu_runq_slots, 0, sizeof(s->cpu_runq_slots));
 	s->cpu_runq_ns = s->cpu_switches = 0;
+	memcpy(p, v, (size_t)ov->ncpus * sizeof(*v));
 	if (bpf_map_lookup_elem(ov->cpus_fd, &zero, ov->percpu_cpus) < 0)
-		memset(ov->percpu_cpus, 0, (size_t)ov->ncpus * sizeof(*v));
+		memcpy(v, p, (size_t)ov->ncpus * sizeof(*v)); /* nothing this tick */
+	s->ncpus = ov->ncpus < KT_OV_MAX_CPUS ? ov->ncpus : KT_OV_MAX_CPUS;
 	for (c = 0; c < ov->ncpus; c++) {
-		s->cpu_runq_ns += v[c].runq_ns;
-		s->cpu_switches += v[c].switches;
+		s->cpu_runq_ns += DELTA(runq_ns);
+		s->cpu_switches += DELTA(switches);
 		for (i = 0; i < KT_OV_ROW_SLOTS; i++)
-			s->cpu_runq_slots[i] += v[c].runq_slots[i];
+			s->cpu_runq_slots[i] += DELTA(runq_slots[i]);
+		if (c < s->ncpus)
+			s->cpu_runq_len[c] = s->interval_s > 0 ?
+				(double)DELTA(runq_ns) / (s->interval_s * 1e9) : 0;
 	}
 	if (bpfobj_read_bss(ov->obj, "other_threads", (unsigned long long *)&s->other_threads) < 0)
 		s->other_threads = 0;
 }
 
+#undef DELTA
+
+/* The hooks' run time over the tick, when the kernel counts it (bpf_stats_enabled). */
+static void read_cost(struct kt_overview *ov, struct kt_ov_snap *s)
+{
+	struct bpf_prog_info info;
+	struct bpf_program *prog;
+	unsigned long long ns = 0;
+	__u32 len;
+	char on = '0';
+	FILE *f = fopen("/proc/sys/kernel/bpf_stats_enabled", "r");
+
+	if (f) {
+		on = (char)fgetc(f);
+		fclose(f);
+	}
+	s->hooks_known = on == '1';
+	s->hooks_ns = 0;
+	if (!s->hooks_known)
+		return;
+	bpf_object__for_each_program(prog, ov->obj) {
+		memset(&info, 0, sizeof(info));
+		len = sizeof(info);
+		if (bpf_program__fd(prog) >= 0 &&
+		    bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) == 0)
+			ns += info.run_time_ns;
+	}
+	/* the programs count from their load, or from when the stats came on */
+	s->hooks_ns = ns >= ov->hooks_ns ? ns - ov->hooks_ns : 0;
+	ov->hooks_ns = ns;
+}
+
 void ov_bpf_read(struct kt_overview *ov, struct kt_ov_snap *s, unsigned long long now)
 {
 	read_cpus(ov, s);
+	read_cost(ov, s);
 	read_tasks(ov, now);
 }

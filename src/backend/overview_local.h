@@ -35,6 +35,8 @@ struct kt_overview {
 	int tasks_fd, other_fd, cpus_fd, ncpus;
 	void *percpu; /* one per-CPU lookup of "other" */
 	void *percpu_cpus; /* the CPUs' slots as last read */
+	void *prev_cpus;   /* and as read the time before: the tick's figures are the difference */
+	unsigned long long hooks_ns; /* the programs' run time at the last read (bpf_stats) */
 	/* each thread's counts since it was first seen, at this read and the last, by tid */
 	struct ov_rows cur, prev;
 	unsigned long long last_ns, reads;

@@ -18,7 +18,9 @@
  * (counterrows.h), until KT_REQ_COUNTERS_CLOSE; its flame pane's profiles
  * (KT_REQ_PROFILE_LIVE, agentprof.h) polled every 100 ms and their stacks sent every such
  * tick (profrows.h), until KT_REQ_PROFILE_CLOSE; --off-cpu's (KT_REQ_PROFILE "off-cpu")
- * rendered as the capture stops. --user-stacks (KT_REQ_USER_STACKS) restarts the reader with
+ * rendered as the capture stops. The explorer's overview (KT_REQ_OVERVIEW_LIVE, agentov.h)
+ * read every tick of the viewer's and sent as an OVROWS frame until KT_REQ_OVERVIEW_CLOSE.
+ * --user-stacks (KT_REQ_USER_STACKS) restarts the reader with
  * a side band that tracks mappings, and the page path names each new user frame before its
  * page (agentustack.h).
  */
@@ -58,6 +60,7 @@
 #include "fileio.h"
 #include "log.h"
 #include "counterrows.h"
+#include "agentov.h"
 #include "agentprof.h"
 #include "agentreq.h"
 #include "agenttrig.h"
@@ -154,6 +157,7 @@ struct agent {
 		unsigned long long period_ns, next_ns; /* live: the viewer's tick, when next */
 	} *profs;
 	size_t n_profs;
+	struct kt_agentov *ov; /* the explorer's overview (KT_REQ_OVERVIEW_LIVE; NULL: none) */
 	uint32_t pmu_id;	/* the counters request (0: none), rendered for --json? */
 	bool pmu_json;
 	/* the explorer's counters (KT_REQ_COUNTERS_LIVE; 0: none), their figures sent every
@@ -1161,6 +1165,56 @@ static unsigned long long agent_send_profrows(struct agent *a, unsigned long lon
 	return due;
 }
 
+/* The explorer's overview (KT_REQ_OVERVIEW_LIVE, _CLOSE, _SYSCALLS): one at a time, as the
+ * app has one of each pane. Main thread, lock not held. */
+static int agent_overview(struct agent *a, const struct kt_request *q, char *text, size_t len)
+{
+	char *end;
+	unsigned long id;
+
+	if (q->op == KT_REQ_OVERVIEW_LIVE) {
+		if (a->ov) {
+			snprintf(text, len, "an overview is open already (one at a time)");
+			return -1;
+		}
+		a->ov = agentov_open(q->id, q->arg, agent_live_period(a, q->arg2), text, len);
+		return a->ov ? 0 : -1;
+	}
+	if (q->op == KT_REQ_OVERVIEW_SYSCALLS) {
+		if (!a->ov) {
+			snprintf(text, len, "no overview is open");
+			return -1;
+		}
+		return agentov_syscalls(a->ov, q->arg, text, len);
+	}
+	id = strtoul(q->arg, &end, 10);
+	if (!*q->arg || *end || !a->ov || id != agentov_id(a->ov)) {
+		snprintf(text, len, "no overview of the explorer's was opened by request '%s'",
+			 q->arg);
+		return -1;
+	}
+	agentov_free(a->ov);
+	a->ov = NULL;
+	snprintf(text, len, "closed");
+	return 0;
+}
+
+/* The explorer's overview, when its tick came: read and sent. Returns when it is next due
+ * (ULLONG_MAX: none is open). Main thread. */
+static unsigned long long agent_send_ovrows(struct agent *a, unsigned long long now)
+{
+	if (!a->ov)
+		return ULLONG_MAX;
+	if (now < agentov_due(a->ov))
+		return agentov_due(a->ov);
+	pthread_mutex_lock(&a->lock);
+	a->pay.len = 0;
+	agentov_encode(a->ov, now, &a->pay);
+	agent_send(a, KT_MSG_OVROWS, a->pay.data, a->pay.len);
+	pthread_mutex_unlock(&a->lock);
+	return agentov_due(a->ov);
+}
+
 /* --off-cpu's profiles of the whole run, as local -b --off-cpu prints them. Lock held. */
 static void agent_send_offcpu(struct agent *a)
 {
@@ -1354,6 +1408,10 @@ static void agent_request(struct agent *a, const struct kt_request *q)
 		ret = q->op == KT_REQ_HIST_CLOSE     ? agent_hist_close(a, q, text, sizeof(text)) :
 		      q->op == KT_REQ_COUNTERS_CLOSE ? agent_counters_close(a, q, text, sizeof(text)) :
 						       agent_prof_close(a, q, text, sizeof(text));
+		pthread_mutex_lock(&a->lock);
+	} else if (q->op == KT_REQ_OVERVIEW_LIVE || q->op == KT_REQ_OVERVIEW_CLOSE ||
+		   q->op == KT_REQ_OVERVIEW_SYSCALLS) {
+		ret = agent_overview(a, q, text, sizeof(text));
 		pthread_mutex_lock(&a->lock);
 	} else if (q->op == KT_REQ_USER_STACKS) {
 		/* the reader stops and starts again: its page sink takes the lock */
@@ -1610,6 +1668,8 @@ static int agent_loop(struct agent *a)
 		now = clock_mono_ns();
 		ctr = agent_send_counterrows(a, now);
 		wake = ctr < wake ? ctr : wake;
+		ctr = agent_send_ovrows(a, clock_mono_ns());
+		wake = ctr < wake ? ctr : wake;
 		if ((a->profile || a->n_profs) && now - a->profile_polled >= AGENT_PROFILE_POLL_NS) {
 			if (a->profile)
 				batch_profile_poll(a->profile); /* its rings are its own: no lock */
@@ -1742,6 +1802,7 @@ int agent_run(const struct kt_options *opts)
 	agentustack_free(a->ustack); /* the reader that named with it is gone */
 	for (size_t i = 0; i < a->n_profs; i++)
 		agentprof_free(a->profs[i].p);
+	agentov_free(a->ov);
 	app_close(&a->app);
 	if (signals_pending())
 		log_debug("%s: signal %d", __func__, signals_pending());

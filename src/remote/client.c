@@ -308,6 +308,24 @@ static int remote_malformed(const struct kt_remote *r, const struct kt_frame *f,
 	return -1;
 }
 
+/* An overview's tick, handed on (its rows the callee's) or freed. */
+static int remote_ov_rows(struct kt_remote *r, const uint8_t *p, size_t n,
+			  const struct kt_frame *f, char *err, size_t errlen)
+{
+	struct kt_ovrows *o = xmalloc(sizeof(*o));
+
+	if (msg_ovrows_decode(p, n, o) < 0) {
+		free(o);
+		return remote_malformed(r, f, err, errlen);
+	}
+	if (r->ops->ov_rows)
+		r->ops->ov_rows(r->ctx, o);
+	else
+		msg_ovrows_free(o);
+	free(o);
+	return 0;
+}
+
 /* One frame of the agent's. Returns 0, or -1 with one line in err (-2: the agent's error
  * frame). */
 static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const uint8_t *p,
@@ -466,6 +484,8 @@ static int remote_dispatch(struct kt_remote *r, const struct kt_frame *f, const 
 		if (o->prof_rows)
 			o->prof_rows(r->ctx, &prof);
 		return 0;
+	case KT_MSG_OVROWS:
+		return remote_ov_rows(r, p, n, f, err, errlen);
 	case KT_MSG_END:
 		r->ended = true;
 		return 0;

@@ -17,6 +17,7 @@
 
 #include "counterrows.h"
 #include "histrows.h"
+#include "ovrows.h"
 #include "profrows.h"
 #include "proto.h"
 
@@ -52,6 +53,8 @@ struct kt_remote_ops {
 	/* a live profile's stacks since its last such frame (KT_REQ_PROFILE_LIVE, profrows.h):
 	 * checked, pointing into the frame (profrows_add adds them) */
 	void (*prof_rows)(void *ctx, const struct kt_profrows *h);
+	/* a live overview's tick (KT_REQ_OVERVIEW_LIVE, ovrows.h); o->snap is the callee's */
+	void (*ov_rows)(void *ctx, struct kt_ovrows *o);
 };
 
 struct kt_remote_stats {

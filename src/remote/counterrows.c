@@ -3,7 +3,6 @@
  * NAN (a rate not known, a ratio missing) comes back as NAN. */
 #include "config.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,25 +16,6 @@
 
 enum { FLAG_AVAILABLE = 1, FLAG_COUNTED = 2, FLAG_USER = 4 };
 
-static void put_f64(struct kt_wbuf *b, double v)
-{
-	uint64_t u;
-
-	memcpy(&u, &v, sizeof(u));
-	wbuf_u64(b, u);
-}
-
-static double get_f64(struct kt_rbuf *r)
-{
-	uint64_t u = rbuf_u64(r);
-	double v;
-
-	memcpy(&v, &u, sizeof(v));
-	if (isinf(v)) /* nothing the kernel counts is infinite */
-		r->bad = true;
-	return v;
-}
-
 static void put_counter(struct kt_wbuf *b, const struct kt_pmu_snap_counter *c,
 			uint32_t nslots)
 {
@@ -46,13 +26,13 @@ static void put_counter(struct kt_wbuf *b, const struct kt_pmu_snap_counter *c,
 			     (c->counted ? FLAG_COUNTED : 0) | (c->user ? FLAG_USER : 0)));
 	wbuf_str(b, c->reason);
 	wbuf_u64(b, c->raw);
-	put_f64(b, c->value);
-	put_f64(b, c->rate);
-	put_f64(b, c->share);
-	put_f64(b, c->share_total);
+	wbuf_f64(b, c->value);
+	wbuf_f64(b, c->rate);
+	wbuf_f64(b, c->share);
+	wbuf_f64(b, c->share_total);
 	for (uint32_t i = 0; i < nslots; i++) {
 		wbuf_u8(b, c->slots[i].open);
-		put_f64(b, c->slots[i].rate);
+		wbuf_f64(b, c->slots[i].rate);
 	}
 }
 
@@ -62,7 +42,7 @@ void msg_counterrows_encode(struct kt_wbuf *b, uint32_t id, const struct kt_pmu_
 	wbuf_str(b, s->target);
 	wbuf_u8(b, s->per_task);
 	wbuf_u32(b, s->samples);
-	put_f64(b, s->interval);
+	wbuf_f64(b, s->interval);
 	wbuf_u32(b, s->nslots);
 	for (uint32_t i = 0; i < s->nslots; i++)
 		wbuf_u32(b, (uint32_t)s->slot_ids[i]);
@@ -73,8 +53,8 @@ void msg_counterrows_encode(struct kt_wbuf *b, uint32_t id, const struct kt_pmu_
 	for (unsigned i = 0; i < KT_PMU_NRATIOS; i++) {
 		wbuf_str(b, s->ratios[i].name);
 		wbuf_str(b, s->ratios[i].unit);
-		put_f64(b, s->ratios[i].value);
-		put_f64(b, s->ratios[i].rate_value);
+		wbuf_f64(b, s->ratios[i].value);
+		wbuf_f64(b, s->ratios[i].rate_value);
 		wbuf_str(b, s->ratios[i].why);
 	}
 }
@@ -94,14 +74,14 @@ static void get_counter(struct kt_rbuf *r, struct kt_pmu_snap_counter *c, uint32
 	c->user = flags & FLAG_USER;
 	rbuf_str(r, c->reason, sizeof(c->reason));
 	c->raw = rbuf_u64(r);
-	c->value = get_f64(r);
-	c->rate = get_f64(r);
-	c->share = get_f64(r);
-	c->share_total = get_f64(r);
+	c->value = rbuf_f64(r);
+	c->rate = rbuf_f64(r);
+	c->share = rbuf_f64(r);
+	c->share_total = rbuf_f64(r);
 	c->slots = xcalloc(nslots ? nslots : 1, sizeof(*c->slots));
 	for (uint32_t i = 0; i < nslots && !r->bad; i++) {
 		c->slots[i].open = rbuf_u8(r) != 0;
-		c->slots[i].rate = get_f64(r);
+		c->slots[i].rate = rbuf_f64(r);
 	}
 }
 
@@ -117,7 +97,7 @@ int msg_counterrows_decode(const uint8_t *p, size_t n, struct kt_counterrows *c)
 	rbuf_str(&r, s->target, sizeof(s->target));
 	s->per_task = rbuf_u8(&r) != 0;
 	s->samples = rbuf_u32(&r);
-	s->interval = get_f64(&r);
+	s->interval = rbuf_f64(&r);
 	s->nslots = rbuf_u32(&r);
 	if (r.bad || s->nslots > r.left / 4)
 		return -1;
@@ -136,8 +116,8 @@ int msg_counterrows_decode(const uint8_t *p, size_t n, struct kt_counterrows *c)
 	for (unsigned i = 0; i < KT_PMU_NRATIOS && !r.bad; i++) {
 		rbuf_str(&r, s->ratios[i].name, sizeof(s->ratios[i].name));
 		rbuf_str(&r, s->ratios[i].unit, sizeof(s->ratios[i].unit));
-		s->ratios[i].value = get_f64(&r);
-		s->ratios[i].rate_value = get_f64(&r);
+		s->ratios[i].value = rbuf_f64(&r);
+		s->ratios[i].rate_value = rbuf_f64(&r);
 		rbuf_str(&r, s->ratios[i].why, sizeof(s->ratios[i].why));
 	}
 	if (!r.bad && !r.left)

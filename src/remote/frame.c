@@ -28,6 +28,7 @@ static const char *const type_names[KT_MSG_TYPE_MAX] = {
 	[KT_MSG_EVENTS] = "events",	  [KT_MSG_HISTROWS] = "histrows",
 	[KT_MSG_COUNTERROWS] = "counterrows",
 	[KT_MSG_PROFROWS] = "profrows",	  [KT_MSG_UNAMES] = "unames",
+	[KT_MSG_OVROWS] = "ovrows",
 };
 
 const char *frame_type_name(uint8_t type)

@@ -5,7 +5,9 @@ src_libktop_a_SOURCES += \
 	src/remote/histrows.c src/remote/histrows.h \
 	src/remote/counterrows.c src/remote/counterrows.h \
 	src/remote/profrows.c src/remote/profrows.h src/remote/profrows_tree.c \
+	src/remote/ovrows.c src/remote/ovrows.h \
 	src/remote/agentprof.c src/remote/agentprof.h \
+	src/remote/agentov.c src/remote/agentov.h \
 	src/remote/agenttrig.c src/remote/agenttrig.h \
 	src/remote/agentlist.c src/remote/agentlist.h \
 	src/remote/agentnames.c src/remote/agentnames.h \

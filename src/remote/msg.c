@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "proto.h"
@@ -57,6 +58,14 @@ void wbuf_u64(struct kt_wbuf *b, uint64_t v)
 {
 	wbuf_u32(b, (uint32_t)v);
 	wbuf_u32(b, (uint32_t)(v >> 32));
+}
+
+void wbuf_f64(struct kt_wbuf *b, double v)
+{
+	uint64_t u;
+
+	memcpy(&u, &v, sizeof(u));
+	wbuf_u64(b, u);
 }
 
 void wbuf_blob(struct kt_wbuf *b, const void *p, size_t n)
@@ -116,6 +125,17 @@ uint64_t rbuf_u64(struct kt_rbuf *r)
 	uint64_t lo = rbuf_u32(r);
 
 	return lo | (uint64_t)rbuf_u32(r) << 32;
+}
+
+double rbuf_f64(struct kt_rbuf *r)
+{
+	uint64_t u = rbuf_u64(r);
+	double v;
+
+	memcpy(&v, &u, sizeof(v));
+	if (isinf(v)) /* nothing ktop measures is infinite */
+		r->bad = true;
+	return v;
 }
 
 const uint8_t *rbuf_blob(struct kt_rbuf *r, uint32_t *n)
@@ -233,6 +253,8 @@ static const char *const req_names[KT_REQ_OP_MAX] = {
 	[KT_REQ_FTRACE_LIST] = "ftrace-list", [KT_REQ_USER_STACKS] = "user-stacks",
 	[KT_REQ_FILTER] = "filter", [KT_REQ_NAMES] = "names",
 	[KT_REQ_PROFILE_LIVE] = "profile-live", [KT_REQ_PROFILE_CLOSE] = "profile-close",
+	[KT_REQ_OVERVIEW_LIVE] = "overview-live", [KT_REQ_OVERVIEW_CLOSE] = "overview-close",
+	[KT_REQ_OVERVIEW_SYSCALLS] = "overview-syscalls",
 };
 
 const char *msg_request_name(uint8_t op)

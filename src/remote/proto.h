@@ -54,6 +54,8 @@ enum kt_frame_type {
 				 * frame, named on the agent's machine (profrows.h) */
 	KT_MSG_UNAMES = 21,	/* agent: names of user frames in the pages that follow
 				 * (KT_REQ_USER_STACKS), named on the agent's machine */
+	KT_MSG_OVROWS = 22,	/* agent: a live overview's tick, its tasks and the system
+				 * strip of the agent's machine (ovrows.h) */
 	KT_MSG_TYPE_MAX
 };
 
@@ -136,6 +138,14 @@ enum kt_request_op {
 				 * canonical path), "usdt" arg2 a pid (PATH:PROVIDER:PROBE of the
 				 * files it maps): a snapshot of KT_SNAP_LIST naming this request,
 				 * then the reply */
+	KT_REQ_OVERVIEW_LIVE = 30, /* arg: --top's VIA ("" the first the kernel takes: tp_btf,
+				    * raw_tp, then /proc), arg2: the viewer's tick in ms ("": the
+				    * agent's -d): the overview opened as local --top opens it,
+				    * its syscall hooks on, and an OVROWS frame sent every tick;
+				    * the reply says where its figures come from */
+	KT_REQ_OVERVIEW_CLOSE = 31, /* arg: the id of the KT_REQ_OVERVIEW_LIVE that opened it */
+	KT_REQ_OVERVIEW_SYSCALLS = 32, /* arg: "on" or "off": the open overview's syscall
+					* hooks (the pane shows no syscall column) */
 	KT_REQ_OP_MAX
 };
 
@@ -262,6 +272,8 @@ void wbuf_u8(struct kt_wbuf *b, uint8_t v);
 void wbuf_u16(struct kt_wbuf *b, uint16_t v);
 void wbuf_u32(struct kt_wbuf *b, uint32_t v);
 void wbuf_u64(struct kt_wbuf *b, uint64_t v);
+/* A double as its IEEE 754 bits, so NAN (a figure not known) comes back as NAN. */
+void wbuf_f64(struct kt_wbuf *b, double v);
 void wbuf_str(struct kt_wbuf *b, const char *s);
 void wbuf_blob(struct kt_wbuf *b, const void *p, size_t n);
 
@@ -270,6 +282,8 @@ uint8_t rbuf_u8(struct kt_rbuf *r);
 uint16_t rbuf_u16(struct kt_rbuf *r);
 uint32_t rbuf_u32(struct kt_rbuf *r);
 uint64_t rbuf_u64(struct kt_rbuf *r);
+/* An infinite one is bad: nothing ktop measures is. */
+double rbuf_f64(struct kt_rbuf *r);
 /* A blob: its bytes in place (NULL when bad), length in *n. */
 const uint8_t *rbuf_blob(struct kt_rbuf *r, uint32_t *n);
 /* A string copied into buf (truncated to fit, NUL-terminated, control characters as '?');

@@ -419,6 +419,21 @@ struct kt_profsrc *source_profile_open(struct kt_source *s, bool off_cpu, unsign
 	return s->ops->profile_open(s, off_cpu, freq, err, errlen);
 }
 
+bool source_has_overview(struct kt_source *s)
+{
+	return s && s->ops->overview_open;
+}
+
+struct kt_ovsrc *source_overview_open(struct kt_source *s, const char *via, char *err,
+				      size_t errlen)
+{
+	if (!HAS(s, KT_CAP_OVERVIEW, overview_open)) {
+		refuse(s, KT_CAP_OVERVIEW, err, errlen);
+		return NULL;
+	}
+	return s->ops->overview_open(s, via, err, errlen);
+}
+
 const char *source_kept_stacks(struct kt_source *s)
 {
 	return HAS(s, KT_CAP_SEEK, kept_stacks) ? s->ops->kept_stacks(s) : NULL;

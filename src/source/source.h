@@ -27,6 +27,7 @@ struct kt_trigger;
 struct kt_histsrc;
 struct kt_countersrc;
 struct kt_profsrc;
+struct kt_ovsrc;
 struct kt_symbolizer;
 struct kt_tdat_meta;
 struct tep_event;
@@ -53,6 +54,8 @@ enum kt_cap {
 				    * them (the recorded-events pane, source_type_*) */
 	KT_CAP_SELF = 1u << 16,	   /* the capture runs in this process: ktop's own threads
 				    * can be told apart (selftask.h) and their rows hidden */
+	KT_CAP_OVERVIEW = 1u << 17, /* counts every running task in the kernel (the overview
+				     * pane, --top: ovsrc.h) */
 };
 
 /* Several remote hosts merged (ktop -H a -H b): the most one source holds (KT_REMOTES_MAX). */
@@ -223,6 +226,11 @@ struct kt_source_ops {
 	 * the flame pane samples this machine */
 	struct kt_profsrc *(*profile_open)(struct kt_source *s, bool off_cpu, unsigned freq,
 					   char *err, size_t errlen);
+	/* KT_CAP_OVERVIEW done by the source itself (an agent's, ovsrc.h): the overview
+	 * (via as --top=VIA's, NULL the first the kernel takes) counted there and sent every
+	 * tick; NULL with one line in err; NULL op: ovsrc.h counts this machine's */
+	struct kt_ovsrc *(*overview_open)(struct kt_source *s, const char *via, char *err,
+					  size_t errlen);
 	/* KT_CAP_WRITE of another machine's capture: what the trace.dat writer reads of its
 	 * kernel (its tracefs files mirrored here, its kallsyms, uname and CPUs), valid while
 	 * the source lives; 0, or -1 with one line. NULL op: this machine's (recorder.c) */
@@ -304,6 +312,12 @@ struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char 
 bool source_has_profiles(struct kt_source *s);
 struct kt_profsrc *source_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
 				       char *err, size_t errlen);
+
+/* KT_CAP_OVERVIEW: whether the source counts the overview itself (its overview_open), and
+ * opens it there (NULL with its one line: the capability's refusal, or the source's). */
+bool source_has_overview(struct kt_source *s);
+struct kt_ovsrc *source_overview_open(struct kt_source *s, const char *via, char *err,
+				      size_t errlen);
 
 /* KT_CAP_COUNTERS: whether the source counts them itself (its counters_open), and opens
  * them there (NULL with its one line: the capability's refusal, or the source's reason). */

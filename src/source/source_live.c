@@ -29,7 +29,7 @@
 static unsigned int live_caps(struct kt_source *s)
 {
 	unsigned int caps = KT_CAP_HIST | KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_LIVE |
-			    KT_CAP_CLEAR | KT_CAP_SELF;
+			    KT_CAP_CLEAR | KT_CAP_SELF | KT_CAP_OVERVIEW;
 
 	return SES(s) ? caps | LIVE_SESSION_CAPS : caps;
 }

@@ -66,6 +66,7 @@
 #include "clock.h"
 #include "countersrc.h"
 #include "histsrc.h"
+#include "ovsrc.h"
 #include "profsrc.h"
 #include "log.h"
 #include "remote/client.h"
@@ -149,6 +150,22 @@ struct rs_prof {
 	struct kt_wbuf pending;
 	uint64_t pending_dropped;
 	char note[256];		     /* under lock: the last line a host said of it, "" none */
+};
+
+/* The overview the explorer opened on its agent (one host): its ticks as they came, each
+ * taken by one update (-b --top prints every one), and what the last taken said of the
+ * overview there. */
+#define RS_OV_QUEUE 8
+struct rs_ov {
+	struct kt_ovsrc base;
+	struct remote_src *rs;
+	struct rs_live live;
+	struct kt_ovrows *q[RS_OV_QUEUE]; /* under lock: the ticks not taken, oldest first */
+	unsigned nq;
+	/* UI thread: the agent's overview as of the last tick taken (or its open's reply) */
+	char source[256];
+	char missing[KT_OVC_N][200];
+	bool syscalls;
 };
 
 /* A frozen flame pane takes no frames: the agents' are kept up to this much, the rest
@@ -606,6 +623,28 @@ static void rs_prof_rows(void *ctx, const struct kt_profrows *rows)
 	wbuf_put(&rp->pending, rows->stacks, rows->stacks_len);
 }
 
+/* An overview's tick (client thread, or the UI's remote_call; lock held): queued for its
+ * next update, the oldest dropped past RS_OV_QUEUE; those of one closed meanwhile are
+ * dropped. */
+static void rs_ov_rows(void *ctx, struct kt_ovrows *rows)
+{
+	struct rs_host *h = ctx;
+	struct rs_ov *ro = rs_live_find(h, KT_REQ_OVERVIEW_LIVE, rows->id);
+
+	if (!ro) {
+		overview_snap_free(&rows->snap);
+		return;
+	}
+	if (ro->nq == RS_OV_QUEUE) {
+		overview_snap_free(&ro->q[0]->snap);
+		free(ro->q[0]);
+		memmove(ro->q, ro->q + 1, (RS_OV_QUEUE - 1) * sizeof(ro->q[0]));
+		ro->nq--;
+	}
+	ro->q[ro->nq] = xmalloc(sizeof(*rows));
+	*ro->q[ro->nq++] = *rows;
+}
+
 static const struct kt_remote_ops rs_ops = {
 	.hello = rs_hello,
 	.header_page = rs_header_page,
@@ -623,6 +662,7 @@ static const struct kt_remote_ops rs_ops = {
 	.snapshot = rs_snapshot,
 	.counter_rows = rs_counter_rows,
 	.prof_rows = rs_prof_rows,
+	.ov_rows = rs_ov_rows,
 };
 
 /* ---- the client thread ----------------------------------------------------------------- */
@@ -710,7 +750,8 @@ static unsigned int remote_caps(struct kt_source *s)
 	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES | KT_CAP_HIST |
 	       KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_STACKS | KT_CAP_SCOPE | KT_CAP_LIVE |
 	       KT_CAP_CLEAR | KT_CAP_KBUF |
-	       KT_CAP_TRIGGERS | (rs && rs->n == 1 && rs->hosts[0].mirror ? KT_CAP_WRITE : 0);
+	       KT_CAP_TRIGGERS | (rs && rs->n == 1 && rs->hosts[0].mirror ? KT_CAP_WRITE : 0) |
+	       (rs && rs->n == 1 ? KT_CAP_OVERVIEW : 0);
 }
 
 /* One line each, short enough for an 80-column status line. */
@@ -721,6 +762,8 @@ static const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 	case KT_CAP_WRITE:
 		/* several hosts' records are merged onto this clock, ids made the first's */
 		return "remote: w and A record one host (ktop -b -o: a file a host)";
+	case KT_CAP_OVERVIEW:
+		return "remote: the overview shows one host (one -H or --via)";
 	default:
 		return "remote: not available over an agent yet (events, filters, tracers are)";
 	}
@@ -1559,18 +1602,18 @@ static int remote_set_tracer(struct kt_source *s, const char *name, char *err, s
 
 /* ---- what the explorer opens on every agent, which sends it every tick ------------------ */
 
-/* Opens lv on host h with arg and this explorer's -d, so its interval is the pane's tick,
- * and lists it before the lock goes (its first frame may come at once). Returns 0, or -1
+/* Opens lv on host h with arg and a tick of tick_ms (rs_live_open: this explorer's -d, so
+ * its interval is the pane's tick), and lists it before the lock goes (its first frame may come at once). Returns 0, or -1
  * with the agent's reason (or why it is gone) in reply. */
-static int rs_live_open(struct rs_host *h, struct rs_live *lv, const char *arg, char *reply,
-			size_t len)
+static int rs_live_open_every(struct rs_host *h, struct rs_live *lv, const char *arg,
+			      unsigned tick_ms, char *reply, size_t len)
 {
 	struct remote_src *rs = h->rs;
 	char tick[16];
 	sigset_t old;
 	int ret = -1;
 
-	snprintf(tick, sizeof(tick), "%u", rs->app->opts->delay_ms);
+	snprintf(tick, sizeof(tick), "%u", tick_ms);
 	remote_sigpipe_block(&old);
 	pthread_mutex_lock(&rs->lock);
 	if (rs_gone(h)) {
@@ -1588,6 +1631,12 @@ static int rs_live_open(struct rs_host *h, struct rs_live *lv, const char *arg, 
 	pthread_mutex_unlock(&rs->lock);
 	remote_sigpipe_restore(&old);
 	return ret;
+}
+
+static int rs_live_open(struct rs_host *h, struct rs_live *lv, const char *arg, char *reply,
+			size_t len)
+{
+	return rs_live_open_every(h, lv, arg, h->rs->app->opts->delay_ms, reply, len);
 }
 
 /* Opens lv on every host, all or none. Returns 0 with the first host's reply in first, or
@@ -1780,6 +1829,112 @@ static struct kt_histsrc *remote_hist_open(struct kt_source *s, const char *spec
 	via = strstr(reply, " via=");
 	snprintf(rh->variant, sizeof(rh->variant), "%s", via ? via + 5 : "?");
 	return &rh->base;
+}
+
+/* ---- the overview on the agent (ovsrc.h) -------------------------------------------------- */
+
+#define RO(o) ((struct rs_ov *)(o))
+
+static bool ro_update(struct kt_ovsrc *o, struct kt_ov_snap *snap, struct kt_sysstrip *sys)
+{
+	struct rs_ov *ro = RO(o);
+	struct kt_ovrows *t = NULL;
+
+	pthread_mutex_lock(&ro->rs->lock);
+	if (ro->nq) {
+		t = ro->q[0];
+		memmove(ro->q, ro->q + 1, --ro->nq * sizeof(ro->q[0]));
+	}
+	pthread_mutex_unlock(&ro->rs->lock);
+	if (!t)
+		return false;
+	overview_snap_free(snap);
+	*snap = t->snap;
+	*sys = t->sys;
+	snprintf(ro->source, sizeof(ro->source), "%s", t->source);
+	memcpy(ro->missing, t->missing, sizeof(ro->missing));
+	ro->syscalls = t->syscalls;
+	free(t);
+	return true;
+}
+
+static const char *ro_source(struct kt_ovsrc *o)
+{
+	return RO(o)->source;
+}
+
+static const char *ro_missing(struct kt_ovsrc *o, enum kt_ov_col c)
+{
+	return RO(o)->missing[c];
+}
+
+static int ro_set_syscalls(struct kt_ovsrc *o, bool on, char *err, size_t errlen)
+{
+	struct rs_ov *ro = RO(o);
+
+	if (rs_call(ro->rs, KT_REQ_OVERVIEW_SYSCALLS, on ? "on" : "off", "", err, errlen) < 0)
+		return -1;
+	ro->syscalls = on;
+	return 0;
+}
+
+static bool ro_syscalls_on(struct kt_ovsrc *o)
+{
+	return RO(o)->syscalls;
+}
+
+/* The ticks not taken, as the overview closes. Lock held. */
+static void ro_done(void *obj, unsigned host)
+{
+	struct rs_ov *ro = obj;
+
+	(void)host;
+	for (unsigned i = 0; i < ro->nq; i++) {
+		overview_snap_free(&ro->q[i]->snap);
+		free(ro->q[i]);
+	}
+	ro->nq = 0;
+}
+
+/* Out of the list, then closed on the agent: its programs go there. */
+static void ro_close(struct kt_ovsrc *o)
+{
+	rs_live_close(RO(o)->rs, &RO(o)->live, KT_REQ_OVERVIEW_CLOSE, ro_done);
+	free(o);
+}
+
+static const struct kt_ovsrc_ops ro_ops = {
+	.update = ro_update,
+	.source = ro_source,
+	.missing = ro_missing,
+	.set_syscalls = ro_set_syscalls,
+	.syscalls_on = ro_syscalls_on,
+	.close = ro_close,
+};
+
+/* The agent opens it as local --top would (its BPF object, or /proc) and sends a tick
+ * every --interval (-b --top's) or -d. */
+static struct kt_ovsrc *remote_overview_open(struct kt_source *s, const char *via, char *err,
+					     size_t errlen)
+{
+	struct remote_src *rs = RS(s);
+	const struct kt_options *o = rs->app->opts;
+	struct rs_ov *ro = xcalloc(1, sizeof(*ro));
+	unsigned tick = o->top_interval > 0 ? (unsigned)(o->top_interval * 1000 + 0.5) :
+					      o->delay_ms;
+
+	ro->base.ops = &ro_ops;
+	ro->base.paced = true;
+	ro->rs = rs;
+	ro->syscalls = true; /* as the agent opens it */
+	ro->live = (struct rs_live){ .op = KT_REQ_OVERVIEW_LIVE, .obj = ro };
+	if (rs_live_open_every(&rs->hosts[0], &ro->live, via ? via : "", tick, ro->source,
+			       sizeof(ro->source)) < 0) {
+		snprintf(err, errlen, "%s", ro->source);
+		ro_close(&ro->base);
+		return NULL;
+	}
+	return &ro->base;
 }
 
 /* ---- profiles on the agent (profsrc.h) --------------------------------------------------- */
@@ -2286,6 +2441,7 @@ const struct kt_source_ops source_remote_ops = {
 	.hist_open = remote_hist_open,
 	.counters_open = remote_counters_open,
 	.profile_open = remote_profile_open,
+	.overview_open = remote_overview_open,
 };
 
 /* ---- the opener ------------------------------------------------------------------------- */

@@ -168,8 +168,9 @@ static void live_close(void *arg)
 
 /* Starts kind into a new tree: lv and st filled, name its title. Returns 0, or -1 with the
  * reason in err ("" when there is nothing of that kind to show). */
-static int live_start(struct kt_ui *ui, enum live_kind kind, bool wakers, struct live *lv,
-		      struct kt_stacks **st, char *name, size_t namelen, char *err, size_t errlen)
+static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wakers,
+		      struct live *lv, struct kt_stacks **st, char *name, size_t namelen, char *err,
+		      size_t errlen)
 {
 	const struct kt_options *o = ui->app->opts;
 	struct kt_profile_opts po = { .freq = o->freq, .pids = o->pids, .npids = o->n_pids,
@@ -212,6 +213,8 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, bool wakers, struct
 	case LIVE_OFFCPU:
 		if (app_offcpu_scope(ui->app, &sc, err, errlen) < 0)
 			return -1;
+		if (pid) /* the drilled process alone, whatever -p said */
+			sc.tgid = (unsigned int)pid;
 		sc.wakers = wakers;
 		lv->oc = offcpu_open(&sc, err, errlen);
 		if (!lv->oc)
@@ -244,9 +247,9 @@ static const char *const kind_prefix[] = { "on-CPU profile: ", "", "event stacks
 
 static int live_key(void *arg, struct kt_view *v, int key);
 
-/* Shows kind in the pane, the on-CPU profile of process pid alone when pid is not 0, the
- * off-CPU one with its wakers when wakers. Returns false with the refusal in the status
- * line. */
+/* Shows kind in the pane, the profile of process pid alone when pid is not 0 (an agent's
+ * is its scope's: the title names the pid only where it holds), the off-CPU one with its
+ * wakers when wakers. Returns false with the refusal in the status line. */
 static bool live_show_pid(struct kt_ui *ui, struct kt_view *v, enum live_kind kind, pid_t pid,
 			  bool wakers)
 {
@@ -256,16 +259,16 @@ static bool live_show_pid(struct kt_ui *ui, struct kt_view *v, enum live_kind ki
 	struct live *lv = xmalloc(sizeof(*lv));
 	char name[128], err[512];
 
-	if (live_start(ui, kind, wakers, lv, &st, name, sizeof(name), err, sizeof(err)) < 0) {
+	if (live_start(ui, kind, pid, wakers, lv, &st, name, sizeof(name), err, sizeof(err)) < 0) {
 		if (err[0])
 			ui_message(ui, true, "%s%s", kind_prefix[kind], err);
 		free(lv);
 		return false;
 	}
-	if (pid && lv->prof) {
+	if (pid && lv->prof)
 		profile_set_scope(lv->prof, &scope);
+	if (pid && (lv->prof || lv->oc))
 		snprintf(name + strlen(name), sizeof(name) - strlen(name), ", pid %d", (int)pid);
-	}
 	src.arg = lv;
 	snprintf(lv->name, sizeof(lv->name), "%s", name);
 	/* a task blocks on one CPU and may wake on another; an agent's stacks come summed
@@ -281,17 +284,17 @@ static bool live_show(struct kt_ui *ui, struct kt_view *v, enum live_kind kind)
 	return live_show_pid(ui, v, kind, 0, false);
 }
 
-/* w in the off-CPU profile: again, with its wakers or without; W with them: a wakeup chain
+/* y in the off-CPU profile: again, with its wakers or without; Y with them: a wakeup chain
  * (flame_wakers.h). Other keys are not these. */
 static int wakers_key(struct live *lv, struct kt_view *v, int key)
 {
 	bool on = !lv->wakers;
 
-	if (key == 'w') {
+	if (key == 'y') {
 		/* lv is freed once the new profile is shown */
 		if (live_show_pid(lv->ui, v, LIVE_OFFCPU, 0, on))
 			ui_message(v->ui, false, on ? "wakers on: each wait under its waker's frames, "
-				   "above the -- (W: a frame's wakers, w: off)" : "wakers off");
+				   "above the -- (Y: a frame's wakers, y: off)" : "wakers off");
 		return KT_KEY_HANDLED;
 	}
 	flame_wakers_open(v, lv->name);
@@ -304,7 +307,7 @@ static int live_key(void *arg, struct kt_view *v, int key)
 	struct live *lv = arg;
 	struct kt_ui *ui = lv->ui;
 
-	if (lv->kind == LIVE_OFFCPU && (key == 'w' || (key == 'W' && lv->wakers)))
+	if (lv->kind == LIVE_OFFCPU && (key == 'y' || (key == 'Y' && lv->wakers)))
 		return wakers_key(lv, v, key);
 	if (key != 'C')
 		return KT_KEY_IGNORED;
@@ -370,7 +373,7 @@ void flame_live_open(struct kt_view *v)
 		live_show(v->ui, v, LIVE_ONCPU);
 }
 
-void flame_live_open_pid(struct kt_view *v, pid_t pid)
+void flame_live_open_pid(struct kt_view *v, pid_t pid, bool off_cpu)
 {
-	live_show_pid(v->ui, v, LIVE_ONCPU, pid, false);
+	live_show_pid(v->ui, v, off_cpu ? LIVE_OFFCPU : LIVE_ONCPU, pid, false);
 }

@@ -6,7 +6,7 @@
  * profile; k in the pane goes to the next kind (on-CPU, off-CPU, event stacks when there are
  * any), a new tree each time; the pane's c narrows the on-CPU profile to one CPU's samples
  * (profile_set_scope) and event stacks to one CPU's records (the stored ones again); in the
- * off-CPU profile w starts it again with its wakers or without, and W walks a wakeup chain
+ * off-CPU profile y starts it again with its wakers or without, and Y walks a wakeup chain
  * (flame_wakers.h). A kind
  * that cannot start (no BPF privilege, a v1 cgroup, several -p processes off-CPU) says
  * why in the status line and the pane keeps what it showed. On a recording, I shows the
@@ -15,6 +15,7 @@
 #ifndef KTOP_UI_FLAME_LIVE_H
 #define KTOP_UI_FLAME_LIVE_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 struct kt_view;
@@ -22,7 +23,8 @@ struct kt_view;
 /* Puts the first live source that starts into the flame pane v, or on a recording (-i) the
  * profile it keeps (ktop -b --profile -o); a refusal goes to the status line. */
 void flame_live_open(struct kt_view *v);
-/* The on-CPU profile of process pid alone in the flame pane v (the overview's drill-down). */
-void flame_live_open_pid(struct kt_view *v, pid_t pid);
+/* The on-CPU (off_cpu: the off-CPU) profile of process pid alone in the flame pane v (the
+ * overview's drill-down). */
+void flame_live_open_pid(struct kt_view *v, pid_t pid, bool off_cpu);
 
 #endif

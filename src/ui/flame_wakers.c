@@ -81,11 +81,11 @@ static bool chain_show(struct chain *c, struct kt_view *v)
 	view_flame_show(v, st, NULL, title, &src, false);
 	c->keep = false;
 	wakers_list(st, list, sizeof(list));
-	ui_message(c->ui, false, "by time: %s (W: a waker's wakers, Esc: back)", list);
+	ui_message(c->ui, false, "by time: %s (Y: a waker's wakers, Esc: back)", list);
 	return true;
 }
 
-/* W in a step: the selected waker's own wakers, one step on. */
+/* Y in a step: the selected waker's own wakers, one step on. */
 static int chain_key(void *arg, struct kt_view *v, int key)
 {
 	struct chain *c = arg;
@@ -94,7 +94,7 @@ static int chain_key(void *arg, struct kt_view *v, int key)
 	if (key != 'W')
 		return KT_KEY_IGNORED;
 	if (!sel || !sel->depth) {
-		ui_message(c->ui, false, "select a waker's frame first (W: its own wakers)");
+		ui_message(c->ui, false, "select a waker's frame first (Y: its own wakers)");
 		return KT_KEY_HANDLED;
 	}
 	if (c->steps == CHAIN_STEPS) {
@@ -133,7 +133,7 @@ void flame_wakers_open(struct kt_view *v, const char *name)
 	struct chain *c;
 
 	if (!sel || !sel->depth) {
-		ui_message(v->ui, false, "select a blocked frame (W: its wakers) or a waker's");
+		ui_message(v->ui, false, "select a blocked frame (Y: its wakers) or a waker's");
 		return;
 	}
 	c = xcalloc(1, sizeof(*c));

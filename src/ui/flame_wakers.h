@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The flame pane's wakeup chains, on an off-CPU profile with wakers (flame_live.c's w): W on
+ * The flame pane's wakeup chains, on an off-CPU profile with wakers (flame_live.c's y): Y on
  * a blocked frame shows its wakers, each a flame graph (backend/wakers.h), and lists them
  * by time in the status line; W on a waker's frame (there, or in the profile above the
  * "--") shows that waker's own wakers, one step further along the chain; Esc goes back a

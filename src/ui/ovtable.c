@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ui/ovtable.h"
 #include "xalloc.h"
@@ -143,6 +144,76 @@ static void push_threads(struct kt_ovtable *t, const struct kt_ov_snap *s,
 		qsort(t->rows + first, t->nrows - first, sizeof(*t->rows), row_cmp);
 }
 
+bool ovtable_pinned(const struct kt_ovtable *t, int pid)
+{
+	for (size_t i = 0; i < t->npins; i++)
+		if (t->pins[i] == pid)
+			return true;
+	return false;
+}
+
+bool ovtable_pin(struct kt_ovtable *t, int pid)
+{
+	for (size_t i = 0; i < t->npins; i++)
+		if (t->pins[i] == pid) {
+			t->pins[i] = t->pins[--t->npins];
+			return true;
+		}
+	if (t->npins == KT_OVT_PINS)
+		return false;
+	t->pins[t->npins++] = pid;
+	return true;
+}
+
+int ovtable_hide_parse(const char *text, bool *off, char *err, size_t errlen)
+{
+	char word[32];
+	int n, c;
+
+	memset(off, 0, OVT_NCOLS * sizeof(*off));
+	while (sscanf(text, " %31s%n", word, &n) == 1) {
+		text += n;
+		for (c = 0; c < OVT_NCOLS && strcasecmp(word, cols[c].head); c++)
+			;
+		if (c == OVT_NCOLS || c == OVT_PID || c == OVT_COMM) {
+			snprintf(err, errlen, "overview-hide takes column names other than PID and "
+				 "COMMAND (RUNQ, CGROUP...), not '%s'", word);
+			return -1;
+		}
+		off[c] = true;
+	}
+	return 0;
+}
+
+void ovtable_hide_text(const bool *off, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < OVT_NCOLS && n < len; c++)
+		if (off[c])
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", cols[c].head);
+}
+
+/* The pinned processes first, each part in its order. */
+static void pinned_first(struct kt_ovtable *t)
+{
+	const struct kt_ov_row **rest;
+	size_t i, k = 0, r = 0;
+
+	if (!t->npins || !t->nrows)
+		return;
+	rest = xmalloc(t->nrows * sizeof(*rest));
+	for (i = 0; i < t->nrows; i++) {
+		if (ovtable_pinned(t, t->rows[i]->pid))
+			t->rows[k++] = t->rows[i];
+		else
+			rest[r++] = t->rows[i];
+	}
+	memcpy(t->rows + k, rest, r * sizeof(*rest));
+	free(rest);
+}
+
 void ovtable_build(struct kt_ovtable *t, const struct kt_ov_snap *s)
 {
 	size_t i, n;
@@ -158,6 +229,7 @@ void ovtable_build(struct kt_ovtable *t, const struct kt_ov_snap *s)
 	sorting = t;
 	if (t->nrows)
 		qsort(t->rows, t->nrows, sizeof(*t->rows), row_cmp);
+	pinned_first(t);
 	t->total.nthreads = (unsigned int)t->nrows;
 	if (!t->threads)
 		return;

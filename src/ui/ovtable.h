@@ -43,8 +43,12 @@ struct kt_ovt_colinfo {
 
 const struct kt_ovt_colinfo *ovtable_col(enum kt_ovt_col c);
 
+#define KT_OVT_PINS 16
+
 struct kt_ovtable {
 	enum kt_ovt_col sort; /* by this column */
+	int pins[KT_OVT_PINS]; /* processes kept at the top, in the sort's order among them */
+	size_t npins;
 	bool ascending;	      /* else descending (numbers) */
 	bool threads;	      /* threads unfolded under their process */
 	char filter[64];      /* substring of comm, user or cgroup; "" all */
@@ -54,7 +58,17 @@ struct kt_ovtable {
 	struct kt_ov_row total; /* the shown processes summed */
 };
 
-/* The rows of s to show, sorted, and their total. */
+/* Pins process pid (its rows stay at the top), or unpins it. false: no room for another
+ * (KT_OVT_PINS). */
+bool ovtable_pin(struct kt_ovtable *t, int pid);
+bool ovtable_pinned(const struct kt_ovtable *t, int pid);
+/* The columns hidden by the user as ktoprc's overview-hide keeps them: their names, space
+ * separated ("" none). parse: off[] from text; -1 with one line for a name no column has,
+ * or PID and COMMAND, which always show. */
+int ovtable_hide_parse(const char *text, bool *off, char *err, size_t errlen);
+void ovtable_hide_text(const bool *off, char *buf, size_t len);
+
+/* The rows of s to show, sorted (pinned processes first), and their total. */
 void ovtable_build(struct kt_ovtable *t, const struct kt_ov_snap *s);
 void ovtable_free(struct kt_ovtable *t);
 /* Column c of r as text in buf (per second over interval_s; "-" where the backend has no

@@ -54,6 +54,12 @@ static bool store_has_records(struct kt_store *st)
 	return any;
 }
 
+char *ui_ov_hide(struct kt_ui *ui, size_t *len)
+{
+	*len = sizeof(ui->ov_hide);
+	return ui->ov_hide;
+}
+
 bool ui_paused(const struct kt_ui *ui)
 {
 	return ui->paused;
@@ -108,6 +114,7 @@ void screen_settings_now(struct kt_ui *ui, struct kt_ui_settings *s)
 	s->split = ui->lay.first_pct;
 	s->picker = pane_find(ui, "events") != NULL;
 	s->counters = pane_find(ui, "counters") != NULL;
+	snprintf(s->ov_hide, sizeof(s->ov_hide), "%s", ui->ov_hide);
 }
 
 void screen_confirm(struct kt_ui *ui, const char *question, void (*yes)(struct kt_ui *ui),
@@ -325,6 +332,7 @@ int ui_run(struct kt_app *app)
 	memset(&ui, 0, sizeof(ui));
 	ui.app = app;
 	settings_start(app->opts, &ui.start, ui.msg, sizeof(ui.msg));
+	snprintf(ui.ov_hide, sizeof(ui.ov_hide), "%s", ui.start.ov_hide);
 	ui.msg_error = ui.msg[0] != '\0';
 	if (!ui.msg[0] && app->start_warning[0])
 		ui_message(&ui, true, "%s", app->start_warning);

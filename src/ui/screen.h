@@ -53,6 +53,7 @@ struct kt_ui {
 	const char *confirm_no;
 
 	struct kt_ui_settings start; /* what the session started with (settings.c) */
+	char ov_hide[128]; /* the overview's hidden columns now (ovtable_hide_text's) */
 	bool mouse;
 	struct kt_ui_record rec; /* w, A (ui_record.c) */
 	/* a drill-down (ui_drill): the pane it opened, and the one that gets the focus back

@@ -34,6 +34,8 @@ static void apply_layout(struct kt_ui_settings *s, const struct kt_config *c)
 		s->mouse = c->mouse;
 	if (c->theme[0])
 		snprintf(s->theme, sizeof(s->theme), "%s", c->theme);
+	if (c->ov_hide[0])
+		snprintf(s->ov_hide, sizeof(s->ov_hide), "%s", c->ov_hide);
 }
 
 void settings_start(const struct kt_options *o, struct kt_ui_settings *s, char *msg,
@@ -104,6 +106,7 @@ static void fill(struct kt_config *c, const struct kt_ui_settings *s)
 	c->picker = s->picker;
 	c->counters = s->counters;
 	c->mouse = s->mouse;
+	snprintf(c->ov_hide, sizeof(c->ov_hide), "%s", s->ov_hide);
 }
 
 void settings_save(const struct kt_options *o, const struct kt_ui_settings *now, char *msg,
@@ -165,6 +168,10 @@ void settings_exit(const struct kt_options *o, const struct kt_ui_settings *star
 		changed = true;
 	}
 #undef CHANGED
+	if (strcmp(start->ov_hide, now->ov_hide)) {
+		snprintf(c.ov_hide, sizeof(c.ov_hide), "%s", now->ov_hide);
+		changed = true;
+	}
 	if (!changed)
 		return;
 	/* stderr is the terminal again here */

@@ -19,6 +19,7 @@ struct kt_ui_settings {
 	int orient;		/* enum kt_orient */
 	int zoom, picker, counters, mouse; /* 0/1 */
 	int split;		/* the stream pane's share in percent, 0: automatic */
+	char ov_hide[128];	/* the overview's hidden columns (ktoprc's overview-hide) */
 };
 
 /* What the session starts with, and the theme set into crt (call before crt_init). A theme

@@ -159,6 +159,10 @@ struct kt_stacks *view_flame_detach(struct kt_view *v, struct kt_flame_source *s
 
 /* Services of the screen (screen.c). */
 bool ui_paused(const struct kt_ui *ui);
+/* The overview's hidden columns as ktoprc's overview-hide keeps them (the pane reads them
+ * as it opens and writes them on each change; S and the exit save them): a buffer of
+ * *len bytes. */
+char *ui_ov_hide(struct kt_ui *ui, size_t *len);
 /* One line in the status line; error colours it. Never more than one line. */
 void ui_message(struct kt_ui *ui, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

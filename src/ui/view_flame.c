@@ -1132,6 +1132,8 @@ static const struct kt_keyhelp flame_keys[] = {
 	{ "b B", "baseline = now / diff off" },
 	{ "d", "live diff: the last N seconds" },
 	{ "i", "the idle task (swapper) shown / hidden" },
+	{ "y", "off-CPU: each wait under its waker (why)" },
+	{ "Y", "wakers of the selected frame: a chain" },
 	{ "r", "read a folded-stacks file" },
 	{ NULL, NULL },
 };

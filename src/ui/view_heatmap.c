@@ -325,7 +325,7 @@ static const struct kt_keyhelp heatmap_keys[] = {
 
 const struct kt_view_ops view_heatmap_ops = {
 	.name = "heatmap",
-	.title = "Heat map (Y)",
+	.title = "Heat map (%)",
 	.keys = heatmap_keys,
 	.init = hm_init,
 	.free = hm_free,

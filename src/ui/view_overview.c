@@ -4,20 +4,23 @@
  * this machine does and who suffers, counted in the kernel (src/backend/overview.h). On top
  * the system strip (sysstrip.h), then one row per process, threads folded (u unfolds), its
  * figures per second over the last tick, sorted by any column (s or > next, < back, r
- * reverses), filtered by typing after / (name, user, cgroup), the shown rows' total at the
- * bottom. Enter on a row, then a key, opens a pane scoped to that process: its syscall
- * latency by syscall (l), its run-queue latency (q), its on-CPU flame graph (g), its
- * events in the stream (e); Esc there comes back here, the cursor where it was.
+ * reverses), filtered by typing after / (name, user, cgroup), Space pins a process at the
+ * top, C chooses the columns (kept in ktoprc), the shown rows' total at the bottom. Enter
+ * opens the pane behind the cell under the cursor in the sorted column, scoped to that
+ * process: CPU% its on-CPU flame graph, RUNQ and RQ99 its run-queue latency, OFF and D its
+ * off-CPU flame graph, SYS/s, ERR and P99 its syscall latency by syscall; on another
+ * column Enter then a key picks one (l, q, g, o, or e its events in the stream). Esc there
+ * comes back here, the cursor where it was.
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "app.h"
-#include "backend/overview.h"
-#include "backend/sysstrip.h"
+#include "ovsrc.h"
 #include "source/source.h"
 #include "ui/flame_live.h"
 #include "ui/funcbar.h"
@@ -30,7 +33,7 @@
 #define PROMPT_FILTER 1
 
 struct ov_view {
-	struct kt_overview *ov;
+	struct kt_ovsrc *src; /* this machine's, or the agent's (ovsrc.h) */
 	struct kt_ov_snap snap;
 	struct kt_sysstrip sys;
 	struct kt_ovtable t;
@@ -39,6 +42,8 @@ struct ov_view {
 	size_t cursor, top;
 	int cur_pid, cur_tid; /* the selected row, kept across ticks */
 	bool drill;	      /* Enter was pressed: the next key picks the pane */
+	bool choosing;	      /* C: the column chooser is open */
+	int choice;	      /* its cursor, a column */
 	bool counted;	      /* a tick has been read */
 	bool syscalls_refused; /* the syscall hooks could not attach: not tried again */
 	char filter_before[64];
@@ -50,18 +55,18 @@ struct ov_view {
 static void ovv_init(struct kt_view *v)
 {
 	struct ov_view *o = xcalloc(1, sizeof(*o));
+	char err[256];
+	size_t len;
 
 	v->data = o;
 	o->t.sort = OVT_CPU;
 	o->cur_pid = o->cur_tid = -1;
-	if (source_is_remote(v->app->source) || !app_can(v->app, KT_CAP_HIST)) {
-		snprintf(o->refusal, sizeof(o->refusal), "the overview shows this machine's own "
-			 "tasks: here ktop reads %s", source_is_remote(v->app->source) ?
-			 "another machine (-H, --via)" : "a recording (-i)");
-		return;
-	}
-	o->ov = overview_open(v->app->opts->top_via, true);
-	sysstrip_sample(&o->sys);
+	/* ktoprc's overview-hide, checked as it was read */
+	if (ovtable_hide_parse(ui_ov_hide(v->ui, &len), o->off, err, sizeof(err)) < 0)
+		memset(o->off, 0, sizeof(o->off));
+	o->src = ovsrc_open(v->app, v->app->opts->top_via, o->refusal, sizeof(o->refusal));
+	if (o->src && !o->src->paced)
+		sysstrip_sample(&o->sys); /* the first tick's baseline */
 }
 
 static void ovv_free(struct kt_view *v)
@@ -69,7 +74,7 @@ static void ovv_free(struct kt_view *v)
 	struct ov_view *o = OVV(v);
 
 	ui_prompt_drop(v->ui, v);
-	overview_free(o->ov);
+	ovsrc_close(o->src);
 	overview_snap_free(&o->snap);
 	ovtable_free(&o->t);
 	free(o);
@@ -120,10 +125,18 @@ static void ovv_tick(struct kt_view *v)
 {
 	struct ov_view *o = OVV(v);
 
-	if (!o->ov || ui_paused(v->ui))
+	bool got = false;
+
+	if (!o->src || ui_paused(v->ui))
 		return;
-	overview_read(o->ov, &o->snap);
-	sysstrip_sample(&o->sys);
+	/* an agent's ticks: the newest of those that came */
+	while (ovsrc_update(o->src, &o->snap, &o->sys)) {
+		got = true;
+		if (!o->src->paced)
+			break;
+	}
+	if (!got)
+		return;
 	o->counted = true;
 	rebuild(v);
 }
@@ -138,8 +151,16 @@ static void strip_cpu(const struct ov_view *o, char *buf, size_t len)
 	for (i = 0; i < s->ncpus && i < 8 && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%.0f", i ? " " : "", s->cpu_busy[i]);
 	if (n < len)
-		snprintf(buf + n, len - n, "%s] run %u blk %u  runq p99 %.1fms  PSI %.1f",
-			 s->ncpus > 8 ? " ..." : "", s->procs_running, s->procs_blocked,
+		n += (size_t)snprintf(buf + n, len - n, "%s] run %u blk %u", s->ncpus > 8 ? " ..." : "",
+				      s->procs_running, s->procs_blocked);
+	/* each CPU's run-queue length (tasks waiting there, on average over the tick) */
+	for (i = 0; i < o->snap.ncpus && i < 8 && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%.1f", i ? " " : " rq [",
+				      o->snap.cpu_runq_len[i]);
+	if (o->snap.ncpus && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s]", o->snap.ncpus > 8 ? " ..." : "");
+	if (n < len)
+		snprintf(buf + n, len - n, "  runq p99 %.1fms  PSI %.1f",
 			 (double)overview_quantile(o->snap.cpu_runq_slots, 0.99) / 1e6,
 			 s->psi_cpu_some);
 }
@@ -167,25 +188,29 @@ static void strip_net_self(const struct ov_view *o, char *buf, size_t len)
 {
 	const struct kt_sysstrip *s = &o->sys;
 	double iv = s->interval_s > 0 ? s->interval_s : 1;
+	char hooks[64];
 
-	snprintf(buf, len, "Net %.0f/%.0f pkt/s %.0fK/%.0fK/s drop %llu  ktop %.1f%% %luM  %s",
+	overview_hooks_text(&o->snap, hooks, sizeof(hooks));
+	snprintf(buf, len, "Net %.0f/%.0f pkt/s %.0fK/%.0fK/s drop %llu  ktop %.1f%% %luM  %s%s%s",
 		 (double)s->net_rx_packets / iv, (double)s->net_tx_packets / iv,
 		 (double)s->net_rx_bytes / 1024 / iv, (double)s->net_tx_bytes / 1024 / iv,
-		 (unsigned long long)s->net_drops, s->self.cpu_pct, s->self.rss_kb / 1024,
-		 overview_source(o->ov));
+		 (unsigned long long)s->net_drops, s->self.cpu_pct, s->self.rss_kb / 1024, hooks,
+		 hooks[0] ? "  " : "", ovsrc_source(o->src));
 }
 
 static bool col_missing(const struct ov_view *o, enum kt_ovt_col c)
 {
 	const struct kt_ovt_colinfo *ci = ovtable_col(c);
 
-	return ci->src != KT_OVC_N && *overview_missing(o->ov, ci->src);
+	return ci->src != KT_OVC_N && *ovsrc_missing(o->src, ci->src);
 }
 
 /* One row's cells into line; name_w: COMMAND's width. */
 static void format_row(const struct ov_view *o, const struct kt_ov_row *r, int name_w,
 		       bool thread, char *line, size_t len)
 {
+	/* a thread under its process; a pinned process */
+	const char *mark = thread ? "`" : r->tid > 0 && ovtable_pinned(&o->t, r->pid) ? "*" : "";
 	char cell[64];
 	size_t n = 0;
 	int c, w;
@@ -198,8 +223,8 @@ static void format_row(const struct ov_view *o, const struct kt_ov_row *r, int n
 			     sizeof(cell));
 		w = ovtable_col(c)->width;
 		if (c == OVT_COMM)
-			n += (size_t)snprintf(line + n, len - n, "%s%.*s%s", thread ? "`" : "",
-					      thread ? name_w - 1 : name_w, cell,
+			n += (size_t)snprintf(line + n, len - n, "%s%.*s%s", mark,
+					      name_w - (int)strlen(mark), cell,
 					      r->exited ? " (exited)" : "");
 		else if (c == OVT_USER || c == OVT_CGROUP)
 			n += (size_t)snprintf(line + n, len - n, "%-*.*s ", w, w, cell);
@@ -225,6 +250,29 @@ static void draw_head(struct kt_view *v, struct ov_view *o)
 		x += (int)n + 1;
 		if (x >= v->w)
 			break;
+	}
+	wattrset(v->win, A_NORMAL);
+}
+
+/* C: every column on the header line, hidden ones in lower case and dim, the chooser's
+ * cursor on its column; scrolled so that it shows. */
+static void draw_chooser(struct kt_view *v, struct ov_view *o)
+{
+	char head[16];
+	int c, x, first = 0, w = 0;
+
+	for (c = o->choice; c >= 0 && w + (int)strlen(ovtable_col(c)->head) + 1 <= v->w; c--) {
+		w += (int)strlen(ovtable_col(c)->head) + 1;
+		first = c;
+	}
+	for (c = first, x = 0; c < OVT_NCOLS && x < v->w; c++) {
+		snprintf(head, sizeof(head), "%s", ovtable_col(c)->head);
+		for (char *p = head; o->off[c] && *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		wattrset(v->win, crt_attr(c == o->choice ? CRT_CURSOR : o->off[c] ? CRT_DIM :
+							   CRT_NORMAL));
+		crt_put_pad(v->win, HEAD_LINES - 1, x, head, v->w - x);
+		x += (int)strlen(head) + 1;
 	}
 	wattrset(v->win, A_NORMAL);
 }
@@ -268,12 +316,12 @@ static void syscall_hooks(struct kt_view *v, struct ov_view *o)
 	bool want = o->on[OVT_SYSC] || o->on[OVT_ERR] || o->on[OVT_P99];
 	char err[256];
 
-	if (o->syscalls_refused || want == overview_syscalls_on(o->ov))
+	if (o->syscalls_refused || want == ovsrc_syscalls_on(o->src))
 		return;
 	/* refused once (no BPF: /proc has no syscalls), said once */
-	if (overview_set_syscalls(o->ov, want, err, sizeof(err)) < 0 && want) {
+	if (ovsrc_set_syscalls(o->src, want, err, sizeof(err)) < 0 && want) {
 		o->syscalls_refused = true;
-		if (strncmp(overview_source(o->ov), "/proc", 5))
+		if (strncmp(ovsrc_source(o->src), "/proc", 5))
 			ui_message(v->ui, true, "overview: %s", err);
 	}
 }
@@ -288,7 +336,8 @@ static void ovv_draw(struct kt_view *v)
 		 o->t.ascending ? " (up)" : "", o->t.filter[0] ? ", filter '" : "", o->t.filter,
 		 o->t.filter[0] ? "'" : "");
 	werase(v->win);
-	view_draw_title(v, title, o->drill ? "pane? l q g e" : NULL);
+	view_draw_title(v, title, o->drill ? "pane? l q g o e" :
+				  o->choosing ? "columns: Left Right, Space, Enter" : NULL);
 	if (o->refusal[0]) {
 		wattrset(v->win, crt_attr(CRT_DIM));
 		crt_put_pad(v->win, 1, 1, o->refusal, v->w - 1);
@@ -303,7 +352,10 @@ static void ovv_draw(struct kt_view *v)
 	crt_put_pad(v->win, 3, 0, line, v->w);
 	ovtable_fit(v->w, o->off, o->on);
 	syscall_hooks(v, o);
-	draw_head(v, o);
+	if (o->choosing)
+		draw_chooser(v, o);
+	else
+		draw_head(v, o);
 	if (!o->counted) {
 		wattrset(v->win, crt_attr(CRT_DIM));
 		crt_put_pad(v->win, HEAD_LINES, 1, "counting: the first figures come after one "
@@ -348,9 +400,10 @@ static void drill(struct kt_view *v, struct ov_view *o, int k)
 			view_hist_build(to, spec);
 		break;
 	case 'g':
+	case 'o':
 		to = ui_drill(v->ui, v, "flame");
 		if (to)
-			flame_live_open_pid(to, pid);
+			flame_live_open_pid(to, pid, k == 'o');
 		break;
 	case 'e':
 		if (app_set_scope(v->app, &pid, 1, false, err, sizeof(err)) < 0 ||
@@ -365,8 +418,81 @@ static void drill(struct kt_view *v, struct ov_view *o, int k)
 		break;
 	default:
 		ui_message(v->ui, false, "no pane on '%c': l syscall latency, q run-queue latency,"
-			   " g flame graph, e events", k);
+			   " g on-CPU, o off-CPU flame graph, e events", k);
 	}
+}
+
+/* The pane behind a column's cells, as drill's key; 0: none (Enter asks for one). */
+static int cell_pane(enum kt_ovt_col c)
+{
+	switch (c) {
+	case OVT_CPU: return 'g';
+	case OVT_RUNQ: case OVT_RUNQ_P99: return 'q';
+	case OVT_OFF: case OVT_OFF_D: return 'o';
+	case OVT_SYSC: case OVT_ERR: case OVT_P99: return 'l';
+	default: return 0;
+	}
+}
+
+/* Enter: the pane behind the cell (the cursor's row, the sorted column), or the choice. */
+static void enter(struct kt_view *v, struct ov_view *o)
+{
+	const struct kt_ov_row *r = o->t.rows[o->cursor];
+	int k = cell_pane(o->t.sort);
+
+	if (k) {
+		drill(v, o, k);
+		return;
+	}
+	o->drill = true;
+	ui_message(v->ui, false, "%d %s: l syscall latency, q run-queue latency, g on-CPU, "
+		   "o off-CPU flame graph, e events (Esc: none)", r->pid, r->comm);
+}
+
+/* Space: the cursor's process pinned at the top, or no longer. */
+static void pin(struct kt_view *v, struct ov_view *o)
+{
+	const struct kt_ov_row *r = o->t.rows[o->cursor];
+
+	if (!ovtable_pin(&o->t, r->pid)) {
+		ui_message(v->ui, true, "%d processes are pinned already: Space on one unpins it",
+			   KT_OVT_PINS);
+		return;
+	}
+	ui_message(v->ui, false, "%d %s %s", r->pid, r->comm,
+		   ovtable_pinned(&o->t, r->pid) ? "pinned at the top (Space: unpin)" : "unpinned");
+	rebuild(v);
+}
+
+/* The chooser's keys: Left and Right move, Space shows or hides (PID and COMMAND stay),
+ * Enter, Esc or C close it. Every key is its while it is open. */
+static int choose_key(struct kt_view *v, struct ov_view *o, int key)
+{
+	size_t len;
+	char *keep;
+
+	switch (key) {
+	case KEY_LEFT: case 'h': o->choice = (o->choice + OVT_NCOLS - 1) % OVT_NCOLS; break;
+	case KEY_RIGHT: case 'l': o->choice = (o->choice + 1) % OVT_NCOLS; break;
+	case ' ':
+		if (o->choice == OVT_PID || o->choice == OVT_COMM) {
+			ui_message(v->ui, true, "PID and COMMAND always show");
+			break;
+		}
+		o->off[o->choice] = !o->off[o->choice];
+		keep = ui_ov_hide(v->ui, &len);
+		ovtable_hide_text(o->off, keep, len);
+		ui_message(v->ui, false, "%s %s (S saves it, as the exit does)",
+			   ovtable_col(o->choice)->head, o->off[o->choice] ? "hidden" : "shown");
+		break;
+	case '\n': case '\r': case KEY_ENTER: case 27: case 'C':
+		o->choosing = false;
+		break;
+	default:
+		break;
+	}
+	v->dirty = true;
+	return KT_KEY_HANDLED;
 }
 
 static int move_key(struct ov_view *o, int key, int room)
@@ -394,6 +520,8 @@ static int ovv_key(struct kt_view *v, int key)
 
 	if (o->refusal[0])
 		return KT_KEY_IGNORED;
+	if (o->choosing)
+		return choose_key(v, o, key);
 	if (o->drill) {
 		if (key != 27 && o->cursor < o->t.nrows)
 			drill(v, o, key);
@@ -403,12 +531,18 @@ static int ovv_key(struct kt_view *v, int key)
 	}
 	switch (key) {
 	case '\n': case '\r': case KEY_ENTER:
-		if (o->cursor < o->t.nrows) {
-			o->drill = true;
-			ui_message(v->ui, false, "%d %s: l syscall latency, q run-queue latency, "
-				   "g flame graph, e events (Esc: none)", o->t.rows[o->cursor]->pid,
-				   o->t.rows[o->cursor]->comm);
-		}
+		if (o->cursor < o->t.nrows)
+			enter(v, o);
+		break;
+	case ' ':
+		if (o->cursor < o->t.nrows)
+			pin(v, o);
+		break;
+	case 'C':
+		o->choosing = true;
+		o->choice = OVT_CPU;
+		ui_message(v->ui, false, "columns: Left and Right pick one, Space shows or hides it, "
+			   "Enter done");
 		break;
 	case 's': case '>': next_sort(o, 1); rebuild(v); break;
 	case '<': next_sort(o, -1); rebuild(v); break;
@@ -441,8 +575,8 @@ static void ovv_prompt(struct kt_view *v, int id, const char *text, enum kt_prom
 }
 
 static const struct funcbar_item ov_items[] = {
-	{ "Enter", "Drill" }, { "s", "Sort" },	  { "r", "Reverse" },
-	{ "/", "Filter" },    { "u", "Threads" }, { "F10", "Quit" },
+	{ "Enter", "Drill" }, { "s", "Sort" },	  { "r", "Reverse" }, { "/", "Filter" },
+	{ "u", "Threads" },   { "Spc", "Pin" },	  { "C", "Columns" }, { "F10", "Quit" },
 };
 
 static int ovv_funcbar(struct kt_view *v, const struct funcbar_item **items)

@@ -18,7 +18,8 @@ defs = {f: {(m[1] or m[3]): (m[2] or m[4]) for m in fdef.finditer(s)} for f, s i
 
 def sourced(f):
     out = []
-    for m in re.finditer(r'^\s*\.\s+"\$\(dirname "\$0"\)/([^"]+)"', src[f], re.M):
+    # a test sources "$(dirname "$0")/X"; lib.sh its tiers' files, "$_lib_dir/X"
+    for m in re.finditer(r'^\s*\.\s+"\$(?:\(dirname "\$0"\)|_lib_dir)/([^"]+)"', src[f], re.M):
         p = os.path.normpath(os.path.join(os.path.dirname(f), m[1]))
         if p in src:
             out += sourced(p) + [p]

@@ -26,12 +26,13 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 # shellcheck source-path=SCRIPTDIR source=../hist-lib.sh
 . "$(dirname "$0")/../hist-lib.sh"
+# shellcheck source-path=SCRIPTDIR source=../overview-lib.sh
+. "$(dirname "$0")/../overview-lib.sh"
 require_live_hist
 require_workload
 require_python
 
 ATTACHED_RE='overview_open: attached via '
-WORK="python3 $KTOP_SRCDIR/tests/helpers/overview_work.py"
 CALLS=20000
 PAGES=20000
 MIB=8
@@ -47,17 +48,6 @@ FAIL_SHOW+=("$T/top.err")
 wait_attached "$T/k.log" 1
 mapfile -t PROGS < <(prog_ids "$KTOP_PID")
 
-# bg TAG CMD...: CMD in the background, its output in $T/TAG.wl
-declare -A PID_OF
-bg()
-{
-	local tag=$1
-	shift
-	"$@" >"$T/$tag.wl" 2>"$T/$tag.wlerr" &
-	PID_OF[$tag]=$!
-	CLEANUP_PIDS+=($!)
-}
-_stopped() { [ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = T ]; }
 bg duty $WORK duty 70 2
 bg write $WORK write "$MIB" "$T/written"
 bg pin1 $WORK pinned "$CPU" 2

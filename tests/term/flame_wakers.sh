@@ -3,12 +3,12 @@
 # Wakeup chains in the flame pane (80x24), on a three-thread chain of known shape (profwork
 # wakechain: wc-kicker wakes wc-waker from kicker_work, which wakes wc-waiter from
 # waker_work, round after round): I, then C, shows the off-CPU profile of the workload (-p);
-# w joins each wait to its waker (the title says so): the waker's frames follow a "--"
+# y joins each wait to its waker (the title says so): the waker's frames follow a "--"
 # separator, and most of the waiter's time is under waker_work (a search says its share).
-# z shows the pane alone; Down, Left, Left, Right select the waiter; W shows step 1,
+# z shows the pane alone; Down, Left, Left, Right select the waiter; Y shows step 1,
 # its wakers by time in the status line (wc-waker first) and as a flame graph of their
-# frames; Down and W there show step 2, the waker's own wakers (wc-kicker, kicker_work).
-# Esc goes back a step, then to the profile, which went on counting (its total grew); w
+# frames; Down and Y there show step 2, the waker's own wakers (wc-kicker, kicker_work).
+# Esc goes back a step, then to the profile, which went on counting (its total grew); y
 # again drops the wakers (their BPF program with them: fewer programs held). q quits clean.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -39,11 +39,11 @@ expect_text "Flame graph: off-CPU, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 10 "C di
 tmux_keys z # the pane alone
 progs=$(fds_of 'bpf-prog')
 
-# ---- w: wakers on ------------------------------------------------------------------------
-tmux_keys w
+# ---- y: wakers on ------------------------------------------------------------------------
+tmux_keys y
 expect_text "Flame graph: off-CPU \\+ wakers, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 10 \
-	"w did not join the off-CPU profile to its wakers"
-expect_text "^wakers on: " 3 "w said nothing of the wakers in the status line"
+	"y did not join the off-CPU profile to its wakers"
+expect_text "^wakers on: " 3 "y said nothing of the wakers in the status line"
 [ "$(fds_of 'bpf-prog')" -gt "$progs" ] || fail "wakers on, yet no more BPF programs than without"
 tmux_keys /
 tmux_text waker_work
@@ -56,15 +56,15 @@ tmux_keys Down Left Left Right
 expect_text "^wc-waiter " 5 "Down, Left, Left, Right did not select the waiter"
 before=$(root_us)
 
-# ---- W: step 1, the waiter's wakers; W again: step 2, the waker's own ----------------------
-tmux_keys W
-expect_text "Flame graph: step 1: wakers of wc-waiter \\(ns\\)" 5 "W did not show the waiter's wakers"
+# ---- Y: step 1, the waiter's wakers; Y again: step 2, the waker's own ----------------------
+tmux_keys Y
+expect_text "Flame graph: step 1: wakers of wc-waiter \\(ns\\)" 5 "Y did not show the waiter's wakers"
 expect_text "^by time: (.*, )?wc-waker [0-9.]+ (s|ms)" 3 "the status line does not list wc-waker by time"
 expect_text "waker_work" 3 "step 1 does not show waker_work"
 tmux_keys Down
 expect_text "^wc-waker " 5 "Down did not select wc-waker in step 1"
-tmux_keys W
-expect_text "Flame graph: step 2: wakers of wc-waker \\(ns\\)" 5 "W did not show the waker's own wakers"
+tmux_keys Y
+expect_text "Flame graph: step 2: wakers of wc-waker \\(ns\\)" 5 "Y did not show the waker's own wakers"
 expect_text "^by time: (.*, )?wc-kicker [0-9.]+ (s|ms)" 3 "step 2 does not list wc-kicker by time"
 expect_text "kicker_work" 3 "step 2 does not show kicker_work"
 
@@ -76,11 +76,11 @@ expect_text "Flame graph: off-CPU \\+ wakers" 5 "Esc did not go back to the prof
 _grew() { local now; now=$(root_us); [ -n "$now" ] && [ "$now" -gt "${before:-0}" ]; }
 wait_until 10 _grew || fail "the profile did not go on counting behind the chain: $before us, now $(root_us) us"
 
-# ---- w: wakers off -----------------------------------------------------------------------
-tmux_keys w
-expect_text "Flame graph: off-CPU, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 10 "w did not drop the wakers"
+# ---- y: wakers off -----------------------------------------------------------------------
+tmux_keys y
+expect_text "Flame graph: off-CPU, (tp_btf|raw_tp|tracepoint) \\(ns\\)" 10 "y did not drop the wakers"
 _fewer() { [ "$(fds_of 'bpf-prog')" -le "$progs" ]; }
-wait_until 5 _fewer || fail "the wakers' BPF program stayed after w"
+wait_until 5 _fewer || fail "the wakers' BPF program stayed after y"
 tmux_quit_clean
 kill "$WL" && wait "$WL" 2>/dev/null
 assert_clean

@@ -8,8 +8,9 @@
 #   - / filters by name: only the workloads' rows, their count in the title;
 #   - u unfolds threads: a process of three threads (/proc/PID/task) shows three rows, u
 #     folds them again;
-#   - Enter then l opens the syscall-latency histogram of the selected process; Esc comes
-#     back to the overview with the cursor on the same row; Enter then g its flame graph;
+#   - sorted by PID, Enter then l opens the syscall-latency histogram of the selected
+#     process; Esc comes back to the overview with the cursor on the same row; Enter then g
+#     its flame graph;
 #   - O from the stream comes back to the overview, and the key is in the help.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -84,7 +85,10 @@ expect_count '`ktop-ov-(mt|t1|t2)$' 3 5 "the threads are not under their process
 tmux_keys u
 expect_text "Overview: 2 processes" 5 "u did not fold the threads again"
 
-# drill down from the second row and back: the cursor stays on it
+# drill down from the second row and back: the cursor stays on it (by PID, whose cells
+# have no pane of their own: Enter asks which; overview_cells.sh has the cells')
+tmux_keys '<' '<'
+expect_text "processes by PID" 3 "< < did not sort by PID"
 tmux_keys Down
 cursor_line() { tmux_screen -e | grep -E $'\e\\[[0-9;]*7[0-9;]*m *[0-9]+ ' | head -1 | sed 's/\x1b\[[0-9;]*m//g' | awk '{ print $1 }'; }
 _cursor_on() { [ "$(cursor_line)" = "$1" ]; }

@@ -9,7 +9,7 @@
 #     jumps to its next switch, trace-cmd's time; r, n n n, r marks those switches as the
 #     range: the header shows it and the stream holds exactly trace-cmd's records in it;
 #     X clears it; a typed range (@ +0.1..+0.2) does the same;
-#   - the heat map (Y): its cursor cell's count is trace-cmd's; Enter marks the cell, m j j
+#   - the heat map (%): its cursor cell's count is trace-cmd's; Enter marks the cell, m j j
 #     m a run of three cells, and the stream holds their records;
 # Live: V turns sched_switch on in ktop's own instance, the lanes follow, p freezes them,
 # a typed range scopes the stream, q leaves nothing behind.
@@ -112,8 +112,8 @@ held_is "$total"
 # ---- the heat map -------------------------------------------------------------------------
 tmux_keys Escape
 wait_for_no_text "Timeline: " 3 || fail "Esc did not close the timeline"
-tmux_keys Y
-expect_text "Heat map: all events per [0-9]+ ms" 5 "Y opened no heat map"
+tmux_keys %
+expect_text "Heat map: all events per [0-9]+ ms" 5 "% opened no heat map"
 ms=$(tmux_screen | sed -n 's/.*Heat map: all events per \([0-9]*\) ms.*/\1/p')
 cell=$((ms * 1000000))
 expect_text "^cell \+0\.000000 \+${ms}ms: $(in_range 0 $((cell - 1)))\b" 5 \

@@ -22,6 +22,7 @@ static const char full[] = "# my settings\n"
 			   "picker = yes\n"
 			   "counters = off\n"
 			   "mouse = 0\n"
+			   "overview-hide = cgroup rq99\n"
 			   "   key.quit   =   Q  \n"
 			   "key.zoom = F12\n"
 			   "key.theme = ^T\n";
@@ -40,6 +41,7 @@ START_TEST(test_parse_all)
 	ck_assert_int_eq(c.picker, 1);
 	ck_assert_int_eq(c.counters, 0);
 	ck_assert_int_eq(c.mouse, 0);
+	ck_assert_str_eq(c.ov_hide, "RQ99 CGROUP");
 	ck_assert_int_eq(c.nbinds, 3);
 	ck_assert_str_eq(c.binds[0].action, "quit");
 	ck_assert_str_eq(c.binds[0].key, "Q");
@@ -73,6 +75,10 @@ START_TEST(test_round_trip)
 	b.zoom = 1;
 	ck_assert(!config_equal(&a, &b));
 	b.zoom = a.zoom;
+	ck_assert_str_eq(b.ov_hide, "RQ99 CGROUP");
+	b.ov_hide[0] = '\0';
+	ck_assert(!config_equal(&a, &b));
+	snprintf(b.ov_hide, sizeof(b.ov_hide), "%s", a.ov_hide);
 	b.split = 0;
 	ck_assert(!config_equal(&a, &b));
 	config_free(&a);
@@ -127,6 +133,7 @@ START_TEST(test_bad_lines)
 	bad("split = 90\n", false, 1, "split takes auto or the stream pane's share");
 	bad("split = half\n", false, 1, "split takes auto or the stream pane's share");
 	bad("key.fly = x\n", false, 1, "unknown action 'fly'");
+	bad("overview-hide = RUNQ PID\n", false, 1, "overview-hide takes column names other than");
 	bad("key.quit = F13\n", false, 1, "is not a key");
 	bad("key.quit = ctrl-x\n", false, 1, "is not a key");
 	bad("picker yes\n", false, 1, "expected 'key = value'");

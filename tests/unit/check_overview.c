@@ -133,7 +133,45 @@ START_TEST(test_table)
 	ck_assert_str_eq(cell, "-");
 	ovtable_cell(OVT_PID, &t.total, 1, false, cell, sizeof(cell));
 	ck_assert_str_eq(cell, "");
+	/* a pinned process first whatever the order, its threads under it; unpinned again */
+	t.filter[0] = '\0';
+	ck_assert(ovtable_pin(&t, 30));
+	ck_assert(ovtable_pinned(&t, 30));
+	ovtable_build(&t, &s);
+	ck_assert_int_eq(t.rows[0]->pid, 30);
+	ck_assert_int_eq(t.rows[1]->pid, 20);
+	t.ascending = true;
+	t.threads = true;
+	ovtable_build(&t, &s);
+	ck_assert_int_eq(t.rows[0]->pid, 30);
+	ck_assert_int_eq(t.rows[1]->pid, 10);
+	ck_assert(ovtable_pin(&t, 30));
+	ck_assert(!ovtable_pinned(&t, 30));
+	for (int i = 0; i < KT_OVT_PINS; i++)
+		ck_assert(ovtable_pin(&t, 100 + i));
+	ck_assert(!ovtable_pin(&t, 99));
 	ovtable_free(&t);
+}
+END_TEST
+
+/* ktoprc's overview-hide: column names, any case, back as the heads; PID, COMMAND and
+ * names no column has refused in one line. */
+START_TEST(test_hide)
+{
+	bool off[OVT_NCOLS];
+	char text[128], err[256];
+
+	ck_assert_int_eq(ovtable_hide_parse(" rq99  CGROUP ", off, err, sizeof(err)), 0);
+	ck_assert(off[OVT_RUNQ_P99] && off[OVT_CGROUP] && !off[OVT_RUNQ]);
+	ovtable_hide_text(off, text, sizeof(text));
+	ck_assert_str_eq(text, "RQ99 CGROUP");
+	ck_assert_int_eq(ovtable_hide_parse("", off, err, sizeof(err)), 0);
+	ovtable_hide_text(off, text, sizeof(text));
+	ck_assert_str_eq(text, "");
+	ck_assert_int_eq(ovtable_hide_parse("RUNQ COMMAND", off, err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "overview-hide takes column names other than PID and COMMAND "
+			      "(RUNQ, CGROUP...), not 'COMMAND'");
+	ck_assert_int_eq(ovtable_hide_parse("RUNQ,CPU%", off, err, sizeof(err)), -1);
 }
 END_TEST
 
@@ -146,6 +184,7 @@ static Suite *overview_suite(void)
 	tcase_add_test(tc, test_quantile);
 	tcase_add_test(tc, test_fit);
 	tcase_add_test(tc, test_table);
+	tcase_add_test(tc, test_hide);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -14,6 +14,7 @@
 #include "backend/probeprint.h"
 #include "remote/counterrows.h"
 #include "remote/histrows.h"
+#include "remote/ovrows.h"
 #include "remote/profrows.h"
 #include "remote/pages.h"
 #include "remote/proto.h"
@@ -465,6 +466,8 @@ START_TEST(test_remote_source)
 	ck_assert(source_has_hists(&s));
 	ck_assert(source_has_counters(&s));
 	ck_assert(source_has_profiles(&s));
+	/* and the overview (ovsrc.h) */
+	ck_assert(source_has_overview(&s));
 	/* the agent's kernel and files, not this machine's: the probe editor checks nothing
 	 * of them here */
 	ck_assert(source_is_remote(&s));
@@ -546,6 +549,80 @@ START_TEST(test_histrows)
 	ck_assert_ptr_null(h.rows);
 	memset(pay.data + pay.len - 4, 0xff, 4);
 	ck_assert_int_eq(msg_histrows_decode(pay.data, pay.len, &h), -1);
+	wbuf_free(&pay);
+}
+END_TEST
+
+/* An overview's tick (OVROWS) comes back as it went: the agent's strip, why a column is
+ * empty, the syscall hooks' state, every process and thread with its counts and buckets
+ * (only non-empty slots on the wire); a truncated or padded payload is refused, a slot
+ * out of range too, and a row count the payload cannot hold before any allocation. */
+START_TEST(test_ovrows)
+{
+	static struct kt_ovrows in, out;
+	struct kt_ov_row rows[2] = { 0 };
+	struct kt_wbuf pay = { 0 };
+
+	in.id = 5;
+	snprintf(in.source, sizeof(in.source), "bpf tp_btf");
+	in.syscalls = true;
+	snprintf(in.missing[KT_OVC_MIGR], sizeof(in.missing[0]), "no reason at all");
+	in.sys.interval_s = 1.5;
+	in.sys.ncpus = 2;
+	in.sys.cpu_busy[1] = 42.5;
+	in.sys.psi_io_full = -1;
+	in.sys.ndisks = 1;
+	snprintf(in.sys.disks[0].name, sizeof(in.sys.disks[0].name), "vda");
+	in.sys.disks[0].write_bytes = 8192;
+	in.sys.self.rss_kb = 9000;
+	rows[0] = (struct kt_ov_row){ .pid = 7, .tid = 7, .nthreads = 2, .exited = true,
+				      .comm = "0123456789abcdef", .user = "root",
+				      .cgroup = "docker abc", .oncpu_ns = 1000, .syscalls = 20000,
+				      .top_errno = 2, .write_bytes = 1 << 20 };
+	rows[0].runq_slots[3] = 9;
+	rows[0].sys_slots[KT_OV_ROW_SLOTS - 1] = 1;
+	rows[1] = (struct kt_ov_row){ .pid = 7, .tid = 8, .other = true, .migrations = 3 };
+	in.snap.interval_s = 1.5;
+	in.snap.cpu_runq_slots[0] = 4;
+	in.snap.procs = rows;
+	in.snap.nprocs = 1;
+	in.snap.threads = rows;
+	in.snap.nthreads = 2;
+	msg_ovrows_encode(&pay, &in);
+	ck_assert_int_eq(msg_ovrows_decode(pay.data, pay.len, &out), 0);
+	ck_assert_uint_eq(out.id, 5);
+	ck_assert_str_eq(out.source, "bpf tp_btf");
+	ck_assert(out.syscalls);
+	ck_assert_str_eq(out.missing[KT_OVC_MIGR], "no reason at all");
+	ck_assert_str_eq(out.missing[KT_OVC_CPU], "");
+	ck_assert(out.sys.ncpus == 2 && out.sys.cpu_busy[1] == 42.5 && out.sys.psi_io_full == -1);
+	ck_assert_str_eq(out.sys.disks[0].name, "vda");
+	ck_assert_uint_eq(out.sys.disks[0].write_bytes, 8192);
+	ck_assert_uint_eq(out.sys.self.rss_kb, 9000);
+	ck_assert_uint_eq(out.snap.cpu_runq_slots[0], 4);
+	ck_assert_uint_eq(out.snap.nprocs, 1);
+	ck_assert_uint_eq(out.snap.nthreads, 2);
+	ck_assert(!memcmp(&out.snap.procs[0], &rows[0], sizeof(rows[0])));
+	ck_assert(!memcmp(&out.snap.threads[1], &rows[1], sizeof(rows[1])));
+	msg_ovrows_free(&out);
+
+	for (size_t n = 0; n < pay.len; n++)
+		ck_assert_msg(msg_ovrows_decode(pay.data, n, &out) == -1, "%zu of %zu bytes", n,
+			      pay.len);
+	wbuf_u8(&pay, 0);
+	ck_assert_int_eq(msg_ovrows_decode(pay.data, pay.len, &out), -1);
+	pay.len--;
+	/* the last thread's sys_slots, empty, its count the last byte: one slot past the last */
+	pay.data[pay.len - 1] = 1;
+	wbuf_u8(&pay, KT_OV_ROW_SLOTS);
+	wbuf_u32(&pay, 1);
+	ck_assert_int_eq(msg_ovrows_decode(pay.data, pay.len, &out), -1);
+	wbuf_free(&pay);
+
+	in.snap.nprocs = in.snap.nthreads = 0;
+	msg_ovrows_encode(&pay, &in);
+	memset(pay.data + pay.len - 8, 0xff, 4); /* the count of processes */
+	ck_assert_int_eq(msg_ovrows_decode(pay.data, pay.len, &out), -1);
 	wbuf_free(&pay);
 }
 END_TEST
@@ -786,6 +863,7 @@ static Suite *remote_suite(void)
 	tcase_add_test(tc, test_backlog_kept);
 	tcase_add_test(tc, test_snapshot);
 	tcase_add_test(tc, test_histrows);
+	tcase_add_test(tc, test_ovrows);
 	tcase_add_test(tc, test_counterrows);
 	tcase_add_test(tc, test_profrows);
 	tcase_add_test(tc, test_probe_reports);
