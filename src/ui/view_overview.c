@@ -4,7 +4,7 @@
  * this machine does and who suffers, counted in the kernel (src/backend/overview.h). On top
  * the system strip (sysstrip.h), then one row per process, threads folded (u unfolds), its
  * figures per second over the last tick, sorted by any column (s or > next, < back, r
- * reverses), filtered by typing after / (name, user, cgroup), Space pins a process at the
+ * reverses), filtered by typing after / (name, user, cgroup), * pins a process at the
  * top, C chooses the columns (kept in ktoprc), the shown rows' total at the bottom. Enter
  * opens the pane behind the cell under the cursor in the sorted column, scoped to that
  * process: CPU% its on-CPU flame graph, RUNQ and RQ99 its run-queue latency, OFF and D its
@@ -449,18 +449,18 @@ static void enter(struct kt_view *v, struct ov_view *o)
 		   "o off-CPU flame graph, e events (Esc: none)", r->pid, r->comm);
 }
 
-/* Space: the cursor's process pinned at the top, or no longer. */
+/* *: the cursor's process pinned at the top, or no longer (Space pages, as everywhere). */
 static void pin(struct kt_view *v, struct ov_view *o)
 {
 	const struct kt_ov_row *r = o->t.rows[o->cursor];
 
 	if (!ovtable_pin(&o->t, r->pid)) {
-		ui_message(v->ui, true, "%d processes are pinned already: Space on one unpins it",
+		ui_message(v->ui, true, "%d processes are pinned already: * on one unpins it",
 			   KT_OVT_PINS);
 		return;
 	}
 	ui_message(v->ui, false, "%d %s %s", r->pid, r->comm,
-		   ovtable_pinned(&o->t, r->pid) ? "pinned at the top (Space: unpin)" : "unpinned");
+		   ovtable_pinned(&o->t, r->pid) ? "pinned at the top (*: unpin)" : "unpinned");
 	rebuild(v);
 }
 
@@ -534,7 +534,7 @@ static int ovv_key(struct kt_view *v, int key)
 		if (o->cursor < o->t.nrows)
 			enter(v, o);
 		break;
-	case ' ':
+	case '*':
 		if (o->cursor < o->t.nrows)
 			pin(v, o);
 		break;
@@ -593,13 +593,16 @@ static const struct kt_keyhelp overview_keys[] = {
 	{ "r", "reverse the order" },
 	{ "u", "threads / processes" },
 	{ "/", "filter: name, user, cgroup" },
+	{ "*", "pin the process at the top / unpin" },
+	{ "C", "columns: Left Right pick, Space hides" },
 	{ NULL, NULL },
 };
 
-/* After Enter the next letter picks the pane. */
+/* After Enter the next letter picks the pane; the column chooser takes Space and h l as
+ * its own. */
 static bool overview_typing(struct kt_view *v)
 {
-	return OVV(v)->drill;
+	return OVV(v)->drill || OVV(v)->choosing;
 }
 
 const struct kt_view_ops view_overview_ops = {

@@ -4,7 +4,7 @@
 # wakechain: wc-kicker wakes wc-waker from kicker_work, which wakes wc-waiter from
 # waker_work, round after round): I, then C, shows the off-CPU profile of the workload (-p);
 # y joins each wait to its waker (the title says so): the waker's frames follow a "--"
-# separator, and most of the waiter's time is under waker_work (a search says its share).
+# separator, and the waiter's waits are under waker_work (a search says their share).
 # z shows the pane alone; Down, Left, Left, Right select the waiter; Y shows step 1,
 # its wakers by time in the status line (wc-waker first) and as a flame graph of their
 # frames; Down and Y there show step 2, the waker's own wakers (wc-kicker, kicker_work).
@@ -19,7 +19,9 @@ require_flame_live
 
 fds_of() { find "/proc/$KTOP_PID/fd" -lname "anon_inode:$1" 2>/dev/null | wc -l; }
 matched() { tmux_screen | sed -n 's/.*matched \([0-9]*\)\.[0-9]%.*/\1/p' | head -1; }
-_matched_some() { local m; m=$(matched); [ -n "$m" ] && [ "$m" -ge 30 ]; }
+# waker_work holds the waiter's waits only: about a fifth of the process's (main sleeps
+# throughout, the waker and kicker wait too; 17.8% seen); without wakers it holds none
+_matched_some() { local m; m=$(matched); [ -n "$m" ] && [ "$m" -ge 10 ]; }
 # the root's total off the CPU as the status line says it, in us
 root_us()
 {
@@ -48,7 +50,7 @@ expect_text "^wakers on: " 3 "y said nothing of the wakers in the status line"
 tmux_keys /
 tmux_text waker_work
 tmux_keys Enter
-wait_until 15 _matched_some || fail "waker_work holds $(matched)% of the waits, not a third at least:
+wait_until 15 _matched_some || fail "waker_work holds $(matched)% of the waits, not a tenth at least:
 $(tmux_screen)"
 tmux_keys Escape # the search off
 # the tasks in name order: wc-kicker, wc-waiter, wc-waker

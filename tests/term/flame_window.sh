@@ -15,12 +15,13 @@ set -u
 . "$KTOP_SRCDIR/tests/profile-lib.sh"
 require_flame_live
 
-# frame_bg TEXT BG: the frame named TEXT is drawn on background BG (41 red, 44 blue)
+# frame_bg TEXT BG: the frame named TEXT (its label's last word, after the edge and [.]) is
+# drawn on background BG (41 red, 44 blue)
 frame_bg()
 {
 	local row
 	row=$(flame_row_of "$1")
-	[ -n "$row" ] && flame_runs "$row" | awk -v t="$1" -v bg="$2" '$4 == t && $3 == bg { f = 1 }
+	[ -n "$row" ] && flame_runs "$row" | awk -v t="$1" -v bg="$2" '$NF == t && $3 == bg { f = 1 }
 		END { exit !f }'
 }
 

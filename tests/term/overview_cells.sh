@@ -2,8 +2,8 @@
 # shellcheck disable=SC2317 # helpers called through wait_until
 # The overview's cells, pins and columns (ktop.1 OVERVIEW), at 140x30, two workloads whose
 # pids come from the workloads themselves:
-#   - Space pins the quieter one: its row (marked *) stays first whatever the sort, and
-#     Space again unpins it;
+#   - * pins the quieter one: its row (marked *) stays first whatever the sort, and
+#     * again unpins it (Space pages down, as in every pane);
 #   - Enter opens the pane behind the cell under the cursor in the sorted column, for that
 #     process: CPU% its on-CPU flame graph, RUNQ its run-queue latency, OFF its off-CPU
 #     flame graph, SYS/s its syscall latency by syscall; Esc comes back each time;
@@ -53,8 +53,8 @@ pids() { tmux_screen | awk 'NR > 6 && $1 ~ /^[0-9]+$/ && $NF ~ /ktop-ovc-[ab]$/ 
 _first() { [ "$(pids)" = "$1 $2 " ]; }
 wait_until 10 _first "$A" "$B" || fail "by CPU%, $A (30% busy) is not above $B (1%): $(pids)"
 tmux_keys Down
-tmux_keys Space
-expect_text "$B ktop-ovc-b pinned at the top" 3 "Space did not pin $B"
+tmux_keys "*"
+expect_text "$B ktop-ovc-b pinned at the top" 3 "* did not pin $B"
 wait_until 5 _first "$B" "$A" || fail "the pinned $B is not first: $(pids)"
 expect_text "^ *$B .* \\*ktop-ovc-b *$" 3 "the pinned row is not marked *"
 
@@ -82,8 +82,8 @@ tmux_keys Enter
 expect_text "syscall-latency.*pid=$B" 15 "Enter on SYS/s opened no syscall latency of $B"
 tmux_keys Escape
 expect_text "processes by SYS/s" 5 "Esc did not come back from the syscall latency"
-tmux_keys Home Space
-expect_text "$B ktop-ovc-b unpinned" 3 "Space did not unpin $B"
+tmux_keys Home "*"
+expect_text "$B ktop-ovc-b unpinned" 3 "* did not unpin $B"
 
 # the column chooser, and ktoprc
 _head() { tmux_screen | grep -E '^ +PID USER' | head -1; }

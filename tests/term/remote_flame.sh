@@ -130,8 +130,9 @@ tmux_keys z # the pane alone
 # the row below all: the hosts' labels, profwork under each
 expect_text "via1" 15 "two: no via1 frame below all"
 expect_text "via2" 15 "two: no via2 frame below all"
-# icicle: the root's row first (the status line's "all  total" comes last), the labels next
-row=$(tmux_screen | grep -n "^all" | head -1 | cut -d: -f1)
+# icicle: the root's row first (after its edge; the status line's "all  total" comes last),
+# the labels next
+row=$(tmux_screen | grep -n -E "^(▏)?all( |$)" | head -1 | cut -d: -f1)
 [ -n "$row" ] || fail "two: no root row: $(tmux_screen)"
 below=$(tmux_screen | sed -n "$((row + 1))p")
 if ! echo "$below" | grep -q "via1" || ! echo "$below" | grep -q "via2"; then

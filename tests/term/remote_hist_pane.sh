@@ -38,7 +38,9 @@ remote()
 	tmux_start 80 24 "XDG_CONFIG_HOME=$T/xdg" -- -d 1 --via "$(via "$tag")" "$@"
 	remote_agent_pid "$tag"
 	agent=$AGENT_PID
-	expect_text "No events enabled" 15 "$tag: the explorer did not start on the agent"
+	# --hist alone opens on the histogram, taking the screen; else the empty stream
+	expect_text "No events enabled|Hist syscall-latency" 15 \
+		"$tag: the explorer did not start on the agent"
 }
 # via TAG: the agent's command, its own -d a minute: the rows come at the explorer's -d
 # (0.1 s) all the same.
