@@ -33,7 +33,6 @@
 #define DETAIL_LABEL_W 10
 #define DETAIL_MIN_H 3 /* title line, one slot, the total */
 #define DETAIL_MAX_H 10 /* rows the list leaves for it; more CPUs scroll */
-#define LIST_MIN_H 4
 #define HOST_W (VALUE_W + 1 + RATE_W) /* several hosts: a host's column */
 
 struct pmu_view {
@@ -480,18 +479,16 @@ struct pmu_layout {
 static void place(struct kt_view *v, int extra, int det_want, struct pmu_layout *l)
 {
 	struct pmu_view *pv = PV(v);
-	int avail = v->h - 2, rest, keep = det_want ? avail - det_want - 2 - KT_PMU_NRATIOS : avail;
+	int avail = v->h - 2, rest;
 
-	/* The list scrolls, so it leaves room for the selected counter's per-CPU figures. */
-	if (keep < LIST_MIN_H)
-		keep = LIST_MIN_H;
-	if (keep > avail)
-		keep = avail;
-	l->list_h = pv->nrows < keep ? pv->nrows : keep;
+	l->list_h = pv->nrows < avail ? pv->nrows : avail;
 	rest = avail - l->list_h;
 	l->extra_h = extra < rest ? extra : rest;
 	rest -= l->extra_h;
 	l->der_h = rest >= 1 + KT_PMU_NRATIOS ? 1 + KT_PMU_NRATIOS : 0;
+	/* Short of room for both (80x24), the selected counter's per-CPU figures first. */
+	if (l->der_h && det_want && rest < l->der_h + 1 + det_want)
+		l->der_h = 0;
 	l->det_h = rest - l->der_h - (l->der_h ? 1 : 0);
 	pv->list_h = l->list_h;
 	if (pv->sel < pv->top)
