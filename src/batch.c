@@ -415,17 +415,17 @@ static bool batch_cut_possible(struct batch *b)
 /* -i FILE -o PART: the window's records written again, once the index is complete. */
 static int batch_cut_recording(struct batch *b)
 {
-	unsigned long long events = 0;
+	struct kt_window_stats ws;
 	char err[512];
 
 	if (!b->app->opts->record_path)
 		return KT_EXIT_OK;
-	if (record_window(b->app, b->app->opts->record_path, b->from, b->to, &events, err,
-			  sizeof(err))) {
+	if (recorder_write_window(b->app, b->app->opts->record_path, b->from, b->to, &ws, err,
+				  sizeof(err))) {
 		fprintf(stderr, "ktop: %s\n", err);
 		return KT_EXIT_RECORDING;
 	}
-	fprintf(stderr, "ktop: recorded %llu events to %s\n", events, b->app->opts->record_path);
+	fprintf(stderr, "ktop: recorded %llu events to %s\n", ws.events, b->app->opts->record_path);
 	return KT_EXIT_OK;
 }
 

@@ -62,6 +62,8 @@ TERM_TESTS = \
 # Performance counters: software counters against workloads of known size, the pane.
 LIVE_TESTS += tests/live/pmu_counters.sh
 TERM_TESTS += tests/term/pmu_pane.sh
+TERM_TESTS += tests/term/pmu_busy.sh
+TERM_TESTS += tests/term/stream_cpu_axis.sh
 # Themes, ktoprc, profiles, the mouse, terminal types.
 TERM_TESTS += tests/term/themes.sh
 # Every action rebindable, the refusals on a recording through a rebound key.

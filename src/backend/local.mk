@@ -26,6 +26,7 @@ src_libktop_a_SOURCES += \
 src_libktop_a_SOURCES += \
 	src/backend/pmu.c src/backend/pmu.h src/backend/pmu_local.h \
 	src/backend/pmu_count.c src/backend/pmu_print.c \
+	src/backend/pmu_idle.c src/backend/pmu_idle.h \
 	src/backend/pmu_snap.c src/backend/pmu_snap.h \
 	src/backend/pmu_names.c src/backend/pmu_names.h \
 	src/backend/pmu_reason.c src/backend/pmu_reason.h \

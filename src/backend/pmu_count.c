@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "backend/pmu_idle.h"
 #include "backend/pmu_local.h"
 #include "clock.h"
 
@@ -120,6 +121,19 @@ static bool cgroup_refused(const int *first_err, size_t n)
 	return n > 0;
 }
 
+/* System-wide, cpu-clock is shown busy: the CPUs' idle time from now on is taken away. */
+static void open_idle(struct kt_pmu *p)
+{
+	int s;
+
+	p->busy_clock = !p->per_task && p->cgroup_fd < 0;
+	if (!p->busy_clock)
+		return;
+	pmu_idle_read(p->slots, p->nslots);
+	for (s = 0; s < p->nslots; s++)
+		p->slots[s].idle0_ns = p->slots[s].p_idle_ns = p->slots[s].idle_ns;
+}
+
 int pmu_open(struct kt_pmu *p, char *err, size_t errlen)
 {
 	struct perf_event_attr attr;
@@ -216,6 +230,7 @@ int pmu_open(struct kt_pmu *p, char *err, size_t errlen)
 		snprintf(err, errlen, "-p: every thread exited before its counters opened");
 		return -1;
 	}
+	open_idle(p);
 	return navail;
 }
 
@@ -270,6 +285,28 @@ double pmu_scale(uint64_t value, uint64_t enabled, uint64_t running, double *sha
 	return (double)value * ((double)enabled / (double)running);
 }
 
+static uint64_t minus(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* cpu-clock and task-clock on a CPU count its idle task too: take the idle time away
+ * (pmu_idle.h). */
+static void busy_only(const struct kt_pmu *p, const struct kt_pmu_counter *c, int s,
+		      struct kt_pmu_slot_value *sv, uint64_t *d_raw)
+{
+	const struct pmu_slot *sl = &p->slots[s];
+	double idle;
+
+	if (!p->busy_clock || !sl->idle_known || c->attr.type != PERF_TYPE_SOFTWARE ||
+	    (c->attr.config != PERF_COUNT_SW_CPU_CLOCK &&
+	     c->attr.config != PERF_COUNT_SW_TASK_CLOCK))
+		return;
+	idle = (double)minus(sl->idle_ns, sl->idle0_ns);
+	sv->scaled = sv->scaled > idle ? sv->scaled - idle : 0;
+	*d_raw = minus(*d_raw, minus(sl->idle_ns, sl->p_idle_ns));
+}
+
 void pmu_update(struct kt_pmu *p, unsigned long long now_ns)
 {
 	double dt, scale, share;
@@ -313,6 +350,7 @@ void pmu_update(struct kt_pmu *p, unsigned long long now_ns)
 				sv->scaled = pmu_scale(sg->raw[k], sg->enabled, sg->running,
 						       &share) * scale;
 				d_raw = sg->raw[k] >= sg->p_raw[k] ? sg->raw[k] - sg->p_raw[k] : 0;
+				busy_only(p, c, s, sv, &d_raw);
 				if (dt <= 0)
 					sv->rate = NAN;
 				else if (d_run > 0)
@@ -338,6 +376,7 @@ void pmu_update(struct kt_pmu *p, unsigned long long now_ns)
 			sg->p_running = sg->running;
 			memcpy(sg->p_raw, sg->raw, sizeof(sg->p_raw));
 		}
+		p->slots[s].p_idle_ns = p->slots[s].idle_ns;
 	}
 	for (i = 0; i < p->ncounters; i++) {
 		struct kt_pmu_counter *c = &p->counters[i];
@@ -373,6 +412,8 @@ void pmu_read(struct kt_pmu *p)
 			if (n > 0)
 				pmu_feed(p, s, g, buf, (size_t)n);
 		}
+	if (p->busy_clock)
+		pmu_idle_read(p->slots, p->nslots);
 	pmu_update(p, clock_mono_ns());
 }
 

@@ -30,6 +30,9 @@ struct pmu_slot {
 	int cpu;   /* -1 per task */
 	pid_t tid; /* -1 system-wide */
 	bool gone; /* the thread had exited before its counters opened */
+	/* System-wide: the CPU's idle time (pmu_idle.h), taken from its cpu-clock. */
+	bool idle_known;
+	uint64_t idle_ns, p_idle_ns, idle0_ns; /* now, at the previous update, at opening */
 };
 
 /* Per-counter sums while updating. */
@@ -59,6 +62,7 @@ struct kt_pmu {
 	double interval;
 	unsigned samples;
 	bool stopped;
+	bool busy_clock; /* system-wide without --cgroup: cpu-clock less each CPU's idle time */
 };
 
 static inline struct pmu_sg *SG(const struct kt_pmu *p, int slot, int group)

@@ -109,24 +109,6 @@ void recorder_set_window(struct kt_recorder *rc, uint64_t from, uint64_t to)
 	rc->to = to;
 }
 
-int record_window(struct kt_app *app, const char *path, uint64_t from, uint64_t to,
-		  unsigned long long *events, char *err, size_t errlen)
-{
-	struct kt_recorder *rc;
-	uint64_t first;
-
-	store_lock(app->store);
-	first = store_first(app->store);
-	store_unlock(app->store);
-	rc = recorder_start(app, path, first, err, errlen);
-	if (!rc)
-		return -1;
-	recorder_set_window(rc, from, to);
-	recorder_pump(rc, err, errlen);
-	*events = recorder_events(rc);
-	return recorder_finish(rc, err, errlen);
-}
-
 unsigned long long recorder_events(const struct kt_recorder *rc)
 {
 	return tdat_writer_events(rc->w);

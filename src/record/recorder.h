@@ -17,11 +17,6 @@ struct kt_recorder *recorder_start(struct kt_app *app, const char *path, uint64_
 				   char *err, size_t errlen);
 /* Only the records from..to (trace timestamps, both included) are written: --from, --to. */
 void recorder_set_window(struct kt_recorder *rc, uint64_t from, uint64_t to);
-/* The window's writer: app's stored records from..to written to path as a trace.dat, at once
- * (-i FILE --from --to -o PART; a live store's window). *events gets how many it holds.
- * Returns as recorder_finish(), or -1 when the file could not be started. */
-int record_window(struct kt_app *app, const char *path, uint64_t from, uint64_t to,
-		  unsigned long long *events, char *err, size_t errlen);
 /* Writes the records the store gained since the last call. Returns 0, or -1 with err: a
  * page could not be written (a full disk, an I/O error) and nothing more will be; finish rc
  * then, and the file holds what was written before. */
@@ -48,8 +43,8 @@ struct kt_window_stats {
 };
 
 /* The live store's records with from <= ts <= to (the trace clock) into a new trace.dat at
- * path, at once: what the flight recorder keeps of an incident, and the writer a time range
- * export shares. The kernel's whole-capture loss counters are left out (ws counts the
+ * path, at once: what the flight recorder keeps of an incident, and what -o writes of
+ * -i FILE --from --to. The kernel's whole-capture loss counters are left out (ws counts the
  * window's). Returns recorder_finish()'s 0, 1 or -1, with err. */
 int recorder_write_window(struct kt_app *app, const char *path, uint64_t from, uint64_t to,
 			  struct kt_window_stats *ws, char *err, size_t errlen);

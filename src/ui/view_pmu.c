@@ -32,6 +32,7 @@
 #define FIXED_W (NAME_W + 1 + VALUE_W + 1 + RATE_W + 1 + SHARE_W + 1)
 #define DETAIL_LABEL_W 10
 #define DETAIL_MIN_H 3 /* title line, one slot, the total */
+#define DETAIL_MAX_H 10 /* rows the list leaves for it; more CPUs scroll */
 #define HOST_W (VALUE_W + 1 + RATE_W) /* several hosts: a host's column */
 
 struct pmu_view {
@@ -259,8 +260,32 @@ static void draw_spark(struct kt_view *v, int y, int x, int w, const struct kt_p
 	wattrset(v->win, A_NORMAL);
 }
 
+/* Line k of text wrapped at w cells, breaking at spaces, and its length in *len; NULL past
+ * the end. */
+static const char *wrap_line(const char *r, int w, int k, int *len)
+{
+	for (;;) {
+		int n = (int)strlen(r), take = n < w ? n : w;
+
+		if (take <= 0)
+			return NULL;
+		if (take < n)
+			while (take > 10 && r[take] != ' ')
+				take--;
+		if (k-- == 0) {
+			*len = take;
+			return r;
+		}
+		r += take;
+		while (*r == ' ')
+			r++;
+	}
+}
+
+/* Counter c's row; an unavailable one shows line part of its reason, so that a run of
+ * counters missing for the same reason says it once, wrapped down the run. */
 static void draw_counter(struct kt_view *v, int y, const struct kt_pmu_snap *p,
-			 const struct kt_pmu_snap_counter *c, bool cursor)
+			 const struct kt_pmu_snap_counter *c, bool cursor, int part)
 {
 	char buf[64];
 	int x = NAME_W + 1, w = v->w;
@@ -277,12 +302,17 @@ static void draw_counter(struct kt_view *v, int y, const struct kt_pmu_snap *p,
 	if (x >= w)
 		goto out;
 	if (!c->available) {
+		const char *r;
+		int len;
+
 		if (!cursor)
 			wattrset(v->win, crt_attr(CRT_ERROR));
 		x += crt_put(v->win, y, x, "n/a ", w - x);
 		if (!cursor)
 			wattrset(v->win, crt_attr(CRT_DIM));
-		crt_put(v->win, y, x, c->reason, w - x);
+		r = wrap_line(c->reason, w - x - 2, part, &len);
+		if (r)
+			crt_put(v->win, y, x + (part ? 2 : 0), r, len);
 		goto out;
 	}
 	if (!p->samples) {
@@ -363,6 +393,12 @@ static void draw_ratios(struct kt_view *v, int y, int h, const struct kt_pmu_sna
 	wattrset(v->win, A_NORMAL);
 }
 
+/* cpu-clock, task-clock per CPU: pmu.c leaves out each CPU's idle time: busy CPUs. */
+static bool busy_clock(const struct kt_pmu_snap *p, const struct kt_pmu_snap_counter *c)
+{
+	return !p->per_task && c->fmt == KT_PMU_FMT_NS;
+}
+
 /* The selected counter: a bar per slot and the total, or the whole reason. */
 static void draw_detail(struct kt_view *v, int y, int h, const struct kt_pmu_snap *p,
 			const struct kt_pmu_snap_counter *c)
@@ -377,28 +413,18 @@ static void draw_detail(struct kt_view *v, int y, int h, const struct kt_pmu_sna
 	if (h < DETAIL_MIN_H || v->w < DETAIL_LABEL_W + RATE_W + 4)
 		return;
 	snprintf(title, sizeof(title), "%s per %s%s", c->name, p->per_task ? "thread" : "CPU",
-		 c->available ? " (rate/s)" : "");
+		 !c->available ? "" : busy_clock(p, c) ? " busy (idle left out)" : " (rate/s)");
 	wattrset(v->win, crt_attr(CRT_SYSTEM));
 	crt_put(v->win, y++, 0, title, v->w);
 	wattrset(v->win, A_NORMAL);
 	if (!c->available) {
 		/* The whole reason, wrapped. */
-		const char *r = c->reason;
+		const char *r;
+		int len;
 
 		wattrset(v->win, crt_attr(CRT_DIM));
-		for (i = 0; i < h - 1 && *r; i++) {
-			int len = (int)strlen(r), take = len < v->w - 2 ? len : v->w - 2;
-
-			if (take <= 0)
-				break;
-			if (take < len)
-				while (take > 10 && r[take] != ' ')
-					take--;
-			crt_put(v->win, y + i, 2, r, take);
-			r += take;
-			while (*r == ' ')
-				r++;
-		}
+		for (i = 0; i < h - 1 && (r = wrap_line(c->reason, v->w - 2, i, &len)); i++)
+			crt_put(v->win, y + i, 2, r, len);
 		wattrset(v->win, A_NORMAL);
 		return;
 	}
@@ -406,7 +432,7 @@ static void draw_detail(struct kt_view *v, int y, int h, const struct kt_pmu_sna
 		pv->det_off = n - 1;
 	if (pv->det_off < 0)
 		pv->det_off = 0;
-	m = max_slot_rate(p, c);
+	m = busy_clock(p, c) ? 1e9 : max_slot_rate(p, c); /* busy: a full bar is one CPU */
 	bar_w = v->w - DETAIL_LABEL_W - 1 - RATE_W - 1;
 	show = n - pv->det_off;
 	more = show > rows;
@@ -450,7 +476,7 @@ struct pmu_layout {
 	int list_h, extra_h, der_h, det_h;
 };
 
-static void place(struct kt_view *v, int extra, struct pmu_layout *l)
+static void place(struct kt_view *v, int extra, int det_want, struct pmu_layout *l)
 {
 	struct pmu_view *pv = PV(v);
 	int avail = v->h - 2, rest;
@@ -460,6 +486,9 @@ static void place(struct kt_view *v, int extra, struct pmu_layout *l)
 	l->extra_h = extra < rest ? extra : rest;
 	rest -= l->extra_h;
 	l->der_h = rest >= 1 + KT_PMU_NRATIOS ? 1 + KT_PMU_NRATIOS : 0;
+	/* Short of room for both (80x24), the selected counter's per-CPU figures first. */
+	if (l->der_h && det_want && rest < l->der_h + 1 + det_want)
+		l->der_h = 0;
 	l->det_h = rest - l->der_h - (l->der_h ? 1 : 0);
 	pv->list_h = l->list_h;
 	if (pv->sel < pv->top)
@@ -488,9 +517,9 @@ static void draw_one(struct kt_view *v, const struct kt_pmu_snap *p)
 {
 	struct pmu_view *pv = PV(v);
 	char title[192], right[48];
-	const struct kt_pmu_snap_counter *sel = NULL;
+	const struct kt_pmu_snap_counter *sel = NULL, *prev = NULL;
 	struct pmu_layout l;
-	int i, y;
+	int i, y, part = 0;
 
 	snprintf(title, sizeof(title), "Counters: %s", p ? p->target : "");
 	view_draw_title(v, p ? title : "Counters", title_right(pv, p, right, sizeof(right)));
@@ -517,13 +546,17 @@ static void draw_one(struct kt_view *v, const struct kt_pmu_snap *p)
 		crt_put(v->win, 1, FIXED_W, p->per_task ? "threads" : "CPUs", v->w - FIXED_W);
 	wattrset(v->win, A_NORMAL);
 
-	place(v, 0, &l);
+	place(v, 0, (int)p->nslots + 2 < DETAIL_MAX_H ? (int)p->nslots + 2 : DETAIL_MAX_H, &l);
 	y = 2;
 	for (i = 0; i < l.list_h && pv->top + i < pv->nrows; i++) {
 		const struct kt_pmu_snap_counter *c = find_counter(p, &pv->rows[pv->top + i]);
 
-		if (c)
-			draw_counter(v, y + i, p, c, pv->top + i == pv->sel);
+		if (!c)
+			continue;
+		part = prev && !c->available && !prev->available &&
+		       !strcmp(c->reason, prev->reason) ? part + 1 : 0;
+		draw_counter(v, y + i, p, c, pv->top + i == pv->sel, part);
+		prev = c;
 	}
 	y += l.list_h;
 	if (l.der_h) {
@@ -716,7 +749,7 @@ static void draw_hosts(struct kt_view *v, unsigned n)
 		refused += hh.refusal != NULL;
 	}
 
-	place(v, refused, &l);
+	place(v, refused, 0, &l);
 	y = 2;
 	for (i = 0; i < l.list_h && pv->top + i < pv->nrows; i++) {
 		bool cursor = pv->top + i == pv->sel;

@@ -574,8 +574,8 @@ static void stream_draw(struct kt_view *v)
 	}
 
 	if (st->split)
-		snprintf(title, sizeof(title), "Events: per CPU %d-%d of %d", st->cpu_off,
-			 st->cpu_off + stream_split_columns(v) - 1, stream_ncpus(v));
+		snprintf(title, sizeof(title), "Events: per CPU %d-%d of %d, one time axis",
+			 st->cpu_off, st->cpu_off + stream_split_columns(v) - 1, stream_ncpus(v));
 	else
 		snprintf(title, sizeof(title), "Events: all CPUs");
 	if (st->rf_on) {
@@ -692,7 +692,7 @@ static void go_home(struct kt_view *v)
 	st->top = first;
 	st->cur = first;
 	if (st->split && end > first) {
-		uint64_t span = (uint64_t)(v->h - 2) * stream_split_columns(v);
+		uint64_t span = (uint64_t)(v->h - 2); /* one event a row */
 
 		st->cur = end - first > span ? first + span - 1 : end - 1;
 	}

@@ -44,7 +44,7 @@ expect_text "\*\*\* CPU 0: lost 3 events \*\*\*" 20 "the search did not find the
 
 # ---- per CPU ----------------------------------------------------------------------------
 tmux_keys c
-expect_text "Events: per CPU 0-1 of 2" 5 "c did not split the stream per CPU"
+expect_text "Events: per CPU 0-1 of 2, one time axis" 5 "c did not split the stream per CPU"
 tmux_keys c
 expect_text "Events: all CPUs" 5 "c did not merge the CPUs again"
 
