@@ -91,7 +91,7 @@ static int chain_key(void *arg, struct kt_view *v, int key)
 	struct chain *c = arg;
 	const struct kt_stack_node *sel = view_flame_selected(v);
 
-	if (key != 'W')
+	if (key != 'Y')
 		return KT_KEY_IGNORED;
 	if (!sel || !sel->depth) {
 		ui_message(c->ui, false, "select a waker's frame first (Y: its own wakers)");
