@@ -14,12 +14,14 @@ kernel's accounting cannot say (how long the work took, CLOCK_MONOTONIC; getrusa
 faults) and stops itself (SIGSTOP): the test reads the kernel's own figures for it in
 /proc/PID while nothing more can happen to it, then kills it.
 """
+import ctypes
 import json
 import mmap
 import os
 import resource
 import signal
 import sys
+import threading
 import time
 
 
@@ -59,13 +61,28 @@ def touch(pages):
         m[i * size] = 1
 
 
+def threads(prefix):
+    """PREFIX-mt and two threads PREFIX-t1, PREFIX-t2, each waking every 10 ms (so each has
+    figures in every tick) until killed: the overview panes' thread folding."""
+    libc = ctypes.CDLL(None)
+
+    def tick(name):
+        libc.prctl(15, name.encode(), 0, 0, 0)
+        while True:
+            time.sleep(0.01)
+    for i in (1, 2):
+        threading.Thread(target=tick, args=(f"{prefix}-t{i}",), daemon=True).start()
+    tick(f"{prefix}-mt")
+
+
 def main():
-    modes = {"duty": lambda a: duty(float(a[0]), float(a[1])),
+    modes = {"threads": lambda a: threads(a[0]),
+             "duty": lambda a: duty(float(a[0]), float(a[1])),
              "pinned": lambda a: pinned(int(a[0]), float(a[1])),
              "write": lambda a: write(int(a[0]), a[1]),
              "touch": lambda a: touch(int(a[0]))}
     if len(sys.argv) != 4 or sys.argv[1] not in modes:
-        sys.exit("usage: overview_work.py duty PCT SECONDS | pinned CPU SECONDS | "
+        sys.exit("usage: overview_work.py threads PREFIX - | duty PCT SECONDS | pinned CPU SECONDS | "
                  "write MIB FILE | touch PAGES -")
     print(os.getpid(), flush=True)
     start = time.monotonic()

@@ -22,22 +22,7 @@ require_tmux
 require_python
 
 # a process of three threads, each named, each waking every 10 ms (so each has figures)
-cat >"$T/threads.py" <<'EOF'
-import ctypes, threading, time
-libc = ctypes.CDLL(None)
-def name(n):
-    libc.prctl(15, n.encode(), 0, 0, 0)
-def tick(n):
-    name(n)
-    while True:
-        time.sleep(0.01)
-name("ktop-ov-mt")
-for i in (1, 2):
-    threading.Thread(target=tick, args=(f"ktop-ov-t{i}",), daemon=True).start()
-print("ready", flush=True)
-tick("ktop-ov-mt")
-EOF
-python3 "$T/threads.py" >"$T/threads.out" 2>"$T/threads.err" &
+python3 "$KTOP_SRCDIR/tests/helpers/overview_work.py" threads ktop-ov - >"$T/threads.out" 2>"$T/threads.err" &
 MT=$!
 CLEANUP_PIDS+=("$MT")
 python3 -c 'import ctypes, time

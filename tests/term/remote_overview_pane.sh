@@ -18,20 +18,7 @@ require_live_hist
 require_tmux
 require_python
 
-cat >"$T/threads.py" <<'EOF2'
-import ctypes, os, threading, time
-libc = ctypes.CDLL(None)
-def tick(n):
-    libc.prctl(15, n.encode(), 0, 0, 0)
-    while True:
-        time.sleep(0.01)
-libc.prctl(15, b"ktop-rov-mt", 0, 0, 0)
-for i in (1, 2):
-    threading.Thread(target=tick, args=(f"ktop-rov-t{i}",), daemon=True).start()
-print(os.getpid(), flush=True)
-tick("ktop-rov-mt")
-EOF2
-python3 "$T/threads.py" >"$T/threads.out" 2>"$T/threads.err" &
+python3 "$KTOP_SRCDIR/tests/helpers/overview_work.py" threads ktop-rov - >"$T/threads.out" 2>"$T/threads.err" &
 CLEANUP_PIDS+=($!)
 wait_until 30 has_line "$T/threads.out" || fail "the workload did not start: $(cat "$T/threads.err")"
 MT=$(head -n1 "$T/threads.out")
