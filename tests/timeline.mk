@@ -2,3 +2,4 @@
 # follows, against trace-cmd report of a recording made in the test, and live.
 TERM_TESTS += tests/term/timeline.sh
 EXTRA_DIST += tests/helpers/timeline_expect.py
+TERM_TESTS += tests/term/range_panes.sh

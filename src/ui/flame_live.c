@@ -72,7 +72,8 @@ static struct tep_handle *row_symbols(void *arg, const struct kt_rec *r)
 	return source_symbols(lv->ui->app->source, r->cpu);
 }
 
-/* The records from lv->next to the store's end, those the stream shows as rows. */
+/* The records from lv->next to the store's end, those the stream shows as rows, within the
+ * time range when one is marked. */
 static int64_t collect_events(struct live *lv, struct kt_stacks *st)
 {
 	struct kt_app *app = lv->ui->app;
@@ -82,13 +83,14 @@ static int64_t collect_events(struct live *lv, struct kt_stacks *st)
 	store_lock(app->store);
 	first = store_first(app->store);
 	end = store_end(app->store);
-	store_unlock(app->store);
 	/* evicted, or the store numbered afresh (store_restart) */
 	if (lv->next < first || lv->next > end)
 		lv->next = first;
-	if (lv->next >= end)
-		return 0;
 	first = lv->next;
+	ui_range_clip(lv->ui, app->store, &first, &end);
+	store_unlock(app->store);
+	if (first >= end)
+		return 0;
 	lv->next = end;
 	scan = (struct kt_evstacks_scan){
 		.shown = row_shown,
@@ -166,6 +168,22 @@ static void live_close(void *arg)
 	free(lv);
 }
 
+/* Whether a first collection of added stacks leaves nothing to show: none, unless a range
+ * is marked in a store that holds stacks (the range has none: an empty graph says so). */
+static bool events_refused(struct live *lv, int64_t added)
+{
+	struct kt_store_stats ss;
+
+	if (added < 0)
+		return true;
+	if (added > 0 || !ui_range(lv->ui)->on)
+		return added == 0;
+	store_lock(lv->ui->app->store);
+	store_stats(lv->ui->app->store, &ss);
+	store_unlock(lv->ui->app->store);
+	return ss.stacks == 0;
+}
+
 /* Starts kind into a new tree: lv and st filled, name its title. Returns 0, or -1 with the
  * reason in err ("" when there is nothing of that kind to show). */
 static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wakers,
@@ -226,7 +244,7 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wak
 	case LIVE_EVENTS:
 		snprintf(name, namelen, "event stacks");
 		*st = stacks_new(KT_STACK_EVENTS);
-		if (*st && collect_events(lv, *st) <= 0) {
+		if (*st && events_refused(lv, collect_events(lv, *st))) {
 			stacks_free(*st);
 			return -1;
 		}
@@ -246,6 +264,7 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wak
 static const char *const kind_prefix[] = { "on-CPU profile: ", "", "event stacks: " };
 
 static int live_key(void *arg, struct kt_view *v, int key);
+static void live_range(void *arg, struct kt_view *v);
 
 /* Shows kind in the pane, the profile of process pid alone when pid is not 0 (an agent's
  * is its scope's: the title names the pid only where it holds), the off-CPU one with its
@@ -254,7 +273,8 @@ static bool live_show_pid(struct kt_ui *ui, struct kt_view *v, enum live_kind ki
 			  bool wakers)
 {
 	struct kt_profile_scope scope = { .cpu = -1, .pid = pid };
-	struct kt_flame_source src = { live_update, live_close, live_key, live_cpu, NULL, NULL };
+	struct kt_flame_source src = { .update = live_update, .close = live_close, .key = live_key,
+					.cpu = live_cpu };
 	struct kt_stacks *st = NULL;
 	struct live *lv = xmalloc(sizeof(*lv));
 	char name[128], err[512];
@@ -275,6 +295,9 @@ static bool live_show_pid(struct kt_ui *ui, struct kt_view *v, enum live_kind ki
 	 * over its CPUs */
 	if (kind == LIVE_OFFCPU || lv->ps)
 		src.cpu = NULL;
+	/* only the events' stacks have times; a profile's samples are summed as they come */
+	if (kind == LIVE_EVENTS)
+		src.range = live_range;
 	view_flame_show(v, st, NULL, name, &src, false);
 	return true;
 }
@@ -301,6 +324,17 @@ static int wakers_key(struct live *lv, struct kt_view *v, int key)
 	return KT_KEY_HANDLED;
 }
 
+/* The range changed: the stored events' stacks again, those in it (an empty tree when it
+ * holds none). lv is freed once the new tree is shown. */
+static void live_range(void *arg, struct kt_view *v)
+{
+	struct live *lv = arg;
+
+	live_show(lv->ui, v, LIVE_EVENTS);
+}
+
+static void recorded_show(struct kt_view *v);
+
 /* C: on-CPU, off-CPU, the events' stacks when the stream has rows with stacks, on-CPU. */
 static int live_key(void *arg, struct kt_view *v, int key)
 {
@@ -311,7 +345,12 @@ static int live_key(void *arg, struct kt_view *v, int key)
 		return wakers_key(lv, v, key);
 	if (key != 'C')
 		return KT_KEY_IGNORED;
-	/* lv is freed once another source is shown */
+	/* lv is freed once another source is shown; a recording has no kernel to sample, but
+	 * may keep a profile */
+	if (app_can(ui->app, KT_CAP_SEEK)) {
+		recorded_show(v);
+		return KT_KEY_HANDLED;
+	}
 	switch (lv->kind) {
 	case LIVE_ONCPU:
 		live_show(ui, v, LIVE_OFFCPU);
@@ -327,9 +366,21 @@ static int live_key(void *arg, struct kt_view *v, int key)
 	return KT_KEY_HANDLED;
 }
 
+/* C on a recording's kept profile: the events' stacks again, when it holds any. */
+static int recorded_key(void *arg, struct kt_view *v, int key)
+{
+	if (key != 'C')
+		return KT_KEY_IGNORED;
+	if (!live_show(arg, v, LIVE_EVENTS))
+		ui_message(v->ui, true, "event stacks: this recording holds no events with stacks "
+			   "(ktop --stack EVENT -o keeps them)");
+	return KT_KEY_HANDLED;
+}
+
 /* -i: the profile the recording keeps (its folded text, the counts line first). */
 static void recorded_show(struct kt_view *v)
 {
+	struct kt_flame_source src = { .key = recorded_key, .arg = v->ui };
 	struct kt_ui *ui = v->ui;
 	const char *text = source_kept_stacks(ui->app->source);
 	const char *ev = text ? strstr(text, "event=") : NULL, *base;
@@ -362,13 +413,16 @@ static void recorded_show(struct kt_view *v)
 		return;
 	}
 	snprintf(name, sizeof(name), "recorded %s", event);
-	view_flame_show(v, st, NULL, name, NULL, false);
+	view_flame_show(v, st, NULL, name, &src, false);
 }
 
 void flame_live_open(struct kt_view *v)
 {
-	if (app_can(v->app, KT_CAP_SEEK))
-		recorded_show(v);
+	/* a recording: the stacks its events carry, which have times, else its profile */
+	if (app_can(v->app, KT_CAP_SEEK)) {
+		if (!live_show(v->ui, v, LIVE_EVENTS))
+			recorded_show(v);
+	}
 	else if (!live_show(v->ui, v, LIVE_EVENTS))
 		live_show(v->ui, v, LIVE_ONCPU);
 }

@@ -10,7 +10,9 @@
  * (flame_wakers.h). A kind
  * that cannot start (no BPF privilege, a v1 cgroup, several -p processes off-CPU) says
  * why in the status line and the pane keeps what it showed. On a recording, I shows the
- * profile it keeps.
+ * stacks its events carry, else the profile it keeps (C goes between them). The events'
+ * stacks are the only kind with times: with a time range marked they are the range's, made
+ * again when it changes; the profiles stay whole.
  */
 #ifndef KTOP_UI_FLAME_LIVE_H
 #define KTOP_UI_FLAME_LIVE_H

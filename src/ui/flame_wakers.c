@@ -71,7 +71,7 @@ static bool chain_back(void *arg, struct kt_view *v);
 /* Shows step c->steps - 1 in the pane, its wakers by time in the status line. */
 static bool chain_show(struct chain *c, struct kt_view *v)
 {
-	struct kt_flame_source src = { NULL, chain_close, chain_key, NULL, c, chain_back };
+	struct kt_flame_source src = { NULL, chain_close, chain_key, NULL, c, chain_back, NULL };
 	char title[CHAIN_NAME + 32], list[256];
 	struct kt_stacks *st = step_tree(c, c->steps - 1, title, sizeof(title));
 

@@ -7,16 +7,36 @@
 #include <stdio.h>
 
 #include "app.h"
+#include "backend/store.h"
 #include "timerange.h"
 #include "ui/screen.h"
 #include "ui/view.h"
 
-/* What a range does not scope yet: said once, when it is marked. */
-#define NOT_SCOPED "flame graph, histograms, call trees and counters are not scoped"
-
 const struct kt_range *ui_range(const struct kt_ui *ui)
 {
 	return &ui->range;
+}
+
+void range_seqs(const struct kt_range *r, const struct kt_store *store, uint64_t lo,
+		uint64_t hi, uint64_t *first, uint64_t *end)
+{
+	*first = store_seek_ts(store, lo, hi, r->from);
+	*end = r->to == UINT64_MAX ? hi : store_seek_ts(store, *first, hi, r->to + 1);
+}
+
+bool ui_range_clip(const struct kt_ui *ui, const struct kt_store *store, uint64_t *first,
+		   uint64_t *end)
+{
+	if (!ui->range.on)
+		return false;
+	if (*end > *first)
+		range_seqs(&ui->range, store, *first, *end, first, end);
+	return true;
+}
+
+const char *ui_range_unscoped(const struct kt_ui *ui)
+{
+	return ui->range.on ? "no times: the whole run, not the range  " : "";
 }
 
 uint64_t ui_capture_start(struct kt_ui *ui)
@@ -65,9 +85,10 @@ void ui_range_set(struct kt_ui *ui, uint64_t from, uint64_t to)
 		ui_format_rel(ui, to, b, sizeof(b));
 	snprintf(ui->header.range, sizeof(ui->header.range), "%s..%s", a, b);
 	ui->header_dirty = true;
+	/* before the panes hear it: what one of them says about it comes after */
+	ui_message(ui, false, "range %s..%s: the panes with times follow it, the others say "
+		   "they cannot (X clears)", a, b);
 	ui_broadcast(ui, KT_EV_RANGE);
-	ui_message(ui, false, "range %s..%s: the stream shows its rows (X clears); " NOT_SCOPED,
-		   a, b);
 }
 
 void ui_range_clear(struct kt_ui *ui)
@@ -79,8 +100,8 @@ void ui_range_clear(struct kt_ui *ui)
 	ui->range.on = false;
 	ui->header.range[0] = '\0';
 	ui->header_dirty = true;
-	ui_broadcast(ui, KT_EV_RANGE);
 	ui_message(ui, false, "range cleared");
+	ui_broadcast(ui, KT_EV_RANGE);
 }
 
 void screen_range_prompt(struct kt_ui *ui, const char *text)

@@ -85,9 +85,13 @@ void ui_broadcast(struct kt_ui *ui, enum kt_view_event ev)
 {
 	int i;
 
-	for (i = 0; i < ui->lay.n; i++)
+	for (i = 0; i < ui->lay.n; i++) {
 		if (ui->views[i]->ops->notify)
 			ui->views[i]->ops->notify(ui->views[i], ev);
+		/* every title says whether its pane follows the range (ui_range_unscoped) */
+		if (ev == KT_EV_RANGE)
+			ui->views[i]->dirty = true;
+	}
 	if (ev == KT_EV_EVENTS) {
 		header_refresh(&ui->header, ui->app);
 		ui->header_dirty = true;

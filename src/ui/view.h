@@ -15,6 +15,7 @@
 
 struct kt_app;
 struct kt_ui;
+struct kt_store;
 struct kt_view;
 struct funcbar_item;
 
@@ -145,6 +146,10 @@ struct kt_flame_source {
 	/* Esc with nothing left to undo in the pane: true when the source took it (went back a
 	 * step); NULL or false: the pane closes */
 	bool (*back)(void *arg, struct kt_view *v);
+	/* the time range changed (ui_range): the source shows a new tree of the range's stacks
+	 * (view_flame_show), and the pane keeps its baseline to compare; NULL: its stacks have
+	 * no times (a profile summed as sampled, a file), so the pane says it stays whole */
+	void (*range)(void *arg, struct kt_view *v);
 };
 /* Shows st in the flame pane, titled name; the pane owns st and base (the differential
  * view's baseline, or NULL) from now on. src NULL: st never changes (a file). pinned: Esc
@@ -198,6 +203,17 @@ void ui_range_set(struct kt_ui *ui, uint64_t from, uint64_t to);
 void ui_range_clear(struct kt_ui *ui);
 /* The capture's first timestamp, what "+40.1" counts from (0 while nothing is stored). */
 uint64_t ui_capture_start(struct kt_ui *ui);
+/* r's records among the store's [lo, hi), by bisection (store_seek_ts): [*first, *end).
+ * Store lock held; pages a paged store. */
+void range_seqs(const struct kt_range *r, const struct kt_store *store, uint64_t lo,
+		uint64_t hi, uint64_t *first, uint64_t *end);
+/* Narrows [*first, *end) to the range when one is marked (store lock held); true then. For
+ * a pane that scans the store once per change, not per frame (the stream keeps its own). */
+bool ui_range_clip(const struct kt_ui *ui, const struct kt_store *store, uint64_t *first,
+		   uint64_t *end);
+/* A pane whose figures have no times (in-kernel BPF counts, counters, a folded profile):
+ * what its title says while a range is marked, "" when none is. */
+const char *ui_range_unscoped(const struct kt_ui *ui);
 /* "+1.250000" (relative to the capture's start) into buf. */
 void ui_format_rel(struct kt_ui *ui, uint64_t ts, char *buf, size_t len);
 

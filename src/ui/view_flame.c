@@ -16,10 +16,13 @@
  * frame red when its share grew and blue when it shrank (FlameGraph's difffolded); on a live
  * source the graph then shows only the last N seconds (d sets N, 5 by default) against that
  * frozen baseline, the stacks kept per second (backend/stackwin.h) while the whole profile
- * goes on beside them for B; Z freezes a live tree. Every frame begins with an edge, is
- * coloured by its kind (kernel, user, JIT, task: FlameGraph's and inferno's hues) and
- * labelled with perf's mark ([k], [.], [j]) when it has room; a switches the edge to ASCII
- * ('|', '+' grown, '-' shrunk, '*' matched), for terminals without colour.
+ * goes on beside them for B; Z freezes a live tree. With a time range marked (ui_range), a
+ * source whose stacks have times (the events') shows the range's alone, and b then takes
+ * that range as the baseline: a second range is drawn against it (issue 33's compare).
+ * Every frame begins with an edge, is coloured by its kind (kernel, user, JIT, task:
+ * FlameGraph's and inferno's hues) and labelled with perf's mark ([k], [.], [j]) when it
+ * has room; a switches the edge to ASCII ('|', '+' grown, '-' shrunk, '*' matched), for
+ * terminals without colour.
  * Percentages are of the whole tree, or of the task when scoped (perf report's "children"
  * for the total, its "self" for the rest).
  */
@@ -479,6 +482,8 @@ static void flame_view_draw(struct kt_view *v)
 		ADD("diff  ");
 	if (fv->dropped)
 		ADD("past --memory: %llu  ", (unsigned long long)fv->dropped);
+	if (ui_range(v->ui)->on)
+		ADD("%s", fv->src.range ? "in range  " : ui_range_unscoped(v->ui));
 	if (fv->frozen)
 		ADD("FROZEN  ");
 	ADD("%s", fv->flame ? "flame" : "icicle");
@@ -783,7 +788,11 @@ static void take_baseline(struct kt_view *v)
 	}
 	stacks_free(fv->base);
 	fv->base = copy;
-	if (!fv->src.update) {
+	if (fv->src.range && ui_range(v->ui)->on) {
+		/* ranges are compared range to range, not against a sliding window */
+		ui_message(v->ui, false, "baseline = this range: mark another (r, @) to compare "
+			   "(B: off)");
+	} else if (!fv->src.update) {
 		ui_message(v->ui, false, "baseline = now: red grows, blue shrinks from here (B: off)");
 	} else if (fv->win || window_start(v)) {
 		ui_message(v->ui, false, "baseline frozen: the last %u s against it, red grew, blue "
@@ -1112,6 +1121,38 @@ struct kt_stacks *view_flame_detach(struct kt_view *v, struct kt_flame_source *s
 	return st;
 }
 
+/* A range marked or cleared: a source whose stacks have times shows the range's; the
+ * baseline stays, so b on one range and a second range compare them (red: grew in the
+ * second). Stacks without times stay whole, and the pane says so. */
+static void flame_view_notify(struct kt_view *v, enum kt_view_event ev)
+{
+	struct flame_view *fv = FV(v);
+	struct kt_stacks *base;
+
+	if (ev != KT_EV_RANGE || !fv->st)
+		return;
+	v->dirty = true;
+	if (!fv->src.range) {
+		if (ui_range(v->ui)->on)
+			ui_message(v->ui, false, "flame graph: %s has no times: it stays whole, "
+				   "not the range", fv->name);
+		return;
+	}
+	base = fv->base;
+	fv->base = NULL;
+	fv->src.range(fv->src.arg, v);
+	if (fv->base) {
+		stacks_free(base);
+		return;
+	}
+	fv->base = base;
+	search_update(fv);
+	changed(v);
+	if (base && ui_range(v->ui)->on)
+		ui_message(v->ui, false, "flame graph: this range against the baseline (b): red "
+			   "grew, blue shrank (B: off)");
+}
+
 /* Opened by its key on a live session it starts a live source (flame_live.h) that feeds it
  * each tick; on a recording it shows the recording's profile. */
 static void flame_view_opened(struct kt_view *v)
@@ -1152,4 +1193,5 @@ const struct kt_view_ops view_flame_ops = {
 	.funcbar = flame_view_funcbar,
 	.click = flame_view_click,
 	.opened = flame_view_opened,
+	.notify = flame_view_notify,
 };

@@ -766,7 +766,7 @@ static void hist_view_draw(struct kt_view *v)
 {
 	struct hist_view *hv = HV(v);
 	static const char *const mode_names[] = { "bars", "keys", "heatmap" };
-	char title[320], right[64];
+	char title[320], right[128];
 
 	if (!hv->h) {
 		int y = 1, len = (int)strlen(hv->err), off, w = v->w - 2 > 8 ? v->w - 2 : 8;
@@ -793,7 +793,8 @@ static void hist_view_draw(struct kt_view *v)
 	else
 		snprintf(title, sizeof(title), "Hist %s [%s]", spec_of(hv)->text,
 			 hv->h->ops->variant(hv->h));
-	snprintf(right, sizeof(right), "%s %s%s", mode_names[hv->mode],
+	/* counted in the kernel as they come: no times to take a range's from */
+	snprintf(right, sizeof(right), "%s%s %s%s", ui_range_unscoped(v->ui), mode_names[hv->mode],
 		 hv->mode == MODE_HEAT ? "interval" : hv->cumulative ? "total" : "interval",
 		 hv->frozen ? " FROZEN" : hv->paused ? " PAUSED" : "");
 	view_draw_title(v, title, right);

@@ -500,13 +500,19 @@ static void place(struct kt_view *v, int extra, int det_want, struct pmu_layout 
 }
 
 /* The title's right end: PAUSED, or the last interval. */
-static const char *title_right(const struct pmu_view *pv, const struct kt_pmu_snap *p,
-			       char *buf, size_t len)
+/* Counters are read as totals on the tick: no times to take a range's from, so a marked
+ * range is said not to scope them. */
+static const char *title_right(struct kt_view *v, const struct kt_pmu_snap *p, char *buf,
+			       size_t len)
 {
-	if (pv->paused)
-		snprintf(buf, len, "PAUSED");
+	const char *unscoped = ui_range_unscoped(v->ui);
+
+	if (PV(v)->paused)
+		snprintf(buf, len, "%sPAUSED", unscoped);
 	else if (p && p->samples)
-		snprintf(buf, len, "%.1fs", p->interval);
+		snprintf(buf, len, "%s%.1fs", unscoped, p->interval);
+	else if (unscoped[0])
+		snprintf(buf, len, "%s", unscoped);
 	else
 		return NULL;
 	return buf;
@@ -516,13 +522,13 @@ static const char *title_right(const struct pmu_view *pv, const struct kt_pmu_sn
 static void draw_one(struct kt_view *v, const struct kt_pmu_snap *p)
 {
 	struct pmu_view *pv = PV(v);
-	char title[192], right[48];
+	char title[192], right[96];
 	const struct kt_pmu_snap_counter *sel = NULL, *prev = NULL;
 	struct pmu_layout l;
 	int i, y, part = 0;
 
 	snprintf(title, sizeof(title), "Counters: %s", p ? p->target : "");
-	view_draw_title(v, p ? title : "Counters", title_right(pv, p, right, sizeof(right)));
+	view_draw_title(v, p ? title : "Counters", title_right(v, p, right, sizeof(right)));
 	if (v->h - 2 <= 0)
 		return;
 	if (!p) { /* an agent's: its first figures come at the next tick */
@@ -716,7 +722,7 @@ static void draw_hosts(struct kt_view *v, unsigned n)
 	struct pmu_view *pv = PV(v);
 	struct kt_countersrc_host hh, h0;
 	int fit = hosts_fit(v), shown, more, refused = 0, i, j, x, y;
-	char title[160], right[48];
+	char title[160], right[96];
 	struct pmu_layout l;
 	unsigned first;
 
@@ -731,7 +737,7 @@ static void draw_hosts(struct kt_view *v, unsigned n)
 			 more == 1 ? "" : "s");
 	else
 		snprintf(title, sizeof(title), "Counters: %u hosts", n);
-	view_draw_title(v, title, title_right(pv, h0.snap, right, sizeof(right)));
+	view_draw_title(v, title, title_right(v, h0.snap, right, sizeof(right)));
 	if (v->h - 2 <= 0)
 		return;
 

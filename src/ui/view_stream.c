@@ -60,9 +60,7 @@ static void range_bounds(struct kt_view *v, struct kt_store *store, uint64_t *fi
 	if (!st->r_on)
 		return;
 	if (st->r_held_end != e && (st->r_end >= st->r_held_end || e < st->r_held_end)) {
-		st->r_first = store_seek_ts(store, store_first(store), e, r->from);
-		st->r_end = r->to == UINT64_MAX ? e : store_seek_ts(store, st->r_first, e,
-									 r->to + 1);
+		range_seqs(r, store, store_first(store), e, &st->r_first, &st->r_end);
 		st->r_held_end = e;
 	}
 	if (*first < st->r_first)

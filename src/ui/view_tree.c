@@ -48,6 +48,7 @@ struct tree_view {
 	char file_name[256];
 	char unavailable[512]; /* why there can be no trees, or "" */
 	uint64_t next_seq;
+	uint64_t range_end; /* the time range's end as a sequence number, UINT64_MAX: none */
 	bool paused;
 	enum tree_mode mode;
 	struct kt_cg_agg *graph, *rank; /* rebuilt when shown and the trees changed */
@@ -113,6 +114,24 @@ static bool live_without_graph(struct kt_view *v, char *buf, size_t len)
 	return true;
 }
 
+/* Where feeding starts: the store's first record, or the time range's (ui_range), whose end
+ * it also keeps, found once here rather than per tick; at_end: the store's end (x). */
+static void range_start(struct kt_view *v, bool at_end)
+{
+	struct tree_view *tv = TV(v);
+	struct kt_store *st = v->app->store;
+	uint64_t first, end;
+
+	store_lock(st);
+	end = store_end(st);
+	first = at_end ? end : store_first(st);
+	tv->range_end = UINT64_MAX;
+	if (!at_end && ui_range_clip(v->ui, st, &first, &end) && ui_range(v->ui)->to != UINT64_MAX)
+		tv->range_end = end;
+	tv->next_seq = first;
+	store_unlock(st);
+}
+
 static void tree_view_init(struct kt_view *v)
 {
 	struct tree_view *tv = xcalloc(1, sizeof(*tv));
@@ -130,8 +149,9 @@ static void tree_view_init(struct kt_view *v)
 			 "No call trees: the funcgraph_entry / funcgraph_exit event formats are "
 			 "missing (no ftrace events in %s).",
 			 v->app->tracing_dir ? v->app->tracing_dir : "this session");
+	tv->range_end = UINT64_MAX;
 	if (v->app->store)
-		tv->next_seq = store_first(v->app->store);
+		range_start(v, false);
 }
 
 static void tree_view_free(struct kt_view *v)
@@ -175,6 +195,8 @@ static bool feed(struct kt_view *v)
 		store_lock(st);
 		first = store_first(st);
 		end = store_end(st);
+		if (end > tv->range_end)
+			end = tv->range_end;
 		if (tv->next_seq < first) {
 			/* Evicted before the pane saw them: every CPU may have lost calls. */
 			for (int cpu = 0; cpu < v->app->ncpus; cpu++)
@@ -441,15 +463,16 @@ static void tree_view_draw(struct kt_view *v)
 {
 	struct tree_view *tv = TV(v);
 	struct kt_cg_stats st;
-	char title[320], right[96];
+	char title[320], right[128];
 	int list_h = v->h - 2;
 
 	callgraph_stats(tv->cg, &st);
 	snprintf(title, sizeof(title), "Call %s%s%s", mode_name(tv->mode), tv->file ? ": " : "",
 		 tv->file ? tv->file_name : "");
-	snprintf(right, sizeof(right), "%s%llu trees%s%s", tv->paused ? "PAUSED " : "",
-		 (unsigned long long)(st.trees), st.evicted_trees ? ", oldest evicted" : "",
-		 st.lost_marks ? ", events lost" : "");
+	snprintf(right, sizeof(right), "%s%s%llu trees%s%s",
+		 !ui_range(v->ui)->on ? "" : tv->file ? "the file's, not the range  " : "in range  ",
+		 tv->paused ? "PAUSED " : "", (unsigned long long)(st.trees),
+		 st.evicted_trees ? ", oldest evicted" : "", st.lost_marks ? ", events lost" : "");
 	view_draw_title(v, title, right);
 	if (v->h < 2)
 		return;
@@ -828,6 +851,27 @@ static void tree_view_tick(struct kt_view *v)
 		v->dirty = true;
 }
 
+/* The trees made again from the store: from its end (x), or from the range's start. A
+ * call begun before the range is one without entry (callgraph.h's NO_ENTRY), as the
+ * kernel's own text shows a window's first returns. */
+static void restart(struct kt_view *v, bool at_end)
+{
+	struct tree_view *tv = TV(v);
+
+	callgraph_free(tv->cg);
+	tv->cg = callgraph_new(TREE_POOL_NODES);
+	callgraph_set_tep(tv->cg, decoder_tep(v->app->decoder));
+	foldset_clear(&tv->open_nodes);
+	foldset_clear(&tv->open_aggs);
+	range_start(v, at_end);
+	tv->aggs_stale = true;
+	tv->sel = tv->top = 0;
+	tv->sel_item = NULL;
+	if (!tv->paused)
+		feed(v);
+	v->dirty = true;
+}
+
 static void tree_view_notify(struct kt_view *v, enum kt_view_event ev)
 {
 	struct tree_view *tv = TV(v);
@@ -843,18 +887,12 @@ static void tree_view_notify(struct kt_view *v, enum kt_view_event ev)
 			v->dirty = true;
 		break;
 	case KT_EV_CLEAR: /* x: the live trees start over with the store */
-		if (tv->file || tv->unavailable[0])
+	case KT_EV_RANGE: /* the range's calls alone, from its first record */
+		if (tv->file || tv->unavailable[0]) {
+			v->dirty = true;
 			break;
-		callgraph_free(tv->cg);
-		tv->cg = callgraph_new(TREE_POOL_NODES);
-		callgraph_set_tep(tv->cg, decoder_tep(v->app->decoder));
-		store_lock(v->app->store);
-		tv->next_seq = store_end(v->app->store);
-		store_unlock(v->app->store);
-		tv->aggs_stale = true;
-		tv->sel = tv->top = 0;
-		tv->sel_item = NULL;
-		v->dirty = true;
+		}
+		restart(v, ev == KT_EV_CLEAR);
 		break;
 	default:
 		break;
