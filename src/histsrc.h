@@ -35,6 +35,10 @@ struct kt_histsrc_ops {
 	unsigned int (*hosts)(struct kt_histsrc *h);
 	/* stops it (its programs go, here or on the agent) and frees h */
 	void (*close)(struct kt_histsrc *h);
+	/* counts the events of [from, to] alone (trace timestamps, inclusive), on: false
+	 * every one, from the next update; NULL op: counted without times (in the kernel), so
+	 * no range can scope it */
+	void (*range)(struct kt_histsrc *h, bool on, uint64_t from, uint64_t to);
 };
 
 struct kt_histsrc {

@@ -14,13 +14,15 @@
 #include "backend/filtercheck.h"
 #include "record/recording.h"
 #include "source/source.h"
+#include "storehist.h"
 #include "xalloc.h"
 
 #define REC(s) ((struct kt_recording *)(s)->data)
 
 static unsigned int recording_caps(struct kt_source *s)
 {
-	return KT_CAP_SEEK | KT_CAP_HIDE;
+	/* histograms of its stored events (storehist.h), not BPF's */
+	return KT_CAP_SEEK | KT_CAP_HIDE | KT_CAP_HIST;
 }
 
 static const char *recording_refusal(struct kt_source *s, enum kt_cap cap)
@@ -32,8 +34,6 @@ static const char *recording_refusal(struct kt_source *s, enum kt_cap cap)
 		return "a recording is read-only: nothing to clear (e hides events)";
 	case KT_CAP_COUNTERS:
 		return "counters need a live kernel: a recording has none";
-	case KT_CAP_HIST:
-		return "BPF histograms run in a live kernel: a recording has none";
 	case KT_CAP_PROBES:
 		return "probes need a live kernel: a recording holds the events its probes made";
 	case KT_CAP_TRACER:
@@ -132,6 +132,13 @@ static const char *recording_src_kept_stacks(struct kt_source *s)
 	return recording_stacks(REC(s));
 }
 
+/* H: a field histogram of the recording's events, which follows the time range. */
+static struct kt_histsrc *recording_src_hist_open(struct kt_source *s, const char *spec,
+						  char *err, size_t errlen)
+{
+	return storehist_open(s->app->store, s->app->decoder, spec, err, errlen);
+}
+
 /* -i FILE -o PART: the file's own formats and names, not this machine's. */
 static int recording_src_record_meta(struct kt_source *s, struct kt_tdat_meta *meta,
 				     char *err, size_t errlen)
@@ -154,6 +161,7 @@ const struct kt_source_ops source_recording_ops = {
 	.wait_complete = recording_src_wait_complete,
 	.kept_stacks = recording_src_kept_stacks,
 	.record_meta = recording_src_record_meta,
+	.hist_open = recording_src_hist_open,
 };
 
 struct kt_source *source_recording_new(struct kt_app *app, struct kt_recording *rec)

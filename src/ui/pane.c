@@ -28,7 +28,7 @@ static void pane_action(struct kt_ui *ui, const struct kt_action *a);
 	X(pmu, "counters", "F11 m", "Counters", "counters pane open / close",               \
 	  KT_CAP_COUNTERS, false, NULL)                                                     \
 	/* F12 stays off the bar: it fits 80 columns up to F10, F11 just past them */       \
-	X(hist, "hist", "F12 H", NULL, "new histogram pane (BPF)", KT_CAP_HIST, true, NULL) \
+	X(hist, "hist", "F12 H", NULL, "new histogram pane (BPF; -i: its events)", KT_CAP_HIST, true, NULL) \
 	X(tree, "tree", "T", NULL, "call-tree pane open / close", 0, false, NULL)           \
 	X(flame, "flame", "I", NULL, "flame graph; C: on/off-CPU", 0, false, NULL)          \
 	X(probes, "probes", "P", NULL, "probe editor open / close", KT_CAP_PROBES, false,   \

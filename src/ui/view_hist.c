@@ -304,6 +304,22 @@ static void hist_view_resize(struct kt_view *v)
 	v->dirty = true;
 }
 
+/* A histogram of stored events counts the range's alone (its range op); one counted in
+ * the kernel cannot, and its title says so. */
+static void follow_range(struct kt_view *v)
+{
+	struct hist_view *hv = HV(v);
+	const struct kt_range *r = ui_range(v->ui);
+
+	if (!hv->h || !hv->h->ops->range)
+		return;
+	hv->h->ops->range(hv->h, r->on, r->from, r->to);
+	reset(hv);
+	if (!hv->frozen && !hv->paused)
+		hv->h->ops->update(hv->h);
+	snapshot(v);
+}
+
 static void adopt(struct kt_view *v, struct kt_histsrc *h)
 {
 	struct hist_view *hv = HV(v);
@@ -312,6 +328,7 @@ static void adopt(struct kt_view *v, struct kt_histsrc *h)
 	hv->h = h;
 	hv->err[0] = '\0';
 	reset(hv);
+	follow_range(v);
 	snapshot(v);
 	v->dirty = true;
 }
@@ -794,7 +811,9 @@ static void hist_view_draw(struct kt_view *v)
 		snprintf(title, sizeof(title), "Hist %s [%s]", spec_of(hv)->text,
 			 hv->h->ops->variant(hv->h));
 	/* counted in the kernel as they come: no times to take a range's from */
-	snprintf(right, sizeof(right), "%s%s %s%s", ui_range_unscoped(v->ui), mode_names[hv->mode],
+	snprintf(right, sizeof(right), "%s%s %s%s",
+		 !ui_range(v->ui)->on ? "" : hv->h->ops->range ? "in range  " :
+		 ui_range_unscoped(v->ui), mode_names[hv->mode],
 		 hv->mode == MODE_HEAT ? "interval" : hv->cumulative ? "total" : "interval",
 		 hv->frozen ? " FROZEN" : hv->paused ? " PAUSED" : "");
 	view_draw_title(v, title, right);
@@ -934,6 +953,8 @@ static void hist_view_notify(struct kt_view *v, enum kt_view_event ev)
 		hv->paused = ev == KT_EV_PAUSE;
 		v->dirty = true;
 	}
+	if (ev == KT_EV_RANGE)
+		follow_range(v);
 }
 
 static const char *hist_view_state(struct kt_view *v)

@@ -9,10 +9,12 @@
 #   2. b takes that range as the baseline; a second range over the b's and c's holds
 #      trace-cmd's 35, drawn as a diff against the first: the tasks of the second range
 #      were 0% of the baseline; X clears the range, the whole 45 again;
-#   3. the call-tree pane on the kernel lab's function_graph recording (normal.dat): a
+#   3. H on that recording counts field:syscalls:sys_enter_getppid.__syscall_nr from its
+#      stored events: n=45, then trace-cmd's 10 and 35 in the two ranges, 45 after X;
+#   4. the call-tree pane on the kernel lab's function_graph recording (normal.dat): a
 #      range from the second vfs_read's entry to just before the fourth's holds trace-cmd's
 #      2 trees, an open one from the second's the 5 after it, X all 6;
-#   4. live, the counters pane has no times: with a range marked its title says so, and
+#   5. live, the counters pane has no times: with a range marked its title says so, and
 #      not after X.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
@@ -90,7 +92,25 @@ log "flame: b, then $b1..$c2: $nb stacks as a diff against the first range; X: 4
 tmux_quit_clean
 tmux_kill_server
 
-# ---- 3. call trees follow a range ----------------------------------------------------------
+# ---- 3. a recording's histogram follows a range ---------------------------------------------
+tmux_start 120 30 -- -i "$T/s.dat"
+expect_text "RECORDING s\.dat" 10 "the recording did not open"
+tmux_prompt H "histogram> " "field:syscalls:sys_enter_getppid.__syscall_nr,by=comm"
+expect_text "histogram field:.* via stored events" 10 "H did not count the recording's events"
+tmux_keys z
+expect_text "n=45 " 10 "the histogram does not count the recording's 45 calls"
+range "$a1..$a2"
+expect_text "n=$na " 10 "the histogram of $a1..$a2 does not count trace-cmd's $na"
+expect_text "in range" 3 "the histogram's title does not say it follows the range"
+range "$b1..$c2"
+expect_text "n=$nb " 10 "the histogram of $b1..$c2 does not count trace-cmd's $nb"
+tmux_keys X
+expect_text "n=45 " 10 "X did not give back the histogram of every call"
+log "histogram: n=45, $na in the first range, $nb in the second, as trace-cmd report"
+tmux_quit_clean
+tmux_kill_server
+
+# ---- 4. call trees follow a range ----------------------------------------------------------
 FIX=$KTOP_SRCDIR/tests/fixtures/lab
 trace-cmd report -t "$FIX/normal.dat" >"$T/n.rep" 2>/dev/null || fail "trace-cmd report normal.dat failed"
 mapfile -t roots < <(awk '/funcgraph_entry: .*\|  vfs_read\(\) \{/ {
@@ -114,7 +134,7 @@ log "call trees: ${roots[1]}..$before4 2 trees, ${roots[1]}.. 5, cleared 6, as t
 tmux_quit_clean
 tmux_kill_server
 
-# ---- 4. live: the counters have no times ----------------------------------------------------
+# ---- 5. live: the counters have no times ----------------------------------------------------
 tmux_start 120 30 -- -e "$EV"
 wait_capturing "$KTOP_PID" syscalls sys_enter_getppid
 tmux_keys m
