@@ -3,3 +3,4 @@
 TERM_TESTS += tests/term/timeline.sh
 EXTRA_DIST += tests/helpers/timeline_expect.py
 TERM_TESTS += tests/term/range_panes.sh
+TERM_TESTS += tests/term/timeline_wheel.sh

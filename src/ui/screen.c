@@ -159,7 +159,7 @@ static void help_keypress(struct kt_ui *ui, int key)
 }
 
 /* A click focuses the pane under it and goes to the pane (the picker toggles the event
- * clicked); the wheel scrolls the pane under it by three rows. */
+ * clicked); the wheel scrolls the pane under it by three rows, or goes to its wheel op. */
 static void ui_mouse_event(struct kt_ui *ui, const MEVENT *me)
 {
 	int i, n;
@@ -181,7 +181,10 @@ static void ui_mouse_event(struct kt_ui *ui, const MEVENT *me)
 		if (!v->win || !wenclose(v->win, me->y, me->x))
 			continue;
 		getbegyx(v->win, by, bx);
-		if (me->bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		if ((me->bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) && v->ops->wheel) {
+			v->ops->wheel(v, me->y - by, me->x - bx, me->bstate & BUTTON4_PRESSED);
+			v->dirty = true;
+		} else if (me->bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
 			for (n = 0; n < 3; n++)
 				v->ops->key(v, (me->bstate & BUTTON4_PRESSED) ? KEY_UP : KEY_DOWN);
 			v->dirty = true;

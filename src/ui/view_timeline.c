@@ -4,8 +4,9 @@
  * slices, from timeaxis.h's index), tasks coloured by a hash of their pid and named where
  * the slice is wide enough, idle as dots; below, one lane per event type (a tick per event,
  * a shade where they crowd) and one of loss markers. The cursor is a time: arrows move it by
- * a column, + and _ zoom around it (down to a nanosecond a column), < and > pan, n and N
- * jump to the selected lane's next and previous event, r twice marks a range. Live it
+ * a column, + and _ (or the wheel, at the pointer) zoom around it (down to a nanosecond a
+ * column), < and > pan, n and N jump to the selected lane's next and previous event, r
+ * twice marks a range. Live it
  * follows the tail until moved (End follows again) and stands still while paused; on a
  * recording it opens on the whole file.
  */
@@ -573,6 +574,16 @@ static void tl_click(struct kt_view *v, int y, int x)
 	v->dirty = true;
 }
 
+/* The wheel zooms at the pointer: the cursor goes there first, as a click puts it (ncurses
+ * reports no release, so a drag cannot mark a range: r does). */
+static void tl_wheel(struct kt_view *v, int y, int x, bool up)
+{
+	if (!TL(v)->ti || x < LBL)
+		return;
+	tl_click(v, y, x);
+	zoom(v, up);
+}
+
 static void tl_tick(struct kt_view *v)
 {
 	timeaxis_tick(v);
@@ -611,4 +622,5 @@ const struct kt_view_ops view_timeline_ops = {
 	.tick = tl_tick,
 	.notify = tl_notify,
 	.click = tl_click,
+	.wheel = tl_wheel,
 };
