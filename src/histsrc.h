@@ -39,6 +39,9 @@ struct kt_histsrc_ops {
 	 * every one, from the next update; NULL op: counted without times (in the kernel), so
 	 * no range can scope it */
 	void (*range)(struct kt_histsrc *h, bool on, uint64_t from, uint64_t to);
+	/* on: the rows counted now are kept as a baseline, shown beside the next range's as
+	 * a second host ("base"); off: dropped. NULL op: nothing to compare with */
+	void (*baseline)(struct kt_histsrc *h, bool on);
 };
 
 struct kt_histsrc {

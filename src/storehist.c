@@ -26,6 +26,10 @@ struct store_hist {
 	uint64_t next; /* the next record to count; UINT64_MAX: start again (a new range) */
 	struct kt_hist_row *rows, total;
 	size_t nrows, cap;
+	/* b: the rows of the range counted before, shown beside as host 1; out: both */
+	struct kt_hist_row *baserows, *out;
+	size_t nbase;
+	bool has_base;
 };
 
 #define SH(h) ((struct store_hist *)(h))
@@ -162,8 +166,49 @@ static bool sh_update(struct kt_histsrc *h)
 
 static size_t sh_rows(struct kt_histsrc *h, const struct kt_hist_row **rows)
 {
-	*rows = SH(h)->rows;
-	return SH(h)->nrows;
+	struct store_hist *sh = SH(h);
+	size_t n = sh->nrows + sh->nbase;
+
+	if (!sh->has_base) {
+		*rows = sh->rows;
+		return sh->nrows;
+	}
+	free(sh->out);
+	sh->out = xcalloc(n ? n : 1, sizeof(*sh->out));
+	if (sh->nrows)
+		memcpy(sh->out, sh->rows, sh->nrows * sizeof(*sh->out));
+	if (sh->nbase)
+		memcpy(sh->out + sh->nrows, sh->baserows, sh->nbase * sizeof(*sh->out));
+	*rows = sh->out;
+	return n;
+}
+
+static void sh_baseline(struct kt_histsrc *h, bool on)
+{
+	struct store_hist *sh = SH(h);
+
+	free(sh->baserows);
+	sh->baserows = NULL;
+	sh->nbase = 0;
+	sh->has_base = on;
+	if (!on || !sh->nrows)
+		return;
+	sh->baserows = xcalloc(sh->nrows, sizeof(*sh->baserows));
+	memcpy(sh->baserows, sh->rows, sh->nrows * sizeof(*sh->baserows));
+	sh->nbase = sh->nrows;
+	for (size_t i = 0; i < sh->nbase; i++)
+		sh->baserows[i].host = 1;
+}
+
+static unsigned int sh_hosts(struct kt_histsrc *h)
+{
+	return SH(h)->has_base ? 2 : 1;
+}
+
+static const char *sh_host_label(struct kt_histsrc *h, unsigned int host)
+{
+	(void)h;
+	return host ? "base" : "range";
 }
 
 static const struct kt_hist_row *sh_total(struct kt_histsrc *h)
@@ -186,6 +231,8 @@ static uint64_t sh_missed(struct kt_histsrc *h)
 static void sh_close(struct kt_histsrc *h)
 {
 	free(SH(h)->rows);
+	free(SH(h)->baserows);
+	free(SH(h)->out);
 	free(h);
 }
 
@@ -207,6 +254,9 @@ static const struct kt_histsrc_ops store_ops = {
 	.missed = sh_missed,
 	.close = sh_close,
 	.range = sh_range,
+	.baseline = sh_baseline,
+	.hosts = sh_hosts,
+	.host_label = sh_host_label,
 };
 
 /* The spec's event and fields in the decoder's formats. Returns 0, or -1 with err. */

@@ -864,6 +864,28 @@ static void select_row(struct hist_view *hv, int sel)
 	hv->heat_n = 0;
 }
 
+/* b: the range's rows as the baseline, beside which the next range's are shown (a
+ * histogram of stored events); B: none. */
+static void baseline(struct kt_view *v, bool on)
+{
+	struct hist_view *hv = HV(v);
+
+	if (!hv->h->ops->baseline) {
+		ui_message(v->ui, true, "this histogram is counted in the kernel without times: "
+			   "ranges cannot be compared (a recording's can)");
+		return;
+	}
+	if (on && !ui_range(v->ui)->on) {
+		ui_message(v->ui, true, "mark a range first (r, @): b takes it as the baseline");
+		return;
+	}
+	hv->h->ops->baseline(hv->h, on);
+	reset(hv);
+	snapshot(v);
+	ui_message(v->ui, false, on ? "baseline = this range: mark another (r, @) to see both "
+		   "side by side (B: off)" : "baseline off");
+}
+
 static int hist_view_key(struct kt_view *v, int key)
 {
 	struct hist_view *hv = HV(v);
@@ -899,6 +921,10 @@ static int hist_view_key(struct kt_view *v, int key)
 		break;
 	case 'a':
 		select_row(hv, -1);
+		break;
+	case 'b':
+	case 'B':
+		baseline(v, key == 'b');
 		break;
 	case '<': /* several hosts: their columns */
 		if (hv->host_first > 0)
@@ -981,6 +1007,7 @@ static const struct kt_keyhelp hist_keys[] = {
 	{ "a", "all keys (after selecting one)" },
 	{ "Z", "freeze this pane" },
 	{ "< >", "several hosts: their columns" },
+	{ "b B", "recording: this range as the baseline / none" },
 	{ "Esc", "close the pane" },
 	{ NULL, NULL },
 };

@@ -10,7 +10,8 @@
 #      trace-cmd's 35, drawn as a diff against the first: the tasks of the second range
 #      were 0% of the baseline; X clears the range, the whole 45 again;
 #   3. H on that recording counts field:syscalls:sys_enter_getppid.__syscall_nr from its
-#      stored events: n=45, then trace-cmd's 10 and 35 in the two ranges, 45 after X;
+#      stored events: n=45, then trace-cmd's 10 and 35 in the two ranges, the second beside
+#      the first after b (by comm: ktrp-a in the base column alone), 45 after X;
 #   4. the call-tree pane on the kernel lab's function_graph recording (normal.dat): a
 #      range from the second vfs_read's entry to just before the fourth's holds trace-cmd's
 #      2 trees, an open one from the second's the 5 after it, X all 6;
@@ -102,7 +103,15 @@ expect_text "n=45 " 10 "the histogram does not count the recording's 45 calls"
 range "$a1..$a2"
 expect_text "n=$na " 10 "the histogram of $a1..$a2 does not count trace-cmd's $na"
 expect_text "in range" 3 "the histogram's title does not say it follows the range"
+tmux_keys b
+expect_text "baseline = this range" 3 "b did not take the histogram's range as the baseline"
 range "$b1..$c2"
+expect_text "range n=$nb .* base n=$na " 10 \
+	"the histogram of $b1..$c2 is not beside the first range's (trace-cmd: $nb and $na)"
+tmux_keys v # the keys, each range's count in its column
+expect_text "^ktrp-a +- +- +$na " 3 "the first range's task is not in the base column alone"
+expect_text "^ktrp-c +20 " 3 "the second range's ktrp-c is not in its column"
+tmux_keys B
 expect_text "n=$nb " 10 "the histogram of $b1..$c2 does not count trace-cmd's $nb"
 tmux_keys X
 expect_text "n=45 " 10 "X did not give back the histogram of every call"
