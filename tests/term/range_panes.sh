@@ -9,6 +9,8 @@
 #   2. b takes that range as the baseline; a second range over the b's and c's holds
 #      trace-cmd's 35, drawn as a diff against the first: the tasks of the second range
 #      were 0% of the baseline; X clears the range, the whole 45 again;
+#   FlameScope's view: Enter on the heat map's first cell marks it as the range, and I's
+#      flame graph holds exactly trace-cmd's stacks of that cell;
 #   3. H on that recording counts field:syscalls:sys_enter_getppid.__syscall_nr from its
 #      stored events: n=45, then trace-cmd's 10 and 35 in the two ranges, the second beside
 #      the first after b (by comm: ktrp-a in the base column alone), 45 after X;
@@ -39,8 +41,12 @@ start_ktop "$T/rec.out" "$T/rec.err" -b --stack "$EV" --filter 'comm ~ "ktrp-*"'
 kpid=$KTOP_PID
 wait_capturing "$kpid" syscalls sys_enter_getppid
 wait_until 15 trigger_set "$kpid" || fail "no stacktrace trigger in ktop-$kpid"
+# apart, so that a heat-map cell holds some of them (trace-cmd's times are the oracle
+# whatever the gaps are)
 "$KTOP_WORKLOAD" count 10 ktrp-a >/dev/null
+sleep 0.1
 "$KTOP_WORKLOAD" count 15 ktrp-b >/dev/null
+sleep 0.1
 "$KTOP_WORKLOAD" count 20 ktrp-c >/dev/null
 stop_ktop "$kpid" INT 30
 [ "$KTOP_RC" = 0 ] || fail "ktop -b -o exited $KTOP_RC: $(head -c 400 "$T/rec.err")"
@@ -90,6 +96,30 @@ tmux_keys X
 total_is 45 "the range cleared"
 wait_for_no_text "in range" 3 || fail "X left the flame graph's title in range"
 log "flame: b, then $b1..$c2: $nb stacks as a diff against the first range; X: 45"
+tmux_quit_clean
+tmux_kill_server
+
+# ---- FlameScope: a heat-map cell's stacks ------------------------------------------------
+t0=$(awk '/\[[0-9]+\] +[0-9]+\.[0-9]+:/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/)
+	{ t = $i; sub(/:$/, "", t); split(t, p, "."); print p[1] p[2]; exit } }' "$T/s.rep")
+ns() { awk -v t="$1" 'BEGIN { split(t, p, "."); printf "%s%s\n", p[1], p[2] }'; }
+# in_cell A B: trace-cmd's calls from A to B ns after the first record
+in_cell() { awk -v a=$((t0 + $1)) -v b=$((t0 + $2)) '{ split($1, p, "."); n = p[1] p[2] }
+	n + 0 >= a + 0 && n + 0 <= b + 0' "$T/calls" | wc -l; }
+tmux_start 100 30 -- -i "$T/s.dat"
+expect_text "RECORDING s\.dat" 10 "the recording did not open"
+tmux_keys %
+expect_text "Heat map: all events per [0-9]+ ms" 10 "% opened no heat map"
+ms=$(tmux_screen | sed -n 's/.*Heat map: all events per \([0-9]*\) ms.*/\1/p')
+cell=$((ms * 1000000))
+ncell=$(in_cell 0 $((cell - 1)))
+tmux_keys Enter
+expect_text "range: \+0\.000000\.\." 5 "Enter did not mark the heat map's first cell"
+tmux_keys I
+tmux_keys z
+expect_text "Flame graph: event stacks \\(events\\)" 10 "I did not open the event stacks"
+total_is "$ncell" "the first heat-map cell ($ms ms)"
+log "FlameScope: the first $ms ms cell's flame graph holds its $ncell stacks, as trace-cmd report"
 tmux_quit_clean
 tmux_kill_server
 
