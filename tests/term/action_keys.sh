@@ -57,9 +57,9 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 tm kill-server 2>/dev/null
 tmux_start 120 30 "XDG_CONFIG_HOME=$CFG" -- -i "$T/small.dat"
 expect_text "RECORDING small.dat" 10 "no RECORDING header"
-tmux_keys 4
-expect_text "BPF histograms run in a live kernel: a recording has none" 3 \
-	"key.hist = 4 on a recording: no reason naming the histograms"
+tmux_keys 4 # a recording's histograms are counted from its events
+expect_text "histogram> " 3 "key.hist = 4 on a recording: no histogram prompt"
+tmux_keys Escape
 tmux_keys 1
 expect_text "w and A write a live capture: this is a recording already" 3 \
 	"key.write = 1 on a recording: no reason naming the writing"
