@@ -574,6 +574,12 @@ struct kt_bpfhist *app_hist_open(struct kt_app *app, const char *text, char *err
 	if (app_refuses(app, KT_CAP_HIST, err, errlen) ||
 	    histspec_parse(text, &spec, err, errlen) < 0)
 		return NULL;
+	/* a source that counts its own (a recording's stored events): no BPF here for it */
+	if (source_has_hists(app->source)) {
+		snprintf(err, errlen, "%s: BPF histograms run in a live kernel; this source counts "
+			 "its own (H)", spec.text);
+		return NULL;
+	}
 	if (app->cgroup && !app->cgroup->v2) {
 		snprintf(err, errlen, "%s: BPF filters by cgroup v2 ids only, and %s is a v1 "
 			 "cgroup: give its path below the cgroup v2 mount", spec.text,

@@ -598,21 +598,22 @@ START_TEST(test_recording_source)
 	/* what needs a kernel is refused with that line, and nothing happens */
 	ck_assert_int_eq(source_enable(app.source, "sched", "sched_switch", true, err,
 				       sizeof(err)), -1);
-	ck_assert_str_eq(err, refused[9].why);
+	ck_assert_str_eq(err, refused[8].why);
 	ck_assert_int_eq(source_trigger_add(app.source, NULL, &t, err, sizeof(err)), -1);
-	ck_assert_str_eq(err, refused[7].why);
+	ck_assert_str_eq(err, refused[6].why);
 	ck_assert_int_eq(source_list_clear(app.source, KT_FTRACE_FILTER, err, sizeof(err)), -1);
-	ck_assert_str_eq(err, refused[5].why);
+	ck_assert_str_eq(err, refused[4].why);
 	/* and so are the app's control calls, before they touch anything */
 	ck_assert_int_eq(app_set_events(&app, "sched:sched_switch", true, err, sizeof(err)), -1);
-	ck_assert_str_eq(err, refused[9].why);
+	ck_assert_str_eq(err, refused[8].why);
 	ck_assert_int_eq(app_set_tracer(&app, "function", err, sizeof(err)), -1);
-	ck_assert_str_eq(err, refused[5].why);
+	ck_assert_str_eq(err, refused[4].why);
 	ck_assert_int_eq(app_probe_create(&app, KT_PROBE_KPROBE, "vfs_read", false, NULL, 0, err,
 					  sizeof(err)), -1);
-	ck_assert_str_eq(err, refused[4].why);
-	ck_assert_ptr_null(app_hist_open(&app, "syscall-latency", err, sizeof(err)));
 	ck_assert_str_eq(err, refused[3].why);
+	ck_assert_ptr_null(app_hist_open(&app, "syscall-latency", err, sizeof(err)));
+	ck_assert_str_eq(err, "syscall-latency: BPF histograms run in a live kernel; this source "
+			      "counts its own (H)");
 	ck_assert_int_eq(app_pmu_open(&app, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, refused[2].why);
 	ck_assert_int_eq(source_enabled_count(app.source), 0);
