@@ -375,11 +375,6 @@ void source_wait_complete(struct kt_source *s)
 		s->ops->wait_complete(s);
 }
 
-bool source_has_hists(struct kt_source *s)
-{
-	return s && s->ops->hist_open;
-}
-
 struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char *err,
 				    size_t errlen)
 {
@@ -388,11 +383,6 @@ struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char 
 		return NULL;
 	}
 	return s->ops->hist_open(s, spec, err, errlen);
-}
-
-bool source_has_counters(struct kt_source *s)
-{
-	return s && s->ops->counters_open;
 }
 
 struct kt_countersrc *source_counters_open(struct kt_source *s, char *err, size_t errlen)
@@ -404,24 +394,14 @@ struct kt_countersrc *source_counters_open(struct kt_source *s, char *err, size_
 	return s->ops->counters_open(s, err, errlen);
 }
 
-bool source_has_profiles(struct kt_source *s)
-{
-	return s && s->ops->profile_open;
-}
-
-struct kt_profsrc *source_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
+struct kt_profsrc *source_profile_open(struct kt_source *s, const struct kt_profsrc_req *req,
 				       char *err, size_t errlen)
 {
 	if (!HAS(s, KT_CAP_PROFILE, profile_open)) {
 		refuse(s, KT_CAP_PROFILE, err, errlen);
 		return NULL;
 	}
-	return s->ops->profile_open(s, off_cpu, freq, err, errlen);
-}
-
-bool source_has_overview(struct kt_source *s)
-{
-	return s && s->ops->overview_open;
+	return s->ops->profile_open(s, req, err, errlen);
 }
 
 struct kt_ovsrc *source_overview_open(struct kt_source *s, const char *via, char *err,

@@ -27,6 +27,7 @@ struct kt_trigger;
 struct kt_histsrc;
 struct kt_countersrc;
 struct kt_profsrc;
+struct kt_profsrc_req;
 struct kt_ovsrc;
 struct kt_symbolizer;
 struct kt_tdat_meta;
@@ -213,22 +214,20 @@ struct kt_source_ops {
 	/* --user-stacks from an agent: what names the user frames of a record of that CPU
 	 * (the names its host's agent sent, usernames.h); NULL op or NULL: app_symbolizer's */
 	struct kt_symbolizer *(*user_symbolizer)(struct kt_source *s, uint32_t cpu);
-	/* KT_CAP_HIST done by the source itself (an agent's BPF, histsrc.h): opens spec,
-	 * NULL with one line in err; NULL op: app_hist_open's, on this machine */
+	/* KT_CAP_HIST (histsrc.h): opens spec where the source's kernel is (BPF here, an
+	 * agent's there), NULL with one line in err */
 	struct kt_histsrc *(*hist_open)(struct kt_source *s, const char *spec, char *err,
 					size_t errlen);
-	/* KT_CAP_COUNTERS done by the source itself (agents' perf, countersrc.h): opens the
-	 * options' counters there, NULL with one line in err; NULL op: app_pmu_open's, on
-	 * this machine */
+	/* KT_CAP_COUNTERS (countersrc.h): opens the options' counters where the source's
+	 * kernel is (perf here, agents' there), NULL with one line in err */
 	struct kt_countersrc *(*counters_open)(struct kt_source *s, char *err, size_t errlen);
-	/* KT_CAP_PROFILE done by the source itself (an agent's, profsrc.h): the on-CPU
-	 * profile at freq (0: the default), or off_cpu's; NULL with one line in err; NULL op:
-	 * the flame pane samples this machine */
-	struct kt_profsrc *(*profile_open)(struct kt_source *s, bool off_cpu, unsigned freq,
+	/* KT_CAP_PROFILE (profsrc.h): the profile req asks for, sampled where the source's
+	 * kernel is; NULL with one line in err */
+	struct kt_profsrc *(*profile_open)(struct kt_source *s, const struct kt_profsrc_req *req,
 					   char *err, size_t errlen);
-	/* KT_CAP_OVERVIEW done by the source itself (an agent's, ovsrc.h): the overview
-	 * (via as --top=VIA's, NULL the first the kernel takes) counted there and sent every
-	 * tick; NULL with one line in err; NULL op: ovsrc.h counts this machine's */
+	/* KT_CAP_OVERVIEW (ovsrc.h): the overview (via as --top=VIA's, NULL the first the
+	 * kernel takes) counted where the source's kernel is (an agent's sends every tick);
+	 * NULL with one line in err */
 	struct kt_ovsrc *(*overview_open)(struct kt_source *s, const char *via, char *err,
 					  size_t errlen);
 	/* KT_CAP_WRITE of another machine's capture: what the trace.dat writer reads of its
@@ -302,26 +301,22 @@ bool source_own_scope(struct kt_source *s);
 int source_set_scope(struct kt_source *s, const char *kind, const char *arg, char *desc,
 		     size_t desclen, char *note, size_t notelen, char *err, size_t errlen);
 
-/* KT_CAP_HIST: whether the source counts them itself (its hist_open), and opens one
- * there (NULL with its one line: the capability's refusal, or the source's reason). */
-bool source_has_hists(struct kt_source *s);
+/* KT_CAP_HIST: opens one where the source's kernel is (NULL with its one line: the
+ * capability's refusal, or the source's reason). */
 struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char *err,
 				    size_t errlen);
-/* KT_CAP_PROFILE: whether the source profiles itself (its profile_open), and opens one
- * there (NULL with its one line: the capability's refusal, or the source's reason). */
-bool source_has_profiles(struct kt_source *s);
-struct kt_profsrc *source_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
+/* KT_CAP_PROFILE: opens one where the source's kernel is (NULL with its one line: the
+ * capability's refusal, or the source's reason). */
+struct kt_profsrc *source_profile_open(struct kt_source *s, const struct kt_profsrc_req *req,
 				       char *err, size_t errlen);
 
-/* KT_CAP_OVERVIEW: whether the source counts the overview itself (its overview_open), and
- * opens it there (NULL with its one line: the capability's refusal, or the source's). */
-bool source_has_overview(struct kt_source *s);
+/* KT_CAP_OVERVIEW: opens it where the source's kernel is (NULL with its one line: the
+ * capability's refusal, or the source's). */
 struct kt_ovsrc *source_overview_open(struct kt_source *s, const char *via, char *err,
 				      size_t errlen);
 
-/* KT_CAP_COUNTERS: whether the source counts them itself (its counters_open), and opens
- * them there (NULL with its one line: the capability's refusal, or the source's reason). */
-bool source_has_counters(struct kt_source *s);
+/* KT_CAP_COUNTERS: opens them where the source's kernel is (NULL with its one line: the
+ * capability's refusal, or the source's reason). */
 struct kt_countersrc *source_counters_open(struct kt_source *s, char *err, size_t errlen);
 
 bool source_stacks_enabled(struct kt_source *s, const char *system, const char *event);

@@ -16,6 +16,7 @@
 #include "backend/session.h"
 #include "backend/tracers.h"
 #include "backend/triggers.h"
+#include "source/live_data.h"
 #include "source/source.h"
 #include "xalloc.h"
 
@@ -268,6 +269,10 @@ static const struct kt_source_ops source_live_ops = {
 	.probe_get = live_probe_get,
 	.probe_health = live_probe_health,
 	.sync_cgroup = live_sync_cgroup,
+	.hist_open = live_hist_open,
+	.counters_open = live_counters_open,
+	.profile_open = live_profile_open,
+	.overview_open = live_overview_open,
 };
 
 struct kt_source *source_live_new(struct kt_app *app)

@@ -2007,21 +2007,28 @@ static const struct kt_profsrc_ops rp_ops = {
  * and sends the stacks counted since its last tick, every tick of this explorer's. All or
  * none: the first host that refuses (or ended) is named with its reason, and the hosts
  * that took it close it again. The title is the first host's. */
-static struct kt_profsrc *remote_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
-					      char *err, size_t errlen)
+static struct kt_profsrc *remote_profile_open(struct kt_source *s,
+					      const struct kt_profsrc_req *req, char *err,
+					      size_t errlen)
 {
 	struct remote_src *rs = RS(s);
-	struct rs_prof *rp = xcalloc(1, sizeof(*rp));
+	struct rs_prof *rp;
 	char arg[16];
 
+	if (req->wakers) {
+		snprintf(err, errlen, "off-CPU profile: the pane has no wakers over agents yet: "
+			 "ktop -b --off-cpu --wakers -H HOST gives them");
+		return NULL;
+	}
+	rp = xcalloc(1, sizeof(*rp));
 	rp->base.ops = &rp_ops;
-	rp->base.off_cpu = off_cpu;
+	rp->base.off_cpu = req->off_cpu;
 	rp->rs = rs;
 	rp->live = (struct rs_live){ .op = KT_REQ_PROFILE_LIVE, .obj = rp };
-	if (off_cpu)
+	if (req->off_cpu)
 		snprintf(arg, sizeof(arg), "off-cpu");
-	else if (freq)
-		snprintf(arg, sizeof(arg), "%u", freq);
+	else if (req->freq)
+		snprintf(arg, sizeof(arg), "%u", req->freq);
 	else
 		arg[0] = '\0';
 	/* the title: the first host's reply */
