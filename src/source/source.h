@@ -97,34 +97,24 @@ struct kt_source_desc {
 
 typedef void (*kt_source_event_fn)(const char *system, const char *event, void *ctx);
 
-/* One implementation. An op a source cannot do is NULL and its capability bit is off; the
- * source_* calls check both, so a pane never calls a NULL op. Strings returned as char *
- * are malloc'd for the caller. */
-struct kt_source_ops {
-	const char *kind; /* "live", "recording": for ktop -v */
-	/* its kernel and files are another machine's: nothing of this one (kallsyms, binaries,
-	 * ELF symbols) completes or checks what is sent to it */
-	bool remote;
-	/* KT_CAP_* it has now (a live source without tracefs has fewer) */
-	unsigned int (*caps)(struct kt_source *s);
-	/* The one line said when cap (a single bit it lacks) is asked for. NULL: a generic
-	 * "not available from this source" line. */
-	const char *(*refusal)(struct kt_source *s, enum kt_cap cap);
-	void (*describe)(struct kt_source *s, struct kt_source_desc *d);
-	/* Copies its figures into the app's tick fields (rstats, kernel_lost, cpu_stats). */
-	void (*tick)(struct kt_source *s);
-	void (*close)(struct kt_source *s);
-
-	/* KT_CAP_EVENTS: event (NULL: every event of system) on or off, as the kernel does */
+/* KT_CAP_EVENTS: kernel events on and off. */
+struct kt_source_events_ops {
+	/* event (NULL: every event of system) on or off, as the kernel does */
 	int (*enable)(struct kt_source *s, const char *system, const char *event, bool on,
 		      char *err, size_t errlen);
 	bool (*is_enabled)(struct kt_source *s, const char *system, const char *event);
 	int (*for_each_enabled)(struct kt_source *s, kt_source_event_fn fn, void *ctx);
-	/* KT_CAP_FILTER */
+};
+
+/* KT_CAP_FILTER: filters in the kernel. */
+struct kt_source_filter_ops {
 	char *(*get_filter)(struct kt_source *s, const char *system, const char *event);
 	int (*set_filter)(struct kt_source *s, const char *system, const char *event,
 			  const char *filter, char *err, size_t errlen);
-	/* KT_CAP_TRIGGERS (triggers.h) */
+};
+
+/* KT_CAP_TRIGGERS (triggers.h). */
+struct kt_source_trigger_ops {
 	int (*trigger_add)(struct kt_source *s, struct tep_event *te, const struct kt_trigger *t,
 			   char *err, size_t errlen);
 	int (*trigger_remove_all)(struct kt_source *s, const char *system, const char *event,
@@ -135,7 +125,10 @@ struct kt_source_ops {
 			      const char *cmd);
 	char *(*trigger_output)(struct kt_source *s, const struct kt_trigger *t);
 	int (*tracing_on)(struct kt_source *s, bool on);
-	/* KT_CAP_STACKS (evstack.h) */
+};
+
+/* KT_CAP_STACKS (evstack.h). */
+struct kt_source_stack_ops {
 	bool (*stacks_enabled)(struct kt_source *s, const char *system, const char *event);
 	int (*stacks_refilter)(struct kt_source *s, struct tep_event *te, const char *system,
 			       const char *event, char *err, size_t errlen);
@@ -143,7 +136,10 @@ struct kt_source_ops {
 	 * already, stays on); te: its format, for the check (may be NULL) */
 	int (*stacks_set)(struct kt_source *s, struct tep_event *te, const char *system,
 			  const char *event, bool on, char *err, size_t errlen);
-	/* KT_CAP_TRACER (tracers.h; the switch itself is app_set_tracer) */
+};
+
+/* KT_CAP_TRACER (tracers.h; the switch itself is app_set_tracer). */
+struct kt_source_tracer_ops {
 	char *(*tracer)(struct kt_source *s);
 	char **(*tracers_available)(struct kt_source *s, char *err, size_t errlen);
 	/* switches it (NULL: app_set_tracer switches app->session's, the reader restarted) */
@@ -157,7 +153,11 @@ struct kt_source_ops {
 			   char *err, size_t errlen);
 	int (*list_clear)(struct kt_source *s, enum kt_ftrace_list which, char *err,
 			  size_t errlen);
-	/* KT_CAP_PROBES (probes.h): creates one, disabled, its event in the catalogue after
+};
+
+/* KT_CAP_PROBES (probes.h). */
+struct kt_source_probe_ops {
+	/* creates one, disabled, its event in the catalogue after
 	 * ("GROUP:NAME" in event) */
 	int (*probe_create)(struct kt_source *s, enum kt_probe_kind kind, const char *def,
 			    char *event, size_t eventlen, char *err, size_t errlen);
@@ -187,10 +187,14 @@ struct kt_source_ops {
 	 * canonical path ("elf", "usdt"); NULL with one line in reply */
 	char **(*names)(struct kt_source *s, const char *what, const char *arg, char *reply,
 			size_t len);
-	/* KT_CAP_SCOPE: brings the kernel's pid scope up to date with the cgroup's members */
+};
+
+/* KT_CAP_SCOPE. */
+struct kt_source_scope_ops {
+	/* brings the kernel's pid scope up to date with the cgroup's members */
 	int (*sync_cgroup)(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 			   size_t errlen);
-	/* KT_CAP_SCOPE on another machine, whose processes and cgroups this one cannot
+	/* on another machine, whose processes and cgroups this one cannot
 	 * check: kind "pid", "pid+children", "comm", "comm+children", "cgroup" or "" (all
 	 * processes), arg the pids comma-separated, the name or the path; the scope there
 	 * replaced. desc: the scope as the header says it ("" all processes); note: what
@@ -198,13 +202,20 @@ struct kt_source_ops {
 	 * scope unchanged. NULL op: app_set_scope's, on this machine. */
 	int (*set_scope)(struct kt_source *s, const char *kind, const char *arg, char *desc,
 			 size_t desclen, char *note, size_t notelen, char *err, size_t errlen);
-	/* KT_CAP_HIDE: event types by tep id */
+};
+
+/* KT_CAP_HIDE: event types by tep id. */
+struct kt_source_hide_ops {
 	uint64_t (*type_count)(struct kt_source *s, int id);
 	bool (*type_hidden)(struct kt_source *s, int id);
 	void (*type_set_hidden)(struct kt_source *s, int id, bool hidden);
 	const char *(*type_filter)(struct kt_source *s, int id);
 	int (*type_set_filter)(struct kt_source *s, int id, const char *expr, char *err,
 			       size_t errlen);
+};
+
+/* Several hosts merged (no capability of its own: NULL with one host). */
+struct kt_source_host_ops {
 	/* several hosts: the label of the host whose CPU cpu is (the store numbers every
 	 * host's CPUs one after the other), that CPU's own number in *local; NULL with one */
 	const char *(*cpu_host)(struct kt_source *s, uint32_t cpu, uint32_t *local);
@@ -214,6 +225,47 @@ struct kt_source_ops {
 	/* --user-stacks from an agent: what names the user frames of a record of that CPU
 	 * (the names its host's agent sent, usernames.h); NULL op or NULL: app_symbolizer's */
 	struct kt_symbolizer *(*user_symbolizer)(struct kt_source *s, uint32_t cpu);
+};
+
+/* KT_CAP_SEEK. */
+struct kt_source_seek_ops {
+	void (*wait_complete)(struct kt_source *s);
+	const char *(*kept_stacks)(struct kt_source *s); /* the profile it keeps, or NULL */
+};
+
+/* One implementation: a few ops every source has, then one table per capability (or one op
+ * where the capability is one call). A capability is the table's presence: a source
+ * without it leaves the table NULL, and source_refusal gives its one line. An op a table
+ * leaves NULL is refused the same way. The source_* calls check both, so a pane never
+ * calls a NULL op. Strings returned as char * are malloc'd for the caller. */
+struct kt_source_ops {
+	const char *kind; /* "live", "recording": for ktop -v */
+	/* its kernel and files are another machine's: nothing of this one (kallsyms, binaries,
+	 * ELF symbols) completes or checks what is sent to it */
+	bool remote;
+	/* the capabilities that have no ops: KT_CAP_LIVE, _CLEAR, _WRITE, _KBUF, _SELF */
+	unsigned int flags;
+	/* of its tables' capabilities and its flags, those it has now (a live source without
+	 * tracefs has fewer, a remote one with several hosts writes none); NULL: all */
+	unsigned int (*caps)(struct kt_source *s);
+	/* The one line said when cap (a single bit it lacks) is asked for. NULL: a generic
+	 * "not available from this source" line. */
+	const char *(*refusal)(struct kt_source *s, enum kt_cap cap);
+	void (*describe)(struct kt_source *s, struct kt_source_desc *d);
+	/* Copies its figures into the app's tick fields (rstats, kernel_lost, cpu_stats). */
+	void (*tick)(struct kt_source *s);
+	void (*close)(struct kt_source *s);
+
+	const struct kt_source_events_ops *events;
+	const struct kt_source_filter_ops *filter;
+	const struct kt_source_trigger_ops *triggers;
+	const struct kt_source_stack_ops *stacks;
+	const struct kt_source_tracer_ops *tracer;
+	const struct kt_source_probe_ops *probes;
+	const struct kt_source_scope_ops *scope;
+	const struct kt_source_hide_ops *hide;
+	const struct kt_source_host_ops *hosts;
+	const struct kt_source_seek_ops *seek;
 	/* KT_CAP_HIST (histsrc.h): opens spec where the source's kernel is (BPF here, an
 	 * agent's there), NULL with one line in err */
 	struct kt_histsrc *(*hist_open)(struct kt_source *s, const char *spec, char *err,
@@ -235,9 +287,6 @@ struct kt_source_ops {
 	 * the source lives; 0, or -1 with one line. NULL op: this machine's (recorder.c) */
 	int (*record_meta)(struct kt_source *s, struct kt_tdat_meta *meta, char *err,
 			   size_t errlen);
-	/* KT_CAP_SEEK */
-	void (*wait_complete)(struct kt_source *s);
-	const char *(*kept_stacks)(struct kt_source *s); /* the profile it keeps, or NULL */
 };
 
 struct kt_source {

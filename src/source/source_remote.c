@@ -746,11 +746,9 @@ static unsigned int remote_caps(struct kt_source *s)
 	struct remote_src *rs = RS(s);
 
 	/* w and A: one host's capture is one trace.dat, the agent's files mirrored here;
-	 * triggers: on every host (a stop that fires on one stops the others) */
-	return KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES | KT_CAP_HIST |
-	       KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_STACKS | KT_CAP_SCOPE | KT_CAP_LIVE |
-	       KT_CAP_CLEAR | KT_CAP_KBUF |
-	       KT_CAP_TRIGGERS | (rs && rs->n == 1 && rs->hosts[0].mirror ? KT_CAP_WRITE : 0) |
+	 * the overview: one host's alone */
+	return ~(KT_CAP_WRITE | KT_CAP_OVERVIEW) |
+	       (rs && rs->n == 1 && rs->hosts[0].mirror ? KT_CAP_WRITE : 0) |
 	       (rs && rs->n == 1 ? KT_CAP_OVERVIEW : 0);
 }
 
@@ -2401,38 +2399,44 @@ static int remote_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, ch
 	return 0;
 }
 
-const struct kt_source_ops source_remote_ops = {
-	.kind = "remote",
-	.remote = true,
-	.caps = remote_caps,
-	.refusal = remote_refusal,
-	.describe = remote_describe,
-	.tick = remote_tick,
-	.close = remote_close_src,
-	.record_meta = remote_record_meta,
+static const struct kt_source_events_ops remote_events_ops = {
+	.enable = remote_enable,
+	.is_enabled = remote_is_enabled,
+	.for_each_enabled = remote_for_each_enabled,
+};
+
+static const struct kt_source_filter_ops remote_filter_ops = {
+	.get_filter = remote_get_filter,
+	.set_filter = remote_set_filter,
+};
+
+static const struct kt_source_trigger_ops remote_triggers_ops = {
 	.trigger_add = remote_trigger_add,
 	.trigger_remove_all = remote_trigger_remove_all,
 	.trigger_list = remote_trigger_list,
 	.triggers_for_each = remote_triggers_for_each,
 	.trigger_spent = remote_trigger_spent,
 	.tracing_on = remote_tracing_on,
+};
+
+static const struct kt_source_stack_ops remote_stacks_ops = {
+	.stacks_enabled = remote_stacks_enabled,
+	.stacks_refilter = remote_stacks_refilter,
+	.stacks_set = remote_stacks_set,
+};
+
+static const struct kt_source_tracer_ops remote_tracer_ops = {
 	.list_exists = remote_list_exists,
 	.list_get = remote_list_get,
 	.list_add = remote_list_add,
 	.list_remove = remote_list_remove,
 	.list_clear = remote_list_clear,
-	.enable = remote_enable,
-	.is_enabled = remote_is_enabled,
-	.for_each_enabled = remote_for_each_enabled,
-	.get_filter = remote_get_filter,
-	.set_filter = remote_set_filter,
-	.stacks_enabled = remote_stacks_enabled,
-	.stacks_refilter = remote_stacks_refilter,
-	.stacks_set = remote_stacks_set,
-	.set_scope = remote_set_scope,
 	.tracer = remote_tracer,
 	.tracers_available = remote_tracers_available,
 	.set_tracer = remote_set_tracer,
+};
+
+static const struct kt_source_probe_ops remote_probes_ops = {
 	.probe_create = remote_probe_create,
 	.probe_delete = remote_probe_delete,
 	.probe_count = remote_probe_count,
@@ -2441,14 +2445,42 @@ const struct kt_source_ops source_remote_ops = {
 	.probe_host_health = remote_probe_host_health,
 	.probe_refresh = remote_probe_refresh,
 	.usdt_create = remote_usdt_create,
+	.names = remote_names,
+};
+
+static const struct kt_source_scope_ops remote_scope_ops = {
+	.set_scope = remote_set_scope,
+};
+
+static const struct kt_source_host_ops remote_hosts_ops = {
 	.cpu_host = remote_cpu_host,
 	.symbols = remote_symbols,
 	.user_symbolizer = remote_user_symbolizer,
-	.names = remote_names,
+};
+
+const struct kt_source_ops source_remote_ops = {
+	.kind = "remote",
+	/* triggers: on every host (a stop that fires on one stops the others) */
+	.flags = KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF | KT_CAP_WRITE,
+	.remote = true,
+	.caps = remote_caps,
+	.refusal = remote_refusal,
+	.describe = remote_describe,
+	.tick = remote_tick,
+	.close = remote_close_src,
+	.record_meta = remote_record_meta,
 	.hist_open = remote_hist_open,
 	.counters_open = remote_counters_open,
 	.profile_open = remote_profile_open,
 	.overview_open = remote_overview_open,
+	.events = &remote_events_ops,
+	.filter = &remote_filter_ops,
+	.triggers = &remote_triggers_ops,
+	.stacks = &remote_stacks_ops,
+	.tracer = &remote_tracer_ops,
+	.probes = &remote_probes_ops,
+	.scope = &remote_scope_ops,
+	.hosts = &remote_hosts_ops,
 };
 
 /* ---- the opener ------------------------------------------------------------------------- */
