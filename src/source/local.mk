@@ -5,4 +5,10 @@ src_libktop_a_SOURCES += \
 	src/source/source_live.c \
 	src/source/live_data.c src/source/live_data.h \
 	src/source/source_recording.c \
-	src/source/source_remote.c
+	src/source/remote_local.h \
+	src/source/remote_recv.c \
+	src/source/remote_ops.c \
+	src/source/remote_control.c \
+	src/source/remote_panes.c \
+	src/source/remote_triggers.c \
+	src/source/remote_open.c
