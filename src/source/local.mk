@@ -1,5 +1,5 @@
-# Event sources: where events and control come from (source.h), the live kernel session or
-# a recording; the app holds one and the panes ask it.
+# Event sources: where events and control come from (source.h), the live kernel session, a
+# recording or agents (remote_*.c); the app holds one and the panes ask it.
 src_libktop_a_SOURCES += \
 	src/source/source.c src/source/source.h \
 	src/source/source_live.c \

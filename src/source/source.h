@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Where events and control come from: the event source the app holds (app->source). Today a
- * live kernel session (source_live.c) or a recording (source_recording.c); designed so a
- * remote machine's session over a pipe (issue 18) is a third implementation and no pane
- * changes.
+/* Where events and control come from: the event source the app holds (app->source): a
+ * live kernel session (source_live.c, live_data.c), a recording (source_recording.c) or
+ * agents on other machines (remote_*.c). A new one is an ops table; no pane changes.
  *
- * A source reports capabilities (enum kt_cap). The panes and batch mode ask
+ * A source reports capabilities (enum kt_cap), one per table of ops it fills in. The panes and batch mode ask
  * (app_can(app, KT_CAP_TRACER)) and go through the source_* calls below, never through the
  * backend objects behind it: a call for a capability the source lacks does nothing, returns
  * -1 (or NULL, false, 0) and fills err with the source's one-line reason (source_refusal),
