@@ -574,10 +574,10 @@ struct kt_bpfhist *app_hist_open(struct kt_app *app, const char *text, char *err
 	if (app_refuses(app, KT_CAP_HIST, err, errlen) ||
 	    histspec_parse(text, &spec, err, errlen) < 0)
 		return NULL;
-	/* a source that counts its own (a recording's stored events): no BPF here for it */
-	if (source_has_hists(app->source)) {
-		snprintf(err, errlen, "%s: BPF histograms run in a live kernel; this source counts "
-			 "its own (H)", spec.text);
+	/* offline (a recording): its histograms are its stored events', never BPF here */
+	if (app_can(app, KT_CAP_SEEK)) {
+		snprintf(err, errlen, "%s: BPF histograms run in a live kernel; a recording "
+			 "counts field: histograms from its events (H)", spec.text);
 		return NULL;
 	}
 	if (app->cgroup && !app->cgroup->v2) {

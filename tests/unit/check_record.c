@@ -612,8 +612,8 @@ START_TEST(test_recording_source)
 					  sizeof(err)), -1);
 	ck_assert_str_eq(err, refused[3].why);
 	ck_assert_ptr_null(app_hist_open(&app, "syscall-latency", err, sizeof(err)));
-	ck_assert_str_eq(err, "syscall-latency: BPF histograms run in a live kernel; this source "
-			      "counts its own (H)");
+	ck_assert_str_eq(err, "syscall-latency: BPF histograms run in a live kernel; a recording "
+			      "counts field: histograms from its events (H)");
 	ck_assert_int_eq(app_pmu_open(&app, err, sizeof(err)), -1);
 	ck_assert_str_eq(err, refused[2].why);
 	ck_assert_int_eq(source_enabled_count(app.source), 0);
