@@ -86,6 +86,25 @@ static void pick_rows(struct run *r)
 		qsort(r->rows, r->nrows, sizeof(*r->rows), busiest_first);
 }
 
+/* A disk: /proc/diskstats' counts and mean (avg_ms), and the latency counted in the kernel
+ * (lat_from "bpf"), or null figures and lat_from "diskstats" where it is not. */
+static void json_disk(struct run *r, const struct kt_sys_disk *d, bool comma)
+{
+	fprintf(r->out, "%s{\"name\":", comma ? "," : "");
+	json_string(r->out, d->name);
+	fprintf(r->out, ",\"reads\":%llu,\"writes\":%llu,\"read_bytes\":%llu,"
+		"\"write_bytes\":%llu,\"avg_ms\":%.3f", (unsigned long long)d->reads,
+		(unsigned long long)d->writes, (unsigned long long)d->read_bytes,
+		(unsigned long long)d->write_bytes, d->avg_ms);
+	if (d->lat_counted)
+		fprintf(r->out, ",\"lat_from\":\"bpf\",\"lat_count\":%llu,\"lat_mean_ms\":%.3f,"
+			"\"p99_ms\":%.3f,\"lat_max_ms\":%.3f}", (unsigned long long)d->lat_count,
+			d->lat_mean_ms, d->p99_ms, d->lat_max_ms);
+	else
+		fputs(",\"lat_from\":\"diskstats\",\"lat_count\":null,\"lat_mean_ms\":null,"
+		      "\"p99_ms\":null,\"lat_max_ms\":null}", r->out);
+}
+
 static void json_system(struct run *r)
 {
 	const struct kt_sysstrip *s = &r->sys;
@@ -106,15 +125,8 @@ static void json_system(struct run *r)
 		(unsigned long long)overview_quantile(r->snap.cpu_runq_slots, 0.99),
 		(unsigned long long)s->mem_total_kb, (unsigned long long)s->mem_available_kb,
 		s->psi_cpu_some, s->psi_mem_some, s->psi_mem_full, s->psi_io_some, s->psi_io_full);
-	for (i = 0; i < s->ndisks; i++) {
-		fprintf(r->out, "%s{\"name\":", i ? "," : "");
-		json_string(r->out, s->disks[i].name);
-		fprintf(r->out, ",\"reads\":%llu,\"writes\":%llu,\"read_bytes\":%llu,"
-			"\"write_bytes\":%llu,\"avg_ms\":%.2f}",
-			(unsigned long long)s->disks[i].reads, (unsigned long long)s->disks[i].writes,
-			(unsigned long long)s->disks[i].read_bytes,
-			(unsigned long long)s->disks[i].write_bytes, s->disks[i].avg_ms);
-	}
+	for (i = 0; i < s->ndisks; i++)
+		json_disk(r, &s->disks[i], i > 0);
 	fprintf(r->out,
 		"],\"net_rx_packets\":%llu,\"net_tx_packets\":%llu,\"net_rx_bytes\":%llu,"
 		"\"net_tx_bytes\":%llu,\"net_drops\":%llu,\"ktop_cpu_pct\":%.1f,"
@@ -193,6 +205,19 @@ static void print_json(struct run *r)
 	fputs("]}\n", r->out);
 }
 
+/* A disk's line: its p99 counted in the kernel, else /proc/diskstats' mean, marked so. */
+static void text_disk(struct run *r, const struct kt_sys_disk *d, double psi_io)
+{
+	fprintf(r->out, "Disk %s  %llu r %llu w  %llu KiB read %llu KiB written  ", d->name,
+		(unsigned long long)d->reads, (unsigned long long)d->writes,
+		(unsigned long long)d->read_bytes / 1024, (unsigned long long)d->write_bytes / 1024);
+	if (d->lat_counted)
+		fprintf(r->out, "p99 %.2f ms (diskstats mean %.2f)", d->p99_ms, d->avg_ms);
+	else
+		fprintf(r->out, "%.2f ms avg (diskstats)", d->avg_ms);
+	fprintf(r->out, "  PSI io %.1f\n", psi_io);
+}
+
 static void text_system(struct run *r)
 {
 	const struct kt_sysstrip *s = &r->sys;
@@ -216,12 +241,7 @@ static void text_system(struct run *r)
 		(unsigned long long)s->mem_available_kb / 1024,
 		(unsigned long long)s->mem_total_kb / 1024, s->psi_mem_some, s->psi_mem_full);
 	for (i = 0; i < s->ndisks; i++)
-		fprintf(r->out, "Disk %s  %llu r %llu w  %llu KiB read %llu KiB written  %.2f ms avg"
-			"  PSI io %.1f\n", s->disks[i].name, (unsigned long long)s->disks[i].reads,
-			(unsigned long long)s->disks[i].writes,
-			(unsigned long long)s->disks[i].read_bytes / 1024,
-			(unsigned long long)s->disks[i].write_bytes / 1024, s->disks[i].avg_ms,
-			s->psi_io_some);
+		text_disk(r, &s->disks[i], s->psi_io_some);
 	fprintf(r->out, "Net  %llu/%llu packets in/out  %llu/%llu KiB  %llu drops\n",
 		(unsigned long long)s->net_rx_packets, (unsigned long long)s->net_tx_packets,
 		(unsigned long long)s->net_rx_bytes / 1024,

@@ -21,6 +21,7 @@ static bool local_update(struct kt_ovsrc *o, struct kt_ov_snap *snap, struct kt_
 {
 	overview_read(LO(o)->ov, snap);
 	sysstrip_sample(sys);
+	overview_disk_latency(snap, sys);
 	return true;
 }
 
