@@ -23,7 +23,8 @@
 #include "ui/view.h"
 #include "xalloc.h"
 
-enum live_kind { LIVE_ONCPU, LIVE_OFFCPU, LIVE_EVENTS };
+/* LIVE_FAULTS: one process's page faults, each with its stack (the overview's drill-down) */
+enum live_kind { LIVE_ONCPU, LIVE_OFFCPU, LIVE_EVENTS, LIVE_FAULTS };
 
 struct live {
 	struct kt_ui *ui;
@@ -33,6 +34,7 @@ struct live {
 	struct kt_profsrc *ps; /* on- or off-CPU, the source's own (an agent's) */
 	uint64_t next; /* events: the first record not added yet */
 	int cpu;       /* events: only this CPU's (the pane's c), -1: every CPU */
+	pid_t pid;     /* a profile of this process alone, 0: every one */
 	bool wakers;   /* off-CPU: joined to the wakers' stacks (w) */
 	char name[128]; /* the pane's title, for a wakeup chain to give back */
 	char said[256]; /* off-CPU: the failure the status line was given, "" after a good poll */
@@ -115,6 +117,7 @@ static bool live_update(void *arg, struct kt_stacks *st)
 	}
 	switch (lv->kind) {
 	case LIVE_ONCPU:
+	case LIVE_FAULTS:
 		return profile_poll(lv->prof, st) > 0;
 	case LIVE_OFFCPU:
 		if (offcpu_poll(lv->oc, st, err, sizeof(err)) < 0) {
@@ -145,7 +148,8 @@ static int live_cpu(void *arg, int cpu, char *err, size_t errlen)
 			 "or nothing for every CPU", cpu, n);
 		return -1;
 	}
-	if (lv->kind == LIVE_ONCPU) {
+	if (lv->prof) {
+		sc.pid = lv->pid;
 		profile_set_scope(lv->prof, &sc);
 	} else {
 		/* the store still holds the events before: the tree is made again from them */
@@ -182,7 +186,13 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wak
 	lv->kind = kind;
 	lv->cpu = -1;
 	lv->wakers = wakers;
+	lv->pid = pid;
 	err[0] = '\0';
+	if (kind == LIVE_FAULTS && source_has_profiles(ui->app->source)) {
+		snprintf(err, errlen, "not over an agent yet: the agent samples on- and off-CPU "
+			 "only (ktop -b --top -H HOST counts the faults)");
+		return -1;
+	}
 	if (kind != LIVE_EVENTS && source_has_profiles(ui->app->source)) {
 		if (wakers) {
 			snprintf(err, errlen, "off-CPU profile: the pane has no wakers over agents "
@@ -223,6 +233,17 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wak
 			 offcpu_variant(lv->oc));
 		*st = stacks_new(KT_STACK_NSEC);
 		break;
+	case LIVE_FAULTS:
+		/* the process's own threads (and what they start), not every CPU's filtered */
+		po.faults = true;
+		po.pids = &pid;
+		po.npids = 1;
+		lv->prof = profile_open(&po, err, errlen);
+		if (!lv->prof)
+			return -1;
+		snprintf(name, namelen, "%s", profile_event_name(lv->prof));
+		*st = stacks_new(KT_STACK_SAMPLES);
+		break;
 	case LIVE_EVENTS:
 		snprintf(name, namelen, "event stacks");
 		*st = stacks_new(KT_STACK_EVENTS);
@@ -243,7 +264,8 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wak
 }
 
 /* what a refusal begins with (offcpu.h's own say "off-CPU profile: ") */
-static const char *const kind_prefix[] = { "on-CPU profile: ", "", "event stacks: " };
+static const char *const kind_prefix[] = { "on-CPU profile: ", "", "event stacks: ",
+					   "faults profile: " };
 
 static int live_key(void *arg, struct kt_view *v, int key);
 
@@ -321,6 +343,7 @@ static int live_key(void *arg, struct kt_view *v, int key)
 			live_show(ui, v, LIVE_ONCPU);
 		break;
 	case LIVE_EVENTS:
+	case LIVE_FAULTS:
 		live_show(ui, v, LIVE_ONCPU);
 		break;
 	}
@@ -376,4 +399,9 @@ void flame_live_open(struct kt_view *v)
 void flame_live_open_pid(struct kt_view *v, pid_t pid, bool off_cpu)
 {
 	live_show_pid(v->ui, v, off_cpu ? LIVE_OFFCPU : LIVE_ONCPU, pid, false);
+}
+
+bool flame_live_open_faults(struct kt_view *v, pid_t pid)
+{
+	return live_show_pid(v->ui, v, LIVE_FAULTS, pid, false);
 }
