@@ -39,7 +39,7 @@ done
 [ -n "$DIR" ] || skip "neither $T nor $PWD is on a block disk"
 FILE=$(mktemp "$DIR/ktop-disklat.XXXXXX") || fail "cannot make a file in $DIR"
 # shellcheck disable=SC2317 # run by the EXIT trap
-_rm_file() { rm -f "$FILE"; _cleanup; }
+_rm_file() { local rc=$?; rm -f "$FILE"; (exit "$rc"); _cleanup; }
 trap _rm_file EXIT
 
 ATTACHED_RE='overview_open: attached via '
