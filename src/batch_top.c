@@ -181,11 +181,12 @@ static void json_task(struct run *r, const struct kt_ov_row *t)
 	json_count(r, "syscalls", KT_OVC_SYSCALLS, t->syscalls);
 	json_count(r, "syscall_errors", KT_OVC_SYSCALLS, t->syscall_errors);
 	json_count(r, "syscall_p99_ns", KT_OVC_SYSLAT, overview_quantile(t->sys_slots, 0.99));
-	fprintf(r->out, ",\"minflt\":%llu,\"majflt\":%llu,\"read_bytes\":%llu,"
-		"\"write_bytes\":%llu,\"vol_ctxsw\":%llu,\"invol_ctxsw\":%llu",
-		(unsigned long long)t->minflt, (unsigned long long)t->majflt,
-		(unsigned long long)t->read_bytes, (unsigned long long)t->write_bytes,
-		(unsigned long long)t->vol_ctxsw, (unsigned long long)t->invol_ctxsw);
+	json_count(r, "minflt", KT_OVC_FAULTS, t->minflt);
+	json_count(r, "majflt", KT_OVC_FAULTS, t->majflt);
+	json_count(r, "read_bytes", KT_OVC_IO, t->read_bytes);
+	json_count(r, "write_bytes", KT_OVC_IO, t->write_bytes);
+	json_count(r, "vol_ctxsw", KT_OVC_CTXSW, t->vol_ctxsw);
+	json_count(r, "invol_ctxsw", KT_OVC_CTXSW, t->invol_ctxsw);
 	json_count(r, "migrations", KT_OVC_MIGR, t->migrations);
 	fputc('}', r->out);
 }
@@ -270,10 +271,13 @@ static void text_row(struct run *r, const struct kt_ov_row *t)
 	text_cell(r, 6, KT_OVC_SYSCALLS, " %*.0f", (double)t->syscall_errors);
 	text_cell(r, 8, KT_OVC_SYSLAT, " %*.1f",
 		  (double)overview_quantile(t->sys_slots, 0.99) / 1e3);
-	fprintf(r->out, " %7llu %6llu %9llu %9llu %7llu %7llu", (unsigned long long)t->minflt,
-		(unsigned long long)t->majflt, (unsigned long long)t->read_bytes,
-		(unsigned long long)t->write_bytes, (unsigned long long)t->vol_ctxsw,
-		(unsigned long long)t->invol_ctxsw);
+	/* a recording has none of these: "-" as /proc's missing columns */
+	text_cell(r, 7, KT_OVC_FAULTS, " %*.0f", (double)t->minflt);
+	text_cell(r, 6, KT_OVC_FAULTS, " %*.0f", (double)t->majflt);
+	text_cell(r, 9, KT_OVC_IO, " %*.0f", (double)t->read_bytes);
+	text_cell(r, 9, KT_OVC_IO, " %*.0f", (double)t->write_bytes);
+	text_cell(r, 7, KT_OVC_CTXSW, " %*.0f", (double)t->vol_ctxsw);
+	text_cell(r, 7, KT_OVC_CTXSW, " %*.0f", (double)t->invol_ctxsw);
 	text_cell(r, 5, KT_OVC_MIGR, " %*.0f", (double)t->migrations);
 	fprintf(r->out, " %s%s\n", t->comm, t->exited ? " (exited)" : "");
 }
@@ -359,19 +363,21 @@ static void capture(struct run *r)
 	}
 }
 
-/* The overview where the options say: an agent's (one -H or --via), or this machine's.
+/* The overview where the options say: an agent's (one -H or --via), a recording's (-i, from
+ * its events), or this machine's.
  * Returns 0, or -1 with the line said. */
 static int open_src(struct run *r)
 {
 	const struct kt_options *o = r->o;
 	char err[1024];
 
-	if (!o->n_remotes) {
+	if (!o->n_remotes && !o->input_path) {
 		r->src = ovsrc_local_open(o->top_via, true);
 		return 0;
 	}
-	r->remote = true;
-	if (app_open_remote(&r->app, o, err, sizeof(err)) != KT_EXIT_OK ||
+	r->remote = true; /* an app of its own: an agent's, or the recording's */
+	if ((o->input_path ? app_open_recording(&r->app, o, err, sizeof(err)) :
+			     app_open_remote(&r->app, o, err, sizeof(err))) != KT_EXIT_OK ||
 	    !(r->src = ovsrc_open(&r->app, o->top_via, err, sizeof(err)))) {
 		fprintf(stderr, "ktop: %s\n", err);
 		return -1;
@@ -411,7 +417,10 @@ int batch_top_run(const struct kt_options *o, FILE *out)
 		return KT_EXIT_FAILURE;
 	}
 	signals_install(r.wake[1]);
-	capture(&r);
+	if (o->input_path)
+		snapshot(&r); /* a recording is one tick, as long as the file */
+	else
+		capture(&r);
 	close(r.wake[0]);
 	close(r.wake[1]);
 	overview_snap_free(&r.snap);

@@ -15,7 +15,7 @@ src_libktop_a_SOURCES += \
 	src/options_check.c \
 	src/app.c src/app.h \
 	src/histsrc.c src/histsrc.h \
-	src/ovsrc.c src/ovsrc.h \
+	src/ovsrc.c src/ovsrc.h src/ovsrc_rec.c \
 	src/histhosts.c src/histhosts.h \
 	src/countersrc.c src/countersrc.h \
 	src/profsrc.h \

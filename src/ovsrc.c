@@ -73,6 +73,9 @@ struct kt_ovsrc *ovsrc_open(struct kt_app *app, const char *via, char *err, size
 {
 	if (source_has_overview(app->source))
 		return source_overview_open(app->source, via, err, errlen);
+	/* a recording: the file's events, never this machine's tasks */
+	if (app_can(app, KT_CAP_SEEK))
+		return ovsrc_recording_open(app, err, errlen);
 	if (!app_can(app, KT_CAP_OVERVIEW)) {
 		snprintf(err, errlen, "%s", app_refusal(app, KT_CAP_OVERVIEW));
 		return NULL;

@@ -46,6 +46,11 @@ struct kt_ovsrc *ovsrc_local_open(const char *via, bool syscalls);
  * that refused). */
 struct kt_ovsrc *ovsrc_open(struct kt_app *app, const char *via, char *err, size_t errlen);
 
+/* A recording's (-i), from its sched_switch and sched_wakeup events: one tick as long as
+ * the file, on-CPU, run-queue and context-switch columns, the rest not in the file. NULL
+ * with one line in err when the file holds no sched_switch. */
+struct kt_ovsrc *ovsrc_recording_open(struct kt_app *app, char *err, size_t errlen);
+
 bool ovsrc_update(struct kt_ovsrc *o, struct kt_ov_snap *snap, struct kt_sysstrip *sys);
 const char *ovsrc_source(struct kt_ovsrc *o);
 const char *ovsrc_missing(struct kt_ovsrc *o, enum kt_ov_col c);

@@ -19,3 +19,5 @@ LIVE_TESTS += tests/live/overview_disklat.sh
 # Enter on FLT opens the process's page-faults flame graph, on IO/s its block I/O latency
 # by disk; Esc back, the cursor on its row.
 TERM_TESTS += tests/term/overview_drill_io.sh
+# A recording's overview from its sched_switch and sched_wakeup against trace-cmd report.
+LIVE_TESTS += tests/live/overview_recording.sh

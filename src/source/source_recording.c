@@ -20,7 +20,8 @@
 
 static unsigned int recording_caps(struct kt_source *s)
 {
-	return KT_CAP_SEEK | KT_CAP_HIDE;
+	/* the overview from the file's sched_switch (ovsrc_recording_open) */
+	return KT_CAP_SEEK | KT_CAP_HIDE | KT_CAP_OVERVIEW;
 }
 
 static const char *recording_refusal(struct kt_source *s, enum kt_cap cap)
@@ -44,8 +45,6 @@ static const char *recording_refusal(struct kt_source *s, enum kt_cap cap)
 		return "triggers act in a live kernel: a recording has none";
 	case KT_CAP_STACKS:
 		return "stack triggers act in a live kernel: a recording has none";
-	case KT_CAP_OVERVIEW:
-		return "a recording holds events, not the overview's per-task counts (read live)";
 	case KT_CAP_KBUF:
 		return "ring buffers belong to a live capture: a recording holds only the events read";
 	default:
