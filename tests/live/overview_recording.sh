@@ -3,8 +3,8 @@
 # sched_switch and sched_wakeup events into one tick as long as the file. Against
 # trace-cmd report of the same file (the switches and wake-ups it prints, walked by the
 # same rules: time on a CPU from switch-in to switch-out, the first and last clipped to the
-# file; a wait for a CPU from a wake-up, or a switch-out still runnable, to the next
-# switch-in), for the ten busiest tasks: CPU% within 0.2 points, run-queue wait within 1%,
+# file, each slice the task the switch ending it names as prev; a wait for a CPU from a
+# wake-up, or a switch-out still runnable, to the next switch-in), for the ten busiest tasks: CPU% within 0.2 points, run-queue wait within 1%,
 # voluntary and involuntary switches exactly. Two SCHED_RR spinners pinned to one CPU share
 # it: each on it about half the time (35-65%) and waiting for it about as long. What the
 # file cannot say (faults, I/O, syscalls) is null in JSON, "-" in the text; a file without
@@ -51,9 +51,11 @@ for line in open(f"{T}/report.txt"):
     m = SW.search(line)
     if m:
         cpu, prev, state, nxt = int(m.group(1)), int(m.group(4)), m.group(5), int(m.group(7))
-        start, who = since.get(cpu, (first, prev))
-        if who:
-            on[who] = on.get(who, 0) + ts - start
+        # the slice ending here is prev's, as the kernel names it (cpuslice.h): with proxy
+        # execution it need not be the task the last switch on this CPU let in
+        start, _ = since.get(cpu, (first, prev))
+        if prev:
+            on[prev] = on.get(prev, 0) + ts - start
         since[cpu] = (ts, nxt)
         if prev:
             if state.startswith("R"):
