@@ -469,7 +469,7 @@ static void enter(struct kt_view *v, struct ov_view *o)
 		return;
 	}
 	o->drill = true;
-	ui_message(v->ui, false, "%d %s: l syscall, q run-queue, b block I/O latency, g on-CPU, "
+	ui_message(v->ui, false, "%d %s: l syscall latency, q run-queue, b block I/O, g on-CPU, "
 		   "o off-CPU, f faults flame graph, e events (Esc: none)", r->pid, r->comm);
 }
 
