@@ -32,7 +32,7 @@ disk_of()
 	[ -e "/sys/block/$dev" ] && echo "$dev"
 }
 # $T, or where /tmp is not on a disk (tmpfs) the build tree; the file goes when the test ends
-DIR= DISK=
+DIR='' DISK=''
 for d in "$T" "$PWD"; do
 	DISK=$(disk_of "$d") && { DIR=$d; break; }
 done

@@ -53,13 +53,17 @@ expect_text "Overview: 2 processes by CPU%, filter 'ktop-ovf'" 5 "the filter did
 
 pids() { tmux_screen | awk 'NR > 6 && $1 ~ /^[0-9]+$/ && $NF ~ /ktop-ovf-[ab]$/ { print $1 }' | tr '\n' ' '; }
 _first() { [ "$(pids)" = "$1 $2 " ]; }
+_sorted_by() { tmux_screen | grep -o 'processes by [^,]*' | head -1; }
+_sort_moved() { [ "$(_sorted_by)" != "$1" ]; }
+# sort_by COL: > until the title says COL (each press waited for)
 sort_by()
 {
-	local i
-	for i in $(seq 1 20); do
+	local before
+	for _ in $(seq 1 20); do
 		_screen_has "processes by $1," && return 0
+		before=$(_sorted_by)
 		tmux_keys '>'
-		sleep 0.2
+		wait_until 3 _sort_moved "$before" || fail "> did not change the sort from '$before'"
 	done
 	fail "> never sorted by $1: $(tmux_screen | head -1)"
 }
