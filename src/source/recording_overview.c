@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The overview of a recording (ovsrc.h's ovsrc_recording_open): the file's sched_switch and
+ * The overview of a recording (the recording source's overview_open): the file's sched_switch and
  * sched_wakeup events walked once into one tick as long as the recording. On-CPU time is
  * cpuslice.h's slices (the derivation the timeline and the Chrome trace share); a task
  * waits for a CPU from its wake-up, or from being switched out still runnable (preempted),
@@ -21,6 +21,7 @@
 #include "backend/decode.h"
 #include "ovsrc.h"
 #include "source/source.h"
+#include "source/recording_overview.h"
 #include "xalloc.h"
 
 #define NOT_IN_FILE "not in the file: a recording holds sched_switch, not the per-task counters"
@@ -287,7 +288,7 @@ static const struct kt_ovsrc_ops rec_ops = {
 	.close = rec_close,
 };
 
-struct kt_ovsrc *ovsrc_recording_open(struct kt_app *app, char *err, size_t errlen)
+struct kt_ovsrc *recording_overview_open(struct kt_app *app, char *err, size_t errlen)
 {
 	struct rec_ov *ro = xcalloc(1, sizeof(*ro));
 
