@@ -33,7 +33,7 @@ UNIT_CHECKS += tests/unit/check_source
 check_PROGRAMS += tests/helpers/workload
 tests_helpers_workload_SOURCES = tests/helpers/workload.c
 tests_helpers_workload_CFLAGS = $(AM_CFLAGS)
-tests_helpers_workload_LDADD =
+tests_helpers_workload_LDADD = -lpthread
 
 UNIT_TESTS = $(UNIT_CHECKS)
 # The test hooks only where configure was asked for them (a shell test: reads the binary).

@@ -21,7 +21,8 @@
 #include "ui/view.h"
 #include "xalloc.h"
 
-enum live_kind { LIVE_ONCPU, LIVE_OFFCPU, LIVE_EVENTS };
+/* LIVE_FAULTS: one process's page faults, each with its stack (the overview's drill-down) */
+enum live_kind { LIVE_ONCPU, LIVE_OFFCPU, LIVE_EVENTS, LIVE_FAULTS };
 
 struct live {
 	struct kt_ui *ui;
@@ -160,7 +161,8 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wak
 		      size_t errlen)
 {
 	struct kt_profsrc_req req = { .off_cpu = kind == LIVE_OFFCPU, .freq = ui->app->opts->freq,
-				      .pid = pid, .wakers = wakers };
+				      .pid = pid, .wakers = wakers,
+				      .faults = kind == LIVE_FAULTS };
 
 	memset(lv, 0, sizeof(*lv));
 	lv->ui = ui;
@@ -194,7 +196,8 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wak
 }
 
 /* what a refusal begins with (offcpu.h's own say "off-CPU profile: ") */
-static const char *const kind_prefix[] = { "on-CPU profile: ", "", "event stacks: " };
+static const char *const kind_prefix[] = { "on-CPU profile: ", "", "event stacks: ",
+					   "faults profile: " };
 
 static int live_key(void *arg, struct kt_view *v, int key);
 static int recorded_switch(struct kt_ui *ui, struct kt_view *v, int key, bool on_profile);
@@ -269,6 +272,7 @@ static int live_key(void *arg, struct kt_view *v, int key)
 			live_show(ui, v, LIVE_ONCPU);
 		break;
 	case LIVE_EVENTS:
+	case LIVE_FAULTS:
 		live_show(ui, v, LIVE_ONCPU);
 		break;
 	}
@@ -365,4 +369,9 @@ void flame_live_open(struct kt_view *v)
 void flame_live_open_pid(struct kt_view *v, pid_t pid, bool off_cpu)
 {
 	live_show_pid(v->ui, v, off_cpu ? LIVE_OFFCPU : LIVE_ONCPU, pid, false);
+}
+
+bool flame_live_open_faults(struct kt_view *v, pid_t pid)
+{
+	return live_show_pid(v->ui, v, LIVE_FAULTS, pid, false);
 }

@@ -28,5 +28,8 @@ void flame_live_open(struct kt_view *v);
 /* The on-CPU (off_cpu: the off-CPU) profile of process pid alone in the flame pane v (the
  * overview's drill-down). */
 void flame_live_open_pid(struct kt_view *v, pid_t pid, bool off_cpu);
+/* Process pid's page faults, each one with its stack, in the flame pane v (the overview's
+ * drill-down from its fault columns). false: refused, the reason in the status line. */
+bool flame_live_open_faults(struct kt_view *v, pid_t pid);
 
 #endif
