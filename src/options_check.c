@@ -150,11 +150,14 @@ int options_check(struct kt_options *o, char *err, size_t errlen)
 	if (o->top_interval > 0 && !o->top)
 		FAIL("--interval is --top's: add -b --top");
 	if (o->top && (o->n_events || o->profile || o->n_probes || o->tracer || o->n_hists ||
-		       o->pmu || o->tree || o->record_path || o->input_path || o->n_triggers ||
+		       o->pmu || o->tree || o->record_path || o->n_triggers ||
 		       o->stop_when || o->filter || o->max_events || o->off_cpu || o->cpu_profile ||
 		       o->flame_path))
-		FAIL("--top runs alone: events, tracers, probes, histograms, counters, profiles, "
-		     "-i and -o belong to other runs");
+		FAIL("--top runs alone: events, tracers, probes, histograms, counters, profiles "
+		     "and -o belong to other runs");
+	if (o->top && o->input_path && (o->n_remotes || o->top_via))
+		FAIL("--top -i counts the recording's events: -H, --via and --top=VIA are for a "
+		     "live kernel");
 	if (o->top && o->n_remotes > 1)
 		FAIL("--top shows one host's tasks: give one -H or --via");
 	if (o->wakers && !o->off_cpu)

@@ -85,9 +85,9 @@ void ui_range_set(struct kt_ui *ui, uint64_t from, uint64_t to)
 		ui_format_rel(ui, to, b, sizeof(b));
 	snprintf(ui->header.range, sizeof(ui->header.range), "%s..%s", a, b);
 	ui->header_dirty = true;
-	/* before the panes hear it: what one of them says about it comes after */
-	ui_message(ui, false, "range %s..%s: the panes with times follow it, the others say "
-		   "they cannot (X clears)", a, b);
+	/* before the panes hear it: what one of them says about it comes after; in a line
+	 * that fits 80 columns */
+	ui_message(ui, false, "range %s..%s: panes with times follow (X: off)", a, b);
 	ui_broadcast(ui, KT_EV_RANGE);
 }
 
