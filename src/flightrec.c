@@ -90,6 +90,12 @@ static int fr_arm_event(struct kt_flightrec *fr, struct fr_cond *c, char *err, s
 {
 	struct kt_trigger *t = &c->spec.trig;
 
+	if (source_stacks_enabled(fr->app->source, t->system, t->event)) {
+		snprintf(err, errlen, "%s:%s has stacks on (--stack), and the kernel takes one "
+			 "stacktrace trigger per event: drop --stack there (the incident's record "
+			 "carries its stack)", t->system, t->event);
+		return -1;
+	}
 	store_lock(fr->app->store);
 	c->armed_seq = store_end(fr->app->store);
 	store_unlock(fr->app->store);
@@ -355,8 +361,10 @@ static void fr_rearm(struct kt_flightrec *fr, struct fr_cond *c)
 
 	if (c->armed || fr_full(fr) || clock_mono_ns() < c->rearm_ns)
 		return;
-	if (source_trigger_remove_all(fr->app->source, c->spec.trig.system, c->spec.trig.event,
-				      err, sizeof(err)) < 0 ||
+	/* only its own spent stacktrace:1: the user's triggers on the event stay (the kernel
+	 * holds one stacktrace per event, so that one is ours: fr_arm_event checks) */
+	if (source_trigger_remove_cmd(fr->app->source, c->spec.trig.system, c->spec.trig.event,
+				      c->spec.trig.cmd, err, sizeof(err)) < 0 ||
 	    fr_arm_event(fr, c, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ktop: --arm %s cannot be armed again: %s\n", c->spec.text, err);
 		c->rearm_ns = ~0ull;
