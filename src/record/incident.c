@@ -108,9 +108,9 @@ static int write_summary(const char *path, const struct kt_incident *inc,
 }
 
 int incident_write(struct kt_app *app, const char *dir, const struct kt_incident *inc,
-		   char *path, size_t pathlen, char *err, size_t errlen)
+		   char *path, size_t pathlen, struct kt_window_stats *ws, char *err,
+		   size_t errlen)
 {
-	struct kt_window_stats ws;
 	char wall[48], file[4096], why[512] = "";
 	int rc;
 
@@ -125,14 +125,14 @@ int incident_write(struct kt_app *app, const char *dir, const struct kt_incident
 		return -1;
 	}
 	snprintf(file, sizeof(file), "%s/trace.dat", path);
-	rc = recorder_write_window(app, file, inc->from, inc->to, &ws, why, sizeof(why));
+	rc = recorder_write_window(app, file, inc->from, inc->to, ws, why, sizeof(why));
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", why);
 		incident_remove(path);
 		return -1;
 	}
 	snprintf(file, sizeof(file), "%s/summary.json", path);
-	if (write_summary(file, inc, &ws, rc, why) < 0) {
+	if (write_summary(file, inc, ws, rc, why) < 0) {
 		snprintf(err, errlen, "%s: %s%s%s", file, strerror(errno), rc ? "; " : "",
 			 rc ? why : "");
 		return 1;

@@ -11,6 +11,7 @@
 #include "src/probes/arm.h"
 
 struct kt_app;
+struct kt_window_stats;
 
 struct kt_incident {
 	unsigned int n;		  /* 1, 2, ... in this run */
@@ -27,9 +28,11 @@ struct kt_incident {
 
 /* Writes inc under dir (created if missing, mode 0700); its directory's path into path.
  * Returns 0; 1 when trace.dat stopped early (a full disk: err says so, what was written is
- * kept); -1 with err when nothing usable was written (the directory is removed). */
+ * kept); -1 with err when nothing usable was written (the directory is removed). *ws: what
+ * the window held (events, loss). */
 int incident_write(struct kt_app *app, const char *dir, const struct kt_incident *inc,
-		   char *path, size_t pathlen, char *err, size_t errlen);
+		   char *path, size_t pathlen, struct kt_window_stats *ws, char *err,
+		   size_t errlen);
 /* Bytes the files of an incident directory take. */
 unsigned long long incident_size(const char *path);
 /* Removes an incident directory ktop wrote (its two files, then it). 0, or -1 with errno. */
