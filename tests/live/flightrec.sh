@@ -16,7 +16,10 @@
 #      exec and the trigger's kernel stack, then an off-CPU one for each slow sleep, until
 #      the disk is full: each said on stderr, the capture going on, exit 0. The user's own
 #      trigger on that event (--trigger ...:traceon) is still there once the condition has
-#      fired and been armed again: re-arming replaces only ktop's stacktrace:1.
+#      fired and been armed again: re-arming replaces only ktop's stacktrace:1. The event
+#      incident's window has that trigger's stack, folded: task.folded holds the exec's
+#      kernel stack (execve down to the event), summary.json counts it; A's, without
+#      stacks, say there are none.
 # Then bad conditions: one-line errors; func:NAME>D names the facility it lacks; an
 # unwritable --incidents is said at start. Nothing of any run is left in the kernel.
 KTOP_PRIVATE_MOUNTS=${KTOP_PRIVATE_MOUNTS:-1}
@@ -109,6 +112,15 @@ ev=$(grep ': event sched:' "$T/d.out" | sed 's/.* -> //')
 trace-cmd report "$ev/trace.dat" 2>/dev/null >"$T/d.report"
 grep -A1 "sched_process_exec: *filename=$T/frmark$$ " "$T/d.report" | grep -q kernel_stack ||
 	fail "D's event incident lacks the exec and its stack: $(grep -c . "$T/d.report") lines"
+# the stacks of the window, folded: the exec's own, the firing task's alone in task.folded
+[ "$(wc -l <"$ev/task.folded")" = 1 ] &&
+	grep -Eq '^[^;]+;.*execve.*;.* 1$' "$ev/task.folded" &&
+	grep -q '"stacks":{"stacks.folded":[1-9][0-9]*,"task.folded":1}' "$ev/summary.json" ||
+	fail "D's event incident's stacks: $(cat "$ev"/*.folded "$ev/summary.json")"
+for s in "$T"/a/incident-*/summary.json; do
+	grep -q '"stacks":null,"stacks_note":"no event stacks in the window' "$s" ||
+		fail "A's $s says of stacks: $(cat "$s")"
+done
 log "D: the marker's exec with its stack; $noff off-CPU incidents, then $nfull said full"
 for e in a b d; do assert_no_sanitizer "$T/$e.err"; done
 
