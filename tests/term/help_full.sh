@@ -69,6 +69,8 @@ for size in 120x40 200x50; do
 	tmux_size "${size%x*}" "${size#*x}"
 	sleep 0.3 # the resize reaches ktop
 	open_help "$size"
+	# found wherever it is: a new action or pane moves it down the help
+	tmux_keys / ; tmux_text "${long:0:20}"; tmux_keys Enter
 	expect_text "${long//[()]/.}" 3 "'$long' is cut at $size"
 	tmux_keys Escape
 	wait_for_no_text "ktop help" 3 || fail "Esc did not close the help at $size"
