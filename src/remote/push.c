@@ -142,9 +142,9 @@ static int send_file(int to, int fd, off_t size)
 
 /* The agent gzip'd for the wire by this machine's gzip, into a memfd: a third of the bytes,
  * which a slow link (a serial line, ~8 kB/s into a qemu guest) needs, and which the host's
- * gzip (busybox's too) unpacks. Returns the memfd and its size, or -1 (no gzip here: the
- * agent goes as it is). */
-static int agent_gzip(int fd, off_t *zsize)
+ * gzip (busybox's too) unpacks. Returns the memfd and its size, or -1 (no gzip here, or
+ * nothing gained: the agent goes as it is). */
+static int agent_gzip(int fd, off_t size, off_t *zsize)
 {
 	struct stat st;
 	int mfd, status;
@@ -164,7 +164,7 @@ static int agent_gzip(int fd, off_t *zsize)
 		;
 	if (lseek(fd, 0, SEEK_SET) < 0 || pid < 0 || !WIFEXITED(status) ||
 	    WEXITSTATUS(status) != 0 || fstat(mfd, &st) < 0 || st.st_size <= 0 ||
-	    lseek(mfd, 0, SEEK_SET) < 0) {
+	    st.st_size >= size || lseek(mfd, 0, SEEK_SET) < 0) {
 		close(mfd);
 		return -1;
 	}
@@ -301,7 +301,7 @@ int push_agent(int to, int from, const char *name, char *err, size_t errlen)
 		return -1;
 	}
 	if (fd >= 0)
-		zfd = agent_gzip(fd, &zsize);
+		zfd = agent_gzip(fd, size, &zsize);
 	script(cmd, sizeof(cmd), push_mode == KT_PUSH_FORCE, fd < 0 ? 0 : (long long)size,
 	       zfd < 0 ? 0 : (long long)zsize);
 	if (write_all(to, cmd, strlen(cmd)) < 0 || read_marker(from, line, sizeof(line)) < 0) {
