@@ -1,4 +1,5 @@
 #!/bin/bash
+# shellcheck disable=SC2317 # helpers called through wait_until
 # The agent that ships itself (issue 35), into the kernel lab's guest: Debian's stock kernel
 # under qemu with busybox alone (run-vm.sh's LAB_NO_KTOP=1: no ktop, no shared library, no
 # loader), whose second serial port, ttyS1, carries an interactive busybox shell on a line as
