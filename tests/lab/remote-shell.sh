@@ -13,7 +13,7 @@
 N=200000
 T=/sys/kernel/tracing
 fail() { echo "LAB-PUSH-FAIL $*"; exit 1; }
-if [ -e /bin/ktop ] || command -v ktop >/dev/null 2>[ ! -e /bin/ktop ] && ! command -v ktop >/dev/null 2>&1 || fail "the guest has a ktop"1; then fail "the guest has a ktop"; fi
+if [ -e /bin/ktop ] || command -v ktop >/dev/null 2>&1; then fail "the guest has a ktop"; fi
 libs=$(find / -xdev \( -name '*.so' -o -name '*.so.*' -o -name 'ld-linux*' \))
 [ -z "$libs" ] || fail "the guest has shared libraries: $libs"
 
