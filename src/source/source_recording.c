@@ -34,13 +34,17 @@ static const char *recording_refusal(struct kt_source *s, enum kt_cap cap)
 	case KT_CAP_TRACER:
 		return "tracers need a live kernel: a recording's tracer ran when it was made";
 	case KT_CAP_WRITE:
-		return "w and A write a live capture: this is a recording already";
+		return "w, A: this is a recording; ktop -i FILE --from A --to B -o PART writes a "
+		       "part";
 	case KT_CAP_TRIGGERS:
 		return "triggers act in a live kernel: a recording has none";
 	case KT_CAP_STACKS:
 		return "stack triggers act in a live kernel: a recording has none";
 	case KT_CAP_OVERVIEW:
 		return "a recording holds events, not the overview's per-task counts (read live)";
+	case KT_CAP_SELF:
+		return "a recording does not say which threads were ktop's (F comm=NAME narrows "
+		       "rows)";
 	case KT_CAP_KBUF:
 		return "ring buffers belong to a live capture: a recording holds only the events read";
 	default:

@@ -26,7 +26,7 @@ static void send_to_stream(struct kt_ui *ui, int key)
 
 static void act_help(struct kt_ui *ui, const struct kt_action *a)
 {
-	help_open(&ui->helpst, ui->views[ui->lay.focus]->ops);
+	help_open(&ui->helpst, ui->views[ui->lay.focus]->ops, ui->app);
 	ui->help = true;
 	ui->help_dirty = true;
 }

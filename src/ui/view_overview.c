@@ -576,7 +576,7 @@ static void ovv_prompt(struct kt_view *v, int id, const char *text, enum kt_prom
 
 static const struct funcbar_item ov_items[] = {
 	{ "Enter", "Drill" }, { "s", "Sort" },	  { "r", "Reverse" }, { "/", "Filter" },
-	{ "u", "Threads" },   { "Spc", "Pin" },	  { "C", "Columns" }, { "F10", "Quit" },
+	{ "u", "Threads" },   { "*", "Pin" },	  { "C", "Columns" }, { "F10", "Quit" },
 };
 
 static int ovv_funcbar(struct kt_view *v, const struct funcbar_item **items)
@@ -587,8 +587,8 @@ static int ovv_funcbar(struct kt_view *v, const struct funcbar_item **items)
 }
 
 static const struct kt_keyhelp overview_keys[] = {
-	{ "Enter", "then l q g e: syscall / run-queue latency," },
-	{ "", "flame graph, events of the selected task" },
+	{ "Enter", "then l q g o e: syscall / run-queue latency," },
+	{ "", "on- / off-CPU flame graph, the task's events" },
 	{ "s < >", "sort column" },
 	{ "r", "reverse the order" },
 	{ "u", "threads / processes" },
