@@ -15,9 +15,8 @@ set -u
 require_ktop
 require_tmux
 mkrec "$T/h.dat" 200
-SRC=$KTOP_SRCDIR/src/ui
 # The longest help line of the global actions, as the source spells it.
-long=$(sed -n 's/^\t{ "[a-z-]*", "[^"]*", [^,]*, "\([^"]*\)".*/\1/p' "$SRC/action.c" |
+long=$(sed -n 's/^\t{ "[a-z-]*", "[^"]*", [^,]*, "\([^"]*\)".*/\1/p' "$KTOP_SRCDIR/src/ui/action.c" |
 	awk '{ print length, $0 }' | sort -n | tail -1 | cut -d' ' -f2-)
 [ ${#long} -ge 30 ] || fail "no long help line read from action.c: '$long'"
 # On a recording the help ends with the keys it refuses, A last, its reason wrapped: the
