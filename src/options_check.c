@@ -12,16 +12,14 @@
 /* What the flight recorder's options need and exclude. */
 static int options_check_arm(const struct kt_options *o, char *err, size_t errlen)
 {
-	if (!o->n_arms && (o->incidents_dir || o->max_incidents || o->incident_quota ||
-			   o->arm_gap > 0))
+	/* the explorer arms later too (^A), with these */
+	if (!o->n_arms && o->mode == KT_MODE_BATCH &&
+	    (o->incidents_dir || o->max_incidents || o->incident_quota || o->arm_gap > 0))
 		FAIL("--incidents, --max-incidents, --incident-gap and --incident-quota go with "
 		     "--arm COND");
 	if (!o->n_arms)
 		return 0;
-	if (o->mode != KT_MODE_BATCH)
-		FAIL("--arm runs unattended in batch mode: add -b (the explorer has no arm "
-		     "action yet)");
-	if (!o->incidents_dir)
+	if (!o->incidents_dir && o->mode == KT_MODE_BATCH)
 		FAIL("--arm needs --incidents DIR, where each incident's directory is written");
 	if (o->input_path || o->n_remotes || o->top || o->off_cpu || o->tree || o->agent)
 		FAIL("--arm watches the live local capture: -i, -H, --via, --top, --off-cpu and "

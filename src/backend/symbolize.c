@@ -26,7 +26,6 @@
 #include "backend/procmaps.h"
 #include "fileio.h"
 #include "backend/symbolize.h"
-#include "backend/usernames.h"
 #include "xalloc.h"
 
 #define KALLSYMS "/proc/kallsyms"
@@ -94,7 +93,9 @@ struct kt_symbolizer {
 	uint64_t reaps; /* symbolizer_reap calls */
 	uint64_t pass;	/* symbolizer_next_pass calls, from 1 */
 	uint64_t exits; /* symbolizer_exit calls of a known process */
-	struct kt_usernames *given; /* symbolizer_new_given's: user frames named by it */
+	/* symbolizer_new_given's: user frames named by given(given_ctx, ...) alone */
+	kt_symbolizer_given_fn *given;
+	void *given_ctx;
 };
 
 /* An offset into a, of a copy of s[0..len) (NUL added), or UINT32_MAX out of memory. */
@@ -318,12 +319,13 @@ struct kt_symbolizer *symbolizer_new(char *err, size_t errlen)
 	return sym;
 }
 
-struct kt_symbolizer *symbolizer_new_given(struct kt_usernames *names)
+struct kt_symbolizer *symbolizer_new_given(kt_symbolizer_given_fn *given, void *ctx)
 {
 	struct kt_symbolizer *sym = xcalloc(1, sizeof(*sym));
 
 	sym->pass = 1;
-	sym->given = names;
+	sym->given = given;
+	sym->given_ctx = ctx;
 	return sym;
 }
 
@@ -934,7 +936,7 @@ static void user_given(struct kt_symbolizer *sym, int pid, uint64_t addr, struct
 	char name[256];
 	uint8_t kind;
 
-	if (!usernames_get(sym->given, pid, addr, &kind, name, sizeof(name))) {
+	if (!sym->given(sym->given_ctx, pid, addr, &kind, name, sizeof(name))) {
 		unresolved(sym, f, buf, len, NULL, addr);
 	} else if (kind == KT_FRAME_UNRESOLVED) { /* "[libfoo.so+0x1234]" */
 		unresolved(sym, f, buf, len, NULL, addr);

@@ -28,11 +28,15 @@ struct kt_symbolizer;
  * not an error: those frames stay unresolved, and symbolizer_kernel_hidden says so). */
 struct kt_symbolizer *symbolizer_new(char *err, size_t errlen);
 void symbolizer_free(struct kt_symbolizer *sym);
+/* The name given for pid's user frame at addr into buf and its kind (enum kt_frame_kind);
+ * false when none is known. */
+typedef bool kt_symbolizer_given_fn(void *ctx, int pid, uint64_t addr, uint8_t *kind,
+				    char *buf, size_t len);
 /* Another machine's symbolizer, as a viewer keeps it for a remote agent: it reads nothing
- * here (no kallsyms, no /proc) and names a user frame by the name names holds for it
- * (borrowed: usernames_symbolizer makes this), else by its address. */
-struct kt_usernames;
-struct kt_symbolizer *symbolizer_new_given(struct kt_usernames *names);
+ * here (no kallsyms, no /proc) and names a user frame by what given(ctx, ...) says (ctx
+ * borrowed: usernames_symbolizer makes this over its names), else by its address. A callback
+ * rather than usernames.h, so the names' store may use the symbolizer and not the reverse. */
+struct kt_symbolizer *symbolizer_new_given(kt_symbolizer_given_fn *given, void *ctx);
 
 /* The side band, in the order the kernel reported it. */
 void symbolizer_mmap(struct kt_symbolizer *sym, int pid, uint64_t start, uint64_t len,

@@ -33,12 +33,18 @@ static unsigned set_of(int pid, uint64_t addr)
 	return (unsigned)(h >> 40) % KT_USERNAMES_SETS;
 }
 
+/* symbolizer_new_given's callback: u's name of the frame. */
+static bool given_name(void *ctx, int pid, uint64_t addr, uint8_t *kind, char *buf, size_t len)
+{
+	return usernames_get(ctx, pid, addr, kind, buf, len);
+}
+
 struct kt_usernames *usernames_new(void)
 {
 	struct kt_usernames *u = xcalloc(1, sizeof(*u));
 
 	pthread_mutex_init(&u->lock, NULL);
-	u->sym = symbolizer_new_given(u);
+	u->sym = symbolizer_new_given(given_name, u);
 	return u;
 }
 

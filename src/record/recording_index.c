@@ -29,37 +29,6 @@ static void wake(struct kt_recording *rec)
 	}
 }
 
-void take_checkpoint(struct pending *p, const struct walk *w)
-{
-	struct checkpoint *grown, *cp;
-	int i;
-
-	if (p->n == p->cap) {
-		p->cap = p->cap ? p->cap * 2 : 8;
-		grown = realloc(p->cps, p->cap * sizeof(*grown));
-		if (!grown)
-			return;
-		p->cps = grown;
-	}
-	cp = &p->cps[p->n];
-	cp->offs = calloc((size_t)w->ncpus + 1, sizeof(*cp->offs));
-	if (!cp->offs)
-		return;
-	cp->seq = w->seq;
-	for (i = 0; i < w->ncpus; i++)
-		cp->offs[i] = w->peek[i] ? w->peek[i]->offset : 0;
-	p->n++;
-}
-
-void free_checkpoints(struct checkpoint *cps, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(cps[i].offs);
-	free(cps);
-}
-
 /* The records the buffer holds, estimated from what the index has read: its records per
  * byte of page read, times the bytes of every CPU's pages. More than records. */
 static uint64_t estimate_total(const struct kt_recording *rec, const struct walk *w,

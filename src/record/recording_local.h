@@ -126,10 +126,12 @@ unsigned step_records(const struct walk *w, const struct tep_record *r);
 void walk_advance(struct walk *w, int cpu);
 /* Puts the walk where checkpoint cp was taken. */
 void walk_restore(struct walk *w, const struct checkpoint *cp);
-
-/* recording_index.c */
+/* Adds the walk's position to p (the index's and the tail's checkpoints); out of memory,
+ * none is added. */
 void take_checkpoint(struct pending *p, const struct walk *w);
 void free_checkpoints(struct checkpoint *cps, size_t n);
+
+/* recording_index.c */
 /* Starts the index thread from the index walk's position. Returns 0, or -1 with err. */
 int recording_index_start(struct kt_recording *rec, char *err, size_t errlen);
 

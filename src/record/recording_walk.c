@@ -252,3 +252,34 @@ void walk_restore(struct walk *w, const struct checkpoint *cp)
 	}
 	w->seq = cp->seq;
 }
+
+void take_checkpoint(struct pending *p, const struct walk *w)
+{
+	struct checkpoint *grown, *cp;
+	int i;
+
+	if (p->n == p->cap) {
+		p->cap = p->cap ? p->cap * 2 : 8;
+		grown = realloc(p->cps, p->cap * sizeof(*grown));
+		if (!grown)
+			return;
+		p->cps = grown;
+	}
+	cp = &p->cps[p->n];
+	cp->offs = calloc((size_t)w->ncpus + 1, sizeof(*cp->offs));
+	if (!cp->offs)
+		return;
+	cp->seq = w->seq;
+	for (i = 0; i < w->ncpus; i++)
+		cp->offs[i] = w->peek[i] ? w->peek[i]->offset : 0;
+	p->n++;
+}
+
+void free_checkpoints(struct checkpoint *cps, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(cps[i].offs);
+	free(cps);
+}

@@ -8,8 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "log.h"
@@ -75,6 +77,9 @@ static int read_line(int from, char *buf, size_t len)
 		r = read(from, buf + n, 1);
 		if (r == 1) {
 			if (buf[n] == '\n' || n + 2 >= len) {
+				/* a tty's line ends "\r\n" until the script makes it raw */
+				if (n > 0 && buf[n - 1] == '\r' && buf[n] == '\n')
+					n--;
 				buf[n] = '\0';
 				return (int)n;
 			}
@@ -135,28 +140,68 @@ static int send_file(int to, int fd, off_t size)
 	return 0;
 }
 
+/* The agent gzip'd for the wire by this machine's gzip, into a memfd: a third of the bytes,
+ * which a slow link (a serial line, ~8 kB/s into a qemu guest) needs, and which the host's
+ * gzip (busybox's too) unpacks. Returns the memfd and its size, or -1 (no gzip here, or
+ * nothing gained: the agent goes as it is). */
+static int agent_gzip(int fd, off_t size, off_t *zsize)
+{
+	struct stat st;
+	int mfd, status;
+	pid_t pid;
+
+	mfd = memfd_create("ktop-agent.gz", MFD_CLOEXEC);
+	if (mfd < 0)
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		if (dup2(fd, STDIN_FILENO) < 0 || dup2(mfd, STDOUT_FILENO) < 0)
+			_exit(127);
+		execlp("gzip", "gzip", "-9", "-n", "-c", (char *)NULL);
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (lseek(fd, 0, SEEK_SET) < 0 || pid < 0 || !WIFEXITED(status) ||
+	    WEXITSTATUS(status) != 0 || fstat(mfd, &st) < 0 || st.st_size <= 0 ||
+	    st.st_size >= size || lseek(mfd, 0, SEEK_SET) < 0) {
+		close(mfd);
+		return -1;
+	}
+	*zsize = st.st_size;
+	return mfd;
+}
+
 /* The one-line script: the host's ktop when it speaks this remote protocol, whatever its
  * package version (unless --push; the second line of its --version says the protocol),
- * else a writable place that allows exec, the agent's bytes from stdin, checked, run. */
-static void script(char *buf, size_t len, bool force, long long size)
+ * else a writable place that allows exec, the agent's bytes from stdin, checked, run.
+ * A shell on a serial line or a console echoes what it reads, prompts, and cooks the line:
+ * the markers are never in the script's text (m=KTOP-PUSH; echo $m-GO), so its echo is
+ * never taken for one; a tty is made raw (the agent's bytes and frames are binary) and
+ * keeps no stderr (it would interleave with the frames). The agent goes gzip'd where both
+ * ends have gzip (zsize > 0 here): the shell says which size it reads. Kept under 1,000
+ * bytes: busybox's interactive line editor takes at most 1,023. */
+static void script(char *buf, size_t len, bool force, long long size, long long zsize)
 {
 	snprintf(buf, len,
+		 "m=KTOP-PUSH; [ -t 0 ] && stty raw -echo 2>/dev/null; [ -t 1 ] && exec 2>/dev/null; "
 		 "p='remote protocol %u'; "
 		 "if [ %d = 0 ] && command -v ktop >/dev/null 2>&1 && "
 		 "[ \"$(ktop --version 2>/dev/null | head -n 2 | tail -n 1)\" = \"$p\" ]; then "
-		 "echo KTOP-PUSH-HAVE; exec ktop --agent; fi; "
-		 "[ %lld -gt 0 ] || { echo KTOP-PUSH-NONE; exit 1; }; "
+		 "echo $m-HAVE; exec ktop --agent; fi; "
+		 "[ %lld -gt 0 ] || { echo $m-NONE; exit 1; }; z=cat; s=%lld; [ %lld -gt 0 ] && "
+		 "command -v gzip >/dev/null 2>&1 && z='gzip -dc' && s=%lld; "
 		 "f=; for d in /dev/shm \"/run/user/$(id -u 2>/dev/null)\" /run /tmp /var/tmp; do "
 		 "[ -d \"$d\" ] && [ -w \"$d\" ] || continue; f=$d/.ktop-agent.$$; "
 		 "if (printf '#!/bin/sh\\n' >\"$f\" && chmod 700 \"$f\" && \"$f\") 2>/dev/null; "
 		 "then break; fi; rm -f \"$f\"; f=; done; "
-		 "if [ -z \"$f\" ]; then echo KTOP-PUSH-NOEXEC; exit 1; fi; "
-		 "echo \"KTOP-PUSH-ASK $(uname -m) $(uname -r) $d\"; "
-		 "head -c %lld >\"$f\"; "
+		 "if [ -z \"$f\" ]; then echo $m-NOEXEC; exit 1; fi; "
+		 "echo \"$m-ASK $(uname -m) $(uname -r) $d $s\"; "
+		 "head -c $s | $z >\"$f\"; "
 		 "if [ \"$(wc -c <\"$f\")\" -eq %lld ] && chmod 700 \"$f\"; then "
-		 "echo KTOP-PUSH-GO; KTOP_PUSHED=$f exec \"$f\" --agent; fi; "
-		 "rm -f \"$f\"; echo KTOP-PUSH-SHORT; exit 1\n",
-		 KT_PROTO_VERSION, force, size, size, size);
+		 "echo $m-GO; KTOP_PUSHED=$f exec \"$f\" --agent; fi; "
+		 "rm -f \"$f\"; echo $m-SHORT; exit 1\n",
+		 KT_PROTO_VERSION, force, size, size, zsize, zsize, size);
 }
 
 /* The host's machine and kernel against the agent's: one line when they do not fit. */
@@ -185,11 +230,68 @@ static int host_fits(const char *ask, const char *name, char *err, size_t errlen
 	return 0;
 }
 
+/* The bytes the shell asked for (the last word of its KTOP-PUSH-ASK line): the gzip'd agent
+ * or the agent itself. Returns how many went, or -1. */
+static off_t send_agent(int to, const char *ask, int fd, off_t size, int zfd, off_t zsize)
+{
+	const char *last = strrchr(ask, ' ');
+	long long want = last ? atoll(last + 1) : -1;
+
+	if (zfd >= 0 && want == (long long)zsize)
+		return send_file(to, zfd, zsize) < 0 ? -1 : zsize;
+	if (want != (long long)size)
+		return -1;
+	return send_file(to, fd, size) < 0 ? -1 : size;
+}
+
+static void say_sent(const char *name, const char *path, off_t size, off_t wire)
+{
+	char how[96] = "";
+
+	if (wire != size)
+		snprintf(how, sizeof(how), " as %lld bytes of gzip", (long long)wire);
+	if (push_mode == KT_PUSH_FORCE)
+		fprintf(stderr, "ktop: %s: --push: sent the agent (%lld bytes)%s, running from "
+			"memory\n", name, (long long)size, how);
+	else
+		fprintf(stderr, "ktop: %s: no ktop of remote protocol %u there: sent the agent "
+			"(%lld bytes)%s, running from memory\n", name, KT_PROTO_VERSION,
+			(long long)size, how);
+	log_debug("push: %s: sent %s (%lld bytes, %lld on the wire), it runs as --agent", name,
+		  path, (long long)size, (long long)wire);
+}
+
+/* What the shell's first marker says, short of the agent asked for: 1 when the host's own
+ * ktop runs, -1 with err when nothing will, 0 when it asks for the agent. */
+static int first_answer(const char *line, const char *name, const char *path, char *err,
+			size_t errlen)
+{
+	if (!strcmp(line, "KTOP-PUSH-HAVE")) {
+		log_debug("push: %s runs its own ktop --agent, of remote protocol %u", name,
+			  KT_PROTO_VERSION);
+		return 1;
+	}
+	if (!strcmp(line, "KTOP-PUSH-NOEXEC")) {
+		snprintf(err, errlen, "%s: no ktop of remote protocol %u there, and no writable place "
+			 "that allows exec (/dev/shm, /run, /tmp, /var/tmp) to run the agent from: "
+			 "install ktop there", name, KT_PROTO_VERSION);
+		return -1;
+	}
+	if (!strcmp(line, "KTOP-PUSH-NONE")) {
+		snprintf(err, errlen, "%s has no ktop of remote protocol %u, and this one has no "
+			 "static agent to send (%s): install ktop %s there", name, KT_PROTO_VERSION,
+			 path, PACKAGE_VERSION);
+		return -1;
+	}
+	return host_fits(line, name, err, errlen);
+}
+
 int push_agent(int to, int from, const char *name, char *err, size_t errlen)
 {
 	char path[4096], cmd[2048], line[512];
-	off_t size = 0;
-	int fd;
+	off_t size = 0, zsize = 0;
+	int fd, zfd = -1, ret = -1;
+	off_t wire;
 
 	fd = agent_open(&size, path, sizeof(path));
 	if (fd < 0 && push_mode == KT_PUSH_FORCE) {
@@ -198,53 +300,31 @@ int push_agent(int to, int from, const char *name, char *err, size_t errlen)
 			 strerror(errno));
 		return -1;
 	}
-	script(cmd, sizeof(cmd), push_mode == KT_PUSH_FORCE, fd < 0 ? 0 : (long long)size);
+	if (fd >= 0)
+		zfd = agent_gzip(fd, size, &zsize);
+	script(cmd, sizeof(cmd), push_mode == KT_PUSH_FORCE, fd < 0 ? 0 : (long long)size,
+	       zfd < 0 ? 0 : (long long)zsize);
 	if (write_all(to, cmd, strlen(cmd)) < 0 || read_marker(from, line, sizeof(line)) < 0) {
 		snprintf(err, errlen, "%s did not answer as a POSIX shell (%s needs one: ssh HOST "
 			 "sh, or a --via command that starts sh)", name,
 			 push_mode == KT_PUSH_FORCE ? "--push" : "sending the agent");
-		goto fail;
+		goto out;
 	}
-	if (!strcmp(line, "KTOP-PUSH-HAVE")) {
-		log_debug("push: %s runs its own ktop --agent, of remote protocol %u", name,
-			  KT_PROTO_VERSION);
-		if (fd >= 0)
-			close(fd);
-		return 0;
-	}
-	if (!strcmp(line, "KTOP-PUSH-NOEXEC")) {
-		snprintf(err, errlen, "%s: no ktop of remote protocol %u there, and no writable place "
-			 "that allows exec (/dev/shm, /run, /tmp, /var/tmp) to run the agent from: "
-			 "install ktop there", name, KT_PROTO_VERSION);
-		goto fail;
-	}
-	if (!strcmp(line, "KTOP-PUSH-NONE")) {
-		snprintf(err, errlen, "%s has no ktop of remote protocol %u, and this one has no "
-			 "static agent to send (%s): install ktop %s there", name, KT_PROTO_VERSION,
-			 path, PACKAGE_VERSION);
-		return -1;
-	}
-	if (host_fits(line, name, err, errlen) < 0)
-		goto fail;
-	if (send_file(to, fd, size) < 0 || read_marker(from, line, sizeof(line)) < 0 ||
-	    strcmp(line, "KTOP-PUSH-GO")) {
+	ret = first_answer(line, name, path, err, errlen);
+	if (ret != 0)
+		goto out;
+	wire = send_agent(to, line, fd, size, zfd, zsize);
+	if (wire < 0 || read_marker(from, line, sizeof(line)) < 0 || strcmp(line, "KTOP-PUSH-GO")) {
 		snprintf(err, errlen, "%s: sending the agent (%lld bytes) failed: the link or the "
 			 "shell ended", name, (long long)size);
-		goto fail;
+		ret = -1;
+		goto out;
 	}
-	close(fd);
-	if (push_mode == KT_PUSH_FORCE)
-		fprintf(stderr, "ktop: %s: --push: sent the agent (%lld bytes), running from "
-			"memory\n", name, (long long)size);
-	else
-		fprintf(stderr, "ktop: %s: no ktop of remote protocol %u there: sent the agent "
-			"(%lld bytes), running from memory\n", name, KT_PROTO_VERSION,
-			(long long)size);
-	log_debug("push: %s: sent %s (%lld bytes), it runs as --agent", name, path,
-		  (long long)size);
-	return 0;
-fail:
+	say_sent(name, path, size, wire);
+out:
 	if (fd >= 0)
 		close(fd);
-	return -1;
+	if (zfd >= 0)
+		close(zfd);
+	return ret < 0 ? -1 : 0;
 }

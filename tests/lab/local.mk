@@ -24,8 +24,11 @@ LAB_TEST_FILES = \
 	tests/lab/tests/60-triggers-snapshot-hist.sh
 # The kernel lab as a remote: the explorer here drives the guest's agent over a serial line.
 LAB_CHECKS = tests/lab/kernel-lab.tap tests/lab/harness-fails.sh tests/lab/remote-explorer.sh
+# The agent that ships itself, into a guest without ktop, through a shell on a serial line.
+LAB_CHECKS += tests/lab/remote-push.sh
 EXTRA_DIST += tests/lab/run-vm.sh tests/lab/kernel-clean.sh tests/lab/guest-lib.sh tests/lab/calltext.awk \
 	tests/lab/remote-agent.sh \
+	tests/lab/remote-shell.sh \
 	tests/lab/README.md \
 	$(LAB_CHECKS) $(LAB_TEST_FILES)
 
@@ -45,7 +48,8 @@ check-vm:
 clean-local: clean-lab
 clean-lab:
 	-rm -rf lab-root lab-initramfs.gz lab-initramfs.gz.tmp lab-console.log lab-serial1.log \
-		lab-out lab-build lab-fixtures lab-fixtures-smp2 tests/lab/run tests/lab/remote-run
+		lab-out lab-build lab-fixtures lab-fixtures-smp2 tests/lab/run tests/lab/remote-run \
+		tests/lab/push-run
 distclean-local: clean-lab
 	-rm -rf lab-cache
 

@@ -16,6 +16,8 @@
 #                    the kernel cache and static ktop stay in LAB_BUILDDIR
 #   LAB_SRCDIR       source tree (default: two levels above this script)
 #   LAB_KTOP         use this static ktop instead of building one
+#   LAB_NO_KTOP=1    a guest without ktop and without any library (no trace-cmd, no tmux):
+#                    busybox alone, for the viewer to push its agent into (remote-push.sh)
 #   LAB_EXTRA_TEST   one more guest test script (run after the others; see harness-fails.sh)
 #   LAB_ONLY_EXTRA=1 run LAB_EXTRA_TEST alone, without tests/lab/tests/*.sh
 #   LAB_TESTS        only these tests of tests/lab/tests/ (names without .sh, shell patterns,
@@ -157,7 +159,10 @@ done
 
 # (c) static ktop ------------------------------------------------------------------------------
 is_static() { [ -x "$1" ] && ! readelf -l "$1" 2>/dev/null | grep -q INTERP; }
-if [ -n "${LAB_KTOP:-}" ]; then
+no_ktop=${LAB_NO_KTOP:-0}
+if [ "$no_ktop" = 1 ]; then
+	ktop=
+elif [ -n "${LAB_KTOP:-}" ]; then
 	ktop=$LAB_KTOP
 else
 	lb=$LAB_BUILDDIR/lab-build
@@ -188,12 +193,13 @@ else
 		  die "make ktop (static) failed"; }
 	ktop=$lb/ktop
 fi
-is_static "$ktop" || die "$ktop is not a static executable"
+[ "$no_ktop" = 1 ] || is_static "$ktop" || die "$ktop is not a static executable"
 
 # (d) initramfs ----------------------------------------------------------------------------
 rm -rf "$root"
 mkdir -p "$root"/{bin,dev,proc,sys,tmp,run,lab/tests} || exit 1
-cp "$busybox" "$root/bin/busybox" && cp "$ktop" "$root/bin/ktop" || exit 1
+cp "$busybox" "$root/bin/busybox" || exit 1
+[ "$no_ktop" = 1 ] || cp "$ktop" "$root/bin/ktop" || exit 1
 cp "$LAB_SRCDIR/tests/lab/kernel-clean.sh" "$root/lab/kernel-clean.sh" || exit 1
 cp "$LAB_SRCDIR/tests/lab/guest-lib.sh" "$root/lab/lib.sh" || exit 1
 cp "$LAB_SRCDIR/tests/lab/calltext.awk" "$root/lab/calltext.awk" || exit 1
@@ -207,14 +213,18 @@ copy_with_libs()
 		mkdir -p "$root$(dirname "$lib")" && cp -L "$lib" "$root$lib" || return 1
 	done
 }
-if command -v trace-cmd >/dev/null 2>&1; then
+if [ "$no_ktop" = 1 ]; then
+	: # busybox alone: no shared library, no dynamic loader
+elif command -v trace-cmd >/dev/null 2>&1; then
 	copy_with_libs "$(command -v trace-cmd)" || die "copying trace-cmd into $root failed"
 else
 	say "no trace-cmd on the host: the guest has none (apt-get install trace-cmd)"
 fi
 # tmux, for lab tests of ktop's screen (a pane over a live function_graph capture), with the
 # terminfo entry of the terminal it emulates (devpts is mounted by /init)
-if command -v tmux >/dev/null 2>&1; then
+if [ "$no_ktop" = 1 ]; then
+	:
+elif command -v tmux >/dev/null 2>&1; then
 	copy_with_libs "$(command -v tmux)" || die "copying tmux into $root failed"
 	# and the C.UTF-8 locale tmux insists on (glibc loads it from /usr/lib/locale)
 	for ti in /lib/terminfo/s/screen /usr/share/terminfo/s/screen /usr/lib/locale/C.utf8; do
@@ -306,10 +316,12 @@ rm -f "$serial1"
 smp=${LAB_SMP:-1}
 accel=tcg
 [ "$smp" -gt 1 ] && accel=tcg,thread=single
+# no_timer_check: under TCG on a loaded host the kernel's check that the IO-APIC timer ticks
+# can fail and panic the boot ("IO-APIC + timer doesn't work!"); the timer does work.
 qemu_cmd=(qemu-system-x86_64 -accel "$accel" -smp "$smp" -m 1024 -nographic -no-reboot -nic none
 	-serial mon:stdio -serial "${LAB_SERIAL1:-file:$serial1}"
 	-kernel "$vmlinuz" -initrd "$initrd"
-	-append "console=ttyS0 panic=-1 softlockup_panic=1 quiet")
+	-append "console=ttyS0 panic=-1 softlockup_panic=1 no_timer_check quiet")
 # shellcheck disable=SC2206 # word splitting is the point
 [ -n "${LAB_QEMU_ARGS:-}" ] && qemu_cmd+=($LAB_QEMU_ARGS)
 if [ "${LAB_VERBOSE:-0}" = 1 ]; then

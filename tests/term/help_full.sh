@@ -15,9 +15,8 @@ set -u
 require_ktop
 require_tmux
 mkrec "$T/h.dat" 200
-SRC=$KTOP_SRCDIR/src/ui
 # The longest help line of the global actions, as the source spells it.
-long=$(sed -n 's/^\t{ "[a-z-]*", "[^"]*", [^,]*, "\([^"]*\)".*/\1/p' "$SRC/action.c" |
+long=$(sed -n 's/^\t{ "[a-z-]*", "[^"]*", [^,]*, "\([^"]*\)".*/\1/p' "$KTOP_SRCDIR/src/ui/action.c" |
 	awk '{ print length, $0 }' | sort -n | tail -1 | cut -d' ' -f2-)
 [ ${#long} -ge 30 ] || fail "no long help line read from action.c: '$long'"
 # On a recording the help ends with the keys it refuses, A last, its reason wrapped: the
@@ -69,6 +68,8 @@ for size in 120x40 200x50; do
 	tmux_size "${size%x*}" "${size#*x}"
 	sleep 0.3 # the resize reaches ktop
 	open_help "$size"
+	# found wherever it is: a new action or pane moves it down the help
+	tmux_keys / ; tmux_text "${long:0:20}"; tmux_keys Enter
 	expect_text "${long//[()]/.}" 3 "'$long' is cut at $size"
 	tmux_keys Escape
 	wait_for_no_text "ktop help" 3 || fail "Esc did not close the help at $size"
