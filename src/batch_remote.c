@@ -178,22 +178,15 @@ static void br_format(void *ctx, const char *sys, const char *name, const uint8_
 		      size_t n)
 {
 	struct br_host *h = ctx;
-	char rel[600], id[32];
-	const uint8_t *line;
+	char rel[600];
 
 	/* the tracers' formats come unasked: only a refused one of the user's events matters */
 	if (rpages_format(h->pages, sys, text, n) < 0 && strcmp(sys, "ftrace") && !h->err[0])
 		snprintf(h->err, sizeof(h->err), "the format of %s:%s does not parse", sys, name);
-	if (!h->mirror)
-		return;
-	snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name);
-	br_keep(h, rel, text, n);
-	line = memmem(text, n, "\nID: ", 5);
-	if (line) {
-		snprintf(rel, sizeof(rel), "events/%s/%s/id", sys, name);
-		snprintf(id, sizeof(id), "%d\n", atoi((const char *)line + 5));
-		br_keep(h, rel, id, strlen(id));
-	}
+	if (h->mirror && mirror_put_format(h->mirror, sys, name, text, n, rel, sizeof(rel)) < 0 &&
+	    !h->err[0])
+		snprintf(h->err, sizeof(h->err), "cannot keep %.440s for -o: %s", rel,
+			 strerror(errno));
 }
 
 static void br_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
