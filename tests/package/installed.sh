@@ -59,7 +59,7 @@ tmux -L inst new-session -d -x 160 -y 40 -s t "ktop -e sched:sched_switch; echo 
 seen=
 for _ in $(seq 100); do
 	tmux -L inst capture-pane -p -t t >"$T/screen" 2>/dev/null || true
-	grep -q 'sched_switch.*prev_comm' "$T/screen" && { seen=1; break; }
+	grep -q 'sched_switch.* ==> ' "$T/screen" && { seen=1; break; }
 	sleep 0.1
 done
 [ -n "$seen" ] || { cat "$T/screen" >&2; fail "the explorer shows no sched_switch rows"; }
