@@ -107,7 +107,7 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 int app_open_recording(struct kt_app *app, const struct kt_options *opts, char *err,
 		       size_t errlen);
 /* -H HOST or --via CMD without -b: starts the agent (remote/client.h) as the remote source
- * (source_remote.c): store fed by its client thread, decoder on the agent's formats,
+ * (source/remote_*.c): store fed by its client thread, decoder on the agent's formats,
  * catalogue of its available events, the -e events (with --filter) asked for. No tracefs is
  * touched here. Returns 0, or an exit code with the agent's one line in err. */
 int app_open_remote(struct kt_app *app, const struct kt_options *opts, char *err,

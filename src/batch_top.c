@@ -352,7 +352,7 @@ static int open_src(struct run *r)
 	}
 	r->remote = true;
 	if (app_open_remote(&r->app, o, err, sizeof(err)) != KT_EXIT_OK ||
-	    !(r->src = ovsrc_open(&r->app, o->top_via, err, sizeof(err)))) {
+	    !(r->src = source_overview_open(r->app.source, o->top_via, err, sizeof(err)))) {
 		fprintf(stderr, "ktop: %s\n", err);
 		return -1;
 	}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What the counters pane draws: a counter set's figures (backend/pmu_snap.h), counted by
- * perf on this machine (app.h's app_pmu_open, read by app_tick) or by agents (the remote
- * source's counters_open op, their figures sent on every tick of the explorer's), one set
+ * What the counters pane draws: a counter set's figures (backend/pmu_snap.h), opened by
+ * the source: counted by perf on this machine (the live source, app_pmu_open, read by
+ * app_tick) or by agents (the remote source's, their figures sent on every tick of the explorer's), one set
  * per host. The pane updates it on its tick, reads each host's figures of that update, and
  * closes it; it never knows which.
  */
@@ -14,7 +14,6 @@
 
 #include "backend/pmu_snap.h"
 
-struct kt_app;
 struct kt_countersrc;
 
 /* One host's counters as of the last update. */
@@ -38,13 +37,13 @@ struct kt_countersrc {
 	const struct kt_countersrc_ops *ops;
 };
 
-/*
- * Opens the counters the options name (the default set, --pmu-event, the scope) on app's
- * source: the source's own (source_counters_open) when it has them, else perf here
- * (app_pmu_open). Returns NULL with one line in err: the kernel's, or the agent's, reason
- * (with several hosts, only when none took them: the others' refusals are their hosts').
- */
-struct kt_countersrc *countersrc_open(struct kt_app *app, char *err, size_t errlen);
-void countersrc_close(struct kt_countersrc *c); /* NULL is fine */
+/* Opened by source_counters_open (source.h): the counters the options name (the default
+ * set, --pmu-event, the scope); with several hosts NULL only when none took them (the
+ * others' refusals are their hosts'). Stops them and frees c. NULL is fine. */
+static inline void countersrc_close(struct kt_countersrc *c)
+{
+	if (c)
+		c->ops->close(c);
+}
 
 #endif

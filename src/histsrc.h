@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What the histogram pane draws: one histogram, counted by BPF on this machine (app.h's
- * app_hist_open, read by app_tick) or on an agent's (the remote source's hist_open op, its
- * rows sent on every -d tick; with several agents every host's rows, each with its
- * host). The pane updates it on its tick, reads the rows, the
+ * What the histogram pane draws: one histogram, opened by the source (source_hist_open):
+ * counted by BPF on this machine (the live source, app_hist_open, read by app_tick) or on
+ * an agent's (the remote source, its rows sent on every -d tick; with several agents every
+ * host's rows, each with its host). The pane updates it on its tick, reads the rows, the
  * totals, the variant and missed= of that update, and closes it; it never knows which.
  */
 #ifndef KTOP_HISTSRC_H
@@ -15,7 +15,6 @@
 
 #include "backend/histdata.h"
 
-struct kt_app;
 struct kt_histsrc;
 
 struct kt_histsrc_ops {
@@ -42,13 +41,11 @@ struct kt_histsrc {
 	struct kt_hist_spec spec; /* as parsed: buckets, unit, key */
 };
 
-/*
- * Opens text on app's source: the source's own (source_hist_open) when it has them, else a
- * BPF histogram here (app_hist_open). Returns NULL with one line in err: the kernel's, or
- * the agent's, reason.
- */
-struct kt_histsrc *histsrc_open(struct kt_app *app, const char *text, char *err,
-				size_t errlen);
-void histsrc_close(struct kt_histsrc *h); /* NULL is fine */
+/* Opened by source_hist_open (source.h); stops it and frees h. NULL is fine. */
+static inline void histsrc_close(struct kt_histsrc *h)
+{
+	if (h)
+		h->ops->close(h);
+}
 
 #endif

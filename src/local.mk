@@ -14,10 +14,10 @@ src_libktop_a_SOURCES += \
 	src/options.c src/options.h \
 	src/options_check.c \
 	src/app.c src/app.h \
-	src/histsrc.c src/histsrc.h \
+	src/histsrc.h \
 	src/ovsrc.c src/ovsrc.h \
 	src/histhosts.c src/histhosts.h \
-	src/countersrc.c src/countersrc.h \
+	src/countersrc.h \
 	src/profsrc.h \
 	src/signals.c src/signals.h \
 	src/batch.c src/batch.h \

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the overview pane and -b --top draw: one tick of the overview (overview.h) and of
- * the system strip (sysstrip.h), counted on this machine (ovsrc_local_open) or on an
- * agent's (the remote source's overview_open op: the agent runs the same BPF object and
+ * the system strip (sysstrip.h), counted on this machine (the live source, or
+ * ovsrc_local_open) or on an agent's (the remote source's: the agent runs the same BPF object and
  * sends each tick, remote/ovrows.h). They update it on their tick and read the same
  * figures, never knowing which.
  */
@@ -15,7 +15,6 @@
 #include "backend/overview.h"
 #include "backend/sysstrip.h"
 
-struct kt_app;
 struct kt_ovsrc;
 
 struct kt_ovsrc_ops {
@@ -39,12 +38,9 @@ struct kt_ovsrc {
 	bool paced;
 };
 
-/* This machine's (overview_open's via and syscalls). Never NULL. */
+/* This machine's (overview_open's via and syscalls), without a source (-b --top). Never
+ * NULL. A pane opens its source's: source_overview_open (source.h). */
 struct kt_ovsrc *ovsrc_local_open(const char *via, bool syscalls);
-/* app's source's own (source_overview_open) when it has one, else this machine's when the
- * source is this machine's live kernel; NULL with one line in err (a recording, an agent
- * that refused). */
-struct kt_ovsrc *ovsrc_open(struct kt_app *app, const char *via, char *err, size_t errlen);
 
 bool ovsrc_update(struct kt_ovsrc *o, struct kt_ov_snap *snap, struct kt_sysstrip *sys);
 const char *ovsrc_source(struct kt_ovsrc *o);

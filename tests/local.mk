@@ -26,6 +26,8 @@ UNIT_CHECKS += tests/unit/check_theme tests/unit/check_config
 UNIT_CHECKS += tests/unit/check_timeaxis
 # The action table: key dispatch, help, function bar and ktoprc bindings derived from it.
 UNIT_CHECKS += tests/unit/check_actions
+# The source seam: capabilities from the ops tables present, refusals from one place.
+UNIT_CHECKS += tests/unit/check_source
 
 # Helpers the live tests and benchmarks run: a workload with a known number of syscalls.
 check_PROGRAMS += tests/helpers/workload

@@ -26,9 +26,36 @@ void source_free(struct kt_source *s)
 	free(s);
 }
 
+/* The capabilities s's tables and single ops give: a table present is its capability. */
+static unsigned int table_caps(const struct kt_source_ops *o)
+{
+	const struct {
+		unsigned int cap;
+		bool has;
+	} rows[] = {
+		{ KT_CAP_EVENTS, o->events },	  { KT_CAP_FILTER, o->filter },
+		{ KT_CAP_TRIGGERS, o->triggers }, { KT_CAP_STACKS, o->stacks },
+		{ KT_CAP_TRACER, o->tracer },	  { KT_CAP_PROBES, o->probes },
+		{ KT_CAP_SCOPE, o->scope },	  { KT_CAP_HIDE, o->hide },
+		{ KT_CAP_SEEK, o->seek },	  { KT_CAP_HIST, o->hist_open },
+		{ KT_CAP_COUNTERS, o->counters_open }, { KT_CAP_PROFILE, o->profile_open },
+		{ KT_CAP_OVERVIEW, o->overview_open },
+	};
+	unsigned int caps = 0;
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++)
+		caps |= rows[i].has ? rows[i].cap : 0;
+	return caps;
+}
+
 unsigned int source_caps(struct kt_source *s)
 {
-	return s ? s->ops->caps(s) : 0;
+	unsigned int caps;
+
+	if (!s)
+		return 0;
+	caps = table_caps(s->ops) | s->ops->flags;
+	return s->ops->caps ? caps & s->ops->caps(s) : caps;
 }
 
 bool source_can(struct kt_source *s, unsigned int caps)
@@ -61,26 +88,29 @@ void source_tick(struct kt_source *s)
 		s->ops->tick(s);
 }
 
-/* s can do cap and has the op: the call goes on */
-#define HAS(s, cap, op) (source_can((s), (cap)) && (s)->ops->op)
+/* s can do cap and has the op of that table, or the op itself: the call goes on */
+#define HAS(s, cap, table, op) (source_can((s), (cap)) && (s)->ops->table->op)
+#define HAS_OP(s, cap, op) (source_can((s), (cap)) && (s)->ops->op)
 
 int source_enable(struct kt_source *s, const char *system, const char *event, bool on,
 		  char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_EVENTS, enable))
+	if (!HAS(s, KT_CAP_EVENTS, events, enable))
 		return refuse(s, KT_CAP_EVENTS, err, errlen);
-	return s->ops->enable(s, system, event, on, err, errlen);
+	return s->ops->events->enable(s, system, event, on, err, errlen);
 }
 
 bool source_is_enabled(struct kt_source *s, const char *system, const char *event)
 {
-	return HAS(s, KT_CAP_EVENTS, is_enabled) && s->ops->is_enabled(s, system, event);
+	return HAS(s, KT_CAP_EVENTS, events, is_enabled) &&
+	       s->ops->events->is_enabled(s, system, event);
 }
 
 int source_for_each_enabled(struct kt_source *s, kt_source_event_fn fn, void *ctx)
 {
-	return HAS(s, KT_CAP_EVENTS, for_each_enabled) ? s->ops->for_each_enabled(s, fn, ctx) :
-							 0;
+	return HAS(s, KT_CAP_EVENTS, events, for_each_enabled)
+		       ? s->ops->events->for_each_enabled(s, fn, ctx)
+		       : 0;
 }
 
 int source_enabled_count(struct kt_source *s)
@@ -92,149 +122,154 @@ int source_enabled_count(struct kt_source *s)
 
 char *source_get_filter(struct kt_source *s, const char *system, const char *event)
 {
-	return HAS(s, KT_CAP_FILTER, get_filter) ? s->ops->get_filter(s, system, event) : NULL;
+	return HAS(s, KT_CAP_FILTER, filter, get_filter)
+		       ? s->ops->filter->get_filter(s, system, event)
+		       : NULL;
 }
 
 int source_set_filter(struct kt_source *s, const char *system, const char *event,
 		      const char *filter, char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_FILTER, set_filter))
+	if (!HAS(s, KT_CAP_FILTER, filter, set_filter))
 		return refuse(s, KT_CAP_FILTER, err, errlen);
-	return s->ops->set_filter(s, system, event, filter, err, errlen);
+	return s->ops->filter->set_filter(s, system, event, filter, err, errlen);
 }
 
 int source_trigger_add(struct kt_source *s, struct tep_event *te, const struct kt_trigger *t,
 		       char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_TRIGGERS, trigger_add))
+	if (!HAS(s, KT_CAP_TRIGGERS, triggers, trigger_add))
 		return refuse(s, KT_CAP_TRIGGERS, err, errlen);
-	return s->ops->trigger_add(s, te, t, err, errlen);
+	return s->ops->triggers->trigger_add(s, te, t, err, errlen);
 }
 
 int source_trigger_remove_all(struct kt_source *s, const char *system, const char *event,
 			      char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_TRIGGERS, trigger_remove_all))
+	if (!HAS(s, KT_CAP_TRIGGERS, triggers, trigger_remove_all))
 		return refuse(s, KT_CAP_TRIGGERS, err, errlen);
-	return s->ops->trigger_remove_all(s, system, event, err, errlen);
+	return s->ops->triggers->trigger_remove_all(s, system, event, err, errlen);
 }
 
 char *source_trigger_list(struct kt_source *s, const char *system, const char *event)
 {
-	return HAS(s, KT_CAP_TRIGGERS, trigger_list) ? s->ops->trigger_list(s, system, event) :
-						       NULL;
+	return HAS(s, KT_CAP_TRIGGERS, triggers, trigger_list)
+		       ? s->ops->triggers->trigger_list(s, system, event)
+		       : NULL;
 }
 
 int source_triggers_for_each(struct kt_source *s, kt_source_event_fn fn, void *ctx)
 {
-	return HAS(s, KT_CAP_TRIGGERS, triggers_for_each) ?
-		       s->ops->triggers_for_each(s, fn, ctx) : 0;
+	return HAS(s, KT_CAP_TRIGGERS, triggers, triggers_for_each) ?
+		       s->ops->triggers->triggers_for_each(s, fn, ctx) : 0;
 }
 
 bool source_trigger_spent(struct kt_source *s, const char *system, const char *event,
 			  const char *cmd)
 {
-	return HAS(s, KT_CAP_TRIGGERS, trigger_spent) &&
-	       s->ops->trigger_spent(s, system, event, cmd);
+	return HAS(s, KT_CAP_TRIGGERS, triggers, trigger_spent) &&
+	       s->ops->triggers->trigger_spent(s, system, event, cmd);
 }
 
 char *source_trigger_output(struct kt_source *s, const struct kt_trigger *t)
 {
-	return HAS(s, KT_CAP_TRIGGERS, trigger_output) ? s->ops->trigger_output(s, t) : NULL;
+	return HAS(s, KT_CAP_TRIGGERS, triggers, trigger_output)
+		       ? s->ops->triggers->trigger_output(s, t)
+		       : NULL;
 }
 
 int source_tracing_on(struct kt_source *s, bool on)
 {
-	if (!HAS(s, KT_CAP_TRIGGERS, tracing_on))
+	if (!HAS(s, KT_CAP_TRIGGERS, triggers, tracing_on))
 		return -1;
-	return s->ops->tracing_on(s, on);
+	return s->ops->triggers->tracing_on(s, on);
 }
 
 bool source_stacks_enabled(struct kt_source *s, const char *system, const char *event)
 {
-	return HAS(s, KT_CAP_STACKS, stacks_enabled) &&
-	       s->ops->stacks_enabled(s, system, event);
+	return HAS(s, KT_CAP_STACKS, stacks, stacks_enabled) &&
+	       s->ops->stacks->stacks_enabled(s, system, event);
 }
 
 int source_stacks_set(struct kt_source *s, struct tep_event *te, const char *system,
 		      const char *event, bool on, char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_STACKS, stacks_set))
+	if (!HAS(s, KT_CAP_STACKS, stacks, stacks_set))
 		return refuse(s, KT_CAP_STACKS, err, errlen);
-	return s->ops->stacks_set(s, te, system, event, on, err, errlen);
+	return s->ops->stacks->stacks_set(s, te, system, event, on, err, errlen);
 }
 
 int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char *system,
 			   const char *event, char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_STACKS, stacks_refilter))
+	if (!HAS(s, KT_CAP_STACKS, stacks, stacks_refilter))
 		return refuse(s, KT_CAP_STACKS, err, errlen);
-	return s->ops->stacks_refilter(s, te, system, event, err, errlen);
+	return s->ops->stacks->stacks_refilter(s, te, system, event, err, errlen);
 }
 
 char *source_tracer(struct kt_source *s)
 {
-	return HAS(s, KT_CAP_TRACER, tracer) ? s->ops->tracer(s) : NULL;
+	return HAS(s, KT_CAP_TRACER, tracer, tracer) ? s->ops->tracer->tracer(s) : NULL;
 }
 
 char **source_tracers_available(struct kt_source *s, char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_TRACER, tracers_available)) {
+	if (!HAS(s, KT_CAP_TRACER, tracer, tracers_available)) {
 		refuse(s, KT_CAP_TRACER, err, errlen);
 		return NULL;
 	}
-	return s->ops->tracers_available(s, err, errlen);
+	return s->ops->tracer->tracers_available(s, err, errlen);
 }
 
 bool source_own_tracer(struct kt_source *s)
 {
-	return HAS(s, KT_CAP_TRACER, set_tracer);
+	return HAS(s, KT_CAP_TRACER, tracer, set_tracer);
 }
 
 int source_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_TRACER, set_tracer))
+	if (!HAS(s, KT_CAP_TRACER, tracer, set_tracer))
 		return refuse(s, KT_CAP_TRACER, err, errlen);
-	return s->ops->set_tracer(s, name, err, errlen);
+	return s->ops->tracer->set_tracer(s, name, err, errlen);
 }
 
 bool source_list_exists(struct kt_source *s, enum kt_ftrace_list which)
 {
-	return HAS(s, KT_CAP_TRACER, list_exists) && s->ops->list_exists(s, which);
+	return HAS(s, KT_CAP_TRACER, tracer, list_exists) && s->ops->tracer->list_exists(s, which);
 }
 
 char **source_list_get(struct kt_source *s, enum kt_ftrace_list which, char *err,
 		       size_t errlen)
 {
-	if (!HAS(s, KT_CAP_TRACER, list_get)) {
+	if (!HAS(s, KT_CAP_TRACER, tracer, list_get)) {
 		refuse(s, KT_CAP_TRACER, err, errlen);
 		return NULL;
 	}
-	return s->ops->list_get(s, which, err, errlen);
+	return s->ops->tracer->list_get(s, which, err, errlen);
 }
 
 int source_list_add(struct kt_source *s, enum kt_ftrace_list which, const char *entry,
 		    char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_TRACER, list_add))
+	if (!HAS(s, KT_CAP_TRACER, tracer, list_add))
 		return refuse(s, KT_CAP_TRACER, err, errlen);
-	return s->ops->list_add(s, which, entry, err, errlen);
+	return s->ops->tracer->list_add(s, which, entry, err, errlen);
 }
 
 int source_list_remove(struct kt_source *s, enum kt_ftrace_list which, const char *entry,
 		       char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_TRACER, list_remove))
+	if (!HAS(s, KT_CAP_TRACER, tracer, list_remove))
 		return refuse(s, KT_CAP_TRACER, err, errlen);
-	return s->ops->list_remove(s, which, entry, err, errlen);
+	return s->ops->tracer->list_remove(s, which, entry, err, errlen);
 }
 
 int source_list_clear(struct kt_source *s, enum kt_ftrace_list which, char *err,
 		      size_t errlen)
 {
-	if (!HAS(s, KT_CAP_TRACER, list_clear))
+	if (!HAS(s, KT_CAP_TRACER, tracer, list_clear))
 		return refuse(s, KT_CAP_TRACER, err, errlen);
-	return s->ops->list_clear(s, which, err, errlen);
+	return s->ops->tracer->list_clear(s, which, err, errlen);
 }
 
 int source_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, char *err,
@@ -256,178 +291,164 @@ bool source_is_remote(struct kt_source *s)
 int source_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
 			char *event, size_t eventlen, char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_PROBES, probe_create))
+	if (!HAS(s, KT_CAP_PROBES, probes, probe_create))
 		return refuse(s, KT_CAP_PROBES, err, errlen);
-	return s->ops->probe_create(s, kind, def, event, eventlen, err, errlen);
+	return s->ops->probes->probe_create(s, kind, def, event, eventlen, err, errlen);
 }
 
 int source_probe_delete(struct kt_source *s, const char *name, char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_PROBES, probe_delete))
+	if (!HAS(s, KT_CAP_PROBES, probes, probe_delete))
 		return refuse(s, KT_CAP_PROBES, err, errlen);
-	return s->ops->probe_delete(s, name, err, errlen);
+	return s->ops->probes->probe_delete(s, name, err, errlen);
 }
 
 size_t source_probe_count(struct kt_source *s)
 {
-	return HAS(s, KT_CAP_PROBES, probe_count) ? s->ops->probe_count(s) : 0;
+	return HAS(s, KT_CAP_PROBES, probes, probe_count) ? s->ops->probes->probe_count(s) : 0;
 }
 
 const struct kt_probe *source_probe_get(struct kt_source *s, size_t i)
 {
-	return HAS(s, KT_CAP_PROBES, probe_get) ? s->ops->probe_get(s, i) : NULL;
+	return HAS(s, KT_CAP_PROBES, probes, probe_get) ? s->ops->probes->probe_get(s, i) : NULL;
 }
 
 int source_probe_health(struct kt_source *s, size_t i, struct kt_probe_health *h)
 {
-	return HAS(s, KT_CAP_PROBES, probe_health) ? s->ops->probe_health(s, i, h) : -1;
+	return HAS(s, KT_CAP_PROBES, probes, probe_health) ? s->ops->probes->probe_health(s, i, h)
+							   : -1;
 }
 
 int source_probe_host_health(struct kt_source *s, size_t i, unsigned host,
 			     struct kt_probe_health *h)
 {
-	return HAS(s, KT_CAP_PROBES, probe_host_health) ? s->ops->probe_host_health(s, i, host, h) :
-							   -1;
+	return HAS(s, KT_CAP_PROBES, probes, probe_host_health)
+		       ? s->ops->probes->probe_host_health(s, i, host, h)
+		       : -1;
 }
 
 void source_probe_refresh(struct kt_source *s)
 {
-	if (HAS(s, KT_CAP_PROBES, probe_refresh))
-		s->ops->probe_refresh(s);
+	if (HAS(s, KT_CAP_PROBES, probes, probe_refresh))
+		s->ops->probes->probe_refresh(s);
 }
 
 bool source_own_usdt(struct kt_source *s)
 {
-	return s && s->ops->usdt_create;
+	return s && s->ops->probes->usdt_create;
 }
 
 int source_usdt_create(struct kt_source *s, const char *def, char *events, size_t eventslen,
 		       char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_PROBES, usdt_create))
+	if (!HAS(s, KT_CAP_PROBES, probes, usdt_create))
 		return refuse(s, KT_CAP_PROBES, err, errlen);
-	return s->ops->usdt_create(s, def, events, eventslen, err, errlen);
+	return s->ops->probes->usdt_create(s, def, events, eventslen, err, errlen);
 }
 
 bool source_own_names(struct kt_source *s)
 {
-	return s && s->ops->names;
+	return s && s->ops->probes->names;
 }
 
 char **source_names(struct kt_source *s, const char *what, const char *arg, char *reply,
 		    size_t len)
 {
-	if (!HAS(s, KT_CAP_PROBES, names)) {
+	if (!HAS(s, KT_CAP_PROBES, probes, names)) {
 		refuse(s, KT_CAP_PROBES, reply, len);
 		return NULL;
 	}
-	return s->ops->names(s, what, arg, reply, len);
+	return s->ops->probes->names(s, what, arg, reply, len);
 }
 
 uint64_t source_type_count(struct kt_source *s, int id)
 {
-	return HAS(s, KT_CAP_HIDE, type_count) ? s->ops->type_count(s, id) : 0;
+	return HAS(s, KT_CAP_HIDE, hide, type_count) ? s->ops->hide->type_count(s, id) : 0;
 }
 
 bool source_type_hidden(struct kt_source *s, int id)
 {
-	return HAS(s, KT_CAP_HIDE, type_hidden) && s->ops->type_hidden(s, id);
+	return HAS(s, KT_CAP_HIDE, hide, type_hidden) && s->ops->hide->type_hidden(s, id);
 }
 
 void source_type_set_hidden(struct kt_source *s, int id, bool hidden)
 {
-	if (HAS(s, KT_CAP_HIDE, type_set_hidden))
-		s->ops->type_set_hidden(s, id, hidden);
+	if (HAS(s, KT_CAP_HIDE, hide, type_set_hidden))
+		s->ops->hide->type_set_hidden(s, id, hidden);
 }
 
 const char *source_type_filter(struct kt_source *s, int id)
 {
-	return HAS(s, KT_CAP_HIDE, type_filter) ? s->ops->type_filter(s, id) : NULL;
+	return HAS(s, KT_CAP_HIDE, hide, type_filter) ? s->ops->hide->type_filter(s, id) : NULL;
 }
 
 int source_type_set_filter(struct kt_source *s, int id, const char *expr, char *err,
 			   size_t errlen)
 {
-	if (!HAS(s, KT_CAP_HIDE, type_set_filter))
+	if (!HAS(s, KT_CAP_HIDE, hide, type_set_filter))
 		return refuse(s, KT_CAP_HIDE, err, errlen);
-	return s->ops->type_set_filter(s, id, expr, err, errlen);
+	return s->ops->hide->type_set_filter(s, id, expr, err, errlen);
 }
 
 struct tep_handle *source_symbols(struct kt_source *s, uint32_t cpu)
 {
-	return s && s->ops->symbols ? s->ops->symbols(s, cpu) : NULL;
+	return s && s->ops->hosts && s->ops->hosts->symbols ? s->ops->hosts->symbols(s, cpu) : NULL;
 }
 
 struct kt_symbolizer *source_user_symbolizer(struct kt_source *s, uint32_t cpu)
 {
-	return s && s->ops->user_symbolizer ? s->ops->user_symbolizer(s, cpu) : NULL;
+	return s && s->ops->hosts && s->ops->hosts->user_symbolizer
+		       ? s->ops->hosts->user_symbolizer(s, cpu)
+		       : NULL;
 }
 
 const char *source_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *local)
 {
 	*local = cpu;
-	return s && s->ops->cpu_host ? s->ops->cpu_host(s, cpu, local) : NULL;
+	return s && s->ops->hosts && s->ops->hosts->cpu_host
+		       ? s->ops->hosts->cpu_host(s, cpu, local)
+		       : NULL;
 }
 
 void source_wait_complete(struct kt_source *s)
 {
-	if (HAS(s, KT_CAP_SEEK, wait_complete))
-		s->ops->wait_complete(s);
-}
-
-bool source_has_hists(struct kt_source *s)
-{
-	return s && s->ops->hist_open;
+	if (HAS(s, KT_CAP_SEEK, seek, wait_complete))
+		s->ops->seek->wait_complete(s);
 }
 
 struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char *err,
 				    size_t errlen)
 {
-	if (!HAS(s, KT_CAP_HIST, hist_open)) {
+	if (!HAS_OP(s, KT_CAP_HIST, hist_open)) {
 		refuse(s, KT_CAP_HIST, err, errlen);
 		return NULL;
 	}
 	return s->ops->hist_open(s, spec, err, errlen);
 }
 
-bool source_has_counters(struct kt_source *s)
-{
-	return s && s->ops->counters_open;
-}
-
 struct kt_countersrc *source_counters_open(struct kt_source *s, char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_COUNTERS, counters_open)) {
+	if (!HAS_OP(s, KT_CAP_COUNTERS, counters_open)) {
 		refuse(s, KT_CAP_COUNTERS, err, errlen);
 		return NULL;
 	}
 	return s->ops->counters_open(s, err, errlen);
 }
 
-bool source_has_profiles(struct kt_source *s)
-{
-	return s && s->ops->profile_open;
-}
-
-struct kt_profsrc *source_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
+struct kt_profsrc *source_profile_open(struct kt_source *s, const struct kt_profsrc_req *req,
 				       char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_PROFILE, profile_open)) {
+	if (!HAS_OP(s, KT_CAP_PROFILE, profile_open)) {
 		refuse(s, KT_CAP_PROFILE, err, errlen);
 		return NULL;
 	}
-	return s->ops->profile_open(s, off_cpu, freq, err, errlen);
-}
-
-bool source_has_overview(struct kt_source *s)
-{
-	return s && s->ops->overview_open;
+	return s->ops->profile_open(s, req, err, errlen);
 }
 
 struct kt_ovsrc *source_overview_open(struct kt_source *s, const char *via, char *err,
 				      size_t errlen)
 {
-	if (!HAS(s, KT_CAP_OVERVIEW, overview_open)) {
+	if (!HAS_OP(s, KT_CAP_OVERVIEW, overview_open)) {
 		refuse(s, KT_CAP_OVERVIEW, err, errlen);
 		return NULL;
 	}
@@ -436,24 +457,26 @@ struct kt_ovsrc *source_overview_open(struct kt_source *s, const char *via, char
 
 const char *source_kept_stacks(struct kt_source *s)
 {
-	return HAS(s, KT_CAP_SEEK, kept_stacks) ? s->ops->kept_stacks(s) : NULL;
+	return HAS(s, KT_CAP_SEEK, seek, kept_stacks) ? s->ops->seek->kept_stacks(s) : NULL;
 }
 
 int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 		       size_t errlen)
 {
-	return HAS(s, KT_CAP_SCOPE, sync_cgroup) ? s->ops->sync_cgroup(s, cg, err, errlen) : 0;
+	return HAS(s, KT_CAP_SCOPE, scope, sync_cgroup)
+		       ? s->ops->scope->sync_cgroup(s, cg, err, errlen)
+		       : 0;
 }
 
 bool source_own_scope(struct kt_source *s)
 {
-	return HAS(s, KT_CAP_SCOPE, set_scope);
+	return HAS(s, KT_CAP_SCOPE, scope, set_scope);
 }
 
 int source_set_scope(struct kt_source *s, const char *kind, const char *arg, char *desc,
 		     size_t desclen, char *note, size_t notelen, char *err, size_t errlen)
 {
-	if (!HAS(s, KT_CAP_SCOPE, set_scope))
+	if (!HAS(s, KT_CAP_SCOPE, scope, set_scope))
 		return refuse(s, KT_CAP_SCOPE, err, errlen);
-	return s->ops->set_scope(s, kind, arg, desc, desclen, note, notelen, err, errlen);
+	return s->ops->scope->set_scope(s, kind, arg, desc, desclen, note, notelen, err, errlen);
 }

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Where events and control come from: the event source the app holds (app->source). Today a
- * live kernel session (source_live.c) or a recording (source_recording.c); designed so a
- * remote machine's session over a pipe (issue 18) is a third implementation and no pane
- * changes.
+/* Where events and control come from: the event source the app holds (app->source): a
+ * live kernel session (source_live.c, live_data.c), a recording (source_recording.c) or
+ * agents on other machines (remote_*.c). A new one is an ops table; no pane changes.
  *
- * A source reports capabilities (enum kt_cap). The panes and batch mode ask
+ * A source reports capabilities (enum kt_cap), one per table of ops it fills in. The panes and batch mode ask
  * (app_can(app, KT_CAP_TRACER)) and go through the source_* calls below, never through the
  * backend objects behind it: a call for a capability the source lacks does nothing, returns
  * -1 (or NULL, false, 0) and fills err with the source's one-line reason (source_refusal),
@@ -27,6 +26,7 @@ struct kt_trigger;
 struct kt_histsrc;
 struct kt_countersrc;
 struct kt_profsrc;
+struct kt_profsrc_req;
 struct kt_ovsrc;
 struct kt_symbolizer;
 struct kt_tdat_meta;
@@ -96,34 +96,24 @@ struct kt_source_desc {
 
 typedef void (*kt_source_event_fn)(const char *system, const char *event, void *ctx);
 
-/* One implementation. An op a source cannot do is NULL and its capability bit is off; the
- * source_* calls check both, so a pane never calls a NULL op. Strings returned as char *
- * are malloc'd for the caller. */
-struct kt_source_ops {
-	const char *kind; /* "live", "recording": for ktop -v */
-	/* its kernel and files are another machine's: nothing of this one (kallsyms, binaries,
-	 * ELF symbols) completes or checks what is sent to it */
-	bool remote;
-	/* KT_CAP_* it has now (a live source without tracefs has fewer) */
-	unsigned int (*caps)(struct kt_source *s);
-	/* The one line said when cap (a single bit it lacks) is asked for. NULL: a generic
-	 * "not available from this source" line. */
-	const char *(*refusal)(struct kt_source *s, enum kt_cap cap);
-	void (*describe)(struct kt_source *s, struct kt_source_desc *d);
-	/* Copies its figures into the app's tick fields (rstats, kernel_lost, cpu_stats). */
-	void (*tick)(struct kt_source *s);
-	void (*close)(struct kt_source *s);
-
-	/* KT_CAP_EVENTS: event (NULL: every event of system) on or off, as the kernel does */
+/* KT_CAP_EVENTS: kernel events on and off. */
+struct kt_source_events_ops {
+	/* event (NULL: every event of system) on or off, as the kernel does */
 	int (*enable)(struct kt_source *s, const char *system, const char *event, bool on,
 		      char *err, size_t errlen);
 	bool (*is_enabled)(struct kt_source *s, const char *system, const char *event);
 	int (*for_each_enabled)(struct kt_source *s, kt_source_event_fn fn, void *ctx);
-	/* KT_CAP_FILTER */
+};
+
+/* KT_CAP_FILTER: filters in the kernel. */
+struct kt_source_filter_ops {
 	char *(*get_filter)(struct kt_source *s, const char *system, const char *event);
 	int (*set_filter)(struct kt_source *s, const char *system, const char *event,
 			  const char *filter, char *err, size_t errlen);
-	/* KT_CAP_TRIGGERS (triggers.h) */
+};
+
+/* KT_CAP_TRIGGERS (triggers.h). */
+struct kt_source_trigger_ops {
 	int (*trigger_add)(struct kt_source *s, struct tep_event *te, const struct kt_trigger *t,
 			   char *err, size_t errlen);
 	int (*trigger_remove_all)(struct kt_source *s, const char *system, const char *event,
@@ -134,7 +124,10 @@ struct kt_source_ops {
 			      const char *cmd);
 	char *(*trigger_output)(struct kt_source *s, const struct kt_trigger *t);
 	int (*tracing_on)(struct kt_source *s, bool on);
-	/* KT_CAP_STACKS (evstack.h) */
+};
+
+/* KT_CAP_STACKS (evstack.h). */
+struct kt_source_stack_ops {
 	bool (*stacks_enabled)(struct kt_source *s, const char *system, const char *event);
 	int (*stacks_refilter)(struct kt_source *s, struct tep_event *te, const char *system,
 			       const char *event, char *err, size_t errlen);
@@ -142,7 +135,10 @@ struct kt_source_ops {
 	 * already, stays on); te: its format, for the check (may be NULL) */
 	int (*stacks_set)(struct kt_source *s, struct tep_event *te, const char *system,
 			  const char *event, bool on, char *err, size_t errlen);
-	/* KT_CAP_TRACER (tracers.h; the switch itself is app_set_tracer) */
+};
+
+/* KT_CAP_TRACER (tracers.h; the switch itself is app_set_tracer). */
+struct kt_source_tracer_ops {
 	char *(*tracer)(struct kt_source *s);
 	char **(*tracers_available)(struct kt_source *s, char *err, size_t errlen);
 	/* switches it (NULL: app_set_tracer switches app->session's, the reader restarted) */
@@ -156,7 +152,11 @@ struct kt_source_ops {
 			   char *err, size_t errlen);
 	int (*list_clear)(struct kt_source *s, enum kt_ftrace_list which, char *err,
 			  size_t errlen);
-	/* KT_CAP_PROBES (probes.h): creates one, disabled, its event in the catalogue after
+};
+
+/* KT_CAP_PROBES (probes.h). */
+struct kt_source_probe_ops {
+	/* creates one, disabled, its event in the catalogue after
 	 * ("GROUP:NAME" in event) */
 	int (*probe_create)(struct kt_source *s, enum kt_probe_kind kind, const char *def,
 			    char *event, size_t eventlen, char *err, size_t errlen);
@@ -186,10 +186,14 @@ struct kt_source_ops {
 	 * canonical path ("elf", "usdt"); NULL with one line in reply */
 	char **(*names)(struct kt_source *s, const char *what, const char *arg, char *reply,
 			size_t len);
-	/* KT_CAP_SCOPE: brings the kernel's pid scope up to date with the cgroup's members */
+};
+
+/* KT_CAP_SCOPE. */
+struct kt_source_scope_ops {
+	/* brings the kernel's pid scope up to date with the cgroup's members */
 	int (*sync_cgroup)(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 			   size_t errlen);
-	/* KT_CAP_SCOPE on another machine, whose processes and cgroups this one cannot
+	/* on another machine, whose processes and cgroups this one cannot
 	 * check: kind "pid", "pid+children", "comm", "comm+children", "cgroup" or "" (all
 	 * processes), arg the pids comma-separated, the name or the path; the scope there
 	 * replaced. desc: the scope as the header says it ("" all processes); note: what
@@ -197,13 +201,20 @@ struct kt_source_ops {
 	 * scope unchanged. NULL op: app_set_scope's, on this machine. */
 	int (*set_scope)(struct kt_source *s, const char *kind, const char *arg, char *desc,
 			 size_t desclen, char *note, size_t notelen, char *err, size_t errlen);
-	/* KT_CAP_HIDE: event types by tep id */
+};
+
+/* KT_CAP_HIDE: event types by tep id. */
+struct kt_source_hide_ops {
 	uint64_t (*type_count)(struct kt_source *s, int id);
 	bool (*type_hidden)(struct kt_source *s, int id);
 	void (*type_set_hidden)(struct kt_source *s, int id, bool hidden);
 	const char *(*type_filter)(struct kt_source *s, int id);
 	int (*type_set_filter)(struct kt_source *s, int id, const char *expr, char *err,
 			       size_t errlen);
+};
+
+/* Several hosts merged (no capability of its own: NULL with one host). */
+struct kt_source_host_ops {
 	/* several hosts: the label of the host whose CPU cpu is (the store numbers every
 	 * host's CPUs one after the other), that CPU's own number in *local; NULL with one */
 	const char *(*cpu_host)(struct kt_source *s, uint32_t cpu, uint32_t *local);
@@ -213,22 +224,61 @@ struct kt_source_ops {
 	/* --user-stacks from an agent: what names the user frames of a record of that CPU
 	 * (the names its host's agent sent, usernames.h); NULL op or NULL: app_symbolizer's */
 	struct kt_symbolizer *(*user_symbolizer)(struct kt_source *s, uint32_t cpu);
-	/* KT_CAP_HIST done by the source itself (an agent's BPF, histsrc.h): opens spec,
-	 * NULL with one line in err; NULL op: app_hist_open's, on this machine */
+};
+
+/* KT_CAP_SEEK. */
+struct kt_source_seek_ops {
+	void (*wait_complete)(struct kt_source *s);
+	const char *(*kept_stacks)(struct kt_source *s); /* the profile it keeps, or NULL */
+};
+
+/* One implementation: a few ops every source has, then one table per capability (or one op
+ * where the capability is one call). A capability is the table's presence: a source
+ * without it leaves the table NULL, and source_refusal gives its one line. An op a table
+ * leaves NULL is refused the same way. The source_* calls check both, so a pane never
+ * calls a NULL op. Strings returned as char * are malloc'd for the caller. */
+struct kt_source_ops {
+	const char *kind; /* "live", "recording": for ktop -v */
+	/* its kernel and files are another machine's: nothing of this one (kallsyms, binaries,
+	 * ELF symbols) completes or checks what is sent to it */
+	bool remote;
+	/* the capabilities that have no ops: KT_CAP_LIVE, _CLEAR, _WRITE, _KBUF, _SELF */
+	unsigned int flags;
+	/* of its tables' capabilities and its flags, those it has now (a live source without
+	 * tracefs has fewer, a remote one with several hosts writes none); NULL: all */
+	unsigned int (*caps)(struct kt_source *s);
+	/* The one line said when cap (a single bit it lacks) is asked for. NULL: a generic
+	 * "not available from this source" line. */
+	const char *(*refusal)(struct kt_source *s, enum kt_cap cap);
+	void (*describe)(struct kt_source *s, struct kt_source_desc *d);
+	/* Copies its figures into the app's tick fields (rstats, kernel_lost, cpu_stats). */
+	void (*tick)(struct kt_source *s);
+	void (*close)(struct kt_source *s);
+
+	const struct kt_source_events_ops *events;
+	const struct kt_source_filter_ops *filter;
+	const struct kt_source_trigger_ops *triggers;
+	const struct kt_source_stack_ops *stacks;
+	const struct kt_source_tracer_ops *tracer;
+	const struct kt_source_probe_ops *probes;
+	const struct kt_source_scope_ops *scope;
+	const struct kt_source_hide_ops *hide;
+	const struct kt_source_host_ops *hosts;
+	const struct kt_source_seek_ops *seek;
+	/* KT_CAP_HIST (histsrc.h): opens spec where the source's kernel is (BPF here, an
+	 * agent's there), NULL with one line in err */
 	struct kt_histsrc *(*hist_open)(struct kt_source *s, const char *spec, char *err,
 					size_t errlen);
-	/* KT_CAP_COUNTERS done by the source itself (agents' perf, countersrc.h): opens the
-	 * options' counters there, NULL with one line in err; NULL op: app_pmu_open's, on
-	 * this machine */
+	/* KT_CAP_COUNTERS (countersrc.h): opens the options' counters where the source's
+	 * kernel is (perf here, agents' there), NULL with one line in err */
 	struct kt_countersrc *(*counters_open)(struct kt_source *s, char *err, size_t errlen);
-	/* KT_CAP_PROFILE done by the source itself (an agent's, profsrc.h): the on-CPU
-	 * profile at freq (0: the default), or off_cpu's; NULL with one line in err; NULL op:
-	 * the flame pane samples this machine */
-	struct kt_profsrc *(*profile_open)(struct kt_source *s, bool off_cpu, unsigned freq,
+	/* KT_CAP_PROFILE (profsrc.h): the profile req asks for, sampled where the source's
+	 * kernel is; NULL with one line in err */
+	struct kt_profsrc *(*profile_open)(struct kt_source *s, const struct kt_profsrc_req *req,
 					   char *err, size_t errlen);
-	/* KT_CAP_OVERVIEW done by the source itself (an agent's, ovsrc.h): the overview
-	 * (via as --top=VIA's, NULL the first the kernel takes) counted there and sent every
-	 * tick; NULL with one line in err; NULL op: ovsrc.h counts this machine's */
+	/* KT_CAP_OVERVIEW (ovsrc.h): the overview (via as --top=VIA's, NULL the first the
+	 * kernel takes) counted where the source's kernel is (an agent's sends every tick);
+	 * NULL with one line in err */
 	struct kt_ovsrc *(*overview_open)(struct kt_source *s, const char *via, char *err,
 					  size_t errlen);
 	/* KT_CAP_WRITE of another machine's capture: what the trace.dat writer reads of its
@@ -236,9 +286,6 @@ struct kt_source_ops {
 	 * the source lives; 0, or -1 with one line. NULL op: this machine's (recorder.c) */
 	int (*record_meta)(struct kt_source *s, struct kt_tdat_meta *meta, char *err,
 			   size_t errlen);
-	/* KT_CAP_SEEK */
-	void (*wait_complete)(struct kt_source *s);
-	const char *(*kept_stacks)(struct kt_source *s); /* the profile it keeps, or NULL */
 };
 
 struct kt_source {
@@ -302,26 +349,22 @@ bool source_own_scope(struct kt_source *s);
 int source_set_scope(struct kt_source *s, const char *kind, const char *arg, char *desc,
 		     size_t desclen, char *note, size_t notelen, char *err, size_t errlen);
 
-/* KT_CAP_HIST: whether the source counts them itself (its hist_open), and opens one
- * there (NULL with its one line: the capability's refusal, or the source's reason). */
-bool source_has_hists(struct kt_source *s);
+/* KT_CAP_HIST: opens one where the source's kernel is (NULL with its one line: the
+ * capability's refusal, or the source's reason). */
 struct kt_histsrc *source_hist_open(struct kt_source *s, const char *spec, char *err,
 				    size_t errlen);
-/* KT_CAP_PROFILE: whether the source profiles itself (its profile_open), and opens one
- * there (NULL with its one line: the capability's refusal, or the source's reason). */
-bool source_has_profiles(struct kt_source *s);
-struct kt_profsrc *source_profile_open(struct kt_source *s, bool off_cpu, unsigned freq,
+/* KT_CAP_PROFILE: opens one where the source's kernel is (NULL with its one line: the
+ * capability's refusal, or the source's reason). */
+struct kt_profsrc *source_profile_open(struct kt_source *s, const struct kt_profsrc_req *req,
 				       char *err, size_t errlen);
 
-/* KT_CAP_OVERVIEW: whether the source counts the overview itself (its overview_open), and
- * opens it there (NULL with its one line: the capability's refusal, or the source's). */
-bool source_has_overview(struct kt_source *s);
+/* KT_CAP_OVERVIEW: opens it where the source's kernel is (NULL with its one line: the
+ * capability's refusal, or the source's). */
 struct kt_ovsrc *source_overview_open(struct kt_source *s, const char *via, char *err,
 				      size_t errlen);
 
-/* KT_CAP_COUNTERS: whether the source counts them itself (its counters_open), and opens
- * them there (NULL with its one line: the capability's refusal, or the source's reason). */
-bool source_has_counters(struct kt_source *s);
+/* KT_CAP_COUNTERS: opens them where the source's kernel is (NULL with its one line: the
+ * capability's refusal, or the source's reason). */
 struct kt_countersrc *source_counters_open(struct kt_source *s, char *err, size_t errlen);
 
 bool source_stacks_enabled(struct kt_source *s, const char *system, const char *event);

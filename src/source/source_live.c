@@ -16,6 +16,7 @@
 #include "backend/session.h"
 #include "backend/tracers.h"
 #include "backend/triggers.h"
+#include "source/live_data.h"
 #include "source/source.h"
 #include "xalloc.h"
 
@@ -26,12 +27,10 @@
 	(KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRIGGERS | KT_CAP_STACKS | KT_CAP_TRACER |   \
 	 KT_CAP_PROBES | KT_CAP_SCOPE | KT_CAP_WRITE | KT_CAP_KBUF)
 
+/* Without tracefs only the counters, histograms, the profile and the overview are left. */
 static unsigned int live_caps(struct kt_source *s)
 {
-	unsigned int caps = KT_CAP_HIST | KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_LIVE |
-			    KT_CAP_CLEAR | KT_CAP_SELF | KT_CAP_OVERVIEW;
-
-	return SES(s) ? caps | LIVE_SESSION_CAPS : caps;
+	return SES(s) ? ~0u : ~LIVE_SESSION_CAPS;
 }
 
 static const char *live_refusal(struct kt_source *s, enum kt_cap cap)
@@ -234,17 +233,18 @@ static int live_probe_health(struct kt_source *s, size_t i, struct kt_probe_heal
 	return s->app->probes ? probes_health(s->app->probes, i, h) : -1;
 }
 
-static const struct kt_source_ops source_live_ops = {
-	.kind = "live",
-	.caps = live_caps,
-	.refusal = live_refusal,
-	.describe = live_describe,
-	.tick = live_tick,
+static const struct kt_source_events_ops live_events_ops = {
 	.enable = live_enable,
 	.is_enabled = live_is_enabled,
 	.for_each_enabled = live_for_each_enabled,
+};
+
+static const struct kt_source_filter_ops live_filter_ops = {
 	.get_filter = live_get_filter,
 	.set_filter = live_set_filter,
+};
+
+static const struct kt_source_trigger_ops live_triggers_ops = {
 	.trigger_add = live_trigger_add,
 	.trigger_remove_all = live_trigger_remove_all,
 	.trigger_list = live_trigger_list,
@@ -252,9 +252,15 @@ static const struct kt_source_ops source_live_ops = {
 	.trigger_spent = live_trigger_spent,
 	.trigger_output = live_trigger_output,
 	.tracing_on = live_tracing_on,
+};
+
+static const struct kt_source_stack_ops live_stacks_ops = {
 	.stacks_enabled = live_stacks_enabled,
 	.stacks_refilter = live_stacks_refilter,
 	.stacks_set = live_stacks_set,
+};
+
+static const struct kt_source_tracer_ops live_tracer_ops = {
 	.tracer = live_tracer,
 	.tracers_available = live_tracers_available,
 	.list_exists = live_list_exists,
@@ -262,12 +268,38 @@ static const struct kt_source_ops source_live_ops = {
 	.list_add = live_list_add,
 	.list_remove = live_list_remove,
 	.list_clear = live_list_clear,
+};
+
+static const struct kt_source_probe_ops live_probes_ops = {
 	.probe_create = live_probe_create,
 	.probe_delete = live_probe_delete,
 	.probe_count = live_probe_count,
 	.probe_get = live_probe_get,
 	.probe_health = live_probe_health,
+};
+
+static const struct kt_source_scope_ops live_scope_ops = {
 	.sync_cgroup = live_sync_cgroup,
+};
+
+static const struct kt_source_ops source_live_ops = {
+	.kind = "live",
+	.flags = KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_SELF | KT_CAP_WRITE | KT_CAP_KBUF,
+	.caps = live_caps,
+	.refusal = live_refusal,
+	.describe = live_describe,
+	.tick = live_tick,
+	.hist_open = live_hist_open,
+	.counters_open = live_counters_open,
+	.profile_open = live_profile_open,
+	.overview_open = live_overview_open,
+	.events = &live_events_ops,
+	.filter = &live_filter_ops,
+	.triggers = &live_triggers_ops,
+	.stacks = &live_stacks_ops,
+	.tracer = &live_tracer_ops,
+	.probes = &live_probes_ops,
+	.scope = &live_scope_ops,
 };
 
 struct kt_source *source_live_new(struct kt_app *app)

@@ -18,11 +18,6 @@
 
 #define REC(s) ((struct kt_recording *)(s)->data)
 
-static unsigned int recording_caps(struct kt_source *s)
-{
-	return KT_CAP_SEEK | KT_CAP_HIDE;
-}
-
 static const char *recording_refusal(struct kt_source *s, enum kt_cap cap)
 {
 	switch (cap) {
@@ -139,21 +134,28 @@ static int recording_src_record_meta(struct kt_source *s, struct kt_tdat_meta *m
 	return recording_record_meta(REC(s), meta, err, errlen);
 }
 
-const struct kt_source_ops source_recording_ops = {
-	.kind = "recording",
-	.caps = recording_caps,
-	.refusal = recording_refusal,
-	.describe = recording_describe,
-	.tick = recording_tick,
-	.close = recording_src_close,
+static const struct kt_source_hide_ops recording_hide_ops = {
 	.type_count = recording_src_type_count,
 	.type_hidden = recording_src_type_hidden,
 	.type_set_hidden = recording_src_type_set_hidden,
 	.type_filter = recording_src_type_filter,
 	.type_set_filter = recording_src_type_set_filter,
+};
+
+static const struct kt_source_seek_ops recording_seek_ops = {
 	.wait_complete = recording_src_wait_complete,
 	.kept_stacks = recording_src_kept_stacks,
+};
+
+const struct kt_source_ops source_recording_ops = {
+	.kind = "recording",
+	.refusal = recording_refusal,
+	.describe = recording_describe,
+	.tick = recording_tick,
+	.close = recording_src_close,
 	.record_meta = recording_src_record_meta,
+	.hide = &recording_hide_ops,
+	.seek = &recording_seek_ops,
 };
 
 struct kt_source *source_recording_new(struct kt_app *app, struct kt_recording *rec)

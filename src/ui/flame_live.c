@@ -9,9 +9,7 @@
 #include "app.h"
 #include "backend/evstacks.h"
 #include "backend/folded.h"
-#include "backend/offcpu.h"
 #include "backend/pmu.h"
-#include "backend/profile.h"
 #include "backend/stacks.h"
 #include "backend/store.h"
 #include "options.h"
@@ -28,9 +26,7 @@ enum live_kind { LIVE_ONCPU, LIVE_OFFCPU, LIVE_EVENTS };
 struct live {
 	struct kt_ui *ui;
 	enum live_kind kind;
-	struct kt_profile *prof;
-	struct kt_offcpu *oc;
-	struct kt_profsrc *ps; /* on- or off-CPU, the source's own (an agent's) */
+	struct kt_profsrc *ps; /* on- or off-CPU, taken by the source (profsrc.h) */
 	uint64_t next; /* events: the first record not added yet */
 	int cpu;       /* events: only this CPU's (the pane's c), -1: every CPU */
 	bool wakers;   /* off-CPU: joined to the wakers' stacks (w) */
@@ -104,36 +100,19 @@ static bool live_update(void *arg, struct kt_stacks *st)
 {
 	struct live *lv = arg;
 	char err[256];
-
 	bool changed;
 
-	if (lv->ps) {
-		changed = lv->ps->ops->update(lv->ps, st, err, sizeof(err));
-		if (err[0])
-			live_say(lv, err);
-		return changed;
-	}
-	switch (lv->kind) {
-	case LIVE_ONCPU:
-		return profile_poll(lv->prof, st) > 0;
-	case LIVE_OFFCPU:
-		if (offcpu_poll(lv->oc, st, err, sizeof(err)) < 0) {
-			live_say(lv, err);
-			return false;
-		}
-		live_say(lv, "");
-		return true;
-	case LIVE_EVENTS:
+	if (lv->kind == LIVE_EVENTS)
 		return collect_events(lv, st) > 0;
-	}
-	return false;
+	changed = lv->ps->ops->update(lv->ps, st, err, sizeof(err));
+	live_say(lv, err);
+	return changed;
 }
 
 /* c: a CPU this machine has online (what the profile samples and the records come from). */
 static int live_cpu(void *arg, int cpu, char *err, size_t errlen)
 {
 	struct live *lv = arg;
-	struct kt_profile_scope sc = { .cpu = cpu };
 	int *cpus = NULL, n = pmu_online_cpus(&cpus), i;
 	bool known = cpu < 0;
 
@@ -145,8 +124,8 @@ static int live_cpu(void *arg, int cpu, char *err, size_t errlen)
 			 "or nothing for every CPU", cpu, n);
 		return -1;
 	}
-	if (lv->kind == LIVE_ONCPU) {
-		profile_set_scope(lv->prof, &sc);
+	if (lv->ps) {
+		lv->ps->ops->set_cpu(lv->ps, cpu);
 	} else {
 		/* the store still holds the events before: the tree is made again from them */
 		lv->cpu = cpu;
@@ -159,8 +138,6 @@ static void live_close(void *arg)
 {
 	struct live *lv = arg;
 
-	profile_close(lv->prof);
-	offcpu_free(lv->oc);
 	if (lv->ps)
 		lv->ps->ops->close(lv->ps);
 	free(lv);
@@ -172,10 +149,8 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wak
 		      struct live *lv, struct kt_stacks **st, char *name, size_t namelen, char *err,
 		      size_t errlen)
 {
-	const struct kt_options *o = ui->app->opts;
-	struct kt_profile_opts po = { .freq = o->freq, .pids = o->pids, .npids = o->n_pids,
-				      .comm = o->comm, .max_bytes = o->memory_bytes / 4 };
-	struct kt_offcpu_scope sc;
+	struct kt_profsrc_req req = { .off_cpu = kind == LIVE_OFFCPU, .freq = ui->app->opts->freq,
+				      .pid = pid, .wakers = wakers };
 
 	memset(lv, 0, sizeof(*lv));
 	lv->ui = ui;
@@ -183,58 +158,24 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wak
 	lv->cpu = -1;
 	lv->wakers = wakers;
 	err[0] = '\0';
-	if (kind != LIVE_EVENTS && source_has_profiles(ui->app->source)) {
-		if (wakers) {
-			snprintf(err, errlen, "off-CPU profile: the pane has no wakers over agents "
-				 "yet: ktop -b --off-cpu --wakers -H HOST gives them");
-			return -1;
-		}
-		/* the source's machine samples and names them (an agent) */
-		lv->ps = source_profile_open(ui->app->source, kind == LIVE_OFFCPU, o->freq, err,
-					     errlen);
-		if (!lv->ps)
-			return -1;
-		snprintf(name, namelen, "%s", lv->ps->name);
-		*st = stacks_new(lv->ps->off_cpu ? KT_STACK_NSEC : KT_STACK_SAMPLES);
-		if (*st)
-			return 0;
-		lv->ps->ops->close(lv->ps);
-		snprintf(err, errlen, "out of memory");
-		return -1;
-	}
-	switch (kind) {
-	case LIVE_ONCPU:
-		lv->prof = profile_open(&po, err, errlen);
-		if (!lv->prof)
-			return -1;
-		snprintf(name, namelen, "%s", profile_event_name(lv->prof));
-		*st = stacks_new(KT_STACK_SAMPLES);
-		break;
-	case LIVE_OFFCPU:
-		if (app_offcpu_scope(ui->app, &sc, err, errlen) < 0)
-			return -1;
-		if (pid) /* the drilled process alone, whatever -p said */
-			sc.tgid = (unsigned int)pid;
-		sc.wakers = wakers;
-		lv->oc = offcpu_open(&sc, err, errlen);
-		if (!lv->oc)
-			return -1;
-		snprintf(name, namelen, "off-CPU%s, %s", wakers ? " + wakers" : "",
-			 offcpu_variant(lv->oc));
-		*st = stacks_new(KT_STACK_NSEC);
-		break;
-	case LIVE_EVENTS:
+	if (kind == LIVE_EVENTS) {
 		snprintf(name, namelen, "event stacks");
 		*st = stacks_new(KT_STACK_EVENTS);
 		if (*st && collect_events(lv, *st) <= 0) {
 			stacks_free(*st);
 			return -1;
 		}
-		break;
+	} else {
+		/* sampled and named where the source's kernel is */
+		lv->ps = source_profile_open(ui->app->source, &req, err, errlen);
+		if (!lv->ps)
+			return -1;
+		snprintf(name, namelen, "%s", lv->ps->name);
+		*st = stacks_new(lv->ps->off_cpu ? KT_STACK_NSEC : KT_STACK_SAMPLES);
 	}
 	if (!*st) {
-		profile_close(lv->prof);
-		offcpu_free(lv->oc);
+		if (lv->ps)
+			lv->ps->ops->close(lv->ps);
 		snprintf(err, errlen, "%sout of memory",
 			 kind == LIVE_OFFCPU ? "off-CPU profile: " : "");
 		return -1;
@@ -253,7 +194,6 @@ static int live_key(void *arg, struct kt_view *v, int key);
 static bool live_show_pid(struct kt_ui *ui, struct kt_view *v, enum live_kind kind, pid_t pid,
 			  bool wakers)
 {
-	struct kt_profile_scope scope = { .cpu = -1, .pid = pid };
 	struct kt_flame_source src = { live_update, live_close, live_key, live_cpu, NULL, NULL };
 	struct kt_stacks *st = NULL;
 	struct live *lv = xmalloc(sizeof(*lv));
@@ -265,15 +205,9 @@ static bool live_show_pid(struct kt_ui *ui, struct kt_view *v, enum live_kind ki
 		free(lv);
 		return false;
 	}
-	if (pid && lv->prof)
-		profile_set_scope(lv->prof, &scope);
-	if (pid && (lv->prof || lv->oc))
-		snprintf(name + strlen(name), sizeof(name) - strlen(name), ", pid %d", (int)pid);
 	src.arg = lv;
 	snprintf(lv->name, sizeof(lv->name), "%s", name);
-	/* a task blocks on one CPU and may wake on another; an agent's stacks come summed
-	 * over its CPUs */
-	if (kind == LIVE_OFFCPU || lv->ps)
+	if (lv->ps && !lv->ps->ops->set_cpu) /* the profile has no CPU choice (profsrc.h) */
 		src.cpu = NULL;
 	view_flame_show(v, st, NULL, name, &src, false);
 	return true;

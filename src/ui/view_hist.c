@@ -331,7 +331,7 @@ void view_hist_build(struct kt_view *v, const char *text)
 	struct kt_histsrc *h;
 	char err[512];
 
-	h = histsrc_open(v->app, text, err, sizeof(err));
+	h = source_hist_open(v->app->source, text, err, sizeof(err));
 	if (!h) {
 		/* the histogram on screen keeps running; the reason stays in the pane too */
 		snprintf(hv->err, sizeof(hv->err), "%s", err);

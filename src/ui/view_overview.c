@@ -64,7 +64,7 @@ static void ovv_init(struct kt_view *v)
 	/* ktoprc's overview-hide, checked as it was read */
 	if (ovtable_hide_parse(ui_ov_hide(v->ui, &len), o->off, err, sizeof(err)) < 0)
 		memset(o->off, 0, sizeof(o->off));
-	o->src = ovsrc_open(v->app, v->app->opts->top_via, o->refusal, sizeof(o->refusal));
+	o->src = source_overview_open(v->app->source, v->app->opts->top_via, o->refusal, sizeof(o->refusal));
 	if (o->src && !o->src->paced)
 		sysstrip_sample(&o->sys); /* the first tick's baseline */
 }

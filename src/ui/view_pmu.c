@@ -148,7 +148,7 @@ static void pmu_view_init(struct kt_view *v)
 
 	v->data = pv;
 	pv->paused = ui_paused(v->ui);
-	pv->c = countersrc_open(v->app, pv->err, sizeof(pv->err));
+	pv->c = source_counters_open(v->app->source, pv->err, sizeof(pv->err));
 	if (!pv->c) {
 		ui_message(v->ui, true, "counters: %s", pv->err);
 		return;

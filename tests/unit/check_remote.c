@@ -461,13 +461,6 @@ START_TEST(test_remote_source)
 				     KT_CAP_TRIGGERS));
 	/* the scope is set by the agents, which check the names on their machine */
 	ck_assert(source_own_scope(&s));
-	/* histograms, counters and profiles on the agent, drawn by the panes from what it
-	 * sends (histsrc.h, countersrc.h, profsrc.h) */
-	ck_assert(source_has_hists(&s));
-	ck_assert(source_has_counters(&s));
-	ck_assert(source_has_profiles(&s));
-	/* and the overview (ovsrc.h) */
-	ck_assert(source_has_overview(&s));
 	/* the agent's kernel and files, not this machine's: the probe editor checks nothing
 	 * of them here */
 	ck_assert(source_is_remote(&s));

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The source seam (source.h) without a kernel: a capability is its table's presence, the
+ * caps op only narrows what the tables give, and what a source lacks (a table, or one op of
+ * a table) is refused with the source's one line from source_refusal. */
+#include "config.h"
+
+#include <check.h>
+#include <string.h>
+
+#include "source/source.h"
+#include "check_main.h"
+
+static int enabled; /* what the fake's enable was last asked */
+
+static int fake_enable(struct kt_source *s, const char *system, const char *event, bool on,
+		       char *err, size_t errlen)
+{
+	enabled = on;
+	return 0;
+}
+
+static const char *fake_refusal(struct kt_source *s, enum kt_cap cap)
+{
+	return cap == KT_CAP_EVENTS ? "fake: events are off now" : "fake: not this";
+}
+
+static unsigned int fake_events_off(struct kt_source *s)
+{
+	return ~(unsigned int)KT_CAP_EVENTS;
+}
+
+/* an events table without is_enabled: the capability, one op short */
+static const struct kt_source_events_ops fake_events = { .enable = fake_enable };
+
+static const struct kt_source_ops fake_ops = {
+	.kind = "fake",
+	.flags = KT_CAP_LIVE,
+	.refusal = fake_refusal,
+	.events = &fake_events,
+};
+
+static const struct kt_source_ops fake_off_ops = {
+	.kind = "fake",
+	.caps = fake_events_off,
+	.refusal = fake_refusal,
+	.events = &fake_events,
+};
+
+START_TEST(test_caps_from_tables)
+{
+	struct kt_source s = { .ops = &fake_ops };
+	char err[128] = "";
+
+	/* the table and the flag, nothing else */
+	ck_assert_uint_eq(source_caps(&s), KT_CAP_EVENTS | KT_CAP_LIVE);
+	ck_assert_int_eq(source_enable(&s, "sched", "sched_switch", true, err, sizeof(err)), 0);
+	ck_assert_int_eq(enabled, 1);
+	/* an op the table leaves NULL: nothing called, false */
+	ck_assert(!source_is_enabled(&s, "sched", "sched_switch"));
+	/* no table: refused with the source's line */
+	ck_assert_int_eq(source_set_filter(&s, "sched", NULL, "pid==1", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, "fake: not this");
+	ck_assert_ptr_null(source_hist_open(&s, "syscalls", err, sizeof(err)));
+	ck_assert_str_eq(err, "fake: not this");
+	ck_assert_uint_eq(source_probe_count(&s), 0);
+}
+END_TEST
+
+START_TEST(test_caps_narrowed)
+{
+	struct kt_source s = { .ops = &fake_off_ops };
+	char err[128] = "";
+
+	/* the table is there, but the source says it is not usable now */
+	ck_assert_uint_eq(source_caps(&s), 0);
+	enabled = -1;
+	ck_assert_int_eq(source_enable(&s, "sched", NULL, true, err, sizeof(err)), -1);
+	ck_assert_int_eq(enabled, -1);
+	ck_assert_str_eq(err, "fake: events are off now");
+	ck_assert_str_eq(source_refusal(&s, KT_CAP_EVENTS), "fake: events are off now");
+}
+END_TEST
+
+/* The three sources' tables give what their capabilities said before the split. */
+START_TEST(test_sources_tables)
+{
+	struct kt_source rec = { .ops = &source_recording_ops };
+	struct kt_source rem = { .ops = &source_remote_ops };
+
+	ck_assert_uint_eq(source_caps(&rec), KT_CAP_SEEK | KT_CAP_HIDE);
+	/* an unconnected remote source: one host's WRITE and OVERVIEW wait for the host */
+	ck_assert_uint_eq(source_caps(&rem),
+			  KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES |
+				  KT_CAP_HIST | KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_STACKS |
+				  KT_CAP_SCOPE | KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF |
+				  KT_CAP_TRIGGERS);
+}
+END_TEST
+
+static Suite *source_suite(void)
+{
+	Suite *s = suite_create("source");
+	TCase *tc = tcase_create("caps");
+
+	tcase_add_test(tc, test_caps_from_tables);
+	tcase_add_test(tc, test_caps_narrowed);
+	tcase_add_test(tc, test_sources_tables);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(source_suite());
+}
