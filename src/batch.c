@@ -546,11 +546,16 @@ int batch_run(struct kt_app *app, FILE *out)
 		app_stop_capture(app);
 		return KT_EXIT_FAILURE;
 	}
-	if (o->n_arms && !(b.fr = flightrec_start(app, err, sizeof(err)))) {
+	if (o->n_arms && !(b.fr = flightrec_start(app, o->arms, o->n_arms,
+						  o->incidents_dir, err, sizeof(err)))) {
 		fprintf(stderr, "ktop: --arm: %s\n", err);
 		app_stop_capture(app);
 		return KT_EXIT_FAILURE;
 	}
+	/* an unattended run's log says from when it watches */
+	if (b.fr)
+		fprintf(stderr, "ktop: armed %zu condition%s, incidents to %s\n", o->n_arms,
+			o->n_arms == 1 ? "" : "s", o->incidents_dir);
 	if (o->duration > 0)
 		deadline = start + (unsigned long long)(o->duration * 1e9);
 	if (o->range.has_to && (!deadline || b.to < deadline))

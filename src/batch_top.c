@@ -86,6 +86,25 @@ static void pick_rows(struct run *r)
 		qsort(r->rows, r->nrows, sizeof(*r->rows), busiest_first);
 }
 
+/* A disk: /proc/diskstats' counts and mean (avg_ms), and the latency counted in the kernel
+ * (lat_from "bpf"), or null figures and lat_from "diskstats" where it is not. */
+static void json_disk(struct run *r, const struct kt_sys_disk *d, bool comma)
+{
+	fprintf(r->out, "%s{\"name\":", comma ? "," : "");
+	json_string(r->out, d->name);
+	fprintf(r->out, ",\"reads\":%llu,\"writes\":%llu,\"read_bytes\":%llu,"
+		"\"write_bytes\":%llu,\"avg_ms\":%.3f", (unsigned long long)d->reads,
+		(unsigned long long)d->writes, (unsigned long long)d->read_bytes,
+		(unsigned long long)d->write_bytes, d->avg_ms);
+	if (d->lat_counted)
+		fprintf(r->out, ",\"lat_from\":\"bpf\",\"lat_count\":%llu,\"lat_mean_ms\":%.3f,"
+			"\"p99_ms\":%.3f,\"lat_max_ms\":%.3f}", (unsigned long long)d->lat_count,
+			d->lat_mean_ms, d->p99_ms, d->lat_max_ms);
+	else
+		fputs(",\"lat_from\":\"diskstats\",\"lat_count\":null,\"lat_mean_ms\":null,"
+		      "\"p99_ms\":null,\"lat_max_ms\":null}", r->out);
+}
+
 static void json_system(struct run *r)
 {
 	const struct kt_sysstrip *s = &r->sys;
@@ -106,15 +125,8 @@ static void json_system(struct run *r)
 		(unsigned long long)overview_quantile(r->snap.cpu_runq_slots, 0.99),
 		(unsigned long long)s->mem_total_kb, (unsigned long long)s->mem_available_kb,
 		s->psi_cpu_some, s->psi_mem_some, s->psi_mem_full, s->psi_io_some, s->psi_io_full);
-	for (i = 0; i < s->ndisks; i++) {
-		fprintf(r->out, "%s{\"name\":", i ? "," : "");
-		json_string(r->out, s->disks[i].name);
-		fprintf(r->out, ",\"reads\":%llu,\"writes\":%llu,\"read_bytes\":%llu,"
-			"\"write_bytes\":%llu,\"avg_ms\":%.2f}",
-			(unsigned long long)s->disks[i].reads, (unsigned long long)s->disks[i].writes,
-			(unsigned long long)s->disks[i].read_bytes,
-			(unsigned long long)s->disks[i].write_bytes, s->disks[i].avg_ms);
-	}
+	for (i = 0; i < s->ndisks; i++)
+		json_disk(r, &s->disks[i], i > 0);
 	fprintf(r->out,
 		"],\"net_rx_packets\":%llu,\"net_tx_packets\":%llu,\"net_rx_bytes\":%llu,"
 		"\"net_tx_bytes\":%llu,\"net_drops\":%llu,\"ktop_cpu_pct\":%.1f,"
@@ -169,11 +181,12 @@ static void json_task(struct run *r, const struct kt_ov_row *t)
 	json_count(r, "syscalls", KT_OVC_SYSCALLS, t->syscalls);
 	json_count(r, "syscall_errors", KT_OVC_SYSCALLS, t->syscall_errors);
 	json_count(r, "syscall_p99_ns", KT_OVC_SYSLAT, overview_quantile(t->sys_slots, 0.99));
-	fprintf(r->out, ",\"minflt\":%llu,\"majflt\":%llu,\"read_bytes\":%llu,"
-		"\"write_bytes\":%llu,\"vol_ctxsw\":%llu,\"invol_ctxsw\":%llu",
-		(unsigned long long)t->minflt, (unsigned long long)t->majflt,
-		(unsigned long long)t->read_bytes, (unsigned long long)t->write_bytes,
-		(unsigned long long)t->vol_ctxsw, (unsigned long long)t->invol_ctxsw);
+	json_count(r, "minflt", KT_OVC_FAULTS, t->minflt);
+	json_count(r, "majflt", KT_OVC_FAULTS, t->majflt);
+	json_count(r, "read_bytes", KT_OVC_IO, t->read_bytes);
+	json_count(r, "write_bytes", KT_OVC_IO, t->write_bytes);
+	json_count(r, "vol_ctxsw", KT_OVC_CTXSW, t->vol_ctxsw);
+	json_count(r, "invol_ctxsw", KT_OVC_CTXSW, t->invol_ctxsw);
 	json_count(r, "migrations", KT_OVC_MIGR, t->migrations);
 	fputc('}', r->out);
 }
@@ -191,6 +204,19 @@ static void print_json(struct run *r)
 		json_task(r, r->rows[i]);
 	}
 	fputs("]}\n", r->out);
+}
+
+/* A disk's line: its p99 counted in the kernel, else /proc/diskstats' mean, marked so. */
+static void text_disk(struct run *r, const struct kt_sys_disk *d, double psi_io)
+{
+	fprintf(r->out, "Disk %s  %llu r %llu w  %llu KiB read %llu KiB written  ", d->name,
+		(unsigned long long)d->reads, (unsigned long long)d->writes,
+		(unsigned long long)d->read_bytes / 1024, (unsigned long long)d->write_bytes / 1024);
+	if (d->lat_counted)
+		fprintf(r->out, "p99 %.2f ms (diskstats mean %.2f)", d->p99_ms, d->avg_ms);
+	else
+		fprintf(r->out, "%.2f ms avg (diskstats)", d->avg_ms);
+	fprintf(r->out, "  PSI io %.1f\n", psi_io);
 }
 
 static void text_system(struct run *r)
@@ -216,12 +242,7 @@ static void text_system(struct run *r)
 		(unsigned long long)s->mem_available_kb / 1024,
 		(unsigned long long)s->mem_total_kb / 1024, s->psi_mem_some, s->psi_mem_full);
 	for (i = 0; i < s->ndisks; i++)
-		fprintf(r->out, "Disk %s  %llu r %llu w  %llu KiB read %llu KiB written  %.2f ms avg"
-			"  PSI io %.1f\n", s->disks[i].name, (unsigned long long)s->disks[i].reads,
-			(unsigned long long)s->disks[i].writes,
-			(unsigned long long)s->disks[i].read_bytes / 1024,
-			(unsigned long long)s->disks[i].write_bytes / 1024, s->disks[i].avg_ms,
-			s->psi_io_some);
+		text_disk(r, &s->disks[i], s->psi_io_some);
 	fprintf(r->out, "Net  %llu/%llu packets in/out  %llu/%llu KiB  %llu drops\n",
 		(unsigned long long)s->net_rx_packets, (unsigned long long)s->net_tx_packets,
 		(unsigned long long)s->net_rx_bytes / 1024,
@@ -250,10 +271,13 @@ static void text_row(struct run *r, const struct kt_ov_row *t)
 	text_cell(r, 6, KT_OVC_SYSCALLS, " %*.0f", (double)t->syscall_errors);
 	text_cell(r, 8, KT_OVC_SYSLAT, " %*.1f",
 		  (double)overview_quantile(t->sys_slots, 0.99) / 1e3);
-	fprintf(r->out, " %7llu %6llu %9llu %9llu %7llu %7llu", (unsigned long long)t->minflt,
-		(unsigned long long)t->majflt, (unsigned long long)t->read_bytes,
-		(unsigned long long)t->write_bytes, (unsigned long long)t->vol_ctxsw,
-		(unsigned long long)t->invol_ctxsw);
+	/* a recording has none of these: "-" as /proc's missing columns */
+	text_cell(r, 7, KT_OVC_FAULTS, " %*.0f", (double)t->minflt);
+	text_cell(r, 6, KT_OVC_FAULTS, " %*.0f", (double)t->majflt);
+	text_cell(r, 9, KT_OVC_IO, " %*.0f", (double)t->read_bytes);
+	text_cell(r, 9, KT_OVC_IO, " %*.0f", (double)t->write_bytes);
+	text_cell(r, 7, KT_OVC_CTXSW, " %*.0f", (double)t->vol_ctxsw);
+	text_cell(r, 7, KT_OVC_CTXSW, " %*.0f", (double)t->invol_ctxsw);
 	text_cell(r, 5, KT_OVC_MIGR, " %*.0f", (double)t->migrations);
 	fprintf(r->out, " %s%s\n", t->comm, t->exited ? " (exited)" : "");
 }
@@ -339,19 +363,21 @@ static void capture(struct run *r)
 	}
 }
 
-/* The overview where the options say: an agent's (one -H or --via), or this machine's.
+/* The overview where the options say: an agent's (one -H or --via), a recording's (-i, from
+ * its events), or this machine's.
  * Returns 0, or -1 with the line said. */
 static int open_src(struct run *r)
 {
 	const struct kt_options *o = r->o;
 	char err[1024];
 
-	if (!o->n_remotes) {
+	if (!o->n_remotes && !o->input_path) {
 		r->src = ovsrc_local_open(o->top_via, true);
 		return 0;
 	}
-	r->remote = true;
-	if (app_open_remote(&r->app, o, err, sizeof(err)) != KT_EXIT_OK ||
+	r->remote = true; /* an app of its own: an agent's, or the recording's */
+	if ((o->input_path ? app_open_recording(&r->app, o, err, sizeof(err)) :
+			     app_open_remote(&r->app, o, err, sizeof(err))) != KT_EXIT_OK ||
 	    !(r->src = source_overview_open(r->app.source, o->top_via, err, sizeof(err)))) {
 		fprintf(stderr, "ktop: %s\n", err);
 		return -1;
@@ -391,7 +417,10 @@ int batch_top_run(const struct kt_options *o, FILE *out)
 		return KT_EXIT_FAILURE;
 	}
 	signals_install(r.wake[1]);
-	capture(&r);
+	if (o->input_path)
+		snapshot(&r); /* a recording is one tick, as long as the file */
+	else
+		capture(&r);
 	close(r.wake[0]);
 	close(r.wake[1]);
 	overview_snap_free(&r.snap);

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@
 #include "json.h"
 #include "log.h"
 #include "record/incident.h"
+#include "record/recorder.h"
 #include "stopwhen.h"
 #include "xalloc.h"
 
@@ -38,7 +40,7 @@ struct fr_cond {
 	unsigned int kidx;	/* its row in the kernel's conditions (they re-arm themselves) */
 	/* an event condition: its trigger in place, since when, found spent when; armed again
 	 * no sooner than rearm_ns */
-	bool armed;
+	bool armed, added; /* added: its trigger is in the kernel, spent or not */
 	uint64_t armed_seq;
 	unsigned long long seen_ns;
 	unsigned long long rearm_ns;
@@ -62,7 +64,35 @@ struct kt_flightrec {
 	struct fr_kept *kept; /* this run's incident directories still on disk, oldest first */
 	size_t nkept;
 	unsigned long long kept_bytes;
+	char *dir;			 /* --incidents */
+	void (*say)(void *ctx, const char *line); /* NULL: stderr */
+	void *say_ctx;
+	struct kt_fr_row *rows;		 /* the last KT_FR_ROWS written, a ring */
+	size_t nrows, row0;		 /* how many, the oldest's index */
 };
+
+/* One problem line to the front end's place for them. */
+__attribute__((format(printf, 2, 3))) static void fr_say(struct kt_flightrec *fr,
+							  const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	if (fr->say)
+		fr->say(fr->say_ctx, line);
+	else
+		fprintf(stderr, "ktop: %s\n", line);
+}
+
+void flightrec_set_say(struct kt_flightrec *fr, void (*say)(void *ctx, const char *line),
+		       void *ctx)
+{
+	fr->say = say;
+	fr->say_ctx = ctx;
+}
 
 /* Context for the store when no -e names any: the scheduler, and the syscalls when a
  * condition is about them. */
@@ -90,12 +120,18 @@ static int fr_arm_event(struct kt_flightrec *fr, struct fr_cond *c, char *err, s
 {
 	struct kt_trigger *t = &c->spec.trig;
 
+	if (source_stacks_enabled(fr->app->source, t->system, t->event)) {
+		snprintf(err, errlen, "%s:%s has stacks on (--stack), and the kernel takes one "
+			 "stacktrace trigger per event: drop --stack there (the incident's record "
+			 "carries its stack)", t->system, t->event);
+		return -1;
+	}
 	store_lock(fr->app->store);
 	c->armed_seq = store_end(fr->app->store);
 	store_unlock(fr->app->store);
 	if (source_trigger_add(fr->app->source, stopwhen_format(fr->app, t), t, err, errlen) < 0)
 		return -1;
-	c->armed = true;
+	c->armed = c->added = true;
 	return 0;
 }
 
@@ -129,35 +165,30 @@ static int fr_arm_all(struct kt_flightrec *fr, char *err, size_t errlen)
 	return 0;
 }
 
-struct kt_flightrec *flightrec_start(struct kt_app *app, char *err, size_t errlen)
+struct kt_flightrec *flightrec_start(struct kt_app *app, const char *const *conds, size_t n,
+				     const char *dir, char *err, size_t errlen)
 {
-	const struct kt_options *o = app->opts;
 	struct kt_flightrec *fr = xcalloc(1, sizeof(*fr));
 
 	fr->app = app;
-	fr->conds = xcalloc(o->n_arms, sizeof(*fr->conds));
-	fr->n = o->n_arms;
+	fr->dir = xstrdup(dir);
+	fr->conds = xcalloc(n, sizeof(*fr->conds));
+	fr->n = n;
 	for (size_t i = 0; i < fr->n; i++) {
-		if (armspec_parse(o->arms[i], &fr->conds[i].spec, err, errlen) < 0)
+		if (armspec_parse(conds[i], &fr->conds[i].spec, err, errlen) < 0)
 			goto fail;
 	}
 	/* an unwritable directory is said now, not at the first incident hours later */
-	if ((mkdir(o->incidents_dir, 0700) < 0 && errno != EEXIST) ||
-	    access(o->incidents_dir, W_OK | X_OK) < 0) {
-		snprintf(err, errlen, "--incidents %s: %s (name a directory ktop may write)",
-			 o->incidents_dir, strerror(errno));
+	if ((mkdir(dir, 0700) < 0 && errno != EEXIST) || access(dir, W_OK | X_OK) < 0) {
+		snprintf(err, errlen, "--incidents %s: %s (name a directory ktop may write)", dir,
+			 strerror(errno));
 		goto fail;
 	}
 	if (fr_default_events(fr, err, errlen) < 0 || fr_arm_all(fr, err, errlen) < 0)
 		goto fail;
-	/* an unattended run's log says from when it watches */
-	fprintf(stderr, "ktop: armed %zu condition%s, incidents to %s\n", fr->n,
-		fr->n == 1 ? "" : "s", o->incidents_dir);
 	return fr;
 fail:
-	armbpf_close(fr->bpf);
-	free(fr->conds);
-	free(fr);
+	flightrec_finish(fr);
 	return NULL;
 }
 
@@ -240,8 +271,8 @@ static void fr_poll_event(struct kt_flightrec *fr, struct fr_cond *c)
 		if (clock_mono_ns() < c->seen_ns + FR_LOCATE_NS)
 			return;
 		snprintf(ev, sizeof(ev), "%s:%s", c->spec.trig.system, c->spec.trig.event);
-		fprintf(stderr, "ktop: --arm %s fired, but its %s record was evicted or lost: "
-			"the window is taken around the moment it was seen\n", c->spec.text, ev);
+		fr_say(fr, "--arm %s fired, but its %s record was evicted or lost: the window is "
+		       "taken around the moment it was seen", c->spec.text, ev);
 		memset(&f, 0, sizeof(f));
 		f.nr = -1;
 		f.ts = f.start = c->seen_ns;
@@ -310,32 +341,90 @@ static void fr_quota(struct kt_flightrec *fr, const char *path)
 	while (quota && fr->kept_bytes > quota && fr->nkept > 1) {
 		k = &fr->kept[0];
 		if (incident_remove(k->path) < 0)
-			fprintf(stderr, "ktop: --incident-quota: cannot remove %s: %m\n", k->path);
+			fr_say(fr, "--incident-quota: cannot remove %s: %s", k->path,
+			       strerror(errno));
 		else
-			fprintf(stderr, "ktop: --incident-quota %zu bytes: removed the oldest, %s "
-				"(%llu bytes)\n", quota, k->path, k->bytes);
+			fr_say(fr, "--incident-quota %zu bytes: removed the oldest, %s (%llu bytes)",
+			       quota, k->path, k->bytes);
 		fr->kept_bytes -= k->bytes;
 		memmove(fr->kept, fr->kept + 1, --fr->nkept * sizeof(*fr->kept));
 	}
+}
+
+/* The explorer's row of an incident written (the oldest row goes past KT_FR_ROWS). */
+static void fr_row(struct kt_flightrec *fr, const struct kt_incident *inc,
+		   const struct kt_window_stats *ws, const char *path)
+{
+	struct kt_fr_row *r;
+
+	if (!fr->rows)
+		fr->rows = xcalloc(KT_FR_ROWS, sizeof(*fr->rows));
+	if (fr->nrows == KT_FR_ROWS)
+		fr->row0 = (fr->row0 + 1) % KT_FR_ROWS;
+	else
+		fr->nrows++;
+	r = &fr->rows[(fr->row0 + fr->nrows - 1) % KT_FR_ROWS];
+	memset(r, 0, sizeof(*r));
+	r->n = inc->n;
+	r->fired = inc->fire.ts;
+	r->from = inc->from;
+	r->to = inc->to;
+	snprintf(r->cond, sizeof(r->cond), "%s", inc->cond);
+	fr_what(inc, r->what, sizeof(r->what));
+	if (inc->kind == KT_ARM_NONE)
+		snprintf(r->value, sizeof(r->value), "event");
+	else if (inc->kind == KT_ARM_ERRNO)
+		snprintf(r->value, sizeof(r->value), "%s",
+			 strerrorname_np((int)inc->fire.value) ? strerrorname_np((int)inc->fire.value)
+							       : "?");
+	else
+		snprintf(r->value, sizeof(r->value), "%.3f ms", (double)inc->fire.value / 1e6);
+	snprintf(r->comm, sizeof(r->comm), "%s", inc->fire.comm);
+	r->pid = inc->fire.pid;
+	r->tid = inc->fire.tid;
+	r->cpu = inc->fire.cpu;
+	r->lost = ws->lost_events;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+}
+
+size_t flightrec_nrows(const struct kt_flightrec *fr)
+{
+	return fr->nrows;
+}
+
+const struct kt_fr_row *flightrec_row(const struct kt_flightrec *fr, size_t i)
+{
+	return &fr->rows[(fr->row0 + i) % KT_FR_ROWS];
+}
+
+void flightrec_conds(const struct kt_flightrec *fr, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < fr->n && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "; " : "",
+					fr->conds[i].spec.text);
 }
 
 /* Writes the queued incident i and takes it off the queue. */
 static void fr_write(struct kt_flightrec *fr, size_t i, FILE *out)
 {
 	struct kt_incident *inc = &fr->queue[i];
+	struct kt_window_stats ws = { 0 };
 	char path[4096], err[1024];
 	int rc;
 
 	fr->written++;
-	rc = incident_write(fr->app, fr->app->opts->incidents_dir, inc, path, sizeof(path), err,
-			    sizeof(err));
+	rc = incident_write(fr->app, fr->dir, inc, path, sizeof(path), &ws, err, sizeof(err));
 	if (rc < 0)
-		fprintf(stderr, "ktop: incident %u not written: %s; capture goes on\n", inc->n,
-			err);
+		fr_say(fr, "incident %u not written: %s; capture goes on", inc->n, err);
 	else if (rc > 0)
-		fprintf(stderr, "ktop: incident %u: %s; capture goes on\n", inc->n, err);
+		fr_say(fr, "incident %u: %s; capture goes on", inc->n, err);
 	if (rc >= 0) {
-		fr_line(inc, path, out, fr->app->opts->json);
+		if (out)
+			fr_line(inc, path, out, fr->app->opts->json);
+		fr_row(fr, inc, &ws, path);
 		fr_quota(fr, path);
 	}
 	memmove(inc, inc + 1, (--fr->nqueue - i) * sizeof(*inc));
@@ -355,10 +444,12 @@ static void fr_rearm(struct kt_flightrec *fr, struct fr_cond *c)
 
 	if (c->armed || fr_full(fr) || clock_mono_ns() < c->rearm_ns)
 		return;
-	if (source_trigger_remove_all(fr->app->source, c->spec.trig.system, c->spec.trig.event,
-				      err, sizeof(err)) < 0 ||
+	/* only its own spent stacktrace:1: the user's triggers on the event stay (the kernel
+	 * holds one stacktrace per event, so that one is ours: fr_arm_event checks) */
+	if (source_trigger_remove_cmd(fr->app->source, c->spec.trig.system, c->spec.trig.event,
+				      c->spec.trig.cmd, err, sizeof(err)) < 0 ||
 	    fr_arm_event(fr, c, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ktop: --arm %s cannot be armed again: %s\n", c->spec.text, err);
+		fr_say(fr, "--arm %s cannot be armed again: %s", c->spec.text, err);
 		c->rearm_ns = ~0ull;
 	}
 }
@@ -401,9 +492,20 @@ bool flightrec_done(const struct kt_flightrec *fr)
 
 void flightrec_finish(struct kt_flightrec *fr)
 {
+	char err[512];
+
 	if (!fr)
 		return;
+	/* the explorer disarms while the capture goes on: its own triggers go now */
+	for (size_t i = 0; i < fr->n; i++)
+		if (fr->conds[i].added &&
+		    source_trigger_remove_cmd(fr->app->source, fr->conds[i].spec.trig.system,
+					      fr->conds[i].spec.trig.event,
+					      fr->conds[i].spec.trig.cmd, err, sizeof(err)) < 0)
+			log_debug("flightrec: %s", err);
 	armbpf_close(fr->bpf);
+	free(fr->rows);
+	free(fr->dir);
 	free(fr->queue);
 	free(fr->kept);
 	free(fr->conds);

@@ -12,16 +12,14 @@
 /* What the flight recorder's options need and exclude. */
 static int options_check_arm(const struct kt_options *o, char *err, size_t errlen)
 {
-	if (!o->n_arms && (o->incidents_dir || o->max_incidents || o->incident_quota ||
-			   o->arm_gap > 0))
+	/* the explorer arms later too (^A), with these */
+	if (!o->n_arms && o->mode == KT_MODE_BATCH &&
+	    (o->incidents_dir || o->max_incidents || o->incident_quota || o->arm_gap > 0))
 		FAIL("--incidents, --max-incidents, --incident-gap and --incident-quota go with "
 		     "--arm COND");
 	if (!o->n_arms)
 		return 0;
-	if (o->mode != KT_MODE_BATCH)
-		FAIL("--arm runs unattended in batch mode: add -b (the explorer has no arm "
-		     "action yet)");
-	if (!o->incidents_dir)
+	if (!o->incidents_dir && o->mode == KT_MODE_BATCH)
 		FAIL("--arm needs --incidents DIR, where each incident's directory is written");
 	if (o->input_path || o->n_remotes || o->top || o->off_cpu || o->tree || o->agent)
 		FAIL("--arm watches the live local capture: -i, -H, --via, --top, --off-cpu and "
@@ -150,11 +148,14 @@ int options_check(struct kt_options *o, char *err, size_t errlen)
 	if (o->top_interval > 0 && !o->top)
 		FAIL("--interval is --top's: add -b --top");
 	if (o->top && (o->n_events || o->profile || o->n_probes || o->tracer || o->n_hists ||
-		       o->pmu || o->tree || o->record_path || o->input_path || o->n_triggers ||
+		       o->pmu || o->tree || o->record_path || o->n_triggers ||
 		       o->stop_when || o->filter || o->max_events || o->off_cpu || o->cpu_profile ||
 		       o->flame_path))
-		FAIL("--top runs alone: events, tracers, probes, histograms, counters, profiles, "
-		     "-i and -o belong to other runs");
+		FAIL("--top runs alone: events, tracers, probes, histograms, counters, profiles "
+		     "and -o belong to other runs");
+	if (o->top && o->input_path && (o->n_remotes || o->top_via))
+		FAIL("--top -i counts the recording's events: -H, --via and --top=VIA are for a "
+		     "live kernel");
 	if (o->top && o->n_remotes > 1)
 		FAIL("--top shows one host's tasks: give one -H or --via");
 	if (o->wakers && !o->off_cpu)

@@ -22,6 +22,7 @@ struct kt_profsrc_req {
 	unsigned freq; /* on-CPU: -F (0: the default) */
 	pid_t pid;     /* this process alone (0: the options' scope); an agent's is its scope's */
 	bool wakers;   /* off-CPU: joined to the wakers' stacks */
+	bool faults;   /* on-CPU's place: every page fault of pid's threads, with its stack */
 };
 
 struct kt_profsrc_ops {

@@ -3,3 +3,4 @@
 LIVE_TESTS += tests/live/flightrec.sh
 EXTRA_DIST += tests/helpers/incident_check.py
 UNIT_CHECKS += tests/unit/check_armspec
+TERM_TESTS += tests/term/flightrec_explorer.sh

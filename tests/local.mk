@@ -33,7 +33,7 @@ UNIT_CHECKS += tests/unit/check_source
 check_PROGRAMS += tests/helpers/workload
 tests_helpers_workload_SOURCES = tests/helpers/workload.c
 tests_helpers_workload_CFLAGS = $(AM_CFLAGS)
-tests_helpers_workload_LDADD =
+tests_helpers_workload_LDADD = -lpthread
 
 UNIT_TESTS = $(UNIT_CHECKS)
 # The test hooks only where configure was asked for them (a shell test: reads the binary).
@@ -93,6 +93,10 @@ TERM_TESTS += tests/term/hist_buckets.sh
 TERM_TESTS += tests/term/rings_narrow.sh
 # A recording's events pane narrows by typed letters, as the live picker (issue 39).
 TERM_TESTS += tests/term/record_picker.sh
+# The same keys live and on a recording: refused ones said, in the help too (issue 39).
+TERM_TESTS += tests/term/record_keys.sh
+# The user guide's landing overview, help and timeline, kept with KTOP_CAPTURE_DIR (issue 39).
+TERM_TESTS += tests/term/guide_screens.sh
 TESTS += $(UNIT_TESTS) $(LIVE_TESTS) $(TERM_TESTS)
 EXTRA_DIST += tests/README.md tests/lib.sh tests/kernel-lib.sh tests/live/live-lib.sh \
 	tests/term/tmux-lib.sh tests/term/editor-lib.sh tests/remote/remote-lib.sh \

@@ -13,3 +13,11 @@ TERM_TESTS += tests/term/remote_overview_pane.sh
 TERM_TESTS += tests/term/overview_cells.sh
 # A recording: the pane names what the file lacks; -b --top -i refused in one line.
 TERM_TESTS += tests/term/overview_recording.sh
+# The strip's per-disk latency counted in the kernel against /proc/diskstats for fsync'd
+# writes; diskstats' mean, marked so, without BPF.
+LIVE_TESTS += tests/live/overview_disklat.sh
+# Enter on FLT opens the process's page-faults flame graph, on IO/s its block I/O latency
+# by disk; Esc back, the cursor on its row.
+TERM_TESTS += tests/term/overview_drill_io.sh
+# A recording's overview from its sched_switch and sched_wakeup against trace-cmd report.
+LIVE_TESTS += tests/live/overview_recording.sh

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "backend/overview_local.h"
+#include "backend/sysstrip.h"
 #include "clock.h"
 #include "log.h"
 #include "xalloc.h"
@@ -216,6 +217,40 @@ void overview_hooks_text(const struct kt_ov_snap *s, char *buf, size_t len)
 	else
 		snprintf(buf, len, "hooks %.2f%% CPU",
 			 s->interval_s > 0 ? (double)s->hooks_ns / (s->interval_s * 1e7) : 0);
+}
+
+/* The top of the highest bucket holding a count, 0 when empty. */
+static uint64_t slots_max(const uint32_t *slots)
+{
+	for (size_t i = KT_OV_ROW_SLOTS; i-- > 0;)
+		if (slots[i])
+			return 2ull << i;
+	return 0;
+}
+
+static const struct kt_ov_disklat *disklat(const struct kt_ov_snap *s, unsigned int dev)
+{
+	for (int i = 0; i < s->ndisks; i++)
+		if (s->disks[i].dev == dev)
+			return &s->disks[i];
+	return NULL;
+}
+
+void overview_disk_latency(const struct kt_ov_snap *s, struct kt_sysstrip *sys)
+{
+	const struct kt_ov_disklat *l;
+	struct kt_sys_disk *d;
+
+	for (int i = 0; i < sys->ndisks; i++) {
+		d = &sys->disks[i];
+		/* counted when the BPF object runs (ncpus set), even in a tick without requests */
+		d->lat_counted = s->ncpus > 0;
+		l = disklat(s, d->dev);
+		d->lat_count = l ? l->count : 0;
+		d->lat_mean_ms = l && l->count ? (double)l->sum_ns / (double)l->count / 1e6 : 0;
+		d->p99_ms = l ? (double)overview_quantile(l->slots, 0.99) / 1e6 : 0;
+		d->lat_max_ms = l ? (double)slots_max(l->slots) / 1e6 : 0;
+	}
 }
 
 uint64_t overview_quantile(const uint32_t *slots, double q)

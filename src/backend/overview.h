@@ -21,6 +21,7 @@
 
 #define KT_OV_ROW_SLOTS 32
 #define KT_OV_MAX_CPUS 256
+#define KT_OV_SNAP_DISKS 16
 
 /* One thread, or one process with its threads summed, over the last tick. */
 struct kt_ov_row {
@@ -58,6 +59,14 @@ enum kt_ov_col {
 	KT_OVC_N
 };
 
+/* One block device's reads and writes completed over the tick, each one's latency from the
+ * request's start (as /proc/diskstats times it) to its completion, in log2 ns buckets. */
+struct kt_ov_disklat {
+	unsigned int dev; /* MKDEV(major, minor), 20 minor bits */
+	uint64_t count, sum_ns;
+	uint32_t slots[KT_OV_ROW_SLOTS];
+};
+
 /* One tick: every process (threads folded) and every thread, by pid then tid. */
 struct kt_ov_snap {
 	double interval_s;
@@ -76,6 +85,8 @@ struct kt_ov_snap {
 	bool hooks_known;
 	uint64_t hooks_ns;
 	uint64_t other_threads; /* threads the table had no room for, since the start */
+	struct kt_ov_disklat disks[KT_OV_SNAP_DISKS]; /* ndisks 0 without BPF */
+	int ndisks;
 	size_t cap_procs, cap_threads;
 };
 
@@ -101,6 +112,10 @@ void overview_row_add(struct kt_ov_row *w, const struct kt_ov_row *t);
 /* What the hooks cost over s's tick, for the strip: "hooks 0.31% CPU" (of one CPU), "hooks:
  * bpf_stats off" when the kernel does not count it, "" without BPF. */
 void overview_hooks_text(const struct kt_ov_snap *s, char *buf, size_t len);
+struct kt_sysstrip;
+/* s's per-disk latencies into sys's disks (matched by dev): counted in the kernel where s has
+ * them, else each disk's /proc/diskstats mean stands, marked so (lat_counted false). */
+void overview_disk_latency(const struct kt_ov_snap *s, struct kt_sysstrip *sys);
 /* The q-quantile of log2 ns buckets (the top of the bucket it falls in), 0 when empty. */
 uint64_t overview_quantile(const uint32_t *slots, double q);
 

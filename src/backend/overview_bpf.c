@@ -28,7 +28,7 @@
 
 /* The hooks in the order of OV_HOOKS; the two syscall hooks are SYS_FIRST and the next. */
 static const char *const hook_names[OV_HOOKS] = { "switch",    "wakeup",   "wakeup_new", "migrate",
-						  "sys_enter", "sys_exit", "bio" };
+						  "sys_enter", "sys_exit", "bio",	"rq_done" };
 #define SYS_FIRST 4
 #define HOOK_BIO 6
 
@@ -110,6 +110,7 @@ static int try_variant(struct kt_overview *ov, const char *via, char *err, size_
 	ov->tasks_fd = bpf_object__find_map_fd_by_name(ov->obj, "tasks");
 	ov->other_fd = bpf_object__find_map_fd_by_name(ov->obj, "other");
 	ov->cpus_fd = bpf_object__find_map_fd_by_name(ov->obj, "cpus");
+	ov->disks_fd = bpf_object__find_map_fd_by_name(ov->obj, "disks");
 	return 0;
 }
 
@@ -347,9 +348,52 @@ static void read_cost(struct kt_overview *ov, struct kt_ov_snap *s)
 	ov->hooks_ns = ns;
 }
 
+/* dev's counts as read the last time, NULL the first time it is seen. */
+static const struct kt_ov_disklat *disk_prev(const struct kt_overview *ov, unsigned int dev)
+{
+	for (int i = 0; i < ov->ndisk_prev; i++)
+		if (ov->disk_prev[i].dev == dev)
+			return &ov->disk_prev[i];
+	return NULL;
+}
+
+/* Each disk's counts since load into ov->disk_prev, the tick's (the difference) into s. */
+static void read_disks(struct kt_overview *ov, struct kt_ov_snap *s)
+{
+	struct kt_ov_disklat cur[KT_OV_SNAP_DISKS], *d;
+	const struct kt_ov_disklat *p;
+	unsigned int key, next;
+	struct kt_ov_disk k;
+	int n = 0;
+
+	while (n < KT_OV_SNAP_DISKS &&
+	       bpf_map_get_next_key(ov->disks_fd, n ? &key : NULL, &next) == 0) {
+		key = next;
+		if (bpf_map_lookup_elem(ov->disks_fd, &next, &k) < 0)
+			continue;
+		cur[n].dev = next;
+		cur[n].count = k.count;
+		cur[n].sum_ns = k.sum_ns;
+		memcpy(cur[n].slots, k.slots, sizeof(cur[n].slots));
+		p = disk_prev(ov, next);
+		d = &s->disks[n++];
+		*d = cur[n - 1];
+		if (!p)
+			continue;
+		d->count -= p->count;
+		d->sum_ns -= p->sum_ns;
+		for (size_t i = 0; i < KT_OV_ROW_SLOTS; i++)
+			d->slots[i] -= p->slots[i];
+	}
+	s->ndisks = n;
+	memcpy(ov->disk_prev, cur, (size_t)n * sizeof(cur[0]));
+	ov->ndisk_prev = n;
+}
+
 void ov_bpf_read(struct kt_overview *ov, struct kt_ov_snap *s, unsigned long long now)
 {
 	read_cpus(ov, s);
+	read_disks(ov, s);
 	read_cost(ov, s);
 	read_tasks(ov, now);
 }

@@ -6,7 +6,7 @@
 
 #include "backend/overview.h"
 
-#define OV_HOOKS 7
+#define OV_HOOKS 8
 
 /* A growable array of rows. */
 struct ov_rows {
@@ -32,7 +32,10 @@ struct kt_overview {
 	const char *via;
 	struct bpf_object *obj;
 	struct bpf_link *links[OV_HOOKS];
-	int tasks_fd, other_fd, cpus_fd, ncpus;
+	int tasks_fd, other_fd, cpus_fd, disks_fd, ncpus;
+	/* each disk's counts since load, as read the last time: the tick's are the difference */
+	struct kt_ov_disklat disk_prev[KT_OV_SNAP_DISKS];
+	int ndisk_prev;
 	void *percpu; /* one per-CPU lookup of "other" */
 	void *percpu_cpus; /* the CPUs' slots as last read */
 	void *prev_cpus;   /* and as read the time before: the tick's figures are the difference */

@@ -72,6 +72,7 @@ struct kt_profile {
 	struct cpu_ring *rings;
 	int nrings;
 	bool cycles;
+	bool faults;	/* page-faults, every one (kt_profile_opts.faults) */
 	bool user_only;	/* -p without the privilege to sample the kernel: user space, ":u" */
 	unsigned freq;
 	char *comm;			/* --comm */
@@ -113,17 +114,26 @@ static void fill_attr(struct perf_event_attr *a, bool cycles, unsigned freq, boo
 	a->clockid = CLOCK_MONOTONIC; /* the instance's trace clock, for recordings */
 }
 
+/* Every page fault a sample: a fault profile counts faults, not an estimate of them. */
+static void faults_attr(struct perf_event_attr *a)
+{
+	a->type = PERF_TYPE_SOFTWARE;
+	a->config = PERF_COUNT_SW_PAGE_FAULTS;
+	a->freq = 0;
+	a->sample_period = 1;
+}
+
 /* The one line for a refused open. */
-static void open_error(int e, bool cycles, bool per_task, int cpu, char *err, size_t errlen)
+static void open_error(const struct kt_profile *p, int e, bool per_task, int cpu, char *err,
+		       size_t errlen)
 {
 	struct kt_pmu_attr a;
 	char why[320];
 
 	pmu_attr_init(&a);
-	a.type = cycles ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
+	a.type = p->cycles ? PERF_TYPE_HARDWARE : PERF_TYPE_SOFTWARE;
 	pmu_reason(e, &a, NULL, per_task, why, sizeof(why));
-	snprintf(err, errlen, "cannot sample %s on CPU %d: %s", cycles ? "cycles" : "cpu-clock",
-		 cpu, why);
+	snprintf(err, errlen, "cannot sample %s on CPU %d: %s", profile_event_name(p), cpu, why);
 	errno = e;
 }
 
@@ -225,11 +235,13 @@ static int open_cpu(struct kt_profile *p, struct cpu_ring *r, int cpu, const pid
 	int fd;
 
 	fill_attr(&a, p->cycles, p->freq, ntids > 0, p->user_only);
+	if (p->faults)
+		faults_attr(&a);
 	r->ring.fd = -1;
 	if (!ntids) {
 		fd = sys_perf_event_open(&a, -1, cpu);
 		if (fd < 0) {
-			open_error(errno, p->cycles, false, cpu, err, errlen);
+			open_error(p, errno, false, cpu, err, errlen);
 			return -1;
 		}
 		return map_ring(p, r, fd, cpu, err, errlen);
@@ -244,7 +256,7 @@ static int open_cpu(struct kt_profile *p, struct cpu_ring *r, int cpu, const pid
 		if (fd < 0) {
 			if (errno == ESRCH)
 				continue; /* a thread that ended since /proc was read */
-			open_error(errno, p->cycles, true, cpu, err, errlen);
+			open_error(p, errno, true, cpu, err, errlen);
 			return -1;
 		}
 		if (r->ring.fd < 0) {
@@ -301,7 +313,8 @@ struct kt_profile *profile_open(const struct kt_profile_opts *o, char *err, size
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
-	p->cycles = has_cycles(p->freq);
+	p->faults = o->faults;
+	p->cycles = !p->faults && has_cycles(p->freq);
 	for (i = 0; i < ncpus; i++) {
 		if (open_cpu(p, &p->rings[i], cpus[i], tids, ntids, err, errlen) == 0) {
 			p->nrings = i + 1;
@@ -638,6 +651,8 @@ void profile_set_scope(struct kt_profile *p, const struct kt_profile_scope *s)
 
 const char *profile_event_name(const struct kt_profile *p)
 {
+	if (p->faults)
+		return p->user_only ? "page-faults:u" : "page-faults";
 	if (p->user_only)
 		return p->cycles ? "cycles:u" : "cpu-clock:u";
 	return p->cycles ? "cycles" : "cpu-clock";

@@ -42,6 +42,8 @@ struct kt_profile_opts {
 	const int *cpus;	/* NULL: the online CPUs */
 	int ncpus;
 	size_t max_bytes;	/* the tree's bound (stacks_bytes); 0: none */
+	bool faults;		/* every page fault (the software event page-faults, one
+				 * sample each) instead of the clock; freq is then unused */
 };
 
 struct kt_profile;
@@ -66,7 +68,7 @@ struct kt_profile_scope {
 };
 void profile_set_scope(struct kt_profile *p, const struct kt_profile_scope *s);
 
-/* "cycles" or "cpu-clock"; "cycles:u" or "cpu-clock:u" when -p may sample only user space
+/* "cycles", "cpu-clock" or "page-faults"; ":u" after it when -p may sample only user space
  * (kernel.perf_event_paranoid=2 without CAP_PERFMON: a user's own processes). */
 const char *profile_event_name(const struct kt_profile *p);
 /* The frequency asked of the kernel, Hz. */

@@ -124,6 +124,7 @@ static struct kt_sys_disk *disk_slot(struct kt_sysstrip *s, const char *name)
 static void read_diskstats(struct kt_sysstrip *s)
 {
 	unsigned long long rd, rs, rms, wr, ws, wms;
+	unsigned int major, minor;
 	FILE *f = fopen("/proc/diskstats", "re");
 	struct kt_sys_disk *d;
 	char line[512], name[32];
@@ -132,12 +133,13 @@ static void read_diskstats(struct kt_sysstrip *s)
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%*u %*u %31s %llu %*u %llu %llu %llu %*u %llu %llu", name, &rd,
-			   &rs, &rms, &wr, &ws, &wms) != 7 || !is_disk(name))
+		if (sscanf(line, "%u %u %31s %llu %*u %llu %llu %llu %*u %llu %llu", &major, &minor,
+			   name, &rd, &rs, &rms, &wr, &ws, &wms) != 9 || !is_disk(name))
 			continue;
 		d = disk_slot(s, name);
 		if (!d)
 			continue;
+		d->dev = major << 20 | minor;
 		d->reads = delta(rd, &d->t_reads);
 		d->writes = delta(wr, &d->t_writes);
 		d->read_bytes = 512 * delta(rs, &d->t_rsect);

@@ -9,6 +9,7 @@
 #ifndef KTOP_BACKEND_SYSSTRIP_H
 #define KTOP_BACKEND_SYSSTRIP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "backend/selfstat.h"
@@ -18,8 +19,14 @@
 
 struct kt_sys_disk {
 	char name[32];
+	unsigned int dev;				 /* MKDEV(major, minor), 20 minor bits */
 	uint64_t reads, writes, read_bytes, write_bytes; /* over the interval */
 	double avg_ms;					/* average time per request */
+	/* the requests' latency counted in the kernel (overview_disk_latency): lat_counted
+	 * false where it is not (no BPF), and then only avg_ms, /proc's mean, stands */
+	bool lat_counted;
+	uint64_t lat_count;
+	double lat_mean_ms, p99_ms, lat_max_ms; /* max: the top of the highest bucket */
 	/* private: the totals at the last sample */
 	uint64_t t_reads, t_writes, t_rsect, t_wsect, t_ms;
 };

@@ -15,6 +15,7 @@
 #include <bpf/bpf_core_read.h>
 
 #include "hist_common.bpf.h"
+#include "rqdev.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -25,7 +26,6 @@ const volatile unsigned int key_dev = 0;
 #define REQ_OP_MASK 0xff
 #define REQ_OP_DRV_IN 34
 #define REQ_OP_DRV_OUT 35
-#define MINORBITS 20
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -33,17 +33,6 @@ struct {
 	__type(key, unsigned long long);
 	__type(value, unsigned long long);
 } starts SEC(".maps");
-
-/* The tracepoints' dev: disk_devt(rq->q->disk), 0 without a disk. */
-static __always_inline unsigned int rq_dev(struct request *rq)
-{
-	struct gendisk *d = BPF_CORE_READ(rq, q, disk);
-
-	if (!d)
-		return 0;
-	return ((unsigned int)BPF_CORE_READ(d, major) << MINORBITS) |
-	       (unsigned int)BPF_CORE_READ(d, first_minor);
-}
 
 /* block_rq_issue's sector (blk_rq_trace_sector): none for passthrough or unset positions. */
 static __always_inline unsigned long long issue_sector(struct request *rq)

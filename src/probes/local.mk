@@ -14,7 +14,7 @@ BPF_PROGS += arm
 BPF_SRC = $(BPF_PROGS:%=src/probes/%.bpf.c)
 BPF_HDRS = src/probes/hist.h src/probes/hist_common.bpf.h src/probes/vmlinux/vmlinux.h \
 	src/probes/vmlinux/linux/errno.h src/probes/offcpu.h src/probes/offcpustack.bpf.h \
-	src/probes/overview.h src/probes/arm.h
+	src/probes/overview.h src/probes/arm.h src/probes/rqdev.bpf.h
 BPF_SKELS = $(BPF_PROGS:%=src/probes/%.skel.h)
 EXTRA_DIST += $(BPF_SRC) $(BPF_HDRS) src/probes/README.md
 

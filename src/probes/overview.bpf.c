@@ -9,7 +9,8 @@
  * switch-in: the run-queue wait), and blocked (switch-out to wake-up), S or D as the task's
  * state said at switch-out. Faults are the kernel's own per-task counts read at switch-out.
  * Records are written by the CPU the thread runs on, except a wake-up's and a migration's,
- * which another CPU may do: a race there costs one stretch, never a record.
+ * which another CPU may do: a race there costs one stretch, never a record. Block requests'
+ * latencies go per disk (block_rq_complete, from the request's own start time).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -17,6 +18,7 @@
 #include <bpf/bpf_core_read.h>
 
 #include "overview.h"
+#include "rqdev.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -49,6 +51,13 @@ struct {
 	__type(key, unsigned int);
 	__type(value, struct kt_ov_cpu);
 } cpus SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KT_OV_MAX_DISKS);
+	__type(key, unsigned int);
+	__type(value, struct kt_ov_disk);
+} disks SEC(".maps");
 
 static __always_inline unsigned int slot(unsigned long long v)
 {
@@ -332,6 +341,32 @@ static __always_inline void bio_queued(struct bio *bio)
 		__sync_fetch_and_add(&r->read_bytes, size);
 }
 
+/* A request done: its latency into its disk's buckets, counted as /proc/diskstats counts
+ * reads and writes (the last completion of the request; discards and flushes apart). */
+static __always_inline void rq_done(struct request *rq, unsigned int nr_bytes)
+{
+	static const struct kt_ov_disk zero;
+	unsigned int op = BPF_CORE_READ(rq, cmd_flags) & REQ_OP_MASK;
+	unsigned long long start = BPF_CORE_READ(rq, start_time_ns);
+	unsigned long long now = bpf_ktime_get_ns(), d;
+	unsigned int dev = rq_dev(rq);
+	struct kt_ov_disk *k;
+
+	if (op > 1 || !start || now <= start || !dev || nr_bytes < BPF_CORE_READ(rq, __data_len))
+		return;
+	k = bpf_map_lookup_elem(&disks, &dev);
+	if (!k) {
+		bpf_map_update_elem(&disks, &dev, &zero, BPF_NOEXIST);
+		k = bpf_map_lookup_elem(&disks, &dev);
+		if (!k)
+			return;
+	}
+	d = now - start;
+	__sync_fetch_and_add(&k->count, 1);
+	__sync_fetch_and_add(&k->sum_ns, d);
+	__sync_fetch_and_add(&k->slots[slot(d)], 1);
+}
+
 /* Every hook twice: tp_btf, then raw_tp where the kernel refuses the first. */
 #define OV_HOOKS(KIND, PFX)                                                                     \
 	SEC(KIND "/sched_switch")                                                               \
@@ -375,6 +410,12 @@ static __always_inline void bio_queued(struct bio *bio)
 	int BPF_PROG(PFX##_bio, struct bio *bio)                                                \
 	{                                                                                       \
 		bio_queued(bio);                                                                \
+		return 0;                                                                       \
+	}                                                                                       \
+	SEC(KIND "/block_rq_complete")                                                          \
+	int BPF_PROG(PFX##_rq_done, struct request *rq, int error, unsigned int nr_bytes)      \
+	{                                                                                       \
+		rq_done(rq, nr_bytes);                                                          \
 		return 0;                                                                       \
 	}
 

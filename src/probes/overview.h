@@ -13,6 +13,7 @@
 #define KT_OV_SLOTS 32	      /* log2 buckets of ns: slot s holds [2^s, 2^(s+1)) */
 #define KT_OV_MAX_TASKS 16384 /* threads counted one by one; the rest go to "other" */
 #define KT_OV_ERRNOS 4	      /* the errnos kept per thread, most frequent first-ish */
+#define KT_OV_MAX_DISKS 64    /* block devices whose request latency is counted */
 
 /* A thread's state as the program last saw it. */
 enum kt_ov_state {
@@ -59,6 +60,15 @@ struct kt_ov_cpu {
 	unsigned long long since;
 	unsigned long long runq_ns, switches;
 	unsigned int runq_slots[KT_OV_SLOTS];
+};
+
+/* Per block device (key: the kernel's dev_t, MKDEV(major, minor) with 20 minor bits): its
+ * reads and writes completed, and each one's time from the request's start_time_ns (set when
+ * it was allocated, before the I/O scheduler) to its completion: what /proc/diskstats sums
+ * into its milliseconds reading and writing, here in log2 buckets. */
+struct kt_ov_disk {
+	unsigned long long count, sum_ns;
+	unsigned int slots[KT_OV_SLOTS];
 };
 
 #endif

@@ -23,7 +23,8 @@ static const char *const kind_names[] = {
 	[KT_ARM_NONE] = "event", [KT_ARM_SYSCALL] = "syscall", [KT_ARM_ERRNO] = "errno",
 	[KT_ARM_RUNQ] = "runq",	 [KT_ARM_OFFCPU] = "offcpu",
 };
-static const char *const files[] = { "trace.dat", "summary.json" };
+static const char *const files[] = { "trace.dat", "summary.json", INCIDENT_STACKS,
+				      INCIDENT_TASK_STACKS };
 
 /* The wall-clock time of ts (CLOCK_MONOTONIC), "20261207T165012.345Z". */
 static void wall_of(uint64_t ts, char *buf, size_t len)
@@ -68,8 +69,22 @@ static void json_what(FILE *f, const struct kt_incident *inc)
 	}
 }
 
+/* Which stack files there are, and how many stacks each holds. */
+static void json_stacks(FILE *f, const struct kt_incident_stacks *s, int err)
+{
+	if (s->all > 0) {
+		fprintf(f, ",\"stacks\":{\"" INCIDENT_STACKS "\":%lld,\"" INCIDENT_TASK_STACKS
+			"\":%lld}", (long long)s->all, (long long)s->task);
+		return;
+	}
+	fputs(",\"stacks\":null,\"stacks_note\":", f);
+	json_string(f, err ? strerror(err) : "no event stacks in the window (--stack SYS:EV, "
+					     "--user-stacks or an event: condition put them there)");
+}
+
 static int write_summary(const char *path, const struct kt_incident *inc,
-			 const struct kt_window_stats *ws, int rc, const char *why)
+			 const struct kt_window_stats *ws, int rc, const char *why,
+			 const struct kt_incident_stacks *stk, int stk_err)
 {
 	FILE *f = fopen(path, "wx");
 	char wall[48];
@@ -84,6 +99,7 @@ static int write_summary(const char *path, const struct kt_incident *inc,
 	if (inc->kind != KT_ARM_NONE) /* the kernel counts its conditions' matches */
 		fprintf(f, ",\"matches\":%llu,\"firings_dropped\":%llu", inc->matches,
 			inc->full);
+	json_stacks(f, stk, stk_err);
 	fprintf(f, ",\"task\":{\"pid\":%d,\"tid\":%d,\"comm\":", inc->fire.pid, inc->fire.tid);
 	json_string(f, inc->fire.comm);
 	fprintf(f, "},\"cpu\":%u,", inc->fire.cpu);
@@ -108,11 +124,12 @@ static int write_summary(const char *path, const struct kt_incident *inc,
 }
 
 int incident_write(struct kt_app *app, const char *dir, const struct kt_incident *inc,
-		   char *path, size_t pathlen, char *err, size_t errlen)
+		   char *path, size_t pathlen, struct kt_window_stats *ws, char *err,
+		   size_t errlen)
 {
-	struct kt_window_stats ws;
+	struct kt_incident_stacks stk = { 0 };
 	char wall[48], file[4096], why[512] = "";
-	int rc;
+	int rc, stk_err;
 
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
 		snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
@@ -125,14 +142,15 @@ int incident_write(struct kt_app *app, const char *dir, const struct kt_incident
 		return -1;
 	}
 	snprintf(file, sizeof(file), "%s/trace.dat", path);
-	rc = recorder_write_window(app, file, inc->from, inc->to, &ws, why, sizeof(why));
+	rc = recorder_write_window(app, file, inc->from, inc->to, ws, why, sizeof(why));
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", why);
 		incident_remove(path);
 		return -1;
 	}
+	stk_err = incident_stacks_write(app, path, inc, &stk) < 0 ? errno : 0;
 	snprintf(file, sizeof(file), "%s/summary.json", path);
-	if (write_summary(file, inc, &ws, rc, why) < 0) {
+	if (write_summary(file, inc, ws, rc, why, &stk, stk_err) < 0) {
 		snprintf(err, errlen, "%s: %s%s%s", file, strerror(errno), rc ? "; " : "",
 			 rc ? why : "");
 		return 1;

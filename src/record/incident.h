@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* One flight-recorder incident on disk: DIR/incident-N-TIMESTAMP/ holding trace.dat (the live
- * store's window around the firing moment, recorder_write_window) and summary.json (the
- * condition, the value that fired it, task, CPU, timestamps, loss in the window). */
+ * store's window around the firing moment, recorder_write_window), summary.json (the
+ * condition, the value that fired it, task, CPU, timestamps, loss in the window, the stack
+ * files) and, when the window holds event stacks, stacks.folded and task.folded. */
 #ifndef KTOP_INCIDENT_H
 #define KTOP_INCIDENT_H
 
@@ -11,6 +12,7 @@
 #include "src/probes/arm.h"
 
 struct kt_app;
+struct kt_window_stats;
 
 struct kt_incident {
 	unsigned int n;		  /* 1, 2, ... in this run */
@@ -27,9 +29,22 @@ struct kt_incident {
 
 /* Writes inc under dir (created if missing, mode 0700); its directory's path into path.
  * Returns 0; 1 when trace.dat stopped early (a full disk: err says so, what was written is
- * kept); -1 with err when nothing usable was written (the directory is removed). */
+ * kept); -1 with err when nothing usable was written (the directory is removed). *ws: what
+ * the window held (events, loss). */
 int incident_write(struct kt_app *app, const char *dir, const struct kt_incident *inc,
-		   char *path, size_t pathlen, char *err, size_t errlen);
+		   char *path, size_t pathlen, struct kt_window_stats *ws, char *err,
+		   size_t errlen);
+/* The window's event stacks (--stack, --user-stacks, an event condition's own), folded as
+ * stackcollapse-perf.pl folds: all in INCIDENT_STACKS, the firing task's in
+ * INCIDENT_TASK_STACKS; a file only when it has stacks (incident_stacks.c). */
+#define INCIDENT_STACKS "stacks.folded"
+#define INCIDENT_TASK_STACKS "task.folded"
+struct kt_incident_stacks {
+	int64_t all, task; /* stacks in each file (0: no file) */
+};
+/* Writes them under dir. 0, or -1 with errno. */
+int incident_stacks_write(struct kt_app *app, const char *dir, const struct kt_incident *inc,
+			  struct kt_incident_stacks *s);
 /* Bytes the files of an incident directory take. */
 unsigned long long incident_size(const char *path);
 /* Removes an incident directory ktop wrote (its two files, then it). 0, or -1 with errno. */

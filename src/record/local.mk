@@ -5,7 +5,7 @@ src_libktop_a_SOURCES += \
 	src/record/outfile.c src/record/outfile.h \
 	src/record/tdat_write.c src/record/tdat_write.h \
 	src/record/recorder.c src/record/recorder.h \
-	src/record/incident.c src/record/incident.h
+	src/record/incident.c src/record/incident_stacks.c src/record/incident.h
 src_libktop_a_SOURCES += \
 	src/record/tdat_check.c src/record/tdat_check.h \
 	src/record/recording.h \

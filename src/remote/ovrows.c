@@ -127,6 +127,12 @@ static void put_sys(struct kt_wbuf *b, const struct kt_sysstrip *s)
 		wbuf_u64(b, s->disks[i].read_bytes);
 		wbuf_u64(b, s->disks[i].write_bytes);
 		wbuf_f64(b, s->disks[i].avg_ms);
+		wbuf_u32(b, s->disks[i].dev);
+		wbuf_u32(b, s->disks[i].lat_counted);
+		wbuf_u64(b, s->disks[i].lat_count);
+		wbuf_f64(b, s->disks[i].lat_mean_ms);
+		wbuf_f64(b, s->disks[i].p99_ms);
+		wbuf_f64(b, s->disks[i].lat_max_ms);
 	}
 	for (size_t i = 0; i < sizeof(net) / sizeof(net[0]); i++)
 		wbuf_u64(b, net[i]);
@@ -167,6 +173,12 @@ static void get_sys(struct kt_rbuf *r, struct kt_sysstrip *s)
 		s->disks[i].read_bytes = rbuf_u64(r);
 		s->disks[i].write_bytes = rbuf_u64(r);
 		s->disks[i].avg_ms = rbuf_f64(r);
+		s->disks[i].dev = rbuf_u32(r);
+		s->disks[i].lat_counted = rbuf_u32(r) != 0;
+		s->disks[i].lat_count = rbuf_u64(r);
+		s->disks[i].lat_mean_ms = rbuf_f64(r);
+		s->disks[i].p99_ms = rbuf_f64(r);
+		s->disks[i].lat_max_ms = rbuf_f64(r);
 	}
 	for (size_t i = 0; i < sizeof(net) / sizeof(net[0]); i++)
 		*net[i] = rbuf_u64(r);

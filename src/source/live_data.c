@@ -162,6 +162,7 @@ static bool ov_update(struct kt_ovsrc *o, struct kt_ov_snap *snap, struct kt_sys
 {
 	overview_read(LO(o)->ov, snap);
 	sysstrip_sample(sys);
+	overview_disk_latency(snap, sys);
 	return true;
 }
 
@@ -271,6 +272,12 @@ static int oncpu_open(struct kt_app *app, struct local_prof *lp,
 				      .comm = o->comm, .max_bytes = o->memory_bytes / 4 };
 	struct kt_profile_scope scope = { .cpu = -1, .pid = req->pid };
 
+	if (req->faults) {
+		/* the process's own threads (and what they start), not every CPU's filtered */
+		po.faults = true;
+		po.pids = &req->pid;
+		po.npids = 1;
+	}
 	lp->prof = profile_open(&po, err, errlen);
 	if (!lp->prof)
 		return -1;

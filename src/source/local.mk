@@ -5,6 +5,7 @@ src_libktop_a_SOURCES += \
 	src/source/source_live.c \
 	src/source/live_data.c src/source/live_data.h \
 	src/source/source_recording.c \
+	src/source/recording_overview.c src/source/recording_overview.h \
 	src/source/remote_local.h \
 	src/source/remote_recv.c \
 	src/source/remote_ops.c \

@@ -425,6 +425,11 @@ struct kt_profsrc *remote_profile_open(struct kt_source *s,
 			 "ktop -b --off-cpu --wakers -H HOST gives them");
 		return NULL;
 	}
+	if (req->faults) {
+		snprintf(err, errlen, "not over an agent yet: the agent samples on- and off-CPU "
+			 "only (ktop -b --top -H HOST counts the faults)");
+		return NULL;
+	}
 	rp = xcalloc(1, sizeof(*rp));
 	rp->base.ops = &rp_ops;
 	rp->base.off_cpu = req->off_cpu;

@@ -151,6 +151,14 @@ int source_trigger_remove_all(struct kt_source *s, const char *system, const cha
 	return s->ops->triggers->trigger_remove_all(s, system, event, err, errlen);
 }
 
+int source_trigger_remove_cmd(struct kt_source *s, const char *system, const char *event,
+			      const char *cmd, char *err, size_t errlen)
+{
+	if (!HAS(s, KT_CAP_TRIGGERS, triggers, trigger_remove_cmd))
+		return refuse(s, KT_CAP_TRIGGERS, err, errlen);
+	return s->ops->triggers->trigger_remove_cmd(s, system, event, cmd, err, errlen);
+}
+
 char *source_trigger_list(struct kt_source *s, const char *system, const char *event)
 {
 	return HAS(s, KT_CAP_TRIGGERS, triggers, trigger_list)

@@ -118,6 +118,9 @@ struct kt_source_trigger_ops {
 			   char *err, size_t errlen);
 	int (*trigger_remove_all)(struct kt_source *s, const char *system, const char *event,
 				  char *err, size_t errlen);
+	/* only the triggers of one command ("stacktrace"), the others left as they are */
+	int (*trigger_remove_cmd)(struct kt_source *s, const char *system, const char *event,
+				  const char *cmd, char *err, size_t errlen);
 	char *(*trigger_list)(struct kt_source *s, const char *system, const char *event);
 	int (*triggers_for_each)(struct kt_source *s, kt_source_event_fn fn, void *ctx);
 	bool (*trigger_spent)(struct kt_source *s, const char *system, const char *event,
@@ -333,6 +336,8 @@ int source_trigger_add(struct kt_source *s, struct tep_event *te, const struct k
 		       char *err, size_t errlen);
 int source_trigger_remove_all(struct kt_source *s, const char *system, const char *event,
 			      char *err, size_t errlen);
+int source_trigger_remove_cmd(struct kt_source *s, const char *system, const char *event,
+			      const char *cmd, char *err, size_t errlen);
 char *source_trigger_list(struct kt_source *s, const char *system, const char *event);
 int source_triggers_for_each(struct kt_source *s, kt_source_event_fn fn, void *ctx);
 bool source_trigger_spent(struct kt_source *s, const char *system, const char *event,

@@ -105,6 +105,12 @@ static int live_trigger_remove_all(struct kt_source *s, const char *system, cons
 	return trigger_remove_all(SES(s), system, event, err, errlen);
 }
 
+static int live_trigger_remove_cmd(struct kt_source *s, const char *system, const char *event,
+				   const char *cmd, char *err, size_t errlen)
+{
+	return trigger_remove_cmd(SES(s), system, event, cmd, err, errlen);
+}
+
 static char *live_trigger_list(struct kt_source *s, const char *system, const char *event)
 {
 	return trigger_list(SES(s), system, event);
@@ -247,6 +253,7 @@ static const struct kt_source_filter_ops live_filter_ops = {
 static const struct kt_source_trigger_ops live_triggers_ops = {
 	.trigger_add = live_trigger_add,
 	.trigger_remove_all = live_trigger_remove_all,
+	.trigger_remove_cmd = live_trigger_remove_cmd,
 	.trigger_list = live_trigger_list,
 	.triggers_for_each = live_triggers_for_each,
 	.trigger_spent = live_trigger_spent,

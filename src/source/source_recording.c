@@ -13,6 +13,7 @@
 #include "app.h"
 #include "backend/filtercheck.h"
 #include "record/recording.h"
+#include "source/recording_overview.h"
 #include "source/source.h"
 #include "xalloc.h"
 
@@ -34,13 +35,15 @@ static const char *recording_refusal(struct kt_source *s, enum kt_cap cap)
 	case KT_CAP_TRACER:
 		return "tracers need a live kernel: a recording's tracer ran when it was made";
 	case KT_CAP_WRITE:
-		return "w and A write a live capture: this is a recording already";
+		return "w, A: this is a recording; ktop -i FILE --from A --to B -o PART writes a "
+		       "part";
 	case KT_CAP_TRIGGERS:
 		return "triggers act in a live kernel: a recording has none";
 	case KT_CAP_STACKS:
 		return "stack triggers act in a live kernel: a recording has none";
-	case KT_CAP_OVERVIEW:
-		return "a recording holds events, not the overview's per-task counts (read live)";
+	case KT_CAP_SELF:
+		return "a recording does not say which threads were ktop's (F comm=NAME narrows "
+		       "rows)";
 	case KT_CAP_KBUF:
 		return "ring buffers belong to a live capture: a recording holds only the events read";
 	default:
@@ -147,6 +150,15 @@ static const struct kt_source_seek_ops recording_seek_ops = {
 	.kept_stacks = recording_src_kept_stacks,
 };
 
+/* The overview from the file's sched_switch (recording_overview.c); via is --top=VIA's, a
+ * live kernel's choice. */
+static struct kt_ovsrc *recording_src_overview_open(struct kt_source *s, const char *via,
+						    char *err, size_t errlen)
+{
+	(void)via;
+	return recording_overview_open(s->app, err, errlen);
+}
+
 const struct kt_source_ops source_recording_ops = {
 	.kind = "recording",
 	.refusal = recording_refusal,
@@ -154,6 +166,7 @@ const struct kt_source_ops source_recording_ops = {
 	.tick = recording_tick,
 	.close = recording_src_close,
 	.record_meta = recording_src_record_meta,
+	.overview_open = recording_src_overview_open,
 	.hide = &recording_hide_ops,
 	.seek = &recording_seek_ops,
 };

@@ -14,6 +14,7 @@
 #include "ui/help.h"
 #include "ui/pane.h"
 #include "ui/screen.h"
+#include "ui/ui_arm.h"
 #include "ui/view.h"
 
 #define CTRL(c) ((c) & 0x1f)
@@ -26,7 +27,7 @@ static void send_to_stream(struct kt_ui *ui, int key)
 
 static void act_help(struct kt_ui *ui, const struct kt_action *a)
 {
-	help_open(&ui->helpst, ui->views[ui->lay.focus]->ops);
+	help_open(&ui->helpst, ui->views[ui->lay.focus]->ops, ui->app);
 	ui->help = true;
 	ui->help_dirty = true;
 }
@@ -224,6 +225,11 @@ static void act_range_clear(struct kt_ui *ui, const struct kt_action *a)
 	ui_range_clear(ui);
 }
 
+static void act_arm(struct kt_ui *ui, const struct kt_action *a)
+{
+	ui_arm_key(ui);
+}
+
 /* In help order, the pane kinds' actions (pane.c) after the first. A new action is one row
  * here and its handler above; a new pane's is its row in pane.c. */
 static const struct kt_action actions[] = {
@@ -255,6 +261,8 @@ static const struct kt_action actions[] = {
 	{ "record", "A", NULL, "keep writing from now on / stop", KT_CAP_WRITE, act_record, false },
 	{ "range", "@", NULL, "time range: +40.1..+40.3 or absolute", 0, act_range, false },
 	{ "range-clear", "X", NULL, "time range off", 0, act_range_clear, false },
+	{ "arm", "^A", NULL, "flight recorder: arm conditions (asks) / disarm",
+	  KT_CAP_LIVE | KT_CAP_TRIGGERS | KT_CAP_WRITE, act_arm, false },
 };
 
 #define NACTIONS ((int)(sizeof(actions) / sizeof(actions[0])))

@@ -21,7 +21,8 @@
 #include "ui/view.h"
 #include "xalloc.h"
 
-enum live_kind { LIVE_ONCPU, LIVE_OFFCPU, LIVE_EVENTS };
+/* LIVE_FAULTS: one process's page faults, each with its stack (the overview's drill-down) */
+enum live_kind { LIVE_ONCPU, LIVE_OFFCPU, LIVE_EVENTS, LIVE_FAULTS };
 
 struct live {
 	struct kt_ui *ui;
@@ -113,9 +114,19 @@ static bool live_update(void *arg, struct kt_stacks *st)
 static int live_cpu(void *arg, int cpu, char *err, size_t errlen)
 {
 	struct live *lv = arg;
-	int *cpus = NULL, n = pmu_online_cpus(&cpus), i;
+	int *cpus = NULL, n, i;
 	bool known = cpu < 0;
 
+	if (app_can(lv->ui->app, KT_CAP_SEEK)) {
+		/* a recording's CPUs are the machine's it was made on */
+		if (cpu >= lv->ui->app->ncpus) {
+			snprintf(err, errlen, "the recording has CPUs 0-%d: give one of them, or "
+				 "nothing for every CPU", lv->ui->app->ncpus - 1);
+			return -1;
+		}
+		known = true;
+	}
+	n = known ? 0 : pmu_online_cpus(&cpus);
 	for (i = 0; i < n && !known; i++)
 		known = cpus[i] == cpu;
 	free(cpus);
@@ -150,7 +161,8 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wak
 		      size_t errlen)
 {
 	struct kt_profsrc_req req = { .off_cpu = kind == LIVE_OFFCPU, .freq = ui->app->opts->freq,
-				      .pid = pid, .wakers = wakers };
+				      .pid = pid, .wakers = wakers,
+				      .faults = kind == LIVE_FAULTS };
 
 	memset(lv, 0, sizeof(*lv));
 	lv->ui = ui;
@@ -184,9 +196,12 @@ static int live_start(struct kt_ui *ui, enum live_kind kind, pid_t pid, bool wak
 }
 
 /* what a refusal begins with (offcpu.h's own say "off-CPU profile: ") */
-static const char *const kind_prefix[] = { "on-CPU profile: ", "", "event stacks: " };
+static const char *const kind_prefix[] = { "on-CPU profile: ", "", "event stacks: ",
+					   "faults profile: " };
 
 static int live_key(void *arg, struct kt_view *v, int key);
+static int recorded_switch(struct kt_ui *ui, struct kt_view *v, int key, bool on_profile);
+static int recorded_key(void *arg, struct kt_view *v, int key);
 
 /* Shows kind in the pane, the profile of process pid alone when pid is not 0 (an agent's
  * is its scope's: the title names the pid only where it holds), the off-CPU one with its
@@ -241,6 +256,8 @@ static int live_key(void *arg, struct kt_view *v, int key)
 	struct live *lv = arg;
 	struct kt_ui *ui = lv->ui;
 
+	if (app_can(ui->app, KT_CAP_SEEK))
+		return recorded_switch(ui, v, key, false);
 	if (lv->kind == LIVE_OFFCPU && (key == 'y' || (key == 'Y' && lv->wakers)))
 		return wakers_key(lv, v, key);
 	if (key != 'C')
@@ -255,29 +272,27 @@ static int live_key(void *arg, struct kt_view *v, int key)
 			live_show(ui, v, LIVE_ONCPU);
 		break;
 	case LIVE_EVENTS:
+	case LIVE_FAULTS:
 		live_show(ui, v, LIVE_ONCPU);
 		break;
 	}
 	return KT_KEY_HANDLED;
 }
 
-/* -i: the profile the recording keeps (its folded text, the counts line first). */
-static void recorded_show(struct kt_view *v)
+/* -i: the profile the recording keeps (its folded text, the counts line first). Returns 1
+ * shown, 0 when the file keeps none, -1 when it could not be read (said). */
+static int recorded_show(struct kt_view *v)
 {
 	struct kt_ui *ui = v->ui;
 	const char *text = source_kept_stacks(ui->app->source);
-	const char *ev = text ? strstr(text, "event=") : NULL, *base;
+	const char *ev = text ? strstr(text, "event=") : NULL;
+	struct kt_flame_source src = { .key = recorded_key, .arg = ui };
 	char event[32] = "profile", name[64], err[512], *copy;
 	struct kt_stacks *st;
 	FILE *in;
 
-	if (!text) {
-		/* the file's name only: the status line is one line */
-		base = strrchr(ui->app->opts->input_path, '/');
-		ui_message(ui, true, "%s has no profile (ktop -b --profile -o keeps one)",
-			   base ? base + 1 : ui->app->opts->input_path);
-		return;
-	}
+	if (!text)
+		return 0;
 	if (ev)
 		sscanf(ev, "event=%31s", event);
 	/* fmemopen takes a writable buffer */
@@ -286,28 +301,77 @@ static void recorded_show(struct kt_view *v)
 	if (!in) {
 		free(copy);
 		ui_message(ui, true, "the recorded profile: out of memory");
-		return;
+		return -1;
 	}
 	st = folded_read(in, ui->app->opts->input_path, err, sizeof(err));
 	fclose(in);
 	free(copy);
 	if (!st) {
 		ui_message(ui, true, "the recorded profile: %s", err);
-		return;
+		return -1;
 	}
 	snprintf(name, sizeof(name), "recorded %s", event);
-	view_flame_show(v, st, NULL, name, NULL, false);
+	view_flame_show(v, st, NULL, name, &src, false);
+	return 1;
 }
 
+/* The recording's file name alone: the status line is one line. */
+static const char *recording_name(const struct kt_ui *ui)
+{
+	const char *path = ui->app->opts->input_path, *base = strrchr(path, '/');
+
+	return base ? base + 1 : path;
+}
+
+/* A recording samples nothing: C goes between what the file keeps (its profile, its events'
+ * stacks), as live C goes between the kinds; what only a live kernel gives says so. */
+static int recorded_switch(struct kt_ui *ui, struct kt_view *v, int key, bool on_profile)
+{
+	switch (key) {
+	case 'C':
+		if (on_profile ? live_show(ui, v, LIVE_EVENTS) : recorded_show(v) != 0)
+			return KT_KEY_HANDLED;
+		ui_message(ui, false, on_profile ?
+			   "%s: no stacks on its events to switch to (record with --stack EV)" :
+			   "%s: no profile; on/off-CPU are sampled live (-b --profile -o keeps one)",
+			   recording_name(ui));
+		return KT_KEY_HANDLED;
+	case 'y':
+		ui_message(ui, false, "wakers are joined live (ktop --off-cpu --wakers): a "
+			   "recording has its stacks");
+		return KT_KEY_HANDLED;
+	case 'Y':
+		flame_wakers_open(v, on_profile ? "recorded profile" : "event stacks");
+		return KT_KEY_HANDLED;
+	}
+	return KT_KEY_IGNORED;
+}
+
+static int recorded_key(void *arg, struct kt_view *v, int key)
+{
+	return recorded_switch(arg, v, key, true);
+}
+
+/* On a recording (-i) the profile it keeps, else its events' stacks; live the events'
+ * stacks, else the on-CPU profile. */
 void flame_live_open(struct kt_view *v)
 {
-	if (app_can(v->app, KT_CAP_SEEK))
-		recorded_show(v);
-	else if (!live_show(v->ui, v, LIVE_EVENTS))
-		live_show(v->ui, v, LIVE_ONCPU);
+	if (!app_can(v->app, KT_CAP_SEEK)) {
+		if (!live_show(v->ui, v, LIVE_EVENTS))
+			live_show(v->ui, v, LIVE_ONCPU);
+		return;
+	}
+	if (recorded_show(v) == 0 && !live_show(v->ui, v, LIVE_EVENTS))
+		ui_message(v->ui, true, "%s: no profile, no stacks (record with -b --profile -o, "
+			   "or --stack EV -o)", recording_name(v->ui));
 }
 
 void flame_live_open_pid(struct kt_view *v, pid_t pid, bool off_cpu)
 {
 	live_show_pid(v->ui, v, off_cpu ? LIVE_OFFCPU : LIVE_ONCPU, pid, false);
+}
+
+bool flame_live_open_faults(struct kt_view *v, pid_t pid)
+{
+	return live_show_pid(v->ui, v, LIVE_FAULTS, pid, false);
 }

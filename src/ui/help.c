@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "app.h"
+#include "options.h"
 #include "ui/action.h"
 #include "ui/help.h"
 #include "ui/motion.h"
@@ -32,18 +34,74 @@ static void add_section(struct kt_help *h, const char *title, const struct kt_ke
 	if (h->n)
 		add(h, "", "");
 	add(h, NULL, title);
-	for (; k->keys; k++)
+	for (; k && k->keys; k++)
 		add(h, k->keys, k->help);
 }
 
-void help_open(struct kt_help *h, const struct kt_view_ops *first)
+/* Why a key of this source does nothing here (NULL: it works): the source's refusal, or
+ * a folded-stacks file's. */
+static const char *refused(const struct kt_app *app, const struct kt_action *a)
 {
+	if (!app)
+		return NULL;
+	if (app->opts->flame_path && !a->stacks_file)
+		return "a folded-stacks file has no events, only its flame graph";
+	return app_can(app, a->needs) ? NULL : app_refusal(app, a->needs);
+}
+
+/* Adds text after keys, cut at spaces into lines that fit the help's column (copied: a
+ * source may give its lines from one buffer). */
+static void add_wrapped(struct kt_help *h, const char *keys, const char *text)
+{
+	const int room = HELP_COL_W - HELP_KEYS_W - 2;
+	int len, cut;
+
+	while (*text && h->nwhy < HELP_MAX_REFUSED) {
+		len = (int)strlen(text);
+		cut = len;
+		if (len > room)
+			for (cut = room; cut > 0 && text[cut] != ' '; cut--)
+				;
+		if (cut <= 0)
+			cut = room;
+		snprintf(h->why[h->nwhy], sizeof(h->why[0]), "%.*s", cut, text);
+		add(h, keys, h->why[h->nwhy++]);
+		keys = "";
+		text += cut;
+		while (*text == ' ')
+			text++;
+	}
+}
+
+/* The refused actions last, each with its reason, so the lists above name only keys that
+ * act here. */
+static void add_refused(struct kt_help *h, const struct kt_app *app)
+{
+	const struct kt_action *a;
+	const char *why;
+	bool any = false;
+	int i;
+
+	for (i = 0; (a = action_at(i)); i++) {
+		why = refused(app, a);
+		if (!why)
+			continue;
+		if (!any)
+			add_section(h, "Not here (why, and the way out)", NULL);
+		any = true;
+		add_wrapped(h, a->keys, why);
+	}
+}
+
+void help_open(struct kt_help *h, const struct kt_view_ops *first, const struct kt_app *app)
+{
+	const struct kt_view_ops *ops;
 	const struct kt_pane_kind *k;
 	const struct kt_motion *m;
 	const struct kt_action *a;
 	int i;
 
-	h->n = h->scroll = 0;
+	h->n = h->scroll = h->nwhy = 0;
 	h->typing = false;
 	h->note[0] = '\0';
 	if (first && first->keys)
@@ -56,11 +114,16 @@ void help_open(struct kt_help *h, const struct kt_view_ops *first)
 	add(h, "", "");
 	add(h, NULL, "Global keys");
 	for (i = 0; (a = action_at(i)); i++)
-		add(h, a->keys, a->help);
+		if (!refused(app, a))
+			add(h, a->keys, a->help);
 	add_section(h, "Prompt and mouse", prompt_keys);
-	for (i = 0; (k = pane_kind_at(i)); i++)
-		if (k->ops != first && k->ops->keys)
-			add_section(h, k->ops->title, k->ops->keys);
+	for (i = 0; (k = pane_kind_at(i)); i++) {
+		/* the pane this source opens there (a recording's events in the picker's place) */
+		ops = k->factory && app ? k->factory(app) : k->ops;
+		if (ops != first && ops->keys && !refused(app, &k->act))
+			add_section(h, ops->title, ops->keys);
+	}
+	add_refused(h, app);
 }
 
 static bool matches(const struct kt_help_line *l, const char *q)

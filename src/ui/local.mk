@@ -24,6 +24,8 @@ src_libktop_a_SOURCES += \
 	src/ui/view_pmu.c \
 	src/ui/view_recevents.c \
 	src/ui/ui_record.c src/ui/ui_record.h
+# The flight recorder in the explorer: arming, the incidents pane.
+src_libktop_a_SOURCES += src/ui/ui_arm.c src/ui/ui_arm.h src/ui/view_incidents.c
 # The call-tree pane (function_graph), the flame graph pane and its live sources.
 src_libktop_a_SOURCES += src/ui/view_tree.c src/ui/view_flame.c \
 	src/ui/flame_live.c src/ui/flame_live.h \

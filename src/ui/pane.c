@@ -40,7 +40,9 @@ static void pane_action(struct kt_ui *ui, const struct kt_action *a);
 	X(overview, "overview", "O", NULL, "overview: every task, counted in the kernel",     \
 	  KT_CAP_OVERVIEW, false, NULL)                                                     \
 	X(timeline, "timeline", "V", NULL, "timeline: CPU lanes, event lanes", 0, false, NULL) \
-	X(heatmap, "heatmap", "%", NULL, "subsecond heat map of events", 0, false, NULL)
+	X(heatmap, "heatmap", "%", NULL, "subsecond heat map of events", 0, false, NULL) \
+	X(incidents, "incidents", "!", NULL, "flight recorder's incidents (^A arms)", 0,     \
+	  false, NULL)
 
 #define PANE_OPS(NAME, ...) extern const struct kt_view_ops view_##NAME##_ops;
 KT_PANES(PANE_OPS)

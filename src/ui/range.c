@@ -11,8 +11,9 @@
 #include "ui/screen.h"
 #include "ui/view.h"
 
-/* What a range does not scope yet: said once, when it is marked. */
-#define NOT_SCOPED "flame graph, histograms, call trees and counters are not scoped"
+/* What a range does not scope yet (flame graph, histograms, call trees, counters): said
+ * once, when it is marked, in a line that fits 80 columns. */
+#define NOT_SCOPED "other panes unscoped"
 
 const struct kt_range *ui_range(const struct kt_ui *ui)
 {
@@ -66,8 +67,7 @@ void ui_range_set(struct kt_ui *ui, uint64_t from, uint64_t to)
 	snprintf(ui->header.range, sizeof(ui->header.range), "%s..%s", a, b);
 	ui->header_dirty = true;
 	ui_broadcast(ui, KT_EV_RANGE);
-	ui_message(ui, false, "range %s..%s: the stream shows its rows (X clears); " NOT_SCOPED,
-		   a, b);
+	ui_message(ui, false, "range %s..%s in the stream; " NOT_SCOPED " (X: off)", a, b);
 }
 
 void ui_range_clear(struct kt_ui *ui)

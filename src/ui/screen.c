@@ -26,6 +26,7 @@
 #include "ui/pane.h"
 #include "ui/screen.h"
 #include "ui/ui.h"
+#include "ui/ui_arm.h"
 #include "ui/view.h"
 #include "clock.h"
 
@@ -272,6 +273,7 @@ static void ui_tick(struct kt_ui *ui)
 	int i;
 
 	app_tick(ui->app);
+	ui_arm_poll(ui);
 	/* a remote agent's command wrote to its stderr: its last line, as an error */
 	source_describe(ui->app->source, &d);
 	if (d.note_seq != ui->note_seq) {
@@ -299,6 +301,7 @@ static bool ui_work(struct kt_ui *ui)
 static void ui_free(struct kt_ui *ui)
 {
 	pane_close_all(ui);
+	ui_arm_stop(ui);
 	if (ui->header_win)
 		delwin(ui->header_win);
 	if (ui->status_win)
@@ -397,6 +400,7 @@ int ui_run(struct kt_app *app)
 	}
 	header_refresh(&ui.header, app);
 	screen_layout(&ui);
+	ui_arm_start(&ui);
 	next_tick = clock_mono_ns() + delay_ns;
 
 	while (!ui.quit && !signals_pending()) {

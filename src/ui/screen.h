@@ -56,6 +56,7 @@ struct kt_ui {
 	char ov_hide[128]; /* the overview's hidden columns now (ovtable_hide_text's) */
 	bool mouse;
 	struct kt_ui_record rec; /* w, A (ui_record.c) */
+	struct kt_flightrec *fr; /* the armed flight recorder (ui_arm.c), NULL: disarmed */
 	/* a drill-down (ui_drill): the pane it opened, and the one that gets the focus back
 	 * when that closes */
 	struct kt_view *drilled, *back;
@@ -71,6 +72,7 @@ enum kt_screen_prompt {
 	UI_PROMPT_WRITE,       /* w: the trace.dat to write (ui_record.c) */
 	UI_PROMPT_RECORD,      /* A: the trace.dat to keep writing (ui_record.c) */
 	UI_PROMPT_RANGE,       /* @: a time range typed (range.c) */
+	UI_PROMPT_ARM,	       /* ^A: conditions to arm (ui_arm.c) */
 };
 
 /* screen_draw.c: (re)creates every window for the terminal's size and the layout; whether

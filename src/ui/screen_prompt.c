@@ -9,6 +9,7 @@
 #include "app.h"
 #include "ui/complete.h"
 #include "ui/screen.h"
+#include "ui/ui_arm.h"
 #include "ui/view.h"
 
 void ui_prompt_open(struct kt_ui *ui, struct kt_view *owner, int id, const char *label,
@@ -92,6 +93,8 @@ void screen_prompt_key(struct kt_ui *ui, int key)
 		}
 		if (!owner && ui->prompt_id == UI_PROMPT_RANGE && r == KT_PR_ACCEPT)
 			screen_range_prompt(ui, text);
+		else if (!owner && ui->prompt_id == UI_PROMPT_ARM && r == KT_PR_ACCEPT)
+			ui_arm_prompt(ui, text);
 		else if (!owner && ui->prompt_id != UI_PROMPT_PROFILE && r == KT_PR_ACCEPT)
 			ui_record_prompt(ui, ui->app, &ui->rec, ui->prompt_id, text);
 		if (owner && owner->ops->prompt)

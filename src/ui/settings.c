@@ -5,7 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <traceevent/event-parse.h>
+
 #include "app.h"
+#include "backend/decode.h"
 #include "source/source.h"
 #include "ktoprc.h"
 #include "options.h"
@@ -191,6 +194,25 @@ static void add_event(const char *system, const char *event, void *ctx)
 	c->events[c->nevents++] = strdup(spec);
 }
 
+/* A recording (KT_CAP_HIDE) enables nothing: the events it shows (recorded, not hidden) are
+ * what a profile made from it turns on live. Returns how many. */
+static int each_shown_type(struct kt_app *app, struct kt_config *c)
+{
+	struct tep_event **evs = app->decoder ?
+		tep_list_events(decoder_tep(app->decoder), TEP_EVENT_SORT_SYSTEM) : NULL;
+	int n = 0;
+
+	for (; evs && *evs; evs++) {
+		if (!source_type_count(app->source, (*evs)->id) ||
+		    source_type_hidden(app->source, (*evs)->id) ||
+		    !strcmp((*evs)->system, "ftrace")) /* the tracer's records, not events */
+			continue;
+		add_event((*evs)->system, (*evs)->name, c);
+		n++;
+	}
+	return n;
+}
+
 void settings_save_profile(struct kt_app *app, const char *name,
 			   const struct kt_ui_settings *now, char *msg, size_t msglen,
 			   bool *error)
@@ -210,7 +232,8 @@ void settings_save_profile(struct kt_app *app, const char *name,
 		return;
 	}
 	config_init(&c);
-	n = source_for_each_enabled(app->source, add_event, &c);
+	n = app_can(app, KT_CAP_HIDE) ? each_shown_type(app, &c) :
+					 source_for_each_enabled(app->source, add_event, &c);
 	if (app->opts->filter)
 		c.filter = strdup(app->opts->filter);
 	fill(&c, now);

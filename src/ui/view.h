@@ -201,6 +201,12 @@ uint64_t ui_capture_start(struct kt_ui *ui);
 /* "+1.250000" (relative to the capture's start) into buf. */
 void ui_format_rel(struct kt_ui *ui, uint64_t ts, char *buf, size_t len);
 
+/* Incidents pane: a '!' in row y of v for each incident (ui_arm.h) that fired in the w
+ * columns from x, the first starting at from and each colns nanoseconds wide (the
+ * timeline's marks row). */
+void view_incidents_marks(struct kt_view *v, int y, int x, uint64_t from, uint64_t colns,
+			  int w);
+
 /* Draws a pane's title line: name on the left, right-aligned state text. */
 void view_draw_title(struct kt_view *v, const char *title, const char *right);
 

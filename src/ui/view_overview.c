@@ -8,9 +8,10 @@
  * top, C chooses the columns (kept in ktoprc), the shown rows' total at the bottom. Enter
  * opens the pane behind the cell under the cursor in the sorted column, scoped to that
  * process: CPU% its on-CPU flame graph, RUNQ and RQ99 its run-queue latency, OFF and D its
- * off-CPU flame graph, SYS/s, ERR and P99 its syscall latency by syscall; on another
- * column Enter then a key picks one (l, q, g, o, or e its events in the stream). Esc there
- * comes back here, the cursor where it was.
+ * off-CPU flame graph, SYS/s, ERR and P99 its syscall latency by syscall, MINFLT and MAJFLT
+ * its page faults' stacks (a flame graph of every fault), IO its block requests' latency by
+ * disk; on another column Enter then a key picks one (l, q, b, g, o, f, or e its events in
+ * the stream). Esc there comes back here, the cursor where it was.
  */
 #include "config.h"
 
@@ -172,16 +173,24 @@ static void strip_mem_io(const struct ov_view *o, char *buf, size_t len)
 	double iv = s->interval_s > 0 ? s->interval_s : 1;
 	int i;
 
+	double lat = 0;
+	bool counted = false;
+
 	for (i = 0; i < s->ndisks; i++) {
 		r += s->disks[i].reads;
 		w += s->disks[i].writes;
 		rb += s->disks[i].read_bytes;
 		wb += s->disks[i].write_bytes;
+		/* the slowest disk's: its p99 counted in the kernel, else /proc's mean */
+		counted = s->disks[i].lat_counted;
+		if ((counted ? s->disks[i].p99_ms : s->disks[i].avg_ms) > lat)
+			lat = counted ? s->disks[i].p99_ms : s->disks[i].avg_ms;
 	}
 	snprintf(buf, len, "Mem %.1fG avail/%.1fG PSI %.1f/%.1f  Disk %.0f r/s %.0f w/s %.0fK/s "
-		 "PSI io %.1f", (double)s->mem_available_kb / 1048576.0,
+		 "%s %.1fms PSI io %.1f", (double)s->mem_available_kb / 1048576.0,
 		 (double)s->mem_total_kb / 1048576.0, s->psi_mem_some, s->psi_mem_full,
-		 (double)r / iv, (double)w / iv, (double)(rb + wb) / 1024 / iv, s->psi_io_some);
+		 (double)r / iv, (double)w / iv, (double)(rb + wb) / 1024 / iv,
+		 counted ? "p99" : "avg", lat, s->psi_io_some);
 }
 
 static void strip_net_self(const struct ov_view *o, char *buf, size_t len)
@@ -336,7 +345,7 @@ static void ovv_draw(struct kt_view *v)
 		 o->t.ascending ? " (up)" : "", o->t.filter[0] ? ", filter '" : "", o->t.filter,
 		 o->t.filter[0] ? "'" : "");
 	werase(v->win);
-	view_draw_title(v, title, o->drill ? "pane? l q g o e" :
+	view_draw_title(v, title, o->drill ? "pane? l q b g o f e" :
 				  o->choosing ? "columns: Left Right, Space, Enter" : NULL);
 	if (o->refusal[0]) {
 		wattrset(v->win, crt_attr(CRT_DIM));
@@ -399,11 +408,23 @@ static void drill(struct kt_view *v, struct ov_view *o, int k)
 		if (to)
 			view_hist_build(to, spec);
 		break;
+	case 'b':
+		/* the requests it issued, by disk: where its read/write bytes went, how slowly */
+		snprintf(spec, sizeof(spec), "bio-latency,pid=%d,by=dev", (int)pid);
+		to = ui_drill(v->ui, v, "hist");
+		if (to)
+			view_hist_build(to, spec);
+		break;
 	case 'g':
 	case 'o':
 		to = ui_drill(v->ui, v, "flame");
 		if (to)
 			flame_live_open_pid(to, pid, k == 'o');
+		break;
+	case 'f':
+		to = ui_drill(v->ui, v, "flame");
+		if (to)
+			flame_live_open_faults(to, pid);
 		break;
 	case 'e':
 		if (app_set_scope(v->app, &pid, 1, false, err, sizeof(err)) < 0 ||
@@ -418,7 +439,8 @@ static void drill(struct kt_view *v, struct ov_view *o, int k)
 		break;
 	default:
 		ui_message(v->ui, false, "no pane on '%c': l syscall latency, q run-queue latency,"
-			   " g on-CPU, o off-CPU flame graph, e events", k);
+			   " b block I/O latency, g on-CPU, o off-CPU, f faults flame graph, e events",
+			   k);
 	}
 }
 
@@ -430,6 +452,8 @@ static int cell_pane(enum kt_ovt_col c)
 	case OVT_RUNQ: case OVT_RUNQ_P99: return 'q';
 	case OVT_OFF: case OVT_OFF_D: return 'o';
 	case OVT_SYSC: case OVT_ERR: case OVT_P99: return 'l';
+	case OVT_MINFLT: case OVT_MAJFLT: return 'f';
+	case OVT_IO: return 'b';
 	default: return 0;
 	}
 }
@@ -445,8 +469,8 @@ static void enter(struct kt_view *v, struct ov_view *o)
 		return;
 	}
 	o->drill = true;
-	ui_message(v->ui, false, "%d %s: l syscall latency, q run-queue latency, g on-CPU, "
-		   "o off-CPU flame graph, e events (Esc: none)", r->pid, r->comm);
+	ui_message(v->ui, false, "%d %s: l syscall latency, q run-queue, b block I/O, g on-CPU, "
+		   "o off-CPU, f faults flame graph, e events (Esc: none)", r->pid, r->comm);
 }
 
 /* *: the cursor's process pinned at the top, or no longer (Space pages, as everywhere). */
@@ -576,7 +600,7 @@ static void ovv_prompt(struct kt_view *v, int id, const char *text, enum kt_prom
 
 static const struct funcbar_item ov_items[] = {
 	{ "Enter", "Drill" }, { "s", "Sort" },	  { "r", "Reverse" }, { "/", "Filter" },
-	{ "u", "Threads" },   { "Spc", "Pin" },	  { "C", "Columns" }, { "F10", "Quit" },
+	{ "u", "Threads" },   { "*", "Pin" },	  { "C", "Columns" }, { "F10", "Quit" },
 };
 
 static int ovv_funcbar(struct kt_view *v, const struct funcbar_item **items)
@@ -587,7 +611,8 @@ static int ovv_funcbar(struct kt_view *v, const struct funcbar_item **items)
 }
 
 static const struct kt_keyhelp overview_keys[] = {
-	{ "Enter", "then l q g e: syscall / run-queue latency," },
+	{ "Enter", "then l q b g o f e: syscall / run-queue /" },
+	{ "", "block I/O latency, on-/off-CPU / faults" },
 	{ "", "flame graph, events of the selected task" },
 	{ "s < >", "sort column" },
 	{ "r", "reverse the order" },

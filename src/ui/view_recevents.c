@@ -270,6 +270,13 @@ static int recevents_key(struct kt_view *v, int key)
 	case 'U' & 0x1f:
 		type_key(v, -1);
 		break;
+	case 'T' & 0x1f: /* the live picker's trigger and stack keys: said, not silent */
+	case 'R' & 0x1f:
+		ui_message(v->ui, false, "%s", app_refusal(v->app, KT_CAP_TRIGGERS));
+		break;
+	case 'K' & 0x1f:
+		ui_message(v->ui, false, "%s", app_refusal(v->app, KT_CAP_STACKS));
+		break;
 	default:
 		if (key <= ' ' || key >= 0x7f)
 			return KT_KEY_IGNORED;
@@ -319,8 +326,10 @@ static void recevents_tick(struct kt_view *v)
 	v->dirty = true;
 }
 
+/* the live picker's bar, Space's word apart */
 static const struct funcbar_item recevents_items[] = {
-	{ "Spc", "Show/hide" }, { "Enter", "Filter" }, { "Esc", "Close" },
+	{ "F1", "Help" }, { "Spc", "Show/hide" }, { "Enter", "Filter" }, { "Esc", "Back" },
+	{ "F2", "Close" }, { "Tab", "Focus" },	   { "F9", "Zoom" },	   { "F10", "Quit" },
 };
 
 static int recevents_funcbar(struct kt_view *v, const struct funcbar_item **items)
@@ -334,7 +343,8 @@ static const struct kt_keyhelp recevents_keys[] = {
 	{ "Backspace ^U", "edit / clear the typed text" },
 	{ "Space", "show / hide its rows" },
 	{ "Enter", "its filter (prompt)" },
-	{ "Esc", "close the pane" },
+	{ "Esc", "clear the typed text / close the pane" },
+	{ "^T ^R ^K", "triggers, stacks: live only (says why)" },
 	{ NULL, NULL },
 };
 

@@ -328,6 +328,7 @@ static void draw_marks(struct kt_view *v, int y)
 
 		mvwaddch(v->win, y, LBL + c, in_mark ? '~' : in_range ? '=' : ' ');
 	}
+	view_incidents_marks(v, y, LBL, t->from, t->colns, w);
 	c = col_of(t, t->cur);
 	if (c >= 0 && c < w) {
 		wattrset(v->win, crt_attr(CRT_CURSOR));

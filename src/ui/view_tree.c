@@ -113,6 +113,25 @@ static bool live_without_graph(struct kt_view *v, char *buf, size_t len)
 	return true;
 }
 
+/* No funcgraph formats to read records with: a recording was made without the tracer, and
+ * says how to make one that has it, as the live line does. */
+static void no_graph_formats(struct kt_view *v, char *buf, size_t len)
+{
+	const char *path = v->app->opts->input_path, *base;
+
+	if (app_can(v->app, KT_CAP_SEEK) && path) {
+		base = strrchr(path, '/');
+		snprintf(buf, len, "No call trees: %s was recorded without the function_graph "
+			 "tracer; record with it (trace-cmd record -p function_graph -g vfs_read) "
+			 "and open that file (ktop -i, or press r here to read one).",
+			 base ? base + 1 : path);
+		return;
+	}
+	snprintf(buf, len, "No call trees: the funcgraph_entry / funcgraph_exit event formats "
+		 "are missing (no ftrace events in %s).",
+		 v->app->tracing_dir ? v->app->tracing_dir : "this session");
+}
+
 static void tree_view_init(struct kt_view *v)
 {
 	struct tree_view *tv = xcalloc(1, sizeof(*tv));
@@ -126,10 +145,7 @@ static void tree_view_init(struct kt_view *v)
 	if (!d || decoder_load(d, "ftrace", "funcgraph_entry") < 0 ||
 	    decoder_load(d, "ftrace", "funcgraph_exit") < 0 ||
 	    callgraph_set_tep(tv->cg, decoder_tep_with_symbols(d)) < 0)
-		snprintf(tv->unavailable, sizeof(tv->unavailable),
-			 "No call trees: the funcgraph_entry / funcgraph_exit event formats are "
-			 "missing (no ftrace events in %s).",
-			 v->app->tracing_dir ? v->app->tracing_dir : "this session");
+		no_graph_formats(v, tv->unavailable, sizeof(tv->unavailable));
 	if (v->app->store)
 		tv->next_seq = store_first(v->app->store);
 }

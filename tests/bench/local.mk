@@ -75,10 +75,12 @@ bench-remote: ktop$(EXEEXT) tests/helpers/workload$(EXEEXT) tests/bench/rusage$(
 	bash '$(top_srcdir)/tests/bench/remote.sh'
 .PHONY: bench-remote
 
-# The overview's CPU beside top -b (tests/bench/overview.sh, issue 32), alone.
-bench-overview: ktop$(EXEEXT) tests/bench/rusage$(EXEEXT)
+# The overview's CPU beside top -b and htop, idle and with 10,000 threads
+# (tests/bench/overview.sh, issue 32), alone.
+bench-overview: ktop$(EXEEXT) tests/bench/rusage$(EXEEXT) tests/helpers/workload$(EXEEXT)
 	KTOP='$(abs_top_builddir)/ktop$(EXEEXT)' \
 	RUSAGE='$(abs_top_builddir)/tests/bench/rusage$(EXEEXT)' \
+	WORKLOAD='$(abs_top_builddir)/tests/helpers/workload$(EXEEXT)' \
 	bash '$(top_srcdir)/tests/bench/overview.sh'
 .PHONY: bench-overview
 EXTRA_DIST += tests/bench/overview.sh

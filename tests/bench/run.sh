@@ -866,8 +866,8 @@ if wants mmap && [ -z "$KTOP_NA" ]; then
 fi
 # Local against through an agent on a pipe, and N agents at once (remote.sh, issue 18)
 wants remote && KTOP=$KTOP WORKLOAD=$WORKLOAD bash "$(dirname "$0")/remote.sh"
-# The overview's CPU beside top -b (overview.sh, issue 32)
-wants overview && KTOP=$KTOP bash "$(dirname "$0")/overview.sh"
+# The overview's CPU beside top -b and htop, idle and with 10,000 threads (overview.sh, issue 32)
+wants overview && KTOP=$KTOP WORKLOAD=$WORKLOAD bash "$(dirname "$0")/overview.sh"
 
 # The kernel is left as it was found.
 check_ktop_leftovers

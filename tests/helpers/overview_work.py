@@ -8,6 +8,8 @@
                                          whatever else the machine runs
   overview_work.py write MIB FILE        MIB MiB written to FILE, then fsync
   overview_work.py touch PAGES -         one byte written to each of PAGES new pages
+  overview_work.py fsyncs N FILE         N times: 64 KiB written to FILE, then fsync (each
+                                         write reaches the disk as requests of its own)
 
 Each prints its pid on the first line, does its work, prints one JSON object of what the
 kernel's accounting cannot say (how long the work took, CLOCK_MONOTONIC; getrusage's minor
@@ -54,6 +56,15 @@ def write(mib, path):
     os.close(fd)
 
 
+def fsyncs(n, path):
+    block = b"f" * 65536
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    for _ in range(n):
+        os.write(fd, block)
+        os.fsync(fd)
+    os.close(fd)
+
+
 def touch(pages):
     size = os.sysconf("SC_PAGE_SIZE")
     m = mmap.mmap(-1, pages * size)
@@ -80,10 +91,11 @@ def main():
              "duty": lambda a: duty(float(a[0]), float(a[1])),
              "pinned": lambda a: pinned(int(a[0]), float(a[1])),
              "write": lambda a: write(int(a[0]), a[1]),
-             "touch": lambda a: touch(int(a[0]))}
+             "touch": lambda a: touch(int(a[0])),
+             "fsyncs": lambda a: fsyncs(int(a[0]), a[1])}
     if len(sys.argv) != 4 or sys.argv[1] not in modes:
         sys.exit("usage: overview_work.py threads PREFIX - | duty PCT SECONDS | pinned CPU SECONDS | "
-                 "write MIB FILE | touch PAGES -")
+                 "write MIB FILE | touch PAGES - | fsyncs N FILE")
     print(os.getpid(), flush=True)
     start = time.monotonic()
     modes[sys.argv[1]](sys.argv[2:])

@@ -14,7 +14,12 @@
 #   D. event:SYS:EV (a marker's exec, as --stop-when takes it) and offcpu>100ms,comm=NAME, on
 #      a 12 MiB tmpfs (two incidents' room): the event incident, whose trace.dat holds that
 #      exec and the trigger's kernel stack, then an off-CPU one for each slow sleep, until
-#      the disk is full: each said on stderr, the capture going on, exit 0.
+#      the disk is full: each said on stderr, the capture going on, exit 0. The user's own
+#      trigger on that event (--trigger ...:traceon) is still there once the condition has
+#      fired and been armed again: re-arming replaces only ktop's stacktrace:1. The event
+#      incident's window has that trigger's stack, folded: task.folded holds the exec's
+#      kernel stack (execve down to the event), summary.json counts it; A's, without
+#      stacks, say there are none.
 # Then bad conditions: one-line errors; func:NAME>D names the facility it lacks; an
 # unwritable --incidents is said at start. Nothing of any run is left in the kernel.
 KTOP_PRIVATE_MOUNTS=${KTOP_PRIVATE_MOUNTS:-1}
@@ -44,6 +49,7 @@ start_ktop "$T/b.out" "$T/b.err" "${common[@]}" "${sys[@]}" --incidents "$T/b" \
 	--arm "syscall>100ms,comm=$NAME" --max-incidents 3 --incident-quota 12M
 bpid=$KTOP_PID
 start_ktop "$T/d.out" "$T/d.err" "${common[@]}" -e sched:sched_process_exec --incidents "$T/d" \
+	--trigger sched:sched_process_exec:traceon \
 	--arm "event:sched:sched_process_exec if filename ~ \"*/frmark$$\"" \
 	--arm "offcpu>100ms,comm=$NAME"
 dpid=$KTOP_PID
@@ -60,6 +66,12 @@ lines() { [ "$(wc -l <"$1")" -ge "$2" ]; }
 late=$(grep -c '^late=' "$T/wl.wl")
 wait_until 40 lines "$T/a.out" 5 ||
 	fail "A wrote $(wc -l <"$T/a.out") incident lines, want 5: $(cat "$T/a.out" "$T/a.err" "$T/wl.wl")"
+# D's event fired and was armed again (before its incident is written): both triggers there
+d_event() { grep -q ': event sched:sched_process_exec by ' "$T/d.out"; }
+wait_until 40 d_event || fail "D wrote no event incident: $(cat "$T/d.out" "$T/d.err")"
+dtrig=$(cat "$(instance_dir "$dpid")/events/sched/sched_process_exec/trigger")
+grep -q '^traceon:unlimited' <<<"$dtrig" && grep -q '^stacktrace:count=1 if ' <<<"$dtrig" ||
+	fail "D's exec triggers after re-arming: $dtrig"
 d_tried() { [ $(($(wc -l <"$T/d.out") + $(grep -c 'not written' "$T/d.err"))) -ge 6 ]; }
 wait_until 20 d_tried || fail "D: $(cat "$T/d.out" "$T/d.err")"
 for p in "$apid" "$dpid"; do stop_ktop "$p" INT 15; [ "$KTOP_RC" = 0 ] ||
@@ -100,6 +112,15 @@ ev=$(grep ': event sched:' "$T/d.out" | sed 's/.* -> //')
 trace-cmd report "$ev/trace.dat" 2>/dev/null >"$T/d.report"
 grep -A1 "sched_process_exec: *filename=$T/frmark$$ " "$T/d.report" | grep -q kernel_stack ||
 	fail "D's event incident lacks the exec and its stack: $(grep -c . "$T/d.report") lines"
+# the stacks of the window, folded: the exec's own, the firing task's alone in task.folded
+[ "$(wc -l <"$ev/task.folded")" = 1 ] &&
+	grep -Eq '^[^;]+;.*execve.*;.* 1$' "$ev/task.folded" &&
+	grep -q '"stacks":{"stacks.folded":[1-9][0-9]*,"task.folded":1}' "$ev/summary.json" ||
+	fail "D's event incident's stacks: $(cat "$ev"/*.folded "$ev/summary.json")"
+for s in "$T"/a/incident-*/summary.json; do
+	grep -q '"stacks":null,"stacks_note":"no event stacks in the window' "$s" ||
+		fail "A's $s says of stacks: $(cat "$s")"
+done
 log "D: the marker's exec with its stack; $noff off-CPU incidents, then $nfull said full"
 for e in a b d; do assert_no_sanitizer "$T/$e.err"; done
 
@@ -116,6 +137,11 @@ BAD="duration 'abc'" bad --arm 'syscall>abc'
 BAD="name=nosuchcall" bad --arm 'syscall>1ms,name=nosuchcall'
 BAD="errno=ENOPE" bad --arm 'errno=ENOPE'
 BAD="cgroup= is not taken by runq" bad --arm 'runq>1ms,cgroup=/'
+# the kernel holds one stacktrace trigger per event: --stack there is said, not removed
+run_ktop 20 "$T/r.out" "$T/r.err" -b --incidents "$T/y" --stack sched:sched_process_exec \
+	--arm event:sched:sched_process_exec --duration 5
+[ "$KTOP_RC" = 1 ] && [ "$(wc -l <"$T/r.err")" = 1 ] && grep -q "drop --stack there" "$T/r.err" ||
+	fail "--stack on the armed event: exit $KTOP_RC, $(cat "$T/r.err")"
 run_ktop 10 "$T/r.out" "$T/r.err" -b --arm 'syscall>1s'
 grep -q -- "--arm needs --incidents DIR" "$T/r.err" || fail "no --incidents: $(cat "$T/r.err")"
 [ -e "$T/x" ] && fail "a refused run made $T/x"

@@ -61,7 +61,7 @@ tmux_keys 4
 expect_text "BPF histograms run in a live kernel: a recording has none" 3 \
 	"key.hist = 4 on a recording: no reason naming the histograms"
 tmux_keys 1
-expect_text "w and A write a live capture: this is a recording already" 3 \
+expect_text "w, A: this is a recording; ktop -i FILE --from A --to B -o PART writes a part" 3 \
 	"key.write = 1 on a recording: no reason naming the writing"
 tmux_keys 3
 expect_text "Call tree" 3 "key.tree = 3 on a recording: no call-tree pane"

@@ -3,8 +3,8 @@
 # The flame graph pane on a recording's profile (80x24): ktop -b --profile --comm profwork
 # -o FILE keeps the stacks; ktop -i FILE then draws them when I is pressed, titled
 # "recorded EVENT (samples)", the root's total exactly the samples the live run printed and
-# the workload's task among the frames. A recording without a profile says so in the status
-# line, the pane empty. q quits clean.
+# the workload's task among the frames. A recording without a profile or event stacks says
+# so in the status line, and how to record one, the pane empty. q quits clean.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -40,7 +40,7 @@ run_ktop 60 "$T/plain.out" "$T/plain.err" -b -e sched:sched_process_exec --durat
 tmux_start 80 24 -- -i "$T/plain.dat"
 expect_text "RECORDING" 10 "ktop -i did not draw its frame"
 tmux_keys I
-expect_text "^plain.dat has no profile \\(ktop -b --profile -o keeps one\\)" 5 \
+expect_text "^plain.dat: no profile, no stacks \\(record with -b --profile -o, or --stack EV -o\\)" 5 \
 	"no refusal for a recording without a profile"
 tmux_quit_clean
 assert_clean

@@ -10,9 +10,13 @@
 #   its line, ktop runs with the defaults and the file is not written over;
 # - every built-in profile (-P) starts with its events enabled; an unknown one exits 2;
 #   W saves the session as a profile that -P loads;
-# - the mouse: a click focuses a pane and toggles a picker event, the wheel scrolls.
+# - the mouse: a click focuses a pane and toggles a picker event, the wheel scrolls;
+# - with KTOP_CAPTURE_DIR, the user guide's screens of the profiles and the configuration
+#   (tests/term/guide_screens.sh takes the others).
 # Everything is written under a temporary XDG_CONFIG_HOME and HOME.
 set -u
+# some 25 starts of ktop: a bound for a loaded 2-CPU machine, not the usual 180 s
+KTOP_TEST_TIMEOUT=${KTOP_TEST_TIMEOUT:-300}
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"
 require_root_tracefs
@@ -22,7 +26,7 @@ CFG=$T/cfg
 mkdir -p "$CFG" "$T/home"
 RC=$CFG/ktop/ktoprc
 ENVS=("XDG_CONFIG_HOME=$CFG" "HOME=$T/home")
-# Captures for docs/user-guide.md, when asked: KTOP_CAPTURE_DIR=docs/captures make check ...
+# Captures for docs/user-guide.md, when asked (tmux_doc_capture): KTOP_CAPTURE_DIR=...
 CAPTURE_DIR=${KTOP_CAPTURE_DIR:-}
 
 # A fresh tmux server per run: the terminal type is read when the server starts.
@@ -48,12 +52,6 @@ screen_sgr() { tmux_screen -e; }
 # Colour SGR parameters (not the 39/49 resets tmux writes).
 COLOUR_RE=$'\e\\[([0-9;]*;)?(3[0-8]|4[0-8]|9[0-7]|10[0-7])[;m]'
 has_colour() { screen_sgr | grep -Eq "$COLOUR_RE"; }
-
-capture()
-{
-	[ -n "$CAPTURE_DIR" ] || return 0
-	mkdir -p "$CAPTURE_DIR" && tmux_screen | sed 's/ *$//' >"$CAPTURE_DIR/$1.txt"
-}
 
 # ---- terminal types -------------------------------------------------------------------------
 for term in xterm-256color screen-256color xterm vt100 linux; do
@@ -152,7 +150,7 @@ tmux_keys F5
 tmux_keys S
 expect_text "saved $RC" 3 "S did not say it saved $RC"
 grep -qx 'split = 55' "$RC" || fail "saved ktoprc: no 'split = 55': $(cat "$RC")"
-capture config-saved
+tmux_doc_capture config-saved
 grep -qx 'theme = mono' "$RC" || fail "saved ktoprc: no 'theme = mono': $(cat "$RC")"
 grep -qx 'picker = yes' "$RC" || fail "saved ktoprc: no 'picker = yes': $(cat "$RC")"
 orient=$(sed -n 's/^orientation = //p' "$RC")
@@ -181,7 +179,7 @@ cp "$RC" "$T/rc.bad"
 run_in xterm-256color -- -e sched:sched_switch
 expect_text "ktoprc:2: zoom takes yes or no" 10 "a malformed ktoprc: no message naming the line"
 expect_text "^ktop-$KTOP_PID +tracer" 5 "a malformed ktoprc: no header"
-capture config-malformed
+tmux_doc_capture config-malformed
 tmux_keys t
 expect_text "theme light" 3 "a malformed ktoprc: not the defaults (t after default is light)"
 tmux_keys S
@@ -230,8 +228,17 @@ check_profile()
 		fi
 		wait_for_text '[1-9][0-9]* held' 3 || true
 		sleep 1.2
+		# the guide's Recipe 1: paused (p), then searched back for a failed call (?)
+		if [ "$p" = syscalls ]; then
+			tmux_keys p
+			expect_text "PAUSED" 3 "-P syscalls: p did not pause"
+			tmux_keys '?'
+			tmux_text ENOENT
+			tmux_keys Enter
+			wait_for_text "ENOENT" 5 || true
+		fi
 	fi
-	capture "profile-$p"
+	tmux_doc_capture "profile-$p"
 	[ -n "$wl" ] && wait "$wl" 2>/dev/null
 	quit_ok "-P $p"
 }

@@ -113,6 +113,14 @@ tmux_screen()
 	done
 	printf '%s' "${cur%.}"
 }
+# tmux_doc_capture NAME: with KTOP_CAPTURE_DIR set (the user guide's screens are
+# regenerated: docs/user-guide.md), the screen as text in $KTOP_CAPTURE_DIR/NAME.txt,
+# trailing blanks dropped; otherwise nothing.
+tmux_doc_capture()
+{
+	[ -n "${KTOP_CAPTURE_DIR:-}" ] || return 0
+	mkdir -p "$KTOP_CAPTURE_DIR" && tmux_screen | sed 's/ *$//' >"$KTOP_CAPTURE_DIR/$1.txt"
+}
 tmux_pane() { tm display-message -p -t t "$1" 2>/dev/null; }
 tmux_size() { tm resize-window -t t -x "$1" -y "$2"; }
 

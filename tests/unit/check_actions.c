@@ -75,7 +75,7 @@ START_TEST(test_help_lists_every_action)
 	const struct kt_action *a;
 	int i, l, found;
 
-	help_open(&help, NULL);
+	help_open(&help, NULL, NULL);
 	ck_assert_int_lt(help.n, HELP_MAX_LINES);
 	for (i = 0; (a = action_at(i)); i++) {
 		found = 0;
@@ -91,7 +91,7 @@ START_TEST(test_help_lists_every_action)
 	ck_assert_str_eq(help.lines[1].keys, motion_at(0)->keys);
 	/* the focused pane's keys before them, and not again */
 	k = pane_kind("flame");
-	help_open(&help, k->ops);
+	help_open(&help, k->ops, NULL);
 	ck_assert_str_eq(help.lines[0].desc, k->ops->title);
 	ck_assert_str_eq(help.lines[1].keys, k->ops->keys[0].keys);
 	for (found = 0, l = 0; l < help.n; l++)

@@ -11,6 +11,7 @@
 
 #include "backend/cgname.h"
 #include "backend/overview.h"
+#include "backend/sysstrip.h"
 #include "check_main.h"
 #include "ui/ovtable.h"
 
@@ -54,6 +55,39 @@ START_TEST(test_quantile)
 	ck_assert_uint_eq(overview_quantile(slots, 1.0), 2u << 20);
 	slots[20] = 2;
 	ck_assert_uint_eq(overview_quantile(slots, 0.99), 2u << 20);
+}
+END_TEST
+
+/* The strip's disks get the kernel's latency by dev_t: a disk with requests its p99, mean and
+ * top bucket; one the kernel saw nothing of, counted with none; without BPF (ncpus 0) only
+ * diskstats' mean, marked not counted. */
+START_TEST(test_disk_latency)
+{
+	static struct kt_ov_snap s;
+	static struct kt_sysstrip sys;
+
+	s.ncpus = 2;
+	s.ndisks = 1;
+	s.disks[0].dev = 254u << 20 | 16;
+	s.disks[0].count = 100;
+	s.disks[0].sum_ns = 100 * 300000ull;
+	s.disks[0].slots[18] = 98; /* [262 us, 524 us) */
+	s.disks[0].slots[22] = 2;  /* [4.2 ms, 8.4 ms) */
+	sys.ndisks = 2;
+	sys.disks[0].dev = 254u << 20;
+	sys.disks[0].avg_ms = 7;
+	sys.disks[1].dev = 254u << 20 | 16;
+	overview_disk_latency(&s, &sys);
+	ck_assert(sys.disks[0].lat_counted && sys.disks[0].lat_count == 0);
+	ck_assert(sys.disks[0].p99_ms == 0 && sys.disks[0].avg_ms == 7);
+	ck_assert(sys.disks[1].lat_counted && sys.disks[1].lat_count == 100);
+	ck_assert_double_eq_tol(sys.disks[1].lat_mean_ms, 0.3, 1e-9);
+	ck_assert_double_eq_tol(sys.disks[1].p99_ms, (double)(2ull << 22) / 1e6, 1e-9);
+	ck_assert_double_eq_tol(sys.disks[1].lat_max_ms, (double)(2ull << 22) / 1e6, 1e-9);
+	s.ncpus = 0;
+	s.ndisks = 0;
+	overview_disk_latency(&s, &sys);
+	ck_assert(!sys.disks[1].lat_counted && sys.disks[1].p99_ms == 0);
 }
 END_TEST
 
@@ -182,6 +216,7 @@ static Suite *overview_suite(void)
 
 	tcase_add_test(tc, test_cgroup_names);
 	tcase_add_test(tc, test_quantile);
+	tcase_add_test(tc, test_disk_latency);
 	tcase_add_test(tc, test_fit);
 	tcase_add_test(tc, test_table);
 	tcase_add_test(tc, test_hide);

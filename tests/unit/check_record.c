@@ -574,10 +574,13 @@ START_TEST(test_recording_source)
 		  "probes need a live kernel: a recording holds the events its probes made" },
 		{ KT_CAP_TRACER,
 		  "tracers need a live kernel: a recording's tracer ran when it was made" },
-		{ KT_CAP_WRITE, "w and A write a live capture: this is a recording already" },
+		{ KT_CAP_WRITE,
+		  "w, A: this is a recording; ktop -i FILE --from A --to B -o PART writes a part" },
 		{ KT_CAP_TRIGGERS, "triggers act in a live kernel: a recording has none" },
 		{ KT_CAP_STACKS, "stack triggers act in a live kernel: a recording has none" },
 		{ KT_CAP_EVENTS, "a recording is read, not captured: this needs a live kernel" },
+		{ KT_CAP_SELF,
+		  "a recording does not say which threads were ktop's (F comm=NAME narrows rows)" },
 	};
 	struct kt_options o = { .input_path = path, .memory_bytes = 8u << 20 };
 	struct kt_trigger t = { 0 };

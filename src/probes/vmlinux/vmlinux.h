@@ -122,6 +122,7 @@ struct request {
 	unsigned int cmd_flags;
 	unsigned int __data_len;
 	sector_t __sector;
+	u64 start_time_ns; /* when it was allocated (overview.bpf.c's disk latency) */
 } __attribute__((preserve_access_index));
 
 /* A bio's operation and size as block_bio_queue sees it (overview.bpf.c). */
