@@ -257,12 +257,13 @@ static const struct kt_action actions[] = {
 	{ "theme", "t", NULL, "next colour theme", 0, act_theme, true },
 	{ "save", "S", NULL, "save settings (ktoprc)", 0, act_save, true },
 	{ "profile", "W", NULL, "save events as a profile", 0, act_profile, false },
+	/* before w and A: the help lists a recording's refusals in this order, A last */
+	{ "arm", "^A", NULL, "flight recorder: arm conditions (asks) / disarm",
+	  KT_CAP_LIVE | KT_CAP_TRIGGERS | KT_CAP_WRITE, act_arm, false },
 	{ "write", "w", NULL, "write stored events (trace.dat)", KT_CAP_WRITE, act_write, false },
 	{ "record", "A", NULL, "keep writing from now on / stop", KT_CAP_WRITE, act_record, false },
 	{ "range", "@", NULL, "time range: +40.1..+40.3 or absolute", 0, act_range, false },
 	{ "range-clear", "X", NULL, "time range off", 0, act_range_clear, false },
-	{ "arm", "^A", NULL, "flight recorder: arm conditions (asks) / disarm",
-	  KT_CAP_LIVE | KT_CAP_TRIGGERS | KT_CAP_WRITE, act_arm, false },
 };
 
 #define NACTIONS ((int)(sizeof(actions) / sizeof(actions[0])))
