@@ -25,6 +25,7 @@
 #include "backend/probeprint.h"
 #include "json.h"
 #include "batch.h"
+#include "batch_print.h"
 #include "record/recorder.h"
 #include "record/tdat_write.h"
 #include "batch_profile.h"
@@ -152,12 +153,12 @@ static void batch_print_rec(struct batch *b, const struct kt_rec *r)
 	decoder_format_ts(r->ts, 0, ts, sizeof(ts));
 	decoder_format_info(d, r, info, sizeof(info));
 	if (r->flags & KT_REC_LOST) {
-		fprintf(b->out, "%s [%03u] %s\n", ts, r->cpu, info);
+		batch_print_lost(b->out, ts, "", r->cpu, info);
 		return;
 	}
 	pid = decoder_rec_pid(r);
-	fprintf(b->out, "%s [%03u] %16s-%-7d %s: %s\n", ts, r->cpu, decoder_comm(d, pid, r->ts), pid,
-		decoder_format_name(d, r, name, sizeof(name)), info);
+	batch_print_event(b->out, ts, "", r->cpu, decoder_comm(d, pid, r->ts), pid,
+			  decoder_format_name(d, r, name, sizeof(name)), info);
 	batch_print_stack(b, f, batch_stack_of(b, r, f));
 }
 
@@ -262,8 +263,11 @@ static void batch_summary(struct batch *b, double secs)
 {
 	struct kt_app *app = b->app;
 	FILE *out = b->out;
-	uint64_t events = app->rstats.events;
-	uint64_t evicted = b->unprinted;
+	const struct batch_totals t = {
+		.events = app->rstats.events, .printed = b->printed, .lost = app->kernel_lost,
+		.lost_marked = app->rstats.missed, .lost_unknown = app->rstats.missed_unknown,
+		.evicted = b->unprinted, .secs = secs,
+	};
 	struct kt_store_stats ss;
 
 	batch_print_trigger_output(b);
@@ -296,14 +300,8 @@ static void batch_summary(struct batch *b, double secs)
 	store_lock(app->store);
 	store_stats(app->store, &ss);
 	store_unlock(app->store);
-	if (ss.stacks) { /* records too, each its event's; printed with it */
-		if (app->opts->json)
-			fprintf(out, "{\"stacks\":{\"records\":%llu}}\n",
-				(unsigned long long)ss.stacks);
-		else
-			fprintf(out, "# ktop: stacks=%llu (kernel and user stack records, each "
-				"printed with its event)\n", (unsigned long long)ss.stacks);
-	}
+	if (ss.stacks) /* records too, each its event's; printed with it */
+		batch_print_stacks(out, app->opts->json, ss.stacks, "kernel and user");
 	/* perf's side band: a lost exec, rename or fork leaves the names to /proc and
 	 * saved_cmdlines, a lost mapping a user frame to an address */
 	if (app->rstats.sideband_lost) {
@@ -317,14 +315,8 @@ static void batch_summary(struct batch *b, double secs)
 				(unsigned long long)app->rstats.sideband_lost);
 	}
 	if (app->opts->json) {
-		fprintf(out,
-			"{\"summary\":{\"events\":%llu,\"printed\":%llu,\"lost\":%llu,"
-			"\"lost_marked\":%llu,\"lost_unknown_pages\":%llu,\"evicted\":%llu,"
-			"\"duration\":%.3f,\"events_per_sec\":%.0f,\"cpus\":[",
-			(unsigned long long)events, (unsigned long long)b->printed,
-			(unsigned long long)app->kernel_lost, (unsigned long long)app->rstats.missed,
-			(unsigned long long)app->rstats.missed_unknown,
-			(unsigned long long)evicted, secs, secs > 0 ? (double)events / secs : 0);
+		batch_print_totals_json(out, &t);
+		fputs("\"cpus\":[", out);
 		for (int cpu = 0; cpu < app->ncpus; cpu++)
 			fprintf(out, "%s{\"cpu\":%d,\"overrun\":%llu,\"dropped\":%llu}",
 				cpu ? "," : "", cpu,
@@ -332,14 +324,7 @@ static void batch_summary(struct batch *b, double secs)
 				(unsigned long long)app->cpu_stats[cpu].dropped_events);
 		fputs("]}}\n", out);
 	} else {
-		fprintf(out,
-			"# ktop: events=%llu lost=%llu lost_marked=%llu lost_unknown_pages=%llu "
-			"evicted=%llu duration=%.3fs rate=%.0f/s\n",
-			(unsigned long long)events, (unsigned long long)app->kernel_lost,
-			(unsigned long long)app->rstats.missed,
-			(unsigned long long)app->rstats.missed_unknown,
-			(unsigned long long)evicted, secs,
-			secs > 0 ? (double)events / secs : 0);
+		batch_print_totals(out, &t);
 	}
 	fflush(out);
 }

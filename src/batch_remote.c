@@ -41,6 +41,7 @@
 #include "backend/store.h"
 #include "backend/tracers.h"
 #include "backend/usernames.h"
+#include "batch_print.h"
 #include "batch_profile.h"
 #include "batch_remote.h"
 #include "batch_tree.h"
@@ -177,22 +178,15 @@ static void br_format(void *ctx, const char *sys, const char *name, const uint8_
 		      size_t n)
 {
 	struct br_host *h = ctx;
-	char rel[600], id[32];
-	const uint8_t *line;
+	char rel[600];
 
 	/* the tracers' formats come unasked: only a refused one of the user's events matters */
 	if (rpages_format(h->pages, sys, text, n) < 0 && strcmp(sys, "ftrace") && !h->err[0])
 		snprintf(h->err, sizeof(h->err), "the format of %s:%s does not parse", sys, name);
-	if (!h->mirror)
-		return;
-	snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name);
-	br_keep(h, rel, text, n);
-	line = memmem(text, n, "\nID: ", 5);
-	if (line) {
-		snprintf(rel, sizeof(rel), "events/%s/%s/id", sys, name);
-		snprintf(id, sizeof(id), "%d\n", atoi((const char *)line + 5));
-		br_keep(h, rel, id, strlen(id));
-	}
+	if (h->mirror && mirror_put_format(h->mirror, sys, name, text, n, rel, sizeof(rel)) < 0 &&
+	    !h->err[0])
+		snprintf(h->err, sizeof(h->err), "cannot keep %.440s for -o: %s", rel,
+			 strerror(errno));
 }
 
 static void br_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
@@ -278,9 +272,8 @@ static bool br_print_stack(struct br_host *h, const struct kt_rec *r, char *line
 	if (b->opts->json) {
 		decoder_format_json(h->dec, r, line, len);
 		line[strlen(line) - 1] = '\0'; /* the object's last '}' goes after the stack */
-		fputs("{\"host\":", out);
-		json_string(out, h->opt->label);
-		fprintf(out, ",%s,\"stack\":", line + 1);
+		batch_print_host_json(out, h->opt->label, line);
+		fputs(",\"stack\":", out);
 		evstack_record_print(h->dec, sym, r, true, out);
 		fputs("}\n", out);
 		b->stacks++;
@@ -344,12 +337,12 @@ static void br_print(struct br_host *h, const struct kt_rec *r, uint64_t host_ts
 		if (b->merge)
 			snprintf(label, sizeof(label), " %-*s", b->label_width, h->opt->label);
 		if (r->flags & KT_REC_LOST) {
-			fprintf(b->out, "%s%s [%03u] %s\n", ts, label, r->cpu, line);
+			batch_print_lost(b->out, ts, label, r->cpu, line);
 		} else {
 			pid = decoder_rec_pid(r);
-			fprintf(b->out, "%s%s [%03u] %16s-%-7d %s: %s\n", ts, label, r->cpu,
-				tep_data_comm_from_pid(h->tep, pid), pid,
-				decoder_format_name(h->dec, r, name, sizeof(name)), line);
+			batch_print_event(b->out, ts, label, r->cpu,
+					  tep_data_comm_from_pid(h->tep, pid), pid,
+					  decoder_format_name(h->dec, r, name, sizeof(name)), line);
 		}
 	}
 	if (!(r->flags & KT_REC_LOST))
@@ -674,9 +667,8 @@ static void br_print_block(struct batch_remote *b, const struct br_host *h, char
 	}
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (o->json) {
-			fputs("{\"host\":", b->out);
-			json_string(b->out, h->opt->label);
-			fprintf(b->out, ",%s\n", line + 1);
+			batch_print_host_json(b->out, h->opt->label, line);
+			fputc('\n', b->out);
 		} else {
 			fprintf(b->out, "%s;%s\n", h->opt->label, line);
 		}
@@ -774,9 +766,8 @@ static void br_print_probes(struct batch_remote *b, const struct br_host *h)
 	probeprint(h->probes, h->n_probes, true, mem);
 	if (fclose(mem) == 0)
 		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			fputs("{\"host\":", b->out);
-			json_string(b->out, h->opt->label);
-			fprintf(b->out, ",%s\n", line + 1);
+			batch_print_host_json(b->out, h->opt->label, line);
+			fputc('\n', b->out);
 		}
 	free(text);
 }
@@ -803,10 +794,8 @@ static void br_print_snapshots(struct batch_remote *b)
 				continue;
 			}
 			if (o->json) {
-				fputs("{\"host\":", b->out);
-				json_string(b->out, h->opt->label);
 				/* an agent's is one object: its fields follow the host */
-				fprintf(b->out, ",%s", text + (text[0] == '{'));
+				batch_print_host_json(b->out, h->opt->label, text);
 				continue;
 			}
 			if (b->merge)
@@ -1116,7 +1105,8 @@ static void br_summary_json_host(struct batch_remote *b, const struct br_host *h
  * batch mode ends with. */
 static void br_summary(struct batch_remote *b, double secs)
 {
-	struct br_figures f[KT_REMOTES_MAX], all = { 0 };
+	struct br_figures f[KT_REMOTES_MAX];
+	struct batch_totals all = { .printed = b->printed, .secs = secs };
 
 	if (b->out_closed)
 		return;
@@ -1130,28 +1120,19 @@ static void br_summary(struct batch_remote *b, double secs)
 			batch_tree_print(b->hosts[i].tree, b->out, b->opts->json,
 					 b->n > 1 ? b->hosts[i].opt->label : NULL);
 	br_print_snapshots(b);
-	if (b->stacks && b->opts->json)
-		fprintf(b->out, "{\"stacks\":{\"records\":%llu}}\n", (unsigned long long)b->stacks);
-	else if (b->stacks)
-		fprintf(b->out, "# ktop: stacks=%llu (%s stack records, each printed with its "
-			"event)\n", (unsigned long long)b->stacks,
-			b->opts->user_stacks ? "kernel and user" : "kernel");
+	if (b->stacks)
+		batch_print_stacks(b->out, b->opts->json, b->stacks,
+				   b->opts->user_stacks ? "kernel and user" : "kernel");
 	for (unsigned i = 0; i < b->n; i++) {
 		br_figures(&b->hosts[i], &f[i]);
-		all.rs.events += f[i].rs.events;
-		all.rs.missed += f[i].rs.missed;
-		all.rs.missed_unknown += f[i].rs.missed_unknown;
+		all.events += f[i].rs.events;
+		all.lost_marked += f[i].rs.missed;
+		all.lost_unknown += f[i].rs.missed_unknown;
 		all.lost += f[i].lost;
 	}
 	if (b->opts->json) {
-		fprintf(b->out,
-			"{\"summary\":{\"events\":%llu,\"printed\":%llu,\"lost\":%llu,"
-			"\"lost_marked\":%llu,\"lost_unknown_pages\":%llu,\"evicted\":0,"
-			"\"duration\":%.3f,\"events_per_sec\":%.0f,\"hosts\":[",
-			(unsigned long long)all.rs.events, (unsigned long long)b->printed,
-			(unsigned long long)all.lost, (unsigned long long)all.rs.missed,
-			(unsigned long long)all.rs.missed_unknown, secs,
-			secs > 0 ? (double)all.rs.events / secs : 0);
+		batch_print_totals_json(b->out, &all);
+		fputs("\"hosts\":[", b->out);
 		for (unsigned i = 0; i < b->n; i++) {
 			if (i)
 				fputc(',', b->out);
@@ -1165,12 +1146,7 @@ static void br_summary(struct batch_remote *b, double secs)
 		br_summary_one(b, &f[0]);
 	for (unsigned i = 0; b->n > 1 && i < b->n; i++)
 		br_summary_host(b, &b->hosts[i], &f[i]);
-	fprintf(b->out,
-		"# ktop: events=%llu lost=%llu lost_marked=%llu lost_unknown_pages=%llu "
-		"evicted=0 duration=%.3fs rate=%.0f/s\n",
-		(unsigned long long)all.rs.events, (unsigned long long)all.lost,
-		(unsigned long long)all.rs.missed, (unsigned long long)all.rs.missed_unknown, secs,
-		secs > 0 ? (double)all.rs.events / secs : 0);
+	batch_print_totals(b->out, &all);
 	fflush(b->out);
 }
 

@@ -22,6 +22,7 @@ src_libktop_a_SOURCES += \
 	src/profsrc.h \
 	src/signals.c src/signals.h \
 	src/batch.c src/batch.h \
+	src/batch_print.c src/batch_print.h \
 	src/batch_tree.c src/batch_tree.h \
 	src/batch_profile.c src/batch_profile.h \
 	src/batch_offcpu.c src/batch_offcpu.h \

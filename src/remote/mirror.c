@@ -78,6 +78,22 @@ int mirror_put(struct kt_mirror *m, const char *rel, const void *p, size_t n)
 	return close(fd);
 }
 
+int mirror_put_format(struct kt_mirror *m, const char *sys, const char *name, const void *text,
+		      size_t n, char *rel, size_t rellen)
+{
+	const char *line = memmem(text, n, "\nID: ", 5);
+	char id[32];
+
+	snprintf(rel, rellen, "events/%s/%s/format", sys, name);
+	if (mirror_put(m, rel, text, n) < 0)
+		return -1;
+	if (!line)
+		return 0;
+	snprintf(rel, rellen, "events/%s/%s/id", sys, name);
+	snprintf(id, sizeof(id), "%d\n", atoi(line + 5));
+	return mirror_put(m, rel, id, strlen(id));
+}
+
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st;

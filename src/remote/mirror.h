@@ -18,6 +18,11 @@ const char *mirror_dir(const struct kt_mirror *m);
 /* Writes n bytes at rel ("events/sched/sched_switch/format"), making its directories;
  * rel must not climb out ("..") nor be absolute. Returns 0, or -1 with errno. */
 int mirror_put(struct kt_mirror *m, const char *rel, const void *p, size_t n);
+/* An event's format where tracefs has it (events/SYS/NAME/format), and its id, the
+ * format's "ID:" line, beside it (events/SYS/NAME/id): what the trace.dat writer reads of
+ * an event. Returns 0, or -1 with errno and in rel the file that could not be written. */
+int mirror_put_format(struct kt_mirror *m, const char *sys, const char *name, const void *text,
+		      size_t n, char *rel, size_t rellen);
 /* Removes the directory and everything in it, and frees m. Safe on NULL. */
 void mirror_free(struct kt_mirror *m);
 

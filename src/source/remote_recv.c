@@ -135,20 +135,14 @@ static void rs_format(void *ctx, const char *sys, const char *name, const uint8_
 	struct rs_host *h = ctx;
 	struct remote_src *rs = h->rs;
 
-	char rel[600], id[32];
-	const uint8_t *line;
+	char rel[600];
 
 	if (rpages_format(h->pages, sys, text, n) < 0)
 		log_debug("%s: the format of %s:%s does not parse", __func__, sys, name);
-	if (h->mirror) {
-		snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name);
-		rs_keep(h, rel, text, n);
-		if ((line = memmem(text, n, "\nID: ", 5))) {
-			snprintf(rel, sizeof(rel), "events/%s/%s/id", sys, name);
-			snprintf(id, sizeof(id), "%d\n", atoi((const char *)line + 5));
-			rs_keep(h, rel, id, strlen(id));
-		}
-	}
+	if (h->mirror && mirror_put_format(h->mirror, sys, name, text, n, rel, sizeof(rel)) < 0 &&
+	    !h->mirror_err[0])
+		snprintf(h->mirror_err, sizeof(h->mirror_err), "cannot keep the agent's %.100s "
+			 "here: %s", rel, strerror(errno));
 	for (unsigned i = 1; i < rs->n; i++) {
 		if (h->idx && i != h->idx)
 			continue;

@@ -68,8 +68,7 @@ static void format(void *ctx, const char *sys, const char *name, const uint8_t *
 	char rel[600];
 
 	(void)ctx;
-	snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, name); /* as batch_remote.c */
-	mirror_put(mirror, rel, text, n);
+	mirror_put_format(mirror, sys, name, text, n, rel, sizeof(rel)); /* as the viewers do */
 }
 
 static const struct kt_remote_ops ops = { .format = format };
