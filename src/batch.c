@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "app.h"
+#include "app_recorder.h"
 #include "chrome.h"
 #include "timerange.h"
 #include "backend/decode.h"
@@ -400,12 +401,14 @@ static bool batch_cut_possible(struct batch *b)
 /* -i FILE -o PART: the window's records written again, once the index is complete. */
 static int batch_cut_recording(struct batch *b)
 {
+	struct kt_recorder_from src;
 	struct kt_window_stats ws;
 	char err[512];
 
 	if (!b->app->opts->record_path)
 		return KT_EXIT_OK;
-	if (recorder_write_window(b->app, b->app->opts->record_path, b->from, b->to, &ws, err,
+	if (app_recorder_from(b->app, &src, err, sizeof(err)) < 0 ||
+	    recorder_write_window(&src, b->app->opts->record_path, b->from, b->to, &ws, err,
 				  sizeof(err))) {
 		fprintf(stderr, "ktop: %s\n", err);
 		return KT_EXIT_RECORDING;
@@ -521,7 +524,11 @@ int batch_run(struct kt_app *app, FILE *out)
 	if (app_can(app, KT_CAP_SEEK))
 		return batch_recording(&b);
 	if (o->record_path) {
-		b.rec = recorder_start(app, o->record_path, 0, b.rec_err, sizeof(b.rec_err));
+		struct kt_recorder_from src;
+
+		if (app_recorder_from(app, &src, b.rec_err, sizeof(b.rec_err)) == 0)
+			b.rec = recorder_start(&src, o->record_path, 0, b.rec_err,
+					       sizeof(b.rec_err));
 		if (!b.rec) {
 			fprintf(stderr, "ktop: %s\n", b.rec_err);
 			return KT_EXIT_FAILURE;

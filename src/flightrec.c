@@ -15,6 +15,7 @@
 #include <traceevent/event-parse.h>
 
 #include "app.h"
+#include "app_recorder.h"
 #include "armspec.h"
 #include "backend/armbpf.h"
 #include "backend/decode.h"
@@ -412,11 +413,15 @@ static void fr_write(struct kt_flightrec *fr, size_t i, FILE *out)
 {
 	struct kt_incident *inc = &fr->queue[i];
 	struct kt_window_stats ws = { 0 };
+	struct kt_incident_from src;
 	char path[4096], err[1024];
 	int rc;
 
 	fr->written++;
-	rc = incident_write(fr->app, fr->dir, inc, path, sizeof(path), &ws, err, sizeof(err));
+	rc = app_incident_from(fr->app, &src, err, sizeof(err));
+	if (rc == 0)
+		rc = incident_write(&src, fr->dir, inc, path, sizeof(path), &ws, err,
+				    sizeof(err));
 	if (rc < 0)
 		fr_say(fr, "incident %u not written: %s; capture goes on", inc->n, err);
 	else if (rc > 0)

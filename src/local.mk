@@ -14,6 +14,7 @@ src_libktop_a_SOURCES += \
 	src/options.c src/options.h \
 	src/options_check.c \
 	src/app.c src/app.h \
+	src/app_recorder.c src/app_recorder.h \
 	src/histsrc.h \
 	src/storehist.c src/storehist.h \
 	src/ovsrc.c src/ovsrc.h \

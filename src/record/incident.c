@@ -11,7 +11,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../app.h"
 #include "../backend/decode.h"
 #include "../backend/histdata.h"
 #include "../clock.h"
@@ -123,9 +122,9 @@ static int write_summary(const char *path, const struct kt_incident *inc,
 	return fclose(f) ? -1 : 0;
 }
 
-int incident_write(struct kt_app *app, const char *dir, const struct kt_incident *inc,
-		   char *path, size_t pathlen, struct kt_window_stats *ws, char *err,
-		   size_t errlen)
+int incident_write(const struct kt_incident_from *src, const char *dir,
+		   const struct kt_incident *inc, char *path, size_t pathlen,
+		   struct kt_window_stats *ws, char *err, size_t errlen)
 {
 	struct kt_incident_stacks stk = { 0 };
 	char wall[48], file[4096], why[512] = "";
@@ -142,13 +141,13 @@ int incident_write(struct kt_app *app, const char *dir, const struct kt_incident
 		return -1;
 	}
 	snprintf(file, sizeof(file), "%s/trace.dat", path);
-	rc = recorder_write_window(app, file, inc->from, inc->to, ws, why, sizeof(why));
+	rc = recorder_write_window(&src->rec, file, inc->from, inc->to, ws, why, sizeof(why));
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", why);
 		incident_remove(path);
 		return -1;
 	}
-	stk_err = incident_stacks_write(app, path, inc, &stk) < 0 ? errno : 0;
+	stk_err = incident_stacks_write(src, path, inc, &stk) < 0 ? errno : 0;
 	snprintf(file, sizeof(file), "%s/summary.json", path);
 	if (write_summary(file, inc, ws, rc, why, &stk, stk_err) < 0) {
 		snprintf(err, errlen, "%s: %s%s%s", file, strerror(errno), rc ? "; " : "",

@@ -10,9 +10,10 @@
 #include <stdint.h>
 
 #include "src/probes/arm.h"
+#include "recorder.h"
 
-struct kt_app;
-struct kt_window_stats;
+struct kt_decoder;
+struct kt_symbolizer;
 
 struct kt_incident {
 	unsigned int n;		  /* 1, 2, ... in this run */
@@ -27,13 +28,25 @@ struct kt_incident {
 	double pre, post;	  /* --pre and --post */
 };
 
+/* What an incident is written from, filled by its caller (app_incident_from,
+ * src/app_recorder.c): the recording's inputs, and the decoder and symbolizer its stacks are
+ * folded with. */
+struct kt_incident_from {
+	struct kt_recorder_from rec;
+	struct kt_decoder *decoder;
+	/* The user frames' symbolizer, or NULL; asked at each fold, so the mappings that came
+	 * since the last are fed to it first. */
+	struct kt_symbolizer *(*sym)(void *ctx);
+	void *sym_ctx;
+};
+
 /* Writes inc under dir (created if missing, mode 0700); its directory's path into path.
  * Returns 0; 1 when trace.dat stopped early (a full disk: err says so, what was written is
  * kept); -1 with err when nothing usable was written (the directory is removed). *ws: what
  * the window held (events, loss). */
-int incident_write(struct kt_app *app, const char *dir, const struct kt_incident *inc,
-		   char *path, size_t pathlen, struct kt_window_stats *ws, char *err,
-		   size_t errlen);
+int incident_write(const struct kt_incident_from *src, const char *dir,
+		   const struct kt_incident *inc, char *path, size_t pathlen,
+		   struct kt_window_stats *ws, char *err, size_t errlen);
 /* The window's event stacks (--stack, --user-stacks, an event condition's own), folded as
  * stackcollapse-perf.pl folds: all in INCIDENT_STACKS, the firing task's in
  * INCIDENT_TASK_STACKS; a file only when it has stacks (incident_stacks.c). */
@@ -43,8 +56,8 @@ struct kt_incident_stacks {
 	int64_t all, task; /* stacks in each file (0: no file) */
 };
 /* Writes them under dir. 0, or -1 with errno. */
-int incident_stacks_write(struct kt_app *app, const char *dir, const struct kt_incident *inc,
-			  struct kt_incident_stacks *s);
+int incident_stacks_write(const struct kt_incident_from *src, const char *dir,
+			  const struct kt_incident *inc, struct kt_incident_stacks *s);
 /* Bytes the files of an incident directory take. */
 unsigned long long incident_size(const char *path);
 /* Removes an incident directory ktop wrote (its two files, then it). 0, or -1 with errno. */

@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "../app.h"
 #include "../backend/decode.h"
 #include "../backend/evstacks.h"
 #include "../backend/stacks.h"
@@ -25,8 +24,8 @@ static bool of_task(void *arg, const struct kt_rec *r)
 
 /* The stacks of [first, end) (of tid's records when tid is not NULL) folded into
  * dir/name, when there are any. Returns how many, or -1 with errno. */
-static int64_t fold_to(struct kt_app *app, const char *dir, const char *name, uint64_t first,
-		       uint64_t end, int *tid)
+static int64_t fold_to(const struct kt_incident_from *src, const char *dir, const char *name,
+		       uint64_t first, uint64_t end, int *tid)
 {
 	struct kt_evstacks_scan scan = { .shown = of_task, .arg = (void *)tid };
 	struct kt_stacks *st = stacks_new(KT_STACK_EVENTS);
@@ -38,7 +37,7 @@ static int64_t fold_to(struct kt_app *app, const char *dir, const char *name, ui
 		errno = ENOMEM;
 		return -1;
 	}
-	n = evstacks_collect(st, app->decoder, app_symbolizer(app), app->store, first, end,
+	n = evstacks_collect(st, src->decoder, src->sym(src->sym_ctx), src->rec.store, first, end,
 			     tid ? &scan : NULL);
 	if (n > 0) {
 		snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -53,10 +52,10 @@ static int64_t fold_to(struct kt_app *app, const char *dir, const char *name, ui
 	return n;
 }
 
-int incident_stacks_write(struct kt_app *app, const char *dir, const struct kt_incident *inc,
-			  struct kt_incident_stacks *s)
+int incident_stacks_write(const struct kt_incident_from *src, const char *dir,
+			  const struct kt_incident *inc, struct kt_incident_stacks *s)
 {
-	struct kt_store *store = app->store;
+	struct kt_store *store = src->rec.store;
 	int tid = inc->fire.tid;
 	uint64_t first, end;
 
@@ -64,8 +63,8 @@ int incident_stacks_write(struct kt_app *app, const char *dir, const struct kt_i
 	first = store_seek_ts(store, store_first(store), store_end(store), inc->from);
 	end = store_seek_ts(store, first, store_end(store), inc->to + 1);
 	store_unlock(store);
-	s->all = fold_to(app, dir, INCIDENT_STACKS, first, end, NULL);
-	s->task = s->all > 0 ? fold_to(app, dir, INCIDENT_TASK_STACKS, first, end,
+	s->all = fold_to(src, dir, INCIDENT_STACKS, first, end, NULL);
+	s->task = s->all > 0 ? fold_to(src, dir, INCIDENT_TASK_STACKS, first, end,
 				       &tid) : 0;
 	return s->all < 0 || s->task < 0 ? -1 : 0;
 }

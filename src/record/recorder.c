@@ -3,21 +3,19 @@
  * bounded batch per hold of the store lock, so the reader thread never waits long. */
 #include "config.h"
 
-#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../app.h"
-#include "../backend/decode.h"
-#include "../backend/session.h"
-#include "../source/source.h"
+#include "../backend/store.h"
 #include "recorder.h"
 #include "tdat_write.h"
 
 #define RECORDER_BATCH 4096
 
 struct kt_recorder {
-	struct kt_app *app;
+	struct kt_store *store;
+	const struct kt_cpu_stats *cpu_stats;
 	struct kt_tdat_writer *w;
 	uint64_t next;
 	uint64_t from, to; /* the window written (trace timestamps, both included) */
@@ -26,44 +24,25 @@ struct kt_recorder {
 	struct kt_window_stats *win; /* a window's losses, counted as it is written; or NULL */
 };
 
-/* The writer asks for task names; "<...>" means ktop does not know one. */
-static const char *recorder_comm(void *ctx, int pid)
+struct kt_recorder *recorder_start(const struct kt_recorder_from *from, const char *path,
+				   uint64_t from_seq, char *err, size_t errlen)
 {
-	struct kt_app *app = ctx;
-	const char *c = decoder_comm(app->decoder, pid, ULLONG_MAX);
-
-	return c && strcmp(c, "<...>") ? c : NULL;
-}
-
-struct kt_recorder *recorder_start(struct kt_app *app, const char *path, uint64_t from_seq,
-				   char *err, size_t errlen)
-{
-	struct kt_tdat_meta meta = {
-		.tracing_dir = app->tracing_dir,
-		.ncpus = app->ncpus,
-		.clock = "mono",
-		.comm = recorder_comm,
-		.comm_ctx = app,
-		.replace = app->opts->force,
-	};
 	struct kt_recorder *rc;
 
-	/* another machine's capture: its kernel's files, as the agent sent them */
-	if (source_record_meta(app->source, &meta, err, errlen) < 0)
-		return NULL;
 	rc = calloc(1, sizeof(*rc));
 	if (!rc || !(rc->path = strdup(path))) {
 		free(rc);
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
-	rc->w = tdat_writer_open(path, &meta, err, errlen);
+	rc->w = tdat_writer_open(path, &from->meta, err, errlen);
 	if (!rc->w) {
 		free(rc->path);
 		free(rc);
 		return NULL;
 	}
-	rc->app = app;
+	rc->store = from->store;
+	rc->cpu_stats = from->cpu_stats;
 	rc->next = from_seq;
 	rc->to = UINT64_MAX;
 	return rc;
@@ -82,7 +61,7 @@ static int recorder_add(struct kt_recorder *rc, const struct kt_rec *r, char *er
 
 int recorder_pump(struct kt_recorder *rc, char *err, size_t errlen)
 {
-	struct kt_store *st = rc->app->store;
+	struct kt_store *st = rc->store;
 	struct kt_rec r;
 	uint64_t end;
 	unsigned n;
@@ -135,7 +114,7 @@ int recorder_finish(struct kt_recorder *rc, char *err, size_t errlen)
 
 	/* a page that cannot be written stops the writer; its close says so */
 	recorder_pump(rc, err, errlen);
-	ret = tdat_writer_close(rc->w, rc->win ? NULL : rc->app->cpu_stats, err, errlen);
+	ret = tdat_writer_close(rc->w, rc->win ? NULL : rc->cpu_stats, err, errlen);
 	free(rc->path);
 	free(rc);
 	return ret;
@@ -154,18 +133,18 @@ static bool recorder_holds(struct kt_store *st, uint64_t from)
 	return held;
 }
 
-int recorder_write_window(struct kt_app *app, const char *path, uint64_t from, uint64_t to,
-			  struct kt_window_stats *ws, char *err, size_t errlen)
+int recorder_write_window(const struct kt_recorder_from *src, const char *path, uint64_t from,
+			  uint64_t to, struct kt_window_stats *ws, char *err, size_t errlen)
 {
 	struct kt_recorder *rc;
 	uint64_t first;
 
 	memset(ws, 0, sizeof(*ws));
-	ws->truncated = !recorder_holds(app->store, from);
-	store_lock(app->store);
-	first = store_first(app->store);
-	store_unlock(app->store);
-	rc = recorder_start(app, path, first, err, errlen);
+	ws->truncated = !recorder_holds(src->store, from);
+	store_lock(src->store);
+	first = store_first(src->store);
+	store_unlock(src->store);
+	rc = recorder_start(src, path, first, err, errlen);
 	if (!rc)
 		return -1;
 	recorder_set_window(rc, from, to);

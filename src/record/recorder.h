@@ -8,13 +8,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct kt_app;
+#include "tdat_write.h"
+
+struct kt_store;
+struct kt_cpu_stats;
 struct kt_recorder;
 
-/* Starts recording app's store to path from record from_seq on (store_first() for what the
+/* What a recording is made of, filled by its caller (app_recorder_from, src/app_recorder.c):
+ * the store copied, the file's metadata (the source's own when its kernel is another
+ * machine's), the kernel's loss counters written at the end. The recorder asks nothing else,
+ * so it needs nothing above src/record/. */
+struct kt_recorder_from {
+	struct kt_store *store;
+	struct kt_tdat_meta meta;
+	const struct kt_cpu_stats *cpu_stats; /* meta.ncpus entries, or NULL */
+};
+
+/* Starts recording from->store to path from record from_seq on (store_first() for what the
  * store holds, store_end() for what is captured from now on). NULL with err filled. */
-struct kt_recorder *recorder_start(struct kt_app *app, const char *path, uint64_t from_seq,
-				   char *err, size_t errlen);
+struct kt_recorder *recorder_start(const struct kt_recorder_from *from, const char *path,
+				   uint64_t from_seq, char *err, size_t errlen);
 /* Only the records from..to (trace timestamps, both included) are written: --from, --to. */
 void recorder_set_window(struct kt_recorder *rc, uint64_t from, uint64_t to);
 /* Writes the records the store gained since the last call. Returns 0, or -1 with err: a
@@ -46,7 +59,7 @@ struct kt_window_stats {
  * path, at once: what the flight recorder keeps of an incident, and what -o writes of
  * -i FILE --from --to. The kernel's whole-capture loss counters are left out (ws counts the
  * window's). Returns recorder_finish()'s 0, 1 or -1, with err. */
-int recorder_write_window(struct kt_app *app, const char *path, uint64_t from, uint64_t to,
-			  struct kt_window_stats *ws, char *err, size_t errlen);
+int recorder_write_window(const struct kt_recorder_from *src, const char *path, uint64_t from,
+			  uint64_t to, struct kt_window_stats *ws, char *err, size_t errlen);
 
 #endif

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "app.h"
+#include "app_recorder.h"
 #include "record/recorder.h"
 #include "ui/screen.h"
 #include "ui/ui_record.h"
@@ -52,6 +53,7 @@ bool ui_record_key(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record *r,
 void ui_record_prompt(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record *r, int id,
 		      const char *text)
 {
+	struct kt_recorder_from src;
 	struct kt_recorder *rc;
 	unsigned long long events, missed;
 	uint64_t from;
@@ -64,7 +66,9 @@ void ui_record_prompt(struct kt_ui *ui, struct kt_app *app, struct kt_ui_record 
 	store_lock(app->store);
 	from = id == UI_PROMPT_WRITE ? store_first(app->store) : store_end(app->store);
 	store_unlock(app->store);
-	rc = recorder_start(app, text, from, err, sizeof(err));
+	rc = NULL;
+	if (app_recorder_from(app, &src, err, sizeof(err)) == 0)
+		rc = recorder_start(&src, text, from, err, sizeof(err));
 	if (!rc) {
 		ui_message(ui, true, "%s", err);
 		return;
