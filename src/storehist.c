@@ -7,11 +7,11 @@
 #include <string.h>
 #include <traceevent/event-parse.h>
 
-#include "backend/decode.h"
-#include "backend/store.h"
-#include "histsrc.h"
+#include "backend/ingest/decode.h"
+#include "backend/ingest/store.h"
+#include "source/histsrc.h"
 #include "storehist.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 #define SH_SCAN 400000 /* records per update, so the screen stays responsive */
 

@@ -19,7 +19,7 @@ tests_helpers_lockwork_SOURCES = tests/helpers/lockwork.c
 tests_helpers_lockwork_CFLAGS = $(AM_CFLAGS)
 tests_helpers_lockwork_LDADD =
 LIVE_TESTS += tests/live/bpf_hist_lock.sh
-# tcp-connect-latency, the first kind added as one row of src/backend/histkind.c
+# tcp-connect-latency, the first kind added as one row of src/backend/bpf/histkind.c
 LIVE_TESTS += tests/live/bpf_hist_tcp.sh
 # offcpu and syscall-latency forget the tasks that exit (their start maps would fill).
 LIVE_TESTS += tests/live/bpf_hist_exit.sh

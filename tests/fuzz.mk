@@ -5,28 +5,28 @@
 # make check runs each through tests/fuzz/fuzz_parser.sh for KTOP_FUZZ_SECS (default 20)
 # from its seeds in tests/fuzz/corpus/NAME and its libFuzzer dictionary tests/fuzz/NAME.dict,
 # which names the test.
-FUZZ_FILTER_SRCS = tests/fuzz/fuzz_filter.c src/backend/filtercheck.c
+FUZZ_FILTER_SRCS = tests/fuzz/fuzz_filter.c src/backend/tracefs/filtercheck.c
 # probes.c and what it needs (session*.c: session.c clears triggers before an instance goes)
-FUZZ_PROBES_LIB = src/backend/probes.c src/backend/session.c src/backend/session_mount.c \
-	src/backend/session_stale.c src/backend/session_events.c src/backend/session_filter.c \
-	src/backend/session_dynevent.c src/backend/toplevel.c src/backend/owner.c \
-	src/backend/procmaps.c src/backend/tracers.c src/backend/elfsyms.c src/backend/ksyms.c src/backend/symlist.c src/backend/triggers.c \
-	src/backend/filtercheck.c src/clock.c src/fileio.c src/log.c src/piddead.c src/strutil.c \
-	src/xalloc.c
+FUZZ_PROBES_LIB = src/backend/tracefs/probes.c src/backend/tracefs/session.c src/backend/tracefs/session_mount.c \
+	src/backend/tracefs/session_stale.c src/backend/tracefs/session_events.c src/backend/tracefs/session_filter.c \
+	src/backend/tracefs/session_dynevent.c src/backend/tracefs/toplevel.c src/backend/tracefs/owner.c \
+	src/backend/symbols/procmaps.c src/backend/tracefs/tracers.c src/backend/symbols/elfsyms.c src/backend/symbols/ksyms.c src/backend/symbols/symlist.c src/backend/tracefs/triggers.c \
+	src/backend/tracefs/filtercheck.c src/util/clock.c src/util/fileio.c src/util/log.c src/util/piddead.c src/util/strutil.c \
+	src/util/xalloc.c
 FUZZ_PROBE_SRCS = tests/fuzz/fuzz_probe.c $(FUZZ_PROBES_LIB)
-FUZZ_HISTSPEC_SRCS = tests/fuzz/fuzz_histspec.c src/backend/histspec.c src/backend/usdt.c \
-	src/backend/elfsyms.c src/backend/procmaps.c src/backend/symlist.c src/strutil.c
-FUZZ_USDT_SRCS = tests/fuzz/fuzz_usdt.c $(FUZZ_PROBES_LIB) src/backend/usdt.c
-FUZZ_KTOPRC_SRCS = tests/fuzz/fuzz_ktoprc.c src/ktoprc.c src/ui/theme.c src/strutil.c
-FUZZ_THEME_SRCS = tests/fuzz/fuzz_theme.c src/ui/theme.c src/strutil.c
-FUZZ_ROWFILTER_SRCS = tests/fuzz/fuzz_rowfilter.c src/ui/rowfilter.c
-FUZZ_FOLDED_SRCS = tests/fuzz/fuzz_folded.c src/backend/folded.c src/backend/stacks.c \
-	src/json.c
+FUZZ_HISTSPEC_SRCS = tests/fuzz/fuzz_histspec.c src/backend/bpf/histspec.c src/backend/tracefs/usdt.c \
+	src/backend/symbols/elfsyms.c src/backend/symbols/procmaps.c src/backend/symbols/symlist.c src/util/strutil.c
+FUZZ_USDT_SRCS = tests/fuzz/fuzz_usdt.c $(FUZZ_PROBES_LIB) src/backend/tracefs/usdt.c
+FUZZ_KTOPRC_SRCS = tests/fuzz/fuzz_ktoprc.c src/ui/ktoprc.c src/ui/theme.c src/util/strutil.c
+FUZZ_THEME_SRCS = tests/fuzz/fuzz_theme.c src/ui/theme.c src/util/strutil.c
+FUZZ_ROWFILTER_SRCS = tests/fuzz/fuzz_rowfilter.c src/ui/panes/rowfilter.c
+FUZZ_FOLDED_SRCS = tests/fuzz/fuzz_folded.c src/backend/stacks/folded.c src/backend/stacks/stacks.c \
+	src/util/json.c
 # the remote protocol's frames and messages, as either side reads them from the pipe
 FUZZ_FRAME_SRCS = tests/fuzz/fuzz_frame.c src/remote/frame.c src/remote/msg.c \
-	src/remote/histrows.c src/remote/counterrows.c src/backend/pmu_snap.c \
+	src/remote/histrows.c src/remote/counterrows.c src/backend/perf/pmu_snap.c \
 	src/remote/profrows.c \
-	src/backend/probeprint.c src/json.c $(FUZZ_PROBES_LIB)
+	src/backend/tracefs/probeprint.c src/util/json.c $(FUZZ_PROBES_LIB)
 FUZZ_PARSER_TESTS = tests/fuzz/frame.dict tests/fuzz/filter.dict tests/fuzz/probe.dict tests/fuzz/histspec.dict \
 	tests/fuzz/ktoprc.dict tests/fuzz/theme.dict tests/fuzz/rowfilter.dict tests/fuzz/usdt.dict \
 	tests/fuzz/folded.dict
@@ -91,9 +91,9 @@ endif
 FUZZ_REMOTE_SRCS = tests/fuzz/fuzz_remote.c $(FUZZ_REMOTE_LIB)
 FUZZ_REMOTE_LIB = src/remote/client.c src/remote/pages.c \
 	src/remote/fmtcheck.c \
-	src/remote/recq.c src/backend/ringpage.c src/backend/catalog.c src/remote/frame.c \
-	src/remote/msg.c src/remote/histrows.c src/remote/counterrows.c src/backend/pmu_snap.c \
-	src/remote/profrows.c src/remote/ovrows.c src/backend/probeprint.c src/json.c \
+	src/remote/recq.c src/backend/ingest/ringpage.c src/backend/tracefs/catalog.c src/remote/frame.c \
+	src/remote/msg.c src/remote/histrows.c src/remote/counterrows.c src/backend/perf/pmu_snap.c \
+	src/remote/profrows.c src/remote/ovrows.c src/backend/tracefs/probeprint.c src/util/json.c \
 	src/remote/push.c $(FUZZ_PROBES_LIB)
 FUZZ_PARSER_TESTS += tests/fuzz/remote.dict
 EXTRA_DIST += tests/fuzz/remote.dict tests/fuzz/fuzz_remote.c
@@ -103,10 +103,10 @@ tests/fuzz/fuzz_remote: $(FUZZ_REMOTE_SRCS) tests/fuzz/fuzz_parser.h
 	$(FUZZ_PARSER_LINK)
 endif
 # The agent's reading of its viewer's frames, all of it before a kernel call
-# (src/remote/agentreq.c): hello first, then requests, pings and anything else (issue 36).
-FUZZ_AGENT_SRCS = tests/fuzz/fuzz_agent.c src/remote/agentreq.c src/remote/frame.c \
-	src/remote/msg.c src/remote/histrows.c src/remote/counterrows.c src/backend/pmu_snap.c \
-	src/remote/profrows.c src/backend/probeprint.c src/json.c $(FUZZ_PROBES_LIB)
+# (src/agent/agentreq.c): hello first, then requests, pings and anything else (issue 36).
+FUZZ_AGENT_SRCS = tests/fuzz/fuzz_agent.c src/agent/agentreq.c src/remote/frame.c \
+	src/remote/msg.c src/remote/histrows.c src/remote/counterrows.c src/backend/perf/pmu_snap.c \
+	src/remote/profrows.c src/backend/tracefs/probeprint.c src/util/json.c $(FUZZ_PROBES_LIB)
 # The mirror's file names: a name from an agent stays inside the mirror directory (issue 36).
 FUZZ_MIRROR_SRCS = tests/fuzz/fuzz_mirror.c src/remote/mirror.c $(FUZZ_REMOTE_LIB)
 FUZZ_PARSER_TESTS += tests/fuzz/agent.dict tests/fuzz/mirror.dict

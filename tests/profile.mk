@@ -49,7 +49,7 @@ bench: bench-flame
 bench-flame: tests/bench/flame_bench$(EXEEXT)
 	@tests/bench/flame_bench$(EXEEXT)
 .PHONY: bench-flame
-# The off-CPU profile (src/backend/offcpu.c, src/batch_offcpu.c): 5 sleeps of 200 ms are 1 s
+# The off-CPU profile (src/backend/bpf/offcpu.c, src/batch/batch_offcpu.c): 5 sleeps of 200 ms are 1 s
 # under the nanosleep path in every variant, no program left on any exit; its refusals
 # (privilege, scope) in one line, and its tracepoint fallback where BTF cannot be read.
 LIVE_TESTS += tests/live/offcpu_sleep.sh tests/live/offcpu_errors.sh

@@ -25,9 +25,9 @@ LIVE_TESTS += tests/live/remote_open.sh
 LIVE_TESTS += tests/live/remote_multi.sh
 # --hist and --pmu through agents: exact per host, the agent's refusal, all gone after -9.
 LIVE_TESTS += tests/live/remote_hist.sh
-# -p, --comm and --cgroup over an agent: the scope request (src/remote/agent.c).
+# -p, --comm and --cgroup over an agent: the scope request (src/agent/agent.c).
 LIVE_TESTS += tests/live/remote_scope.sh
-# --usdt over an agent: the sites of a binary on the agent's machine (src/remote/agent.c).
+# --usdt over an agent: the sites of a binary on the agent's machine (src/agent/agent.c).
 LIVE_TESTS += tests/live/remote_usdt.sh
 # --stack over an agent: the frames named from the agent's kallsyms.
 LIVE_TESTS += tests/live/remote_stack.sh

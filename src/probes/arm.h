@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What the armed conditions' program (arm.bpf.c) and its loader (src/backend/armbpf.c)
+ * What the armed conditions' program (arm.bpf.c) and its loader (src/backend/bpf/armbpf.c)
  * share. Each condition is a row of the .rodata array conds and owns KT_ARM_SLOTS slots of
  * the fires map; when it is met (and gap_ns has passed since it last fired), the program
  * claims a free slot (state ARMED -> FILLING -> FIRED) and fills it. User space takes

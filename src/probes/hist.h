@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What the BPF histogram programs and their loader (src/backend/bpfhist.c) share: the map
+ * What the BPF histogram programs and their loader (src/backend/bpf/bpfhist.c) share: the map
  * key and value, the bucket layout and the tunables handed over in .rodata.
  *
  * Every histogram is a per-CPU hash from a key (a syscall number, a pid, a CPU, a field's

@@ -1,15 +1,15 @@
 # BPF programs: each src/probes/<p>.bpf.c named in BPF_PROGS becomes a CO-RE object and a
 # skeleton header in the build tree (never in git); src/probes/objects.h puts their bytes
-# in a table by name, which src/backend/bpfobj.c opens (src/backend/histkind.c's rows name
+# in a table by name, which src/backend/bpf/bpfobj.c opens (src/backend/bpf/histkind.c's rows name
 # them). A new program: its .bpf.c and its name here. --disable-bpf leaves all of it out
 # (src/backend/local.mk builds the stubs instead).
 BPF_PROGS = syslat tphist funclat schedlat blockio rwsize usdthist lockcont tcpconn
-# Off-CPU stacks (src/backend/offcpu.c): the typed variants, and the plain tracepoint one
+# Off-CPU stacks (src/backend/bpf/offcpu.c): the typed variants, and the plain tracepoint one
 # apart, since it must load where the kernel's BTF cannot be read.
 BPF_PROGS += offcpustack offcpustack_tp
-# The overview's per-thread counters (src/backend/overview.c).
+# The overview's per-thread counters (src/backend/overview/overview.c).
 BPF_PROGS += overview
-# The flight recorder's armed conditions (src/backend/armbpf.c); atomics need v3.
+# The flight recorder's armed conditions (src/backend/bpf/armbpf.c); atomics need v3.
 BPF_PROGS += arm
 BPF_SRC = $(BPF_PROGS:%=src/probes/%.bpf.c)
 BPF_HDRS = src/probes/hist.h src/probes/hist_common.bpf.h src/probes/vmlinux/vmlinux.h \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the off-CPU stack programs (offcpustack.bpf.c, offcpustack_tp.bpf.c) and their loader
- * (src/backend/offcpu.c) share.
+ * (src/backend/bpf/offcpu.c) share.
  *
  * A task switched out is stamped with the time and its kernel and user stack ids; when it is
  * switched in again, the time it was off the CPU is added to the entry of its process, name

@@ -2,7 +2,7 @@
 /*
  * The overview's counters (overview.h): one record per thread on the scheduler, syscall and
  * block hooks, tp_btf and raw_tp variants of each. No event leaves the kernel: user space
- * reads the records once per tick (src/backend/overview.c).
+ * reads the records once per tick (src/backend/overview/overview.c).
  *
  * A thread's time is split by its state between two of its own hooks: on a CPU (per-CPU
  * slot, from switch-in to switch-out), waiting for one (wake-up or preemption to

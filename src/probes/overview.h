@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * What the overview's BPF program (overview.bpf.c) and its reader (src/backend/overview.c)
+ * What the overview's BPF program (overview.bpf.c) and its reader (src/backend/overview/overview.c)
  * share: one counter record per thread, in a bounded hash keyed by thread id, plus one
  * "other" record in a per-CPU array for threads the hash had no room for. The kernel only
  * adds; user space reads every record once per tick and takes the difference from the

@@ -11,9 +11,9 @@
 #include "record/tdat_open.h"
 #endif
 
-#include "backend/callgraph.h"
+#include "backend/callgraph/callgraph.h"
 #include "record/callgraph_file.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 /* Records read between releases of the file's mapped pages (as ktop -i's reader does). */
 #define CALLGRAPH_FILE_DROP_EVERY 65536

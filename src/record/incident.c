@@ -11,10 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../backend/decode.h"
-#include "../backend/histdata.h"
-#include "../clock.h"
-#include "../json.h"
+#include "backend/ingest/decode.h"
+#include "backend/bpf/histdata.h"
+#include "util/clock.h"
+#include "util/json.h"
 #include "incident.h"
 #include "recorder.h"
 

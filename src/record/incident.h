@@ -29,7 +29,7 @@ struct kt_incident {
 };
 
 /* What an incident is written from, filled by its caller (app_incident_from,
- * src/app_recorder.c): the recording's inputs, and the decoder and symbolizer its stacks are
+ * src/app/app_recorder.c): the recording's inputs, and the decoder and symbolizer its stacks are
  * folded with. */
 struct kt_incident_from {
 	struct kt_recorder_from rec;

@@ -10,10 +10,10 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "../backend/decode.h"
-#include "../backend/evstacks.h"
-#include "../backend/stacks.h"
-#include "../backend/store.h"
+#include "backend/ingest/decode.h"
+#include "backend/callgraph/evstacks.h"
+#include "backend/stacks/stacks.h"
+#include "backend/ingest/store.h"
 #include "incident.h"
 
 /* The firing task's records alone. */

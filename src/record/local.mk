@@ -9,7 +9,7 @@ src_libktop_a_SOURCES += \
 src_libktop_a_SOURCES += \
 	src/record/tdat_check.c src/record/tdat_check.h \
 	src/record/recording.h \
-	src/record/app_recording.c \
+	src/app/app_recording.c \
 	src/record/callgraph_file.c src/record/callgraph_file.h
 if HAVE_LIBTRACECMD
 src_libktop_a_SOURCES += src/record/recording.c src/record/recording_local.h \

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../strutil.h"
+#include "util/strutil.h"
 #include "outfile.h"
 
 static const char *kind_of(mode_t mode)

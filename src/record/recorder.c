@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../backend/store.h"
+#include "backend/ingest/store.h"
 #include "recorder.h"
 #include "tdat_write.h"
 

@@ -14,7 +14,7 @@ struct kt_store;
 struct kt_cpu_stats;
 struct kt_recorder;
 
-/* What a recording is made of, filled by its caller (app_recorder_from, src/app_recorder.c):
+/* What a recording is made of, filled by its caller (app_recorder_from, src/app/app_recorder.c):
  * the store copied, the file's metadata (the source's own when its kernel is another
  * machine's), the kernel's loss counters written at the end. The recorder asks nothing else,
  * so it needs nothing above src/record/. */

@@ -26,11 +26,11 @@
 #include <traceevent/kbuffer.h>
 #include <trace-cmd/trace-cmd.h>
 
-#include "../backend/store.h"
+#include "backend/ingest/store.h"
 #include "recording_local.h"
 #include "tdat_mirror.h"
 #include "tdat_write.h"
-#include "../testhooks.h"
+#include "util/testhooks.h"
 
 /* ---- the handle ------------------------------------------------------------------------- */
 

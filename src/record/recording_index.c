@@ -15,7 +15,7 @@
 #include <traceevent/kbuffer.h>
 #include <trace-cmd/trace-cmd.h>
 
-#include "../backend/store.h"
+#include "backend/ingest/store.h"
 #include "recording_local.h"
 
 static void wake(struct kt_recording *rec)

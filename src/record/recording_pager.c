@@ -11,7 +11,7 @@
 #include <traceevent/kbuffer.h>
 #include <trace-cmd/trace-cmd.h>
 
-#include "../backend/store.h"
+#include "backend/ingest/store.h"
 #include "recording_local.h"
 
 void recording_tail_free(struct kt_recording *rec)

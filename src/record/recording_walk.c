@@ -17,7 +17,7 @@
 #include <traceevent/kbuffer.h>
 #include <trace-cmd/trace-cmd.h>
 
-#include "../backend/store.h"
+#include "backend/ingest/store.h"
 #include "recording_local.h"
 
 void walk_close(struct walk *w)

@@ -21,8 +21,8 @@
 
 #include <zstd.h>
 
-#include "../backend/loss.h"
-#include "../backend/ringpage.h"
+#include "backend/ingest/loss.h"
+#include "backend/ingest/ringpage.h"
 #include "tdat.h"
 #include "tdat_check.h"
 

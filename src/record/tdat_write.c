@@ -24,10 +24,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "../backend/loss.h"
-#include "../backend/store.h"
-#include "../fileio.h"
-#include "../strutil.h"
+#include "backend/ingest/loss.h"
+#include "backend/ingest/store.h"
+#include "util/fileio.h"
+#include "util/strutil.h"
 #include "outfile.h"
 #include "tdat.h"
 #include "tdat_write.h"

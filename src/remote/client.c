@@ -16,14 +16,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "backend/catalog.h"
-#include "backend/ringpage.h"
+#include "backend/tracefs/catalog.h"
+#include "backend/ingest/ringpage.h"
 #include "client.h"
-#include "clock.h"
-#include "log.h"
+#include "util/clock.h"
+#include "util/log.h"
 #include "push.h"
-#include "strutil.h"
-#include "xalloc.h"
+#include "util/strutil.h"
+#include "util/xalloc.h"
 
 /* Formats an agent may send, at most: a kernel has about 2,300 events in 2 MB of formats,
  * the largest 6 KB; libtraceevent's parser is quadratic in a long run of blanks. */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "counterrows.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 /* The fewest bytes a counter takes: three empty strings, fmt and flags, raw and four
  * figures, then per slot its open flag and rate. */

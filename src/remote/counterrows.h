@@ -2,7 +2,7 @@
 /*
  * The COUNTERROWS frame (proto.h, docs/remote.md): the counters the explorer opened on an
  * agent (KT_REQ_COUNTERS_LIVE), as their figures after each tick of the viewer's
- * (backend/pmu_snap.h: the agent's own values, rates, shares and refusals, so the viewer's
+ * (backend/perf/pmu_snap.h: the agent's own values, rates, shares and refusals, so the viewer's
  * pane draws what a local one does). Pure codec.
  */
 #ifndef KTOP_REMOTE_COUNTERROWS_H
@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "backend/pmu_snap.h"
+#include "backend/perf/pmu_snap.h"
 #include "proto.h"
 
 struct kt_counterrows {

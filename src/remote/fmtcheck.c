@@ -15,7 +15,7 @@
 #include <traceevent/event-parse.h>
 
 #include "fmtcheck.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 /* Past any real format (client.c refuses more than 64 KiB before this). */
 #define FMTCHECK_MAX (1u << 20)

@@ -14,7 +14,7 @@
 #include <zstd.h>
 
 #include "proto.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 static const char *const type_names[KT_MSG_TYPE_MAX] = {
 	[KT_MSG_HELLO] = "hello",	  [KT_MSG_REQUEST] = "request",

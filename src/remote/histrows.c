@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "histrows.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 /* The fewest bytes a row takes: its key (u64, an empty string) and two empty values. */
 #define ROW_MIN (8 + 4 + 2 * (4 * 8 + 1))

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#include "backend/histdata.h"
+#include "backend/bpf/histdata.h"
 #include "proto.h"
 
 struct kt_histrows {

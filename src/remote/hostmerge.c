@@ -7,7 +7,7 @@
 
 #include "hostmerge.h"
 #include "recq.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 struct hm_host {
 	struct kt_recq q;

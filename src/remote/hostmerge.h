@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend/store.h"
+#include "backend/ingest/store.h"
 
 /* The queued bytes past which records are handed on before their watermark (batch). */
 #define KT_HOSTMERGE_CAP (64u << 20)

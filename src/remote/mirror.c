@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "mirror.h"
-#include "piddead.h"
-#include "xalloc.h"
+#include "util/piddead.h"
+#include "util/xalloc.h"
 
 struct kt_mirror {
 	char dir[4096];

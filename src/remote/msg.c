@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "proto.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 void wbuf_free(struct kt_wbuf *b)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "ovrows.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 /* The fewest bytes a row takes: ids and flags, three empty strings, its counts, its errno
  * and two empty bucket sets. */

@@ -12,8 +12,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "backend/overview.h"
-#include "backend/sysstrip.h"
+#include "backend/overview/overview.h"
+#include "backend/overview/sysstrip.h"
 #include "proto.h"
 
 struct kt_ovrows {

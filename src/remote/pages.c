@@ -11,7 +11,7 @@
 #include "fmtcheck.h"
 #include "pages.h"
 #include "recq.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 /* Records waiting for a watermark past this go out unordered (a storm the agent's reader
  * never catches up with sends none). */

@@ -16,9 +16,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend/loss.h"
-#include "backend/reader.h"
-#include "backend/store.h"
+#include "backend/ingest/loss.h"
+#include "backend/ingest/reader.h"
+#include "backend/ingest/store.h"
 #include "proto.h"
 
 struct tep_handle;

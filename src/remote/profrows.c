@@ -7,7 +7,7 @@
 
 #include "profrows.h"
 #include "proto.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 /* The fewest bytes a stack takes: its weight, its count of frames, one frame (kind, an
  * empty name). */

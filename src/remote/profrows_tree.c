@@ -5,9 +5,9 @@
 
 #include <stdlib.h>
 
-#include "backend/stacks.h"
+#include "backend/stacks/stacks.h"
 #include "profrows.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 struct enc {
 	struct kt_wbuf *b;

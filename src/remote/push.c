@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "log.h"
+#include "util/log.h"
 #include "remote/proto.h"
 #include "remote/push.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "recq.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 /* A record in the buffer; its data follows, padded to 8. */
 struct rq_rec {

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend/store.h"
+#include "backend/ingest/store.h"
 
 struct kt_recq {
 	uint8_t *buf;

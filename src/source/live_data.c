@@ -9,20 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "backend/bpfhist.h"
-#include "backend/offcpu.h"
-#include "backend/pmu.h"
-#include "backend/profile.h"
-#include "backend/stacks.h"
+#include "app/app.h"
+#include "backend/bpf/bpfhist.h"
+#include "backend/bpf/offcpu.h"
+#include "backend/perf/pmu.h"
+#include "backend/perf/profile.h"
+#include "backend/stacks/stacks.h"
 #include "countersrc.h"
 #include "histsrc.h"
-#include "options.h"
+#include "app/options.h"
 #include "ovsrc.h"
 #include "profsrc.h"
 #include "source/live_data.h"
 #include "source/source.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 /* ---- histograms: one of this machine's, owned by the app (app_hist_close) ---------- */
 

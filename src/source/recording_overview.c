@@ -16,13 +16,13 @@
 
 #include <traceevent/event-parse.h>
 
-#include "app.h"
-#include "backend/cpuslice.h"
-#include "backend/decode.h"
+#include "app/app.h"
+#include "backend/callgraph/cpuslice.h"
+#include "backend/ingest/decode.h"
 #include "ovsrc.h"
 #include "source/source.h"
 #include "source/recording_overview.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 #define NOT_IN_FILE "not in the file: a recording holds sched_switch, not the per-task counters"
 

@@ -16,8 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "backend/probes.h"
-#include "backend/tracers.h"
+#include "backend/tracefs/probes.h"
+#include "backend/tracefs/tracers.h"
 
 struct kt_app;
 struct kt_source;

@@ -7,18 +7,18 @@
 
 #include <stdio.h>
 
-#include "app.h"
-#include "backend/evstack.h"
-#include "backend/loss.h"
-#include "backend/probes.h"
-#include "backend/reader.h"
-#include "backend/scope.h"
-#include "backend/session.h"
-#include "backend/tracers.h"
-#include "backend/triggers.h"
+#include "app/app.h"
+#include "backend/callgraph/evstack.h"
+#include "backend/ingest/loss.h"
+#include "backend/tracefs/probes.h"
+#include "backend/ingest/reader.h"
+#include "backend/tracefs/scope.h"
+#include "backend/tracefs/session.h"
+#include "backend/tracefs/tracers.h"
+#include "backend/tracefs/triggers.h"
 #include "source/live_data.h"
 #include "source/source.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 #define SES(s) ((s)->app->session)
 

@@ -10,13 +10,13 @@
 
 #include <traceevent/event-parse.h>
 
-#include "app.h"
-#include "backend/filtercheck.h"
+#include "app/app.h"
+#include "backend/tracefs/filtercheck.h"
 #include "record/recording.h"
 #include "source/recording_overview.h"
 #include "source/source.h"
 #include "storehist.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 #define REC(s) ((struct kt_recording *)(s)->data)
 

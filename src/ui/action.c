@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "app/app.h"
 #include "ktoprc.h"
-#include "options.h"
+#include "app/options.h"
 #include "ui/action.h"
 #include "ui/help.h"
 #include "ui/pane.h"

@@ -11,9 +11,9 @@
 #include <term.h>
 #include <unistd.h>
 
-#include "options.h"
-#include "signals.h"
-#include "strutil.h"
+#include "app/options.h"
+#include "app/signals.h"
+#include "util/strutil.h"
 #include "ui/crt.h"
 #include "ui/theme.h"
 

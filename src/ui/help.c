@@ -6,8 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "app.h"
-#include "options.h"
+#include "app/app.h"
+#include "app/options.h"
 #include "ui/action.h"
 #include "ui/help.h"
 #include "ui/motion.h"

@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "ui/ovtable.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 static const struct kt_ovt_colinfo cols[OVT_NCOLS] = {
 	[OVT_PID] = { "PID", 7, KT_OVC_N },

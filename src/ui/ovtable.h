@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "backend/overview.h"
+#include "backend/overview/overview.h"
 
 enum kt_ovt_col {
 	OVT_PID,

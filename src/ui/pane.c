@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "app/app.h"
 #include "ui/pane.h"
 #include "ui/screen.h"
 #include "ui/view.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 static void pane_action(struct kt_ui *ui, const struct kt_action *a);
 

@@ -6,9 +6,9 @@
 
 #include <stdio.h>
 
-#include "app.h"
-#include "backend/store.h"
-#include "timerange.h"
+#include "app/app.h"
+#include "backend/ingest/store.h"
+#include "util/timerange.h"
 #include "ui/screen.h"
 #include "ui/view.h"
 

@@ -13,12 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app.h"
-#include "log.h"
+#include "app/app.h"
+#include "util/log.h"
 #include "ktoprc.h"
-#include "options.h"
-#include "signals.h"
-#include "testhooks.h"
+#include "app/options.h"
+#include "app/signals.h"
+#include "util/testhooks.h"
 #include "source/source.h"
 #include "ui/action.h"
 #include "ui/help.h"
@@ -28,7 +28,7 @@
 #include "ui/ui.h"
 #include "ui/ui_arm.h"
 #include "ui/view.h"
-#include "clock.h"
+#include "util/clock.h"
 
 #define NSEC_PER_MSEC 1000000ULL
 /* Ten redraws a second at most, however fast records arrive. Tests make it a minute

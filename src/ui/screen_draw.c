@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "app.h"
-#include "options.h"
+#include "app/app.h"
+#include "app/options.h"
 #include "ui/funcbar.h"
 #include "ui/help.h"
 #include "ui/screen.h"

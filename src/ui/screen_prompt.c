@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "app.h"
+#include "app/app.h"
 #include "ui/complete.h"
 #include "ui/screen.h"
 #include "ui/ui_arm.h"

@@ -7,11 +7,11 @@
 
 #include <traceevent/event-parse.h>
 
-#include "app.h"
-#include "backend/decode.h"
+#include "app/app.h"
+#include "backend/ingest/decode.h"
 #include "source/source.h"
 #include "ktoprc.h"
-#include "options.h"
+#include "app/options.h"
 #include "ui/crt.h"
 #include "ui/layout.h"
 #include "ui/settings.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "strutil.h"
+#include "util/strutil.h"
 #include "ui/theme.h"
 
 #ifndef KTOP_PKGDATADIR

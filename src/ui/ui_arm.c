@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "flightrec.h"
+#include "app/app.h"
+#include "batch/flightrec.h"
 #include "ui/action.h"
 #include "ui/screen.h"
 #include "ui/ui_arm.h"
 #include "ui/view.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 #define ARM_DEFAULT_DIR "ktop-incidents"
 

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "app.h"
-#include "app_recorder.h"
+#include "app/app.h"
+#include "app/app_recorder.h"
 #include "record/recorder.h"
 #include "ui/screen.h"
 #include "ui/ui_record.h"

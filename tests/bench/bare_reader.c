@@ -28,7 +28,7 @@
  * same object tracefs_cpu_open() builds.
  *
  * --mmap: the floor of a reader that maps each CPU's buffer (Linux 6.10+, the ABI of the
- * kernel's Documentation/trace/ring-buffer-map.rst; src/backend/trace_mmap.h): one
+ * kernel's Documentation/trace/ring-buffer-map.rst; src/backend/ingest/trace_mmap.h): one
  * TRACE_MMAP_IOCTL_GET_READER per sub-buffer, walked where the kernel wrote it, the one the
  * writer is still on walked again from where the last look ended. No copy, no flush: at the
  * end one more pass takes what is left.
@@ -51,7 +51,7 @@
 #include <tracefs.h>
 #include <traceevent/kbuffer.h>
 
-#include "backend/trace_mmap.h"
+#include "backend/ingest/trace_mmap.h"
 
 #define POLL_TIMEOUT_MS 50
 

@@ -13,7 +13,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "backend/callgraph.h"
+#include "backend/callgraph/callgraph.h"
 #include "../unit/fixture_dat.h"
 
 static double now(void)

@@ -7,7 +7,7 @@
  * pane the way the screen does it (werase, draw, wnoutrefresh, doupdate, to /dev/null);
  * prints the mean time of one redraw and its ratio to the 100 ms a frame has at the
  * screen's 10 frames a second. Then the live diff's own cost each tick: its window of the
- * last 5 seconds (backend/stackwin.h) of 100 k unique stacks moved on by a second, against
+ * last 5 seconds (backend/stacks/stackwin.h) of 100 k unique stacks moved on by a second, against
  * the same budget, and the tree made again from the seconds. Never fails on the numbers.
  *
  *   flame_bench [STACKS] [REDRAWS]
@@ -19,9 +19,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "app.h"
-#include "backend/stacks.h"
-#include "backend/stackwin.h"
+#include "app/app.h"
+#include "backend/stacks/stacks.h"
+#include "backend/stacks/stackwin.h"
 #include "ui/pane.h"
 #include "ui/screen.h"
 #include "ui/view.h"

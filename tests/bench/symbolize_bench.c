@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend/stacks.h"
-#include "backend/symbolize.h"
+#include "backend/stacks/stacks.h"
+#include "backend/symbols/symbolize.h"
 
 #define MAX_FRAMES 256
 #define NAME_LEN 256

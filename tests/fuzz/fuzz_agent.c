@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for the agent's reading of its viewer (src/remote/agentreq.c), everything
+ * libFuzzer target for the agent's reading of its viewer (src/agent/agentreq.c), everything
  * ktop --agent does with a viewer's bytes before a kernel call: the frame reassembler, the
  * hello that must come first, then requests, pings and anything else in any order. Fuzzed as
  * frames so that the header's check is no wall: the input is records,
@@ -13,7 +13,7 @@
 #include "config.h"
 
 #include "fuzz_parser.h"
-#include "remote/agentreq.h"
+#include "agent/agentreq.h"
 
 static void check_request(const struct kt_agentreq *in)
 {

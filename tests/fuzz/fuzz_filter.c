@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for the filter prompt's check (src/backend/filtercheck.c): every input is
+ * libFuzzer target for the filter prompt's check (src/backend/tracefs/filtercheck.c): every input is
  * checked against three real event formats from the unit fixtures (numbers, char arrays, a
  * numeric array) and against no event at all, as the prompt does on every key. A refusal
  * must give a one-line reason and a caret inside the text; an acceptance no caret.
@@ -9,7 +9,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "backend/filtercheck.h"
+#include "backend/tracefs/filtercheck.h"
 #include "fuzz_parser.h"
 
 #ifndef KTOP_FIXTURES

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for folded stacks (src/backend/folded.c), what ktop --flame reads. A
+ * libFuzzer target for folded stacks (src/backend/stacks/folded.c), what ktop --flame reads. A
  * refusal gives "NAME:LINE: reason" or "NAME: reason" on one line and no tree; an accepted
  * file gives a tree whose root holds every count, which writes back as folded text that
  * reads again to the same text.
  */
 #include "config.h"
 
-#include "backend/folded.h"
+#include "backend/stacks/folded.h"
 #include "fuzz_parser.h"
 
 static char *write_folded(const struct kt_stacks *st)

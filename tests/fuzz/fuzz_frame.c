@@ -12,7 +12,7 @@
 #include <math.h>
 
 #include "fuzz_parser.h"
-#include "backend/probeprint.h"
+#include "backend/tracefs/probeprint.h"
 #include "remote/counterrows.h"
 #include "remote/histrows.h"
 #include "remote/profrows.h"

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for histogram specs (src/backend/histspec.c), as --hist and the pane's
+ * libFuzzer target for histogram specs (src/backend/bpf/histspec.c), as --hist and the pane's
  * prompt hand them over. A refusal gives a one-line reason; an accepted spec keeps the text
  * as written and names what it is keyed by.
  */
 #include "config.h"
 
-#include "backend/histspec.h"
+#include "backend/bpf/histspec.h"
 #include "fuzz_parser.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

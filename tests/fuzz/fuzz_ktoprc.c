@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for ktoprc and profiles (config_parse in src/ktoprc.c), each input read
+ * libFuzzer target for ktoprc and profiles (config_parse in src/ui/ktoprc.c), each input read
  * as both. A refusal gives "FILE:LINE: reason" on one line and leaves the defaults; an
  * accepted file, written back as ktop saves it, reads back to the same settings.
  */
 #include "config.h"
 
 #include "fuzz_parser.h"
-#include "ktoprc.h"
+#include "ui/ktoprc.h"
 
 static void check(const char *text, bool profile)
 {

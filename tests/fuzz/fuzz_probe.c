@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for probe definitions (probe_parse in src/backend/probes.c), as the probe
+ * libFuzzer target for probe definitions (probe_parse in src/backend/tracefs/probes.c), as the probe
  * editor and --kprobe/--uprobe hand them over, parsed as each of the four kinds. A refusal
  * gives a one-line reason and a caret inside the text. An accepted definition, written back
  * in its canonical form, parses to the same definition.
@@ -9,7 +9,7 @@
 
 #include <inttypes.h>
 
-#include "backend/probes.h"
+#include "backend/tracefs/probes.h"
 #include "fuzz_parser.h"
 
 static bool same(const char *a, const char *b)

@@ -12,8 +12,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "backend/decode.h"
-#include "backend/store.h"
+#include "backend/ingest/decode.h"
+#include "backend/ingest/store.h"
 #include "record/recording.h"
 #include "record/tdat_check.h"
 

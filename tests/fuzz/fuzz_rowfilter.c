@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for the stream's row filter (src/ui/rowfilter.c), as its prompt hands
+ * libFuzzer target for the stream's row filter (src/ui/panes/rowfilter.c), as its prompt hands
  * the text over. A refusal gives a one-line reason and leaves the filter as it was; an
  * accepted filter's canonical text (shown in the pane's title, put in the prompt to edit)
  * reads back to itself, and when cut to fit, never to another filter.
@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "fuzz_parser.h"
-#include "ui/rowfilter.h"
+#include "ui/panes/rowfilter.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target for event triggers (trigger_parse and trigger_parse_stop,
- * src/backend/triggers.c), as --trigger, --stop-when and the picker's trigger prompt hand
+ * src/backend/tracefs/triggers.c), as --trigger, --stop-when and the picker's trigger prompt hand
  * them over. A refusal gives a one-line reason; an accepted trigger names its event (with
  * --trigger's SYS:EV), a command with no blank in it, a count of -1 or above 0, and reads
  * back the same from what trigger_format writes (what the picker shows and the kernel gets).
  */
 #include "config.h"
 
-#include "backend/triggers.h"
+#include "backend/tracefs/triggers.h"
 #include "fuzz_parser.h"
 
 /* t as trigger_format writes it parses, without the event, into the same trigger. */

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target for USDT definitions and argument specs (src/backend/usdt.c), as --usdt,
+ * libFuzzer target for USDT definitions and argument specs (src/backend/tracefs/usdt.c), as --usdt,
  * the probe editor and the notes of a binary hand them over. A refusal gives a one-line
  * reason; an argument spec that is accepted becomes a fetcharg that the uprobe parser
  * (probes.c) accepts too, as a string and as its own type.
  */
 #include "config.h"
 
-#include "backend/probes.h"
-#include "backend/usdt.h"
+#include "backend/tracefs/probes.h"
+#include "backend/tracefs/usdt.h"
 #include "fuzz_parser.h"
 
 static void check_fetcharg(const char *text, const char *type)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/store.h"
+#include "backend/ingest/store.h"
 #include "record/tdat_write.h"
 
 static const char *comm_of(void *ctx, int pid)

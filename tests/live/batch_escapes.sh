@@ -4,7 +4,7 @@
 # calls and exits. The text output holds no control byte but newlines and tabs, and none
 # past ASCII: each of the N call lines and the exit event's comm field show the name with
 # every such byte as '?', as the explorer draws it (all batch text goes through the same
-# stream, src/textout.c). The expected name is the workload's own, escaped by this test.
+# stream, src/util/textout.c). The expected name is the workload's own, escaped by this test.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"

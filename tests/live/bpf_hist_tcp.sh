@@ -1,6 +1,6 @@
 #!/bin/bash
 # The tcp-connect-latency histogram (src/probes/tcpconn.bpf.c, the first kind added as one
-# row of src/backend/histkind.c) through each variant, against connects of our own making: a
+# row of src/backend/bpf/histkind.c) through each variant, against connects of our own making: a
 # python process listens on a loopback port and connects to it N times, then M times to a
 # port where nothing listens (refused: SYN_SENT to CLOSE, not counted). With pid= and
 # by=dport, exactly one key, the listening port, with exactly N connects (fewer only by the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The agent that ships itself (src/remote/push.c, src/agent_main.c), into a bare root that
+# The agent that ships itself (src/remote/push.c, src/agent/agent_main.c), into a bare root that
 # has no ktop and no library: busybox-static, /proc and /sys, a tmpfs /tmp, entered with
 # --via 'chroot ROOT /bin/sh' --push:
 #   - every getppid() of a workload of exactly N calls arrives, nothing lost;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # shellcheck disable=SC2317 # helpers called through wait_until
-# What perf's side band lost is said, not only logged. The side band (src/backend/taskwatch.c)
+# What perf's side band lost is said, not only logged. The side band (src/backend/perf/taskwatch.c)
 # names tasks by their forks, execs and renames; when its ring fills, the kernel drops
 # records and says how many with the next one it writes. Here ktop is stopped (SIGSTOP)
 # while a workload forks 20000 children: some 40000 fork and exit records for rings of 64 KiB
@@ -28,7 +28,7 @@ storm_while_stopped()
 	kill -CONT "$1" || fail "cannot continue ktop $1"
 }
 burst() { "$KTOP_WORKLOAD" forks 200 >/dev/null; }
-# the reader thread: the side band is open before it starts (src/backend/reader.c)
+# the reader thread: the side band is open before it starts (src/backend/ingest/reader.c)
 reading() { [ "$(ls /proc/"$1"/task 2>/dev/null | wc -l)" -ge 2 ]; }
 
 # A run that loses nothing says nothing about the side band.

@@ -3,7 +3,7 @@
 # enabled: a short-lived task renames itself three times, one getppid() under each name,
 # and exits before ktop prints anything. /proc no longer knows it, and the kernel's
 # saved_cmdlines keeps one name per pid (the last one it saw), so only perf's side band of
-# renames (src/backend/taskwatch.c) can name the three rows alpha, beta and gamma.
+# renames (src/backend/perf/taskwatch.c) can name the three rows alpha, beta and gamma.
 set -u
 # shellcheck source-path=SCRIPTDIR source=../lib.sh
 . "$(dirname "$0")/../lib.sh"

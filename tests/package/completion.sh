@@ -1,6 +1,6 @@
 #!/bin/bash
 # Bash and zsh completion (completion/ktop, completion/_ktop), called as the shells call
-# them: the options are every name of src/options.c's table and every long option ktop
+# them: the options are every name of src/app/options.c's table and every long option ktop
 # --help prints; the values are the kernel's (available_events, available_tracers, read
 # here), the -H host's (through ssh, here a stand-in on PATH), the source's tables (histogram
 # kinds, themes, presets) and the file system's.
@@ -46,18 +46,18 @@ same() # what expected got
 	fail "$1: expected [${2//$'\n'/ }] got [${3//$'\n'/ }]"
 }
 
-# Options: the long names of the rows of src/options.c, less the alias --no-colour; --help
+# Options: the long names of the rows of src/app/options.c, less the alias --no-colour; --help
 # must print them all.
-table=$(sed -n 's/^\tROW("\([a-z-]*\)", .*/--\1/p' "$src/src/options.c" | grep -vx -- --no-colour | sort)
-[ "$(echo "$table" | wc -l)" -gt 50 ] || fail "read only $(echo "$table" | wc -l) options from src/options.c"
+table=$(sed -n 's/^\tROW("\([a-z-]*\)", .*/--\1/p' "$src/src/app/options.c" | grep -vx -- --no-colour | sort)
+[ "$(echo "$table" | wc -l)" -gt 50 ] || fail "read only $(echo "$table" | wc -l) options from src/app/options.c"
 helped=$("$KTOP" --help | grep -oE '^ {2,6}(-[A-Za-z], )?--[a-z-]+' | grep -oE -- '--[a-z-]+' | sort -u)
-same "ktop --help's long options against src/options.c's table" "$table" "$helped"
+same "ktop --help's long options against src/app/options.c's table" "$table" "$helped"
 same "bash: ktop --" "$table" "$(bash_complete --)"
 same "zsh: ktop --" "$table" "$(zsh_complete --)"
 same "bash: ktop --th" "--theme" "$(bash_complete --th)"
 
-# Histogram kinds: the built-in names of src/backend/histspec.c and the generic prefixes.
-kinds=$( (sed -n '/^} builtins\[\] = {/,/^};/s/^\t{ "\([a-z-]*\)".*/\1/p' "$src/src/backend/histspec.c"
+# Histogram kinds: the built-in names of src/backend/bpf/histspec.c and the generic prefixes.
+kinds=$( (sed -n '/^} builtins\[\] = {/,/^};/s/^\t{ "\([a-z-]*\)".*/\1/p' "$src/src/backend/bpf/histspec.c"
 	printf '%s\n' func: field: latency: usdt:) | sort)
 [ "$(echo "$kinds" | wc -l)" -ge 12 ] || fail "read only $(echo "$kinds" | wc -l) histogram kinds"
 same "bash: --hist" "$kinds" "$(bash_complete --hist '')"
@@ -71,10 +71,10 @@ themes=$( (for t in "$src"/themes/*.theme; do t=${t##*/}; echo "${t%.theme}"; do
 same "bash: --theme" "$themes" "$(bash_complete --theme '')"
 same "zsh: --theme" "$themes" "$(zsh_complete --theme '')"
 
-# Presets: src/ktoprc.c's built-ins and the user's own file.
+# Presets: src/ui/ktoprc.c's built-ins and the user's own file.
 mkdir -p "$XDG_CONFIG_HOME/ktop/profiles"
 echo 'event = sched:sched_switch' >"$XDG_CONFIG_HOME/ktop/profiles/mine"
-presets=$( (sed -n '/^} profiles\[\] = {/,/^};/s/^\t{ "\([a-z]*\)",$/\1/p' "$src/src/ktoprc.c"; echo mine) | sort)
+presets=$( (sed -n '/^} profiles\[\] = {/,/^};/s/^\t{ "\([a-z]*\)",$/\1/p' "$src/src/ui/ktoprc.c"; echo mine) | sort)
 [ "$(echo "$presets" | wc -l)" -ge 6 ] || fail "read only $(echo "$presets" | wc -l) presets"
 same "bash: -P" "$presets" "$(bash_complete -P '')"
 same "zsh: --preset" "$presets" "$(zsh_complete --preset '')"

@@ -4,7 +4,7 @@
 # line after its hello and one before its END.
 #   - batch mode with one remote: its lines reach ktop's stderr as they are, nothing else;
 #   - escape sequences in them (a hostile agent's: OSC, CSI, C1 controls, a carriage return,
-#     a backspace) reach ktop's stderr as '?', as batch text is escaped (src/textout.c), with
+#     a backspace) reach ktop's stderr as '?', as batch text is escaped (src/util/textout.c), with
 #     one remote and with several;
 #   - with several: each line carries its host's label, and only its own host's; agents that
 #     flood their stderr past a pipe's capacity are read while the viewer waits for them,

@@ -164,7 +164,7 @@ def say(line):
 
 
 def hist_text(spec, count, json):
-    """A histogram as ktop -b --hist prints it (src/backend/histprint.c)."""
+    """A histogram as ktop -b --hist prints it (src/backend/bpf/histprint.c)."""
     if json:
         return ('{"hist":{"spec":"%s","by":"comm","unit":"ns","scale":"log2","step":0,'
                 '"via":"tp_btf","missed":1,"keys":[{"key":"fakework","id":0,"count":%d,'
@@ -177,7 +177,7 @@ def hist_text(spec, count, json):
 
 
 def pmu_text(events, count, json):
-    """Counters as ktop -b --pmu prints them (src/backend/pmu_print.c), system-wide on 2 CPUs."""
+    """Counters as ktop -b --pmu prints them (src/backend/perf/pmu_print.c), system-wide on 2 CPUs."""
     names = ["context-switches"] + events
     if json:
         return ('{"pmu":{"target":"system","cpus":[0,1],"duration":1.000,"counters":[' +

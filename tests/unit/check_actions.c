@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ktoprc.h"
-#include "options.h"
+#include "ui/ktoprc.h"
+#include "app/options.h"
 #include "source/source.h"
 #include "ui/action.h"
 #include "ui/crt.h"

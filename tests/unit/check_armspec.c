@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* --arm's conditions (src/armspec.h): the kernel's rows they become, and one-line refusals. */
+/* --arm's conditions (src/app/armspec.h): the kernel's rows they become, and one-line refusals. */
 #include "config.h"
 
 #include <check.h>
 #include <string.h>
 #include <sys/syscall.h>
 
-#include "armspec.h"
+#include "app/armspec.h"
 #include "check_main.h"
 
 START_TEST(test_kinds)

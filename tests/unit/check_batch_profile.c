@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
-#include "batch_profile.h"
-#include "options.h"
+#include "app/app.h"
+#include "batch/batch_profile.h"
+#include "app/options.h"
 #include "check_main.h"
 
 static const char text[] =

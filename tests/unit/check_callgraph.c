@@ -16,10 +16,10 @@
 
 #include <event-parse.h>
 
-#include "backend/callgraph.h"
+#include "backend/callgraph/callgraph.h"
 #include "fixture_dat.h"
-#include "ui/foldset.h"
-#include "xalloc.h"
+#include "ui/panes/foldset.h"
+#include "util/xalloc.h"
 #include "check_main.h"
 
 #ifndef LAB_FIXTURES
@@ -589,7 +589,7 @@ START_TEST(test_aggregations)
 }
 END_TEST
 
-/* ---- the tree pane's fold state (src/ui/foldset.c): against a plain array through
+/* ---- the tree pane's fold state (src/ui/panes/foldset.c): against a plain array through
  * thousands of unfolds and folds (the set grows and deletes by backward shift), a reused
  * address told apart by its tag, pruning, clearing. */
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/catalog.h"
+#include "backend/tracefs/catalog.h"
 #include "check_main.h"
 
 /* As the kernel prints available_events: grouped by system, not sorted. */

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ktoprc.h"
+#include "ui/ktoprc.h"
 #include "check_main.h"
 
 static const char full[] = "# my settings\n"

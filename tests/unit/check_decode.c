@@ -9,9 +9,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "backend/comms.h"
-#include "backend/decode.h"
-#include "backend/store.h"
+#include "backend/perf/comms.h"
+#include "backend/ingest/decode.h"
+#include "backend/ingest/store.h"
 #include "check_main.h"
 
 #ifndef FIXTURES

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/decode.h"
-#include "backend/evstack.h"
-#include "backend/evstacks.h"
-#include "backend/stacks.h"
-#include "backend/store.h"
+#include "backend/ingest/decode.h"
+#include "backend/callgraph/evstack.h"
+#include "backend/callgraph/evstacks.h"
+#include "backend/stacks/stacks.h"
+#include "backend/ingest/store.h"
 #include "check_main.h"
 
 #ifndef FIXTURES

@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backend/decode.h"
-#include "backend/evtext.h"
-#include "backend/store.h"
+#include "backend/ingest/decode.h"
+#include "backend/ingest/evtext.h"
+#include "backend/ingest/store.h"
 #include "check_main.h"
 
 #ifndef FIXTURES

@@ -11,8 +11,8 @@
 
 #include <traceevent/event-parse.h>
 
-#include "backend/decode.h"
-#include "backend/filtercheck.h"
+#include "backend/ingest/decode.h"
+#include "backend/tracefs/filtercheck.h"
 #include "check_main.h"
 
 #ifndef FIXTURES

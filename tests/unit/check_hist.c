@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/histdata.h"
-#include "backend/histspec.h"
-#include "histhosts.h"
+#include "backend/bpf/histdata.h"
+#include "backend/bpf/histspec.h"
+#include "app/histhosts.h"
 #include "check_main.h"
 
 static struct kt_hist_spec parse_ok(const char *text)

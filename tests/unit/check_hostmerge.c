@@ -13,7 +13,7 @@
 #include <traceevent/event-parse.h>
 
 #include "check_main.h"
-#include "fileio.h"
+#include "util/fileio.h"
 #include "remote/hostmerge.h"
 #include "remote/pages.h"
 

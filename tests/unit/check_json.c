@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "util/json.h"
 #include "check_main.h"
 
 static char *to_string(const char *s)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/loss.h"
+#include "backend/ingest/loss.h"
 #include "check_main.h"
 
 /* per_cpu/cpu1/stats of a 6.18 instance after an overload, as the kernel prints it. */

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend/symlist.h"
-#include "ui/namefilter.h"
+#include "backend/symbols/symlist.h"
+#include "ui/panes/namefilter.h"
 #include "check_main.h"
 
 #define NAMES 120000

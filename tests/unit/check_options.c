@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "options.h"
+#include "app/options.h"
 #include "check_main.h"
 
 static int parse(struct kt_options *o, char *err, size_t errlen, ...)

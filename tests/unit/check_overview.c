@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "backend/cgname.h"
-#include "backend/overview.h"
-#include "backend/sysstrip.h"
+#include "backend/tracefs/cgname.h"
+#include "backend/overview/overview.h"
+#include "backend/overview/sysstrip.h"
 #include "check_main.h"
 #include "ui/ovtable.h"
 

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/pmu.h"
-#include "backend/pmu_sysfs.h"
+#include "backend/perf/pmu.h"
+#include "backend/perf/pmu_sysfs.h"
 #include "check_main.h"
 
 #ifndef FIXTURES

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <time.h>
 
-#include "backend/elfsyms.h"
-#include "backend/ksyms.h"
-#include "backend/probes.h"
-#include "backend/scope.h"
-#include "backend/symlist.h"
-#include "backend/tracers.h"
+#include "backend/symbols/elfsyms.h"
+#include "backend/symbols/ksyms.h"
+#include "backend/tracefs/probes.h"
+#include "backend/tracefs/scope.h"
+#include "backend/symbols/symlist.h"
+#include "backend/tracefs/tracers.h"
 #include "check_main.h"
 
 static char err[512];

@@ -11,11 +11,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app.h"
-#include "backend/decode.h"
-#include "backend/store.h"
-#include "backend/triggers.h"
-#include "fileio.h"
+#include "app/app.h"
+#include "backend/ingest/decode.h"
+#include "backend/ingest/store.h"
+#include "backend/tracefs/triggers.h"
+#include "util/fileio.h"
 #include "record/tdat.h"
 #include "record/recording.h"
 #include "record/tdat_check.h"

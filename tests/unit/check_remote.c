@@ -11,7 +11,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "backend/probeprint.h"
+#include "backend/tracefs/probeprint.h"
 #include "remote/counterrows.h"
 #include "remote/histrows.h"
 #include "remote/ovrows.h"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/rowfilter.h"
+#include "ui/panes/rowfilter.h"
 #include "check_main.h"
 
 START_TEST(parse_and_match)

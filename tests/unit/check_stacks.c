@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The stack tree profiles and flame graphs share: totals, folded output, lookups across
  * two trees (the diff view's baseline); and folded stacks read back into one
- * (src/backend/folded.c), every malformed line refused with its file:line and the reason. */
+ * (src/backend/stacks/folded.c), every malformed line refused with its file:line and the reason. */
 #include "config.h"
 
 #include <check.h>
@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/folded.h"
-#include "backend/stacks.h"
+#include "backend/stacks/folded.h"
+#include "backend/stacks/stacks.h"
 #include "check_main.h"
-#include "backend/stackwin.h"
+#include "backend/stacks/stackwin.h"
 
 static void add(struct kt_stacks *st, const char *folded, uint64_t weight)
 {

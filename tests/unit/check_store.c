@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/store.h"
+#include "backend/ingest/store.h"
 #include "check_main.h"
 
 static uint64_t fill(struct kt_store *st, unsigned n, uint32_t size)

@@ -15,9 +15,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "backend/elfsyms.h"
-#include "backend/symbolize.h"
-#include "backend/usernames.h"
+#include "backend/symbols/elfsyms.h"
+#include "backend/symbols/symbolize.h"
+#include "backend/symbols/usernames.h"
 #include "check_main.h"
 
 /* No pid is this high (pid_max is at most 4194304): a process only the side band knows. */

@@ -7,8 +7,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "timerange.h"
-#include "backend/cpuslice.h"
+#include "util/timerange.h"
+#include "backend/callgraph/cpuslice.h"
 #include "check_main.h"
 
 START_TEST(test_time_parse)

@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend/probes.h"
-#include "backend/usdt.h"
+#include "backend/tracefs/probes.h"
+#include "backend/tracefs/usdt.h"
 #include "check_main.h"
 
 static char err[512];

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A wakeup chain's steps (src/backend/wakers.c) from an off-CPU profile with wakers, stacks
+/* A wakeup chain's steps (src/backend/stacks/wakers.c) from an off-CPU profile with wakers, stacks
  * as offcpu.c folds them: the blocked task and frames, "--", the waker's frames innermost
  * first, the waker's name. */
 #include "config.h"
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/stacks.h"
-#include "backend/wakers.h"
+#include "backend/stacks/stacks.h"
+#include "backend/stacks/wakers.h"
 #include "check_main.h"
 
 /* folded's frames: the first, "--" and the last after it are tasks */

@@ -9,7 +9,7 @@
 #include <trace-cmd.h>
 
 #include "fixture_dat.h"
-#include "xalloc.h"
+#include "util/xalloc.h"
 
 static int keep_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
 {

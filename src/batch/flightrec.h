@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The armed flight recorder (--arm, --incidents): conditions met in the kernel (the BPF ones
+ * of src/backend/bpf/armbpf.h; event:SYS:EV as a stacktrace:1 trigger with --stop-when's
+ * condition in ktop's instance) while the capture fills the store. When one fires, the
+ * window from --pre before the stretch began to --post after it fired is written once the
+ * reader has brought it in (src/record/incident.h), then the condition is armed again: no
+ * sooner than --incident-gap after it fired, until --max-incidents; --incident-quota removes
+ * the oldest incidents of this run to keep their total under it. */
+#ifndef KTOP_FLIGHTREC_H
+#define KTOP_FLIGHTREC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct kt_app;
+struct kt_flightrec;
+
+/* One incident written, as the explorer lists it. */
+struct kt_fr_row {
+	unsigned int n;
+	unsigned long long fired, from, to; /* trace clock */
+	char cond[160];			    /* the --arm text */
+	char what[128];			    /* "syscall clock_nanosleep took 120.3 ms" */
+	char value[32];			    /* "120.312 ms", "ENOENT", "event" */
+	char comm[16];
+	int pid, tid;
+	unsigned int cpu;
+	unsigned long long lost;	    /* kernel loss in the window (markers' events) */
+	char path[4096];		    /* its directory */
+};
+
+/* Parses the n conditions (--arm's text), enables the default context events when no -e
+ * is given, arms every condition; incidents go under dir. NULL with a one-line reason. */
+struct kt_flightrec *flightrec_start(struct kt_app *app, const char *const *conds, size_t n,
+				     const char *dir, char *err, size_t errlen);
+/* Where its problem lines and quota removals go (one line, no "ktop: "); stderr until set:
+ * the explorer sends them to its status line. */
+void flightrec_set_say(struct kt_flightrec *fr, void (*say)(void *ctx, const char *line),
+		       void *ctx);
+/* Notes what fired, writes the incidents whose window is in, re-arms. One line per incident
+ * written goes to out when not NULL (--json: an object). */
+void flightrec_poll(struct kt_flightrec *fr, FILE *out);
+/* How many incidents it lists (the last KT_FR_ROWS written); the i-th, oldest first. */
+#define KT_FR_ROWS 1024
+size_t flightrec_nrows(const struct kt_flightrec *fr);
+const struct kt_fr_row *flightrec_row(const struct kt_flightrec *fr, size_t i);
+/* The conditions armed, "; "-separated, into buf. */
+void flightrec_conds(const struct kt_flightrec *fr, char *buf, size_t len);
+/* --max-incidents written: the run may end. */
+bool flightrec_done(const struct kt_flightrec *fr);
+/* An incident fired and waits for its --post: the capture must run until it is written. */
+bool flightrec_waiting(const struct kt_flightrec *fr);
+/* Detaches the kernel conditions, removes its event triggers and frees. Safe on NULL. */
+void flightrec_finish(struct kt_flightrec *fr);
+
+#endif
