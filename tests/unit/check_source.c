@@ -87,8 +87,10 @@ START_TEST(test_sources_tables)
 	struct kt_source rec = { .ops = &source_recording_ops };
 	struct kt_source rem = { .ops = &source_remote_ops };
 
-	/* and the overview from a recording's sched_switch (recording_overview.c) */
-	ck_assert_uint_eq(source_caps(&rec), KT_CAP_SEEK | KT_CAP_HIDE | KT_CAP_OVERVIEW);
+	/* the overview from a recording's sched_switch (recording_overview.c), histograms of
+	 * its stored events (storehist.c) */
+	ck_assert_uint_eq(source_caps(&rec),
+			  KT_CAP_SEEK | KT_CAP_HIDE | KT_CAP_OVERVIEW | KT_CAP_HIST);
 	/* an unconnected remote source: one host's WRITE and OVERVIEW wait for the host */
 	ck_assert_uint_eq(source_caps(&rem),
 			  KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES |
