@@ -42,8 +42,11 @@ def duty(pct, seconds):
 
 
 def pinned(cpu, seconds):
-    os.sched_setaffinity(0, {cpu})
+    # real-time first, then onto the CPU: a normal task sent to a CPU where the other
+    # spinner already runs real-time would starve there (up to the RT throttle's 950 ms)
+    # before it could become real-time, and the two would not share the CPU evenly
     os.sched_setscheduler(0, os.SCHED_RR, os.sched_param(1))
+    os.sched_setaffinity(0, {cpu})
     spin_until(time.monotonic() + seconds)
 
 
