@@ -4,6 +4,8 @@
  * events. */
 #include "config.h"
 
+#include <time.h>
+
 #include "source/remote_local.h"
 
 /* ---- the source's ops ------------------------------------------------------------------ */
@@ -220,22 +222,30 @@ struct rs_event *rs_find(struct remote_src *rs, const char *system, const char *
 
 /* A request to host h and its reply (the agent's text, or its refusal; once the agent is
  * gone, why, without writing to its closed pipe). */
-int rs_ask(struct rs_host *h, uint8_t op, const char *arg, const char *arg2,
-	   char *reply, size_t len)
+static int rs_ask_locked(struct rs_host *h, uint8_t op, const char *arg, const char *arg2,
+			 char *reply, size_t len)
 {
-	struct remote_src *rs = h->rs;
 	sigset_t old;
 	int ret = -1;
 
 	/* an agent that died makes the write fail, not the explorer end (SIGPIPE ends it) */
 	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
 	if (rs_gone(h))
 		snprintf(reply, len, "%s", h->ended);
 	else
 		ret = remote_call(h->r, op, arg, arg2, reply, len);
-	pthread_mutex_unlock(&rs->lock);
 	remote_sigpipe_restore(&old);
+	return ret;
+}
+
+int rs_ask(struct rs_host *h, uint8_t op, const char *arg, const char *arg2,
+	   char *reply, size_t len)
+{
+	int ret;
+
+	pthread_mutex_lock(&h->rs->lock);
+	ret = rs_ask_locked(h, op, arg, arg2, reply, len);
+	pthread_mutex_unlock(&h->rs->lock);
 	return ret;
 }
 
@@ -305,13 +315,27 @@ int rs_load_format(void *ctx, const char *system, const char *event)
 	struct remote_src *rs = ctx;
 	char spec[512];
 
+	char reply[1024];
+	int ret;
+
 	snprintf(spec, sizeof(spec), "%s:%s", system, event);
 	for (size_t i = 0; i < rs->n_asked; i++)
 		if (!strcmp(rs->asked[i], spec))
 			return -1;
+	/* Rows are drawn with the store locked, and the client thread takes its lock before
+	 * the store's (a watermark): waiting for its lock here could wait forever. A busy
+	 * client is waited for 100 ms at most; then the row goes without this format, and a
+	 * later draw asks again. */
+	for (int tries = 0; pthread_mutex_trylock(&rs->lock) != 0; tries++) {
+		if (tries == 100)
+			return -1;
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
 	rs->asked = xreallocarray(rs->asked, rs->n_asked + 1, sizeof(*rs->asked));
 	rs->asked[rs->n_asked++] = xstrdup(spec);
-	return rs_call(rs, KT_REQ_FORMAT, spec, "", NULL, 0);
+	ret = rs_ask_locked(&rs->hosts[0], KT_REQ_FORMAT, spec, "", reply, sizeof(reply));
+	pthread_mutex_unlock(&rs->lock);
+	return ret;
 }
 
 /* Whether an event of system (event NULL: any of it) prints a kernel symbol (%pS, %ps,
