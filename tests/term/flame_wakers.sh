@@ -7,7 +7,7 @@
 # separator, and the waiter's waits are under waker_work (a search says their share).
 # z shows the pane alone; Down, Left, Left, Right select the waiter; Y shows step 1,
 # its wakers by time in the status line (wc-waker first) and as a flame graph of their
-# frames; Down and Y there show step 2, the waker's own wakers (wc-kicker, kicker_work).
+# frames; Down (and Right past the idle task) and Y there show step 2, the waker's own wakers (wc-kicker, kicker_work).
 # Esc goes back a step, then to the profile, which went on counting (its total grew); y
 # again drops the wakers (their BPF program with them: fewer programs held). q quits clean.
 set -u
@@ -63,8 +63,16 @@ tmux_keys Y
 expect_text "Flame graph: step 1: wakers of wc-waiter \\(ns\\)" 5 "Y did not show the waiter's wakers"
 expect_text "^by time: (.*, )?wc-waker [0-9.]+ (s|ms)" 3 "the status line does not list wc-waker by time"
 expect_text "waker_work" 3 "step 1 does not show waker_work"
+# Down selects the first waker by name; the idle task (swapper/N) wakes the waiter from its
+# gap's nanosleep and sorts before wc-waker, so Right steps along the wakers to wc-waker
 tmux_keys Down
-expect_text "^wc-waker " 5 "Down did not select wc-waker in step 1"
+expect_text "^(swapper/[0-9]+|wc-waker) " 5 "Down did not select a waker in step 1"
+for _ in 1 2 3 4; do
+	_screen_has "^wc-waker " && break
+	tmux_keys Right
+	sleep 0.3
+done
+expect_text "^wc-waker " 5 "Down, then Right, did not select wc-waker in step 1"
 tmux_keys Y
 expect_text "Flame graph: step 2: wakers of wc-waker \\(ns\\)" 5 "Y did not show the waker's own wakers"
 expect_text "^by time: (.*, )?wc-kicker [0-9.]+ (s|ms)" 3 "step 2 does not list wc-kicker by time"
