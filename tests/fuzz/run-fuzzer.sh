@@ -12,9 +12,10 @@
 # whole in base64 in the log with the command that replays it, so that CI's printed log
 # alone reproduces the failure. A timeout's input is replayed once, only to tell in the log
 # whether it hangs by itself (a bug, to fix and keep as a seed) or runs in a moment (the
-# machine or its clock stalled during that run); the test fails either way. And every one is
-# kept as a seed, by itself, in FUZZ_KEEP (named by its hash: the same input once), so that
-# the next run, and git once the bug is fixed, have it: the log says where.
+# machine or its clock stalled during that run); the test fails either way. And every input
+# that failed the test is kept as a seed, by itself, in FUZZ_KEEP (named by its hash: the
+# same input once), so that the next run, and git once the bug is fixed, have it: the log
+# says where. Inputs that crashed only a child the target survived stay in the build tree.
 
 FUZZ_REPLAY_SECS=${FUZZ_REPLAY_SECS:-20}
 
@@ -38,8 +39,10 @@ run_fuzzer()
 	grep -m1 -A 30 -E '==ERROR|Direct leak|runtime error' "$T/$name.log" >&2
 	while IFS= read -r a; do
 		n=$((n + 1))
-		_fuzz_keep "$a"
+		# a child's crash that the target survived is the containment working: kept in
+		# the build tree only, so a passing run leaves the source tree as it found it
 		[ "$rc" != 0 ] || continue
+		_fuzz_keep "$a"
 		log "input kept in $a ($(stat -c %s "$a") bytes); to replay it:"
 		echo "base64 -d >input <<'EOF' && $fuzzer input" >&2
 		base64 -w 120 "$a" >&2
