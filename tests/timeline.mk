@@ -4,6 +4,7 @@ TERM_TESTS += tests/term/timeline.sh
 EXTRA_DIST += tests/helpers/timeline_expect.py
 TERM_TESTS += tests/term/range_panes.sh
 TERM_TESTS += tests/term/timeline_wheel.sh
+UNIT_CHECKS += tests/unit/check_packlog
 # make bench: the timeline on the 1 GiB recording (first screen, a zoom/pan frame, the index's
 # memory), run by tests/bench/recording.sh on the file it makes.
 check_PROGRAMS += tests/bench/timeline_bench
