@@ -61,7 +61,8 @@ src_libktop_a_SOURCES += \
 	src/backend/callgraph/evstack.c src/backend/callgraph/evstack.h src/backend/callgraph/evstack_record.h \
 	src/backend/callgraph/evstacks.c src/backend/callgraph/evstacks.h \
 	src/backend/callgraph/cpuslice.c src/backend/callgraph/cpuslice.h \
-	src/backend/callgraph/timeindex.c src/backend/callgraph/timeindex.h
+	src/backend/callgraph/timeindex.c src/backend/callgraph/timeindex.h \
+	src/backend/callgraph/packlog.c src/backend/callgraph/packlog.h
 
 # BPF histograms and the off-CPU profile: the loader and the table of kinds open the objects
 # src/probes/local.mk builds; --disable-bpf builds the stubs instead.

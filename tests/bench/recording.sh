@@ -5,7 +5,8 @@
 # events on 2 CPUs) opened with ktop -i --memory 64M in an 80x24 tmux pane: time to the
 # first screen, End (the last event on screen, the index pass still running), Home after
 # End, ktop's peak resident size; the timeline (L): its first screen, a zoom and a pan frame,
-# its index through, its peak resident size; then ktop -b -q -i reading it all. Each time is set
+# its index through, its peak resident size; then ktop -b -q -i reading it all; then
+# timeline_bench on the file (the timeline's first screen, frames and index in CPU time). Each time is set
 # against what the user would run instead, in the same round: trace-cmd report | head for
 # the first rows, trace-cmd report | tail -1 for the last; and the first screen against its
 # measurement floor (the same pane running a command that prints the first row at once).
@@ -189,6 +190,13 @@ if [ -z "$m" ]; then
 else
 	target_row "$row" "$(fig first) ms (trace-cmd report | head: $(fig tc_head) ms; floor $(fig floor) ms)" \
 		"<= 100 ms" "$(verdict "$m <= 100")"
+fi
+# The timeline pane's own code on the same file, in CPU time (tests/bench/timeline_bench.c):
+# the tmux figures above are wall time through a loaded machine's scheduler and tmux.
+tl_bench="$(dirname "$MK")/../bench/timeline_bench"
+if [ -x "$tl_bench" ]; then
+	echo
+	"$tl_bench" "$TMPD/big.dat" || echo "bench: timeline_bench failed" >&2
 fi
 [ -n "$BENCH_OWN_TARGETS" ] && print_targets "$BENCH_OWN_TARGETS"
 exit 0

@@ -9,6 +9,7 @@
 
 #include "backend/ingest/decode.h"
 #include "backend/ingest/store.h"
+#include "packlog.h"
 #include "timeindex.h"
 
 #define BATCH 4096		/* records read per hold of the store lock */
@@ -16,23 +17,16 @@
 #define IDLE_NS 20000000ull	/* caught up: look again after 20 ms */
 #define NTYPES 65536		/* common_type is 16 bits */
 
-struct tsvec {
-	uint64_t *v;
-	size_t n, cap;
+/* A CPU's slices; only its first can start clipped and its last end clipped. */
+struct cpulog {
+	struct kt_slicelog log;
+	bool head_clipped, tail_clipped;
 };
 
-/* A slice as kept: 24 bytes, its task's name one of the index's names (a big recording
- * holds tens of millions). */
-struct slim {
-	uint64_t start, end;
-	int32_t pid;
-	uint32_t comm : 24;
-	uint32_t clipped_start : 1, clipped_end : 1;
-};
-
-struct slicevec {
-	struct slim *v;
-	size_t n, cap;
+/* A task as slices name it: its number is what a slice keeps. */
+struct task {
+	int32_t pid, prio;
+	uint32_t comm; /* among the names */
 };
 
 #define NAME_SLOTS 4096 /* the names' hash table; past it names are looked up one by one */
@@ -40,7 +34,7 @@ struct slicevec {
 struct kind {
 	int type;
 	uint64_t seq; /* a record of it */
-	struct tsvec ts;
+	struct kt_tslog ts;
 };
 
 /* The task a CPU switched to last: its slice runs on until the next switch. */
@@ -59,78 +53,24 @@ struct kt_timeindex {
 	int ncpus;
 	struct kt_switch_fields sw;
 	struct kt_cpuslicer *slicer;
-	struct slicevec *cpu;
+	struct cpulog *cpu;
 	struct running *run;
 	struct kind *kinds;
 	int nkinds, capkinds;
 	int *kind_of; /* common_type -> kinds index + 1 */
-	struct tsvec lost;
+	struct kt_tslog lost;
 	uint64_t next, records, first_ts, last_ts, trimmed_at;
+	uint64_t total; /* store_browse_end when last read */
 	bool have_first;
 	struct copied *batch; /* the thread's: records copied out of the store */
 	char (*names)[KT_SLICE_COMM]; /* task names of the slices, each once */
 	uint32_t nnames, capnames;
 	uint32_t *name_slot; /* hash of a name -> its index + 1 */
+	struct task *tasks;
+	uint32_t ntasks, captasks;
+	uint32_t *task_slot; /* open addressing, a power of two: task -> its index + 1 */
+	uint32_t ntask_slots;
 };
-
-static void ts_push(struct tsvec *t, uint64_t ts)
-{
-	uint64_t *g;
-
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-
-		g = realloc(t->v, cap * sizeof(*g));
-		if (!g)
-			return;
-		t->v = g;
-		t->cap = cap;
-	}
-	t->v[t->n++] = ts;
-}
-
-/* The first index whose time is >= ts. */
-static size_t ts_lower(const struct tsvec *t, uint64_t ts)
-{
-	size_t lo = 0, hi = t->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (t->v[mid] < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Drops what is older than ts once that is half the vector (live: the store evicted it). */
-static void ts_trim(struct tsvec *t, uint64_t ts)
-{
-	size_t k = ts_lower(t, ts);
-
-	if (k && k * 2 >= t->n) {
-		memmove(t->v, t->v + k, (t->n - k) * sizeof(*t->v));
-		t->n -= k;
-	}
-}
-
-/* The first slice that ends after ts. */
-static size_t slice_lower(const struct slicevec *s, uint64_t ts)
-{
-	size_t lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->v[mid].end <= ts)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
 
 static uint32_t name_hash(const char *c)
 {
@@ -172,45 +112,101 @@ static uint32_t name_id(struct kt_timeindex *ti, const char *comm)
 	return ti->nnames++;
 }
 
-static void expand(const struct kt_timeindex *ti, int cpu, const struct slim *m,
+static uint32_t task_hash(int pid, int prio, uint32_t comm)
+{
+	return ((uint32_t)pid * 2654435761u) ^ ((uint32_t)prio * 40503u) ^ (comm * 97u);
+}
+
+static bool task_is(const struct task *k, int pid, int prio, uint32_t comm)
+{
+	return k->pid == pid && k->prio == prio && k->comm == comm;
+}
+
+/* Twice the tasks' room, so that a probe stays short. */
+static bool task_rehash(struct kt_timeindex *ti)
+{
+	uint32_t n = ti->ntask_slots ? ti->ntask_slots * 2 : 256, i, j;
+	uint32_t *slot = calloc(n, sizeof(*slot));
+
+	if (!slot)
+		return false;
+	for (i = 0; i < ti->ntasks; i++) {
+		const struct task *k = &ti->tasks[i];
+
+		for (j = task_hash(k->pid, k->prio, k->comm) & (n - 1); slot[j]; j = (j + 1) & (n - 1))
+			;
+		slot[j] = i + 1;
+	}
+	free(ti->task_slot);
+	ti->task_slot = slot;
+	ti->ntask_slots = n;
+	return true;
+}
+
+/* The number of the slice's task, added when new (0 when out of memory). */
+static uint32_t task_id(struct kt_timeindex *ti, const struct kt_cpuslice *sl)
+{
+	uint32_t comm = name_id(ti, sl->comm), j;
+	struct task *g;
+
+	if (ti->ntasks * 2 >= ti->ntask_slots && !task_rehash(ti))
+		return 0;
+	for (j = task_hash(sl->pid, sl->prio, comm) & (ti->ntask_slots - 1); ti->task_slot[j];
+	     j = (j + 1) & (ti->ntask_slots - 1))
+		if (task_is(&ti->tasks[ti->task_slot[j] - 1], sl->pid, sl->prio, comm))
+			return ti->task_slot[j] - 1;
+	if (ti->ntasks == ti->captasks) {
+		uint32_t cap = ti->captasks ? ti->captasks * 2 : 64;
+
+		if (!(g = realloc(ti->tasks, cap * sizeof(*g))))
+			return 0;
+		ti->tasks = g;
+		ti->captasks = cap;
+	}
+	ti->tasks[ti->ntasks] = (struct task){ sl->pid, sl->prio, comm };
+	ti->task_slot[j] = ti->ntasks + 1;
+	return ti->ntasks++;
+}
+
+/* The slice a walk stands on, as queries hand it out. */
+static void expand(const struct kt_timeindex *ti, int cpu, const struct kt_slicecur *c,
 		   struct kt_cpuslice *out)
 {
+	const struct cpulog *l = &ti->cpu[cpu];
+
 	memset(out, 0, sizeof(*out));
-	out->start = m->start;
-	out->end = m->end;
+	out->start = c->s.start;
+	out->end = c->s.end;
 	out->cpu = cpu;
-	out->pid = m->pid;
-	out->clipped_start = m->clipped_start;
-	out->clipped_end = m->clipped_end;
-	if (m->comm < ti->nnames)
-		memcpy(out->comm, ti->names[m->comm], KT_SLICE_COMM);
+	out->clipped_start = c->k == 0 && l->head_clipped;
+	out->clipped_end = c->k + 1 == slicelog_len(&l->log) && l->tail_clipped;
+	if (c->s.task < ti->ntasks) {
+		const struct task *k = &ti->tasks[c->s.task];
+
+		out->pid = k->pid;
+		out->prio = k->prio;
+		if (k->comm < ti->nnames)
+			memcpy(out->comm, ti->names[k->comm], KT_SLICE_COMM);
+	}
 }
 
 static void keep_slice(const struct kt_cpuslice *sl, void *arg)
 {
 	struct kt_timeindex *ti = arg;
-	struct slicevec *s;
-	struct slim *g;
+	struct kt_pslice p;
+	struct cpulog *l;
 
 	if (sl->cpu < 0 || sl->cpu >= ti->ncpus)
 		return;
-	s = &ti->cpu[sl->cpu];
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 256;
-
-		g = realloc(s->v, cap * sizeof(*g));
-		if (!g)
-			return;
-		s->v = g;
-		s->cap = cap;
-	}
-	g = &s->v[s->n++];
-	g->start = sl->start;
-	g->end = sl->end;
-	g->pid = sl->pid;
-	g->comm = name_id(ti, sl->comm) & 0xffffff;
-	g->clipped_start = sl->clipped_start;
-	g->clipped_end = sl->clipped_end;
+	l = &ti->cpu[sl->cpu];
+	p.start = sl->start;
+	p.end = sl->end;
+	p.task = task_id(ti, sl);
+	if (!slicelog_push(&l->log, &p))
+		return;
+	if (slicelog_len(&l->log) == 1)
+		l->head_clipped = sl->clipped_start;
+	l->tail_clipped = sl->clipped_end;
 }
 
 static struct kind *kind_for(struct kt_timeindex *ti, int type, uint64_t seq)
@@ -304,13 +300,13 @@ static void feed(struct kt_timeindex *ti, const struct kt_rec *r)
 	if (r->flags & KT_REC_STACK)
 		return;
 	if (r->flags & KT_REC_LOST) {
-		ts_push(&ti->lost, r->ts);
+		tslog_push(&ti->lost, r->ts);
 		return;
 	}
 	type = decoder_rec_type(r);
 	k = kind_for(ti, type, r->seq);
 	if (k)
-		ts_push(&k->ts, r->ts);
+		tslog_push(&k->ts, r->ts);
 	if (type == ti->sw.type)
 		feed_switch(ti, r);
 }
@@ -325,16 +321,15 @@ static void trim(struct kt_timeindex *ti, uint64_t first, uint64_t oldest)
 		return;
 	ti->trimmed_at = first;
 	for (i = 0; i < ti->nkinds; i++)
-		ts_trim(&ti->kinds[i].ts, oldest);
-	ts_trim(&ti->lost, oldest);
+		tslog_trim(&ti->kinds[i].ts, oldest);
+	tslog_trim(&ti->lost, oldest);
 	for (i = 0; i < ti->ncpus; i++) {
-		struct slicevec *s = &ti->cpu[i];
-		size_t k = slice_lower(s, oldest);
+		struct cpulog *l = &ti->cpu[i];
+		size_t n = slicelog_len(&l->log);
 
-		if (k && k * 2 >= s->n) {
-			memmove(s->v, s->v + k, (s->n - k) * sizeof(*s->v));
-			s->n -= k;
-		}
+		slicelog_trim(&l->log, oldest);
+		if (slicelog_len(&l->log) < n)
+			l->head_clipped = false;
 	}
 }
 
@@ -348,7 +343,7 @@ struct copied {
 /* Reads up to BATCH records; returns how many. */
 static size_t step(struct kt_timeindex *ti)
 {
-	uint64_t first, end, seq, next, oldest = 0;
+	uint64_t first, end, seq, next, total, oldest = 0;
 	struct copied *c = ti->batch;
 	struct kt_rec r;
 	size_t n = 0, i;
@@ -359,6 +354,7 @@ static size_t step(struct kt_timeindex *ti)
 	store_lock(ti->st);
 	first = store_first(ti->st);
 	end = store_end(ti->st);
+	total = store_browse_end(ti->st);
 	if (next < first)
 		next = first;
 	for (seq = next; seq < end && n < BATCH; seq++) {
@@ -377,6 +373,7 @@ static size_t step(struct kt_timeindex *ti)
 	for (i = 0; i < n; i++)
 		feed(ti, &c[i].r);
 	ti->next = seq;
+	ti->total = total;
 	if (oldest)
 		trim(ti, first, oldest);
 	pthread_mutex_unlock(&ti->mu);
@@ -389,8 +386,13 @@ static void finish(struct kt_timeindex *ti)
 
 	cpuslicer_finish(ti->slicer, ti->last_ts);
 	ti->slicer = NULL;
-	for (i = 0; i < ti->ncpus; i++)
+	for (i = 0; i < ti->ncpus; i++) {
 		ti->run[i].seen = false;
+		slicelog_shrink(&ti->cpu[i].log);
+	}
+	for (i = 0; i < ti->nkinds; i++)
+		tslog_shrink(&ti->kinds[i].ts);
+	tslog_shrink(&ti->lost);
 	ti->done = true;
 }
 
@@ -429,14 +431,16 @@ static void free_parts(struct kt_timeindex *ti)
 
 	cpuslicer_finish(ti->slicer, ti->last_ts); /* frees it (its last slices are kept) */
 	for (i = 0; ti->cpu && i < ti->ncpus; i++)
-		free(ti->cpu[i].v);
+		slicelog_free(&ti->cpu[i].log);
 	for (i = 0; i < ti->nkinds; i++)
-		free(ti->kinds[i].ts.v);
+		tslog_free(&ti->kinds[i].ts);
 	free(ti->cpu);
 	free(ti->run);
 	free(ti->kinds);
 	free(ti->kind_of);
-	free(ti->lost.v);
+	tslog_free(&ti->lost);
+	free(ti->tasks);
+	free(ti->task_slot);
 	free(ti->batch);
 	free(ti->names);
 	free(ti->name_slot);
@@ -499,17 +503,19 @@ void timeindex_info(struct kt_timeindex *ti, struct kt_ti_info *out)
 	out->first_ts = ti->first_ts;
 	out->last_ts = ti->last_ts;
 	out->records = ti->records;
+	out->total = ti->total;
 	out->done = ti->done;
 	out->switches = ti->sw.type >= 0;
 	out->ncpus = ti->ncpus;
 	out->nkinds = ti->nkinds;
-	out->bytes = sizeof(*ti) + NTYPES * sizeof(*ti->kind_of) + ti->lost.cap * 8 +
-		     (size_t)ti->capkinds * sizeof(*ti->kinds);
+	out->bytes = sizeof(*ti) + NTYPES * sizeof(*ti->kind_of) + tslog_bytes(&ti->lost) +
+		     (size_t)ti->capkinds * sizeof(*ti->kinds) + BATCH * sizeof(*ti->batch);
 	for (i = 0; i < ti->nkinds; i++)
-		out->bytes += ti->kinds[i].ts.cap * sizeof(uint64_t);
+		out->bytes += tslog_bytes(&ti->kinds[i].ts);
 	for (i = 0; i < ti->ncpus; i++)
-		out->bytes += ti->cpu[i].cap * sizeof(struct slim);
-	out->bytes += ti->capnames * KT_SLICE_COMM + NAME_SLOTS * sizeof(uint32_t);
+		out->bytes += slicelog_bytes(&ti->cpu[i].log);
+	out->bytes += ti->capnames * KT_SLICE_COMM + NAME_SLOTS * sizeof(uint32_t) +
+		      ti->captasks * sizeof(*ti->tasks) + ti->ntask_slots * sizeof(uint32_t);
 	pthread_mutex_unlock(&ti->mu);
 }
 
@@ -530,16 +536,17 @@ int timeindex_kind(struct kt_timeindex *ti, int i, uint64_t *seq)
 size_t timeindex_slices(struct kt_timeindex *ti, int cpu, uint64_t from, uint64_t to,
 			kt_cpuslice_fn fn, void *arg)
 {
-	const struct slicevec *s;
 	struct kt_cpuslice open, one;
-	size_t i, n = 0;
+	struct kt_slicecur c;
+	size_t n = 0;
+	bool more;
 
 	if (cpu < 0 || cpu >= ti->ncpus)
 		return 0;
 	pthread_mutex_lock(&ti->mu);
-	s = &ti->cpu[cpu];
-	for (i = slice_lower(s, from); i < s->n && s->v[i].start < to; i++, n++) {
-		expand(ti, cpu, &s->v[i], &one);
+	for (more = slicelog_seek_end(&ti->cpu[cpu].log, from, &c); more && c.s.start < to;
+	     more = slicelog_next(&c), n++) {
+		expand(ti, cpu, &c, &one);
 		fn(&one, arg);
 	}
 	if (ti->run[cpu].seen && ti->run[cpu].s.start < to && ti->last_ts > from &&
@@ -560,35 +567,57 @@ size_t timeindex_nslices(struct kt_timeindex *ti, int cpu, uint64_t from, uint64
 	if (cpu < 0 || cpu >= ti->ncpus || to <= from)
 		return 0;
 	pthread_mutex_lock(&ti->mu);
-	n = slice_lower(&ti->cpu[cpu], to) - slice_lower(&ti->cpu[cpu], from);
+	n = slicelog_end_lower(&ti->cpu[cpu].log, to) - slicelog_end_lower(&ti->cpu[cpu].log, from);
 	pthread_mutex_unlock(&ti->mu);
 	return n;
 }
 
+/* The slice of cpu that holds ts (the running one included). Lock held. */
+static bool slice_at(struct kt_timeindex *ti, int cpu, uint64_t ts, struct kt_cpuslice *out)
+{
+	struct kt_slicecur c;
+
+	if (slicelog_seek_end(&ti->cpu[cpu].log, ts, &c) && c.s.start <= ts) {
+		expand(ti, cpu, &c, out);
+		return true;
+	}
+	if (ti->run[cpu].seen && ti->run[cpu].s.start <= ts && ts < ti->last_ts) {
+		*out = ti->run[cpu].s;
+		out->end = ti->last_ts;
+		return true;
+	}
+	return false;
+}
+
 bool timeindex_slice_at(struct kt_timeindex *ti, int cpu, uint64_t ts, struct kt_cpuslice *out)
 {
-	const struct slicevec *s;
-	bool ok = false;
-	size_t i;
+	bool ok;
 
 	if (cpu < 0 || cpu >= ti->ncpus)
 		return false;
 	pthread_mutex_lock(&ti->mu);
-	s = &ti->cpu[cpu];
-	i = slice_lower(s, ts);
-	if (i < s->n && s->v[i].start <= ts) {
-		expand(ti, cpu, &s->v[i], out);
-		ok = true;
-	} else if (ti->run[cpu].seen && ti->run[cpu].s.start <= ts && ts < ti->last_ts) {
-		*out = ti->run[cpu].s;
-		out->end = ti->last_ts;
-		ok = true;
-	}
+	ok = slice_at(ti, cpu, ts, out);
 	pthread_mutex_unlock(&ti->mu);
 	return ok;
 }
 
-static const struct tsvec *kind_ts(struct kt_timeindex *ti, int kind)
+void timeindex_slices_at(struct kt_timeindex *ti, int cpu, const uint64_t *ts, int n,
+			 struct kt_cpuslice *out)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		out[i].pid = -1;
+	if (cpu < 0 || cpu >= ti->ncpus)
+		return;
+	pthread_mutex_lock(&ti->mu);
+	for (i = 0; i < n; i++)
+		if (!slice_at(ti, cpu, ts[i], &out[i]))
+			out[i].pid = -1;
+	pthread_mutex_unlock(&ti->mu);
+}
+
+static const struct kt_tslog *kind_ts(struct kt_timeindex *ti, int kind)
 {
 	if (kind == KT_TI_LOST)
 		return &ti->lost;
@@ -597,57 +626,65 @@ static const struct tsvec *kind_ts(struct kt_timeindex *ti, int kind)
 	return &ti->kinds[ti->kind_of[kind] - 1].ts;
 }
 
-uint64_t timeindex_count(struct kt_timeindex *ti, int kind, uint64_t from, uint64_t to)
+/* Records of kind before ts. Lock held. */
+static uint64_t count_before(struct kt_timeindex *ti, int kind, uint64_t ts)
 {
-	const struct tsvec *t;
+	const struct kt_tslog *t;
 	uint64_t n = 0;
 	int i;
+
+	if (kind == KT_TI_ALL) {
+		for (i = 0; i < ti->nkinds; i++)
+			n += tslog_lower(&ti->kinds[i].ts, ts);
+	} else if ((t = kind_ts(ti, kind))) {
+		n = tslog_lower(t, ts);
+	}
+	return n;
+}
+
+uint64_t timeindex_count(struct kt_timeindex *ti, int kind, uint64_t from, uint64_t to)
+{
+	uint64_t n;
 
 	if (to <= from)
 		return 0;
 	pthread_mutex_lock(&ti->mu);
-	if (kind == KT_TI_ALL) {
-		for (i = 0; i < ti->nkinds; i++)
-			n += ts_lower(&ti->kinds[i].ts, to) - ts_lower(&ti->kinds[i].ts, from);
-	} else if ((t = kind_ts(ti, kind))) {
-		n = ts_lower(t, to) - ts_lower(t, from);
-	}
+	n = count_before(ti, kind, to) - count_before(ti, kind, from);
 	pthread_mutex_unlock(&ti->mu);
 	return n;
 }
 
-/* The first slice that starts at or after ts. */
-static size_t start_lower(const struct slicevec *s, uint64_t ts)
+void timeindex_counts(struct kt_timeindex *ti, int kind, uint64_t from, uint64_t width, int n,
+		      uint64_t *out)
 {
-	size_t lo = 0, hi = s->n;
+	uint64_t before, after;
+	int c;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->v[mid].start < ts)
-			lo = mid + 1;
-		else
-			hi = mid;
+	pthread_mutex_lock(&ti->mu);
+	before = count_before(ti, kind, from);
+	for (c = 0; c < n; c++) {
+		after = count_before(ti, kind, from + (uint64_t)(c + 1) * width);
+		out[c] = after - before;
+		before = after;
 	}
-	return lo;
+	pthread_mutex_unlock(&ti->mu);
 }
 
 /* The first slice start after ts, or the last before it; the running slice's too. */
 static bool next_boundary(struct kt_timeindex *ti, int cpu, uint64_t ts, int dir, uint64_t *out)
 {
-	const struct slicevec *s = &ti->cpu[cpu];
+	const struct kt_slicelog *l = &ti->cpu[cpu].log;
 	const struct running *run = &ti->run[cpu];
-	bool ok = false;
-	size_t i;
+	struct kt_slicecur c;
+	size_t k;
 
 	if (dir > 0) {
-		i = start_lower(s, ts + 1);
-		if (i < s->n) {
-			*out = s->v[i].start;
+		if (slicelog_seek_start(l, ts + 1, &c)) {
+			*out = c.s.start;
 			return true;
 		}
-		if (s->n && s->v[s->n - 1].end > ts && !run->seen) {
-			*out = s->v[s->n - 1].end; /* the capture's end */
+		if (slicelog_len(l) && l->p.last > ts && !run->seen) {
+			*out = l->p.last; /* the capture's end */
 			return true;
 		}
 		if (run->seen && run->s.start > ts) {
@@ -660,31 +697,31 @@ static bool next_boundary(struct kt_timeindex *ti, int cpu, uint64_t ts, int dir
 		*out = run->s.start;
 		return true;
 	}
-	i = start_lower(s, ts);
-	if (i > 0) {
-		*out = s->v[i - 1].start;
-		ok = true;
+	k = slicelog_seek_start(l, ts, &c) ? c.k : slicelog_len(l);
+	if (k > 0 && slicelog_seek_k(l, k - 1, &c)) {
+		*out = c.s.start;
+		return true;
 	}
-	return ok;
+	return false;
 }
 
 bool timeindex_next(struct kt_timeindex *ti, int cpu, int kind, uint64_t ts, int dir,
 		    uint64_t *out)
 {
-	const struct tsvec *t;
+	const struct kt_tslog *t;
 	bool ok = false;
 	size_t i;
 
 	pthread_mutex_lock(&ti->mu);
 	if (cpu >= 0 && cpu < ti->ncpus) {
 		ok = next_boundary(ti, cpu, ts, dir, out);
-	} else if (cpu < 0 && (t = kind_ts(ti, kind)) && t->n) {
-		i = dir > 0 ? ts_lower(t, ts + 1) : ts_lower(t, ts);
-		if (dir > 0 && i < t->n) {
-			*out = t->v[i];
+	} else if (cpu < 0 && (t = kind_ts(ti, kind)) && tslog_len(t)) {
+		i = dir > 0 ? tslog_lower(t, ts + 1) : tslog_lower(t, ts);
+		if (dir > 0 && i < tslog_len(t)) {
+			*out = tslog_at(t, i);
 			ok = true;
 		} else if (dir < 0 && i > 0) {
-			*out = t->v[i - 1];
+			*out = tslog_at(t, i - 1);
 			ok = true;
 		}
 	}

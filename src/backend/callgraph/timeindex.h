@@ -44,6 +44,7 @@ void timeindex_set_final(struct kt_timeindex *ti);
 struct kt_ti_info {
 	uint64_t first_ts, last_ts; /* of the records indexed: the capture's start, its tail */
 	uint64_t records;	    /* indexed so far */
+	uint64_t total;		    /* the store's records, or its estimate of a recording's */
 	bool done;		    /* final and read to the end */
 	bool switches;		    /* sched_switch is indexed (its type known) */
 	int ncpus;
@@ -64,8 +65,15 @@ size_t timeindex_slices(struct kt_timeindex *ti, int cpu, uint64_t from, uint64_
 size_t timeindex_nslices(struct kt_timeindex *ti, int cpu, uint64_t from, uint64_t to);
 /* The slice of cpu that holds ts (the running one included); false: none. */
 bool timeindex_slice_at(struct kt_timeindex *ti, int cpu, uint64_t ts, struct kt_cpuslice *out);
+/* The slices of cpu that hold each of ts[0..n-1] (timeindex_slice_at's answers, under one
+ * hold of the lock: a frame asks hundreds); pid -1 where there is none. */
+void timeindex_slices_at(struct kt_timeindex *ti, int cpu, const uint64_t *ts, int n,
+			 struct kt_cpuslice *out);
 /* Records of kind (a common_type, KT_TI_ALL or KT_TI_LOST) with from <= ts < to. */
 uint64_t timeindex_count(struct kt_timeindex *ti, int kind, uint64_t from, uint64_t to);
+/* timeindex_count of n columns of width ns from from on, into out[0..n-1], under one hold. */
+void timeindex_counts(struct kt_timeindex *ti, int kind, uint64_t from, uint64_t width, int n,
+		      uint64_t *out);
 /* The next time after ts (dir > 0) or before it (dir < 0) at which something happens on
  * a lane: a slice boundary of cpu (kind ignored when cpu >= 0), else a record of kind.
  * false when there is none. */

@@ -104,6 +104,11 @@ const char *timeaxis_no_switches(struct kt_view *v)
 	return v->ui->axis && v->ui->axis->no_switch[0] ? v->ui->axis->no_switch : NULL;
 }
 
+struct kt_timeindex *timeaxis_index(struct kt_view *v)
+{
+	return v->ui->axis ? v->ui->axis->ti : NULL;
+}
+
 /* The test suite's proof (KTOP_TEST_TIMELINE_DUMP=FILE, test-hook builds): once a
  * recording is indexed to its end, every CPU's slices and the heat map's 20 ms cells of
  * all events, as the panes draw them, in nanoseconds. */

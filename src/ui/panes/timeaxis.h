@@ -22,5 +22,7 @@ const char *timeaxis_kind_name(struct kt_view *v, int type, uint64_t seq, char *
 			       size_t len);
 /* Whether sched_switch's slices are there (why: the one line when not). */
 const char *timeaxis_no_switches(struct kt_view *v);
+/* The shared index once a pane took it, else NULL (the timeline bench reads its figures). */
+struct kt_timeindex *timeaxis_index(struct kt_view *v);
 
 #endif

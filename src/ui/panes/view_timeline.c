@@ -197,17 +197,19 @@ static char cell_char(const struct col *cols, int c, int w)
 #define SAMPLES 4
 static void sample_cols(struct tl *t, int cpu, int w)
 {
-	struct kt_cpuslice s[SAMPLES];
+	struct kt_cpuslice *all = xreallocarray(NULL, (size_t)w * SAMPLES, sizeof(*all)), *s;
+	uint64_t *at = xreallocarray(NULL, (size_t)w * SAMPLES, sizeof(*at));
 	int c, k, j, best, hits, most;
 
+	for (c = 0; c < w; c++)
+		for (k = 0; k < SAMPLES; k++)
+			at[c * SAMPLES + k] = t->from + (uint64_t)c * t->colns +
+					      t->colns * (2 * k + 1) / (2 * SAMPLES);
+	timeindex_slices_at(t->ti, cpu, at, w * SAMPLES, all);
 	for (c = 0; c < w; c++) {
-		uint64_t a = t->from + (uint64_t)c * t->colns;
 		struct col *col = &t->cols[c];
 
-		for (k = 0; k < SAMPLES; k++)
-			if (!timeindex_slice_at(t->ti, cpu, a + t->colns * (2 * k + 1) / (2 * SAMPLES),
-						&s[k]))
-				s[k].pid = -1;
+		s = all + c * SAMPLES;
 		for (best = -1, most = 0, k = 0; k < SAMPLES; k++) {
 			for (hits = 0, j = 0; j < SAMPLES; j++)
 				hits += s[j].pid == s[k].pid;
@@ -221,6 +223,8 @@ static void sample_cols(struct tl *t, int cpu, int w)
 		if (best >= 0)
 			memcpy(col->comm, s[best].comm, sizeof(col->comm));
 	}
+	free(at);
+	free(all);
 }
 
 static void draw_cpu_lane(struct kt_view *v, int y, int cpu)
@@ -261,13 +265,10 @@ static void draw_kind_lane(struct kt_view *v, int y, int kind, enum crt_elem e)
 	uint64_t n[1024], max = 0;
 	int c, w = data_w(v) < 1024 ? data_w(v) : 1024, lvl;
 
-	for (c = 0; c < w; c++) {
-		uint64_t a = t->from + (uint64_t)c * t->colns;
-
-		n[c] = timeindex_count(t->ti, kind, a, a + t->colns);
+	timeindex_counts(t->ti, kind, t->from, t->colns, w, n);
+	for (c = 0; c < w; c++)
 		if (n[c] > max)
 			max = n[c];
-	}
 	wattrset(v->win, crt_attr(e));
 	for (c = 0; c < w; c++) {
 		if (!n[c]) {
@@ -381,8 +382,12 @@ static void tl_draw(struct kt_view *v)
 	}
 	fmt_ns(t->colns, col, sizeof(col));
 	snprintf(title, sizeof(title), "Timeline: %s a column", col);
-	snprintf(right, sizeof(right), "%s", t->paused ? "PAUSED" : t->follow ? "FOLLOW" :
-			 app_can(v->app, KT_CAP_LIVE) || info.done ? "SCROLL" : "indexing");
+	if (t->paused || t->follow || app_can(v->app, KT_CAP_LIVE) || info.done)
+		snprintf(right, sizeof(right), "%s", t->paused ? "PAUSED" : t->follow ? "FOLLOW" :
+								     "SCROLL");
+	else /* a recording drawn as far as it is indexed */
+		snprintf(right, sizeof(right), "indexing %d%%",
+			 info.total > info.records ? (int)(info.records * 100 / info.total) : 99);
 	view_draw_title(v, title, right);
 	if (!t->ti) {
 		crt_put_pad(v->win, 1, 1, t->why, v->w - 1);
