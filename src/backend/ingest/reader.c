@@ -31,13 +31,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <traceevent/kbuffer.h>
 #include <tracefs.h>
 
 #include "util/log.h"
 #include "backend/perf/comms.h"
 #include "reader.h"
 #include "ringmap.h"
+#include "ringwalk.h"
 #include "backend/tracefs/session.h"
 #include "store.h"
 #include "backend/perf/taskwatch.h"
@@ -49,10 +49,12 @@
  * the moment of the check; other CPUs' events wait this long to stay in order. */
 #define READER_ORDER_SLACK_NS 2000000ull
 /* Events held back for ordering wait this long for the next pass: the consumer shows them
- * at most ten times a second anyway, and a pass every 20 ms rather than every few lets a
- * fast producer's pages gather, read in bulk (the kernel still wakes the reader early at
- * buffer_percent, so a small buffer does not overflow meanwhile). */
-#define READER_HELD_MS 20
+ * at most ten times a second anyway, and a pass every 50 ms (as often as the consumer is
+ * woken, and the bare reader's timeout) rather than every few lets a fast producer's pages
+ * gather, read in bulk; the kernel still wakes the reader early at buffer_percent, so a
+ * small buffer does not overflow meanwhile. At 20 ms the reader made three times the bare
+ * reader's passes, each paying its ioctls and poll whatever the rate (issue 37). */
+#define READER_HELD_MS 50
 /* Records stored per hold of the store lock, so the UI never waits long. */
 #define READER_BATCH 4096
 /* While records keep coming, the consumer is woken this often (it redraws at most 10/s). */
@@ -74,16 +76,16 @@ struct reader_cpu {
 	struct kt_ringmap *map;	/* the CPU's buffer, mapped; NULL: read through tcpu */
 	uint32_t map_id;	/* the mapped sub-buffer taken last */
 	int map_off;		/* and how far (its header included): where to go on from */
-	bool on_map;		/* kbuf is on the mapping, not on a copy in ring */
+	bool on_map;		/* the cursor is on the mapping, not on a copy in ring */
 	/* The kernel counted map_id's data past map_off as read, and that data is still to be
 	 * taken (an ioctl while reading ahead): no ioctl before it is. */
 	bool map_pending;
 	bool remap;		/* unmapped for a resize (reader_unmap_hook) */
-	struct kbuffer *kbuf;
+	struct kt_ringwalk walk; /* the cursor over the page being merged */
 	char *ring;		/* qcap sub-buffers: the page being merged, then those read ahead */
-	void *page;		/* the one kbuf is on (page mode: the one being handed over) */
+	void *page;		/* the one the cursor is on (page mode: the one being handed over) */
 	unsigned qhead, qcount, qcap; /* the pages read ahead: first slot, how many, slots */
-	bool have;		/* kbuf holds an unread event */
+	bool have;		/* the cursor holds an unread event */
 	bool dry, checked;	/* this pass: had no full page; was asked for a partial one */
 	void *data;		/* that event */
 	unsigned long long ts;
@@ -139,11 +141,10 @@ struct kt_reader {
 /* Loads a page just read into the CPU's cursor. Returns true when it holds an event. */
 static bool cpu_load_page(struct kt_reader *r, struct reader_cpu *c)
 {
-	int missed;
+	int64_t missed;
 
-	if (kbuffer_load_subbuffer(c->kbuf, c->page) < 0)
-		return false;
-	missed = kbuffer_missed_events(c->kbuf);
+	ringwalk_load(&c->walk, c->page);
+	missed = c->walk.lost;
 	STAT_ADD(r, c, pages, 1);
 	if (missed > 0)
 		STAT_ADD(r, c, missed, (uint64_t)missed);
@@ -151,7 +152,7 @@ static bool cpu_load_page(struct kt_reader *r, struct reader_cpu *c)
 		STAT_ADD(r, c, missed_unknown, 1);
 	if (missed)
 		c->missed = missed;
-	c->data = kbuffer_read_event(c->kbuf, &c->ts);
+	c->data = ringwalk_event(&c->walk, &c->ts);
 	c->have = c->data != NULL;
 	return c->have;
 }
@@ -196,12 +197,11 @@ static bool cpu_map_next(struct kt_reader *r, struct reader_cpu *c)
 		c->map_id = id;
 		cpu_load_page(r, c);
 	} else {
-		kbuffer_load_subbuffer(c->kbuf, page);
-		c->data = kbuffer_read_at_offset(c->kbuf, c->map_off, &c->ts);
+		c->walk.page = page;
+		c->data = ringwalk_at(&c->walk, c->map_off, &c->ts);
 		c->have = c->data != NULL;
 	}
-	/* the header and the data (kbuffer_start_of_data is past a leading time extend) */
-	c->map_off = RINGMAP_HEADER + kbuffer_subbuffer_size(c->kbuf);
+	c->map_off = ringwalk_end(&c->walk);
 	/* after a pending look, the ioctl is still to come */
 	return fresh || c->have || pending;
 }
@@ -215,10 +215,10 @@ static void cpu_map_detach(struct kt_reader *r, struct reader_cpu *c)
 
 	if (!c->on_map || !c->have)
 		return;
-	off = kbuffer_curr_offset(c->kbuf);
+	off = ringwalk_offset(&c->walk);
 	ringmap_copy(slot, c->page, (size_t)r->subbuf_size, c->map_off);
-	kbuffer_load_subbuffer(c->kbuf, slot);
-	c->data = kbuffer_read_at_offset(c->kbuf, off, &c->ts);
+	c->walk.page = slot;
+	c->data = ringwalk_at(&c->walk, off, &c->ts);
 	c->have = c->data != NULL;
 	c->page = slot;
 	c->on_map = false;
@@ -335,13 +335,13 @@ static unsigned cpu_emit_run(struct kt_reader *r, struct reader_cpu *c, unsigned
 			memcpy(&type, c->data, sizeof(type));
 			if (type == rename_id)
 				comms_note(r->comms, &r->rename, c->ts, c->data,
-					   (uint32_t)kbuffer_event_size(c->kbuf));
+					   ringwalk_event_size(&c->walk));
 		}
 		if (store)
 			store_append(store, c->ts, (uint32_t)c->cpu, c->data,
-				     (uint32_t)kbuffer_event_size(c->kbuf));
+				     ringwalk_event_size(&c->walk));
 		n++;
-		c->data = kbuffer_next_event(c->kbuf, &c->ts);
+		c->data = ringwalk_next(&c->walk, &c->ts);
 	} while (c->data && c->ts < limit && n < max);
 	c->have = c->data != NULL;
 	STAT_ADD(r, c, events, n);
@@ -365,6 +365,9 @@ static void reader_wake(struct kt_reader *r)
  * first records after a quiet spell wake it at once. */
 static void reader_wake_sometimes(struct kt_reader *r)
 {
+	/* nothing kept (a quiet batch count): no record for the consumer to see */
+	if (!r->store)
+		return;
 	if (clock_mono_ns() - r->last_wake >= READER_WAKE_NS)
 		reader_wake(r);
 }
@@ -528,12 +531,12 @@ static int cpu_map_tail(struct reader_cpu *c, int end)
 	int off, len;
 	long commit;
 
-	kbuffer_load_subbuffer(c->kbuf, p);
-	if (!kbuffer_read_at_offset(c->kbuf, c->map_off, &ts)) {
+	c->walk.page = p;
+	if (!ringwalk_at(&c->walk, c->map_off, &ts)) {
 		c->map_off = end;
 		return 0;
 	}
-	off = kbuffer_curr_offset(c->kbuf); /* past a time extend, whose delta ts has */
+	off = ringwalk_offset(&c->walk); /* past a time extend, whose delta ts has */
 	len = end - off;
 	c->map_off = end;
 	memmove(p + RINGMAP_HEADER, p + off, (size_t)len);
@@ -859,8 +862,6 @@ static void reader_close_cpus(struct kt_reader *r)
 			tracefs_cpu_free_fd(c->tcpu);
 		if (c->fd >= 0)
 			close(c->fd);
-		if (c->kbuf)
-			kbuffer_free(c->kbuf);
 		free(c->ring);
 	}
 	free(r->cpus);
@@ -913,7 +914,10 @@ static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st
 	r->store = st;
 	if (sink)
 		r->sink = *sink;
-	r->comms = comms;
+	/* A quiet count keeps no record to name: no side band to drain every pass (on a busy
+	 * machine every compiler's fork and exec, a tenth of the reader's CPU in issue 37's
+	 * profile). */
+	r->comms = st || sink ? comms : NULL;
 	reader_setup_renames(r, inst, maps);
 	r->wake_fd = wake_fd;
 	r->ctl[0] = r->ctl[1] = -1;
@@ -945,8 +949,6 @@ static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st
 			goto fail;
 		}
 		c->tcpu = tracefs_cpu_alloc_fd(c->fd, r->subbuf_size, true);
-		c->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-					KBUFFER_ENDIAN_LITTLE);
 		/* page mode hands each page over as it is read: one slot */
 		c->qcap = sink && sink->page ? 1 : READER_AHEAD_BYTES / (unsigned)r->subbuf_size;
 		if (c->qcap < 2 && !(sink && sink->page))
@@ -955,7 +957,7 @@ static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st
 		if (posix_memalign((void **)&c->ring, 4096, (size_t)c->qcap * (size_t)r->subbuf_size))
 			c->ring = NULL;
 		c->page = c->ring;
-		if (!c->tcpu || !c->kbuf || !c->ring) {
+		if (!c->tcpu || !c->ring) {
 			snprintf(err, errlen, "cannot set up the reader for CPU %d: %s", i,
 				 strerror(errno ? errno : ENOMEM));
 			goto fail;
