@@ -169,8 +169,8 @@ START_TEST(test_table)
 	ck_assert_str_eq(cell, "");
 	/* a pinned process first whatever the order, its threads under it; unpinned again */
 	t.filter[0] = '\0';
-	ck_assert(ovtable_pin(&t, 30));
-	ck_assert(ovtable_pinned(&t, 30));
+	ck_assert(ovtable_pin(&t, 0, 30));
+	ck_assert(ovtable_pinned(&t, 0, 30));
 	ovtable_build(&t, &s);
 	ck_assert_int_eq(t.rows[0]->pid, 30);
 	ck_assert_int_eq(t.rows[1]->pid, 20);
@@ -179,11 +179,11 @@ START_TEST(test_table)
 	ovtable_build(&t, &s);
 	ck_assert_int_eq(t.rows[0]->pid, 30);
 	ck_assert_int_eq(t.rows[1]->pid, 10);
-	ck_assert(ovtable_pin(&t, 30));
-	ck_assert(!ovtable_pinned(&t, 30));
+	ck_assert(ovtable_pin(&t, 0, 30));
+	ck_assert(!ovtable_pinned(&t, 0, 30));
 	for (int i = 0; i < KT_OVT_PINS; i++)
-		ck_assert(ovtable_pin(&t, 100 + i));
-	ck_assert(!ovtable_pin(&t, 99));
+		ck_assert(ovtable_pin(&t, 0, 100 + i));
+	ck_assert(!ovtable_pin(&t, 0, 99));
 	ovtable_free(&t);
 }
 END_TEST
@@ -203,8 +203,8 @@ START_TEST(test_hide)
 	ovtable_hide_text(off, text, sizeof(text));
 	ck_assert_str_eq(text, "");
 	ck_assert_int_eq(ovtable_hide_parse("RUNQ COMMAND", off, err, sizeof(err)), -1);
-	ck_assert_str_eq(err, "overview-hide takes column names other than PID and COMMAND "
-			      "(RUNQ, CGROUP...), not 'COMMAND'");
+	ck_assert_str_eq(err, "overview-hide takes column names other than PID, HOST and "
+			      "COMMAND (RUNQ, CGROUP...), not 'COMMAND'");
 	ck_assert_int_eq(ovtable_hide_parse("RUNQ,CPU%", off, err, sizeof(err)), -1);
 }
 END_TEST

@@ -35,6 +35,7 @@ struct kt_ov_row {
 	char comm[16];
 	char user[32];
 	char cgroup[64];       /* a readable name of its cgroup (cgname.h) */
+	unsigned int host;     /* over several agents: the one it ran on (ovsrc.h); else 0 */
 	uint64_t oncpu_ns, runq_ns, sleep_ns, disk_ns;
 	uint64_t vol_ctxsw, invol_ctxsw, migrations;
 	uint64_t minflt, majflt;
