@@ -335,8 +335,8 @@ static void format_row(const struct ov_view *o, const struct kt_ov_row *r, int n
 			     r->tid > 0 ? ovsrc_row_interval(o->src, &o->snap, r) :
 					  o->snap.interval_s,
 			     col_missing(o, c), cell, sizeof(cell));
-		if (c == OVT_HOST)
-			snprintf(cell, sizeof(cell), "%s", ovtable_host(&o->t, r));
+		if (c == OVT_HOST) /* the total is every host's */
+			snprintf(cell, sizeof(cell), "%s", r->tid > 0 ? ovtable_host(&o->t, r) : "");
 		w = ovtable_col(c)->width;
 		if (c == OVT_COMM)
 			n += (size_t)snprintf(line + n, len - n, "%s%.*s%s", mark,
