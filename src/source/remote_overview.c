@@ -11,15 +11,17 @@
 
 #define RO(o) ((struct rs_ov *)(o))
 
-/* Every host has a tick waiting (the hosts that ended aside), or one is a whole tick
- * ahead of another that sent none: the merge waits no longer for a slow one. Lock held. */
+/* Every host has a tick waiting (the hosts that ended aside), or one is two ticks ahead
+ * of another that sent none: the merge waits no longer for a slow one. (One tick ahead is
+ * no sign of a slow host: agents started apart tick out of phase, and a loaded machine's
+ * jitter puts one's next tick before the other's.) Lock held. */
 static bool ro_ready(struct rs_ov *ro)
 {
 	struct remote_src *rs = ro->rs;
 	unsigned have = 0, waiting = 0;
 
 	for (unsigned i = 0; i < rs->n; i++) {
-		if (ro->nq[i] >= 2)
+		if (ro->nq[i] >= 3)
 			return true;
 		if (ro->nq[i])
 			have++;
