@@ -8,7 +8,9 @@ TERM_TESTS += tests/term/overview_pane.sh
 # /proc's columns from an agent without BPF; the pane over an agent (O, filter, threads,
 # drill-down), its programs gone with the viewer.
 LIVE_TESTS += tests/live/remote_overview.sh
+LIVE_TESTS += tests/live/remote_overview_hosts.sh
 TERM_TESTS += tests/term/remote_overview_pane.sh
+TERM_TESTS += tests/term/remote_overview_hosts.sh
 # Enter on a cell opens the pane behind it; Space pins; C chooses the columns (ktoprc).
 TERM_TESTS += tests/term/overview_cells.sh
 # A recording: the pane names what the file lacks; -b --top -i refused in one line.

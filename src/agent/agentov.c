@@ -75,6 +75,7 @@ void agentov_encode(struct kt_agentov *a, unsigned long long now, struct kt_wbuf
 	a->next_ns = now + a->period_ns;
 	overview_read(a->ov, &r->snap);
 	sysstrip_sample(&r->sys);
+	overview_read_disks(a->ov, &r->snap); /* at diskstats' instant */
 	overview_disk_latency(&r->snap, &r->sys);
 	snprintf(r->source, sizeof(r->source), "%s", overview_source(a->ov));
 	r->syscalls = overview_syscalls_on(a->ov);

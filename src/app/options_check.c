@@ -156,8 +156,6 @@ int options_check(struct kt_options *o, char *err, size_t errlen)
 	if (o->top && o->input_path && (o->n_remotes || o->top_via))
 		FAIL("--top -i counts the recording's events: -H, --via and --top=VIA are for a "
 		     "live kernel");
-	if (o->top && o->n_remotes > 1)
-		FAIL("--top shows one host's tasks: give one -H or --via");
 	if (o->wakers && !o->off_cpu)
 		FAIL("--wakers joins the off-CPU profile's waits to their wakers: add -b --off-cpu");
 	if (o->off_cpu && o->n_pids > 1)

@@ -4,7 +4,8 @@
  * process that did anything, busiest first, as top -b prints them; --json one object per
  * interval. Counts are over the interval, not rates, so a script can add them up. Over an
  * agent (-H, --via) the remote source's overview (ovsrc.h) counts there and each of its
- * ticks is printed as it comes.
+ * ticks is printed as it comes; over several, each host's strip, then one table of every
+ * host's rows, a HOST column (JSON: "hosts" and each task's "host").
  */
 #include "config.h"
 
@@ -39,9 +40,20 @@ struct run {
 	size_t nrows;
 };
 
-static double cpu_pct(const struct kt_ov_row *r, double interval_s)
+/* Over its host's interval (several agents tick each on its own). */
+static double cpu_pct(struct run *r, const struct kt_ov_row *t)
 {
-	return interval_s > 0 ? 100.0 * (double)r->oncpu_ns / (interval_s * 1e9) : 0;
+	double interval_s = ovsrc_row_interval(r->src, &r->snap, t);
+
+	return interval_s > 0 ? 100.0 * (double)t->oncpu_ns / (interval_s * 1e9) : 0;
+}
+
+/* Several hosts: row t's host's label; else NULL. */
+static const char *host_of(struct run *r, const struct kt_ov_row *t)
+{
+	struct kt_ovsrc_host h;
+
+	return ovsrc_hosts(r->src) > 1 && ovsrc_host(r->src, t->host, &h) ? h.label : NULL;
 }
 
 static bool active(const struct kt_ov_row *r)
@@ -69,7 +81,9 @@ static int busiest_first(const void *a, const void *b)
 
 	if (x->oncpu_ns != y->oncpu_ns)
 		return x->oncpu_ns < y->oncpu_ns ? 1 : -1;
-	return (x->pid > y->pid) - (x->pid < y->pid);
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return (x->host > y->host) - (x->host < y->host);
 }
 
 /* The rows to print, busiest first. */
@@ -105,9 +119,10 @@ static void json_disk(struct run *r, const struct kt_sys_disk *d, bool comma)
 		      "\"p99_ms\":null,\"lat_max_ms\":null}", r->out);
 }
 
-static void json_system(struct run *r)
+/* One machine's: s and snap's system-wide figures, counted by source. */
+static void json_system(struct run *r, const struct kt_sysstrip *s, const struct kt_ov_snap *snap,
+			const char *source)
 {
-	const struct kt_sysstrip *s = &r->sys;
 	int i;
 
 	fprintf(r->out,
@@ -120,9 +135,9 @@ static void json_system(struct run *r)
 		"\"runq_wait_ns\":%llu,\"runq_wait_p99_ns\":%llu,\"mem_total_kb\":%llu,"
 		"\"mem_available_kb\":%llu,\"psi_cpu_some\":%.2f,\"psi_mem_some\":%.2f,"
 		"\"psi_mem_full\":%.2f,\"psi_io_some\":%.2f,\"psi_io_full\":%.2f,\"disks\":[",
-		s->procs_running, s->procs_blocked, (unsigned long long)r->snap.cpu_switches,
-		(unsigned long long)r->snap.cpu_runq_ns,
-		(unsigned long long)overview_quantile(r->snap.cpu_runq_slots, 0.99),
+		s->procs_running, s->procs_blocked, (unsigned long long)snap->cpu_switches,
+		(unsigned long long)snap->cpu_runq_ns,
+		(unsigned long long)overview_quantile(snap->cpu_runq_slots, 0.99),
 		(unsigned long long)s->mem_total_kb, (unsigned long long)s->mem_available_kb,
 		s->psi_cpu_some, s->psi_mem_some, s->psi_mem_full, s->psi_io_some, s->psi_io_full);
 	for (i = 0; i < s->ndisks; i++)
@@ -134,17 +149,17 @@ static void json_system(struct run *r)
 		(unsigned long long)s->net_rx_packets, (unsigned long long)s->net_tx_packets,
 		(unsigned long long)s->net_rx_bytes, (unsigned long long)s->net_tx_bytes,
 		(unsigned long long)s->net_drops, s->self.cpu_pct, s->self.rss_kb);
-	json_string(r->out, ovsrc_source(r->src));
+	json_string(r->out, source);
 	/* BPF's alone: null from /proc, or when the kernel does not count the hooks */
 	fputs(",\"runq_len_per_cpu\":", r->out);
-	if (!r->snap.ncpus)
+	if (!snap->ncpus)
 		fputs("null", r->out);
-	for (i = 0; i < r->snap.ncpus; i++)
-		fprintf(r->out, "%s%.3f", i ? "," : "[", r->snap.cpu_runq_len[i]);
-	if (r->snap.ncpus)
+	for (i = 0; i < snap->ncpus; i++)
+		fprintf(r->out, "%s%.3f", i ? "," : "[", snap->cpu_runq_len[i]);
+	if (snap->ncpus)
 		fputc(']', r->out);
-	if (r->snap.hooks_known)
-		fprintf(r->out, ",\"hooks_ns\":%llu}", (unsigned long long)r->snap.hooks_ns);
+	if (snap->hooks_known)
+		fprintf(r->out, ",\"hooks_ns\":%llu}", (unsigned long long)snap->hooks_ns);
 	else
 		fputs(",\"hooks_ns\":null}", r->out);
 }
@@ -168,13 +183,21 @@ static void json_ms(struct run *r, const char *key, enum kt_ov_col c, uint64_t n
 
 static void json_task(struct run *r, const struct kt_ov_row *t)
 {
-	fprintf(r->out, "{\"pid\":%d,\"comm\":", t->pid);
+	const char *host = host_of(r, t);
+
+	fputc('{', r->out);
+	if (host) {
+		fputs("\"host\":", r->out);
+		json_string(r->out, host);
+		fputc(',', r->out);
+	}
+	fprintf(r->out, "\"pid\":%d,\"comm\":", t->pid);
 	json_string(r->out, t->comm);
 	fputs(",\"user\":", r->out);
 	json_string(r->out, t->user);
 	fputs(",\"cgroup\":", r->out);
 	json_string(r->out, t->cgroup);
-	fprintf(r->out, ",\"cpu_pct\":%.2f,\"runq_wait_ms\":%.3f", cpu_pct(t, r->snap.interval_s),
+	fprintf(r->out, ",\"cpu_pct\":%.2f,\"runq_wait_ms\":%.3f", cpu_pct(r, t),
 		(double)t->runq_ns / 1e6);
 	json_ms(r, "offcpu_ms", KT_OVC_OFFCPU, t->sleep_ns + t->disk_ns);
 	json_ms(r, "offcpu_d_ms", KT_OVC_OFFCPU, t->disk_ns);
@@ -195,8 +218,24 @@ static void print_json(struct run *r)
 {
 	size_t i;
 
+	struct kt_ovsrc_host h;
+	unsigned n = ovsrc_hosts(r->src), k = 0;
+
 	fprintf(r->out, "{\"interval_s\":%.3f,", r->snap.interval_s);
-	json_system(r);
+	if (n == 1)
+		json_system(r, &r->sys, &r->snap, ovsrc_source(r->src));
+	/* several hosts: each one's machine, those whose tick is in this line's tasks */
+	for (unsigned j = 0; n > 1 && j < n; j++) {
+		if (!ovsrc_host(r->src, j, &h) || !h.fresh)
+			continue;
+		fputs(k++ ? ",{\"host\":" : "\"hosts\":[{\"host\":", r->out);
+		json_string(r->out, h.label);
+		fprintf(r->out, ",\"interval_s\":%.3f,", h.snap->interval_s);
+		json_system(r, h.sys, h.snap, h.source);
+		fputc('}', r->out);
+	}
+	if (k)
+		fputc(']', r->out);
 	fputs(",\"tasks\":[", r->out);
 	for (i = 0; i < r->nrows; i++) {
 		if (i)
@@ -219,25 +258,26 @@ static void text_disk(struct run *r, const struct kt_sys_disk *d, double psi_io)
 	fprintf(r->out, "  PSI io %.1f\n", psi_io);
 }
 
-static void text_system(struct run *r)
+/* One machine's strip (host: its label, several hosts; else NULL). */
+static void text_system(struct run *r, const char *host, const struct kt_sysstrip *s,
+			const struct kt_ov_snap *snap, const char *source)
 {
-	const struct kt_sysstrip *s = &r->sys;
 	char when[16];
 	time_t now = time(NULL);
 	char hooks[64];
 	int i;
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&now));
-	fprintf(r->out, "ktop - %s  interval %.2f s  via %s\n", when, r->snap.interval_s,
-		ovsrc_source(r->src));
+	fprintf(r->out, "ktop - %s%s%s  interval %.2f s  via %s\n", when, host ? "  host " : "",
+		host ? host : "", snap->interval_s, source);
 	fprintf(r->out, "CPU  %5.1f%% (", s->cpu_pct);
 	for (i = 0; i < s->ncpus && i < 16; i++)
 		fprintf(r->out, "%s%.0f", i ? " " : "", s->cpu_busy[i]);
 	fprintf(r->out, ")  running %u  runq p99 %.2f ms  PSI cpu %.1f", s->procs_running,
-		(double)overview_quantile(r->snap.cpu_runq_slots, 0.99) / 1e6, s->psi_cpu_some);
-	for (i = 0; i < r->snap.ncpus && i < 16; i++)
-		fprintf(r->out, "%s%.1f", i ? " " : "  runq length (", r->snap.cpu_runq_len[i]);
-	fputs(r->snap.ncpus ? ")\n" : "\n", r->out);
+		(double)overview_quantile(snap->cpu_runq_slots, 0.99) / 1e6, s->psi_cpu_some);
+	for (i = 0; i < snap->ncpus && i < 16; i++)
+		fprintf(r->out, "%s%.1f", i ? " " : "  runq length (", snap->cpu_runq_len[i]);
+	fputs(snap->ncpus ? ")\n" : "\n", r->out);
 	fprintf(r->out, "Mem  %llu MiB available of %llu  PSI some %.1f full %.1f\n",
 		(unsigned long long)s->mem_available_kb / 1024,
 		(unsigned long long)s->mem_total_kb / 1024, s->psi_mem_some, s->psi_mem_full);
@@ -247,7 +287,7 @@ static void text_system(struct run *r)
 		(unsigned long long)s->net_rx_packets, (unsigned long long)s->net_tx_packets,
 		(unsigned long long)s->net_rx_bytes / 1024,
 		(unsigned long long)s->net_tx_bytes / 1024, (unsigned long long)s->net_drops);
-	overview_hooks_text(&r->snap, hooks, sizeof(hooks));
+	overview_hooks_text(snap, hooks, sizeof(hooks));
 	fprintf(r->out, "ktop %.1f%% CPU  %lu KiB resident%s%s\n\n", s->self.cpu_pct, s->self.rss_kb,
 		hooks[0] ? "  " : "", hooks);
 }
@@ -263,8 +303,12 @@ static void text_cell(struct run *r, int w, enum kt_ov_col c, const char *fmt, d
 
 static void text_row(struct run *r, const struct kt_ov_row *t)
 {
+	const char *host = host_of(r, t);
+
+	if (host)
+		fprintf(r->out, "%-12.12s ", host);
 	fprintf(r->out, "%7d %-8.8s %-12.12s %6.1f %8.1f", t->pid, t->user, t->cgroup,
-		cpu_pct(t, r->snap.interval_s), (double)t->runq_ns / 1e6);
+		cpu_pct(r, t), (double)t->runq_ns / 1e6);
 	text_cell(r, 8, KT_OVC_OFFCPU, " %*.1f", (double)(t->sleep_ns + t->disk_ns) / 1e6);
 	text_cell(r, 8, KT_OVC_OFFCPU, " %*.1f", (double)t->disk_ns / 1e6);
 	text_cell(r, 8, KT_OVC_SYSCALLS, " %*.0f", (double)t->syscalls);
@@ -284,9 +328,17 @@ static void text_row(struct run *r, const struct kt_ov_row *t)
 
 static void print_text(struct run *r)
 {
+	struct kt_ovsrc_host h;
+	unsigned n = ovsrc_hosts(r->src);
 	size_t i;
 
-	text_system(r);
+	if (n == 1)
+		text_system(r, NULL, &r->sys, &r->snap, ovsrc_source(r->src));
+	for (unsigned j = 0; n > 1 && j < n; j++) /* the hosts whose tick the rows hold */
+		if (ovsrc_host(r->src, j, &h) && h.fresh)
+			text_system(r, h.label, h.sys, h.snap, h.source);
+	if (n > 1)
+		fprintf(r->out, "%-12s ", "HOST");
 	fprintf(r->out, "%7s %-8s %-12s %6s %8s %8s %8s %8s %6s %8s %7s %6s %9s %9s %7s %7s "
 		"%5s %s\n", "PID", "USER", "CGROUP", "CPU%", "RUNQ_MS", "OFF_MS", "D_MS", "SYSCALLS",
 		"ERRS", "P99_US", "MINFLT", "MAJFLT", "READ_B", "WRITE_B", "VCSW", "ICSW", "MIGR",

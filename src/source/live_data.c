@@ -162,6 +162,7 @@ static bool ov_update(struct kt_ovsrc *o, struct kt_ov_snap *snap, struct kt_sys
 {
 	overview_read(LO(o)->ov, snap);
 	sysstrip_sample(sys);
+	overview_read_disks(LO(o)->ov, snap); /* at diskstats' instant */
 	overview_disk_latency(snap, sys);
 	return true;
 }

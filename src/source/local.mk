@@ -10,6 +10,7 @@ src_libktop_a_SOURCES += \
 	src/source/remote_recv.c \
 	src/source/remote_ops.c \
 	src/source/remote_control.c \
+	src/source/remote_overview.c \
 	src/source/remote_panes.c \
 	src/source/remote_triggers.c \
 	src/source/remote_open.c

@@ -34,3 +34,23 @@ void ovsrc_close(struct kt_ovsrc *o)
 	if (o)
 		o->ops->close(o);
 }
+
+unsigned int ovsrc_hosts(struct kt_ovsrc *o)
+{
+	return o->ops->hosts ? o->ops->hosts(o) : 1;
+}
+
+bool ovsrc_host(struct kt_ovsrc *o, unsigned int i, struct kt_ovsrc_host *out)
+{
+	return o->ops->host && o->ops->host(o, i, out);
+}
+
+double ovsrc_row_interval(struct kt_ovsrc *o, const struct kt_ov_snap *snap,
+			  const struct kt_ov_row *r)
+{
+	struct kt_ovsrc_host h;
+
+	if (ovsrc_hosts(o) > 1 && ovsrc_host(o, r->host, &h))
+		return h.snap->interval_s;
+	return snap->interval_s;
+}

@@ -4,7 +4,9 @@
  * the system strip (sysstrip.h), counted on this machine (the live source, or
  * ovsrc_local_open) or on an agent's (the remote source's: the agent runs the same BPF object and
  * sends each tick, remote/ovrows.h). They update it on their tick and read the same
- * figures, never knowing which.
+ * figures, never knowing which. Over several agents (-H a,b) one tick holds every host's
+ * rows, each row's host set (kt_ov_row.host), and each host's strip is asked by its index
+ * (ovsrc_host).
  */
 #ifndef KTOP_OVSRC_H
 #define KTOP_OVSRC_H
@@ -16,6 +18,16 @@
 #include "backend/overview/sysstrip.h"
 
 struct kt_ovsrc;
+
+/* One of several hosts, as of its last tick: its label, its strip and the system-wide part
+ * of its snapshot (interval, run-queue, disks; its rows are in the merged snapshot's). */
+struct kt_ovsrc_host {
+	const char *label;
+	const struct kt_ov_snap *snap; /* procs and threads NULL */
+	const struct kt_sysstrip *sys;
+	const char *source;	       /* overview_source's there */
+	bool fresh;		       /* its tick is in the last update's rows */
+};
 
 struct kt_ovsrc_ops {
 	/* the tick since the last update into snap and sys (snap's arrays reused or
@@ -29,6 +41,9 @@ struct kt_ovsrc_ops {
 	bool (*syscalls_on)(struct kt_ovsrc *o);
 	/* stops it (its programs go, here or on the agent) and frees o */
 	void (*close)(struct kt_ovsrc *o);
+	/* several hosts: how many (NULL: one), and host i's last tick (ovsrc_host) */
+	unsigned int (*hosts)(struct kt_ovsrc *o);
+	bool (*host)(struct kt_ovsrc *o, unsigned int i, struct kt_ovsrc_host *out);
 };
 
 struct kt_ovsrc {
@@ -48,5 +63,12 @@ const char *ovsrc_missing(struct kt_ovsrc *o, enum kt_ov_col c);
 int ovsrc_set_syscalls(struct kt_ovsrc *o, bool on, char *err, size_t errlen);
 bool ovsrc_syscalls_on(struct kt_ovsrc *o);
 void ovsrc_close(struct kt_ovsrc *o); /* NULL is fine */
+/* 1, or the hosts whose rows the snapshot merges (each row's host indexes them) */
+unsigned int ovsrc_hosts(struct kt_ovsrc *o);
+/* Host i of several: false when it has sent no tick yet (out unset). */
+bool ovsrc_host(struct kt_ovsrc *o, unsigned int i, struct kt_ovsrc_host *out);
+/* The seconds row r's counts are over: its host's interval with several, else snap's. */
+double ovsrc_row_interval(struct kt_ovsrc *o, const struct kt_ov_snap *snap,
+			  const struct kt_ov_row *r);
 
 #endif

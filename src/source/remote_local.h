@@ -152,17 +152,26 @@ struct rs_prof {
 	char note[256];		     /* under lock: the last line a host said of it, "" none */
 };
 
-/* The overview the explorer opened on its agent (one host): its ticks as they came, each
- * taken by one update (-b --top prints every one), and what the last taken said of the
- * overview there. */
+/* The overview the explorer opened on its agents: each host's ticks as they came, taken
+ * together by one update (-b --top prints every one), every host's rows merged then; and
+ * what each host's last tick said of the overview there (remote_overview.c). */
 #define RS_OV_QUEUE 8
 struct rs_ov {
 	struct kt_ovsrc base;
 	struct remote_src *rs;
 	struct rs_live live;
-	struct kt_ovrows *q[RS_OV_QUEUE]; /* under lock: the ticks not taken, oldest first */
-	unsigned nq;
-	/* UI thread: the agent's overview as of the last tick taken (or its open's reply) */
+	/* under lock: each host's ticks not taken, oldest first */
+	struct kt_ovrows *q[KT_REMOTES_MAX][RS_OV_QUEUE];
+	unsigned nq[KT_REMOTES_MAX];
+	/* UI thread: each host's last tick taken (its rows moved into the merged snapshot) */
+	struct rs_ov_host {
+		bool have, fresh;
+		struct kt_ov_snap snap; /* procs and threads NULL */
+		struct kt_sysstrip sys;
+		char source[256];
+	} host[KT_REMOTES_MAX];
+	/* UI thread: the overview as of the last tick taken (the first host's with several,
+	 * a column missing on any of them said with its label) */
 	char source[256];
 	char missing[KT_OVC_N][200];
 	bool syscalls;
@@ -276,6 +285,11 @@ const char *rs_host_arg(const struct rs_host *h, const char *arg, char *buf, siz
 int rs_call_all(struct remote_src *rs, uint8_t op, const char *arg, const char *arg2,
 		bool *took, char *err, size_t errlen);
 int rs_load_format(void *ctx, const char *system, const char *event);
+/* remote_panes.c: what the explorer opens on the agents, which send it every tick */
+int rs_live_open_every(struct rs_host *h, struct rs_live *lv, const char *arg,
+		       unsigned tick_ms, char *reply, size_t len);
+void rs_live_close(struct remote_src *rs, struct rs_live *lv, uint8_t close_op,
+		   void (*done)(void *obj, unsigned host));
 void rs_symbols(struct remote_src *rs);
 extern const struct kt_source_events_ops remote_events_ops;
 extern const struct kt_source_filter_ops remote_filter_ops;

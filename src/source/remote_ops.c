@@ -14,11 +14,8 @@ unsigned int remote_caps(struct kt_source *s)
 {
 	struct remote_src *rs = RS(s);
 
-	/* w and A: one host's capture is one trace.dat, the agent's files mirrored here;
-	 * the overview: one host's alone */
-	return ~(KT_CAP_WRITE | KT_CAP_OVERVIEW) |
-	       (rs && rs->n == 1 && rs->hosts[0].mirror ? KT_CAP_WRITE : 0) |
-	       (rs && rs->n == 1 ? KT_CAP_OVERVIEW : 0);
+	/* w and A: one host's capture is one trace.dat, the agent's files mirrored here */
+	return ~KT_CAP_WRITE | (rs && rs->n == 1 && rs->hosts[0].mirror ? KT_CAP_WRITE : 0);
 }
 
 /* One line each, short enough for an 80-column status line. */
@@ -29,8 +26,6 @@ const char *remote_refusal(struct kt_source *s, enum kt_cap cap)
 	case KT_CAP_WRITE:
 		/* several hosts' records are merged onto this clock, ids made the first's */
 		return "remote: w and A record one host (ktop -b -o: a file a host)";
-	case KT_CAP_OVERVIEW:
-		return "remote: the overview shows one host (one -H or --via)";
 	default:
 		return "remote: not available over an agent yet (events, filters, tracers are)";
 	}

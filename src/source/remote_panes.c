@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What the explorer opens on every agent, which sends it every tick: histograms
- * (histsrc.h), the overview (ovsrc.h), profiles (profsrc.h) and counters (countersrc.h). */
+ * (histsrc.h), profiles (profsrc.h) and counters (countersrc.h); the overview
+ * (remote_overview.c) opens likewise. */
 #include "config.h"
 
 #include "source/remote_local.h"
@@ -10,8 +11,8 @@
 /* Opens lv on host h with arg and a tick of tick_ms (rs_live_open: this explorer's -d, so
  * its interval is the pane's tick), and lists it before the lock goes (its first frame may come at once). Returns 0, or -1
  * with the agent's reason (or why it is gone) in reply. */
-static int rs_live_open_every(struct rs_host *h, struct rs_live *lv, const char *arg,
-			      unsigned tick_ms, char *reply, size_t len)
+int rs_live_open_every(struct rs_host *h, struct rs_live *lv, const char *arg,
+		       unsigned tick_ms, char *reply, size_t len)
 {
 	struct remote_src *rs = h->rs;
 	char tick[16];
@@ -67,8 +68,8 @@ static int rs_live_open_all(struct remote_src *rs, struct rs_live *lv, const cha
 /* Out of the list, and closed (close_op, the id of the request that opened it) on each
  * host that opened it (its programs go with it there), no reply waited for: Esc and q
  * never wait for a slow link; done(obj, host) frees what each host's frames left. */
-static void rs_live_close(struct remote_src *rs, struct rs_live *lv, uint8_t close_op,
-			  void (*done)(void *obj, unsigned host))
+void rs_live_close(struct remote_src *rs, struct rs_live *lv, uint8_t close_op,
+		   void (*done)(void *obj, unsigned host))
 {
 	struct rs_live **pp;
 	sigset_t old;
@@ -234,112 +235,6 @@ struct kt_histsrc *remote_hist_open(struct kt_source *s, const char *spec, char 
 	via = strstr(reply, " via=");
 	snprintf(rh->variant, sizeof(rh->variant), "%s", via ? via + 5 : "?");
 	return &rh->base;
-}
-
-/* ---- the overview on the agent (ovsrc.h) -------------------------------------------------- */
-
-#define RO(o) ((struct rs_ov *)(o))
-
-static bool ro_update(struct kt_ovsrc *o, struct kt_ov_snap *snap, struct kt_sysstrip *sys)
-{
-	struct rs_ov *ro = RO(o);
-	struct kt_ovrows *t = NULL;
-
-	pthread_mutex_lock(&ro->rs->lock);
-	if (ro->nq) {
-		t = ro->q[0];
-		memmove(ro->q, ro->q + 1, --ro->nq * sizeof(ro->q[0]));
-	}
-	pthread_mutex_unlock(&ro->rs->lock);
-	if (!t)
-		return false;
-	overview_snap_free(snap);
-	*snap = t->snap;
-	*sys = t->sys;
-	snprintf(ro->source, sizeof(ro->source), "%s", t->source);
-	memcpy(ro->missing, t->missing, sizeof(ro->missing));
-	ro->syscalls = t->syscalls;
-	free(t);
-	return true;
-}
-
-static const char *ro_source(struct kt_ovsrc *o)
-{
-	return RO(o)->source;
-}
-
-static const char *ro_missing(struct kt_ovsrc *o, enum kt_ov_col c)
-{
-	return RO(o)->missing[c];
-}
-
-static int ro_set_syscalls(struct kt_ovsrc *o, bool on, char *err, size_t errlen)
-{
-	struct rs_ov *ro = RO(o);
-
-	if (rs_call(ro->rs, KT_REQ_OVERVIEW_SYSCALLS, on ? "on" : "off", "", err, errlen) < 0)
-		return -1;
-	ro->syscalls = on;
-	return 0;
-}
-
-static bool ro_syscalls_on(struct kt_ovsrc *o)
-{
-	return RO(o)->syscalls;
-}
-
-/* The ticks not taken, as the overview closes. Lock held. */
-static void ro_done(void *obj, unsigned host)
-{
-	struct rs_ov *ro = obj;
-
-	(void)host;
-	for (unsigned i = 0; i < ro->nq; i++) {
-		overview_snap_free(&ro->q[i]->snap);
-		free(ro->q[i]);
-	}
-	ro->nq = 0;
-}
-
-/* Out of the list, then closed on the agent: its programs go there. */
-static void ro_close(struct kt_ovsrc *o)
-{
-	rs_live_close(RO(o)->rs, &RO(o)->live, KT_REQ_OVERVIEW_CLOSE, ro_done);
-	free(o);
-}
-
-static const struct kt_ovsrc_ops ro_ops = {
-	.update = ro_update,
-	.source = ro_source,
-	.missing = ro_missing,
-	.set_syscalls = ro_set_syscalls,
-	.syscalls_on = ro_syscalls_on,
-	.close = ro_close,
-};
-
-/* The agent opens it as local --top would (its BPF object, or /proc) and sends a tick
- * every --interval (-b --top's) or -d. */
-struct kt_ovsrc *remote_overview_open(struct kt_source *s, const char *via, char *err,
-				      size_t errlen)
-{
-	struct remote_src *rs = RS(s);
-	const struct kt_options *o = rs->app->opts;
-	struct rs_ov *ro = xcalloc(1, sizeof(*ro));
-	unsigned tick = o->top_interval > 0 ? (unsigned)(o->top_interval * 1000 + 0.5) :
-					      o->delay_ms;
-
-	ro->base.ops = &ro_ops;
-	ro->base.paced = true;
-	ro->rs = rs;
-	ro->syscalls = true; /* as the agent opens it */
-	ro->live = (struct rs_live){ .op = KT_REQ_OVERVIEW_LIVE, .obj = ro };
-	if (rs_live_open_every(&rs->hosts[0], &ro->live, via ? via : "", tick, ro->source,
-			       sizeof(ro->source)) < 0) {
-		snprintf(err, errlen, "%s", ro->source);
-		ro_close(&ro->base);
-		return NULL;
-	}
-	return &ro->base;
 }
 
 /* ---- profiles on the agent (profsrc.h) --------------------------------------------------- */

@@ -370,26 +370,28 @@ static void rs_prof_rows(void *ctx, const struct kt_profrows *rows)
 	wbuf_put(&rp->pending, rows->stacks, rows->stacks_len);
 }
 
-/* An overview's tick (client thread, or the UI's remote_call; lock held): queued for its
- * next update, the oldest dropped past RS_OV_QUEUE; those of one closed meanwhile are
- * dropped. */
+/* An overview's tick (client thread, or the UI's remote_call; lock held): queued in its
+ * host's queue for the next update, the oldest dropped past RS_OV_QUEUE; those of one
+ * closed meanwhile are dropped. */
 static void rs_ov_rows(void *ctx, struct kt_ovrows *rows)
 {
 	struct rs_host *h = ctx;
 	struct rs_ov *ro = rs_live_find(h, KT_REQ_OVERVIEW_LIVE, rows->id);
+	struct kt_ovrows **q = ro ? ro->q[h->idx] : NULL;
+	unsigned *nq = ro ? &ro->nq[h->idx] : NULL;
 
 	if (!ro) {
 		overview_snap_free(&rows->snap);
 		return;
 	}
-	if (ro->nq == RS_OV_QUEUE) {
-		overview_snap_free(&ro->q[0]->snap);
-		free(ro->q[0]);
-		memmove(ro->q, ro->q + 1, (RS_OV_QUEUE - 1) * sizeof(ro->q[0]));
-		ro->nq--;
+	if (*nq == RS_OV_QUEUE) {
+		overview_snap_free(&q[0]->snap);
+		free(q[0]);
+		memmove(q, q + 1, (RS_OV_QUEUE - 1) * sizeof(q[0]));
+		(*nq)--;
 	}
-	ro->q[ro->nq] = xmalloc(sizeof(*rows));
-	*ro->q[ro->nq++] = *rows;
+	q[*nq] = xmalloc(sizeof(*rows));
+	*q[(*nq)++] = *rows;
 }
 
 const struct kt_remote_ops rs_ops = {

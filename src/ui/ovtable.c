@@ -11,6 +11,7 @@
 #include "util/xalloc.h"
 
 static const struct kt_ovt_colinfo cols[OVT_NCOLS] = {
+	[OVT_HOST] = { "HOST", 10, KT_OVC_N },
 	[OVT_PID] = { "PID", 7, KT_OVC_N },
 	[OVT_USER] = { "USER", 6, KT_OVC_N },
 	[OVT_CPU] = { "CPU%", 5, KT_OVC_CPU },
@@ -48,7 +49,8 @@ void ovtable_fit(int width, const bool *off, bool *on)
 	size_t d;
 
 	for (i = 0; i < OVT_NCOLS; i++) {
-		on[i] = !off[i] || i == OVT_COMM || i == OVT_PID;
+		/* HOST: the pane's to show, with several hosts, in the width it keeps */
+		on[i] = i != OVT_HOST && (!off[i] || i == OVT_COMM || i == OVT_PID);
 		if (on[i])
 			used += cols[i].width + 1;
 	}
@@ -87,6 +89,11 @@ static const char *text(enum kt_ovt_col c, const struct kt_ov_row *r)
 	return c == OVT_USER ? r->user : c == OVT_CGROUP ? r->cgroup : r->comm;
 }
 
+const char *ovtable_host(const struct kt_ovtable *t, const struct kt_ov_row *r)
+{
+	return t->nhosts > 1 && r->host < t->nhosts && t->hosts[r->host] ? t->hosts[r->host] : "";
+}
+
 /* qsort has no argument: the table being sorted */
 static const struct kt_ovtable *sorting;
 
@@ -99,6 +106,8 @@ static int row_cmp(const void *a, const void *b)
 
 	if (c == OVT_USER || c == OVT_CGROUP || c == OVT_COMM) {
 		r = strcmp(text(c, x), text(c, y));
+	} else if (c == OVT_HOST) { /* -H's order */
+		r = (x->host > y->host) - (x->host < y->host);
 	} else {
 		double vx = value(c, x), vy = value(c, y);
 
@@ -106,13 +115,16 @@ static int row_cmp(const void *a, const void *b)
 	}
 	if (!sorting->ascending)
 		r = -r;
-	return r ? r : (x->tid > y->tid) - (x->tid < y->tid);
+	if (!r)
+		r = (x->tid > y->tid) - (x->tid < y->tid);
+	return r ? r : (x->host > y->host) - (x->host < y->host);
 }
 
 static bool matches(const struct kt_ovtable *t, const struct kt_ov_row *r)
 {
 	return !t->filter[0] || strstr(r->comm, t->filter) || strstr(r->user, t->filter) ||
-	       strstr(r->cgroup, t->filter);
+	       strstr(r->cgroup, t->filter) ||
+	       (t->nhosts > 1 && strstr(ovtable_host(t, r), t->filter));
 }
 
 static void push(struct kt_ovtable *t, const struct kt_ov_row *r)
@@ -124,7 +136,14 @@ static void push(struct kt_ovtable *t, const struct kt_ov_row *r)
 	t->rows[t->nrows++] = r;
 }
 
-/* The threads of process p (s->threads is by pid, then tid), in the table's order. */
+/* Row a before b in the threads' order: by host, then pid. */
+static bool before(const struct kt_ov_row *a, const struct kt_ov_row *b)
+{
+	return a->host != b->host ? a->host < b->host : a->pid < b->pid;
+}
+
+/* The threads of process p (s->threads is by host, then pid, then tid), in the table's
+ * order. */
 static void push_threads(struct kt_ovtable *t, const struct kt_ov_snap *s,
 			 const struct kt_ov_row *p)
 {
@@ -132,35 +151,39 @@ static void push_threads(struct kt_ovtable *t, const struct kt_ov_snap *s,
 
 	while (lo < hi) {
 		mid = (lo + hi) / 2;
-		if (s->threads[mid].pid < p->pid)
+		if (before(&s->threads[mid], p))
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	first = t->nrows;
-	for (; lo < s->nthreads && s->threads[lo].pid == p->pid; lo++)
+	for (; lo < s->nthreads && s->threads[lo].pid == p->pid &&
+	       s->threads[lo].host == p->host; lo++)
 		push(t, &s->threads[lo]);
 	if (t->nrows - first > 1)
 		qsort(t->rows + first, t->nrows - first, sizeof(*t->rows), row_cmp);
 }
 
-bool ovtable_pinned(const struct kt_ovtable *t, int pid)
+bool ovtable_pinned(const struct kt_ovtable *t, unsigned int host, int pid)
 {
 	for (size_t i = 0; i < t->npins; i++)
-		if (t->pins[i] == pid)
+		if (t->pins[i] == pid && t->pin_hosts[i] == host)
 			return true;
 	return false;
 }
 
-bool ovtable_pin(struct kt_ovtable *t, int pid)
+bool ovtable_pin(struct kt_ovtable *t, unsigned int host, int pid)
 {
 	for (size_t i = 0; i < t->npins; i++)
-		if (t->pins[i] == pid) {
-			t->pins[i] = t->pins[--t->npins];
+		if (t->pins[i] == pid && t->pin_hosts[i] == host) {
+			t->npins--;
+			t->pins[i] = t->pins[t->npins];
+			t->pin_hosts[i] = t->pin_hosts[t->npins];
 			return true;
 		}
 	if (t->npins == KT_OVT_PINS)
 		return false;
+	t->pin_hosts[t->npins] = host;
 	t->pins[t->npins++] = pid;
 	return true;
 }
@@ -175,9 +198,9 @@ int ovtable_hide_parse(const char *text, bool *off, char *err, size_t errlen)
 		text += n;
 		for (c = 0; c < OVT_NCOLS && strcasecmp(word, cols[c].head); c++)
 			;
-		if (c == OVT_NCOLS || c == OVT_PID || c == OVT_COMM) {
-			snprintf(err, errlen, "overview-hide takes column names other than PID and "
-				 "COMMAND (RUNQ, CGROUP...), not '%s'", word);
+		if (c == OVT_NCOLS || c == OVT_PID || c == OVT_COMM || c == OVT_HOST) {
+			snprintf(err, errlen, "overview-hide takes column names other than PID, "
+				 "HOST and COMMAND (RUNQ, CGROUP...), not '%s'", word);
 			return -1;
 		}
 		off[c] = true;
@@ -205,7 +228,7 @@ static void pinned_first(struct kt_ovtable *t)
 		return;
 	rest = xmalloc(t->nrows * sizeof(*rest));
 	for (i = 0; i < t->nrows; i++) {
-		if (ovtable_pinned(t, t->rows[i]->pid))
+		if (ovtable_pinned(t, t->rows[i]->host, t->rows[i]->pid))
 			t->rows[k++] = t->rows[i];
 		else
 			rest[r++] = t->rows[i];
@@ -309,6 +332,9 @@ void ovtable_cell(enum kt_ovt_col c, const struct kt_ov_row *r, double interval_
 		break;
 	case OVT_USER: case OVT_CGROUP: case OVT_COMM:
 		snprintf(buf, len, "%s", text(c, r));
+		break;
+	case OVT_HOST: /* its label is the table's: ovtable_host */
+		buf[0] = '\0';
 		break;
 	case OVT_CPU: snprintf(buf, len, "%.1f", value(c, r) * per_s / 1e7); break;
 	case OVT_RUNQ: case OVT_OFF: case OVT_OFF_D:

@@ -169,8 +169,8 @@ START_TEST(test_table)
 	ck_assert_str_eq(cell, "");
 	/* a pinned process first whatever the order, its threads under it; unpinned again */
 	t.filter[0] = '\0';
-	ck_assert(ovtable_pin(&t, 30));
-	ck_assert(ovtable_pinned(&t, 30));
+	ck_assert(ovtable_pin(&t, 0, 30));
+	ck_assert(ovtable_pinned(&t, 0, 30));
 	ovtable_build(&t, &s);
 	ck_assert_int_eq(t.rows[0]->pid, 30);
 	ck_assert_int_eq(t.rows[1]->pid, 20);
@@ -179,11 +179,71 @@ START_TEST(test_table)
 	ovtable_build(&t, &s);
 	ck_assert_int_eq(t.rows[0]->pid, 30);
 	ck_assert_int_eq(t.rows[1]->pid, 10);
-	ck_assert(ovtable_pin(&t, 30));
-	ck_assert(!ovtable_pinned(&t, 30));
+	ck_assert(ovtable_pin(&t, 0, 30));
+	ck_assert(!ovtable_pinned(&t, 0, 30));
 	for (int i = 0; i < KT_OVT_PINS; i++)
-		ck_assert(ovtable_pin(&t, 100 + i));
-	ck_assert(!ovtable_pin(&t, 99));
+		ck_assert(ovtable_pin(&t, 0, 100 + i));
+	ck_assert(!ovtable_pin(&t, 0, 99));
+	ovtable_free(&t);
+}
+END_TEST
+
+/* Several hosts' rows in one table (remote_overview.c's merge: by host, then pid): the
+ * same pid on two hosts is two rows, each host's threads under its own row, a pin holds
+ * one host's row only, the filter takes a host's label, HOST sorts in the hosts' order. */
+START_TEST(test_table_hosts)
+{
+	struct kt_ov_row procs[3], threads[4];
+	struct kt_ov_snap s = { .interval_s = 1, .procs = procs, .nprocs = 3,
+				.threads = threads, .nthreads = 4 };
+	struct kt_ovtable t = { .sort = OVT_CPU, .hosts = { "db-1", "db-2" }, .nhosts = 2 };
+
+	threads[0] = row(10, 10, "db", 100);
+	threads[1] = row(10, 11, "db-io", 300);
+	threads[2] = row(10, 10, "db", 700);
+	threads[3] = row(10, 12, "db-io", 50);
+	threads[2].host = threads[3].host = 1;
+	procs[0] = row(10, 10, "db", 400);
+	procs[0].nthreads = 2;
+	procs[1] = row(10, 10, "db", 750);
+	procs[1].nthreads = 2;
+	procs[1].host = 1;
+	procs[2] = row(20, 20, "web", 900);
+	procs[2].host = 1;
+	ovtable_build(&t, &s);
+	ck_assert_uint_eq(t.nrows, 3);
+	ck_assert_str_eq(ovtable_host(&t, t.rows[1]), "db-2");
+	ck_assert_uint_eq(t.rows[1]->oncpu_ns, 750);
+	ck_assert_uint_eq(t.total.oncpu_ns, 2050);
+	/* unfolded: db-2's pid 10, then its own threads (12 is db-2's alone) */
+	t.threads = true;
+	ovtable_build(&t, &s);
+	ck_assert_uint_eq(t.nrows, 7);
+	ck_assert_uint_eq(t.rows[1]->host, 1);
+	ck_assert_uint_eq(t.rows[2]->host, 1);
+	ck_assert_uint_eq(t.rows[3]->host, 1);
+	ck_assert_int_eq(t.rows[3]->tid, 12);
+	ck_assert_uint_eq(t.rows[4]->host, 0);
+	ck_assert_int_eq(t.rows[5]->tid, 11);
+	t.threads = false;
+	/* pinned: db-1's pid 10 first; db-2's pid 10 keeps its place */
+	ck_assert(ovtable_pin(&t, 0, 10));
+	ck_assert(!ovtable_pinned(&t, 1, 10));
+	ovtable_build(&t, &s);
+	ck_assert_uint_eq(t.rows[0]->host, 0);
+	ck_assert_int_eq(t.rows[1]->pid, 20);
+	ck_assert(ovtable_pin(&t, 0, 10));
+	/* a host's label filters its rows */
+	snprintf(t.filter, sizeof(t.filter), "db-1");
+	ovtable_build(&t, &s);
+	ck_assert_uint_eq(t.nrows, 1);
+	ck_assert_uint_eq(t.rows[0]->host, 0);
+	t.filter[0] = '\0';
+	t.sort = OVT_HOST;
+	t.ascending = true;
+	ovtable_build(&t, &s);
+	ck_assert_uint_eq(t.rows[0]->host, 0);
+	ck_assert_uint_eq(t.rows[2]->host, 1);
 	ovtable_free(&t);
 }
 END_TEST
@@ -203,8 +263,8 @@ START_TEST(test_hide)
 	ovtable_hide_text(off, text, sizeof(text));
 	ck_assert_str_eq(text, "");
 	ck_assert_int_eq(ovtable_hide_parse("RUNQ COMMAND", off, err, sizeof(err)), -1);
-	ck_assert_str_eq(err, "overview-hide takes column names other than PID and COMMAND "
-			      "(RUNQ, CGROUP...), not 'COMMAND'");
+	ck_assert_str_eq(err, "overview-hide takes column names other than PID, HOST and "
+			      "COMMAND (RUNQ, CGROUP...), not 'COMMAND'");
 	ck_assert_int_eq(ovtable_hide_parse("RUNQ,CPU%", off, err, sizeof(err)), -1);
 }
 END_TEST
@@ -219,6 +279,7 @@ static Suite *overview_suite(void)
 	tcase_add_test(tc, test_disk_latency);
 	tcase_add_test(tc, test_fit);
 	tcase_add_test(tc, test_table);
+	tcase_add_test(tc, test_table_hosts);
 	tcase_add_test(tc, test_hide);
 	suite_add_tcase(s, tc);
 	return s;

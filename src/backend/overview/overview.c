@@ -201,6 +201,13 @@ void overview_read(struct kt_overview *ov, struct kt_ov_snap *s)
 	ov->reads++;
 }
 
+void overview_read_disks(struct kt_overview *ov, struct kt_ov_snap *s)
+{
+	s->ndisks = 0;
+	if (ov->obj)
+		ov_bpf_read_disks(ov, s);
+}
+
 void overview_snap_free(struct kt_ov_snap *s)
 {
 	free(s->procs);

@@ -35,6 +35,7 @@ struct kt_ov_row {
 	char comm[16];
 	char user[32];
 	char cgroup[64];       /* a readable name of its cgroup (cgname.h) */
+	unsigned int host;     /* over several agents: the one it ran on (ovsrc.h); else 0 */
 	uint64_t oncpu_ns, runq_ns, sleep_ns, disk_ns;
 	uint64_t vol_ctxsw, invol_ctxsw, migrations;
 	uint64_t minflt, majflt;
@@ -104,8 +105,14 @@ const char *overview_missing(const struct kt_overview *ov, enum kt_ov_col c);
 /* Attaches or detaches the syscall hooks. 0, or -1 with why in err. */
 int overview_set_syscalls(struct kt_overview *ov, bool on, char *err, size_t errlen);
 bool overview_syscalls_on(const struct kt_overview *ov);
-/* Fills s with what happened since the previous read (the first read: since open). */
+/* Fills s with what happened since the previous read (the first read: since open); its
+ * disks come from overview_read_disks. */
 void overview_read(struct kt_overview *ov, struct kt_ov_snap *s);
+/* Each disk's requests completed since the previous call into s (ndisks 0 without BPF).
+ * Called right after sysstrip_sample reads /proc/diskstats, so that both count over the
+ * same interval: read with the tasks, a tick's requests split at other instants than
+ * diskstats' (up to 20% apart per tick on a busy disk, the totals equal). */
+void overview_read_disks(struct kt_overview *ov, struct kt_ov_snap *s);
 void overview_snap_free(struct kt_ov_snap *s);
 /* w += t, counts and buckets (w's errno: the one of the row with most failures). */
 void overview_row_add(struct kt_ov_row *w, const struct kt_ov_row *t);

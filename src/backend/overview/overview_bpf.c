@@ -358,7 +358,7 @@ static const struct kt_ov_disklat *disk_prev(const struct kt_overview *ov, unsig
 }
 
 /* Each disk's counts since load into ov->disk_prev, the tick's (the difference) into s. */
-static void read_disks(struct kt_overview *ov, struct kt_ov_snap *s)
+void ov_bpf_read_disks(struct kt_overview *ov, struct kt_ov_snap *s)
 {
 	struct kt_ov_disklat cur[KT_OV_SNAP_DISKS], *d;
 	const struct kt_ov_disklat *p;
@@ -393,7 +393,6 @@ static void read_disks(struct kt_overview *ov, struct kt_ov_snap *s)
 void ov_bpf_read(struct kt_overview *ov, struct kt_ov_snap *s, unsigned long long now)
 {
 	read_cpus(ov, s);
-	read_disks(ov, s);
 	read_cost(ov, s);
 	read_tasks(ov, now);
 }

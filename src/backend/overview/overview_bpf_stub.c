@@ -28,6 +28,12 @@ int ov_bpf_syscalls(struct kt_overview *ov, bool on, char *err, size_t errlen)
 	return -1;
 }
 
+void ov_bpf_read_disks(struct kt_overview *ov, struct kt_ov_snap *s)
+{
+	(void)ov;
+	(void)s;
+}
+
 void ov_bpf_read(struct kt_overview *ov, struct kt_ov_snap *s, unsigned long long now)
 {
 	(void)ov;

@@ -57,6 +57,8 @@ void ov_bpf_close(struct kt_overview *ov);
 int ov_bpf_syscalls(struct kt_overview *ov, bool on, char *err, size_t errlen);
 /* Every thread's record into ov->cur, the CPUs' run-queue figures into s. */
 void ov_bpf_read(struct kt_overview *ov, struct kt_ov_snap *s, unsigned long long now);
+/* overview_read_disks's, with BPF. */
+void ov_bpf_read_disks(struct kt_overview *ov, struct kt_ov_snap *s);
 /* Every thread's counts since boot from /proc into ov->cur (tid order). */
 void overview_proc_read(struct kt_overview *ov);
 /* The reasons /proc leaves columns empty. */

@@ -11,7 +11,9 @@
  * off-CPU flame graph, SYS/s, ERR and P99 its syscall latency by syscall, MINFLT and MAJFLT
  * its page faults' stacks (a flame graph of every fault), IO its block requests' latency by
  * disk; on another column Enter then a key picks one (l, q, b, g, o, f, or e its events in
- * the stream). Esc there comes back here, the cursor where it was.
+ * the stream). Esc there comes back here, the cursor where it was. Over several agents
+ * (-H a,b) every host's rows are in the one table, a HOST column first, and the strip is
+ * one compact line per host.
  */
 #include "config.h"
 
@@ -30,7 +32,7 @@
 #include "util/xalloc.h"
 
 #define STRIP_LINES 3
-#define HEAD_LINES (1 + STRIP_LINES + 1) /* title, strip, column names */
+#define STRIP_HOSTS_MAX 6 /* several hosts: a line each, up to this many */
 #define PROMPT_FILTER 1
 
 struct ov_view {
@@ -42,6 +44,7 @@ struct ov_view {
 	bool on[OVT_NCOLS];  /* shown at this width */
 	size_t cursor, top;
 	int cur_pid, cur_tid; /* the selected row, kept across ticks */
+	unsigned int cur_host;
 	bool drill;	      /* Enter was pressed: the next key picks the pane */
 	bool choosing;	      /* C: the column chooser is open */
 	int choice;	      /* its cursor, a column */
@@ -52,6 +55,8 @@ struct ov_view {
 };
 
 #define OVV(v) ((struct ov_view *)(v)->data)
+
+static void host_labels(struct ov_view *o);
 
 static void ovv_init(struct kt_view *v)
 {
@@ -66,6 +71,8 @@ static void ovv_init(struct kt_view *v)
 	if (ovtable_hide_parse(ui_ov_hide(v->ui, &len), o->off, err, sizeof(err)) < 0)
 		memset(o->off, 0, sizeof(o->off));
 	o->src = source_overview_open(v->app->source, v->app->opts->top_via, o->refusal, sizeof(o->refusal));
+	if (o->src)
+		host_labels(o); /* several hosts: the strip's lines while their first ticks come */
 	if (o->src && !o->src->paced)
 		sysstrip_sample(&o->sys); /* the first tick's baseline */
 }
@@ -86,9 +93,28 @@ static void ovv_resize(struct kt_view *v)
 	v->dirty = true;
 }
 
+/* Several hosts: how many (the table's). */
+static unsigned hosts(const struct ov_view *o)
+{
+	return o->t.nhosts > 1 ? o->t.nhosts : 1;
+}
+
+/* The strip's lines: three for one host, one per host (STRIP_HOSTS_MAX at most). */
+static int strip_lines(const struct ov_view *o)
+{
+	return hosts(o) == 1 ? STRIP_LINES :
+	       hosts(o) > STRIP_HOSTS_MAX ? STRIP_HOSTS_MAX : (int)hosts(o);
+}
+
+/* The title, the strip, the column names. */
+static int head_lines(const struct ov_view *o)
+{
+	return 1 + strip_lines(o) + 1;
+}
+
 static int rows_room(const struct kt_view *v)
 {
-	return v->h - HEAD_LINES - 1; /* the totals row */
+	return v->h - head_lines(OVV(v)) - 1; /* the totals row */
 }
 
 /* The cursor back on the row it was on (by pid and tid), or kept in range. */
@@ -97,7 +123,8 @@ static void find_cursor(struct ov_view *o)
 	size_t i;
 
 	for (i = 0; i < o->t.nrows; i++)
-		if (o->t.rows[i]->pid == o->cur_pid && o->t.rows[i]->tid == o->cur_tid) {
+		if (o->t.rows[i]->pid == o->cur_pid && o->t.rows[i]->tid == o->cur_tid &&
+		    o->t.rows[i]->host == o->cur_host) {
 			o->cursor = i;
 			return;
 		}
@@ -110,13 +137,27 @@ static void note_cursor(struct ov_view *o)
 	if (o->cursor < o->t.nrows) {
 		o->cur_pid = o->t.rows[o->cursor]->pid;
 		o->cur_tid = o->t.rows[o->cursor]->tid;
+		o->cur_host = o->t.rows[o->cursor]->host;
 	}
+}
+
+/* Several hosts: their labels for the table (HOST, the filter). */
+static void host_labels(struct ov_view *o)
+{
+	struct kt_ovsrc_host h;
+	unsigned n = ovsrc_hosts(o->src);
+
+	o->t.nhosts = n > KT_OVT_HOSTS ? KT_OVT_HOSTS : n;
+	for (unsigned i = 0; i < o->t.nhosts; i++)
+		o->t.hosts[i] = ovsrc_host(o->src, i, &h) ? h.label : NULL;
 }
 
 static void rebuild(struct kt_view *v)
 {
 	struct ov_view *o = OVV(v);
 
+	if (o->src)
+		host_labels(o);
 	ovtable_build(&o->t, &o->snap);
 	find_cursor(o);
 	v->dirty = true;
@@ -142,9 +183,9 @@ static void ovv_tick(struct kt_view *v)
 	rebuild(v);
 }
 
-static void strip_cpu(const struct ov_view *o, char *buf, size_t len)
+static void strip_cpu(const struct kt_sysstrip *s, const struct kt_ov_snap *snap, char *buf,
+		      size_t len)
 {
-	const struct kt_sysstrip *s = &o->sys;
 	size_t n;
 	int i;
 
@@ -155,56 +196,116 @@ static void strip_cpu(const struct ov_view *o, char *buf, size_t len)
 		n += (size_t)snprintf(buf + n, len - n, "%s] run %u blk %u", s->ncpus > 8 ? " ..." : "",
 				      s->procs_running, s->procs_blocked);
 	/* each CPU's run-queue length (tasks waiting there, on average over the tick) */
-	for (i = 0; i < o->snap.ncpus && i < 8 && n < len; i++)
+	for (i = 0; i < snap->ncpus && i < 8 && n < len; i++)
 		n += (size_t)snprintf(buf + n, len - n, "%s%.1f", i ? " " : " rq [",
-				      o->snap.cpu_runq_len[i]);
-	if (o->snap.ncpus && n < len)
-		n += (size_t)snprintf(buf + n, len - n, "%s]", o->snap.ncpus > 8 ? " ..." : "");
+				      snap->cpu_runq_len[i]);
+	if (snap->ncpus && n < len)
+		n += (size_t)snprintf(buf + n, len - n, "%s]", snap->ncpus > 8 ? " ..." : "");
 	if (n < len)
 		snprintf(buf + n, len - n, "  runq p99 %.1fms  PSI %.1f",
-			 (double)overview_quantile(o->snap.cpu_runq_slots, 0.99) / 1e6,
+			 (double)overview_quantile(snap->cpu_runq_slots, 0.99) / 1e6,
 			 s->psi_cpu_some);
 }
 
-static void strip_mem_io(const struct ov_view *o, char *buf, size_t len)
+/* Every disk's requests and bytes over the tick, and the slowest one's latency: its p99
+ * counted in the kernel (*counted), else /proc's mean. */
+struct disk_sum {
+	uint64_t r, w, rb, wb;
+	double lat;
+	bool counted;
+};
+
+static struct disk_sum disk_sum(const struct kt_sysstrip *s)
 {
-	const struct kt_sysstrip *s = &o->sys;
-	uint64_t r = 0, w = 0, rb = 0, wb = 0;
-	double iv = s->interval_s > 0 ? s->interval_s : 1;
-	int i;
+	struct disk_sum d = { 0 };
 
-	double lat = 0;
-	bool counted = false;
+	for (int i = 0; i < s->ndisks; i++) {
+		const struct kt_sys_disk *k = &s->disks[i];
+		double lat = k->lat_counted ? k->p99_ms : k->avg_ms;
 
-	for (i = 0; i < s->ndisks; i++) {
-		r += s->disks[i].reads;
-		w += s->disks[i].writes;
-		rb += s->disks[i].read_bytes;
-		wb += s->disks[i].write_bytes;
-		/* the slowest disk's: its p99 counted in the kernel, else /proc's mean */
-		counted = s->disks[i].lat_counted;
-		if ((counted ? s->disks[i].p99_ms : s->disks[i].avg_ms) > lat)
-			lat = counted ? s->disks[i].p99_ms : s->disks[i].avg_ms;
+		d.r += k->reads;
+		d.w += k->writes;
+		d.rb += k->read_bytes;
+		d.wb += k->write_bytes;
+		d.counted = k->lat_counted;
+		if (lat > d.lat)
+			d.lat = lat;
 	}
+	return d;
+}
+
+static void strip_mem_io(const struct kt_sysstrip *s, char *buf, size_t len)
+{
+	double iv = s->interval_s > 0 ? s->interval_s : 1;
+	struct disk_sum d = disk_sum(s);
+
 	snprintf(buf, len, "Mem %.1fG avail/%.1fG PSI %.1f/%.1f  Disk %.0f r/s %.0f w/s %.0fK/s "
 		 "%s %.1fms PSI io %.1f", (double)s->mem_available_kb / 1048576.0,
 		 (double)s->mem_total_kb / 1048576.0, s->psi_mem_some, s->psi_mem_full,
-		 (double)r / iv, (double)w / iv, (double)(rb + wb) / 1024 / iv,
-		 counted ? "p99" : "avg", lat, s->psi_io_some);
+		 (double)d.r / iv, (double)d.w / iv, (double)(d.rb + d.wb) / 1024 / iv,
+		 d.counted ? "p99" : "avg", d.lat, s->psi_io_some);
 }
 
-static void strip_net_self(const struct ov_view *o, char *buf, size_t len)
+static void strip_net_self(const struct kt_sysstrip *s, const struct kt_ov_snap *snap,
+			   const char *source, char *buf, size_t len)
 {
-	const struct kt_sysstrip *s = &o->sys;
 	double iv = s->interval_s > 0 ? s->interval_s : 1;
 	char hooks[64];
 
-	overview_hooks_text(&o->snap, hooks, sizeof(hooks));
+	overview_hooks_text(snap, hooks, sizeof(hooks));
 	snprintf(buf, len, "Net %.0f/%.0f pkt/s %.0fK/%.0fK/s drop %llu  ktop %.1f%% %luM  %s%s%s",
 		 (double)s->net_rx_packets / iv, (double)s->net_tx_packets / iv,
 		 (double)s->net_rx_bytes / 1024 / iv, (double)s->net_tx_bytes / 1024 / iv,
 		 (unsigned long long)s->net_drops, s->self.cpu_pct, s->self.rss_kb / 1024, hooks,
-		 hooks[0] ? "  " : "", ovsrc_source(o->src));
+		 hooks[0] ? "  " : "", source);
+}
+
+/* Several hosts: one host's strip in one line, most telling first (what does not fit the
+ * width is cut from the end): CPU and its saturation, memory, disks, network, and where
+ * its figures come from. Three full lines a host would leave an 80x24 screen no rows. */
+static void strip_host(const struct kt_ovsrc_host *h, char *buf, size_t len)
+{
+	const struct kt_sysstrip *s = h->sys;
+	double iv = s->interval_s > 0 ? s->interval_s : 1;
+	struct disk_sum d = disk_sum(s);
+
+	snprintf(buf, len, "%-10.10s CPU %5.1f%% run %u rq99 %.1fms | Mem %.1fG/%.1fG | "
+		 "Disk %.0fr %.0fw/s %s %.1fms | Net %.0f/%.0f pkt/s | %s%s", h->label, s->cpu_pct,
+		 s->procs_running, (double)overview_quantile(h->snap->cpu_runq_slots, 0.99) / 1e6,
+		 (double)s->mem_available_kb / 1048576.0, (double)s->mem_total_kb / 1048576.0,
+		 (double)d.r / iv, (double)d.w / iv, d.counted ? "p99" : "avg", d.lat,
+		 (double)s->net_rx_packets / iv, (double)s->net_tx_packets / iv, h->source,
+		 h->fresh ? "" : " (no tick this time)");
+}
+
+/* The strip from line 1: one host's in three lines, several hosts' a line each. */
+static void draw_strip(struct kt_view *v, struct ov_view *o)
+{
+	struct kt_ovsrc_host h;
+	char line[512];
+	int y = 1;
+
+	if (hosts(o) == 1) {
+		strip_cpu(&o->sys, &o->snap, line, sizeof(line));
+		crt_put_pad(v->win, 1, 0, line, v->w);
+		strip_mem_io(&o->sys, line, sizeof(line));
+		crt_put_pad(v->win, 2, 0, line, v->w);
+		strip_net_self(&o->sys, &o->snap, ovsrc_source(o->src), line, sizeof(line));
+		crt_put_pad(v->win, 3, 0, line, v->w);
+		return;
+	}
+	for (unsigned i = 0; i < hosts(o) && y <= strip_lines(o); i++, y++) {
+		if (y == strip_lines(o) && i + 1 < hosts(o)) {
+			snprintf(line, sizeof(line), "... %u more hosts: their rows are in the "
+				 "table (HOST)", hosts(o) - i);
+		} else if (ovsrc_host(o->src, i, &h)) {
+			strip_host(&h, line, sizeof(line));
+		} else {
+			snprintf(line, sizeof(line), "%-10.10s waiting for its first tick",
+				 o->t.hosts[i] ? o->t.hosts[i] : "");
+		}
+		crt_put_pad(v->win, y, 0, line, v->w);
+	}
 }
 
 static bool col_missing(const struct ov_view *o, enum kt_ovt_col c)
@@ -219,7 +320,8 @@ static void format_row(const struct ov_view *o, const struct kt_ov_row *r, int n
 		       bool thread, char *line, size_t len)
 {
 	/* a thread under its process; a pinned process */
-	const char *mark = thread ? "`" : r->tid > 0 && ovtable_pinned(&o->t, r->pid) ? "*" : "";
+	const char *mark = thread ? "`" :
+			   r->tid > 0 && ovtable_pinned(&o->t, r->host, r->pid) ? "*" : "";
 	char cell[64];
 	size_t n = 0;
 	int c, w;
@@ -228,14 +330,19 @@ static void format_row(const struct ov_view *o, const struct kt_ov_row *r, int n
 	for (c = 0; c < OVT_NCOLS && n < len; c++) {
 		if (!o->on[c])
 			continue;
-		ovtable_cell((enum kt_ovt_col)c, r, o->snap.interval_s, col_missing(o, c), cell,
-			     sizeof(cell));
+		/* a row's counts are over its host's tick */
+		ovtable_cell((enum kt_ovt_col)c, r,
+			     r->tid > 0 ? ovsrc_row_interval(o->src, &o->snap, r) :
+					  o->snap.interval_s,
+			     col_missing(o, c), cell, sizeof(cell));
+		if (c == OVT_HOST) /* the total is every host's */
+			snprintf(cell, sizeof(cell), "%s", r->tid > 0 ? ovtable_host(&o->t, r) : "");
 		w = ovtable_col(c)->width;
 		if (c == OVT_COMM)
 			n += (size_t)snprintf(line + n, len - n, "%s%.*s%s", mark,
 					      name_w - (int)strlen(mark), cell,
 					      r->exited ? " (exited)" : "");
-		else if (c == OVT_USER || c == OVT_CGROUP)
+		else if (c == OVT_USER || c == OVT_CGROUP || c == OVT_HOST)
 			n += (size_t)snprintf(line + n, len - n, "%-*.*s ", w, w, cell);
 		else
 			n += (size_t)snprintf(line + n, len - n, "%*.*s ", w, w, cell);
@@ -253,9 +360,10 @@ static void draw_head(struct kt_view *v, struct ov_view *o)
 			continue;
 		w = c == OVT_COMM ? v->w - x : ovtable_col(c)->width;
 		n = (size_t)snprintf(line, sizeof(line), c == OVT_USER || c == OVT_CGROUP ||
-				     c == OVT_COMM ? "%-*s" : "%*s", w, ovtable_col(c)->head);
+				     c == OVT_COMM || c == OVT_HOST ? "%-*s" : "%*s", w,
+				     ovtable_col(c)->head);
 		wattrset(v->win, crt_attr(c == (int)o->t.sort ? CRT_CURSOR : CRT_DIM));
-		crt_put_pad(v->win, HEAD_LINES - 1, x, line, v->w - x);
+		crt_put_pad(v->win, head_lines(o) - 1, x, line, v->w - x);
 		x += (int)n + 1;
 		if (x >= v->w)
 			break;
@@ -280,7 +388,7 @@ static void draw_chooser(struct kt_view *v, struct ov_view *o)
 			*p = (char)tolower((unsigned char)*p);
 		wattrset(v->win, crt_attr(c == o->choice ? CRT_CURSOR : o->off[c] ? CRT_DIM :
 							   CRT_NORMAL));
-		crt_put_pad(v->win, HEAD_LINES - 1, x, head, v->w - x);
+		crt_put_pad(v->win, head_lines(o) - 1, x, head, v->w - x);
 		x += (int)strlen(head) + 1;
 	}
 	wattrset(v->win, A_NORMAL);
@@ -305,7 +413,8 @@ static void draw_rows(struct kt_view *v, struct ov_view *o)
 		o->top = o->cursor;
 	if (room > 0 && o->cursor >= o->top + (size_t)room)
 		o->top = o->cursor - (size_t)room + 1;
-	for (i = o->top, y = HEAD_LINES; i < o->t.nrows && y < HEAD_LINES + room; i++, y++) {
+	for (i = o->top, y = head_lines(o); i < o->t.nrows && y < head_lines(o) + room;
+	     i++, y++) {
 		const struct kt_ov_row *r = o->t.rows[i];
 
 		format_row(o, r, name_w, is_thread(o, r), line, sizeof(line));
@@ -338,10 +447,12 @@ static void syscall_hooks(struct kt_view *v, struct ov_view *o)
 static void ovv_draw(struct kt_view *v)
 {
 	struct ov_view *o = OVV(v);
-	char title[160], line[512];
+	char title[160], of[32] = "";
 
-	snprintf(title, sizeof(title), "Overview: %zu %s by %s%s%s%s%s", o->t.nrows,
-		 o->t.threads ? "rows" : "processes", ovtable_col(o->t.sort)->head,
+	if (hosts(o) > 1)
+		snprintf(of, sizeof(of), " of %u hosts", hosts(o));
+	snprintf(title, sizeof(title), "Overview: %zu %s%s by %s%s%s%s%s", o->t.nrows,
+		 o->t.threads ? "rows" : "processes", of, ovtable_col(o->t.sort)->head,
 		 o->t.ascending ? " (up)" : "", o->t.filter[0] ? ", filter '" : "", o->t.filter,
 		 o->t.filter[0] ? "'" : "");
 	werase(v->win);
@@ -353,13 +464,10 @@ static void ovv_draw(struct kt_view *v)
 		wattrset(v->win, A_NORMAL);
 		return;
 	}
-	strip_cpu(o, line, sizeof(line));
-	crt_put_pad(v->win, 1, 0, line, v->w);
-	strip_mem_io(o, line, sizeof(line));
-	crt_put_pad(v->win, 2, 0, line, v->w);
-	strip_net_self(o, line, sizeof(line));
-	crt_put_pad(v->win, 3, 0, line, v->w);
-	ovtable_fit(v->w, o->off, o->on);
+	draw_strip(v, o);
+	/* several hosts: HOST first, in a width the others fit beside */
+	ovtable_fit(hosts(o) > 1 ? v->w - ovtable_col(OVT_HOST)->width - 1 : v->w, o->off, o->on);
+	o->on[OVT_HOST] = hosts(o) > 1;
 	syscall_hooks(v, o);
 	if (o->choosing)
 		draw_chooser(v, o);
@@ -367,7 +475,7 @@ static void ovv_draw(struct kt_view *v)
 		draw_head(v, o);
 	if (!o->counted) {
 		wattrset(v->win, crt_attr(CRT_DIM));
-		crt_put_pad(v->win, HEAD_LINES, 1, "counting: the first figures come after one "
+		crt_put_pad(v->win, head_lines(o), 1, "counting: the first figures come after one "
 			    "tick (-d)", v->w - 1);
 		wattrset(v->win, A_NORMAL);
 		return;
@@ -387,7 +495,8 @@ static void next_sort(struct ov_view *o, int step)
 	}
 	o->t.sort = (enum kt_ovt_col)c;
 	/* names read best A to Z, figures biggest first */
-	o->t.ascending = c == OVT_USER || c == OVT_CGROUP || c == OVT_COMM || c == OVT_PID;
+	o->t.ascending = c == OVT_USER || c == OVT_CGROUP || c == OVT_COMM || c == OVT_PID ||
+			 c == OVT_HOST;
 }
 
 /* Enter, then k: the pane for the selected process. */
@@ -395,7 +504,7 @@ static void drill(struct kt_view *v, struct ov_view *o, int k)
 {
 	const struct kt_ov_row *r = o->t.rows[o->cursor];
 	char spec[96], err[256];
-	struct kt_view *to;
+	struct kt_view *to = NULL;
 	pid_t pid = r->pid;
 
 	o->drill = false;
@@ -442,6 +551,11 @@ static void drill(struct kt_view *v, struct ov_view *o, int k)
 			   " b block I/O latency, g on-CPU, o off-CPU, f faults flame graph, e events",
 			   k);
 	}
+	/* the panes open on every agent: the row's host's figures are under its label */
+	if (to && hosts(o) > 1 && k != 'e')
+		ui_message(v->ui, false, "pid %d of %s: its figures are those under %s (each "
+			   "host's pid %d under its label)", (int)pid, ovtable_host(&o->t, r),
+			   ovtable_host(&o->t, r), (int)pid);
 }
 
 /* The pane behind a column's cells, as drill's key; 0: none (Enter asks for one). */
@@ -469,8 +583,9 @@ static void enter(struct kt_view *v, struct ov_view *o)
 		return;
 	}
 	o->drill = true;
-	ui_message(v->ui, false, "%d %s: l syscall latency, q run-queue, b block I/O, g on-CPU, "
-		   "o off-CPU, f faults flame graph, e events (Esc: none)", r->pid, r->comm);
+	ui_message(v->ui, false, "%s%s%d %s: l syscall latency, q run-queue, b block I/O, g on-CPU, "
+		   "o off-CPU, f faults flame graph, e events (Esc: none)", ovtable_host(&o->t, r),
+		   hosts(o) > 1 ? ": " : "", r->pid, r->comm);
 }
 
 /* *: the cursor's process pinned at the top, or no longer (Space pages, as everywhere). */
@@ -478,13 +593,14 @@ static void pin(struct kt_view *v, struct ov_view *o)
 {
 	const struct kt_ov_row *r = o->t.rows[o->cursor];
 
-	if (!ovtable_pin(&o->t, r->pid)) {
+	if (!ovtable_pin(&o->t, r->host, r->pid)) {
 		ui_message(v->ui, true, "%d processes are pinned already: * on one unpins it",
 			   KT_OVT_PINS);
 		return;
 	}
-	ui_message(v->ui, false, "%d %s %s", r->pid, r->comm,
-		   ovtable_pinned(&o->t, r->pid) ? "pinned at the top (*: unpin)" : "unpinned");
+	ui_message(v->ui, false, "%s%s%d %s %s", ovtable_host(&o->t, r), hosts(o) > 1 ? ": " : "",
+		   r->pid, r->comm, ovtable_pinned(&o->t, r->host, r->pid) ?
+		   "pinned at the top (*: unpin)" : "unpinned");
 	rebuild(v);
 }
 
@@ -499,8 +615,8 @@ static int choose_key(struct kt_view *v, struct ov_view *o, int key)
 	case KEY_LEFT: case 'h': o->choice = (o->choice + OVT_NCOLS - 1) % OVT_NCOLS; break;
 	case KEY_RIGHT: case 'l': o->choice = (o->choice + 1) % OVT_NCOLS; break;
 	case ' ':
-		if (o->choice == OVT_PID || o->choice == OVT_COMM) {
-			ui_message(v->ui, true, "PID and COMMAND always show");
+		if (o->choice == OVT_PID || o->choice == OVT_COMM || o->choice == OVT_HOST) {
+			ui_message(v->ui, true, "PID, COMMAND and (several hosts) HOST always show");
 			break;
 		}
 		o->off[o->choice] = !o->off[o->choice];
