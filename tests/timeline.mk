@@ -4,3 +4,5 @@ TERM_TESTS += tests/term/timeline.sh
 EXTRA_DIST += tests/helpers/timeline_expect.py
 TERM_TESTS += tests/term/range_panes.sh
 TERM_TESTS += tests/term/timeline_wheel.sh
+TERM_TESTS += tests/term/timeline_drag.sh
+TERM_TESTS += tests/term/timeline_marks.sh
