@@ -6,3 +6,4 @@ TERM_TESTS += tests/term/range_panes.sh
 TERM_TESTS += tests/term/timeline_wheel.sh
 TERM_TESTS += tests/term/timeline_drag.sh
 TERM_TESTS += tests/term/timeline_marks.sh
+TERM_TESTS += tests/term/hist_recording_latency.sh
