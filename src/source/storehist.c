@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A field histogram from the stored events (storehist.h). */
+/* A field or latency histogram from the stored events (storehist.h). */
 #include "config.h"
 
 #include <stdio.h>
