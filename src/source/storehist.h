@@ -5,9 +5,9 @@
  * to the next end of its thread or field value, storelat.h) counted from the stored events
  * rather than in the kernel: a recording's, where no kernel counts them. Stored events have
  * times, so it follows the time range (histsrc.h's range op): the rows are made again from
- * the range's records (a latency's start before the range is not seen). It counts what BPF's field_hist would have (tphist.bpf.c): a negative
- * value is an error return and not counted; the same buckets, keyed by tid, comm, cpu or a
- * field. A bounded run of records per update, so a big recording's first rows come at once
+ * the range's records (a latency's start before the range is not seen). A field counts
+ * what BPF's field_hist would have (tphist.bpf.c): a negative value is an error return and
+ * not counted; the same buckets, keyed by tid, comm, cpu (syscall) or a field. A bounded run of records per update, so a big recording's first rows come at once
  * and the rest on the next ticks.
  */
 #ifndef KTOP_STOREHIST_H

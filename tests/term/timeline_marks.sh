@@ -38,7 +38,9 @@ log "the sched_process_exec lane: '$row'"
 case $row in *T*) ;; *) fail "no T (the trigger fired on every exec) on the lane: '$row'" ;; esac
 [ "$(printf %s "$row" | tr -cd S | wc -c)" = 1 ] || fail "not one S on the lane: '$row'"
 # every column with an exec is marked: no plain tick, no shade
-case $row in *'|'* | *[▁▂▃▄▅▆▇█]*) fail "an exec column without its T: '$row'" ;; esac
+case $row in
+*'|'* | *[▁▂▃▄▅▆▇█]*) fail "an exec column without its T: '$row'" ;;
+esac
 expect_text "T trigger fired +S stop-when hit" 5 "the cursor line has no legend of the marks"
 tmux_quit_clean
 pass
