@@ -26,6 +26,8 @@ struct store_hist {
 	 * starts not yet ended; syscall-latency: sys_enter's syscall number in value */
 	int end_type;
 	struct tep_format_field *start_match, *end_match;
+	int also_type; /* runq-latency: sched_wakeup_new starts one too, -1: none */
+	struct tep_format_field *also_match;
 	struct kt_starts starts;
 	bool on;			      /* a range */
 	uint64_t from, to;
@@ -174,6 +176,8 @@ static void count_latency(struct store_hist *sh, const struct kt_rec *r)
 	    starts_take(&sh->starts, match_of(r, sh->end_match), &start, &syscall) &&
 	    r->ts >= start)
 		add_value(sh, r, syscall, r->ts - start);
+	if (type == sh->also_type)
+		starts_put(&sh->starts, match_of(r, sh->also_match), r->ts, 0);
 	if (type != sh->type)
 		return;
 	if (sh->value)
@@ -343,6 +347,24 @@ static struct tep_format_field *match_field(struct store_hist *sh, struct tep_ev
 				  TEP_FIELD_IS_STRING)) ? f : NULL;
 }
 
+/* runq-latency: a new task's first wakeup (sched_wakeup_new) starts a wait too, as the BPF
+ * program's; optional, since a recording may not hold it. Returns 0, or -1 with err. */
+static int also_start(struct store_hist *sh, char *err, size_t errlen)
+{
+	struct kt_hist_point p = { "sched", "sched_wakeup_new", "pid" };
+	struct tep_event *ev;
+
+	sh->also_type = -1;
+	if (strcmp(sh->base.spec.builtin, "runq-latency") || decoder_load(sh->d, p.system,
+									   p.event) < 0 ||
+	    !(ev = tep_find_event_by_name(decoder_tep(sh->d), p.system, p.event)))
+		return 0;
+	if (!(sh->also_match = match_field(sh, ev, p.field, err, errlen)))
+		return -1;
+	sh->also_type = ev->id;
+	return 0;
+}
+
 /* A latency's two events (syscall-latency: raw_syscalls' sys_enter and sys_exit, the
  * syscall's number from sys_enter's id) and the fields they match on. Returns 0, or -1. */
 static int find_latency(struct store_hist *sh, struct tep_event **end, char *err,
@@ -368,7 +390,7 @@ static int find_latency(struct store_hist *sh, struct tep_event **end, char *err
 	    (!(sh->start_match = match_field(sh, start, s->ev.field, err, errlen)) ||
 	     !(sh->end_match = match_field(sh, *end, s->end.field, err, errlen))))
 		return -1;
-	return 0;
+	return also_start(sh, err, errlen);
 }
 
 /* The spec's event and fields in the decoder's formats. Returns 0, or -1 with err. */
