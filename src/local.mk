@@ -17,6 +17,7 @@ src_libktop_a_SOURCES += \
 	src/app/app_recorder.c src/app/app_recorder.h \
 	src/source/histsrc.h \
 	src/source/storehist.c src/source/storehist.h \
+	src/source/storelat.c src/source/storelat.h \
 	src/source/ovsrc.c src/source/ovsrc.h \
 	src/app/histhosts.c src/app/histhosts.h \
 	src/source/countersrc.h \

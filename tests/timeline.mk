@@ -4,6 +4,9 @@ TERM_TESTS += tests/term/timeline.sh
 EXTRA_DIST += tests/helpers/timeline_expect.py
 TERM_TESTS += tests/term/range_panes.sh
 TERM_TESTS += tests/term/timeline_wheel.sh
+TERM_TESTS += tests/term/timeline_drag.sh
+TERM_TESTS += tests/term/timeline_marks.sh
+TERM_TESTS += tests/term/hist_recording_latency.sh
 UNIT_CHECKS += tests/unit/check_packlog
 # make bench: the timeline on the 1 GiB recording (first screen, a zoom/pan frame, the index's
 # memory), run by tests/bench/recording.sh on the file it makes.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* A field histogram from the stored events (storehist.h). */
+/* A field or latency histogram from the stored events (storehist.h). */
 #include "config.h"
 
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "backend/ingest/store.h"
 #include "source/histsrc.h"
 #include "storehist.h"
+#include "storelat.h"
 #include "util/xalloc.h"
 
 #define SH_SCAN 400000 /* records per update, so the screen stays responsive */
@@ -19,8 +20,15 @@ struct store_hist {
 	struct kt_histsrc base;
 	struct kt_store *store;
 	struct kt_decoder *d;
-	int type; /* the event's common_type */
+	int type; /* the event's common_type; latency: the start event's */
 	struct tep_format_field *value, *key; /* key: by=FIELD, else NULL */
+	/* latency: the end event, the fields the two are matched on (NULL: the thread), the
+	 * starts not yet ended; syscall-latency: sys_enter's syscall number in value */
+	int end_type;
+	struct tep_format_field *start_match, *end_match;
+	int also_type; /* runq-latency: sched_wakeup_new starts one too, -1: none */
+	struct tep_format_field *also_match;
+	struct kt_starts starts;
 	bool on;			      /* a range */
 	uint64_t from, to;
 	uint64_t next; /* the next record to count; UINT64_MAX: start again (a new range) */
@@ -76,7 +84,8 @@ static struct kt_hist_row *row_of(struct store_hist *sh, const struct kt_hist_ke
 }
 
 /* r's key as the spec keys it. */
-static void key_of(struct store_hist *sh, const struct kt_rec *r, struct kt_hist_key *k)
+static void key_of(struct store_hist *sh, const struct kt_rec *r, long syscall,
+		   struct kt_hist_key *k)
 {
 	unsigned long long v = 0;
 	int pid = decoder_rec_pid(r);
@@ -92,6 +101,9 @@ static void key_of(struct store_hist *sh, const struct kt_rec *r, struct kt_hist
 	case KT_BY_CPU:
 		k->id = r->cpu;
 		break;
+	case KT_BY_SYSCALL:
+		k->id = (unsigned long long)syscall;
+		break;
 	case KT_BY_FIELD:
 		if (sh->key->flags & TEP_FIELD_IS_STRING)
 			snprintf(k->name, sizeof(k->name), "%.*s", sh->key->size,
@@ -104,12 +116,25 @@ static void key_of(struct store_hist *sh, const struct kt_rec *r, struct kt_hist
 	}
 }
 
+/* One value v of record r (syscall: the syscall a latency timed) into its row and the
+ * total. */
+static void add_value(struct store_hist *sh, const struct kt_rec *r, long syscall,
+		      unsigned long long v)
+{
+	struct kt_hist_key k;
+	struct kt_hist_row *row;
+
+	key_of(sh, r, syscall, &k);
+	row = row_of(sh, &k);
+	if (row)
+		val_add(&row->cum, &sh->base.spec, v);
+	val_add(&sh->total.cum, &sh->base.spec, v);
+}
+
 static void count_rec(struct store_hist *sh, const struct kt_rec *r)
 {
 	unsigned long long raw;
 	long long v;
-	struct kt_hist_key k;
-	struct kt_hist_row *row;
 
 	if ((r->flags & (KT_REC_LOST | KT_REC_STACK)) || decoder_rec_type(r) != sh->type ||
 	    tep_read_number_field(sh->value, r->data, &raw))
@@ -121,11 +146,43 @@ static void count_rec(struct store_hist *sh, const struct kt_rec *r)
 		v = (long long)(raw | ~0ull << (8 * sh->value->size));
 	if (v < 0) /* an error return: not a size */
 		return;
-	key_of(sh, r, &k);
-	row = row_of(sh, &k);
-	if (row)
-		val_add(&row->cum, &sh->base.spec, (unsigned long long)v);
-	val_add(&sh->total.cum, &sh->base.spec, (unsigned long long)v);
+	add_value(sh, r, 0, (unsigned long long)v);
+}
+
+/* What a latency's start and end are matched on: the field's value, else the thread. */
+static uint64_t match_of(const struct kt_rec *r, struct tep_format_field *f)
+{
+	unsigned long long v = 0;
+
+	if (!f)
+		return (uint64_t)(unsigned int)decoder_rec_pid(r);
+	tep_read_number_field(f, r->data, &v);
+	return v;
+}
+
+/* A latency's end takes its start (the same thread, or the same field value) and counts the
+ * time between, keyed as the end event is; a start waits for its end. One event may be both
+ * (sched_switch's prev_pid and next_pid): the end first. */
+static void count_latency(struct store_hist *sh, const struct kt_rec *r)
+{
+	int type = decoder_rec_type(r);
+	unsigned long long id = 0;
+	uint64_t start;
+	long syscall;
+
+	if (r->flags & (KT_REC_LOST | KT_REC_STACK))
+		return;
+	if (type == sh->end_type &&
+	    starts_take(&sh->starts, match_of(r, sh->end_match), &start, &syscall) &&
+	    r->ts >= start)
+		add_value(sh, r, syscall, r->ts - start);
+	if (type == sh->also_type)
+		starts_put(&sh->starts, match_of(r, sh->also_match), r->ts, 0);
+	if (type != sh->type)
+		return;
+	if (sh->value)
+		tep_read_number_field(sh->value, r->data, &id);
+	starts_put(&sh->starts, match_of(r, sh->start_match), r->ts, (long)id);
 }
 
 /* Where counting starts, or starts again: the range's first record, or the store's. */
@@ -133,6 +190,7 @@ static void start(struct store_hist *sh, uint64_t first, uint64_t end)
 {
 	sh->nrows = 0;
 	memset(&sh->total, 0, sizeof(sh->total));
+	starts_clear(&sh->starts);
 	sh->next = sh->on ? store_seek_ts(sh->store, first, end, sh->from) : first;
 }
 
@@ -154,7 +212,10 @@ static bool sh_update(struct kt_histsrc *h)
 			sh->next = end;
 			break;
 		}
-		count_rec(sh, &r);
+		if (sh->base.spec.kind == KT_HIST_FIELD)
+			count_rec(sh, &r);
+		else
+			count_latency(sh, &r);
 	}
 	store_unlock(sh->store);
 	/* a stored event's rows only grow: since the start is all there is, each tick */
@@ -233,6 +294,7 @@ static void sh_close(struct kt_histsrc *h)
 	free(SH(h)->rows);
 	free(SH(h)->baserows);
 	free(SH(h)->out);
+	starts_free(&SH(h)->starts);
 	free(h);
 }
 
@@ -259,18 +321,91 @@ static const struct kt_histsrc_ops store_ops = {
 	.host_label = sh_host_label,
 };
 
+/* An event of the recording's formats, NULL with err. */
+static struct tep_event *find_event(struct store_hist *sh, const struct kt_hist_point *p,
+				    char *err, size_t errlen)
+{
+	struct tep_event *ev = NULL;
+
+	if (decoder_load(sh->d, p->system, p->event) < 0 ||
+	    !(ev = tep_find_event_by_name(decoder_tep(sh->d), p->system, p->event)))
+		snprintf(err, errlen, "%s: no %s:%s in this recording (e lists its events)",
+			 sh->base.spec.text, p->system, p->event);
+	return ev;
+}
+
+/* A field a latency's side is matched on: a number. NULL with err. */
+static struct tep_format_field *match_field(struct store_hist *sh, struct tep_event *ev,
+					    const char *name, char *err, size_t errlen)
+{
+	struct tep_format_field *f = tep_find_any_field(ev, name);
+
+	if (!f || (f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_STRING)))
+		snprintf(err, errlen, "%s: %s:%s has no numeric field '%s' to match on",
+			 sh->base.spec.text, ev->system, ev->name, name);
+	return f && !(f->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC |
+				  TEP_FIELD_IS_STRING)) ? f : NULL;
+}
+
+/* runq-latency: a new task's first wakeup (sched_wakeup_new) starts a wait too, as the BPF
+ * program's; optional, since a recording may not hold it. Returns 0, or -1 with err. */
+static int also_start(struct store_hist *sh, char *err, size_t errlen)
+{
+	struct kt_hist_point p = { "sched", "sched_wakeup_new", "pid" };
+	struct tep_event *ev;
+
+	sh->also_type = -1;
+	if (strcmp(sh->base.spec.builtin, "runq-latency") || decoder_load(sh->d, p.system,
+									   p.event) < 0 ||
+	    !(ev = tep_find_event_by_name(decoder_tep(sh->d), p.system, p.event)))
+		return 0;
+	if (!(sh->also_match = match_field(sh, ev, p.field, err, errlen)))
+		return -1;
+	sh->also_type = ev->id;
+	return 0;
+}
+
+/* A latency's two events (syscall-latency: raw_syscalls' sys_enter and sys_exit, the
+ * syscall's number from sys_enter's id) and the fields they match on. Returns 0, or -1. */
+static int find_latency(struct store_hist *sh, struct tep_event **end, char *err,
+			size_t errlen)
+{
+	struct kt_hist_spec *s = &sh->base.spec;
+	struct tep_event *start;
+
+	if (s->kind == KT_HIST_SYSCALL) {
+		snprintf(s->ev.system, sizeof(s->ev.system), "raw_syscalls");
+		snprintf(s->ev.event, sizeof(s->ev.event), "sys_enter");
+		snprintf(s->end.system, sizeof(s->end.system), "raw_syscalls");
+		snprintf(s->end.event, sizeof(s->end.event), "sys_exit");
+	}
+	if (!(start = find_event(sh, &s->ev, err, errlen)) ||
+	    !(*end = find_event(sh, &s->end, err, errlen)))
+		return -1;
+	sh->type = start->id;
+	sh->end_type = (*end)->id;
+	if (s->kind == KT_HIST_SYSCALL)
+		sh->value = tep_find_any_field(start, "id");
+	if (s->ev.field[0] &&
+	    (!(sh->start_match = match_field(sh, start, s->ev.field, err, errlen)) ||
+	     !(sh->end_match = match_field(sh, *end, s->end.field, err, errlen))))
+		return -1;
+	return also_start(sh, err, errlen);
+}
+
 /* The spec's event and fields in the decoder's formats. Returns 0, or -1 with err. */
 static int find_fields(struct store_hist *sh, char *err, size_t errlen)
 {
 	const struct kt_hist_spec *s = &sh->base.spec;
 	struct tep_event *ev;
 
-	if (decoder_load(sh->d, s->ev.system, s->ev.event) < 0 ||
-	    !(ev = tep_find_event_by_name(decoder_tep(sh->d), s->ev.system, s->ev.event))) {
-		snprintf(err, errlen, "%s: no %s:%s in this recording (e lists its events)",
-			 s->text, s->ev.system, s->ev.event);
-		return -1;
+	if (s->kind != KT_HIST_FIELD) {
+		if (find_latency(sh, &ev, err, errlen) < 0)
+			return -1;
+		goto key; /* keyed as the end event is */
 	}
+	if (!(ev = find_event(sh, &s->ev, err, errlen)))
+		return -1;
 	sh->type = ev->id;
 	sh->value = tep_find_any_field(ev, s->ev.field);
 	if (!sh->value || (sh->value->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC))) {
@@ -278,6 +413,7 @@ static int find_fields(struct store_hist *sh, char *err, size_t errlen)
 			 s->ev.system, s->ev.event, s->ev.field);
 		return -1;
 	}
+key:
 	if (s->by != KT_BY_FIELD)
 		return 0;
 	sh->key = tep_find_any_field(ev, s->by_field);
@@ -289,6 +425,27 @@ static int find_fields(struct store_hist *sh, char *err, size_t errlen)
 	return 0;
 }
 
+/* What stored events cannot answer, in one line naming why. */
+static bool refused(const struct kt_hist_spec *s, char *err, size_t errlen)
+{
+	static const char *const own[] = { "offcpu", "lock-contention", "tcp-connect-latency" };
+	size_t i;
+
+	if (s->kind == KT_HIST_FUNC || s->kind == KT_HIST_USDT) {
+		snprintf(err, errlen, "%s: %s is timed by a BPF probe in a live kernel, not in a "
+			 "recording's events (field:, latency: and syscall-latency are)", s->text,
+			 s->kind == KT_HIST_FUNC ? "a function" : "a USDT probe");
+		return true;
+	}
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strcmp(s->builtin, own[i])) {
+			snprintf(err, errlen, "%s: paired by a BPF program of its own, not from "
+				 "stored events: try latency:SYS:EV->SYS:EV", s->text);
+			return true;
+		}
+	return false;
+}
+
 struct kt_histsrc *storehist_open(struct kt_store *store, struct kt_decoder *d,
 				  const char *text, char *err, size_t errlen)
 {
@@ -296,14 +453,12 @@ struct kt_histsrc *storehist_open(struct kt_store *store, struct kt_decoder *d,
 
 	if (histspec_parse(text, &sh->base.spec, err, errlen) < 0)
 		goto fail;
-	if (sh->base.spec.kind != KT_HIST_FIELD) {
-		snprintf(err, errlen, "%s: a recording's histograms are field:SYSTEM:EVENT.FIELD "
-			 "of its events; the others count in a live kernel", text);
+	if (refused(&sh->base.spec, err, errlen))
 		goto fail;
-	}
 	if (sh->base.spec.by == KT_BY_PID || sh->base.spec.by == KT_BY_CGROUP) {
 		snprintf(err, errlen, "%s: a recorded event names its thread, not its process or "
-			 "cgroup: by=tid, comm, cpu or a field", text);
+			 "cgroup: by=tid, comm, cpu%s or a field", text,
+			 sh->base.spec.kind == KT_HIST_SYSCALL ? ", syscall" : "");
 		goto fail;
 	}
 	sh->base.ops = &store_ops;

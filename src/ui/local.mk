@@ -12,6 +12,7 @@ src_libktop_a_SOURCES += \
 	src/ui/panes/view_rings.c \
 	src/ui/range.c src/ui/panes/view_timeline.c src/ui/panes/view_heatmap.c \
 	src/ui/panes/timeaxis.c src/ui/panes/timeaxis.h \
+	src/ui/panes/timeline_marks.c src/ui/panes/timeline_marks.h \
 	src/ui/panes/view_overview.c src/ui/ovtable.c src/ui/ovtable.h \
 	src/ui/action.c src/ui/action.h src/ui/motion.c src/ui/motion.h \
 	src/ui/header.c src/ui/header.h \

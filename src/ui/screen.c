@@ -160,7 +160,8 @@ static void help_keypress(struct kt_ui *ui, int key)
 }
 
 /* A click focuses the pane under it and goes to the pane (the picker toggles the event
- * clicked); the wheel scrolls the pane under it by three rows, or goes to its wheel op. */
+ * clicked), its release too (a drag); the wheel scrolls the pane under it by three rows, or
+ * goes to its wheel op. */
 static void ui_mouse_event(struct kt_ui *ui, const MEVENT *me)
 {
 	int i, n;
@@ -194,6 +195,9 @@ static void ui_mouse_event(struct kt_ui *ui, const MEVENT *me)
 				pane_focus(ui, i);
 			if (v->ops->click)
 				v->ops->click(v, me->y - by, me->x - bx);
+		} else if ((me->bstate & BUTTON1_RELEASED) && v->ops->release) {
+			v->ops->release(v, me->y - by, me->x - bx);
+			v->dirty = true;
 		}
 		return;
 	}

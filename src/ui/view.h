@@ -82,6 +82,8 @@ struct kt_view_ops {
 	int (*funcbar)(struct kt_view *v, const struct funcbar_item **items);
 	/* A mouse click at (y, x) of the focused view's window. */
 	void (*click)(struct kt_view *v, int y, int x);
+	/* The button's release at (y, x) of the window under it, after a click: a drag ends. */
+	void (*release)(struct kt_view *v, int y, int x);
 	/* The wheel at (y, x) of its window, up or down: a pane that takes it for its own
 	 * (the timeline zooms there); NULL: it scrolls the pane by three rows */
 	void (*wheel)(struct kt_view *v, int y, int x, bool up);

@@ -6,7 +6,7 @@
  * a shade where they crowd) and one of loss markers. The cursor is a time: arrows move it by
  * a column, + and _ (or the wheel, at the pointer) zoom around it (down to a nanosecond a
  * column), < and > pan, n and N jump to the selected lane's next and previous event, r
- * twice marks a range. Live it
+ * twice (or a drag of the mouse) marks a range. Live it
  * follows the tail until moved (End follows again) and stands still while paused; on a
  * recording it opens on the whole file.
  */
@@ -18,7 +18,9 @@
 
 #include "app/app.h"
 #include "backend/callgraph/timeindex.h"
+#include "app/stopwhen.h"
 #include "timeaxis.h"
+#include "timeline_marks.h"
 #include "ui/view.h"
 #include "util/xalloc.h"
 
@@ -43,9 +45,12 @@ struct tl {
 	bool follow, paused, moved;
 	bool marking;
 	uint64_t mark;
+	bool pressed;	      /* the button is down: its release elsewhere marks a range */
+	int press_x;	      /* where it went down */
 	int lane, top;	      /* selected lane; first lane shown */
 	struct col *cols;
 	int ncols;
+	struct kt_tl_marks marks; /* triggers' and the stop's, on their event's lane */
 };
 
 static struct tl *TL(struct kt_view *v)
@@ -271,8 +276,17 @@ static void draw_kind_lane(struct kt_view *v, int y, int kind, enum crt_elem e)
 			max = n[c];
 	wattrset(v->win, crt_attr(e));
 	for (c = 0; c < w; c++) {
+		uint64_t a = t->from + (uint64_t)c * t->colns;
+		char mk = n[c] ? tlmarks_at(&t->marks, v->app, t->ti, kind, a, a + t->colns) : 0;
+
 		if (!n[c]) {
 			mvwaddch(v->win, y, LBL + c, ' ');
+			continue;
+		}
+		if (mk) {
+			wattrset(v->win, crt_attr(CRT_ERROR) | A_BOLD);
+			mvwaddch(v->win, y, LBL + c, (chtype)mk);
+			wattrset(v->win, crt_attr(e));
 			continue;
 		}
 		if (n[c] == 1 || max < 2) {
@@ -354,13 +368,15 @@ static void fmt_ns(uint64_t ns, char *buf, size_t len)
 static void draw_cursor_line(struct kt_view *v)
 {
 	struct tl *t = TL(v);
-	char abs[40], rel[40], line[256];
+	char abs[40], rel[40], line[512], legend[160];
 
 	snprintf(abs, sizeof(abs), "%llu.%06llu", (unsigned long long)(t->cur / 1000000000ull),
 		 (unsigned long long)(t->cur % 1000000000ull / 1000ull));
 	ui_format_rel(v->ui, t->cur, rel, sizeof(rel));
-	snprintf(line, sizeof(line), "cursor %s %s%s", abs, rel,
-		 t->marking ? "  marking: r ends the range, Esc cancels" : "");
+	tlmarks_legend(&t->marks, v->app, legend, sizeof(legend));
+	snprintf(line, sizeof(line), "cursor %s %s%s%s%s", abs, rel,
+		 t->marking ? "  marking: r ends the range, Esc cancels" : "",
+		 legend[0] && !t->marking ? "  " : "", t->marking ? "" : legend);
 	wattrset(v->win, crt_attr(CRT_TIME));
 	crt_put_pad(v->win, 1, 0, line, v->w);
 	wattrset(v->win, A_NORMAL);
@@ -575,24 +591,52 @@ static void tl_click(struct kt_view *v, int y, int x)
 	t->moved = true;
 	t->follow = false;
 	t->cur = t->from + (uint64_t)(x - LBL) * t->colns;
+	t->pressed = true;
+	t->press_x = x;
 	if (y >= TOP_ROWS && t->top + y - TOP_ROWS < nlanes(v))
 		t->lane = t->top + y - TOP_ROWS;
 	v->dirty = true;
 }
 
-/* The wheel zooms at the pointer: the cursor goes there first, as a click puts it (ncurses
- * reports no release, so a drag cannot mark a range: r does). */
+/* A drag: released over another column than pressed, the columns from one to the other
+ * (both whole) become the range, and the cursor stays where the button went up. */
+static void tl_release(struct kt_view *v, int y, int x)
+{
+	struct tl *t = TL(v);
+	int a, b;
+
+	(void)y;
+	if (!t->ti || !t->pressed)
+		return;
+	t->pressed = false;
+	if (x < LBL || x == t->press_x)
+		return;
+	a = (t->press_x < x ? t->press_x : x) - LBL;
+	b = (t->press_x < x ? x : t->press_x) - LBL;
+	t->marking = false;
+	t->cur = t->from + (uint64_t)(x - LBL) * t->colns;
+	ui_range_set(v->ui, t->from + (uint64_t)a * t->colns,
+		     t->from + (uint64_t)(b + 1) * t->colns - 1);
+}
+
+/* The wheel zooms at the pointer: the cursor goes there first, as a click puts it. */
 static void tl_wheel(struct kt_view *v, int y, int x, bool up)
 {
 	if (!TL(v)->ti || x < LBL)
 		return;
 	tl_click(v, y, x);
+	TL(v)->pressed = false;
 	zoom(v, up);
 }
 
 static void tl_tick(struct kt_view *v)
 {
+	struct kt_stopwhen *sw = v->app->stop;
+
 	timeaxis_tick(v);
+	tlmarks_load(&TL(v)->marks, v->app);
+	if (sw && !sw->located && stopwhen_check(v->app))
+		stopwhen_locate(v->app);
 	if (TL(v)->ti)
 		place(v);
 	v->dirty = true;
@@ -628,5 +672,6 @@ const struct kt_view_ops view_timeline_ops = {
 	.tick = tl_tick,
 	.notify = tl_notify,
 	.click = tl_click,
+	.release = tl_release,
 	.wheel = tl_wheel,
 };
