@@ -21,6 +21,7 @@ tmux_start 140 40 -- -e sched:sched_process_exec \
 wait_capturing "$KTOP_PID" sched sched_process_exec
 expect_text "Events: all CPUs" 10 "ktop did not start"
 "$T/tlm_one"
+sleep 0.5 # a column of its own, apart from the stop's (the lane spans the capture)
 "$T/tlm_stop"
 expect_text "stopped by sched:sched_process_exec if filename" 15 "the stop did not fire"
 
