@@ -65,7 +65,7 @@
 #include "agentreq.h"
 #include "agenttrig.h"
 #include "agentlist.h"
-#include "agentnames.h"
+#include "backend/symbols/probenames.h"
 #include "agentustack.h"
 #include "remote/histrows.h"
 #include "remote/proto.h"
@@ -1357,7 +1357,7 @@ static int agent_list_request(struct agent *a, const struct kt_request *q, char 
 {
 	char *lines = NULL;
 	int ret = q->op == KT_REQ_NAMES ?
-			  agent_names(q->arg, q->arg2, &lines, text, len) :
+			  probe_names(q->arg, q->arg2, &lines, text, len) :
 			  agent_ftrace_list(&a->app, q->arg, q->arg2, &lines, text, len);
 
 	if (ret == 0 && lines) {

@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "app/app.h"
-#include "backend/symbols/ksyms.h"
 #include "backend/symbols/symlist.h"
 #include "backend/tracefs/tracers.h"
 #include "util/log.h"
@@ -479,28 +478,22 @@ static void reload_entries(struct kt_view *v, struct tpane *tp)
 
 static void enter_fmode(struct kt_view *v, struct tpane *tp, enum kt_ftrace_list which)
 {
-	char err[256] = "";
-
 	tp->fmode = true;
 	tp->which = which;
 	tp->text[0] = tp->check[0] = tp->last[0] = '\0';
-	if (source_is_remote(v->app->source)) {
-		/* this machine's names would be another kernel's: the agent checks what is typed */
-		snprintf(tp->symnote, sizeof(tp->symnote),
-			 "the agent's kernel: type a function or a glob whole");
-	} else if (!tp->syms) {
+	if (!tp->syms) {
 		unsigned long long t0 = clock_mono_ns();
 
+		/* the source's kernel's (none of another machine's: its agent checks what is
+		 * typed), with the note on them */
 		tp->symnote[0] = '\0';
-		tp->syms = ksyms_load(KT_KSYMS_FILTER_FUNCTIONS, tp->symnote, sizeof(tp->symnote),
-				      err, sizeof(err));
+		tp->syms = source_tracer_functions(v->app->source, tp->symnote,
+						   sizeof(tp->symnote));
 		if (tp->syms && namefilter_init(&tp->nf, tp->syms) < 0) {
 			symlist_free(tp->syms);
 			tp->syms = NULL;
-			snprintf(err, sizeof(err), "out of memory");
+			snprintf(tp->symnote, sizeof(tp->symnote), "no function names: out of memory");
 		}
-		if (!tp->syms)
-			snprintf(tp->symnote, sizeof(tp->symnote), "no function names: %.200s", err);
 		log_debug("%s: %zu function names in %llu ms", __func__,
 			  tp->syms ? tp->syms->count : 0, (clock_mono_ns() - t0) / 1000000);
 	}
