@@ -200,6 +200,8 @@ static const struct kt_source_live_hooks app_live_hooks = {
 	.reader_stop = app_stop_reader,
 	.reader_start = app_start_reader,
 	.catalog_refresh = app_catalog_refresh,
+	.scope_pids = app_set_scope,
+	.scope_cgroup = app_set_cgroup,
 };
 
 int app_set_page_sink(struct kt_app *app, const struct kt_page_sink *sink, char *err,

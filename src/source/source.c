@@ -295,11 +295,6 @@ int source_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, char *err
 	return s->ops->record_meta(s, meta, err, errlen) < 0 ? -1 : 1;
 }
 
-bool source_is_remote(struct kt_source *s)
-{
-	return s && s->ops->remote;
-}
-
 int source_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
 			char *event, size_t eventlen, char *err, size_t errlen)
 {
@@ -484,11 +479,6 @@ int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *er
 	return HAS(s, KT_CAP_SCOPE, scope, sync_cgroup)
 		       ? s->ops->scope->sync_cgroup(s, cg, err, errlen)
 		       : 0;
-}
-
-bool source_own_scope(struct kt_source *s)
-{
-	return HAS(s, KT_CAP_SCOPE, scope, set_scope);
 }
 
 int source_set_scope(struct kt_source *s, const char *kind, const char *arg, char *desc,

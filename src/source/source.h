@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "backend/tracefs/probes.h"
 #include "backend/tracefs/tracers.h"
@@ -81,6 +82,9 @@ struct kt_source_desc {
 	/* whose files a path the user types names: "the agent's" (another machine's), "" for
 	 * this machine's */
 	char files_of[32];
+	/* whose tracefs instance it drives, for what the panes say it now does: "ktop's", "the
+	 * agent's" */
+	char instance_of[32];
 	bool complete;		  /* SEEK: read to its end */
 	uint64_t events;	  /* SEEK: events read so far */
 	unsigned long long first_ts, last_ts; /* SEEK: its span */
@@ -211,12 +215,12 @@ struct kt_source_scope_ops {
 	/* brings the kernel's pid scope up to date with the cgroup's members */
 	int (*sync_cgroup)(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 			   size_t errlen);
-	/* on another machine, whose processes and cgroups this one cannot
-	 * check: kind "pid", "pid+children", "comm", "comm+children", "cgroup" or "" (all
+	/* where the source's kernel is (the pids checked, the command and the cgroup resolved
+	 * there): kind "pid", "pid+children", "comm", "comm+children", "cgroup" or "" (all
 	 * processes), arg the pids comma-separated, the name or the path; the scope there
 	 * replaced. desc: the scope as the header says it ("" all processes); note: what
 	 * some hosts of several refused ("" none). Returns 0, or -1 with one line and the
-	 * scope unchanged. NULL op: app_set_scope's, on this machine. */
+	 * scope unchanged. */
 	int (*set_scope)(struct kt_source *s, const char *kind, const char *arg, char *desc,
 			 size_t desclen, char *note, size_t notelen, char *err, size_t errlen);
 };
@@ -257,9 +261,6 @@ struct kt_source_seek_ops {
  * calls a NULL op. Strings returned as char * are malloc'd for the caller. */
 struct kt_source_ops {
 	const char *kind; /* "live", "recording": for ktop -v */
-	/* its kernel and files are another machine's: nothing of this one (kallsyms, binaries,
-	 * ELF symbols) completes or checks what is sent to it */
-	bool remote;
 	/* the capabilities that have no ops: KT_CAP_LIVE, _CLEAR, _WRITE, _KBUF, _SELF */
 	unsigned int flags;
 	/* of its tables' capabilities and its flags, those it has now (a live source without
@@ -322,6 +323,11 @@ struct kt_source_live_hooks {
 	int (*reader_start)(struct kt_app *app, char *err, size_t errlen);
 	/* reads the catalogue again (a probe came or went); -1 with one line */
 	int (*catalog_refresh)(struct kt_app *app, char *err, size_t errlen);
+	/* the scope made these pids (n 0: all processes), or the cgroup at path followed, the
+	 * app's scope description set; -1 with one line, the scope unchanged */
+	int (*scope_pids)(struct kt_app *app, const pid_t *pids, size_t n, bool children,
+			  char *err, size_t errlen);
+	int (*scope_cgroup)(struct kt_app *app, const char *path, char *err, size_t errlen);
 };
 
 /* The implementations. The live one drives app->session (app.c opens it); the recording one
@@ -377,9 +383,7 @@ int source_tracing_on(struct kt_source *s, bool on);
  * a source that scopes (before app_open: the cgroup is only resolved), -1 with one line. */
 int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 		       size_t errlen);
-/* KT_CAP_SCOPE: whether the scope is set on another machine (its set_scope op), and sets
- * it there (ops->set_scope's contract). */
-bool source_own_scope(struct kt_source *s);
+/* KT_CAP_SCOPE: sets it where the source's kernel is (ops->set_scope's contract). */
 int source_set_scope(struct kt_source *s, const char *kind, const char *arg, char *desc,
 		     size_t desclen, char *note, size_t notelen, char *err, size_t errlen);
 
@@ -427,8 +431,6 @@ int source_list_clear(struct kt_source *s, enum kt_ftrace_list which, char *err,
 int source_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, char *err,
 		       size_t errlen);
 
-/* The source's kernel and files are another machine's (ops->remote). */
-bool source_is_remote(struct kt_source *s);
 int source_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
 			char *event, size_t eventlen, char *err, size_t errlen);
 int source_probe_delete(struct kt_source *s, const char *name, char *err, size_t errlen);

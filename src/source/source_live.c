@@ -50,6 +50,7 @@ static const char *live_refusal(struct kt_source *s, enum kt_cap cap)
 static void live_describe(struct kt_source *s, struct kt_source_desc *d)
 {
 	snprintf(d->name, sizeof(d->name), "%s", SES(s) ? session_name(SES(s)) : "ktop");
+	snprintf(d->instance_of, sizeof(d->instance_of), "ktop's");
 }
 
 /* The kernel's loss counters per CPU and the reader's counts (with those of the readers
@@ -253,6 +254,45 @@ static int live_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, cha
 	return scope_sync_cgroup(SES(s), cg, err, errlen);
 }
 
+/* This machine's pids checked, a command's running processes found, a cgroup resolved and
+ * followed (the app keeps the cgroup for its ticks). */
+static int live_set_scope(struct kt_source *s, const char *kind, const char *arg, char *desc,
+			  size_t desclen, char *note, size_t notelen, char *err, size_t errlen)
+{
+	size_t klen = strcspn(kind, "+");
+	bool children = !strcmp(kind + klen, "+children");
+	char what[16];
+	pid_t *pids = NULL;
+	ssize_t n = 0;
+	int ret;
+
+	snprintf(what, sizeof(what), "%.*s", (int)klen, kind);
+	if (notelen)
+		note[0] = '\0';
+	if (!strcmp(what, "cgroup")) {
+		if (HOOKS(s)->scope_cgroup(s->app, arg, err, errlen) < 0)
+			return -1;
+		snprintf(desc, desclen, "%s", s->app->scope_desc);
+		return 0;
+	}
+	if ((*what && strcmp(what, "pid") && strcmp(what, "comm")) || (kind[klen] && !children)) {
+		snprintf(err, errlen, "unknown scope '%.32s': pid, comm, cgroup or empty, "
+			 "+children after pid or comm", kind);
+		return -1;
+	}
+	if (*what && (n = scope_request_pids(what, arg, NULL, &pids, err, errlen)) < 0)
+		return -1;
+	ret = HOOKS(s)->scope_pids(s->app, pids, (size_t)n, children, err, errlen);
+	free(pids);
+	if (ret < 0)
+		return -1;
+	if (!strcmp(what, "comm"))
+		snprintf(desc, desclen, "comm %.15s%s", arg, children ? " +children" : "");
+	else
+		snprintf(desc, desclen, "%s", s->app->scope_desc);
+	return 0;
+}
+
 /* The probes are app->probes (app_open makes them with the session); the catalogue is
  * read again from tracefs after each change. */
 static int live_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
@@ -402,6 +442,7 @@ static const struct kt_source_probe_ops live_probes_ops = {
 
 static const struct kt_source_scope_ops live_scope_ops = {
 	.sync_cgroup = live_sync_cgroup,
+	.set_scope = live_set_scope,
 };
 
 const struct kt_source_ops source_live_ops = {

@@ -103,7 +103,8 @@ END_TEST
 
 /* What the panes ask without a branch on the kind of source (the tracer switch, the
  * lists' function names, USDT probes, the probe editor's names, whether a probe kind is
- * supported, the probe group): the live and the remote source both fill each op in. */
+ * supported, the probe group, the scope): the live and the remote source both fill each
+ * op in. */
 START_TEST(test_live_remote_same_ops)
 {
 	const struct kt_source_ops *both[] = { &source_live_ops, &source_remote_ops };
@@ -114,6 +115,7 @@ START_TEST(test_live_remote_same_ops)
 		ck_assert_msg(o->tracer->set_tracer && o->tracer->functions, "%s", o->kind);
 		ck_assert_msg(o->probes->usdt_create && o->probes->names, "%s", o->kind);
 		ck_assert_msg(o->probes->supported && o->probes->group, "%s", o->kind);
+		ck_assert_msg(o->scope->set_scope, "%s", o->kind);
 	}
 }
 END_TEST
@@ -146,6 +148,11 @@ START_TEST(test_recording_refuses_new_ops)
 	ck_assert_str_eq(err, probes_why);
 	source_probe_group(&rec, group, sizeof(group));
 	ck_assert_str_eq(group, "");
+	err[0] = '\0';
+	ck_assert_int_eq(source_set_scope(&rec, "pid", "1", group, sizeof(group), events,
+					  sizeof(events), err, sizeof(err)),
+			 -1);
+	ck_assert_str_eq(err, source_refusal(&rec, KT_CAP_SCOPE));
 }
 END_TEST
 

@@ -669,60 +669,33 @@ static void open_scope_prompt(struct kt_view *v)
 		       "scope (pid=1,2 [children] | comm=NAME | cgroup=PATH | empty)> ", "");
 }
 
-/* Another machine's processes (a remote agent's): the scope goes to its agents, which check
- * the pids, resolve the command and the cgroup there, and name their host when they
- * refuse. */
-static void apply_remote_scope(struct kt_view *v, const struct kt_scopespec *spec)
+/* The scope goes to the source, which checks the pids, resolves the command and the cgroup
+ * where its kernel is (an agent's on its machine, naming its host when it refuses). */
+static void apply_scope(struct kt_view *v, const char *text)
 {
+	struct kt_scopespec spec;
+	struct kt_source_desc d;
 	char kind[32], *arg, err[1024] = "", note[1024] = "";
 	const char *was = v->app->scope_desc[0] ? v->app->scope_desc : "all processes";
 
-	scopespec_request(spec, kind, sizeof(kind), &arg);
+	if (scopespec_parse(text, &spec, err, sizeof(err)) < 0) {
+		ui_message(v->ui, true, "%s (scope left as %s)", err, was);
+		return;
+	}
+	source_describe(v->app->source, &d);
+	scopespec_request(&spec, kind, sizeof(kind), &arg);
 	if (app_set_source_scope(v->app, kind, arg, note, sizeof(note), err, sizeof(err)) < 0)
 		ui_message(v->ui, true, "%s (scope left as %s)", err[0] ? err : "refused", was);
 	else if (note[0])
 		ui_message(v->ui, true, "the agents now record only %s; %s", v->app->scope_desc,
 			   note);
 	else if (v->app->scope_desc[0])
-		ui_message(v->ui, false, "the agent's instance now records only %s",
-			   v->app->scope_desc);
+		ui_message(v->ui, false, "%s instance now records only %s%s", d.instance_of,
+			   v->app->scope_desc, spec.cgroup[0] ? " and its forks (histograms and "
+			   "counters opened from now on too)" : "");
 	else
-		ui_message(v->ui, false, "the agent's instance records all processes again");
+		ui_message(v->ui, false, "%s instance records all processes again", d.instance_of);
 	free(arg);
-}
-
-static void apply_scope(struct kt_view *v, const char *text)
-{
-	struct kt_scopespec spec;
-	bool here = !source_own_scope(v->app->source);
-	char err[512] = "";
-
-	if (scopespec_parse(text, here, &spec, err, sizeof(err)) < 0) {
-		ui_message(v->ui, true, "%s (scope left as %s)", err,
-			   v->app->scope_desc[0] ? v->app->scope_desc : "all processes");
-		return;
-	}
-	if (!here) {
-		apply_remote_scope(v, &spec);
-	} else if (spec.cgroup[0]) {
-		if (app_set_cgroup(v->app, spec.cgroup, err, sizeof(err)) < 0)
-			ui_message(v->ui, true, "%s (scope left as %s)", err,
-				   v->app->scope_desc[0] ? v->app->scope_desc : "all processes");
-		else
-			ui_message(v->ui, false, "ktop's instance now records only %s and its "
-				   "forks (histograms and counters opened from now on too)",
-				   v->app->scope_desc);
-	} else if (app_set_scope(v->app, spec.pids, spec.n, spec.children, err, sizeof(err)) < 0) {
-		ui_message(v->ui, true, "%s (scope left as %s)", err[0] ? err : "refused",
-			   v->app->scope_desc[0] ? v->app->scope_desc : "all processes");
-	} else {
-		snprintf(v->app->scope_desc, sizeof(v->app->scope_desc), "%s", spec.desc);
-		if (spec.n)
-			ui_message(v->ui, false, "ktop's instance now records only %s",
-				   spec.desc);
-		else
-			ui_message(v->ui, false, "ktop's instance records all processes again");
-	}
 	scopespec_free(&spec);
 	ui_broadcast(v->ui, KT_EV_EVENTS); /* the header shows the scope */
 	v->dirty = true;
