@@ -65,7 +65,7 @@
 #include "agentreq.h"
 #include "agenttrig.h"
 #include "agentlist.h"
-#include "agentnames.h"
+#include "backend/symbols/probenames.h"
 #include "agentustack.h"
 #include "remote/histrows.h"
 #include "remote/proto.h"
@@ -808,42 +808,6 @@ static const char *agent_host(char *buf, size_t len)
 	return buf;
 }
 
-/* KT_REQ_SCOPE_SET's pids (arg2, comma-separated, each running here) or a command's
- * running processes into *pids. Returns how many, or -1 with text. */
-static ssize_t agent_scope_pids(const char *kind, const char *arg, pid_t **pids, char *text,
-				size_t len)
-{
-	char host[64], *end;
-	size_t n = 0;
-	long v;
-
-	if (!strcmp(kind, "comm")) {
-		*pids = scope_comm_pids(arg, &n);
-		if (!n)
-			snprintf(text, len, "no running process is called %.32s on %s: start it "
-				 "first, or scope by pid=", arg, agent_host(host, sizeof(host)));
-		return n ? (ssize_t)n : -1;
-	}
-	for (const char *s = arg; *s; s = *end ? end + 1 : end) {
-		errno = 0;
-		v = strtol(s, &end, 10);
-		if (errno || end == s || v <= 0 || v > 0x3fffffff || (*end && *end != ',')) {
-			snprintf(text, len, "scope: '%.64s' is not a list of pids", arg);
-			return -1;
-		}
-		if (kill((pid_t)v, 0) < 0 && errno != EPERM) {
-			snprintf(text, len, "pid %ld is not running on %s: type one that runs there "
-				 "(ps -e on it)", v, agent_host(host, sizeof(host)));
-			return -1;
-		}
-		*pids = xreallocarray(*pids, n + 1, sizeof(**pids));
-		(*pids)[n++] = (pid_t)v;
-	}
-	if (!n)
-		snprintf(text, len, "scope: no pid given");
-	return n ? (ssize_t)n : -1;
-}
-
 /* The explorer's scope key (KT_REQ_SCOPE_SET): the scope in force replaced, as the local
  * key does it (pids that run here, a command's running processes, a cgroup followed; ""
  * all processes; "none" no process: the agent's own pid, which is never traced, as an
@@ -872,7 +836,8 @@ static int agent_scope_set(struct agent *a, const struct kt_request *q, char *te
 		snprintf(text, len, "unknown scope '%.32s': pid, comm, cgroup, none or empty, "
 			 "+children after pid or comm", q->arg);
 		return -1;
-	} else if ((*kind && (n = agent_scope_pids(kind, q->arg2, &pids, text, len)) < 0) ||
+	} else if ((*kind && (n = scope_request_pids(kind, q->arg2, agent_host(host, sizeof(host)),
+						    &pids, text, len)) < 0) ||
 		   app_set_scope(&a->app, pids, (size_t)n, children, text, len) < 0) {
 		free(pids);
 		return -1;
@@ -1357,7 +1322,7 @@ static int agent_list_request(struct agent *a, const struct kt_request *q, char 
 {
 	char *lines = NULL;
 	int ret = q->op == KT_REQ_NAMES ?
-			  agent_names(q->arg, q->arg2, &lines, text, len) :
+			  probe_names(q->arg, q->arg2, &lines, text, len) :
 			  agent_ftrace_list(&a->app, q->arg, q->arg2, &lines, text, len);
 
 	if (ret == 0 && lines) {

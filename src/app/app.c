@@ -24,7 +24,6 @@
 #include "backend/tracefs/privs.h"
 #include "backend/tracefs/owner.h"
 #include "backend/tracefs/probes.h"
-#include "backend/tracefs/usdt.h"
 #include "backend/tracefs/scope.h"
 #include "backend/tracefs/session.h"
 #include "backend/tracefs/toplevel.h"
@@ -184,6 +183,27 @@ static int app_start_reader(struct kt_app *app, char *err, size_t errlen)
 	return 0;
 }
 
+/* The reader stopped, its counts kept for those of the next (the live source's hook). */
+static void app_stop_reader(struct kt_app *app)
+{
+	struct kt_reader_stats last;
+
+	if (!app->reader)
+		return;
+	reader_stop(app->reader, &last, app_symbolizer(app));
+	app->reader = NULL;
+	reader_stats_add(&app->rstats_base, &last);
+}
+
+/* What the live source asks of the app (source.h). */
+static const struct kt_source_live_hooks app_live_hooks = {
+	.reader_stop = app_stop_reader,
+	.reader_start = app_start_reader,
+	.catalog_refresh = app_catalog_refresh,
+	.scope_pids = app_set_scope,
+	.scope_cgroup = app_set_cgroup,
+};
+
 int app_set_page_sink(struct kt_app *app, const struct kt_page_sink *sink, char *err,
 		      size_t errlen)
 {
@@ -252,37 +272,9 @@ int app_set_source_scope(struct kt_app *app, const char *kind, const char *arg, 
 
 int app_set_tracer(struct kt_app *app, const char *name, char *err, size_t errlen)
 {
-	struct kt_reader_stats last;
-	char rerr[256], why[256];
-	pid_t *pids;
-	size_t n = 0;
-	int ret;
-
 	if (app_refuses(app, KT_CAP_TRACER, err, errlen))
 		return -1;
-	if (source_own_tracer(app->source)) /* another machine's (a remote agent's) */
-		return source_set_tracer(app->source, name, err, errlen);
-	/* the kernel will not switch tracers while trace_pipe_raw is open (EBUSY): the reader
-	 * drains and closes, and a new one starts; the store and the counts go on */
-	if (app->reader) {
-		reader_stop(app->reader, &last, app_symbolizer(app));
-		app->reader = NULL;
-		reader_stats_add(&app->rstats_base, &last);
-	}
-	ret = tracers_set(app->session, name, err, errlen);
-	/* set_ftrace_pid follows the tracer (scope.h) */
-	pids = ret == 0 ? scope_get_pids(app->session, &n) : NULL;
-	if (n)
-		scope_set_pids(app->session, pids, n, app->scope_children, NULL, 0);
-	free(pids);
-	if (app_start_reader(app, rerr, sizeof(rerr)) < 0) {
-		/* the capture stopped: that matters more than a tracer the kernel refused */
-		snprintf(why, sizeof(why), "%s", ret < 0 ? err : "");
-		snprintf(err, errlen, "the capture stopped: %s%s%s", rerr, ret < 0 ? "; " : "",
-			 why);
-		return -1;
-	}
-	return ret;
+	return source_set_tracer(app->source, name, err, errlen);
 }
 
 /* Whether the options ask for anything that needs tracefs. A batch run of counters and
@@ -396,7 +388,7 @@ int app_open_flame(struct kt_app *app, const struct kt_options *opts, char *err,
 
 	if (ret != KT_EXIT_OK)
 		return ret;
-	app->source = source_live_new(app); /* without a session: no events, only stacks */
+	app->source = source_live_new(app, &app_live_hooks); /* without a session: no events, only stacks */
 	app->flame = folded_load(opts->flame_path, err, errlen);
 	if (!app->flame)
 		return KT_EXIT_FAILURE;
@@ -435,7 +427,7 @@ int app_open(struct kt_app *app, const struct kt_options *opts, char *err, size_
 	ret = app_init(app, opts, err, errlen);
 	if (ret != KT_EXIT_OK)
 		return ret;
-	app->source = source_live_new(app);
+	app->source = source_live_new(app, &app_live_hooks);
 	/* the session is not open yet: app_setup_tracing scopes the events to it */
 	if (opts->cgroup && app_set_cgroup(app, opts->cgroup, err, errlen) < 0)
 		return KT_EXIT_USAGE;
@@ -924,14 +916,17 @@ undo:
 	return -1;
 }
 
-/* A source that makes USDT probes itself (an agent reads the binary on its machine): each
- * site's format loaded and the site enabled, all or none. */
-static int app_usdt_create_by_source(struct kt_app *app, const char *def, bool enable,
-				     char *event, size_t eventlen, char *err, size_t errlen)
+/* The source makes one probe per site (the binary read where its kernel is); each site's
+ * format loaded and the site enabled, all or none. */
+int app_usdt_create(struct kt_app *app, const char *def, bool enable, char *event,
+		    size_t eventlen, char *err, size_t errlen)
 {
-	char names[1024], *save = NULL, *w, *dot;
-	int n = source_usdt_create(app->source, def, names, sizeof(names), err, errlen);
+	char names[4096], *save = NULL, *w, *dot;
+	int n;
 
+	if (app_refuses(app, KT_CAP_PROBES, err, errlen))
+		return -1;
+	n = source_usdt_create(app->source, def, names, sizeof(names), err, errlen);
 	if (n < 0)
 		return -1;
 	if (event)
@@ -956,41 +951,6 @@ undo:
 		app_probe_delete(app, pr->event, NULL, 0);
 	}
 	return -1;
-}
-
-int app_usdt_create(struct kt_app *app, const char *def, bool enable, char *event,
-		    size_t eventlen, char *err, size_t errlen)
-{
-	char **defs, name[128];
-	int n, count, i, k;
-
-	if (app_refuses(app, KT_CAP_PROBES, err, errlen))
-		return -1;
-	if (source_own_usdt(app->source))
-		return app_usdt_create_by_source(app, def, enable, event, eventlen, err, errlen);
-	n = count = usdt_uprobe_defs(def, &defs, err, errlen);
-	if (n < 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (app_probe_create(app, KT_PROBE_UPROBE, defs[i], enable, name, sizeof(name), err,
-				     errlen) < 0)
-			break;
-		log_debug("%s: %s: %s", __func__, name, defs[i]);
-		if (!i && event)
-			snprintf(event, eventlen, "%s", name);
-	}
-	if (i < n) {
-		/* all sites or none: the ones made so far go */
-		for (k = i; k-- > 0;) {
-			const struct kt_probe *pr =
-				source_probe_get(app->source, source_probe_count(app->source) - 1);
-
-			app_probe_delete(app, pr->event, NULL, 0);
-		}
-		n = -1;
-	}
-	usdt_defs_free(defs, count);
-	return n;
 }
 
 int app_probe_delete(struct kt_app *app, const char *name, char *err, size_t errlen)

@@ -43,6 +43,7 @@ src_libktop_a_SOURCES += \
 	src/backend/symbols/symlist.c src/backend/symbols/symlist.h \
 	src/backend/symbols/ksyms.c src/backend/symbols/ksyms.h \
 	src/backend/symbols/elfsyms.c src/backend/symbols/elfsyms.h \
+	src/backend/symbols/probenames.c src/backend/symbols/probenames.h \
 	src/backend/symbols/procmaps.c src/backend/symbols/procmaps.h \
 	src/backend/tracefs/owner.c src/backend/tracefs/owner.h \
 	src/backend/tracefs/usdt.c src/backend/tracefs/usdt.h \

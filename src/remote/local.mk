@@ -10,7 +10,6 @@ src_libktop_a_SOURCES += \
 	src/agent/agentov.c src/agent/agentov.h \
 	src/agent/agenttrig.c src/agent/agenttrig.h \
 	src/agent/agentlist.c src/agent/agentlist.h \
-	src/agent/agentnames.c src/agent/agentnames.h \
 	src/agent/agentustack.c src/agent/agentustack.h \
 	src/agent/agentreq.c src/agent/agentreq.h \
 	src/agent/agent.c src/agent/agent.h \

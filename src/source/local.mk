@@ -14,3 +14,4 @@ src_libktop_a_SOURCES += \
 	src/source/remote_panes.c \
 	src/source/remote_triggers.c \
 	src/source/remote_open.c
+EXTRA_DIST += src/source/README.md

@@ -387,6 +387,22 @@ int remote_set_tracer(struct kt_source *s, const char *name, char *err, size_t e
 	return ret;
 }
 
+/* The agent's kernel says itself what it lacks, as it refuses the probe. */
+static bool remote_probe_supported(struct kt_source *s, enum kt_probe_kind kind, char *why,
+				   size_t whylen)
+{
+	return true;
+}
+
+/* The agent's group, known once it has named a probe; its host before. */
+static void remote_probe_group(struct kt_source *s, char *buf, size_t len)
+{
+	const struct kt_probe *p0 = source_probe_get(s, 0);
+	struct kt_source_desc d;
+
+	source_describe(s, &d);
+	snprintf(buf, len, "%.40s", p0 ? p0->system : d.host);
+}
 
 const struct kt_source_probe_ops remote_probes_ops = {
 	.probe_create = remote_probe_create,
@@ -398,6 +414,8 @@ const struct kt_source_probe_ops remote_probes_ops = {
 	.probe_refresh = remote_probe_refresh,
 	.usdt_create = remote_usdt_create,
 	.names = remote_names,
+	.supported = remote_probe_supported,
+	.group = remote_probe_group,
 };
 
 const struct kt_source_scope_ops remote_scope_ops = {

@@ -9,7 +9,6 @@ const struct kt_source_ops source_remote_ops = {
 	.kind = "remote",
 	/* triggers: on every host (a stop that fires on one stops the others) */
 	.flags = KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF | KT_CAP_WRITE,
-	.remote = true,
 	.caps = remote_caps,
 	.refusal = remote_refusal,
 	.describe = remote_describe,

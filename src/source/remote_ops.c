@@ -55,6 +55,8 @@ void remote_describe(struct kt_source *s, struct kt_source_desc *d)
 	/* first: the header cuts a long --via command short */
 	snprintf(d->name, sizeof(d->name), "%s%.240s", all_gone ? "ENDED " : "", rs->name);
 	snprintf(d->note, sizeof(d->note), "%s", rs->note);
+	snprintf(d->files_of, sizeof(d->files_of), "the agent's");
+	snprintf(d->instance_of, sizeof(d->instance_of), "the agent's");
 	d->note_seq = rs->noteseq;
 	if (rs->n > 1) {
 		pthread_mutex_lock(&rs->lock); /* the clocks the pongs refine */

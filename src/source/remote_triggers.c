@@ -4,6 +4,7 @@
  * written), and the trace.dat writer's view of the agent's kernel. */
 #include "config.h"
 
+#include "backend/symbols/probenames.h"
 #include "source/remote_local.h"
 
 /* ---- triggers (one host: request 25, checked and run by the agent as locally) ---------- */
@@ -151,22 +152,14 @@ static bool remote_list_exists(struct kt_source *s, enum kt_ftrace_list which)
 static char **rs_take_lines(struct remote_src *rs)
 {
 	struct rs_host *h = &rs->hosts[0];
-	char *text, *line, *save = NULL, **out;
-	size_t n = 0, cap = 1; /* a last line without its newline too */
+	char *text;
 
 	pthread_mutex_lock(&rs->lock);
 	text = h->list_text;
 	h->list_text = NULL;
 	pthread_mutex_unlock(&rs->lock);
 	/* as many entries as the snapshot holds lines, whatever the reply says */
-	for (line = text; line && (line = strchr(line, '\n')); line++)
-		cap++;
-	out = xcalloc(cap + 1, sizeof(*out));
-	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && n < cap;
-	     line = strtok_r(NULL, "\n", &save))
-		out[n++] = xstrdup(line);
-	free(text);
-	return out;
+	return probe_names_split(text);
 }
 
 char **remote_list_get(struct kt_source *s, enum kt_ftrace_list which, char *err,
@@ -192,6 +185,13 @@ char **remote_names(struct kt_source *s, const char *what, const char *arg,
 	if (rs_ask(&rs->hosts[0], KT_REQ_NAMES, what, arg, reply, len) < 0)
 		return NULL;
 	return rs_take_lines(rs);
+}
+
+/* This machine's names would be another kernel's: the agent checks what is typed. */
+static struct kt_symlist *remote_functions(struct kt_source *s, char *note, size_t notelen)
+{
+	snprintf(note, notelen, "the agent's kernel: type a function or a glob whole");
+	return NULL;
 }
 
 /* op on every host's list with entry: how many functions the first host's now holds (add), or
@@ -277,4 +277,5 @@ const struct kt_source_tracer_ops remote_tracer_ops = {
 	.tracer = remote_tracer,
 	.tracers_available = remote_tracers_available,
 	.set_tracer = remote_set_tracer,
+	.functions = remote_functions,
 };

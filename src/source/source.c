@@ -229,16 +229,20 @@ char **source_tracers_available(struct kt_source *s, char *err, size_t errlen)
 	return s->ops->tracer->tracers_available(s, err, errlen);
 }
 
-bool source_own_tracer(struct kt_source *s)
-{
-	return HAS(s, KT_CAP_TRACER, tracer, set_tracer);
-}
-
 int source_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen)
 {
 	if (!HAS(s, KT_CAP_TRACER, tracer, set_tracer))
 		return refuse(s, KT_CAP_TRACER, err, errlen);
 	return s->ops->tracer->set_tracer(s, name, err, errlen);
+}
+
+struct kt_symlist *source_tracer_functions(struct kt_source *s, char *note, size_t notelen)
+{
+	if (!HAS(s, KT_CAP_TRACER, tracer, functions)) {
+		refuse(s, KT_CAP_TRACER, note, notelen);
+		return NULL;
+	}
+	return s->ops->tracer->functions(s, note, notelen);
 }
 
 bool source_list_exists(struct kt_source *s, enum kt_ftrace_list which)
@@ -291,11 +295,6 @@ int source_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, char *err
 	return s->ops->record_meta(s, meta, err, errlen) < 0 ? -1 : 1;
 }
 
-bool source_is_remote(struct kt_source *s)
-{
-	return s && s->ops->remote;
-}
-
 int source_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
 			char *event, size_t eventlen, char *err, size_t errlen)
 {
@@ -341,22 +340,12 @@ void source_probe_refresh(struct kt_source *s)
 		s->ops->probes->probe_refresh(s);
 }
 
-bool source_own_usdt(struct kt_source *s)
-{
-	return s && s->ops->probes->usdt_create;
-}
-
 int source_usdt_create(struct kt_source *s, const char *def, char *events, size_t eventslen,
 		       char *err, size_t errlen)
 {
 	if (!HAS(s, KT_CAP_PROBES, probes, usdt_create))
 		return refuse(s, KT_CAP_PROBES, err, errlen);
 	return s->ops->probes->usdt_create(s, def, events, eventslen, err, errlen);
-}
-
-bool source_own_names(struct kt_source *s)
-{
-	return s && s->ops->probes->names;
 }
 
 char **source_names(struct kt_source *s, const char *what, const char *arg, char *reply,
@@ -468,17 +457,28 @@ const char *source_kept_stacks(struct kt_source *s)
 	return HAS(s, KT_CAP_SEEK, seek, kept_stacks) ? s->ops->seek->kept_stacks(s) : NULL;
 }
 
+bool source_probe_supported(struct kt_source *s, enum kt_probe_kind kind, char *why,
+			    size_t whylen)
+{
+	if (!HAS(s, KT_CAP_PROBES, probes, supported))
+		return refuse(s, KT_CAP_PROBES, why, whylen) == 0;
+	return s->ops->probes->supported(s, kind, why, whylen);
+}
+
+void source_probe_group(struct kt_source *s, char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	if (HAS(s, KT_CAP_PROBES, probes, group))
+		s->ops->probes->group(s, buf, len);
+}
+
 int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 		       size_t errlen)
 {
 	return HAS(s, KT_CAP_SCOPE, scope, sync_cgroup)
 		       ? s->ops->scope->sync_cgroup(s, cg, err, errlen)
 		       : 0;
-}
-
-bool source_own_scope(struct kt_source *s)
-{
-	return HAS(s, KT_CAP_SCOPE, scope, set_scope);
 }
 
 int source_set_scope(struct kt_source *s, const char *kind, const char *arg, char *desc,

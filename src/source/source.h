@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "backend/tracefs/probes.h"
 #include "backend/tracefs/tracers.h"
@@ -29,6 +30,7 @@ struct kt_profsrc;
 struct kt_profsrc_req;
 struct kt_ovsrc;
 struct kt_symbolizer;
+struct kt_symlist;
 struct kt_tdat_meta;
 struct tep_event;
 struct tep_handle;
@@ -77,6 +79,12 @@ struct kt_source_desc {
 	char name[256];		  /* "ktop-1234" (the instance), "trace.dat" (a recording's
 				   * file name); a remote one: its host */
 	char host[65], kernel[128]; /* where the events were made, "" when unknown */
+	/* whose files a path the user types names: "the agent's" (another machine's), "" for
+	 * this machine's */
+	char files_of[32];
+	/* whose tracefs instance it drives, for what the panes say it now does: "ktop's", "the
+	 * agent's" */
+	char instance_of[32];
 	bool complete;		  /* SEEK: read to its end */
 	uint64_t events;	  /* SEEK: events read so far */
 	unsigned long long first_ts, last_ts; /* SEEK: its span */
@@ -140,12 +148,17 @@ struct kt_source_stack_ops {
 			  const char *event, bool on, char *err, size_t errlen);
 };
 
-/* KT_CAP_TRACER (tracers.h; the switch itself is app_set_tracer). */
+/* KT_CAP_TRACER (tracers.h). */
 struct kt_source_tracer_ops {
 	char *(*tracer)(struct kt_source *s);
 	char **(*tracers_available)(struct kt_source *s, char *err, size_t errlen);
-	/* switches it (NULL: app_set_tracer switches app->session's, the reader restarted) */
+	/* switches it where the source's kernel is (a live one's reader stopped and started
+	 * again around it, as the kernel will not switch while one reads) */
 	int (*set_tracer)(struct kt_source *s, const char *name, char *err, size_t errlen);
+	/* the kernel functions the lists take, for the pane to complete from, with a note on
+	 * them in note; NULL with note the reason there are none (another machine's kernel:
+	 * typed whole, checked there) */
+	struct kt_symlist *(*functions)(struct kt_source *s, char *note, size_t notelen);
 	bool (*list_exists)(struct kt_source *s, enum kt_ftrace_list which);
 	char **(*list_get)(struct kt_source *s, enum kt_ftrace_list which, char *err,
 			   size_t errlen);
@@ -177,18 +190,24 @@ struct kt_source_probe_ops {
 	/* asks for fresh counts, without waiting (an agent's: what probe_health gives once
 	 * they came); NULL: probe_health reads them itself */
 	void (*probe_refresh)(struct kt_source *s);
-	/* a USDT probe (usdt.h's definition) made by the source itself, the binary read where
-	 * its kernel is: one probe per site, disabled, in the catalogue after, all or none;
-	 * returns how many, their "GROUP:NAME" space-separated in events. NULL: app.c turns
-	 * it into uprobes on this machine */
+	/* a USDT probe (usdt.h's definition), the binary read where the source's kernel is:
+	 * one probe per site, disabled, in the catalogue after, all or none; returns how many,
+	 * their "GROUP:NAME" space-separated in events */
 	int (*usdt_create)(struct kt_source *s, const char *def, char *events, size_t eventslen,
 			   char *err, size_t errlen);
-	/* what the probe editor completes from, read where the source's kernel is (NULL: this
-	 * machine's, read by the editor itself): what "ksyms", "dir" (arg a directory), "elf"
-	 * or "usdt" (arg a path or name); the names, NULL-terminated, and in reply the file's
-	 * canonical path ("elf", "usdt"); NULL with one line in reply */
+	/* what the probe editor completes from, read where the source's kernel is
+	 * (probenames.h): what "ksyms", "dir" (arg a directory), "elf" or "usdt" (arg a path,
+	 * a name or a pid); the names, NULL-terminated, and in reply the file's canonical path
+	 * ("elf", a file's "usdt"); NULL with one line in reply */
 	char **(*names)(struct kt_source *s, const char *what, const char *arg, char *reply,
 			size_t len);
+	/* whether the kernel takes probes of kind: false with why (a remote one says true:
+	 * its agent's kernel says what it lacks as it refuses the probe) */
+	bool (*supported)(struct kt_source *s, enum kt_probe_kind kind, char *why,
+			  size_t whylen);
+	/* the probe group the pane's title names ("ktop_1234"; an agent's once it named one,
+	 * else its host) */
+	void (*group)(struct kt_source *s, char *buf, size_t len);
 };
 
 /* KT_CAP_SCOPE. */
@@ -196,12 +215,12 @@ struct kt_source_scope_ops {
 	/* brings the kernel's pid scope up to date with the cgroup's members */
 	int (*sync_cgroup)(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 			   size_t errlen);
-	/* on another machine, whose processes and cgroups this one cannot
-	 * check: kind "pid", "pid+children", "comm", "comm+children", "cgroup" or "" (all
+	/* where the source's kernel is (the pids checked, the command and the cgroup resolved
+	 * there): kind "pid", "pid+children", "comm", "comm+children", "cgroup" or "" (all
 	 * processes), arg the pids comma-separated, the name or the path; the scope there
 	 * replaced. desc: the scope as the header says it ("" all processes); note: what
 	 * some hosts of several refused ("" none). Returns 0, or -1 with one line and the
-	 * scope unchanged. NULL op: app_set_scope's, on this machine. */
+	 * scope unchanged. */
 	int (*set_scope)(struct kt_source *s, const char *kind, const char *arg, char *desc,
 			 size_t desclen, char *note, size_t notelen, char *err, size_t errlen);
 };
@@ -242,9 +261,6 @@ struct kt_source_seek_ops {
  * calls a NULL op. Strings returned as char * are malloc'd for the caller. */
 struct kt_source_ops {
 	const char *kind; /* "live", "recording": for ktop -v */
-	/* its kernel and files are another machine's: nothing of this one (kallsyms, binaries,
-	 * ELF symbols) completes or checks what is sent to it */
-	bool remote;
 	/* the capabilities that have no ops: KT_CAP_LIVE, _CLEAR, _WRITE, _KBUF, _SELF */
 	unsigned int flags;
 	/* of its tables' capabilities and its flags, those it has now (a live source without
@@ -297,9 +313,28 @@ struct kt_source {
 	void *data;	    /* the implementation's own */
 };
 
+/* What the live source asks of the app that opened it (app.c fills it), so that it needs
+ * none of app.c's functions: the reader and the catalogue are the app's. */
+struct kt_source_live_hooks {
+	/* stops app's reader, its counts kept (the kernel will not switch tracers while
+	 * trace_pipe_raw is open) */
+	void (*reader_stop)(struct kt_app *app);
+	/* starts it again; -1 with one line (the capture stopped) */
+	int (*reader_start)(struct kt_app *app, char *err, size_t errlen);
+	/* reads the catalogue again (a probe came or went); -1 with one line */
+	int (*catalog_refresh)(struct kt_app *app, char *err, size_t errlen);
+	/* the scope made these pids (n 0: all processes), or the cgroup at path followed, the
+	 * app's scope description set; -1 with one line, the scope unchanged */
+	int (*scope_pids)(struct kt_app *app, const pid_t *pids, size_t n, bool children,
+			  char *err, size_t errlen);
+	int (*scope_cgroup)(struct kt_app *app, const char *path, char *err, size_t errlen);
+};
+
 /* The implementations. The live one drives app->session (app.c opens it); the recording one
  * owns the kt_recording it is given (recording.h) and closes it. */
-struct kt_source *source_live_new(struct kt_app *app);
+struct kt_source *source_live_new(struct kt_app *app, const struct kt_source_live_hooks *hooks);
+/* The live source's ops (its capabilities need no session: for tests). */
+extern const struct kt_source_ops source_live_ops;
 struct kt_recording;
 struct kt_source *source_recording_new(struct kt_app *app, struct kt_recording *rec);
 /* The recording source's ops (its capabilities and reasons need no file: for tests). */
@@ -348,9 +383,7 @@ int source_tracing_on(struct kt_source *s, bool on);
  * a source that scopes (before app_open: the cgroup is only resolved), -1 with one line. */
 int source_sync_cgroup(struct kt_source *s, const struct kt_cgroup *cg, char *err,
 		       size_t errlen);
-/* KT_CAP_SCOPE: whether the scope is set on another machine (its set_scope op), and sets
- * it there (ops->set_scope's contract). */
-bool source_own_scope(struct kt_source *s);
+/* KT_CAP_SCOPE: sets it where the source's kernel is (ops->set_scope's contract). */
 int source_set_scope(struct kt_source *s, const char *kind, const char *arg, char *desc,
 		     size_t desclen, char *note, size_t notelen, char *err, size_t errlen);
 
@@ -381,9 +414,8 @@ int source_stacks_refilter(struct kt_source *s, struct tep_event *te, const char
 char *source_tracer(struct kt_source *s);
 char **source_tracers_available(struct kt_source *s, char *err, size_t errlen);
 int source_set_tracer(struct kt_source *s, const char *name, char *err, size_t errlen);
-/* The source switches tracers itself (its set_tracer op); else app_set_tracer switches this
- * machine's session around its reader. */
-bool source_own_tracer(struct kt_source *s);
+/* The functions the lists take (ops->functions' contract); NULL with the refusal in note. */
+struct kt_symlist *source_tracer_functions(struct kt_source *s, char *note, size_t notelen);
 bool source_list_exists(struct kt_source *s, enum kt_ftrace_list which);
 char **source_list_get(struct kt_source *s, enum kt_ftrace_list which, char *err,
 		       size_t errlen);
@@ -399,8 +431,6 @@ int source_list_clear(struct kt_source *s, enum kt_ftrace_list which, char *err,
 int source_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, char *err,
 		       size_t errlen);
 
-/* The source's kernel and files are another machine's (ops->remote). */
-bool source_is_remote(struct kt_source *s);
 int source_probe_create(struct kt_source *s, enum kt_probe_kind kind, const char *def,
 			char *event, size_t eventlen, char *err, size_t errlen);
 int source_probe_delete(struct kt_source *s, const char *name, char *err, size_t errlen);
@@ -415,14 +445,15 @@ int source_probe_host_health(struct kt_source *s, size_t i, unsigned host,
 			     struct kt_probe_health *h);
 /* Asks for fresh counts where the source must (an agent's); nothing otherwise. */
 void source_probe_refresh(struct kt_source *s);
-/* Whether the source makes USDT probes itself (its usdt_create), and makes one. */
-bool source_own_usdt(struct kt_source *s);
 int source_usdt_create(struct kt_source *s, const char *def, char *events, size_t eventslen,
 		       char *err, size_t errlen);
-/* Whether the source reads the probe editor's names itself (its names op), and reads them. */
-bool source_own_names(struct kt_source *s);
 char **source_names(struct kt_source *s, const char *what, const char *arg, char *reply,
 		    size_t len);
+/* false with why when the source's kernel lacks probes of kind (or the source probes). */
+bool source_probe_supported(struct kt_source *s, enum kt_probe_kind kind, char *why,
+			    size_t whylen);
+/* The probe group to name (ops->group), "" when the source probes nothing. */
+void source_probe_group(struct kt_source *s, char *buf, size_t len);
 
 uint64_t source_type_count(struct kt_source *s, int id);
 bool source_type_hidden(struct kt_source *s, int id);

@@ -454,16 +454,18 @@ START_TEST(test_remote_source)
 	};
 	struct kt_source s = { .ops = &source_remote_ops };
 	const char *why;
+	char note[128];
 
 	ck_assert(source_can(&s, KT_CAP_EVENTS | KT_CAP_FILTER | KT_CAP_TRACER | KT_CAP_PROBES |
 				     KT_CAP_HIST | KT_CAP_COUNTERS | KT_CAP_PROFILE | KT_CAP_STACKS |
 				     KT_CAP_SCOPE | KT_CAP_LIVE | KT_CAP_CLEAR | KT_CAP_KBUF |
 				     KT_CAP_TRIGGERS));
-	/* the scope is set by the agents, which check the names on their machine */
-	ck_assert(source_own_scope(&s));
 	/* the agent's kernel and files, not this machine's: the probe editor checks nothing
-	 * of them here */
-	ck_assert(source_is_remote(&s));
+	 * of them here (the agent's kernel refuses a probe kind it lacks), and the function
+	 * lists complete from none of this machine's names */
+	ck_assert(source_probe_supported(&s, KT_PROBE_KPROBE, NULL, 0));
+	ck_assert_ptr_null(source_tracer_functions(&s, note, sizeof(note)));
+	ck_assert_str_eq(note, "the agent's kernel: type a function or a glob whole");
 	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
 		ck_assert(!source_can(&s, refused[i]));
 		why = source_refusal(&s, refused[i]);

@@ -7,6 +7,7 @@
 #include <check.h>
 #include <string.h>
 
+#include "app/app.h"
 #include "source/source.h"
 #include "check_main.h"
 
@@ -100,6 +101,78 @@ START_TEST(test_sources_tables)
 }
 END_TEST
 
+/* What the panes ask without a branch on the kind of source (the tracer switch, the
+ * lists' function names, USDT probes, the probe editor's names, whether a probe kind is
+ * supported, the probe group, the scope): the live and the remote source both fill each
+ * op in. */
+START_TEST(test_live_remote_same_ops)
+{
+	const struct kt_source_ops *both[] = { &source_live_ops, &source_remote_ops };
+
+	for (size_t i = 0; i < 2; i++) {
+		const struct kt_source_ops *o = both[i];
+
+		ck_assert_msg(o->tracer->set_tracer && o->tracer->functions, "%s", o->kind);
+		ck_assert_msg(o->probes->usdt_create && o->probes->names, "%s", o->kind);
+		ck_assert_msg(o->probes->supported && o->probes->group, "%s", o->kind);
+		ck_assert_msg(o->scope->set_scope, "%s", o->kind);
+	}
+}
+END_TEST
+
+/* A recording has none of them: each is refused in one place (source.c, from the missing
+ * table) with the recording's own line. */
+START_TEST(test_recording_refuses_new_ops)
+{
+	struct kt_source rec = { .ops = &source_recording_ops };
+	const char *tracer_why = source_refusal(&rec, KT_CAP_TRACER);
+	const char *probes_why = source_refusal(&rec, KT_CAP_PROBES);
+	char err[256] = "", group[64] = "x", events[128];
+
+	ck_assert_str_ne(tracer_why, "not available from this source");
+	ck_assert_int_eq(source_set_tracer(&rec, "function", err, sizeof(err)), -1);
+	ck_assert_str_eq(err, tracer_why);
+	err[0] = '\0';
+	ck_assert_ptr_null(source_tracer_functions(&rec, err, sizeof(err)));
+	ck_assert_str_eq(err, tracer_why);
+	err[0] = '\0';
+	ck_assert(!source_probe_supported(&rec, KT_PROBE_KPROBE, err, sizeof(err)));
+	ck_assert_str_eq(err, probes_why);
+	err[0] = '\0';
+	ck_assert_ptr_null(source_names(&rec, "ksyms", "", err, sizeof(err)));
+	ck_assert_str_eq(err, probes_why);
+	err[0] = '\0';
+	ck_assert_int_eq(source_usdt_create(&rec, "/bin/true:p:q", events, sizeof(events), err,
+					    sizeof(err)),
+			 -1);
+	ck_assert_str_eq(err, probes_why);
+	source_probe_group(&rec, group, sizeof(group));
+	ck_assert_str_eq(group, "");
+	err[0] = '\0';
+	ck_assert_int_eq(source_set_scope(&rec, "pid", "1", group, sizeof(group), events,
+					  sizeof(events), err, sizeof(err)),
+			 -1);
+	ck_assert_str_eq(err, source_refusal(&rec, KT_CAP_SCOPE));
+}
+END_TEST
+
+/* A live source without tracefs (app->session NULL: a batch run of counters alone) lacks
+ * the tracer and the probes: its ops are refused with its line, never called. */
+START_TEST(test_live_without_tracefs_refuses)
+{
+	struct kt_app app;
+	struct kt_source live = { .ops = &source_live_ops, .app = &app };
+	char note[256] = "";
+
+	memset(&app, 0, sizeof(app));
+	ck_assert(!source_can(&live, KT_CAP_TRACER));
+	ck_assert_ptr_null(source_tracer_functions(&live, note, sizeof(note)));
+	ck_assert_str_eq(note, source_refusal(&live, KT_CAP_TRACER));
+	ck_assert_ptr_nonnull(strstr(note, "tracefs"));
+	ck_assert(!source_probe_supported(&live, KT_PROBE_UPROBE, note, sizeof(note)));
+}
+END_TEST
+
 static Suite *source_suite(void)
 {
 	Suite *s = suite_create("source");
@@ -108,6 +181,9 @@ static Suite *source_suite(void)
 	tcase_add_test(tc, test_caps_from_tables);
 	tcase_add_test(tc, test_caps_narrowed);
 	tcase_add_test(tc, test_sources_tables);
+	tcase_add_test(tc, test_live_remote_same_ops);
+	tcase_add_test(tc, test_recording_refuses_new_ops);
+	tcase_add_test(tc, test_live_without_tracefs_refuses);
 	suite_add_tcase(s, tc);
 	return s;
 }

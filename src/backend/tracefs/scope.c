@@ -20,6 +20,7 @@
 #include "util/fileio.h"
 #include "util/log.h"
 #include "util/strutil.h"
+#include "util/xalloc.h"
 
 #define COMM_MAX 15 /* TASK_COMM_LEN - 1 */
 
@@ -292,4 +293,50 @@ out:
 	free(have);
 	free(want);
 	return ret;
+}
+
+ssize_t scope_request_pids(const char *kind, const char *arg, const char *host, pid_t **pids,
+			   char *err, size_t errlen)
+{
+	char *end;
+	size_t n = 0;
+	long v;
+
+	*pids = NULL;
+	if (!strcmp(kind, "comm")) {
+		*pids = scope_comm_pids(arg, &n);
+		if (n)
+			return (ssize_t)n;
+		snprintf(err, errlen, "no running process is called %.32s%s%s: start it first, or "
+			 "scope by pid=", arg, host ? " on " : "", host ? host : "");
+		free(*pids);
+		*pids = NULL;
+		return -1;
+	}
+	for (const char *s = arg; *s; s = *end ? end + 1 : end) {
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || end == s || v <= 0 || v > 0x3fffffff || (*end && *end != ',')) {
+			snprintf(err, errlen, "scope: '%.64s' is not a list of pids", arg);
+			goto refused;
+		}
+		if (kill((pid_t)v, 0) < 0 && errno != EPERM) {
+			if (host)
+				snprintf(err, errlen, "pid %ld is not running on %s: type one that "
+					 "runs there (ps -e on it)", v, host);
+			else
+				snprintf(err, errlen, "pid %ld is not running: type one that exists "
+					 "(ps -e)", v);
+			goto refused;
+		}
+		*pids = xreallocarray(*pids, n + 1, sizeof(**pids));
+		(*pids)[n++] = (pid_t)v;
+	}
+	if (n)
+		return (ssize_t)n;
+	snprintf(err, errlen, "scope: no pid given");
+refused:
+	free(*pids);
+	*pids = NULL;
+	return -1;
 }

@@ -35,6 +35,12 @@ pid_t *scope_get_pids(struct kt_session *s, size_t *n);
 /* The pids whose /proc/PID/comm is comm (up to 15 characters, as the kernel keeps it),
  * malloc'd, *n their number (0 is not an error). NULL only on allocation failure. */
 pid_t *scope_comm_pids(const char *comm, size_t *n);
+/* A scope request's pids (kind "pid": arg comma-separated, each running here; "comm": the
+ * running processes called arg) into *pids (malloc'd). host names this machine in a refusal
+ * (an agent's, for a viewer of several; NULL: a local one's wording). Returns how many, or
+ * -1 with err and *pids NULL. */
+ssize_t scope_request_pids(const char *kind, const char *arg, const char *host, pid_t **pids,
+			   char *err, size_t errlen);
 /* The filter for events scoped to comm, combined with filter (NULL or "": none):
  * "COMM == \"bash\"" or "(prev_pid > 0) && COMM == \"bash\"". malloc'd; NULL
  * with err when comm cannot be quoted (a '"' or '\\' in it) or is too long. */

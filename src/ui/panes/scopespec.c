@@ -2,24 +2,17 @@
 #include "config.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend/tracefs/scope.h"
 #include "scopespec.h"
 #include "util/xalloc.h"
 
 #define SYNTAX "use pid=PID[,PID...] [children], comm=NAME [children], cgroup=PATH, or empty " \
 	       "for all"
 
-static bool pid_exists(pid_t pid)
-{
-	return kill(pid, 0) == 0 || errno == EPERM;
-}
-
-static int parse_pids(const char *list, bool here, struct kt_scopespec *out, char *err,
+static int parse_pids(const char *list, struct kt_scopespec *out, char *err,
 		      size_t errlen)
 {
 	const char *p = list;
@@ -33,11 +26,6 @@ static int parse_pids(const char *list, bool here, struct kt_scopespec *out, cha
 		if (end == p || errno || v <= 0 || v > 0x3fffffff || (*end && *end != ',')) {
 			snprintf(err, errlen, "bad pid \"%.*s\": %s", (int)strcspn(p, ","), p,
 				 SYNTAX);
-			return -1;
-		}
-		if (here && !pid_exists((pid_t)v)) {
-			snprintf(err, errlen, "pid %ld is not running: type one that exists (ps -e)",
-				 v);
 			return -1;
 		}
 		out->pids = xreallocarray(out->pids, out->n + 1, sizeof(*out->pids));
@@ -56,7 +44,7 @@ static int parse_pids(const char *list, bool here, struct kt_scopespec *out, cha
 	return 0;
 }
 
-static int parse_comm(const char *name, bool here, struct kt_scopespec *out, char *err,
+static int parse_comm(const char *name, struct kt_scopespec *out, char *err,
 		      size_t errlen)
 {
 	if (!*name || strlen(name) > 15) {
@@ -65,18 +53,10 @@ static int parse_comm(const char *name, bool here, struct kt_scopespec *out, cha
 	}
 	snprintf(out->comm, sizeof(out->comm), "%s", name);
 	snprintf(out->desc, sizeof(out->desc), "comm %s", name);
-	if (!here)
-		return 0;
-	out->pids = scope_comm_pids(name, &out->n);
-	if (!out->pids || !out->n) {
-		snprintf(err, errlen, "no running process is called %s: start it first, or scope by pid=",
-			 name);
-		return -1;
-	}
 	return 0;
 }
 
-int scopespec_parse(const char *text, bool here, struct kt_scopespec *out, char *err,
+int scopespec_parse(const char *text, struct kt_scopespec *out, char *err,
 		    size_t errlen)
 {
 	char buf[512], *word, *save = NULL, *what = NULL;
@@ -111,8 +91,8 @@ int scopespec_parse(const char *text, bool here, struct kt_scopespec *out, char 
 		snprintf(out->cgroup, sizeof(out->cgroup), "%s", what + 7);
 		return 0;
 	}
-	ret = what[0] == 'p' ? parse_pids(what + 4, here, out, err, errlen)
-			     : parse_comm(what + 5, here, out, err, errlen);
+	ret = what[0] == 'p' ? parse_pids(what + 4, out, err, errlen)
+			     : parse_comm(what + 5, out, err, errlen);
 	if (ret < 0) {
 		scopespec_free(out);
 		return -1;

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The scope typed in the tracer pane: "pid=1234,5678 [children]", "comm=NAME [children]",
- * "cgroup=PATH" or "" (all processes), resolved to the pids to write into set_event_pid (a
- * cgroup is resolved and followed by app_set_cgroup); or, for another machine's processes
- * (a remote agent), only its syntax checked and put as the scope request's arguments. */
+ * "cgroup=PATH" or "" (all processes), its syntax checked and put as the scope request's
+ * arguments (source_set_scope), which the source checks where its kernel is. */
 #ifndef KTOP_UI_SCOPESPEC_H
 #define KTOP_UI_SCOPESPEC_H
 
@@ -19,11 +18,9 @@ struct kt_scopespec {
 	char desc[64]; /* for the header and the pane: "pid 1234", "comm bash (2 pids)" */
 };
 
-/* Parses text and, here, checks it against this machine's /proc: every pid must exist, a
- * comm must name at least one running process (else pids stays NULL for a comm, whose
- * machine resolves it). Returns 0, or -1 with a one-line err naming the cause and the way
- * out. */
-int scopespec_parse(const char *text, bool here, struct kt_scopespec *out, char *err,
+/* Parses text (a comm's pids stay NULL: its source's machine resolves it). Returns 0, or -1
+ * with a one-line err naming the cause and the way out. */
+int scopespec_parse(const char *text, struct kt_scopespec *out, char *err,
 		    size_t errlen);
 /* The scope request's kind and argument for it (source.h's set_scope: "pid+children" and
  * "1234,5678", "comm" and "bash", "cgroup" and the path, "" and "" for all processes);

@@ -51,7 +51,6 @@ struct ppane {
 	enum kt_probe_kind kind; /* being edited */
 	char path[4096];	 /* uprobe: the resolved binary */
 	struct kt_symlist *ksyms, *usyms;
-	char usyms_path[4096];
 	char text[512];		 /* the definition as typed (uprobe: after "PATH:") */
 	char error[1024];	 /* live check or the kernel's answer */
 	int errpos;		 /* live check: caret offset into text, -1: none */
@@ -204,7 +203,7 @@ static bool hosts_counts(struct kt_view *v, size_t i, char *buf, size_t len)
 	size_t used;
 	bool any = false;
 
-	if (!p || !source_is_remote(v->app->source))
+	if (!p)
 		return false;
 	source_describe(v->app->source, &d);
 	if (d.n_hosts < 2)
@@ -237,21 +236,15 @@ static void probes_draw(struct kt_view *v)
 	size_t n = nprobes(v), i;
 	char title[200], right[48], buf[512], group[64];
 	const struct kt_probe *miss = NULL;
+	struct kt_source_desc d;
 	int y = 2, list_h;
 
-	if (!source_is_remote(v->app->source)) {
-		owner_name(group, sizeof(group), KT_GROUP_PREFIX, getpid());
-		snprintf(title, sizeof(title), "Probes %s", group);
+	source_describe(v->app->source, &d);
+	if (d.n_hosts > 1) {
+		hosts_title(v, &d, title, sizeof(title));
 	} else {
-		/* the agent's group, known once it has named a probe */
-		const struct kt_probe *p0 = source_probe_get(v->app->source, 0);
-		struct kt_source_desc d;
-
-		source_describe(v->app->source, &d);
-		if (d.n_hosts > 1)
-			hosts_title(v, &d, title, sizeof(title));
-		else
-			snprintf(title, sizeof(title), "Probes %.40s", p0 ? p0->system : d.host);
+		source_probe_group(v->app->source, group, sizeof(group));
+		snprintf(title, sizeof(title), "Probes %s", group);
 	}
 	snprintf(right, sizeof(right), "%zu probe%s", n, n == 1 ? "" : "s");
 	view_draw_title(v, title, right);
@@ -431,9 +424,9 @@ static void open_def_prompt(struct kt_view *v, struct ppane *pp, bool check)
 		check_def(pp);
 }
 
-/* Names read on the agent's machine (source_names: what, arg) as a list the editor completes
- * from; NULL with the agent's line in reply. */
-static struct kt_symlist *agent_names(struct kt_view *v, const char *what, const char *arg,
+/* Names read where the source's kernel is (source_names: what, arg; an agent's on its
+ * machine) as a list the editor completes from; NULL with the source's line in reply. */
+static struct kt_symlist *source_symlist(struct kt_view *v, const char *what, const char *arg,
 				      char *reply, size_t len)
 {
 	char **names = source_names(v->app->source, what, arg, reply, len);
@@ -454,15 +447,14 @@ static struct kt_symlist *agent_names(struct kt_view *v, const char *what, const
 
 static void start(struct kt_view *v, struct ppane *pp, enum kt_probe_kind kind)
 {
-	char why[256] = "", note[256] = "", err[256] = "";
-	bool remote = source_is_remote(v->app->source);
+	char why[256] = "", err[256] = "", label[96];
+	struct kt_source_desc d;
 
 	if (!app_can(v->app, KT_CAP_PROBES)) {
 		ui_message(v->ui, true, "no probe support in this session");
 		return;
 	}
-	/* an agent's kernel says itself what it lacks, as it refuses the probe */
-	if (!remote && !probes_supported(kind, why, sizeof(why))) {
+	if (!source_probe_supported(v->app->source, kind, why, sizeof(why))) {
 		ui_message(v->ui, true, "%s", why[0] ? why : "this kernel has no such probes");
 		return;
 	}
@@ -470,18 +462,17 @@ static void start(struct kt_view *v, struct ppane *pp, enum kt_probe_kind kind)
 	pp->text[0] = pp->error[0] = pp->hint[0] = '\0';
 	pp->errpos = -1;
 	if (probe_kind_is_user(kind)) {
+		source_describe(v->app->source, &d);
+		snprintf(label, sizeof(label), "USDT in %s%sbinary, library or pid: ", d.files_of,
+			 d.files_of[0] ? " " : "");
 		pp->editing = true;
-		ui_prompt_open(v->ui, v, PROMPT_BINARY, !pp->usdt ? "binary or library: " :
-				       remote ? "USDT in the agent's binary, library or pid: " :
-						"USDT in binary, library or pid: ",
+		ui_prompt_open(v->ui, v, PROMPT_BINARY, !pp->usdt ? "binary or library: " : label,
 			       pp->path[0] ? pp->path : "");
 		return;
 	}
 	if (!pp->ksyms) {
-		/* an agent's kernel functions are its kernel's */
-		pp->ksyms = remote ? agent_names(v, "ksyms", "", err, sizeof(err)) :
-				     ksyms_load(KT_KSYMS_KALLSYMS, note, sizeof(note), err,
-						sizeof(err));
+		/* the source's kernel's (an agent's are its kernel's) */
+		pp->ksyms = source_symlist(v, "ksyms", "", err, sizeof(err));
 		if (!pp->ksyms)
 			ui_message(v->ui, true, "no kernel function names to complete: %s", err);
 	}
@@ -494,9 +485,7 @@ static void complete_path(struct kt_view *v, struct ppane *pp, const char *text)
 	const char *slash = strrchr(text, '/');
 	char dir[4096], *names[PATH_CANDS_MAX], full[4096 + 256], err[512];
 	struct kt_symlist *there;
-	struct dirent *de;
 	size_t n = 0, i, dl;
-	DIR *d = NULL;
 
 	if (!slash) {
 		ui_message(v->ui, false, "Tab completes paths: start with / (names are looked up "
@@ -505,29 +494,17 @@ static void complete_path(struct kt_view *v, struct ppane *pp, const char *text)
 	}
 	dl = (size_t)(slash - text) + 1;
 	snprintf(dir, sizeof(dir), "%.*s", (int)dl, text);
-	if (source_own_names(v->app->source)) { /* the agent's machine's directory */
-		there = agent_names(v, "dir", dir, err, sizeof(err));
-		if (!there) {
-			ui_message(v->ui, true, "%s", err);
-			return;
-		}
-		for (i = 0; i < there->count && n < PATH_CANDS_MAX; i++) {
-			snprintf(full, sizeof(full), "%s%s", dir, there->names[i]);
-			names[n++] = xstrdup(full);
-		}
-		symlist_free(there);
-	} else if (!(d = opendir(dir))) {
+	/* the directory where the source's kernel is (an agent's machine's) */
+	there = source_symlist(v, "dir", dir, err, sizeof(err));
+	if (!there) {
+		ui_message(v->ui, true, "%s", err);
 		return;
 	}
-	while (d && (de = readdir(d)) && n < PATH_CANDS_MAX) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(full, sizeof(full), "%s%s%s", dir, de->d_name,
-			 de->d_type == DT_DIR ? "/" : "");
+	for (i = 0; i < there->count && n < PATH_CANDS_MAX; i++) {
+		snprintf(full, sizeof(full), "%s%s", dir, there->names[i]);
 		names[n++] = xstrdup(full);
 	}
-	if (d)
-		closedir(d);
+	symlist_free(there);
 	pp->hint[0] = '\0';
 	if (ui_prompt_complete(v->ui, (const char *const *)names, n, "/.-+@", pp->hint,
 			       sizeof(pp->hint)) <= 1)
@@ -580,108 +557,45 @@ static void complete_def(struct kt_view *v, struct ppane *pp, const char *text)
 		ui_message(v->ui, true, "nothing to complete here");
 }
 
-/* The USDT prompt's answer: a file's notes, or a process's (its libraries too). */
+/* The USDT prompt's answer: a file's notes, or a process's (its libraries too), read where
+ * the source's kernel is (an agent's on its machine, where the sites are made too). */
 static void usdt_accepted(struct kt_view *v, struct ppane *pp, const char *text)
 {
-	struct kt_usdt_list l = { 0 };
-	char err[512] = "", name[4096 + 512];
-	size_t i;
-	int r;
-
 	pp->usdt_pid = 0;
 	pp->path[0] = '\0';
 	symlist_free(pp->notes);
-	pp->notes = NULL;
-	if (source_own_names(v->app->source)) {
-		/* the agent's file or process: its notes read there (the sites made there too),
-		 * completed and checked as a local file's */
-		pp->notes = agent_names(v, "usdt", text, pp->path, sizeof(pp->path));
-		if (pp->notes && text[0] && strspn(text, "0123456789") == strlen(text)) {
-			pp->usdt_pid = (pid_t)atoi(text); /* its notes name their files */
-			pp->path[0] = '\0';
-		}
-		if (!pp->notes) {
-			snprintf(pp->error, sizeof(pp->error), "%.1000s", pp->path);
-			pp->path[0] = '\0';
-			pp->errpos = -1;
-			ui_message(v->ui, true, "%s", pp->error);
-			pp->editing = false;
-			return;
-		}
-		pp->text[0] = pp->hint[0] = '\0';
-		open_def_prompt(v, pp, true);
-		return;
+	pp->notes = source_symlist(v, "usdt", text, pp->path, sizeof(pp->path));
+	if (pp->notes && text[0] && strspn(text, "0123456789") == strlen(text)) {
+		pp->usdt_pid = (pid_t)atoi(text); /* its notes name their files */
+		pp->path[0] = '\0';
 	}
-	if (text[0] && strspn(text, "0123456789") == strlen(text)) {
-		pp->usdt_pid = (pid_t)atoi(text);
-		r = usdt_read_pid(pp->usdt_pid, &l, err, sizeof(err));
-	} else {
-		r = elfsyms_resolve_path(text, pp->path, sizeof(pp->path), err, sizeof(err));
-		if (r == 0)
-			r = usdt_read_file(pp->path, &l, err, sizeof(err));
-	}
-	if (r == 0 && !l.n)
-		snprintf(err, sizeof(err), "%.400s has no USDT probes (no .note.stapsdt notes)",
-			 pp->usdt_pid ? "the process" : pp->path);
-	pp->notes = r == 0 && l.n ? symlist_new() : NULL;
-	for (i = 0; pp->notes && i < l.n; i++) {
-		snprintf(name, sizeof(name), "%s%s%s:%s", pp->usdt_pid ? l.v[i].path : "",
-			 pp->usdt_pid ? ":" : "", l.v[i].provider, l.v[i].name);
-		symlist_add(pp->notes, name);
-	}
-	usdt_list_free(&l);
 	if (!pp->notes) {
-		snprintf(pp->error, sizeof(pp->error), "%s", err[0] ? err : "out of memory");
+		snprintf(pp->error, sizeof(pp->error), "%.1000s", pp->path);
+		pp->path[0] = '\0';
 		pp->errpos = -1;
 		ui_message(v->ui, true, "%s", pp->error);
 		pp->editing = false;
 		return;
 	}
-	symlist_finish(pp->notes);
 	pp->text[0] = pp->hint[0] = '\0';
 	open_def_prompt(v, pp, true);
 }
 
+/* The binary prompt's answer: the file resolved and its functions read where the source's
+ * kernel is (an agent's on its machine; the reply its path). */
 static void binary_accepted(struct kt_view *v, struct ppane *pp, const char *text)
 {
-	char err[512] = "", path[4096];
+	char path[4096];
 	unsigned long long t0 = clock_mono_ns();
 
-	if (source_own_names(v->app->source)) {
-		/* the agent's file: resolved and its functions read there (the reply its path) */
-		symlist_free(pp->usyms);
-		pp->usyms = agent_names(v, "elf", text, path, sizeof(path));
-		pp->usyms_path[0] = '\0';
-		if (!pp->usyms) {
-			snprintf(pp->error, sizeof(pp->error), "%.1000s", path);
-			pp->errpos = -1;
-			ui_message(v->ui, true, "%s", path);
-			pp->editing = false;
-			return;
-		}
-		snprintf(pp->path, sizeof(pp->path), "%s", path);
-		pp->text[0] = pp->hint[0] = '\0';
-		open_def_prompt(v, pp, true);
-		return;
-	}
-	if (elfsyms_resolve_path(text, path, sizeof(path), err, sizeof(err)) < 0) {
-		snprintf(pp->error, sizeof(pp->error), "%s", err);
+	symlist_free(pp->usyms);
+	pp->usyms = source_symlist(v, "elf", text, path, sizeof(path));
+	if (!pp->usyms) {
+		snprintf(pp->error, sizeof(pp->error), "%.1000s", path);
 		pp->errpos = -1;
-		ui_message(v->ui, true, "%s", err);
+		ui_message(v->ui, true, "%s", path);
 		pp->editing = false;
 		return;
-	}
-	if (!pp->usyms || strcmp(pp->usyms_path, path)) {
-		symlist_free(pp->usyms);
-		pp->usyms = elfsyms_functions(path, err, sizeof(err));
-		snprintf(pp->usyms_path, sizeof(pp->usyms_path), "%s", path);
-		if (!pp->usyms) {
-			snprintf(pp->error, sizeof(pp->error), "%s", err);
-			pp->errpos = -1;
-			ui_message(v->ui, true, "%s", err);
-			pp->editing = false;
-			return;
-		}
 	}
 	snprintf(pp->path, sizeof(pp->path), "%s", path);
 	log_debug("%s: %zu functions in %s (%llu ms)", __func__, pp->usyms->count, path,

@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "app/app.h"
-#include "backend/symbols/ksyms.h"
 #include "backend/symbols/symlist.h"
 #include "backend/tracefs/tracers.h"
 #include "util/log.h"
@@ -479,28 +478,22 @@ static void reload_entries(struct kt_view *v, struct tpane *tp)
 
 static void enter_fmode(struct kt_view *v, struct tpane *tp, enum kt_ftrace_list which)
 {
-	char err[256] = "";
-
 	tp->fmode = true;
 	tp->which = which;
 	tp->text[0] = tp->check[0] = tp->last[0] = '\0';
-	if (source_is_remote(v->app->source)) {
-		/* this machine's names would be another kernel's: the agent checks what is typed */
-		snprintf(tp->symnote, sizeof(tp->symnote),
-			 "the agent's kernel: type a function or a glob whole");
-	} else if (!tp->syms) {
+	if (!tp->syms) {
 		unsigned long long t0 = clock_mono_ns();
 
+		/* the source's kernel's (none of another machine's: its agent checks what is
+		 * typed), with the note on them */
 		tp->symnote[0] = '\0';
-		tp->syms = ksyms_load(KT_KSYMS_FILTER_FUNCTIONS, tp->symnote, sizeof(tp->symnote),
-				      err, sizeof(err));
+		tp->syms = source_tracer_functions(v->app->source, tp->symnote,
+						   sizeof(tp->symnote));
 		if (tp->syms && namefilter_init(&tp->nf, tp->syms) < 0) {
 			symlist_free(tp->syms);
 			tp->syms = NULL;
-			snprintf(err, sizeof(err), "out of memory");
+			snprintf(tp->symnote, sizeof(tp->symnote), "no function names: out of memory");
 		}
-		if (!tp->syms)
-			snprintf(tp->symnote, sizeof(tp->symnote), "no function names: %.200s", err);
 		log_debug("%s: %zu function names in %llu ms", __func__,
 			  tp->syms ? tp->syms->count : 0, (clock_mono_ns() - t0) / 1000000);
 	}
@@ -676,60 +669,33 @@ static void open_scope_prompt(struct kt_view *v)
 		       "scope (pid=1,2 [children] | comm=NAME | cgroup=PATH | empty)> ", "");
 }
 
-/* Another machine's processes (a remote agent's): the scope goes to its agents, which check
- * the pids, resolve the command and the cgroup there, and name their host when they
- * refuse. */
-static void apply_remote_scope(struct kt_view *v, const struct kt_scopespec *spec)
+/* The scope goes to the source, which checks the pids, resolves the command and the cgroup
+ * where its kernel is (an agent's on its machine, naming its host when it refuses). */
+static void apply_scope(struct kt_view *v, const char *text)
 {
+	struct kt_scopespec spec;
+	struct kt_source_desc d;
 	char kind[32], *arg, err[1024] = "", note[1024] = "";
 	const char *was = v->app->scope_desc[0] ? v->app->scope_desc : "all processes";
 
-	scopespec_request(spec, kind, sizeof(kind), &arg);
+	if (scopespec_parse(text, &spec, err, sizeof(err)) < 0) {
+		ui_message(v->ui, true, "%s (scope left as %s)", err, was);
+		return;
+	}
+	source_describe(v->app->source, &d);
+	scopespec_request(&spec, kind, sizeof(kind), &arg);
 	if (app_set_source_scope(v->app, kind, arg, note, sizeof(note), err, sizeof(err)) < 0)
 		ui_message(v->ui, true, "%s (scope left as %s)", err[0] ? err : "refused", was);
 	else if (note[0])
 		ui_message(v->ui, true, "the agents now record only %s; %s", v->app->scope_desc,
 			   note);
 	else if (v->app->scope_desc[0])
-		ui_message(v->ui, false, "the agent's instance now records only %s",
-			   v->app->scope_desc);
+		ui_message(v->ui, false, "%s instance now records only %s%s", d.instance_of,
+			   v->app->scope_desc, spec.cgroup[0] ? " and its forks (histograms and "
+			   "counters opened from now on too)" : "");
 	else
-		ui_message(v->ui, false, "the agent's instance records all processes again");
+		ui_message(v->ui, false, "%s instance records all processes again", d.instance_of);
 	free(arg);
-}
-
-static void apply_scope(struct kt_view *v, const char *text)
-{
-	struct kt_scopespec spec;
-	bool here = !source_own_scope(v->app->source);
-	char err[512] = "";
-
-	if (scopespec_parse(text, here, &spec, err, sizeof(err)) < 0) {
-		ui_message(v->ui, true, "%s (scope left as %s)", err,
-			   v->app->scope_desc[0] ? v->app->scope_desc : "all processes");
-		return;
-	}
-	if (!here) {
-		apply_remote_scope(v, &spec);
-	} else if (spec.cgroup[0]) {
-		if (app_set_cgroup(v->app, spec.cgroup, err, sizeof(err)) < 0)
-			ui_message(v->ui, true, "%s (scope left as %s)", err,
-				   v->app->scope_desc[0] ? v->app->scope_desc : "all processes");
-		else
-			ui_message(v->ui, false, "ktop's instance now records only %s and its "
-				   "forks (histograms and counters opened from now on too)",
-				   v->app->scope_desc);
-	} else if (app_set_scope(v->app, spec.pids, spec.n, spec.children, err, sizeof(err)) < 0) {
-		ui_message(v->ui, true, "%s (scope left as %s)", err[0] ? err : "refused",
-			   v->app->scope_desc[0] ? v->app->scope_desc : "all processes");
-	} else {
-		snprintf(v->app->scope_desc, sizeof(v->app->scope_desc), "%s", spec.desc);
-		if (spec.n)
-			ui_message(v->ui, false, "ktop's instance now records only %s",
-				   spec.desc);
-		else
-			ui_message(v->ui, false, "ktop's instance records all processes again");
-	}
 	scopespec_free(&spec);
 	ui_broadcast(v->ui, KT_EV_EVENTS); /* the header shows the scope */
 	v->dirty = true;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The probe editor's names, read on the agent's machine (agentnames.h). */
+/* The probe editor's names, read on this machine (probenames.h). */
 #include "config.h"
 
 #include <dirent.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "agentnames.h"
 #include "backend/symbols/elfsyms.h"
 #include "backend/symbols/ksyms.h"
+#include "backend/symbols/probenames.h"
 #include "backend/symbols/symlist.h"
 #include "backend/tracefs/usdt.h"
 #include "util/xalloc.h"
@@ -84,7 +84,7 @@ static int usdt_lines(const char *path, pid_t pid, struct lines *l, char *text, 
 	return 0;
 }
 
-int agent_names(const char *what, const char *arg, char **lines, char *text, size_t len)
+int probe_names(const char *what, const char *arg, char **lines, char *text, size_t len)
 {
 	struct lines l = { 0 };
 	char path[4096], note[256];
@@ -109,7 +109,7 @@ int agent_names(const char *what, const char *arg, char **lines, char *text, siz
 		else if (ret == 0)
 			ret = usdt_lines(path, 0, &l, text, len);
 	} else {
-		snprintf(text, len, "names of '%.100s' are not known to this agent (ktop %s): "
+		snprintf(text, len, "names of '%.100s' are not known to this ktop (%s): "
 			 "install the same ktop version on both sides", what, PACKAGE_VERSION);
 	}
 	if (ret < 0) {
@@ -122,4 +122,19 @@ int agent_names(const char *what, const char *arg, char **lines, char *text, siz
 	else
 		snprintf(text, len, "%zu", l.n);
 	return 0;
+}
+
+char **probe_names_split(char *text)
+{
+	char *line, *save = NULL, **out;
+	size_t n = 0, cap = 1; /* a last line without its newline too */
+
+	for (line = text; line && (line = strchr(line, '\n')); line++)
+		cap++;
+	out = xcalloc(cap + 1, sizeof(*out));
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line && n < cap;
+	     line = strtok_r(NULL, "\n", &save))
+		out[n++] = xstrdup(line);
+	free(text);
+	return out;
 }
