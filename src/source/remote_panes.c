@@ -20,7 +20,7 @@ static int rs_live_open_every(struct rs_host *h, struct rs_live *lv, const char 
 
 	snprintf(tick, sizeof(tick), "%u", tick_ms);
 	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	if (rs_gone(h)) {
 		snprintf(reply, len, "%s", h->ended);
 	} else {
@@ -33,7 +33,7 @@ static int rs_live_open_every(struct rs_host *h, struct rs_live *lv, const char 
 			}
 		}
 	}
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock_request(rs);
 	remote_sigpipe_restore(&old);
 	return ret;
 }
@@ -75,7 +75,7 @@ static void rs_live_close(struct remote_src *rs, struct rs_live *lv, uint8_t clo
 	char id[16];
 
 	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	for (pp = &rs->lives; *pp && *pp != lv; pp = &(*pp)->next)
 		;
 	if (*pp)
@@ -88,7 +88,7 @@ static void rs_live_close(struct remote_src *rs, struct rs_live *lv, uint8_t clo
 		if (done)
 			done(lv->obj, i);
 	}
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	remote_sigpipe_restore(&old);
 }
 
@@ -127,7 +127,7 @@ static bool rh_update(struct kt_histsrc *h)
 	struct rs_hist *rh = RH(h);
 	bool changed = false;
 
-	pthread_mutex_lock(&rh->rs->lock);
+	rs_lock(rh->rs);
 	for (unsigned i = 0; i < rh->rs->n; i++) {
 		if (!rh->fresh[i])
 			continue;
@@ -137,7 +137,7 @@ static bool rh_update(struct kt_histsrc *h)
 		rh->fresh[i] = false;
 		changed = true;
 	}
-	pthread_mutex_unlock(&rh->rs->lock);
+	rs_unlock(rh->rs);
 	if (changed)
 		rh_gather(rh);
 	return changed;
@@ -245,12 +245,12 @@ static bool ro_update(struct kt_ovsrc *o, struct kt_ov_snap *snap, struct kt_sys
 	struct rs_ov *ro = RO(o);
 	struct kt_ovrows *t = NULL;
 
-	pthread_mutex_lock(&ro->rs->lock);
+	rs_lock(ro->rs);
 	if (ro->nq) {
 		t = ro->q[0];
 		memmove(ro->q, ro->q + 1, --ro->nq * sizeof(ro->q[0]));
 	}
-	pthread_mutex_unlock(&ro->rs->lock);
+	rs_unlock(ro->rs);
 	if (!t)
 		return false;
 	overview_snap_free(snap);
@@ -361,14 +361,14 @@ static bool rp_update(struct kt_profsrc *p, struct kt_stacks *into, char *note, 
 	bool changed;
 	int ret = 0;
 
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	snprintf(note, len, "%s", rp->note);
 	rp->note[0] = '\0';
 	got = rp->pending;
 	memset(&rp->pending, 0, sizeof(rp->pending));
 	frozen = rp->pending_dropped;
 	rp->pending_dropped = 0;
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	changed = got.len > 0;
 	rbuf_init(&r, got.data, got.len);
 	while (r.left && !r.bad && !ret) {
@@ -459,7 +459,7 @@ static bool rc_update(struct kt_countersrc *c)
 	struct rs_ctrs *rc = RC(c);
 	bool changed = false;
 
-	pthread_mutex_lock(&rc->rs->lock);
+	rs_lock(rc->rs);
 	for (unsigned i = 0; i < rc->rs->n; i++) {
 		if (!rc->fresh[i])
 			continue;
@@ -469,7 +469,7 @@ static bool rc_update(struct kt_countersrc *c)
 		rc->fresh[i] = false;
 		rc->have[i] = changed = true;
 	}
-	pthread_mutex_unlock(&rc->rs->lock);
+	rs_unlock(rc->rs);
 	return changed;
 }
 
@@ -496,10 +496,10 @@ static void rc_close(struct kt_countersrc *c)
 	struct remote_src *rs = rc->rs;
 
 	rs_live_close(rs, &rc->live, KT_REQ_COUNTERS_CLOSE, NULL);
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	if (rs->ctrs == rc)
 		rs->ctrs = NULL;
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	for (unsigned i = 0; i < rs->n; i++) {
 		pmu_snap_free(&rc->in[i]);
 		pmu_snap_free(&rc->last[i]);
@@ -541,9 +541,9 @@ struct kt_countersrc *remote_counters_open(struct kt_source *s, char *err,
 	rc->base.ops = &rc_ops;
 	rc->rs = rs;
 	rc->live = (struct rs_live){ .op = KT_REQ_COUNTERS_LIVE, .obj = rc };
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	rs->ctrs = rc;
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	for (unsigned i = 0; i < rs->n; i++) {
 		if (rs_live_open(&rs->hosts[i], &rc->live, specs, reply, sizeof(reply)) == 0)
 			took++;

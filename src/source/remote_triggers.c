@@ -154,10 +154,10 @@ static char **rs_take_lines(struct remote_src *rs)
 	char *text, *line, *save = NULL, **out;
 	size_t n = 0, cap = 1; /* a last line without its newline too */
 
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	text = h->list_text;
 	h->list_text = NULL;
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	/* as many entries as the snapshot holds lines, whatever the reply says */
 	for (line = text; line && (line = strchr(line, '\n')); line++)
 		cap++;
