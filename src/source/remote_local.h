@@ -5,7 +5,8 @@
  * --via more than once, KT_REMOTES_MAX). Each agent's formats build its own tep; the first
  * host's is the one the decoder reads and its available_events the catalogue. A client
  * thread pumps the pipes: pages decoded and merged by time (remote/pages.c, shared with
- * batch mode) go into app->store, one byte to the wake pipe per batch; task names into
+ * batch mode) are staged under the lock and go into app->store once it is let go (the lock
+ * order at struct remote_src), one byte to the wake pipe per batch; task names into
  * app->comms; the agents' loss frames become app->cpu_stats and app->kernel_lost on the
  * tick. Control requests are sent from the UI thread under the same lock (remote_call
  * dispatches what comes meanwhile, the formats of the events it enables among them, so the
