@@ -6,6 +6,7 @@ src_libktop_a_SOURCES += \
 	src/util/strutil.c src/util/strutil.h \
 	src/util/textout.c src/util/textout.h \
 	src/util/testhooks.h \
+	src/util/lockorder.c src/util/lockorder.h \
 	src/util/json.c src/util/json.h \
 	src/util/clock.c src/util/clock.h \
 	src/util/timerange.c src/util/timerange.h \

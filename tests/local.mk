@@ -34,7 +34,9 @@ UNIT_CHECKS += tests/unit/check_ringwalk
 # Helpers the live tests and benchmarks run: a workload with a known number of syscalls.
 check_PROGRAMS += tests/helpers/workload
 tests_helpers_workload_SOURCES = tests/helpers/workload.c
-tests_helpers_workload_CFLAGS = $(AM_CFLAGS)
+# frame pointers in any build: the kernel walks a user stack by them (--user-stacks'
+# tests name the workload's callers; -O2 alone uses the register and the walk stops)
+tests_helpers_workload_CFLAGS = $(AM_CFLAGS) -fno-omit-frame-pointer
 tests_helpers_workload_LDADD = -lpthread
 
 UNIT_TESTS = $(UNIT_CHECKS)

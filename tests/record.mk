@@ -31,7 +31,8 @@ FUZZ_RECORDING_SRCS = tests/fuzz/fuzz_recording.c \
 	src/record/recording_walk.c src/record/recording_index.c src/record/recording_pager.c \
 	src/record/tdat_mirror.c \
 	src/backend/ingest/store.c src/backend/ingest/decode.c src/backend/perf/comms.c src/backend/ingest/loss.c \
-	src/util/fileio.c src/util/strutil.c src/util/json.c src/util/clock.c src/util/log.c src/util/xalloc.c
+	src/util/fileio.c src/util/strutil.c src/util/json.c src/util/clock.c src/util/log.c src/util/xalloc.c \
+	src/util/lockorder.c
 # the page check tdat_check.c shares with the remote viewer
 FUZZ_RECORDING_SRCS += src/backend/ingest/ringpage.c
 EXTRA_DIST += tests/fuzz/fuzz_recording.c tests/fuzz/run-fuzzer.sh

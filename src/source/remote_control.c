@@ -137,9 +137,9 @@ static int rs_probe_names(struct rs_host *h, const char *reply, const char *firs
 			 "differ?)", reply, rs->hosts[0].label, first);
 		return -1;
 	}
-	pthread_mutex_lock(&rs->lock); /* the client thread maps its records by it */
+	rs_lock(rs); /* the client thread maps its records by it */
 	snprintf(h->group, sizeof(h->group), "%.*s", (int)g, reply);
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	return 0;
 }
 
@@ -147,13 +147,13 @@ static int rs_probe_names(struct rs_host *h, const char *reply, const char *firs
  * made again counts from 0). */
 static void rs_counts_forget(struct remote_src *rs)
 {
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	for (unsigned k = 0; k < rs->n; k++) {
 		free(rs->hosts[k].counts);
 		rs->hosts[k].counts = NULL;
 		rs->hosts[k].n_counts = 0;
 	}
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 }
 
 /* Deletes each of names ("GROUP:NAME ...") on host h. */
@@ -308,7 +308,7 @@ static int remote_probe_health(struct kt_source *s, size_t i, struct kt_probe_he
 	if (i >= rs->n_probes)
 		return -1;
 	*h = (struct kt_probe_health){ 0 };
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	for (unsigned k = 0; k < rs->n; k++) {
 		if (rs_host_counts(rs, i, k, &one) < 0)
 			continue;
@@ -316,7 +316,7 @@ static int remote_probe_health(struct kt_source *s, size_t i, struct kt_probe_he
 		h->misses += one.misses;
 		found++;
 	}
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	return found ? 0 : -1;
 }
 
@@ -328,9 +328,9 @@ static int remote_probe_host_health(struct kt_source *s, size_t i, unsigned host
 
 	if (i >= rs->n_probes || host >= rs->n)
 		return -1;
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	ret = rs_host_counts(rs, i, host, h);
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	return ret;
 }
 
@@ -345,7 +345,7 @@ static void remote_probe_refresh(struct kt_source *s)
 	if (!rs->n_probes)
 		return;
 	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	for (unsigned k = 0; k < rs->n; k++) {
 		struct rs_host *h = &rs->hosts[k];
 
@@ -356,7 +356,7 @@ static void remote_probe_refresh(struct kt_source *s)
 		else
 			h->counts_asked = true;
 	}
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	remote_sigpipe_restore(&old);
 }
 

@@ -5,7 +5,8 @@
  * --via more than once, KT_REMOTES_MAX). Each agent's formats build its own tep; the first
  * host's is the one the decoder reads and its available_events the catalogue. A client
  * thread pumps the pipes: pages decoded and merged by time (remote/pages.c, shared with
- * batch mode) go into app->store, one byte to the wake pipe per batch; task names into
+ * batch mode) are staged under the lock and go into app->store once it is let go (the lock
+ * order at struct remote_src), one byte to the wake pipe per batch; task names into
  * app->comms; the agents' loss frames become app->cpu_stats and app->kernel_lost on the
  * tick. Control requests are sent from the UI thread under the same lock (remote_call
  * dispatches what comes meanwhile, the formats of the events it enables among them, so the
@@ -74,10 +75,12 @@
 #include "remote/hostmerge.h"
 #include "remote/mirror.h"
 #include "remote/pages.h"
+#include "remote/recq.h"
 #include "app/scopereq.h"
 #include "record/tdat_write.h"
 #include "source/source.h"
 #include "util/strutil.h"
+#include "util/lockorder.h"
 #include "util/xalloc.h"
 
 #define REMOTE_HELLO_MS 30000
@@ -222,8 +225,20 @@ struct rs_host {
 
 struct remote_src {
 	struct kt_app *app;
-	/* the hosts' r and pages, merge: the client thread's pump, the UI's requests */
+	/* the hosts' r and pages, merge: the client thread's pump, the UI's requests.
+	 * Lock order (util/lockorder.h, checked in test-hook builds): the store's lock, then
+	 * this one, never the other way. The UI thread draws rows with the store locked and
+	 * may ask an agent for a format under this lock (rs_load_format); so nothing done
+	 * under this lock takes the store's: what the agents' pages bring is staged, and the
+	 * client thread moves it into the store after letting this lock go (rs_flush). */
 	pthread_mutex_t lock;
+	/* under lock: records decoded and merged, in order, not in the store yet; and
+	 * whether a watermark came with them (the UI is woken once they are stored) */
+	struct kt_recq staged;
+	bool staged_wake;
+	/* the client thread's (and the closing's, once it stopped): staged as last taken */
+	struct kt_recq flushing;
+	bool stopping; /* ctl carries a stop, not only a nudge to store what was staged */
 	struct rs_host hosts[KT_REMOTES_MAX];
 	unsigned n;
 	struct kt_hostmerge *merge; /* several hosts; NULL with one */
@@ -235,7 +250,7 @@ struct remote_src {
 	size_t n_asked;
 	pthread_t thread;
 	bool thread_on;
-	int ctl[2]; /* wakes the client thread to stop */
+	int ctl[2]; /* wakes the client thread: to stop, or to store what a request staged */
 	char name[256];
 	char tracer[64]; /* the agents' instances', as last switched */
 	bool symbols; /* the first host's kallsyms were asked for */
@@ -257,6 +272,31 @@ struct remote_src {
 
 #define RS(s) ((struct remote_src *)(s)->data)
 
+void rs_nudge(struct remote_src *rs);
+
+static inline void rs_lock(struct remote_src *rs)
+{
+	lockorder_take(KT_LOCK_REMOTE);
+	pthread_mutex_lock(&rs->lock);
+}
+
+static inline void rs_unlock(struct remote_src *rs)
+{
+	pthread_mutex_unlock(&rs->lock);
+	lockorder_drop(KT_LOCK_REMOTE);
+}
+
+/* After a request on the UI thread: the lock let go, and the client thread nudged to store
+ * what came with the reply (the UI may hold the store's lock: it cannot). */
+static inline void rs_unlock_request(struct remote_src *rs)
+{
+	bool staged = rs->staged.head < rs->staged.len || rs->staged_wake;
+
+	rs_unlock(rs);
+	if (staged)
+		rs_nudge(rs);
+}
+
 static inline bool rs_gone(const struct rs_host *h)
 {
 	return __atomic_load_n(&h->gone, __ATOMIC_ACQUIRE);
@@ -269,6 +309,7 @@ void rs_fault(const struct remote_src *rs, char *err, size_t errlen);
 void rs_stderr_out(struct remote_src *rs);
 extern const struct kt_remote_ops rs_ops;
 void *rs_thread(void *arg);
+void rs_flush(struct remote_src *rs);
 unsigned int remote_caps(struct kt_source *s);
 const char *remote_refusal(struct kt_source *s, enum kt_cap cap);
 void remote_describe(struct kt_source *s, struct kt_source_desc *d);

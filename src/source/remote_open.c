@@ -81,7 +81,7 @@ static int rs_connect(struct remote_src *rs, const struct kt_options *opts, char
 	char reply[1024], why[1024];
 	unsigned i;
 
-	if (pipe2(rs->ctl, O_CLOEXEC) < 0) {
+	if (pipe2(rs->ctl, O_CLOEXEC | O_NONBLOCK) < 0) { /* rs_nudge must not block */
 		snprintf(err, errlen, "cannot start: %s", strerror(errno));
 		return -1;
 	}

@@ -4,8 +4,6 @@
  * events. */
 #include "config.h"
 
-#include <time.h>
-
 #include "source/remote_local.h"
 
 /* ---- the source's ops ------------------------------------------------------------------ */
@@ -59,10 +57,10 @@ void remote_describe(struct kt_source *s, struct kt_source_desc *d)
 	snprintf(d->instance_of, sizeof(d->instance_of), "the agent's");
 	d->note_seq = rs->noteseq;
 	if (rs->n > 1) {
-		pthread_mutex_lock(&rs->lock); /* the clocks the pongs refine */
+		rs_lock(rs); /* the clocks the pongs refine */
 		for (unsigned i = 0; i < rs->n; i++)
 			rs_describe_host(&rs->hosts[i], &d->hosts[i]);
-		pthread_mutex_unlock(&rs->lock);
+		rs_unlock(rs);
 		d->n_hosts = rs->n;
 		return;
 	}
@@ -86,7 +84,7 @@ void remote_tick(struct kt_source *s)
 	uint64_t lost;
 	uint32_t n, room;
 
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	app->rstats = (struct kt_reader_stats){ 0 };
 	app->kernel_lost = 0;
 	for (unsigned k = 0; k < rs->n; k++) {
@@ -106,7 +104,7 @@ void remote_tick(struct kt_source *s)
 	}
 	memcpy(rs->note, rs->errlast, sizeof(rs->note));
 	rs->noteseq = rs->errseq;
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 }
 
 static const char *remote_cpu_host(struct kt_source *s, uint32_t cpu, uint32_t *local)
@@ -159,13 +157,18 @@ void remote_close_src(struct kt_source *s)
 	char b = 1;
 
 	if (rs->thread_on) {
-		if (write(rs->ctl[1], &b, 1) < 0)
+		__atomic_store_n(&rs->stopping, true, __ATOMIC_RELEASE);
+		if (write(rs->ctl[1], &b, 1) < 0 && errno != EAGAIN) /* full: it wakes anyway */
 			log_debug("%s: %s", __func__, strerror(errno));
 		pthread_join(rs->thread, NULL);
 	}
 	/* every agent sees its input and output close: it removes its instance at once */
 	for (unsigned i = 0; i < rs->n; i++)
 		remote_close(rs->hosts[i].r);
+	if (s->app->store) /* what the last round staged, the client thread stopped */
+		rs_flush(rs);
+	recq_free(&rs->staged);
+	recq_free(&rs->flushing);
 	rs_stderr_out(rs);
 	close(rs->ctl[0]);
 	close(rs->ctl[1]);
@@ -240,9 +243,9 @@ int rs_ask(struct rs_host *h, uint8_t op, const char *arg, const char *arg2,
 {
 	int ret;
 
-	pthread_mutex_lock(&h->rs->lock);
+	rs_lock(h->rs);
 	ret = rs_ask_locked(h, op, arg, arg2, reply, len);
-	pthread_mutex_unlock(&h->rs->lock);
+	rs_unlock_request(h->rs);
 	return ret;
 }
 
@@ -305,33 +308,25 @@ int rs_call_all(struct remote_src *rs, uint8_t op, const char *arg, const char *
 	return no ? -1 : 0;
 }
 
-/* The decoder lacks a format (the picker shows one, a filter is checked against it): the
- * first agent sends it, once per event. UI thread. */
+/* The decoder lacks a format (the picker shows one, a filter is checked against it, a row
+ * is drawn): the first agent sends it, once per event. UI thread, maybe with the store
+ * locked: the lock order (remote_local.h) lets it wait for the lock, which nobody holds
+ * while waiting for the store's. */
 int rs_load_format(void *ctx, const char *system, const char *event)
 {
 	struct remote_src *rs = ctx;
-	char spec[512];
-
-	char reply[1024];
+	char spec[512], reply[1024];
 	int ret;
 
 	snprintf(spec, sizeof(spec), "%s:%s", system, event);
 	for (size_t i = 0; i < rs->n_asked; i++)
 		if (!strcmp(rs->asked[i], spec))
 			return -1;
-	/* Rows are drawn with the store locked, and the client thread takes its lock before
-	 * the store's (a watermark): waiting for its lock here could wait forever. A busy
-	 * client is waited for 100 ms at most; then the row goes without this format, and a
-	 * later draw asks again. */
-	for (int tries = 0; pthread_mutex_trylock(&rs->lock) != 0; tries++) {
-		if (tries == 100)
-			return -1;
-		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
-	}
 	rs->asked = xreallocarray(rs->asked, rs->n_asked + 1, sizeof(*rs->asked));
 	rs->asked[rs->n_asked++] = xstrdup(spec);
+	rs_lock(rs);
 	ret = rs_ask_locked(&rs->hosts[0], KT_REQ_FORMAT, spec, "", reply, sizeof(reply));
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock_request(rs);
 	return ret;
 }
 
@@ -343,7 +338,7 @@ static bool rs_prints_symbols(struct remote_src *rs, const char *system, const c
 	bool prints = false;
 	const char *f;
 
-	pthread_mutex_lock(&rs->lock); /* the client thread adds formats under it */
+	rs_lock(rs); /* the client thread adds formats under it */
 	for (int i = 0; tep && !prints && i < tep_get_events_count(tep); i++) {
 		struct tep_event *ev = tep_get_event(tep, i);
 
@@ -352,7 +347,7 @@ static bool rs_prints_symbols(struct remote_src *rs, const char *system, const c
 		for (f = ev->print_fmt.format; f && !prints && (f = strstr(f, "%p")); f += 2)
 			prints = f[2] && strchr("sSfFB", f[2]);
 	}
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	return prints;
 }
 

@@ -131,9 +131,9 @@ static bool ro_update(struct kt_ovsrc *o, struct kt_ov_snap *snap, struct kt_sys
 	struct kt_ovrows *t[KT_REMOTES_MAX];
 	bool got;
 
-	pthread_mutex_lock(&ro->rs->lock);
+	rs_lock(ro->rs);
 	got = ro_take(ro, t);
-	pthread_mutex_unlock(&ro->rs->lock);
+	rs_unlock(ro->rs);
 	if (!got)
 		return false;
 	ro_state(ro, t);

@@ -21,7 +21,7 @@ int rs_live_open_every(struct rs_host *h, struct rs_live *lv, const char *arg,
 
 	snprintf(tick, sizeof(tick), "%u", tick_ms);
 	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	if (rs_gone(h)) {
 		snprintf(reply, len, "%s", h->ended);
 	} else {
@@ -34,7 +34,7 @@ int rs_live_open_every(struct rs_host *h, struct rs_live *lv, const char *arg,
 			}
 		}
 	}
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock_request(rs);
 	remote_sigpipe_restore(&old);
 	return ret;
 }
@@ -76,7 +76,7 @@ void rs_live_close(struct remote_src *rs, struct rs_live *lv, uint8_t close_op,
 	char id[16];
 
 	remote_sigpipe_block(&old);
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	for (pp = &rs->lives; *pp && *pp != lv; pp = &(*pp)->next)
 		;
 	if (*pp)
@@ -89,7 +89,7 @@ void rs_live_close(struct remote_src *rs, struct rs_live *lv, uint8_t close_op,
 		if (done)
 			done(lv->obj, i);
 	}
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	remote_sigpipe_restore(&old);
 }
 
@@ -128,7 +128,7 @@ static bool rh_update(struct kt_histsrc *h)
 	struct rs_hist *rh = RH(h);
 	bool changed = false;
 
-	pthread_mutex_lock(&rh->rs->lock);
+	rs_lock(rh->rs);
 	for (unsigned i = 0; i < rh->rs->n; i++) {
 		if (!rh->fresh[i])
 			continue;
@@ -138,7 +138,7 @@ static bool rh_update(struct kt_histsrc *h)
 		rh->fresh[i] = false;
 		changed = true;
 	}
-	pthread_mutex_unlock(&rh->rs->lock);
+	rs_unlock(rh->rs);
 	if (changed)
 		rh_gather(rh);
 	return changed;
@@ -256,14 +256,14 @@ static bool rp_update(struct kt_profsrc *p, struct kt_stacks *into, char *note, 
 	bool changed;
 	int ret = 0;
 
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	snprintf(note, len, "%s", rp->note);
 	rp->note[0] = '\0';
 	got = rp->pending;
 	memset(&rp->pending, 0, sizeof(rp->pending));
 	frozen = rp->pending_dropped;
 	rp->pending_dropped = 0;
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	changed = got.len > 0;
 	rbuf_init(&r, got.data, got.len);
 	while (r.left && !r.bad && !ret) {
@@ -354,7 +354,7 @@ static bool rc_update(struct kt_countersrc *c)
 	struct rs_ctrs *rc = RC(c);
 	bool changed = false;
 
-	pthread_mutex_lock(&rc->rs->lock);
+	rs_lock(rc->rs);
 	for (unsigned i = 0; i < rc->rs->n; i++) {
 		if (!rc->fresh[i])
 			continue;
@@ -364,7 +364,7 @@ static bool rc_update(struct kt_countersrc *c)
 		rc->fresh[i] = false;
 		rc->have[i] = changed = true;
 	}
-	pthread_mutex_unlock(&rc->rs->lock);
+	rs_unlock(rc->rs);
 	return changed;
 }
 
@@ -391,10 +391,10 @@ static void rc_close(struct kt_countersrc *c)
 	struct remote_src *rs = rc->rs;
 
 	rs_live_close(rs, &rc->live, KT_REQ_COUNTERS_CLOSE, NULL);
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	if (rs->ctrs == rc)
 		rs->ctrs = NULL;
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	for (unsigned i = 0; i < rs->n; i++) {
 		pmu_snap_free(&rc->in[i]);
 		pmu_snap_free(&rc->last[i]);
@@ -436,9 +436,9 @@ struct kt_countersrc *remote_counters_open(struct kt_source *s, char *err,
 	rc->base.ops = &rc_ops;
 	rc->rs = rs;
 	rc->live = (struct rs_live){ .op = KT_REQ_COUNTERS_LIVE, .obj = rc };
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	rs->ctrs = rc;
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	for (unsigned i = 0; i < rs->n; i++) {
 		if (rs_live_open(&rs->hosts[i], &rc->live, specs, reply, sizeof(reply)) == 0)
 			took++;

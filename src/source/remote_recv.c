@@ -1,19 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* What the agents send, taken under the lock from the client thread (or the UI
- * thread's remote_call): hello, formats, pages into the store through hostmerge, task names,
- * loss, replies and the frames of what the explorer opened; and the client thread itself. */
+ * thread's remote_call): hello, formats, pages staged for the store through hostmerge, task
+ * names, loss, replies and the frames of what the explorer opened; and the client thread
+ * itself, which moves what was staged into the store with the lock let go (the lock order,
+ * remote_local.h: the store's lock is never taken under this one). */
 #include "config.h"
 
 #include "source/remote_local.h"
 
 /* ---- what the agents send (under lock, from the client or the UI thread) -------------- */
 
-static void rs_store(struct remote_src *rs, const struct kt_rec *r)
+/* A record in its final order, staged for the store (rs_flush). Lock held. */
+static void rs_stage(struct remote_src *rs, const struct kt_rec *r)
 {
-	if (r->flags & KT_REC_LOST)
-		store_append_lost(rs->app->store, r->ts, r->cpu, r->lost);
-	else
-		store_append(rs->app->store, r->ts, r->cpu, r->data, r->size);
+	recq_put(&rs->staged, r, r->ts);
 }
 
 /* The first host's id of host h's event type: looked up by name once (the first host's tep
@@ -86,7 +86,7 @@ void rs_emit(void *ctx, const struct kt_rec *r)
 	if (h->rs->merge)
 		hostmerge_put(h->rs->merge, h->idx, m);
 	else
-		rs_store(h->rs, m);
+		rs_stage(h->rs, m);
 }
 
 /* A record in the merged order of several hosts'. */
@@ -94,7 +94,7 @@ void rs_merged(void *ctx, unsigned host, const struct kt_rec *r, uint64_t host_t
 {
 	(void)host;
 	(void)host_ts;
-	rs_store(ctx, r);
+	rs_stage(ctx, r);
 }
 
 static void rs_wake(struct remote_src *rs)
@@ -193,23 +193,20 @@ static void rs_page(void *ctx, uint32_t cpu, const uint8_t *page, size_t len)
 {
 	struct rs_host *h = ctx;
 
-	store_lock(h->rs->app->store);
 	rpages_page(h->pages, cpu, page, len);
-	store_unlock(h->rs->app->store);
 }
 
+/* What the watermark allows is staged; the UI is woken once it is stored. */
 static void rs_watermark(void *ctx, uint64_t ts)
 {
 	struct rs_host *h = ctx;
 
-	store_lock(h->rs->app->store);
 	rpages_flush(h->pages, ts);
 	if (h->rs->merge) {
 		hostclock_refresh(h->rs->merge, h->idx, h->r);
 		hostmerge_watermark(h->rs->merge, h->idx, ts);
 	}
-	store_unlock(h->rs->app->store);
-	rs_wake(h->rs);
+	h->rs->staged_wake = true;
 }
 
 static void rs_comm(void *ctx, int32_t pid, uint64_t ts, const char *name)
@@ -416,17 +413,16 @@ const struct kt_remote_ops rs_ops = {
 
 /* ---- the client thread ----------------------------------------------------------------- */
 
-/* Host h's capture stopped (err, or its END): what came is all there is, stored in order;
+/* Host h's capture stopped (err, or its END): what came is all there is, staged in order;
  * with several hosts it holds the others back no longer. Lock held. */
 static void rs_host_ended(struct rs_host *h, const char *err)
 {
 	struct remote_src *rs = h->rs;
 
-	store_lock(rs->app->store);
 	rpages_flush(h->pages, UINT64_MAX);
 	if (rs->merge)
 		hostmerge_end(rs->merge, h->idx);
-	store_unlock(rs->app->store);
+	rs->staged_wake = true;
 	snprintf(h->ended, sizeof(h->ended), "%s", err[0] ? err : "the agent ended the capture");
 	__atomic_store_n(&h->gone, true, __ATOMIC_RELEASE);
 	log_debug("%s: %s: %s", __func__, h->label, h->ended);
@@ -444,7 +440,59 @@ static void rs_pump(struct rs_host *h)
 		rs_host_ended(h, err);
 }
 
-/* Pumps the pipes until told to stop or every agent ends; pings once a second. */
+/* Moves what was staged under the lock into the store: taken under the lock, stored with
+ * it let go (the store's lock is never taken under it). One caller at a time, so the
+ * store gets the records in the order they were staged: the client thread, or the closing
+ * once it stopped. */
+void rs_flush(struct remote_src *rs)
+{
+	struct kt_recq q;
+	struct kt_rec r;
+	uint64_t key;
+	bool wake;
+
+	rs_lock(rs);
+	q = rs->staged; /* the emptied queue's buffer is the next one's */
+	rs->staged = rs->flushing;
+	rs->flushing = q;
+	wake = rs->staged_wake;
+	rs->staged_wake = false;
+	rs_unlock(rs);
+	if (!recq_peek(&rs->flushing, &r, &key) && !wake)
+		return;
+	store_lock(rs->app->store);
+	for (; recq_peek(&rs->flushing, &r, &key); recq_pop(&rs->flushing))
+		if (r.flags & KT_REC_LOST)
+			store_append_lost(rs->app->store, r.ts, r.cpu, r.lost);
+		else
+			store_append(rs->app->store, r.ts, r.cpu, r.data, r.size);
+	store_unlock(rs->app->store);
+	if (wake)
+		rs_wake(rs);
+}
+
+/* A request on the UI thread staged records (lock held then): the client thread is woken to
+ * store them (a full pipe already says so). */
+void rs_nudge(struct remote_src *rs)
+{
+	char b = 0;
+
+	if (write(rs->ctl[1], &b, 1) < 0 && errno != EAGAIN)
+		log_debug("%s: %s", __func__, strerror(errno));
+}
+
+/* Whether ctl said stop (else it only asked for what was staged to be stored). */
+static bool rs_stop_asked(struct remote_src *rs)
+{
+	char b[64];
+
+	while (read(rs->ctl[0], b, sizeof(b)) == (ssize_t)sizeof(b))
+		;
+	return __atomic_load_n(&rs->stopping, __ATOMIC_ACQUIRE);
+}
+
+/* Pumps the pipes until told to stop or every agent ends; pings once a second; stores what
+ * each round staged. */
 void *rs_thread(void *arg)
 {
 	struct remote_src *rs = arg;
@@ -452,6 +500,7 @@ void *rs_thread(void *arg)
 	unsigned long long ping = 0, now;
 	unsigned i, n = rs->n, live = n;
 
+	rs_flush(rs); /* what came with the requests before it started */
 	while (live) {
 		for (i = 0; i < n; i++) {
 			bool on = !rs_gone(&rs->hosts[i]);
@@ -464,9 +513,9 @@ void *rs_thread(void *arg)
 		pfd[2 * n] = (struct pollfd){ .fd = rs->ctl[0], .events = POLLIN };
 		if (poll(pfd, 2 * n + 1, 1000) < 0 && errno != EINTR)
 			break;
-		if (pfd[2 * n].revents)
+		if (pfd[2 * n].revents && rs_stop_asked(rs))
 			return NULL;
-		pthread_mutex_lock(&rs->lock);
+		rs_lock(rs);
 		now = clock_mono_ns();
 		live = 0;
 		for (i = 0; i < n; i++) {
@@ -482,7 +531,8 @@ void *rs_thread(void *arg)
 		}
 		if (now - ping >= REMOTE_PING_NS)
 			ping = now;
-		pthread_mutex_unlock(&rs->lock);
+		rs_unlock(rs);
+		rs_flush(rs);
 	}
 	rs_wake(rs);
 	return NULL;

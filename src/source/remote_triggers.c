@@ -154,10 +154,10 @@ static char **rs_take_lines(struct remote_src *rs)
 	struct rs_host *h = &rs->hosts[0];
 	char *text;
 
-	pthread_mutex_lock(&rs->lock);
+	rs_lock(rs);
 	text = h->list_text;
 	h->list_text = NULL;
-	pthread_mutex_unlock(&rs->lock);
+	rs_unlock(rs);
 	/* as many entries as the snapshot holds lines, whatever the reply says */
 	return probe_names_split(text);
 }

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "store.h"
+#include "util/lockorder.h"
 
 #define CHUNK_DATA (2u << 20)
 #define REC_ALIGN 8u
@@ -128,12 +129,14 @@ void store_free(struct kt_store *st)
 
 void store_lock(struct kt_store *st)
 {
+	lockorder_take(KT_LOCK_STORE);
 	pthread_mutex_lock(&st->lock);
 }
 
 void store_unlock(struct kt_store *st)
 {
 	pthread_mutex_unlock(&st->lock);
+	lockorder_drop(KT_LOCK_STORE);
 }
 
 static void store_evict(struct kt_store *st)
