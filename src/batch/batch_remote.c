@@ -41,6 +41,7 @@
 #include "backend/ingest/store.h"
 #include "backend/tracefs/tracers.h"
 #include "backend/symbols/usernames.h"
+#include "batch_hostsum.h"
 #include "batch_print.h"
 #include "batch_profile.h"
 #include "batch_remote.h"
@@ -1011,101 +1012,11 @@ static int br_drain(struct batch_remote *b, char *err, size_t errlen)
 	return 0;
 }
 
-/* What one host sent and lost, for the summary. */
-struct br_figures {
-	struct kt_remote_stats st;
-	struct kt_reader_stats rs;
-	struct kt_hostmerge_stats ms;
-	struct kt_rbacklog bl;
-	uint64_t lost, unc;
-	int64_t off;
-	bool clock;
-};
-
-static void br_figures(const struct br_host *h, struct br_figures *f)
-{
-	*f = (struct br_figures){ 0 };
-	remote_stats(h->r, &f->st);
-	rpages_stats(h->pages, &f->rs, NULL, 0, &f->lost);
-	rpages_backlog(h->pages, &f->bl);
-	if (h->b->merge)
-		hostmerge_stats(h->b->merge, h->idx, &f->ms);
-	f->clock = remote_clock(h->r, &f->off, &f->unc);
-}
-
-/* One remote's line, as before several were merged. */
-static void br_summary_one(struct batch_remote *b, const struct br_figures *f)
-{
-	fprintf(b->out, "# ktop: %s (kernel %s, %u CPUs): %llu bytes received in %llu frames, "
-		"%llu pages (%llu bytes)", remote_name(b->hosts[0].r), b->hosts[0].hello.kernel,
-		b->hosts[0].hello.ncpus, (unsigned long long)f->st.bytes,
-		(unsigned long long)f->st.frames, (unsigned long long)f->st.pages,
-		(unsigned long long)f->st.page_bytes);
-	fprintf(b->out, ", backlog max %llu bytes %llu ns, end %llu bytes %llu ns",
-		(unsigned long long)f->bl.max_bytes, (unsigned long long)f->bl.max_age_ns,
-		(unsigned long long)f->bl.bytes, (unsigned long long)f->bl.age_ns);
-	if (f->clock)
-		fprintf(b->out, ", clock offset %+lld ns +/- %llu ns", (long long)f->off,
-			(unsigned long long)f->unc);
-	fputc('\n', b->out);
-}
-
-/* Several remotes: a line per host. */
-static void br_summary_host(struct batch_remote *b, const struct br_host *h,
-			    const struct br_figures *f)
-{
-	fprintf(b->out, "# ktop: host %s (%s, kernel %s, %u CPUs): events=%llu lost=%llu "
-		"lost_marked=%llu lost_unknown_pages=%llu bytes=%llu frames=%llu stalled=%llu "
-		"late=%llu backlog_max=%llu backlog_max_ns=%llu backlog_end=%llu "
-		"backlog_end_ns=%llu", h->opt->label, remote_name(h->r), h->hello.kernel,
-		h->hello.ncpus, (unsigned long long)f->rs.events, (unsigned long long)f->lost,
-		(unsigned long long)f->rs.missed, (unsigned long long)f->rs.missed_unknown,
-		(unsigned long long)f->st.bytes, (unsigned long long)f->st.frames,
-		(unsigned long long)f->ms.stalled, (unsigned long long)f->ms.late,
-		(unsigned long long)f->bl.max_bytes, (unsigned long long)f->bl.max_age_ns,
-		(unsigned long long)f->bl.bytes, (unsigned long long)f->bl.age_ns);
-	if (f->clock)
-		fprintf(b->out, ", clock offset %+lld ns +/- %llu ns", (long long)f->off,
-			(unsigned long long)f->unc);
-	else
-		fputs(", clock offset unknown (no pong came)", b->out);
-	fputs(h->failed ? ", ended early\n" : "\n", b->out);
-}
-
-static void br_summary_json_host(struct batch_remote *b, const struct br_host *h,
-				 const struct br_figures *f)
-{
-	fputs("{\"host\":", b->out);
-	json_string(b->out, h->opt->label);
-	fputs(",\"agent\":", b->out);
-	json_string(b->out, h->hello.host);
-	fputs(",\"kernel\":", b->out);
-	json_string(b->out, h->hello.kernel);
-	fprintf(b->out, ",\"cpus\":%u,\"events\":%llu,\"lost\":%llu,\"lost_marked\":%llu,"
-		"\"lost_unknown_pages\":%llu,\"bytes\":%llu,\"frames\":%llu,\"pages\":%llu,"
-		"\"stalled\":%llu,\"late\":%llu,\"backlog_max_bytes\":%llu,"
-		"\"backlog_max_ns\":%llu,\"backlog_end_bytes\":%llu,\"backlog_end_ns\":%llu,",
-		h->hello.ncpus,
-		(unsigned long long)f->rs.events, (unsigned long long)f->lost,
-		(unsigned long long)f->rs.missed, (unsigned long long)f->rs.missed_unknown,
-		(unsigned long long)f->st.bytes, (unsigned long long)f->st.frames,
-		(unsigned long long)f->st.pages, (unsigned long long)f->ms.stalled,
-		(unsigned long long)f->ms.late, (unsigned long long)f->bl.max_bytes,
-		(unsigned long long)f->bl.max_age_ns, (unsigned long long)f->bl.bytes,
-		(unsigned long long)f->bl.age_ns);
-	if (f->clock)
-		fprintf(b->out, "\"offset_ns\":%lld,\"uncertainty_ns\":%llu", (long long)f->off,
-			(unsigned long long)f->unc);
-	else
-		fputs("\"offset_ns\":null,\"uncertainty_ns\":null", b->out);
-	fprintf(b->out, ",\"ended_early\":%s}", h->failed ? "true" : "false");
-}
-
 /* The hosts' figures (a line each with several, text), then the totals: the line local
  * batch mode ends with. */
 static void br_summary(struct batch_remote *b, double secs)
 {
-	struct br_figures f[KT_REMOTES_MAX];
+	struct batch_hostsum f[KT_REMOTES_MAX];
 	struct batch_totals all = { .printed = b->printed, .secs = secs };
 
 	if (b->out_closed)
@@ -1124,7 +1035,11 @@ static void br_summary(struct batch_remote *b, double secs)
 		batch_print_stacks(b->out, b->opts->json, b->stacks,
 				   b->opts->user_stacks ? "kernel and user" : "kernel");
 	for (unsigned i = 0; i < b->n; i++) {
-		br_figures(&b->hosts[i], &f[i]);
+		const struct br_host *h = &b->hosts[i];
+
+		f[i] = (struct batch_hostsum){ .label = h->opt->label, .name = remote_name(h->r),
+					       .hello = &h->hello, .failed = h->failed };
+		batch_hostsum_read(&f[i], h->r, h->pages, b->merge, h->idx);
 		all.events += f[i].rs.events;
 		all.lost_marked += f[i].rs.missed;
 		all.lost_unknown += f[i].rs.missed_unknown;
@@ -1136,16 +1051,16 @@ static void br_summary(struct batch_remote *b, double secs)
 		for (unsigned i = 0; i < b->n; i++) {
 			if (i)
 				fputc(',', b->out);
-			br_summary_json_host(b, &b->hosts[i], &f[i]);
+			batch_hostsum_json(b->out, &f[i]);
 		}
 		fputs("]}}\n", b->out);
 		fflush(b->out);
 		return;
 	}
 	if (b->n == 1)
-		br_summary_one(b, &f[0]);
+		batch_hostsum_one(b->out, &f[0]);
 	for (unsigned i = 0; b->n > 1 && i < b->n; i++)
-		br_summary_host(b, &b->hosts[i], &f[i]);
+		batch_hostsum_line(b->out, &f[i]);
 	batch_print_totals(b->out, &all);
 	fflush(b->out);
 }
