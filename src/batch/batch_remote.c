@@ -640,10 +640,7 @@ static char *br_record_path(const struct batch_remote *b, const struct br_host *
 static int br_record_start(struct br_host *h, char *err, size_t errlen)
 {
 	const struct kt_hello *hello = &h->hello;
-	struct kt_tdat_meta meta = { .ncpus = (int)hello->ncpus, .clock = "mono",
-				     .comm = br_comm_name, .comm_ctx = h,
-				     .uname = h->uname,
-				     .kallsyms = h->kallsyms,
+	struct kt_tdat_meta meta = { .clock = "mono", .comm = br_comm_name, .comm_ctx = h,
 				     .replace = h->b->opts->force };
 	char reply[1024];
 
@@ -651,9 +648,8 @@ static int br_record_start(struct br_host *h, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: no kallsyms for -o: %.500s", remote_name(h->r), reply);
 		return -1;
 	}
-	snprintf(h->uname, sizeof(h->uname), "Linux %s %s", hello->host, hello->kernel);
-	snprintf(h->kallsyms, sizeof(h->kallsyms), "%s/kallsyms", mirror_dir(h->mirror));
-	meta.tracing_dir = mirror_dir(h->mirror);
+	mirror_tdat_meta(h->mirror, hello, h->uname, sizeof(h->uname), h->kallsyms,
+			 sizeof(h->kallsyms), &meta);
 	h->rec_path = br_record_path(h->b, h);
 	h->rec = tdat_writer_open(h->rec_path, &meta, err, errlen);
 	return h->rec ? 0 : -1;
