@@ -31,6 +31,8 @@ src_libktop_a_SOURCES += \
 	src/batch/batch_offcpu.c src/batch/batch_offcpu.h \
 	src/batch/batch_top.c src/batch/batch_top.h \
 	src/batch/batch_remote.c src/batch/batch_remote.h \
+	src/batch/batch_hostsum.c src/batch/batch_hostsum.h \
+	src/batch/batch_snaps.c src/batch/batch_snaps.h \
 	src/app/stopwhen.c src/app/stopwhen.h \
 	src/app/armspec.c src/app/armspec.h \
 	src/batch/flightrec.c src/batch/flightrec.h \

@@ -20,7 +20,9 @@
  * --hist and --pmu: each agent opens the histograms and the counters as local batch mode
  * would (KT_REQ_HIST, KT_REQ_COUNTERS) and sends them rendered as local batch mode prints
  * them when its capture stops; they are printed before the summary, each histogram's hosts
- * in host order, then the counters', labelled with several remotes.
+ * in host order, then the counters', labelled with several remotes (batch_snaps.c, which
+ * keeps and prints them, the probes' counts and the profiles too; batch_hostsum.c the
+ * summary's per-host figures).
  */
 #include "config.h"
 
@@ -37,13 +39,13 @@
 #include "backend/ingest/decode.h"
 #include "backend/callgraph/evstack_record.h"
 #include "backend/ingest/loss.h"
-#include "backend/tracefs/probeprint.h"
 #include "backend/ingest/store.h"
 #include "backend/tracefs/tracers.h"
 #include "backend/symbols/usernames.h"
+#include "batch_hostsum.h"
 #include "batch_print.h"
-#include "batch_profile.h"
 #include "batch_remote.h"
+#include "batch_snaps.h"
 #include "batch_tree.h"
 #include "util/clock.h"
 #include "util/json.h"
@@ -79,19 +81,7 @@ struct br_host {
 	bool ended;	/* its END came, or (several remotes) it failed */
 	bool failed;
 	char err[512]; /* the first format or page the decoder refused */
-	/* --hist's i-th histogram, and last (n_hists) --pmu's counters: the request that
-	 * opened it (0: none), and its snapshot (NULL: none came) */
-	uint32_t *snap_ids;
-	char **snap_text;
-	/* its probes' hits and misses as its capture ended (NULL: none came) */
-	struct kt_probe_report *probes;
-	size_t n_probes;
-	/* --profile: the request that opened it, and its stacks' text (NULL: none came) */
-	uint32_t profile_id;
-	char *profile_text;
-	/* --off-cpu: likewise, rendered by the agent as local -b --off-cpu prints it */
-	uint32_t offcpu_id;
-	char *offcpu_text;
+	struct batch_snaps snaps; /* what its agent rendered for the end of the run */
 	/* -o: its trace.dat (with several remotes, one a host: br_record_path) */
 	struct kt_mirror *mirror;
 	struct kt_tdat_writer *rec;
@@ -403,38 +393,13 @@ static void br_stderr(void *ctx, const char *line)
 	fprintf(stderr, "%s\n", line);
 }
 
-/* A histogram's or the counters' rendering: kept, the last one of each, until the summary
- * prints it. */
+/* A histogram's, the counters', the probes' or a profile's rendering: kept, the last one of
+ * each, until the summary prints it (batch_snaps.h). */
 static void br_snapshot(void *ctx, struct kt_snapshot *s)
 {
 	struct br_host *h = ctx;
-	size_t n = h->b->opts->n_hists;
 
-	if (s->kind == KT_SNAP_PROBES) {
-		free(h->probes);
-		h->probes = probeprint_parse_wire(s->text, &h->n_probes);
-		free(s->text);
-		return;
-	}
-	if (s->kind == KT_SNAP_PROFILE && h->profile_id && s->id == h->profile_id) {
-		free(h->profile_text);
-		h->profile_text = s->text;
-		return;
-	}
-	if (s->kind == KT_SNAP_OFFCPU && h->offcpu_id && s->id == h->offcpu_id) {
-		free(h->offcpu_text);
-		h->offcpu_text = s->text;
-		return;
-	}
-	for (size_t i = 0; i <= n; i++) {
-		if (!h->snap_ids[i] || h->snap_ids[i] != s->id ||
-		    s->kind != (i < n ? KT_SNAP_HIST : KT_SNAP_COUNTERS))
-			continue;
-		free(h->snap_text[i]);
-		h->snap_text[i] = s->text;
-		return;
-	}
-	free(s->text); /* not one of ours */
+	batch_snaps_take(&h->snaps, h->b->opts, s);
 }
 
 static const struct kt_remote_ops br_ops = {
@@ -608,7 +573,7 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 			br_refused(h, what, reply, err, errlen);
 			return -1;
 		}
-		h->snap_ids[i] = remote_last_id(r);
+		h->snaps.ids[i] = remote_last_id(r);
 	}
 	if (o->cpu_profile) {
 		snprintf(what, sizeof(what), "%u", o->freq);
@@ -617,7 +582,7 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 			br_refused(h, "--profile", reply, err, errlen);
 			return -1;
 		}
-		h->profile_id = remote_last_id(r);
+		h->snaps.profile_id = remote_last_id(r);
 	}
 	if (o->off_cpu) {
 		/* rendered there as --json and -q print it; arg: its variant, when pinned */
@@ -628,7 +593,7 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 			br_refused(h, "--off-cpu", reply, err, errlen);
 			return -1;
 		}
-		h->offcpu_id = remote_last_id(r);
+		h->snaps.offcpu_id = remote_last_id(r);
 	}
 	if (!o->pmu)
 		return 0;
@@ -644,167 +609,8 @@ static int br_requests(struct br_host *h, char *err, size_t errlen)
 		return -1;
 	}
 	free(specs);
-	h->snap_ids[o->n_hists] = remote_last_id(r);
+	h->snaps.ids[o->n_hists] = remote_last_id(r);
 	return 0;
-}
-
-/* A host's profile as local batch mode renders it (text, its counts line first; --folded,
- * the stacks alone, the counts on stderr already; --json, one object): as it is with one
- * host, else after a line naming the host, each JSON object with "host", each folded
- * stack under the host's label, one flame graph's input for them all. text is changed. */
-static void br_print_block(struct batch_remote *b, const struct br_host *h, char *text)
-{
-	const struct kt_options *o = b->opts;
-	char *line, *save = NULL;
-
-	if (!b->merge && !o->json) {
-		fputs(text, b->out);
-		return;
-	}
-	if (!o->json && !o->folded) {
-		fprintf(b->out, "# host %s\n%s", h->opt->label, text);
-		return;
-	}
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (o->json) {
-			batch_print_host_json(b->out, h->opt->label, line);
-			fputc('\n', b->out);
-		} else {
-			fprintf(b->out, "%s;%s\n", h->opt->label, line);
-		}
-	}
-}
-
-/* A host's --profile stacks rendered as local batch mode prints them (batch_profile.c, from
- * the text the agent sent). malloc'd; NULL with the reason on stderr. */
-static char *br_profile_text(struct batch_remote *b, const struct br_host *h)
-{
-	struct kt_batch_profile *bp;
-	char err[200], *text = NULL;
-	size_t len;
-	FILE *mem;
-	int ret;
-
-	bp = batch_profile_from_text(b->opts, h->profile_text, err, sizeof(err));
-	if (!bp) {
-		fprintf(stderr, "ktop: %s: %s\n", remote_name(h->r), err);
-		return NULL;
-	}
-	mem = open_memstream(&text, &len);
-	ret = mem ? batch_profile_print(bp, mem) : -1;
-	if (mem && fclose(mem))
-		ret = -1;
-	batch_profile_free(bp);
-	if (ret < 0) {
-		fprintf(stderr, "ktop: %s: out of memory for its profile\n", remote_name(h->r));
-		free(text);
-		return NULL;
-	}
-	return text;
-}
-
-/* A host's --off-cpu profile as the agent rendered it (local batch mode's text or JSON);
- * --folded takes its counts line to stderr, as locally. Its stacks (or the object) stay
- * in text. */
-static char *br_offcpu_text(struct batch_remote *b, struct br_host *h)
-{
-	char *text = h->offcpu_text, *nl;
-
-	h->offcpu_text = NULL;
-	if (!b->opts->folded || b->opts->json || strncmp(text, "# off-cpu: ", 11))
-		return text;
-	nl = strchr(text, '\n');
-	fprintf(stderr, "ktop: off-cpu: %.*s\n", nl ? (int)(nl - text - 11) : (int)strlen(text + 11),
-		text + 11);
-	memmove(text, nl ? nl + 1 : text + strlen(text), strlen(nl ? nl + 1 : "") + 1);
-	return text;
-}
-
-/* Each host's --profile or --off-cpu stacks, first, as locally (br_print_block). Returns
- * -1 on a write error. */
-static int br_print_profiles(struct batch_remote *b)
-{
-	const struct kt_options *o = b->opts;
-	char *text;
-
-	for (unsigned k = 0; (o->cpu_profile || o->off_cpu) && k < b->n; k++) {
-		struct br_host *h = &b->hosts[k];
-
-		if (o->cpu_profile ? !h->profile_text : !h->offcpu_text) {
-			fprintf(stderr, "ktop: %s sent no %s profile%s\n", remote_name(h->r),
-				o->cpu_profile ? "on-CPU" : "off-CPU",
-				h->failed ? " (it ended early)" : "");
-			continue;
-		}
-		text = o->cpu_profile ? br_profile_text(b, h) : br_offcpu_text(b, h);
-		if (text)
-			br_print_block(b, h, text);
-		free(text);
-	}
-	return ferror(b->out) ? -1 : 0;
-}
-
-/* A host's probes' hits and misses, as local batch mode prints them after the counters;
- * with several hosts after a line naming it, in JSON each object with "host" first. */
-static void br_print_probes(struct batch_remote *b, const struct br_host *h)
-{
-	char *text = NULL, *line, *save = NULL;
-	size_t len = 0;
-	FILE *mem;
-
-	if (!h->n_probes)
-		return;
-	if (!b->opts->json) {
-		if (b->merge)
-			fprintf(b->out, "# host %s\n", h->opt->label);
-		probeprint(h->probes, h->n_probes, false, b->out);
-		return;
-	}
-	mem = open_memstream(&text, &len);
-	if (!mem)
-		return;
-	probeprint(h->probes, h->n_probes, true, mem);
-	if (fclose(mem) == 0)
-		for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			batch_print_host_json(b->out, h->opt->label, line);
-			fputc('\n', b->out);
-		}
-	free(text);
-}
-
-/* --hist's histograms, then --pmu's counters, as local batch mode prints them, every
- * host's in host order; with several, text blocks follow a line naming the host and JSON
- * objects carry "host" first, as events do. A host that ended without sending one is named
- * on stderr. */
-static void br_print_snapshots(struct batch_remote *b)
-{
-	const struct kt_options *o = b->opts;
-	const struct br_host *h;
-	const char *text;
-
-	for (size_t i = 0; i < o->n_hists + o->pmu; i++) {
-		for (unsigned k = 0; k < b->n; k++) {
-			h = &b->hosts[k];
-			text = h->snap_text[i];
-			if (!text) {
-				fprintf(stderr, "ktop: %s sent no %s%s%s\n", remote_name(h->r),
-					i < o->n_hists ? "histogram for --hist " : "counters",
-					i < o->n_hists ? o->hists[i] : "",
-					h->failed ? " (it ended early)" : "");
-				continue;
-			}
-			if (o->json) {
-				/* an agent's is one object: its fields follow the host */
-				batch_print_host_json(b->out, h->opt->label, text);
-				continue;
-			}
-			if (b->merge)
-				fprintf(b->out, "# host %s\n", h->opt->label);
-			fputs(text, b->out);
-		}
-	}
-	for (unsigned k = 0; k < b->n; k++)
-		br_print_probes(b, &b->hosts[k]);
 }
 
 /* -o FILE's path for host h: FILE with one remote; with several, one file a host, its
@@ -834,10 +640,7 @@ static char *br_record_path(const struct batch_remote *b, const struct br_host *
 static int br_record_start(struct br_host *h, char *err, size_t errlen)
 {
 	const struct kt_hello *hello = &h->hello;
-	struct kt_tdat_meta meta = { .ncpus = (int)hello->ncpus, .clock = "mono",
-				     .comm = br_comm_name, .comm_ctx = h,
-				     .uname = h->uname,
-				     .kallsyms = h->kallsyms,
+	struct kt_tdat_meta meta = { .clock = "mono", .comm = br_comm_name, .comm_ctx = h,
 				     .replace = h->b->opts->force };
 	char reply[1024];
 
@@ -845,9 +648,8 @@ static int br_record_start(struct br_host *h, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: no kallsyms for -o: %.500s", remote_name(h->r), reply);
 		return -1;
 	}
-	snprintf(h->uname, sizeof(h->uname), "Linux %s %s", hello->host, hello->kernel);
-	snprintf(h->kallsyms, sizeof(h->kallsyms), "%s/kallsyms", mirror_dir(h->mirror));
-	meta.tracing_dir = mirror_dir(h->mirror);
+	mirror_tdat_meta(h->mirror, hello, h->uname, sizeof(h->uname), h->kallsyms,
+			 sizeof(h->kallsyms), &meta);
 	h->rec_path = br_record_path(h->b, h);
 	h->rec = tdat_writer_open(h->rec_path, &meta, err, errlen);
 	return h->rec ? 0 : -1;
@@ -1011,120 +813,39 @@ static int br_drain(struct batch_remote *b, char *err, size_t errlen)
 	return 0;
 }
 
-/* What one host sent and lost, for the summary. */
-struct br_figures {
-	struct kt_remote_stats st;
-	struct kt_reader_stats rs;
-	struct kt_hostmerge_stats ms;
-	struct kt_rbacklog bl;
-	uint64_t lost, unc;
-	int64_t off;
-	bool clock;
-};
-
-static void br_figures(const struct br_host *h, struct br_figures *f)
-{
-	*f = (struct br_figures){ 0 };
-	remote_stats(h->r, &f->st);
-	rpages_stats(h->pages, &f->rs, NULL, 0, &f->lost);
-	rpages_backlog(h->pages, &f->bl);
-	if (h->b->merge)
-		hostmerge_stats(h->b->merge, h->idx, &f->ms);
-	f->clock = remote_clock(h->r, &f->off, &f->unc);
-}
-
-/* One remote's line, as before several were merged. */
-static void br_summary_one(struct batch_remote *b, const struct br_figures *f)
-{
-	fprintf(b->out, "# ktop: %s (kernel %s, %u CPUs): %llu bytes received in %llu frames, "
-		"%llu pages (%llu bytes)", remote_name(b->hosts[0].r), b->hosts[0].hello.kernel,
-		b->hosts[0].hello.ncpus, (unsigned long long)f->st.bytes,
-		(unsigned long long)f->st.frames, (unsigned long long)f->st.pages,
-		(unsigned long long)f->st.page_bytes);
-	fprintf(b->out, ", backlog max %llu bytes %llu ns, end %llu bytes %llu ns",
-		(unsigned long long)f->bl.max_bytes, (unsigned long long)f->bl.max_age_ns,
-		(unsigned long long)f->bl.bytes, (unsigned long long)f->bl.age_ns);
-	if (f->clock)
-		fprintf(b->out, ", clock offset %+lld ns +/- %llu ns", (long long)f->off,
-			(unsigned long long)f->unc);
-	fputc('\n', b->out);
-}
-
-/* Several remotes: a line per host. */
-static void br_summary_host(struct batch_remote *b, const struct br_host *h,
-			    const struct br_figures *f)
-{
-	fprintf(b->out, "# ktop: host %s (%s, kernel %s, %u CPUs): events=%llu lost=%llu "
-		"lost_marked=%llu lost_unknown_pages=%llu bytes=%llu frames=%llu stalled=%llu "
-		"late=%llu backlog_max=%llu backlog_max_ns=%llu backlog_end=%llu "
-		"backlog_end_ns=%llu", h->opt->label, remote_name(h->r), h->hello.kernel,
-		h->hello.ncpus, (unsigned long long)f->rs.events, (unsigned long long)f->lost,
-		(unsigned long long)f->rs.missed, (unsigned long long)f->rs.missed_unknown,
-		(unsigned long long)f->st.bytes, (unsigned long long)f->st.frames,
-		(unsigned long long)f->ms.stalled, (unsigned long long)f->ms.late,
-		(unsigned long long)f->bl.max_bytes, (unsigned long long)f->bl.max_age_ns,
-		(unsigned long long)f->bl.bytes, (unsigned long long)f->bl.age_ns);
-	if (f->clock)
-		fprintf(b->out, ", clock offset %+lld ns +/- %llu ns", (long long)f->off,
-			(unsigned long long)f->unc);
-	else
-		fputs(", clock offset unknown (no pong came)", b->out);
-	fputs(h->failed ? ", ended early\n" : "\n", b->out);
-}
-
-static void br_summary_json_host(struct batch_remote *b, const struct br_host *h,
-				 const struct br_figures *f)
-{
-	fputs("{\"host\":", b->out);
-	json_string(b->out, h->opt->label);
-	fputs(",\"agent\":", b->out);
-	json_string(b->out, h->hello.host);
-	fputs(",\"kernel\":", b->out);
-	json_string(b->out, h->hello.kernel);
-	fprintf(b->out, ",\"cpus\":%u,\"events\":%llu,\"lost\":%llu,\"lost_marked\":%llu,"
-		"\"lost_unknown_pages\":%llu,\"bytes\":%llu,\"frames\":%llu,\"pages\":%llu,"
-		"\"stalled\":%llu,\"late\":%llu,\"backlog_max_bytes\":%llu,"
-		"\"backlog_max_ns\":%llu,\"backlog_end_bytes\":%llu,\"backlog_end_ns\":%llu,",
-		h->hello.ncpus,
-		(unsigned long long)f->rs.events, (unsigned long long)f->lost,
-		(unsigned long long)f->rs.missed, (unsigned long long)f->rs.missed_unknown,
-		(unsigned long long)f->st.bytes, (unsigned long long)f->st.frames,
-		(unsigned long long)f->st.pages, (unsigned long long)f->ms.stalled,
-		(unsigned long long)f->ms.late, (unsigned long long)f->bl.max_bytes,
-		(unsigned long long)f->bl.max_age_ns, (unsigned long long)f->bl.bytes,
-		(unsigned long long)f->bl.age_ns);
-	if (f->clock)
-		fprintf(b->out, "\"offset_ns\":%lld,\"uncertainty_ns\":%llu", (long long)f->off,
-			(unsigned long long)f->unc);
-	else
-		fputs("\"offset_ns\":null,\"uncertainty_ns\":null", b->out);
-	fprintf(b->out, ",\"ended_early\":%s}", h->failed ? "true" : "false");
-}
-
 /* The hosts' figures (a line each with several, text), then the totals: the line local
  * batch mode ends with. */
 static void br_summary(struct batch_remote *b, double secs)
 {
-	struct br_figures f[KT_REMOTES_MAX];
+	struct batch_hostsum f[KT_REMOTES_MAX];
 	struct batch_totals all = { .printed = b->printed, .secs = secs };
+	struct batch_snaps *snaps[KT_REMOTES_MAX];
 
 	if (b->out_closed)
 		return;
 	br_flush_held(b); /* the last event's user stack */
+	for (unsigned i = 0; i < b->n; i++) {
+		b->hosts[i].snaps.failed = b->hosts[i].failed;
+		snaps[i] = &b->hosts[i].snaps;
+	}
 	/* --folded: the flame graph's input and nothing else, as locally */
-	if (br_print_profiles(b) < 0 || b->opts->folded)
+	if (batch_snaps_print_profiles(b->out, b->opts, snaps, b->n) < 0 || b->opts->folded)
 		return;
 	/* before the summary, which stays the last line, as locally */
 	for (unsigned i = 0; i < b->n && !b->opts->quiet; i++)
 		if (b->hosts[i].tree)
 			batch_tree_print(b->hosts[i].tree, b->out, b->opts->json,
 					 b->n > 1 ? b->hosts[i].opt->label : NULL);
-	br_print_snapshots(b);
+	batch_snaps_print(b->out, b->opts, snaps, b->n);
 	if (b->stacks)
 		batch_print_stacks(b->out, b->opts->json, b->stacks,
 				   b->opts->user_stacks ? "kernel and user" : "kernel");
 	for (unsigned i = 0; i < b->n; i++) {
-		br_figures(&b->hosts[i], &f[i]);
+		const struct br_host *h = &b->hosts[i];
+
+		f[i] = (struct batch_hostsum){ .label = h->opt->label, .name = remote_name(h->r),
+					       .hello = &h->hello, .failed = h->failed };
+		batch_hostsum_read(&f[i], h->r, h->pages, b->merge, h->idx);
 		all.events += f[i].rs.events;
 		all.lost_marked += f[i].rs.missed;
 		all.lost_unknown += f[i].rs.missed_unknown;
@@ -1136,16 +857,16 @@ static void br_summary(struct batch_remote *b, double secs)
 		for (unsigned i = 0; i < b->n; i++) {
 			if (i)
 				fputc(',', b->out);
-			br_summary_json_host(b, &b->hosts[i], &f[i]);
+			batch_hostsum_json(b->out, &f[i]);
 		}
 		fputs("]}}\n", b->out);
 		fflush(b->out);
 		return;
 	}
 	if (b->n == 1)
-		br_summary_one(b, &f[0]);
+		batch_hostsum_one(b->out, &f[0]);
 	for (unsigned i = 0; b->n > 1 && i < b->n; i++)
-		br_summary_host(b, &b->hosts[i], &f[i]);
+		batch_hostsum_line(b->out, &f[i]);
 	batch_print_totals(b->out, &all);
 	fflush(b->out);
 }
@@ -1162,31 +883,29 @@ static int br_host_open(struct batch_remote *b, unsigned i, char *err, size_t er
 	h->tep = tep_alloc();
 	h->dec = h->tep ? decoder_new_offline(h->tep) : NULL;
 	h->pages = h->dec ? rpages_new(h->tep, br_emit, h) : NULL;
-	h->snap_ids = xcalloc(b->opts->n_hists + 1, sizeof(*h->snap_ids));
-	h->snap_text = xcalloc(b->opts->n_hists + 1, sizeof(*h->snap_text));
+	batch_snaps_init(&h->snaps, b->opts);
+	h->snaps.label = h->opt->label;
 	if (!h->pages) {
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
 	h->r = remote_spawn(h->opt->host, h->opt->via, b->opts->compress, &b->ops, h, err,
 			    errlen);
-	return h->r ? 0 : -1;
+	if (!h->r)
+		return -1;
+	h->snaps.name = remote_name(h->r);
+	return 0;
 }
 
 static void br_host_close(struct br_host *h)
 {
-	for (size_t i = 0; h->snap_text && i <= h->b->opts->n_hists; i++)
-		free(h->snap_text[i]);
-	free(h->snap_text);
-	free(h->probes);
-	free(h->profile_text);
-	free(h->offcpu_text);
+	if (h->b) /* a host after one that failed to open was never opened */
+		batch_snaps_free(&h->snaps, h->b->opts);
 	tdat_writer_abort(h->rec);
 	batch_tree_free(h->tree);
 	usernames_free(h->unames);
 	mirror_free(h->mirror);
 	free(h->rec_path);
-	free(h->snap_ids);
 	rpages_free(h->pages);
 	remote_close(h->r);
 	decoder_free(h->dec);

@@ -15,6 +15,8 @@
 #include <unistd.h>
 
 #include "mirror.h"
+#include "proto.h"
+#include "record/tdat_write.h"
 #include "util/piddead.h"
 #include "util/xalloc.h"
 
@@ -25,6 +27,18 @@ struct kt_mirror {
 const char *mirror_dir(const struct kt_mirror *m)
 {
 	return m->dir;
+}
+
+void mirror_tdat_meta(const struct kt_mirror *m, const struct kt_hello *hello, char *uname,
+		      size_t unamelen, char *kallsyms, size_t kallsymslen,
+		      struct kt_tdat_meta *meta)
+{
+	snprintf(uname, unamelen, "Linux %s %s", hello->host, hello->kernel);
+	snprintf(kallsyms, kallsymslen, "%s/kallsyms", m->dir);
+	meta->tracing_dir = m->dir;
+	meta->kallsyms = kallsyms;
+	meta->uname = uname;
+	meta->ncpus = (int)hello->ncpus;
 }
 
 /* The names come from the agent: one path component each, no way out of the directory. */

@@ -249,12 +249,8 @@ int remote_record_meta(struct kt_source *s, struct kt_tdat_meta *meta, char *err
 		snprintf(err, errlen, "%s", h->mirror_err);
 		return -1;
 	}
-	snprintf(h->uname, sizeof(h->uname), "Linux %s %s", h->hello.host, h->hello.kernel);
-	snprintf(h->kallsyms, sizeof(h->kallsyms), "%s/kallsyms", mirror_dir(h->mirror));
-	meta->tracing_dir = mirror_dir(h->mirror);
-	meta->kallsyms = h->kallsyms; /* none came: none in the file, not this machine's */
-	meta->uname = h->uname;
-	meta->ncpus = (int)h->hello.ncpus;
+	mirror_tdat_meta(h->mirror, &h->hello, h->uname, sizeof(h->uname), h->kallsyms,
+			 sizeof(h->kallsyms), meta);
 	return 0;
 }
 
