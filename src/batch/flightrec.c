@@ -460,23 +460,31 @@ static void fr_rearm(struct kt_flightrec *fr, struct fr_cond *c)
 	}
 }
 
-void flightrec_poll(struct kt_flightrec *fr, FILE *out)
+/* What fired since the last look, queued; event conditions armed again when rearm. */
+static void fr_collect(struct kt_flightrec *fr, bool rearm)
 {
 	struct kt_arm_fire f;
-	size_t i;
 
-	for (i = 0; i < fr->n; i++) {
+	for (size_t i = 0; i < fr->n; i++) {
 		struct fr_cond *c = &fr->conds[i];
 
 		if (c->spec.kind == KT_ARM_NONE) {
 			if (c->armed)
 				fr_poll_event(fr, c);
-			fr_rearm(fr, c);
+			if (rearm)
+				fr_rearm(fr, c);
 			continue;
 		}
 		while (!fr_full(fr) && armbpf_take(fr->bpf, c->kidx, &f))
 			fr_fired(fr, c, &f);
 	}
+}
+
+void flightrec_poll(struct kt_flightrec *fr, FILE *out)
+{
+	size_t i;
+
+	fr_collect(fr, true);
 	/* a window is in the store once the reader has passed its end */
 	for (i = 0; i < fr->nqueue;) {
 		if (clock_mono_ns() >= fr->queue[i].to + FR_FLUSH_NS)
@@ -491,8 +499,9 @@ void flightrec_flush(struct kt_flightrec *fr, FILE *out)
 	unsigned long long now = clock_mono_ns(), last = 0;
 	struct timespec nap;
 
-	if (!fr || !fr->nqueue)
+	if (!fr)
 		return;
+	fr_collect(fr, false); /* what fired since the last tick too */
 	for (size_t i = 0; i < fr->nqueue; i++) {
 		struct kt_incident *inc = &fr->queue[i];
 
