@@ -36,6 +36,7 @@ src_libktop_a_SOURCES += \
 	src/app/stopwhen.c src/app/stopwhen.h \
 	src/app/armspec.c src/app/armspec.h \
 	src/batch/flightrec.c src/batch/flightrec.h \
+	src/batch/incident_rows.c src/batch/incident_rows.h \
 	src/batch/chrome.c src/batch/chrome.h \
 	src/ui/ktoprc.c src/ui/ktoprc.h
 

@@ -592,13 +592,8 @@ int batch_run(struct kt_app *app, FILE *out)
 		if (batch_full(&b) || stopwhen_check(app) || (b.fr && flightrec_done(b.fr)))
 			break;
 	}
-	/* an incident that fired is written with its --post, whatever ended the run */
-	while (b.fr && flightrec_waiting(b.fr)) {
-		poll(&pfd, 1, PROFILE_POLL_MS);
-		app_drain_wake(app);
-		batch_print_new(&b);
-		flightrec_poll(b.fr, out);
-	}
+	/* an incident that fired is written with the post-roll it has, whatever ended the run */
+	flightrec_flush(b.fr, out);
 	/* The counters and the profile cover --duration, not the drain that follows. */
 	if (app->pmu)
 		pmu_stop(app->pmu);

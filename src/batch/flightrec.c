@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <traceevent/event-parse.h>
@@ -61,6 +62,7 @@ struct kt_flightrec {
 	struct kt_incident *queue; /* fired, waiting for their windows to be in the store */
 	size_t nqueue;
 	unsigned int fired;   /* incidents fired (numbered in that order) */
+	unsigned int n0;      /* numbers go on from this: the list's last, armed before */
 	unsigned int written; /* incidents written, kept or not */
 	struct fr_kept *kept; /* this run's incident directories still on disk, oldest first */
 	size_t nkept;
@@ -68,8 +70,7 @@ struct kt_flightrec {
 	char *dir;			 /* --incidents */
 	void (*say)(void *ctx, const char *line); /* NULL: stderr */
 	void *say_ctx;
-	struct kt_fr_row *rows;		 /* the last KT_FR_ROWS written, a ring */
-	size_t nrows, row0;		 /* how many, the oldest's index */
+	struct kt_incident_rows *rows;	 /* where written incidents are listed, or NULL */
 };
 
 /* One problem line to the front end's place for them. */
@@ -205,7 +206,7 @@ static struct kt_incident *fr_fired(struct kt_flightrec *fr, struct fr_cond *c,
 	fr->queue = xreallocarray(fr->queue, fr->nqueue + 1, sizeof(*fr->queue));
 	inc = &fr->queue[fr->nqueue++];
 	memset(inc, 0, sizeof(*inc));
-	inc->n = ++fr->fired;
+	inc->n = fr->n0 + ++fr->fired;
 	inc->cond = c->spec.text;
 	inc->kind = c->spec.kind;
 	inc->threshold_ns = c->spec.cond.min_ns;
@@ -308,6 +309,7 @@ static void fr_what(const struct kt_incident *inc, char *buf, size_t len)
 static void fr_line(const struct kt_incident *inc, const char *path, FILE *out, bool json)
 {
 	char what[128], ts[32];
+	double post_kept = (double)(inc->to - inc->fire.ts) / NS;
 
 	fr_what(inc, what, sizeof(what));
 	decoder_format_ts(inc->fire.ts, 0, ts, sizeof(ts));
@@ -319,11 +321,17 @@ static void fr_line(const struct kt_incident *inc, const char *path, FILE *out, 
 		fprintf(out, ",\"pid\":%d,\"tid\":%d,\"cpu\":%u,\"fired\":\"%s\",\"dir\":", inc->fire.pid,
 			inc->fire.tid, inc->fire.cpu, ts);
 		json_string(out, path);
+		if (inc->truncated)
+			fprintf(out, ",\"truncated\":true,\"post_kept_s\":%.3f", post_kept);
 		fputs("}}\n", out);
 	} else {
-		fprintf(out, "incident %u: %s: %s by %s %d/%d on CPU %u at %s -> %s\n", inc->n,
+		fprintf(out, "incident %u: %s: %s by %s %d/%d on CPU %u at %s -> %s", inc->n,
 			inc->cond, what, inc->fire.comm, inc->fire.pid, inc->fire.tid, inc->fire.cpu,
 			ts, path);
+		if (inc->truncated)
+			fprintf(out, " (truncated: ktop stopped %.3f s into the %g s post-roll)",
+				post_kept, inc->post);
+		fputc('\n', out);
 	}
 	fflush(out);
 }
@@ -352,20 +360,15 @@ static void fr_quota(struct kt_flightrec *fr, const char *path)
 	}
 }
 
-/* The explorer's row of an incident written (the oldest row goes past KT_FR_ROWS). */
+/* The explorer's row of an incident written. */
 static void fr_row(struct kt_flightrec *fr, const struct kt_incident *inc,
 		   const struct kt_window_stats *ws, const char *path)
 {
 	struct kt_fr_row *r;
 
 	if (!fr->rows)
-		fr->rows = xcalloc(KT_FR_ROWS, sizeof(*fr->rows));
-	if (fr->nrows == KT_FR_ROWS)
-		fr->row0 = (fr->row0 + 1) % KT_FR_ROWS;
-	else
-		fr->nrows++;
-	r = &fr->rows[(fr->row0 + fr->nrows - 1) % KT_FR_ROWS];
-	memset(r, 0, sizeof(*r));
+		return;
+	r = incident_rows_add(fr->rows);
 	r->n = inc->n;
 	r->fired = inc->fire.ts;
 	r->from = inc->from;
@@ -388,14 +391,12 @@ static void fr_row(struct kt_flightrec *fr, const struct kt_incident *inc,
 	snprintf(r->path, sizeof(r->path), "%s", path);
 }
 
-size_t flightrec_nrows(const struct kt_flightrec *fr)
+void flightrec_set_rows(struct kt_flightrec *fr, struct kt_incident_rows *rows)
 {
-	return fr->nrows;
-}
+	size_t n = incident_rows_count(rows);
 
-const struct kt_fr_row *flightrec_row(const struct kt_flightrec *fr, size_t i)
-{
-	return &fr->rows[(fr->row0 + i) % KT_FR_ROWS];
+	fr->rows = rows;
+	fr->n0 = n ? incident_rows_get(rows, n - 1)->n : 0;
 }
 
 void flightrec_conds(const struct kt_flightrec *fr, char *buf, size_t len)
@@ -459,23 +460,31 @@ static void fr_rearm(struct kt_flightrec *fr, struct fr_cond *c)
 	}
 }
 
-void flightrec_poll(struct kt_flightrec *fr, FILE *out)
+/* What fired since the last look, queued; event conditions armed again when rearm. */
+static void fr_collect(struct kt_flightrec *fr, bool rearm)
 {
 	struct kt_arm_fire f;
-	size_t i;
 
-	for (i = 0; i < fr->n; i++) {
+	for (size_t i = 0; i < fr->n; i++) {
 		struct fr_cond *c = &fr->conds[i];
 
 		if (c->spec.kind == KT_ARM_NONE) {
 			if (c->armed)
 				fr_poll_event(fr, c);
-			fr_rearm(fr, c);
+			if (rearm)
+				fr_rearm(fr, c);
 			continue;
 		}
 		while (!fr_full(fr) && armbpf_take(fr->bpf, c->kidx, &f))
 			fr_fired(fr, c, &f);
 	}
+}
+
+void flightrec_poll(struct kt_flightrec *fr, FILE *out)
+{
+	size_t i;
+
+	fr_collect(fr, true);
 	/* a window is in the store once the reader has passed its end */
 	for (i = 0; i < fr->nqueue;) {
 		if (clock_mono_ns() >= fr->queue[i].to + FR_FLUSH_NS)
@@ -485,9 +494,32 @@ void flightrec_poll(struct kt_flightrec *fr, FILE *out)
 	}
 }
 
-bool flightrec_waiting(const struct kt_flightrec *fr)
+void flightrec_flush(struct kt_flightrec *fr, FILE *out)
 {
-	return fr->nqueue > 0;
+	unsigned long long now = clock_mono_ns(), last = 0;
+	struct timespec nap;
+
+	if (!fr)
+		return;
+	fr_collect(fr, false); /* what fired since the last tick too */
+	for (size_t i = 0; i < fr->nqueue; i++) {
+		struct kt_incident *inc = &fr->queue[i];
+
+		if (inc->to > now) {
+			inc->to = now > inc->fire.ts ? now : inc->fire.ts;
+			inc->truncated = true;
+		}
+		if (inc->to > last)
+			last = inc->to;
+	}
+	/* what came up to now is in the store once the reader has had a quiet CPU's turn */
+	if (last + FR_FLUSH_NS > now) {
+		nap.tv_sec = (time_t)((last + FR_FLUSH_NS - now) / 1000000000ull);
+		nap.tv_nsec = (long)((last + FR_FLUSH_NS - now) % 1000000000ull);
+		nanosleep(&nap, NULL);
+	}
+	while (fr->nqueue)
+		fr_write(fr, 0, out);
 }
 
 bool flightrec_done(const struct kt_flightrec *fr)
@@ -509,7 +541,6 @@ void flightrec_finish(struct kt_flightrec *fr)
 					      fr->conds[i].spec.trig.cmd, err, sizeof(err)) < 0)
 			log_debug("flightrec: %s", err);
 	armbpf_close(fr->bpf);
-	free(fr->rows);
 	free(fr->dir);
 	free(fr->queue);
 	free(fr->kept);

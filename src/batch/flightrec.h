@@ -13,22 +13,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "incident_rows.h"
+
 struct kt_app;
 struct kt_flightrec;
-
-/* One incident written, as the explorer lists it. */
-struct kt_fr_row {
-	unsigned int n;
-	unsigned long long fired, from, to; /* trace clock */
-	char cond[160];			    /* the --arm text */
-	char what[128];			    /* "syscall clock_nanosleep took 120.3 ms" */
-	char value[32];			    /* "120.312 ms", "ENOENT", "event" */
-	char comm[16];
-	int pid, tid;
-	unsigned int cpu;
-	unsigned long long lost;	    /* kernel loss in the window (markers' events) */
-	char path[4096];		    /* its directory */
-};
 
 /* Parses the n conditions (--arm's text), enables the default context events when no -e
  * is given, arms every condition; incidents go under dir. NULL with a one-line reason. */
@@ -41,16 +29,16 @@ void flightrec_set_say(struct kt_flightrec *fr, void (*say)(void *ctx, const cha
 /* Notes what fired, writes the incidents whose window is in, re-arms. One line per incident
  * written goes to out when not NULL (--json: an object). */
 void flightrec_poll(struct kt_flightrec *fr, FILE *out);
-/* How many incidents it lists (the last KT_FR_ROWS written); the i-th, oldest first. */
-#define KT_FR_ROWS 1024
-size_t flightrec_nrows(const struct kt_flightrec *fr);
-const struct kt_fr_row *flightrec_row(const struct kt_flightrec *fr, size_t i);
+/* Where each incident written is listed (the explorer's list, which outlives fr); none
+ * until set. Incidents are numbered on from the list's last. */
+void flightrec_set_rows(struct kt_flightrec *fr, struct kt_incident_rows *rows);
 /* The conditions armed, "; "-separated, into buf. */
 void flightrec_conds(const struct kt_flightrec *fr, char *buf, size_t len);
 /* --max-incidents written: the run may end. */
 bool flightrec_done(const struct kt_flightrec *fr);
-/* An incident fired and waits for its --post: the capture must run until it is written. */
-bool flightrec_waiting(const struct kt_flightrec *fr);
+/* Quitting or disarming: the incidents still waiting for their --post are written now with
+ * the post-roll they have, marked truncated (after the reader's last turn, at most 0.3 s). */
+void flightrec_flush(struct kt_flightrec *fr, FILE *out);
 /* Detaches the kernel conditions, removes its event triggers and frees. Safe on NULL. */
 void flightrec_finish(struct kt_flightrec *fr);
 

@@ -109,10 +109,14 @@ static int write_summary(const char *path, const struct kt_incident *inc,
 	json_ts(f, "from", inc->from);
 	fputc(',', f);
 	json_ts(f, "to", inc->to);
-	fprintf(f, ",\"pre_s\":%g,\"post_s\":%g},\"events\":%llu,"
+	fprintf(f, ",\"pre_s\":%g,\"post_s\":%g,\"truncated\":%s", inc->pre, inc->post,
+		inc->truncated ? "true" : "false");
+	if (inc->truncated) /* ktop quit or disarmed inside the post-roll: what it had */
+		fprintf(f, ",\"post_kept_s\":%.3f", (double)(inc->to - inc->fire.ts) / 1e9);
+	fprintf(f, "},\"events\":%llu,"
 		"\"loss\":{\"kernel_markers\":%llu,\"kernel_events\":%llu,\"evicted_before\":%s,"
 		"\"stopped_early\":",
-		inc->pre, inc->post, ws->events, ws->lost_markers, ws->lost_events,
+		ws->events, ws->lost_markers, ws->lost_events,
 		ws->truncated ? "true" : "false");
 	if (rc == 1)
 		json_string(f, why);

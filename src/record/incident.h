@@ -6,6 +6,7 @@
 #ifndef KTOP_INCIDENT_H
 #define KTOP_INCIDENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,7 @@ struct kt_incident {
 	unsigned long long full;    /* firings the kernel could not hold so far (not written) */
 	uint64_t from, to;	  /* the window written, trace clock */
 	double pre, post;	  /* --pre and --post */
+	bool truncated;		  /* ktop quit or disarmed before to: the window ends there */
 };
 
 /* What an incident is written from, filled by its caller (app_incident_from,

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -69,6 +70,17 @@ static int bit_test(const unsigned char *map, unsigned n)
 	return map[n / 8] & (1u << (n % 8));
 }
 
+/* The pid bitmap, half a MiB mapped on its own: only the pages of pids seen are touched, and
+ * unmapping it at every incident does not move glibc's mmap threshold as freeing a calloc'd
+ * one does (after which each incident's came from the heap, zeroed whole). NULL: none. */
+static unsigned char *pids_map(void)
+{
+	void *p = mmap(NULL, PID_LIMIT / 8, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		       -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
 /* An unnamed file in dir (O_TMPFILE), or one in /tmp when dir's file system has none. */
 static int temp_fd(const char *dir)
 {
@@ -97,7 +109,8 @@ void tdat_writer_abort(struct kt_tdat_writer *w)
 	free(w->cpus);
 	outfile_discard(&w->out, w->path);
 	free(w->types);
-	free(w->pids);
+	if (w->pids)
+		munmap(w->pids, PID_LIMIT / 8);
 	free(w->stacks);
 	free(w->path);
 	free(w);
@@ -114,14 +127,48 @@ int tdat_writer_set_stacks(struct kt_tdat_writer *w, const char *text)
 	return 0;
 }
 
-/* The bytes of path, read through (procfs and tracefs files report size 0). */
+struct out {
+	FILE *f;
+	bool failed;
+	int err; /* errno of the first failure */
+};
+
+static void put(struct out *o, const void *p, size_t n)
+{
+	if (n && fwrite(p, 1, n, o->f) != n && !o->failed) {
+		o->failed = true;
+		o->err = errno;
+	}
+}
+
+/* path's bytes, read through in pieces (procfs and tracefs files report size 0) and put to
+ * o when not NULL. Not read whole: kallsyms is megabytes, and a buffer of it grown and freed
+ * at every flight-recorder incident raised glibc's mmap threshold and grew the heap. */
+static unsigned long long copy_file(const char *path, struct out *o)
+{
+	char buf[16384];
+	unsigned long long n = 0;
+	ssize_t got;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	while ((got = read(fd, buf, sizeof(buf))) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			break;
+		if (o)
+			put(o, buf, (size_t)got);
+		n += (unsigned long long)got;
+	}
+	close(fd);
+	return n;
+}
+
 static size_t file_bytes(const char *path)
 {
-	size_t len = 0;
-	char *buf = file_read_all(path, &len);
-
-	free(buf);
-	return buf ? len : 0;
+	return (size_t)copy_file(path, NULL);
 }
 
 /*
@@ -166,7 +213,7 @@ struct kt_tdat_writer *tdat_writer_open(const char *path, const struct kt_tdat_m
 		w->cpus[i].fd = -1;
 	w->path = strdup(path);
 	w->types = calloc(65536 / 8, 1);
-	w->pids = calloc(PID_LIMIT / 8, 1);
+	w->pids = pids_map();
 	if (!w->path || !w->cpus || !w->types || !w->pids)
 		goto nomem;
 	if (outfile_open(&w->out, path, meta->replace, err, errlen) < 0)
@@ -362,20 +409,6 @@ unsigned long long tdat_writer_events(const struct kt_tdat_writer *w)
 
 /* ---- assembling the file ---------------------------------------------------------------- */
 
-struct out {
-	FILE *f;
-	bool failed;
-	int err; /* errno of the first failure */
-};
-
-static void put(struct out *o, const void *p, size_t n)
-{
-	if (n && fwrite(p, 1, n, o->f) != n && !o->failed) {
-		o->failed = true;
-		o->err = errno;
-	}
-}
-
 static void put_u16v(struct out *o, uint16_t v)
 {
 	put(o, &v, sizeof(v));
@@ -396,19 +429,33 @@ static void put_str0(struct out *o, const char *s)
 	put(o, s, strlen(s) + 1);
 }
 
-/* A file's contents, with a u64 size in front (or a u32 one with small). An unreadable file
- * is written empty: a reader copes with a missing kallsyms, not with a broken layout. */
+/* A file's contents, with a u64 size in front (or a u32 one with small): copied through, and
+ * the size written over its place after. An unreadable file is written empty: a reader copes
+ * with a missing kallsyms, not with a broken layout. */
 static void put_file(struct out *o, const char *path, bool small)
 {
-	size_t len = 0;
-	char *buf = file_read_all(path, &len);
+	off_t at = ftello(o->f), end;
+	unsigned long long len;
 
+	if (small)
+		put_u32v(o, 0);
+	else
+		put_u64v(o, 0);
+	len = copy_file(path, o);
+	end = ftello(o->f);
+	if (at < 0 || end < 0 || fseeko(o->f, at, SEEK_SET) < 0)
+		goto fail;
 	if (small)
 		put_u32v(o, (uint32_t)len);
 	else
 		put_u64v(o, len);
-	put(o, buf, len);
-	free(buf);
+	if (fseeko(o->f, end, SEEK_SET) == 0)
+		return;
+fail:
+	if (!o->failed) {
+		o->failed = true;
+		o->err = errno;
+	}
 }
 
 struct fmt {

@@ -312,7 +312,7 @@ static bool ui_work(struct kt_ui *ui)
 static void ui_free(struct kt_ui *ui)
 {
 	pane_close_all(ui);
-	ui_arm_stop(ui);
+	ui_arm_end(ui);
 	if (ui->header_win)
 		delwin(ui->header_win);
 	if (ui->status_win)

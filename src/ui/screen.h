@@ -57,6 +57,7 @@ struct kt_ui {
 	bool mouse;
 	struct kt_ui_record rec; /* w, A (ui_record.c) */
 	struct kt_flightrec *fr; /* the armed flight recorder (ui_arm.c), NULL: disarmed */
+	struct kt_incident_rows *incident_rows; /* the incidents written, armed or not; or NULL */
 	/* a drill-down (ui_drill): the pane it opened, and the one that gets the focus back
 	 * when that closes */
 	struct kt_view *drilled, *back;

@@ -38,6 +38,9 @@ static void arm(struct kt_ui *ui, const char *const *conds, size_t n)
 		return;
 	}
 	flightrec_set_say(ui->fr, arm_say, ui);
+	if (!ui->incident_rows)
+		ui->incident_rows = incident_rows_new();
+	flightrec_set_rows(ui->fr, ui->incident_rows);
 	flightrec_conds(ui->fr, all, sizeof(all));
 	ui_message(ui, false, "armed: %s; incidents to %s", all, arm_dir(ui));
 	ui_broadcast(ui, KT_EV_EVENTS); /* the default context events may have come on */
@@ -59,8 +62,8 @@ void ui_arm_key(struct kt_ui *ui)
 			       "Arm (syscall>100ms,comm=NAME; offcpu>DUR; event:SYS:EV if F): ", "");
 		return;
 	}
-	n = flightrec_nrows(ui->fr);
 	ui_arm_stop(ui);
+	n = incident_rows_count(ui->incident_rows);
 	ui_message(ui, false, "disarmed; %zu incident%s in %s", n, n == 1 ? "" : "s",
 		   arm_dir(ui));
 }
@@ -93,10 +96,12 @@ void ui_arm_poll(struct kt_ui *ui)
 
 	if (!ui->fr)
 		return;
-	n = flightrec_nrows(ui->fr);
+	n = incident_rows_count(ui->incident_rows);
 	flightrec_poll(ui->fr, NULL);
-	if (flightrec_nrows(ui->fr) != n) {
-		const struct kt_fr_row *r = flightrec_row(ui->fr, flightrec_nrows(ui->fr) - 1);
+	if (incident_rows_count(ui->incident_rows) != n) {
+		const struct kt_fr_row *r =
+			incident_rows_get(ui->incident_rows,
+					  incident_rows_count(ui->incident_rows) - 1);
 
 		ui_message(ui, false, "incident %u: %s by %s/%d -> %s", r->n, r->what, r->comm,
 			   r->tid, r->path);
@@ -105,8 +110,23 @@ void ui_arm_poll(struct kt_ui *ui)
 
 void ui_arm_stop(struct kt_ui *ui)
 {
+	if (!ui->fr)
+		return;
+	flightrec_flush(ui->fr, NULL);
 	flightrec_finish(ui->fr);
 	ui->fr = NULL;
+}
+
+void ui_arm_end(struct kt_ui *ui)
+{
+	ui_arm_stop(ui);
+	incident_rows_free(ui->incident_rows);
+	ui->incident_rows = NULL;
+}
+
+const struct kt_incident_rows *ui_incident_rows(struct kt_ui *ui)
+{
+	return ui->incident_rows;
 }
 
 struct kt_flightrec *ui_flightrec(struct kt_ui *ui)

@@ -3,7 +3,8 @@
  * The flight recorder's incidents pane (!): one row per incident written by the armed
  * conditions (ui_arm.c, flightrec.h), oldest first: when it fired, the condition, the value
  * that fired it, the task, the CPU and the kernel's loss in its window; the selected row's
- * directory below. Enter marks the incident's window (--pre before to --post after) as the
+ * directory below. The list outlives a disarm (ui_arm.c keeps it): the incidents are
+ * still on disk. Enter marks the incident's window (--pre before to --post after) as the
  * time range, so the stream, the timeline and the flame pane show that window; its
  * trace.dat is in the directory for `ktop -i`.
  */
@@ -58,13 +59,16 @@ static void inc_draw(struct kt_view *v)
 {
 	struct incidents *in = v->data;
 	const struct kt_flightrec *fr = ui_flightrec(v->ui);
+	const struct kt_incident_rows *ir = ui_incident_rows(v->ui);
 	int rows = v->h - HEAD_LINES - FOOT_LINES;
 	char right[96], conds[512];
-	size_t n = fr ? flightrec_nrows(fr) : 0;
+	size_t n = incident_rows_count(ir);
+
 	if (fr)
 		snprintf(right, sizeof(right), "armed, %zu written", n);
 	else
-		snprintf(right, sizeof(right), "not armed (%s: arm)", ui_arm_keys(v->ui));
+		snprintf(right, sizeof(right), "not armed (%s: arm), %zu written", ui_arm_keys(v->ui),
+			 n);
 	view_draw_title(v, "Incidents", right);
 	if (v->h < 3)
 		return;
@@ -87,22 +91,22 @@ static void inc_draw(struct kt_view *v)
 	if (in->sel < in->top)
 		in->top = in->sel;
 	for (int i = 0; i < rows && in->top + (size_t)i < n; i++)
-		inc_line(v, HEAD_LINES + i, flightrec_row(fr, in->top + (size_t)i),
+		inc_line(v, HEAD_LINES + i, incident_rows_get(ir, in->top + (size_t)i),
 			 in->top + (size_t)i == in->sel);
 	wattrset(v->win, crt_attr(CRT_DIM));
-	crt_put_pad(v->win, v->h - 1, 0, flightrec_row(fr, in->sel)->path, v->w);
+	crt_put_pad(v->win, v->h - 1, 0, incident_rows_get(ir, in->sel)->path, v->w);
 	wattrset(v->win, A_NORMAL);
 }
 
 void view_incidents_marks(struct kt_view *v, int y, int x, uint64_t from, uint64_t colns,
 			  int w)
 {
-	const struct kt_flightrec *fr = ui_flightrec(v->ui);
-	size_t n = fr ? flightrec_nrows(fr) : 0;
+	const struct kt_incident_rows *ir = ui_incident_rows(v->ui);
+	size_t n = incident_rows_count(ir);
 
 	wattrset(v->win, crt_attr(CRT_ERROR));
 	for (size_t i = 0; i < n && colns; i++) {
-		uint64_t ts = flightrec_row(fr, i)->fired;
+		uint64_t ts = incident_rows_get(ir, i)->fired;
 
 		if (ts >= from && (ts - from) / colns < (uint64_t)w)
 			mvwaddch(v->win, y, x + (int)((ts - from) / colns), '!');
@@ -119,8 +123,9 @@ static void inc_enter(struct kt_view *v, const struct kt_fr_row *r)
 static int inc_key(struct kt_view *v, int key)
 {
 	struct incidents *in = v->data;
-	const struct kt_flightrec *fr = ui_flightrec(v->ui);
-	size_t n = fr ? flightrec_nrows(fr) : 0;
+	const struct kt_incident_rows *ir = ui_incident_rows(v->ui);
+	size_t n = incident_rows_count(ir);
+
 	if (key == 27) /* Esc */
 		return KT_KEY_CLOSE;
 	if (key == KEY_UP && in->sel)
@@ -132,7 +137,7 @@ static int inc_key(struct kt_view *v, int key)
 	else if (key == KEY_END && n)
 		in->sel = n - 1;
 	else if ((key == '\n' || key == '\r' || key == KEY_ENTER) && n)
-		inc_enter(v, flightrec_row(fr, in->sel));
+		inc_enter(v, incident_rows_get(ir, in->sel));
 	else if (key != KEY_UP && key != KEY_DOWN)
 		return KT_KEY_IGNORED;
 	v->dirty = true;
@@ -143,8 +148,8 @@ static int inc_key(struct kt_view *v, int key)
 static void inc_tick(struct kt_view *v)
 {
 	struct incidents *in = v->data;
-	const struct kt_flightrec *fr = ui_flightrec(v->ui);
-	size_t n = fr ? flightrec_nrows(fr) : 0;
+	size_t n = incident_rows_count(ui_incident_rows(v->ui));
+
 	if (n != in->seen && (!in->seen || in->sel + 1 == in->seen))
 		in->sel = n ? n - 1 : 0;
 	in->seen = n;
