@@ -28,8 +28,6 @@ UNIT_CHECKS += tests/unit/check_timeaxis
 UNIT_CHECKS += tests/unit/check_actions
 # The source seam: capabilities from the ops tables present, refusals from one place.
 UNIT_CHECKS += tests/unit/check_source
-# The reader's sub-buffer walk against libtraceevent's kbuffer.
-UNIT_CHECKS += tests/unit/check_ringwalk
 
 # Helpers the live tests and benchmarks run: a workload with a known number of syscalls.
 check_PROGRAMS += tests/helpers/workload

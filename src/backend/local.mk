@@ -16,7 +16,6 @@ src_libktop_a_SOURCES += \
 	src/backend/perf/perfring.c src/backend/perf/perfring.h \
 	src/backend/ingest/reader.c src/backend/ingest/reader.h \
 	src/backend/ingest/ringmap.c src/backend/ingest/ringmap.h src/backend/ingest/trace_mmap.h \
-	src/backend/ingest/ringwalk.h \
 	src/backend/ingest/ringpage.c src/backend/ingest/ringpage.h \
 	src/backend/ingest/selfstat.c src/backend/ingest/selfstat.h \
 	src/backend/tracefs/guard.c src/backend/tracefs/guard.h \

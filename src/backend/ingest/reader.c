@@ -31,13 +31,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <traceevent/kbuffer.h>
 #include <tracefs.h>
 
 #include "util/log.h"
 #include "backend/perf/comms.h"
 #include "reader.h"
 #include "ringmap.h"
-#include "ringwalk.h"
 #include "backend/tracefs/session.h"
 #include "store.h"
 #include "backend/perf/taskwatch.h"
@@ -76,16 +76,16 @@ struct reader_cpu {
 	struct kt_ringmap *map;	/* the CPU's buffer, mapped; NULL: read through tcpu */
 	uint32_t map_id;	/* the mapped sub-buffer taken last */
 	int map_off;		/* and how far (its header included): where to go on from */
-	bool on_map;		/* the cursor is on the mapping, not on a copy in ring */
+	bool on_map;		/* kbuf is on the mapping, not on a copy in ring */
 	/* The kernel counted map_id's data past map_off as read, and that data is still to be
 	 * taken (an ioctl while reading ahead): no ioctl before it is. */
 	bool map_pending;
 	bool remap;		/* unmapped for a resize (reader_unmap_hook) */
-	struct kt_ringwalk walk; /* the cursor over the page being merged */
+	struct kbuffer *kbuf;
 	char *ring;		/* qcap sub-buffers: the page being merged, then those read ahead */
-	void *page;		/* the one the cursor is on (page mode: the one being handed over) */
+	void *page;		/* the one kbuf is on (page mode: the one being handed over) */
 	unsigned qhead, qcount, qcap; /* the pages read ahead: first slot, how many, slots */
-	bool have;		/* the cursor holds an unread event */
+	bool have;		/* kbuf holds an unread event */
 	bool dry, checked;	/* this pass: had no full page; was asked for a partial one */
 	void *data;		/* that event */
 	unsigned long long ts;
@@ -141,10 +141,11 @@ struct kt_reader {
 /* Loads a page just read into the CPU's cursor. Returns true when it holds an event. */
 static bool cpu_load_page(struct kt_reader *r, struct reader_cpu *c)
 {
-	int64_t missed;
+	int missed;
 
-	ringwalk_load(&c->walk, c->page);
-	missed = c->walk.lost;
+	if (kbuffer_load_subbuffer(c->kbuf, c->page) < 0)
+		return false;
+	missed = kbuffer_missed_events(c->kbuf);
 	STAT_ADD(r, c, pages, 1);
 	if (missed > 0)
 		STAT_ADD(r, c, missed, (uint64_t)missed);
@@ -152,7 +153,7 @@ static bool cpu_load_page(struct kt_reader *r, struct reader_cpu *c)
 		STAT_ADD(r, c, missed_unknown, 1);
 	if (missed)
 		c->missed = missed;
-	c->data = ringwalk_event(&c->walk, &c->ts);
+	c->data = kbuffer_read_event(c->kbuf, &c->ts);
 	c->have = c->data != NULL;
 	return c->have;
 }
@@ -197,11 +198,12 @@ static bool cpu_map_next(struct kt_reader *r, struct reader_cpu *c)
 		c->map_id = id;
 		cpu_load_page(r, c);
 	} else {
-		c->walk.page = page;
-		c->data = ringwalk_at(&c->walk, c->map_off, &c->ts);
+		kbuffer_load_subbuffer(c->kbuf, page);
+		c->data = kbuffer_read_at_offset(c->kbuf, c->map_off, &c->ts);
 		c->have = c->data != NULL;
 	}
-	c->map_off = ringwalk_end(&c->walk);
+	/* the header and the data (kbuffer_start_of_data is past a leading time extend) */
+	c->map_off = RINGMAP_HEADER + kbuffer_subbuffer_size(c->kbuf);
 	/* after a pending look, the ioctl is still to come */
 	return fresh || c->have || pending;
 }
@@ -215,10 +217,10 @@ static void cpu_map_detach(struct kt_reader *r, struct reader_cpu *c)
 
 	if (!c->on_map || !c->have)
 		return;
-	off = ringwalk_offset(&c->walk);
+	off = kbuffer_curr_offset(c->kbuf);
 	ringmap_copy(slot, c->page, (size_t)r->subbuf_size, c->map_off);
-	c->walk.page = slot;
-	c->data = ringwalk_at(&c->walk, off, &c->ts);
+	kbuffer_load_subbuffer(c->kbuf, slot);
+	c->data = kbuffer_read_at_offset(c->kbuf, off, &c->ts);
 	c->have = c->data != NULL;
 	c->page = slot;
 	c->on_map = false;
@@ -335,13 +337,13 @@ static unsigned cpu_emit_run(struct kt_reader *r, struct reader_cpu *c, unsigned
 			memcpy(&type, c->data, sizeof(type));
 			if (type == rename_id)
 				comms_note(r->comms, &r->rename, c->ts, c->data,
-					   ringwalk_event_size(&c->walk));
+					   (uint32_t)kbuffer_event_size(c->kbuf));
 		}
 		if (store)
 			store_append(store, c->ts, (uint32_t)c->cpu, c->data,
-				     ringwalk_event_size(&c->walk));
+				     (uint32_t)kbuffer_event_size(c->kbuf));
 		n++;
-		c->data = ringwalk_next(&c->walk, &c->ts);
+		c->data = kbuffer_next_event(c->kbuf, &c->ts);
 	} while (c->data && c->ts < limit && n < max);
 	c->have = c->data != NULL;
 	STAT_ADD(r, c, events, n);
@@ -531,12 +533,12 @@ static int cpu_map_tail(struct reader_cpu *c, int end)
 	int off, len;
 	long commit;
 
-	c->walk.page = p;
-	if (!ringwalk_at(&c->walk, c->map_off, &ts)) {
+	kbuffer_load_subbuffer(c->kbuf, p);
+	if (!kbuffer_read_at_offset(c->kbuf, c->map_off, &ts)) {
 		c->map_off = end;
 		return 0;
 	}
-	off = ringwalk_offset(&c->walk); /* past a time extend, whose delta ts has */
+	off = kbuffer_curr_offset(c->kbuf); /* past a time extend, whose delta ts has */
 	len = end - off;
 	c->map_off = end;
 	memmove(p + RINGMAP_HEADER, p + off, (size_t)len);
@@ -862,6 +864,8 @@ static void reader_close_cpus(struct kt_reader *r)
 			tracefs_cpu_free_fd(c->tcpu);
 		if (c->fd >= 0)
 			close(c->fd);
+		if (c->kbuf)
+			kbuffer_free(c->kbuf);
 		free(c->ring);
 	}
 	free(r->cpus);
@@ -949,6 +953,8 @@ static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st
 			goto fail;
 		}
 		c->tcpu = tracefs_cpu_alloc_fd(c->fd, r->subbuf_size, true);
+		c->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+					KBUFFER_ENDIAN_LITTLE);
 		/* page mode hands each page over as it is read: one slot */
 		c->qcap = sink && sink->page ? 1 : READER_AHEAD_BYTES / (unsigned)r->subbuf_size;
 		if (c->qcap < 2 && !(sink && sink->page))
@@ -957,7 +963,7 @@ static struct kt_reader *reader_create(struct kt_session *s, struct kt_store *st
 		if (posix_memalign((void **)&c->ring, 4096, (size_t)c->qcap * (size_t)r->subbuf_size))
 			c->ring = NULL;
 		c->page = c->ring;
-		if (!c->tcpu || !c->ring) {
+		if (!c->tcpu || !c->kbuf || !c->ring) {
 			snprintf(err, errlen, "cannot set up the reader for CPU %d: %s", i,
 				 strerror(errno ? errno : ENOMEM));
 			goto fail;

@@ -392,6 +392,7 @@ static void tl_draw(struct kt_view *v)
 
 	werase(v->win);
 	ensure_cols(v);
+	tlmarks_load(&t->marks, v->app); /* the first frame has its marks, not the first tick's */
 	if (t->ti) {
 		place(v);
 		timeindex_info(t->ti, &info);
@@ -634,7 +635,6 @@ static void tl_tick(struct kt_view *v)
 	struct kt_stopwhen *sw = v->app->stop;
 
 	timeaxis_tick(v);
-	tlmarks_load(&TL(v)->marks, v->app);
 	if (sw && !sw->located && stopwhen_check(v->app))
 		stopwhen_locate(v->app);
 	if (TL(v)->ti)
