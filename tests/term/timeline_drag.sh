@@ -19,19 +19,9 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	"$MK" "$KTOP_SRCDIR/tests/unit/fixtures/tracing" "$T/m.dat" 30000 2 ||
 	fail "mkrecording failed"
 
-# mouse BUTTON COL LINE (1-based): one X10 report, each byte +32 (button 0 the left one's
-# press, 3 a release)
-mouse()
-{
-	local b x y
-	b=$(printf %b "\\0$(printf %03o $(($1 + 32)))")
-	x=$(printf %b "\\0$(printf %03o $(($2 + 32)))")
-	y=$(printf %b "\\0$(printf %03o $(($3 + 32)))")
-	tmux_text $'\e[M'"$b$x$y"
-}
 # drag FROM TO: press over data column FROM of CPU 0's lane (0-based, after the lanes'
 # labels), release over TO
-drag() { mouse 0 $((X0 + $1)) "$Y0"; mouse 3 $((X0 + $2)) "$Y0"; }
+drag() { tmux_mouse 0 $((X0 + $1)) "$Y0"; tmux_mouse 3 $((X0 + $2)) "$Y0"; }
 range() { tmux_screen | grep -Eo 'range: \+[0-9.]+\.\.\+[0-9.]+' | head -n1; }
 
 tmux_start 100 30 -- -i "$T/m.dat"

@@ -16,15 +16,6 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
 	"$MK" "$KTOP_SRCDIR/tests/unit/fixtures/tracing" "$T/m.dat" 30000 2 ||
 	fail "mkrecording failed"
 
-# wheel BUTTON COL LINE (1-based): one X10 report, button 64 (up) or 65 (down), each byte +32
-wheel()
-{
-	local b x y
-	b=$(printf %b "\\0$(printf %03o $(($1 + 32)))")
-	x=$(printf %b "\\0$(printf %03o $(($2 + 32)))")
-	y=$(printf %b "\\0$(printf %03o $(($3 + 32)))")
-	tmux_text $'\e[M'"$b$x$y"
-}
 width() { tmux_screen | sed -n 's/.*Timeline: \([0-9.]*[a-z]*\) a column.*/\1/p'; }
 
 tmux_start 100 30 -- -i "$T/m.dat"
@@ -35,11 +26,11 @@ expect_text "Timeline: .* a column +SCROLL" 30 "V opened no timeline, or it neve
 expect_text "^cursor [0-9.]+ \+0\.000000" 3 "the cursor is not at the file's start"
 w0=$(width)
 # over CPU 0's lane, column 60
-wheel 64 60 6
+tmux_mouse 64 60 6
 wait_for_no_text "Timeline: $w0 a column" 5 || fail "the wheel up did not zoom in ($w0 a column)"
 w1=$(width)
 _screen_has "^cursor [0-9.]+ \+0\.000000" && fail "the wheel did not put the cursor at the pointer"
-wheel 65 60 6
+tmux_mouse 65 60 6
 expect_text "Timeline: $w0 a column" 5 "the wheel down did not zoom back out to $w0 ($w1 now)"
 log "the wheel: $w0 a column, up $w1, down $w0 again, at the pointer"
 tmux_quit_clean

@@ -86,6 +86,16 @@ tmux_kill_server()
 
 tmux_keys() { tm send-keys -t t "$@"; }
 tmux_text() { tm send-keys -t t -l -- "$1"; }
+# tmux_mouse BUTTON COL LINE (1-based): one X10 mouse report, each byte +32 (button 0 the
+# left one's press, 3 a release, 64/65 the wheel up/down)
+tmux_mouse()
+{
+	local b x y
+	b=$(printf %b "\\0$(printf %03o $(($1 + 32)))")
+	x=$(printf %b "\\0$(printf %03o $(($2 + 32)))")
+	y=$(printf %b "\\0$(printf %03o $(($3 + 32)))")
+	tmux_text $'\e[M'"$b$x$y"
+}
 # tmux_prompt KEY TITLE TEXT: KEY's prompt (TITLE on the screen), its offer replaced by TEXT,
 # Enter (w's and A's file names).
 tmux_prompt()
